@@ -1,0 +1,249 @@
+/*
+ * Bucket histograms: load a PRF session's buckets and symbols, share each
+ * bucket's hits among the symbols it overlaps (the flat profile), and
+ * precompute every zoom level so a key press never rescans the buckets.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "xmalloc.h"
+#include "analyze/analyze.h"
+
+/* Bytes of [lo, hi) that symbol s covers. */
+uint64_t
+analyze_overlap(const struct analyze_bucket *b, const struct analyze_sym *s)
+{
+	uint64_t	lo = b->lo > s->addr ? b->lo : s->addr;
+	uint64_t	hi = b->hi < s->addr + s->size ? b->hi : s->addr + s->size;
+
+	return (hi > lo ? hi - lo : 0);
+}
+
+/* The candidate symbol range of one bucket. */
+static void
+hist_syms_of(struct analyze_hist *h, struct analyze_bucket *b)
+{
+	size_t	lo = 0, hi = h->nsyms, mid, first;
+
+	/* First symbol starting at or after b->lo ... */
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		if (h->syms[mid].addr < b->lo)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	first = lo;
+	/* ... and earlier ones that still reach into it. */
+	while (first > 0 && h->syms[first - 1].addr + h->syms[first - 1].size >
+	    b->lo)
+		first--;
+	hi = lo;
+	while (hi < h->nsyms && h->syms[hi].addr < b->hi)
+		hi++;
+	b->sym_first = (uint32_t)first;
+	b->sym_count = (uint32_t)(hi - first);
+}
+
+static int
+hist_flat_cmp(const void *a, const void *b, void *arg)
+{
+	const struct analyze_hist	*h = arg;
+	const struct analyze_sym	*x = &h->syms[*(const size_t *)a];
+	const struct analyze_sym	*y = &h->syms[*(const size_t *)b];
+
+	if (x->hits != y->hits)
+		return (x->hits > y->hits ? -1 : 1);
+	return (x->addr < y->addr ? -1 : x->addr > y->addr);
+}
+
+static int
+hist_load_syms(struct store *st, struct analyze_hist *h)
+{
+	sqlite3_stmt		*s;
+	struct analyze_sym	*v = NULL, *nv;
+	size_t			 cap = 0;
+	const unsigned char	*t;
+
+	if (sqlite3_prepare_v2(store_db(st), "SELECT module, name, addr, size"
+	    " FROM symbol WHERE session = ?1 ORDER BY addr, rowid", -1, &s,
+	    NULL) != SQLITE_OK)
+		return (-1);
+	sqlite3_bind_int64(s, 1, h->session);
+	while (sqlite3_step(s) == SQLITE_ROW) {
+		if (h->nsyms == cap) {
+			cap = cap != 0 ? cap * 2 : 64;
+			if ((nv = realloc(v, cap * sizeof *v)) == NULL)
+				break;
+			v = nv;
+		}
+		nv = &v[h->nsyms++];
+		t = sqlite3_column_text(s, 0);
+		nv->module = t != NULL ? strdup((const char *)t) : NULL;
+		t = sqlite3_column_text(s, 1);
+		nv->name = strdup(t != NULL ? (const char *)t : "?");
+		nv->addr = (uint64_t)sqlite3_column_int64(s, 2);
+		nv->size = (uint64_t)sqlite3_column_int64(s, 3);
+		nv->hits = 0;
+	}
+	sqlite3_finalize(s);
+	h->syms = v;
+	return (0);
+}
+
+static int
+hist_load_buckets(struct store *st, struct analyze_hist *h)
+{
+	sqlite3_stmt		*s;
+	struct analyze_level	*l0 = &h->levels[0];
+	size_t			 n = 0;
+
+	l0->factor = 1;
+	if ((l0->b = calloc(h->prf.bucket_num + 1, sizeof *l0->b)) == NULL)
+		return (-1);
+	if (sqlite3_prepare_v2(store_db(st), "SELECT idx, lo, hi, hits FROM"
+	    " bucket WHERE session = ?1 ORDER BY idx", -1, &s, NULL) !=
+	    SQLITE_OK)
+		return (-1);
+	sqlite3_bind_int64(s, 1, h->session);
+	while (n < h->prf.bucket_num + 1 && sqlite3_step(s) == SQLITE_ROW) {
+		l0->b[n].idx = (uint32_t)sqlite3_column_int64(s, 0);
+		l0->b[n].lo = (uint64_t)sqlite3_column_int64(s, 1);
+		l0->b[n].hi = (uint64_t)sqlite3_column_int64(s, 2);
+		l0->b[n].hits = (uint64_t)sqlite3_column_int64(s, 3);
+		h->in_program += l0->b[n].hits;
+		n++;
+	}
+	sqlite3_finalize(s);
+	l0->n = n;
+	return (0);
+}
+
+/* Level k merges pairs of level k - 1 until one row is left. */
+static int
+hist_levels(struct analyze_hist *h)
+{
+	struct analyze_level	*prev, *cur;
+	size_t			 i, max = 1;
+
+	for (i = h->levels[0].n; i > 1; i = (i + 1) / 2)
+		max++;
+	if ((cur = realloc(h->levels, max * sizeof *cur)) == NULL)
+		return (-1);
+	h->levels = cur;
+	while (h->nlevels < max) {
+		prev = &h->levels[h->nlevels - 1];
+		cur = &h->levels[h->nlevels];
+		cur->factor = prev->factor * 2;
+		cur->n = (prev->n + 1) / 2;
+		if ((cur->b = calloc(cur->n + 1, sizeof *cur->b)) == NULL)
+			return (-1);
+		h->nlevels++;
+		for (i = 0; i < cur->n; i++) {
+			cur->b[i] = prev->b[2 * i];
+			if (2 * i + 1 < prev->n) {
+				cur->b[i].hi = prev->b[2 * i + 1].hi;
+				cur->b[i].hits += prev->b[2 * i + 1].hits;
+			}
+			hist_syms_of(h, &cur->b[i]);
+		}
+	}
+	return (0);
+}
+
+/* Load PRF session id into h. */
+int
+analyze_hist_load(struct store *st, int64_t id, struct analyze_hist *h,
+    char **cause)
+{
+	struct analyze_level	*l0;
+	struct analyze_bucket	*b;
+	size_t			 i, k;
+	uint64_t		 width, ov;
+	double			 shared;
+
+	memset(h, 0, sizeof *h);
+	h->session = id;
+	if (store_prf_get(st, id, &h->prf) != 0) {
+		*cause = xasprintf("session %lld has no PRF data",
+		    (long long)id);
+		return (-1);
+	}
+	if ((h->levels = calloc(1, sizeof *h->levels)) == NULL)
+		goto oom;
+	h->nlevels = 1;
+	if (hist_load_buckets(st, h) != 0 || hist_load_syms(st, h) != 0)
+		goto oom;
+	h->total = h->in_program + h->prf.hit_io + h->prf.hit_dos +
+	    h->prf.hit_high;
+
+	l0 = &h->levels[0];
+	for (i = 0; i < l0->n; i++) {
+		b = &l0->b[i];
+		hist_syms_of(h, b);
+		width = b->hi - b->lo;
+		shared = 0;
+		for (k = b->sym_first; k < b->sym_first + b->sym_count; k++) {
+			if ((ov = analyze_overlap(b, &h->syms[k])) == 0)
+				continue;
+			h->syms[k].hits += (double)b->hits * ov / width;
+			shared += (double)b->hits * ov / width;
+		}
+		/* Nested symbols can over-share; never report negative. */
+		if (shared < (double)b->hits)
+			h->unattributed += (double)b->hits - shared;
+	}
+	if (h->nsyms != 0) {
+		if ((h->flat = calloc(h->nsyms, sizeof *h->flat)) == NULL)
+			goto oom;
+		for (i = 0; i < h->nsyms; i++)
+			h->flat[i] = i;
+		qsort_r(h->flat, h->nsyms, sizeof *h->flat, hist_flat_cmp, h);
+	}
+	if (hist_levels(h) != 0)
+		goto oom;
+	return (0);
+oom:
+	analyze_hist_free(h);
+	*cause = xasprintf("session %lld: out of memory", (long long)id);
+	return (-1);
+}
+
+void
+analyze_hist_free(struct analyze_hist *h)
+{
+	size_t	i;
+
+	for (i = 0; i < h->nsyms; i++) {
+		free(h->syms[i].module);
+		free(h->syms[i].name);
+	}
+	free(h->syms);
+	free(h->flat);
+	for (i = 0; i < h->nlevels; i++)
+		free(h->levels[i].b);
+	free(h->levels);
+	memset(h, 0, sizeof *h);
+}
+
+/* "name1, name2" for the symbols a bucket overlaps, or "". */
+char *
+analyze_bucket_names(const struct analyze_hist *h,
+    const struct analyze_bucket *b)
+{
+	char	*out = NULL, *next;
+	size_t	 k;
+
+	for (k = b->sym_first; k < b->sym_first + b->sym_count; k++) {
+		if (analyze_overlap(b, &h->syms[k]) == 0)
+			continue;
+		next = xasprintf("%s%s%s", out != NULL ? out : "",
+		    out != NULL ? ", " : "", h->syms[k].name);
+		free(out);
+		if ((out = next) == NULL)
+			break;
+	}
+	return (out != NULL ? out : strdup(""));
+}

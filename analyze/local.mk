@@ -1,0 +1,1 @@
+libprofview_a_SOURCES += analyze/analyze.h analyze/hist.c

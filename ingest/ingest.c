@@ -1,0 +1,234 @@
+/*
+ * The ingest framework: map the file, hash it, pick a reader, and run the
+ * reader inside one transaction so that a failed file leaves no rows.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "xmalloc.h"
+#include "ingest/ingest.h"
+
+static const struct ingest_reader *ingest_readers[] = {
+	&ingest_prf_reader,
+};
+#define INGEST_NREADERS (sizeof ingest_readers / sizeof ingest_readers[0])
+
+/*
+ * Record the one error of this ingest: "file: offset N: field: detail".
+ * Returns -1 so readers can "return (ingest_fail(...))".
+ */
+int
+ingest_fail(struct ingest_ctx *ctx, size_t offset, const char *field,
+    const char *fmt, ...)
+{
+	va_list	 ap;
+	char	*detail;
+
+	if (ctx->cause != NULL)
+		return (-1);
+	va_start(ap, fmt);
+	detail = xvasprintf(fmt, ap);
+	va_end(ap);
+	ctx->cause = xasprintf("%s: offset %zu: %s: %s", ctx->path, offset,
+	    field, detail != NULL ? detail : "?");
+	free(detail);
+	return (-1);
+}
+
+/* A store write failed inside a reader. */
+int
+ingest_store_fail(struct ingest_ctx *ctx, const char *what)
+{
+	if (ctx->cause == NULL)
+		ctx->cause = xasprintf("%s: store: %s: %s", ctx->path, what,
+		    store_error(ctx->st));
+	return (-1);
+}
+
+/* A readable-but-odd file: keep the note with the session and say it. */
+void
+ingest_warn(struct ingest_ctx *ctx, size_t offset, const char *fmt, ...)
+{
+	va_list	 ap;
+	char	*msg;
+
+	va_start(ap, fmt);
+	msg = xvasprintf(fmt, ap);
+	va_end(ap);
+	if (msg == NULL)
+		return;
+	store_warning_add(ctx->st, ctx->session, (int64_t)offset, msg);
+	fprintf(stderr, "profview: warning: %s: offset %zu: %s\n", ctx->path,
+	    offset, msg);
+	ctx->warnings++;
+	free(msg);
+}
+
+/* Draw a progress bar on stderr for long files, at most every 1 %. */
+void
+ingest_progress(struct ingest_ctx *ctx, size_t offset)
+{
+	static int	last = -1;
+	int		pct, i;
+
+	if (ctx->opts == NULL || !ctx->opts->progress || ctx->len < (1 << 22))
+		return;
+	pct = (int)((double)offset * 100 / ctx->len);
+	if (pct == last)
+		return;
+	last = pct;
+	fprintf(stderr, "\r%s [", ctx->path);
+	for (i = 0; i < 40; i++)
+		fputc(i < pct * 40 / 100 ? '#' : '.', stderr);
+	fprintf(stderr, "] %3d%%%s", pct, pct >= 100 ? "\n" : "");
+	if (pct >= 100)
+		last = -1;
+}
+
+/* The reader most confident it knows these bytes, or NULL. */
+const struct ingest_reader *
+ingest_detect(const uint8_t *buf, size_t len, const char *name)
+{
+	const struct ingest_reader	*best = NULL;
+	int				 score, top = 0;
+	size_t				 i;
+
+	for (i = 0; i < INGEST_NREADERS; i++) {
+		score = ingest_readers[i]->detect(buf, len, name);
+		if (score > top) {
+			top = score;
+			best = ingest_readers[i];
+		}
+	}
+	return (best);
+}
+
+/* The program's name: the file name without folder and extension. */
+static char *
+ingest_program(const char *path)
+{
+	const char	*base = strrchr(path, '/');
+	char		*s, *dot;
+
+	base = base != NULL ? base + 1 : path;
+	if ((s = strdup(base)) != NULL && (dot = strrchr(s, '.')) != NULL &&
+	    dot != s)
+		*dot = '\0';
+	return (s);
+}
+
+static int
+ingest_run(struct store *st, const char *path, const uint8_t *buf,
+    size_t len, const struct ingest_opts *opts, time_t mtime,
+    int64_t *session, const char **kind, char **cause)
+{
+	const struct ingest_reader	*r;
+	struct ingest_ctx		 ctx;
+	char				 sha[65], captured[32], *source, *prog;
+	struct tm			 tm;
+
+	if ((r = ingest_detect(buf, len, path)) == NULL) {
+		*cause = xasprintf("%s: not a profile profview knows (%zu"
+		    " bytes; formats: prf)", path, len);
+		return (-1);
+	}
+	*kind = r->kind;
+	ingest_sha256(buf, len, sha);
+	if ((*session = store_session_find(st, sha)) > 0)
+		return (1);
+
+	gmtime_r(&mtime, &tm);
+	strftime(captured, sizeof captured, "%Y-%m-%dT%H:%M:%SZ", &tm);
+	if ((source = realpath(path, NULL)) == NULL)
+		source = strdup(path);
+	prog = ingest_program(path);
+
+	memset(&ctx, 0, sizeof ctx);
+	ctx.st = st;
+	ctx.path = path;
+	ctx.buf = buf;
+	ctx.len = len;
+	ctx.opts = opts;
+	if (store_begin(st, cause) != 0)
+		goto fail;
+	ctx.session = store_session_add(st, r->kind, source, sha,
+	    (int64_t)len, prog, captured, cause);
+	if (ctx.session < 0)
+		goto rollback;
+	if (r->load(&ctx) != 0) {
+		*cause = ctx.cause != NULL ? ctx.cause :
+		    xasprintf("%s: %s reader failed", path, r->kind);
+		ctx.cause = NULL;
+		goto rollback;
+	}
+	if (store_commit(st, cause) != 0)
+		goto rollback;
+	*session = ctx.session;
+	free(source);
+	free(prog);
+	free(ctx.program);
+	return (0);
+rollback:
+	store_rollback(st);
+fail:
+	free(ctx.cause);
+	free(ctx.program);
+	free(source);
+	free(prog);
+	return (-1);
+}
+
+/*
+ * Load one file.  Returns 0 with a new session, 1 when an identical file
+ * was already there (same sha256), -1 with *cause set.
+ */
+int
+ingest_file(struct store *st, const char *path, const struct ingest_opts *opts,
+    int64_t *session, const char **kind, int *reused, char **cause)
+{
+	struct stat	 sb;
+	void		*map = NULL;
+	int		 fd, rc;
+	static const uint8_t empty[1];
+
+	*reused = 0;
+	*kind = "?";
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) == -1) {
+		*cause = xasprintf("%s: %s", path, strerror(errno));
+		return (-1);
+	}
+	if (fstat(fd, &sb) == -1 || !S_ISREG(sb.st_mode)) {
+		*cause = xasprintf("%s: not a regular file", path);
+		close(fd);
+		return (-1);
+	}
+	if (sb.st_size > 0) {
+		map = mmap(NULL, (size_t)sb.st_size, PROT_READ, MAP_PRIVATE, fd,
+		    0);
+		if (map == MAP_FAILED) {
+			*cause = xasprintf("%s: %s", path, strerror(errno));
+			close(fd);
+			return (-1);
+		}
+	}
+	close(fd);
+	rc = ingest_run(st, path, map != NULL ? map : empty,
+	    (size_t)sb.st_size, opts, sb.st_mtime, session, kind, cause);
+	if (map != NULL)
+		munmap(map, (size_t)sb.st_size);
+	if (rc == 1) {
+		*reused = 1;
+		rc = 0;
+	}
+	return (rc);
+}

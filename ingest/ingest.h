@@ -1,0 +1,93 @@
+/*
+ * ingest: the only way data enters the store.  One reader per format
+ * behind one interface; every reader treats its input as hostile.
+ */
+#ifndef INGEST_H
+#define INGEST_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "store/store.h"
+
+/* How a DOS program was laid out in memory (for map relocation). */
+enum ingest_load {
+	INGEST_LOAD_AUTO,	/* guess from the map flavour */
+	INGEST_LOAD_COM,	/* image at PSP:0100, map offsets include 100h */
+	INGEST_LOAD_EXE		/* image at PSP+10h:0000 */
+};
+
+struct ingest_opts {
+	const char	*map;		/* --map FILE, or NULL to look nearby */
+	enum ingest_load load;
+	int		 progress;	/* draw a progress bar on stderr */
+};
+
+/* What a reader gets: the file's bytes and where its rows go. */
+struct ingest_ctx {
+	struct store			*st;
+	int64_t				 session;
+	const char			*path;	/* for messages */
+	const uint8_t			*buf;
+	size_t				 len;
+	const struct ingest_opts	*opts;
+	char				*program;	/* a reader may set */
+	char				*cause;	/* set by ingest_fail */
+	int				 warnings;
+};
+
+struct ingest_reader {
+	const char	*kind;		/* session.kind */
+	const char	*what;		/* one line for --help */
+	/* 0 (not this format) to 100 (certain). */
+	int		(*detect)(const uint8_t *, size_t, const char *);
+	int		(*load)(struct ingest_ctx *);
+};
+
+/* One symbol from a linker map, before relocation. */
+struct ingest_sym {
+	char		*module;	/* unit / object / segment, may be NULL */
+	char		*name;
+	uint32_t	 seg;		/* paragraph, relative to the image */
+	uint32_t	 off;
+	uint32_t	 size;		/* 0 when the map does not say */
+};
+
+enum ingest_map_flavour {
+	INGEST_MAP_NASM,
+	INGEST_MAP_LINK,	/* Microsoft LINK, Borland TLINK */
+	INGEST_MAP_TP		/* Turbo Pascal */
+};
+
+struct ingest_map {
+	enum ingest_map_flavour	 flavour;
+	int			 com;	/* offsets include the 100h origin */
+	struct ingest_sym	*syms;
+	size_t			 nsyms;
+};
+
+extern const struct ingest_reader ingest_prf_reader;
+
+const struct ingest_reader *ingest_detect(const uint8_t *, size_t,
+		    const char *);
+int		 ingest_file(struct store *, const char *,
+		    const struct ingest_opts *, int64_t *, const char **,
+		    int *, char **);
+int		 ingest_fail(struct ingest_ctx *, size_t, const char *,
+		    const char *, ...) __attribute__((format(printf, 4, 5)));
+void		 ingest_warn(struct ingest_ctx *, size_t, const char *, ...)
+		    __attribute__((format(printf, 3, 4)));
+int		 ingest_store_fail(struct ingest_ctx *, const char *);
+void		 ingest_progress(struct ingest_ctx *, size_t);
+
+/* Maps (map.c). */
+int		 ingest_map_parse(const char *, size_t, const char *,
+		    struct ingest_map *, char **);
+void		 ingest_map_free(struct ingest_map *);
+char		*ingest_map_find(const char *);
+int		 ingest_map_attach(struct ingest_ctx *, uint32_t, uint32_t);
+
+/* SHA-256 (sha256.c), hex-encoded into 65 bytes. */
+void		 ingest_sha256(const uint8_t *, size_t, char *);
+
+#endif

@@ -1,0 +1,1 @@
+libprofview_a_SOURCES += report/report.h report/report.c

@@ -1,0 +1,1 @@
+libprofview_a_SOURCES += store/store.h store/store.c

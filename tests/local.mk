@@ -1,0 +1,24 @@
+# Tests.  Every test speaks TAP, so "make check" counts each test point:
+# Check suites write TAP to stdout (CK_TAP_LOG_FILE_NAME=-), shell tests
+# print it themselves.  tools/check.sh turns the counts into the closing
+# "N passed, N failed" line.
+LOG_DRIVER = env AM_TAP_AWK='$(AWK)' $(SHELL) $(top_srcdir)/build-aux/tap-driver.sh
+AM_TESTS_ENVIRONMENT = \
+	CK_TAP_LOG_FILE_NAME=- CK_VERBOSITY=silent CK_FORK=yes \
+	top_srcdir='$(top_srcdir)' top_builddir='$(top_builddir)' \
+	PROFVIEW='$(abs_top_builddir)/profview' PROFVIEW_DB=:memory: \
+	TMUX_TMPDIR='$(abs_top_builddir)'; \
+	export CK_TAP_LOG_FILE_NAME CK_VERBOSITY CK_FORK top_srcdir \
+	top_builddir PROFVIEW PROFVIEW_DB TMUX_TMPDIR;
+
+UNIT_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS) $(SQLITE_CFLAGS) \
+	-DTEST_DATA='"$(abs_top_srcdir)/tests/data"'
+UNIT_LDADD = $(CORE_LIBS) $(CHECK_LIBS)
+
+check_PROGRAMS += tests/unit/check_store
+tests_unit_check_store_SOURCES = tests/unit/check_store.c
+tests_unit_check_store_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_check_store_LDADD = $(UNIT_LDADD)
+TESTS += tests/unit/check_store
+
+EXTRA_DIST += tools/check.sh

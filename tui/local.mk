@@ -1,0 +1,1 @@
+TUI_SOURCES = tui/tui.h tui/loop.c

@@ -1,0 +1,91 @@
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "xmalloc.h"
+
+static void (*xmalloc_hook)(void);
+
+void
+fatal_hook(void (*fn)(void))
+{
+	xmalloc_hook = fn;
+}
+
+void
+fatal(const char *fmt, ...)
+{
+	va_list	ap;
+
+	if (xmalloc_hook != NULL)
+		xmalloc_hook();
+	fputs("profview: fatal: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	exit(1);
+}
+
+void *
+xmalloc(size_t n)
+{
+	void	*p;
+
+	if ((p = malloc(n != 0 ? n : 1)) == NULL)
+		fatal("out of memory allocating %zu bytes", n);
+	return (p);
+}
+
+void *
+xcalloc(size_t n, size_t size)
+{
+	void	*p;
+
+	if ((p = calloc(n != 0 ? n : 1, size != 0 ? size : 1)) == NULL)
+		fatal("out of memory allocating %zu * %zu bytes", n, size);
+	return (p);
+}
+
+void *
+xreallocarray(void *p, size_t n, size_t size)
+{
+	if (size != 0 && n > SIZE_MAX / size)
+		fatal("allocation of %zu * %zu bytes overflows", n, size);
+	if ((p = realloc(p, n * size != 0 ? n * size : 1)) == NULL)
+		fatal("out of memory allocating %zu * %zu bytes", n, size);
+	return (p);
+}
+
+char *
+xstrdup(const char *s)
+{
+	char	*p;
+
+	if ((p = strdup(s)) == NULL)
+		fatal("out of memory");
+	return (p);
+}
+
+char *
+xvasprintf(const char *fmt, va_list ap)
+{
+	char	*s;
+
+	if (vasprintf(&s, fmt, ap) == -1)
+		fatal("out of memory");
+	return (s);
+}
+
+char *
+xasprintf(const char *fmt, ...)
+{
+	va_list	 ap;
+	char	*s;
+
+	va_start(ap, fmt);
+	s = xvasprintf(fmt, ap);
+	va_end(ap);
+	return (s);
+}
