@@ -1,1 +1,2 @@
-# capture
+# Capture tools, one folder per seed method.
+include $(srcdir)/capture/dos/local.mk

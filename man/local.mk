@@ -1,1 +1,1 @@
-# man
+# dist_man_MANS += man/profview.1 man/profview-formats.5

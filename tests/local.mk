@@ -22,3 +22,11 @@ tests_unit_check_store_LDADD = $(UNIT_LDADD)
 TESTS += tests/unit/check_store
 
 EXTRA_DIST += tools/check.sh
+
+# Each area keeps its tests in its own fragment.
+include $(srcdir)/tests/unit/ingest.mk
+include $(srcdir)/tests/unit/report.mk
+include $(srcdir)/tests/unit/ovd.mk
+include $(srcdir)/tests/fuzz/local.mk
+include $(srcdir)/tests/tui/local.mk
+include $(srcdir)/tests/e2e/local.mk

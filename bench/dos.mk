@@ -1,0 +1,1 @@
+# bench/dos.mk
