@@ -1,1 +1,6 @@
-# tests/unit tests
+# tests/unit tests: reports
+check_PROGRAMS += tests/unit/check_report
+tests_unit_check_report_SOURCES = tests/unit/check_report.c
+tests_unit_check_report_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_check_report_LDADD = $(UNIT_LDADD)
+TESTS += tests/unit/check_report
