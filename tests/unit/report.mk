@@ -4,3 +4,7 @@ tests_unit_check_report_SOURCES = tests/unit/check_report.c
 tests_unit_check_report_CFLAGS = $(UNIT_CFLAGS)
 tests_unit_check_report_LDADD = $(UNIT_LDADD)
 TESTS += tests/unit/check_report
+
+# profview sql and export end to end.
+TESTS += tests/unit/report_cli.sh
+EXTRA_DIST += tests/unit/report_cli.sh
