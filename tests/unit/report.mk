@@ -8,3 +8,7 @@ TESTS += tests/unit/check_report
 # profview sql and export end to end.
 TESTS += tests/unit/report_cli.sh
 EXTRA_DIST += tests/unit/report_cli.sh
+
+# The manual pages lint clean and list every option and command.
+TESTS += tests/unit/man_lint.sh
+EXTRA_DIST += tests/unit/man_lint.sh
