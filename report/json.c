@@ -21,12 +21,23 @@ static void
 json_string(FILE *f, const char *s, size_t len)
 {
 	const unsigned char	*p = (const unsigned char *)s;
-	size_t			 i = 0, adv;
+	size_t			 i = 0, run = 0, adv;
 	int			 cp;
 
 	fputc('"', f);
 	while (i < len) {
+		/* Plain ASCII goes out in runs, not a byte at a time. */
+		if (p[i] >= 0x20 && p[i] < 0x80 && p[i] != '"' &&
+		    p[i] != '\\') {
+			i++;
+			continue;
+		}
 		cp = report_utf8(p + i, len - i, &adv);
+		if (cp >= 0x80) {
+			i += adv;
+			continue;
+		}
+		fwrite(p + run, 1, i - run, f);
 		if (cp < 0)
 			fputs("\\ufffd", f);
 		else if (cp == '"' || cp == '\\')
@@ -37,12 +48,12 @@ json_string(FILE *f, const char *s, size_t len)
 			fputs("\\t", f);
 		else if (cp == '\r')
 			fputs("\\r", f);
-		else if (cp < 0x20)
-			fprintf(f, "\\u%04x", cp);
 		else
-			fwrite(p + i, 1, adv, f);
+			fprintf(f, "\\u%04x", cp);
 		i += adv;
+		run = i;
 	}
+	fwrite(p + run, 1, i - run, f);
 	fputc('"', f);
 }
 

@@ -231,7 +231,7 @@ report_number(const struct report_col *col, const struct report_cell *c,
 		s = xasprintf("%.*f", col->prec + 2, c->r);
 		report_trim(s);
 		if (strcmp(s, "-0") == 0)
-			s[0] = '0', s[1] = '\0';
+			memmove(s, s + 1, 2);
 		return (s);
 	}
 	s = xasprintf(human ? "%.15g" : "%.17g", c->r);

@@ -573,6 +573,16 @@ START_TEST(test_stmt_types)
 	ck_assert_ptr_nonnull(strstr(r, "<td>a,&quot;b</td>"));
 	free(r);
 
+	/* Valid UTF-8 passes through and counts one column a character. */
+	r = stmt_report("SELECT 'd\xc3\xa9j\xc3\xa0' AS w, 1 AS n",
+	    REPORT_JSON, &rc, &cause);
+	ck_assert_str_eq(r, "[\n  {\"w\": \"d\xc3\xa9j\xc3\xa0\", \"n\": 1}\n]\n");
+	free(r);
+	r = stmt_report("SELECT 'd\xc3\xa9j\xc3\xa0' AS w, 1 AS n",
+	    REPORT_TEXT, &rc, &cause);
+	ck_assert_str_eq(r, "w     n\n----  -\nd\xc3\xa9j\xc3\xa0  1\n");
+	free(r);
+
 	/* No rows: the header still tells the columns; json is []. */
 	r = stmt_report("SELECT 1 AS one WHERE 0", REPORT_JSON, &rc, &cause);
 	ck_assert_str_eq(r, "[]\n");
