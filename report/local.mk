@@ -1,1 +1,1 @@
-libprofview_a_SOURCES += report/report.h report/report.c
+libprofview_a_SOURCES += report/report.h report/report.c report/ovd.c

@@ -9,7 +9,7 @@
 #include "report/report.h"
 
 static const char *report_names[REPORT_FORMATS] = {
-	"text", "csv", "json", "html"
+	"text", "csv", "json", "html", "chrome"
 };
 
 int
@@ -34,6 +34,17 @@ int
 report_session(struct store *st, int64_t id, int format, FILE *out,
     char **cause)
 {
+	struct store_session	ss;
+	int			ovd;
+
+	if (store_session_get(st, id, &ss) != 0) {
+		*cause = strdup("no such session");
+		return (-1);
+	}
+	ovd = (strcmp(ss.kind, "ovd") == 0);
+	store_session_free(&ss);
+	if (ovd)
+		return (report_ovd(st, id, format, out, cause));
 	*cause = strdup("reports are not written yet");
 	return (-1);
 }

@@ -16,6 +16,7 @@ enum report_format {
 	REPORT_CSV,
 	REPORT_JSON,
 	REPORT_HTML,
+	REPORT_CHROME,
 	REPORT_FORMATS
 };
 
@@ -23,5 +24,8 @@ int		 report_format_parse(const char *);
 const char	*report_format_name(int);
 int		 report_session(struct store *, int64_t, int, FILE *, char **);
 int		 report_stmt(sqlite3_stmt *, int, FILE *, char **);
+
+/* ovd.c */
+int		 report_ovd(struct store *, int64_t, int, FILE *, char **);
 
 #endif
