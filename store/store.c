@@ -140,14 +140,15 @@ static const char *store_migrations[STORE_SCHEMA_VERSION] = {
 	 * A load list row per event would be most of the store (every load
 	 * repeats the whole buffer), so a row is a residency: unit stat_seg
 	 * sat at load_seg in the list of every event first_seq..last_seq.
+	 * No index: it would cost a quarter of an OVD ingest, and readers
+	 * take a session's rows whole.
 	 */
 	"CREATE TABLE ovr_loaded ("
 	"  session INTEGER NOT NULL REFERENCES session(id) ON DELETE CASCADE,"
 	"  stat_seg INTEGER NOT NULL,"
 	"  load_seg INTEGER NOT NULL,"
 	"  first_seq INTEGER NOT NULL,"
-	"  last_seq INTEGER NOT NULL);"
-	"CREATE INDEX ovr_loaded_seq ON ovr_loaded(session, first_seq);",
+	"  last_seq INTEGER NOT NULL);",
 };
 
 static void
@@ -262,7 +263,7 @@ store_open(const char *path, int flags, char **cause)
 	if (!memory)
 		store_mkdirs(path);
 	if (sqlite3_open_v2(path, &st->db, SQLITE_OPEN_READWRITE |
-	    SQLITE_OPEN_CREATE, NULL) != SQLITE_OK) {
+	    SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX, NULL) != SQLITE_OK) {
 		store_cause(st, cause, "open");
 		store_close(st);
 		return (NULL);
