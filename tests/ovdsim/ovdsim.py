@@ -56,6 +56,8 @@ class Manager:
         self.bios = bios            # log the BIOS count (wraps at midnight)
         self.events = []
         self.logged_buf = None
+        self.stream = None          # a file: write events, keep none
+        self.count = 0
 
     def setbuf(self, org, end):
         self.loaded = []
@@ -105,6 +107,18 @@ class Manager:
     def log(self, u, ofs, loadlist):
         buf = (self.org, self.end)
         t = self.now % DAY if self.bios else self.now
+        self.count += 1
+        if self.stream is not None:
+            w = [struct.pack("<i", t)]
+            if buf != self.logged_buf:
+                w.append(struct.pack("<HHH", 0xFFFF, buf[0], buf[1]))
+            w.append(struct.pack("<HH", u.stat_seg, ofs))
+            for s, l in loadlist or ():
+                w.append(struct.pack("<HH", s, l))
+            w.append(b"\0\0")
+            self.stream.write(b"".join(w))
+            self.logged_buf = buf
+            return
         self.events.append({
             "seq": len(self.events), "raw_time": t, "ticks": self.now,
             "kind": "reprieve" if loadlist is None else "load",
@@ -129,12 +143,17 @@ def make_units(n, rng, first_seg=0x40, sizes=None):
     return units
 
 
-def write_ovd(path, prefix_seg, units, events):
+def write_ovd_head(f, prefix_seg, units):
     w = [struct.pack("<HH", 1, prefix_seg)]
     for u in units:
         w.append(struct.pack("<HIHHH", u.stat_seg, u.file_ofs, u.code_size,
                              u.fixup_size, u.entry_pts))
     w.append(b"\0\0")
+    f.write(b"".join(w))
+
+
+def write_ovd(path, prefix_seg, units, events):
+    w = []
     for e in events:
         w.append(struct.pack("<i", e["raw_time"] - (1 << 32)
                              if e["raw_time"] >= 1 << 31 else e["raw_time"]))
@@ -146,6 +165,7 @@ def write_ovd(path, prefix_seg, units, events):
             w.append(struct.pack("<HH", s, l))
         w.append(b"\0\0")
     with open(path, "wb") as f:
+        write_ovd_head(f, prefix_seg, units)
         f.write(b"".join(w))
 
 
@@ -199,8 +219,8 @@ def truth(units, events):
     return out, span
 
 
-def scenario(name, rng, nevents):
-    """(units, manager, script): script drives the manager."""
+def scenario(name, rng, nevents, stream=None):
+    """(units, manager): the scenario's script has driven the manager."""
     if name == "ovrdemo":
         # Turbo Pascal's OVRDEMO: two overlaid units taking turns in a
         # buffer that holds only one of them.
@@ -262,10 +282,11 @@ def scenario(name, rng, nevents):
     if name == "random":
         units = make_units(12, rng)
         m = Manager(units, 0x3000, 0x3000 + 0x500, retry=0x100)
+        m.stream = stream
         weights = [1.0 / (i + 1) for i in range(12)]
         picks = rng.choices(units, weights, k=nevents * 4)
         i = 0
-        while len(m.events) < nevents:
+        while m.count < nevents:
             u = picks[i % len(picks)]
             i += 1
             m.call(u, u.procs[0][0], 1)
@@ -286,13 +307,19 @@ def main(argv):
         return 2
     name, stem = args
     rng = random.Random(opts["--seed"])
-    units, m = scenario(name, rng, opts["--events"])
     prefix_seg = 0x1A2B
     program = stem.rsplit("/", 1)[-1].upper()
+    if name == "random" and opts["--events"] > 100000:
+        # A benchmark file: streamed, without ground truth.
+        with open(stem + ".OVD", "wb") as f:
+            units = make_units(12, random.Random(opts["--seed"]))
+            write_ovd_head(f, prefix_seg, units)
+            scenario(name, rng, opts["--events"], f)
+        write_map(stem + ".MAP", program, units)
+        return 0
+    units, m = scenario(name, rng, opts["--events"])
     write_ovd(stem + ".OVD", prefix_seg, units, m.events)
     write_map(stem + ".MAP", program, units)
-    if opts["--events"] > 100000:
-        return 0        # a benchmark file: no ground truth needed
     stats, span = truth(units, m.events)
     doc = {"simulated": True, "scenario": name, "seed": opts["--seed"],
            "version": 1, "prefix_seg": prefix_seg,
