@@ -20,6 +20,7 @@
 
 static const struct ingest_reader *ingest_readers[] = {
 	&ingest_prf_reader,
+	&ingest_ovd_reader,
 };
 #define INGEST_NREADERS (sizeof ingest_readers / sizeof ingest_readers[0])
 
@@ -139,7 +140,7 @@ ingest_run(struct store *st, const char *path, const uint8_t *buf,
 
 	if ((r = ingest_detect(buf, len, path)) == NULL) {
 		*cause = xasprintf("%s: not a profile profview knows (%zu"
-		    " bytes; formats: prf)", path, len);
+		    " bytes; formats: prf, ovd)", path, len);
 		return (-1);
 	}
 	*kind = r->kind;

@@ -67,6 +67,7 @@ struct ingest_map {
 };
 
 extern const struct ingest_reader ingest_prf_reader;
+extern const struct ingest_reader ingest_ovd_reader;
 
 const struct ingest_reader *ingest_detect(const uint8_t *, size_t,
 		    const char *);

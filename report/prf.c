@@ -424,8 +424,9 @@ report_hist(const struct analyze_hist *h, size_t level, int flags,
 	const struct report_table	*tables[1];
 	int				 rc;
 
-	if (format < 0 || format >= REPORT_FORMATS) {
-		*cause = xasprintf("unknown report format %d", format);
+	if (!report_tabular(format)) {
+		*cause = xasprintf("no %s form of a histogram",
+		    report_format_name(format));
 		return (-1);
 	}
 	if (!(flags & REPORT_HIST_FLAT) && level >= h->nlevels) {

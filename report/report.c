@@ -13,12 +13,23 @@
 #include "report/report.h"
 
 static const char *report_names[REPORT_FORMATS] = {
-	"text", "csv", "json", "html"
+	"text", "csv", "json", "html", "chrome"
 };
 
+/* Chrome trace-event JSON is a timeline format: only kinds with a
+ * timeline (ovd) write it, themselves, so it has no table driver. */
 static const struct report_ops *report_drivers[REPORT_FORMATS] = {
-	&report_text_ops, &report_csv_ops, &report_json_ops, &report_html_ops
+	&report_text_ops, &report_csv_ops, &report_json_ops, &report_html_ops,
+	NULL
 };
+
+/* The OVD writer predates the document model and takes an id. */
+static int
+report_ovd_session(struct store *st, const struct store_session *ss,
+    int format, FILE *out, char **cause)
+{
+	return (report_ovd(st, ss->id, format, out, cause));
+}
 
 /*
  * One writer per session kind.  A kind not listed here (ovd, prfd, mon,
@@ -30,7 +41,16 @@ static const struct {
 			    int, FILE *, char **);
 } report_kinds[] = {
 	{ "prf", report_prf_session },
+	{ "ovd", report_ovd_session },
 };
+
+/* Whether format is one of the table drivers (not a timeline format). */
+int
+report_tabular(int format)
+{
+	return (format >= 0 && format < REPORT_FORMATS &&
+	    report_drivers[format] != NULL);
+}
 
 int
 report_format_parse(const char *s)
@@ -74,6 +94,12 @@ report_session(struct store *st, int64_t id, int format, FILE *out,
 	if (i == sizeof report_kinds / sizeof report_kinds[0]) {
 		*cause = xasprintf("session %lld: no report for kind %s yet",
 		    (long long)id, ss.kind);
+		store_session_free(&ss);
+		return (-1);
+	}
+	if (report_drivers[format] == NULL && strcmp(ss.kind, "ovd") != 0) {
+		*cause = xasprintf("session %lld: no %s report for kind %s",
+		    (long long)id, report_names[format], ss.kind);
 		store_session_free(&ss);
 		return (-1);
 	}
@@ -390,8 +416,9 @@ report_stmt(sqlite3_stmt *s, int format, FILE *f, char **cause)
 	char			**names;
 	int			 n, i, rc;
 
-	if (format < 0 || format >= REPORT_FORMATS) {
-		*cause = xasprintf("unknown report format %d", format);
+	if (!report_tabular(format)) {
+		*cause = xasprintf("query results have no %s form",
+		    report_format_name(format));
 		return (-1);
 	}
 	if ((n = sqlite3_column_count(s)) == 0) {

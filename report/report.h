@@ -24,6 +24,7 @@ enum report_format {
 	REPORT_CSV,
 	REPORT_JSON,
 	REPORT_HTML,
+	REPORT_CHROME,
 	REPORT_FORMATS
 };
 
@@ -36,11 +37,15 @@ enum report_format {
 #define REPORT_TEXT_MAX_ROWS	10000
 
 int		 report_format_parse(const char *);
+int		 report_tabular(int);
 const char	*report_format_name(int);
 int		 report_session(struct store *, int64_t, int, FILE *, char **);
 int		 report_hist(const struct analyze_hist *, size_t, int, int,
 		     FILE *, char **);
 int		 report_stmt(sqlite3_stmt *, int, FILE *, char **);
+
+/* ovd.c */
+int		 report_ovd(struct store *, int64_t, int, FILE *, char **);
 
 /*
  * Below: the interface between the files of report/, not for callers.

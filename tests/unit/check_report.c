@@ -637,7 +637,7 @@ START_TEST(test_session_errors)
 	char		*buf = NULL, *cause = NULL;
 	size_t		 len = 0;
 	sqlite3_stmt	*s;
-	int64_t		 ovd;
+	int64_t		 prfd;
 
 	mf = open_memstream(&buf, &len);
 	ck_assert_int_eq(report_session(st, 99, REPORT_TEXT, mf, &cause), -1);
@@ -646,12 +646,18 @@ START_TEST(test_session_errors)
 
 	/* A kind with no writer yet says so. */
 	ck_assert_int_eq(store_begin(st, &cause), 0);
-	ovd = store_session_add(st, "ovd", "x.ovd", "00", 1, "X", NULL,
+	prfd = store_session_add(st, "prfd", "x.dmp", "00", 1, "X", NULL,
 	    &cause);
-	ck_assert_int_gt(ovd, 0);
+	ck_assert_int_gt(prfd, 0);
 	ck_assert_int_eq(store_commit(st, &cause), 0);
-	ck_assert_int_eq(report_session(st, ovd, REPORT_JSON, mf, &cause), -1);
-	ck_assert_ptr_nonnull(strstr(cause, "no report for kind ovd yet"));
+	ck_assert_int_eq(report_session(st, prfd, REPORT_JSON, mf, &cause),
+	    -1);
+	ck_assert_ptr_nonnull(strstr(cause, "no report for kind prfd yet"));
+	free(cause);
+
+	/* A timeline format is refused for a histogram, before any output. */
+	ck_assert_int_eq(report_session(st, 1, REPORT_CHROME, mf, &cause), -1);
+	ck_assert_ptr_nonnull(strstr(cause, "no chrome report for kind prf"));
 	free(cause);
 	fclose(mf);
 	ck_assert_uint_eq(len, 0);
