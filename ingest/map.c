@@ -489,7 +489,7 @@ map_link_heading(const struct map_line *l)
 		if (map_tok_is(&t[3], "Value"))
 			return (LINK_PUB_VALUE);
 	}
-	if (map_starts(l, "Line numbers for "))
+	if (map_has(l, "Line numbers for "))
 		return (LINK_LINES);
 	return (LINK_NONE);
 }
