@@ -939,7 +939,8 @@ ingest_map_attach(struct ingest_ctx *ctx, uint32_t psp, uint32_t high)
 			outside++;
 		n++;
 	}
-	qsort(v, n, sizeof *v, map_placed_cmp);
+	if (n > 1)
+		qsort(v, n, sizeof *v, map_placed_cmp);
 	/*
 	 * A public runs to the next address that has one, and never past
 	 * the image's end; aliases before the last at an address get 0 so
