@@ -2,6 +2,18 @@
  * Linker maps: NASM [map all], Microsoft LINK / Borland TLINK, Turbo
  * Pascal.  The parsers turn a map into image-relative symbols; attaching
  * relocates them by the DOS load rule and stores them.
+ *
+ * What the symbol table gets, per flavour:
+ *  - NASM: every label of every section at its virtual address (where the
+ *    CPU runs it), module = section name; "No Section" equ values are not
+ *    addresses and are left out.  The map is a .COM's (offsets include
+ *    100h) when its origin is 100h, or, without the origin block, when no
+ *    label loads below 100h.
+ *  - LINK/TLINK: "Publics by Value" (else "Publics by Name"), module = the
+ *    segment whose Start..Stop holds the address; "Abs" and "Imp" publics
+ *    are values, not code, and are left out.
+ *  - Turbo Pascal: as LINK, but module = the unit (its CODE segment; data
+ *    symbols have none) and a unit's main block "@" is named "UNIT.@".
  */
 #include <ctype.h>
 #include <errno.h>
@@ -675,8 +687,7 @@ map_link(struct map_parser *mp)
 				cur->seen = 1;
 			continue;
 		}
-		if (map_starts(&l, "Program entry point at") ||
-		    map_starts(&l, " Program entry point at")) {
+		if (map_has(&l, "Program entry point at")) {
 			n = map_split(&l, t, 5);
 			if (n != 5 || map_segoff(&t[4], &seg, &off) != 0) {
 				map_error(mp, &l, "entry", "expected"
