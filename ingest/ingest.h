@@ -74,6 +74,9 @@ const struct ingest_reader *ingest_detect(const uint8_t *, size_t,
 int		 ingest_file(struct store *, const char *,
 		    const struct ingest_opts *, int64_t *, const char **,
 		    int *, char **);
+int		 ingest_bytes(struct store *, const char *, const uint8_t *,
+		    size_t, const struct ingest_opts *, int64_t *,
+		    const char **, int *, char **);
 int		 ingest_fail(struct ingest_ctx *, size_t, const char *,
 		    const char *, ...) __attribute__((format(printf, 4, 5)));
 void		 ingest_warn(struct ingest_ctx *, size_t, const char *, ...)
