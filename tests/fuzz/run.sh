@@ -9,7 +9,7 @@
 set -eu
 secs=${1:-60}
 [ $# -gt 0 ] && shift
-targets=${*:-prf map}
+targets=${*:-prf map ovd}
 top=$(cd "$(dirname "$0")/../.." && pwd)
 out=${FUZZ_OUT:-$top/tests/fuzz/build}
 cc=${CLANG:-clang}
