@@ -89,6 +89,8 @@ int		 ingest_map_parse(const char *, size_t, const char *,
 		    struct ingest_map *, char **);
 void		 ingest_map_free(struct ingest_map *);
 char		*ingest_map_find(const char *);
+int		 ingest_map_open(struct ingest_ctx *, struct ingest_map *,
+		    char **);
 int		 ingest_map_attach(struct ingest_ctx *, uint32_t, uint32_t);
 
 /* SHA-256 (sha256.c), hex-encoded into 65 bytes. */

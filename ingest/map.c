@@ -900,36 +900,59 @@ map_placed_cmp(const void *a, const void *b)
 }
 
 /*
- * Find, read and relocate the map for a DOS program whose PSP is at
- * paragraph psp and whose image ends at paragraph high, and store its
- * symbols.  A map named with --map must be good; one found by name only
- * earns a warning when it is not.
+ * The map for the data file ctx is reading: the one named with --map, or
+ * NAME.MAP beside the file.  A map named with --map must be good (-1 with
+ * ctx->cause set); one found by name only earns a warning when it is not.
+ * Returns 1 with *map and *path filled, 0 when there is no usable map.
+ */
+int
+ingest_map_open(struct ingest_ctx *ctx, struct ingest_map *map, char **path)
+{
+	char	*text = NULL, *cause = NULL;
+	size_t	 len;
+	int	 given, rc;
+
+	memset(map, 0, sizeof *map);
+	given = (ctx->opts != NULL && ctx->opts->map != NULL);
+	*path = given ? xstrdup(ctx->opts->map) : ingest_map_find(ctx->path);
+	if (*path == NULL)
+		return (0);
+	if (map_read(*path, &text, &len, &cause) == 0 &&
+	    ingest_map_parse(text, len, *path, map, &cause) == 0) {
+		free(text);
+		return (1);
+	}
+	free(text);
+	if (given) {
+		ctx->cause = cause;
+		rc = -1;
+	} else {
+		ingest_warn(ctx, 0, "map ignored: %s", cause);
+		free(cause);
+		rc = 0;
+	}
+	free(*path);
+	*path = NULL;
+	return (rc);
+}
+
+/*
+ * Relocate the map for a DOS program whose PSP is at paragraph psp and
+ * whose image ends at paragraph high, and store its symbols.
  */
 int
 ingest_map_attach(struct ingest_ctx *ctx, uint32_t psp, uint32_t high)
 {
 	struct ingest_map	 map;
 	struct map_placed	*v = NULL;
-	char			*path, *text = NULL, *cause = NULL;
-	size_t			 len, i, n = 0, outside = 0;
+	char			*path;
+	size_t			 i, n = 0, outside = 0;
 	uint64_t		 base, end = (uint64_t)high * 16;
-	int			 given, com, rc = -1;
+	int			 com, rc;
 
-	given = (ctx->opts != NULL && ctx->opts->map != NULL);
-	path = given ? strdup(ctx->opts->map) : ingest_map_find(ctx->path);
-	if (path == NULL)
-		return (0);
-	if (map_read(path, &text, &len, &cause) != 0 ||
-	    ingest_map_parse(text, len, path, &map, &cause) != 0) {
-		if (given) {
-			ctx->cause = cause;
-			cause = NULL;
-			goto out;
-		}
-		ingest_warn(ctx, 0, "map ignored: %s", cause);
-		rc = 0;
-		goto out;
-	}
+	if ((rc = ingest_map_open(ctx, &map, &path)) <= 0)
+		return (rc);
+	rc = -1;
 	com = map.com;
 	if (ctx->opts != NULL && ctx->opts->load == INGEST_LOAD_COM)
 		com = 1;
@@ -937,10 +960,8 @@ ingest_map_attach(struct ingest_ctx *ctx, uint32_t psp, uint32_t high)
 		com = 0;
 	/* COM: PSP:0000 is the origin (offsets carry the 100h); EXE: PSP+10h. */
 	base = ((uint64_t)psp + (com ? 0 : 0x10)) * 16;
-	if (map.nsyms != 0 && (v = calloc(map.nsyms, sizeof *v)) == NULL) {
-		ctx->cause = xasprintf("%s: out of memory", path);
-		goto free_map;
-	}
+	if (map.nsyms != 0)
+		v = xcalloc(map.nsyms, sizeof *v);
 	for (i = 0; i < map.nsyms; i++) {
 		v[n].addr = base + (uint64_t)map.syms[i].seg * 16 +
 		    map.syms[i].off;
@@ -982,9 +1003,6 @@ ingest_map_attach(struct ingest_ctx *ctx, uint32_t psp, uint32_t high)
 free_map:
 	free(v);
 	ingest_map_free(&map);
-out:
-	free(cause);
-	free(text);
 	free(path);
 	return (rc);
 }

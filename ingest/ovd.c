@@ -19,7 +19,6 @@
 #define OVD_MARK	0xffff		/* OvrHeapMark: a buffer change follows */
 #define OVD_DAY		0x1800b0	/* BIOS ticks from midnight to midnight */
 #define OVD_UNIT_BYTES	12		/* StatSeg, FileOfs, three words */
-#define OVD_MAP_MAX	(64u << 20)
 
 struct ovd_unit {
 	struct store_ovr_unit	 u;
@@ -329,30 +328,6 @@ done:
 }
 
 static int
-ovd_read_map(const char *path, char **text, size_t *len, char **cause)
-{
-	FILE		*f;
-	struct stat	 sb;
-
-	if ((f = fopen(path, "rb")) == NULL) {
-		*cause = xasprintf("%s: %s", path, strerror(errno));
-		return (-1);
-	}
-	if (fstat(fileno(f), &sb) != 0 || !S_ISREG(sb.st_mode) ||
-	    (uint64_t)sb.st_size > OVD_MAP_MAX) {
-		*cause = xasprintf("%s: not a regular file under %u MiB", path,
-		    OVD_MAP_MAX >> 20);
-		fclose(f);
-		return (-1);
-	}
-	*text = xmalloc((size_t)sb.st_size + 1);
-	*len = fread(*text, 1, (size_t)sb.st_size, f);
-	(*text)[*len] = '\0';
-	fclose(f);
-	return (0);
-}
-
-static int
 ovd_sym_cmp(const void *a, const void *b)
 {
 	const struct ingest_sym	*x = *(struct ingest_sym * const *)a;
@@ -377,27 +352,14 @@ ovd_names(struct ovd *o)
 	struct ingest_ctx	*ctx = o->ctx;
 	struct ingest_map	 map;
 	struct ingest_sym	**v = NULL, *s;
-	char			*path, *text = NULL, *cause = NULL;
-	size_t			 len, i;
+	char			*path;
+	size_t			 i;
 	uint32_t		 idx, size;
-	int			 given, rc = -1;
+	int			 rc;
 
-	given = (ctx->opts != NULL && ctx->opts->map != NULL);
-	path = given ? xstrdup(ctx->opts->map) : ingest_map_find(ctx->path);
-	if (path == NULL)
-		return (0);
-	memset(&map, 0, sizeof map);
-	if (ovd_read_map(path, &text, &len, &cause) != 0 ||
-	    ingest_map_parse(text, len, path, &map, &cause) != 0) {
-		if (given) {
-			ctx->cause = cause;
-			cause = NULL;
-			goto out;
-		}
-		ingest_warn(ctx, 0, "map ignored: %s", cause);
-		rc = 0;
-		goto out;
-	}
+	if ((rc = ingest_map_open(ctx, &map, &path)) <= 0)
+		return (rc);
+	rc = -1;
 	if (map.nsyms != 0)
 		v = xreallocarray(NULL, map.nsyms, sizeof *v);
 	for (i = 0; i < map.nsyms; i++)
@@ -432,9 +394,6 @@ ovd_names(struct ovd *o)
 free_map:
 	free(v);
 	ingest_map_free(&map);
-out:
-	free(cause);
-	free(text);
 	free(path);
 	return (rc);
 }
