@@ -956,8 +956,17 @@ ask_args:
 	rep	movsb
 	ret
 
-; A line from standard input (INT 21h/0Ah) into inbuf, CR-terminated.
+; A line from standard input into inbuf + 2, CR-terminated, its length
+; at inbuf + 1.  The console gets DOS's line editing (INT 21h/0Ah); a
+; redirected file is read a byte at a time up to its LF, so that each
+; answer is one line of the file.
 read_line:
+	mov	ax, 4400h		; is handle 0 a device?
+	xor	bx, bx
+	int	21h
+	jc	.file
+	test	dl, 80h
+	jz	.file
 	mov	byte [inbuf], 120
 	mov	byte [inbuf + 1], 0
 	mov	dx, inbuf
@@ -968,6 +977,44 @@ read_line:
 	mov	byte [inbuf + 2 + bx], 0Dh
 	mov	dx, msg_crlf
 	jmp	puts
+.file:
+	mov	di, inbuf + 2
+.byte:
+	mov	dx, di
+	mov	cx, 1
+	xor	bx, bx
+	mov	ah, 3Fh
+	int	21h
+	jc	.eof
+	or	ax, ax
+	jz	.eof
+	mov	al, [di]
+	cmp	al, 0Ah
+	je	.eol
+	cmp	al, 0Dh
+	je	.byte			; CR LF: the LF ends it
+	cmp	al, 1Ah			; ^Z
+	je	.eof
+	cmp	di, inbuf + 2 + 120
+	jae	.byte			; too long: drop the rest
+	inc	di
+	jmp	.byte
+.eol:
+	mov	byte [di], 0Dh
+	mov	ax, di
+	sub	ax, inbuf + 2
+	mov	[inbuf + 1], al
+	mov	dx, inbuf + 2		; echo it, as the console would
+	mov	byte [di], 0
+	call	puts
+	mov	byte [di], 0Dh
+	mov	dx, msg_crlf
+	jmp	puts
+.eof:
+	cmp	di, inbuf + 2		; a last line without LF counts
+	jne	.eol
+	mov	dx, msg_eof
+	jmp	die
 
 ; divisor = round(interval * 1193182 / 1000000), in 16-bit arithmetic:
 ; a 48-bit product, then / 15625 / 64.
@@ -1209,6 +1256,7 @@ msg_ask_siz	db	'Paragraphs per bucket: ', 0
 msg_ask_int	db	'Clock interval (microseconds, 50-54925): ', 0
 msg_ask_args	db	'Program parameters: ', 0
 msg_badnum	db	'Bad number', 13, 10, 0
+msg_eof		db	'No more input', 0
 msg_giveup	db	'Too many bad answers', 0
 msg_range	db	'Switch value out of range', 0
 msg_nomem	db	'Not enough memory', 0

@@ -46,9 +46,11 @@ dos_run()
 	} > "$DOSDIR/test.cnf"
 	# DOSBox writes its default settings under $HOME: keep it in here.
 	HOME=$DOSDIR SDL_VIDEODRIVER=dummy SDL_AUDIODRIVER=dummy \
-	    timeout "$limit" "$DOSBOX" -conf "$DOSDIR/test.cnf" -noconsole \
+	    timeout -k 5 "$limit" "$DOSBOX" -conf "$DOSDIR/test.cnf" -noconsole \
 	    > "$DOSDIR/dosbox.log" 2>&1
 	dos_status=$?
+	# DOS_KEEP=DIR keeps the DOS side's text output for a look afterwards.
+	cp "$DOSDIR"/*.TXT "${DOS_KEEP:-/nonexistent}" 2>/dev/null || :
 }
 
 # The workload's report: "name hexvalue" lines, CRLF.
