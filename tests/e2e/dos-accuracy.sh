@@ -10,9 +10,10 @@
 dos_setup accuracy
 dos_copy capture/dos/PROFIL.COM capture/dos/work/W3.COM \
     capture/dos/work/W3.MAP capture/dos/work/W10.EXE capture/dos/work/W10.MAP
-echo "1..24"
+echo "1..27"
 dos_run 150 "PROFIL /B:1 /C:200 W3.COM > W3.LOG" \
-    "PROFIL /B:1 /C:200 W10.EXE > W10.LOG"
+    "PROFIL /B:1 /C:200 W10.EXE > W10.LOG" "REN W3.PRF W3A.PRF" \
+    "PROFIL /B:4096 /C:50 W3.COM 2 > W3S.LOG"
 
 # workload NAME EXT ROUTINE...
 workload()
@@ -98,6 +99,28 @@ workload()
 	done
 }
 
+mv "$DOSDIR/W3.PRF" "$DOSDIR/W3S.PRF" 2>/dev/null
+mv "$DOSDIR/W3A.PRF" "$DOSDIR/W3.PRF" 2>/dev/null
 workload W3 COM alpha beta
 workload W10 EXE rt1 rt2 rt3 rt4 rt5 rt6 rt7 rt8 rt9 rt10
+# Saturation: one bucket for the whole program at 20 kHz gets more than
+# 65535 samples.  The 16-bit count must stop at 65535, the PV32 trailer
+# must say so and carry the real count, and profview must store that.
+f=$DOSDIR/W3S.PRF
+set -- $(od -An -tu2 -j2 -N2 "$f") 0
+num=$1
+set -- $(od -An -tu2 -j18 -N2 "$f") 0
+check "saturation: the 16-bit bucket holds 65535" test "$1" = 65535
+set -- $(od -An -tu2 -j$((18 + 2 * num + 6)) -N2 "$f") \
+    $(od -An -tu4 -j$((18 + 2 * num + 8)) -N4 "$f") 0 0
+check "saturation: the PV32 trailer flags it" test "$1" = 1
+total=$2
+if pv_ingest "$f"; then
+	hits=$(pv_sql "SELECT hits FROM bucket WHERE session = $pv_id
+	    AND idx = 0")
+	check "saturation: profview stores the 32-bit count ($hits of $total)" \
+	    test "$hits" -gt 65535 -a "$hits" -le "$total"
+else
+	ok 1 "saturation: profview ingests W3S.PRF: $(cat "$DOSDIR/ingest.err")"
+fi
 [ "$dos_status" = 0 ] || echo "# dosbox exited with $dos_status"
