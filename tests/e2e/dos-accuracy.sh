@@ -11,9 +11,9 @@ dos_setup accuracy
 dos_copy capture/dos/PROFIL.COM capture/dos/work/W3.COM \
     capture/dos/work/W3.MAP capture/dos/work/W10.EXE capture/dos/work/W10.MAP
 echo "1..27"
-dos_run 150 "PROFIL /B:1 /C:200 W3.COM > W3.LOG" \
-    "PROFIL /B:1 /C:200 W10.EXE > W10.LOG" "REN W3.PRF W3A.PRF" \
-    "PROFIL /B:4096 /C:50 W3.COM 2 > W3S.LOG"
+# The saturation run first, so that W3.OUT is the accuracy run's.
+dos_run 150 "PROFIL /B:4096 /C:50 W3.COM 2 > W3S.LOG" "REN W3.PRF W3S.PRF" \
+    "PROFIL /B:1 /C:200 W3.COM > W3.LOG" "PROFIL /B:1 /C:200 W10.EXE > W10.LOG"
 
 # workload NAME EXT ROUTINE...
 workload()
@@ -99,8 +99,6 @@ workload()
 	done
 }
 
-mv "$DOSDIR/W3.PRF" "$DOSDIR/W3S.PRF" 2>/dev/null
-mv "$DOSDIR/W3A.PRF" "$DOSDIR/W3.PRF" 2>/dev/null
 workload W3 COM alpha beta
 workload W10 EXE rt1 rt2 rt3 rt4 rt5 rt6 rt7 rt8 rt9 rt10
 # Saturation: one bucket for the whole program at 20 kHz gets more than

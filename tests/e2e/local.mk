@@ -5,4 +5,4 @@ TESTS += $(DOS_E2E)
 EXTRA_DIST += $(DOS_E2E) tests/e2e/dos.sh tests/e2e/dosbox.conf
 
 # The DOS programs are not built by "make all" (only PROFIL.COM is).
-$(DOS_E2E:.sh=.log): $(DOS_BUILT) profview$(EXEEXT)
+tests/e2e/dos-accuracy.sh.log tests/e2e/dos-exits.sh.log: $(DOS_BUILT) profview$(EXEEXT)
