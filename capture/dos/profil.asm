@@ -1095,7 +1095,6 @@ size_program:
 	jmp	.paras
 .exe:
 	; bytes = pages * 512 - (512 - last) - header paragraphs * 16
-	mov	byte [is_exe], 1
 	mov	ax, [exehdr + 4]
 	mov	cx, 512
 	mul	cx
@@ -1331,7 +1330,6 @@ exit_type	db	0
 taken08		db	0
 prf_failed	db	0
 sat16flag	db	0
-is_exe		db	0
 batch		db	0
 nswitch		db	0
 tries		db	0

@@ -13,7 +13,7 @@
 dos_setup exits
 dos_copy capture/dos/PROFIL.COM capture/dos/work/EXITS.COM \
     capture/dos/work/ABORT24.COM capture/dos/work/VECCHK.COM
-echo "1..23"
+echo "1..26"
 
 # Typed answers: a zero and a word for the bucket size, an interval
 # below the minimum, then good ones, then the parameter N.
@@ -25,7 +25,9 @@ for m in N C B E T H; do
 	    "REN EXITS.PRF X_$m.PRF" "VECCHK > V_$m.TXT"
 done
 set -- "$@" "PROFIL /B:1 /C:500 VECCHK.COM > V_P.TXT" \
-    "PROFIL EXITS.COM < ANSWERS.TXT > O_I.TXT"
+    "PROFIL EXITS.COM < ANSWERS.TXT > O_I.TXT" "PROFIL > O_U.TXT" \
+    "PROFIL /B:1 /C:500 NOSUCH.COM > O_F.TXT" \
+    "PROFIL /B:1 /C:20 EXITS.COM N > O_R.TXT"
 dos_run 150 "$@"
 
 # path LETTER MESSAGE DESCRIPTION
@@ -68,4 +70,11 @@ if pv_ingest "$DOSDIR/EXITS.PRF"; then
 else
 	ok 1 "prompts: the .PRF ingests: $(cat "$DOSDIR/ingest.err")"
 fi
+check "errors: no file name prints the usage" \
+    grep -q '^usage: PROFIL' "$DOSDIR/O_U.TXT"
+check "errors: a missing program is named" \
+    grep -q 'File not found: NOSUCH.COM' "$DOSDIR/O_F.TXT"
+check "errors: an interval below 50 us is refused, nothing runs" \
+    sh -c "grep -q 'out of range' '$DOSDIR/O_R.TXT' &&
+    ! grep -q terminated '$DOSDIR/O_R.TXT'"
 [ "$dos_status" = 0 ] || echo "# dosbox exited with $dos_status"
