@@ -13,7 +13,7 @@
 dos_setup exits
 dos_copy capture/dos/PROFIL.COM capture/dos/work/EXITS.COM \
     capture/dos/work/ABORT24.COM capture/dos/work/VECCHK.COM
-echo "1..26"
+echo "1..28"
 
 # Typed answers: a zero and a word for the bucket size, an interval
 # below the minimum, then good ones, then the parameter N.
@@ -27,7 +27,9 @@ done
 set -- "$@" "PROFIL /B:1 /C:500 VECCHK.COM > V_P.TXT" \
     "PROFIL EXITS.COM < ANSWERS.TXT > O_I.TXT" "PROFIL > O_U.TXT" \
     "PROFIL /B:1 /C:500 NOSUCH.COM > O_F.TXT" \
-    "PROFIL /B:1 /C:20 EXITS.COM N > O_R.TXT"
+    "PROFIL /B:1 /C:20 EXITS.COM N > O_R.TXT" \
+    "COPY EXITS.COM NOWRITE.COM" "MD NOWRITE.PRF" \
+    "PROFIL /B:1 /C:500 NOWRITE.COM N > O_W.TXT" "VECCHK > V_W.TXT"
 dos_run 150 "$@"
 
 # path LETTER MESSAGE DESCRIPTION
@@ -77,4 +79,8 @@ check "errors: a missing program is named" \
 check "errors: an interval below 50 us is refused, nothing runs" \
     sh -c "grep -q 'out of range' '$DOSDIR/O_R.TXT' &&
     ! grep -q terminated '$DOSDIR/O_R.TXT'"
+check "errors: a .PRF that cannot be created is reported" \
+    grep -q 'Cannot write NOWRITE.PRF' "$DOSDIR/O_W.TXT"
+check "errors: ... and the machine is restored all the same" \
+    cmp -s "$DOSDIR/V0.TXT" "$DOSDIR/V_W.TXT"
 [ "$dos_status" = 0 ] || echo "# dosbox exited with $dos_status"
