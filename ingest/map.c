@@ -967,7 +967,8 @@ ingest_map_attach(struct ingest_ctx *ctx, uint32_t psp, uint32_t high)
 		    map.syms[i].off;
 		v[n].size = map.syms[i].size;
 		v[n].sym = &map.syms[i];
-		if (v[n].addr < (uint64_t)psp * 16 || v[n].addr >= end)
+		/* A label at the very end (image_end:) marks it; not outside. */
+		if (v[n].addr < (uint64_t)psp * 16 || v[n].addr > end)
 			outside++;
 		n++;
 	}
