@@ -10,7 +10,7 @@
 dos_setup accuracy
 dos_copy capture/dos/PROFIL.COM capture/dos/work/W3.COM \
     capture/dos/work/W3.MAP capture/dos/work/W10.EXE capture/dos/work/W10.MAP
-echo "1..27"
+echo "1..39"
 # The saturation run first, so that W3.OUT is the accuracy run's.
 dos_run 150 "PROFIL /B:4096 /C:50 W3.COM 2 > W3S.LOG" "REN W3.PRF W3S.PRF" \
     "PROFIL /B:1 /C:200 W3.COM > W3.LOG" "PROFIL /B:1 /C:200 W10.EXE > W10.LOG"
@@ -95,6 +95,30 @@ workload()
 			    r, have, all, want
 			exit (d > 2 || d < -2)
 		}' "$DOSDIR/syms" "$DOSDIR/buckets" > "$DOSDIR/share"
+		ok $? "$name: $(cat "$DOSDIR/share")"
+	done
+
+	# The same shares from profview's own flat profile: its map reader,
+	# the load rule and its bucket-to-symbol attribution, end to end.
+	# A routine owns its local labels (rt1.loop).
+	"$PROFVIEW" --db "$DOSDIR/pv.db" export -f csv "$pv_id" \
+	    > "$DOSDIR/flat.csv" 2> /dev/null
+	for r in "$@"; do
+		instr=$(hex "$(dos_out "$name.OUT" "$r")")
+		awk -F, -v r="$r" -v instr="$instr" -v total="$total" '
+		$1 == "symbols" && ($4 == r || index($4, r ".") == 1) {
+			got += $5; seen = 1
+		}
+		$1 == "buckets" { all += $5 }
+		END {
+			if (!seen) { print "no symbol " r " in the flat profile"; exit 1 }
+			want = 100 * instr / total
+			have = all ? 100 * got / all : 0
+			d = have - want
+			printf "%s flat profile %.2f%%, %.2f%% of instructions\n",
+			    r, have, want
+			exit (d > 2 || d < -2)
+		}' "$DOSDIR/flat.csv" > "$DOSDIR/share"
 		ok $? "$name: $(cat "$DOSDIR/share")"
 	done
 }
