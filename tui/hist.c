@@ -48,33 +48,46 @@ hist_pct(struct hist *hs, double hits)
 	return (hs->h.total != 0 ? 100.0 * hits / (double)hs->h.total : 0.0);
 }
 
-static int
-hist_order_cmp(const void *a, const void *b, void *arg)
+/*
+ * Rows by hits, descending, ties by address: a stable LSD radix sort of
+ * the address order on the complemented hit counts, one pass per byte
+ * the largest count needs.  Linear, so every level is sorted at open.
+ */
+static size_t *
+hist_sort_level(const struct analyze_level *lv, uint64_t max)
 {
-	const struct analyze_bucket	*v = arg;
-	const struct analyze_bucket	*x = &v[*(const size_t *)a];
-	const struct analyze_bucket	*y = &v[*(const size_t *)b];
+	size_t		*o, *tmp, *sw, i, count[256], sum, c;
+	unsigned	 shift;
 
-	if (x->hits != y->hits)
-		return (x->hits > y->hits ? -1 : 1);
-	return (x->lo < y->lo ? -1 : x->lo > y->lo);
+	o = xcalloc(lv->n + 1, sizeof *o);
+	tmp = xcalloc(lv->n + 1, sizeof *tmp);
+	for (i = 0; i < lv->n; i++)
+		o[i] = i;
+	for (shift = 0; shift < 64 && (max >> shift) != 0; shift += 8) {
+		memset(count, 0, sizeof count);
+		for (i = 0; i < lv->n; i++)
+			count[0xff - ((lv->b[i].hits >> shift) & 0xff)]++;
+		for (sum = 0, c = 0; c < 256; c++) {
+			i = count[c];
+			count[c] = sum;
+			sum += i;
+		}
+		for (i = 0; i < lv->n; i++) {
+			c = 0xff - ((lv->b[o[i]].hits >> shift) & 0xff);
+			tmp[count[c]++] = o[i];
+		}
+		sw = o;
+		o = tmp;
+		tmp = sw;
+	}
+	free(tmp);
+	return (o);
 }
 
-/* Rows by hits at the current level, sorted the first time they are used. */
 static size_t *
 hist_order(struct hist *hs)
 {
-	const struct analyze_level	*lv = hist_lv(hs);
-	size_t				*o, i;
-
-	if ((o = hs->order[hs->level]) != NULL)
-		return (o);
-	o = xcalloc(lv->n + 1, sizeof *o);
-	for (i = 0; i < lv->n; i++)
-		o[i] = i;
-	qsort_r(o, lv->n, sizeof *o, hist_order_cmp, lv->b);
-	hs->order[hs->level] = o;
-	return (o);
+	return (hs->order[hs->level]);
 }
 
 /* The bucket or symbol index shown on row. */
@@ -213,13 +226,41 @@ hist_header(struct hist *hs, int y, int w)
 	    (double)p->hit_high));
 }
 
+/*
+ * "a, b, c +12" for the symbols in a bucket, cut to fit buf: a coarse
+ * bucket can hold thousands, and a frame must not join them all.
+ */
+static void
+hist_names(struct hist *hs, const struct analyze_bucket *b, char *buf,
+    size_t len)
+{
+	const char	*name;
+	size_t		 k, used = 0, more = 0, n;
+
+	buf[0] = '\0';
+	for (k = b->sym_first; k < b->sym_first + b->sym_count; k++) {
+		if (analyze_overlap(b, &hs->h.syms[k]) == 0)
+			continue;
+		name = hs->h.syms[k].name;
+		n = strlen(name) + (used != 0 ? 2 : 0);
+		if (more != 0 || used + n + 24 >= len) {
+			more++;
+			continue;
+		}
+		used += snprintf(buf + used, len - used, "%s%s",
+		    used != 0 ? ", " : "", name);
+	}
+	if (more != 0)
+		snprintf(buf + used, len - used, " +%zu", more);
+}
+
 static void
 hist_draw_buckets(struct tui_view *tv, int y, int w)
 {
 	struct hist			*hs = tv->data;
 	const struct analyze_level	*lv = hist_lv(hs);
 	const struct analyze_bucket	*b;
-	char				*names;
+	char				 names[512];
 	size_t				 i;
 	int				 row, attr, rest, barw, symw, yy;
 	double				 f;
@@ -235,13 +276,13 @@ hist_draw_buckets(struct tui_view *tv, int y, int w)
 		attr = i == tv->list.cur ? tui_attr(TUI_C_CURSOR) : TUI_PLAIN;
 		if (attr != TUI_PLAIN)
 			tui_fill(yy, 0, w, attr);
-		names = analyze_bucket_names(&hs->h, b);
+		hist_names(hs, b, names, symw + 24 < (int)sizeof names ?
+		    (size_t)symw + 24 : sizeof names);
 		tui_putf(yy, 0, w, attr, "%04llX:0000 %05llX-%05llX",
 		    (unsigned long long)(b->lo >> 4),
 		    (unsigned long long)b->lo,
 		    (unsigned long long)(b->hi - 1));
 		tui_put(yy, 22, symw, attr, names);
-		free(names);
 		tui_putf(yy, 22 + symw, w - 22 - symw, attr, " %9llu %6.2f%%",
 		    (unsigned long long)b->hits, hist_pct(hs, (double)b->hits));
 		f = hs->max[hs->level] != 0 ? (double)b->hits /
@@ -438,30 +479,40 @@ static const struct tui_view_ops hist_ops = {
 	.free = hist_free,
 };
 
+/* The program's name, else the file's, for the header. */
+static char *
+hist_program(int64_t id)
+{
+	sqlite3_stmt	*s;
+	const char	*t, *base;
+	char		*name = NULL;
+
+	if (sqlite3_prepare_v2(store_db(tui_store()), "SELECT"
+	    " coalesce(nullif(program, ''), source) FROM session WHERE id = ?1",
+	    -1, &s, NULL) != SQLITE_OK)
+		return (xasprintf("session %lld", (long long)id));
+	sqlite3_bind_int64(s, 1, id);
+	if (sqlite3_step(s) == SQLITE_ROW &&
+	    (t = (const char *)sqlite3_column_text(s, 0)) != NULL) {
+		base = strrchr(t, '/');
+		name = xstrdup(base != NULL ? base + 1 : t);
+	}
+	sqlite3_finalize(s);
+	return (name != NULL ? name : xasprintf("session %lld", (long long)id));
+}
+
 struct tui_view *
 tui_hist_new(int64_t id, char **cause)
 {
 	struct hist		*hs = xcalloc(1, sizeof *hs);
-	struct store_session	 ss;
 	struct tui_view		*tv;
-	const char		*base;
 	size_t			 i, k;
 
 	if (analyze_hist_load(tui_store(), id, &hs->h, cause) != 0) {
 		free(hs);
 		return (NULL);
 	}
-	if (store_session_get(tui_store(), id, &ss) == 0) {
-		if (ss.program != NULL && *ss.program != '\0')
-			hs->program = xstrdup(ss.program);
-		else {
-			base = strrchr(ss.source, '/');
-			hs->program = xstrdup(base != NULL ? base + 1 :
-			    ss.source);
-		}
-		store_session_free(&ss);
-	} else
-		hs->program = xasprintf("session %lld", (long long)id);
+	hs->program = hist_program(id);
 	hs->order = xcalloc(hs->h.nlevels, sizeof *hs->order);
 	hs->max = xcalloc(hs->h.nlevels, sizeof *hs->max);
 	for (i = 0; i < hs->h.nlevels; i++) {
@@ -470,6 +521,8 @@ tui_hist_new(int64_t id, char **cause)
 				hs->max[i] = hs->h.levels[i].b[k].hits;
 		}
 	}
+	for (i = 0; i < hs->h.nlevels; i++)
+		hs->order[i] = hist_sort_level(&hs->h.levels[i], hs->max[i]);
 	for (i = 0; i < hs->h.nsyms; i++) {
 		if (hs->h.syms[i].hits > hs->flatmax)
 			hs->flatmax = hs->h.syms[i].hits;

@@ -165,6 +165,7 @@ tui_show_sessions(void)
 	/* Reload: a session may have come or gone. */
 	v = tui_sessions_new();
 	v->list.cur = loop.stack[i]->list.cur;
+	v->list.height = loop.stack[i]->list.height;
 	tui_view_free(loop.stack[i]);
 	loop.stack[i] = v;
 }
@@ -173,23 +174,30 @@ tui_show_sessions(void)
 int
 tui_open_session(int64_t id, int quiet)
 {
-	struct store_session	 ss;
-	struct tui_view		*v;
-	char			*cause = NULL;
+	sqlite3_stmt	*s;
+	struct tui_view	*v;
+	char		*cause = NULL, kind[16] = "";
 
-	if (store_session_get(loop.st, id, &ss) != 0) {
-		tui_message("no session %lld", (long long)id);
+	if (sqlite3_prepare_v2(store_db(loop.st), "SELECT kind FROM session"
+	    " WHERE id = ?1", -1, &s, NULL) != SQLITE_OK) {
+		tui_message("error: %s", store_error(loop.st));
 		return (-1);
 	}
-	if (strcmp(ss.kind, "prf") != 0) {
+	sqlite3_bind_int64(s, 1, id);
+	if (sqlite3_step(s) == SQLITE_ROW)
+		snprintf(kind, sizeof kind, "%s", sqlite3_column_text(s, 0));
+	sqlite3_finalize(s);
+	if (*kind == '\0') {
+		tui_message("error: no session %lld", (long long)id);
+		return (-1);
+	}
+	if (strcmp(kind, "prf") != 0) {
 		tui_message("session %lld: no view for %s sessions yet (try"
-		    " :sql)", (long long)id, ss.kind);
-		store_session_free(&ss);
+		    " :sql)", (long long)id, kind);
 		return (-1);
 	}
-	store_session_free(&ss);
 	if ((v = tui_hist_new(id, &cause)) == NULL) {
-		tui_message("%s", cause);
+		tui_message("error: %s", cause);
 		free(cause);
 		return (-1);
 	}
@@ -520,8 +528,15 @@ loop_one_key(TermKeyKey *key)
 {
 	uint64_t	 t0 = tui_now_ns();
 	const char	*view = tui_top()->ops->name;
-	char		 name[64];
+	char		 name[64], busy[64];
 	int		 r;
+
+	if (tui_prompt_active())
+		view = "prompt";
+	else if (tui_top()->busy) {
+		snprintf(busy, sizeof busy, "%s-loading", view);
+		view = busy;
+	}
 
 	r = loop_key(key);
 	if (loop.quit)
@@ -531,6 +546,9 @@ loop_one_key(TermKeyKey *key)
 	if (loop.trace != NULL) {
 		termkey_strfkey(loop.tk, name, sizeof name, key,
 		    TERMKEY_FORMAT_VIM);
+		/* One word per field, for the bench's awk. */
+		if (strcmp(name, " ") == 0)
+			strcpy(name, "<Space>");
 		fprintf(loop.trace, "key %s %s %llu\n", view,
 		    key->type == TERMKEY_TYPE_MOUSE ? "mouse" : name,
 		    (unsigned long long)(tui_now_ns() - t0) / 1000);
@@ -578,8 +596,14 @@ loop_work(uint64_t *last_draw)
 		v = loop.stack[i];
 		if (!v->busy)
 			continue;
+		if (v->busy_since == 0)
+			v->busy_since = tui_now_ns();
 		if (!v->ops->work(v, deadline)) {
 			v->busy = 0;
+			if (loop.trace != NULL)
+				fprintf(loop.trace, "work_done %s %llu\n",
+				    v->ops->name, (unsigned long long)
+				    (tui_now_ns() - v->busy_since) / 1000);
 			if (v == top)
 				top_done = 1;
 		}

@@ -416,25 +416,35 @@ tui_prompt_key(const void *k)
 	return (TUI_R_DRAW);
 }
 
+/* Columns of buf[from, to). */
+static int
+prompt_width(size_t from, size_t to)
+{
+	char	save = prompt.buf[to];
+	int	w;
+
+	prompt.buf[to] = '\0';
+	w = tui_strwidth(prompt.buf + from);
+	prompt.buf[to] = save;
+	return (w);
+}
+
 /* Draw the prompt on row y, scrolled so the cursor shows; cursor last. */
 void
 tui_prompt_draw(int y, int w)
 {
-	size_t	start = 0;
-	char	save, lead[2] = { (char)prompt.mode, '\0' };
+	size_t	start = 0, next;
+	char	lead[2] = { (char)prompt.mode, '\0' };
 	int	x;
 
 	if (w < 2)
 		return;
-	/* Scroll: drop characters from the left until the cursor fits. */
-	for (;;) {
-		save = prompt.buf[prompt.pos];
-		prompt.buf[prompt.pos] = '\0';
-		x = tui_strwidth(prompt.buf + start);
-		prompt.buf[prompt.pos] = save;
-		if (x < w - 1 || start >= prompt.pos)
-			break;
-		start = prompt_next(start);
+	/* Drop characters from the left until the cursor fits. */
+	x = prompt_width(0, prompt.pos);
+	while (x >= w - 1 && start < prompt.pos) {
+		next = prompt_next(start);
+		x -= prompt_width(start, next);
+		start = next;
 	}
 	tui_put(y, 0, 1, A_BOLD, lead);
 	tui_put(y, 1, w - 1, TUI_PLAIN, prompt.buf + start);

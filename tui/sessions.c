@@ -15,6 +15,7 @@ struct sessions {
 	struct store_session	*v;
 	size_t			 n;
 	char			*error;
+	int			 loaded;
 };
 
 static void
@@ -27,6 +28,7 @@ sessions_load(struct tui_view *tv)
 	s->n = 0;
 	free(s->error);
 	s->error = NULL;
+	s->loaded = 1;
 	if (store_sessions(tui_store(), &s->v, &s->n) != 0)
 		s->error = xasprintf("error: reading sessions: %s",
 		    store_error(tui_store()));
@@ -35,10 +37,24 @@ sessions_load(struct tui_view *tv)
 	tui_list_fit(&tv->list, tv->list.height);
 }
 
+/*
+ * The summaries cost a scan of every bucket, so a view that starts under
+ * a histogram loads when it is first needed, not before the first frame.
+ */
+static struct sessions *
+sessions_get(struct tui_view *tv)
+{
+	struct sessions	*s = tv->data;
+
+	if (!s->loaded)
+		sessions_load(tv);
+	return (s);
+}
+
 int64_t
 tui_sessions_id(struct tui_view *tv, size_t row)
 {
-	struct sessions	*s = tv->data;
+	struct sessions	*s = sessions_get(tv);
 
 	return (row < s->n ? s->v[row].id : 0);
 }
@@ -46,7 +62,7 @@ tui_sessions_id(struct tui_view *tv, size_t row)
 static char *
 sessions_title(struct tui_view *tv)
 {
-	struct sessions	*s = tv->data;
+	struct sessions	*s = sessions_get(tv);
 
 	return (xasprintf("profview: %zu session%s in %s", s->n,
 	    s->n == 1 ? "" : "s", store_path(tui_store())));
@@ -109,7 +125,7 @@ sessions_delete(void *arg)
 static int
 sessions_key(struct tui_view *tv, enum tui_action a)
 {
-	struct sessions	*s = tv->data;
+	struct sessions	*s = sessions_get(tv);
 
 	switch (a) {
 	case TUI_ACT_ENTER:
@@ -131,7 +147,7 @@ sessions_key(struct tui_view *tv, enum tui_action a)
 static int
 sessions_match(struct tui_view *tv, size_t row, const char *pattern)
 {
-	struct store_session	*ss = &((struct sessions *)tv->data)->v[row];
+	struct store_session	*ss = &sessions_get(tv)->v[row];
 
 	return (tui_strcasestr(ss->source, pattern) ||
 	    tui_strcasestr(ss->program, pattern) ||
@@ -143,7 +159,7 @@ sessions_match(struct tui_view *tv, size_t row, const char *pattern)
 static int
 sessions_export(struct tui_view *tv, int format, FILE *f, char **cause)
 {
-	struct sessions	*s = tv->data;
+	struct sessions	*s = sessions_get(tv);
 
 	if (s->n == 0) {
 		*cause = xstrdup("no session to export");
@@ -156,7 +172,7 @@ sessions_export(struct tui_view *tv, int format, FILE *f, char **cause)
 static void
 sessions_free(struct tui_view *tv)
 {
-	struct sessions	*s = tv->data;
+	struct sessions	*s = sessions_get(tv);
 
 	store_sessions_free(s->v, s->n);
 	free(s->error);
@@ -177,9 +193,6 @@ static const struct tui_view_ops sessions_ops = {
 struct tui_view *
 tui_sessions_new(void)
 {
-	struct tui_view	*tv;
-
-	tv = tui_view_new(&sessions_ops, xcalloc(1, sizeof (struct sessions)));
-	sessions_load(tv);
-	return (tv);
+	return (tui_view_new(&sessions_ops, xcalloc(1,
+	    sizeof (struct sessions))));
 }

@@ -129,6 +129,7 @@ struct tui_view {
 	struct tui_search		 search;
 	int64_t				 session;	/* 0: none */
 	int				 busy;		/* work() pending */
+	uint64_t			 busy_since;
 	void				*data;
 };
 
