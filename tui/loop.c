@@ -367,7 +367,8 @@ loop_status(int y)
 		tui_put(y, 0, COLS, tui_attr(TUI_C_ERROR), loop.question);
 		return;
 	}
-	if (v->session != 0)
+	/* Narrow screens keep the view and the position. */
+	if (v->session != 0 && COLS >= 40)
 		left = xasprintf("[%s] session %lld | %zu/%zu", v->ops->name,
 		    (long long)v->session, v->list.n != 0 ? v->list.cur + 1 :
 		    0, v->list.n);

@@ -68,16 +68,53 @@ sessions_title(struct tui_view *tv)
 	    s->n == 1 ? "" : "s", store_path(tui_store())));
 }
 
+/* "2024-01-02T03:04:05Z" as "2024-01-02 03:04". */
+static const char *
+sessions_when(const char *iso, char *buf, size_t len)
+{
+	if (iso == NULL)
+		return ("");
+	snprintf(buf, len, "%.10s %.5s", iso, strlen(iso) > 11 ? iso + 11 :
+	    "");
+	return (buf);
+}
+
+/* A path that does not fit keeps its end, where the file name is. */
+static void
+sessions_source(int y, int x, int w, int attr, const char *src)
+{
+	const char	*p = src;
+
+	if (w < 2)
+		return;
+	while (*p != '\0' && tui_strwidth(p) > w) {
+		p++;
+		while ((*p & 0xc0) == 0x80)
+			p++;
+	}
+	if (p == src) {
+		tui_put(y, x, w, attr, src);
+		return;
+	}
+	/* Make room for the marker. */
+	p++;
+	while ((*p & 0xc0) == 0x80)
+		p++;
+	tui_put(y, x, 1, attr, "<");
+	tui_put(y, x + 1, w - 1, attr, p);
+}
+
 static void
 sessions_draw(struct tui_view *tv, int y, int h, int w)
 {
 	struct sessions		*s = tv->data;
 	struct store_session	*ss;
 	size_t			 i;
+	char			 when[32];
 	int			 row, attr, srcw;
 
-	srcw = w > 60 ? (w - 36) / 2 : 16;
-	tui_putf(y, 0, w, tui_attr(TUI_C_HEADER), "%5s %-5s %-20s %-*s %s",
+	srcw = w > 60 ? (w - 30) / 3 : 16;
+	tui_putf(y, 0, w, tui_attr(TUI_C_HEADER), "%5s %-5s %-16s %-*s %s",
 	    "id", "kind", "ingested", srcw, "source", "summary");
 	tv->list.y = y + 1;
 	tui_list_fit(&tv->list, h - 1);
@@ -98,11 +135,12 @@ sessions_draw(struct tui_view *tv, int y, int h, int w)
 		attr = i == tv->list.cur ? tui_attr(TUI_C_CURSOR) : TUI_PLAIN;
 		if (attr != TUI_PLAIN)
 			tui_fill(y + 1 + row, 0, w, attr);
-		tui_putf(y + 1 + row, 0, w, attr, "%5lld %-4s%c %-20.20s %-*.*s"
-		    " %s", (long long)ss->id, ss->kind,
-		    ss->warnings != 0 ? '!' : ' ',
-		    ss->ingested != NULL ? ss->ingested : "", srcw, srcw,
-		    ss->source, ss->summary != NULL ? ss->summary : "");
+		tui_putf(y + 1 + row, 0, w, attr, "%5lld %-4s%c %-16.16s",
+		    (long long)ss->id, ss->kind, ss->warnings != 0 ? '!' : ' ',
+		    sessions_when(ss->ingested, when, sizeof when));
+		sessions_source(y + 1 + row, 29, srcw, attr, ss->source);
+		tui_put(y + 1 + row, 30 + srcw, w - 30 - srcw, attr,
+		    ss->summary != NULL ? ss->summary : "");
 	}
 }
 
