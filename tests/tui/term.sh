@@ -4,7 +4,7 @@
 # SIGTERM, SIGINT and SIGHUP kill profview by that signal once the
 # terminal is restored, so its exit status is 128 + the signal number.
 . "${top_srcdir:-.}/tests/tui/lib.sh"
-echo 1..12
+echo 1..13
 mkprf
 
 start -- browse 1
@@ -69,7 +69,7 @@ keys Q
 restored
 ok $? "quit after fg: stty -g equal"
 
-for term in vt100 linux; do
+for term in xterm-256color vt100 linux; do
 	start $term -- browse 1
 	wait_for "[histogram] session 1" && keys s &&
 	    wait_for "sorted by hits" && keys Q && restored
