@@ -620,13 +620,14 @@ static void
 loop_run(void)
 {
 	struct pollfd	pfd[2];
-	uint64_t	last_draw = 0;
+	uint64_t	last_draw = 0, esc = 0;
 	int		wait = -1, r, timeout;
 
 	loop_draw(0);
 	while (!loop.quit) {
+		/* A lone Esc waits termkey's time, even while work runs. */
 		timeout = wait;
-		if (loop_busy() && (timeout < 0 || timeout > 0))
+		if (loop_busy())
 			timeout = 0;
 		pfd[0].fd = STDIN_FILENO;
 		pfd[0].events = POLLIN;
@@ -647,7 +648,9 @@ loop_run(void)
 			if (pfd[0].revents & (POLLHUP | POLLERR) &&
 			    !(pfd[0].revents & POLLIN))
 				loop.quit = 1;
-		} else if (wait >= 0 && !loop_busy())
+			esc = wait >= 0 ? tui_now_ns() +
+			    (uint64_t)wait * 1000000 : 0;
+		} else if (wait >= 0 && tui_now_ns() >= esc)
 			wait = loop_input(1);
 		if (!loop.quit && loop_busy())
 			loop_work(&last_draw);
@@ -716,6 +719,7 @@ tui_main(struct store *st, const int64_t *ids, size_t n,
 
 	loop_restore();
 	fatal_hook(NULL);
+	tui_prompt_save();
 	termkey_destroy(loop.tk);
 	while (loop.nstack > 0)
 		tui_view_free(loop.stack[--loop.nstack]);

@@ -128,6 +128,7 @@ prompt_hist_save(const char *line)
 	fclose(f);
 }
 
+/* Free the prompt's memory (the history file is written as it goes). */
 void
 tui_prompt_save(void)
 {
