@@ -1,1 +1,8 @@
-# bench/tui.mk
+# bench/tui: first frame and per-key redraw times of the real binary under
+# tmux (see the script).  Run "make bench-tui" or bench/tui by hand; never
+# part of make check.
+EXTRA_DIST += bench/tui
+bench-tui: profview
+	top_srcdir='$(top_srcdir)' PROFVIEW='$(abs_top_builddir)/profview' \
+	    $(SHELL) $(srcdir)/bench/tui
+.PHONY: bench-tui

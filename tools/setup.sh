@@ -6,7 +6,7 @@ cd "$(dirname "$0")/.."
 
 PKGS="build-essential autoconf automake pkg-config libncurses-dev
 libtermkey-dev libsqlite3-dev sqlite3 check nasm dosbox tmux clang
-libclang-rt-14-dev valgrind"
+libclang-rt-14-dev valgrind python3"
 
 install_deps() {
 	missing=""

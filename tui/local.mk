@@ -1,1 +1,5 @@
-TUI_SOURCES = tui/tui.h tui/loop.c
+# The browser: linked into the profview binary only (the core library and
+# the unit tests stay free of curses).
+TUI_SOURCES = tui/tui.h tui/loop.c tui/keymap.c tui/list.c tui/draw.c \
+	tui/prompt.c tui/cmd.c tui/sessions.c tui/hist.c tui/table.c \
+	tui/help.c

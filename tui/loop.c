@@ -1,8 +1,734 @@
+/*
+ * The browser's main loop: one poll() over the terminal, a signalfd and
+ * the views' background work.  ncurses only draws; libtermkey reads every
+ * key, mouse event and the lone Esc.  The terminal is restored on quit, on
+ * fatal(), on SIGINT/SIGTERM/SIGHUP (then the signal is re-raised so the
+ * exit status says so) and across Ctrl-Z / fg.
+ */
+#include <sys/ioctl.h>
+#include <sys/signalfd.h>
+
+#include <errno.h>
+#include <locale.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <curses.h>
+#include <termkey.h>
+
+#include "xmalloc.h"
 #include "tui/tui.h"
+
+/* How long one slice of background work may hold the loop. */
+#define LOOP_SLICE_NS		(4 * 1000 * 1000)
+/* How often a view that is still loading redraws its progress. */
+#define LOOP_PROGRESS_NS	(100 * 1000 * 1000)
+
+static struct {
+	struct store		*st;
+	const struct tui_opts	*opts;
+	TermKey			*tk;
+	int			 sfd;
+	sigset_t		 sigs;
+	int			 curses;	/* initscr'd and not ended */
+
+	struct tui_view		**stack;
+	size_t			 nstack;
+
+	char			*message;
+	void			(*confirm)(void *);
+	void			*confirm_arg;
+	char			*question;
+
+	FILE			*trace;
+	uint64_t		 start_ns;
+	int			 frames;
+	int			 quit;
+} loop;
+
+uint64_t
+tui_now_ns(void)
+{
+	struct timespec	ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ((uint64_t)ts.tv_sec * 1000000000 + (uint64_t)ts.tv_nsec);
+}
+
+struct store *
+tui_store(void)
+{
+	return (loop.st);
+}
+
+int
+tui_writable(void)
+{
+	return (loop.opts->writable);
+}
+
+/* Set the status line message until the next key. */
+void
+tui_message(const char *fmt, ...)
+{
+	va_list	ap;
+
+	free(loop.message);
+	va_start(ap, fmt);
+	loop.message = xvasprintf(fmt, ap);
+	va_end(ap);
+}
+
+/* Ask a y/n question; fn(arg) runs on y. */
+void
+tui_confirm(void (*fn)(void *), void *arg, const char *fmt, ...)
+{
+	va_list	ap;
+
+	free(loop.question);
+	va_start(ap, fmt);
+	loop.question = xvasprintf(fmt, ap);
+	va_end(ap);
+	loop.confirm = fn;
+	loop.confirm_arg = arg;
+}
+
+struct tui_view *
+tui_view_new(const struct tui_view_ops *ops, void *data)
+{
+	struct tui_view	*v;
+
+	v = xcalloc(1, sizeof *v);
+	v->ops = ops;
+	v->data = data;
+	return (v);
+}
+
+void
+tui_view_free(struct tui_view *v)
+{
+	if (v == NULL)
+		return;
+	if (v->ops->free != NULL)
+		v->ops->free(v);
+	tui_search_free(&v->search);
+	free(v);
+}
+
+void
+tui_push(struct tui_view *v)
+{
+	loop.stack = xreallocarray(loop.stack, loop.nstack + 1,
+	    sizeof *loop.stack);
+	loop.stack[loop.nstack++] = v;
+}
+
+struct tui_view *
+tui_top(void)
+{
+	return (loop.nstack != 0 ? loop.stack[loop.nstack - 1] : NULL);
+}
+
+static void
+loop_pop(void)
+{
+	if (loop.nstack <= 1) {
+		loop.quit = 1;
+		return;
+	}
+	tui_view_free(loop.stack[--loop.nstack]);
+}
+
+/* Pop down to the first sessions view, or push one. */
+void
+tui_show_sessions(void)
+{
+	size_t		 i;
+	struct tui_view	*v;
+
+	for (i = 0; i < loop.nstack; i++) {
+		if (strcmp(loop.stack[i]->ops->name, "sessions") == 0)
+			break;
+	}
+	if (i == loop.nstack) {
+		tui_push(tui_sessions_new());
+		return;
+	}
+	while (loop.nstack > i + 1)
+		tui_view_free(loop.stack[--loop.nstack]);
+	/* Reload: a session may have come or gone. */
+	v = tui_sessions_new();
+	v->list.cur = loop.stack[i]->list.cur;
+	v->list.height = loop.stack[i]->list.height;
+	tui_view_free(loop.stack[i]);
+	loop.stack[i] = v;
+}
+
+/* Open session id in its natural view; quiet: no message on success. */
+int
+tui_open_session(int64_t id, int quiet)
+{
+	sqlite3_stmt	*s;
+	struct tui_view	*v;
+	char		*cause = NULL, kind[16] = "";
+
+	if (sqlite3_prepare_v2(store_db(loop.st), "SELECT kind FROM session"
+	    " WHERE id = ?1", -1, &s, NULL) != SQLITE_OK) {
+		tui_message("error: %s", store_error(loop.st));
+		return (-1);
+	}
+	sqlite3_bind_int64(s, 1, id);
+	if (sqlite3_step(s) == SQLITE_ROW)
+		snprintf(kind, sizeof kind, "%s", sqlite3_column_text(s, 0));
+	sqlite3_finalize(s);
+	if (*kind == '\0') {
+		tui_message("error: no session %lld", (long long)id);
+		return (-1);
+	}
+	if (strcmp(kind, "prf") != 0) {
+		tui_message("session %lld: no view for %s sessions yet (try"
+		    " :sql)", (long long)id, kind);
+		return (-1);
+	}
+	if ((v = tui_hist_new(id, &cause)) == NULL) {
+		tui_message("error: %s", cause);
+		free(cause);
+		return (-1);
+	}
+	tui_push(v);
+	if (!quiet)
+		tui_message("opened session %lld", (long long)id);
+	return (0);
+}
+
+void
+tui_quit(void)
+{
+	loop.quit = 1;
+}
+
+/* Mouse reporting: clicks and wheel, SGR encoding. */
+static void
+loop_mouse_mode(int on)
+{
+	static const char	on_s[] = "\033[?1000h\033[?1006h";
+	static const char	off_s[] = "\033[?1006l\033[?1000l";
+	ssize_t			n;
+
+	if (on)
+		n = write(STDOUT_FILENO, on_s, sizeof on_s - 1);
+	else
+		n = write(STDOUT_FILENO, off_s, sizeof off_s - 1);
+	(void)n;
+}
+
+/* Give the terminal back; safe to call twice and from fatal(). */
+static void
+loop_restore(void)
+{
+	if (!loop.curses)
+		return;
+	loop.curses = 0;
+	loop_mouse_mode(0);
+	curs_set(1);
+	endwin();
+}
+
+static void
+loop_resize(void)
+{
+	struct winsize	ws;
+
+	if (ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_row > 0 &&
+	    ws.ws_col > 0)
+		resizeterm(ws.ws_row, ws.ws_col);
+}
+
+/* Die of sig with the terminal restored, so the exit status tells. */
+static void __attribute__((noreturn))
+loop_die(int sig)
+{
+	sigset_t	one;
+
+	loop_restore();
+	if (loop.trace != NULL)
+		fflush(loop.trace);
+	signal(sig, SIG_DFL);
+	sigemptyset(&one);
+	sigaddset(&one, sig);
+	sigprocmask(SIG_UNBLOCK, &one, NULL);
+	raise(sig);
+	_exit(128 + sig);
+}
+
+static void
+loop_suspend(void)
+{
+	sigset_t	one;
+
+	loop_restore();
+	termkey_stop(loop.tk);
+	signal(SIGTSTP, SIG_DFL);
+	sigemptyset(&one);
+	sigaddset(&one, SIGTSTP);
+	sigprocmask(SIG_UNBLOCK, &one, NULL);
+	raise(SIGTSTP);
+	/* Stopped here until SIGCONT. */
+	sigprocmask(SIG_BLOCK, &one, NULL);
+	termkey_start(loop.tk);
+	loop.curses = 1;
+	loop_mouse_mode(1);
+	loop_resize();
+}
+
+static int
+loop_busy(void)
+{
+	size_t	i;
+
+	for (i = 0; i < loop.nstack; i++) {
+		if (loop.stack[i]->busy)
+			return (1);
+	}
+	return (0);
+}
+
+static int
+loop_cancel(void)
+{
+	size_t	i;
+	int	any = 0;
+
+	for (i = 0; i < loop.nstack; i++) {
+		if (loop.stack[i]->busy) {
+			loop.stack[i]->ops->work(loop.stack[i], 0);
+			loop.stack[i]->busy = 0;
+			any = 1;
+		}
+	}
+	return (any);
+}
+
+static int
+loop_signals(void)
+{
+	struct signalfd_siginfo	si;
+	int			r = TUI_R_NONE;
+
+	while (read(loop.sfd, &si, sizeof si) == sizeof si) {
+		switch (si.ssi_signo) {
+		case SIGWINCH:
+			loop_resize();
+			r |= TUI_R_CLEAR;
+			break;
+		case SIGINT:
+			/* ^C stops a running query first, like a shell. */
+			if (loop_cancel()) {
+				tui_message("interrupted");
+				r |= TUI_R_DRAW;
+				break;
+			}
+			loop_die(SIGINT);
+		case SIGTERM:
+		case SIGHUP:
+			loop_die((int)si.ssi_signo);
+		case SIGTSTP:
+			loop_suspend();
+			r |= TUI_R_CLEAR;
+			break;
+		case SIGCONT:
+			r |= TUI_R_CLEAR;
+			break;
+		}
+	}
+	return (r);
+}
+
+static void
+loop_status(int y)
+{
+	struct tui_view	*v = tui_top();
+	char		*left;
+	int		 x, attr;
+
+	if (y < 0)
+		return;
+	if (tui_prompt_active()) {
+		tui_prompt_draw(y, COLS);
+		return;
+	}
+	if (loop.question != NULL) {
+		tui_put(y, 0, COLS, tui_attr(TUI_C_ERROR), loop.question);
+		return;
+	}
+	/* Narrow screens keep the view and the position. */
+	if (v->session != 0 && COLS >= 40)
+		left = xasprintf("[%s] session %lld | %zu/%zu", v->ops->name,
+		    (long long)v->session, v->list.n != 0 ? v->list.cur + 1 :
+		    0, v->list.n);
+	else
+		left = xasprintf("[%s] %zu/%zu", v->ops->name,
+		    v->list.n != 0 ? v->list.cur + 1 : 0, v->list.n);
+	x = tui_put(y, 0, COLS, A_BOLD, left);
+	free(left);
+	if (loop.message != NULL) {
+		attr = strncmp(loop.message, "error", 5) == 0 ?
+		    tui_attr(TUI_C_ERROR) : TUI_PLAIN;
+		x += tui_put(y, x, COLS - x, TUI_PLAIN, " | ");
+		tui_put(y, x, COLS - x, attr, loop.message);
+	}
+}
+
+static void
+loop_draw(int clear)
+{
+	struct tui_view	*v = tui_top();
+	char		*title;
+
+	if (clear)
+		clearok(curscr, TRUE);
+	erase();
+	title = v->ops->title(v);
+	tui_fill(0, 0, COLS, tui_attr(TUI_C_TITLE));
+	tui_put(0, 0, COLS, tui_attr(TUI_C_TITLE), title);
+	free(title);
+	if (LINES > 2)
+		v->ops->draw(v, 1, LINES - 2, COLS);
+	else
+		tui_list_fit(&v->list, 0);
+	if (LINES > 1)
+		loop_status(LINES - 1);
+	curs_set(tui_prompt_active() ? 1 : 0);
+	wnoutrefresh(stdscr);
+	doupdate();
+	if (loop.frames++ == 0 && loop.trace != NULL) {
+		struct timespec	rt;
+
+		clock_gettime(CLOCK_REALTIME, &rt);
+		fprintf(loop.trace, "first_frame_us %llu\n"
+		    "first_frame_realtime_ns %llu\n",
+		    (unsigned long long)(tui_now_ns() - loop.start_ns) / 1000,
+		    (unsigned long long)rt.tv_sec * 1000000000ULL +
+		    (unsigned long long)rt.tv_nsec);
+	}
+}
+
+static int
+loop_mouse(TermKeyKey *key)
+{
+	struct tui_view		*v = tui_top();
+	struct tui_list		*l = &v->list;
+	TermKeyMouseEvent	 ev;
+	int			 button, line, col, i, row;
+
+	if (termkey_interpret_mouse(loop.tk, key, &ev, &button, &line,
+	    &col) != TERMKEY_RES_KEY || ev != TERMKEY_MOUSE_PRESS)
+		return (TUI_R_NONE);
+	if (tui_prompt_active() || loop.question != NULL)
+		return (TUI_R_NONE);
+	if (button == 4 || button == 5) {
+		for (i = 0; i < 3; i++)
+			tui_list_action(l, button == 4 ? TUI_ACT_UP :
+			    TUI_ACT_DOWN);
+		return (TUI_R_DRAW);
+	}
+	if (button != 1)
+		return (TUI_R_NONE);
+	/* termkey counts lines and columns from 1. */
+	row = line - 1 - l->y;
+	if (row < 0 || row >= l->height || l->top + (size_t)row >= l->n)
+		return (TUI_R_NONE);
+	l->cur = l->top + (size_t)row;
+	return (TUI_R_DRAW);
+}
+
+static int
+loop_global(enum tui_action a)
+{
+	struct tui_view	*v = tui_top();
+
+	switch (a) {
+	case TUI_ACT_BACK:
+		loop_pop();
+		return (TUI_R_DRAW);
+	case TUI_ACT_QUIT:
+		loop.quit = 1;
+		return (TUI_R_NONE);
+	case TUI_ACT_HELP:
+		if (strcmp(v->ops->name, "help") != 0)
+			tui_push(tui_help_new());
+		return (TUI_R_DRAW);
+	case TUI_ACT_PROMPT:
+		tui_prompt_open(':');
+		return (TUI_R_DRAW);
+	case TUI_ACT_SEARCH:
+		tui_prompt_open('/');
+		return (TUI_R_DRAW);
+	case TUI_ACT_NEXT:
+		return (tui_search_step(v, 1));
+	case TUI_ACT_PREV:
+		return (tui_search_step(v, -1));
+	case TUI_ACT_REDRAW:
+		return (TUI_R_CLEAR);
+	default:
+		tui_message("%s does nothing in the %s view",
+		    tui_actions[a].keys, v->ops->name);
+		return (TUI_R_DRAW);
+	}
+}
+
+static int
+loop_key(TermKeyKey *key)
+{
+	struct tui_view	*v = tui_top();
+	enum tui_action	 a;
+	char		 name[64];
+	int		 r;
+	void		(*fn)(void *);
+
+	if (key->type == TERMKEY_TYPE_MOUSE)
+		return (loop_mouse(key));
+	if (tui_prompt_active())
+		return (tui_prompt_key(key));
+	if (loop.question != NULL) {
+		fn = loop.confirm;
+		free(loop.question);
+		loop.question = NULL;
+		loop.confirm = NULL;
+		if (key->type == TERMKEY_TYPE_UNICODE &&
+		    (key->code.codepoint == 'y' || key->code.codepoint == 'Y'))
+			fn(loop.confirm_arg);
+		else
+			tui_message("cancelled");
+		return (TUI_R_DRAW);
+	}
+	free(loop.message);
+	loop.message = NULL;
+	if ((a = tui_keymap_lookup(key)) == TUI_ACT_NONE) {
+		termkey_strfkey(loop.tk, name, sizeof name, key,
+		    TERMKEY_FORMAT_VIM);
+		tui_message("%s is not bound (? shows the keys)", name);
+		return (TUI_R_DRAW);
+	}
+	if ((r = v->ops->key(v, a)) != TUI_R_UNUSED)
+		return (r);
+	if ((r = tui_list_action(&v->list, a)) != TUI_R_UNUSED)
+		return (r);
+	return (loop_global(a));
+}
+
+/* Handle one key and redraw; trace how long that took. */
+static void
+loop_one_key(TermKeyKey *key)
+{
+	uint64_t	 t0 = tui_now_ns();
+	const char	*view = tui_top()->ops->name;
+	char		 name[64], busy[64];
+	int		 r;
+
+	if (tui_prompt_active())
+		view = "prompt";
+	else if (tui_top()->busy) {
+		snprintf(busy, sizeof busy, "%s-loading", view);
+		view = busy;
+	}
+
+	r = loop_key(key);
+	if (loop.quit)
+		return;
+	if (r & (TUI_R_DRAW | TUI_R_CLEAR | TUI_R_UNUSED))
+		loop_draw(r & TUI_R_CLEAR);
+	if (loop.trace != NULL) {
+		termkey_strfkey(loop.tk, name, sizeof name, key,
+		    TERMKEY_FORMAT_VIM);
+		/* One word per field, for the bench's awk. */
+		if (strcmp(name, " ") == 0)
+			strcpy(name, "<Space>");
+		fprintf(loop.trace, "key %s %s %llu\n", view,
+		    key->type == TERMKEY_TYPE_MOUSE ? "mouse" : name,
+		    (unsigned long long)(tui_now_ns() - t0) / 1000);
+	}
+}
+
+/* Read what the terminal has; returns the poll timeout for a lone Esc. */
+static int
+loop_input(int forced)
+{
+	TermKeyKey	key;
+	TermKeyResult	res;
+	int		wait;
+
+	for (;;) {
+		res = forced ? termkey_getkey_force(loop.tk, &key) :
+		    termkey_getkey(loop.tk, &key);
+		forced = 0;
+		if (res == TERMKEY_RES_KEY) {
+			loop_one_key(&key);
+			if (loop.quit)
+				return (-1);
+			continue;
+		}
+		if (res == TERMKEY_RES_AGAIN) {
+			wait = termkey_get_waittime(loop.tk);
+			return (wait > 0 ? wait : 1);
+		}
+		if (res == TERMKEY_RES_EOF)
+			loop.quit = 1;
+		return (-1);
+	}
+}
+
+/* One slice of background work; redraw when the top view progressed. */
+static void
+loop_work(uint64_t *last_draw)
+{
+	struct tui_view	*v, *top = tui_top();
+	uint64_t	 deadline = tui_now_ns() + LOOP_SLICE_NS, now;
+	size_t		 i;
+	int		 top_done = 0;
+
+	for (i = 0; i < loop.nstack; i++) {
+		v = loop.stack[i];
+		if (!v->busy)
+			continue;
+		if (v->busy_since == 0)
+			v->busy_since = tui_now_ns();
+		if (!v->ops->work(v, deadline)) {
+			v->busy = 0;
+			if (loop.trace != NULL)
+				fprintf(loop.trace, "work_done %s %llu\n",
+				    v->ops->name, (unsigned long long)
+				    (tui_now_ns() - v->busy_since) / 1000);
+			if (v == top)
+				top_done = 1;
+		}
+	}
+	now = tui_now_ns();
+	if (top_done || (top->busy && now - *last_draw > LOOP_PROGRESS_NS)) {
+		loop_draw(0);
+		*last_draw = now;
+	}
+}
+
+static void
+loop_run(void)
+{
+	struct pollfd	pfd[2];
+	uint64_t	last_draw = 0, esc = 0;
+	int		wait = -1, r, timeout;
+
+	loop_draw(0);
+	while (!loop.quit) {
+		/* A lone Esc waits termkey's time, even while work runs. */
+		timeout = wait;
+		if (loop_busy())
+			timeout = 0;
+		pfd[0].fd = STDIN_FILENO;
+		pfd[0].events = POLLIN;
+		pfd[1].fd = loop.sfd;
+		pfd[1].events = POLLIN;
+		if (poll(pfd, 2, timeout) < 0) {
+			if (errno == EINTR)
+				continue;
+			fatal("poll: %s", strerror(errno));
+		}
+		if (pfd[1].revents & POLLIN) {
+			if ((r = loop_signals()) != TUI_R_NONE)
+				loop_draw(r & TUI_R_CLEAR);
+		}
+		if (pfd[0].revents & (POLLIN | POLLHUP | POLLERR)) {
+			termkey_advisereadable(loop.tk);
+			wait = loop_input(0);
+			if (pfd[0].revents & (POLLHUP | POLLERR) &&
+			    !(pfd[0].revents & POLLIN))
+				loop.quit = 1;
+			esc = wait >= 0 ? tui_now_ns() +
+			    (uint64_t)wait * 1000000 : 0;
+		} else if (wait >= 0 && tui_now_ns() >= esc)
+			wait = loop_input(1);
+		if (!loop.quit && loop_busy())
+			loop_work(&last_draw);
+	}
+}
 
 int
 tui_main(struct store *st, const int64_t *ids, size_t n,
     const struct tui_opts *opts)
 {
-	return (-1);
+	const char	*trace;
+	size_t		 i;
+
+	memset(&loop, 0, sizeof loop);
+	loop.start_ns = tui_now_ns();
+	loop.st = st;
+	loop.opts = opts;
+	if ((trace = getenv("PROFVIEW_TRACE")) != NULL && *trace != '\0') {
+		if ((loop.trace = fopen(trace, "w")) != NULL)
+			setvbuf(loop.trace, NULL, _IOLBF, 0);
+	}
+	setlocale(LC_ALL, "");
+
+	/* Signals arrive on the fd only, so block them first. */
+	sigemptyset(&loop.sigs);
+	sigaddset(&loop.sigs, SIGWINCH);
+	sigaddset(&loop.sigs, SIGINT);
+	sigaddset(&loop.sigs, SIGTERM);
+	sigaddset(&loop.sigs, SIGHUP);
+	sigaddset(&loop.sigs, SIGTSTP);
+	sigaddset(&loop.sigs, SIGCONT);
+	sigprocmask(SIG_BLOCK, &loop.sigs, NULL);
+	if ((loop.sfd = signalfd(-1, &loop.sigs, SFD_NONBLOCK |
+	    SFD_CLOEXEC)) == -1)
+		fatal("signalfd: %s", strerror(errno));
+
+	if ((loop.tk = termkey_new(STDIN_FILENO, TERMKEY_FLAG_NOTERMIOS)) ==
+	    NULL)
+		fatal("termkey_new: %s", strerror(errno));
+	tui_keymap_init(loop.tk);
+	if (initscr() == NULL)
+		fatal("initscr failed");
+	loop.curses = 1;
+	fatal_hook(loop_restore);
+	cbreak();
+	noecho();
+	nonl();
+	curs_set(0);
+	tui_draw_init();
+	loop_mouse_mode(1);
+	tui_prompt_init();
+
+	tui_push(tui_sessions_new());
+	if (n == 1)
+		tui_open_session(ids[0], 1);
+	else if (n > 1) {
+		/* Put the cursor on the first session named. */
+		for (i = 0; i < loop.stack[0]->list.n; i++) {
+			if (tui_sessions_id(loop.stack[0], i) == ids[0]) {
+				loop.stack[0]->list.cur = i;
+				break;
+			}
+		}
+	}
+	loop_run();
+
+	loop_restore();
+	fatal_hook(NULL);
+	tui_prompt_save();
+	termkey_destroy(loop.tk);
+	while (loop.nstack > 0)
+		tui_view_free(loop.stack[--loop.nstack]);
+	free(loop.stack);
+	free(loop.message);
+	free(loop.question);
+	close(loop.sfd);
+	sigprocmask(SIG_UNBLOCK, &loop.sigs, NULL);
+	if (loop.trace != NULL)
+		fclose(loop.trace);
+	return (0);
 }

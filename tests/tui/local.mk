@@ -1,1 +1,11 @@
-# tests/tui tests
+# tests/tui: screen tests.  The binary runs in a private tmux server of a
+# fixed size; a script sends keys and polls the screen text.  keytable
+# prints the man page's KEYS/COMMANDS from the key table for keys.sh.
+check_PROGRAMS += tests/tui/keytable
+tests_tui_keytable_SOURCES = tests/tui/keytable.c
+tests_tui_keytable_CFLAGS = $(AM_CFLAGS) $(SQLITE_CFLAGS)
+
+TUI_TESTS = tests/tui/keys.sh tests/tui/hist.sh tests/tui/sql.sh \
+	tests/tui/sessions.sh tests/tui/term.sh
+TESTS += $(TUI_TESTS)
+EXTRA_DIST += $(TUI_TESTS) tests/tui/lib.sh man/profview-keys.inc

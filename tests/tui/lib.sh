@@ -1,0 +1,123 @@
+# Shared by the screen tests: run profview inside a private tmux server of
+# a fixed size, send keys, and poll the screen text (never a fixed sleep as
+# the assertion: wait_for retries for up to 5 s).
+set -u
+
+: "${PROFVIEW:?PROFVIEW must name the built binary}"
+: "${TMUX_TMPDIR:=${TMPDIR:-/tmp}}"
+export TMUX_TMPDIR
+dir=$(mktemp -d "${TMPDIR:-/tmp}/pvtui.XXXXXX")
+runs=0
+T="tmux -L pvt$$-0 -f /dev/null"
+n=0
+failed=0
+cleanup() {
+	$T kill-server 2>/dev/null
+	rm -rf "$dir"
+}
+trap cleanup EXIT
+trap 'exit 1' INT TERM
+
+ok() {	# ok STATUS DESCRIPTION [DIRECTIVE]
+	n=$((n + 1))
+	if [ "$1" -eq 0 ]; then
+		echo "ok $n - $2${3:+ # $3}"
+	else
+		echo "not ok $n - $2${3:+ # $3}"
+		[ -z "${3:-}" ] && failed=1
+		if [ -z "${3:-}" ]; then
+			echo "# screen:"
+			screen | sed 's/^/#   /'
+		fi
+	fi
+}
+
+screen() {
+	$T capture-pane -p 2>/dev/null
+}
+
+# wait_for [-E] TEXT: up to 5 s for TEXT (fixed string, or -E regex).
+wait_for() {
+	mode=-F
+	if [ "$1" = -E ]; then mode=-E; shift; fi
+	i=0
+	while [ $i -lt 100 ]; do
+		screen | grep -q $mode -- "$1" && return 0
+		i=$((i + 1))
+		sleep 0.05
+	done
+	return 1
+}
+
+# wait_file FILE: up to 5 s for FILE to exist.
+wait_file() {
+	i=0
+	while [ $i -lt 100 ]; do
+		[ -s "$1" ] && return 0
+		i=$((i + 1))
+		sleep 0.05
+	done
+	return 1
+}
+
+keys() {
+	$T send-keys "$@"
+}
+
+# The demo data: 64 one-paragraph buckets from 1000:0000, hits (7 i) mod
+# 50 except bucket 10 with 500, and out-of-range counts 12 / 34 / 5.
+mkprf() {
+	python3 - "$dir/DEMO.PRF" <<'PY'
+import struct, sys
+n = 64
+counts = [(i * 7) % 50 for i in range(n)]
+counts[10] = 500
+hdr = struct.pack('<9H', 54925, n, 1, 0x1000, 0x1000 + n, 0x0800, 12, 34, 5)
+open(sys.argv[1], 'wb').write(hdr + struct.pack('<%dH' % n, *counts))
+PY
+	"$PROFVIEW" --db "$dir/db" ingest "$dir/DEMO.PRF" >/dev/null || return 1
+	# Until the map reader lands, symbols go in by SQL.
+	sqlite3 "$dir/db" "INSERT INTO symbol(session, module, name, addr,
+	    size) VALUES (1, 'MAIN', 'main', 65536, 80),
+	    (1, 'MAIN', 'loop_fn', 65616, 200), (1, 'LIB', 'printf', 65816,
+	    300)"
+}
+
+sql() {
+	sqlite3 "$dir/db" "$1"
+}
+
+# start [TERM] -- ARGS: profview ARGS in an 80x24 pane, from a wrapper
+# that records stty -g before and after, the exit status, and the pid.
+start() {
+	pvterm=screen-256color
+	if [ "$1" != -- ]; then pvterm=$1; shift; fi
+	shift
+	cat > "$dir/wrap.sh" <<EOS
+stty -g > "$dir/stty.before"
+sh -c 'echo \$\$ > "$dir/pid"; exec env TERM=$pvterm LC_ALL=C.UTF-8 \
+    XDG_STATE_HOME="$dir/state" "$PROFVIEW" --db "$dir/db" "\$@"' profview $*
+echo \$? > "$dir/status"
+stty -g > "$dir/stty.after"
+echo "profview exited"
+exec sleep 600
+EOS
+	rm -f "$dir/status" "$dir/stty.before" "$dir/stty.after" "$dir/pid"
+	# A fresh server each time: one that is still exiting would take
+	# the new session down with it.
+	$T kill-server 2>/dev/null
+	runs=$((runs + 1))
+	T="tmux -L pvt$$-$runs -f /dev/null"
+	$T new-session -d -x 80 -y 24 "sh $dir/wrap.sh"
+	wait_file "$dir/pid"
+}
+
+# After a quit: the wrapper's lines are there and stty is unchanged.
+restored() {
+	wait_for "profview exited" && wait_file "$dir/stty.after" &&
+	    cmp -s "$dir/stty.before" "$dir/stty.after"
+}
+
+finish() {
+	exit $failed
+}

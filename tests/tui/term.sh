@@ -1,0 +1,78 @@
+#!/bin/sh
+# Screen test: the terminal itself.  Resizing, quitting, SIGTERM and
+# Ctrl-Z all leave the terminal as they found it (stty -g compared).
+# SIGTERM, SIGINT and SIGHUP kill profview by that signal once the
+# terminal is restored, so its exit status is 128 + the signal number.
+. "${top_srcdir:-.}/tests/tui/lib.sh"
+echo 1..13
+mkprf
+
+start -- browse 1
+wait_for "[histogram] session 1"
+$T resize-window -x 20 -y 6
+wait_for "[histogram] 1/64" && [ "$(screen | wc -l)" -le 6 ]
+ok $? "resized to 20x6: still drawing, status line kept"
+keys j j j
+wait_for "] 4/64"
+ok $? "keys still work at 20x6"
+$T resize-window -x 80 -y 24
+wait_for "DEMO  grain 54925 us  bucket 1 para (16 bytes)  2093 samples" &&
+    wait_for -E "^1003:0000 10030-1003F main +21 "
+ok $? "back to 80x24: header and rows redrawn"
+keys q q
+restored
+ok $? "q on the last view quits; stty -g equal before and after"
+[ "$(cat "$dir/status")" = 0 ]
+ok $? "exit status 0"
+
+start -- browse 1
+wait_for "[histogram] session 1"
+kill -TERM "$(cat "$dir/pid")"
+restored
+ok $? "SIGTERM: terminal restored"
+[ "$(cat "$dir/status")" = 143 ]
+ok $? "SIGTERM: exit status 143 (killed by the signal)"
+
+# Ctrl-Z needs a shell with job control: bash -m.
+cat > "$dir/wrapz.sh" <<EOS
+set -m
+stty -g > "$dir/stty.before"
+env TERM=screen-256color LC_ALL=C.UTF-8 "$PROFVIEW" --db "$dir/db" browse 1
+if [ \$? = 148 ]; then
+	stty -g > "$dir/stty.stopped"
+	echo "stopped; press Enter"
+	read line
+	fg %1
+fi
+echo \$? > "$dir/status"
+stty -g > "$dir/stty.after"
+echo "profview exited"
+exec sleep 600
+EOS
+$T kill-server
+T="tmux -L pvt$$-z -f /dev/null"
+rm -f "$dir/stty.after"
+$T new-session -d -x 80 -y 24 "bash $dir/wrapz.sh"
+wait_for "[histogram] session 1"
+keys j j
+wait_for "| 3/64"
+# The tty flushes unread input on ^Z, so ^Z goes alone.
+keys C-z
+wait_for "stopped; press Enter" &&
+    cmp -s "$dir/stty.before" "$dir/stty.stopped"
+ok $? "Ctrl-Z: stopped with the terminal restored"
+keys Enter
+wait_for "[histogram] session 1 | 3/64" &&
+    wait_for "DEMO  grain 54925 us"
+ok $? "fg: redrawn where it was"
+keys Q
+restored
+ok $? "quit after fg: stty -g equal"
+
+for term in xterm-256color vt100 linux; do
+	start $term -- browse 1
+	wait_for "[histogram] session 1" && keys s &&
+	    wait_for "sorted by hits" && keys Q && restored
+	ok $? "TERM=$term: draws, takes keys, quits cleanly"
+done
+finish

@@ -1,0 +1,700 @@
+/*
+ * The histogram view of a PRF session: address buckets at any of the zoom
+ * levels analyze/ precomputed, or the per-symbol flat profile; sorted by
+ * address or hits.  Everything a frame needs is in memory: a key press
+ * never runs SQL.  Enter on a bucket pushes the list of its symbols.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include <curses.h>
+
+#include "xmalloc.h"
+#include "analyze/analyze.h"
+#include "report/report.h"
+#include "tui/tui.h"
+
+struct hist {
+	struct analyze_hist	  h;
+	char			 *program;
+	int			  flat;		/* per-symbol rows */
+	int			  byhits;	/* else by address */
+	size_t			  level;	/* zoom level of bucket rows */
+	size_t			**order;	/* per level, rows by hits */
+	uint64_t		 *max;		/* per level, largest bucket */
+	double			  flatmax;
+};
+
+/* The symbols of one bucket, with their share of its hits. */
+struct bsyms {
+	struct hist		*hs;		/* the parent view's, below us */
+	struct analyze_bucket	 b;
+	size_t			*sym;		/* SIZE_MAX: outside symbols */
+	double			*share;
+	uint64_t		*bytes;
+	size_t			 n;
+	double			 max;
+};
+
+static const struct analyze_level *
+hist_lv(struct hist *hs)
+{
+	return (&hs->h.levels[hs->level]);
+}
+
+static double
+hist_pct(struct hist *hs, double hits)
+{
+	return (hs->h.total != 0 ? 100.0 * hits / (double)hs->h.total : 0.0);
+}
+
+/*
+ * Rows by hits, descending, ties by address: a stable LSD radix sort of
+ * the address order on the complemented hit counts, one pass per byte
+ * the largest count needs.  Linear, so every level is sorted at open.
+ */
+static size_t *
+hist_sort_level(const struct analyze_level *lv, uint64_t max)
+{
+	size_t		*o, *tmp, *sw, i, count[256], sum, c;
+	unsigned	 shift;
+
+	o = xcalloc(lv->n + 1, sizeof *o);
+	tmp = xcalloc(lv->n + 1, sizeof *tmp);
+	for (i = 0; i < lv->n; i++)
+		o[i] = i;
+	for (shift = 0; shift < 64 && (max >> shift) != 0; shift += 8) {
+		memset(count, 0, sizeof count);
+		for (i = 0; i < lv->n; i++)
+			count[0xff - ((lv->b[i].hits >> shift) & 0xff)]++;
+		for (sum = 0, c = 0; c < 256; c++) {
+			i = count[c];
+			count[c] = sum;
+			sum += i;
+		}
+		for (i = 0; i < lv->n; i++) {
+			c = 0xff - ((lv->b[o[i]].hits >> shift) & 0xff);
+			tmp[count[c]++] = o[i];
+		}
+		sw = o;
+		o = tmp;
+		tmp = sw;
+	}
+	free(tmp);
+	return (o);
+}
+
+static size_t *
+hist_order(struct hist *hs)
+{
+	return (hs->order[hs->level]);
+}
+
+/* The bucket or symbol index shown on row. */
+static size_t
+hist_item(struct hist *hs, size_t row)
+{
+	if (hs->flat)
+		return (hs->byhits ? hs->h.flat[row] : row);
+	return (hs->byhits ? hist_order(hs)[row] : row);
+}
+
+/* The row that shows item. */
+static size_t
+hist_row(struct hist *hs, size_t item)
+{
+	size_t	n, i, *o;
+
+	if (!hs->byhits)
+		return (item);
+	if (hs->flat) {
+		n = hs->h.nsyms;
+		o = hs->h.flat;
+	} else {
+		n = hist_lv(hs)->n;
+		o = hist_order(hs);
+	}
+	for (i = 0; i < n; i++) {
+		if (o[i] == item)
+			return (i);
+	}
+	return (0);
+}
+
+/* The bucket at the current level that holds addr. */
+static size_t
+hist_bucket_at(struct hist *hs, uint64_t addr)
+{
+	const struct analyze_level	*lv = hist_lv(hs);
+	size_t				 lo = 0, hi = lv->n, mid;
+
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		if (lv->b[mid].hi <= addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return (lo < lv->n ? lo : (lv->n != 0 ? lv->n - 1 : 0));
+}
+
+/* The first symbol that overlaps bucket b, or the nearest one. */
+static size_t
+hist_sym_at(struct hist *hs, const struct analyze_bucket *b)
+{
+	size_t	k;
+
+	for (k = b->sym_first; k < b->sym_first + b->sym_count; k++) {
+		if (analyze_overlap(b, &hs->h.syms[k]) != 0)
+			return (k);
+	}
+	return (b->sym_first < hs->h.nsyms ? b->sym_first : 0);
+}
+
+static void
+hist_rows(struct tui_view *tv)
+{
+	struct hist	*hs = tv->data;
+
+	tv->list.n = hs->flat ? hs->h.nsyms : hist_lv(hs)->n;
+	tv->search.stale = 1;
+}
+
+/* The address the cursor is on, to keep it there across changes. */
+static uint64_t
+hist_cursor_addr(struct tui_view *tv)
+{
+	struct hist	*hs = tv->data;
+
+	if (tv->list.n == 0)
+		return (0);
+	if (hs->flat)
+		return (hs->h.syms[hist_item(hs, tv->list.cur)].addr);
+	return (hist_lv(hs)->b[hist_item(hs, tv->list.cur)].lo);
+}
+
+static void
+hist_cursor_to(struct tui_view *tv, uint64_t addr)
+{
+	struct hist	*hs = tv->data;
+	size_t		 item;
+
+	if (tv->list.n == 0)
+		return;
+	if (hs->flat)
+		item = hist_sym_at(hs, &hist_lv(hs)->b[hist_bucket_at(hs,
+		    addr)]);
+	else
+		item = hist_bucket_at(hs, addr);
+	tui_list_goto(&tv->list, hist_row(hs, item));
+}
+
+static char *
+hist_title(struct tui_view *tv)
+{
+	struct hist	*hs = tv->data;
+
+	if (hs->flat)
+		return (xasprintf("profview: %s: flat profile, %zu symbols by"
+		    " %s", hs->program, hs->h.nsyms, hs->byhits ? "hits" :
+		    "address"));
+	return (xasprintf("profview: %s: %zu buckets x%u by %s", hs->program,
+	    hist_lv(hs)->n, hist_lv(hs)->factor, hs->byhits ? "hits" :
+	    "address"));
+}
+
+static void
+hist_header(struct hist *hs, int y, int w)
+{
+	const struct store_prf	*p = &hs->h.prf;
+	int			 x;
+
+	tui_putf(y, 0, w, A_BOLD, "%s  grain %u us  bucket %u para (%u bytes)"
+	    "  %llu samples%s", hs->program, p->clock_grain, p->bucket_siz,
+	    p->bucket_siz * 16, (unsigned long long)hs->h.total,
+	    p->saturated ? "  (saturated)" : "");
+	x = tui_putf(y + 1, 0, w, TUI_PLAIN, "program %llu (%.1f%%)",
+	    (unsigned long long)hs->h.in_program,
+	    hist_pct(hs, (double)hs->h.in_program));
+	x += tui_putf(y + 1, x, w - x, p->hit_io ? tui_attr(TUI_C_ERROR) :
+	    TUI_PLAIN, "  I/O %llu (%.1f%%)", (unsigned long long)p->hit_io,
+	    hist_pct(hs, (double)p->hit_io));
+	x += tui_putf(y + 1, x, w - x, TUI_PLAIN, "  DOS %llu (%.1f%%)",
+	    (unsigned long long)p->hit_dos, hist_pct(hs, (double)p->hit_dos));
+	tui_putf(y + 1, x, w - x, TUI_PLAIN, "  high %llu (%.1f%%)",
+	    (unsigned long long)p->hit_high, hist_pct(hs,
+	    (double)p->hit_high));
+}
+
+/*
+ * "a, b, c +12" for the symbols in a bucket, cut to fit buf: a coarse
+ * bucket can hold thousands, and a frame must not join them all.
+ */
+static void
+hist_names(struct hist *hs, const struct analyze_bucket *b, char *buf,
+    size_t len)
+{
+	const char	*name;
+	size_t		 k, used = 0, more = 0, n;
+
+	buf[0] = '\0';
+	for (k = b->sym_first; k < b->sym_first + b->sym_count; k++) {
+		if (analyze_overlap(b, &hs->h.syms[k]) == 0)
+			continue;
+		name = hs->h.syms[k].name;
+		n = strlen(name) + (used != 0 ? 2 : 0);
+		if (more != 0 || used + n + 24 >= len) {
+			more++;
+			continue;
+		}
+		used += snprintf(buf + used, len - used, "%s%s",
+		    used != 0 ? ", " : "", name);
+	}
+	if (more != 0)
+		snprintf(buf + used, len - used, " +%zu", more);
+}
+
+static void
+hist_draw_buckets(struct tui_view *tv, int y, int w)
+{
+	struct hist			*hs = tv->data;
+	const struct analyze_level	*lv = hist_lv(hs);
+	const struct analyze_bucket	*b;
+	char				 names[512];
+	size_t				 i;
+	int				 row, attr, rest, barw, symw, yy;
+	double				 f;
+
+	rest = w - 40;
+	barw = rest > 12 ? rest / 3 : 0;
+	symw = rest > 0 ? rest - barw : 0;
+	for (row = 0; row < tv->list.height; row++) {
+		if ((i = tv->list.top + (size_t)row) >= lv->n)
+			break;
+		b = &lv->b[hist_item(hs, i)];
+		yy = y + row;
+		attr = i == tv->list.cur ? tui_attr(TUI_C_CURSOR) : TUI_PLAIN;
+		if (attr != TUI_PLAIN)
+			tui_fill(yy, 0, w, attr);
+		hist_names(hs, b, names, symw + 24 < (int)sizeof names ?
+		    (size_t)symw + 24 : sizeof names);
+		tui_putf(yy, 0, w, attr, "%04llX:0000 %05llX-%05llX",
+		    (unsigned long long)(b->lo >> 4),
+		    (unsigned long long)b->lo,
+		    (unsigned long long)(b->hi - 1));
+		tui_put(yy, 22, symw, attr, names);
+		tui_putf(yy, 22 + symw, w - 22 - symw, attr, " %9llu %6.2f%%",
+		    (unsigned long long)b->hits, hist_pct(hs, (double)b->hits));
+		f = hs->max[hs->level] != 0 ? (double)b->hits /
+		    (double)hs->max[hs->level] : 0;
+		tui_bar(yy, 41 + symw, barw, f, attr != TUI_PLAIN);
+	}
+}
+
+static void
+hist_draw_flat(struct tui_view *tv, int y, int w)
+{
+	struct hist		*hs = tv->data;
+	const struct analyze_sym *s;
+	size_t			 i;
+	int			 row, attr, rest, barw, namew, yy;
+
+	rest = w - 50;
+	barw = rest > 12 ? rest / 3 : 0;
+	namew = rest > 0 ? rest - barw : 0;
+	for (row = 0; row < tv->list.height; row++) {
+		if ((i = tv->list.top + (size_t)row) >= hs->h.nsyms)
+			break;
+		s = &hs->h.syms[hist_item(hs, i)];
+		yy = y + row;
+		attr = i == tv->list.cur ? tui_attr(TUI_C_CURSOR) : TUI_PLAIN;
+		if (attr != TUI_PLAIN)
+			tui_fill(yy, 0, w, attr);
+		tui_put(yy, 0, namew, attr, s->name);
+		tui_putf(yy, namew, w - namew, attr, " %-12.12s %05llX %6llu"
+		    " %9.0f %6.2f%%", s->module != NULL ? s->module : "",
+		    (unsigned long long)s->addr, (unsigned long long)s->size,
+		    s->hits, hist_pct(hs, s->hits));
+		tui_bar(yy, namew + 45, barw, hs->flatmax > 0 ? s->hits /
+		    hs->flatmax : 0, attr != TUI_PLAIN);
+	}
+}
+
+static void
+hist_draw(struct tui_view *tv, int y, int h, int w)
+{
+	struct hist	*hs = tv->data;
+	int		 top = 0, rest;
+
+	/* Small screens lose the header first, then the column names. */
+	if (h >= 6) {
+		hist_header(hs, y, w);
+		top = 2;
+	}
+	if (h >= 3) {
+		if (hs->flat) {
+			rest = w - 50;
+			rest = rest > 0 ? rest - (rest > 12 ? rest / 3 : 0) : 0;
+			tui_putf(y + top, 0, w, tui_attr(TUI_C_HEADER),
+			    "%-*s %-12s %5s %6s %9s %7s", rest, "symbol",
+			    "module", "addr", "size", "hits", "share");
+		} else {
+			rest = w - 40;
+			rest = rest > 0 ? rest - (rest > 12 ? rest / 3 : 0) : 0;
+			tui_putf(y + top, 0, w, tui_attr(TUI_C_HEADER),
+			    "%-9s %-11s %-*s %9s %7s", "seg:off", "linear",
+			    rest, "symbols", "hits", "share");
+		}
+		top++;
+	}
+	tv->list.y = y + top;
+	tui_list_fit(&tv->list, h - top);
+	if (tv->list.n == 0) {
+		tui_put(y + top, 0, w, TUI_PLAIN, hs->flat ? "No symbols: load"
+		    " a map (--map FILE) to see the flat profile." :
+		    "No buckets.");
+		return;
+	}
+	if (hs->flat)
+		hist_draw_flat(tv, y + top, w);
+	else
+		hist_draw_buckets(tv, y + top, w);
+}
+
+static struct tui_view *bsyms_new(struct hist *, const struct analyze_bucket *);
+
+static int
+hist_key(struct tui_view *tv, enum tui_action a)
+{
+	struct hist	*hs = tv->data;
+	uint64_t	 addr = hist_cursor_addr(tv);
+	size_t		 level = hs->level;
+
+	switch (a) {
+	case TUI_ACT_SORT:
+		hs->byhits = !hs->byhits;
+		hist_rows(tv);
+		/* Sorting by hits starts at the top; by address, in place. */
+		if (hs->byhits)
+			tui_list_goto(&tv->list, 0);
+		else
+			hist_cursor_to(tv, addr);
+		tui_message("sorted by %s", hs->byhits ? "hits" : "address");
+		return (TUI_R_DRAW);
+	case TUI_ACT_TOGGLE:
+		hs->flat = !hs->flat;
+		hist_rows(tv);
+		hist_cursor_to(tv, addr);
+		tui_message("%s", hs->flat ? "flat profile by symbol" :
+		    "buckets");
+		return (TUI_R_DRAW);
+	case TUI_ACT_MERGE:
+	case TUI_ACT_SPLIT:
+		if (hs->flat) {
+			tui_message("zoom works on buckets: press t first");
+			return (TUI_R_DRAW);
+		}
+		if (a == TUI_ACT_MERGE && hs->level + 1 < hs->h.nlevels)
+			hs->level++;
+		else if (a == TUI_ACT_SPLIT && hs->level > 0)
+			hs->level--;
+		if (level == hs->level) {
+			tui_message("zoom x%u is the %s", hist_lv(hs)->factor,
+			    a == TUI_ACT_MERGE ? "coarsest" : "finest");
+			return (TUI_R_DRAW);
+		}
+		hist_rows(tv);
+		hist_cursor_to(tv, addr);
+		tui_message("zoom x%u: %zu rows", hist_lv(hs)->factor,
+		    hist_lv(hs)->n);
+		return (TUI_R_DRAW);
+	case TUI_ACT_ENTER:
+		if (tv->list.n == 0)
+			return (TUI_R_NONE);
+		if (hs->flat) {
+			/* A symbol: show where its buckets are. */
+			hs->flat = 0;
+			hist_rows(tv);
+			hist_cursor_to(tv, addr);
+			tui_message("buckets at %05llX",
+			    (unsigned long long)addr);
+			return (TUI_R_DRAW);
+		}
+		tui_push(bsyms_new(hs, &hist_lv(hs)->b[hist_item(hs,
+		    tv->list.cur)]));
+		return (TUI_R_DRAW);
+	default:
+		return (TUI_R_UNUSED);
+	}
+}
+
+static int
+hist_match(struct tui_view *tv, size_t row, const char *pattern)
+{
+	struct hist			*hs = tv->data;
+	const struct analyze_bucket	*b;
+	size_t				 k;
+
+	if (hs->flat)
+		return (tui_strcasestr(hs->h.syms[hist_item(hs, row)].name,
+		    pattern));
+	b = &hist_lv(hs)->b[hist_item(hs, row)];
+	for (k = b->sym_first; k < b->sym_first + b->sym_count; k++) {
+		if (analyze_overlap(b, &hs->h.syms[k]) != 0 &&
+		    tui_strcasestr(hs->h.syms[k].name, pattern))
+			return (1);
+	}
+	return (0);
+}
+
+static int
+hist_export(struct tui_view *tv, int format, FILE *f, char **cause)
+{
+	return (report_session(tui_store(), tv->session, format, f, cause));
+}
+
+static void
+hist_free(struct tui_view *tv)
+{
+	struct hist	*hs = tv->data;
+	size_t		 i;
+
+	for (i = 0; i < hs->h.nlevels; i++)
+		free(hs->order[i]);
+	free(hs->order);
+	free(hs->max);
+	free(hs->program);
+	analyze_hist_free(&hs->h);
+	free(hs);
+}
+
+static const struct tui_view_ops hist_ops = {
+	.name = "histogram",
+	.help = "a PRF session's address buckets or flat profile",
+	.draw = hist_draw,
+	.key = hist_key,
+	.title = hist_title,
+	.match = hist_match,
+	.export = hist_export,
+	.free = hist_free,
+};
+
+/* The program's name, else the file's, for the header. */
+static char *
+hist_program(int64_t id)
+{
+	sqlite3_stmt	*s;
+	const char	*t, *base;
+	char		*name = NULL;
+
+	if (sqlite3_prepare_v2(store_db(tui_store()), "SELECT"
+	    " coalesce(nullif(program, ''), source) FROM session WHERE id = ?1",
+	    -1, &s, NULL) != SQLITE_OK)
+		return (xasprintf("session %lld", (long long)id));
+	sqlite3_bind_int64(s, 1, id);
+	if (sqlite3_step(s) == SQLITE_ROW &&
+	    (t = (const char *)sqlite3_column_text(s, 0)) != NULL) {
+		base = strrchr(t, '/');
+		name = xstrdup(base != NULL ? base + 1 : t);
+	}
+	sqlite3_finalize(s);
+	return (name != NULL ? name : xasprintf("session %lld", (long long)id));
+}
+
+struct tui_view *
+tui_hist_new(int64_t id, char **cause)
+{
+	struct hist		*hs = xcalloc(1, sizeof *hs);
+	struct tui_view		*tv;
+	size_t			 i, k;
+
+	if (analyze_hist_load(tui_store(), id, &hs->h, cause) != 0) {
+		free(hs);
+		return (NULL);
+	}
+	hs->program = hist_program(id);
+	hs->order = xcalloc(hs->h.nlevels, sizeof *hs->order);
+	hs->max = xcalloc(hs->h.nlevels, sizeof *hs->max);
+	for (i = 0; i < hs->h.nlevels; i++) {
+		for (k = 0; k < hs->h.levels[i].n; k++) {
+			if (hs->h.levels[i].b[k].hits > hs->max[i])
+				hs->max[i] = hs->h.levels[i].b[k].hits;
+		}
+	}
+	for (i = 0; i < hs->h.nlevels; i++)
+		hs->order[i] = hist_sort_level(&hs->h.levels[i], hs->max[i]);
+	for (i = 0; i < hs->h.nsyms; i++) {
+		if (hs->h.syms[i].hits > hs->flatmax)
+			hs->flatmax = hs->h.syms[i].hits;
+	}
+	tv = tui_view_new(&hist_ops, hs);
+	tv->session = id;
+	hist_rows(tv);
+	return (tv);
+}
+
+/* The symbols of one bucket. */
+
+static int
+bsyms_cmp(const void *a, const void *b, void *arg)
+{
+	const struct bsyms	*bs = arg;
+	size_t			 x = *(const size_t *)a, y = *(const size_t *)b;
+
+	if (bs->share[x] != bs->share[y])
+		return (bs->share[x] > bs->share[y] ? -1 : 1);
+	return (x < y ? -1 : x > y);
+}
+
+static char *
+bsyms_title(struct tui_view *tv)
+{
+	struct bsyms	*bs = tv->data;
+
+	return (xasprintf("profview: %s: bucket %05llX-%05llX, %llu hits in"
+	    " %zu part%s", bs->hs->program, (unsigned long long)bs->b.lo,
+	    (unsigned long long)(bs->b.hi - 1),
+	    (unsigned long long)bs->b.hits, bs->n, bs->n == 1 ? "" : "s"));
+}
+
+static void
+bsyms_draw(struct tui_view *tv, int y, int h, int w)
+{
+	struct bsyms			*bs = tv->data;
+	const struct analyze_sym	*s;
+	size_t				 i;
+	int				 row, attr, namew, barw, rest, yy;
+
+	rest = w - 48;
+	barw = rest > 12 ? rest / 3 : 0;
+	namew = rest > 0 ? rest - barw : 0;
+	tui_putf(y, 0, w, tui_attr(TUI_C_HEADER), "%-*s %-12s %5s %6s %10s"
+	    " %8s", namew, "symbol", "module", "addr", "bytes", "hits",
+	    "of bucket");
+	tv->list.y = y + 1;
+	tui_list_fit(&tv->list, h - 1);
+	for (row = 0; row < tv->list.height; row++) {
+		if ((i = tv->list.top + (size_t)row) >= bs->n)
+			break;
+		yy = y + 1 + row;
+		attr = i == tv->list.cur ? tui_attr(TUI_C_CURSOR) : TUI_PLAIN;
+		if (attr != TUI_PLAIN)
+			tui_fill(yy, 0, w, attr);
+		if (bs->sym[i] == SIZE_MAX) {
+			tui_put(yy, 0, namew, attr, "(outside symbols)");
+			tui_putf(yy, namew, w - namew, attr, " %-12s %5s %6llu",
+			    "", "", (unsigned long long)bs->bytes[i]);
+		} else {
+			s = &bs->hs->h.syms[bs->sym[i]];
+			tui_put(yy, 0, namew, attr, s->name);
+			tui_putf(yy, namew, w - namew, attr, " %-12.12s %05llX"
+			    " %6llu", s->module != NULL ? s->module : "",
+			    (unsigned long long)s->addr,
+			    (unsigned long long)bs->bytes[i]);
+		}
+		tui_putf(yy, namew + 26, w - namew - 26, attr, " %10.1f %7.2f%%",
+		    bs->share[i], bs->b.hits != 0 ? 100.0 * bs->share[i] /
+		    (double)bs->b.hits : 0.0);
+		tui_bar(yy, namew + 47, barw, bs->max > 0 ? bs->share[i] /
+		    bs->max : 0, attr != TUI_PLAIN);
+	}
+}
+
+static int
+bsyms_key(struct tui_view *tv, enum tui_action a)
+{
+	return (TUI_R_UNUSED);
+}
+
+static int
+bsyms_match(struct tui_view *tv, size_t row, const char *pattern)
+{
+	struct bsyms	*bs = tv->data;
+
+	return (bs->sym[row] != SIZE_MAX &&
+	    tui_strcasestr(bs->hs->h.syms[bs->sym[row]].name, pattern));
+}
+
+static void
+bsyms_free(struct tui_view *tv)
+{
+	struct bsyms	*bs = tv->data;
+
+	free(bs->sym);
+	free(bs->share);
+	free(bs->bytes);
+	free(bs);
+}
+
+static const struct tui_view_ops bsyms_ops = {
+	.name = "bucket",
+	.help = "the symbols inside one bucket and their share of its hits",
+	.draw = bsyms_draw,
+	.key = bsyms_key,
+	.title = bsyms_title,
+	.match = bsyms_match,
+	.export = hist_export,
+	.free = bsyms_free,
+};
+
+static struct tui_view *
+bsyms_new(struct hist *hs, const struct analyze_bucket *b)
+{
+	struct bsyms	*bs = xcalloc(1, sizeof *bs);
+	struct tui_view	*tv;
+	size_t		 k, n = 0, *idx, i;
+	uint64_t	 ov, width = b->hi - b->lo, covered = 0;
+	double		*share;
+	uint64_t	*bytes;
+
+	bs->hs = hs;
+	bs->b = *b;
+	/* One row per overlapping symbol, plus the uncovered rest. */
+	share = xcalloc(b->sym_count + 1, sizeof *share);
+	bytes = xcalloc(b->sym_count + 1, sizeof *bytes);
+	idx = xcalloc(b->sym_count + 1, sizeof *idx);
+	for (k = b->sym_first; k < b->sym_first + b->sym_count; k++) {
+		if ((ov = analyze_overlap(b, &hs->h.syms[k])) == 0)
+			continue;
+		idx[n] = k;
+		bytes[n] = ov;
+		share[n] = width != 0 ? (double)b->hits * ov / width : 0;
+		covered += ov;
+		n++;
+	}
+	if (covered < width) {
+		idx[n] = SIZE_MAX;
+		bytes[n] = width - covered;
+		share[n] = (double)b->hits * (width - covered) / width;
+		n++;
+	}
+	/* Largest share first. */
+	bs->n = n;
+	bs->share = share;
+	bs->sym = xcalloc(n + 1, sizeof *bs->sym);
+	bs->bytes = xcalloc(n + 1, sizeof *bs->bytes);
+	{
+		size_t	*ord = xcalloc(n + 1, sizeof *ord);
+		double	*sh = xcalloc(n + 1, sizeof *sh);
+
+		for (i = 0; i < n; i++)
+			ord[i] = i;
+		qsort_r(ord, n, sizeof *ord, bsyms_cmp, bs);
+		for (i = 0; i < n; i++) {
+			bs->sym[i] = idx[ord[i]];
+			bs->bytes[i] = bytes[ord[i]];
+			sh[i] = share[ord[i]];
+			if (sh[i] > bs->max)
+				bs->max = sh[i];
+		}
+		free(ord);
+		free(share);
+		bs->share = sh;
+	}
+	free(idx);
+	free(bytes);
+	tv = tui_view_new(&bsyms_ops, bs);
+	tv->session = hs->h.session;
+	tv->list.n = n;
+	return (tv);
+}

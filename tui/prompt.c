@@ -1,0 +1,453 @@
+/*
+ * The status-line prompt: ":" for commands (with history kept across runs
+ * and Tab completion), "/" for a search.  The line is UTF-8; the cursor
+ * moves by characters.
+ */
+#include <sys/stat.h>
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <curses.h>
+#include <termkey.h>
+
+#include "xmalloc.h"
+#include "report/report.h"
+#include "tui/tui.h"
+
+#define PROMPT_HISTORY_MAX	500
+
+static struct {
+	int	  mode;		/* ':' or '/', 0 when closed */
+	char	 *buf;
+	size_t	  len;
+	size_t	  cap;
+	size_t	  pos;		/* byte offset of the cursor */
+
+	char	**hist;
+	size_t	  nhist;
+	size_t	  hpos;		/* nhist: the line being edited */
+	char	 *saved;	/* that line while browsing history */
+	char	 *path;
+} prompt;
+
+/* $XDG_STATE_HOME/profview/history, else ~/.local/state/profview/history. */
+char *
+tui_history_path(void)
+{
+	const char	*env, *home;
+
+	if ((env = getenv("XDG_STATE_HOME")) != NULL && *env == '/')
+		return (xasprintf("%s/profview/history", env));
+	if ((home = getenv("HOME")) == NULL || *home == '\0')
+		return (NULL);
+	return (xasprintf("%s/.local/state/profview/history", home));
+}
+
+static void
+prompt_hist_add(const char *line)
+{
+	if (*line == '\0')
+		return;
+	if (prompt.nhist != 0 && strcmp(prompt.hist[prompt.nhist - 1],
+	    line) == 0)
+		return;
+	if (prompt.nhist == PROMPT_HISTORY_MAX) {
+		free(prompt.hist[0]);
+		memmove(prompt.hist, prompt.hist + 1,
+		    (prompt.nhist - 1) * sizeof *prompt.hist);
+		prompt.nhist--;
+	}
+	prompt.hist = xreallocarray(prompt.hist, prompt.nhist + 1,
+	    sizeof *prompt.hist);
+	prompt.hist[prompt.nhist++] = xstrdup(line);
+}
+
+static void
+prompt_mkdirs(const char *path)
+{
+	char	*copy = xstrdup(path), *p;
+
+	for (p = copy + 1; *p != '\0'; p++) {
+		if (*p != '/')
+			continue;
+		*p = '\0';
+		mkdir(copy, 0700);
+		*p = '/';
+	}
+	free(copy);
+}
+
+/* Load the history; rewrite the file when it has grown past the cap. */
+void
+tui_prompt_init(void)
+{
+	FILE	*f;
+	char	*line = NULL;
+	size_t	 cap = 0, i, lines = 0;
+	ssize_t	 n;
+
+	memset(&prompt, 0, sizeof prompt);
+	if ((prompt.path = tui_history_path()) == NULL)
+		return;
+	if ((f = fopen(prompt.path, "r")) == NULL)
+		return;
+	while ((n = getline(&line, &cap, f)) != -1) {
+		while (n > 0 && (line[n - 1] == '\n' || line[n - 1] == '\r'))
+			line[--n] = '\0';
+		prompt_hist_add(line);
+		lines++;
+	}
+	free(line);
+	fclose(f);
+	if (lines > 2 * PROMPT_HISTORY_MAX &&
+	    (f = fopen(prompt.path, "w")) != NULL) {
+		for (i = 0; i < prompt.nhist; i++)
+			fprintf(f, "%s\n", prompt.hist[i]);
+		fclose(f);
+	}
+}
+
+/* Append one line now, so a killed session keeps its history too. */
+static void
+prompt_hist_save(const char *line)
+{
+	FILE	*f;
+
+	if (prompt.path == NULL || *line == '\0' || strchr(line, '\n'))
+		return;
+	prompt_mkdirs(prompt.path);
+	if ((f = fopen(prompt.path, "a")) == NULL) {
+		tui_message("error: history %s: %s", prompt.path,
+		    strerror(errno));
+		return;
+	}
+	fprintf(f, "%s\n", line);
+	fclose(f);
+}
+
+/* Free the prompt's memory (the history file is written as it goes). */
+void
+tui_prompt_save(void)
+{
+	size_t	i;
+
+	for (i = 0; i < prompt.nhist; i++)
+		free(prompt.hist[i]);
+	free(prompt.hist);
+	free(prompt.buf);
+	free(prompt.saved);
+	free(prompt.path);
+	memset(&prompt, 0, sizeof prompt);
+}
+
+static void
+prompt_set(const char *s)
+{
+	prompt.len = strlen(s);
+	if (prompt.len + 1 > prompt.cap) {
+		prompt.cap = prompt.len + 64;
+		prompt.buf = xreallocarray(prompt.buf, prompt.cap, 1);
+	}
+	memcpy(prompt.buf, s, prompt.len + 1);
+	prompt.pos = prompt.len;
+}
+
+void
+tui_prompt_open(int mode)
+{
+	prompt.mode = mode;
+	prompt_set("");
+	prompt.hpos = prompt.nhist;
+	free(prompt.saved);
+	prompt.saved = NULL;
+}
+
+int
+tui_prompt_active(void)
+{
+	return (prompt.mode != 0);
+}
+
+static void
+prompt_insert(const char *s, size_t n)
+{
+	if (prompt.len + n + 1 > prompt.cap) {
+		prompt.cap = (prompt.len + n + 1) * 2;
+		prompt.buf = xreallocarray(prompt.buf, prompt.cap, 1);
+	}
+	memmove(prompt.buf + prompt.pos + n, prompt.buf + prompt.pos,
+	    prompt.len - prompt.pos + 1);
+	memcpy(prompt.buf + prompt.pos, s, n);
+	prompt.len += n;
+	prompt.pos += n;
+}
+
+static void
+prompt_delete(size_t from, size_t to)
+{
+	memmove(prompt.buf + from, prompt.buf + to, prompt.len - to + 1);
+	prompt.len -= to - from;
+	prompt.pos = from;
+}
+
+/* UTF-8: step over continuation bytes. */
+static size_t
+prompt_prev(size_t pos)
+{
+	if (pos == 0)
+		return (0);
+	pos--;
+	while (pos > 0 && (prompt.buf[pos] & 0xc0) == 0x80)
+		pos--;
+	return (pos);
+}
+
+static size_t
+prompt_next(size_t pos)
+{
+	if (pos >= prompt.len)
+		return (prompt.len);
+	pos++;
+	while (pos < prompt.len && (prompt.buf[pos] & 0xc0) == 0x80)
+		pos++;
+	return (pos);
+}
+
+static void
+prompt_history(int dir)
+{
+	if (prompt.mode != ':' || prompt.nhist == 0)
+		return;
+	if (dir < 0) {
+		if (prompt.hpos == 0)
+			return;
+		if (prompt.hpos == prompt.nhist) {
+			free(prompt.saved);
+			prompt.saved = xstrdup(prompt.buf);
+		}
+		prompt_set(prompt.hist[--prompt.hpos]);
+	} else {
+		if (prompt.hpos >= prompt.nhist)
+			return;
+		if (++prompt.hpos == prompt.nhist)
+			prompt_set(prompt.saved != NULL ? prompt.saved : "");
+		else
+			prompt_set(prompt.hist[prompt.hpos]);
+	}
+}
+
+/*
+ * Tab: complete the command name, or the format after "export".  One
+ * candidate completes with a space after it; several complete their common
+ * prefix and are listed in the status line.
+ */
+static void
+prompt_complete(void)
+{
+	const char	*cand[32], *word;
+	char		*list = NULL, *next;
+	size_t		 ncand = 0, wlen, i, common;
+	int		 f;
+
+	if (prompt.mode != ':')
+		return;
+	word = prompt.buf + prompt.pos;
+	while (word > prompt.buf && word[-1] != ' ')
+		word--;
+	wlen = prompt.buf + prompt.pos - word;
+	if (strspn(prompt.buf, " ") == (size_t)(word - prompt.buf)) {
+		for (i = 0; i < tui_ncommands && ncand < 32; i++) {
+			if (strncmp(tui_commands[i].name, word, wlen) == 0)
+				cand[ncand++] = tui_commands[i].name;
+		}
+	} else if (strncmp(prompt.buf + strspn(prompt.buf, " "), "export ",
+	    7) == 0 && strspn(prompt.buf + strspn(prompt.buf, " ") + 7, " ") +
+	    strspn(prompt.buf, " ") + 7 == (size_t)(word - prompt.buf)) {
+		for (f = 0; f < REPORT_FORMATS; f++) {
+			if (strncmp(report_format_name(f), word, wlen) == 0)
+				cand[ncand++] = report_format_name(f);
+		}
+	}
+	if (ncand == 0) {
+		tui_message("no completion");
+		return;
+	}
+	common = strlen(cand[0]);
+	for (i = 1; i < ncand; i++) {
+		while (common > 0 && strncmp(cand[0], cand[i], common) != 0)
+			common--;
+	}
+	if (common > wlen)
+		prompt_insert(cand[0] + wlen, common - wlen);
+	if (ncand == 1) {
+		if (prompt.pos == prompt.len || prompt.buf[prompt.pos] != ' ')
+			prompt_insert(" ", 1);
+		return;
+	}
+	for (i = 0; i < ncand; i++) {
+		next = xasprintf("%s%s%s", list != NULL ? list : "",
+		    list != NULL ? " " : "", cand[i]);
+		free(list);
+		list = next;
+	}
+	tui_message("%s", list);
+	free(list);
+}
+
+static int
+prompt_accept(void)
+{
+	char	*line = xstrdup(prompt.buf);
+	int	 mode = prompt.mode, r;
+
+	prompt.mode = 0;
+	if (mode == ':') {
+		prompt_hist_add(line);
+		prompt_hist_save(line);
+		r = tui_command(line);
+	} else if (*line == '\0' && tui_top()->search.pattern != NULL)
+		r = tui_search_step(tui_top(), 1);
+	else if (*line == '\0')
+		r = TUI_R_DRAW;
+	else
+		r = tui_search_start(tui_top(), line);
+	free(line);
+	return (r | TUI_R_DRAW);
+}
+
+/* One key while the prompt is open (key is a TermKeyKey *). */
+int
+tui_prompt_key(const void *k)
+{
+	const TermKeyKey	*key = k;
+	size_t			 p;
+
+	if (key->type == TERMKEY_TYPE_UNICODE && key->modifiers == 0) {
+		prompt_insert(key->utf8, strlen(key->utf8));
+		return (TUI_R_DRAW);
+	}
+	if (key->type == TERMKEY_TYPE_UNICODE &&
+	    key->modifiers == TERMKEY_KEYMOD_CTRL) {
+		switch (key->code.codepoint) {
+		case 'a':
+			prompt.pos = 0;
+			break;
+		case 'e':
+			prompt.pos = prompt.len;
+			break;
+		case 'b':
+			prompt.pos = prompt_prev(prompt.pos);
+			break;
+		case 'f':
+			prompt.pos = prompt_next(prompt.pos);
+			break;
+		case 'u':
+			prompt_delete(0, prompt.pos);
+			break;
+		case 'k':
+			prompt.buf[prompt.len = prompt.pos] = '\0';
+			break;
+		case 'w':
+			p = prompt.pos;
+			while (p > 0 && prompt.buf[p - 1] == ' ')
+				p--;
+			while (p > 0 && prompt.buf[p - 1] != ' ')
+				p--;
+			prompt_delete(p, prompt.pos);
+			break;
+		case 'h':
+			goto backspace;
+		case 'g':
+		case 'c':
+			prompt.mode = 0;
+			break;
+		}
+		return (TUI_R_DRAW);
+	}
+	if (key->type != TERMKEY_TYPE_KEYSYM)
+		return (TUI_R_NONE);
+	switch (key->code.sym) {
+	case TERMKEY_SYM_ENTER:
+		return (prompt_accept());
+	case TERMKEY_SYM_ESCAPE:
+		prompt.mode = 0;
+		break;
+	case TERMKEY_SYM_LEFT:
+		prompt.pos = prompt_prev(prompt.pos);
+		break;
+	case TERMKEY_SYM_RIGHT:
+		prompt.pos = prompt_next(prompt.pos);
+		break;
+	case TERMKEY_SYM_HOME:
+		prompt.pos = 0;
+		break;
+	case TERMKEY_SYM_END:
+		prompt.pos = prompt.len;
+		break;
+	case TERMKEY_SYM_UP:
+		prompt_history(-1);
+		break;
+	case TERMKEY_SYM_DOWN:
+		prompt_history(1);
+		break;
+	case TERMKEY_SYM_TAB:
+		prompt_complete();
+		break;
+	case TERMKEY_SYM_DELETE:
+		if (prompt.pos < prompt.len)
+			prompt_delete(prompt.pos, prompt_next(prompt.pos));
+		break;
+	case TERMKEY_SYM_SPACE:
+		prompt_insert(" ", 1);
+		break;
+	case TERMKEY_SYM_BACKSPACE:
+	backspace:
+		/* Backspace on an empty line closes it, as in vi. */
+		if (prompt.len == 0)
+			prompt.mode = 0;
+		else if (prompt.pos > 0)
+			prompt_delete(prompt_prev(prompt.pos), prompt.pos);
+		break;
+	default:
+		break;
+	}
+	return (TUI_R_DRAW);
+}
+
+/* Columns of buf[from, to). */
+static int
+prompt_width(size_t from, size_t to)
+{
+	char	save = prompt.buf[to];
+	int	w;
+
+	prompt.buf[to] = '\0';
+	w = tui_strwidth(prompt.buf + from);
+	prompt.buf[to] = save;
+	return (w);
+}
+
+/* Draw the prompt on row y, scrolled so the cursor shows; cursor last. */
+void
+tui_prompt_draw(int y, int w)
+{
+	size_t	start = 0, next;
+	char	lead[2] = { (char)prompt.mode, '\0' };
+	int	x;
+
+	if (w < 2)
+		return;
+	/* Drop characters from the left until the cursor fits. */
+	x = prompt_width(0, prompt.pos);
+	while (x >= w - 1 && start < prompt.pos) {
+		next = prompt_next(start);
+		x -= prompt_width(start, next);
+		start = next;
+	}
+	tui_put(y, 0, 1, A_BOLD, lead);
+	tui_put(y, 1, w - 1, TUI_PLAIN, prompt.buf + start);
+	move(y, 1 + x);
+}

@@ -1,0 +1,370 @@
+/*
+ * The :sql table view.  Rows are fetched by background work in slices of
+ * a few milliseconds, so a million-row result scrolls while it loads; each
+ * row is packed into one growing arena (type byte, text, NUL per cell) so
+ * the per-row cost is one offset.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include <curses.h>
+
+#include "xmalloc.h"
+#include "report/report.h"
+#include "tui/tui.h"
+
+#define TABLE_MAXW	40	/* widest column, in columns */
+#define TABLE_CHECK	64	/* rows between clock checks */
+
+struct table {
+	sqlite3_stmt	*stmt;		/* NULL once fetched */
+	char		*sql;
+	int		 ncols;
+	char		**names;
+	int		*width;
+	uint64_t	*row;		/* arena offset of each row */
+	size_t		 nrows;
+	size_t		 rowcap;
+	char		*arena;
+	size_t		 alen;
+	size_t		 acap;
+	char		*error;
+	int		 cancelled;
+	int		 changes;	/* rows changed, for writing statements */
+	size_t		 hcol;		/* first column on screen */
+};
+
+static int
+table_width(const char *s, size_t len)
+{
+	size_t	i;
+
+	for (i = 0; i < len; i++) {
+		if ((unsigned char)s[i] >= 0x80)
+			return (tui_strwidth(s));
+	}
+	return ((int)len);
+}
+
+static void
+table_append(struct table *t, const char *s, size_t len)
+{
+	if (t->alen + len > t->acap) {
+		t->acap = (t->alen + len) * 2 + 4096;
+		t->arena = xreallocarray(t->arena, t->acap, 1);
+	}
+	memcpy(t->arena + t->alen, s, len);
+	t->alen += len;
+}
+
+static void
+table_fetch_row(struct table *t)
+{
+	const char	*s;
+	char		 type, blob[48];
+	size_t		 len;
+	int		 c, w;
+
+	if (t->nrows == t->rowcap) {
+		t->rowcap = t->rowcap != 0 ? t->rowcap * 2 : 1024;
+		t->row = xreallocarray(t->row, t->rowcap, sizeof *t->row);
+	}
+	t->row[t->nrows++] = t->alen;
+	for (c = 0; c < t->ncols; c++) {
+		type = (char)sqlite3_column_type(t->stmt, c);
+		if (type == SQLITE_BLOB) {
+			len = (size_t)snprintf(blob, sizeof blob, "<blob %d"
+			    " bytes>", sqlite3_column_bytes(t->stmt, c));
+			s = blob;
+		} else if (type == SQLITE_NULL) {
+			s = "NULL";
+			len = 4;
+		} else {
+			s = (const char *)sqlite3_column_text(t->stmt, c);
+			len = (size_t)sqlite3_column_bytes(t->stmt, c);
+			if (s == NULL)
+				s = "";
+			/* A NUL inside text ends the cell. */
+			len = strnlen(s, len);
+		}
+		table_append(t, &type, 1);
+		table_append(t, s, len);
+		table_append(t, "", 1);
+		if (t->width[c] < TABLE_MAXW) {
+			w = table_width(s, len);
+			if (w > t->width[c])
+				t->width[c] = w < TABLE_MAXW ? w : TABLE_MAXW;
+		}
+	}
+}
+
+static void
+table_finish(struct table *t)
+{
+	sqlite3_finalize(t->stmt);
+	t->stmt = NULL;
+}
+
+static int
+table_work(struct tui_view *tv, uint64_t deadline)
+{
+	struct table	*t = tv->data;
+	size_t		 n = 0;
+	int		 rc;
+
+	if (t->stmt == NULL)
+		return (0);
+	if (deadline == 0) {
+		t->cancelled = 1;
+		table_finish(t);
+		return (0);
+	}
+	for (;;) {
+		rc = sqlite3_step(t->stmt);
+		if (rc == SQLITE_ROW) {
+			table_fetch_row(t);
+			if (++n % TABLE_CHECK == 0 && tui_now_ns() >= deadline)
+				break;
+			continue;
+		}
+		if (rc == SQLITE_DONE) {
+			t->changes = sqlite3_changes(store_db(tui_store()));
+			if (t->ncols == 0)
+				tui_message("%d row%s changed", t->changes,
+				    t->changes == 1 ? "" : "s");
+			else
+				tui_message("%zu row%s", t->nrows,
+				    t->nrows == 1 ? "" : "s");
+		} else {
+			t->error = xasprintf("error: %s",
+			    sqlite3_errmsg(store_db(tui_store())));
+			tui_message("%s", t->error);
+		}
+		table_finish(t);
+		break;
+	}
+	tv->list.n = t->nrows;
+	if (n != 0)
+		tv->search.stale = 1;
+	return (t->stmt != NULL);
+}
+
+static char *
+table_title(struct tui_view *tv)
+{
+	struct table	*t = tv->data;
+	const char	*state = "";
+
+	if (t->stmt != NULL)
+		state = ", fetching";
+	else if (t->cancelled)
+		state = ", interrupted";
+	else if (t->error != NULL)
+		state = ", failed";
+	return (xasprintf("profview: sql: %zu row%s%s: %s", t->nrows,
+	    t->nrows == 1 ? "" : "s", state, t->sql));
+}
+
+/* The cell after cell p (each is type, text, NUL). */
+static const char *
+table_next(const char *p)
+{
+	return (p + 1 + strlen(p + 1) + 1);
+}
+
+static void
+table_draw(struct tui_view *tv, int y, int h, int w)
+{
+	struct table	*t = tv->data;
+	const char	*p;
+	size_t		 i;
+	int		 row, c, x, cw, attr, cattr, yy, tw;
+
+	if (t->ncols == 0) {
+		tui_put(y, 0, w, TUI_PLAIN, t->stmt != NULL ? "running..." :
+		    t->error != NULL ? t->error : "The statement returns no"
+		    " rows.");
+		tui_list_fit(&tv->list, 0);
+		return;
+	}
+	if (t->hcol >= (size_t)t->ncols)
+		t->hcol = (size_t)t->ncols - 1;
+	x = 0;
+	for (c = (int)t->hcol; c < t->ncols && x < w; c++) {
+		cw = t->width[c];
+		tui_put(y, x, cw, tui_attr(TUI_C_HEADER), t->names[c]);
+		x += cw + 1;
+	}
+	tv->list.y = y + 1;
+	tui_list_fit(&tv->list, h - 1);
+	if (t->nrows == 0) {
+		tui_put(y + 1, 0, w, t->error != NULL ?
+		    tui_attr(TUI_C_ERROR) : TUI_PLAIN, t->error != NULL ?
+		    t->error : t->stmt != NULL ? "running..." : "No rows.");
+		return;
+	}
+	for (row = 0; row < tv->list.height; row++) {
+		if ((i = tv->list.top + (size_t)row) >= t->nrows)
+			break;
+		yy = y + 1 + row;
+		attr = i == tv->list.cur ? tui_attr(TUI_C_CURSOR) : TUI_PLAIN;
+		if (attr != TUI_PLAIN)
+			tui_fill(yy, 0, w, attr);
+		p = t->arena + t->row[i];
+		for (c = 0; c < (int)t->hcol; c++)
+			p = table_next(p);
+		x = 0;
+		for (; c < t->ncols && x < w; c++, p = table_next(p)) {
+			cw = t->width[c];
+			cattr = attr;
+			if (p[0] == SQLITE_NULL && attr == TUI_PLAIN)
+				cattr = tui_attr(TUI_C_NULL);
+			if (p[0] == SQLITE_INTEGER || p[0] == SQLITE_FLOAT) {
+				tw = tui_strwidth(p + 1);
+				tui_put(yy, x + (tw < cw ? cw - tw : 0), cw,
+				    cattr, p + 1);
+			} else
+				tui_put(yy, x, cw, cattr, p + 1);
+			x += cw + 1;
+		}
+	}
+}
+
+static int
+table_key(struct tui_view *tv, enum tui_action a)
+{
+	struct table	*t = tv->data;
+
+	switch (a) {
+	case TUI_ACT_LEFT:
+		if (t->hcol > 0)
+			t->hcol--;
+		return (TUI_R_DRAW);
+	case TUI_ACT_RIGHT:
+		if (t->hcol + 1 < (size_t)t->ncols)
+			t->hcol++;
+		return (TUI_R_DRAW);
+	default:
+		return (TUI_R_UNUSED);
+	}
+}
+
+static int
+table_match(struct tui_view *tv, size_t row, const char *pattern)
+{
+	struct table	*t = tv->data;
+	const char	*p = t->arena + t->row[row];
+	int		 c;
+
+	for (c = 0; c < t->ncols; c++, p = table_next(p)) {
+		if (p[0] != SQLITE_NULL && tui_strcasestr(p + 1, pattern))
+			return (1);
+	}
+	return (0);
+}
+
+/* Run the query again, straight into the report. */
+static int
+table_export(struct tui_view *tv, int format, FILE *f, char **cause)
+{
+	struct table	*t = tv->data;
+	sqlite3		*db = store_db(tui_store());
+	sqlite3_stmt	*s;
+	int		 rc;
+
+	if (sqlite3_prepare_v2(db, t->sql, -1, &s, NULL) != SQLITE_OK ||
+	    s == NULL) {
+		*cause = xasprintf("%s", sqlite3_errmsg(db));
+		return (-1);
+	}
+	if (!sqlite3_stmt_readonly(s)) {
+		sqlite3_finalize(s);
+		*cause = xstrdup("only a query that changes nothing can be"
+		    " exported (it runs again)");
+		return (-1);
+	}
+	rc = report_stmt(s, format, f, cause);
+	sqlite3_finalize(s);
+	return (rc);
+}
+
+static void
+table_free(struct tui_view *tv)
+{
+	struct table	*t = tv->data;
+	int		 c;
+
+	table_finish(t);
+	for (c = 0; c < t->ncols; c++)
+		free(t->names[c]);
+	free(t->names);
+	free(t->width);
+	free(t->row);
+	free(t->arena);
+	free(t->error);
+	free(t->sql);
+	free(t);
+}
+
+static const struct tui_view_ops table_ops = {
+	.name = "sql",
+	.help = "the result of a :sql query",
+	.draw = table_draw,
+	.key = table_key,
+	.title = table_title,
+	.match = table_match,
+	.export = table_export,
+	.work = table_work,
+	.free = table_free,
+};
+
+/* Prepare sql; the rows come later, from table_work. */
+struct tui_view *
+tui_table_new(const char *sql, char **cause)
+{
+	sqlite3		*db = store_db(tui_store());
+	sqlite3_stmt	*s;
+	struct table	*t;
+	struct tui_view	*tv;
+	const char	*tail, *name;
+	int		 c;
+
+	if (sqlite3_prepare_v2(db, sql, -1, &s, &tail) != SQLITE_OK) {
+		*cause = xasprintf("%s", sqlite3_errmsg(db));
+		return (NULL);
+	}
+	if (s == NULL) {
+		*cause = xstrdup("no statement");
+		return (NULL);
+	}
+	if (tail[strspn(tail, " \t\n;")] != '\0') {
+		sqlite3_finalize(s);
+		*cause = xstrdup(":sql runs one statement at a time");
+		return (NULL);
+	}
+	if (!tui_writable() && !sqlite3_stmt_readonly(s)) {
+		sqlite3_finalize(s);
+		*cause = xstrdup("the store is read-only here (start profview"
+		    " with --writable to change it)");
+		return (NULL);
+	}
+	t = xcalloc(1, sizeof *t);
+	t->stmt = s;
+	t->sql = xstrdup(sql);
+	t->ncols = sqlite3_column_count(s);
+	t->names = xcalloc(t->ncols + 1, sizeof *t->names);
+	t->width = xcalloc(t->ncols + 1, sizeof *t->width);
+	for (c = 0; c < t->ncols; c++) {
+		if ((name = sqlite3_column_name(s, c)) == NULL)
+			name = "?";
+		t->names[c] = xstrdup(name);
+		t->width[c] = tui_strwidth(name);
+		if (t->width[c] > TABLE_MAXW)
+			t->width[c] = TABLE_MAXW;
+		if (t->width[c] < 4)
+			t->width[c] = 4;	/* room for NULL */
+	}
+	tv = tui_view_new(&table_ops, t);
+	tv->busy = 1;
+	return (tv);
+}
