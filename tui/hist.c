@@ -447,10 +447,18 @@ hist_match(struct tui_view *tv, size_t row, const char *pattern)
 	return (0);
 }
 
+/*
+ * The rows the view shows: the flat profile, or the buckets at the zoom
+ * level on screen (the whole session's report is :export from the
+ * sessions view, or profview export).
+ */
 static int
 hist_export(struct tui_view *tv, int format, FILE *f, char **cause)
 {
-	return (report_session(tui_store(), tv->session, format, f, cause));
+	struct hist	*hs = tv->data;
+
+	return (report_hist(&hs->h, hs->level, hs->flat ? REPORT_HIST_FLAT : 0,
+	    format, f, cause));
 }
 
 static void

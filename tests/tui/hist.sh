@@ -1,7 +1,7 @@
 #!/bin/sh
 # Screen test: the histogram view of a PRF session.
 . "${top_srcdir:-.}/tests/tui/lib.sh"
-echo 1..14
+echo 1..16
 mkprf
 
 start -- browse 1
@@ -59,4 +59,19 @@ seg=$(screen | sed -n 8p | cut -c1-4)
 keys -l "$(printf '\033[<0;5;8M\033[<0;5;8m')"
 wait_for -E "\| $((0x$seg - 0x1000 + 1))/64( \||$)"
 ok $? "a mouse click moves the cursor to the row clicked ($seg)"
+
+# :export writes the rows the view shows: the zoomed buckets, then the
+# flat profile.
+keys +
+wait_for "zoom x2: 32 rows"
+keys : "export csv $dir/zoom.csv" Enter
+wait_for "wrote $dir/zoom.csv"
+test "$(grep -c '^[0-9]' "$dir/zoom.csv")" = 32
+ok $? ":export csv at zoom x2 writes its 32 rows"
+keys t
+wait_for "flat profile"
+keys : "export json $dir/flat.json" Enter
+wait_for "wrote $dir/flat.json" &&
+    python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); sys.exit(not any(r.get("name") == "loop_fn" for r in d))' "$dir/flat.json"
+ok $? ":export json of the flat profile is valid and names loop_fn"
 finish
