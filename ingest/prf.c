@@ -58,7 +58,7 @@ prf_trailer(struct ingest_ctx *ctx, struct bytes *b, struct store_prf *p,
 {
 	size_t		 start = b->off;
 	uint16_t	 version, flags;
-	uint32_t	 total, io, dos, high, v, i;
+	uint32_t	 total, io, dos, high, v = 0, i;
 	uint64_t	 sum;
 
 	bytes_skip(b, 4);
