@@ -52,8 +52,14 @@ if [ -z "${PROFVIEW_NO_SANITIZE:-}" ]; then
 	    DISTCHECK_CONFIGURE_FLAGS="--enable-sanitizers --enable-werror"
 fi
 
-# Automake's harness prints "# PASS:  N" etc. once per run.
-sum() { grep -E "^# $1: +[0-9]+" "$log" | awk '{ n += $3 } END { print n + 0 }'; }
+# Automake's harness prints "# PASS:  N" etc. under "Testsuite summary"
+# once per run (VERBOSE repeats them from test-suite.log: not counted).
+sum() {
+	awk -v k="$1:" '/^Testsuite summary for/ { on = 1; next }
+	    on && $1 == "#" && $2 == k { n += $3 }
+	    on && $1 == "#" && $2 == "ERROR:" { on = 0 }
+	    END { print n + 0 }' "$log"
+}
 pass=$(sum PASS)
 fail=$(( $(sum FAIL) + $(sum ERROR) + $(sum XPASS) ))
 if [ "$fail" -eq 0 ] && [ "$steps_failed" -ne 0 ]; then
