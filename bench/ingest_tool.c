@@ -9,6 +9,8 @@
  *	ingest_tool map STEM N		STEM.PRF + STEM.MAP with N publics
  *	ingest_tool bare-buckets DB N	bare loop: the rows "prf" makes
  *	ingest_tool bare-symbols DB N	bare loop: the rows "map" makes
+ *	ingest_tool multi-buckets DB N	bare loop, 64 rows a statement
+ *	ingest_tool multi-symbols DB N	(as profview's store batches them)
  *	ingest_tool store-symbols DB N	store_symbol_add: the same rows
  *	ingest_tool time CMD [ARG...]	run CMD, print its seconds
  *
@@ -221,50 +223,91 @@ bench_bare_close(sqlite3 *db, sqlite3_stmt *s)
 		fatal("close: %s", sqlite3_errmsg(db));
 }
 
-static void
-bench_bare_buckets(const char *path, uint32_t n)
+/*
+ * "INSERT INTO table(columns) VALUES" and rows of five parameters; rows
+ * > 1 is the multi-row form profview's store uses for bulk tables.
+ */
+static sqlite3_stmt *
+bench_insert(sqlite3 *db, const char *table, int rows)
 {
-	sqlite3		*db = bench_bare_open(path);
 	sqlite3_stmt	*s;
-	uint32_t	 i;
-	uint64_t	 lo;
+	char		*sql, *p;
+	int		 i;
 
-	s = bench_prepare(db, "INSERT INTO bucket(session, idx, lo, hi, hits)"
-	    " VALUES (?1, ?2, ?3, ?4, ?5)");
-	sqlite3_bind_int64(s, 1, 1);
-	for (i = 0; i < n; i++) {
-		lo = (uint64_t)(BENCH_LOW + i) * 16;
-		sqlite3_bind_int64(s, 2, i);
-		sqlite3_bind_int64(s, 3, (sqlite3_int64)lo);
-		sqlite3_bind_int64(s, 4, (sqlite3_int64)lo + 16);
-		sqlite3_bind_int64(s, 5, bench_hits(i));
-		bench_step(db, s);
-	}
-	bench_bare_close(db, s);
+	sql = xmalloc(128 + (size_t)rows * 20);
+	p = sql + sprintf(sql, "INSERT INTO %s VALUES ", table);
+	for (i = 0; i < rows; i++)
+		p += sprintf(p, "%s(?, ?, ?, ?, ?)", i != 0 ? ", " : "");
+	s = bench_prepare(db, sql);
+	free(sql);
+	return (s);
 }
 
+/* Bind row i of the bucket table at parameter first. */
 static void
-bench_bare_symbols(const char *path, uint32_t n)
+bench_bind_bucket(sqlite3_stmt *s, int first, uint32_t i)
 {
-	sqlite3		*db = bench_bare_open(path);
-	sqlite3_stmt	*s;
-	char		 buf[16];
-	const char	*name;
-	uint32_t	 i;
+	uint64_t	lo = (uint64_t)(BENCH_LOW + i) * 16;
+
+	sqlite3_bind_int64(s, first, 1);
+	sqlite3_bind_int64(s, first + 1, i);
+	sqlite3_bind_int64(s, first + 2, (sqlite3_int64)lo);
+	sqlite3_bind_int64(s, first + 3, (sqlite3_int64)lo + 16);
+	sqlite3_bind_int64(s, first + 4, bench_hits(i));
+}
+
+/* Bind symbol i; its name goes into buf, which must live until the step. */
+static void
+bench_bind_symbol(sqlite3_stmt *s, int first, uint32_t i, uint32_t n,
+    char *buf)
+{
+	const char	*name = bench_name(buf, i);
 	uint64_t	 addr, size;
 
-	s = bench_prepare(db, "INSERT INTO symbol(session, module, name, addr,"
-	    " size) VALUES (?1, ?2, ?3, ?4, ?5)");
-	sqlite3_bind_int64(s, 1, 1);
-	sqlite3_bind_text(s, 2, BENCH_MODULE, -1, SQLITE_STATIC);
-	for (i = 0; i < n; i++) {
-		name = bench_name(buf, i);
-		bench_symbol_row(i, n, &addr, &size);
-		sqlite3_bind_text(s, 3, name, buf + 15 - name, SQLITE_STATIC);
-		sqlite3_bind_int64(s, 4, (sqlite3_int64)addr);
-		sqlite3_bind_int64(s, 5, (sqlite3_int64)size);
+	bench_symbol_row(i, n, &addr, &size);
+	sqlite3_bind_int64(s, first, 1);
+	sqlite3_bind_text(s, first + 1, BENCH_MODULE, -1, SQLITE_STATIC);
+	sqlite3_bind_text(s, first + 2, name, buf + 15 - name, SQLITE_STATIC);
+	sqlite3_bind_int64(s, first + 3, (sqlite3_int64)addr);
+	sqlite3_bind_int64(s, first + 4, (sqlite3_int64)size);
+}
+
+#define BENCH_MULTI	64
+
+/* rows rows a statement, the remainder one by one. */
+static void
+bench_bare(const char *path, int symbols, uint32_t n, int rows)
+{
+	sqlite3		*db = bench_bare_open(path);
+	sqlite3_stmt	*s, *one;
+	static char	 names[BENCH_MULTI][16];
+	const char	*table;
+	uint32_t	 i = 0;
+	int		 r;
+
+	table = symbols ? "symbol(session, module, name, addr, size)" :
+	    "bucket(session, idx, lo, hi, hits)";
+	s = bench_insert(db, table, rows);
+	for (; rows > 1 && n - i >= (uint32_t)rows; i += rows) {
+		for (r = 0; r < rows; r++) {
+			if (symbols)
+				bench_bind_symbol(s, 1 + 5 * r, i + r, n,
+				    names[r]);
+			else
+				bench_bind_bucket(s, 1 + 5 * r, i + r);
+		}
 		bench_step(db, s);
 	}
+	one = rows > 1 ? bench_insert(db, table, 1) : s;
+	for (; i < n; i++) {
+		if (symbols)
+			bench_bind_symbol(one, 1, i, n, names[0]);
+		else
+			bench_bind_bucket(one, 1, i);
+		bench_step(db, one);
+	}
+	if (one != s)
+		sqlite3_finalize(one);
 	bench_bare_close(db, s);
 }
 
@@ -357,7 +400,8 @@ main(int argc, char **argv)
 		return (bench_time(argv + 2));
 	if (argc != 4) {
 		fprintf(stderr, "usage: ingest_tool prf|map|bare-buckets|"
-		    "bare-symbols|store-symbols PATH N\n"
+		    "bare-symbols|multi-buckets|multi-symbols|store-symbols"
+		    " PATH N\n"
 		    "       ingest_tool time CMD [ARG...]\n");
 		return (2);
 	}
@@ -366,9 +410,13 @@ main(int argc, char **argv)
 	else if (strcmp(cmd, "map") == 0)
 		bench_map(argv[2], bench_count(argv[3]));
 	else if (strcmp(cmd, "bare-buckets") == 0)
-		bench_bare_buckets(argv[2], bench_count(argv[3]));
+		bench_bare(argv[2], 0, bench_count(argv[3]), 1);
 	else if (strcmp(cmd, "bare-symbols") == 0)
-		bench_bare_symbols(argv[2], bench_count(argv[3]));
+		bench_bare(argv[2], 1, bench_count(argv[3]), 1);
+	else if (strcmp(cmd, "multi-buckets") == 0)
+		bench_bare(argv[2], 0, bench_count(argv[3]), BENCH_MULTI);
+	else if (strcmp(cmd, "multi-symbols") == 0)
+		bench_bare(argv[2], 1, bench_count(argv[3]), BENCH_MULTI);
 	else if (strcmp(cmd, "store-symbols") == 0)
 		bench_store_symbols(argv[2], bench_count(argv[3]));
 	else {
