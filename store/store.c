@@ -358,7 +358,8 @@ store_exec(struct store *st, const char *sql, char **cause)
 
 	if (store_flush(st) != 0) {
 		if (cause != NULL)
-			*cause = xasprintf("%s: %s", st->path, st->failure);
+			*cause = xasprintf("%s: %s", st->path,
+			    store_error(st));
 		return (-1);
 	}
 	if (sqlite3_exec(st->db, sql, NULL, NULL, &err) != SQLITE_OK) {
@@ -532,8 +533,11 @@ store_batch_flush(struct store *st, int which)
 	b->used = 0;
 	return (0);
 fail:
-	/* Some rows of the batch may be in: only a rollback is right now. */
-	if (st->failure == NULL)
+	/*
+	 * In a transaction some rows of the batch may be in and the caller
+	 * may not look until commit: make the failure stick until rollback.
+	 */
+	if (st->failure == NULL && !sqlite3_get_autocommit(st->db))
 		st->failure = xasprintf("%s", sqlite3_errmsg(st->db));
 	b->rows = 0;
 	b->used = 0;
@@ -544,13 +548,13 @@ fail:
 static int
 store_flush(struct store *st)
 {
-	int	i;
+	int	i, rc = 0;
 
 	for (i = 0; i < SB_COUNT; i++) {
-		if (st->batch[i].rows != 0)
-			store_batch_flush(st, i);
+		if (st->batch[i].rows != 0 && store_batch_flush(st, i) != 0)
+			rc = -1;
 	}
-	return (st->failure != NULL ? -1 : 0);
+	return (st->failure != NULL ? -1 : rc);
 }
 
 /* Forget pending rows and a failure: the transaction is going away. */
