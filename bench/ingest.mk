@@ -9,3 +9,9 @@ bench_ingest_tool_LDADD = $(CORE_LIBS)
 BENCH_DEPS += bench/ingest_tool
 BENCH_RUN += bench/ingest
 EXTRA_DIST += bench/ingest
+
+# Just this one: "make bench-ingest".
+bench-ingest: profview$(EXEEXT) bench/ingest_tool$(EXEEXT)
+	top_builddir='$(top_builddir)' PROFVIEW='$(abs_top_builddir)/profview' \
+	    $(SHELL) $(srcdir)/bench/ingest
+.PHONY: bench-ingest
