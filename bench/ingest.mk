@@ -1,1 +1,17 @@
-# bench/ingest.mk
+# bench/ingest.mk: ingest speed against sqlite3 .import and a bare insert
+# loop.  The helper program is built with everything else so that a change
+# to the store API cannot break the benchmark unnoticed.
+noinst_PROGRAMS += bench/ingest_tool
+bench_ingest_tool_SOURCES = bench/ingest_tool.c
+bench_ingest_tool_CFLAGS = $(AM_CFLAGS) $(SQLITE_CFLAGS)
+bench_ingest_tool_LDADD = $(CORE_LIBS)
+
+BENCH_DEPS += bench/ingest_tool
+BENCH_RUN += bench/ingest
+EXTRA_DIST += bench/ingest
+
+# Just this one: "make bench-ingest".
+bench-ingest: profview$(EXEEXT) bench/ingest_tool$(EXEEXT)
+	top_builddir='$(top_builddir)' PROFVIEW='$(abs_top_builddir)/profview' \
+	    $(SHELL) $(srcdir)/bench/ingest
+.PHONY: bench-ingest

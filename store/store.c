@@ -3,6 +3,7 @@
  * inserts and the read queries views need.
  */
 #include <errno.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,9 +16,7 @@
 enum {
 	ST_SESSION_FIND,
 	ST_SESSION_ADD,
-	ST_SYMBOL_ADD,
 	ST_COUNTER_ADD,
-	ST_BUCKET_ADD,
 	ST_PRF_ADD,
 	ST_WARNING_ADD,
 	ST_OVD_ADD,
@@ -31,12 +30,8 @@ static const char *store_sql[ST_COUNT] = {
 	"SELECT id FROM session WHERE sha256 = ?1",
 	"INSERT INTO session(kind, source, sha256, bytes, program, captured)"
 	" VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
-	"INSERT INTO symbol(session, module, name, addr, size)"
-	" VALUES (?1, ?2, ?3, ?4, ?5)",
 	"INSERT OR REPLACE INTO counter(session, name, value)"
 	" VALUES (?1, ?2, ?3)",
-	"INSERT INTO bucket(session, idx, lo, hi, hits)"
-	" VALUES (?1, ?2, ?3, ?4, ?5)",
 	"INSERT INTO prf(session, clock_grain, bucket_num, bucket_siz,"
 	" prog_low_pa, prog_high_pa, dos_pa, hit_io, hit_dos, hit_high, pv32,"
 	" saturated) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)",
@@ -51,11 +46,58 @@ static const char *store_sql[ST_COUNT] = {
 	" last_seq) VALUES (?1, ?2, ?3, ?4, ?5)",
 };
 
-struct store {
-	sqlite3		*db;
-	char		*path;
-	sqlite3_stmt	*stmt[ST_COUNT];
+/*
+ * Bulk tables take their rows in batches: one INSERT of STORE_BATCH rows
+ * costs about half of what as many one-row statements do, because for a
+ * narrow row the work of a statement (step, halt, reset, bind) outweighs
+ * the b-tree insert.  Rows wait here, in order, until the batch is full or
+ * anything else uses the connection (store_flush).
+ */
+#define STORE_BATCH	64
+#define STORE_BATCH_COLS 5
+
+enum {
+	SB_SYMBOL,
+	SB_BUCKET,
+	SB_COUNT
 };
+
+static const struct {
+	const char	*insert;
+	int		 ncols;
+} store_batch_sql[SB_COUNT] = {
+	{ "INSERT INTO symbol(session, module, name, addr, size) VALUES ", 5 },
+	{ "INSERT INTO bucket(session, idx, lo, hi, hits) VALUES ", 5 },
+};
+
+struct store_cell {
+	int64_t		 v;	/* the integer, or the text's arena offset */
+	int		 len;	/* STORE_INT, STORE_NULL or the text length */
+};
+#define STORE_INT	-1
+#define STORE_NULL	-2
+
+struct store_batch {
+	sqlite3_stmt		*one;	/* for the rows of a partial batch */
+	sqlite3_stmt		*many;	/* STORE_BATCH rows */
+	int			 rows;
+	struct store_cell	 cells[STORE_BATCH * STORE_BATCH_COLS];
+	char			*text;	/* the rows' strings, back to back */
+	size_t			 used;
+	size_t			 size;
+};
+
+struct store {
+	sqlite3			*db;
+	char			*path;
+	sqlite3_stmt		*stmt[ST_COUNT];
+	int			 ingesting;	/* in store_begin: no FKs */
+	struct store_batch	 batch[SB_COUNT];
+	char			*failure;	/* a batch failed: no commit */
+};
+
+static int	store_flush(struct store *);
+static void	store_discard(struct store *);
 
 /*
  * Migrations: entry N takes a store from user_version N to N + 1.  A new
@@ -292,16 +334,27 @@ store_close(struct store *st)
 
 	if (st == NULL)
 		return;
+	/* Rows added outside a transaction are kept; inside, it rolls back. */
+	if (sqlite3_get_autocommit(st->db))
+		store_flush(st);
 	for (i = 0; i < ST_COUNT; i++)
 		sqlite3_finalize(st->stmt[i]);
+	for (i = 0; i < SB_COUNT; i++) {
+		sqlite3_finalize(st->batch[i].one);
+		sqlite3_finalize(st->batch[i].many);
+		free(st->batch[i].text);
+	}
+	free(st->failure);
 	sqlite3_close(st->db);
 	free(st->path);
 	free(st);
 }
 
+/* The connection, for plain SQL: pending rows go in first. */
 sqlite3 *
 store_db(struct store *st)
 {
+	store_flush(st);
 	return (st->db);
 }
 
@@ -314,6 +367,8 @@ store_path(struct store *st)
 const char *
 store_error(struct store *st)
 {
+	if (st->failure != NULL)
+		return (st->failure);
 	return (sqlite3_errmsg(st->db));
 }
 
@@ -322,6 +377,12 @@ store_exec(struct store *st, const char *sql, char **cause)
 {
 	char	*err = NULL;
 
+	if (store_flush(st) != 0) {
+		if (cause != NULL)
+			*cause = xasprintf("%s: %s", st->path,
+			    store_error(st));
+		return (-1);
+	}
 	if (sqlite3_exec(st->db, sql, NULL, NULL, &err) != SQLITE_OK) {
 		if (cause != NULL)
 			*cause = xasprintf("%s: %s", st->path,
@@ -332,39 +393,73 @@ store_exec(struct store *st, const char *sql, char **cause)
 	return (0);
 }
 
+/*
+ * An ingest transaction.  Foreign keys are not checked inside it: every
+ * row an ingest writes belongs to the session it added in this same
+ * transaction, so the per-row parent lookup (a fifth of the insert time)
+ * can never fail.  The pragma is a no-op inside a transaction, hence
+ * before BEGIN and after COMMIT or ROLLBACK.
+ */
 int
 store_begin(struct store *st, char **cause)
 {
-	return (store_exec(st, "BEGIN IMMEDIATE", cause));
+	if (store_exec(st, "PRAGMA foreign_keys = OFF; BEGIN IMMEDIATE",
+	    cause) != 0) {
+		store_exec(st, "PRAGMA foreign_keys = ON", NULL);
+		return (-1);
+	}
+	st->ingesting = 1;
+	return (0);
+}
+
+static void
+store_end(struct store *st)
+{
+	st->ingesting = 0;
+	store_exec(st, "PRAGMA foreign_keys = ON", NULL);
 }
 
 int
 store_commit(struct store *st, char **cause)
 {
-	return (store_exec(st, "COMMIT", cause));
+	if (st->failure != NULL) {
+		*cause = xasprintf("%s: %s", st->path, st->failure);
+		return (-1);
+	}
+	if (store_exec(st, "COMMIT", cause) != 0)
+		return (-1);	/* still open: the caller rolls back */
+	if (st->ingesting)
+		store_end(st);
+	return (0);
 }
 
 void
 store_rollback(struct store *st)
 {
+	store_discard(st);
 	if (!sqlite3_get_autocommit(st->db))
 		sqlite3_exec(st->db, "ROLLBACK", NULL, NULL, NULL);
+	if (st->ingesting)
+		store_end(st);
 }
 
-/* A cached statement, reset and ready for binding. */
+/* A cached statement, ready for binding, after any pending rows. */
 static sqlite3_stmt *
 store_stmt(struct store *st, int which)
 {
 	sqlite3_stmt	*s = st->stmt[which];
 
+	if (store_flush(st) != 0)
+		return (NULL);
+	/*
+	 * Every user resets after its step and binds every parameter, so
+	 * a second reset and clear_bindings here would be per-row waste.
+	 */
 	if (s == NULL) {
 		if (sqlite3_prepare_v3(st->db, store_sql[which], -1,
 		    SQLITE_PREPARE_PERSISTENT, &s, NULL) != SQLITE_OK)
 			return (NULL);
 		st->stmt[which] = s;
-	} else {
-		sqlite3_reset(s);
-		sqlite3_clear_bindings(s);
 	}
 	return (s);
 }
@@ -376,6 +471,172 @@ store_step_done(sqlite3_stmt *s)
 
 	sqlite3_reset(s);
 	return (rc == SQLITE_DONE ? 0 : -1);
+}
+
+/* The batch's statement for one row or for STORE_BATCH rows. */
+static sqlite3_stmt *
+store_batch_stmt(struct store *st, int which, int many)
+{
+	struct store_batch	*b = &st->batch[which];
+	sqlite3_stmt		**sp = many ? &b->many : &b->one;
+	char			*sql, *row, *p;
+	int			 i, rows = many ? STORE_BATCH : 1, n;
+
+	if (*sp != NULL)
+		return (*sp);
+	n = store_batch_sql[which].ncols;
+	row = xmalloc(3 * (size_t)n + 2);
+	p = row;
+	*p++ = '(';
+	for (i = 0; i < n; i++) {
+		if (i != 0) {
+			*p++ = ',';
+			*p++ = ' ';
+		}
+		*p++ = '?';
+	}
+	*p++ = ')';
+	*p = '\0';
+	sql = xmalloc(strlen(store_batch_sql[which].insert) +
+	    (size_t)rows * (strlen(row) + 2) + 1);
+	p = stpcpy(sql, store_batch_sql[which].insert);
+	for (i = 0; i < rows; i++)
+		p = stpcpy(stpcpy(p, i != 0 ? ", " : ""), row);
+	if (sqlite3_prepare_v3(st->db, sql, -1, SQLITE_PREPARE_PERSISTENT, sp,
+	    NULL) != SQLITE_OK)
+		*sp = NULL;
+	free(sql);
+	free(row);
+	return (*sp);
+}
+
+static void
+store_batch_bind(sqlite3_stmt *s, int first, const struct store_cell *c,
+    int n, const char *text)
+{
+	int	i;
+
+	for (i = 0; i < n; i++) {
+		if (c[i].len == STORE_INT)
+			sqlite3_bind_int64(s, first + i, c[i].v);
+		else if (c[i].len == STORE_NULL)
+			sqlite3_bind_null(s, first + i);
+		else
+			sqlite3_bind_text(s, first + i, text + c[i].v,
+			    c[i].len, SQLITE_STATIC);
+	}
+}
+
+/* Insert the batch's rows: all at once when full, else one by one. */
+static int
+store_batch_flush(struct store *st, int which)
+{
+	struct store_batch	*b = &st->batch[which];
+	sqlite3_stmt		*s;
+	int			 n = store_batch_sql[which].ncols, r;
+
+	if (b->rows == STORE_BATCH) {
+		if ((s = store_batch_stmt(st, which, 1)) == NULL)
+			goto fail;
+		store_batch_bind(s, 1, b->cells, n * STORE_BATCH, b->text);
+		if (store_step_done(s) != 0)
+			goto fail;
+	} else if (b->rows != 0) {
+		if ((s = store_batch_stmt(st, which, 0)) == NULL)
+			goto fail;
+		for (r = 0; r < b->rows; r++) {
+			store_batch_bind(s, 1, b->cells + r * n, n, b->text);
+			if (store_step_done(s) != 0)
+				goto fail;
+		}
+	}
+	b->rows = 0;
+	b->used = 0;
+	return (0);
+fail:
+	/*
+	 * In a transaction some rows of the batch may be in and the caller
+	 * may not look until commit: make the failure stick until rollback.
+	 */
+	if (st->failure == NULL && !sqlite3_get_autocommit(st->db))
+		st->failure = xasprintf("%s", sqlite3_errmsg(st->db));
+	b->rows = 0;
+	b->used = 0;
+	return (-1);
+}
+
+/* Insert every pending row; -1 once any batch has failed. */
+static int
+store_flush(struct store *st)
+{
+	int	i, rc = 0;
+
+	for (i = 0; i < SB_COUNT; i++) {
+		if (st->batch[i].rows != 0 && store_batch_flush(st, i) != 0)
+			rc = -1;
+	}
+	return (st->failure != NULL ? -1 : rc);
+}
+
+/* Forget pending rows and a failure: the transaction is going away. */
+static void
+store_discard(struct store *st)
+{
+	int	i;
+
+	for (i = 0; i < SB_COUNT; i++) {
+		st->batch[i].rows = 0;
+		st->batch[i].used = 0;
+	}
+	free(st->failure);
+	st->failure = NULL;
+}
+
+/* The cells of a new row in batch which, or NULL after a failure. */
+static struct store_cell *
+store_batch_row(struct store *st, int which)
+{
+	struct store_batch	*b = &st->batch[which];
+
+	if (st->failure != NULL)
+		return (NULL);
+	return (b->cells + b->rows * store_batch_sql[which].ncols);
+}
+
+static int
+store_batch_end_row(struct store *st, int which)
+{
+	if (++st->batch[which].rows < STORE_BATCH)
+		return (0);
+	return (store_batch_flush(st, which));
+}
+
+static void
+store_cell_int(struct store_cell *c, int64_t v)
+{
+	c->v = v;
+	c->len = STORE_INT;
+}
+
+/* Copy s into the batch: callers may reuse their buffer at once. */
+static void
+store_cell_text(struct store_batch *b, struct store_cell *c, const char *s)
+{
+	size_t	len;
+
+	if (s == NULL || (len = strlen(s)) > INT_MAX) {
+		c->len = STORE_NULL;
+		return;
+	}
+	if (b->text == NULL || b->size - b->used < len) {
+		while (b->size - b->used < len || b->size == 0)
+			b->size = b->size != 0 ? b->size * 2 : 4096;
+		b->text = xreallocarray(b->text, 1, b->size);
+	}
+	memcpy(b->text + b->used, s, len);
+	c->v = (int64_t)b->used;
+	c->len = (int)len;
+	b->used += len;
 }
 
 /* The session with this sha256, or 0. */
@@ -423,6 +684,13 @@ store_session_delete(struct store *st, int64_t id, char **cause)
 	sqlite3_stmt	*s;
 	int		 rc;
 
+	/* The cascade needs foreign keys, which an ingest turns off. */
+	if (st->ingesting) {
+		*cause = xasprintf("%s: cannot delete a session inside an"
+		    " ingest", st->path);
+		return (-1);
+	}
+	store_flush(st);
 	if (sqlite3_prepare_v2(st->db, "DELETE FROM session WHERE id = ?1",
 	    -1, &s, NULL) != SQLITE_OK) {
 		store_cause(st, cause, "deleting session");
@@ -446,16 +714,16 @@ int
 store_symbol_add(struct store *st, int64_t session, const char *module,
     const char *name, uint64_t addr, uint64_t size)
 {
-	sqlite3_stmt	*s;
+	struct store_cell	*c;
 
-	if ((s = store_stmt(st, ST_SYMBOL_ADD)) == NULL)
+	if ((c = store_batch_row(st, SB_SYMBOL)) == NULL)
 		return (-1);
-	sqlite3_bind_int64(s, 1, session);
-	sqlite3_bind_text(s, 2, module, -1, SQLITE_STATIC);
-	sqlite3_bind_text(s, 3, name, -1, SQLITE_STATIC);
-	sqlite3_bind_int64(s, 4, (sqlite3_int64)addr);
-	sqlite3_bind_int64(s, 5, (sqlite3_int64)size);
-	return (store_step_done(s));
+	store_cell_int(&c[0], session);
+	store_cell_text(&st->batch[SB_SYMBOL], &c[1], module);
+	store_cell_text(&st->batch[SB_SYMBOL], &c[2], name);
+	store_cell_int(&c[3], (int64_t)addr);
+	store_cell_int(&c[4], (int64_t)size);
+	return (store_batch_end_row(st, SB_SYMBOL));
 }
 
 int
@@ -476,16 +744,16 @@ int
 store_bucket_add(struct store *st, int64_t session, uint32_t idx,
     uint64_t lo, uint64_t hi, uint64_t hits)
 {
-	sqlite3_stmt	*s;
+	struct store_cell	*c;
 
-	if ((s = store_stmt(st, ST_BUCKET_ADD)) == NULL)
+	if ((c = store_batch_row(st, SB_BUCKET)) == NULL)
 		return (-1);
-	sqlite3_bind_int64(s, 1, session);
-	sqlite3_bind_int64(s, 2, idx);
-	sqlite3_bind_int64(s, 3, (sqlite3_int64)lo);
-	sqlite3_bind_int64(s, 4, (sqlite3_int64)hi);
-	sqlite3_bind_int64(s, 5, (sqlite3_int64)hits);
-	return (store_step_done(s));
+	store_cell_int(&c[0], session);
+	store_cell_int(&c[1], idx);
+	store_cell_int(&c[2], (int64_t)lo);
+	store_cell_int(&c[3], (int64_t)hi);
+	store_cell_int(&c[4], (int64_t)hits);
+	return (store_batch_end_row(st, SB_BUCKET));
 }
 
 int
@@ -521,6 +789,8 @@ store_warning_add(struct store *st, int64_t session, int64_t offset,
 	sqlite3_bind_int64(s, 1, session);
 	if (offset >= 0)
 		sqlite3_bind_int64(s, 2, offset);
+	else
+		sqlite3_bind_null(s, 2);
 	sqlite3_bind_text(s, 3, message, -1, SQLITE_STATIC);
 	return (store_step_done(s));
 }
@@ -579,6 +849,7 @@ store_session_get(struct store *st, int64_t id, struct store_session *ss)
 	sqlite3_stmt	*s;
 	int		 rc = -1;
 
+	store_flush(st);
 	if (sqlite3_prepare_v2(st->db, STORE_SESSION_COLUMNS
 	    " WHERE id = ?1", -1, &s, NULL) != SQLITE_OK)
 		return (-1);
@@ -602,6 +873,7 @@ store_sessions(struct store *st, struct store_session **out, size_t *n)
 
 	*out = NULL;
 	*n = 0;
+	store_flush(st);
 	if (sqlite3_prepare_v2(st->db, STORE_SESSION_COLUMNS " ORDER BY id",
 	    -1, &s, NULL) != SQLITE_OK)
 		return (-1);
@@ -652,6 +924,7 @@ store_prf_get(struct store *st, int64_t session, struct store_prf *p)
 	sqlite3_stmt	*s;
 	int		 rc = -1;
 
+	store_flush(st);
 	if (sqlite3_prepare_v2(st->db, "SELECT clock_grain, bucket_num,"
 	    " bucket_siz, prog_low_pa, prog_high_pa, dos_pa, hit_io, hit_dos,"
 	    " hit_high, pv32, saturated FROM prf WHERE session = ?1", -1, &s,
@@ -686,6 +959,7 @@ store_warnings(struct store *st, int64_t session, char ***out, size_t *n)
 
 	*out = NULL;
 	*n = 0;
+	store_flush(st);
 	if (sqlite3_prepare_v2(st->db, "SELECT CASE WHEN offset IS NULL"
 	    " THEN message ELSE printf('offset %d: %s', offset, message) END"
 	    " FROM warning WHERE session = ?1 ORDER BY rowid", -1, &s,

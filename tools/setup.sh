@@ -1,44 +1,80 @@
 #!/bin/sh
-# Install what profview needs (Debian, as root; idempotent), build it, and
-# then either open the demo ("demo") or run every test ("check").
+# Install what profview needs (Debian; as root, or nothing may be missing),
+# build it, and then open the demo ("demo") or run every test ("check").
+# Idempotent: installed packages are not touched, the package lists are
+# updated only when something is missing, a configured tree is reused.
+#
+#	tools/setup.sh deps		install the packages only
+#	tools/setup.sh build [ARGS]	and configure (with ARGS) and build
+#	tools/setup.sh demo		and browse the example profiles
+#	tools/setup.sh check		and run tools/check.sh (what CI runs)
 set -eu
 cd "$(dirname "$0")/.."
 
+# clang and its runtime (libFuzzer, sanitizers) are for tests/fuzz; the
+# runtime's package carries clang's major version.
 PKGS="build-essential autoconf automake pkg-config libncurses-dev
 libtermkey-dev libsqlite3-dev sqlite3 check nasm dosbox tmux clang
-libclang-rt-14-dev valgrind python3"
+libclang-rt-${CLANG_MAJOR:-14}-dev valgrind python3"
 
-install_deps() {
-	missing=""
+say() { echo "setup: $*" >&2; }
+die() { say "$*"; exit 1; }
+
+missing_pkgs() {
 	for p in $PKGS; do
 		dpkg-query -W -f='${Status}' "$p" 2>/dev/null |
-		    grep -q 'install ok installed' || missing="$missing $p"
+		    grep -q 'install ok installed' || printf ' %s' "$p"
 	done
-	[ -z "$missing" ] && return 0
-	if [ "$(id -u)" != 0 ]; then
-		echo "setup: need root to install:$missing" >&2
-		exit 1
+}
+
+install_deps() {
+	command -v dpkg-query >/dev/null 2>&1 ||
+	    die "not a Debian system (no dpkg-query): install by hand:" $PKGS
+	missing=$(missing_pkgs)
+	if [ -z "$missing" ]; then
+		say "packages: all installed"
+		return 0
 	fi
+	if [ "$(id -u)" != 0 ]; then
+		die "need root to install:$missing" \
+		    "(run: sudo apt-get install$missing)"
+	fi
+	say "installing:$missing"
 	export DEBIAN_FRONTEND=noninteractive
-	apt-get update -qq
-	apt-get install -y -qq --no-install-recommends $missing
+	apt-get update -qq || die "apt-get update failed"
+	# shellcheck disable=SC2086
+	apt-get install -y -qq --no-install-recommends $missing </dev/null ||
+	    die "apt-get install failed for:$missing"
+	missing=$(missing_pkgs)
+	[ -z "$missing" ] || die "still not installed:$missing"
 }
 
 build() {
-	[ -x configure ] || autoreconf -fi
-	[ -f Makefile ] || ./configure "$@"
-	make -j2
+	if [ ! -x configure ]; then
+		say "autoreconf"
+		autoreconf -fi || die "autoreconf failed"
+	fi
+	if [ ! -f Makefile ]; then
+		say "configure $*"
+		./configure "$@" || die "configure failed (see config.log)"
+	fi
+	say "make"
+	make -j2 || die "build failed"
 }
 
 what=${1:-check}
 [ $# -gt 0 ] && shift
+case "$what" in
+deps|build|demo|check) ;;
+*)	echo "usage: tools/setup.sh [deps|build [CONFIGURE-ARGS]|demo|check]" >&2
+	exit 2 ;;
+esac
 install_deps
 case "$what" in
-deps)	;;
 build)	build "$@" ;;
 demo)	build
 	exec ./profview --db "${PROFVIEW_DB:-examples/demo.db}" examples/*.PRF ;;
-check)	build
-	exec tools/check.sh ;;
-*)	echo "usage: tools/setup.sh [deps|build|demo|check]" >&2; exit 2 ;;
+check)	# Warnings fail the plain build too, as in the sanitizer build.
+	build --enable-werror
+	exec sh tools/check.sh ;;
 esac

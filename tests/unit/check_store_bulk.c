@@ -1,0 +1,243 @@
+/*
+ * The store's bulk insert path: rows added in batches arrive complete and
+ * in order, a failure inside a batch fails the transaction, and foreign
+ * keys are enforced again once an ingest transaction ends.
+ */
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "xmalloc.h"
+#include "store/store.h"
+
+static char	tmpdb[64];
+
+static void
+setup(void)
+{
+	int	fd;
+
+	snprintf(tmpdb, sizeof tmpdb, "/tmp/pvbulkXXXXXX");
+	fd = mkstemp(tmpdb);
+	ck_assert_int_ge(fd, 0);
+	close(fd);
+	unlink(tmpdb);
+}
+
+static void
+teardown(void)
+{
+	char	path[96];
+
+	unlink(tmpdb);
+	snprintf(path, sizeof path, "%s-wal", tmpdb);
+	unlink(path);
+	snprintf(path, sizeof path, "%s-shm", tmpdb);
+	unlink(path);
+}
+
+static int64_t
+count(struct store *st, const char *sql)
+{
+	sqlite3_stmt	*s;
+	int64_t		 n = -1;
+
+	ck_assert_int_eq(sqlite3_prepare_v2(store_db(st), sql, -1, &s, NULL),
+	    SQLITE_OK);
+	if (sqlite3_step(s) == SQLITE_ROW)
+		n = sqlite3_column_int64(s, 0);
+	sqlite3_finalize(s);
+	return (n);
+}
+
+static struct store *
+open_store(void)
+{
+	struct store	*st;
+	char		*cause = NULL;
+
+	st = store_open(tmpdb, 0, &cause);
+	ck_assert_msg(st != NULL, "%s", cause);
+	return (st);
+}
+
+static int64_t
+begin_session(struct store *st, const char *sha)
+{
+	char	*cause = NULL;
+	int64_t	 id;
+
+	ck_assert_msg(store_begin(st, &cause) == 0, "%s", cause);
+	id = store_session_add(st, "prf", "test", sha, 1, NULL, NULL, &cause);
+	ck_assert_msg(id > 0, "%s", cause);
+	return (id);
+}
+
+static void
+commit(struct store *st)
+{
+	char	*cause = NULL;
+
+	ck_assert_msg(store_commit(st, &cause) == 0, "%s", cause);
+}
+
+/* Row counts around the batch size: each must arrive whole, in order. */
+START_TEST(test_rows_complete_and_ordered)
+{
+	static const int	 sizes[] = { 1, 63, 64, 65, 128, 1000 };
+	struct store		*st = open_store();
+	char			 name[32], sha[16], *q;
+	int64_t			 id;
+	int			 i, k, n;
+
+	for (k = 0; k < (int)(sizeof sizes / sizeof sizes[0]); k++) {
+		n = sizes[k];
+		snprintf(sha, sizeof sha, "s%d", n);
+		id = begin_session(st, sha);
+		for (i = 0; i < n; i++) {
+			ck_assert_int_eq(store_bucket_add(st, id, i, 16 * i,
+			    16 * i + 16, 3 * i), 0);
+			/* One buffer for every name: the store must copy. */
+			snprintf(name, sizeof name, "f%d", i);
+			ck_assert_int_eq(store_symbol_add(st, id,
+			    i % 3 == 0 ? NULL : i % 3 == 1 ? "" : "M", name,
+			    i, 1), 0);
+		}
+		commit(st);
+		q = xasprintf("SELECT count(*) FROM bucket WHERE session = %lld"
+		    " AND lo = 16 * idx AND hi = lo + 16 AND hits = 3 * idx",
+		    (long long)id);
+		ck_assert_int_eq(count(st, q), n);
+		free(q);
+		/* rowid order is insertion order: names follow addr. */
+		q = xasprintf("SELECT count(*) FROM symbol WHERE session = %lld"
+		    " AND name = 'f' || addr AND (rowid - (SELECT min(rowid)"
+		    " FROM symbol WHERE session = %lld)) = addr"
+		    " AND CASE addr %% 3 WHEN 0 THEN module IS NULL"
+		    " WHEN 1 THEN module = '' ELSE module = 'M' END",
+		    (long long)id, (long long)id);
+		ck_assert_int_eq(count(st, q), n);
+		free(q);
+	}
+	store_close(st);
+}
+END_TEST
+
+/* SQL run in the middle of an ingest sees every row added so far. */
+START_TEST(test_pending_rows_visible)
+{
+	struct store	*st = open_store();
+	int64_t		 id;
+	int		 i;
+
+	id = begin_session(st, "v");
+	for (i = 0; i < 70; i++)
+		ck_assert_int_eq(store_bucket_add(st, id, i, i, i + 1, 1), 0);
+	ck_assert_int_eq(count(st, "SELECT count(*) FROM bucket"), 70);
+	commit(st);
+	store_close(st);
+}
+END_TEST
+
+/* A bad row inside a batch fails the ingest and leaves nothing. */
+START_TEST(test_failure_in_batch)
+{
+	struct store	*st = open_store();
+	char		*cause = NULL;
+	int64_t		 id;
+	int		 i, rc = 0;
+
+	id = begin_session(st, "f");
+	for (i = 0; i < 100 && rc == 0; i++)	/* idx 10 twice */
+		rc = store_bucket_add(st, id, i == 11 ? 10 : i, i, i + 1, 1);
+	if (rc == 0)	/* the batch is still waiting: commit must see it */
+		rc = store_commit(st, &cause);
+	ck_assert_int_ne(rc, 0);
+	ck_assert_ptr_nonnull(strstr(cause != NULL ? cause : store_error(st),
+	    "UNIQUE"));
+	free(cause);
+	store_rollback(st);
+	ck_assert_int_eq(count(st, "SELECT count(*) FROM bucket"), 0);
+	ck_assert_int_eq(count(st, "SELECT count(*) FROM session"), 0);
+	/* The store is usable again. */
+	id = begin_session(st, "g");
+	ck_assert_int_eq(store_bucket_add(st, id, 0, 0, 1, 1), 0);
+	commit(st);
+	ck_assert_int_eq(count(st, "SELECT count(*) FROM bucket"), 1);
+	store_close(st);
+}
+END_TEST
+
+/* Foreign keys are off only inside an ingest; deletes still cascade. */
+START_TEST(test_foreign_keys_restored)
+{
+	struct store	*st = open_store();
+	char		*cause = NULL;
+	int64_t		 id;
+
+	ck_assert_int_eq(count(st, "PRAGMA foreign_keys"), 1);
+	id = begin_session(st, "k");
+	ck_assert_int_eq(store_bucket_add(st, id, 0, 0, 1, 1), 0);
+	ck_assert_int_ne(store_session_delete(st, id, &cause), 0);
+	ck_assert_ptr_nonnull(strstr(cause, "inside an ingest"));
+	free(cause);
+	cause = NULL;
+	commit(st);
+	ck_assert_int_eq(count(st, "PRAGMA foreign_keys"), 1);
+
+	begin_session(st, "r");
+	store_rollback(st);
+	ck_assert_int_eq(count(st, "PRAGMA foreign_keys"), 1);
+
+	ck_assert_msg(store_session_delete(st, id, &cause) == 0, "%s", cause);
+	ck_assert_int_eq(count(st, "SELECT count(*) FROM bucket"), 0);
+	store_close(st);
+}
+END_TEST
+
+/* Rows added without a transaction are not lost at close. */
+START_TEST(test_autocommit_rows_kept)
+{
+	struct store	*st = open_store();
+	char		*cause = NULL;
+	int64_t		 id;
+
+	id = store_session_add(st, "prf", "a", "a", 1, NULL, NULL, &cause);
+	ck_assert_msg(id > 0, "%s", cause);
+	ck_assert_int_eq(store_symbol_add(st, id, NULL, "x", 1, 1), 0);
+	store_close(st);
+	st = open_store();
+	ck_assert_int_eq(count(st, "SELECT count(*) FROM symbol"), 1);
+	store_close(st);
+}
+END_TEST
+
+static Suite *
+bulk_suite(void)
+{
+	Suite	*s = suite_create("store_bulk");
+	TCase	*tc = tcase_create("bulk");
+
+	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_add_test(tc, test_rows_complete_and_ordered);
+	tcase_add_test(tc, test_pending_rows_visible);
+	tcase_add_test(tc, test_failure_in_batch);
+	tcase_add_test(tc, test_foreign_keys_restored);
+	tcase_add_test(tc, test_autocommit_rows_kept);
+	suite_add_tcase(s, tc);
+	return (s);
+}
+
+int
+main(void)
+{
+	SRunner	*sr = srunner_create(bulk_suite());
+	int	 failed;
+
+	srunner_run_all(sr, CK_NORMAL);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return (failed == 0 ? 0 : 1);
+}
