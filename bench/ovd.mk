@@ -6,6 +6,7 @@ bench_ovd_bare_LDADD = $(CORE_LIBS)
 CLEANFILES += bench/ovd-bare
 EXTRA_DIST += bench/ovd-ingest
 
+bench: bench-ovd
 bench-ovd: profview bench/ovd-bare
 	top_builddir=. $(SHELL) $(srcdir)/bench/ovd-ingest $(BENCH_OVD_EVENTS)
 .PHONY: bench-ovd

@@ -2,6 +2,7 @@
 # tmux (see the script).  Run "make bench-tui" or bench/tui by hand; never
 # part of make check.
 EXTRA_DIST += bench/tui
+bench: bench-tui
 bench-tui: profview
 	top_srcdir='$(top_srcdir)' PROFVIEW='$(abs_top_builddir)/profview' \
 	    $(SHELL) $(srcdir)/bench/tui
