@@ -8,4 +8,13 @@ tests_tui_keytable_CFLAGS = $(AM_CFLAGS) $(SQLITE_CFLAGS)
 TUI_TESTS = tests/tui/keys.sh tests/tui/hist.sh tests/tui/sql.sh \
 	tests/tui/sessions.sh tests/tui/term.sh
 TESTS += $(TUI_TESTS)
-EXTRA_DIST += $(TUI_TESTS) tests/tui/lib.sh man/profview-keys.inc
+EXTRA_DIST += $(TUI_TESTS) tests/tui/lib.sh
+
+# After changing a key or command: rewrite profview.1's generated part.
+update-man-keys: tests/tui/keytable$(EXEEXT)
+	tests/tui/keytable > $(srcdir)/man/keys.tmp
+	sed -e '/^\.\\" BEGIN KEYS/,/^\.\\" END KEYS/{/^\.\\" END KEYS/r $(srcdir)/man/keys.tmp' -e 'd;}' \
+	    $(srcdir)/man/profview.1 > $(srcdir)/man/profview.1.new
+	mv $(srcdir)/man/profview.1.new $(srcdir)/man/profview.1
+	rm -f $(srcdir)/man/keys.tmp
+.PHONY: update-man-keys
