@@ -73,7 +73,9 @@ install_deps
 case "$what" in
 build)	build "$@" ;;
 demo)	build
-	exec ./profview --db "${PROFVIEW_DB:-examples/demo.db}" examples/*.PRF ;;
+	# A store of its own, so the demo leaves the user's store alone.
+	exec ./profview --db "${PROFVIEW_DB:-${TMPDIR:-/tmp}/profview-demo.db}" \
+	    examples/*.PRF examples/*.OVD ;;
 check)	# Warnings fail the plain build too, as in the sanitizer build.
 	build --enable-werror
 	exec sh tools/check.sh ;;
