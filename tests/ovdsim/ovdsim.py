@@ -15,7 +15,7 @@ Overlay Buffer Change record.
 
 Standard library only.  Usage:
     ovdsim.py SCENARIO OUTSTEM [--events N] [--seed S]
-scenarios: ovrdemo thrash retry setbuf midnight reprieves empty random
+scenarios: ovrdemo thrash retry setbuf tuning midnight reprieves empty random
 """
 import json
 import random
@@ -245,7 +245,7 @@ def scenario(name, rng, nevents, stream=None):
             u = units[min(int(rng.expovariate(0.7)), 5)]
             m.call(u, rng.choice(u.procs)[0], rng.randrange(1, 4))
         return units, m
-    if name == "setbuf":
+    if name in ("setbuf", "tuning"):
         units = make_units(5, rng, sizes=[0x600] * 5)
         m = Manager(units, 0x3000, 0x3000 + 0x100, retry=0x60)
         for i in range(300):
