@@ -196,7 +196,7 @@ ovd_csv(const struct analyze_ovr *o, FILE *f)
 
 	fputs("record,unit,stat_seg,seq,ticks,time_s,kind,call_site,ovr_ofs,"
 	    "heap_org,heap_end,load_list,loads,reprieves,resident_ticks,"
-	    "resident_share,mean_reload_s\r\n", f);
+	    "resident_share,mean_reload_s\n", f);
 	for (i = 0; i < o->nunits; i++) {
 		u = &o->units[i];
 		fputs("unit,", f);
@@ -208,7 +208,7 @@ ovd_csv(const struct analyze_ovr *o, FILE *f)
 		if (u->mean_reload_ticks >= 0)
 			fprintf(f, "%.6f", u->mean_reload_ticks /
 			    ANALYZE_OVR_TICKS_PER_S);
-		fputs("\r\n", f);
+		fputs("\n", f);
 	}
 	ovd_walk_init(&w, o);
 	for (i = 0; i < o->nevents; i++) {
@@ -228,7 +228,7 @@ ovd_csv(const struct analyze_ovr *o, FILE *f)
 			fprintf(f, "%s%04X:%04X", k != 0 ? " " : "",
 			    o->units[p->unit].stat_seg, p->load_seg);
 		}
-		fputs(",,,,,\r\n", f);
+		fputs(",,,,,\n", f);
 	}
 	ovd_walk_free(&w);
 }
