@@ -55,4 +55,85 @@ uint64_t	 analyze_overlap(const struct analyze_bucket *,
 char		*analyze_bucket_names(const struct analyze_hist *,
 		    const struct analyze_bucket *);
 
+/* Overlay sessions (ovr.c). */
+#define ANALYZE_OVR_TICKS_PER_S	18.2065	/* the PC's 1193182 / 65536 Hz clock */
+
+struct analyze_ovr_unit {
+	uint16_t	 stat_seg;
+	uint32_t	 file_ofs;
+	uint16_t	 code_size;
+	uint16_t	 fixup_size;
+	uint16_t	 entry_pts;
+	char		*name;		/* from the map, or "seg XXXXh" */
+	uint64_t	 loads;
+	uint64_t	 reprieves;
+	int64_t		 resident_ticks;
+	double		 resident_share;	/* of the first to last event */
+	double		 mean_reload_ticks;	/* between loads; < 0: fewer than 2 */
+	int64_t		 first_load;		/* ticks, or -1 */
+	int64_t		 last_load;
+};
+
+struct analyze_ovr_event {
+	int64_t		 seq;
+	int64_t		 ticks;
+	int		 reprieve;
+	uint32_t	 unit;		/* index into units */
+	uint16_t	 ovr_ofs;
+	uint16_t	 heap_org;
+	uint16_t	 heap_end;
+};
+
+/* A residency: unit at load_seg from event first_seq to last_seq. */
+struct analyze_ovr_span {
+	uint32_t	 unit;
+	uint16_t	 load_seg;
+	int64_t		 first_seq;
+	int64_t		 last_seq;
+	int64_t		 start_ticks;
+	int64_t		 end_ticks;	/* the next list without it, or the end */
+};
+
+/* What happened to one unit in one time window. */
+struct analyze_ovr_cell {
+	uint32_t	 loads;
+	uint32_t	 reprieves;
+	int64_t		 resident_ticks;
+};
+
+/* Windows of width ticks, each with a cell per unit (cells[w * nunits + u]). */
+struct analyze_ovr_level {
+	int64_t			 width;
+	size_t			 n;
+	struct analyze_ovr_cell	*cells;
+};
+
+struct analyze_ovr {
+	int64_t			 session;
+	int			 version;
+	uint16_t		 prefix_seg;
+	int			 truncated;
+	int64_t			 wraps;
+	int64_t			 t_first;
+	int64_t			 t_last;
+	struct analyze_ovr_unit	*units;		/* by stat_seg */
+	size_t			 nunits;
+	struct analyze_ovr_event *events;	/* by seq */
+	size_t			 nevents;
+	struct analyze_ovr_span	*spans;		/* by first_seq, then stat_seg */
+	size_t			 nspans;
+	struct analyze_sym	*syms;		/* by addr: seg * 16 + off */
+	size_t			 nsyms;
+	struct analyze_ovr_level *levels;	/* [0] finest, each next 2x */
+	size_t			 nlevels;
+};
+
+int		 analyze_ovr_load(struct store *, int64_t, struct analyze_ovr *,
+		    char **);
+void		 analyze_ovr_free(struct analyze_ovr *);
+int		 analyze_ovr_levels(struct analyze_ovr *, size_t);
+char		*analyze_ovr_site(const struct analyze_ovr *, uint32_t,
+		    uint16_t);
+double		 analyze_ovr_seconds(int64_t);
+
 #endif

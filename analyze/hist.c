@@ -11,6 +11,8 @@
 #include "xmalloc.h"
 #include "analyze/analyze.h"
 
+#define ANALYZE_NAMES_MAX	4
+
 /* Bytes of [lo, hi) that symbol s covers. */
 uint64_t
 analyze_overlap(const struct analyze_bucket *b, const struct analyze_sym *s)
@@ -228,22 +230,35 @@ analyze_hist_free(struct analyze_hist *h)
 	memset(h, 0, sizeof *h);
 }
 
-/* "name1, name2" for the symbols a bucket overlaps, or "". */
+/*
+ * "name1, name2" for the symbols a bucket overlaps, or "".  A coarse zoom
+ * level can span thousands of symbols: name the first few and count the
+ * rest, so a frame costs the same at every level.
+ */
 char *
 analyze_bucket_names(const struct analyze_hist *h,
     const struct analyze_bucket *b)
 {
 	char	*out = NULL, *next;
-	size_t	 k;
+	size_t	 k, named = 0, more = 0;
 
 	for (k = b->sym_first; k < b->sym_first + b->sym_count; k++) {
 		if (analyze_overlap(b, &h->syms[k]) == 0)
 			continue;
+		if (named == ANALYZE_NAMES_MAX) {
+			more++;
+			continue;
+		}
 		next = xasprintf("%s%s%s", out != NULL ? out : "",
 		    out != NULL ? ", " : "", h->syms[k].name);
 		free(out);
-		if ((out = next) == NULL)
-			break;
+		out = next;
+		named++;
 	}
-	return (out != NULL ? out : strdup(""));
+	if (more != 0) {
+		next = xasprintf("%s (+%zu)", out, more);
+		free(out);
+		out = next;
+	}
+	return (out != NULL ? out : xstrdup(""));
 }

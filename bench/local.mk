@@ -2,3 +2,4 @@
 include $(srcdir)/bench/ingest.mk
 include $(srcdir)/bench/tui.mk
 include $(srcdir)/bench/dos.mk
+include $(srcdir)/bench/ovd.mk

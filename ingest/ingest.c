@@ -20,6 +20,7 @@
 
 static const struct ingest_reader *ingest_readers[] = {
 	&ingest_prf_reader,
+	&ingest_ovd_reader,
 };
 #define INGEST_NREADERS (sizeof ingest_readers / sizeof ingest_readers[0])
 
@@ -132,14 +133,17 @@ ingest_run(struct store *st, const char *path, const uint8_t *buf,
     size_t len, const struct ingest_opts *opts, time_t mtime,
     int64_t *session, const char **kind, char **cause)
 {
+	static const uint8_t		 empty[1];
 	const struct ingest_reader	*r;
 	struct ingest_ctx		 ctx;
 	char				 sha[65], captured[32], *source, *prog;
 	struct tm			 tm;
 
+	if (buf == NULL)
+		buf = empty;
 	if ((r = ingest_detect(buf, len, path)) == NULL) {
 		*cause = xasprintf("%s: not a profile profview knows (%zu"
-		    " bytes; formats: prf)", path, len);
+		    " bytes; formats: prf, ovd)", path, len);
 		return (-1);
 	}
 	*kind = r->kind;
@@ -147,8 +151,11 @@ ingest_run(struct store *st, const char *path, const uint8_t *buf,
 	if ((*session = store_session_find(st, sha)) > 0)
 		return (1);
 
-	gmtime_r(&mtime, &tm);
-	strftime(captured, sizeof captured, "%Y-%m-%dT%H:%M:%SZ", &tm);
+	/* Bytes from memory have no file time: captured stays NULL. */
+	if (mtime != (time_t)-1 && gmtime_r(&mtime, &tm) != NULL)
+		strftime(captured, sizeof captured, "%Y-%m-%dT%H:%M:%SZ", &tm);
+	else
+		captured[0] = '\0';
 	if ((source = realpath(path, NULL)) == NULL)
 		source = strdup(path);
 	prog = ingest_program(path);
@@ -162,7 +169,7 @@ ingest_run(struct store *st, const char *path, const uint8_t *buf,
 	if (store_begin(st, cause) != 0)
 		goto fail;
 	ctx.session = store_session_add(st, r->kind, source, sha,
-	    (int64_t)len, prog, captured, cause);
+	    (int64_t)len, prog, captured[0] != '\0' ? captured : NULL, cause);
 	if (ctx.session < 0)
 		goto rollback;
 	if (r->load(&ctx) != 0) {
@@ -189,9 +196,29 @@ fail:
 }
 
 /*
- * Load one file.  Returns 0 with a new session, 1 when an identical file
- * was already there (same sha256), -1 with *cause set.
+ * Load len bytes named name (for messages, the program name and the map
+ * search).  Returns 0 with a new session, 1 when an identical file was
+ * already there (same sha256), -1 with *cause set.
  */
+int
+ingest_bytes(struct store *st, const char *name, const uint8_t *buf,
+    size_t len, const struct ingest_opts *opts, int64_t *session,
+    const char **kind, int *reused, char **cause)
+{
+	int	rc;
+
+	*reused = 0;
+	*kind = "?";
+	rc = ingest_run(st, name, buf, len, opts,
+	    (time_t)-1, session, kind, cause);
+	if (rc == 1) {
+		*reused = 1;
+		rc = 0;
+	}
+	return (rc);
+}
+
+/* Load one file; see ingest_bytes. */
 int
 ingest_file(struct store *st, const char *path, const struct ingest_opts *opts,
     int64_t *session, const char **kind, int *reused, char **cause)
@@ -199,7 +226,6 @@ ingest_file(struct store *st, const char *path, const struct ingest_opts *opts,
 	struct stat	 sb;
 	void		*map = NULL;
 	int		 fd, rc;
-	static const uint8_t empty[1];
 
 	*reused = 0;
 	*kind = "?";
@@ -222,8 +248,8 @@ ingest_file(struct store *st, const char *path, const struct ingest_opts *opts,
 		}
 	}
 	close(fd);
-	rc = ingest_run(st, path, map != NULL ? map : empty,
-	    (size_t)sb.st_size, opts, sb.st_mtime, session, kind, cause);
+	rc = ingest_run(st, path, map, (size_t)sb.st_size, opts, sb.st_mtime,
+	    session, kind, cause);
 	if (map != NULL)
 		munmap(map, (size_t)sb.st_size);
 	if (rc == 1) {

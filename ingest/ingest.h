@@ -67,12 +67,16 @@ struct ingest_map {
 };
 
 extern const struct ingest_reader ingest_prf_reader;
+extern const struct ingest_reader ingest_ovd_reader;
 
 const struct ingest_reader *ingest_detect(const uint8_t *, size_t,
 		    const char *);
 int		 ingest_file(struct store *, const char *,
 		    const struct ingest_opts *, int64_t *, const char **,
 		    int *, char **);
+int		 ingest_bytes(struct store *, const char *, const uint8_t *,
+		    size_t, const struct ingest_opts *, int64_t *,
+		    const char **, int *, char **);
 int		 ingest_fail(struct ingest_ctx *, size_t, const char *,
 		    const char *, ...) __attribute__((format(printf, 4, 5)));
 void		 ingest_warn(struct ingest_ctx *, size_t, const char *, ...)
@@ -85,6 +89,8 @@ int		 ingest_map_parse(const char *, size_t, const char *,
 		    struct ingest_map *, char **);
 void		 ingest_map_free(struct ingest_map *);
 char		*ingest_map_find(const char *);
+int		 ingest_map_open(struct ingest_ctx *, struct ingest_map *,
+		    char **);
 int		 ingest_map_attach(struct ingest_ctx *, uint32_t, uint32_t);
 
 /* SHA-256 (sha256.c), hex-encoded into 65 bytes. */

@@ -2,26 +2,806 @@
  * Linker maps: NASM [map all], Microsoft LINK / Borland TLINK, Turbo
  * Pascal.  The parsers turn a map into image-relative symbols; attaching
  * relocates them by the DOS load rule and stores them.
+ *
+ * What the symbol table gets, per flavour:
+ *  - NASM: every label of every section at its virtual address (where the
+ *    CPU runs it), module = section name; "No Section" equ values are not
+ *    addresses and are left out.  The map is a .COM's (offsets include
+ *    100h) when its origin is 100h, or, without the origin block, when no
+ *    label loads below 100h.
+ *  - LINK/TLINK: "Publics by Value" (else "Publics by Name"), module = the
+ *    segment whose Start..Stop holds the address; "Abs" and "Imp" publics
+ *    are values, not code, and are left out.
+ *  - Turbo Pascal: as LINK, but module = the unit (its CODE segment; data
+ *    symbols have none) and a unit's main block "@" is named "UNIT.@".
  */
 #include <ctype.h>
 #include <errno.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 
 #include "xmalloc.h"
 #include "ingest/ingest.h"
 
 #define MAP_MAX_BYTES	(256u << 20)
+#define MAP_DOS_LIMIT	0x100000u	/* 1 MiB: no real-mode address beyond */
 
+/* One line of the map, without its end-of-line and trailing blanks. */
+struct map_line {
+	const char	*p;
+	size_t		 len;
+	size_t		 no;
+};
+
+/* A LINK/TLINK/TP segment table row. */
+struct map_seg {
+	uint32_t	 start;
+	uint32_t	 stop;
+	uint32_t	 length;
+	char		*name;
+	char		*class;
+};
+
+/* A public before its module is known: linear address and name. */
+struct map_pub {
+	uint32_t	 seg;
+	uint32_t	 off;
+	char		*name;
+};
+
+struct map_pubs {
+	struct map_pub	*v;
+	size_t		 n;
+	size_t		 cap;
+	int		 seen;	/* the table's header was there */
+};
+
+struct map_parser {
+	const char		*name;
+	const char		*text;
+	size_t			 len;
+	size_t			 pos;
+	size_t			 lineno;
+	struct ingest_map	*map;
+	size_t			 cap;
+	char			**cause;
+};
+
+/*
+ * The next line.  CRLF and trailing blanks are dropped, and a ^Z ends the
+ * text the way it ends a DOS text file.
+ */
+static int
+map_next(struct map_parser *mp, struct map_line *l)
+{
+	const char	*p, *nl;
+	size_t		 n;
+
+	if (mp->pos >= mp->len)
+		return (0);
+	p = mp->text + mp->pos;
+	if (*p == '\032') {
+		mp->pos = mp->len;
+		return (0);
+	}
+	nl = memchr(p, '\n', mp->len - mp->pos);
+	n = nl != NULL ? (size_t)(nl - p) : mp->len - mp->pos;
+	mp->pos += n + (nl != NULL);
+	l->p = p;
+	l->no = ++mp->lineno;
+	/* A ^Z inside the line ends the text there. */
+	if ((nl = memchr(p, '\032', n)) != NULL) {
+		n = (size_t)(nl - p);
+		mp->pos = mp->len;
+	}
+	while (n > 0 && (p[n - 1] == '\r' || p[n - 1] == ' ' ||
+	    p[n - 1] == '\t'))
+		n--;
+	l->len = n;
+	return (1);
+}
+
+static int
+map_blank(const struct map_line *l)
+{
+	size_t	i;
+
+	for (i = 0; i < l->len; i++) {
+		if (l->p[i] != ' ' && l->p[i] != '\t')
+			return (0);
+	}
+	return (1);
+}
+
+static int
+map_error(struct map_parser *mp, const struct map_line *l, const char *field,
+    const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+
+static int
+map_error(struct map_parser *mp, const struct map_line *l, const char *field,
+    const char *fmt, ...)
+{
+	va_list	 ap;
+	char	*detail;
+
+	va_start(ap, fmt);
+	detail = xvasprintf(fmt, ap);
+	va_end(ap);
+	*mp->cause = xasprintf("%s: line %zu: %s: %s", mp->name,
+	    l != NULL ? l->no : mp->lineno, field, detail);
+	free(detail);
+	return (-1);
+}
+
+/* Split a line into at most max blank-separated tokens; the count. */
+struct map_tok {
+	const char	*p;
+	size_t		 len;
+};
+
+static size_t
+map_split(const struct map_line *l, struct map_tok *t, size_t max)
+{
+	size_t	i = 0, n = 0, s;
+
+	for (;;) {
+		while (i < l->len && (l->p[i] == ' ' || l->p[i] == '\t'))
+			i++;
+		if (i == l->len)
+			return (n);
+		s = i;
+		while (i < l->len && l->p[i] != ' ' && l->p[i] != '\t')
+			i++;
+		if (n == max)
+			return (max + 1);	/* more than asked for */
+		t[n].p = l->p + s;
+		t[n].len = i - s;
+		n++;
+	}
+}
+
+static int
+map_tok_is(const struct map_tok *t, const char *s)
+{
+	return (t->len == strlen(s) && strncasecmp(t->p, s, t->len) == 0);
+}
+
+/* Whether the line contains s. */
+static int
+map_has(const struct map_line *l, const char *s)
+{
+	size_t	n = strlen(s), i;
+
+	for (i = 0; i + n <= l->len; i++) {
+		if (memcmp(l->p + i, s, n) == 0)
+			return (1);
+	}
+	return (0);
+}
+
+static int
+map_starts(const struct map_line *l, const char *s)
+{
+	size_t	n = strlen(s);
+
+	return (l->len >= n && memcmp(l->p, s, n) == 0);
+}
+
+/* Hex digits p[0..len) into *v, at most max. */
+static int
+map_hex(const char *p, size_t len, uint64_t max, uint32_t *v)
+{
+	uint64_t	x = 0;
+	size_t		i;
+	int		d;
+
+	if (len == 0 || len > 16)
+		return (-1);
+	for (i = 0; i < len; i++) {
+		if (p[i] >= '0' && p[i] <= '9')
+			d = p[i] - '0';
+		else if (p[i] >= 'a' && p[i] <= 'f')
+			d = p[i] - 'a' + 10;
+		else if (p[i] >= 'A' && p[i] <= 'F')
+			d = p[i] - 'A' + 10;
+		else
+			return (-1);
+		x = x * 16 + (uint64_t)d;
+		if (x > max)
+			return (-1);
+	}
+	*v = (uint32_t)x;
+	return (0);
+}
+
+/* "SSSS:OOOO", each part at most 16 bits. */
+static int
+map_segoff(const struct map_tok *t, uint32_t *seg, uint32_t *off)
+{
+	const char	*colon = memchr(t->p, ':', t->len);
+	size_t		 n;
+
+	if (colon == NULL)
+		return (-1);
+	n = (size_t)(colon - t->p);
+	if (n > 4 || t->len - n - 1 > 4)
+		return (-1);
+	if (map_hex(t->p, n, 0xffff, seg) != 0 ||
+	    map_hex(colon + 1, t->len - n - 1, 0xffff, off) != 0)
+		return (-1);
+	return (0);
+}
+
+static char *
+map_tokdup(const struct map_tok *t)
+{
+	return (xasprintf("%.*s", (int)t->len, t->p));
+}
+
+/* Whether every byte of the token is in set. */
+static int
+map_tok_all(const struct map_tok *t, const char *set)
+{
+	size_t	i;
+
+	for (i = 0; i < t->len; i++) {
+		if (t->p[i] == '\0' || strchr(set, t->p[i]) == NULL)
+			return (0);
+	}
+	return (1);
+}
+
+static int
+map_printable(const struct map_tok *t)
+{
+	size_t	i;
+
+	for (i = 0; i < t->len; i++) {
+		if ((unsigned char)t->p[i] < 0x20 || t->p[i] == 0x7f)
+			return (0);
+	}
+	return (1);
+}
+
+static void
+map_add(struct map_parser *mp, char *module, char *name, uint32_t seg,
+    uint32_t off)
+{
+	struct ingest_map	*map = mp->map;
+	struct ingest_sym	*s;
+
+	if (map->nsyms == mp->cap) {
+		mp->cap = mp->cap != 0 ? mp->cap * 2 : 64;
+		map->syms = xreallocarray(map->syms, mp->cap,
+		    sizeof *map->syms);
+	}
+	s = &map->syms[map->nsyms++];
+	s->module = module;
+	s->name = name;
+	s->seg = seg;
+	s->off = off;
+	s->size = 0;
+}
+
+/*
+ * NASM [map] output.  The symbol tables give each label's real (load) and
+ * virtual (run) address; the CPU samples the virtual one.  "No Section"
+ * values are equ constants, not addresses, and are left out.
+ */
+enum map_nasm_state {
+	NASM_OTHER,		/* header, source/output names, details */
+	NASM_ORIGIN,
+	NASM_SUMMARY,
+	NASM_SYMBOLS,
+	NASM_SYMTAB,		/* inside "Real Virtual Name" rows */
+	NASM_CONSTTAB		/* inside "Value Name" rows */
+};
+
+static int
+map_nasm(struct map_parser *mp)
+{
+	struct map_line		 l;
+	struct map_tok		 t[8];
+	enum map_nasm_state	 state = NASM_OTHER;
+	char			*section = NULL;
+	uint32_t		 origin = 0, real, virt, v;
+	uint64_t		 lowest = UINT64_MAX;
+	int			 have_origin = 0, rc = -1;
+	size_t			 n;
+
+	while (map_next(mp, &l)) {
+		if (map_blank(&l))
+			continue;
+		if (map_starts(&l, "-- ")) {
+			if (map_has(&l, "-- Program origin "))
+				state = NASM_ORIGIN;
+			else if (map_has(&l, "-- Sections (summary) "))
+				state = NASM_SUMMARY;
+			else if (map_has(&l, "-- Symbols "))
+				state = NASM_SYMBOLS;
+			else
+				state = NASM_OTHER;
+			continue;
+		}
+		switch (state) {
+		case NASM_OTHER:
+			break;
+		case NASM_ORIGIN:
+			n = map_split(&l, t, 1);
+			if (n != 1 || map_hex(t[0].p, t[0].len, UINT32_MAX,
+			    &origin) != 0) {
+				map_error(mp, &l, "origin", "\"%.*s\" is not"
+				    " a hex address", (int)l.len, l.p);
+				goto out;
+			}
+			have_origin = 1;
+			state = NASM_OTHER;
+			break;
+		case NASM_SUMMARY:
+			n = map_split(&l, t, 6);
+			if (n == 6 && map_tok_is(&t[0], "Vstart"))
+				break;
+			if (n != 6 || map_hex(t[0].p, t[0].len, UINT32_MAX,
+			    &v) != 0 || map_hex(t[1].p, t[1].len, UINT32_MAX,
+			    &v) != 0 || map_hex(t[2].p, t[2].len, UINT32_MAX,
+			    &v) != 0 || map_hex(t[3].p, t[3].len, UINT32_MAX,
+			    &v) != 0) {
+				map_error(mp, &l, "section", "expected vstart,"
+				    " start, stop, length, class and name");
+				goto out;
+			}
+			break;
+		case NASM_SYMBOLS:
+		case NASM_SYMTAB:
+		case NASM_CONSTTAB:
+			if (map_starts(&l, "---- Section ")) {
+				n = map_split(&l, t, 4);
+				if (n < 3 || n > 4 || (n == 4 &&
+				    !map_tok_all(&t[3], "-")) ||
+				    !map_printable(&t[2])) {
+					map_error(mp, &l, "section", "bad"
+					    " section heading");
+					goto out;
+				}
+				free(section);
+				section = map_tokdup(&t[2]);
+				state = NASM_SYMBOLS;
+				break;
+			}
+			if (map_starts(&l, "---- No Section ")) {
+				free(section);
+				section = NULL;
+				state = NASM_SYMBOLS;
+				break;
+			}
+			n = map_split(&l, t, 3);
+			if (n == 3 && map_tok_is(&t[0], "Real") &&
+			    map_tok_is(&t[1], "Virtual") &&
+			    map_tok_is(&t[2], "Name")) {
+				if (section == NULL) {
+					map_error(mp, &l, "section", "symbol"
+					    " table outside a section");
+					goto out;
+				}
+				state = NASM_SYMTAB;
+				break;
+			}
+			if (n == 2 && map_tok_is(&t[0], "Value") &&
+			    map_tok_is(&t[1], "Name")) {
+				state = NASM_CONSTTAB;
+				break;
+			}
+			if (state == NASM_CONSTTAB) {
+				if (n != 2 || map_hex(t[0].p, t[0].len,
+				    UINT64_MAX, &v) != 0) {
+					map_error(mp, &l, "value", "expected"
+					    " a hex value and a name");
+					goto out;
+				}
+				break;
+			}
+			if (state != NASM_SYMTAB) {
+				map_error(mp, &l, "symbols", "expected a"
+				    " section heading or a table heading");
+				goto out;
+			}
+			if (n != 3) {
+				map_error(mp, &l, "symbol", "expected real"
+				    " address, virtual address and name");
+				goto out;
+			}
+			if (map_hex(t[0].p, t[0].len, UINT32_MAX, &real) != 0) {
+				map_error(mp, &l, "real", "\"%.*s\" is not a"
+				    " 32-bit hex address", (int)t[0].len,
+				    t[0].p);
+				goto out;
+			}
+			if (map_hex(t[1].p, t[1].len, UINT32_MAX, &virt) != 0) {
+				map_error(mp, &l, "virtual", "\"%.*s\" is not"
+				    " a 32-bit hex address", (int)t[1].len,
+				    t[1].p);
+				goto out;
+			}
+			if (!map_printable(&t[2])) {
+				map_error(mp, &l, "name", "control characters"
+				    " in the name");
+				goto out;
+			}
+			if (real < lowest)
+				lowest = real;
+			map_add(mp, xstrdup(section), map_tokdup(&t[2]), 0,
+			    virt);
+			break;
+		}
+	}
+	/*
+	 * A .COM is assembled with org 100h.  Without the origin block
+	 * ([map symbols]) the lowest load address is the best evidence.
+	 */
+	if (have_origin)
+		mp->map->com = (origin == 0x100);
+	else
+		mp->map->com = (lowest != UINT64_MAX && lowest >= 0x100);
+	rc = 0;
+out:
+	free(section);
+	return (rc);
+}
+
+/*
+ * MS LINK, Borland TLINK and Turbo Pascal maps share one layout: a segment
+ * table, optional group and detailed segment tables, publics by name and/or
+ * by value, line numbers, and the entry point.
+ */
+enum map_link_state {
+	LINK_NONE,
+	LINK_SEGS,
+	LINK_GROUPS,
+	LINK_DETAIL,
+	LINK_PUB_NAME,
+	LINK_PUB_VALUE,
+	LINK_LINES
+};
+
+static void
+map_pubs_free(struct map_pubs *p)
+{
+	size_t	i;
+
+	for (i = 0; i < p->n; i++)
+		free(p->v[i].name);
+	free(p->v);
+}
+
+/* The heading that starts a table, or LINK_NONE. */
+static enum map_link_state
+map_link_heading(const struct map_line *l)
+{
+	struct map_tok	t[6];
+	size_t		n;
+
+	n = map_split(l, t, 5);
+	if (n == 5 && map_tok_is(&t[0], "Start") &&
+	    map_tok_is(&t[1], "Stop") && map_tok_is(&t[2], "Length") &&
+	    map_tok_is(&t[3], "Name") && map_tok_is(&t[4], "Class"))
+		return (LINK_SEGS);
+	if (n == 2 && map_tok_is(&t[0], "Origin") &&
+	    map_tok_is(&t[1], "Group"))
+		return (LINK_GROUPS);
+	if (map_has(l, "Detailed map of segments"))
+		return (LINK_DETAIL);
+	if (n == 4 && map_tok_is(&t[0], "Address") &&
+	    map_tok_is(&t[1], "Publics") && map_tok_is(&t[2], "by")) {
+		if (map_tok_is(&t[3], "Name"))
+			return (LINK_PUB_NAME);
+		if (map_tok_is(&t[3], "Value"))
+			return (LINK_PUB_VALUE);
+	}
+	if (map_has(l, "Line numbers for "))
+		return (LINK_LINES);
+	return (LINK_NONE);
+}
+
+/* " 00000H 0001FH 00020H _TEXT CODE" */
+static int
+map_link_seg(struct map_parser *mp, const struct map_line *l,
+    struct map_seg **segs, size_t *nsegs, size_t *cap)
+{
+	static const char	*what[3] = { "start", "stop", "length" };
+	struct map_tok		 t[6];
+	struct map_seg		*s;
+	uint32_t		 v[3];
+	size_t			 n, i;
+
+	n = map_split(l, t, 6);
+	if (n < 4 || n > 6)
+		return (map_error(mp, l, "segment", "expected start, stop,"
+		    " length, name and class"));
+	for (i = 0; i < 3; i++) {
+		if (t[i].len < 2 || (t[i].p[t[i].len - 1] != 'H' &&
+		    t[i].p[t[i].len - 1] != 'h') ||
+		    map_hex(t[i].p, t[i].len - 1, MAP_DOS_LIMIT - 1,
+		    &v[i]) != 0)
+			return (map_error(mp, l, what[i], "\"%.*s\" is not a"
+			    " hex address below 1 MiB ending in H",
+			    (int)t[i].len, t[i].p));
+	}
+	if (v[1] < v[0] && v[2] != 0)
+		return (map_error(mp, l, "stop", "%05XH is below start %05XH",
+		    v[1], v[0]));
+	if (!map_printable(&t[3]) || (n >= 5 && !map_printable(&t[4])))
+		return (map_error(mp, l, "name", "control characters in the"
+		    " name"));
+	if (*nsegs == *cap) {
+		*cap = *cap != 0 ? *cap * 2 : 16;
+		*segs = xreallocarray(*segs, *cap, sizeof **segs);
+	}
+	s = &(*segs)[(*nsegs)++];
+	s->start = v[0];
+	s->stop = v[1];
+	s->length = v[2];
+	s->name = map_tokdup(&t[3]);
+	s->class = n >= 5 ? map_tokdup(&t[4]) : xstrdup("");
+	return (0);
+}
+
+/*
+ * " 0000:0010       _main", maybe with a marker between: "Abs" for
+ * absolute values and "Imp" for imports are not code addresses.
+ */
+static int
+map_link_pub(struct map_parser *mp, const struct map_line *l,
+    struct map_pubs *p)
+{
+	struct map_tok	 t[4];
+	struct map_pub	*pub;
+	uint32_t	 seg, off;
+	size_t		 n;
+
+	n = map_split(l, t, 3);
+	if (n < 2 || n > 3)
+		return (map_error(mp, l, "public", "expected an address and"
+		    " a name"));
+	if (map_segoff(&t[0], &seg, &off) != 0)
+		return (map_error(mp, l, "address", "\"%.*s\" is not"
+		    " SSSS:OOOO", (int)t[0].len, t[0].p));
+	if (n == 3) {
+		if (map_tok_is(&t[1], "Abs") || map_tok_is(&t[1], "Imp"))
+			return (0);
+		if (!map_tok_is(&t[1], "Res") && !map_tok_is(&t[1], "Unr"))
+			return (map_error(mp, l, "name", "unexpected text"
+			    " after \"%.*s\"", (int)t[1].len, t[1].p));
+		t[1] = t[2];
+	}
+	if (!map_printable(&t[1]))
+		return (map_error(mp, l, "name", "control characters in the"
+		    " name"));
+	if (p->n == p->cap) {
+		p->cap = p->cap != 0 ? p->cap * 2 : 64;
+		p->v = xreallocarray(p->v, p->cap, sizeof *p->v);
+	}
+	pub = &p->v[p->n++];
+	pub->seg = seg;
+	pub->off = off;
+	pub->name = map_tokdup(&t[1]);
+	return (0);
+}
+
+/* Rows that are checked but not kept. */
+static int
+map_link_other(struct map_parser *mp, const struct map_line *l,
+    enum map_link_state state)
+{
+	struct map_tok	t[64];
+	uint32_t	seg, off, v;
+	size_t		n, i;
+
+	switch (state) {
+	case LINK_GROUPS:
+		/* " 0002:0   DGROUP" */
+		n = map_split(l, t, 2);
+		if (n != 2 || map_segoff(&t[0], &seg, &off) != 0)
+			return (map_error(mp, l, "group", "expected an origin"
+			    " and a group name"));
+		return (0);
+	case LINK_DETAIL:
+		/* " 0000:0000 0010 C=CODE S=_TEXT G=(none) M=X.ASM ..." */
+		n = map_split(l, t, 63);
+		if (n < 2 || map_segoff(&t[0], &seg, &off) != 0 ||
+		    map_hex(t[1].p, t[1].len, UINT32_MAX, &v) != 0)
+			return (map_error(mp, l, "segment", "expected an"
+			    " address and a length"));
+		return (0);
+	case LINK_LINES:
+		/* "    12 0000:0000    13 0000:0005" */
+		n = map_split(l, t, 63);
+		if (n == 0 || n > 63 || n % 2 != 0)
+			return (map_error(mp, l, "line", "expected pairs of"
+			    " line number and address"));
+		for (i = 0; i < n; i += 2) {
+			if (!map_tok_all(&t[i], "0123456789") ||
+			    t[i].len > 9)
+				return (map_error(mp, l, "line", "\"%.*s\" is"
+				    " not a line number", (int)t[i].len,
+				    t[i].p));
+			if (map_segoff(&t[i + 1], &seg, &off) != 0)
+				return (map_error(mp, l, "address", "\"%.*s\""
+				    " is not SSSS:OOOO", (int)t[i + 1].len,
+				    t[i + 1].p));
+		}
+		return (0);
+	default:
+		return (0);
+	}
+}
+
+/* The segment whose Start..Stop holds linear address a, or NULL. */
+static const struct map_seg *
+map_seg_of(const struct map_seg *segs, size_t nsegs, uint32_t a)
+{
+	size_t	i;
+
+	for (i = 0; i < nsegs; i++) {
+		if (segs[i].length != 0 && a >= segs[i].start &&
+		    a <= segs[i].stop)
+			return (&segs[i]);
+	}
+	return (NULL);
+}
+
+static int
+map_link(struct map_parser *mp)
+{
+	struct map_line		 l;
+	struct map_tok		 t[6];
+	struct map_seg		*segs = NULL;
+	const struct map_seg	*sg;
+	struct map_pubs		 byname, byvalue, *use, *cur = NULL;
+	enum map_link_state	 state = LINK_NONE, next;
+	size_t			 nsegs = 0, segcap = 0, rows = 0, i, n;
+	uint32_t		 seg, off, a;
+	int			 rc = -1, tp = 0;
+	char			*module, *name;
+
+	memset(&byname, 0, sizeof byname);
+	memset(&byvalue, 0, sizeof byvalue);
+	while (map_next(mp, &l)) {
+		if (map_blank(&l)) {
+			/* A blank line before the first row is spacing. */
+			if (rows != 0)
+				state = LINK_NONE;
+			continue;
+		}
+		if ((next = map_link_heading(&l)) != LINK_NONE) {
+			state = next;
+			rows = 0;
+			if (state == LINK_PUB_NAME)
+				cur = &byname;
+			else if (state == LINK_PUB_VALUE)
+				cur = &byvalue;
+			if (cur != NULL)
+				cur->seen = 1;
+			continue;
+		}
+		if (map_has(&l, "Program entry point at")) {
+			n = map_split(&l, t, 5);
+			if (n != 5 || map_segoff(&t[4], &seg, &off) != 0) {
+				map_error(mp, &l, "entry", "expected"
+				    " \"Program entry point at SSSS:OOOO\"");
+				goto out;
+			}
+			state = LINK_NONE;
+			continue;
+		}
+		switch (state) {
+		case LINK_NONE:
+			/* Banners, warnings, "Stack allocation": not ours. */
+			continue;
+		case LINK_SEGS:
+			if (map_link_seg(mp, &l, &segs, &nsegs, &segcap) != 0)
+				goto out;
+			break;
+		case LINK_PUB_NAME:
+		case LINK_PUB_VALUE:
+			if (map_link_pub(mp, &l, cur) != 0)
+				goto out;
+			break;
+		default:
+			if (map_link_other(mp, &l, state) != 0)
+				goto out;
+			break;
+		}
+		rows++;
+	}
+
+	use = byvalue.seen ? &byvalue : &byname;
+	if (!byvalue.seen && !byname.seen && nsegs == 0) {
+		map_error(mp, NULL, "map", "no segment table and no publics:"
+		    " not a NASM, LINK, TLINK or Turbo Pascal map");
+		goto out;
+	}
+	/*
+	 * Turbo Pascal names every unit's main block "@" and has a HEAP
+	 * segment; LINK and TLINK maps have neither.
+	 */
+	for (i = 0; i < use->n && !tp; i++)
+		tp = (strcmp(use->v[i].name, "@") == 0);
+	for (i = 0; i < nsegs && !tp; i++)
+		tp = (strcmp(segs[i].name, "HEAP") == 0 &&
+		    strcmp(segs[i].class, "HEAP") == 0);
+	mp->map->flavour = tp ? INGEST_MAP_TP : INGEST_MAP_LINK;
+	mp->map->com = 0;
+
+	for (i = 0; i < use->n; i++) {
+		a = use->v[i].seg * 16 + use->v[i].off;
+		sg = map_seg_of(segs, nsegs, a);
+		/* TP: a unit is a CODE segment; DATA, STACK are not units. */
+		if (sg != NULL && tp && strcasecmp(sg->class, "CODE") != 0)
+			sg = NULL;
+		module = sg != NULL ? xstrdup(sg->name) : NULL;
+		if (tp && strcmp(use->v[i].name, "@") == 0 && module != NULL)
+			name = xasprintf("%s.@", module);
+		else {
+			name = use->v[i].name;
+			use->v[i].name = NULL;
+		}
+		map_add(mp, module, name, use->v[i].seg, use->v[i].off);
+	}
+	rc = 0;
+out:
+	for (i = 0; i < nsegs; i++) {
+		free(segs[i].name);
+		free(segs[i].class);
+	}
+	free(segs);
+	map_pubs_free(&byname);
+	map_pubs_free(&byvalue);
+	return (rc);
+}
+
+/*
+ * Parse a map's text (len bytes, not necessarily NUL-terminated) into
+ * image-relative symbols.  The flavour comes from the content: NASM maps
+ * announce themselves; LINK/TLINK and Turbo Pascal share a layout and
+ * differ in what is in it.
+ */
 int
 ingest_map_parse(const char *text, size_t len, const char *name,
     struct ingest_map *map, char **cause)
 {
+	struct map_parser	 mp;
+	struct map_line		 l;
+	int			 nasm = 0, rc;
+
 	memset(map, 0, sizeof *map);
-	*cause = xasprintf("%s: map parsing is not written yet", name);
-	return (-1);
+	memset(&mp, 0, sizeof mp);
+	mp.name = name;
+	mp.text = text;
+	mp.len = len;
+	mp.map = map;
+	mp.cause = cause;
+
+	/* NASM's banner comes first, after at most a few blank lines. */
+	while (map_next(&mp, &l)) {
+		if (map_blank(&l))
+			continue;
+		nasm = map_starts(&l, "- NASM Map file");
+		break;
+	}
+	mp.pos = 0;
+	mp.lineno = 0;
+	if (nasm) {
+		map->flavour = INGEST_MAP_NASM;
+		rc = map_nasm(&mp);
+	} else
+		rc = map_link(&mp);
+	if (rc != 0)
+		ingest_map_free(map);
+	return (rc);
 }
 
 void
@@ -115,40 +895,64 @@ map_placed_cmp(const void *a, const void *b)
 
 	if (x->addr != y->addr)
 		return (x->addr < y->addr ? -1 : 1);
-	return (x < y ? -1 : x > y);
+	/* Map order among aliases; qsort moves x and y, their syms stay. */
+	return (x->sym < y->sym ? -1 : x->sym > y->sym);
 }
 
 /*
- * Find, read and relocate the map for a DOS program whose PSP is at
- * paragraph psp and whose image ends at paragraph high, and store its
- * symbols.  A map named with --map must be good; one found by name only
- * earns a warning when it is not.
+ * The map for the data file ctx is reading: the one named with --map, or
+ * NAME.MAP beside the file.  A map named with --map must be good (-1 with
+ * ctx->cause set); one found by name only earns a warning when it is not.
+ * Returns 1 with *map and *path filled, 0 when there is no usable map.
+ */
+int
+ingest_map_open(struct ingest_ctx *ctx, struct ingest_map *map, char **path)
+{
+	char	*text = NULL, *cause = NULL;
+	size_t	 len;
+	int	 given, rc;
+
+	memset(map, 0, sizeof *map);
+	given = (ctx->opts != NULL && ctx->opts->map != NULL);
+	*path = given ? xstrdup(ctx->opts->map) : ingest_map_find(ctx->path);
+	if (*path == NULL)
+		return (0);
+	if (map_read(*path, &text, &len, &cause) == 0 &&
+	    ingest_map_parse(text, len, *path, map, &cause) == 0) {
+		free(text);
+		return (1);
+	}
+	free(text);
+	if (given) {
+		ctx->cause = cause;
+		rc = -1;
+	} else {
+		ingest_warn(ctx, 0, "map ignored: %s", cause);
+		free(cause);
+		rc = 0;
+	}
+	free(*path);
+	*path = NULL;
+	return (rc);
+}
+
+/*
+ * Relocate the map for a DOS program whose PSP is at paragraph psp and
+ * whose image ends at paragraph high, and store its symbols.
  */
 int
 ingest_map_attach(struct ingest_ctx *ctx, uint32_t psp, uint32_t high)
 {
 	struct ingest_map	 map;
 	struct map_placed	*v = NULL;
-	char			*path, *text = NULL, *cause = NULL;
-	size_t			 len, i, n = 0, outside = 0;
+	char			*path;
+	size_t			 i, n = 0, outside = 0;
 	uint64_t		 base, end = (uint64_t)high * 16;
-	int			 given, com, rc = -1;
+	int			 com, rc;
 
-	given = (ctx->opts != NULL && ctx->opts->map != NULL);
-	path = given ? strdup(ctx->opts->map) : ingest_map_find(ctx->path);
-	if (path == NULL)
-		return (0);
-	if (map_read(path, &text, &len, &cause) != 0 ||
-	    ingest_map_parse(text, len, path, &map, &cause) != 0) {
-		if (given) {
-			ctx->cause = cause;
-			cause = NULL;
-			goto out;
-		}
-		ingest_warn(ctx, 0, "map ignored: %s", cause);
-		rc = 0;
-		goto out;
-	}
+	if ((rc = ingest_map_open(ctx, &map, &path)) <= 0)
+		return (rc);
+	rc = -1;
 	com = map.com;
 	if (ctx->opts != NULL && ctx->opts->load == INGEST_LOAD_COM)
 		com = 1;
@@ -156,27 +960,33 @@ ingest_map_attach(struct ingest_ctx *ctx, uint32_t psp, uint32_t high)
 		com = 0;
 	/* COM: PSP:0000 is the origin (offsets carry the 100h); EXE: PSP+10h. */
 	base = ((uint64_t)psp + (com ? 0 : 0x10)) * 16;
-	if (map.nsyms != 0 && (v = calloc(map.nsyms, sizeof *v)) == NULL) {
-		ctx->cause = xasprintf("%s: out of memory", path);
-		goto free_map;
-	}
+	if (map.nsyms != 0)
+		v = xcalloc(map.nsyms, sizeof *v);
 	for (i = 0; i < map.nsyms; i++) {
 		v[n].addr = base + (uint64_t)map.syms[i].seg * 16 +
 		    map.syms[i].off;
 		v[n].size = map.syms[i].size;
 		v[n].sym = &map.syms[i];
-		if (v[n].addr < (uint64_t)psp * 16 || v[n].addr >= end)
+		/* A label at the very end (image_end:) marks it; not outside. */
+		if (v[n].addr < (uint64_t)psp * 16 || v[n].addr > end)
 			outside++;
 		n++;
 	}
-	qsort(v, n, sizeof *v, map_placed_cmp);
-	/* A public runs to the next one, the last to the image's end. */
+	if (n > 1)
+		qsort(v, n, sizeof *v, map_placed_cmp);
+	/*
+	 * A public runs to the next address that has one, and never past
+	 * the image's end; aliases before the last at an address get 0 so
+	 * that a bucket's hits are not counted twice.
+	 */
 	for (i = 0; i < n; i++) {
 		if (v[i].size != 0)
 			continue;
 		if (i + 1 < n && v[i + 1].addr > v[i].addr)
 			v[i].size = v[i + 1].addr - v[i].addr;
 		else if (i + 1 == n && end > v[i].addr)
+			v[i].size = end - v[i].addr;
+		if (v[i].addr < end && v[i].addr + v[i].size > end)
 			v[i].size = end - v[i].addr;
 	}
 	for (i = 0; i < n; i++) {
@@ -194,9 +1004,6 @@ ingest_map_attach(struct ingest_ctx *ctx, uint32_t psp, uint32_t high)
 free_map:
 	free(v);
 	ingest_map_free(&map);
-out:
-	free(cause);
-	free(text);
 	free(path);
 	return (rc);
 }

@@ -58,7 +58,7 @@ prf_trailer(struct ingest_ctx *ctx, struct bytes *b, struct store_prf *p,
 {
 	size_t		 start = b->off;
 	uint16_t	 version, flags;
-	uint32_t	 total, io, dos, high, v, i;
+	uint32_t	 total, io, dos, high, v = 0, i;
 	uint64_t	 sum;
 
 	bytes_skip(b, 4);
@@ -180,8 +180,10 @@ prf_load(struct ingest_ctx *ctx)
 		ingest_warn(ctx, PRF_HEADER, "a count saturated at 65535 and"
 		    " there is no PV32 trailer: shares are understated");
 
-	if (store_prf_add(ctx->st, ctx->session, &p) != 0)
-		return (ingest_store_fail(ctx, "prf"));
+	if (store_prf_add(ctx->st, ctx->session, &p) != 0) {
+		ingest_store_fail(ctx, "prf");
+		goto out;
+	}
 	for (i = 0; i < p.bucket_num; i++) {
 		lo = ((uint64_t)p.prog_low_pa + (uint64_t)i * p.bucket_siz) * 16;
 		hi = lo + (uint64_t)p.bucket_siz * 16;

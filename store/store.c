@@ -20,6 +20,10 @@ enum {
 	ST_BUCKET_ADD,
 	ST_PRF_ADD,
 	ST_WARNING_ADD,
+	ST_OVD_ADD,
+	ST_OVR_UNIT_ADD,
+	ST_OVR_EVENT_ADD,
+	ST_OVR_LOADED_ADD,
 	ST_COUNT
 };
 
@@ -37,6 +41,14 @@ static const char *store_sql[ST_COUNT] = {
 	" prog_low_pa, prog_high_pa, dos_pa, hit_io, hit_dos, hit_high, pv32,"
 	" saturated) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)",
 	"INSERT INTO warning(session, offset, message) VALUES (?1, ?2, ?3)",
+	"INSERT INTO ovd(session, version, prefix_seg, truncated, wraps)"
+	" VALUES (?1, ?2, ?3, ?4, ?5)",
+	"INSERT INTO ovr_unit(session, stat_seg, file_ofs, code_size,"
+	" fixup_size, entry_pts, name) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+	"INSERT INTO ovr_event(session, seq, ticks, kind, ovr_seg, ovr_ofs,"
+	" heap_org, heap_end) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
+	"INSERT INTO ovr_loaded(session, stat_seg, load_seg, first_seq,"
+	" last_seq) VALUES (?1, ?2, ?3, ?4, ?5)",
 };
 
 struct store {
@@ -102,7 +114,9 @@ static const char *store_migrations[STORE_SCHEMA_VERSION] = {
 	"CREATE TABLE ovd ("
 	"  session INTEGER PRIMARY KEY REFERENCES session(id) ON DELETE CASCADE,"
 	"  version INTEGER NOT NULL,"
-	"  prefix_seg INTEGER NOT NULL);"
+	"  prefix_seg INTEGER NOT NULL,"
+	"  truncated INTEGER NOT NULL DEFAULT 0,"
+	"  wraps INTEGER NOT NULL DEFAULT 0);"
 	"CREATE TABLE ovr_unit ("
 	"  session INTEGER NOT NULL REFERENCES session(id) ON DELETE CASCADE,"
 	"  stat_seg INTEGER NOT NULL,"
@@ -122,12 +136,19 @@ static const char *store_migrations[STORE_SCHEMA_VERSION] = {
 	"  heap_org INTEGER NOT NULL,"
 	"  heap_end INTEGER NOT NULL,"
 	"  PRIMARY KEY (session, seq)) WITHOUT ROWID;"
+	/*
+	 * A load list row per event would be most of the store (every load
+	 * repeats the whole buffer), so a row is a residency: unit stat_seg
+	 * sat at load_seg in the list of every event first_seq..last_seq.
+	 * No index: it would cost a quarter of an OVD ingest, and readers
+	 * take a session's rows whole.
+	 */
 	"CREATE TABLE ovr_loaded ("
 	"  session INTEGER NOT NULL REFERENCES session(id) ON DELETE CASCADE,"
-	"  seq INTEGER NOT NULL,"
 	"  stat_seg INTEGER NOT NULL,"
-	"  load_seg INTEGER NOT NULL);"
-	"CREATE INDEX ovr_loaded_seq ON ovr_loaded(session, seq);",
+	"  load_seg INTEGER NOT NULL,"
+	"  first_seq INTEGER NOT NULL,"
+	"  last_seq INTEGER NOT NULL);",
 };
 
 static void
@@ -242,7 +263,7 @@ store_open(const char *path, int flags, char **cause)
 	if (!memory)
 		store_mkdirs(path);
 	if (sqlite3_open_v2(path, &st->db, SQLITE_OPEN_READWRITE |
-	    SQLITE_OPEN_CREATE, NULL) != SQLITE_OK) {
+	    SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX, NULL) != SQLITE_OK) {
 		store_cause(st, cause, "open");
 		store_close(st);
 		return (NULL);
@@ -521,6 +542,14 @@ store_column_dup(sqlite3_stmt *s, int col)
 	"   (SELECT coalesce(sum(hits), 0) FROM bucket b" \
 	"    WHERE b.session = s.id), p.clock_grain)" \
 	"   FROM prf p WHERE p.session = s.id)" \
+	" WHEN 'ovd' THEN" \
+	"  (SELECT printf('%d overlaid units, %d events (%d reprieves)%s'," \
+	"   (SELECT count(*) FROM ovr_unit u WHERE u.session = s.id)," \
+	"   (SELECT count(*) FROM ovr_event e WHERE e.session = s.id)," \
+	"   (SELECT count(*) FROM ovr_event e WHERE e.session = s.id" \
+	"    AND e.kind = 'reprieve')," \
+	"   CASE o.truncated WHEN 0 THEN '' ELSE ', truncated' END)" \
+	"   FROM ovd o WHERE o.session = s.id)" \
 	" ELSE '' END FROM session s"
 
 static void
@@ -677,4 +706,75 @@ store_warnings(struct store *st, int64_t session, char ***out, size_t *n)
 	*out = v;
 	*n = len;
 	return (0);
+}
+
+int
+store_ovd_add(struct store *st, int64_t session, const struct store_ovd *o)
+{
+	sqlite3_stmt	*s;
+
+	if ((s = store_stmt(st, ST_OVD_ADD)) == NULL)
+		return (-1);
+	sqlite3_bind_int64(s, 1, session);
+	sqlite3_bind_int(s, 2, o->version);
+	sqlite3_bind_int(s, 3, o->prefix_seg);
+	sqlite3_bind_int(s, 4, o->truncated);
+	sqlite3_bind_int64(s, 5, o->wraps);
+	return (store_step_done(s));
+}
+
+int
+store_ovr_unit_add(struct store *st, int64_t session,
+    const struct store_ovr_unit *u)
+{
+	sqlite3_stmt	*s;
+
+	if ((s = store_stmt(st, ST_OVR_UNIT_ADD)) == NULL)
+		return (-1);
+	sqlite3_bind_int64(s, 1, session);
+	sqlite3_bind_int(s, 2, u->stat_seg);
+	sqlite3_bind_int64(s, 3, u->file_ofs);
+	sqlite3_bind_int(s, 4, u->code_size);
+	sqlite3_bind_int(s, 5, u->fixup_size);
+	sqlite3_bind_int(s, 6, u->entry_pts);
+	if (u->name != NULL)
+		sqlite3_bind_text(s, 7, u->name, -1, SQLITE_STATIC);
+	return (store_step_done(s));
+}
+
+/* Called once per event of files with millions: keep it lean. */
+int
+store_ovr_event_add(struct store *st, int64_t session,
+    const struct store_ovr_event *e)
+{
+	sqlite3_stmt	*s = st->stmt[ST_OVR_EVENT_ADD];
+
+	if (s == NULL && (s = store_stmt(st, ST_OVR_EVENT_ADD)) == NULL)
+		return (-1);
+	sqlite3_bind_int64(s, 1, session);
+	sqlite3_bind_int64(s, 2, e->seq);
+	sqlite3_bind_int64(s, 3, e->ticks);
+	sqlite3_bind_text(s, 4, e->reprieve ? "reprieve" : "load",
+	    e->reprieve ? 8 : 4, SQLITE_STATIC);
+	sqlite3_bind_int(s, 5, e->ovr_seg);
+	sqlite3_bind_int(s, 6, e->ovr_ofs);
+	sqlite3_bind_int(s, 7, e->heap_org);
+	sqlite3_bind_int(s, 8, e->heap_end);
+	return (store_step_done(s));
+}
+
+int
+store_ovr_loaded_add(struct store *st, int64_t session, uint16_t stat_seg,
+    uint16_t load_seg, int64_t first_seq, int64_t last_seq)
+{
+	sqlite3_stmt	*s = st->stmt[ST_OVR_LOADED_ADD];
+
+	if (s == NULL && (s = store_stmt(st, ST_OVR_LOADED_ADD)) == NULL)
+		return (-1);
+	sqlite3_bind_int64(s, 1, session);
+	sqlite3_bind_int(s, 2, stat_seg);
+	sqlite3_bind_int(s, 3, load_seg);
+	sqlite3_bind_int64(s, 4, first_seq);
+	sqlite3_bind_int64(s, 5, last_seq);
+	return (store_step_done(s));
 }

@@ -47,6 +47,34 @@ struct store_prf {
 	int		saturated;	/* a 16-bit count hit 65535 */
 };
 
+/* An OVRACT session (.OVD): header and what the reader found. */
+struct store_ovd {
+	int		version;
+	uint16_t	prefix_seg;
+	int		truncated;	/* the file ends inside an event */
+	int64_t		wraps;		/* BIOS midnight wraps of the clock */
+};
+
+/* One overlaid unit of the code list (seed names, lower case). */
+struct store_ovr_unit {
+	uint16_t	 stat_seg;
+	uint32_t	 file_ofs;
+	uint16_t	 code_size;
+	uint16_t	 fixup_size;
+	uint16_t	 entry_pts;
+	const char	*name;		/* unit name from the map, or NULL */
+};
+
+struct store_ovr_event {
+	int64_t		seq;
+	int64_t		ticks;		/* Time, plus 1800B0h per midnight wrap */
+	int		reprieve;	/* else a load */
+	uint16_t	ovr_seg;
+	uint16_t	ovr_ofs;
+	uint16_t	heap_org;
+	uint16_t	heap_end;
+};
+
 char		*store_default_path(void);
 struct store	*store_open(const char *, int, char **);
 void		 store_close(struct store *);
@@ -72,6 +100,14 @@ int		 store_prf_add(struct store *, int64_t,
 		     const struct store_prf *);
 int		 store_warning_add(struct store *, int64_t, int64_t,
 		     const char *);
+int		 store_ovd_add(struct store *, int64_t,
+		     const struct store_ovd *);
+int		 store_ovr_unit_add(struct store *, int64_t,
+		     const struct store_ovr_unit *);
+int		 store_ovr_event_add(struct store *, int64_t,
+		     const struct store_ovr_event *);
+int		 store_ovr_loaded_add(struct store *, int64_t, uint16_t,
+		     uint16_t, int64_t, int64_t);
 const char	*store_error(struct store *);
 
 /* Reading: for tui/, report/ and analyze/. */

@@ -1,1 +1,13 @@
-# tests/e2e tests
+# End-to-end: PROFIL.COM for real under DOSBox (headless).  The scripts
+# print "1..0 # SKIP" when dosbox is not installed.
+DOS_E2E = tests/e2e/dos-accuracy.sh tests/e2e/dos-exits.sh
+TESTS += $(DOS_E2E)
+EXTRA_DIST += $(DOS_E2E) tests/e2e/dos.sh tests/e2e/dosbox.conf
+
+# The DOS programs are not built by "make all" (only PROFIL.COM is).
+# Without NASM there is nothing to build and the scripts skip.
+DOS_E2E_LOGS = tests/e2e/dos-accuracy.sh.log tests/e2e/dos-exits.sh.log
+$(DOS_E2E_LOGS): profview$(EXEEXT)
+if HAVE_NASM
+$(DOS_E2E_LOGS): $(DOS_BUILT)
+endif

@@ -1,0 +1,458 @@
+/*
+ * The PRF session report: the header, the samples outside the program,
+ * the warnings, a flat profile by symbol (like gprof -p) and the buckets.
+ * Everything comes from analyze_hist_load, so the report and the browser
+ * agree on every number.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "xmalloc.h"
+#include "report/report.h"
+
+/* Linear address columns: DOS addresses fit five hex digits. */
+#define PRF_HEXDIGITS	5
+
+static const struct report_col prf_kv_cols[] = {
+	{ "key", "", 0, 0, 0 },
+	{ "value", "", REPORT_MACHINE, 0, 0 },
+	{ "shown", "", REPORT_HUMAN, 0, 0 },
+	{ "note", "", REPORT_HUMAN, 0, 0 },
+};
+
+static const struct report_table prf_t_session = {
+	"session", "Session", REPORT_OBJECT, REPORT_NOHEAD, prf_kv_cols, 4,
+	NULL, -1, 0
+};
+
+static const struct report_table prf_t_header = {
+	"prf", "PRF header", REPORT_OBJECT, REPORT_NOHEAD, prf_kv_cols, 4,
+	NULL, -1, 0
+};
+
+static const struct report_col prf_counter_cols[] = {
+	{ "label", "", REPORT_HUMAN, 0, 0 },
+	{ "name", "counter", REPORT_MACHINE, 0, 0 },
+	{ "hits", "hits", 0, 1, 0 },
+	{ "percent", "%", 0, 2, 0 },
+};
+#define PRF_COUNTER_PCT	3
+
+static const struct report_table prf_t_counters = {
+	"counters", "Samples", REPORT_KEYED, 0, prf_counter_cols, 4, NULL,
+	PRF_COUNTER_PCT, 0
+};
+
+static const struct report_col prf_warning_cols[] = {
+	{ "message", "warning", 0, 0, 0 },
+};
+
+static const struct report_table prf_t_warnings = {
+	"warnings", "Warnings", REPORT_LIST, REPORT_NOHEAD, prf_warning_cols,
+	1, "none", -1, 0
+};
+
+static const struct report_col prf_symbol_cols[] = {
+	{ "percent", "%", 0, 2, 0 },
+	{ "cumulative", "cum %", 0, 2, 0 },
+	{ "hits", "hits", 0, 1, 0 },
+	{ "addr", "address", REPORT_HEX, PRF_HEXDIGITS, 0 },
+	{ "size", "size", 0, 0, 0 },
+	{ "module", "module", 0, 0, 14 },
+	{ "name", "name", 0, 0, 38 },
+};
+#define PRF_SYMBOL_PCT	0
+
+static const struct report_table prf_t_symbols = {
+	"symbols", "Flat profile", REPORT_ROWS, 0, prf_symbol_cols, 7,
+	"no symbols: no map was found beside the file (name one with --map)",
+	PRF_SYMBOL_PCT, 0
+};
+
+static const struct report_col prf_bucket_cols[] = {
+	{ "idx", "bucket", 0, 0, 0 },
+	{ "lo", "lo", REPORT_MACHINE, 0, 0 },
+	{ "hi", "hi", REPORT_MACHINE, 0, 0 },
+	{ "range", "linear", REPORT_HUMAN, 0, 0 },
+	{ "seg_off", "seg:off", 0, 0, 0 },
+	{ "hits", "hits", 0, 0, 0 },
+	{ "percent", "%", 0, 2, 0 },
+	{ "symbols", "symbols", 0, 0, 46 },
+};
+#define PRF_BUCKET_PCT	6
+
+static const struct report_table prf_t_buckets = {
+	"buckets", "Buckets", REPORT_ROWS, 0, prf_bucket_cols, 8,
+	"no bucket has hits", PRF_BUCKET_PCT, 0
+};
+
+static const struct report_table prf_t_legend = {
+	"legend", "Legend", REPORT_LIST, REPORT_HUMAN | REPORT_NOHEAD,
+	prf_warning_cols, 1, NULL, -1, 0
+};
+
+static double
+prf_pct(const struct analyze_hist *h, double x)
+{
+	return (h->total != 0 ? 100.0 * x / (double)h->total : 0);
+}
+
+/*
+ * seg:off for a linear address: the segment is prog_low_pa (the PSP)
+ * plus whole 64 KiB steps, so a COM program's addresses read as CS:IP.
+ */
+static char *
+prf_segoff(const struct analyze_hist *h, uint64_t a)
+{
+	uint64_t	base = (uint64_t)h->prf.prog_low_pa * 16, seg;
+
+	if (a >= base)
+		seg = h->prf.prog_low_pa + ((a - base) >> 16) * 0x1000;
+	else
+		seg = (a >> 4) & ~(uint64_t)0xfff;
+	return (xasprintf("%04llX:%04llX", (unsigned long long)seg,
+	    (unsigned long long)(a - seg * 16)));
+}
+
+static void
+prf_kv(struct report_out *o, const char *key, struct report_cell value,
+    const char *shown, const char *note)
+{
+	struct report_cell	c[4];
+
+	c[0] = report_str(key);
+	c[1] = value;
+	c[2] = report_str(shown);
+	c[3] = report_str(note != NULL ? note : "");
+	report_row(o, c);
+}
+
+static void
+prf_kv_int(struct report_out *o, const char *key, int64_t v, const char *fmt,
+    const char *note)
+{
+	char	*shown = xasprintf(fmt, (long long)v);
+
+	prf_kv(o, key, report_int(v), shown, note);
+	free(shown);
+}
+
+static void
+prf_session_table(struct report_out *o, const struct store_session *ss,
+    size_t nwarn)
+{
+	report_table(o, &prf_t_session);
+	prf_kv_int(o, "id", ss->id, "%lld", NULL);
+	prf_kv(o, "kind", report_str(ss->kind), ss->kind, NULL);
+	prf_kv(o, "source", report_str(ss->source), ss->source, NULL);
+	prf_kv(o, "program", report_str(ss->program),
+	    ss->program != NULL ? ss->program : "", NULL);
+	prf_kv_int(o, "bytes", ss->bytes, "%lld", NULL);
+	prf_kv(o, "sha256", report_str(ss->sha256), ss->sha256, NULL);
+	prf_kv(o, "captured", report_str(ss->captured),
+	    ss->captured != NULL ? ss->captured : "", "file time, UTC");
+	prf_kv(o, "ingested", report_str(ss->ingested),
+	    ss->ingested != NULL ? ss->ingested : "", NULL);
+	prf_kv_int(o, "warnings", (int64_t)nwarn, "%lld", NULL);
+	report_table_end(o);
+}
+
+static void
+prf_header_table(struct report_out *o, const struct analyze_hist *h)
+{
+	const struct store_prf	*p = &h->prf;
+	char			*note;
+
+	report_table(o, &prf_t_header);
+	prf_kv_int(o, "clock_grain", p->clock_grain, "%lld",
+	    "microseconds between samples");
+	prf_kv_int(o, "bucket_num", p->bucket_num, "%lld", "buckets");
+	note = xasprintf("paragraphs (%llu bytes) per bucket",
+	    (unsigned long long)p->bucket_siz * 16);
+	prf_kv_int(o, "bucket_siz", p->bucket_siz, "%lld", note);
+	free(note);
+	note = xasprintf("linear %05llXh: the program's PSP, bucket 0",
+	    (unsigned long long)p->prog_low_pa * 16);
+	prf_kv_int(o, "prog_low_pa", p->prog_low_pa, "%04llXh", note);
+	free(note);
+	note = xasprintf("linear %05llXh: the end of the sampled area",
+	    (unsigned long long)p->prog_high_pa * 16);
+	prf_kv_int(o, "prog_high_pa", p->prog_high_pa, "%04llXh", note);
+	free(note);
+	prf_kv_int(o, "dos_pa", p->dos_pa, "%04llXh",
+	    "below it the I/O system, from it to prog_low_pa DOS");
+	prf_kv(o, "pv32", report_int(p->pv32), p->pv32 ? "yes" : "no",
+	    p->pv32 ? "32-bit counts from the PV32 trailer" :
+	    "16-bit counts from the seed format");
+	prf_kv(o, "saturated", report_int(p->saturated),
+	    p->saturated ? "yes" : "no", p->saturated ? (p->pv32 ?
+	    "a 16-bit count saturated; the PV32 counts are exact" :
+	    "a count stopped at 65535: shares are understated") : NULL);
+	report_table_end(o);
+}
+
+static void
+prf_counter(struct report_out *o, const struct analyze_hist *h,
+    const char *label, const char *name, struct report_cell hits)
+{
+	struct report_cell	c[4];
+
+	c[0] = report_str(label);
+	c[1] = report_str(name);
+	c[2] = hits;
+	c[3] = report_real(prf_pct(h, hits.type == REPORT_INT ?
+	    (double)hits.i : hits.r));
+	report_row(o, c);
+}
+
+static void
+prf_counters_table(struct report_out *o, const struct analyze_hist *h)
+{
+	const struct store_prf	*p = &h->prf;
+
+	report_table(o, &prf_t_counters);
+	prf_counter(o, h, "I/O system (below dos_pa)", "hit_io",
+	    report_int((int64_t)p->hit_io));
+	prf_counter(o, h, "DOS (dos_pa to prog_low_pa)", "hit_dos",
+	    report_int((int64_t)p->hit_dos));
+	prf_counter(o, h, "above the program (prog_high_pa up)", "hit_high",
+	    report_int((int64_t)p->hit_high));
+	prf_counter(o, h, "in the program's buckets", "in_program",
+	    report_int((int64_t)h->in_program));
+	prf_counter(o, h, "  inside a symbol", "in_symbols",
+	    report_real((double)h->in_program - h->unattributed));
+	prf_counter(o, h, "  outside every symbol", "unattributed",
+	    report_real(h->unattributed));
+	prf_counter(o, h, "all samples", "total",
+	    report_int((int64_t)h->total));
+	report_table_end(o);
+}
+
+static void
+prf_warnings_table(struct report_out *o, char **warn, size_t nwarn)
+{
+	struct report_cell	c;
+	size_t			i;
+
+	report_table(o, &prf_t_warnings);
+	for (i = 0; i < nwarn; i++) {
+		c = report_str(warn[i]);
+		report_row(o, &c);
+	}
+	report_table_end(o);
+}
+
+static void
+prf_symbols_table(struct report_out *o, const struct report_table *t,
+    const struct analyze_hist *h)
+{
+	const struct analyze_sym	*sym;
+	struct report_cell		 c[7];
+	double				 cum = 0, pct;
+	size_t				 i;
+
+	report_table(o, t);
+	for (i = 0; i < h->nsyms; i++) {
+		sym = &h->syms[h->flat[i]];
+		pct = prf_pct(h, sym->hits);
+		cum += pct;
+		c[0] = report_real(pct);
+		c[1] = report_real(cum);
+		c[2] = report_real(sym->hits);
+		c[3] = report_int((int64_t)sym->addr);
+		c[4] = report_int((int64_t)sym->size);
+		c[5] = report_str(sym->module != NULL ? sym->module : "");
+		c[6] = report_str(sym->name);
+		report_row(o, c);
+	}
+	report_table_end(o);
+}
+
+static void
+prf_buckets_table(struct report_out *o, const struct report_table *t,
+    const struct analyze_hist *h, size_t level, int nonzero)
+{
+	const struct analyze_level	*l = &h->levels[level];
+	const struct analyze_bucket	*b;
+	struct report_cell		 c[8];
+	char				*range, *segoff, *names;
+	size_t				 i;
+
+	report_table(o, t);
+	for (i = 0; i < l->n; i++) {
+		b = &l->b[i];
+		if (nonzero && b->hits == 0)
+			continue;
+		range = xasprintf("%0*llX-%0*llX", PRF_HEXDIGITS,
+		    (unsigned long long)b->lo, PRF_HEXDIGITS,
+		    (unsigned long long)(b->hi > b->lo ? b->hi - 1 : b->lo));
+		segoff = prf_segoff(h, b->lo);
+		names = analyze_bucket_names(h, b);
+		c[0] = report_int(b->idx);
+		c[1] = report_int((int64_t)b->lo);
+		c[2] = report_int((int64_t)b->hi);
+		c[3] = report_str(range);
+		c[4] = report_str(segoff);
+		c[5] = report_int((int64_t)b->hits);
+		c[6] = report_real(prf_pct(h, (double)b->hits));
+		c[7] = report_str(names != NULL ? names : "");
+		report_row(o, c);
+		free(range);
+		free(segoff);
+		free(names);
+	}
+	report_table_end(o);
+}
+
+static void
+prf_legend(struct report_out *o, const struct analyze_hist *h)
+{
+	static const char *lines[] = {
+		"hits: clock samples; %: share of all samples, including"
+		" I/O, DOS and above-program ones.",
+		"Flat profile: a bucket's hits are shared among the symbols"
+		" it overlaps, by bytes,",
+		"  so symbol hits can be fractional; cum %: running total"
+		" down the list.",
+		"linear: first-last byte, segment*16+offset, in hex;"
+		" seg:off: segment from prog_low_pa",
+		"  (the PSP) in 64 KiB steps, so a COM program's addresses"
+		" read as CS:IP.",
+		"Buckets without hits are left out here; csv and json list"
+		" them all.",
+	};
+	struct report_cell	c;
+	size_t			i;
+
+	report_table(o, &prf_t_legend);
+	for (i = 0; i < sizeof lines / sizeof lines[0]; i++) {
+		c = report_str(lines[i]);
+		report_row(o, &c);
+	}
+	if (h->prf.saturated && !h->prf.pv32) {
+		c = report_str("A 16-bit count saturated at 65535 and there is"
+		    " no PV32 trailer: shares are understated.");
+		report_row(o, &c);
+	}
+	report_table_end(o);
+}
+
+static size_t
+prf_nonzero(const struct analyze_hist *h)
+{
+	size_t	i, n = 0;
+
+	for (i = 0; i < h->levels[0].n; i++)
+		n += (h->levels[0].b[i].hits != 0);
+	return (n);
+}
+
+/* The whole report of a PRF session. */
+int
+report_prf_session(struct store *st, const struct store_session *ss,
+    int format, FILE *f, char **cause)
+{
+	struct analyze_hist		 h;
+	struct report_out		 o;
+	struct report_doc		 doc;
+	struct report_table		 tsym = prf_t_symbols;
+	struct report_table		 tbuck = prf_t_buckets;
+	const struct report_table	*tables[7];
+	char				**warn = NULL, *title;
+	size_t				 nwarn = 0, i;
+	int				 rc, human;
+
+	if (analyze_hist_load(st, ss->id, &h, cause) != 0)
+		return (-1);
+	if (store_warnings(st, ss->id, &warn, &nwarn) != 0) {
+		*cause = xasprintf("session %lld: reading warnings: %s",
+		    (long long)ss->id, store_error(st));
+		analyze_hist_free(&h);
+		return (-1);
+	}
+	human = (format == REPORT_TEXT || format == REPORT_HTML);
+	title = xasprintf("profview report: session %lld (%s) %s",
+	    (long long)ss->id, ss->kind, ss->source);
+	tsym.title = xasprintf("Flat profile (%zu symbols, by hits)",
+	    h.nsyms);
+	tbuck.title = xasprintf("Buckets (%zu of %zu have hits%s)",
+	    prf_nonzero(&h), h.levels[0].n, human ? "; only those shown" : "");
+	tables[0] = &prf_t_session;
+	tables[1] = &prf_t_header;
+	tables[2] = &prf_t_counters;
+	tables[3] = &prf_t_warnings;
+	tables[4] = &tsym;
+	tables[5] = &tbuck;
+	tables[6] = &prf_t_legend;
+	doc.title = title;
+	doc.bare = 0;
+	doc.tables = tables;
+	doc.ntables = 7;
+
+	report_begin(&o, f, format, &doc);
+	prf_session_table(&o, ss, nwarn);
+	prf_header_table(&o, &h);
+	prf_counters_table(&o, &h);
+	prf_warnings_table(&o, warn, nwarn);
+	prf_symbols_table(&o, &tsym, &h);
+	prf_buckets_table(&o, &tbuck, &h, 0, human);
+	prf_legend(&o, &h);
+	rc = report_end(&o, cause);
+
+	for (i = 0; i < nwarn; i++)
+		free(warn[i]);
+	free(warn);
+	free((char *)tsym.title);
+	free((char *)tbuck.title);
+	free(title);
+	analyze_hist_free(&h);
+	return (rc);
+}
+
+/*
+ * Exactly the rows a histogram view shows: the flat profile, or the
+ * buckets of one zoom level (all of them, or those with hits).
+ */
+int
+report_hist(const struct analyze_hist *h, size_t level, int flags,
+    int format, FILE *f, char **cause)
+{
+	struct report_out		 o;
+	struct report_doc		 doc;
+	struct report_table		 t;
+	const struct report_table	*tables[1];
+	int				 rc;
+
+	if (!report_tabular(format)) {
+		*cause = xasprintf("no %s form of a histogram",
+		    report_format_name(format));
+		return (-1);
+	}
+	if (!(flags & REPORT_HIST_FLAT) && level >= h->nlevels) {
+		*cause = xasprintf("session %lld: no zoom level %zu (%zu"
+		    " levels)", (long long)h->session, level, h->nlevels);
+		return (-1);
+	}
+	t = (flags & REPORT_HIST_FLAT) ? prf_t_symbols : prf_t_buckets;
+	if (flags & REPORT_HIST_FLAT)
+		t.title = xasprintf("session %lld: flat profile",
+		    (long long)h->session);
+	else
+		t.title = xasprintf("session %lld: buckets, %u per row",
+		    (long long)h->session, h->levels[level].factor);
+	tables[0] = &t;
+	doc.title = t.title;
+	doc.bare = 1;
+	doc.tables = tables;
+	doc.ntables = 1;
+	report_begin(&o, f, format, &doc);
+	if (flags & REPORT_HIST_FLAT)
+		prf_symbols_table(&o, &t, h);
+	else
+		prf_buckets_table(&o, &t, h, level,
+		    (flags & REPORT_HIST_NONZERO) != 0);
+	rc = report_end(&o, cause);
+	free((char *)t.title);
+	return (rc);
+}

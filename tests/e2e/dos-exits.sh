@@ -1,0 +1,86 @@
+#!/bin/sh
+# PROFIL.COM's exit paths under DOSBox: a normal end, Ctrl-C (INT 23h),
+# Ctrl-Break (INT 1Bh, then the program keeps running), a critical error
+# answered Abort (INT 24h), a program that stays resident, and one that
+# takes INT 08h and never gives it back.  Each time the .PRF must be
+# written and ingest, the termination message must say what happened, and
+# VECCHK must find INT 08h/1Bh/23h/24h and the PIT rate as they were.  A
+# control run of VECCHK under PROFIL shows that VECCHK sees the hooks.
+# Last, the prompts: bad answers are asked again, and the parameters
+# typed reach the program.
+. "${top_srcdir:-.}/tests/e2e/dos.sh"
+
+dos_setup exits
+dos_copy capture/dos/PROFIL.COM capture/dos/work/EXITS.COM \
+    capture/dos/work/ABORT24.COM capture/dos/work/VECCHK.COM
+echo "1..28"
+
+# Typed answers: a zero and a word for the bucket size, an interval
+# below the minimum, then good ones, then the parameter N.
+printf '0\r\nabc\r\n1\r\n20\r\n1000\r\nN\r\n' > "$DOSDIR/ANSWERS.TXT"
+
+set -- ABORT24 "VECCHK > V0.TXT"
+for m in N C B E T H; do
+	set -- "$@" "PROFIL /B:1 /C:500 EXITS.COM $m > O_$m.TXT" \
+	    "REN EXITS.PRF X_$m.PRF" "VECCHK > V_$m.TXT"
+done
+set -- "$@" "PROFIL /B:1 /C:500 VECCHK.COM > V_P.TXT" \
+    "PROFIL EXITS.COM < ANSWERS.TXT > O_I.TXT" "PROFIL > O_U.TXT" \
+    "PROFIL /B:1 /C:500 NOSUCH.COM > O_F.TXT" \
+    "PROFIL /B:1 /C:20 EXITS.COM N > O_R.TXT" \
+    "COPY EXITS.COM NOWRITE.COM" "MD NOWRITE.PRF" \
+    "PROFIL /B:1 /C:500 NOWRITE.COM N > O_W.TXT" "VECCHK > V_W.TXT"
+dos_run 150 "$@"
+
+# path LETTER MESSAGE DESCRIPTION
+path()
+{
+	check "$1: $3: \"$2\"" grep -q "$2" "$DOSDIR/O_$1.TXT"
+	if pv_ingest "$DOSDIR/X_$1.PRF"; then
+		hits=$(pv_sql "SELECT SUM(hits) FROM bucket
+		    WHERE session = $pv_id")
+		check "$1: the .PRF ingests and holds $hits program samples" \
+		    test "${hits:-0}" -gt 0
+	else
+		ok 1 "$1: the .PRF ingests: $(cat "$DOSDIR/ingest.err")"
+	fi
+	check "$1: vectors and PIT restored ($(tr -d '\r' < "$DOSDIR/V_$1.TXT"))" \
+	    cmp -s "$DOSDIR/V0.TXT" "$DOSDIR/V_$1.TXT"
+}
+
+path N 'Program terminated normally (code 7)' "normal end"
+path C 'Program terminated by Ctrl-C' "INT 23h"
+path B 'Program terminated by Ctrl-Break' "INT 1Bh"
+path E 'Program terminated by critical-error abort' "INT 24h, Abort"
+path T 'Program terminated and stayed resident (code 5)' "resident"
+path H 'took INT 08h and did not give it back' "INT 08h kept"
+
+check "control: VECCHK under PROFIL sees the hooks and the fast PIT" \
+    grep -q 'pit=fast' "$DOSDIR/V_P.TXT"
+check "control: ... and not the vectors of V0" \
+    test "$(head -c 12 "$DOSDIR/V_P.TXT")" != "$(head -c 12 "$DOSDIR/V0.TXT")"
+
+tr -d '\r' < "$DOSDIR/O_I.TXT" > "$DOSDIR/prompts"
+check "prompts: a bad answer is asked again (3 times)" \
+    test "$(grep -o 'Bad number' "$DOSDIR/prompts" | wc -l)" = 3
+check "prompts: the typed parameter reaches the program (code 7)" \
+    grep -q 'Program terminated normally (code 7)' "$DOSDIR/prompts"
+if pv_ingest "$DOSDIR/EXITS.PRF"; then
+	check "prompts: the .PRF has the typed bucket size and interval" \
+	    test "$(pv_sql "SELECT bucket_siz, clock_grain FROM prf
+	    WHERE session = $pv_id")" = "1,1000"
+else
+	ok 1 "prompts: the .PRF ingests: $(cat "$DOSDIR/ingest.err")"
+fi
+check "errors: no file name prints the usage" \
+    grep -q '^usage: PROFIL' "$DOSDIR/O_U.TXT"
+check "errors: a missing program is named" \
+    grep -q 'File not found: NOSUCH.COM' "$DOSDIR/O_F.TXT"
+check "errors: an interval below 50 us is refused, nothing runs" \
+    sh -c "grep -q 'out of range' '$DOSDIR/O_R.TXT' &&
+    ! grep -q terminated '$DOSDIR/O_R.TXT'"
+check "errors: a .PRF that cannot be created is reported" \
+    grep -q 'Cannot write NOWRITE.PRF' "$DOSDIR/O_W.TXT"
+check "errors: ... and the machine is restored all the same" \
+    cmp -s "$DOSDIR/V0.TXT" "$DOSDIR/V_W.TXT"
+[ "$dos_status" = 0 ] || echo "# dosbox exited with $dos_status"

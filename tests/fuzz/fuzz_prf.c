@@ -1,0 +1,35 @@
+/*
+ * Fuzz the PRF reader: ingest the bytes into a :memory: store as a .prf
+ * (so detection never turns them away), then drop the session so the next
+ * input is not a duplicate.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "ingest/ingest.h"
+#include "store/store.h"
+#include "tests/fuzz/fuzz.h"
+
+int
+LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	static struct store	*st;
+	struct ingest_opts	 opts = { NULL, INGEST_LOAD_AUTO, 0 };
+	const char		*kind;
+	char			*cause = NULL;
+	int64_t			 id;
+	int			 reused;
+
+	if (st == NULL && (st = store_open(":memory:", 0, &cause)) == NULL) {
+		fprintf(stderr, "fuzz_prf: %s\n", cause);
+		abort();
+	}
+	if (ingest_bytes(st, "/nonexistent/fuzz.prf", data, size, &opts, &id,
+	    &kind, &reused, &cause) == 0) {
+		if (store_session_delete(st, id, &cause) != 0)
+			abort();
+	} else if (cause == NULL)
+		abort();	/* every failure must say why */
+	free(cause);
+	return (0);
+}

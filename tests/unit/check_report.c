@@ -1,0 +1,756 @@
+/*
+ * Reports: a PRF session with known counts and symbols, written in every
+ * format and checked against numbers worked out by hand; query results
+ * with every SQLite type; the browser's current-view export; errors.
+ */
+#include <check.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "analyze/analyze.h"
+#include "ingest/ingest.h"
+#include "report/report.h"
+#include "store/store.h"
+
+/*
+ * FOO.PRF: PSP at 1000h, 8 buckets of one paragraph, counts 10 0 5 0 0
+ * 20 0 3, and 2 I/O, 7 DOS, 1 high hits: 48 samples in all.
+ */
+static const uint16_t	foo_prf[] = {
+	54925, 8, 1, 0x1000, 0x1008, 0x0070, 2, 7, 1,
+	10, 0, 5, 0, 0, 20, 0, 3
+};
+
+/* Symbols: start covers buckets 0-1, the odd names 2-4 and 5. */
+#define NAME_QUOTE	"lo\"op, x"
+#define NAME_HTML	"<script>&\"x'"
+
+static char		 tmpdir[64];
+static struct store	*st;
+static int64_t		 sid;
+
+static void
+write_file(const char *path, const void *buf, size_t len)
+{
+	FILE	*f = fopen(path, "wb");
+
+	ck_assert_ptr_nonnull(f);
+	ck_assert_uint_eq(fwrite(buf, 1, len, f), len);
+	ck_assert_int_eq(fclose(f), 0);
+}
+
+static void
+setup(void)
+{
+	uint8_t			 buf[sizeof foo_prf];
+	char			 path[128], *cause = NULL;
+	const char		*kind;
+	size_t			 i;
+	int			 reused;
+
+	for (i = 0; i < sizeof foo_prf / 2; i++) {
+		buf[2 * i] = foo_prf[i] & 0xff;
+		buf[2 * i + 1] = foo_prf[i] >> 8;
+	}
+	snprintf(tmpdir, sizeof tmpdir, "/tmp/pvreportXXXXXX");
+	ck_assert_ptr_nonnull(mkdtemp(tmpdir));
+	snprintf(path, sizeof path, "%s/FOO.PRF", tmpdir);
+	write_file(path, buf, sizeof buf);
+
+	st = store_open(":memory:", 0, &cause);
+	ck_assert_msg(st != NULL, "%s", cause);
+	ck_assert_msg(ingest_file(st, path, NULL, &sid, &kind, &reused,
+	    &cause) == 0, "%s", cause);
+	ck_assert_int_eq(store_begin(st, &cause), 0);
+	ck_assert_int_eq(store_symbol_add(st, sid, "MAIN", "start", 0x10000,
+	    32), 0);
+	ck_assert_int_eq(store_symbol_add(st, sid, "MAIN", NAME_QUOTE,
+	    0x10020, 48), 0);
+	ck_assert_int_eq(store_symbol_add(st, sid, NULL, NAME_HTML, 0x10050,
+	    16), 0);
+	ck_assert_int_eq(store_commit(st, &cause), 0);
+	unlink(path);
+}
+
+static void
+teardown(void)
+{
+	store_close(st);
+	rmdir(tmpdir);
+}
+
+/* The report of session id in format f, as one string. */
+static char *
+session_report(int64_t id, int f)
+{
+	FILE	*mf;
+	char	*buf = NULL, *cause = NULL;
+	size_t	 len = 0;
+	int	 rc;
+
+	mf = open_memstream(&buf, &len);
+	ck_assert_ptr_nonnull(mf);
+	rc = report_session(st, id, f, mf, &cause);
+	fclose(mf);
+	ck_assert_msg(rc == 0, "%s", cause);
+	return (buf);
+}
+
+/* Run sql and write its rows in format f; *rc gets report_stmt's. */
+static char *
+stmt_report(const char *sql, int f, int *rc, char **cause)
+{
+	sqlite3_stmt	*s;
+	FILE		*mf;
+	char		*buf = NULL;
+	size_t		 len = 0;
+
+	ck_assert_int_eq(sqlite3_prepare_v2(store_db(st), sql, -1, &s, NULL),
+	    SQLITE_OK);
+	mf = open_memstream(&buf, &len);
+	*cause = NULL;
+	*rc = report_stmt(s, f, mf, cause);
+	fclose(mf);
+	sqlite3_finalize(s);
+	return (buf);
+}
+
+/* The line of text that contains needle, copied; NULL if none. */
+static char *
+line_with(const char *text, const char *needle)
+{
+	const char	*p = strstr(text, needle), *b, *e;
+
+	if (p == NULL)
+		return (NULL);
+	for (b = p; b > text && b[-1] != '\n'; b--)
+		;
+	e = strchr(p, '\n');
+	return (strndup(b, e != NULL ? (size_t)(e - b) : strlen(b)));
+}
+
+/* The line after the one starting with heading. */
+static const char *
+section(const char *text, const char *heading)
+{
+	const char	*p = strstr(text, heading);
+
+	ck_assert_msg(p != NULL, "no section %s", heading);
+	return (strchr(p, '\n') + 1);
+}
+
+START_TEST(test_text_header_and_flat_profile)
+{
+	char		*r = session_report(sid, REPORT_TEXT), *l;
+	const char	*flat, *p, *q, *s;
+	size_t		 n;
+
+	ck_assert_ptr_nonnull(strstr(r, "profview report: session"));
+	l = line_with(r, "clock_grain");
+	ck_assert_ptr_nonnull(strstr(l, "54925"));
+	free(l);
+	l = line_with(r, "prog_low_pa");
+	ck_assert_ptr_nonnull(strstr(l, "1000h"));
+	free(l);
+	/* 2 of 48 samples in the I/O system. */
+	l = line_with(r, "I/O system (below");
+	ck_assert_ptr_nonnull(strstr(l, " 2 "));
+	ck_assert_ptr_nonnull(strstr(l, "4.17"));
+	free(l);
+	l = line_with(r, "all samples");
+	ck_assert_ptr_nonnull(strstr(l, "48"));
+	ck_assert_ptr_nonnull(strstr(l, "100.00"));
+	free(l);
+
+	/* Flat profile in hits order: <script> 20, start 10, lo"op 5. */
+	flat = section(r, "Flat profile (3 symbols");
+	p = strstr(flat, NAME_HTML);
+	q = strstr(flat, "start");
+	s = strstr(flat, NAME_QUOTE);
+	ck_assert(p != NULL && q != NULL && s != NULL);
+	ck_assert(p < q && q < s);
+	l = line_with(flat, NAME_HTML);
+	ck_assert_msg(strncmp(l, "  41.67  41.67  20.0    10050    16  ", 36) == 0, "%s", l);
+	free(l);
+	l = line_with(flat, "start");
+	ck_assert_msg(strstr(l, "20.83  62.50  10.0    10000    32  MAIN    start") != NULL, "%s", l);
+	ck_assert_ptr_nonnull(strstr(l, "10000"));
+	free(l);
+	l = line_with(flat, NAME_QUOTE);
+	ck_assert_msg(strstr(l, "10.42  72.92   5.0    10020    48  MAIN    " NAME_QUOTE) != NULL, "%s", l);
+	free(l);
+
+	/* Only the 4 buckets with hits; the rest are counted. */
+	p = section(r, "Buckets (4 of 8 have hits");
+	ck_assert_ptr_nonnull(strstr(p, "10050-1005F  1000:0050    20  41.67"));
+	ck_assert_ptr_null(strstr(p, "10010-1001F"));
+	for (n = 0, q = strchr(p, '\n') + 1; *q != '\n'; q = strchr(q, '\n') +
+	    1)
+		n++;
+	ck_assert_uint_eq(n, 4);
+
+	/* Every line fits 100 columns. */
+	for (p = r; *p != '\0'; p = q + 1) {
+		q = strchr(p, '\n');
+		ck_assert_ptr_nonnull(q);
+		ck_assert_msg(q - p <= 100, "%.*s", (int)(q - p), p);
+	}
+	free(r);
+}
+END_TEST
+
+/*
+ * A small RFC 4180 reader: the fields of each record, and a check that
+ * every record has as many fields as the header.
+ */
+struct csv {
+	char	***rec;
+	size_t	  *nf;
+	size_t	   n;
+};
+
+static void
+csv_parse(const char *s, struct csv *c)
+{
+	char	 field[4096];
+	size_t	 fl = 0;
+	int	 quoted = 0, eor;
+
+	memset(c, 0, sizeof *c);
+	while (*s != '\0') {
+		c->rec = realloc(c->rec, (c->n + 1) * sizeof *c->rec);
+		c->nf = realloc(c->nf, (c->n + 1) * sizeof *c->nf);
+		c->rec[c->n] = NULL;
+		c->nf[c->n] = 0;
+		for (eor = 0; !eor;) {
+			fl = 0;
+			quoted = (*s == '"');
+			if (quoted) {
+				for (s++;; s++) {
+					ck_assert_msg(*s != '\0', "open quote");
+					if (*s == '"' && s[1] == '"')
+						field[fl++] = *s++;
+					else if (*s == '"')
+						break;
+					else
+						field[fl++] = *s;
+				}
+				s++;
+				ck_assert(*s == ',' || *s == '\n');
+			} else {
+				while (*s != ',' && *s != '\n' && *s != '\0') {
+					ck_assert(*s != '"');
+					field[fl++] = *s++;
+				}
+			}
+			field[fl] = '\0';
+			c->rec[c->n] = realloc(c->rec[c->n], (c->nf[c->n] + 1) *
+			    sizeof **c->rec);
+			c->rec[c->n][c->nf[c->n]++] = strdup(field);
+			eor = (*s != ',');
+			if (*s != '\0')
+				s++;
+		}
+		c->n++;
+	}
+}
+
+static void
+csv_free(struct csv *c)
+{
+	size_t	i, k;
+
+	for (i = 0; i < c->n; i++) {
+		for (k = 0; k < c->nf[i]; k++)
+			free(c->rec[i][k]);
+		free(c->rec[i]);
+	}
+	free(c->rec);
+	free(c->nf);
+}
+
+static int
+csv_col(const struct csv *c, const char *name)
+{
+	size_t	k;
+
+	for (k = 0; k < c->nf[0]; k++) {
+		if (strcmp(c->rec[0][k], name) == 0)
+			return ((int)k);
+	}
+	ck_abort_msg("no column %s", name);
+	return (-1);
+}
+
+START_TEST(test_csv_parses)
+{
+	char		*r = session_report(sid, REPORT_CSV);
+	struct csv	 c;
+	size_t		 i, buckets = 0, symbols = 0;
+	int		 name, hits, pct, cum;
+
+	csv_parse(r, &c);
+	ck_assert_uint_gt(c.n, 10);
+	ck_assert_str_eq(c.rec[0][0], "section");
+	for (i = 1; i < c.n; i++)
+		ck_assert_uint_eq(c.nf[i], c.nf[0]);
+	name = csv_col(&c, "name");
+	hits = csv_col(&c, "hits");
+	pct = csv_col(&c, "percent");
+	cum = csv_col(&c, "cumulative");
+	for (i = 1; i < c.n; i++) {
+		if (strcmp(c.rec[i][0], "buckets") == 0)
+			buckets++;
+		if (strcmp(c.rec[i][0], "symbols") != 0)
+			continue;
+		symbols++;
+		if (strcmp(c.rec[i][name], NAME_QUOTE) == 0) {
+			ck_assert_str_eq(c.rec[i][hits], "5");
+			ck_assert_str_eq(c.rec[i][pct], "10.4167");
+			ck_assert_str_eq(c.rec[i][cum], "72.9167");
+		}
+	}
+	/* Zero-hit buckets are in the CSV. */
+	ck_assert_uint_eq(buckets, 8);
+	ck_assert_uint_eq(symbols, 3);
+	/* The quoting itself. */
+	ck_assert_ptr_nonnull(strstr(r, ",\"lo\"\"op, x\","));
+	csv_free(&c);
+	free(r);
+}
+END_TEST
+
+/*
+ * A JSON (RFC 8259) validator: returns the end of the value at s or NULL.
+ * Strings must be valid UTF-8 without raw control characters.
+ */
+static const char *json_value(const char *);
+
+static const char *
+json_ws(const char *s)
+{
+	while (*s == ' ' || *s == '\t' || *s == '\n' || *s == '\r')
+		s++;
+	return (s);
+}
+
+static const char *
+json_string(const char *s)
+{
+	const unsigned char	*p = (const unsigned char *)s;
+	size_t			 adv;
+	int			 i;
+
+	if (*p++ != '"')
+		return (NULL);
+	while (*p != '"') {
+		if (*p < 0x20)
+			return (NULL);
+		if (*p == '\\') {
+			p++;
+			if (*p == 'u') {
+				for (i = 1; i <= 4; i++) {
+					if (strchr("0123456789abcdefABCDEF",
+					    p[i]) == NULL || p[i] == '\0')
+						return (NULL);
+				}
+				p += 5;
+			} else if (*p != '\0' && strchr("\"\\/bfnrt", *p) !=
+			    NULL)
+				p++;
+			else
+				return (NULL);
+			continue;
+		}
+		if (report_utf8(p, strlen((const char *)p), &adv) < 0)
+			return (NULL);
+		p += adv;
+	}
+	return ((const char *)p + 1);
+}
+
+static const char *
+json_number(const char *s)
+{
+	if (*s == '-')
+		s++;
+	if (*s == '0')
+		s++;
+	else if (*s >= '1' && *s <= '9')
+		while (*s >= '0' && *s <= '9')
+			s++;
+	else
+		return (NULL);
+	if (*s == '.') {
+		if (*++s < '0' || *s > '9')
+			return (NULL);
+		while (*s >= '0' && *s <= '9')
+			s++;
+	}
+	if (*s == 'e' || *s == 'E') {
+		s++;
+		if (*s == '+' || *s == '-')
+			s++;
+		if (*s < '0' || *s > '9')
+			return (NULL);
+		while (*s >= '0' && *s <= '9')
+			s++;
+	}
+	return (s);
+}
+
+static const char *
+json_value(const char *s)
+{
+	int	obj;
+
+	s = json_ws(s);
+	if (*s == '{' || *s == '[') {
+		obj = (*s++ == '{');
+		s = json_ws(s);
+		if (*s == (obj ? '}' : ']'))
+			return (s + 1);
+		for (;;) {
+			if (obj) {
+				if ((s = json_string(json_ws(s))) == NULL)
+					return (NULL);
+				s = json_ws(s);
+				if (*s++ != ':')
+					return (NULL);
+			}
+			if ((s = json_value(s)) == NULL)
+				return (NULL);
+			s = json_ws(s);
+			if (*s == ',') {
+				s++;
+				continue;
+			}
+			if (*s != (obj ? '}' : ']'))
+				return (NULL);
+			return (s + 1);
+		}
+	}
+	if (*s == '"')
+		return (json_string(s));
+	if (strncmp(s, "true", 4) == 0 || strncmp(s, "null", 4) == 0)
+		return (s + 4);
+	if (strncmp(s, "false", 5) == 0)
+		return (s + 5);
+	return (json_number(s));
+}
+
+static int
+json_valid(const char *s)
+{
+	const char	*e = json_value(s);
+
+	return (e != NULL && *json_ws(e) == '\0');
+}
+
+START_TEST(test_json_valid_and_numbers_match)
+{
+	char		*r = session_report(sid, REPORT_JSON);
+	const char	*p;
+	size_t		 n = 0;
+
+	ck_assert_msg(json_valid(r), "%s", r);
+	/* The validator itself rejects what it must. */
+	ck_assert(!json_valid("{\"a\": 1,}"));
+	ck_assert(!json_valid("[\"\x01\"]"));
+	ck_assert(!json_valid("[\"\xff\"]"));
+
+	ck_assert_ptr_nonnull(strstr(r, "\"clock_grain\": 54925"));
+	ck_assert_ptr_nonnull(strstr(r,
+	    "\"hit_io\": {\"hits\": 2, \"percent\": 4.1667}"));
+	ck_assert_ptr_nonnull(strstr(r,
+	    "\"total\": {\"hits\": 48, \"percent\": 100}"));
+	ck_assert_ptr_nonnull(strstr(r, "\"name\": \"lo\\\"op, x\""));
+	ck_assert_ptr_nonnull(strstr(r, "\"warnings\": []"));
+	/* Every bucket, zero hits too. */
+	p = strstr(r, "\"buckets\": [");
+	ck_assert_ptr_nonnull(p);
+	for (; (p = strstr(p, "{\"idx\": ")) != NULL; p++)
+		n++;
+	ck_assert_uint_eq(n, 8);
+	ck_assert_ptr_nonnull(strstr(r, "{\"idx\": 1, \"lo\": 65552, \"hi\":"
+	    " 65568, \"seg_off\": \"1000:0010\", \"hits\": 0, \"percent\": 0,"
+	    " \"symbols\": \"start\"}"));
+	free(r);
+}
+END_TEST
+
+START_TEST(test_html_escapes)
+{
+	char	*r = session_report(sid, REPORT_HTML);
+
+	ck_assert_ptr_nonnull(strstr(r, "<!DOCTYPE html>"));
+	ck_assert_ptr_nonnull(strstr(r, "&lt;script&gt;&amp;&quot;x&#39;"));
+	ck_assert_ptr_null(strstr(r, "<script"));
+	ck_assert_ptr_null(strstr(r, "href="));
+	ck_assert_ptr_null(strstr(r, "src="));
+	ck_assert_ptr_nonnull(strstr(r, "<style>"));
+	/* A bar per row, as wide as its share. */
+	ck_assert_ptr_nonnull(strstr(r, "<td class=\"bar\"><span style=\""
+	    "width:41.67%\">"));
+	ck_assert_ptr_nonnull(strstr(r, "</html>\n"));
+	free(r);
+}
+END_TEST
+
+START_TEST(test_hostile_names_stay_valid)
+{
+	char	*cause = NULL, *r;
+
+	ck_assert_int_eq(store_begin(st, &cause), 0);
+	ck_assert_int_eq(store_symbol_add(st, sid, "M\x1b[2J",
+	    "bad\xff\xc0\x80name\n", 0x10070, 16), 0);
+	ck_assert_int_eq(store_commit(st, &cause), 0);
+
+	r = session_report(sid, REPORT_TEXT);
+	ck_assert_ptr_null(strchr(r, '\x1b'));
+	ck_assert_ptr_null(strstr(r, "\xff"));
+	ck_assert_ptr_nonnull(strstr(r, "bad\\xFF\\xC0\\x80name\\n"));
+	free(r);
+	r = session_report(sid, REPORT_JSON);
+	ck_assert_msg(json_valid(r), "%s", r);
+	ck_assert_ptr_nonnull(strstr(r, "\"M\\u001b[2J\""));
+	ck_assert_ptr_nonnull(strstr(r, "bad\\ufffd\\ufffd\\ufffdname\\n"));
+	free(r);
+	r = session_report(sid, REPORT_HTML);
+	ck_assert_ptr_null(strchr(r, '\x1b'));
+	ck_assert_ptr_null(strstr(r, "\xff"));
+	free(r);
+}
+END_TEST
+
+#define TYPES_SQL \
+	"SELECT 1 AS i, 2.5 AS r, NULL AS n, x'00ff' AS b, 'a,\"b' AS t," \
+	" 1.0 AS r" \
+	" UNION ALL SELECT -7, 1e300, 'NULL', x'', '', 3"
+
+START_TEST(test_stmt_types)
+{
+	char	*r, *cause;
+	int	 rc;
+
+	r = stmt_report(TYPES_SQL, REPORT_TEXT, &rc, &cause);
+	ck_assert_msg(rc == 0, "%s", cause);
+	ck_assert_str_eq(r,
+	    " i       r  n       b        t       r\n"
+	    "--  ------  ------  -------  ----  ---\n"
+	    " 1     2.5  <null>  x'00ff'  a,\"b  1.0\n"
+	    "-7  1e+300  NULL    x''              3\n");
+	free(r);
+
+	r = stmt_report(TYPES_SQL, REPORT_CSV, &rc, &cause);
+	ck_assert_int_eq(rc, 0);
+	ck_assert_str_eq(r,
+	    "i,r,n,b,t,r_2\n"
+	    "1,2.5,,00ff,\"a,\"\"b\",1.0\n"
+	    "-7,1.0000000000000001e+300,NULL,\"\",\"\",3\n");
+	free(r);
+
+	r = stmt_report(TYPES_SQL, REPORT_JSON, &rc, &cause);
+	ck_assert_int_eq(rc, 0);
+	ck_assert_msg(json_valid(r), "%s", r);
+	ck_assert_str_eq(r, "[\n"
+	    "  {\"i\": 1, \"r\": 2.5, \"n\": null, \"b\": \"00ff\","
+	    " \"t\": \"a,\\\"b\", \"r_2\": 1.0},\n"
+	    "  {\"i\": -7, \"r\": 1.0000000000000001e+300, \"n\": \"NULL\","
+	    " \"b\": \"\", \"t\": \"\", \"r_2\": 3}\n"
+	    "]\n");
+	free(r);
+
+	r = stmt_report(TYPES_SQL, REPORT_HTML, &rc, &cause);
+	ck_assert_int_eq(rc, 0);
+	ck_assert_ptr_nonnull(strstr(r, "<thead><tr><th>i</th><th>r</th>"
+	    "<th>n</th><th>b</th><th>t</th><th>r</th></tr></thead>"));
+	ck_assert_ptr_nonnull(strstr(r, "<td class=\"null\">&lt;null&gt;</td>"
+	    "<td>x'00ff'</td>"));
+	ck_assert_ptr_nonnull(strstr(r, "<td>a,&quot;b</td>"));
+	free(r);
+
+	/* Valid UTF-8 passes through and counts one column a character. */
+	r = stmt_report("SELECT 'd\xc3\xa9j\xc3\xa0' AS w, 1 AS n",
+	    REPORT_JSON, &rc, &cause);
+	ck_assert_str_eq(r, "[\n  {\"w\": \"d\xc3\xa9j\xc3\xa0\", \"n\": 1}\n]\n");
+	free(r);
+	r = stmt_report("SELECT 'd\xc3\xa9j\xc3\xa0' AS w, 1 AS n",
+	    REPORT_TEXT, &rc, &cause);
+	ck_assert_str_eq(r, "w     n\n----  -\nd\xc3\xa9j\xc3\xa0  1\n");
+	free(r);
+
+	/* No rows: the header still tells the columns; json is []. */
+	r = stmt_report("SELECT 1 AS one WHERE 0", REPORT_JSON, &rc, &cause);
+	ck_assert_str_eq(r, "[]\n");
+	free(r);
+	r = stmt_report("SELECT 1 AS one WHERE 0", REPORT_CSV, &rc, &cause);
+	ck_assert_str_eq(r, "one\n");
+	free(r);
+}
+END_TEST
+
+START_TEST(test_stmt_errors_and_big_results)
+{
+	char		*r, *cause, *l;
+	const char	*p;
+	size_t		 lines = 0;
+	int		 rc;
+
+	/* An error only step finds. */
+	r = stmt_report("SELECT abs(-9223372036854775807 - 1)", REPORT_JSON,
+	    &rc, &cause);
+	ck_assert_int_eq(rc, -1);
+	ck_assert_ptr_nonnull(strstr(cause, "integer overflow"));
+	free(cause);
+	free(r);
+
+	/* Small results align; past the cap they are tab-separated. */
+	r = stmt_report("WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT"
+	    " x + 1 FROM c WHERE x < 100) SELECT x, 'v' || x AS v FROM c",
+	    REPORT_TEXT, &rc, &cause);
+	ck_assert_int_eq(rc, 0);
+	ck_assert_ptr_null(strchr(r, '\t'));
+	l = line_with(r, "v100");
+	ck_assert_str_eq(l, "100  v100");
+	free(l);
+	free(r);
+	r = stmt_report("WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT"
+	    " x + 1 FROM c WHERE x < 25000) SELECT x, 'v' || x AS v FROM c",
+	    REPORT_TEXT, &rc, &cause);
+	ck_assert_int_eq(rc, 0);
+	ck_assert(strncmp(r, "x\tv\n1\tv1\n", 9) == 0);
+	for (p = r; (p = strchr(p, '\n')) != NULL; p++)
+		lines++;
+	ck_assert_uint_eq(lines, 25001);
+	ck_assert_ptr_nonnull(strstr(r, "\n25000\tv25000\n"));
+	free(r);
+}
+END_TEST
+
+START_TEST(test_session_errors)
+{
+	FILE		*mf;
+	char		*buf = NULL, *cause = NULL;
+	size_t		 len = 0;
+	sqlite3_stmt	*s;
+	int64_t		 prfd;
+
+	mf = open_memstream(&buf, &len);
+	ck_assert_int_eq(report_session(st, 99, REPORT_TEXT, mf, &cause), -1);
+	ck_assert_str_eq(cause, "no session 99");
+	free(cause);
+
+	/* A kind with no writer yet says so. */
+	ck_assert_int_eq(store_begin(st, &cause), 0);
+	prfd = store_session_add(st, "prfd", "x.dmp", "00", 1, "X", NULL,
+	    &cause);
+	ck_assert_int_gt(prfd, 0);
+	ck_assert_int_eq(store_commit(st, &cause), 0);
+	ck_assert_int_eq(report_session(st, prfd, REPORT_JSON, mf, &cause),
+	    -1);
+	ck_assert_ptr_nonnull(strstr(cause, "no report for kind prfd yet"));
+	free(cause);
+
+	/* A timeline format is refused for a histogram, before any output. */
+	ck_assert_int_eq(report_session(st, 1, REPORT_CHROME, mf, &cause), -1);
+	ck_assert_ptr_nonnull(strstr(cause, "no chrome report for kind prf"));
+	free(cause);
+	fclose(mf);
+	ck_assert_uint_eq(len, 0);
+	free(buf);
+
+	/* A statement without result columns just runs. */
+	ck_assert_int_eq(sqlite3_prepare_v2(store_db(st), "DELETE FROM"
+	    " warning", -1, &s, NULL), SQLITE_OK);
+	ck_assert_int_eq(report_stmt(s, REPORT_JSON, stdout, &cause), 0);
+	sqlite3_finalize(s);
+}
+END_TEST
+
+START_TEST(test_hist_current_view)
+{
+	struct analyze_hist	 h;
+	FILE			*mf;
+	char			*buf = NULL, *cause = NULL;
+	size_t			 len = 0;
+	struct csv		 c;
+
+	ck_assert_msg(analyze_hist_load(st, sid, &h, &cause) == 0, "%s",
+	    cause);
+	/* Zoom level 1: pairs of buckets, those with hits only. */
+	mf = open_memstream(&buf, &len);
+	ck_assert_int_eq(report_hist(&h, 1, REPORT_HIST_NONZERO, REPORT_CSV,
+	    mf, &cause), 0);
+	fclose(mf);
+	csv_parse(buf, &c);
+	ck_assert_uint_eq(c.n, 1 + 4);	/* 10+0, 5+0, 0+20, 0+3 */
+	ck_assert_str_eq(c.rec[1][csv_col(&c, "hits")], "10");
+	ck_assert_str_eq(c.rec[2][csv_col(&c, "lo")], "65568");
+	ck_assert_str_eq(c.rec[3][csv_col(&c, "hits")], "20");
+	ck_assert_str_eq(c.rec[4][csv_col(&c, "hits")], "3");
+	ck_assert_str_eq(c.rec[4][csv_col(&c, "hi")], "65664");
+	csv_free(&c);
+	free(buf);
+
+	/* The flat profile view. */
+	buf = NULL;
+	mf = open_memstream(&buf, &len);
+	ck_assert_int_eq(report_hist(&h, 0, REPORT_HIST_FLAT, REPORT_JSON, mf,
+	    &cause), 0);
+	fclose(mf);
+	ck_assert(json_valid(buf));
+	ck_assert(buf[0] == '[');
+	ck_assert_ptr_nonnull(strstr(buf, "{\"percent\": 41.6667, \"cumulative\":"
+	    " 41.6667, \"hits\": 20, \"addr\": 65616, \"size\": 16,"
+	    " \"module\": \"\", \"name\": \"<script>&\\\"x'\"}"));
+	free(buf);
+
+	buf = NULL;
+	mf = open_memstream(&buf, &len);
+	ck_assert_int_eq(report_hist(&h, 99, 0, REPORT_TEXT, mf, &cause), -1);
+	ck_assert_ptr_nonnull(strstr(cause, "no zoom level 99"));
+	free(cause);
+	fclose(mf);
+	free(buf);
+	analyze_hist_free(&h);
+}
+END_TEST
+
+static Suite *
+report_suite(void)
+{
+	Suite	*s = suite_create("report");
+	TCase	*tc = tcase_create("prf");
+	TCase	*tq = tcase_create("stmt");
+
+	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_add_test(tc, test_text_header_and_flat_profile);
+	tcase_add_test(tc, test_csv_parses);
+	tcase_add_test(tc, test_json_valid_and_numbers_match);
+	tcase_add_test(tc, test_html_escapes);
+	tcase_add_test(tc, test_hostile_names_stay_valid);
+	tcase_add_test(tc, test_session_errors);
+	tcase_add_test(tc, test_hist_current_view);
+	suite_add_tcase(s, tc);
+	tcase_add_checked_fixture(tq, setup, teardown);
+	tcase_add_test(tq, test_stmt_types);
+	tcase_add_test(tq, test_stmt_errors_and_big_results);
+	suite_add_tcase(s, tq);
+	return (s);
+}
+
+int
+main(void)
+{
+	SRunner	*sr = srunner_create(report_suite());
+	int	 failed;
+
+	srunner_run_all(sr, CK_NORMAL);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return (failed == 0 ? 0 : 1);
+}

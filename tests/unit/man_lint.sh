@@ -1,0 +1,75 @@
+#!/bin/sh
+# The manual pages: clean under groff's warnings; profview.1 names every
+# option, command and export format that "profview --help" prints; both
+# pages name every table and column a new store is created with.
+: "${PROFVIEW:?PROFVIEW must name the built binary}"
+: "${top_srcdir:?}"
+n=0
+ok() { n=$((n + 1)); echo "ok $n - $1"; }
+notok() { n=$((n + 1)); echo "not ok $n - $1"; }
+page1="$top_srcdir/man/profview.1"
+page5="$top_srcdir/man/profview-formats.5"
+help=$("$PROFVIEW" --help)
+opts=$(echo "$help" | grep -o -- '--[a-z][a-z-]*' | sort -u)
+cmds="ingest sessions delete sql export browse"
+fmts=$(echo "$help" | sed -n 's/.*export \[-f \([a-z|]*\)\].*/\1/p' | tr '|' ' ')
+# The schema as the binary creates it: "table column" lines.
+cols=$(PROFVIEW_DB=:memory: "$PROFVIEW" --db :memory: sql --csv \
+    "SELECT m.name, p.name FROM sqlite_master m, pragma_table_info(m.name) p
+     WHERE m.type = 'table' ORDER BY m.name, p.cid" | sed 1d | tr ',' ' ')
+tables=$(echo "$cols" | cut -d' ' -f1 | sort -u)
+ncols=$(echo "$cols" | grep -c .)
+ntables=$(echo "$tables" | grep -c .)
+nfmts=$(echo "$fmts" | wc -w)
+echo "1..$((2 + $(echo "$opts" | wc -l) + 6 + 1 + nfmts + 1 + ntables + ncols))"
+
+for p in "$page1" "$page5"; do
+	if ! command -v groff >/dev/null 2>&1; then
+		ok "$(basename "$p") lints # SKIP no groff"
+		continue
+	fi
+	out=$(groff -mdoc -ww -z "$p" 2>&1)
+	if [ -z "$out" ]; then ok "$(basename "$p") lints"
+	else notok "$(basename "$p") lints: $out"; fi
+done
+# mdoc writes "--db" as "Fl \-db".
+for o in $opts; do
+	if grep -q -- "Fl \\\\-${o#--}\\>" "$page1"; then ok "profview.1 has $o"
+	else notok "profview.1 has $o"; fi
+done
+for c in $cmds; do
+	if grep -q "^\.It Cm $c\\>" "$page1"; then ok "profview.1 has $c"
+	else notok "profview.1 has $c"; fi
+done
+# The export formats: in the synopsis, and each described under -f.
+if [ "$nfmts" -gt 1 ]; then ok "--help lists $nfmts export formats"
+else notok "--help lists the export formats (found: $fmts)"; fi
+synopsis=$(grep '^\.Op Fl f Cm ' "$page1")
+for f in $fmts; do
+	if echo "$synopsis" | grep -q "[ |]$f\\>" &&
+	    sed -n '/^\.It Fl f , Fl \\-format/,/^\.It Fl o/p' "$page1" |
+	    grep -q "^\.Cm $f\\>"; then
+		ok "profview.1 has export format $f"
+	else notok "profview.1 has export format $f"; fi
+done
+
+# Every table in both pages; every column in profview-formats.5 under its
+# table's .Ss, and in profview.1's ".It Sy table Ns Pq Va ..." line.
+if [ "$ntables" -gt 5 ]; then ok "the store has $ntables tables"
+else notok "the store has tables (found: $tables)"; fi
+for t in $tables; do
+	if grep -q "^\.Ss $t\$" "$page5" &&
+	    grep -q "^\.It Sy $t Ns Pq Va " "$page1"; then
+		ok "both pages have table $t"
+	else notok "both pages have table $t"; fi
+done
+echo "$cols" | while read -r t c; do
+	in5=$(sed -n "/^\\.Ss $t\$/,/^\\.S[sh] /p" "$page5" |
+	    grep -c "^\\.It Va $c\$")
+	line1=$(grep "^\.It Sy $t Ns Pq Va " "$page1")
+	if [ "$in5" -eq 1 ] &&
+	    echo "$line1" | grep -q "[ ,] *$c\\( ,\\|\$\\)"; then
+		ok "both pages have $t.$c"
+	else notok "both pages have $t.$c (formats.5: $in5 entries;\
+ profview.1: ${line1:-no line})"; fi
+done

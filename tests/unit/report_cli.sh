@@ -1,0 +1,92 @@
+#!/bin/sh
+# profview sql and export end to end on a store file: CSV and JSON query
+# output, the example queries of profview.1, and export in every format.
+: "${PROFVIEW:?PROFVIEW must name the built binary}"
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/pvcli.XXXXXX") || exit 1
+trap 'rm -rf "$tmp"' EXIT INT TERM
+db="$tmp/t.db"
+pv() { "$PROFVIEW" --db "$db" "$@"; }
+n=0
+ok() { n=$((n + 1)); echo "ok $n - $1"; }
+notok() { n=$((n + 1)); echo "not ok $n - $1"; }
+check() { d=$1; shift; if "$@"; then ok "$d"; else notok "$d"; fi; }
+if command -v python3 >/dev/null 2>&1; then
+	json() { python3 -m json.tool "$1" >/dev/null; }
+else
+	json() { echo "# no python3: checking the JSON's first byte only"; \
+	    head -c 1 "$1" | grep -q '[[{]'; }
+fi
+echo 1..17
+
+# FOO.PRF: PSP 1000h, 8 buckets of a paragraph: 10 0 5 0 0 20 0 3; 2 I/O,
+# 7 DOS, 1 high.  Octal escapes: printf's only portable way to bytes.
+printf '\215\326\010\000\001\000\000\020\010\020\160\000\002\000\007\000\001\000\012\000\000\000\005\000\000\000\000\000\024\000\000\000\003\000' \
+    >"$tmp/FOO.PRF"
+
+out=$(pv ingest "$tmp/FOO.PRF")
+check "ingest prints the session id" test "$(echo "$out" | cut -f1-2)" = \
+    "$(printf '1\tprf')"
+
+check "sql refuses to write without --writable" \
+    sh -c '! "$PROFVIEW" --db "$1" sql "DELETE FROM bucket" 2>/dev/null' \
+    sh "$db"
+pv --writable sql "INSERT INTO symbol(session, module, name, addr, size)
+    VALUES (1, 'MAIN', 'start', 65536, 32), (1, 'MAIN', 'lo\"op, x', 65568,
+    48), (1, NULL, '<script>&\"x''', 65616, 16)"
+check "sql --writable inserts symbols" test "$(pv sql --csv \
+    'SELECT count(*) AS n FROM symbol')" = "$(printf 'n\n3')"
+
+pv sql --csv 'SELECT idx, hits FROM bucket WHERE session = 1 AND hits > 0
+    ORDER BY hits DESC' >"$tmp/top.csv"
+printf 'idx,hits\n5,20\n0,10\n2,5\n7,3\n' >"$tmp/top.expect"
+check "sql --csv: header and rows" cmp -s "$tmp/top.csv" "$tmp/top.expect"
+
+pv sql --json 'SELECT name, module, addr, size FROM symbol ORDER BY addr' \
+    >"$tmp/sym.json"
+check "sql --json parses" json "$tmp/sym.json"
+check "sql --json: typed values, escaped strings, null" grep -q \
+    '{"name": "<script>&\\"x'"'"'", "module": null, "addr": 65616, "size": 16}' \
+    "$tmp/sym.json"
+
+# The three example queries of profview.1, verbatim.
+pv sql --csv "SELECT idx, printf('%05X', lo) AS lo, hits FROM bucket
+    WHERE session = 1 ORDER BY hits DESC LIMIT 10" >"$tmp/q1"
+check "man example 1: top buckets" test "$(sed -n 2p "$tmp/q1")" = "5,10050,20"
+pv sql --csv "SELECT s.module, s.name, round(sum(b.hits *
+    (min(b.hi, s.addr + s.size) - max(b.lo, s.addr)) * 1.0 / (b.hi - b.lo)),
+    1) AS hits FROM symbol s JOIN bucket b ON b.session = s.session
+    AND b.lo < s.addr + s.size AND b.hi > s.addr
+    WHERE s.session = 1 GROUP BY s.rowid ORDER BY hits DESC" >"$tmp/q2"
+printf 'module,name,hits\n,"<script>&""x'"'"'",20.0\nMAIN,start,10.0\nMAIN,"lo""op, x",5.0\n' \
+    >"$tmp/q2.expect"
+check "man example 2: flat profile by a join, CSV quoting" \
+    cmp -s "$tmp/q2" "$tmp/q2.expect"
+# BAR.PRF: the same with two stray bytes after the buckets, a warning.
+{ cat "$tmp/FOO.PRF"; printf 'xx'; } >"$tmp/BAR.PRF"
+pv ingest "$tmp/BAR.PRF" >/dev/null 2>&1
+pv sql --csv "SELECT s.id, s.source, count(*) AS warnings FROM session s
+    JOIN warning w ON w.session = s.id GROUP BY s.id" >"$tmp/q3"
+check "man example 3: sessions with warnings" test "$(sed 1d "$tmp/q3" |
+    sed 's/,.*\//,/')" = "2,BAR.PRF,1"
+
+check "export -f html -o OUT" pv export -f html -o "$tmp/r.html" 1
+check "html: the name is escaped, no script" sh -c \
+    'grep -q "&lt;script&gt;&amp;&quot;x&#39;" "$1" && ! grep -q "<script" "$1"' \
+    sh "$tmp/r.html"
+pv export -f json 1 >"$tmp/r.json"
+check "export -f json parses" json "$tmp/r.json"
+pv export -f csv "$tmp/FOO.PRF" >"$tmp/r.csv"
+check "export -f csv FILE reuses the session" \
+    test "$(grep -c '^buckets,' "$tmp/r.csv")" -eq 8
+pv export 1 >"$tmp/r.txt"
+check "export (text): flat profile line" grep -q \
+    '^  41\.67  41\.67  20\.0    10050    16          <script>&"x'"'"'$' \
+    "$tmp/r.txt"
+
+pv export -o "$tmp/none.txt" 99 2>"$tmp/err"
+check "export of a missing session fails with 1" test $? -eq 1
+check "... says why and leaves no file" sh -c \
+    'grep -q "no session 99" "$1" && ! test -e "$2"' sh "$tmp/err" \
+    "$tmp/none.txt"
+pv export -f nope 1 2>/dev/null
+check "an unknown format is a usage error (2)" test $? -eq 2
