@@ -145,6 +145,13 @@ loop_pop(void)
 	tui_view_free(loop.stack[--loop.nstack]);
 }
 
+/* Close the top view (a view that is done with itself). */
+void
+tui_pop(void)
+{
+	loop_pop();
+}
+
 /* Pop down to the first sessions view, or push one. */
 void
 tui_show_sessions(void)
@@ -191,12 +198,16 @@ tui_open_session(int64_t id, int quiet)
 		tui_message("error: no session %lld", (long long)id);
 		return (-1);
 	}
-	if (strcmp(kind, "prf") != 0) {
+	if (strcmp(kind, "prf") == 0)
+		v = tui_hist_new(id, &cause);
+	else if (strcmp(kind, "ovd") == 0)
+		v = tui_timeline_new(id, &cause);
+	else {
 		tui_message("session %lld: no view for %s sessions yet (try"
 		    " :sql)", (long long)id, kind);
 		return (-1);
 	}
-	if ((v = tui_hist_new(id, &cause)) == NULL) {
+	if (v == NULL) {
 		tui_message("error: %s", cause);
 		free(cause);
 		return (-1);
@@ -432,6 +443,8 @@ loop_mouse(TermKeyKey *key)
 		return (TUI_R_NONE);
 	if (tui_prompt_active() || loop.question != NULL)
 		return (TUI_R_NONE);
+	if (v->ops->mouse != NULL)
+		return (v->ops->mouse(v, button, line - 1, col - 1));
 	if (button == 4 || button == 5) {
 		for (i = 0; i < 3; i++)
 			tui_list_action(l, button == 4 ? TUI_ACT_UP :
