@@ -536,11 +536,20 @@ loop_key(TermKeyKey *key)
 	return (loop_global(a));
 }
 
+static uint64_t
+loop_cpu_ns(void)
+{
+	struct timespec	ts;
+
+	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+	return ((uint64_t)ts.tv_sec * 1000000000 + (uint64_t)ts.tv_nsec);
+}
+
 /* Handle one key and redraw; trace how long that took. */
 static void
 loop_one_key(TermKeyKey *key)
 {
-	uint64_t	 t0 = tui_now_ns();
+	uint64_t	 t0 = tui_now_ns(), c0 = loop_cpu_ns();
 	const char	*view = tui_top()->ops->name;
 	char		 name[64], busy[64];
 	int		 r;
@@ -563,9 +572,11 @@ loop_one_key(TermKeyKey *key)
 		/* One word per field, for the bench's awk. */
 		if (strcmp(name, " ") == 0)
 			strcpy(name, "<Space>");
-		fprintf(loop.trace, "key %s %s %llu\n", view,
+		/* Wall time, then CPU time: the machine may be shared. */
+		fprintf(loop.trace, "key %s %s %llu %llu\n", view,
 		    key->type == TERMKEY_TYPE_MOUSE ? "mouse" : name,
-		    (unsigned long long)(tui_now_ns() - t0) / 1000);
+		    (unsigned long long)(tui_now_ns() - t0) / 1000,
+		    (unsigned long long)(loop_cpu_ns() - c0) / 1000);
 	}
 }
 

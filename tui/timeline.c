@@ -82,7 +82,25 @@ struct timeline {
 	char			*mpat;		/* search: per-unit match cache */
 	char			*mhit;
 
-	uint32_t		*active;	/* scratch: span per unit + 1 */
+	uint32_t		*active;	/* scratch: units and load segs */
+
+	/* The columns of the last frame (see tl_cache). */
+	struct tl_cell		*c_cell;	/* [column * nunits + unit] */
+	uint32_t		*c_band;	/* [column * band_h + row] */
+	char			*c_ok;
+	int64_t			 c_t0;
+	int			 c_zoom;
+	int			 c_cols;
+	int			 c_bh;
+	size_t			*c_p;		/* per unit, chaining columns */
+	int64_t			*c_r;
+};
+
+/* What a column's window holds for one unit. */
+struct tl_cell {
+	uint32_t	n;		/* events */
+	uint32_t	loads;
+	int64_t		res;		/* resident ticks */
 };
 
 static int	tl_colors = -1;
@@ -437,17 +455,146 @@ tl_draw_axis(struct timeline *tl, int y, int w)
 	}
 }
 
+/* Band cells: nothing (outside the run or the buffer), free, unit + 2. */
+#define TL_BAND_OUT	0
+#define TL_BAND_FREE	1
+
+/* Column x's window, for every unit and the band. */
+static void
+tl_column(struct timeline *tl, int x, int chained)
+{
+	const struct analyze_ovr_event	*e;
+	const struct tl_lane		*ln;
+	struct tl_cell			*c = &tl->c_cell[(size_t)x * tl->o.nunits];
+	uint32_t			*band = &tl->c_band[(size_t)x * (size_t)
+					    tl->band_h];
+	int64_t				 w = tl_width(tl), a, b, t, r1;
+	uint32_t			 paras = tl->pend - tl->porg, para, run;
+	uint32_t			 k, lo;
+	size_t				 i, p1, nact;
+	long				 s;
+	int				 r;
+
+	a = tl->t0 + (int64_t)x * w;
+	b = a + w;
+	for (k = 0; k < tl->o.nunits; k++) {
+		ln = &tl->lanes[k];
+		if (!chained) {
+			tl->c_p[k] = tl_lb(&ln->ev_idx, a);
+			tl->c_r[k] = tl_resident(ln, a);
+		}
+		p1 = tl_lb(&ln->ev_idx, b);
+		r1 = tl_resident(ln, b);
+		c[k].n = (uint32_t)(p1 - tl->c_p[k]);
+		c[k].loads = ln->loads[p1] - ln->loads[tl->c_p[k]];
+		c[k].res = r1 - tl->c_r[k];
+		tl->c_p[k] = p1;
+		tl->c_r[k] = r1;
+	}
+
+	/* The band: the load list in effect in the middle of the window. */
+	for (r = 0; r < tl->band_h; r++)
+		band[r] = TL_BAND_OUT;
+	if (tl->band_h == 0 || paras == 0 || a > tl->o.t_last ||
+	    b <= tl->o.t_first)
+		return;
+	t = a + w / 2;
+	if (t < tl->o.t_first)
+		t = tl->o.t_first;
+	if (t > tl->o.t_last)
+		t = tl->o.t_last;
+	if ((i = tl_event_at(tl, t + 1)) == 0)
+		return;
+	e = &tl->o.events[i - 1];
+	for (nact = 0, k = 0; k < tl->o.nunits; k++) {
+		if ((s = tl_stay(&tl->lanes[k], e->seq)) < 0)
+			continue;
+		tl->active[nact] = k;
+		tl->active[tl->o.nunits + nact] = tl->lanes[k].sp_seg[s];
+		nact++;
+	}
+	run = (paras + (uint32_t)tl->band_h - 1) / (uint32_t)tl->band_h;
+	for (r = 0; r < tl->band_h; r++) {
+		para = tl->porg + (uint32_t)((uint64_t)paras * (unsigned)r /
+		    (unsigned)tl->band_h);
+		if (para >= e->heap_org && para < e->heap_end)
+			band[r] = TL_BAND_FREE;
+		for (i = 0; i < nact; i++) {
+			k = tl->active[i];
+			lo = tl->active[tl->o.nunits + i];
+			/* A row shows a unit anywhere in its run. */
+			if (lo < para + run && lo + tl->lanes[k].paras > para) {
+				band[r] = k + 2;
+				break;
+			}
+		}
+	}
+}
+
+/*
+ * Fill the columns not yet known.  The cache survives a cursor move and
+ * shifts with a pan, so only a zoom or a resize computes every column.
+ */
+static void
+tl_cache(struct timeline *tl)
+{
+	size_t	nu = tl->o.nunits, bh = (size_t)tl->band_h, n, m;
+	int64_t	w = tl_width(tl), d;
+	int	x, chained = 0;
+
+	n = (size_t)tl->cols;
+	if (tl->c_cols != tl->cols || tl->c_zoom != tl->zoom ||
+	    tl->c_bh != tl->band_h || (tl->t0 - tl->c_t0) % w != 0) {
+		tl->c_cell = xreallocarray(tl->c_cell, n * nu + 1,
+		    sizeof *tl->c_cell);
+		tl->c_band = xreallocarray(tl->c_band, n * bh + 1,
+		    sizeof *tl->c_band);
+		tl->c_ok = xreallocarray(tl->c_ok, n + 1, 1);
+		memset(tl->c_ok, 0, n);
+		tl->c_cols = tl->cols;
+		tl->c_zoom = tl->zoom;
+		tl->c_bh = tl->band_h;
+	} else if ((d = (tl->t0 - tl->c_t0) / w) >= (int64_t)n ||
+	    -d >= (int64_t)n)
+		memset(tl->c_ok, 0, n);
+	else if (d > 0) {
+		m = (size_t)d;
+		memmove(tl->c_cell, tl->c_cell + m * nu, (n - m) * nu *
+		    sizeof *tl->c_cell);
+		memmove(tl->c_band, tl->c_band + m * bh, (n - m) * bh *
+		    sizeof *tl->c_band);
+		memmove(tl->c_ok, tl->c_ok + m, n - m);
+		memset(tl->c_ok + n - m, 0, m);
+	} else if (d < 0) {
+		m = (size_t)-d;
+		memmove(tl->c_cell + m * nu, tl->c_cell, (n - m) * nu *
+		    sizeof *tl->c_cell);
+		memmove(tl->c_band + m * bh, tl->c_band, (n - m) * bh *
+		    sizeof *tl->c_band);
+		memmove(tl->c_ok + m, tl->c_ok, n - m);
+		memset(tl->c_ok, 0, m);
+	}
+	tl->c_t0 = tl->t0;
+	for (x = 0; x < tl->cols; x++) {
+		if (tl->c_ok[x]) {
+			chained = 0;
+			continue;
+		}
+		tl_column(tl, x, chained);
+		tl->c_ok[x] = 1;
+		chained = 1;
+	}
+}
+
 /* One lane: what each column's window holds for unit k. */
 static void
 tl_draw_lane(struct tui_view *tv, uint32_t k, int y, int w)
 {
 	struct timeline			*tl = tv->data;
-	const struct tl_lane		*ln = &tl->lanes[k];
 	const struct analyze_ovr_unit	*u = &tl->o.units[k];
 	const struct analyze_ovr_event	*cur = tl_cur(tv);
-	int64_t				 width = tl_width(tl), a, b, r0, r1;
-	size_t				 p0, p1;
-	uint32_t			 loads, n;
+	const struct tl_cell		*c;
+	int64_t				 width = tl_width(tl);
 	int				 x, attr, curx = -1;
 	char				 ch, name[64];
 
@@ -455,33 +602,24 @@ tl_draw_lane(struct tui_view *tv, uint32_t k, int y, int w)
 		curx = (int)((cur->ticks - tl->t0) >> tl->zoom);
 	snprintf(name, sizeof name, "%c %s", tl_letter(k), u->name);
 	tui_put(y, 0, tl->gw - 1, cur->unit == k ? A_BOLD : TUI_PLAIN, name);
-	a = tl->t0;
-	p0 = tl_lb(&ln->ev_idx, a);
-	r0 = tl_resident(ln, a);
 	move(y, tl->gw);
-	for (x = 0; x < tl->cols && tl->gw + x < w; x++, a = b) {
-		b = a + width;
-		p1 = tl_lb(&ln->ev_idx, b);
-		r1 = tl_resident(ln, b);
-		n = (uint32_t)(p1 - p0);
-		loads = ln->loads[p1] - ln->loads[p0];
-		attr = r1 > r0 ? tl_unit_attr(k) : TUI_PLAIN;
-		if (loads != 0) {
+	for (x = 0; x < tl->cols && tl->gw + x < w; x++) {
+		c = &tl->c_cell[(size_t)x * tl->o.nunits + k];
+		attr = c->res > 0 ? tl_unit_attr(k) : TUI_PLAIN;
+		if (c->loads != 0) {
 			ch = 'L';
 			attr |= A_BOLD;
-		} else if (n != 0)
+		} else if (c->n != 0)
 			ch = 'r';
-		else if (r1 - r0 >= width)
+		else if (c->res >= width)
 			ch = '=';
-		else if (r1 > r0)
+		else if (c->res > 0)
 			ch = '-';
 		else
 			ch = ' ';
 		if (x == curx)
 			attr = tui_attr(TUI_C_CURSOR) | A_BOLD;
 		addch((chtype)(unsigned char)ch | (chtype)attr);
-		p0 = p1;
-		r0 = r1;
 	}
 }
 
@@ -494,65 +632,25 @@ tl_draw_lane(struct tui_view *tv, uint32_t k, int y, int w)
 static void
 tl_draw_band(struct tui_view *tv, int y, int h, int w)
 {
-	struct timeline			*tl = tv->data;
-	const struct analyze_ovr_event	*e;
-	int64_t				 width = tl_width(tl), a, t;
-	uint32_t			 para, paras = tl->pend - tl->porg, k;
-	uint32_t			 lo, hi;
-	size_t				 i, nact;
-	long				 s;
-	int				 x, r, attr;
-	char				 ch;
+	struct timeline	*tl = tv->data;
+	uint32_t	 paras = tl->pend - tl->porg, v;
+	int		 x, r;
 
 	tui_putf(y - 1, 0, w, tui_attr(TUI_C_HEADER), "buffer %04Xh..%04Xh,"
 	    " %u paragraphs, low at top", tl->porg, tl->pend, paras);
-	for (r = 0; r < h; r++)
+	for (r = 0; r < h; r++) {
 		tui_putf(y + r, 0, tl->gw - 1, TUI_PLAIN, "%04Xh", tl->porg +
 		    (unsigned)((uint64_t)paras * (unsigned)r / (unsigned)h));
-	if (paras == 0)
-		return;
-	for (x = 0; x < tl->cols && tl->gw + x < w; x++) {
-		a = tl->t0 + (int64_t)x * width;
-		if (a > tl->o.t_last || a + width <= tl->o.t_first)
-			continue;
-		t = a + width / 2;
-		if (t < tl->o.t_first)
-			t = tl->o.t_first;
-		if (t > tl->o.t_last)
-			t = tl->o.t_last;
-		i = tl_event_at(tl, t + 1);	/* last event at or before t */
-		if (i == 0)
-			continue;
-		e = &tl->o.events[i - 1];
-		for (nact = 0, k = 0; k < tl->o.nunits; k++) {
-			if ((s = tl_stay(&tl->lanes[k], e->seq)) < 0)
-				continue;
-			tl->active[nact] = k;
-			tl->active[tl->o.nunits + nact] =
-			    tl->lanes[k].sp_seg[s];
-			nact++;
-		}
-		for (r = 0; r < h; r++) {
-			para = tl->porg + (uint32_t)((uint64_t)paras *
-			    (unsigned)r / (unsigned)h);
-			ch = ' ';
-			attr = TUI_PLAIN;
-			if (para >= e->heap_org && para < e->heap_end)
-				ch = '.';
-			for (i = 0; i < nact; i++) {
-				k = tl->active[i];
-				lo = tl->active[tl->o.nunits + i];
-				hi = lo + tl->lanes[k].paras;
-				/* A row shows a unit anywhere in its run. */
-				if (lo < para + (paras + (unsigned)h - 1) /
-				    (unsigned)h && hi > para) {
-					ch = tl_letter(k);
-					attr = tl_unit_attr(k);
-					break;
-				}
-			}
-			mvaddch(y + r, tl->gw + x, (chtype)(unsigned char)ch |
-			    (chtype)attr);
+		move(y + r, tl->gw);
+		for (x = 0; x < tl->cols && tl->gw + x < w; x++) {
+			v = tl->c_band[(size_t)x * (size_t)h + (size_t)r];
+			if (v == TL_BAND_OUT)
+				addch(' ');
+			else if (v == TL_BAND_FREE)
+				addch('.');
+			else
+				addch((chtype)(unsigned char)tl_letter(v - 2) |
+				    (chtype)tl_unit_attr(v - 2));
 		}
 	}
 }
@@ -688,6 +786,7 @@ tl_draw(struct tui_view *tv, int y, int h, int w)
 		tl->lane_top = k - (size_t)tl->nlane + 1;
 	if (tl->lane_top + (size_t)tl->nlane > tl->o.nunits)
 		tl->lane_top = tl->o.nunits - (size_t)tl->nlane;
+	tl_cache(tl);
 	for (i = 0; i < tl->nlane; i++)
 		tl_draw_lane(tv, (uint32_t)(tl->lane_top + (size_t)i),
 		    tl->lane_y + i, w);
@@ -855,6 +954,11 @@ tl_free(struct tui_view *tv)
 	free(tl->ev_idx.s);
 	free(tl->lanes);
 	free(tl->active);
+	free(tl->c_cell);
+	free(tl->c_band);
+	free(tl->c_ok);
+	free(tl->c_p);
+	free(tl->c_r);
 	free(tl->mpat);
 	free(tl->mhit);
 	free(tl->program);
@@ -989,6 +1093,9 @@ tui_timeline_new(int64_t id, char **cause)
 	tl_index(tl);
 	tl->active = xcalloc(2 * tl->o.nunits + 1, sizeof *tl->active);
 	tl->mhit = xcalloc(tl->o.nunits + 1, 1);
+	tl->c_p = xcalloc(tl->o.nunits + 1, sizeof *tl->c_p);
+	tl->c_r = xcalloc(tl->o.nunits + 1, sizeof *tl->c_r);
+	tl->c_cols = -1;
 	tl->fit = 1;
 	tl->t0 = tl->o.t_first;
 	tv = tui_view_new(&tl_ops, tl);
