@@ -422,7 +422,8 @@ tl_draw_axis(struct timeline *tl, int y, int w)
 	int			x, last = -1, dec = 0, i, n;
 	int64_t			t;
 
-	tui_put(y, 0, tl->gw, tui_attr(TUI_C_HEADER), "seconds");
+	tui_put(y, 0, tl->gw, tui_attr(TUI_C_HEADER), tl->gw >= 8 ? "seconds" :
+	    "s");
 	spc = analyze_ovr_seconds(tl_width(tl));
 	for (p = 1e-4; step == 0 && p < 1e9; p *= 10) {
 		for (i = 0; i < 3; i++) {

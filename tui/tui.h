@@ -34,12 +34,12 @@ int	tui_main(struct store *, const int64_t *, size_t,
 	A(SEARCH,	"/",			"search names in the view") \
 	A(NEXT,		"n",			"next search match") \
 	A(PREV,		"N",			"previous search match") \
-	A(DOWN,		"j Down C-n",		"move down one row") \
-	A(UP,		"k Up C-p",		"move up one row") \
-	A(PAGE_DOWN,	"PageDown C-f Space",	"move down one page") \
-	A(PAGE_UP,	"PageUp C-b",		"move up one page") \
-	A(FIRST,	"Home g",		"go to the first row") \
-	A(LAST,		"End G",		"go to the last row") \
+	A(DOWN,		"j Down C-n",		"move down one row; the timeline's next event") \
+	A(UP,		"k Up C-p",		"move up one row; the timeline's previous event") \
+	A(PAGE_DOWN,	"PageDown C-f Space",	"move down one page; pan the timeline a screen") \
+	A(PAGE_UP,	"PageUp C-b",		"move up one page; pan the timeline a screen") \
+	A(FIRST,	"Home g",		"go to the first row or event") \
+	A(LAST,		"End G",		"go to the last row or event") \
 	A(LEFT,		"h Left",		"scroll the table one column left; pan the timeline") \
 	A(RIGHT,	"l Right",		"scroll the table one column right; pan the timeline") \
 	A(ENTER,	"Enter",		"open the row: a session, a bucket's symbols") \

@@ -4,9 +4,10 @@
 . "${top_srcdir:-.}/tests/tui/lib.sh"
 echo 1..28
 src=${top_srcdir:-.}
-cp "$src/examples/OVRDEMO-simulated.OVD" "$dir/OVRDEMO.OVD"
-cp "$src/examples/OVRDEMO-simulated.MAP" "$dir/OVRDEMO.MAP"
-python3 "$src/tests/ovdsim/ovdsim.py" retry "$dir/RETRY" --seed 7 ||
+# Turbo Pascal's OVRDEMO as the simulator plays it (two units taking
+# turns in a buffer that holds one), and a run with reprieves.
+python3 "$src/tests/ovdsim/ovdsim.py" ovrdemo "$dir/OVRDEMO" &&
+    python3 "$src/tests/ovdsim/ovdsim.py" retry "$dir/RETRY" --seed 7 ||
     exit 1
 "$PROFVIEW" --db "$dir/db" ingest "$dir/OVRDEMO.OVD" "$dir/RETRY.OVD" \
     >/dev/null || exit 1
