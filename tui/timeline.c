@@ -808,9 +808,12 @@ tl_key(struct tui_view *tv, enum tui_action a)
 	size_t			 p;
 	int			 page = tl->cols > 8 ? tl->cols / 8 : 1;
 
+	if (a == TUI_ACT_UNITS) {
+		tui_push(tui_units_new(tv));
+		return (TUI_R_DRAW);
+	}
 	if (tl->o.nevents == 0)
-		return (a == TUI_ACT_UNITS ? (tui_push(tui_units_new(tv)),
-		    TUI_R_DRAW) : TUI_R_UNUSED);
+		return (TUI_R_UNUSED);
 	switch (a) {
 	case TUI_ACT_DOWN:
 		tl_goto(tv, tv->list.cur + 1);
@@ -853,9 +856,6 @@ tl_key(struct tui_view *tv, enum tui_action a)
 			return (TUI_R_DRAW);
 		}
 		tl_goto(tv, ln->ev[a == TUI_ACT_UNIT_NEXT ? p + 1 : p - 1]);
-		return (TUI_R_DRAW);
-	case TUI_ACT_UNITS:
-		tui_push(tui_units_new(tv));
 		return (TUI_R_DRAW);
 	default:
 		return (TUI_R_UNUSED);
@@ -1079,6 +1079,13 @@ tui_timeline_new(int64_t id, char **cause)
 	struct timeline	*tl = xcalloc(1, sizeof *tl);
 	struct tui_view	*tv;
 
+	/* Millions of events take seconds to load: say so meanwhile. */
+	if (LINES > 0 && COLS > 0) {
+		tui_fill(LINES - 1, 0, COLS, A_BOLD);
+		tui_putf(LINES - 1, 0, COLS, A_BOLD, "loading the overlay"
+		    " timeline of session %lld...", (long long)id);
+		refresh();
+	}
 	if (analyze_ovr_load(tui_store(), id, &tl->o, cause) != 0) {
 		free(tl);
 		return (NULL);
