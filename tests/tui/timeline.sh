@@ -2,7 +2,7 @@
 # Screen test: the OVD timeline and its unit table.  Expected values come
 # from the store (sqlite3 on the same database), never from the screen.
 . "${top_srcdir:-.}/tests/tui/lib.sh"
-echo 1..28
+echo 1..30
 src=${top_srcdir:-.}
 # Turbo Pascal's OVRDEMO as the simulator plays it (two units taking
 # turns in a buffer that holds one), and a run with reprieves.
@@ -101,6 +101,19 @@ ok $? "End goes to the last event"
 keys Home
 wait_for "$(ev 0)" && [ "$(screen | sed -n 3p)" = "$axis" ]
 ok $? "Home goes to the first event and back to the start"
+
+cnt=$(sql "SELECT count(*) FROM ovr_event e JOIN ovr_unit u ON u.session = 1
+    AND u.stat_seg = e.ovr_seg WHERE e.session = 1 AND u.name = 'UNIT2'")
+first=$(sql "SELECT min(e.seq) FROM ovr_event e JOIN ovr_unit u ON
+    u.session = 1 AND u.stat_seg = e.ovr_seg WHERE e.session = 1 AND
+    u.name = 'UNIT2'")
+keys / U N I T 2 Enter
+wait_for "/UNIT2: 1/$cnt" && wait_for "$(ev "$first")"
+ok $? "/ finds the events of a unit by name (1/$cnt)"
+keys n
+wait_for "/UNIT2: 2/$cnt"
+ok $? "n goes to its next event"
+keys Home
 
 # A click on an L in lane B: the cursor goes to that UNIT2 load.
 x=$(screen | sed -n 5p | awk '{ print index(substr($0, 9), "L") + 8 }')
