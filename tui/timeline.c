@@ -328,13 +328,16 @@ static void
 tl_pan(struct tui_view *tv, int n)
 {
 	struct timeline	*tl = tv->data;
-	int64_t		 t, end;
+	int64_t		 t, end, was = tl->t0;
 	size_t		 i;
 
 	if (tl->o.nevents == 0)
 		return;
-	tl->t0 += (int64_t)n << tl->zoom;
+	tl->t0 += (int64_t)n * tl_width(tl);
 	tl_clamp(tl);
+	if (tl->t0 == was)
+		tui_message("%s", n < 0 ? "at the start of the run" :
+		    "at the end of the run");
 	if (tl_visible(tl, tl_cur(tv)->ticks))
 		return;
 	end = tl->t0 + ((int64_t)tl->cols << tl->zoom);
