@@ -808,6 +808,7 @@ tl_key(struct tui_view *tv, enum tui_action a)
 {
 	struct timeline		*tl = tv->data;
 	const struct tl_lane	*ln;
+	struct tui_view		*u;
 	size_t			 p;
 	int			 page = tl->cols > 8 ? tl->cols / 8 : 1;
 
@@ -847,6 +848,12 @@ tl_key(struct tui_view *tv, enum tui_action a)
 		return (TUI_R_DRAW);
 	case TUI_ACT_SPLIT:
 		tl_zoom(tv, -1);
+		return (TUI_R_DRAW);
+	case TUI_ACT_ENTER:
+		/* The unit table, on the cursor's unit. */
+		u = tui_units_new(tv);
+		tui_push(u);
+		tui_units_select(u, tl_cur(tv)->unit);
 		return (TUI_R_DRAW);
 	case TUI_ACT_UNIT_NEXT:
 	case TUI_ACT_UNIT_PREV:

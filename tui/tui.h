@@ -42,7 +42,7 @@ int	tui_main(struct store *, const int64_t *, size_t,
 	A(LAST,		"End G",		"go to the last row or event") \
 	A(LEFT,		"h Left",		"scroll the table one column left; pan the timeline") \
 	A(RIGHT,	"l Right",		"scroll the table one column right; pan the timeline") \
-	A(ENTER,	"Enter",		"open the row: a session, a bucket's symbols") \
+	A(ENTER,	"Enter",		"open the row: a session, a bucket's symbols; the timeline's unit") \
 	A(SORT,		"s",			"histogram: cycle the sort (address, hits)") \
 	A(TOGGLE,	"t",			"histogram: buckets or per-symbol flat profile") \
 	A(MERGE,	"+",			"histogram, timeline: merge adjacent buckets or time columns (zoom out)") \
@@ -215,5 +215,6 @@ const struct analyze_ovr *tui_timeline_ovr(struct tui_view *);
 const char	*tui_timeline_program(struct tui_view *);
 int		 tui_timeline_unit(struct tui_view *, uint32_t);
 struct tui_view	*tui_units_new(struct tui_view *);
+void		 tui_units_select(struct tui_view *, uint32_t);
 
 #endif

@@ -205,6 +205,19 @@ static const struct tui_view_ops units_ops = {
 	.free = units_free,
 };
 
+/* Put the cursor on unit k's row. */
+void
+tui_units_select(struct tui_view *tv, uint32_t k)
+{
+	struct units	*us = tv->data;
+	size_t		 i;
+
+	for (i = 0; i < tv->list.n; i++) {
+		if (us->order[i] == k)
+			tui_list_goto(&tv->list, i);
+	}
+}
+
 struct tui_view *
 tui_units_new(struct tui_view *timeline)
 {

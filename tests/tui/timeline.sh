@@ -2,7 +2,7 @@
 # Screen test: the OVD timeline and its unit table.  Expected values come
 # from the store (sqlite3 on the same database), never from the screen.
 . "${top_srcdir:-.}/tests/tui/lib.sh"
-echo 1..30
+echo 1..31
 src=${top_srcdir:-.}
 # Turbo Pascal's OVRDEMO as the simulator plays it (two units taking
 # turns in a buffer that holds one), and a run with reprieves.
@@ -69,6 +69,12 @@ ok $? "[ jumps back to its previous event"
 keys [
 wait_for "no earlier event of UNIT2"
 ok $? "[ on the unit's first event says so"
+keys Enter
+wait_for "overlay units by thrash" && r=$(screen |
+    sed -n 's/.*\[units\] session 1 | \([0-9]*\)\/2.*/\1/p') &&
+    screen | sed -n "$((r + 2))p" | grep -q "^UNIT2 " && keys q &&
+    wait_for "[timeline] session 1 | 2/$nev"
+ok $? "Enter opens the unit table on the cursor's unit; q comes back"
 
 z=$(title_ticks)
 keys +
