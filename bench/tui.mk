@@ -7,3 +7,11 @@ bench-tui: profview
 	top_srcdir='$(top_srcdir)' PROFVIEW='$(abs_top_builddir)/profview' \
 	    $(SHELL) $(srcdir)/bench/tui
 .PHONY: bench-tui
+# bench/tui-ovd: per-key redraw of the OVD timeline on a 5M-event session
+# (BENCH_OVD_EVENTS to change; generated and ingested once, kept in
+# bench/ovd-data).
+EXTRA_DIST += bench/tui-ovd
+bench-tui-ovd: profview
+	top_builddir=. PROFVIEW='$(abs_top_builddir)/profview' \
+	    $(SHELL) $(srcdir)/bench/tui-ovd $(BENCH_OVD_EVENTS)
+.PHONY: bench-tui-ovd

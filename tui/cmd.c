@@ -59,8 +59,8 @@ cmd_export(const char *args)
 	fmt = xasprintf("%.*s", (int)n, args);
 	format = report_format_parse(fmt);
 	if (format < 0) {
-		tui_message("error: unknown format %s (text, csv, json, html)",
-		    fmt);
+		tui_message("error: unknown format %s (text, csv, json, html,"
+		    " chrome)", fmt);
 		free(fmt);
 		return (TUI_R_DRAW);
 	}

@@ -111,6 +111,8 @@ tui_help_new(void)
 		    tui_actions[i].help);
 	help_add(h, 0, "  %-22s %s", "mouse", "click selects a row, the"
 	    " wheel scrolls");
+	help_add(h, 0, "  %-22s %s", "", "timeline: click an event to put"
+	    " the cursor on it, the wheel pans");
 	help_add(h, 0, "%s", "");
 	help_add(h, 1, "Commands (: opens the prompt; Tab completes, Up/Down"
 	    " recall)");

@@ -145,6 +145,13 @@ loop_pop(void)
 	tui_view_free(loop.stack[--loop.nstack]);
 }
 
+/* Close the top view (a view that is done with itself). */
+void
+tui_pop(void)
+{
+	loop_pop();
+}
+
 /* Pop down to the first sessions view, or push one. */
 void
 tui_show_sessions(void)
@@ -191,12 +198,16 @@ tui_open_session(int64_t id, int quiet)
 		tui_message("error: no session %lld", (long long)id);
 		return (-1);
 	}
-	if (strcmp(kind, "prf") != 0) {
+	if (strcmp(kind, "prf") == 0)
+		v = tui_hist_new(id, &cause);
+	else if (strcmp(kind, "ovd") == 0)
+		v = tui_timeline_new(id, &cause);
+	else {
 		tui_message("session %lld: no view for %s sessions yet (try"
 		    " :sql)", (long long)id, kind);
 		return (-1);
 	}
-	if ((v = tui_hist_new(id, &cause)) == NULL) {
+	if (v == NULL) {
 		tui_message("error: %s", cause);
 		free(cause);
 		return (-1);
@@ -432,6 +443,8 @@ loop_mouse(TermKeyKey *key)
 		return (TUI_R_NONE);
 	if (tui_prompt_active() || loop.question != NULL)
 		return (TUI_R_NONE);
+	if (v->ops->mouse != NULL)
+		return (v->ops->mouse(v, button, line - 1, col - 1));
 	if (button == 4 || button == 5) {
 		for (i = 0; i < 3; i++)
 			tui_list_action(l, button == 4 ? TUI_ACT_UP :
@@ -523,11 +536,20 @@ loop_key(TermKeyKey *key)
 	return (loop_global(a));
 }
 
+static uint64_t
+loop_cpu_ns(void)
+{
+	struct timespec	ts;
+
+	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+	return ((uint64_t)ts.tv_sec * 1000000000 + (uint64_t)ts.tv_nsec);
+}
+
 /* Handle one key and redraw; trace how long that took. */
 static void
 loop_one_key(TermKeyKey *key)
 {
-	uint64_t	 t0 = tui_now_ns();
+	uint64_t	 t0 = tui_now_ns(), c0 = loop_cpu_ns();
 	const char	*view = tui_top()->ops->name;
 	char		 name[64], busy[64];
 	int		 r;
@@ -550,9 +572,11 @@ loop_one_key(TermKeyKey *key)
 		/* One word per field, for the bench's awk. */
 		if (strcmp(name, " ") == 0)
 			strcpy(name, "<Space>");
-		fprintf(loop.trace, "key %s %s %llu\n", view,
+		/* Wall time, then CPU time: the machine may be shared. */
+		fprintf(loop.trace, "key %s %s %llu %llu\n", view,
 		    key->type == TERMKEY_TYPE_MOUSE ? "mouse" : name,
-		    (unsigned long long)(tui_now_ns() - t0) / 1000);
+		    (unsigned long long)(tui_now_ns() - t0) / 1000,
+		    (unsigned long long)(loop_cpu_ns() - c0) / 1000);
 	}
 }
 

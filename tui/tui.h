@@ -34,19 +34,22 @@ int	tui_main(struct store *, const int64_t *, size_t,
 	A(SEARCH,	"/",			"search names in the view") \
 	A(NEXT,		"n",			"next search match") \
 	A(PREV,		"N",			"previous search match") \
-	A(DOWN,		"j Down C-n",		"move down one row") \
-	A(UP,		"k Up C-p",		"move up one row") \
-	A(PAGE_DOWN,	"PageDown C-f Space",	"move down one page") \
-	A(PAGE_UP,	"PageUp C-b",		"move up one page") \
-	A(FIRST,	"Home g",		"go to the first row") \
-	A(LAST,		"End G",		"go to the last row") \
-	A(LEFT,		"h Left",		"scroll the table one column left") \
-	A(RIGHT,	"l Right",		"scroll the table one column right") \
-	A(ENTER,	"Enter",		"open the row: a session, a bucket's symbols") \
+	A(DOWN,		"j Down C-n",		"move down one row; the timeline's next event") \
+	A(UP,		"k Up C-p",		"move up one row; the timeline's previous event") \
+	A(PAGE_DOWN,	"PageDown C-f Space",	"move down one page; pan the timeline a screen") \
+	A(PAGE_UP,	"PageUp C-b",		"move up one page; pan the timeline a screen") \
+	A(FIRST,	"Home g",		"go to the first row or event") \
+	A(LAST,		"End G",		"go to the last row or event") \
+	A(LEFT,		"h Left",		"scroll the table one column left; pan the timeline") \
+	A(RIGHT,	"l Right",		"scroll the table one column right; pan the timeline") \
+	A(ENTER,	"Enter",		"open the row: a session, a bucket's symbols; the timeline's unit") \
 	A(SORT,		"s",			"histogram: cycle the sort (address, hits)") \
 	A(TOGGLE,	"t",			"histogram: buckets or per-symbol flat profile") \
-	A(MERGE,	"+",			"histogram: merge adjacent buckets (zoom out)") \
-	A(SPLIT,	"-",			"histogram: split merged buckets (zoom in)") \
+	A(MERGE,	"+",			"histogram, timeline: merge adjacent buckets or time columns (zoom out)") \
+	A(SPLIT,	"-",			"histogram, timeline: split merged buckets or time columns (zoom in)") \
+	A(UNIT_PREV,	"[",			"timeline: previous event of the unit under the cursor") \
+	A(UNIT_NEXT,	"]",			"timeline: next event of the unit under the cursor") \
+	A(UNITS,	"u Tab",		"timeline: the per-unit table (Enter there jumps to the unit)") \
 	A(DELETE,	"d",			"sessions: delete the session (asks y/n)") \
 	A(REDRAW,	"C-l",			"redraw the screen")
 
@@ -61,7 +64,7 @@ enum tui_action {
 /* The : commands: name, arguments, help line. */
 #define TUI_COMMANDS \
 	C(sql,		"QUERY",	"run QUERY on the store and show the result as a table") \
-	C(export,	"FORMAT FILE",	"write the current view's report (text, csv, json, html) to FILE") \
+	C(export,	"FORMAT FILE",	"write the current view's report (text, csv, json, html, chrome) to FILE") \
 	C(open,		"ID",		"open session ID in its natural view") \
 	C(sessions,	"",		"show the sessions view") \
 	C(help,		"",		"show the keys and commands") \
@@ -120,6 +123,8 @@ struct tui_view_ops {
 	/* Background work until the deadline (tui_now_ns); 0 when done.
 	   A deadline of 0 cancels. */
 	int		(*work)(struct tui_view *, uint64_t);
+	/* A mouse press: button (1 left, 4/5 wheel), screen row, column. */
+	int		(*mouse)(struct tui_view *, int, int, int);
 	void		(*free)(struct tui_view *);
 };
 
@@ -137,6 +142,7 @@ struct tui_view {
 struct store	*tui_store(void);
 int		 tui_writable(void);
 void		 tui_push(struct tui_view *);
+void		 tui_pop(void);
 void		 tui_message(const char *, ...)
 		    __attribute__((format(printf, 1, 2)));
 void		 tui_confirm(void (*)(void *), void *, const char *, ...)
@@ -203,5 +209,12 @@ struct tui_view	*tui_sessions_new(void);
 int64_t		 tui_sessions_id(struct tui_view *, size_t);
 struct tui_view	*tui_hist_new(int64_t, char **);
 struct tui_view	*tui_table_new(const char *, char **);
+struct analyze_ovr;
+struct tui_view	*tui_timeline_new(int64_t, char **);
+const struct analyze_ovr *tui_timeline_ovr(struct tui_view *);
+const char	*tui_timeline_program(struct tui_view *);
+int		 tui_timeline_unit(struct tui_view *, uint32_t);
+struct tui_view	*tui_units_new(struct tui_view *);
+void		 tui_units_select(struct tui_view *, uint32_t);
 
 #endif

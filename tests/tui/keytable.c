@@ -54,6 +54,8 @@ main(void)
 	puts(".It Sy mouse");
 	puts("A click selects the row under the pointer; the wheel scrolls"
 	    " three rows.");
+	puts("In the timeline a click puts the cursor on an event in the"
+	    " column clicked and the wheel pans.");
 	puts(".El");
 	puts(".Pp");
 	puts("The status line at the bottom shows the view, the session, the"

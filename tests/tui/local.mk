@@ -6,7 +6,7 @@ tests_tui_keytable_SOURCES = tests/tui/keytable.c
 tests_tui_keytable_CFLAGS = $(AM_CFLAGS) $(SQLITE_CFLAGS)
 
 TUI_TESTS = tests/tui/keys.sh tests/tui/hist.sh tests/tui/sql.sh \
-	tests/tui/sessions.sh tests/tui/term.sh
+	tests/tui/sessions.sh tests/tui/term.sh tests/tui/timeline.sh
 TESTS += $(TUI_TESTS)
 EXTRA_DIST += $(TUI_TESTS) tests/tui/lib.sh
 
