@@ -21,8 +21,6 @@ enum {
 	ST_WARNING_ADD,
 	ST_OVD_ADD,
 	ST_OVR_UNIT_ADD,
-	ST_OVR_EVENT_ADD,
-	ST_OVR_LOADED_ADD,
 	ST_COUNT
 };
 
@@ -40,10 +38,6 @@ static const char *store_sql[ST_COUNT] = {
 	" VALUES (?1, ?2, ?3, ?4, ?5)",
 	"INSERT INTO ovr_unit(session, stat_seg, file_ofs, code_size,"
 	" fixup_size, entry_pts, name) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
-	"INSERT INTO ovr_event(session, seq, ticks, kind, ovr_seg, ovr_ofs,"
-	" heap_org, heap_end) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
-	"INSERT INTO ovr_loaded(session, stat_seg, load_seg, first_seq,"
-	" last_seq) VALUES (?1, ?2, ?3, ?4, ?5)",
 };
 
 /*
@@ -54,11 +48,13 @@ static const char *store_sql[ST_COUNT] = {
  * anything else uses the connection (store_flush).
  */
 #define STORE_BATCH	64
-#define STORE_BATCH_COLS 5
+#define STORE_BATCH_COLS 8
 
 enum {
 	SB_SYMBOL,
 	SB_BUCKET,
+	SB_OVR_EVENT,
+	SB_OVR_LOADED,
 	SB_COUNT
 };
 
@@ -68,6 +64,10 @@ static const struct {
 } store_batch_sql[SB_COUNT] = {
 	{ "INSERT INTO symbol(session, module, name, addr, size) VALUES ", 5 },
 	{ "INSERT INTO bucket(session, idx, lo, hi, hits) VALUES ", 5 },
+	{ "INSERT INTO ovr_event(session, seq, ticks, kind, ovr_seg, ovr_ofs,"
+	    " heap_org, heap_end) VALUES ", 8 },
+	{ "INSERT INTO ovr_loaded(session, stat_seg, load_seg, first_seq,"
+	    " last_seq) VALUES ", 5 },
 };
 
 struct store_cell {
@@ -76,6 +76,7 @@ struct store_cell {
 };
 #define STORE_INT	-1
 #define STORE_NULL	-2
+#define STORE_KIND	-3	/* ovr_event.kind: v is 1 for reprieve */
 
 struct store_batch {
 	sqlite3_stmt		*one;	/* for the rows of a partial batch */
@@ -521,6 +522,9 @@ store_batch_bind(sqlite3_stmt *s, int first, const struct store_cell *c,
 			sqlite3_bind_int64(s, first + i, c[i].v);
 		else if (c[i].len == STORE_NULL)
 			sqlite3_bind_null(s, first + i);
+		else if (c[i].len == STORE_KIND)
+			sqlite3_bind_text(s, first + i, c[i].v ? "reprieve" :
+			    "load", c[i].v ? 8 : 4, SQLITE_STATIC);
 		else
 			sqlite3_bind_text(s, first + i, text + c[i].v,
 			    c[i].len, SQLITE_STATIC);
@@ -1021,34 +1025,34 @@ int
 store_ovr_event_add(struct store *st, int64_t session,
     const struct store_ovr_event *e)
 {
-	sqlite3_stmt	*s = st->stmt[ST_OVR_EVENT_ADD];
+	struct store_cell	*c;
 
-	if (s == NULL && (s = store_stmt(st, ST_OVR_EVENT_ADD)) == NULL)
+	if ((c = store_batch_row(st, SB_OVR_EVENT)) == NULL)
 		return (-1);
-	sqlite3_bind_int64(s, 1, session);
-	sqlite3_bind_int64(s, 2, e->seq);
-	sqlite3_bind_int64(s, 3, e->ticks);
-	sqlite3_bind_text(s, 4, e->reprieve ? "reprieve" : "load",
-	    e->reprieve ? 8 : 4, SQLITE_STATIC);
-	sqlite3_bind_int(s, 5, e->ovr_seg);
-	sqlite3_bind_int(s, 6, e->ovr_ofs);
-	sqlite3_bind_int(s, 7, e->heap_org);
-	sqlite3_bind_int(s, 8, e->heap_end);
-	return (store_step_done(s));
+	store_cell_int(&c[0], session);
+	store_cell_int(&c[1], e->seq);
+	store_cell_int(&c[2], e->ticks);
+	c[3].v = e->reprieve != 0;
+	c[3].len = STORE_KIND;
+	store_cell_int(&c[4], e->ovr_seg);
+	store_cell_int(&c[5], e->ovr_ofs);
+	store_cell_int(&c[6], e->heap_org);
+	store_cell_int(&c[7], e->heap_end);
+	return (store_batch_end_row(st, SB_OVR_EVENT));
 }
 
 int
 store_ovr_loaded_add(struct store *st, int64_t session, uint16_t stat_seg,
     uint16_t load_seg, int64_t first_seq, int64_t last_seq)
 {
-	sqlite3_stmt	*s = st->stmt[ST_OVR_LOADED_ADD];
+	struct store_cell	*c;
 
-	if (s == NULL && (s = store_stmt(st, ST_OVR_LOADED_ADD)) == NULL)
+	if ((c = store_batch_row(st, SB_OVR_LOADED)) == NULL)
 		return (-1);
-	sqlite3_bind_int64(s, 1, session);
-	sqlite3_bind_int(s, 2, stat_seg);
-	sqlite3_bind_int(s, 3, load_seg);
-	sqlite3_bind_int64(s, 4, first_seq);
-	sqlite3_bind_int64(s, 5, last_seq);
-	return (store_step_done(s));
+	store_cell_int(&c[0], session);
+	store_cell_int(&c[1], stat_seg);
+	store_cell_int(&c[2], load_seg);
+	store_cell_int(&c[3], first_seq);
+	store_cell_int(&c[4], last_seq);
+	return (store_batch_end_row(st, SB_OVR_LOADED));
 }
