@@ -41,16 +41,27 @@ struct map_line {
 };
 
 /*
- * The names of a map, NUL-terminated, in blocks that never move: one
- * allocation per block rather than one per string.
+ * A map's memory.  The names, NUL-terminated, live in blocks that never
+ * move: one allocation per block rather than one per string.  Blocks and
+ * the big arrays (publics, symbols) are mapped pages populated in the same
+ * call: a 1M-public map touches some 60 MB, and faulting that in a page at
+ * a time cost more than parsing it.
  */
 #define MAP_ARENA_BLOCK	(1u << 20)
+#define MAP_PAGES_MIN	(64u << 10)
 
 struct map_arena {
 	struct map_arena	*next;
 	size_t			 used;
-	size_t			 size;
+	size_t			 size;	/* of data */
+	size_t			 mapped;
 	char			 data[];
+};
+
+/* What ingest_map.arena points at. */
+struct map_mem {
+	struct map_arena	*blocks;
+	size_t			 syms_size;	/* bytes mapped at syms */
 };
 
 /* A LINK/TLINK/TP segment table row. */
@@ -76,7 +87,7 @@ struct map_pub {
 struct map_pubs {
 	struct map_pub	*v;
 	size_t		 n;
-	size_t		 cap;
+	size_t		 size;	/* bytes mapped at v */
 	int		 seen;	/* the table's header was there */
 };
 
@@ -87,27 +98,88 @@ struct map_parser {
 	size_t			 pos;
 	size_t			 lineno;
 	struct ingest_map	*map;
-	size_t			 cap;
 	char			**cause;
 };
+
+/* size bytes (a multiple of the page size) of zeroed, populated memory. */
+static void *
+map_pages(size_t size)
+{
+	void	*p;
+
+	p = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_PRIVATE |
+	    MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
+	if (p == MAP_FAILED)
+		fatal("mmap %zu bytes: %s", size, strerror(errno));
+	return (p);
+}
+
+/* Grow pages p of *size bytes to hold at least need bytes. */
+static void *
+map_pages_grow(void *p, size_t *size, size_t need)
+{
+	size_t	n = *size != 0 ? *size : MAP_PAGES_MIN;
+
+	while (n < need) {
+		if (n > SIZE_MAX / 2)
+			fatal("map too big");
+		n *= 2;
+	}
+	if (p == NULL)
+		p = map_pages(n);
+	else if (n != *size) {
+		if ((p = mremap(p, *size, n, MREMAP_MAYMOVE)) == MAP_FAILED)
+			fatal("mremap %zu bytes: %s", n, strerror(errno));
+		/* Only a hint: where it fails the pages fault in as used. */
+		madvise((char *)p + *size, n - *size, MADV_POPULATE_WRITE);
+	}
+	*size = n;
+	return (p);
+}
+
+static struct map_mem *
+map_mem(struct ingest_map *map)
+{
+	if (map->arena == NULL)
+		map->arena = xcalloc(1, sizeof (struct map_mem));
+	return (map->arena);
+}
 
 /* Room for n bytes in the map's arena. */
 static char *
 map_alloc(struct ingest_map *map, size_t n)
 {
-	struct map_arena	*a = map->arena;
+	struct map_mem		*mem = map_mem(map);
+	struct map_arena	*a = mem->blocks;
 	size_t			 size;
 
 	if (a == NULL || a->size - a->used < n) {
 		size = n > MAP_ARENA_BLOCK ? n : MAP_ARENA_BLOCK;
-		a = xmalloc(sizeof *a + size);
-		a->size = size;
+		if (size > SIZE_MAX - sizeof *a - MAP_PAGES_MIN)
+			fatal("map too big");
+		size = (sizeof *a + size + MAP_PAGES_MIN - 1) &
+		    ~(size_t)(MAP_PAGES_MIN - 1);
+		a = map_pages(size);
+		a->mapped = size;
+		a->size = size - sizeof *a;
 		a->used = 0;
-		a->next = map->arena;
-		map->arena = a;
+		a->next = mem->blocks;
+		mem->blocks = a;
 	}
 	a->used += n;
 	return (a->data + a->used - n);
+}
+
+/* Room for n symbols; *nsyms are kept. */
+static void
+map_syms_grow(struct ingest_map *map, size_t n)
+{
+	struct map_mem	*mem = map_mem(map);
+
+	if (n > SIZE_MAX / sizeof *map->syms)
+		fatal("map too big");
+	map->syms = map_pages_grow(map->syms, &mem->syms_size,
+	    n * sizeof *map->syms);
 }
 
 /* A NUL-terminated copy of p[0..len) in the map's arena. */
@@ -320,11 +392,9 @@ map_add(struct map_parser *mp, char *module, char *name, uint32_t seg,
 	struct ingest_map	*map = mp->map;
 	struct ingest_sym	*s;
 
-	if (map->nsyms == mp->cap) {
-		mp->cap = mp->cap != 0 ? mp->cap * 2 : 64;
-		map->syms = xreallocarray(map->syms, mp->cap,
-		    sizeof *map->syms);
-	}
+	if (map->arena == NULL || (map->nsyms + 1) * sizeof *map->syms >
+	    ((struct map_mem *)map->arena)->syms_size)
+		map_syms_grow(map, map->nsyms + 1);
 	s = &map->syms[map->nsyms++];
 	s->module = module;
 	s->name = name;
@@ -513,7 +583,8 @@ enum map_link_state {
 static void
 map_pubs_free(struct map_pubs *p)
 {
-	free(p->v);
+	if (p->v != NULL)
+		munmap(p->v, p->size);
 }
 
 /*
@@ -620,10 +691,9 @@ map_link_pub(struct map_parser *mp, const struct map_line *l,
 		    " name"));
 	if (name->len > UINT32_MAX)
 		return (map_error(mp, l, "name", "%zu bytes long", name->len));
-	if (p->n == p->cap) {
-		p->cap = p->cap != 0 ? p->cap * 2 : 1024;
-		p->v = xreallocarray(p->v, p->cap, sizeof *p->v);
-	}
+	if ((p->n + 1) * sizeof *p->v > p->size)
+		p->v = map_pages_grow(p->v, &p->size, (p->n + 1) *
+		    sizeof *p->v);
 	pub = &p->v[p->n++];
 	pub->seg = (uint16_t)seg;
 	pub->off = (uint16_t)off;
@@ -840,9 +910,7 @@ map_link(struct map_parser *mp)
 	segv = map_seg_index(segs, nsegs, &nsegv);
 	/* One array of the right size; modules are the segments' names. */
 	if (use->n != 0)
-		mp->map->syms = xreallocarray(NULL, use->n,
-		    sizeof *mp->map->syms);
-	mp->cap = use->n;
+		map_syms_grow(mp->map, use->n);
 	for (i = 0; i < use->n; i++) {
 		pub = &use->v[i];
 		a = (uint32_t)pub->seg * 16 + pub->off;
@@ -926,13 +994,18 @@ ingest_map_parse(const char *text, size_t len, const char *name,
 void
 ingest_map_free(struct ingest_map *map)
 {
+	struct map_mem		*mem = map->arena;
 	struct map_arena	*a, *next;
 
-	for (a = map->arena; a != NULL; a = next) {
-		next = a->next;
-		free(a);
+	if (mem != NULL) {
+		for (a = mem->blocks; a != NULL; a = next) {
+			next = a->next;
+			munmap(a, a->mapped);
+		}
+		if (map->syms != NULL)
+			munmap(map->syms, mem->syms_size);
+		free(mem);
 	}
-	free(map->syms);
 	memset(map, 0, sizeof *map);
 }
 
