@@ -593,6 +593,14 @@ map_pubs_free(struct map_pubs *p)
  */
 #define MAP_LINK_TOKS	6
 
+/*
+ * The phrases searched for anywhere in a line have three blanks between
+ * their words (and the line no trailing blank), so a line holding one
+ * has four tokens or more: public rows, the bulk of a map, never need the
+ * search.
+ */
+#define MAP_PHRASE_TOKS	4
+
 /* The heading that starts a table, or LINK_NONE. */
 static enum map_link_state
 map_link_heading(const struct map_line *l, const struct map_tok *t, size_t n)
@@ -604,7 +612,7 @@ map_link_heading(const struct map_line *l, const struct map_tok *t, size_t n)
 	if (n == 2 && map_tok_is(&t[0], "Origin") &&
 	    map_tok_is(&t[1], "Group"))
 		return (LINK_GROUPS);
-	if (map_has(l, "Detailed map of segments"))
+	if (n >= MAP_PHRASE_TOKS && map_has(l, "Detailed map of segments"))
 		return (LINK_DETAIL);
 	if (n == 4 && map_tok_is(&t[0], "Address") &&
 	    map_tok_is(&t[1], "Publics") && map_tok_is(&t[2], "by")) {
@@ -613,7 +621,7 @@ map_link_heading(const struct map_line *l, const struct map_tok *t, size_t n)
 		if (map_tok_is(&t[3], "Value"))
 			return (LINK_PUB_VALUE);
 	}
-	if (map_has(l, "Line numbers for "))
+	if (n >= MAP_PHRASE_TOKS && map_has(l, "Line numbers for "))
 		return (LINK_LINES);
 	return (LINK_NONE);
 }
@@ -858,7 +866,8 @@ map_link(struct map_parser *mp)
 				cur->seen = 1;
 			continue;
 		}
-		if (map_has(&l, "Program entry point at")) {
+		if (n >= MAP_PHRASE_TOKS &&
+		    map_has(&l, "Program entry point at")) {
 			if (n != 5 || map_segoff(&t[4], &seg, &off) != 0) {
 				map_error(mp, &l, "entry", "expected"
 				    " \"Program entry point at SSSS:OOOO\"");
