@@ -331,6 +331,40 @@ START_TEST(test_sha256)
 }
 END_TEST
 
+/*
+ * A batch statement binds the session once, so rows of two sessions
+ * added in turn must each keep their own.
+ */
+START_TEST(test_sessions_interleaved)
+{
+	struct store	*st = open_store();
+	char		*cause = NULL;
+	int64_t		 a, b;
+	int		 i;
+
+	a = begin_session(st, "ia");
+	b = store_session_add(st, "prf", "test", "ib", 1, NULL, NULL, &cause);
+	ck_assert_msg(b > 0, "%s", cause);
+	for (i = 0; i < 200; i++) {
+		ck_assert_int_eq(store_bucket_add(st, i % 3 == 0 ? b : a, i, i,
+		    i + 1, i), 0);
+		ck_assert_int_eq(store_ovr_loaded_add(st, i < 100 ? a : b, 1,
+		    2, i, i), 0);
+	}
+	commit(st);
+	ck_assert_int_eq(count(st, "SELECT count(*) FROM bucket WHERE"
+	    " session = (SELECT id FROM session WHERE sha256 = 'ib') AND"
+	    " idx % 3 = 0"), 67);
+	ck_assert_int_eq(count(st, "SELECT count(*) FROM bucket WHERE"
+	    " session = (SELECT id FROM session WHERE sha256 = 'ia') AND"
+	    " idx % 3 != 0"), 133);
+	ck_assert_int_eq(count(st, "SELECT count(*) FROM ovr_loaded WHERE"
+	    " (session = (SELECT id FROM session WHERE sha256 = 'ia')) ="
+	    " (first_seq < 100)"), 200);
+	store_close(st);
+}
+END_TEST
+
 /* Rows added without a transaction are not lost at close. */
 START_TEST(test_autocommit_rows_kept)
 {
@@ -363,6 +397,7 @@ bulk_suite(void)
 	tcase_add_test(tc, test_ovd_rows_complete_and_ordered);
 	tcase_add_test(tc, test_ovd_failure_in_batch);
 	tcase_add_test(tc, test_sha256);
+	tcase_add_test(tc, test_sessions_interleaved);
 	suite_add_tcase(s, tc);
 	return (s);
 }
