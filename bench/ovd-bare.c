@@ -77,8 +77,8 @@ bind_loaded(sqlite3_stmt *s, int at, int64_t id, const struct row *l)
 
 #define EVENT_INSERT	"INSERT INTO ovr_event(session, seq, ticks, kind," \
 	" ovr_seg, ovr_ofs, heap_org, heap_end) VALUES"
-#define LOADED_INSERT	"INSERT INTO ovr_loaded(session, stat_seg, load_seg," \
-	" first_seq, last_seq) VALUES"
+#define LOADED_INSERT	"INSERT INTO ovr_loaded(session, stat_seg," \
+	" load_seg, first_seq, last_seq) VALUES"
 
 static double
 now(void)

@@ -61,7 +61,7 @@ struct map_arena {
 /* What ingest_map.arena points at. */
 struct map_mem {
 	struct map_arena	*blocks;
-	size_t			 syms_size;	/* bytes mapped at syms */
+	size_t			 syms_size;	/* mapped at syms */
 };
 
 /* A LINK/TLINK/TP segment table row. */
@@ -840,7 +840,8 @@ map_link(struct map_parser *mp)
 	struct map_pub		*pub;
 	struct ingest_sym	*s;
 	enum map_link_state	 state = LINK_NONE, next;
-	size_t			 nsegs = 0, segcap = 0, rows = 0, i, n, nsegv;
+	size_t			 nsegs = 0, segcap = 0, rows = 0, i, n;
+	size_t			 nsegv;
 	uint32_t		 seg, off, a;
 	int			 rc = -1, tp = 0;
 	char			*module, *name;

@@ -29,7 +29,7 @@
 enum ovd_odd {
 	OVD_ODD_PAST_END,	/* a unit runs past the buffer's end */
 	OVD_ODD_NOT_LISTED,	/* a load whose list lacks the unit */
-	OVD_ODD_NOT_IN,		/* a reprieve of a unit not in the buffer */
+	OVD_ODD_NOT_IN,		/* a reprieve of a unit not in there */
 	OVD_ODD_COUNT
 };
 
@@ -59,7 +59,7 @@ struct ovd {
 	uint32_t		*list;		/* scratch: this event's units */
 	uint16_t		*list_load;
 	struct store_ovd	 hdr;
-	int64_t			 odd[OVD_ODD_COUNT];	/* seen so far */
+	int64_t			 odd[OVD_ODD_COUNT]; /* seen so far */
 };
 
 /* Whether to tell the next oddity of this kind (else it is counted). */

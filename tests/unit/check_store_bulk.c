@@ -296,11 +296,11 @@ END_TEST
  */
 START_TEST(test_sha256)
 {
-	static const char	*abc56 = "abcdbcdecdefdefgefghfghighijhijkijkljk"
-	    "lmklmnlmnomnopnopq";
-	static const char	*abc112 = "abcdefghbcdefghicdefghijdefghijkefghi"
-	    "jklfghijklmghijklmnhijklmnoijklmnopjklmnopqklmnopqrlmnopqrsmnopq"
-	    "rstnopqrstu";
+	static const char	*abc56 = "abcdbcdecdefdefgefghfghighijhijk"
+	    "ijkljklmklmnlmnomnopnopq";
+	static const char	*abc112 = "abcdefghbcdefghicdefghijdefghijk"
+	    "efghijklfghijklmghijklmnhijklmnoijklmnopjklmnopqklmnopqrlmnopqrs"
+	    "mnopqrstnopqrstu";
 	uint8_t			*buf;
 	char			 hex[65];
 	size_t			 i;
