@@ -64,6 +64,7 @@ struct ingest_map {
 	int			 com;	/* offsets include the 100h origin */
 	struct ingest_sym	*syms;
 	size_t			 nsyms;
+	void			*arena;	/* where the names live (map.c) */
 };
 
 extern const struct ingest_reader ingest_prf_reader;

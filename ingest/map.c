@@ -22,7 +22,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
+#include <fcntl.h>
+#include <unistd.h>
 
 #include "xmalloc.h"
 #include "ingest/ingest.h"
@@ -37,26 +40,54 @@ struct map_line {
 	size_t		 no;
 };
 
+/*
+ * A map's memory.  The names, NUL-terminated, live in blocks that never
+ * move: one allocation per block rather than one per string.  Blocks and
+ * the big arrays (publics, symbols) are mapped pages populated in the same
+ * call: a 1M-public map touches some 60 MB, and faulting that in a page at
+ * a time cost more than parsing it.
+ */
+#define MAP_ARENA_BLOCK	(1u << 20)
+#define MAP_PAGES_MIN	(64u << 10)
+
+struct map_arena {
+	struct map_arena	*next;
+	size_t			 used;
+	size_t			 size;	/* of data */
+	size_t			 mapped;
+	char			 data[];
+};
+
+/* What ingest_map.arena points at. */
+struct map_mem {
+	struct map_arena	*blocks;
+	size_t			 syms_size;	/* mapped at syms */
+};
+
 /* A LINK/TLINK/TP segment table row. */
 struct map_seg {
 	uint32_t	 start;
 	uint32_t	 stop;
 	uint32_t	 length;
-	char		*name;
+	char		*name;		/* in the arena */
 	char		*class;
 };
 
-/* A public before its module is known: linear address and name. */
+/*
+ * A public before its module is known: address and where its name is in
+ * the text (copied into the arena only if its table is the one used).
+ */
 struct map_pub {
-	uint32_t	 seg;
-	uint32_t	 off;
-	char		*name;
+	uint16_t	 seg;
+	uint16_t	 off;
+	uint32_t	 len;
+	const char	*name;
 };
 
 struct map_pubs {
 	struct map_pub	*v;
 	size_t		 n;
-	size_t		 cap;
+	size_t		 size;	/* bytes mapped at v */
 	int		 seen;	/* the table's header was there */
 };
 
@@ -67,13 +98,104 @@ struct map_parser {
 	size_t			 pos;
 	size_t			 lineno;
 	struct ingest_map	*map;
-	size_t			 cap;
 	char			**cause;
 };
 
+/* size bytes (a multiple of the page size) of zeroed, populated memory. */
+static void *
+map_pages(size_t size)
+{
+	void	*p;
+
+	p = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_PRIVATE |
+	    MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
+	if (p == MAP_FAILED)
+		fatal("mmap %zu bytes: %s", size, strerror(errno));
+	return (p);
+}
+
+/* Grow pages p of *size bytes to hold at least need bytes. */
+static void *
+map_pages_grow(void *p, size_t *size, size_t need)
+{
+	size_t	n = *size != 0 ? *size : MAP_PAGES_MIN;
+
+	while (n < need) {
+		if (n > SIZE_MAX / 2)
+			fatal("map too big");
+		n *= 2;
+	}
+	if (p == NULL)
+		p = map_pages(n);
+	else if (n != *size) {
+		if ((p = mremap(p, *size, n, MREMAP_MAYMOVE)) == MAP_FAILED)
+			fatal("mremap %zu bytes: %s", n, strerror(errno));
+		/* Only a hint: where it fails the pages fault in as used. */
+		madvise((char *)p + *size, n - *size, MADV_POPULATE_WRITE);
+	}
+	*size = n;
+	return (p);
+}
+
+static struct map_mem *
+map_mem(struct ingest_map *map)
+{
+	if (map->arena == NULL)
+		map->arena = xcalloc(1, sizeof (struct map_mem));
+	return (map->arena);
+}
+
+/* Room for n bytes in the map's arena. */
+static char *
+map_alloc(struct ingest_map *map, size_t n)
+{
+	struct map_mem		*mem = map_mem(map);
+	struct map_arena	*a = mem->blocks;
+	size_t			 size;
+
+	if (a == NULL || a->size - a->used < n) {
+		size = n > MAP_ARENA_BLOCK ? n : MAP_ARENA_BLOCK;
+		if (size > SIZE_MAX - sizeof *a - MAP_PAGES_MIN)
+			fatal("map too big");
+		size = (sizeof *a + size + MAP_PAGES_MIN - 1) &
+		    ~(size_t)(MAP_PAGES_MIN - 1);
+		a = map_pages(size);
+		a->mapped = size;
+		a->size = size - sizeof *a;
+		a->used = 0;
+		a->next = mem->blocks;
+		mem->blocks = a;
+	}
+	a->used += n;
+	return (a->data + a->used - n);
+}
+
+/* Room for n symbols; *nsyms are kept. */
+static void
+map_syms_grow(struct ingest_map *map, size_t n)
+{
+	struct map_mem	*mem = map_mem(map);
+
+	if (n > SIZE_MAX / sizeof *map->syms)
+		fatal("map too big");
+	map->syms = map_pages_grow(map->syms, &mem->syms_size,
+	    n * sizeof *map->syms);
+}
+
+/* A NUL-terminated copy of p[0..len) in the map's arena. */
+static char *
+map_strndup(struct ingest_map *map, const char *p, size_t len)
+{
+	char	*s = map_alloc(map, len + 1);
+
+	memcpy(s, p, len);
+	s[len] = '\0';
+	return (s);
+}
+
 /*
- * The next line.  CRLF and trailing blanks are dropped, and a ^Z ends the
- * text the way it ends a DOS text file.
+ * The next line, CRLF and trailing blanks dropped.  (A ^Z ends the text the
+ * way it ends a DOS text file: ingest_map_parse cut mp->len there.)
  */
 static int
 map_next(struct map_parser *mp, struct map_line *l)
@@ -84,20 +206,11 @@ map_next(struct map_parser *mp, struct map_line *l)
 	if (mp->pos >= mp->len)
 		return (0);
 	p = mp->text + mp->pos;
-	if (*p == '\032') {
-		mp->pos = mp->len;
-		return (0);
-	}
 	nl = memchr(p, '\n', mp->len - mp->pos);
 	n = nl != NULL ? (size_t)(nl - p) : mp->len - mp->pos;
 	mp->pos += n + (nl != NULL);
 	l->p = p;
 	l->no = ++mp->lineno;
-	/* A ^Z inside the line ends the text there. */
-	if ((nl = memchr(p, '\032', n)) != NULL) {
-		n = (size_t)(nl - p);
-		mp->pos = mp->len;
-	}
 	while (n > 0 && (p[n - 1] == '\r' || p[n - 1] == ' ' ||
 	    p[n - 1] == '\t'))
 		n--;
@@ -105,16 +218,11 @@ map_next(struct map_parser *mp, struct map_line *l)
 	return (1);
 }
 
+/* Trailing blanks are gone, so a blank line is an empty one. */
 static int
 map_blank(const struct map_line *l)
 {
-	size_t	i;
-
-	for (i = 0; i < l->len; i++) {
-		if (l->p[i] != ' ' && l->p[i] != '\t')
-			return (0);
-	}
-	return (1);
+	return (l->len == 0);
 }
 
 static int
@@ -170,15 +278,25 @@ map_tok_is(const struct map_tok *t, const char *s)
 	return (t->len == strlen(s) && strncasecmp(t->p, s, t->len) == 0);
 }
 
-/* Whether the line contains s. */
+/*
+ * Whether the line contains s: memchr for its first byte, then compare.
+ * The needles are short and most lines are shorter than or about as long
+ * as them, so this beats a general memmem.
+ */
 static int
 map_has(const struct map_line *l, const char *s)
 {
-	size_t	n = strlen(s), i;
+	size_t		 n = strlen(s);
+	const char	*p = l->p, *last;
 
-	for (i = 0; i + n <= l->len; i++) {
-		if (memcmp(l->p + i, s, n) == 0)
+	if (l->len < n)
+		return (0);
+	last = l->p + (l->len - n);
+	while ((p = memchr(p, s[0], (size_t)(last - p) + 1)) != NULL) {
+		if (memcmp(p, s, n) == 0)
 			return (1);
+		if (p++ == last)
+			break;
 	}
 	return (0);
 }
@@ -237,9 +355,9 @@ map_segoff(const struct map_tok *t, uint32_t *seg, uint32_t *off)
 }
 
 static char *
-map_tokdup(const struct map_tok *t)
+map_tokdup(struct map_parser *mp, const struct map_tok *t)
 {
-	return (xasprintf("%.*s", (int)t->len, t->p));
+	return (map_strndup(mp->map, t->p, t->len));
 }
 
 /* Whether every byte of the token is in set. */
@@ -274,11 +392,9 @@ map_add(struct map_parser *mp, char *module, char *name, uint32_t seg,
 	struct ingest_map	*map = mp->map;
 	struct ingest_sym	*s;
 
-	if (map->nsyms == mp->cap) {
-		mp->cap = mp->cap != 0 ? mp->cap * 2 : 64;
-		map->syms = xreallocarray(map->syms, mp->cap,
-		    sizeof *map->syms);
-	}
+	if (map->arena == NULL || (map->nsyms + 1) * sizeof *map->syms >
+	    ((struct map_mem *)map->arena)->syms_size)
+		map_syms_grow(map, map->nsyms + 1);
 	s = &map->syms[map->nsyms++];
 	s->module = module;
 	s->name = name;
@@ -367,13 +483,11 @@ map_nasm(struct map_parser *mp)
 					    " section heading");
 					goto out;
 				}
-				free(section);
-				section = map_tokdup(&t[2]);
+				section = map_tokdup(mp, &t[2]);
 				state = NASM_SYMBOLS;
 				break;
 			}
 			if (map_starts(&l, "---- No Section ")) {
-				free(section);
 				section = NULL;
 				state = NASM_SYMBOLS;
 				break;
@@ -433,8 +547,8 @@ map_nasm(struct map_parser *mp)
 			}
 			if (real < lowest)
 				lowest = real;
-			map_add(mp, xstrdup(section), map_tokdup(&t[2]), 0,
-			    virt);
+			/* Every label of a section shares its name. */
+			map_add(mp, section, map_tokdup(mp, &t[2]), 0, virt);
 			break;
 		}
 	}
@@ -448,7 +562,6 @@ map_nasm(struct map_parser *mp)
 		mp->map->com = (lowest != UINT64_MAX && lowest >= 0x100);
 	rc = 0;
 out:
-	free(section);
 	return (rc);
 }
 
@@ -470,21 +583,28 @@ enum map_link_state {
 static void
 map_pubs_free(struct map_pubs *p)
 {
-	size_t	i;
-
-	for (i = 0; i < p->n; i++)
-		free(p->v[i].name);
-	free(p->v);
+	if (p->v != NULL)
+		munmap(p->v, p->size);
 }
+
+/*
+ * Split for a LINK line: at most 6 tokens (7 when there are more), enough
+ * for every heading and every kept row; other rows split again.
+ */
+#define MAP_LINK_TOKS	6
+
+/*
+ * The phrases searched for anywhere in a line have three blanks between
+ * their words (and the line no trailing blank), so a line holding one
+ * has four tokens or more: public rows, the bulk of a map, never need the
+ * search.
+ */
+#define MAP_PHRASE_TOKS	4
 
 /* The heading that starts a table, or LINK_NONE. */
 static enum map_link_state
-map_link_heading(const struct map_line *l)
+map_link_heading(const struct map_line *l, const struct map_tok *t, size_t n)
 {
-	struct map_tok	t[6];
-	size_t		n;
-
-	n = map_split(l, t, 5);
 	if (n == 5 && map_tok_is(&t[0], "Start") &&
 	    map_tok_is(&t[1], "Stop") && map_tok_is(&t[2], "Length") &&
 	    map_tok_is(&t[3], "Name") && map_tok_is(&t[4], "Class"))
@@ -492,7 +612,7 @@ map_link_heading(const struct map_line *l)
 	if (n == 2 && map_tok_is(&t[0], "Origin") &&
 	    map_tok_is(&t[1], "Group"))
 		return (LINK_GROUPS);
-	if (map_has(l, "Detailed map of segments"))
+	if (n >= MAP_PHRASE_TOKS && map_has(l, "Detailed map of segments"))
 		return (LINK_DETAIL);
 	if (n == 4 && map_tok_is(&t[0], "Address") &&
 	    map_tok_is(&t[1], "Publics") && map_tok_is(&t[2], "by")) {
@@ -501,7 +621,7 @@ map_link_heading(const struct map_line *l)
 		if (map_tok_is(&t[3], "Value"))
 			return (LINK_PUB_VALUE);
 	}
-	if (map_has(l, "Line numbers for "))
+	if (n >= MAP_PHRASE_TOKS && map_has(l, "Line numbers for "))
 		return (LINK_LINES);
 	return (LINK_NONE);
 }
@@ -509,15 +629,14 @@ map_link_heading(const struct map_line *l)
 /* " 00000H 0001FH 00020H _TEXT CODE" */
 static int
 map_link_seg(struct map_parser *mp, const struct map_line *l,
-    struct map_seg **segs, size_t *nsegs, size_t *cap)
+    const struct map_tok *t, size_t n, struct map_seg **segs, size_t *nsegs,
+    size_t *cap)
 {
 	static const char	*what[3] = { "start", "stop", "length" };
-	struct map_tok		 t[6];
 	struct map_seg		*s;
 	uint32_t		 v[3];
-	size_t			 n, i;
+	size_t			 i;
 
-	n = map_split(l, t, 6);
 	if (n < 4 || n > 6)
 		return (map_error(mp, l, "segment", "expected start, stop,"
 		    " length, name and class"));
@@ -544,8 +663,8 @@ map_link_seg(struct map_parser *mp, const struct map_line *l,
 	s->start = v[0];
 	s->stop = v[1];
 	s->length = v[2];
-	s->name = map_tokdup(&t[3]);
-	s->class = n >= 5 ? map_tokdup(&t[4]) : xstrdup("");
+	s->name = map_tokdup(mp, &t[3]);
+	s->class = n >= 5 ? map_tokdup(mp, &t[4]) : map_strndup(mp->map, "", 0);
 	return (0);
 }
 
@@ -555,14 +674,12 @@ map_link_seg(struct map_parser *mp, const struct map_line *l,
  */
 static int
 map_link_pub(struct map_parser *mp, const struct map_line *l,
-    struct map_pubs *p)
+    const struct map_tok *t, size_t n, struct map_pubs *p)
 {
-	struct map_tok	 t[4];
-	struct map_pub	*pub;
-	uint32_t	 seg, off;
-	size_t		 n;
+	const struct map_tok	*name = &t[1];
+	struct map_pub		*pub;
+	uint32_t		 seg, off;
 
-	n = map_split(l, t, 3);
 	if (n < 2 || n > 3)
 		return (map_error(mp, l, "public", "expected an address and"
 		    " a name"));
@@ -575,26 +692,28 @@ map_link_pub(struct map_parser *mp, const struct map_line *l,
 		if (!map_tok_is(&t[1], "Res") && !map_tok_is(&t[1], "Unr"))
 			return (map_error(mp, l, "name", "unexpected text"
 			    " after \"%.*s\"", (int)t[1].len, t[1].p));
-		t[1] = t[2];
+		name = &t[2];
 	}
-	if (!map_printable(&t[1]))
+	if (!map_printable(name))
 		return (map_error(mp, l, "name", "control characters in the"
 		    " name"));
-	if (p->n == p->cap) {
-		p->cap = p->cap != 0 ? p->cap * 2 : 64;
-		p->v = xreallocarray(p->v, p->cap, sizeof *p->v);
-	}
+	if (name->len > UINT32_MAX)
+		return (map_error(mp, l, "name", "%zu bytes long", name->len));
+	if ((p->n + 1) * sizeof *p->v > p->size)
+		p->v = map_pages_grow(p->v, &p->size, (p->n + 1) *
+		    sizeof *p->v);
 	pub = &p->v[p->n++];
-	pub->seg = seg;
-	pub->off = off;
-	pub->name = map_tokdup(&t[1]);
+	pub->seg = (uint16_t)seg;
+	pub->off = (uint16_t)off;
+	pub->name = name->p;
+	pub->len = (uint32_t)name->len;
 	return (0);
 }
 
 /* Rows that are checked but not kept. */
 static int
 map_link_other(struct map_parser *mp, const struct map_line *l,
-    enum map_link_state state)
+    const struct map_tok *t6, size_t n6, enum map_link_state state)
 {
 	struct map_tok	t[64];
 	uint32_t	seg, off, v;
@@ -603,16 +722,14 @@ map_link_other(struct map_parser *mp, const struct map_line *l,
 	switch (state) {
 	case LINK_GROUPS:
 		/* " 0002:0   DGROUP" */
-		n = map_split(l, t, 2);
-		if (n != 2 || map_segoff(&t[0], &seg, &off) != 0)
+		if (n6 != 2 || map_segoff(&t6[0], &seg, &off) != 0)
 			return (map_error(mp, l, "group", "expected an origin"
 			    " and a group name"));
 		return (0);
 	case LINK_DETAIL:
 		/* " 0000:0000 0010 C=CODE S=_TEXT G=(none) M=X.ASM ..." */
-		n = map_split(l, t, 63);
-		if (n < 2 || map_segoff(&t[0], &seg, &off) != 0 ||
-		    map_hex(t[1].p, t[1].len, UINT32_MAX, &v) != 0)
+		if (n6 < 2 || map_segoff(&t6[0], &seg, &off) != 0 ||
+		    map_hex(t6[1].p, t6[1].len, UINT32_MAX, &v) != 0)
 			return (map_error(mp, l, "segment", "expected an"
 			    " address and a length"));
 		return (0);
@@ -654,15 +771,77 @@ map_seg_of(const struct map_seg *segs, size_t nsegs, uint32_t a)
 }
 
 static int
+map_seg_start_cmp(const void *x, const void *y)
+{
+	const struct map_seg	*a = *(const struct map_seg * const *)x;
+	const struct map_seg	*b = *(const struct map_seg * const *)y;
+
+	if (a->start != b->start)
+		return (a->start < b->start ? -1 : 1);
+	return (a < b ? -1 : a > b);
+}
+
+/*
+ * The segments that hold addresses (length not 0) by start, when no two
+ * of them overlap: then the one holding an address is found by bisection
+ * instead of a scan per public.  NULL (scan) when they overlap, as the
+ * first in table order must win.
+ */
+static const struct map_seg **
+map_seg_index(const struct map_seg *segs, size_t nsegs, size_t *n)
+{
+	const struct map_seg	**v;
+	size_t			  i;
+
+	*n = 0;
+	if (nsegs < 8)
+		return (NULL);
+	v = xreallocarray(NULL, nsegs, sizeof *v);
+	for (i = 0; i < nsegs; i++) {
+		if (segs[i].length != 0)
+			v[(*n)++] = &segs[i];
+	}
+	qsort(v, *n, sizeof *v, map_seg_start_cmp);
+	for (i = 1; i < *n; i++) {
+		if (v[i]->start <= v[i - 1]->stop) {
+			free(v);
+			return (NULL);
+		}
+	}
+	return (v);
+}
+
+static const struct map_seg *
+map_seg_find(const struct map_seg **v, size_t n, uint32_t a)
+{
+	size_t	lo = 0, hi = n, mid;
+
+	/* The last segment starting at or below a. */
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		if (v[mid]->start <= a)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo == 0 || a > v[lo - 1]->stop)
+		return (NULL);
+	return (v[lo - 1]);
+}
+
+static int
 map_link(struct map_parser *mp)
 {
 	struct map_line		 l;
-	struct map_tok		 t[6];
+	struct map_tok		 t[MAP_LINK_TOKS];
 	struct map_seg		*segs = NULL;
-	const struct map_seg	*sg;
+	const struct map_seg	*sg = NULL, **segv = NULL;
 	struct map_pubs		 byname, byvalue, *use, *cur = NULL;
+	struct map_pub		*pub;
+	struct ingest_sym	*s;
 	enum map_link_state	 state = LINK_NONE, next;
 	size_t			 nsegs = 0, segcap = 0, rows = 0, i, n;
+	size_t			 nsegv;
 	uint32_t		 seg, off, a;
 	int			 rc = -1, tp = 0;
 	char			*module, *name;
@@ -676,7 +855,8 @@ map_link(struct map_parser *mp)
 				state = LINK_NONE;
 			continue;
 		}
-		if ((next = map_link_heading(&l)) != LINK_NONE) {
+		n = map_split(&l, t, MAP_LINK_TOKS);
+		if ((next = map_link_heading(&l, t, n)) != LINK_NONE) {
 			state = next;
 			rows = 0;
 			if (state == LINK_PUB_NAME)
@@ -687,8 +867,8 @@ map_link(struct map_parser *mp)
 				cur->seen = 1;
 			continue;
 		}
-		if (map_has(&l, "Program entry point at")) {
-			n = map_split(&l, t, 5);
+		if (n >= MAP_PHRASE_TOKS &&
+		    map_has(&l, "Program entry point at")) {
 			if (n != 5 || map_segoff(&t[4], &seg, &off) != 0) {
 				map_error(mp, &l, "entry", "expected"
 				    " \"Program entry point at SSSS:OOOO\"");
@@ -702,16 +882,17 @@ map_link(struct map_parser *mp)
 			/* Banners, warnings, "Stack allocation": not ours. */
 			continue;
 		case LINK_SEGS:
-			if (map_link_seg(mp, &l, &segs, &nsegs, &segcap) != 0)
+			if (map_link_seg(mp, &l, t, n, &segs, &nsegs,
+			    &segcap) != 0)
 				goto out;
 			break;
 		case LINK_PUB_NAME:
 		case LINK_PUB_VALUE:
-			if (map_link_pub(mp, &l, cur) != 0)
+			if (map_link_pub(mp, &l, t, n, cur) != 0)
 				goto out;
 			break;
 		default:
-			if (map_link_other(mp, &l, state) != 0)
+			if (map_link_other(mp, &l, t, n, state) != 0)
 				goto out;
 			break;
 		}
@@ -729,34 +910,46 @@ map_link(struct map_parser *mp)
 	 * segment; LINK and TLINK maps have neither.
 	 */
 	for (i = 0; i < use->n && !tp; i++)
-		tp = (strcmp(use->v[i].name, "@") == 0);
+		tp = (use->v[i].len == 1 && use->v[i].name[0] == '@');
 	for (i = 0; i < nsegs && !tp; i++)
 		tp = (strcmp(segs[i].name, "HEAP") == 0 &&
 		    strcmp(segs[i].class, "HEAP") == 0);
 	mp->map->flavour = tp ? INGEST_MAP_TP : INGEST_MAP_LINK;
 	mp->map->com = 0;
 
+	segv = map_seg_index(segs, nsegs, &nsegv);
+	/* One array of the right size; modules are the segments' names. */
+	if (use->n != 0)
+		map_syms_grow(mp->map, use->n);
 	for (i = 0; i < use->n; i++) {
-		a = use->v[i].seg * 16 + use->v[i].off;
-		sg = map_seg_of(segs, nsegs, a);
+		pub = &use->v[i];
+		a = (uint32_t)pub->seg * 16 + pub->off;
+		if (segv != NULL)
+			sg = map_seg_find(segv, nsegv, a);
+		else
+			sg = map_seg_of(segs, nsegs, a);
 		/* TP: a unit is a CODE segment; DATA, STACK are not units. */
 		if (sg != NULL && tp && strcasecmp(sg->class, "CODE") != 0)
 			sg = NULL;
-		module = sg != NULL ? xstrdup(sg->name) : NULL;
-		if (tp && strcmp(use->v[i].name, "@") == 0 && module != NULL)
-			name = xasprintf("%s.@", module);
-		else {
-			name = use->v[i].name;
-			use->v[i].name = NULL;
-		}
-		map_add(mp, module, name, use->v[i].seg, use->v[i].off);
+		module = sg != NULL ? sg->name : NULL;
+		if (tp && pub->len == 1 && pub->name[0] == '@' &&
+		    module != NULL) {
+			n = strlen(module);
+			name = map_alloc(mp->map, n + 3);
+			memcpy(name, module, n);
+			memcpy(name + n, ".@", 3);
+		} else
+			name = map_strndup(mp->map, pub->name, pub->len);
+		s = &mp->map->syms[mp->map->nsyms++];
+		s->module = module;
+		s->name = name;
+		s->seg = pub->seg;
+		s->off = pub->off;
+		s->size = 0;
 	}
 	rc = 0;
 out:
-	for (i = 0; i < nsegs; i++) {
-		free(segs[i].name);
-		free(segs[i].class);
-	}
+	free(segv);
 	free(segs);
 	map_pubs_free(&byname);
 	map_pubs_free(&byvalue);
@@ -775,12 +968,16 @@ ingest_map_parse(const char *text, size_t len, const char *name,
 {
 	struct map_parser	 mp;
 	struct map_line		 l;
+	const char		*eof;
 	int			 nasm = 0, rc;
 
 	memset(map, 0, sizeof *map);
 	memset(&mp, 0, sizeof mp);
 	mp.name = name;
 	mp.text = text;
+	/* A ^Z ends the text the way it ends a DOS text file. */
+	if ((eof = memchr(text, '\032', len)) != NULL)
+		len = (size_t)(eof - text);
 	mp.len = len;
 	mp.map = map;
 	mp.cause = cause;
@@ -807,13 +1004,18 @@ ingest_map_parse(const char *text, size_t len, const char *name,
 void
 ingest_map_free(struct ingest_map *map)
 {
-	size_t	i;
+	struct map_mem		*mem = map->arena;
+	struct map_arena	*a, *next;
 
-	for (i = 0; i < map->nsyms; i++) {
-		free(map->syms[i].module);
-		free(map->syms[i].name);
+	if (mem != NULL) {
+		for (a = mem->blocks; a != NULL; a = next) {
+			next = a->next;
+			munmap(a, a->mapped);
+		}
+		if (map->syms != NULL)
+			munmap(map->syms, mem->syms_size);
+		free(mem);
 	}
-	free(map->syms);
 	memset(map, 0, sizeof *map);
 }
 
@@ -854,49 +1056,50 @@ ingest_map_find(const char *path)
 	return (NULL);
 }
 
+/*
+ * Map the file read-only: the parser copies out only the names it keeps,
+ * so reading it into a buffer of its own would copy it all for nothing.
+ */
 static int
-map_read(const char *path, char **text, size_t *len, char **cause)
+map_read(const char *path, const char **text, size_t *len, char **cause)
 {
-	FILE		*f;
 	struct stat	 sb;
+	void		*p;
+	int		 fd;
 
-	if ((f = fopen(path, "rb")) == NULL) {
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) == -1) {
 		*cause = xasprintf("%s: %s", path, strerror(errno));
 		return (-1);
 	}
-	if (fstat(fileno(f), &sb) != 0 || !S_ISREG(sb.st_mode) ||
+	if (fstat(fd, &sb) != 0 || !S_ISREG(sb.st_mode) ||
 	    (uint64_t)sb.st_size > MAP_MAX_BYTES) {
 		*cause = xasprintf("%s: not a regular file under %u MiB", path,
 		    MAP_MAX_BYTES >> 20);
-		fclose(f);
+		close(fd);
 		return (-1);
 	}
-	if ((*text = malloc((size_t)sb.st_size + 1)) == NULL) {
-		*cause = xasprintf("%s: out of memory", path);
-		fclose(f);
+	*len = (size_t)sb.st_size;
+	if (*len == 0) {
+		*text = "";
+		close(fd);
+		return (0);
+	}
+	p = mmap(NULL, *len, PROT_READ, MAP_PRIVATE | MAP_POPULATE, fd, 0);
+	close(fd);
+	if (p == MAP_FAILED) {
+		*cause = xasprintf("%s: %s", path, strerror(errno));
 		return (-1);
 	}
-	*len = fread(*text, 1, (size_t)sb.st_size, f);
-	(*text)[*len] = '\0';
-	fclose(f);
+	madvise(p, *len, MADV_SEQUENTIAL);
+	*text = p;
 	return (0);
 }
 
-struct map_placed {
-	uint64_t		 addr;
-	uint64_t		 size;
-	const struct ingest_sym	*sym;
-};
-
-static int
-map_placed_cmp(const void *a, const void *b)
+static void
+map_unread(const char *text, size_t len)
 {
-	const struct map_placed	*x = a, *y = b;
-
-	if (x->addr != y->addr)
-		return (x->addr < y->addr ? -1 : 1);
-	/* Map order among aliases; qsort moves x and y, their syms stay. */
-	return (x->sym < y->sym ? -1 : x->sym > y->sym);
+	if (len != 0)
+		munmap((void *)(uintptr_t)text, len);
 }
 
 /*
@@ -908,21 +1111,22 @@ map_placed_cmp(const void *a, const void *b)
 int
 ingest_map_open(struct ingest_ctx *ctx, struct ingest_map *map, char **path)
 {
-	char	*text = NULL, *cause = NULL;
-	size_t	 len;
-	int	 given, rc;
+	const char	*text;
+	char		*cause = NULL;
+	size_t		 len;
+	int		 given, rc;
 
 	memset(map, 0, sizeof *map);
 	given = (ctx->opts != NULL && ctx->opts->map != NULL);
 	*path = given ? xstrdup(ctx->opts->map) : ingest_map_find(ctx->path);
 	if (*path == NULL)
 		return (0);
-	if (map_read(*path, &text, &len, &cause) == 0 &&
-	    ingest_map_parse(text, len, *path, map, &cause) == 0) {
-		free(text);
-		return (1);
+	if (map_read(*path, &text, &len, &cause) == 0) {
+		rc = ingest_map_parse(text, len, *path, map, &cause);
+		map_unread(text, len);
+		if (rc == 0)
+			return (1);
 	}
-	free(text);
 	if (given) {
 		ctx->cause = cause;
 		rc = -1;
@@ -936,6 +1140,28 @@ ingest_map_open(struct ingest_ctx *ctx, struct ingest_map *map, char **path)
 	return (rc);
 }
 
+/* A symbol's place in memory, for sorting only when out of order. */
+struct map_placed {
+	uint64_t	 addr;
+	size_t		 i;		/* map order among aliases */
+};
+
+static int
+map_placed_cmp(const void *a, const void *b)
+{
+	const struct map_placed	*x = a, *y = b;
+
+	if (x->addr != y->addr)
+		return (x->addr < y->addr ? -1 : 1);
+	return (x->i < y->i ? -1 : x->i > y->i);
+}
+
+static uint64_t
+map_sym_addr(const struct ingest_sym *s, uint64_t base)
+{
+	return (base + (uint64_t)s->seg * 16 + s->off);
+}
+
 /*
  * Relocate the map for a DOS program whose PSP is at paragraph psp and
  * whose image ends at paragraph high, and store its symbols.
@@ -945,10 +1171,12 @@ ingest_map_attach(struct ingest_ctx *ctx, uint32_t psp, uint32_t high)
 {
 	struct ingest_map	 map;
 	struct map_placed	*v = NULL;
+	const struct ingest_sym	*s;
 	char			*path;
-	size_t			 i, n = 0, outside = 0;
-	uint64_t		 base, end = (uint64_t)high * 16;
-	int			 com, rc;
+	size_t			 i, n, outside = 0;
+	uint64_t		 base, end = (uint64_t)high * 16, addr, next;
+	uint64_t		 prev = 0, size;
+	int			 com, rc, sorted = 1;
 
 	if ((rc = ingest_map_open(ctx, &map, &path)) <= 0)
 		return (rc);
@@ -960,38 +1188,46 @@ ingest_map_attach(struct ingest_ctx *ctx, uint32_t psp, uint32_t high)
 		com = 0;
 	/* COM: PSP:0000 is the origin (offsets carry the 100h); EXE: PSP+10h. */
 	base = ((uint64_t)psp + (com ? 0 : 0x10)) * 16;
-	if (map.nsyms != 0)
-		v = xcalloc(map.nsyms, sizeof *v);
-	for (i = 0; i < map.nsyms; i++) {
-		v[n].addr = base + (uint64_t)map.syms[i].seg * 16 +
-		    map.syms[i].off;
-		v[n].size = map.syms[i].size;
-		v[n].sym = &map.syms[i];
+	n = map.nsyms;
+	for (i = 0; i < n; i++) {
+		addr = map_sym_addr(&map.syms[i], base);
 		/* A label at the very end (image_end:) marks it; not outside. */
-		if (v[n].addr < (uint64_t)psp * 16 || v[n].addr > end)
+		if (addr < (uint64_t)psp * 16 || addr > end)
 			outside++;
-		n++;
+		if (i != 0 && addr < prev)
+			sorted = 0;
+		prev = addr;
 	}
-	if (n > 1)
+	/* Publics by value and NASM's tables mostly come sorted already. */
+	if (!sorted) {
+		v = xreallocarray(NULL, n, sizeof *v);
+		for (i = 0; i < n; i++) {
+			v[i].addr = map_sym_addr(&map.syms[i], base);
+			v[i].i = i;
+		}
 		qsort(v, n, sizeof *v, map_placed_cmp);
+	}
 	/*
 	 * A public runs to the next address that has one, and never past
 	 * the image's end; aliases before the last at an address get 0 so
 	 * that a bucket's hits are not counted twice.
 	 */
 	for (i = 0; i < n; i++) {
-		if (v[i].size != 0)
-			continue;
-		if (i + 1 < n && v[i + 1].addr > v[i].addr)
-			v[i].size = v[i + 1].addr - v[i].addr;
-		else if (i + 1 == n && end > v[i].addr)
-			v[i].size = end - v[i].addr;
-		if (v[i].addr < end && v[i].addr + v[i].size > end)
-			v[i].size = end - v[i].addr;
-	}
-	for (i = 0; i < n; i++) {
-		if (store_symbol_add(ctx->st, ctx->session, v[i].sym->module,
-		    v[i].sym->name, v[i].addr, v[i].size) != 0) {
+		s = &map.syms[v != NULL ? v[i].i : i];
+		addr = v != NULL ? v[i].addr : map_sym_addr(s, base);
+		if ((size = s->size) == 0) {
+			if (i + 1 < n) {
+				next = v != NULL ? v[i + 1].addr :
+				    map_sym_addr(&map.syms[i + 1], base);
+				if (next > addr)
+					size = next - addr;
+			} else if (end > addr)
+				size = end - addr;
+			if (addr < end && addr + size > end)
+				size = end - addr;
+		}
+		if (store_symbol_add(ctx->st, ctx->session, s->module, s->name,
+		    addr, size) != 0) {
 			ingest_store_fail(ctx, "symbol");
 			goto free_map;
 		}

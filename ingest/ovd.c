@@ -19,6 +19,26 @@
 #define OVD_DAY		0x1800b0	/* BIOS ticks from midnight to midnight */
 #define OVD_UNIT_BYTES	12		/* StatSeg, FileOfs, three words */
 
+/*
+ * The per-event oddities: each is a warning row and a line on stderr, so
+ * a file with millions of them would load at the speed of the terminal.
+ * The first OVD_WARN_MAX of a kind are told, the rest counted.
+ */
+#define OVD_WARN_MAX	10
+
+enum ovd_odd {
+	OVD_ODD_PAST_END,	/* a unit runs past the buffer's end */
+	OVD_ODD_NOT_LISTED,	/* a load whose list lacks the unit */
+	OVD_ODD_NOT_IN,		/* a reprieve of a unit not in there */
+	OVD_ODD_COUNT
+};
+
+static const char *ovd_odd_what[OVD_ODD_COUNT] = {
+	"units loaded past the buffer's end",
+	"load events whose list lacks the unit loaded",
+	"reprieves of units not in the buffer",
+};
+
 struct ovd_unit {
 	struct store_ovr_unit	 u;
 	char			*name;
@@ -39,7 +59,29 @@ struct ovd {
 	uint32_t		*list;		/* scratch: this event's units */
 	uint16_t		*list_load;
 	struct store_ovd	 hdr;
+	int64_t			 odd[OVD_ODD_COUNT]; /* seen so far */
 };
+
+/* Whether to tell the next oddity of this kind (else it is counted). */
+static int
+ovd_odd_tell(struct ovd *o, enum ovd_odd kind)
+{
+	return (++o->odd[kind] <= OVD_WARN_MAX);
+}
+
+/* One warning for each kind of oddity that had more than were told. */
+static void
+ovd_odd_summary(struct ovd *o)
+{
+	int	i;
+
+	for (i = 0; i < OVD_ODD_COUNT; i++) {
+		if (o->odd[i] > OVD_WARN_MAX)
+			ingest_warn(o->ctx, 0, "%lld more %s than the %d"
+			    " above", (long long)(o->odd[i] - OVD_WARN_MAX),
+			    ovd_odd_what[i], OVD_WARN_MAX);
+	}
+}
 
 static int
 ovd_has_suffix(const char *name, const char *suffix)
@@ -268,7 +310,7 @@ ovd_events(struct ovd *o, struct bytes *b)
 				    " outside the buffer %04Xh..%04Xh",
 				    (long long)seq, seg, load, org, end));
 			if ((uint32_t)load + (u->u.code_size + 15u) / 16 >
-			    end)
+			    end && ovd_odd_tell(o, OVD_ODD_PAST_END))
 				ingest_warn(ctx, off + 2, "event %lld: unit"
 				    " %04Xh (%u bytes) at %04Xh runs past the"
 				    " buffer's end %04Xh", (long long)seq, seg,
@@ -277,11 +319,13 @@ ovd_events(struct ovd *o, struct bytes *b)
 			o->list_load[n] = load;
 		}
 		e.reprieve = (n == 0);
-		if (!e.reprieve && o->units[loaded].seen != -2 - seq)
+		if (!e.reprieve && o->units[loaded].seen != -2 - seq &&
+		    ovd_odd_tell(o, OVD_ODD_NOT_LISTED))
 			ingest_warn(ctx, start, "event %lld loads unit %04Xh"
 			    " but its load list does not hold it",
 			    (long long)seq, e.ovr_seg);
-		if (e.reprieve && !o->units[loaded].open)
+		if (e.reprieve && !o->units[loaded].open &&
+		    ovd_odd_tell(o, OVD_ODD_NOT_IN))
 			ingest_warn(ctx, start, "event %lld reprieves unit"
 			    " %04Xh, which is not in the buffer",
 			    (long long)seq, e.ovr_seg);
@@ -319,6 +363,7 @@ done:
 		if (u->open && ovd_span_close(o, u, seq - 1) != 0)
 			return (-1);
 	}
+	ovd_odd_summary(o);
 	o->hdr.wraps = wraps;
 	if (store_counter_add(ctx->st, ctx->session, "events", seq) != 0)
 		return (ingest_store_fail(ctx, "counter"));

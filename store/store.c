@@ -21,8 +21,6 @@ enum {
 	ST_WARNING_ADD,
 	ST_OVD_ADD,
 	ST_OVR_UNIT_ADD,
-	ST_OVR_EVENT_ADD,
-	ST_OVR_LOADED_ADD,
 	ST_COUNT
 };
 
@@ -40,10 +38,6 @@ static const char *store_sql[ST_COUNT] = {
 	" VALUES (?1, ?2, ?3, ?4, ?5)",
 	"INSERT INTO ovr_unit(session, stat_seg, file_ofs, code_size,"
 	" fixup_size, entry_pts, name) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
-	"INSERT INTO ovr_event(session, seq, ticks, kind, ovr_seg, ovr_ofs,"
-	" heap_org, heap_end) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
-	"INSERT INTO ovr_loaded(session, stat_seg, load_seg, first_seq,"
-	" last_seq) VALUES (?1, ?2, ?3, ?4, ?5)",
 };
 
 /*
@@ -54,11 +48,13 @@ static const char *store_sql[ST_COUNT] = {
  * anything else uses the connection (store_flush).
  */
 #define STORE_BATCH	64
-#define STORE_BATCH_COLS 5
+#define STORE_BATCH_COLS 8
 
 enum {
 	SB_SYMBOL,
 	SB_BUCKET,
+	SB_OVR_EVENT,
+	SB_OVR_LOADED,
 	SB_COUNT
 };
 
@@ -68,6 +64,10 @@ static const struct {
 } store_batch_sql[SB_COUNT] = {
 	{ "INSERT INTO symbol(session, module, name, addr, size) VALUES ", 5 },
 	{ "INSERT INTO bucket(session, idx, lo, hi, hits) VALUES ", 5 },
+	{ "INSERT INTO ovr_event(session, seq, ticks, kind, ovr_seg, ovr_ofs,"
+	    " heap_org, heap_end) VALUES ", 8 },
+	{ "INSERT INTO ovr_loaded(session, stat_seg, load_seg, first_seq,"
+	    " last_seq) VALUES ", 5 },
 };
 
 struct store_cell {
@@ -76,10 +76,12 @@ struct store_cell {
 };
 #define STORE_INT	-1
 #define STORE_NULL	-2
+#define STORE_KIND	-3	/* ovr_event.kind: v is 1 for reprieve */
 
 struct store_batch {
 	sqlite3_stmt		*one;	/* for the rows of a partial batch */
 	sqlite3_stmt		*many;	/* STORE_BATCH rows */
+	int64_t			 session;	/* of every pending row */
 	int			 rows;
 	struct store_cell	 cells[STORE_BATCH * STORE_BATCH_COLS];
 	char			*text;	/* the rows' strings, back to back */
@@ -484,15 +486,16 @@ store_batch_stmt(struct store *st, int which, int many)
 
 	if (*sp != NULL)
 		return (*sp);
+	/*
+	 * Every row's first column is the session, ?1 in each: one bind per
+	 * statement instead of one per row.  The other "?" number on from 2.
+	 */
 	n = store_batch_sql[which].ncols;
-	row = xmalloc(3 * (size_t)n + 2);
-	p = row;
-	*p++ = '(';
-	for (i = 0; i < n; i++) {
-		if (i != 0) {
-			*p++ = ',';
-			*p++ = ' ';
-		}
+	row = xmalloc(3 * (size_t)n + 4);
+	p = stpcpy(row, "(?1");
+	for (i = 1; i < n; i++) {
+		*p++ = ',';
+		*p++ = ' ';
 		*p++ = '?';
 	}
 	*p++ = ')';
@@ -511,19 +514,33 @@ store_batch_stmt(struct store *st, int which, int many)
 }
 
 static void
-store_batch_bind(sqlite3_stmt *s, int first, const struct store_cell *c,
-    int n, const char *text)
+store_cell_bind(sqlite3_stmt *s, int i, const struct store_cell *c,
+    const char *text)
 {
-	int	i;
+	if (c->len == STORE_INT)
+		sqlite3_bind_int64(s, i, c->v);
+	else if (c->len == STORE_NULL)
+		sqlite3_bind_null(s, i);
+	else if (c->len == STORE_KIND)
+		sqlite3_bind_text(s, i, c->v ? "reprieve" : "load",
+		    c->v ? 8 : 4, SQLITE_STATIC);
+	else
+		sqlite3_bind_text(s, i, text + c->v, c->len, SQLITE_STATIC);
+}
 
-	for (i = 0; i < n; i++) {
-		if (c[i].len == STORE_INT)
-			sqlite3_bind_int64(s, first + i, c[i].v);
-		else if (c[i].len == STORE_NULL)
-			sqlite3_bind_null(s, first + i);
-		else
-			sqlite3_bind_text(s, first + i, text + c[i].v,
-			    c[i].len, SQLITE_STATIC);
+/* Bind rows first.. of the batch: ?1 the session, the rest from 2 on. */
+static void
+store_batch_bind(sqlite3_stmt *s, const struct store_batch *b, int ncols,
+    int first, int rows)
+{
+	const struct store_cell	*c;
+	int			 i, k = 2, r;
+
+	sqlite3_bind_int64(s, 1, b->session);
+	for (r = first; r < first + rows; r++) {
+		c = b->cells + r * ncols;
+		for (i = 1; i < ncols; i++)
+			store_cell_bind(s, k++, &c[i], b->text);
 	}
 }
 
@@ -538,14 +555,14 @@ store_batch_flush(struct store *st, int which)
 	if (b->rows == STORE_BATCH) {
 		if ((s = store_batch_stmt(st, which, 1)) == NULL)
 			goto fail;
-		store_batch_bind(s, 1, b->cells, n * STORE_BATCH, b->text);
+		store_batch_bind(s, b, n, 0, STORE_BATCH);
 		if (store_step_done(s) != 0)
 			goto fail;
 	} else if (b->rows != 0) {
 		if ((s = store_batch_stmt(st, which, 0)) == NULL)
 			goto fail;
 		for (r = 0; r < b->rows; r++) {
-			store_batch_bind(s, 1, b->cells + r * n, n, b->text);
+			store_batch_bind(s, b, n, r, 1);
 			if (store_step_done(s) != 0)
 				goto fail;
 		}
@@ -592,14 +609,23 @@ store_discard(struct store *st)
 	st->failure = NULL;
 }
 
-/* The cells of a new row in batch which, or NULL after a failure. */
+/*
+ * The cells of a new row of session in batch which, or NULL after a
+ * failure.  A batch holds one session's rows (its statement binds the
+ * session once), so another session's row flushes it first.  Cell 0 is
+ * the session too, unused.
+ */
 static struct store_cell *
-store_batch_row(struct store *st, int which)
+store_batch_row(struct store *st, int which, int64_t session)
 {
 	struct store_batch	*b = &st->batch[which];
 
 	if (st->failure != NULL)
 		return (NULL);
+	if (b->rows != 0 && b->session != session &&
+	    store_batch_flush(st, which) != 0)
+		return (NULL);
+	b->session = session;
 	return (b->cells + b->rows * store_batch_sql[which].ncols);
 }
 
@@ -716,7 +742,8 @@ store_symbol_add(struct store *st, int64_t session, const char *module,
 {
 	struct store_cell	*c;
 
-	if ((c = store_batch_row(st, SB_SYMBOL)) == NULL)
+	if ((c = store_batch_row(st, SB_SYMBOL, session)) ==
+	    NULL)
 		return (-1);
 	store_cell_int(&c[0], session);
 	store_cell_text(&st->batch[SB_SYMBOL], &c[1], module);
@@ -746,7 +773,8 @@ store_bucket_add(struct store *st, int64_t session, uint32_t idx,
 {
 	struct store_cell	*c;
 
-	if ((c = store_batch_row(st, SB_BUCKET)) == NULL)
+	if ((c = store_batch_row(st, SB_BUCKET, session)) ==
+	    NULL)
 		return (-1);
 	store_cell_int(&c[0], session);
 	store_cell_int(&c[1], idx);
@@ -1021,34 +1049,36 @@ int
 store_ovr_event_add(struct store *st, int64_t session,
     const struct store_ovr_event *e)
 {
-	sqlite3_stmt	*s = st->stmt[ST_OVR_EVENT_ADD];
+	struct store_cell	*c;
 
-	if (s == NULL && (s = store_stmt(st, ST_OVR_EVENT_ADD)) == NULL)
+	if ((c = store_batch_row(st, SB_OVR_EVENT, session)) ==
+	    NULL)
 		return (-1);
-	sqlite3_bind_int64(s, 1, session);
-	sqlite3_bind_int64(s, 2, e->seq);
-	sqlite3_bind_int64(s, 3, e->ticks);
-	sqlite3_bind_text(s, 4, e->reprieve ? "reprieve" : "load",
-	    e->reprieve ? 8 : 4, SQLITE_STATIC);
-	sqlite3_bind_int(s, 5, e->ovr_seg);
-	sqlite3_bind_int(s, 6, e->ovr_ofs);
-	sqlite3_bind_int(s, 7, e->heap_org);
-	sqlite3_bind_int(s, 8, e->heap_end);
-	return (store_step_done(s));
+	store_cell_int(&c[0], session);
+	store_cell_int(&c[1], e->seq);
+	store_cell_int(&c[2], e->ticks);
+	c[3].v = e->reprieve != 0;
+	c[3].len = STORE_KIND;
+	store_cell_int(&c[4], e->ovr_seg);
+	store_cell_int(&c[5], e->ovr_ofs);
+	store_cell_int(&c[6], e->heap_org);
+	store_cell_int(&c[7], e->heap_end);
+	return (store_batch_end_row(st, SB_OVR_EVENT));
 }
 
 int
 store_ovr_loaded_add(struct store *st, int64_t session, uint16_t stat_seg,
     uint16_t load_seg, int64_t first_seq, int64_t last_seq)
 {
-	sqlite3_stmt	*s = st->stmt[ST_OVR_LOADED_ADD];
+	struct store_cell	*c;
 
-	if (s == NULL && (s = store_stmt(st, ST_OVR_LOADED_ADD)) == NULL)
+	if ((c = store_batch_row(st, SB_OVR_LOADED, session)) ==
+	    NULL)
 		return (-1);
-	sqlite3_bind_int64(s, 1, session);
-	sqlite3_bind_int(s, 2, stat_seg);
-	sqlite3_bind_int(s, 3, load_seg);
-	sqlite3_bind_int64(s, 4, first_seq);
-	sqlite3_bind_int64(s, 5, last_seq);
-	return (store_step_done(s));
+	store_cell_int(&c[0], session);
+	store_cell_int(&c[1], stat_seg);
+	store_cell_int(&c[2], load_seg);
+	store_cell_int(&c[3], first_seq);
+	store_cell_int(&c[4], last_seq);
+	return (store_batch_end_row(st, SB_OVR_LOADED));
 }

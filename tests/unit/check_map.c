@@ -532,6 +532,99 @@ START_TEST(test_map_find_cases)
 }
 END_TEST
 
+/*
+ * A LINK map of ten 100h-byte segments S0..S9 (S5 empty), with one public
+ * 10h into each and one past them all; first, when not 0, is a segment
+ * covering 0..FFFh put first (1) or last (2) in the table.
+ */
+static char *
+many_segments(int big, size_t *len)
+{
+	char	*t, *p;
+	int	 i;
+
+	p = t = malloc(4096);
+	p += sprintf(p, " Start  Stop   Length Name   Class\n\n");
+	if (big == 1)
+		p += sprintf(p, " 00000H 00FFFH 01000H ALL    CODE\n");
+	for (i = 0; i < 10; i++)
+		p += sprintf(p, " %05XH %05XH %05XH S%d     CODE\n", i * 0x100,
+		    i * 0x100 + 0xff, i == 5 ? 0 : 0x100, i);
+	if (big == 2)
+		p += sprintf(p, " 00000H 00FFFH 01000H ALL    CODE\n");
+	p += sprintf(p, "\n  Address         Publics by Value\n\n");
+	for (i = 0; i < 11; i++)
+		p += sprintf(p, " %04X:0010       P%d\n", i * 0x10, i);
+	*len = (size_t)(p - t);
+	return (t);
+}
+
+/* Segments found by bisection (disjoint) or in table order (overlap). */
+START_TEST(test_many_segments)
+{
+	struct ingest_map	 map;
+	char			*text, *cause = NULL, name[8], mod[8];
+	size_t			 len;
+	int			 i;
+
+	for (int big = 0; big < 3; big++) {
+		text = many_segments(big, &len);
+		ck_assert_msg(ingest_map_parse(text, len, "t.map", &map,
+		    &cause) == 0, "%s", cause);
+		ck_assert_int_eq(map.nsyms, 11);
+		for (i = 0; i < 11; i++) {
+			snprintf(name, sizeof name, "P%d", i);
+			snprintf(mod, sizeof mod, "S%d", i);
+			if (big == 1)
+				check_sym(&map, name, "ALL", i * 0x10, 0x10);
+			else if (i == 5 || i == 10)
+				check_sym(&map, name, big == 2 ? "ALL" : NULL,
+				    i * 0x10, 0x10);
+			else
+				check_sym(&map, name, mod, i * 0x10, 0x10);
+		}
+		ingest_map_free(&map);
+		free(text);
+	}
+}
+END_TEST
+
+/*
+ * Publics by name come out of address order: sizes follow the sorted
+ * addresses, and of two aliases only the later in the map gets one.
+ */
+START_TEST(test_relocate_unsorted)
+{
+	static const char	 text[] = "  Address   Publics by Name\n\n"
+	    " 0000:0020  _b\n 0000:0010  _a1\n 0000:0030  _c\n"
+	    " 0000:0010  _a2\n";
+	struct ingest_opts	 o = { NULL, INGEST_LOAD_EXE, 0 };
+	struct store		*st = tu_store();
+	uint8_t			*buf;
+	size_t			 len;
+	int64_t			 id;
+	char			*cause;
+
+	o.map = tu_tmpfile(".map", text, sizeof text - 1);
+	buf = prf_at(0x2000, &len);
+	ck_assert_msg(tu_ingest(st, "/nonexistent/t.prf", buf, len, &o, &id,
+	    &cause) == 0, "%s", cause);
+	ck_assert_int_eq(sym_addr(st, "_a1"), 0x20110);
+	ck_assert_int_eq(sym_size(st, "_a1"), 0);
+	ck_assert_int_eq(sym_size(st, "_a2"), 0x10);
+	ck_assert_int_eq(sym_size(st, "_b"), 0x10);
+	/* The image ends at PSP + 40h paragraphs. */
+	ck_assert_int_eq(sym_size(st, "_c"), 0x20400 - 0x20130);
+	/* Stored in address order, aliases in map order. */
+	ck_assert_int_eq(tu_count(st, "SELECT group_concat(name, ' ') = "
+	    "'_a1 _a2 _b _c' FROM (SELECT name FROM symbol ORDER BY rowid)"),
+	    1);
+	unlink(o.map);
+	store_close(st);
+	free(buf);
+}
+END_TEST
+
 static Suite *
 map_suite(void)
 {
@@ -549,6 +642,7 @@ map_suite(void)
 	tcase_add_test(tc, test_nasm_real);
 #endif
 	tcase_add_loop_test(tc, test_lenient, 0, 4);
+	tcase_add_test(tc, test_many_segments);
 	suite_add_tcase(s, tc);
 	tcase_add_loop_test(tb, test_bad_line, 0,
 	    (int)(sizeof bad / sizeof bad[0]));
@@ -559,6 +653,7 @@ map_suite(void)
 	tcase_add_test(tr, test_given_map_must_be_good);
 	tcase_add_test(tr, test_nearby_map);
 	tcase_add_test(tr, test_map_find_cases);
+	tcase_add_test(tr, test_relocate_unsorted);
 	suite_add_tcase(s, tr);
 	return (s);
 }

@@ -450,6 +450,23 @@ START_TEST(test_reprieve_runs)
 	ck_assert_int_eq(ingest(&o, o.n, &id, &cause), 0);
 	ck_assert_int_eq(q("SELECT count(*) FROM warning WHERE message LIKE"
 	    " '%not in the buffer%'"), 1);
+
+	/* Many of them: the first ten are told, the rest counted. */
+	store_close(st);
+	st = store_open(":memory:", 0, &cause);
+	head(&o, 1);
+	ev(&o, 1, 1, 0x3000, 0x3008, 0x40, 0, l0);
+	for (i = 0; i < 25; i++)
+		ev(&o, 2 + i, 0, 0, 0, 0x44, 5, NULL);
+	ck_assert_int_eq(ingest(&o, o.n, &id, &cause), 0);
+	ck_assert_int_eq(q("SELECT count(*) FROM ovr_event"), 26);
+	ck_assert_int_eq(q("SELECT count(*) FROM warning WHERE message LIKE"
+	    " 'event % reprieves unit 0044h, which is not in the buffer'"),
+	    10);
+	ck_assert_int_eq(q("SELECT count(*) FROM warning WHERE message ="
+	    " '15 more reprieves of units not in the buffer than the 10"
+	    " above'"), 1);
+	ck_assert_int_eq(q("SELECT count(*) FROM warning"), 11);
 }
 END_TEST
 

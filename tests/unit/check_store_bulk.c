@@ -11,6 +11,7 @@
 
 #include "xmalloc.h"
 #include "store/store.h"
+#include "ingest/ingest.h"
 
 static char	tmpdb[64];
 
@@ -197,6 +198,173 @@ START_TEST(test_foreign_keys_restored)
 }
 END_TEST
 
+/*
+ * OVD rows are batched too: events and residencies interleaved with a
+ * one-row statement (a counter), around the batch size, arrive whole and
+ * in order.
+ */
+START_TEST(test_ovd_rows_complete_and_ordered)
+{
+	static const int	 sizes[] = { 1, 63, 64, 65, 128, 1000 };
+	struct store		*st = open_store();
+	struct store_ovr_event	 e;
+	char			 sha[16], *q;
+	int64_t			 id;
+	int			 i, k, n;
+
+	for (k = 0; k < (int)(sizeof sizes / sizeof sizes[0]); k++) {
+		n = sizes[k];
+		snprintf(sha, sizeof sha, "o%d", n);
+		id = begin_session(st, sha);
+		for (i = 0; i < n; i++) {
+			memset(&e, 0, sizeof e);
+			e.seq = i;
+			e.ticks = 7 * (int64_t)i + 0x1800b0;
+			e.reprieve = (i % 5 == 0);
+			e.ovr_seg = (uint16_t)(0x1000 + i);
+			e.ovr_ofs = (uint16_t)(3 * i);
+			e.heap_org = 0x2000;
+			e.heap_end = (uint16_t)(0x3000 + i);
+			ck_assert_int_eq(store_ovr_event_add(st, id, &e), 0);
+			ck_assert_int_eq(store_ovr_loaded_add(st, id,
+			    (uint16_t)(0x1000 + i), (uint16_t)(0x2000 + i), i,
+			    i + 2), 0);
+			if (i == n / 2)
+				ck_assert_int_eq(store_counter_add(st, id,
+				    "half", i), 0);
+		}
+		commit(st);
+		q = xasprintf("SELECT count(*) FROM ovr_event WHERE session ="
+		    " %lld AND ticks = 7 * seq + 0x1800b0 AND kind = CASE seq"
+		    " %% 5 WHEN 0 THEN 'reprieve' ELSE 'load' END AND ovr_seg"
+		    " = 4096 + seq AND ovr_ofs = 3 * seq AND heap_org = 8192"
+		    " AND heap_end = 12288 + seq AND seq < %d", (long long)id,
+		    n);
+		ck_assert_int_eq(count(st, q), n);
+		free(q);
+		q = xasprintf("SELECT count(*) FROM ovr_loaded WHERE session ="
+		    " %lld AND stat_seg = 4096 + first_seq AND load_seg ="
+		    " 8192 + first_seq AND last_seq = first_seq + 2 AND"
+		    " (rowid - (SELECT min(rowid) FROM ovr_loaded WHERE"
+		    " session = %lld)) = first_seq", (long long)id,
+		    (long long)id);
+		ck_assert_int_eq(count(st, q), n);
+		free(q);
+		q = xasprintf("SELECT value FROM counter WHERE session = %lld"
+		    " AND name = 'half'", (long long)id);
+		ck_assert_int_eq(count(st, q), n / 2);
+		free(q);
+	}
+	store_close(st);
+}
+END_TEST
+
+/* A duplicate event inside a batch fails the ingest and leaves nothing. */
+START_TEST(test_ovd_failure_in_batch)
+{
+	struct store		*st = open_store();
+	struct store_ovr_event	 e;
+	char			*cause = NULL;
+	int64_t			 id;
+	int			 i, rc = 0;
+
+	id = begin_session(st, "of");
+	memset(&e, 0, sizeof e);
+	for (i = 0; i < 100 && rc == 0; i++) {	/* seq 20 twice */
+		e.seq = i == 21 ? 20 : i;
+		rc = store_ovr_event_add(st, id, &e);
+		if (rc == 0)
+			rc = store_ovr_loaded_add(st, id, 1, 2, i, i);
+	}
+	if (rc == 0)
+		rc = store_commit(st, &cause);
+	ck_assert_int_ne(rc, 0);
+	ck_assert_ptr_nonnull(strstr(cause != NULL ? cause : store_error(st),
+	    "UNIQUE"));
+	free(cause);
+	store_rollback(st);
+	ck_assert_int_eq(count(st, "SELECT count(*) FROM ovr_event"), 0);
+	ck_assert_int_eq(count(st, "SELECT count(*) FROM ovr_loaded"), 0);
+	ck_assert_int_eq(count(st, "SELECT count(*) FROM session"), 0);
+	store_close(st);
+}
+END_TEST
+
+/*
+ * The file hash (which may take the SHA extensions' path): FIPS 180-2
+ * vectors for every padding case, and a long odd-length input.
+ */
+START_TEST(test_sha256)
+{
+	static const char	*abc56 = "abcdbcdecdefdefgefghfghighijhijk"
+	    "ijkljklmklmnlmnomnopnopq";
+	static const char	*abc112 = "abcdefghbcdefghicdefghijdefghijk"
+	    "efghijklfghijklmghijklmnhijklmnoijklmnopjklmnopqklmnopqrlmnopqrs"
+	    "mnopqrstnopqrstu";
+	uint8_t			*buf;
+	char			 hex[65];
+	size_t			 i;
+
+	ingest_sha256((const uint8_t *)"", 0, hex);
+	ck_assert_str_eq(hex, "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934c"
+	    "a495991b7852b855");
+	ingest_sha256((const uint8_t *)"abc", 3, hex);
+	ck_assert_str_eq(hex, "ba7816bf8f01cfea414140de5dae2223b00361a396177a9c"
+	    "b410ff61f20015ad");
+	ingest_sha256((const uint8_t *)abc56, strlen(abc56), hex);
+	ck_assert_str_eq(hex, "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167"
+	    "f6ecedd419db06c1");
+	ingest_sha256((const uint8_t *)abc112, strlen(abc112), hex);
+	ck_assert_str_eq(hex, "cf5b16a778af8380036ce59e7b0492370b249b11e8f07a51"
+	    "afac45037afee9d1");
+	buf = xmalloc(1000000);
+	memset(buf, 'a', 1000000);
+	ingest_sha256(buf, 1000000, hex);
+	ck_assert_str_eq(hex, "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e"
+	    "046d39ccc7112cd0");
+	for (i = 0; i < 65537; i++)
+		buf[i] = (uint8_t)(i * 7 % 251);
+	ingest_sha256(buf, 65537, hex);
+	ck_assert_str_eq(hex, "4777864940199a04146ef4ed977bc01fa6e98ddb60eed9c1"
+	    "d44eb2e3da0404ad");
+	free(buf);
+}
+END_TEST
+
+/*
+ * A batch statement binds the session once, so rows of two sessions
+ * added in turn must each keep their own.
+ */
+START_TEST(test_sessions_interleaved)
+{
+	struct store	*st = open_store();
+	char		*cause = NULL;
+	int64_t		 a, b;
+	int		 i;
+
+	a = begin_session(st, "ia");
+	b = store_session_add(st, "prf", "test", "ib", 1, NULL, NULL, &cause);
+	ck_assert_msg(b > 0, "%s", cause);
+	for (i = 0; i < 200; i++) {
+		ck_assert_int_eq(store_bucket_add(st, i % 3 == 0 ? b : a, i, i,
+		    i + 1, i), 0);
+		ck_assert_int_eq(store_ovr_loaded_add(st, i < 100 ? a : b, 1,
+		    2, i, i), 0);
+	}
+	commit(st);
+	ck_assert_int_eq(count(st, "SELECT count(*) FROM bucket WHERE"
+	    " session = (SELECT id FROM session WHERE sha256 = 'ib') AND"
+	    " idx % 3 = 0"), 67);
+	ck_assert_int_eq(count(st, "SELECT count(*) FROM bucket WHERE"
+	    " session = (SELECT id FROM session WHERE sha256 = 'ia') AND"
+	    " idx % 3 != 0"), 133);
+	ck_assert_int_eq(count(st, "SELECT count(*) FROM ovr_loaded WHERE"
+	    " (session = (SELECT id FROM session WHERE sha256 = 'ia')) ="
+	    " (first_seq < 100)"), 200);
+	store_close(st);
+}
+END_TEST
+
 /* Rows added without a transaction are not lost at close. */
 START_TEST(test_autocommit_rows_kept)
 {
@@ -226,6 +394,10 @@ bulk_suite(void)
 	tcase_add_test(tc, test_failure_in_batch);
 	tcase_add_test(tc, test_foreign_keys_restored);
 	tcase_add_test(tc, test_autocommit_rows_kept);
+	tcase_add_test(tc, test_ovd_rows_complete_and_ordered);
+	tcase_add_test(tc, test_ovd_failure_in_batch);
+	tcase_add_test(tc, test_sha256);
+	tcase_add_test(tc, test_sessions_interleaved);
 	suite_add_tcase(s, tc);
 	return (s);
 }
