@@ -22,7 +22,8 @@ tests_unit_check_store_LDADD = $(UNIT_LDADD)
 TESTS += tests/unit/check_store
 
 check_PROGRAMS += tests/unit/check_store_bulk
-tests_unit_check_store_bulk_SOURCES = tests/unit/check_store_bulk.c
+tests_unit_check_store_bulk_SOURCES = tests/unit/check_store_bulk.c \
+	tests/unit/testutil.h
 tests_unit_check_store_bulk_CFLAGS = $(UNIT_CFLAGS)
 tests_unit_check_store_bulk_LDADD = $(UNIT_LDADD)
 TESTS += tests/unit/check_store_bulk

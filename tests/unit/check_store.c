@@ -12,59 +12,19 @@
 #include "store/store.h"
 #include "tests/unit/testutil.h"
 
-static char	tmpdb[64];
-
-static void
-setup(void)
-{
-	int	fd;
-
-	snprintf(tmpdb, sizeof tmpdb, "/tmp/pvstoreXXXXXX");
-	fd = mkstemp(tmpdb);
-	ck_assert_int_ge(fd, 0);
-	close(fd);
-	unlink(tmpdb);
-}
-
-static void
-teardown(void)
-{
-	char	path[96];
-
-	unlink(tmpdb);
-	snprintf(path, sizeof path, "%s-wal", tmpdb);
-	unlink(path);
-	snprintf(path, sizeof path, "%s-shm", tmpdb);
-	unlink(path);
-}
-
-static int64_t
-count(struct store *st, const char *sql)
-{
-	sqlite3_stmt	*s;
-	int64_t		 n = -1;
-
-	ck_assert_int_eq(sqlite3_prepare_v2(store_db(st), sql, -1, &s, NULL),
-	    SQLITE_OK);
-	if (sqlite3_step(s) == SQLITE_ROW)
-		n = sqlite3_column_int64(s, 0);
-	sqlite3_finalize(s);
-	return (n);
-}
-
 START_TEST(test_new_store_has_schema)
 {
 	struct store	*st;
 	char		*cause = NULL;
 
-	st = store_open(tmpdb, 0, &cause);
+	st = store_open(tu_tmpdb, 0, &cause);
 	ck_assert_msg(st != NULL, "%s", cause);
-	ck_assert_int_eq(count(st, "PRAGMA user_version"),
+	ck_assert_int_eq(tu_count(st, "PRAGMA user_version"),
 	    STORE_SCHEMA_VERSION);
-	ck_assert_int_eq(count(st, "SELECT count(*) FROM sqlite_master WHERE"
+	ck_assert_int_eq(tu_count(st, "SELECT count(*) FROM sqlite_master WHERE"
 	    " name IN ('session','symbol','counter','bucket','prf','warning')"),
 	    6);
-	ck_assert_int_eq(count(st, "SELECT journal_mode = 'wal' FROM"
+	ck_assert_int_eq(tu_count(st, "SELECT journal_mode = 'wal' FROM"
 	    " pragma_journal_mode"), 1);
 	store_close(st);
 }
@@ -76,11 +36,11 @@ START_TEST(test_newer_schema_refused)
 	sqlite3		*db;
 	char		*cause = NULL;
 
-	ck_assert_int_eq(sqlite3_open(tmpdb, &db), SQLITE_OK);
+	ck_assert_int_eq(sqlite3_open(tu_tmpdb, &db), SQLITE_OK);
 	ck_assert_int_eq(sqlite3_exec(db, "PRAGMA user_version = 99", NULL,
 	    NULL, NULL), SQLITE_OK);
 	sqlite3_close(db);
-	st = store_open(tmpdb, 0, &cause);
+	st = store_open(tu_tmpdb, 0, &cause);
 	ck_assert_ptr_null(st);
 	ck_assert_ptr_nonnull(strstr(cause, "newer"));
 	free(cause);
@@ -92,10 +52,10 @@ START_TEST(test_readonly_refuses_writes)
 	struct store	*st;
 	char		*cause = NULL;
 
-	st = store_open(tmpdb, 0, &cause);
+	st = store_open(tu_tmpdb, 0, &cause);
 	ck_assert_ptr_nonnull(st);
 	store_close(st);
-	st = store_open(tmpdb, STORE_READONLY, &cause);
+	st = store_open(tu_tmpdb, STORE_READONLY, &cause);
 	ck_assert_ptr_nonnull(st);
 	ck_assert_int_ne(store_exec(st, "INSERT INTO session(kind, source,"
 	    " sha256, bytes) VALUES ('prf', 'x', 'y', 1)", &cause), 0);
@@ -113,26 +73,26 @@ START_TEST(test_migrate_from_empty_file)
 	char		*cause = NULL;
 	FILE		*f;
 
-	f = fopen(tmpdb, "w");
+	f = fopen(tu_tmpdb, "w");
 	ck_assert_ptr_nonnull(f);
 	fclose(f);
-	ck_assert_int_eq(sqlite3_open(tmpdb, &db), SQLITE_OK);
+	ck_assert_int_eq(sqlite3_open(tu_tmpdb, &db), SQLITE_OK);
 	ck_assert_int_eq(sqlite3_exec(db, "CREATE TABLE mine(x);"
 	    " PRAGMA user_version = 0", NULL, NULL, NULL), SQLITE_OK);
 	sqlite3_close(db);
-	st = store_open(tmpdb, 0, &cause);
+	st = store_open(tu_tmpdb, 0, &cause);
 	ck_assert_msg(st != NULL, "%s", cause);
-	ck_assert_int_eq(count(st, "PRAGMA user_version"),
+	ck_assert_int_eq(tu_count(st, "PRAGMA user_version"),
 	    STORE_SCHEMA_VERSION);
-	ck_assert_int_eq(count(st, "SELECT count(*) FROM sqlite_master WHERE"
+	ck_assert_int_eq(tu_count(st, "SELECT count(*) FROM sqlite_master WHERE"
 	    " type = 'table' AND name IN ('session', 'symbol', 'counter',"
 	    " 'bucket', 'prf', 'warning', 'ovd', 'ovr_unit', 'ovr_event',"
 	    " 'ovr_loaded', 'mine')"), 11);
 	store_close(st);
 	/* Opening again finds it current and changes nothing. */
-	st = store_open(tmpdb, 0, &cause);
+	st = store_open(tu_tmpdb, 0, &cause);
 	ck_assert_msg(st != NULL, "%s", cause);
-	ck_assert_int_eq(count(st, "PRAGMA user_version"),
+	ck_assert_int_eq(tu_count(st, "PRAGMA user_version"),
 	    STORE_SCHEMA_VERSION);
 	store_close(st);
 }
@@ -162,7 +122,7 @@ START_TEST(test_dedupe)
 	int		 reused;
 	char		*cause = NULL;
 
-	st = store_open(tmpdb, 0, &cause);
+	st = store_open(tu_tmpdb, 0, &cause);
 	ck_assert_msg(st != NULL, "%s", cause);
 	a = small_prf(&alen, 55);
 	b = small_prf(&blen, 56);
@@ -178,12 +138,12 @@ START_TEST(test_dedupe)
 	    &id3, &kind, &reused, &cause), 0);
 	ck_assert_int_eq(reused, 0);
 	ck_assert_int_ne(id3, id1);
-	ck_assert_int_eq(count(st, "SELECT count(*) FROM session"), 2);
-	ck_assert_int_eq(count(st, "SELECT count(*) FROM bucket"), 6);
+	ck_assert_int_eq(tu_count(st, "SELECT count(*) FROM session"), 2);
+	ck_assert_int_eq(tu_count(st, "SELECT count(*) FROM bucket"), 6);
 	store_close(st);
 
 	/* Also across opens of the file, through ingest_file. */
-	st = store_open(tmpdb, 0, &cause);
+	st = store_open(tu_tmpdb, 0, &cause);
 	ck_assert_msg(st != NULL, "%s", cause);
 	{
 		const char	*path = tu_tmpfile(".prf", a, alen);
@@ -218,7 +178,7 @@ START_TEST(test_rollback_after_buckets)
 	int			 reused;
 	char			*cause = NULL;
 
-	st = store_open(tmpdb, 0, &cause);
+	st = store_open(tu_tmpdb, 0, &cause);
 	ck_assert_msg(st != NULL, "%s", cause);
 	a = small_prf(&alen, 55);
 	o.map = tu_tmpfile(".map", badmap, sizeof badmap - 1);
@@ -232,7 +192,7 @@ START_TEST(test_rollback_after_buckets)
 	ck_assert_int_eq(ingest_bytes(st, "/nonexistent/a.prf", a, alen, NULL,
 	    &id, &kind, &reused, &cause), 0);
 	ck_assert_int_eq(reused, 0);
-	ck_assert_int_eq(count(st, "SELECT count(*) FROM bucket"), 3);
+	ck_assert_int_eq(tu_count(st, "SELECT count(*) FROM bucket"), 3);
 	store_close(st);
 	free(a);
 }
@@ -244,7 +204,7 @@ store_suite(void)
 	Suite	*s = suite_create("store");
 	TCase	*tc = tcase_create("schema");
 
-	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_add_checked_fixture(tc, tu_tmpdb_setup, tu_tmpdb_teardown);
 	tcase_add_test(tc, test_new_store_has_schema);
 	tcase_add_test(tc, test_newer_schema_refused);
 	tcase_add_test(tc, test_readonly_refuses_writes);

@@ -12,46 +12,7 @@
 #include "xmalloc.h"
 #include "store/store.h"
 #include "ingest/ingest.h"
-
-static char	tmpdb[64];
-
-static void
-setup(void)
-{
-	int	fd;
-
-	snprintf(tmpdb, sizeof tmpdb, "/tmp/pvbulkXXXXXX");
-	fd = mkstemp(tmpdb);
-	ck_assert_int_ge(fd, 0);
-	close(fd);
-	unlink(tmpdb);
-}
-
-static void
-teardown(void)
-{
-	char	path[96];
-
-	unlink(tmpdb);
-	snprintf(path, sizeof path, "%s-wal", tmpdb);
-	unlink(path);
-	snprintf(path, sizeof path, "%s-shm", tmpdb);
-	unlink(path);
-}
-
-static int64_t
-count(struct store *st, const char *sql)
-{
-	sqlite3_stmt	*s;
-	int64_t		 n = -1;
-
-	ck_assert_int_eq(sqlite3_prepare_v2(store_db(st), sql, -1, &s, NULL),
-	    SQLITE_OK);
-	if (sqlite3_step(s) == SQLITE_ROW)
-		n = sqlite3_column_int64(s, 0);
-	sqlite3_finalize(s);
-	return (n);
-}
+#include "tests/unit/testutil.h"
 
 static struct store *
 open_store(void)
@@ -59,7 +20,7 @@ open_store(void)
 	struct store	*st;
 	char		*cause = NULL;
 
-	st = store_open(tmpdb, 0, &cause);
+	st = store_open(tu_tmpdb, 0, &cause);
 	ck_assert_msg(st != NULL, "%s", cause);
 	return (st);
 }
@@ -110,7 +71,7 @@ START_TEST(test_rows_complete_and_ordered)
 		q = xasprintf("SELECT count(*) FROM bucket WHERE session = %lld"
 		    " AND lo = 16 * idx AND hi = lo + 16 AND hits = 3 * idx",
 		    (long long)id);
-		ck_assert_int_eq(count(st, q), n);
+		ck_assert_int_eq(tu_count(st, q), n);
 		free(q);
 		/* rowid order is insertion order: names follow addr. */
 		q = xasprintf("SELECT count(*) FROM symbol WHERE session = %lld"
@@ -119,7 +80,7 @@ START_TEST(test_rows_complete_and_ordered)
 		    " AND CASE addr %% 3 WHEN 0 THEN module IS NULL"
 		    " WHEN 1 THEN module = '' ELSE module = 'M' END",
 		    (long long)id, (long long)id);
-		ck_assert_int_eq(count(st, q), n);
+		ck_assert_int_eq(tu_count(st, q), n);
 		free(q);
 	}
 	store_close(st);
@@ -136,7 +97,7 @@ START_TEST(test_pending_rows_visible)
 	id = begin_session(st, "v");
 	for (i = 0; i < 70; i++)
 		ck_assert_int_eq(store_bucket_add(st, id, i, i, i + 1, 1), 0);
-	ck_assert_int_eq(count(st, "SELECT count(*) FROM bucket"), 70);
+	ck_assert_int_eq(tu_count(st, "SELECT count(*) FROM bucket"), 70);
 	commit(st);
 	store_close(st);
 }
@@ -160,13 +121,13 @@ START_TEST(test_failure_in_batch)
 	    "UNIQUE"));
 	free(cause);
 	store_rollback(st);
-	ck_assert_int_eq(count(st, "SELECT count(*) FROM bucket"), 0);
-	ck_assert_int_eq(count(st, "SELECT count(*) FROM session"), 0);
+	ck_assert_int_eq(tu_count(st, "SELECT count(*) FROM bucket"), 0);
+	ck_assert_int_eq(tu_count(st, "SELECT count(*) FROM session"), 0);
 	/* The store is usable again. */
 	id = begin_session(st, "g");
 	ck_assert_int_eq(store_bucket_add(st, id, 0, 0, 1, 1), 0);
 	commit(st);
-	ck_assert_int_eq(count(st, "SELECT count(*) FROM bucket"), 1);
+	ck_assert_int_eq(tu_count(st, "SELECT count(*) FROM bucket"), 1);
 	store_close(st);
 }
 END_TEST
@@ -178,7 +139,7 @@ START_TEST(test_foreign_keys_restored)
 	char		*cause = NULL;
 	int64_t		 id;
 
-	ck_assert_int_eq(count(st, "PRAGMA foreign_keys"), 1);
+	ck_assert_int_eq(tu_count(st, "PRAGMA foreign_keys"), 1);
 	id = begin_session(st, "k");
 	ck_assert_int_eq(store_bucket_add(st, id, 0, 0, 1, 1), 0);
 	ck_assert_int_ne(store_session_delete(st, id, &cause), 0);
@@ -186,14 +147,14 @@ START_TEST(test_foreign_keys_restored)
 	free(cause);
 	cause = NULL;
 	commit(st);
-	ck_assert_int_eq(count(st, "PRAGMA foreign_keys"), 1);
+	ck_assert_int_eq(tu_count(st, "PRAGMA foreign_keys"), 1);
 
 	begin_session(st, "r");
 	store_rollback(st);
-	ck_assert_int_eq(count(st, "PRAGMA foreign_keys"), 1);
+	ck_assert_int_eq(tu_count(st, "PRAGMA foreign_keys"), 1);
 
 	ck_assert_msg(store_session_delete(st, id, &cause) == 0, "%s", cause);
-	ck_assert_int_eq(count(st, "SELECT count(*) FROM bucket"), 0);
+	ck_assert_int_eq(tu_count(st, "SELECT count(*) FROM bucket"), 0);
 	store_close(st);
 }
 END_TEST
@@ -240,7 +201,7 @@ START_TEST(test_ovd_rows_complete_and_ordered)
 		    " = 4096 + seq AND ovr_ofs = 3 * seq AND heap_org = 8192"
 		    " AND heap_end = 12288 + seq AND seq < %d", (long long)id,
 		    n);
-		ck_assert_int_eq(count(st, q), n);
+		ck_assert_int_eq(tu_count(st, q), n);
 		free(q);
 		q = xasprintf("SELECT count(*) FROM ovr_loaded WHERE session ="
 		    " %lld AND stat_seg = 4096 + first_seq AND load_seg ="
@@ -248,11 +209,11 @@ START_TEST(test_ovd_rows_complete_and_ordered)
 		    " (rowid - (SELECT min(rowid) FROM ovr_loaded WHERE"
 		    " session = %lld)) = first_seq", (long long)id,
 		    (long long)id);
-		ck_assert_int_eq(count(st, q), n);
+		ck_assert_int_eq(tu_count(st, q), n);
 		free(q);
 		q = xasprintf("SELECT value FROM counter WHERE session = %lld"
 		    " AND name = 'half'", (long long)id);
-		ck_assert_int_eq(count(st, q), n / 2);
+		ck_assert_int_eq(tu_count(st, q), n / 2);
 		free(q);
 	}
 	store_close(st);
@@ -283,9 +244,9 @@ START_TEST(test_ovd_failure_in_batch)
 	    "UNIQUE"));
 	free(cause);
 	store_rollback(st);
-	ck_assert_int_eq(count(st, "SELECT count(*) FROM ovr_event"), 0);
-	ck_assert_int_eq(count(st, "SELECT count(*) FROM ovr_loaded"), 0);
-	ck_assert_int_eq(count(st, "SELECT count(*) FROM session"), 0);
+	ck_assert_int_eq(tu_count(st, "SELECT count(*) FROM ovr_event"), 0);
+	ck_assert_int_eq(tu_count(st, "SELECT count(*) FROM ovr_loaded"), 0);
+	ck_assert_int_eq(tu_count(st, "SELECT count(*) FROM session"), 0);
 	store_close(st);
 }
 END_TEST
@@ -352,13 +313,13 @@ START_TEST(test_sessions_interleaved)
 		    2, i, i), 0);
 	}
 	commit(st);
-	ck_assert_int_eq(count(st, "SELECT count(*) FROM bucket WHERE"
+	ck_assert_int_eq(tu_count(st, "SELECT count(*) FROM bucket WHERE"
 	    " session = (SELECT id FROM session WHERE sha256 = 'ib') AND"
 	    " idx % 3 = 0"), 67);
-	ck_assert_int_eq(count(st, "SELECT count(*) FROM bucket WHERE"
+	ck_assert_int_eq(tu_count(st, "SELECT count(*) FROM bucket WHERE"
 	    " session = (SELECT id FROM session WHERE sha256 = 'ia') AND"
 	    " idx % 3 != 0"), 133);
-	ck_assert_int_eq(count(st, "SELECT count(*) FROM ovr_loaded WHERE"
+	ck_assert_int_eq(tu_count(st, "SELECT count(*) FROM ovr_loaded WHERE"
 	    " (session = (SELECT id FROM session WHERE sha256 = 'ia')) ="
 	    " (first_seq < 100)"), 200);
 	store_close(st);
@@ -377,7 +338,7 @@ START_TEST(test_autocommit_rows_kept)
 	ck_assert_int_eq(store_symbol_add(st, id, NULL, "x", 1, 1), 0);
 	store_close(st);
 	st = open_store();
-	ck_assert_int_eq(count(st, "SELECT count(*) FROM symbol"), 1);
+	ck_assert_int_eq(tu_count(st, "SELECT count(*) FROM symbol"), 1);
 	store_close(st);
 }
 END_TEST
@@ -388,7 +349,7 @@ bulk_suite(void)
 	Suite	*s = suite_create("store_bulk");
 	TCase	*tc = tcase_create("bulk");
 
-	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_add_checked_fixture(tc, tu_tmpdb_setup, tu_tmpdb_teardown);
 	tcase_add_test(tc, test_rows_complete_and_ordered);
 	tcase_add_test(tc, test_pending_rows_visible);
 	tcase_add_test(tc, test_failure_in_batch);

@@ -139,4 +139,32 @@ tu_tmpfile(const char *suffix, const void *text, size_t len)
 	return (p);
 }
 
+/* A temporary store file path (not created), for tests of a real file. */
+static char	tu_tmpdb[64];
+
+static TU_UNUSED void
+tu_tmpdb_setup(void)
+{
+	int	fd;
+
+	snprintf(tu_tmpdb, sizeof tu_tmpdb, "/tmp/pvtestXXXXXX");
+	fd = mkstemp(tu_tmpdb);
+	ck_assert_int_ge(fd, 0);
+	close(fd);
+	unlink(tu_tmpdb);
+}
+
+/* Remove the store file and the WAL files SQLite left beside it. */
+static TU_UNUSED void
+tu_tmpdb_teardown(void)
+{
+	char	path[96];
+
+	unlink(tu_tmpdb);
+	snprintf(path, sizeof path, "%s-wal", tu_tmpdb);
+	unlink(path);
+	snprintf(path, sizeof path, "%s-shm", tu_tmpdb);
+	unlink(path);
+}
+
 #endif
