@@ -4,8 +4,9 @@
  * paragraphs over time coloured by the unit in them, and a cursor on the
  * events with a detail pane.
  *
- * Everything comes from analyze_ovr_load once, at open.  At open each
- * unit also gets its events' times and its stays' times as sorted arrays
+ * Everything comes from an analyze_ovr load at open, done in steps by the
+ * view's work() so that the screen, keys and signals stay live while
+ * millions of events load.  When it is done each unit also gets its events' times and its stays' times as sorted arrays
  * with prefix sums, so what any window of time holds (loads, reprieves,
  * resident ticks, the load list in effect) is a few binary searches: a
  * frame costs columns x lanes x log(events) at every zoom, exact at any
@@ -27,6 +28,14 @@
 #define TL_DETAIL	3	/* rows of the detail pane */
 #define TL_BAND_MAX	16	/* rows of the buffer band */
 #define TL_STRIDE	32
+#define TL_STEP_ROWS	2048	/* rows between looks at the clock */
+
+enum tl_state {
+	TL_LOADING,
+	TL_READY,
+	TL_CANCELLED,
+	TL_FAILED
+};
 
 struct tl_idx {
 	const char	*base;
@@ -58,6 +67,11 @@ struct tl_lane {
 struct timeline {
 	struct analyze_ovr	 o;
 	char			*program;
+	enum tl_state		 state;
+	struct analyze_ovr_loader *ld;
+	int			 pct;		/* of the load, for the frame */
+	const char		*what;
+	char			*error;
 	struct tl_lane		*lanes;
 	struct tl_idx		 ev_idx;	/* events by ticks */
 	uint64_t		 nloads;
@@ -408,6 +422,10 @@ tl_title(struct tui_view *tv)
 {
 	struct timeline	*tl = tv->data;
 
+	if (tl->state != TL_READY)
+		return (xasprintf("profview: %s: overlay timeline, %s",
+		    tl->program, tl->state == TL_LOADING ? "loading" :
+		    tl->state == TL_CANCELLED ? "interrupted" : "failed"));
 	/* The title is drawn first: lay out for this frame now. */
 	tl_layout(tl, COLS);
 
@@ -743,6 +761,24 @@ tl_draw(struct tui_view *tv, int y, int h, int w)
 
 	tv->list.y = y;
 	tv->list.height = h;
+	switch (tl->state) {
+	case TL_LOADING:
+		tui_putf(y + h / 2, 2, w - 2, TUI_PLAIN, "loading the overlay"
+		    " timeline of session %lld: %d%% (%s)", (long long)
+		    tv->session, tl->pct, tl->what);
+		return;
+	case TL_CANCELLED:
+		tui_putf(y + h / 2, 2, w - 2, TUI_PLAIN, "loading session %lld"
+		    " was interrupted; q closes the view, :open %lld loads it"
+		    " again", (long long)tv->session, (long long)tv->session);
+		return;
+	case TL_FAILED:
+		tui_putf(y + h / 2, 2, w - 2, tui_attr(TUI_C_ERROR), "%s",
+		    tl->error);
+		return;
+	case TL_READY:
+		break;
+	}
 	if (tl->o.nevents == 0) {
 		tui_putf(y, 0, w, TUI_PLAIN, "%s: %zu units, no events.",
 		    tl->program, tl->o.nunits);
@@ -812,6 +848,19 @@ tl_key(struct tui_view *tv, enum tui_action a)
 	size_t			 p;
 	int			 page = tl->cols > 8 ? tl->cols / 8 : 1;
 
+	/* Until the load is done only the keys that leave work. */
+	if (tl->state != TL_READY) {
+		switch (a) {
+		case TUI_ACT_BACK:
+		case TUI_ACT_QUIT:
+		case TUI_ACT_HELP:
+		case TUI_ACT_PROMPT:
+		case TUI_ACT_REDRAW:
+			return (TUI_R_UNUSED);
+		default:
+			return (TUI_R_NONE);
+		}
+	}
 	if (a == TUI_ACT_UNITS) {
 		tui_push(tui_units_new(tv));
 		return (TUI_R_DRAW);
@@ -882,7 +931,7 @@ tl_mouse(struct tui_view *tv, int button, int y, int x)
 	size_t			 i, p;
 	uint32_t		 k;
 
-	if (tl->o.nevents == 0)
+	if (tl->state != TL_READY || tl->o.nevents == 0)
 		return (TUI_R_NONE);
 	if (button == 4 || button == 5) {
 		tl_pan(tv, (button == 4 ? -1 : 1) * (tl->cols > 8 ?
@@ -924,6 +973,8 @@ tl_match(struct tui_view *tv, size_t row, const char *pattern)
 	struct timeline	*tl = tv->data;
 	size_t		 k;
 
+	if (tl->state != TL_READY)
+		return (0);
 	if (tl->mpat == NULL || strcmp(tl->mpat, pattern) != 0) {
 		free(tl->mpat);
 		tl->mpat = xstrdup(pattern);
@@ -947,7 +998,8 @@ tl_free(struct tui_view *tv)
 	struct tl_lane	*ln;
 	size_t		 k;
 
-	for (k = 0; k < tl->o.nunits; k++) {
+	analyze_ovr_end(tl->ld);	/* frees an unfinished o */
+	for (k = 0; tl->lanes != NULL && k < tl->o.nunits; k++) {
 		ln = &tl->lanes[k];
 		free(ln->ev_ticks);
 		free(ln->ev);
@@ -973,9 +1025,12 @@ tl_free(struct tui_view *tv)
 	free(tl->mpat);
 	free(tl->mhit);
 	free(tl->program);
+	free(tl->error);
 	analyze_ovr_free(&tl->o);
 	free(tl);
 }
+
+static int	tl_work(struct tui_view *, uint64_t);
 
 static const struct tui_view_ops tl_ops = {
 	.name = "timeline",
@@ -986,6 +1041,7 @@ static const struct tui_view_ops tl_ops = {
 	.match = tl_match,
 	.export = tl_export,
 	.mouse = tl_mouse,
+	.work = tl_work,
 	.free = tl_free,
 };
 
@@ -1083,31 +1139,21 @@ tl_program(int64_t id)
 	return (name != NULL ? name : xasprintf("session %lld", (long long)id));
 }
 
-struct tui_view *
-tui_timeline_new(int64_t id, char **cause)
+/* The load is done: index it for drawing. */
+static void
+tl_ready(struct tui_view *tv)
 {
-	struct timeline	*tl = xcalloc(1, sizeof *tl);
-	struct tui_view	*tv;
+	struct timeline	*tl = tv->data;
 
-	/* Millions of events take seconds to load: say so meanwhile. */
-	if (LINES > 0 && COLS > 0) {
-		tui_fill(LINES - 1, 0, COLS, A_BOLD);
-		tui_putf(LINES - 1, 0, COLS, A_BOLD, "loading the overlay"
-		    " timeline of session %lld...", (long long)id);
-		refresh();
-	}
-	if (analyze_ovr_load(tui_store(), id, &tl->o, cause) != 0) {
-		free(tl);
-		return (NULL);
-	}
 	if (tl->o.nevents > UINT32_MAX) {
-		*cause = xasprintf("session %lld: %zu events is more than the"
-		    " timeline holds", (long long)id, tl->o.nevents);
+		tl->error = xasprintf("session %lld: %zu events is more than"
+		    " the timeline holds", (long long)tv->session,
+		    tl->o.nevents);
 		analyze_ovr_free(&tl->o);
-		free(tl);
-		return (NULL);
+		tl->state = TL_FAILED;
+		tui_message("error: %s", tl->error);
+		return;
 	}
-	tl->program = tl_program(id);
 	tl_index(tl);
 	tl->active = xcalloc(2 * tl->o.nunits + 1, sizeof *tl->active);
 	tl->mhit = xcalloc(tl->o.nunits + 1, 1);
@@ -1116,9 +1162,68 @@ tui_timeline_new(int64_t id, char **cause)
 	tl->c_cols = -1;
 	tl->fit = 1;
 	tl->t0 = tl->o.t_first;
+	tl->state = TL_READY;
+	tv->list.n = tl->o.nevents;
+	tv->list.cur = 0;
+	tui_message("loaded %zu events, %zu stays", tl->o.nevents,
+	    tl->o.nspans);
+}
+
+/* A slice of the load; a deadline of 0 (^C) abandons it. */
+static int
+tl_work(struct tui_view *tv, uint64_t deadline)
+{
+	struct timeline	*tl = tv->data;
+	char		*cause = NULL;
+	int		 r;
+
+	if (tl->state != TL_LOADING)
+		return (0);
+	if (deadline == 0) {
+		analyze_ovr_end(tl->ld);
+		tl->ld = NULL;
+		tl->state = TL_CANCELLED;
+		return (0);
+	}
+	do
+		r = analyze_ovr_step(tl->ld, TL_STEP_ROWS, &cause);
+	while (r > 0 && tui_now_ns() < deadline);
+	if (r > 0) {
+		tl->pct = analyze_ovr_progress(tl->ld, &tl->what);
+		tui_message("loading %d%% (%s)", tl->pct, tl->what);
+		return (1);
+	}
+	analyze_ovr_end(tl->ld);
+	tl->ld = NULL;
+	if (r < 0) {
+		tl->error = cause;
+		tl->state = TL_FAILED;
+		tui_message("error: %s", cause);
+		return (0);
+	}
+	tl_ready(tv);
+	return (0);
+}
+
+/* Open the view at once; the events come from tl_work. */
+struct tui_view *
+tui_timeline_new(int64_t id, char **cause)
+{
+	struct timeline	*tl = xcalloc(1, sizeof *tl);
+	struct tui_view	*tv;
+
+	if ((tl->ld = analyze_ovr_begin(tui_store(), id, &tl->o,
+	    cause)) == NULL) {
+		free(tl);
+		return (NULL);
+	}
+	tl->program = tl_program(id);
+	tl->state = TL_LOADING;
+	tl->what = "events";
 	tv = tui_view_new(&tl_ops, tl);
 	tv->session = id;
-	tv->list.n = tl->o.nevents;
+	tv->busy = 1;
+	tui_message("loading 0%% (events)");
 	return (tv);
 }
 
