@@ -83,6 +83,7 @@ ovr_load_units(struct store *st, struct analyze_ovr *o)
 enum ovr_phase {
 	OVR_EVENTS,
 	OVR_SPANS,
+	OVR_SORT,
 	OVR_MERGE,
 	OVR_DONE
 };
@@ -94,7 +95,7 @@ enum ovr_phase {
  * asking SQLite to order it would sort every row inside the first step;
  * so the stays come in table order, which is nearly first_seq order (a
  * row is written when the stay ends), the few that break the order are
- * set aside, sorted, and merged back in steps.
+ * set aside, then sorted and merged back in, both in steps.
  */
 struct analyze_ovr_loader {
 	struct store		*st;
@@ -109,6 +110,12 @@ struct analyze_ovr_loader {
 	struct analyze_ovr_span	*side;		/* stays out of order */
 	size_t			 nside;
 	size_t			 cside;
+	struct analyze_ovr_span	*tmp;		/* sort: side's other half */
+	size_t			 w;		/* sort: run width, */
+	size_t			 lo;		/* pair of runs, */
+	size_t			 a;		/* next of each, */
+	size_t			 b;
+	size_t			 out;		/* next out */
 	struct analyze_ovr_span	*merged;
 	size_t			 mi;		/* merge: next of spans, */
 	size_t			 si;		/* of side, */
@@ -146,14 +153,6 @@ ovr_span_less(const struct analyze_ovr_span *a,
 	if (a->first_seq != b->first_seq)
 		return (a->first_seq < b->first_seq);
 	return (a->unit < b->unit);	/* units are by stat_seg */
-}
-
-static int
-ovr_span_cmp(const void *a, const void *b)
-{
-	if (ovr_span_less(a, b))
-		return (-1);
-	return (ovr_span_less(b, a));
 }
 
 static int
@@ -364,6 +363,47 @@ ovr_finish(struct analyze_ovr_loader *ld)
 	ld->phase = OVR_DONE;
 }
 
+/* Up to n steps of a bottom-up merge sort of the set-aside stays. */
+static void
+ovr_sort(struct analyze_ovr_loader *ld, size_t n)
+{
+	struct analyze_ovr_span	*src = ld->side, *dst = ld->tmp, *t;
+	size_t			 nside = ld->nside, mid, hi;
+
+	while (n > 0 && ld->w < nside) {
+		mid = ld->lo + ld->w < nside ? ld->lo + ld->w : nside;
+		hi = ld->lo + 2 * ld->w < nside ? ld->lo + 2 * ld->w : nside;
+		while (n > 0 && ld->out < hi) {
+			n--;
+			if (ld->a < mid && (ld->b >= hi ||
+			    !ovr_span_less(&src[ld->b], &src[ld->a])))
+				dst[ld->out++] = src[ld->a++];
+			else
+				dst[ld->out++] = src[ld->b++];
+		}
+		if (ld->out < hi)
+			break;
+		ld->lo = hi;
+		if (ld->lo >= nside) {
+			t = src;
+			src = ld->side = dst;
+			dst = ld->tmp = t;
+			ld->w *= 2;
+			ld->lo = 0;
+		}
+		ld->a = ld->lo;
+		ld->b = ld->lo + ld->w < nside ? ld->lo + ld->w : nside;
+		ld->out = ld->lo;
+	}
+	if (ld->w < nside)
+		return;
+	free(ld->tmp);
+	ld->tmp = NULL;
+	ld->merged = xreallocarray(NULL, ld->o->nspans + nside,
+	    sizeof *ld->merged);
+	ld->phase = OVR_MERGE;
+}
+
 /* Merge up to n of the set-aside stays back in. */
 static void
 ovr_merge(struct analyze_ovr_loader *ld, size_t n)
@@ -400,8 +440,13 @@ analyze_ovr_step(struct analyze_ovr_loader *ld, size_t n, char **cause)
 	struct analyze_ovr	*o = ld->o;
 	int			 rc = SQLITE_DONE;
 
+	/* A copy is cheaper than a row. */
+	if (ld->phase == OVR_SORT) {
+		ovr_sort(ld, n * 4);
+		return (1);
+	}
 	if (ld->phase == OVR_MERGE) {
-		ovr_merge(ld, n * 4);	/* a copy is cheaper than a row */
+		ovr_merge(ld, n * 4);
 		return (ld->phase != OVR_DONE);
 	}
 	if (ld->phase == OVR_DONE)
@@ -453,11 +498,11 @@ analyze_ovr_step(struct analyze_ovr_loader *ld, size_t n, char **cause)
 		ovr_finish(ld);
 		return (0);
 	}
-	/* Few, as a rule: one qsort is a short step. */
-	qsort(ld->side, ld->nside, sizeof *ld->side, ovr_span_cmp);
-	ld->merged = xreallocarray(NULL, o->nspans + ld->nside,
-	    sizeof *ld->merged);
-	ld->phase = OVR_MERGE;
+	ld->tmp = xreallocarray(NULL, ld->nside, sizeof *ld->tmp);
+	ld->w = 1;
+	ld->lo = ld->a = ld->out = 0;
+	ld->b = 1;
+	ld->phase = OVR_SORT;
 	return (1);
 }
 
@@ -479,6 +524,7 @@ analyze_ovr_progress(const struct analyze_ovr_loader *ld, const char **what)
 		*what = "stays";
 		done = ev + (double)(ld->row_at - ld->row_lo);
 		break;
+	case OVR_SORT:
 	case OVR_MERGE:
 		*what = "sorting stays";
 		done = ev + rows;
@@ -501,6 +547,7 @@ analyze_ovr_end(struct analyze_ovr_loader *ld)
 	if (ld->phase != OVR_DONE)
 		analyze_ovr_free(ld->o);
 	free(ld->side);
+	free(ld->tmp);
 	free(ld->merged);
 	free(ld);
 }

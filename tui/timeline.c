@@ -29,6 +29,7 @@
 #define TL_BAND_MAX	16	/* rows of the buffer band */
 #define TL_STRIDE	32
 #define TL_STEP_ROWS	2048	/* rows between looks at the clock */
+#define TL_STEP_INDEX	16384	/* events or stays, likewise */
 
 enum tl_state {
 	TL_LOADING,
@@ -75,6 +76,8 @@ struct timeline {
 	struct tl_lane		*lanes;
 	struct tl_idx		 ev_idx;	/* events by ticks */
 	uint64_t		 nloads;
+	int			 ix_phase;	/* tl_index_step's */
+	size_t			 ix;
 
 	int			 zoom;		/* log2 of ticks per column */
 	int			 fit;		/* zoom to fit at the next draw */
@@ -1045,63 +1048,112 @@ static const struct tui_view_ops tl_ops = {
 	.free = tl_free,
 };
 
-/* Per unit: its events and stays as sorted arrays. */
-static void
-tl_index(struct timeline *tl)
+/*
+ * Per unit: its events and stays as sorted arrays.  Millions of events
+ * take most of a second, so this too goes in steps of about n items:
+ * count, allocate, fill, then the search indexes.  1: more to do.
+ */
+static int
+tl_index_step(struct timeline *tl, size_t n)
 {
 	const struct analyze_ovr	*o = &tl->o;
 	const struct analyze_ovr_span	*sp;
+	const struct analyze_ovr_event	*e;
 	struct tl_lane			*ln;
-	size_t				 i, k;
+	size_t				 i, k, end;
 
-	tl->lanes = xcalloc(o->nunits + 1, sizeof *tl->lanes);
-	for (i = 0; i < o->nevents; i++) {
-		tl->lanes[o->events[i].unit].nev++;
-		if (!o->events[i].reprieve)
-			tl->nloads++;
-	}
-	for (i = 0; i < o->nspans; i++)
-		tl->lanes[o->spans[i].unit].nsp++;
-	for (k = 0; k < o->nunits; k++) {
-		ln = &tl->lanes[k];
-		ln->ev_ticks = xcalloc(ln->nev + 1, sizeof *ln->ev_ticks);
-		ln->ev = xcalloc(ln->nev + 1, sizeof *ln->ev);
-		ln->loads = xcalloc(ln->nev + 1, sizeof *ln->loads);
-		ln->sp_start = xcalloc(ln->nsp + 1, sizeof *ln->sp_start);
-		ln->sp_end = xcalloc(ln->nsp + 1, sizeof *ln->sp_end);
-		ln->sp_cum = xcalloc(ln->nsp + 1, sizeof *ln->sp_cum);
-		ln->sp_first = xcalloc(ln->nsp + 1, sizeof *ln->sp_first);
-		ln->sp_last = xcalloc(ln->nsp + 1, sizeof *ln->sp_last);
-		ln->sp_seg = xcalloc(ln->nsp + 1, sizeof *ln->sp_seg);
-		ln->paras = (uint16_t)((o->units[k].code_size + 15u) / 16u);
-		ln->nev = ln->nsp = 0;
-	}
-	for (i = 0; i < o->nevents; i++) {
-		ln = &tl->lanes[o->events[i].unit];
-		ln->ev_ticks[ln->nev] = o->events[i].ticks;
-		ln->ev[ln->nev] = (uint32_t)i;
-		ln->loads[ln->nev + 1] = ln->loads[ln->nev] +
-		    (o->events[i].reprieve ? 0 : 1);
-		ln->nev++;
-		if (i == 0 || o->events[i].heap_org < tl->porg)
-			tl->porg = o->events[i].heap_org;
-		if (i == 0 || o->events[i].heap_end > tl->pend)
-			tl->pend = o->events[i].heap_end;
-	}
-	if (tl->pend < tl->porg)
-		tl->pend = tl->porg;
-	/* Spans come by first_seq, so each unit's are in time order. */
-	for (i = 0; i < o->nspans; i++) {
-		sp = &o->spans[i];
-		ln = &tl->lanes[sp->unit];
-		ln->sp_start[ln->nsp] = sp->start_ticks;
-		ln->sp_end[ln->nsp] = sp->end_ticks;
-		ln->sp_cum[ln->nsp + 1] = ln->sp_cum[ln->nsp] +
-		    (sp->end_ticks - sp->start_ticks);
-		ln->sp_first[ln->nsp] = sp->first_seq;
-		ln->sp_last[ln->nsp] = sp->last_seq;
-		ln->sp_seg[ln->nsp] = sp->load_seg;
-		ln->nsp++;
+	switch (tl->ix_phase) {
+	case 0:
+		tl->lanes = xcalloc(o->nunits + 1, sizeof *tl->lanes);
+		tl->ix_phase++;
+		/* FALLTHROUGH */
+	case 1:
+		end = tl->ix + n < o->nevents ? tl->ix + n : o->nevents;
+		for (i = tl->ix; i < end; i++) {
+			tl->lanes[o->events[i].unit].nev++;
+			if (!o->events[i].reprieve)
+				tl->nloads++;
+		}
+		if ((tl->ix = end) < o->nevents)
+			return (1);
+		tl->ix = 0;
+		tl->ix_phase++;
+		return (1);
+	case 2:
+		end = tl->ix + n < o->nspans ? tl->ix + n : o->nspans;
+		for (i = tl->ix; i < end; i++)
+			tl->lanes[o->spans[i].unit].nsp++;
+		if ((tl->ix = end) < o->nspans)
+			return (1);
+		tl->ix = 0;
+		tl->ix_phase++;
+		return (1);
+	case 3:
+		for (k = 0; k < o->nunits; k++) {
+			ln = &tl->lanes[k];
+			ln->ev_ticks = xcalloc(ln->nev + 1,
+			    sizeof *ln->ev_ticks);
+			ln->ev = xcalloc(ln->nev + 1, sizeof *ln->ev);
+			ln->loads = xcalloc(ln->nev + 1, sizeof *ln->loads);
+			ln->sp_start = xcalloc(ln->nsp + 1,
+			    sizeof *ln->sp_start);
+			ln->sp_end = xcalloc(ln->nsp + 1, sizeof *ln->sp_end);
+			ln->sp_cum = xcalloc(ln->nsp + 1, sizeof *ln->sp_cum);
+			ln->sp_first = xcalloc(ln->nsp + 1,
+			    sizeof *ln->sp_first);
+			ln->sp_last = xcalloc(ln->nsp + 1,
+			    sizeof *ln->sp_last);
+			ln->sp_seg = xcalloc(ln->nsp + 1, sizeof *ln->sp_seg);
+			ln->paras = (uint16_t)((o->units[k].code_size + 15u) /
+			    16u);
+			ln->nev = ln->nsp = 0;
+		}
+		tl->ix_phase++;
+		return (1);
+	case 4:
+		end = tl->ix + n < o->nevents ? tl->ix + n : o->nevents;
+		for (i = tl->ix; i < end; i++) {
+			e = &o->events[i];
+			ln = &tl->lanes[e->unit];
+			ln->ev_ticks[ln->nev] = e->ticks;
+			ln->ev[ln->nev] = (uint32_t)i;
+			ln->loads[ln->nev + 1] = ln->loads[ln->nev] +
+			    (e->reprieve ? 0 : 1);
+			ln->nev++;
+			if (i == 0 || e->heap_org < tl->porg)
+				tl->porg = e->heap_org;
+			if (i == 0 || e->heap_end > tl->pend)
+				tl->pend = e->heap_end;
+		}
+		if ((tl->ix = end) < o->nevents)
+			return (1);
+		if (tl->pend < tl->porg)
+			tl->pend = tl->porg;
+		tl->ix = 0;
+		tl->ix_phase++;
+		return (1);
+	case 5:
+		/* Spans come by first_seq, so each unit's are in time order. */
+		end = tl->ix + n < o->nspans ? tl->ix + n : o->nspans;
+		for (i = tl->ix; i < end; i++) {
+			sp = &o->spans[i];
+			ln = &tl->lanes[sp->unit];
+			ln->sp_start[ln->nsp] = sp->start_ticks;
+			ln->sp_end[ln->nsp] = sp->end_ticks;
+			ln->sp_cum[ln->nsp + 1] = ln->sp_cum[ln->nsp] +
+			    (sp->end_ticks - sp->start_ticks);
+			ln->sp_first[ln->nsp] = sp->first_seq;
+			ln->sp_last[ln->nsp] = sp->last_seq;
+			ln->sp_seg[ln->nsp] = sp->load_seg;
+			ln->nsp++;
+		}
+		if ((tl->ix = end) < o->nspans)
+			return (1);
+		tl->ix = 0;
+		tl->ix_phase++;
+		return (1);
+	default:
+		break;
 	}
 	for (k = 0; k < o->nunits; k++) {
 		ln = &tl->lanes[k];
@@ -1115,6 +1167,7 @@ tl_index(struct timeline *tl)
 	tl_idx_init(&tl->ev_idx, (const char *)o->events +
 	    offsetof(struct analyze_ovr_event, ticks), sizeof *o->events,
 	    o->nevents);
+	return (0);
 }
 
 /* The program's name, else the file's. */
@@ -1139,9 +1192,9 @@ tl_program(int64_t id)
 	return (name != NULL ? name : xasprintf("session %lld", (long long)id));
 }
 
-/* The load is done: index it for drawing. */
-static void
-tl_ready(struct tui_view *tv)
+/* The load is done: check it; the index comes next. */
+static int
+tl_loaded(struct tui_view *tv)
 {
 	struct timeline	*tl = tv->data;
 
@@ -1152,9 +1205,19 @@ tl_ready(struct tui_view *tv)
 		analyze_ovr_free(&tl->o);
 		tl->state = TL_FAILED;
 		tui_message("error: %s", tl->error);
-		return;
+		return (-1);
 	}
-	tl_index(tl);
+	tl->pct = 99;
+	tl->what = "indexing";
+	return (0);
+}
+
+/* The index is done: show the timeline. */
+static void
+tl_ready(struct tui_view *tv)
+{
+	struct timeline	*tl = tv->data;
+
 	tl->active = xcalloc(2 * tl->o.nunits + 1, sizeof *tl->active);
 	tl->mhit = xcalloc(tl->o.nunits + 1, 1);
 	tl->c_p = xcalloc(tl->o.nunits + 1, sizeof *tl->c_p);
@@ -1185,21 +1248,32 @@ tl_work(struct tui_view *tv, uint64_t deadline)
 		tl->state = TL_CANCELLED;
 		return (0);
 	}
-	do
-		r = analyze_ovr_step(tl->ld, TL_STEP_ROWS, &cause);
-	while (r > 0 && tui_now_ns() < deadline);
+	if (tl->ld != NULL) {
+		do
+			r = analyze_ovr_step(tl->ld, TL_STEP_ROWS, &cause);
+		while (r > 0 && tui_now_ns() < deadline);
+		if (r > 0) {
+			tl->pct = analyze_ovr_progress(tl->ld, &tl->what);
+			tui_message("loading %d%% (%s)", tl->pct, tl->what);
+			return (1);
+		}
+		analyze_ovr_end(tl->ld);
+		tl->ld = NULL;
+		if (r < 0) {
+			tl->error = cause;
+			tl->state = TL_FAILED;
+			tui_message("error: %s", cause);
+			return (0);
+		}
+		if (tl_loaded(tv) != 0)
+			return (0);
+	}
+	while ((r = tl_index_step(tl, TL_STEP_INDEX)) > 0 &&
+	    tui_now_ns() < deadline)
+		/* nothing */;
 	if (r > 0) {
-		tl->pct = analyze_ovr_progress(tl->ld, &tl->what);
 		tui_message("loading %d%% (%s)", tl->pct, tl->what);
 		return (1);
-	}
-	analyze_ovr_end(tl->ld);
-	tl->ld = NULL;
-	if (r < 0) {
-		tl->error = cause;
-		tl->state = TL_FAILED;
-		tui_message("error: %s", cause);
-		return (0);
 	}
 	tl_ready(tv);
 	return (0);
