@@ -116,10 +116,9 @@ struct analyze_ovr_loader {
 	size_t			 a;		/* next of each, */
 	size_t			 b;
 	size_t			 out;		/* next out */
-	struct analyze_ovr_span	*merged;
-	size_t			 mi;		/* merge: next of spans, */
-	size_t			 si;		/* of side, */
-	size_t			 mo;		/* of merged */
+	size_t			 mi;		/* merge, from the end: spans, */
+	size_t			 si;		/* side, */
+	size_t			 mo;		/* and out, each one past */
 };
 
 /* Presizing is only a guess from the store: never trust it for more. */
@@ -399,8 +398,16 @@ ovr_sort(struct analyze_ovr_loader *ld, size_t n)
 		return;
 	free(ld->tmp);
 	ld->tmp = NULL;
-	ld->merged = xreallocarray(NULL, ld->o->nspans + nside,
-	    sizeof *ld->merged);
+	/*
+	 * Merge into spans itself from the end: no second array of
+	 * millions of stays to fault in, and it stops where the smallest
+	 * set-aside stay goes.
+	 */
+	ld->o->spans = xreallocarray(ld->o->spans, ld->o->nspans + nside,
+	    sizeof *ld->o->spans);
+	ld->mi = ld->o->nspans;
+	ld->si = nside;
+	ld->mo = ld->o->nspans + nside;
 	ld->phase = OVR_MERGE;
 }
 
@@ -409,21 +416,17 @@ static void
 ovr_merge(struct analyze_ovr_loader *ld, size_t n)
 {
 	struct analyze_ovr	*o = ld->o;
-	size_t			 total = o->nspans + ld->nside;
 
-	while (n-- > 0 && ld->mo < total) {
-		if (ld->si == ld->nside || (ld->mi < o->nspans &&
-		    !ovr_span_less(&ld->side[ld->si], &o->spans[ld->mi])))
-			ld->merged[ld->mo++] = o->spans[ld->mi++];
+	while (n-- > 0 && ld->si > 0) {
+		if (ld->mi > 0 && ovr_span_less(&ld->side[ld->si - 1],
+		    &o->spans[ld->mi - 1]))
+			o->spans[--ld->mo] = o->spans[--ld->mi];
 		else
-			ld->merged[ld->mo++] = ld->side[ld->si++];
+			o->spans[--ld->mo] = ld->side[--ld->si];
 	}
-	if (ld->mo < total)
+	if (ld->si > 0)
 		return;
-	free(o->spans);
-	o->spans = ld->merged;
-	o->nspans = total;
-	ld->merged = NULL;
+	o->nspans += ld->nside;
 	free(ld->side);
 	ld->side = NULL;
 	ld->nside = 0;
@@ -548,7 +551,6 @@ analyze_ovr_end(struct analyze_ovr_loader *ld)
 		analyze_ovr_free(ld->o);
 	free(ld->side);
 	free(ld->tmp);
-	free(ld->merged);
 	free(ld);
 }
 
