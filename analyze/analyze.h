@@ -130,6 +130,14 @@ struct analyze_ovr {
 
 int		 analyze_ovr_load(struct store *, int64_t, struct analyze_ovr *,
 		    char **);
+/* The same load in steps of about n rows: begin, step until <= 0, end. */
+struct analyze_ovr_loader;
+struct analyze_ovr_loader *analyze_ovr_begin(struct store *, int64_t,
+		    struct analyze_ovr *, char **);
+int		 analyze_ovr_step(struct analyze_ovr_loader *, size_t, char **);
+int		 analyze_ovr_progress(const struct analyze_ovr_loader *,
+		    const char **);
+void		 analyze_ovr_end(struct analyze_ovr_loader *);
 void		 analyze_ovr_free(struct analyze_ovr *);
 int		 analyze_ovr_levels(struct analyze_ovr *, size_t);
 char		*analyze_ovr_site(const struct analyze_ovr *, uint32_t,

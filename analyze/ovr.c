@@ -80,50 +80,49 @@ ovr_load_units(struct store *st, struct analyze_ovr *o)
 	return (0);
 }
 
-static int
-ovr_load_events(struct store *st, struct analyze_ovr *o)
-{
-	sqlite3_stmt			*s;
-	struct analyze_ovr_event	*e;
-	struct analyze_ovr_unit		*u;
-	size_t				 cap = 0;
-	long				 k;
+enum ovr_phase {
+	OVR_EVENTS,
+	OVR_SPANS,
+	OVR_SORT,
+	OVR_MERGE,
+	OVR_DONE
+};
 
-	if (ovr_prepare(st, "SELECT seq, ticks, kind = 'reprieve', ovr_seg,"
-	    " ovr_ofs, heap_org, heap_end FROM ovr_event WHERE session = ?1"
-	    " ORDER BY seq", o->session, &s) != 0)
-		return (-1);
-	while (sqlite3_step(s) == SQLITE_ROW) {
-		if ((k = ovr_unit_index(o, sqlite3_column_int(s, 3))) < 0)
-			continue;	/* the reader never lets this in */
-		if (o->nevents == cap) {
-			cap = cap != 0 ? cap * 2 : 1024;
-			o->events = xreallocarray(o->events, cap, sizeof *e);
-		}
-		e = &o->events[o->nevents++];
-		e->seq = sqlite3_column_int64(s, 0);
-		e->ticks = sqlite3_column_int64(s, 1);
-		e->reprieve = sqlite3_column_int(s, 2);
-		e->unit = (uint32_t)k;
-		e->ovr_ofs = (uint16_t)sqlite3_column_int(s, 4);
-		e->heap_org = (uint16_t)sqlite3_column_int(s, 5);
-		e->heap_end = (uint16_t)sqlite3_column_int(s, 6);
-		u = &o->units[k];
-		if (e->reprieve)
-			u->reprieves++;
-		else {
-			if (u->loads++ == 0)
-				u->first_load = e->ticks;
-			u->last_load = e->ticks;
-		}
-	}
-	sqlite3_finalize(s);
-	if (o->nevents != 0) {
-		o->t_first = o->events[0].ticks;
-		o->t_last = o->events[o->nevents - 1].ticks;
-	}
-	return (0);
-}
+/*
+ * An OVD session loads in steps so that a caller with a screen to keep
+ * alive can stop between them: events in seq order (the primary key's,
+ * so SQLite does not sort), then the stays.  ovr_loaded has no index, and
+ * asking SQLite to order it would sort every row inside the first step;
+ * so the stays come in table order, which is nearly first_seq order (a
+ * row is written when the stay ends), the few that break the order are
+ * set aside, then sorted and merged back in, both in steps.
+ */
+struct analyze_ovr_loader {
+	struct store		*st;
+	struct analyze_ovr	*o;
+	enum ovr_phase		 phase;
+	sqlite3_stmt		*s;
+	size_t			 cap;
+	int64_t			 ev_total;	/* estimates, for progress */
+	int64_t			 row_lo;
+	int64_t			 row_hi;
+	int64_t			 row_at;
+	struct analyze_ovr_span	*side;		/* stays out of order */
+	size_t			 nside;
+	size_t			 cside;
+	struct analyze_ovr_span	*tmp;		/* sort: side's other half */
+	size_t			 w;		/* sort: run width, */
+	size_t			 lo;		/* pair of runs, */
+	size_t			 a;		/* next of each, */
+	size_t			 b;
+	size_t			 out;		/* next out */
+	size_t			 mi;		/* merge, from the end: spans, */
+	size_t			 si;		/* side, */
+	size_t			 mo;		/* and out, each one past */
+};
+
+/* Presizing is only a guess from the store: never trust it for more. */
+#define OVR_PRESIZE_MAX	((size_t)1 << 24)
 
 /* The event with this seq (seqs are dense from 0, but do not trust it). */
 static const struct analyze_ovr_event *
@@ -131,6 +130,9 @@ ovr_event_at(const struct analyze_ovr *o, int64_t seq)
 {
 	size_t	lo = 0, hi = o->nevents, mid;
 
+	if (seq >= 0 && (uint64_t)seq < o->nevents &&
+	    o->events[seq].seq == seq)
+		return (&o->events[seq]);
 	while (lo < hi) {
 		mid = lo + (hi - lo) / 2;
 		if (o->events[mid].seq == seq)
@@ -144,41 +146,12 @@ ovr_event_at(const struct analyze_ovr *o, int64_t seq)
 }
 
 static int
-ovr_load_spans(struct store *st, struct analyze_ovr *o)
+ovr_span_less(const struct analyze_ovr_span *a,
+    const struct analyze_ovr_span *b)
 {
-	sqlite3_stmt			*s;
-	struct analyze_ovr_span		*p;
-	const struct analyze_ovr_event	*e;
-	size_t				 cap = 0;
-	long				 k;
-
-	if (ovr_prepare(st, "SELECT stat_seg, load_seg, first_seq, last_seq"
-	    " FROM ovr_loaded WHERE session = ?1 ORDER BY first_seq, stat_seg",
-	    o->session, &s) != 0)
-		return (-1);
-	while (sqlite3_step(s) == SQLITE_ROW) {
-		if ((k = ovr_unit_index(o, sqlite3_column_int(s, 0))) < 0)
-			continue;
-		if (o->nspans == cap) {
-			cap = cap != 0 ? cap * 2 : 1024;
-			o->spans = xreallocarray(o->spans, cap, sizeof *p);
-		}
-		p = &o->spans[o->nspans++];
-		p->unit = (uint32_t)k;
-		p->load_seg = (uint16_t)sqlite3_column_int(s, 1);
-		p->first_seq = sqlite3_column_int64(s, 2);
-		p->last_seq = sqlite3_column_int64(s, 3);
-		e = ovr_event_at(o, p->first_seq);
-		p->start_ticks = e != NULL ? e->ticks : o->t_first;
-		/* It ends when the next event's list leaves it out. */
-		e = ovr_event_at(o, p->last_seq + 1);
-		p->end_ticks = e != NULL ? e->ticks : o->t_last;
-		if (p->end_ticks < p->start_ticks)
-			p->end_ticks = p->start_ticks;
-		o->units[k].resident_ticks += p->end_ticks - p->start_ticks;
-	}
-	sqlite3_finalize(s);
-	return (0);
+	if (a->first_seq != b->first_seq)
+		return (a->first_seq < b->first_seq);
+	return (a->unit < b->unit);	/* units are by stat_seg */
 }
 
 static int
@@ -210,16 +183,44 @@ ovr_load_syms(struct store *st, struct analyze_ovr *o)
 	return (0);
 }
 
-/* Load OVD session id into o, with the per-unit statistics. */
-int
-analyze_ovr_load(struct store *st, int64_t id, struct analyze_ovr *o,
+/* One integer from a one-row query on session id; def if none. */
+static int64_t
+ovr_int(struct store *st, const char *sql, int64_t id, int64_t def)
+{
+	sqlite3_stmt	*s;
+	int64_t		 v = def;
+
+	if (ovr_prepare(st, sql, id, &s) != 0)
+		return (def);
+	if (sqlite3_step(s) == SQLITE_ROW &&
+	    sqlite3_column_type(s, 0) != SQLITE_NULL)
+		v = sqlite3_column_int64(s, 0);
+	sqlite3_finalize(s);
+	return (v);
+}
+
+static size_t
+ovr_presize(int64_t n)
+{
+	if (n <= 0)
+		return (0);
+	if ((uint64_t)n > OVR_PRESIZE_MAX)
+		return (OVR_PRESIZE_MAX);
+	return ((size_t)n);
+}
+
+/*
+ * Start loading OVD session id into o: the header, units and symbols
+ * now, the events and stays by analyze_ovr_step.  NULL and cause on
+ * error, with o empty.
+ */
+struct analyze_ovr_loader *
+analyze_ovr_begin(struct store *st, int64_t id, struct analyze_ovr *o,
     char **cause)
 {
-	sqlite3_stmt		*s;
-	struct analyze_ovr_unit	*u;
-	int64_t			 span;
-	size_t			 i;
-	int			 found = 0;
+	struct analyze_ovr_loader	*ld;
+	sqlite3_stmt			*s;
+	int				 found = 0;
 
 	memset(o, 0, sizeof *o);
 	o->session = id;
@@ -237,12 +238,119 @@ analyze_ovr_load(struct store *st, int64_t id, struct analyze_ovr *o,
 	if (!found) {
 		*cause = xasprintf("session %lld has no OVD data",
 		    (long long)id);
-		return (-1);
+		return (NULL);
 	}
-	if (ovr_load_units(st, o) != 0 || ovr_load_events(st, o) != 0 ||
-	    ovr_load_spans(st, o) != 0 || ovr_load_syms(st, o) != 0)
+	if (ovr_load_units(st, o) != 0 || ovr_load_syms(st, o) != 0)
 		goto fail;
-	span = o->t_last - o->t_first;
+
+	ld = xcalloc(1, sizeof *ld);
+	ld->st = st;
+	ld->o = o;
+	ld->phase = OVR_EVENTS;
+	/* Both are one descent of a b-tree, not a scan. */
+	ld->ev_total = ovr_int(st, "SELECT max(seq) + 1 FROM ovr_event"
+	    " WHERE session = ?1", id, 0);
+	ld->row_lo = ovr_int(st, "SELECT min(rowid) FROM ovr_loaded", id, 0);
+	ld->row_hi = ovr_int(st, "SELECT max(rowid) FROM ovr_loaded", id, 0);
+	ld->row_at = ld->row_lo;
+	if ((ld->cap = ovr_presize(ld->ev_total)) != 0)
+		o->events = xreallocarray(NULL, ld->cap, sizeof *o->events);
+	if (ovr_prepare(st, "SELECT seq, ticks, kind = 'reprieve', ovr_seg,"
+	    " ovr_ofs, heap_org, heap_end FROM ovr_event WHERE session = ?1"
+	    " ORDER BY seq", id, &ld->s) != 0) {
+		free(ld);
+		goto fail;
+	}
+	return (ld);
+fail:
+	*cause = xasprintf("session %lld: %s", (long long)id,
+	    sqlite3_errmsg(store_db(st)));
+	analyze_ovr_free(o);
+	return (NULL);
+}
+
+static void
+ovr_event_row(struct analyze_ovr_loader *ld)
+{
+	struct analyze_ovr		*o = ld->o;
+	sqlite3_stmt			*s = ld->s;
+	struct analyze_ovr_event	*e;
+	struct analyze_ovr_unit		*u;
+	long				 k;
+
+	if ((k = ovr_unit_index(o, sqlite3_column_int(s, 3))) < 0)
+		return;		/* the reader never lets this in */
+	if (o->nevents == ld->cap) {
+		ld->cap = ld->cap != 0 ? ld->cap * 2 : 1024;
+		o->events = xreallocarray(o->events, ld->cap, sizeof *e);
+	}
+	e = &o->events[o->nevents++];
+	e->seq = sqlite3_column_int64(s, 0);
+	e->ticks = sqlite3_column_int64(s, 1);
+	e->reprieve = sqlite3_column_int(s, 2);
+	e->unit = (uint32_t)k;
+	e->ovr_ofs = (uint16_t)sqlite3_column_int(s, 4);
+	e->heap_org = (uint16_t)sqlite3_column_int(s, 5);
+	e->heap_end = (uint16_t)sqlite3_column_int(s, 6);
+	u = &o->units[k];
+	if (e->reprieve)
+		u->reprieves++;
+	else {
+		if (u->loads++ == 0)
+			u->first_load = e->ticks;
+		u->last_load = e->ticks;
+	}
+}
+
+static void
+ovr_span_row(struct analyze_ovr_loader *ld)
+{
+	struct analyze_ovr		*o = ld->o;
+	sqlite3_stmt			*s = ld->s;
+	struct analyze_ovr_span		 sp, *p;
+	const struct analyze_ovr_event	*e;
+	long				 k;
+
+	ld->row_at = sqlite3_column_int64(s, 0);
+	if ((k = ovr_unit_index(o, sqlite3_column_int(s, 1))) < 0)
+		return;
+	sp.unit = (uint32_t)k;
+	sp.load_seg = (uint16_t)sqlite3_column_int(s, 2);
+	sp.first_seq = sqlite3_column_int64(s, 3);
+	sp.last_seq = sqlite3_column_int64(s, 4);
+	e = ovr_event_at(o, sp.first_seq);
+	sp.start_ticks = e != NULL ? e->ticks : o->t_first;
+	/* It ends when the next event's list leaves it out. */
+	e = ovr_event_at(o, sp.last_seq + 1);
+	sp.end_ticks = e != NULL ? e->ticks : o->t_last;
+	if (sp.end_ticks < sp.start_ticks)
+		sp.end_ticks = sp.start_ticks;
+	o->units[k].resident_ticks += sp.end_ticks - sp.start_ticks;
+
+	if (o->nspans != 0 && ovr_span_less(&sp, &o->spans[o->nspans - 1])) {
+		if (ld->nside == ld->cside) {
+			ld->cside = ld->cside != 0 ? ld->cside * 2 : 1024;
+			ld->side = xreallocarray(ld->side, ld->cside,
+			    sizeof *ld->side);
+		}
+		ld->side[ld->nside++] = sp;
+		return;
+	}
+	if (o->nspans == ld->cap) {
+		ld->cap = ld->cap != 0 ? ld->cap * 2 : 1024;
+		o->spans = xreallocarray(o->spans, ld->cap, sizeof *p);
+	}
+	o->spans[o->nspans++] = sp;
+}
+
+static void
+ovr_finish(struct analyze_ovr_loader *ld)
+{
+	struct analyze_ovr	*o = ld->o;
+	struct analyze_ovr_unit	*u;
+	int64_t			 span = o->t_last - o->t_first;
+	size_t			 i;
+
 	for (i = 0; i < o->nunits; i++) {
 		u = &o->units[i];
 		u->resident_share = span > 0 ?
@@ -251,12 +359,215 @@ analyze_ovr_load(struct store *st, int64_t id, struct analyze_ovr *o,
 			u->mean_reload_ticks = (double)(u->last_load -
 			    u->first_load) / (double)(u->loads - 1);
 	}
-	return (0);
-fail:
-	*cause = xasprintf("session %lld: %s", (long long)id,
-	    sqlite3_errmsg(store_db(st)));
-	analyze_ovr_free(o);
-	return (-1);
+	ld->phase = OVR_DONE;
+}
+
+/* Up to n steps of a bottom-up merge sort of the set-aside stays. */
+static void
+ovr_sort(struct analyze_ovr_loader *ld, size_t n)
+{
+	struct analyze_ovr_span	*src = ld->side, *dst = ld->tmp, *t;
+	size_t			 nside = ld->nside, mid, hi;
+
+	while (n > 0 && ld->w < nside) {
+		mid = ld->lo + ld->w < nside ? ld->lo + ld->w : nside;
+		hi = ld->lo + 2 * ld->w < nside ? ld->lo + 2 * ld->w : nside;
+		while (n > 0 && ld->out < hi) {
+			n--;
+			if (ld->a < mid && (ld->b >= hi ||
+			    !ovr_span_less(&src[ld->b], &src[ld->a])))
+				dst[ld->out++] = src[ld->a++];
+			else
+				dst[ld->out++] = src[ld->b++];
+		}
+		if (ld->out < hi)
+			break;
+		ld->lo = hi;
+		if (ld->lo >= nside) {
+			t = src;
+			src = ld->side = dst;
+			dst = ld->tmp = t;
+			ld->w *= 2;
+			ld->lo = 0;
+		}
+		ld->a = ld->lo;
+		ld->b = ld->lo + ld->w < nside ? ld->lo + ld->w : nside;
+		ld->out = ld->lo;
+	}
+	if (ld->w < nside)
+		return;
+	free(ld->tmp);
+	ld->tmp = NULL;
+	/*
+	 * Merge into spans itself from the end: no second array of
+	 * millions of stays to fault in, and it stops where the smallest
+	 * set-aside stay goes.
+	 */
+	ld->o->spans = xreallocarray(ld->o->spans, ld->o->nspans + nside,
+	    sizeof *ld->o->spans);
+	ld->mi = ld->o->nspans;
+	ld->si = nside;
+	ld->mo = ld->o->nspans + nside;
+	ld->phase = OVR_MERGE;
+}
+
+/* Merge up to n of the set-aside stays back in. */
+static void
+ovr_merge(struct analyze_ovr_loader *ld, size_t n)
+{
+	struct analyze_ovr	*o = ld->o;
+
+	while (n-- > 0 && ld->si > 0) {
+		if (ld->mi > 0 && ovr_span_less(&ld->side[ld->si - 1],
+		    &o->spans[ld->mi - 1]))
+			o->spans[--ld->mo] = o->spans[--ld->mi];
+		else
+			o->spans[--ld->mo] = ld->side[--ld->si];
+	}
+	if (ld->si > 0)
+		return;
+	o->nspans += ld->nside;
+	free(ld->side);
+	ld->side = NULL;
+	ld->nside = 0;
+	ovr_finish(ld);
+}
+
+/*
+ * Do up to about n rows of the load.  1: more to do; 0: done, o is
+ * complete; -1: error with cause, o is freed.
+ */
+int
+analyze_ovr_step(struct analyze_ovr_loader *ld, size_t n, char **cause)
+{
+	struct analyze_ovr	*o = ld->o;
+	int			 rc = SQLITE_DONE;
+
+	/* A copy is cheaper than a row. */
+	if (ld->phase == OVR_SORT) {
+		ovr_sort(ld, n * 4);
+		return (1);
+	}
+	if (ld->phase == OVR_MERGE) {
+		ovr_merge(ld, n * 4);
+		return (ld->phase != OVR_DONE);
+	}
+	if (ld->phase == OVR_DONE)
+		return (0);
+	while (n-- > 0 && (rc = sqlite3_step(ld->s)) == SQLITE_ROW) {
+		if (ld->phase == OVR_EVENTS)
+			ovr_event_row(ld);
+		else
+			ovr_span_row(ld);
+	}
+	if (rc == SQLITE_ROW)
+		return (1);
+	if (rc != SQLITE_DONE) {
+		*cause = xasprintf("session %lld: %s", (long long)o->session,
+		    sqlite3_errmsg(store_db(ld->st)));
+		sqlite3_finalize(ld->s);
+		ld->s = NULL;
+		analyze_ovr_free(o);
+		ld->phase = OVR_DONE;
+		return (-1);
+	}
+	sqlite3_finalize(ld->s);
+	ld->s = NULL;
+	if (ld->phase == OVR_EVENTS) {
+		if (o->nevents != 0) {
+			o->t_first = o->events[0].ticks;
+			o->t_last = o->events[o->nevents - 1].ticks;
+		}
+		ld->phase = OVR_SPANS;
+		ld->cap = ovr_presize(ld->row_hi - ld->row_lo + 1);
+		if (ld->cap > o->nevents + o->nunits + 1)
+			ld->cap = o->nevents + o->nunits + 1;
+		if (ld->cap == 0)
+			ld->cap = 1024;
+		o->spans = xreallocarray(NULL, ld->cap, sizeof *o->spans);
+		if (ovr_prepare(ld->st, "SELECT rowid, stat_seg, load_seg,"
+		    " first_seq, last_seq FROM ovr_loaded WHERE session = ?1",
+		    o->session, &ld->s) != 0) {
+			*cause = xasprintf("session %lld: %s",
+			    (long long)o->session,
+			    sqlite3_errmsg(store_db(ld->st)));
+			analyze_ovr_free(o);
+			ld->phase = OVR_DONE;
+			return (-1);
+		}
+		return (1);
+	}
+	if (ld->nside == 0) {
+		ovr_finish(ld);
+		return (0);
+	}
+	ld->tmp = xreallocarray(NULL, ld->nside, sizeof *ld->tmp);
+	ld->w = 1;
+	ld->lo = ld->a = ld->out = 0;
+	ld->b = 1;
+	ld->phase = OVR_SORT;
+	return (1);
+}
+
+/* How far the load is, in percent; *what names the part under way. */
+int
+analyze_ovr_progress(const struct analyze_ovr_loader *ld, const char **what)
+{
+	double	ev = ld->ev_total > 0 ? (double)ld->ev_total : 1;
+	double	rows = ld->row_hi >= ld->row_lo ?
+		    (double)(ld->row_hi - ld->row_lo + 1) : 1;
+	double	done;
+
+	switch (ld->phase) {
+	case OVR_EVENTS:
+		*what = "events";
+		done = (double)ld->o->nevents;
+		break;
+	case OVR_SPANS:
+		*what = "stays";
+		done = ev + (double)(ld->row_at - ld->row_lo);
+		break;
+	case OVR_SORT:
+	case OVR_MERGE:
+		*what = "sorting stays";
+		done = ev + rows;
+		break;
+	default:
+		*what = "done";
+		return (100);
+	}
+	done = 100 * done / (ev + rows);
+	return (done < 0 ? 0 : done > 99 ? 99 : (int)done);
+}
+
+/* Stop a load: o is kept when it was complete, else freed. */
+void
+analyze_ovr_end(struct analyze_ovr_loader *ld)
+{
+	if (ld == NULL)
+		return;
+	sqlite3_finalize(ld->s);
+	if (ld->phase != OVR_DONE)
+		analyze_ovr_free(ld->o);
+	free(ld->side);
+	free(ld->tmp);
+	free(ld);
+}
+
+/* Load OVD session id into o, with the per-unit statistics. */
+int
+analyze_ovr_load(struct store *st, int64_t id, struct analyze_ovr *o,
+    char **cause)
+{
+	struct analyze_ovr_loader	*ld;
+	int				 r;
+
+	if ((ld = analyze_ovr_begin(st, id, o, cause)) == NULL)
+		return (-1);
+	while ((r = analyze_ovr_step(ld, 65536, cause)) > 0)
+		/* nothing */;
+	analyze_ovr_end(ld);
+	return (r);
 }
 
 void

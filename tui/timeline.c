@@ -4,8 +4,9 @@
  * paragraphs over time coloured by the unit in them, and a cursor on the
  * events with a detail pane.
  *
- * Everything comes from analyze_ovr_load once, at open.  At open each
- * unit also gets its events' times and its stays' times as sorted arrays
+ * Everything comes from an analyze_ovr load at open, done in steps by the
+ * view's work() so that the screen, keys and signals stay live while
+ * millions of events load.  When it is done each unit also gets its events' times and its stays' times as sorted arrays
  * with prefix sums, so what any window of time holds (loads, reprieves,
  * resident ticks, the load list in effect) is a few binary searches: a
  * frame costs columns x lanes x log(events) at every zoom, exact at any
@@ -27,6 +28,15 @@
 #define TL_DETAIL	3	/* rows of the detail pane */
 #define TL_BAND_MAX	16	/* rows of the buffer band */
 #define TL_STRIDE	32
+#define TL_STEP_ROWS	2048	/* rows between looks at the clock */
+#define TL_STEP_INDEX	16384	/* events or stays, likewise */
+
+enum tl_state {
+	TL_LOADING,
+	TL_READY,
+	TL_CANCELLED,
+	TL_FAILED
+};
 
 struct tl_idx {
 	const char	*base;
@@ -58,9 +68,16 @@ struct tl_lane {
 struct timeline {
 	struct analyze_ovr	 o;
 	char			*program;
+	enum tl_state		 state;
+	struct analyze_ovr_loader *ld;
+	int			 pct;		/* of the load, for the frame */
+	const char		*what;
+	char			*error;
 	struct tl_lane		*lanes;
 	struct tl_idx		 ev_idx;	/* events by ticks */
 	uint64_t		 nloads;
+	int			 ix_phase;	/* tl_index_step's */
+	size_t			 ix;
 
 	int			 zoom;		/* log2 of ticks per column */
 	int			 fit;		/* zoom to fit at the next draw */
@@ -408,6 +425,10 @@ tl_title(struct tui_view *tv)
 {
 	struct timeline	*tl = tv->data;
 
+	if (tl->state != TL_READY)
+		return (xasprintf("profview: %s: overlay timeline, %s",
+		    tl->program, tl->state == TL_LOADING ? "loading" :
+		    tl->state == TL_CANCELLED ? "interrupted" : "failed"));
 	/* The title is drawn first: lay out for this frame now. */
 	tl_layout(tl, COLS);
 
@@ -743,6 +764,24 @@ tl_draw(struct tui_view *tv, int y, int h, int w)
 
 	tv->list.y = y;
 	tv->list.height = h;
+	switch (tl->state) {
+	case TL_LOADING:
+		tui_putf(y + h / 2, 2, w - 2, TUI_PLAIN, "loading the overlay"
+		    " timeline of session %lld: %d%% (%s)", (long long)
+		    tv->session, tl->pct, tl->what);
+		return;
+	case TL_CANCELLED:
+		tui_putf(y + h / 2, 2, w - 2, TUI_PLAIN, "loading session %lld"
+		    " was interrupted; q closes the view, :open %lld loads it"
+		    " again", (long long)tv->session, (long long)tv->session);
+		return;
+	case TL_FAILED:
+		tui_putf(y + h / 2, 2, w - 2, tui_attr(TUI_C_ERROR), "%s",
+		    tl->error);
+		return;
+	case TL_READY:
+		break;
+	}
 	if (tl->o.nevents == 0) {
 		tui_putf(y, 0, w, TUI_PLAIN, "%s: %zu units, no events.",
 		    tl->program, tl->o.nunits);
@@ -812,6 +851,19 @@ tl_key(struct tui_view *tv, enum tui_action a)
 	size_t			 p;
 	int			 page = tl->cols > 8 ? tl->cols / 8 : 1;
 
+	/* Until the load is done only the keys that leave work. */
+	if (tl->state != TL_READY) {
+		switch (a) {
+		case TUI_ACT_BACK:
+		case TUI_ACT_QUIT:
+		case TUI_ACT_HELP:
+		case TUI_ACT_PROMPT:
+		case TUI_ACT_REDRAW:
+			return (TUI_R_UNUSED);
+		default:
+			return (TUI_R_NONE);
+		}
+	}
 	if (a == TUI_ACT_UNITS) {
 		tui_push(tui_units_new(tv));
 		return (TUI_R_DRAW);
@@ -882,7 +934,7 @@ tl_mouse(struct tui_view *tv, int button, int y, int x)
 	size_t			 i, p;
 	uint32_t		 k;
 
-	if (tl->o.nevents == 0)
+	if (tl->state != TL_READY || tl->o.nevents == 0)
 		return (TUI_R_NONE);
 	if (button == 4 || button == 5) {
 		tl_pan(tv, (button == 4 ? -1 : 1) * (tl->cols > 8 ?
@@ -924,6 +976,8 @@ tl_match(struct tui_view *tv, size_t row, const char *pattern)
 	struct timeline	*tl = tv->data;
 	size_t		 k;
 
+	if (tl->state != TL_READY)
+		return (0);
 	if (tl->mpat == NULL || strcmp(tl->mpat, pattern) != 0) {
 		free(tl->mpat);
 		tl->mpat = xstrdup(pattern);
@@ -947,7 +1001,8 @@ tl_free(struct tui_view *tv)
 	struct tl_lane	*ln;
 	size_t		 k;
 
-	for (k = 0; k < tl->o.nunits; k++) {
+	analyze_ovr_end(tl->ld);	/* frees an unfinished o */
+	for (k = 0; tl->lanes != NULL && k < tl->o.nunits; k++) {
 		ln = &tl->lanes[k];
 		free(ln->ev_ticks);
 		free(ln->ev);
@@ -973,9 +1028,12 @@ tl_free(struct tui_view *tv)
 	free(tl->mpat);
 	free(tl->mhit);
 	free(tl->program);
+	free(tl->error);
 	analyze_ovr_free(&tl->o);
 	free(tl);
 }
+
+static int	tl_work(struct tui_view *, uint64_t);
 
 static const struct tui_view_ops tl_ops = {
 	.name = "timeline",
@@ -986,79 +1044,139 @@ static const struct tui_view_ops tl_ops = {
 	.match = tl_match,
 	.export = tl_export,
 	.mouse = tl_mouse,
+	.work = tl_work,
 	.free = tl_free,
 };
 
-/* Per unit: its events and stays as sorted arrays. */
-static void
-tl_index(struct timeline *tl)
+/*
+ * Per unit: its events and stays as sorted arrays.  Millions of events
+ * take most of a second, so this too goes in steps of about n items:
+ * count, allocate, fill, then the search indexes.  1: more to do.
+ */
+static int
+tl_index_step(struct timeline *tl, size_t n)
 {
 	const struct analyze_ovr	*o = &tl->o;
 	const struct analyze_ovr_span	*sp;
+	const struct analyze_ovr_event	*e;
 	struct tl_lane			*ln;
-	size_t				 i, k;
+	size_t				 i, k, end;
 
-	tl->lanes = xcalloc(o->nunits + 1, sizeof *tl->lanes);
-	for (i = 0; i < o->nevents; i++) {
-		tl->lanes[o->events[i].unit].nev++;
-		if (!o->events[i].reprieve)
-			tl->nloads++;
-	}
-	for (i = 0; i < o->nspans; i++)
-		tl->lanes[o->spans[i].unit].nsp++;
-	for (k = 0; k < o->nunits; k++) {
-		ln = &tl->lanes[k];
-		ln->ev_ticks = xcalloc(ln->nev + 1, sizeof *ln->ev_ticks);
-		ln->ev = xcalloc(ln->nev + 1, sizeof *ln->ev);
-		ln->loads = xcalloc(ln->nev + 1, sizeof *ln->loads);
-		ln->sp_start = xcalloc(ln->nsp + 1, sizeof *ln->sp_start);
-		ln->sp_end = xcalloc(ln->nsp + 1, sizeof *ln->sp_end);
-		ln->sp_cum = xcalloc(ln->nsp + 1, sizeof *ln->sp_cum);
-		ln->sp_first = xcalloc(ln->nsp + 1, sizeof *ln->sp_first);
-		ln->sp_last = xcalloc(ln->nsp + 1, sizeof *ln->sp_last);
-		ln->sp_seg = xcalloc(ln->nsp + 1, sizeof *ln->sp_seg);
-		ln->paras = (uint16_t)((o->units[k].code_size + 15u) / 16u);
-		ln->nev = ln->nsp = 0;
-	}
-	for (i = 0; i < o->nevents; i++) {
-		ln = &tl->lanes[o->events[i].unit];
-		ln->ev_ticks[ln->nev] = o->events[i].ticks;
-		ln->ev[ln->nev] = (uint32_t)i;
-		ln->loads[ln->nev + 1] = ln->loads[ln->nev] +
-		    (o->events[i].reprieve ? 0 : 1);
-		ln->nev++;
-		if (i == 0 || o->events[i].heap_org < tl->porg)
-			tl->porg = o->events[i].heap_org;
-		if (i == 0 || o->events[i].heap_end > tl->pend)
-			tl->pend = o->events[i].heap_end;
-	}
-	if (tl->pend < tl->porg)
-		tl->pend = tl->porg;
-	/* Spans come by first_seq, so each unit's are in time order. */
-	for (i = 0; i < o->nspans; i++) {
-		sp = &o->spans[i];
-		ln = &tl->lanes[sp->unit];
-		ln->sp_start[ln->nsp] = sp->start_ticks;
-		ln->sp_end[ln->nsp] = sp->end_ticks;
-		ln->sp_cum[ln->nsp + 1] = ln->sp_cum[ln->nsp] +
-		    (sp->end_ticks - sp->start_ticks);
-		ln->sp_first[ln->nsp] = sp->first_seq;
-		ln->sp_last[ln->nsp] = sp->last_seq;
-		ln->sp_seg[ln->nsp] = sp->load_seg;
-		ln->nsp++;
-	}
-	for (k = 0; k < o->nunits; k++) {
-		ln = &tl->lanes[k];
-		tl_idx_init(&ln->ev_idx, ln->ev_ticks, sizeof *ln->ev_ticks,
-		    ln->nev);
-		tl_idx_init(&ln->start_idx, ln->sp_start, sizeof *ln->sp_start,
-		    ln->nsp);
-		tl_idx_init(&ln->first_idx, ln->sp_first, sizeof *ln->sp_first,
-		    ln->nsp);
+	switch (tl->ix_phase) {
+	case 0:
+		tl->lanes = xcalloc(o->nunits + 1, sizeof *tl->lanes);
+		tl->ix_phase++;
+		/* FALLTHROUGH */
+	case 1:
+		end = tl->ix + n < o->nevents ? tl->ix + n : o->nevents;
+		for (i = tl->ix; i < end; i++) {
+			tl->lanes[o->events[i].unit].nev++;
+			if (!o->events[i].reprieve)
+				tl->nloads++;
+		}
+		if ((tl->ix = end) < o->nevents)
+			return (1);
+		tl->ix = 0;
+		tl->ix_phase++;
+		return (1);
+	case 2:
+		end = tl->ix + n < o->nspans ? tl->ix + n : o->nspans;
+		for (i = tl->ix; i < end; i++)
+			tl->lanes[o->spans[i].unit].nsp++;
+		if ((tl->ix = end) < o->nspans)
+			return (1);
+		tl->ix = 0;
+		tl->ix_phase++;
+		return (1);
+	case 3:
+		/* A lane a step: zeroing them all at once took 40 ms. */
+		if ((k = tl->ix++) < o->nunits) {
+			ln = &tl->lanes[k];
+			ln->ev_ticks = xcalloc(ln->nev + 1,
+			    sizeof *ln->ev_ticks);
+			ln->ev = xcalloc(ln->nev + 1, sizeof *ln->ev);
+			ln->loads = xcalloc(ln->nev + 1, sizeof *ln->loads);
+			ln->sp_start = xcalloc(ln->nsp + 1,
+			    sizeof *ln->sp_start);
+			ln->sp_end = xcalloc(ln->nsp + 1, sizeof *ln->sp_end);
+			ln->sp_cum = xcalloc(ln->nsp + 1, sizeof *ln->sp_cum);
+			ln->sp_first = xcalloc(ln->nsp + 1,
+			    sizeof *ln->sp_first);
+			ln->sp_last = xcalloc(ln->nsp + 1,
+			    sizeof *ln->sp_last);
+			ln->sp_seg = xcalloc(ln->nsp + 1, sizeof *ln->sp_seg);
+			ln->paras = (uint16_t)((o->units[k].code_size + 15u) /
+			    16u);
+			ln->nev = ln->nsp = 0;
+			return (1);
+		}
+		tl->ix = 0;
+		tl->ix_phase++;
+		return (1);
+	case 4:
+		end = tl->ix + n < o->nevents ? tl->ix + n : o->nevents;
+		for (i = tl->ix; i < end; i++) {
+			e = &o->events[i];
+			ln = &tl->lanes[e->unit];
+			ln->ev_ticks[ln->nev] = e->ticks;
+			ln->ev[ln->nev] = (uint32_t)i;
+			ln->loads[ln->nev + 1] = ln->loads[ln->nev] +
+			    (e->reprieve ? 0 : 1);
+			ln->nev++;
+			if (i == 0 || e->heap_org < tl->porg)
+				tl->porg = e->heap_org;
+			if (i == 0 || e->heap_end > tl->pend)
+				tl->pend = e->heap_end;
+		}
+		if ((tl->ix = end) < o->nevents)
+			return (1);
+		if (tl->pend < tl->porg)
+			tl->pend = tl->porg;
+		tl->ix = 0;
+		tl->ix_phase++;
+		return (1);
+	case 5:
+		/* Spans come by first_seq, so each unit's are in time order. */
+		end = tl->ix + n < o->nspans ? tl->ix + n : o->nspans;
+		for (i = tl->ix; i < end; i++) {
+			sp = &o->spans[i];
+			ln = &tl->lanes[sp->unit];
+			ln->sp_start[ln->nsp] = sp->start_ticks;
+			ln->sp_end[ln->nsp] = sp->end_ticks;
+			ln->sp_cum[ln->nsp + 1] = ln->sp_cum[ln->nsp] +
+			    (sp->end_ticks - sp->start_ticks);
+			ln->sp_first[ln->nsp] = sp->first_seq;
+			ln->sp_last[ln->nsp] = sp->last_seq;
+			ln->sp_seg[ln->nsp] = sp->load_seg;
+			ln->nsp++;
+		}
+		if ((tl->ix = end) < o->nspans)
+			return (1);
+		tl->ix = 0;
+		tl->ix_phase++;
+		return (1);
+	case 6:
+		/* The search indexes, a lane a step. */
+		if ((k = tl->ix++) < o->nunits) {
+			ln = &tl->lanes[k];
+			tl_idx_init(&ln->ev_idx, ln->ev_ticks,
+			    sizeof *ln->ev_ticks, ln->nev);
+			tl_idx_init(&ln->start_idx, ln->sp_start,
+			    sizeof *ln->sp_start, ln->nsp);
+			tl_idx_init(&ln->first_idx, ln->sp_first,
+			    sizeof *ln->sp_first, ln->nsp);
+			return (1);
+		}
+		tl->ix = 0;
+		tl->ix_phase++;
+		return (1);
+	default:
+		break;
 	}
 	tl_idx_init(&tl->ev_idx, (const char *)o->events +
 	    offsetof(struct analyze_ovr_event, ticks), sizeof *o->events,
 	    o->nevents);
+	return (0);
 }
 
 /* The program's name, else the file's. */
@@ -1083,32 +1201,32 @@ tl_program(int64_t id)
 	return (name != NULL ? name : xasprintf("session %lld", (long long)id));
 }
 
-struct tui_view *
-tui_timeline_new(int64_t id, char **cause)
+/* The load is done: check it; the index comes next. */
+static int
+tl_loaded(struct tui_view *tv)
 {
-	struct timeline	*tl = xcalloc(1, sizeof *tl);
-	struct tui_view	*tv;
+	struct timeline	*tl = tv->data;
 
-	/* Millions of events take seconds to load: say so meanwhile. */
-	if (LINES > 0 && COLS > 0) {
-		tui_fill(LINES - 1, 0, COLS, A_BOLD);
-		tui_putf(LINES - 1, 0, COLS, A_BOLD, "loading the overlay"
-		    " timeline of session %lld...", (long long)id);
-		refresh();
-	}
-	if (analyze_ovr_load(tui_store(), id, &tl->o, cause) != 0) {
-		free(tl);
-		return (NULL);
-	}
 	if (tl->o.nevents > UINT32_MAX) {
-		*cause = xasprintf("session %lld: %zu events is more than the"
-		    " timeline holds", (long long)id, tl->o.nevents);
+		tl->error = xasprintf("session %lld: %zu events is more than"
+		    " the timeline holds", (long long)tv->session,
+		    tl->o.nevents);
 		analyze_ovr_free(&tl->o);
-		free(tl);
-		return (NULL);
+		tl->state = TL_FAILED;
+		tui_message("error: %s", tl->error);
+		return (-1);
 	}
-	tl->program = tl_program(id);
-	tl_index(tl);
+	tl->pct = 99;
+	tl->what = "indexing";
+	return (0);
+}
+
+/* The index is done: show the timeline. */
+static void
+tl_ready(struct tui_view *tv)
+{
+	struct timeline	*tl = tv->data;
+
 	tl->active = xcalloc(2 * tl->o.nunits + 1, sizeof *tl->active);
 	tl->mhit = xcalloc(tl->o.nunits + 1, 1);
 	tl->c_p = xcalloc(tl->o.nunits + 1, sizeof *tl->c_p);
@@ -1116,9 +1234,79 @@ tui_timeline_new(int64_t id, char **cause)
 	tl->c_cols = -1;
 	tl->fit = 1;
 	tl->t0 = tl->o.t_first;
+	tl->state = TL_READY;
+	tv->list.n = tl->o.nevents;
+	tv->list.cur = 0;
+	tui_message("loaded %zu events, %zu stays", tl->o.nevents,
+	    tl->o.nspans);
+}
+
+/* A slice of the load; a deadline of 0 (^C) abandons it. */
+static int
+tl_work(struct tui_view *tv, uint64_t deadline)
+{
+	struct timeline	*tl = tv->data;
+	char		*cause = NULL;
+	int		 r;
+
+	if (tl->state != TL_LOADING)
+		return (0);
+	if (deadline == 0) {
+		analyze_ovr_end(tl->ld);
+		tl->ld = NULL;
+		tl->state = TL_CANCELLED;
+		return (0);
+	}
+	if (tl->ld != NULL) {
+		do
+			r = analyze_ovr_step(tl->ld, TL_STEP_ROWS, &cause);
+		while (r > 0 && tui_now_ns() < deadline);
+		if (r > 0) {
+			tl->pct = analyze_ovr_progress(tl->ld, &tl->what);
+			tui_message("loading %d%% (%s)", tl->pct, tl->what);
+			return (1);
+		}
+		analyze_ovr_end(tl->ld);
+		tl->ld = NULL;
+		if (r < 0) {
+			tl->error = cause;
+			tl->state = TL_FAILED;
+			tui_message("error: %s", cause);
+			return (0);
+		}
+		if (tl_loaded(tv) != 0)
+			return (0);
+	}
+	while ((r = tl_index_step(tl, TL_STEP_INDEX)) > 0 &&
+	    tui_now_ns() < deadline)
+		/* nothing */;
+	if (r > 0) {
+		tui_message("loading %d%% (%s)", tl->pct, tl->what);
+		return (1);
+	}
+	tl_ready(tv);
+	return (0);
+}
+
+/* Open the view at once; the events come from tl_work. */
+struct tui_view *
+tui_timeline_new(int64_t id, char **cause)
+{
+	struct timeline	*tl = xcalloc(1, sizeof *tl);
+	struct tui_view	*tv;
+
+	if ((tl->ld = analyze_ovr_begin(tui_store(), id, &tl->o,
+	    cause)) == NULL) {
+		free(tl);
+		return (NULL);
+	}
+	tl->program = tl_program(id);
+	tl->state = TL_LOADING;
+	tl->what = "events";
 	tv = tui_view_new(&tl_ops, tl);
 	tv->session = id;
-	tv->list.n = tl->o.nevents;
+	tv->busy = 1;
+	tui_message("loading 0%% (events)");
 	return (tv);
 }
 

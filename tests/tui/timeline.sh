@@ -2,7 +2,7 @@
 # Screen test: the OVD timeline and its unit table.  Expected values come
 # from the store (sqlite3 on the same database), never from the screen.
 . "${top_srcdir:-.}/tests/tui/lib.sh"
-echo 1..31
+echo 1..39
 src=${top_srcdir:-.}
 # Turbo Pascal's OVRDEMO as the simulator plays it (two units taking
 # turns in a buffer that holds one), and a run with reprieves.
@@ -197,4 +197,50 @@ first=$(sql "SELECT min(e.seq) FROM ovr_event e JOIN ovr_unit u ON
     u.name = '$second'")
 wait_for "$(ev "$first" 2)" && wait_for "[timeline] session 2 | $((first + 1))/"
 ok $? "Enter on $second jumps the timeline to its first event ($first)"
+# A session big enough to load in many steps of work() (300000 events,
+# some tenths of a second at the least): the view opens at once with a
+# loading status, q and ^C during the load, SIGTERM during the load.
+python3 "$src/tests/ovdsim/ovdsim.py" random "$dir/BIG" --events 300000 \
+    --seed 3 && "$PROFVIEW" --db "$dir/db" ingest "$dir/BIG.OVD" >/dev/null ||
+    exit 1
+big=$(sql "SELECT id FROM session WHERE source LIKE '%BIG.OVD'")
+bnev=$(sql "SELECT count(*) FROM ovr_event WHERE session = $big")
+bsp=$(sql "SELECT count(*) FROM ovr_loaded WHERE session = $big")
+export PROFVIEW_TRACE="$dir/trace"
+start -- browse
+wait_for "[sessions]"
+# Enter and q in one go: q is read before the load can finish.
+keys G Enter q
+wait_for "[sessions]" && wait_file "$dir/trace" &&
+    grep -q "^key timeline-loading q " "$dir/trace" &&
+    [ ! -s "$dir/status" ]
+ok $? "q while the timeline loads closes it: back to the sessions view"
+keys Enter
+wait_for -E "loading [0-9]+% \((events|stays|sorting stays|indexing)\)" &&
+    wait_for "overlay timeline, loading"
+ok $? "Enter on a $bnev-event session shows the loading status at once"
+wait_for "[timeline] session $big | 1/$bnev | loaded $bnev events, $bsp stays"
+ok $? "the load completes: $bnev events, $bsp stays"
+wait_for "12 units, $bnev events (" && wait_for -E "^A [A-Z0-9]+ +L"
+ok $? "and the timeline is drawn"
+keys q
+wait_for "[sessions]"
+# ^C from the tty would take the wrapper shell down too: signal profview.
+keys Enter
+wait_for -E "loading [0-9]+% " && kill -INT "$(cat "$dir/pid")"
+wait_for "loading session $big was interrupted" &&
+    wait_for "overlay timeline, interrupted" && [ ! -s "$dir/status" ]
+ok $? "^C during the load stops it and keeps profview running"
+keys j l +
+keys q
+wait_for "[sessions]"
+ok $? "keys are ignored in the interrupted view; q closes it"
+keys Enter
+wait_for -E "loading [0-9]+% " || wait_for "loaded $bnev events"
+kill -TERM "$(cat "$dir/pid")"
+restored
+ok $? "SIGTERM right after opening the big session: terminal restored"
+[ "$(cat "$dir/status")" = 143 ]
+ok $? "SIGTERM: exit status 143"
+unset PROFVIEW_TRACE
 finish
