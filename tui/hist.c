@@ -487,28 +487,6 @@ static const struct tui_view_ops hist_ops = {
 	.free = hist_free,
 };
 
-/* The program's name, else the file's, for the header. */
-static char *
-hist_program(int64_t id)
-{
-	sqlite3_stmt	*s;
-	const char	*t, *base;
-	char		*name = NULL;
-
-	if (sqlite3_prepare_v2(store_db(tui_store()), "SELECT"
-	    " coalesce(nullif(program, ''), source) FROM session WHERE id = ?1",
-	    -1, &s, NULL) != SQLITE_OK)
-		return (xasprintf("session %lld", (long long)id));
-	sqlite3_bind_int64(s, 1, id);
-	if (sqlite3_step(s) == SQLITE_ROW &&
-	    (t = (const char *)sqlite3_column_text(s, 0)) != NULL) {
-		base = strrchr(t, '/');
-		name = xstrdup(base != NULL ? base + 1 : t);
-	}
-	sqlite3_finalize(s);
-	return (name != NULL ? name : xasprintf("session %lld", (long long)id));
-}
-
 struct tui_view *
 tui_hist_new(int64_t id, char **cause)
 {
@@ -520,7 +498,7 @@ tui_hist_new(int64_t id, char **cause)
 		free(hs);
 		return (NULL);
 	}
-	hs->program = hist_program(id);
+	hs->program = tui_session_name(id);
 	hs->order = xcalloc(hs->h.nlevels, sizeof *hs->order);
 	hs->max = xcalloc(hs->h.nlevels, sizeof *hs->max);
 	for (i = 0; i < hs->h.nlevels; i++) {

@@ -67,6 +67,29 @@ tui_store(void)
 	return (loop.st);
 }
 
+/* A session's program name, else its file's base name, for headers. */
+char *
+tui_session_name(int64_t id)
+{
+	sqlite3_stmt	*s;
+	const char	*t, *base;
+	char		*name = NULL;
+
+	if (sqlite3_prepare_v2(store_db(tui_store()), "SELECT"
+	    " coalesce(nullif(program, ''), source) FROM session WHERE id = ?1",
+	    -1, &s, NULL) != SQLITE_OK)
+		return (xasprintf("session %lld", (long long)id));
+	sqlite3_bind_int64(s, 1, id);
+	if (sqlite3_step(s) == SQLITE_ROW &&
+	    (t = (const char *)sqlite3_column_text(s, 0)) != NULL) {
+		base = strrchr(t, '/');
+		name = xstrdup(base != NULL ? base + 1 : t);
+	}
+	sqlite3_finalize(s);
+	return (name != NULL ? name : xasprintf("session %lld", (long long)id));
+}
+
+
 int
 tui_writable(void)
 {

@@ -1179,28 +1179,6 @@ tl_index_step(struct timeline *tl, size_t n)
 	return (0);
 }
 
-/* The program's name, else the file's. */
-static char *
-tl_program(int64_t id)
-{
-	sqlite3_stmt	*s;
-	const char	*t, *base;
-	char		*name = NULL;
-
-	if (sqlite3_prepare_v2(store_db(tui_store()), "SELECT"
-	    " coalesce(nullif(program, ''), source) FROM session WHERE id = ?1",
-	    -1, &s, NULL) != SQLITE_OK)
-		return (xasprintf("session %lld", (long long)id));
-	sqlite3_bind_int64(s, 1, id);
-	if (sqlite3_step(s) == SQLITE_ROW &&
-	    (t = (const char *)sqlite3_column_text(s, 0)) != NULL) {
-		base = strrchr(t, '/');
-		name = xstrdup(base != NULL ? base + 1 : t);
-	}
-	sqlite3_finalize(s);
-	return (name != NULL ? name : xasprintf("session %lld", (long long)id));
-}
-
 /* The load is done: check it; the index comes next. */
 static int
 tl_loaded(struct tui_view *tv)
@@ -1300,7 +1278,7 @@ tui_timeline_new(int64_t id, char **cause)
 		free(tl);
 		return (NULL);
 	}
-	tl->program = tl_program(id);
+	tl->program = tui_session_name(id);
 	tl->state = TL_LOADING;
 	tl->what = "events";
 	tv = tui_view_new(&tl_ops, tl);

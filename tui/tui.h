@@ -140,6 +140,7 @@ struct tui_view {
 
 /* loop.c */
 struct store	*tui_store(void);
+char		*tui_session_name(int64_t);
 int		 tui_writable(void);
 void		 tui_push(struct tui_view *);
 void		 tui_pop(void);
