@@ -89,7 +89,6 @@ tui_session_name(int64_t id)
 	return (name != NULL ? name : xasprintf("session %lld", (long long)id));
 }
 
-
 int
 tui_writable(void)
 {
