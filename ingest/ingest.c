@@ -4,6 +4,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -218,14 +219,49 @@ ingest_bytes(struct store *st, const char *name, const uint8_t *buf,
 	return (rc);
 }
 
+/*
+ * Inputs (and their maps) are mapped, not copied.  If a file shrinks while
+ * it is being read, touching the lost pages raises SIGBUS: say which file
+ * in one line and exit.  The ingest's transaction is not committed, so
+ * SQLite drops it and the store keeps nothing of the file.
+ */
+static char	ingest_bus_msg[PATH_MAX + 64];
+static size_t	ingest_bus_len;
+
+static void
+ingest_bus(int sig)
+{
+	(void)sig;
+	if (write(STDERR_FILENO, ingest_bus_msg, ingest_bus_len) < 0)
+		_exit(1);
+	_exit(1);
+}
+
+static void
+ingest_guard(const char *path, struct sigaction *old)
+{
+	struct sigaction	sa;
+	int			n;
+
+	n = snprintf(ingest_bus_msg, sizeof ingest_bus_msg, "profview: %s:"
+	    " the file (or its map) shrank while being read\n", path);
+	ingest_bus_len = n < 0 ? 0 : (size_t)n < sizeof ingest_bus_msg ?
+	    (size_t)n : sizeof ingest_bus_msg - 1;
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = ingest_bus;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGBUS, &sa, old);
+}
+
 /* Load one file; see ingest_bytes. */
 int
 ingest_file(struct store *st, const char *path, const struct ingest_opts *opts,
     int64_t *session, const char **kind, int *reused, char **cause)
 {
-	struct stat	 sb;
-	void		*map = NULL;
-	int		 fd, rc;
+	struct stat		 sb;
+	struct sigaction	 old;
+	void			*map = NULL;
+	int			 fd, rc;
 
 	*reused = 0;
 	*kind = "?";
@@ -248,8 +284,10 @@ ingest_file(struct store *st, const char *path, const struct ingest_opts *opts,
 		}
 	}
 	close(fd);
+	ingest_guard(path, &old);
 	rc = ingest_run(st, path, map, (size_t)sb.st_size, opts, sb.st_mtime,
 	    session, kind, cause);
+	sigaction(SIGBUS, &old, NULL);
 	if (map != NULL)
 		munmap(map, (size_t)sb.st_size);
 	if (rc == 1) {
