@@ -15,7 +15,7 @@ cd "$(dirname "$0")/.."
 # runtime's package carries clang's major version.
 PKGS="build-essential autoconf automake pkg-config libncurses-dev
 libtermkey-dev libsqlite3-dev sqlite3 check nasm dosbox tmux clang
-libclang-rt-${CLANG_MAJOR:-14}-dev valgrind python3"
+libclang-rt-${CLANG_MAJOR:-14}-dev valgrind python3 groff-base"
 
 say() { echo "setup: $*" >&2; }
 die() { say "$*"; exit 1; }
