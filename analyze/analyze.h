@@ -47,6 +47,9 @@ struct analyze_hist {
 	size_t			 nlevels;
 };
 
+int		 analyze_syms_load(struct store *, int64_t,
+		    struct analyze_sym **, size_t *);
+void		 analyze_syms_free(struct analyze_sym *, size_t);
 int		 analyze_hist_load(struct store *, int64_t,
 		    struct analyze_hist *, char **);
 void		 analyze_hist_free(struct analyze_hist *);

@@ -61,38 +61,53 @@ hist_flat_cmp(const void *a, const void *b, void *arg)
 	return (x->addr < y->addr ? -1 : x->addr > y->addr);
 }
 
-static int
-hist_load_syms(struct store *st, struct analyze_hist *h)
+/* A session's symbols, by address (ties in map order). */
+int
+analyze_syms_load(struct store *st, int64_t session,
+    struct analyze_sym **out, size_t *n)
 {
 	sqlite3_stmt		*s;
-	struct analyze_sym	*v = NULL, *nv;
-	size_t			 cap = 0;
+	struct analyze_sym	*v = NULL, *y;
+	size_t			 cap = 0, len = 0;
 	const unsigned char	*t;
 
+	*out = NULL;
+	*n = 0;
 	if (sqlite3_prepare_v2(store_db(st), "SELECT module, name, addr, size"
 	    " FROM symbol WHERE session = ?1 ORDER BY addr, rowid", -1, &s,
 	    NULL) != SQLITE_OK)
 		return (-1);
-	sqlite3_bind_int64(s, 1, h->session);
+	sqlite3_bind_int64(s, 1, session);
 	while (sqlite3_step(s) == SQLITE_ROW) {
-		if (h->nsyms == cap) {
+		if (len == cap) {
 			cap = cap != 0 ? cap * 2 : 64;
-			if ((nv = realloc(v, cap * sizeof *v)) == NULL)
-				break;
-			v = nv;
+			v = xreallocarray(v, cap, sizeof *v);
 		}
-		nv = &v[h->nsyms++];
+		y = &v[len++];
 		t = sqlite3_column_text(s, 0);
-		nv->module = t != NULL ? strdup((const char *)t) : NULL;
+		y->module = t != NULL ? xstrdup((const char *)t) : NULL;
 		t = sqlite3_column_text(s, 1);
-		nv->name = strdup(t != NULL ? (const char *)t : "?");
-		nv->addr = (uint64_t)sqlite3_column_int64(s, 2);
-		nv->size = (uint64_t)sqlite3_column_int64(s, 3);
-		nv->hits = 0;
+		y->name = xstrdup(t != NULL ? (const char *)t : "?");
+		y->addr = (uint64_t)sqlite3_column_int64(s, 2);
+		y->size = (uint64_t)sqlite3_column_int64(s, 3);
+		y->hits = 0;
 	}
 	sqlite3_finalize(s);
-	h->syms = v;
+	*out = v;
+	*n = len;
 	return (0);
+}
+
+void
+analyze_syms_free(struct analyze_sym *v, size_t n)
+{
+	size_t	i;
+
+	for (i = 0; i < n; i++) {
+		free(v[i].module);
+		free(v[i].name);
+	}
+	free(v);
 }
 
 static int
@@ -176,7 +191,8 @@ analyze_hist_load(struct store *st, int64_t id, struct analyze_hist *h,
 	if ((h->levels = calloc(1, sizeof *h->levels)) == NULL)
 		goto oom;
 	h->nlevels = 1;
-	if (hist_load_buckets(st, h) != 0 || hist_load_syms(st, h) != 0)
+	if (hist_load_buckets(st, h) != 0 ||
+	    analyze_syms_load(st, h->session, &h->syms, &h->nsyms) != 0)
 		goto oom;
 	h->total = h->in_program + h->prf.hit_io + h->prf.hit_dos +
 	    h->prf.hit_high;
@@ -218,11 +234,7 @@ analyze_hist_free(struct analyze_hist *h)
 {
 	size_t	i;
 
-	for (i = 0; i < h->nsyms; i++) {
-		free(h->syms[i].module);
-		free(h->syms[i].name);
-	}
-	free(h->syms);
+	analyze_syms_free(h->syms, h->nsyms);
 	free(h->flat);
 	for (i = 0; i < h->nlevels; i++)
 		free(h->levels[i].b);

@@ -154,35 +154,6 @@ ovr_span_less(const struct analyze_ovr_span *a,
 	return (a->unit < b->unit);	/* units are by stat_seg */
 }
 
-static int
-ovr_load_syms(struct store *st, struct analyze_ovr *o)
-{
-	sqlite3_stmt		*s;
-	struct analyze_sym	*y;
-	const unsigned char	*t;
-	size_t			 cap = 0;
-
-	if (ovr_prepare(st, "SELECT module, name, addr, size FROM symbol"
-	    " WHERE session = ?1 ORDER BY addr, rowid", o->session, &s) != 0)
-		return (-1);
-	while (sqlite3_step(s) == SQLITE_ROW) {
-		if (o->nsyms == cap) {
-			cap = cap != 0 ? cap * 2 : 64;
-			o->syms = xreallocarray(o->syms, cap, sizeof *y);
-		}
-		y = &o->syms[o->nsyms++];
-		t = sqlite3_column_text(s, 0);
-		y->module = t != NULL ? xstrdup((const char *)t) : NULL;
-		t = sqlite3_column_text(s, 1);
-		y->name = xstrdup(t != NULL ? (const char *)t : "?");
-		y->addr = (uint64_t)sqlite3_column_int64(s, 2);
-		y->size = (uint64_t)sqlite3_column_int64(s, 3);
-		y->hits = 0;
-	}
-	sqlite3_finalize(s);
-	return (0);
-}
-
 /* One integer from a one-row query on session id; def if none. */
 static int64_t
 ovr_int(struct store *st, const char *sql, int64_t id, int64_t def)
@@ -240,7 +211,8 @@ analyze_ovr_begin(struct store *st, int64_t id, struct analyze_ovr *o,
 		    (long long)id);
 		return (NULL);
 	}
-	if (ovr_load_units(st, o) != 0 || ovr_load_syms(st, o) != 0)
+	if (ovr_load_units(st, o) != 0 ||
+	    analyze_syms_load(st, o->session, &o->syms, &o->nsyms) != 0)
 		goto fail;
 
 	ld = xcalloc(1, sizeof *ld);
@@ -577,16 +549,12 @@ analyze_ovr_free(struct analyze_ovr *o)
 
 	for (i = 0; i < o->nunits; i++)
 		free(o->units[i].name);
-	for (i = 0; i < o->nsyms; i++) {
-		free(o->syms[i].module);
-		free(o->syms[i].name);
-	}
 	for (i = 0; i < o->nlevels; i++)
 		free(o->levels[i].cells);
 	free(o->units);
 	free(o->events);
 	free(o->spans);
-	free(o->syms);
+	analyze_syms_free(o->syms, o->nsyms);
 	free(o->levels);
 	memset(o, 0, sizeof *o);
 }

@@ -13,6 +13,7 @@
 #include "analyze/analyze.h"
 #include "ingest/ingest.h"
 #include "store/store.h"
+#include "tests/unit/testutil.h"
 
 struct ob {
 	uint8_t	b[4096];
@@ -108,20 +109,6 @@ teardown(void)
 	unlink(tmp);
 }
 
-static int64_t
-q(const char *sql)
-{
-	sqlite3_stmt	*s;
-	int64_t		 n = -1;
-
-	ck_assert_int_eq(sqlite3_prepare_v2(store_db(st), sql, -1, &s, NULL),
-	    SQLITE_OK);
-	if (sqlite3_step(s) == SQLITE_ROW)
-		n = sqlite3_column_int64(s, 0);
-	sqlite3_finalize(s);
-	return (n);
-}
-
 /* Ingest the bytes under name (in /tmp); 0 or -1 with *cause. */
 static int
 ingest(const struct ob *o, size_t len, int64_t *id, char **cause)
@@ -153,9 +140,9 @@ bad(const struct ob *o, const char *field, const char *detail)
 	    detail);
 	ck_assert_msg(strstr(cause, "offset ") != NULL, "%s", cause);
 	free(cause);
-	ck_assert_int_eq(q("SELECT count(*) FROM session"), 0);
-	ck_assert_int_eq(q("SELECT count(*) FROM ovr_event"), 0);
-	ck_assert_int_eq(q("SELECT count(*) FROM ovr_loaded"), 0);
+	ck_assert_int_eq(tu_count(st, "SELECT count(*) FROM session"), 0);
+	ck_assert_int_eq(tu_count(st, "SELECT count(*) FROM ovr_event"), 0);
+	ck_assert_int_eq(tu_count(st, "SELECT count(*) FROM ovr_loaded"), 0);
 }
 
 START_TEST(test_good)
@@ -168,29 +155,29 @@ START_TEST(test_good)
 	ck_assert_ptr_eq(ingest_detect(o.b, o.n, "x.bin"), &ingest_ovd_reader);
 	ck_assert_ptr_eq(ingest_detect(o.b, 2, "X.OVD"), &ingest_ovd_reader);
 	ck_assert_int_eq(ingest(&o, o.n, &id, &cause), 0);
-	ck_assert_int_eq(q("SELECT version * 100000 + prefix_seg FROM ovd"),
+	ck_assert_int_eq(tu_count(st, "SELECT version * 100000 + prefix_seg FROM ovd"),
 	    100000 + 0x1a2b);
-	ck_assert_int_eq(q("SELECT truncated FROM ovd"), 0);
-	ck_assert_int_eq(q("SELECT count(*) FROM ovr_unit"), 3);
-	ck_assert_int_eq(q("SELECT code_size FROM ovr_unit WHERE stat_seg ="
+	ck_assert_int_eq(tu_count(st, "SELECT truncated FROM ovd"), 0);
+	ck_assert_int_eq(tu_count(st, "SELECT count(*) FROM ovr_unit"), 3);
+	ck_assert_int_eq(tu_count(st, "SELECT code_size FROM ovr_unit WHERE stat_seg ="
 	    " 68"), 64);
-	ck_assert_int_eq(q("SELECT count(*) FROM ovr_event"), 5);
-	ck_assert_int_eq(q("SELECT seq FROM ovr_event WHERE kind ="
+	ck_assert_int_eq(tu_count(st, "SELECT count(*) FROM ovr_event"), 5);
+	ck_assert_int_eq(tu_count(st, "SELECT seq FROM ovr_event WHERE kind ="
 	    " 'reprieve'"), 2);
-	ck_assert_int_eq(q("SELECT heap_end FROM ovr_event WHERE seq = 3"),
+	ck_assert_int_eq(tu_count(st, "SELECT heap_end FROM ovr_event WHERE seq = 3"),
 	    0x3008);
-	ck_assert_int_eq(q("SELECT heap_org FROM ovr_event WHERE seq = 4"),
+	ck_assert_int_eq(tu_count(st, "SELECT heap_org FROM ovr_event WHERE seq = 4"),
 	    0x5000);
-	ck_assert_int_eq(q("SELECT sum(ticks) FROM ovr_event"), 605);
+	ck_assert_int_eq(tu_count(st, "SELECT sum(ticks) FROM ovr_event"), 605);
 	/* Residencies: 40@3000 0..2, 44@3003 1..3, 48@3000 3..3, 40@5000 4. */
-	ck_assert_int_eq(q("SELECT count(*) FROM ovr_loaded"), 4);
-	ck_assert_int_eq(q("SELECT last_seq FROM ovr_loaded WHERE stat_seg ="
+	ck_assert_int_eq(tu_count(st, "SELECT count(*) FROM ovr_loaded"), 4);
+	ck_assert_int_eq(tu_count(st, "SELECT last_seq FROM ovr_loaded WHERE stat_seg ="
 	    " 64 AND first_seq = 0"), 2);
-	ck_assert_int_eq(q("SELECT last_seq FROM ovr_loaded WHERE stat_seg ="
+	ck_assert_int_eq(tu_count(st, "SELECT last_seq FROM ovr_loaded WHERE stat_seg ="
 	    " 68"), 3);
-	ck_assert_int_eq(q("SELECT load_seg FROM ovr_loaded WHERE"
+	ck_assert_int_eq(tu_count(st, "SELECT load_seg FROM ovr_loaded WHERE"
 	    " first_seq = 4"), 0x5000);
-	ck_assert_int_eq(q("SELECT value FROM counter WHERE name ="
+	ck_assert_int_eq(tu_count(st, "SELECT value FROM counter WHERE name ="
 	    " 'events'"), 5);
 }
 END_TEST
@@ -204,7 +191,7 @@ START_TEST(test_lists_roundtrip)
 
 	good(&o);
 	ck_assert_int_eq(ingest(&o, o.n, &id, &cause), 0);
-	ck_assert_int_eq(q("SELECT count(*) FROM (SELECT count(l.rowid)"
+	ck_assert_int_eq(tu_count(st, "SELECT count(*) FROM (SELECT count(l.rowid)"
 	    " AS n FROM ovr_event e LEFT JOIN ovr_loaded l ON l.session ="
 	    " e.session AND e.seq BETWEEN l.first_seq AND l.last_seq"
 	    " WHERE e.kind = 'load' GROUP BY e.seq HAVING n != CASE e.seq"
@@ -275,9 +262,9 @@ START_TEST(test_empty_event_list)
 
 	head(&o, 1);
 	ck_assert_int_eq(ingest(&o, o.n, &id, &cause), 0);
-	ck_assert_int_eq(q("SELECT count(*) FROM ovr_event"), 0);
-	ck_assert_int_eq(q("SELECT truncated FROM ovd"), 0);
-	ck_assert_int_eq(q("SELECT count(*) FROM warning"), 0);
+	ck_assert_int_eq(tu_count(st, "SELECT count(*) FROM ovr_event"), 0);
+	ck_assert_int_eq(tu_count(st, "SELECT truncated FROM ovd"), 0);
+	ck_assert_int_eq(tu_count(st, "SELECT count(*) FROM warning"), 0);
 	ck_assert_int_eq(analyze_ovr_load(st, id, &a, &cause), 0);
 	ck_assert_int_eq(analyze_ovr_levels(&a, 100), 0);
 	ck_assert_uint_eq(a.nlevels, 0);
@@ -307,7 +294,7 @@ START_TEST(test_truncation_every_length)
 		if (len < HEAD_BYTES) {
 			ck_assert_msg(rc != 0, "length %zu accepted", len);
 			free(cause);
-			ck_assert_int_eq(q("SELECT count(*) FROM session"), 0);
+			ck_assert_int_eq(tu_count(st, "SELECT count(*) FROM session"), 0);
 			continue;
 		}
 		ck_assert_msg(rc == 0, "length %zu: %s", len, cause);
@@ -319,13 +306,13 @@ START_TEST(test_truncation_every_length)
 			if (ends[k] == len)
 				boundary = 1;
 		}
-		ck_assert_int_eq(q("SELECT count(*) FROM ovr_event"), complete);
-		ck_assert_int_eq(q("SELECT truncated FROM ovd"), !boundary);
-		ck_assert_int_eq(q("SELECT count(*) FROM warning WHERE message"
+		ck_assert_int_eq(tu_count(st, "SELECT count(*) FROM ovr_event"), complete);
+		ck_assert_int_eq(tu_count(st, "SELECT truncated FROM ovd"), !boundary);
+		ck_assert_int_eq(tu_count(st, "SELECT count(*) FROM warning WHERE message"
 		    " LIKE '%ends inside event%'"), !boundary);
 		snprintf(sql, sizeof sql, "SELECT count(*) FROM ovr_loaded"
 		    " WHERE last_seq >= %lld", (long long)complete);
-		ck_assert_int_eq(q(sql), 0);
+		ck_assert_int_eq(tu_count(st, sql), 0);
 	}
 }
 END_TEST
@@ -417,9 +404,9 @@ START_TEST(test_time)
 	ev(&o, 0x1800b0 - 18, 1, 0x3000, 0x3008, 0x40, 0, l0);
 	ev(&o, 18, 0, 0, 0, 0x40, 0, NULL);
 	ck_assert_int_eq(ingest(&o, o.n, &id, &cause), 0);
-	ck_assert_int_eq(q("SELECT max(ticks) - min(ticks) FROM ovr_event"),
+	ck_assert_int_eq(tu_count(st, "SELECT max(ticks) - min(ticks) FROM ovr_event"),
 	    36);
-	ck_assert_int_eq(q("SELECT wraps FROM ovd"), 1);
+	ck_assert_int_eq(tu_count(st, "SELECT wraps FROM ovd"), 1);
 }
 END_TEST
 
@@ -437,10 +424,10 @@ START_TEST(test_reprieve_runs)
 	for (i = 0; i < 20; i++)
 		ev(&o, 2 + i, 0, 0, 0, 0x40, 5, NULL);
 	ck_assert_int_eq(ingest(&o, o.n, &id, &cause), 0);
-	ck_assert_int_eq(q("SELECT count(*) FROM ovr_event WHERE kind ="
+	ck_assert_int_eq(tu_count(st, "SELECT count(*) FROM ovr_event WHERE kind ="
 	    " 'reprieve'"), 20);
-	ck_assert_int_eq(q("SELECT last_seq FROM ovr_loaded"), 20);
-	ck_assert_int_eq(q("SELECT count(*) FROM warning"), 0);
+	ck_assert_int_eq(tu_count(st, "SELECT last_seq FROM ovr_loaded"), 20);
+	ck_assert_int_eq(tu_count(st, "SELECT count(*) FROM warning"), 0);
 
 	/* A reprieve of a unit not in the buffer is odd but readable. */
 	store_close(st);
@@ -448,7 +435,7 @@ START_TEST(test_reprieve_runs)
 	head(&o, 1);
 	ev(&o, 1, 1, 0x3000, 0x3008, 0x44, 0, NULL);
 	ck_assert_int_eq(ingest(&o, o.n, &id, &cause), 0);
-	ck_assert_int_eq(q("SELECT count(*) FROM warning WHERE message LIKE"
+	ck_assert_int_eq(tu_count(st, "SELECT count(*) FROM warning WHERE message LIKE"
 	    " '%not in the buffer%'"), 1);
 
 	/* Many of them: the first ten are told, the rest counted. */
@@ -459,14 +446,14 @@ START_TEST(test_reprieve_runs)
 	for (i = 0; i < 25; i++)
 		ev(&o, 2 + i, 0, 0, 0, 0x44, 5, NULL);
 	ck_assert_int_eq(ingest(&o, o.n, &id, &cause), 0);
-	ck_assert_int_eq(q("SELECT count(*) FROM ovr_event"), 26);
-	ck_assert_int_eq(q("SELECT count(*) FROM warning WHERE message LIKE"
+	ck_assert_int_eq(tu_count(st, "SELECT count(*) FROM ovr_event"), 26);
+	ck_assert_int_eq(tu_count(st, "SELECT count(*) FROM warning WHERE message LIKE"
 	    " 'event % reprieves unit 0044h, which is not in the buffer'"),
 	    10);
-	ck_assert_int_eq(q("SELECT count(*) FROM warning WHERE message ="
+	ck_assert_int_eq(tu_count(st, "SELECT count(*) FROM warning WHERE message ="
 	    " '15 more reprieves of units not in the buffer than the 10"
 	    " above'"), 1);
-	ck_assert_int_eq(q("SELECT count(*) FROM warning"), 11);
+	ck_assert_int_eq(tu_count(st, "SELECT count(*) FROM warning"), 11);
 }
 END_TEST
 
