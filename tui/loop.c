@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <termios.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -281,6 +282,45 @@ loop_resize(void)
 	if (ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_row > 0 &&
 	    ws.ws_col > 0)
 		resizeterm(ws.ws_row, ws.ws_col);
+}
+
+/*
+ * The crash path: a fault inside the browser must not leave the terminal
+ * raw.  Only async-signal-safe calls here: switch mouse reporting and the
+ * alternate screen off, show the cursor, put back the termios saved before
+ * curses started, and die of the same signal for the core and the status.
+ */
+static struct termios	loop_termios;
+static int		loop_termios_ok;
+
+static void
+loop_crash(int sig)
+{
+	static const char reset[] = "\033[?1006l\033[?1000l\033[?1049l"
+	    "\033[?25h\r\n";
+
+	if (write(STDOUT_FILENO, reset, sizeof reset - 1) < 0)
+		_exit(128 + sig);
+	if (loop_termios_ok)
+		tcsetattr(STDIN_FILENO, TCSANOW, &loop_termios);
+	raise(sig);	/* SA_RESETHAND: the default action now */
+	_exit(128 + sig);
+}
+
+static void
+loop_crash_handlers(int on)
+{
+	static const int	 sigs[] = { SIGSEGV, SIGBUS, SIGFPE, SIGILL,
+				    SIGABRT };
+	struct sigaction	 sa;
+	size_t			 i;
+
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = on ? loop_crash : SIG_DFL;
+	sa.sa_flags = on ? SA_RESETHAND | SA_NODEFER : 0;
+	sigemptyset(&sa.sa_mask);
+	for (i = 0; i < sizeof sigs / sizeof sigs[0]; i++)
+		sigaction(sigs[i], &sa, NULL);
 }
 
 /* Die of sig with the terminal restored, so the exit status tells. */
@@ -737,10 +777,12 @@ tui_main(struct store *st, const int64_t *ids, size_t n,
 	    NULL)
 		fatal("termkey_new: %s", strerror(errno));
 	tui_keymap_init(loop.tk);
+	loop_termios_ok = (tcgetattr(STDIN_FILENO, &loop_termios) == 0);
 	if (initscr() == NULL)
 		fatal("initscr failed");
 	loop.curses = 1;
 	fatal_hook(loop_restore);
+	loop_crash_handlers(1);
 	cbreak();
 	noecho();
 	nonl();
@@ -764,6 +806,7 @@ tui_main(struct store *st, const int64_t *ids, size_t n,
 	loop_run();
 
 	loop_restore();
+	loop_crash_handlers(0);
 	fatal_hook(NULL);
 	tui_prompt_save();
 	termkey_destroy(loop.tk);

@@ -4,7 +4,7 @@
 # SIGTERM, SIGINT and SIGHUP kill profview by that signal once the
 # terminal is restored, so its exit status is 128 + the signal number.
 . "${top_srcdir:-.}/tests/tui/lib.sh"
-echo 1..13
+echo 1..15
 mkprf
 
 start -- browse 1
@@ -32,6 +32,16 @@ restored
 ok $? "SIGTERM: terminal restored"
 [ "$(cat "$dir/status")" = 143 ]
 ok $? "SIGTERM: exit status 143 (killed by the signal)"
+
+# The crash path: a fault (here SIGSEGV sent from outside) restores the
+# terminal with async-signal-safe calls and dies of the same signal.
+start -- browse 1
+wait_for "[histogram] session 1"
+kill -SEGV "$(cat "$dir/pid")"
+restored
+ok $? "SIGSEGV: terminal restored"
+[ "$(cat "$dir/status")" = 139 ]
+ok $? "SIGSEGV: exit status 139 (died of the signal)"
 
 # Ctrl-Z needs a shell with job control: bash -m.
 cat > "$dir/wrapz.sh" <<EOS
