@@ -53,15 +53,17 @@ void		 analyze_syms_free(struct analyze_sym *, size_t);
 int		 analyze_hist_load(struct store *, int64_t,
 		    struct analyze_hist *, char **);
 void		 analyze_hist_free(struct analyze_hist *);
+void		*analyze_hist_model(struct store *, int64_t, char **);
+void		 analyze_hist_model_free(void *);
 uint64_t	 analyze_overlap(const struct analyze_bucket *,
 		    const struct analyze_sym *);
 char		*analyze_bucket_names(const struct analyze_hist *,
 		    const struct analyze_bucket *);
 
-/* Overlay sessions (ovr.c). */
-#define ANALYZE_OVR_TICKS_PER_S	18.2065	/* the PC's 1193182 / 65536 Hz clock */
+/* Overlay sessions (ovd.c). */
+#define ANALYZE_OVD_TICKS_PER_S	18.2065	/* the PC's 1193182 / 65536 Hz clock */
 
-struct analyze_ovr_unit {
+struct analyze_ovd_unit {
 	uint16_t	 stat_seg;
 	uint32_t	 file_ofs;
 	uint16_t	 code_size;
@@ -77,7 +79,7 @@ struct analyze_ovr_unit {
 	int64_t		 last_load;
 };
 
-struct analyze_ovr_event {
+struct analyze_ovd_event {
 	int64_t		 seq;
 	int64_t		 ticks;
 	int		 reprieve;
@@ -88,7 +90,7 @@ struct analyze_ovr_event {
 };
 
 /* A residency: unit at load_seg from event first_seq to last_seq. */
-struct analyze_ovr_span {
+struct analyze_ovd_span {
 	uint32_t	 unit;
 	uint16_t	 load_seg;
 	int64_t		 first_seq;
@@ -98,20 +100,20 @@ struct analyze_ovr_span {
 };
 
 /* What happened to one unit in one time window. */
-struct analyze_ovr_cell {
+struct analyze_ovd_cell {
 	uint32_t	 loads;
 	uint32_t	 reprieves;
 	int64_t		 resident_ticks;
 };
 
 /* Windows of width ticks, each with a cell per unit (cells[w * nunits + u]). */
-struct analyze_ovr_level {
+struct analyze_ovd_level {
 	int64_t			 width;
 	size_t			 n;
-	struct analyze_ovr_cell	*cells;
+	struct analyze_ovd_cell	*cells;
 };
 
-struct analyze_ovr {
+struct analyze_ovd {
 	int64_t			 session;
 	int			 version;
 	uint16_t		 prefix_seg;
@@ -119,32 +121,34 @@ struct analyze_ovr {
 	int64_t			 wraps;
 	int64_t			 t_first;
 	int64_t			 t_last;
-	struct analyze_ovr_unit	*units;		/* by stat_seg */
+	struct analyze_ovd_unit	*units;		/* by stat_seg */
 	size_t			 nunits;
-	struct analyze_ovr_event *events;	/* by seq */
+	struct analyze_ovd_event *events;	/* by seq */
 	size_t			 nevents;
-	struct analyze_ovr_span	*spans;		/* by first_seq, then stat_seg */
+	struct analyze_ovd_span	*spans;		/* by first_seq, then stat_seg */
 	size_t			 nspans;
 	struct analyze_sym	*syms;		/* by addr: seg * 16 + off */
 	size_t			 nsyms;
-	struct analyze_ovr_level *levels;	/* [0] finest, each next 2x */
+	struct analyze_ovd_level *levels;	/* [0] finest, each next 2x */
 	size_t			 nlevels;
 };
 
-int		 analyze_ovr_load(struct store *, int64_t, struct analyze_ovr *,
+int		 analyze_ovd_load(struct store *, int64_t, struct analyze_ovd *,
 		    char **);
 /* The same load in steps of about n rows: begin, step until <= 0, end. */
-struct analyze_ovr_loader;
-struct analyze_ovr_loader *analyze_ovr_begin(struct store *, int64_t,
-		    struct analyze_ovr *, char **);
-int		 analyze_ovr_step(struct analyze_ovr_loader *, size_t, char **);
-int		 analyze_ovr_progress(const struct analyze_ovr_loader *,
+struct analyze_ovd_loader;
+struct analyze_ovd_loader *analyze_ovd_begin(struct store *, int64_t,
+		    struct analyze_ovd *, char **);
+int		 analyze_ovd_step(struct analyze_ovd_loader *, size_t, char **);
+int		 analyze_ovd_progress(const struct analyze_ovd_loader *,
 		    const char **);
-void		 analyze_ovr_end(struct analyze_ovr_loader *);
-void		 analyze_ovr_free(struct analyze_ovr *);
-int		 analyze_ovr_levels(struct analyze_ovr *, size_t);
-char		*analyze_ovr_site(const struct analyze_ovr *, uint32_t,
+void		 analyze_ovd_end(struct analyze_ovd_loader *);
+void		 analyze_ovd_free(struct analyze_ovd *);
+void		*analyze_ovd_model(struct store *, int64_t, char **);
+void		 analyze_ovd_model_free(void *);
+int		 analyze_ovd_levels(struct analyze_ovd *, size_t);
+char		*analyze_ovd_site(const struct analyze_ovd *, uint32_t,
 		    uint16_t);
-double		 analyze_ovr_seconds(int64_t);
+double		 analyze_ovd_seconds(int64_t);
 
 #endif

@@ -274,3 +274,25 @@ analyze_bucket_names(const struct analyze_hist *h,
 	}
 	return (out != NULL ? out : xstrdup(""));
 }
+
+/* The prf kind's model (kind.h): a loaded histogram, or NULL. */
+void *
+analyze_hist_model(struct store *st, int64_t session, char **cause)
+{
+	struct analyze_hist	*h = xcalloc(1, sizeof *h);
+
+	if (analyze_hist_load(st, session, h, cause) != 0) {
+		free(h);
+		return (NULL);
+	}
+	return (h);
+}
+
+void
+analyze_hist_model_free(void *h)
+{
+	if (h == NULL)
+		return;
+	analyze_hist_free(h);
+	free(h);
+}

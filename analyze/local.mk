@@ -1,1 +1,1 @@
-libprofview_a_SOURCES += analyze/analyze.h analyze/hist.c analyze/ovr.c
+libprofview_a_SOURCES += analyze/analyze.h analyze/hist.c analyze/ovd.c

@@ -13,14 +13,14 @@
 
 /* Walks the events in order, keeping the residency of every unit. */
 struct ovd_walk {
-	const struct analyze_ovr	*o;
+	const struct analyze_ovd	*o;
 	size_t				 next;	/* first span not yet open */
 	size_t				*active;	/* per unit: span + 1 or 0 */
 	size_t				*list;		/* scratch, nunits */
 };
 
 static void
-ovd_walk_init(struct ovd_walk *w, const struct analyze_ovr *o)
+ovd_walk_init(struct ovd_walk *w, const struct analyze_ovd *o)
 {
 	w->o = o;
 	w->next = 0;
@@ -38,9 +38,9 @@ ovd_walk_free(struct ovd_walk *w)
 static int
 ovd_walk_cmp(const void *a, const void *b, void *arg)
 {
-	const struct analyze_ovr	*o = arg;
-	const struct analyze_ovr_span	*x = &o->spans[*(const size_t *)a];
-	const struct analyze_ovr_span	*y = &o->spans[*(const size_t *)b];
+	const struct analyze_ovd	*o = arg;
+	const struct analyze_ovd_span	*x = &o->spans[*(const size_t *)a];
+	const struct analyze_ovd_span	*y = &o->spans[*(const size_t *)b];
 
 	if (x->load_seg != y->load_seg)
 		return (x->load_seg < y->load_seg ? -1 : 1);
@@ -51,8 +51,8 @@ ovd_walk_cmp(const void *a, const void *b, void *arg)
 static size_t
 ovd_walk_at(struct ovd_walk *w, int64_t seq)
 {
-	const struct analyze_ovr	*o = w->o;
-	const struct analyze_ovr_span	*p;
+	const struct analyze_ovd	*o = w->o;
+	const struct analyze_ovd_span	*p;
 	size_t				 k, n = 0;
 
 	while (w->next < o->nspans && o->spans[w->next].first_seq <= seq) {
@@ -107,18 +107,18 @@ ovd_json_string(FILE *f, const char *s)
 }
 
 static const char *
-ovd_kind(const struct analyze_ovr_event *e)
+ovd_kind(const struct analyze_ovd_event *e)
 {
 	return (e->reprieve ? "reprieve" : "load");
 }
 
 static void
-ovd_text(const struct analyze_ovr *o, const struct store_session *ss,
+ovd_text(const struct analyze_ovd *o, const struct store_session *ss,
     FILE *f)
 {
-	const struct analyze_ovr_unit	*u;
-	const struct analyze_ovr_event	*e;
-	const struct analyze_ovr_span	*p;
+	const struct analyze_ovd_unit	*u;
+	const struct analyze_ovd_event	*e;
+	const struct analyze_ovd_span	*p;
 	struct ovd_walk			 w;
 	uint64_t			 reprieves = 0;
 	size_t				 i, k, n;
@@ -133,8 +133,8 @@ ovd_text(const struct analyze_ovr *o, const struct store_session *ss,
 	fprintf(f, "%zu overlaid units; %zu events (%llu loads, %llu"
 	    " reprieves) from %.2f s to %.2f s%s", o->nunits, o->nevents,
 	    (unsigned long long)(o->nevents - reprieves),
-	    (unsigned long long)reprieves, analyze_ovr_seconds(o->t_first),
-	    analyze_ovr_seconds(o->t_last),
+	    (unsigned long long)reprieves, analyze_ovd_seconds(o->t_first),
+	    analyze_ovd_seconds(o->t_last),
 	    o->truncated ? "; the file is truncated" : "");
 	if (o->wraps != 0)
 		fprintf(f, "; the clock passed midnight %lld time%s",
@@ -148,7 +148,7 @@ ovd_text(const struct analyze_ovr *o, const struct store_session *ss,
 			snprintf(reload, sizeof reload, "-");
 		else
 			snprintf(reload, sizeof reload, "%.3f",
-			    u->mean_reload_ticks / ANALYZE_OVR_TICKS_PER_S);
+			    u->mean_reload_ticks / ANALYZE_OVD_TICKS_PER_S);
 		fprintf(f, "%-12s   %04Xh %6u %6llu %9llu %8.1f%% %12s\n",
 		    u->name, u->stat_seg, u->code_size,
 		    (unsigned long long)u->loads,
@@ -169,9 +169,9 @@ ovd_text(const struct analyze_ovr *o, const struct store_session *ss,
 			end = e->heap_end;
 		}
 		n = ovd_walk_at(&w, e->seq);
-		site = analyze_ovr_site(o, e->unit, e->ovr_ofs);
+		site = analyze_ovd_site(o, e->unit, e->ovr_ofs);
 		fprintf(f, "%8lld %10.3f %-8s %-12s %-24s",
-		    (long long)e->seq, analyze_ovr_seconds(e->ticks),
+		    (long long)e->seq, analyze_ovd_seconds(e->ticks),
 		    ovd_kind(e), o->units[e->unit].name, site);
 		free(site);
 		for (k = 0; !e->reprieve && k < n; k++) {
@@ -185,11 +185,11 @@ ovd_text(const struct analyze_ovr *o, const struct store_session *ss,
 }
 
 static void
-ovd_csv(const struct analyze_ovr *o, FILE *f)
+ovd_csv(const struct analyze_ovd *o, FILE *f)
 {
-	const struct analyze_ovr_unit	*u;
-	const struct analyze_ovr_event	*e;
-	const struct analyze_ovr_span	*p;
+	const struct analyze_ovd_unit	*u;
+	const struct analyze_ovd_event	*e;
+	const struct analyze_ovd_span	*p;
 	struct ovd_walk			 w;
 	size_t				 i, k, n;
 	char				*site;
@@ -207,7 +207,7 @@ ovd_csv(const struct analyze_ovr *o, FILE *f)
 		    (long long)u->resident_ticks, u->resident_share);
 		if (u->mean_reload_ticks >= 0)
 			fprintf(f, "%.6f", u->mean_reload_ticks /
-			    ANALYZE_OVR_TICKS_PER_S);
+			    ANALYZE_OVD_TICKS_PER_S);
 		fputs("\n", f);
 	}
 	ovd_walk_init(&w, o);
@@ -218,8 +218,8 @@ ovd_csv(const struct analyze_ovr *o, FILE *f)
 		ovd_csv_field(f, o->units[e->unit].name);
 		fprintf(f, ",%u,%lld,%lld,%.6f,%s,", o->units[e->unit].stat_seg,
 		    (long long)e->seq, (long long)e->ticks,
-		    analyze_ovr_seconds(e->ticks), ovd_kind(e));
-		site = analyze_ovr_site(o, e->unit, e->ovr_ofs);
+		    analyze_ovd_seconds(e->ticks), ovd_kind(e));
+		site = analyze_ovd_site(o, e->unit, e->ovr_ofs);
 		ovd_csv_field(f, site);
 		free(site);
 		fprintf(f, ",%u,%u,%u,", e->ovr_ofs, e->heap_org, e->heap_end);
@@ -234,12 +234,12 @@ ovd_csv(const struct analyze_ovr *o, FILE *f)
 }
 
 static void
-ovd_json(const struct analyze_ovr *o, const struct store_session *ss,
+ovd_json(const struct analyze_ovd *o, const struct store_session *ss,
     FILE *f)
 {
-	const struct analyze_ovr_unit	*u;
-	const struct analyze_ovr_event	*e;
-	const struct analyze_ovr_span	*p;
+	const struct analyze_ovd_unit	*u;
+	const struct analyze_ovd_event	*e;
+	const struct analyze_ovd_span	*p;
 	struct ovd_walk			 w;
 	size_t				 i, k, n;
 	char				*site;
@@ -251,7 +251,7 @@ ovd_json(const struct analyze_ovr *o, const struct store_session *ss,
 	    "\"wraps\":%lld,\"ticks_per_second\":%.4f,\"first_ticks\":%lld,"
 	    "\"last_ticks\":%lld,\n\"units\":[", o->version, o->prefix_seg,
 	    o->truncated ? "true" : "false", (long long)o->wraps,
-	    ANALYZE_OVR_TICKS_PER_S, (long long)o->t_first,
+	    ANALYZE_OVD_TICKS_PER_S, (long long)o->t_first,
 	    (long long)o->t_last);
 	for (i = 0; i < o->nunits; i++) {
 		u = &o->units[i];
@@ -278,10 +278,10 @@ ovd_json(const struct analyze_ovr *o, const struct store_session *ss,
 		fprintf(f, "%s\n{\"seq\":%lld,\"ticks\":%lld,\"time_s\":%.6f,"
 		    "\"kind\":\"%s\",\"ovr_seg\":%u,\"unit\":", i != 0 ? "," : "",
 		    (long long)e->seq, (long long)e->ticks,
-		    analyze_ovr_seconds(e->ticks), ovd_kind(e),
+		    analyze_ovd_seconds(e->ticks), ovd_kind(e),
 		    o->units[e->unit].stat_seg);
 		ovd_json_string(f, o->units[e->unit].name);
-		site = analyze_ovr_site(o, e->unit, e->ovr_ofs);
+		site = analyze_ovd_site(o, e->unit, e->ovr_ofs);
 		fprintf(f, ",\"ovr_ofs\":%u,\"call_site\":", e->ovr_ofs);
 		ovd_json_string(f, site);
 		free(site);
@@ -306,7 +306,7 @@ ovd_json(const struct analyze_ovr *o, const struct store_session *ss,
 static double
 ovd_us(int64_t ticks)
 {
-	return (analyze_ovr_seconds(ticks) * 1e6);
+	return (analyze_ovd_seconds(ticks) * 1e6);
 }
 
 /*
@@ -314,11 +314,11 @@ ovd_us(int64_t ticks)
  * its residencies as complete events, its loads and reprieves as instants.
  */
 static void
-ovd_chrome(const struct analyze_ovr *o, const struct store_session *ss,
+ovd_chrome(const struct analyze_ovd *o, const struct store_session *ss,
     FILE *f)
 {
-	const struct analyze_ovr_span	*p;
-	const struct analyze_ovr_event	*e;
+	const struct analyze_ovd_span	*p;
+	const struct analyze_ovd_event	*e;
 	size_t				 i;
 	char				*site, *title;
 
@@ -352,7 +352,7 @@ ovd_chrome(const struct analyze_ovr *o, const struct store_session *ss,
 	}
 	for (i = 0; i < o->nevents; i++) {
 		e = &o->events[i];
-		site = analyze_ovr_site(o, e->unit, e->ovr_ofs);
+		site = analyze_ovd_site(o, e->unit, e->ovr_ofs);
 		fprintf(f, ",\n{\"name\":\"%s\",\"cat\":\"overlay\",\"ph\":\"i\","
 		    "\"s\":\"t\",\"pid\":1,\"tid\":%u,\"ts\":%.3f,\"args\":{"
 		    "\"seq\":%lld,\"call_site\":", ovd_kind(e), e->unit + 1,
@@ -366,16 +366,17 @@ ovd_chrome(const struct analyze_ovr *o, const struct store_session *ss,
 
 /* Write OVD session id in format to out. */
 int
-report_ovd(struct store *st, int64_t id, int format, FILE *out, char **cause)
+report_ovd_id(struct store *st, int64_t id, int format, FILE *out,
+    char **cause)
 {
-	struct analyze_ovr	o;
+	struct analyze_ovd	o;
 	struct store_session	ss;
 
 	if (store_session_get(st, id, &ss) != 0) {
 		*cause = xasprintf("no session %lld", (long long)id);
 		return (-1);
 	}
-	if (analyze_ovr_load(st, id, &o, cause) != 0) {
+	if (analyze_ovd_load(st, id, &o, cause) != 0) {
 		store_session_free(&ss);
 		return (-1);
 	}
@@ -396,15 +397,24 @@ report_ovd(struct store *st, int64_t id, int format, FILE *out, char **cause)
 		*cause = xasprintf("session %lld: OVD sessions have no %s"
 		    " report (text, csv, json, chrome)", (long long)id,
 		    report_format_name(format));
-		analyze_ovr_free(&o);
+		analyze_ovd_free(&o);
 		store_session_free(&ss);
 		return (-1);
 	}
-	analyze_ovr_free(&o);
+	analyze_ovd_free(&o);
 	store_session_free(&ss);
 	if (ferror(out)) {
 		*cause = xasprintf("session %lld: write error", (long long)id);
 		return (-1);
 	}
 	return (0);
+}
+
+/* Until the OVD report is a document: the old writer. */
+int
+report_ovd(struct store *st, const struct store_session *ss,
+    const void *model, int format, FILE *out, char **cause)
+{
+	(void)model;
+	return (report_ovd_id(st, ss->id, format, out, cause));
 }

@@ -456,3 +456,12 @@ report_hist(const struct analyze_hist *h, size_t level, int flags,
 	free((char *)t.title);
 	return (rc);
 }
+
+/* Until the report is written from the model: load it again. */
+int
+report_prf(struct store *st, const struct store_session *ss,
+    const void *model, int format, FILE *f, char **cause)
+{
+	(void)model;
+	return (report_prf_session(st, ss, format, f, cause));
+}

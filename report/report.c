@@ -28,7 +28,7 @@ static int
 report_ovd_session(struct store *st, const struct store_session *ss,
     int format, FILE *out, char **cause)
 {
-	return (report_ovd(st, ss->id, format, out, cause));
+	return (report_ovd_id(st, ss->id, format, out, cause));
 }
 
 /*
@@ -43,6 +43,13 @@ static const struct {
 	{ "prf", report_prf_session },
 	{ "ovd", report_ovd_session },
 };
+
+/* Whether format is a timeline format (written from a kind's trace). */
+int
+report_traced(int format)
+{
+	return (format == REPORT_CHROME);
+}
 
 /* Whether format is one of the table drivers (not a timeline format). */
 int

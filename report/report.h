@@ -38,14 +38,19 @@ enum report_format {
 
 int		 report_format_parse(const char *);
 int		 report_tabular(int);
+int		 report_traced(int);
 const char	*report_format_name(int);
 int		 report_session(struct store *, int64_t, int, FILE *, char **);
 int		 report_hist(const struct analyze_hist *, size_t, int, int,
 		     FILE *, char **);
 int		 report_stmt(sqlite3_stmt *, int, FILE *, char **);
 
-/* ovd.c */
-int		 report_ovd(struct store *, int64_t, int, FILE *, char **);
+/* The kinds' reports (kind.h). */
+int		 report_prf(struct store *, const struct store_session *,
+		     const void *, int, FILE *, char **);
+int		 report_ovd(struct store *, const struct store_session *,
+		     const void *, int, FILE *, char **);
+int		 report_ovd_id(struct store *, int64_t, int, FILE *, char **);
 
 /*
  * Below: the interface between the files of report/, not for callers.

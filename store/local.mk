@@ -1,1 +1,1 @@
-libprofview_a_SOURCES += store/store.h store/store.c
+libprofview_a_SOURCES += store/store.h store/store.c store/prf.c store/ovd.c

@@ -75,6 +75,20 @@ struct store_ovr_event {
 	uint16_t	heap_end;
 };
 
+/*
+ * A kind's part of the schema (store/KIND.c): its migrations, each taking
+ * the kind's tables from version N to N + 1 (kept in kind_schema), and
+ * its one-line session summary.
+ */
+struct store_schema {
+	const char		 *kind;
+	const char *const	 *migrations;
+	size_t			  nmigrations;
+	const char		 *summary;	/* SQL: one text value for ?1 */
+};
+extern const struct store_schema	store_prf_schema;
+extern const struct store_schema	store_ovd_schema;
+
 char		*store_default_path(void);
 struct store	*store_open(const char *, int, char **);
 void		 store_close(struct store *);

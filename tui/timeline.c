@@ -4,7 +4,7 @@
  * paragraphs over time coloured by the unit in them, and a cursor on the
  * events with a detail pane.
  *
- * Everything comes from an analyze_ovr load at open, done in steps by the
+ * Everything comes from an analyze_ovd load at open, done in steps by the
  * view's work() so that the screen, keys and signals stay live while
  * millions of events load.  When it is done each unit also gets its events' times and its stays' times as sorted arrays
  * with prefix sums, so what any window of time holds (loads, reprieves,
@@ -66,10 +66,10 @@ struct tl_lane {
 };
 
 struct timeline {
-	struct analyze_ovr	 o;
+	struct analyze_ovd	 o;
 	char			*program;
 	enum tl_state		 state;
-	struct analyze_ovr_loader *ld;
+	struct analyze_ovd_loader *ld;
 	int			 pct;		/* of the load, for the frame */
 	const char		*what;
 	char			*error;
@@ -299,7 +299,7 @@ tl_center(struct timeline *tl, int64_t t)
 	tl_clamp(tl);
 }
 
-static const struct analyze_ovr_event *
+static const struct analyze_ovd_event *
 tl_cur(struct tui_view *tv)
 {
 	struct timeline	*tl = tv->data;
@@ -391,7 +391,7 @@ tl_zoom(struct tui_view *tv, int dir)
 		tl_center(tl, t);
 	tui_message("zoom %lld tick%s/column (%.3f s)",
 	    (long long)tl_width(tl), z == 0 ? "" : "s",
-	    analyze_ovr_seconds(tl_width(tl)));
+	    analyze_ovd_seconds(tl_width(tl)));
 }
 
 /* Gutter, columns and zoom for a screen w wide. */
@@ -448,7 +448,7 @@ tl_draw_axis(struct timeline *tl, int y, int w)
 
 	tui_put(y, 0, tl->gw, tui_attr(TUI_C_HEADER), tl->gw >= 8 ? "seconds" :
 	    "s");
-	spc = analyze_ovr_seconds(tl_width(tl));
+	spc = analyze_ovd_seconds(tl_width(tl));
 	for (p = 1e-4; step == 0 && p < 1e9; p *= 10) {
 		for (i = 0; i < 3; i++) {
 			if (nice[i] * p >= 12 * spc) {
@@ -462,9 +462,9 @@ tl_draw_axis(struct timeline *tl, int y, int w)
 	if (step == 0)
 		return;
 	dec = step >= 1 ? 0 : (step >= 0.1 ? 1 : (step >= 0.01 ? 2 : 3));
-	s = (double)(long long)(analyze_ovr_seconds(tl->t0) / step) * step;
+	s = (double)(long long)(analyze_ovd_seconds(tl->t0) / step) * step;
 	for (; ; s += step) {
-		t = (int64_t)(s * ANALYZE_OVR_TICKS_PER_S + 0.999999);
+		t = (int64_t)(s * ANALYZE_OVD_TICKS_PER_S + 0.999999);
 		if (t < tl->t0)
 			continue;
 		x = (int)((t - tl->t0) >> tl->zoom);
@@ -488,7 +488,7 @@ tl_draw_axis(struct timeline *tl, int y, int w)
 static void
 tl_column(struct timeline *tl, int x, int chained)
 {
-	const struct analyze_ovr_event	*e;
+	const struct analyze_ovd_event	*e;
 	const struct tl_lane		*ln;
 	struct tl_cell			*c = &tl->c_cell[(size_t)x * tl->o.nunits];
 	uint32_t			*band = &tl->c_band[(size_t)x * (size_t)
@@ -616,8 +616,8 @@ static void
 tl_draw_lane(struct tui_view *tv, uint32_t k, int y, int w)
 {
 	struct timeline			*tl = tv->data;
-	const struct analyze_ovr_unit	*u = &tl->o.units[k];
-	const struct analyze_ovr_event	*cur = tl_cur(tv);
+	const struct analyze_ovd_unit	*u = &tl->o.units[k];
+	const struct analyze_ovd_event	*cur = tl_cur(tv);
 	const struct tl_cell		*c;
 	int64_t				 width = tl_width(tl);
 	int				 x, attr, curx = -1;
@@ -682,7 +682,7 @@ tl_draw_band(struct tui_view *tv, int y, int h, int w)
 
 /* The load list in effect at event e: "UNIT1@2000h UNIT3@2080h". */
 static char *
-tl_load_list(struct timeline *tl, const struct analyze_ovr_event *e)
+tl_load_list(struct timeline *tl, const struct analyze_ovd_event *e)
 {
 	char		*out = xstrdup(""), *tmp;
 	uint32_t	 k, best;
@@ -727,14 +727,14 @@ static void
 tl_draw_detail(struct tui_view *tv, int y, int h, int w)
 {
 	struct timeline			*tl = tv->data;
-	const struct analyze_ovr_event	*e = tl_cur(tv);
-	const struct analyze_ovr_unit	*u = &tl->o.units[e->unit];
+	const struct analyze_ovd_event	*e = tl_cur(tv);
+	const struct analyze_ovd_unit	*u = &tl->o.units[e->unit];
 	char				*site, *list;
 
-	site = analyze_ovr_site(&tl->o, e->unit, e->ovr_ofs);
+	site = analyze_ovd_site(&tl->o, e->unit, e->ovr_ofs);
 	if (h == 1) {
 		tui_putf(y, 0, w, A_BOLD, "%.3fs %s %s %s",
-		    analyze_ovr_seconds(e->ticks), e->reprieve ? "reprieve" :
+		    analyze_ovd_seconds(e->ticks), e->reprieve ? "reprieve" :
 		    "load", u->name, site);
 		free(site);
 		return;
@@ -742,7 +742,7 @@ tl_draw_detail(struct tui_view *tv, int y, int h, int w)
 	tui_putf(y, 0, w, A_BOLD, "event %lld: %s of %s at %.3f s (tick"
 	    " %lld), called from %s (%04Xh:%04Xh)", (long long)e->seq,
 	    e->reprieve ? "reprieve" : "load", u->name,
-	    analyze_ovr_seconds(e->ticks), (long long)e->ticks, site,
+	    analyze_ovd_seconds(e->ticks), (long long)e->ticks, site,
 	    u->stat_seg, e->ovr_ofs);
 	free(site);
 	tui_putf(y + 1, 0, w, TUI_PLAIN, "buffer OvrHeapOrg %04Xh..OvrHeapEnd"
@@ -815,9 +815,9 @@ tl_draw(struct tui_view *tv, int y, int h, int w)
 		    " %.3f s/column", tl->o.nunits,
 		    tl->o.nevents, (unsigned long long)tl->nloads,
 		    (unsigned long long)(tl->o.nevents - tl->nloads),
-		    analyze_ovr_seconds(tl->o.t_first),
-		    analyze_ovr_seconds(tl->o.t_last),
-		    analyze_ovr_seconds(tl_width(tl)));
+		    analyze_ovd_seconds(tl->o.t_first),
+		    analyze_ovd_seconds(tl->o.t_last),
+		    analyze_ovd_seconds(tl_width(tl)));
 	tl->axis_y = axis ? y + hdr : -1;
 	if (axis)
 		tl_draw_axis(tl, tl->axis_y, w);
@@ -1001,7 +1001,7 @@ tl_free(struct tui_view *tv)
 	struct tl_lane	*ln;
 	size_t		 k;
 
-	analyze_ovr_end(tl->ld);	/* frees an unfinished o */
+	analyze_ovd_end(tl->ld);	/* frees an unfinished o */
 	for (k = 0; tl->lanes != NULL && k < tl->o.nunits; k++) {
 		ln = &tl->lanes[k];
 		free(ln->ev_ticks);
@@ -1029,7 +1029,7 @@ tl_free(struct tui_view *tv)
 	free(tl->mhit);
 	free(tl->program);
 	free(tl->error);
-	analyze_ovr_free(&tl->o);
+	analyze_ovd_free(&tl->o);
 	free(tl);
 }
 
@@ -1056,9 +1056,9 @@ static const struct tui_view_ops tl_ops = {
 static int
 tl_index_step(struct timeline *tl, size_t n)
 {
-	const struct analyze_ovr	*o = &tl->o;
-	const struct analyze_ovr_span	*sp;
-	const struct analyze_ovr_event	*e;
+	const struct analyze_ovd	*o = &tl->o;
+	const struct analyze_ovd_span	*sp;
+	const struct analyze_ovd_event	*e;
 	struct tl_lane			*ln;
 	size_t				 i, k, end;
 
@@ -1174,7 +1174,7 @@ tl_index_step(struct timeline *tl, size_t n)
 		break;
 	}
 	tl_idx_init(&tl->ev_idx, (const char *)o->events +
-	    offsetof(struct analyze_ovr_event, ticks), sizeof *o->events,
+	    offsetof(struct analyze_ovd_event, ticks), sizeof *o->events,
 	    o->nevents);
 	return (0);
 }
@@ -1189,7 +1189,7 @@ tl_loaded(struct tui_view *tv)
 		tl->error = xasprintf("session %lld: %zu events is more than"
 		    " the timeline holds", (long long)tv->session,
 		    tl->o.nevents);
-		analyze_ovr_free(&tl->o);
+		analyze_ovd_free(&tl->o);
 		tl->state = TL_FAILED;
 		tui_message("error: %s", tl->error);
 		return (-1);
@@ -1230,21 +1230,21 @@ tl_work(struct tui_view *tv, uint64_t deadline)
 	if (tl->state != TL_LOADING)
 		return (0);
 	if (deadline == 0) {
-		analyze_ovr_end(tl->ld);
+		analyze_ovd_end(tl->ld);
 		tl->ld = NULL;
 		tl->state = TL_CANCELLED;
 		return (0);
 	}
 	if (tl->ld != NULL) {
 		do
-			r = analyze_ovr_step(tl->ld, TL_STEP_ROWS, &cause);
+			r = analyze_ovd_step(tl->ld, TL_STEP_ROWS, &cause);
 		while (r > 0 && tui_now_ns() < deadline);
 		if (r > 0) {
-			tl->pct = analyze_ovr_progress(tl->ld, &tl->what);
+			tl->pct = analyze_ovd_progress(tl->ld, &tl->what);
 			tui_message("loading %d%% (%s)", tl->pct, tl->what);
 			return (1);
 		}
-		analyze_ovr_end(tl->ld);
+		analyze_ovd_end(tl->ld);
 		tl->ld = NULL;
 		if (r < 0) {
 			tl->error = cause;
@@ -1273,7 +1273,7 @@ tui_timeline_new(int64_t id, char **cause)
 	struct timeline	*tl = xcalloc(1, sizeof *tl);
 	struct tui_view	*tv;
 
-	if ((tl->ld = analyze_ovr_begin(tui_store(), id, &tl->o,
+	if ((tl->ld = analyze_ovd_begin(tui_store(), id, &tl->o,
 	    cause)) == NULL) {
 		free(tl);
 		return (NULL);
@@ -1289,8 +1289,8 @@ tui_timeline_new(int64_t id, char **cause)
 }
 
 /* For the unit table (units.c). */
-const struct analyze_ovr *
-tui_timeline_ovr(struct tui_view *tv)
+const struct analyze_ovd *
+tui_timeline_ovd(struct tui_view *tv)
 {
 	return (&((struct timeline *)tv->data)->o);
 }

@@ -29,7 +29,7 @@ static const char *units_sort_name[UNITS_NSORT] = {
 
 struct units {
 	struct tui_view			*tl;	/* the timeline below us */
-	const struct analyze_ovr	*o;
+	const struct analyze_ovd	*o;
 	size_t				*order;
 	int				 sort;
 	uint64_t			 maxloads;
@@ -39,8 +39,8 @@ static int
 units_cmp(const void *a, const void *b, void *arg)
 {
 	const struct units		*us = arg;
-	const struct analyze_ovr_unit	*x = &us->o->units[*(const size_t *)a];
-	const struct analyze_ovr_unit	*y = &us->o->units[*(const size_t *)b];
+	const struct analyze_ovd_unit	*x = &us->o->units[*(const size_t *)a];
+	const struct analyze_ovd_unit	*y = &us->o->units[*(const size_t *)b];
 	double				 rx, ry;
 
 	switch (us->sort) {
@@ -96,7 +96,7 @@ static void
 units_draw(struct tui_view *tv, int y, int h, int w)
 {
 	struct units			*us = tv->data;
-	const struct analyze_ovr_unit	*u;
+	const struct analyze_ovd_unit	*u;
 	size_t				 i;
 	int				 row, attr, yy, namew = 14, barw;
 	char				 reload[32];
@@ -119,7 +119,7 @@ units_draw(struct tui_view *tv, int y, int h, int w)
 			snprintf(reload, sizeof reload, "-");
 		else
 			snprintf(reload, sizeof reload, "%.3f",
-			    analyze_ovr_seconds(1) * u->mean_reload_ticks);
+			    analyze_ovd_seconds(1) * u->mean_reload_ticks);
 		tui_put(yy, 0, namew, attr, u->name);
 		tui_putf(yy, namew, w - namew, attr, " %6.4Xh %6u %8llu %9llu"
 		    " %7.1f%% %9s", u->stat_seg, u->code_size,
@@ -226,7 +226,7 @@ tui_units_new(struct tui_view *timeline)
 	size_t		 i;
 
 	us->tl = timeline;
-	us->o = tui_timeline_ovr(timeline);
+	us->o = tui_timeline_ovd(timeline);
 	us->order = xcalloc(us->o->nunits + 1, sizeof *us->order);
 	for (i = 0; i < us->o->nunits; i++) {
 		if (us->o->units[i].loads > us->maxloads)

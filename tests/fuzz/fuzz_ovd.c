@@ -21,7 +21,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	static struct store	*st;
 	static char		 path[64];
 	struct ingest_opts	 opts;
-	struct analyze_ovr	 a;
+	struct analyze_ovd	 a;
 	const char		*kind;
 	char			*cause = NULL;
 	int64_t			 id;
@@ -47,9 +47,9 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		free(cause);
 		return (0);
 	}
-	if (analyze_ovr_load(st, id, &a, &cause) == 0) {
-		analyze_ovr_levels(&a, 64);
-		analyze_ovr_free(&a);
+	if (analyze_ovd_load(st, id, &a, &cause) == 0) {
+		analyze_ovd_levels(&a, 64);
+		analyze_ovd_free(&a);
 	} else
 		free(cause);
 	if (store_session_delete(st, id, &cause) != 0)

@@ -202,7 +202,7 @@ END_TEST
 START_TEST(test_stats)
 {
 	struct ob		 o;
-	struct analyze_ovr	 a;
+	struct analyze_ovd	 a;
 	char			*cause, *site;
 	int64_t			 id;
 	size_t			 l, w, k;
@@ -211,7 +211,7 @@ START_TEST(test_stats)
 
 	good(&o);
 	ck_assert_int_eq(ingest(&o, o.n, &id, &cause), 0);
-	ck_assert_int_eq(analyze_ovr_load(st, id, &a, &cause), 0);
+	ck_assert_int_eq(analyze_ovd_load(st, id, &a, &cause), 0);
 	ck_assert_uint_eq(a.nunits, 3);
 	ck_assert_uint_eq(a.nevents, 5);
 	ck_assert_int_eq(a.t_first, 100);
@@ -226,11 +226,11 @@ START_TEST(test_stats)
 	ck_assert_int_eq(a.units[1].resident_ticks, 40);
 	ck_assert_int_eq(a.units[2].resident_ticks, 20);
 	ck_assert_double_lt(a.units[2].mean_reload_ticks, 0);
-	site = analyze_ovr_site(&a, 0, 5);
+	site = analyze_ovd_site(&a, 0, 5);
 	ck_assert_str_eq(site, "0040h:0005h");
 	free(site);
 
-	ck_assert_int_eq(analyze_ovr_levels(&a, 8), 0);
+	ck_assert_int_eq(analyze_ovd_levels(&a, 8), 0);
 	ck_assert_uint_ge(a.nlevels, 2);
 	ck_assert_uint_eq(a.levels[a.nlevels - 1].n, 1);
 	ck_assert_uint_le(a.levels[0].n, 8);
@@ -249,14 +249,14 @@ START_TEST(test_stats)
 			ck_assert_uint_eq(loads, a.units[k].loads);
 		}
 	}
-	analyze_ovr_free(&a);
+	analyze_ovd_free(&a);
 }
 END_TEST
 
 START_TEST(test_empty_event_list)
 {
 	struct ob		 o;
-	struct analyze_ovr	 a;
+	struct analyze_ovd	 a;
 	char			*cause;
 	int64_t			 id;
 
@@ -265,10 +265,10 @@ START_TEST(test_empty_event_list)
 	ck_assert_int_eq(tu_count(st, "SELECT count(*) FROM ovr_event"), 0);
 	ck_assert_int_eq(tu_count(st, "SELECT truncated FROM ovd"), 0);
 	ck_assert_int_eq(tu_count(st, "SELECT count(*) FROM warning"), 0);
-	ck_assert_int_eq(analyze_ovr_load(st, id, &a, &cause), 0);
-	ck_assert_int_eq(analyze_ovr_levels(&a, 100), 0);
+	ck_assert_int_eq(analyze_ovd_load(st, id, &a, &cause), 0);
+	ck_assert_int_eq(analyze_ovd_levels(&a, 100), 0);
 	ck_assert_uint_eq(a.nlevels, 0);
-	analyze_ovr_free(&a);
+	analyze_ovd_free(&a);
 }
 END_TEST
 

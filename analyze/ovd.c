@@ -14,14 +14,14 @@
 #define OVR_MAX_CELLS	(1u << 22)	/* per level: windows * units */
 
 double
-analyze_ovr_seconds(int64_t ticks)
+analyze_ovd_seconds(int64_t ticks)
 {
-	return ((double)ticks / ANALYZE_OVR_TICKS_PER_S);
+	return ((double)ticks / ANALYZE_OVD_TICKS_PER_S);
 }
 
 /* Index of the unit with this static segment, or -1. */
 static long
-ovr_unit_index(const struct analyze_ovr *o, int seg)
+ovr_unit_index(const struct analyze_ovd *o, int seg)
 {
 	size_t	lo = 0, hi = o->nunits, mid;
 
@@ -47,10 +47,10 @@ ovr_prepare(struct store *st, const char *sql, int64_t id, sqlite3_stmt **s)
 }
 
 static int
-ovr_load_units(struct store *st, struct analyze_ovr *o)
+ovr_load_units(struct store *st, struct analyze_ovd *o)
 {
 	sqlite3_stmt		*s;
-	struct analyze_ovr_unit	*u;
+	struct analyze_ovd_unit	*u;
 	const unsigned char	*t;
 	size_t			 cap = 0;
 
@@ -97,9 +97,9 @@ enum ovr_phase {
  * row is written when the stay ends), the few that break the order are
  * set aside, then sorted and merged back in, both in steps.
  */
-struct analyze_ovr_loader {
+struct analyze_ovd_loader {
 	struct store		*st;
-	struct analyze_ovr	*o;
+	struct analyze_ovd	*o;
 	enum ovr_phase		 phase;
 	sqlite3_stmt		*s;
 	size_t			 cap;
@@ -107,10 +107,10 @@ struct analyze_ovr_loader {
 	int64_t			 row_lo;
 	int64_t			 row_hi;
 	int64_t			 row_at;
-	struct analyze_ovr_span	*side;		/* stays out of order */
+	struct analyze_ovd_span	*side;		/* stays out of order */
 	size_t			 nside;
 	size_t			 cside;
-	struct analyze_ovr_span	*tmp;		/* sort: side's other half */
+	struct analyze_ovd_span	*tmp;		/* sort: side's other half */
 	size_t			 w;		/* sort: run width, */
 	size_t			 lo;		/* pair of runs, */
 	size_t			 a;		/* next of each, */
@@ -125,8 +125,8 @@ struct analyze_ovr_loader {
 #define OVR_PRESIZE_MAX	((size_t)1 << 24)
 
 /* The event with this seq (seqs are dense from 0, but do not trust it). */
-static const struct analyze_ovr_event *
-ovr_event_at(const struct analyze_ovr *o, int64_t seq)
+static const struct analyze_ovd_event *
+ovr_event_at(const struct analyze_ovd *o, int64_t seq)
 {
 	size_t	lo = 0, hi = o->nevents, mid;
 
@@ -146,8 +146,8 @@ ovr_event_at(const struct analyze_ovr *o, int64_t seq)
 }
 
 static int
-ovr_span_less(const struct analyze_ovr_span *a,
-    const struct analyze_ovr_span *b)
+ovr_span_less(const struct analyze_ovd_span *a,
+    const struct analyze_ovd_span *b)
 {
 	if (a->first_seq != b->first_seq)
 		return (a->first_seq < b->first_seq);
@@ -182,14 +182,14 @@ ovr_presize(int64_t n)
 
 /*
  * Start loading OVD session id into o: the header, units and symbols
- * now, the events and stays by analyze_ovr_step.  NULL and cause on
+ * now, the events and stays by analyze_ovd_step.  NULL and cause on
  * error, with o empty.
  */
-struct analyze_ovr_loader *
-analyze_ovr_begin(struct store *st, int64_t id, struct analyze_ovr *o,
+struct analyze_ovd_loader *
+analyze_ovd_begin(struct store *st, int64_t id, struct analyze_ovd *o,
     char **cause)
 {
-	struct analyze_ovr_loader	*ld;
+	struct analyze_ovd_loader	*ld;
 	sqlite3_stmt			*s;
 	int				 found = 0;
 
@@ -237,17 +237,17 @@ analyze_ovr_begin(struct store *st, int64_t id, struct analyze_ovr *o,
 fail:
 	*cause = xasprintf("session %lld: %s", (long long)id,
 	    sqlite3_errmsg(store_db(st)));
-	analyze_ovr_free(o);
+	analyze_ovd_free(o);
 	return (NULL);
 }
 
 static void
-ovr_event_row(struct analyze_ovr_loader *ld)
+ovr_event_row(struct analyze_ovd_loader *ld)
 {
-	struct analyze_ovr		*o = ld->o;
+	struct analyze_ovd		*o = ld->o;
 	sqlite3_stmt			*s = ld->s;
-	struct analyze_ovr_event	*e;
-	struct analyze_ovr_unit		*u;
+	struct analyze_ovd_event	*e;
+	struct analyze_ovd_unit		*u;
 	long				 k;
 
 	if ((k = ovr_unit_index(o, sqlite3_column_int(s, 3))) < 0)
@@ -275,12 +275,12 @@ ovr_event_row(struct analyze_ovr_loader *ld)
 }
 
 static void
-ovr_span_row(struct analyze_ovr_loader *ld)
+ovr_span_row(struct analyze_ovd_loader *ld)
 {
-	struct analyze_ovr		*o = ld->o;
+	struct analyze_ovd		*o = ld->o;
 	sqlite3_stmt			*s = ld->s;
-	struct analyze_ovr_span		 sp, *p;
-	const struct analyze_ovr_event	*e;
+	struct analyze_ovd_span		 sp, *p;
+	const struct analyze_ovd_event	*e;
 	long				 k;
 
 	ld->row_at = sqlite3_column_int64(s, 0);
@@ -316,10 +316,10 @@ ovr_span_row(struct analyze_ovr_loader *ld)
 }
 
 static void
-ovr_finish(struct analyze_ovr_loader *ld)
+ovr_finish(struct analyze_ovd_loader *ld)
 {
-	struct analyze_ovr	*o = ld->o;
-	struct analyze_ovr_unit	*u;
+	struct analyze_ovd	*o = ld->o;
+	struct analyze_ovd_unit	*u;
 	int64_t			 span = o->t_last - o->t_first;
 	size_t			 i;
 
@@ -336,9 +336,9 @@ ovr_finish(struct analyze_ovr_loader *ld)
 
 /* Up to n steps of a bottom-up merge sort of the set-aside stays. */
 static void
-ovr_sort(struct analyze_ovr_loader *ld, size_t n)
+ovr_sort(struct analyze_ovd_loader *ld, size_t n)
 {
-	struct analyze_ovr_span	*src = ld->side, *dst = ld->tmp, *t;
+	struct analyze_ovd_span	*src = ld->side, *dst = ld->tmp, *t;
 	size_t			 nside = ld->nside, mid, hi;
 
 	while (n > 0 && ld->w < nside) {
@@ -385,9 +385,9 @@ ovr_sort(struct analyze_ovr_loader *ld, size_t n)
 
 /* Merge up to n of the set-aside stays back in. */
 static void
-ovr_merge(struct analyze_ovr_loader *ld, size_t n)
+ovr_merge(struct analyze_ovd_loader *ld, size_t n)
 {
-	struct analyze_ovr	*o = ld->o;
+	struct analyze_ovd	*o = ld->o;
 
 	while (n-- > 0 && ld->si > 0) {
 		if (ld->mi > 0 && ovr_span_less(&ld->side[ld->si - 1],
@@ -410,9 +410,9 @@ ovr_merge(struct analyze_ovr_loader *ld, size_t n)
  * complete; -1: error with cause, o is freed.
  */
 int
-analyze_ovr_step(struct analyze_ovr_loader *ld, size_t n, char **cause)
+analyze_ovd_step(struct analyze_ovd_loader *ld, size_t n, char **cause)
 {
-	struct analyze_ovr	*o = ld->o;
+	struct analyze_ovd	*o = ld->o;
 	int			 rc = SQLITE_DONE;
 
 	/* A copy is cheaper than a row. */
@@ -439,7 +439,7 @@ analyze_ovr_step(struct analyze_ovr_loader *ld, size_t n, char **cause)
 		    sqlite3_errmsg(store_db(ld->st)));
 		sqlite3_finalize(ld->s);
 		ld->s = NULL;
-		analyze_ovr_free(o);
+		analyze_ovd_free(o);
 		ld->phase = OVR_DONE;
 		return (-1);
 	}
@@ -463,7 +463,7 @@ analyze_ovr_step(struct analyze_ovr_loader *ld, size_t n, char **cause)
 			*cause = xasprintf("session %lld: %s",
 			    (long long)o->session,
 			    sqlite3_errmsg(store_db(ld->st)));
-			analyze_ovr_free(o);
+			analyze_ovd_free(o);
 			ld->phase = OVR_DONE;
 			return (-1);
 		}
@@ -483,7 +483,7 @@ analyze_ovr_step(struct analyze_ovr_loader *ld, size_t n, char **cause)
 
 /* How far the load is, in percent; *what names the part under way. */
 int
-analyze_ovr_progress(const struct analyze_ovr_loader *ld, const char **what)
+analyze_ovd_progress(const struct analyze_ovd_loader *ld, const char **what)
 {
 	double	ev = ld->ev_total > 0 ? (double)ld->ev_total : 1;
 	double	rows = ld->row_hi >= ld->row_lo ?
@@ -514,13 +514,13 @@ analyze_ovr_progress(const struct analyze_ovr_loader *ld, const char **what)
 
 /* Stop a load: o is kept when it was complete, else freed. */
 void
-analyze_ovr_end(struct analyze_ovr_loader *ld)
+analyze_ovd_end(struct analyze_ovd_loader *ld)
 {
 	if (ld == NULL)
 		return;
 	sqlite3_finalize(ld->s);
 	if (ld->phase != OVR_DONE)
-		analyze_ovr_free(ld->o);
+		analyze_ovd_free(ld->o);
 	free(ld->side);
 	free(ld->tmp);
 	free(ld);
@@ -528,22 +528,22 @@ analyze_ovr_end(struct analyze_ovr_loader *ld)
 
 /* Load OVD session id into o, with the per-unit statistics. */
 int
-analyze_ovr_load(struct store *st, int64_t id, struct analyze_ovr *o,
+analyze_ovd_load(struct store *st, int64_t id, struct analyze_ovd *o,
     char **cause)
 {
-	struct analyze_ovr_loader	*ld;
+	struct analyze_ovd_loader	*ld;
 	int				 r;
 
-	if ((ld = analyze_ovr_begin(st, id, o, cause)) == NULL)
+	if ((ld = analyze_ovd_begin(st, id, o, cause)) == NULL)
 		return (-1);
-	while ((r = analyze_ovr_step(ld, 65536, cause)) > 0)
+	while ((r = analyze_ovd_step(ld, 65536, cause)) > 0)
 		/* nothing */;
-	analyze_ovr_end(ld);
+	analyze_ovd_end(ld);
 	return (r);
 }
 
 void
-analyze_ovr_free(struct analyze_ovr *o)
+analyze_ovd_free(struct analyze_ovd *o)
 {
 	size_t	i;
 
@@ -565,9 +565,9 @@ analyze_ovr_free(struct analyze_ovr *o)
  * "XXXXh:YYYYh".
  */
 char *
-analyze_ovr_site(const struct analyze_ovr *o, uint32_t unit, uint16_t ofs)
+analyze_ovd_site(const struct analyze_ovd *o, uint32_t unit, uint16_t ofs)
 {
-	const struct analyze_ovr_unit	*u = &o->units[unit];
+	const struct analyze_ovd_unit	*u = &o->units[unit];
 	const struct analyze_sym	*y;
 	uint64_t			 base = (uint64_t)u->stat_seg * 16;
 	uint64_t			 addr = base + ofs;
@@ -597,7 +597,7 @@ analyze_ovr_site(const struct analyze_ovr *o, uint32_t unit, uint16_t ofs)
 
 /* Add [a, b) of unit k's residency to the windows of level l. */
 static void
-ovr_spread(struct analyze_ovr *o, struct analyze_ovr_level *l, uint32_t k,
+ovr_spread(struct analyze_ovd *o, struct analyze_ovd_level *l, uint32_t k,
     int64_t a, int64_t b)
 {
 	size_t	w;
@@ -623,10 +623,10 @@ ovr_spread(struct analyze_ovr *o, struct analyze_ovr_level *l, uint32_t k,
  * never rescans the events.
  */
 int
-analyze_ovr_levels(struct analyze_ovr *o, size_t max)
+analyze_ovd_levels(struct analyze_ovd *o, size_t max)
 {
-	struct analyze_ovr_level	*l, *p;
-	struct analyze_ovr_cell		*c, *a, *b;
+	struct analyze_ovd_level	*l, *p;
+	struct analyze_ovd_cell		*c, *a, *b;
 	int64_t				 span = o->t_last - o->t_first + 1;
 	int64_t				 width;
 	size_t				 i, k, n, nlev;
@@ -690,4 +690,26 @@ analyze_ovr_levels(struct analyze_ovr *o, size_t max)
 		o->nlevels++;
 	}
 	return (0);
+}
+
+/* The ovd kind's model (kind.h): a loaded overlay session, or NULL. */
+void *
+analyze_ovd_model(struct store *st, int64_t session, char **cause)
+{
+	struct analyze_ovd	*o = xcalloc(1, sizeof *o);
+
+	if (analyze_ovd_load(st, session, o, cause) != 0) {
+		free(o);
+		return (NULL);
+	}
+	return (o);
+}
+
+void
+analyze_ovd_model_free(void *o)
+{
+	if (o == NULL)
+		return;
+	analyze_ovd_free(o);
+	free(o);
 }

@@ -1,0 +1,89 @@
+/*
+ * The table of session kinds (kind.h).  A new kind is one line here and
+ * one in tui/kinds.c; everything else it needs is files of its own.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "xmalloc.h"
+#include "kind.h"
+#include "analyze/analyze.h"
+#include "ingest/ingest.h"
+#include "report/report.h"
+#include "store/store.h"
+
+const struct kind kind_table[] = {
+	{ "prf", "MS-DOS PROFIL bucket histogram (NAME.PRF)",
+	    &ingest_prf_reader, &store_prf_schema,
+	    analyze_hist_model, analyze_hist_model_free,
+	    report_prf, NULL },
+	{ "ovd", "Turbo Pascal OVRACT overlay log (NAME.OVD)",
+	    &ingest_ovd_reader, &store_ovd_schema,
+	    analyze_ovd_model, analyze_ovd_model_free,
+	    report_ovd, NULL },
+};
+const size_t kind_count = sizeof kind_table / sizeof kind_table[0];
+
+/* The kind called name, or NULL. */
+const struct kind *
+kind_find(const char *name)
+{
+	size_t	i;
+
+	for (i = 0; i < kind_count; i++) {
+		if (strcmp(kind_table[i].name, name) == 0)
+			return (&kind_table[i]);
+	}
+	return (NULL);
+}
+
+/* Whether kind k can be exported in format: tables always, traces if fed. */
+int
+kind_exports(const struct kind *k, int format)
+{
+	if (report_tabular(format))
+		return (1);
+	if (report_traced(format))
+		return (k->trace != NULL);
+	return (0);
+}
+
+/* "prf, ovd": every kind's name, joined by sep. */
+char *
+kind_names(const char *sep)
+{
+	char	*s = xstrdup(""), *t;
+	size_t	 i;
+
+	for (i = 0; i < kind_count; i++) {
+		t = xasprintf("%s%s%s", s, i != 0 ? sep : "",
+		    kind_table[i].name);
+		free(s);
+		s = t;
+	}
+	return (s);
+}
+
+/* The formats kind k exports (every format if k is NULL), joined by sep. */
+char *
+kind_formats(const struct kind *k, const char *sep)
+{
+	char	*s = xstrdup(""), *t;
+	size_t	 i;
+	int	 f, any;
+
+	for (f = 0; f < REPORT_FORMATS; f++) {
+		any = 0;
+		if (k != NULL)
+			any = kind_exports(k, f);
+		for (i = 0; k == NULL && i < kind_count; i++)
+			any |= kind_exports(&kind_table[i], f);
+		if (!any)
+			continue;
+		t = xasprintf("%s%s%s", s, *s != '\0' ? sep : "",
+		    report_format_name(f));
+		free(s);
+		s = t;
+	}
+	return (s);
+}

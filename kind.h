@@ -1,0 +1,61 @@
+/*
+ * kind: the session kinds, described once.
+ *
+ * A kind (prf, ovd; heap, mon and prfd to come) is one entry of
+ * kind_table[] in kind.c, as a tmux command is one cmd_entry of
+ * cmd_table[]: its name, its reader, its tables, its one-line summary,
+ * the model its views draw and its reports are written from, and the
+ * formats it exports.  Nothing else in the core compares kind names, and
+ * every list of kinds or formats a user sees is made from this table.
+ * The browser has the one other table, mapping a kind to its view
+ * (tui/kinds.c).  HACKING.md lists the files a new kind adds.
+ */
+#ifndef KIND_H
+#define KIND_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+struct store;
+struct store_schema;
+struct store_session;
+struct ingest_reader;
+struct report_trace;
+
+struct kind {
+	const char			*name;	/* session.kind and the files' name */
+	const char			*what;	/* one line for --help */
+	const struct ingest_reader	*reader;	/* ingest/NAME.c */
+	const struct store_schema	*schema;	/* store/NAME.c */
+
+	/*
+	 * analyze/NAME.c: the in-memory model of one session, which the
+	 * kind's views draw and its reports are written from.
+	 */
+	void	*(*model_load)(struct store *, int64_t, char **);
+	void	 (*model_free)(void *);
+
+	/*
+	 * report/NAME.c: the session's report as tables, in any table
+	 * format (text, csv, json, html) from one document model.
+	 */
+	int	 (*report)(struct store *, const struct store_session *,
+		     const void *, int, FILE *, char **);
+	/*
+	 * Optional, report/NAME.c: the session as tracks of spans and
+	 * instants, for the timeline formats (Chrome trace events).
+	 */
+	int	 (*trace)(const struct store_session *, const void *,
+		     struct report_trace *);
+};
+
+extern const struct kind	kind_table[];
+extern const size_t		kind_count;
+
+const struct kind	*kind_find(const char *);
+int			 kind_exports(const struct kind *, int);
+char			*kind_names(const char *);
+char			*kind_formats(const struct kind *, const char *);
+
+#endif
