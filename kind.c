@@ -13,11 +13,11 @@
 #include "store/store.h"
 
 const struct kind kind_table[] = {
-	{ "prf", "MS-DOS PROFIL bucket histogram (NAME.PRF)",
+	{ "prf", "MS-DOS PROFIL bucket file (NAME.PRF)",
 	    &ingest_prf_reader, &store_prf_schema,
 	    analyze_hist_model, analyze_hist_model_free,
 	    report_prf, NULL },
-	{ "ovd", "Turbo Pascal OVRACT overlay log (NAME.OVD)",
+	{ "ovd", "OVRACT overlay log of Turbo Pascal 5 (NAME.OVD)",
 	    &ingest_ovd_reader, &store_ovd_schema,
 	    analyze_ovd_model, analyze_ovd_model_free,
 	    report_ovd, NULL },

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "config.h"
+#include "kind.h"
 #include "analyze/analyze.h"
 #include "ingest/ingest.h"
 #include "report/report.h"
@@ -29,13 +30,21 @@ struct main_args {
 	struct ingest_opts	 ingest;
 };
 
-static const char main_usage[] =
+/* The usage; the formats and kinds come from kind_table (kind.c). */
+static void
+main_usage_exit(int status)
+{
+	FILE	*f = status == EXIT_OK ? stdout : stderr;
+	char	*bar = kind_formats(NULL, "|"), *list = kind_formats(NULL, ", ");
+	size_t	 i;
+
+	fprintf(f,
 "usage: profview [options] FILE...           ingest, then browse\n"
 "       profview [options] ingest FILE...    load files, print their ids\n"
 "       profview [options] sessions          list the stored sessions\n"
 "       profview [options] delete ID...      delete sessions\n"
 "       profview [options] sql [--csv|--json] QUERY\n"
-"       profview [options] export [-f text|csv|json|html|chrome] [-o OUT] ID|FILE\n"
+"       profview [options] export [-f %s] [-o OUT] ID|FILE\n"
 "       profview [options] browse [ID...]    browse stored sessions\n"
 "\n"
 "options:\n"
@@ -44,18 +53,21 @@ static const char main_usage[] =
 "  --map FILE        linker map for the symbols (default NAME.MAP beside FILE)\n"
 "  --load com|exe    how the DOS program was loaded (default: from the map)\n"
 "  --writable        let sql and :sql change the store\n"
-"  -f, --format FMT  report format for export (text, csv, json, html, chrome)\n"
+"  -f, --format FMT  report format for export (%s)\n"
 "  -o, --output OUT  write the report to OUT instead of standard output\n"
 "      --csv, --json sql output format (default: aligned text)\n"
 "  -h, --help        this text\n"
 "  -V, --version     the version\n"
 "\n"
-"exit status: 0 success, 1 a file, query or export failed, 2 usage\n";
-
-static void
-main_usage_exit(int status)
-{
-	fputs(main_usage, status == EXIT_OK ? stdout : stderr);
+"files read (session kinds):\n", bar, list);
+	for (i = 0; i < kind_count; i++) {
+		fprintf(f, "  %-16s  %s\n", kind_table[i].name,
+		    kind_table[i].what);
+	}
+	fputs("\nexit status: 0 success, 1 a file, query or export failed,"
+	    " 2 usage\n", f);
+	free(bar);
+	free(list);
 	exit(status);
 }
 
@@ -278,6 +290,7 @@ main(int argc, char **argv)
 	struct main_args	 a;
 	struct store		*st;
 	const char		*cmd;
+	char			*list;
 	int64_t			*ids;
 	size_t			 nids = 0;
 	int			 c, rc, i, sqlfmt = REPORT_TEXT;
@@ -308,8 +321,10 @@ main(int argc, char **argv)
 			break;
 		case 'f':
 			if ((a.format = report_format_parse(optarg)) < 0) {
-				fprintf(stderr, "profview: unknown format %s\n",
-				    optarg);
+				list = kind_formats(NULL, ", ");
+				fprintf(stderr, "profview: unknown format %s"
+				    " (formats: %s)\n", optarg, list);
+				free(list);
 				return (EXIT_USAGE);
 			}
 			break;

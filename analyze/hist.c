@@ -66,33 +66,33 @@ int
 analyze_syms_load(struct store *st, int64_t session,
     struct analyze_sym **out, size_t *n)
 {
-	sqlite3_stmt		*s;
+	struct store_cursor	*c;
+	struct store_symbol	 row;
 	struct analyze_sym	*v = NULL, *y;
 	size_t			 cap = 0, len = 0;
-	const unsigned char	*t;
+	int			 rc;
 
 	*out = NULL;
 	*n = 0;
-	if (sqlite3_prepare_v2(store_db(st), "SELECT module, name, addr, size"
-	    " FROM symbol WHERE session = ?1 ORDER BY addr, rowid", -1, &s,
-	    NULL) != SQLITE_OK)
+	if ((c = store_symbols(st, session)) == NULL)
 		return (-1);
-	sqlite3_bind_int64(s, 1, session);
-	while (sqlite3_step(s) == SQLITE_ROW) {
+	while ((rc = store_symbol_next(c, &row)) == 1) {
 		if (len == cap) {
 			cap = cap != 0 ? cap * 2 : 64;
 			v = xreallocarray(v, cap, sizeof *v);
 		}
 		y = &v[len++];
-		t = sqlite3_column_text(s, 0);
-		y->module = t != NULL ? xstrdup((const char *)t) : NULL;
-		t = sqlite3_column_text(s, 1);
-		y->name = xstrdup(t != NULL ? (const char *)t : "?");
-		y->addr = (uint64_t)sqlite3_column_int64(s, 2);
-		y->size = (uint64_t)sqlite3_column_int64(s, 3);
+		y->module = row.module != NULL ? xstrdup(row.module) : NULL;
+		y->name = xstrdup(row.name != NULL ? row.name : "?");
+		y->addr = row.addr;
+		y->size = row.size;
 		y->hits = 0;
 	}
-	sqlite3_finalize(s);
+	store_cursor_close(c);
+	if (rc != 0) {
+		analyze_syms_free(v, len);
+		return (-1);
+	}
 	*out = v;
 	*n = len;
 	return (0);
@@ -113,33 +113,32 @@ analyze_syms_free(struct analyze_sym *v, size_t n)
 static int
 hist_load_buckets(struct store *st, struct analyze_hist *h)
 {
-	sqlite3_stmt		*s;
+	struct store_cursor	*c;
+	struct store_bucket	 row;
 	struct analyze_level	*l0 = &h->levels[0];
 	size_t			 n = 0;
+	int			 rc = 0;
 
 	l0->factor = 1;
-	if ((l0->b = calloc(h->prf.bucket_num + 1, sizeof *l0->b)) == NULL)
+	l0->b = xcalloc((size_t)h->prf.bucket_num + 1, sizeof *l0->b);
+	if ((c = store_buckets(st, h->session)) == NULL)
 		return (-1);
-	if (sqlite3_prepare_v2(store_db(st), "SELECT idx, lo, hi, hits FROM"
-	    " bucket WHERE session = ?1 ORDER BY idx", -1, &s, NULL) !=
-	    SQLITE_OK)
-		return (-1);
-	sqlite3_bind_int64(s, 1, h->session);
-	while (n < h->prf.bucket_num + 1 && sqlite3_step(s) == SQLITE_ROW) {
-		l0->b[n].idx = (uint32_t)sqlite3_column_int64(s, 0);
-		l0->b[n].lo = (uint64_t)sqlite3_column_int64(s, 1);
-		l0->b[n].hi = (uint64_t)sqlite3_column_int64(s, 2);
-		l0->b[n].hits = (uint64_t)sqlite3_column_int64(s, 3);
-		h->in_program += l0->b[n].hits;
+	while (n < h->prf.bucket_num + 1 &&
+	    (rc = store_bucket_next(c, &row)) == 1) {
+		l0->b[n].idx = row.idx;
+		l0->b[n].lo = row.lo;
+		l0->b[n].hi = row.hi;
+		l0->b[n].hits = row.hits;
+		h->in_program += row.hits;
 		n++;
 	}
-	sqlite3_finalize(s);
+	store_cursor_close(c);
 	l0->n = n;
-	return (0);
+	return (rc < 0 ? -1 : 0);
 }
 
 /* Level k merges pairs of level k - 1 until one row is left. */
-static int
+static void
 hist_levels(struct analyze_hist *h)
 {
 	struct analyze_level	*prev, *cur;
@@ -147,16 +146,13 @@ hist_levels(struct analyze_hist *h)
 
 	for (i = h->levels[0].n; i > 1; i = (i + 1) / 2)
 		max++;
-	if ((cur = realloc(h->levels, max * sizeof *cur)) == NULL)
-		return (-1);
-	h->levels = cur;
+	h->levels = xreallocarray(h->levels, max, sizeof *h->levels);
 	while (h->nlevels < max) {
 		prev = &h->levels[h->nlevels - 1];
 		cur = &h->levels[h->nlevels];
 		cur->factor = prev->factor * 2;
 		cur->n = (prev->n + 1) / 2;
-		if ((cur->b = calloc(cur->n + 1, sizeof *cur->b)) == NULL)
-			return (-1);
+		cur->b = xcalloc(cur->n + 1, sizeof *cur->b);
 		h->nlevels++;
 		for (i = 0; i < cur->n; i++) {
 			cur->b[i] = prev->b[2 * i];
@@ -167,7 +163,6 @@ hist_levels(struct analyze_hist *h)
 			hist_syms_of(h, &cur->b[i]);
 		}
 	}
-	return (0);
 }
 
 /* Load PRF session id into h. */
@@ -188,12 +183,15 @@ analyze_hist_load(struct store *st, int64_t id, struct analyze_hist *h,
 		    (long long)id);
 		return (-1);
 	}
-	if ((h->levels = calloc(1, sizeof *h->levels)) == NULL)
-		goto oom;
+	h->levels = xcalloc(1, sizeof *h->levels);
 	h->nlevels = 1;
 	if (hist_load_buckets(st, h) != 0 ||
-	    analyze_syms_load(st, h->session, &h->syms, &h->nsyms) != 0)
-		goto oom;
+	    analyze_syms_load(st, h->session, &h->syms, &h->nsyms) != 0) {
+		*cause = xasprintf("session %lld: %s", (long long)id,
+		    store_error(st));
+		analyze_hist_free(h);
+		return (-1);
+	}
 	h->total = h->in_program + h->prf.hit_io + h->prf.hit_dos +
 	    h->prf.hit_high;
 
@@ -214,19 +212,13 @@ analyze_hist_load(struct store *st, int64_t id, struct analyze_hist *h,
 			h->unattributed += (double)b->hits - shared;
 	}
 	if (h->nsyms != 0) {
-		if ((h->flat = calloc(h->nsyms, sizeof *h->flat)) == NULL)
-			goto oom;
+		h->flat = xcalloc(h->nsyms, sizeof *h->flat);
 		for (i = 0; i < h->nsyms; i++)
 			h->flat[i] = i;
 		qsort_r(h->flat, h->nsyms, sizeof *h->flat, hist_flat_cmp, h);
 	}
-	if (hist_levels(h) != 0)
-		goto oom;
+	hist_levels(h);
 	return (0);
-oom:
-	analyze_hist_free(h);
-	*cause = xasprintf("session %lld: out of memory", (long long)id);
-	return (-1);
 }
 
 void

@@ -38,46 +38,35 @@ ovr_unit_index(const struct analyze_ovd *o, int seg)
 }
 
 static int
-ovr_prepare(struct store *st, const char *sql, int64_t id, sqlite3_stmt **s)
-{
-	if (sqlite3_prepare_v2(store_db(st), sql, -1, s, NULL) != SQLITE_OK)
-		return (-1);
-	sqlite3_bind_int64(*s, 1, id);
-	return (0);
-}
-
-static int
 ovr_load_units(struct store *st, struct analyze_ovd *o)
 {
-	sqlite3_stmt		*s;
+	struct store_cursor	*c;
+	struct store_ovr_unit	 row;
 	struct analyze_ovd_unit	*u;
-	const unsigned char	*t;
 	size_t			 cap = 0;
+	int			 rc;
 
-	if (ovr_prepare(st, "SELECT stat_seg, file_ofs, code_size, fixup_size,"
-	    " entry_pts, name FROM ovr_unit WHERE session = ?1 ORDER BY"
-	    " stat_seg", o->session, &s) != 0)
+	if ((c = store_ovr_units(st, o->session)) == NULL)
 		return (-1);
-	while (sqlite3_step(s) == SQLITE_ROW) {
+	while ((rc = store_ovr_unit_next(c, &row)) == 1) {
 		if (o->nunits == cap) {
 			cap = cap != 0 ? cap * 2 : 16;
 			o->units = xreallocarray(o->units, cap, sizeof *u);
 		}
 		u = &o->units[o->nunits++];
 		memset(u, 0, sizeof *u);
-		u->stat_seg = (uint16_t)sqlite3_column_int(s, 0);
-		u->file_ofs = (uint32_t)sqlite3_column_int64(s, 1);
-		u->code_size = (uint16_t)sqlite3_column_int(s, 2);
-		u->fixup_size = (uint16_t)sqlite3_column_int(s, 3);
-		u->entry_pts = (uint16_t)sqlite3_column_int(s, 4);
-		t = sqlite3_column_text(s, 5);
-		u->name = t != NULL ? xstrdup((const char *)t) :
+		u->stat_seg = row.stat_seg;
+		u->file_ofs = row.file_ofs;
+		u->code_size = row.code_size;
+		u->fixup_size = row.fixup_size;
+		u->entry_pts = row.entry_pts;
+		u->name = row.name != NULL ? xstrdup(row.name) :
 		    xasprintf("seg %04Xh", u->stat_seg);
 		u->first_load = u->last_load = -1;
 		u->mean_reload_ticks = -1;
 	}
-	sqlite3_finalize(s);
-	return (0);
+	store_cursor_close(c);
+	return (rc);
 }
 
 enum ovr_phase {
@@ -101,7 +90,7 @@ struct analyze_ovd_loader {
 	struct store		*st;
 	struct analyze_ovd	*o;
 	enum ovr_phase		 phase;
-	sqlite3_stmt		*s;
+	struct store_cursor	*c;
 	size_t			 cap;
 	int64_t			 ev_total;	/* estimates, for progress */
 	int64_t			 row_lo;
@@ -154,22 +143,6 @@ ovr_span_less(const struct analyze_ovd_span *a,
 	return (a->unit < b->unit);	/* units are by stat_seg */
 }
 
-/* One integer from a one-row query on session id; def if none. */
-static int64_t
-ovr_int(struct store *st, const char *sql, int64_t id, int64_t def)
-{
-	sqlite3_stmt	*s;
-	int64_t		 v = def;
-
-	if (ovr_prepare(st, sql, id, &s) != 0)
-		return (def);
-	if (sqlite3_step(s) == SQLITE_ROW &&
-	    sqlite3_column_type(s, 0) != SQLITE_NULL)
-		v = sqlite3_column_int64(s, 0);
-	sqlite3_finalize(s);
-	return (v);
-}
-
 static size_t
 ovr_presize(int64_t n)
 {
@@ -190,23 +163,16 @@ analyze_ovd_begin(struct store *st, int64_t id, struct analyze_ovd *o,
     char **cause)
 {
 	struct analyze_ovd_loader	*ld;
-	sqlite3_stmt			*s;
-	int				 found = 0;
+	struct store_ovd		 hdr;
 
 	memset(o, 0, sizeof *o);
 	o->session = id;
-	if (ovr_prepare(st, "SELECT version, prefix_seg, truncated, wraps"
-	    " FROM ovd WHERE session = ?1", id, &s) != 0)
-		goto fail;
-	if (sqlite3_step(s) == SQLITE_ROW) {
-		o->version = sqlite3_column_int(s, 0);
-		o->prefix_seg = (uint16_t)sqlite3_column_int(s, 1);
-		o->truncated = sqlite3_column_int(s, 2);
-		o->wraps = sqlite3_column_int64(s, 3);
-		found = 1;
-	}
-	sqlite3_finalize(s);
-	if (!found) {
+	if (store_ovd_get(st, id, &hdr) == 0) {
+		o->version = hdr.version;
+		o->prefix_seg = hdr.prefix_seg;
+		o->truncated = hdr.truncated;
+		o->wraps = hdr.wraps;
+	} else {
 		*cause = xasprintf("session %lld has no OVD data",
 		    (long long)id);
 		return (NULL);
@@ -220,50 +186,45 @@ analyze_ovd_begin(struct store *st, int64_t id, struct analyze_ovd *o,
 	ld->o = o;
 	ld->phase = OVR_EVENTS;
 	/* Both are one descent of a b-tree, not a scan. */
-	ld->ev_total = ovr_int(st, "SELECT max(seq) + 1 FROM ovr_event"
-	    " WHERE session = ?1", id, 0);
-	ld->row_lo = ovr_int(st, "SELECT min(rowid) FROM ovr_loaded", id, 0);
-	ld->row_hi = ovr_int(st, "SELECT max(rowid) FROM ovr_loaded", id, 0);
+	ld->ev_total = store_ovr_event_count(st, id);
+	store_ovr_loaded_range(st, id, &ld->row_lo, &ld->row_hi);
 	ld->row_at = ld->row_lo;
 	if ((ld->cap = ovr_presize(ld->ev_total)) != 0)
 		o->events = xreallocarray(NULL, ld->cap, sizeof *o->events);
-	if (ovr_prepare(st, "SELECT seq, ticks, kind = 'reprieve', ovr_seg,"
-	    " ovr_ofs, heap_org, heap_end FROM ovr_event WHERE session = ?1"
-	    " ORDER BY seq", id, &ld->s) != 0) {
+	if ((ld->c = store_ovr_events(st, id)) == NULL) {
 		free(ld);
 		goto fail;
 	}
 	return (ld);
 fail:
 	*cause = xasprintf("session %lld: %s", (long long)id,
-	    sqlite3_errmsg(store_db(st)));
+	    store_error(st));
 	analyze_ovd_free(o);
 	return (NULL);
 }
 
 static void
-ovr_event_row(struct analyze_ovd_loader *ld)
+ovr_event_row(struct analyze_ovd_loader *ld, const struct store_ovr_event *r)
 {
 	struct analyze_ovd		*o = ld->o;
-	sqlite3_stmt			*s = ld->s;
 	struct analyze_ovd_event	*e;
 	struct analyze_ovd_unit		*u;
 	long				 k;
 
-	if ((k = ovr_unit_index(o, sqlite3_column_int(s, 3))) < 0)
+	if ((k = ovr_unit_index(o, r->ovr_seg)) < 0)
 		return;		/* the reader never lets this in */
 	if (o->nevents == ld->cap) {
 		ld->cap = ld->cap != 0 ? ld->cap * 2 : 1024;
 		o->events = xreallocarray(o->events, ld->cap, sizeof *e);
 	}
 	e = &o->events[o->nevents++];
-	e->seq = sqlite3_column_int64(s, 0);
-	e->ticks = sqlite3_column_int64(s, 1);
-	e->reprieve = sqlite3_column_int(s, 2);
+	e->seq = r->seq;
+	e->ticks = r->ticks;
+	e->reprieve = r->reprieve;
 	e->unit = (uint32_t)k;
-	e->ovr_ofs = (uint16_t)sqlite3_column_int(s, 4);
-	e->heap_org = (uint16_t)sqlite3_column_int(s, 5);
-	e->heap_end = (uint16_t)sqlite3_column_int(s, 6);
+	e->ovr_ofs = r->ovr_ofs;
+	e->heap_org = r->heap_org;
+	e->heap_end = r->heap_end;
 	u = &o->units[k];
 	if (e->reprieve)
 		u->reprieves++;
@@ -275,21 +236,20 @@ ovr_event_row(struct analyze_ovd_loader *ld)
 }
 
 static void
-ovr_span_row(struct analyze_ovd_loader *ld)
+ovr_span_row(struct analyze_ovd_loader *ld, const struct store_ovr_loaded *r)
 {
 	struct analyze_ovd		*o = ld->o;
-	sqlite3_stmt			*s = ld->s;
 	struct analyze_ovd_span		 sp, *p;
 	const struct analyze_ovd_event	*e;
 	long				 k;
 
-	ld->row_at = sqlite3_column_int64(s, 0);
-	if ((k = ovr_unit_index(o, sqlite3_column_int(s, 1))) < 0)
+	ld->row_at = r->rowid;
+	if ((k = ovr_unit_index(o, r->stat_seg)) < 0)
 		return;
 	sp.unit = (uint32_t)k;
-	sp.load_seg = (uint16_t)sqlite3_column_int(s, 2);
-	sp.first_seq = sqlite3_column_int64(s, 3);
-	sp.last_seq = sqlite3_column_int64(s, 4);
+	sp.load_seg = r->load_seg;
+	sp.first_seq = r->first_seq;
+	sp.last_seq = r->last_seq;
 	e = ovr_event_at(o, sp.first_seq);
 	sp.start_ticks = e != NULL ? e->ticks : o->t_first;
 	/* It ends when the next event's list leaves it out. */
@@ -413,7 +373,9 @@ int
 analyze_ovd_step(struct analyze_ovd_loader *ld, size_t n, char **cause)
 {
 	struct analyze_ovd	*o = ld->o;
-	int			 rc = SQLITE_DONE;
+	struct store_ovr_event	 ev;
+	struct store_ovr_loaded	 stay;
+	int			 rc = 0;
 
 	/* A copy is cheaper than a row. */
 	if (ld->phase == OVR_SORT) {
@@ -426,25 +388,30 @@ analyze_ovd_step(struct analyze_ovd_loader *ld, size_t n, char **cause)
 	}
 	if (ld->phase == OVR_DONE)
 		return (0);
-	while (n-- > 0 && (rc = sqlite3_step(ld->s)) == SQLITE_ROW) {
-		if (ld->phase == OVR_EVENTS)
-			ovr_event_row(ld);
-		else
-			ovr_span_row(ld);
+	while (n-- > 0) {
+		if (ld->phase == OVR_EVENTS) {
+			if ((rc = store_ovr_event_next(ld->c, &ev)) != 1)
+				break;
+			ovr_event_row(ld, &ev);
+		} else {
+			if ((rc = store_ovr_loaded_next(ld->c, &stay)) != 1)
+				break;
+			ovr_span_row(ld, &stay);
+		}
 	}
-	if (rc == SQLITE_ROW)
+	if (rc == 1)
 		return (1);
-	if (rc != SQLITE_DONE) {
+	if (rc < 0) {
 		*cause = xasprintf("session %lld: %s", (long long)o->session,
-		    sqlite3_errmsg(store_db(ld->st)));
-		sqlite3_finalize(ld->s);
-		ld->s = NULL;
+		    store_error(ld->st));
+		store_cursor_close(ld->c);
+		ld->c = NULL;
 		analyze_ovd_free(o);
 		ld->phase = OVR_DONE;
 		return (-1);
 	}
-	sqlite3_finalize(ld->s);
-	ld->s = NULL;
+	store_cursor_close(ld->c);
+	ld->c = NULL;
 	if (ld->phase == OVR_EVENTS) {
 		if (o->nevents != 0) {
 			o->t_first = o->events[0].ticks;
@@ -457,12 +424,9 @@ analyze_ovd_step(struct analyze_ovd_loader *ld, size_t n, char **cause)
 		if (ld->cap == 0)
 			ld->cap = 1024;
 		o->spans = xreallocarray(NULL, ld->cap, sizeof *o->spans);
-		if (ovr_prepare(ld->st, "SELECT rowid, stat_seg, load_seg,"
-		    " first_seq, last_seq FROM ovr_loaded WHERE session = ?1",
-		    o->session, &ld->s) != 0) {
+		if ((ld->c = store_ovr_loaded(ld->st, o->session)) == NULL) {
 			*cause = xasprintf("session %lld: %s",
-			    (long long)o->session,
-			    sqlite3_errmsg(store_db(ld->st)));
+			    (long long)o->session, store_error(ld->st));
 			analyze_ovd_free(o);
 			ld->phase = OVR_DONE;
 			return (-1);
@@ -518,7 +482,7 @@ analyze_ovd_end(struct analyze_ovd_loader *ld)
 {
 	if (ld == NULL)
 		return;
-	sqlite3_finalize(ld->s);
+	store_cursor_close(ld->c);
 	if (ld->phase != OVR_DONE)
 		analyze_ovd_free(ld->o);
 	free(ld->side);

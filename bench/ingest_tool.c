@@ -25,6 +25,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <sqlite3.h>
+
 #include "xmalloc.h"
 #include "store/store.h"
 

@@ -13,6 +13,8 @@
 #include <string.h>
 #include <time.h>
 
+#include <sqlite3.h>
+
 #include "xmalloc.h"
 #include "store/store.h"
 

@@ -17,13 +17,8 @@
 #include <unistd.h>
 
 #include "xmalloc.h"
+#include "kind.h"
 #include "ingest/ingest.h"
-
-static const struct ingest_reader *ingest_readers[] = {
-	&ingest_prf_reader,
-	&ingest_ovd_reader,
-};
-#define INGEST_NREADERS (sizeof ingest_readers / sizeof ingest_readers[0])
 
 /*
  * Record the one error of this ingest: "file: offset N: field: detail".
@@ -97,19 +92,19 @@ ingest_progress(struct ingest_ctx *ctx, size_t offset)
 		last = -1;
 }
 
-/* The reader most confident it knows these bytes, or NULL. */
-const struct ingest_reader *
+/* The kind whose reader is surest it knows these bytes, or NULL. */
+const struct kind *
 ingest_detect(const uint8_t *buf, size_t len, const char *name)
 {
-	const struct ingest_reader	*best = NULL;
-	int				 score, top = 0;
-	size_t				 i;
+	const struct kind	*best = NULL;
+	int			 score, top = 0;
+	size_t			 i;
 
-	for (i = 0; i < INGEST_NREADERS; i++) {
-		score = ingest_readers[i]->detect(buf, len, name);
+	for (i = 0; i < kind_count; i++) {
+		score = kind_table[i].reader->detect(buf, len, name);
 		if (score > top) {
 			top = score;
-			best = ingest_readers[i];
+			best = &kind_table[i];
 		}
 	}
 	return (best);
@@ -134,20 +129,22 @@ ingest_run(struct store *st, const char *path, const uint8_t *buf,
     size_t len, const struct ingest_opts *opts, time_t mtime,
     int64_t *session, const char **kind, char **cause)
 {
-	static const uint8_t		 empty[1];
-	const struct ingest_reader	*r;
-	struct ingest_ctx		 ctx;
-	char				 sha[65], captured[32], *source, *prog;
-	struct tm			 tm;
+	static const uint8_t	 empty[1];
+	const struct kind	*k;
+	struct ingest_ctx	 ctx;
+	char			 sha[65], captured[32], *source, *prog, *names;
+	struct tm		 tm;
 
 	if (buf == NULL)
 		buf = empty;
-	if ((r = ingest_detect(buf, len, path)) == NULL) {
+	if ((k = ingest_detect(buf, len, path)) == NULL) {
+		names = kind_names(", ");
 		*cause = xasprintf("%s: not a profile profview knows (%zu"
-		    " bytes; formats: prf, ovd)", path, len);
+		    " bytes; formats: %s)", path, len, names);
+		free(names);
 		return (-1);
 	}
-	*kind = r->kind;
+	*kind = k->name;
 	ingest_sha256(buf, len, sha);
 	if ((*session = store_session_find(st, sha)) > 0)
 		return (1);
@@ -169,14 +166,20 @@ ingest_run(struct store *st, const char *path, const uint8_t *buf,
 	ctx.opts = opts;
 	if (store_begin(st, cause) != 0)
 		goto fail;
-	ctx.session = store_session_add(st, r->kind, source, sha,
+	ctx.session = store_session_add(st, k->name, source, sha,
 	    (int64_t)len, prog, captured[0] != '\0' ? captured : NULL, cause);
 	if (ctx.session < 0)
 		goto rollback;
-	if (r->load(&ctx) != 0) {
+	if (k->reader->load(&ctx) != 0) {
 		*cause = ctx.cause != NULL ? ctx.cause :
-		    xasprintf("%s: %s reader failed", path, r->kind);
+		    xasprintf("%s: %s reader failed", path, k->name);
 		ctx.cause = NULL;
+		goto rollback;
+	}
+	if (store_session_set(st, ctx.session, ctx.program,
+	    ctx.captured) != 0) {
+		*cause = xasprintf("%s: store: session: %s", path,
+		    store_error(st));
 		goto rollback;
 	}
 	if (store_commit(st, cause) != 0)
@@ -185,12 +188,14 @@ ingest_run(struct store *st, const char *path, const uint8_t *buf,
 	free(source);
 	free(prog);
 	free(ctx.program);
+	free(ctx.captured);
 	return (0);
 rollback:
 	store_rollback(st);
 fail:
 	free(ctx.cause);
 	free(ctx.program);
+	free(ctx.captured);
 	free(source);
 	free(prog);
 	return (-1);

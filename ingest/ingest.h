@@ -31,14 +31,18 @@ struct ingest_ctx {
 	const uint8_t			*buf;
 	size_t				 len;
 	const struct ingest_opts	*opts;
-	char				*program;	/* a reader may set */
+	/*
+	 * What the file says of itself, if a reader knows (xstrdup'd): set
+	 * on the session before commit, over the file name and time.
+	 */
+	char				*program;
+	char				*captured;	/* ISO 8601 UTC */
 	char				*cause;	/* set by ingest_fail */
 	int				 warnings;
 };
 
+/* A format's reader; kind.c names it and says what it reads. */
 struct ingest_reader {
-	const char	*kind;		/* session.kind */
-	const char	*what;		/* one line for --help */
 	/* 0 (not this format) to 100 (certain). */
 	int		(*detect)(const uint8_t *, size_t, const char *);
 	int		(*load)(struct ingest_ctx *);
@@ -70,8 +74,8 @@ struct ingest_map {
 extern const struct ingest_reader ingest_prf_reader;
 extern const struct ingest_reader ingest_ovd_reader;
 
-const struct ingest_reader *ingest_detect(const uint8_t *, size_t,
-		    const char *);
+struct kind;
+const struct kind *ingest_detect(const uint8_t *, size_t, const char *);
 int		 ingest_file(struct store *, const char *,
 		    const struct ingest_opts *, int64_t *, const char **,
 		    int *, char **);

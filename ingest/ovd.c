@@ -502,8 +502,6 @@ out:
 }
 
 const struct ingest_reader ingest_ovd_reader = {
-	"ovd",
-	"OVRACT overlay-manager event log for Turbo Pascal 5 (NAME.OVD)",
 	ovd_detect,
 	ovd_load,
 };

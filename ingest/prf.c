@@ -213,8 +213,6 @@ out:
 }
 
 const struct ingest_reader ingest_prf_reader = {
-	"prf",
-	"MS-DOS PROFIL bucket file (NAME.PRF), with the PV32 trailer",
 	prf_detect,
 	prf_load,
 };

@@ -1,1 +1,2 @@
-libprofview_a_SOURCES += store/store.h store/store.c store/prf.c store/ovd.c
+libprofview_a_SOURCES += store/store.h store/store.c store/core.c \
+	store/prf.c store/ovd.c

@@ -1,22 +1,54 @@
 /*
  * store: the SQLite file every session lives in.
  *
+ * store.c is the engine: open and migrate, transactions, batched inserts
+ * driven by table descriptors, and read cursors.  core.c has the tables
+ * every kind shares (session, warning, symbol, counter, bucket); each
+ * kind's own tables, their DDL, migrations and statements are in
+ * store/KIND.c, described by a store_schema that kind.c lists.
+ *
  * Table and column names are a public interface (users type :sql queries
- * against them, profview-formats.5 documents them): change them only with a
- * migration in store.c.
+ * against them, profview-formats.5 documents them): change them only with
+ * a migration.
  */
 #ifndef STORE_H
 #define STORE_H
 
 #include <stddef.h>
 #include <stdint.h>
-#include <sqlite3.h>
 
-#define STORE_SCHEMA_VERSION	1
+struct sqlite3;
+
+/* The core tables' version, in PRAGMA user_version (core.c). */
+#define STORE_SCHEMA_VERSION	2
 
 #define STORE_READONLY	0x1	/* open the file read-only (:sql default) */
 
 struct store;
+
+/*
+ * A kind's part of the schema (store/KIND.c): its migrations, each taking
+ * the kind's tables from version N to N + 1 (the version is kept in the
+ * kind_schema table, so kinds added on different branches never take the
+ * same number), and its one-line session summary.
+ */
+struct store_schema {
+	const char *const	 *migrations;
+	size_t			  nmigrations;
+	const char		 *summary;	/* SQL expression on s.id */
+};
+extern const struct store_schema	store_prf_schema;
+extern const struct store_schema	store_ovd_schema;
+
+/*
+ * A table rows are inserted into: every row's first column is session.
+ * The engine batches rows per table (store.c) whatever the column count.
+ */
+struct store_table {
+	const char	*name;
+	const char	*columns;	/* the rest, "idx, lo, hi, hits" */
+	const char	*verb;		/* NULL: "INSERT" */
+};
 
 /* One row of the session table. */
 struct store_session {
@@ -30,6 +62,21 @@ struct store_session {
 	char		*ingested;
 	char		*summary;	/* one line, built by store_sessions */
 	int		 warnings;
+};
+
+/* A symbol row (names valid until the cursor moves). */
+struct store_symbol {
+	const char	*module;
+	const char	*name;
+	uint64_t	 addr;
+	uint64_t	 size;
+};
+
+struct store_bucket {
+	uint32_t	idx;
+	uint64_t	lo;
+	uint64_t	hi;
+	uint64_t	hits;
 };
 
 /* The PRF header as stored (seed names; counts are the winning ones). */
@@ -75,63 +122,117 @@ struct store_ovr_event {
 	uint16_t	heap_end;
 };
 
-/*
- * A kind's part of the schema (store/KIND.c): its migrations, each taking
- * the kind's tables from version N to N + 1 (kept in kind_schema), and
- * its one-line session summary.
- */
-struct store_schema {
-	const char		 *kind;
-	const char *const	 *migrations;
-	size_t			  nmigrations;
-	const char		 *summary;	/* SQL: one text value for ?1 */
+/* A stay in the overlay buffer, with its rowid (rows are in stay order). */
+struct store_ovr_loaded {
+	int64_t		rowid;
+	uint16_t	stat_seg;
+	uint16_t	load_seg;
+	int64_t		first_seq;
+	int64_t		last_seq;
 };
-extern const struct store_schema	store_prf_schema;
-extern const struct store_schema	store_ovd_schema;
 
+/* The engine (store.c). */
 char		*store_default_path(void);
 struct store	*store_open(const char *, int, char **);
 void		 store_close(struct store *);
-sqlite3		*store_db(struct store *);
+struct sqlite3	*store_db(struct store *);
 const char	*store_path(struct store *);
 int		 store_exec(struct store *, const char *, char **);
 int		 store_begin(struct store *, char **);
 int		 store_commit(struct store *, char **);
 void		 store_rollback(struct store *);
+const char	*store_error(struct store *);
 
-/* Writing: only ingest/ calls these, inside store_begin/store_commit. */
+/*
+ * Writing a row: store_row, a store_put_* per column after session, in
+ * the table's order, then store_row_end.  Text is copied (static text is
+ * not: string literals only).  Only ingest/ writes, inside store_begin and
+ * store_commit.
+ */
+struct store_row;
+struct store_row *store_row(struct store *, const struct store_table *,
+		     int64_t);
+void		 store_put_int(struct store_row *, int64_t);
+void		 store_put_text(struct store_row *, const char *);
+void		 store_put_static(struct store_row *, const char *);
+void		 store_put_null(struct store_row *);
+int		 store_row_end(struct store *, struct store_row *);
+
+/*
+ * Reading rows: a cursor over one session's rows of one query, stepped by
+ * the query's own store_*_next (1 a row, 0 done, -1 an error).
+ */
+struct store_cursor;
+void		 store_cursor_close(struct store_cursor *);
+
+/* The tables every kind shares (core.c). */
 int64_t		 store_session_find(struct store *, const char *);
 int64_t		 store_session_add(struct store *, const char *, const char *,
 		     const char *, int64_t, const char *, const char *, char **);
-int		 store_session_delete(struct store *, int64_t, char **);
-int		 store_symbol_add(struct store *, int64_t, const char *,
-		     const char *, uint64_t, uint64_t);
-int		 store_counter_add(struct store *, int64_t, const char *,
-		     int64_t);
-int		 store_bucket_add(struct store *, int64_t, uint32_t, uint64_t,
-		     uint64_t, uint64_t);
-int		 store_prf_add(struct store *, int64_t,
-		     const struct store_prf *);
-int		 store_warning_add(struct store *, int64_t, int64_t,
+int		 store_session_set(struct store *, int64_t, const char *,
 		     const char *);
-int		 store_ovd_add(struct store *, int64_t,
-		     const struct store_ovd *);
-int		 store_ovr_unit_add(struct store *, int64_t,
-		     const struct store_ovr_unit *);
-int		 store_ovr_event_add(struct store *, int64_t,
-		     const struct store_ovr_event *);
-int		 store_ovr_loaded_add(struct store *, int64_t, uint16_t,
-		     uint16_t, int64_t, int64_t);
-const char	*store_error(struct store *);
-
-/* Reading: for tui/, report/ and analyze/. */
+int		 store_session_delete(struct store *, int64_t, char **);
 int		 store_session_get(struct store *, int64_t,
 		     struct store_session *);
 int		 store_sessions(struct store *, struct store_session **,
 		     size_t *);
 void		 store_session_free(struct store_session *);
 void		 store_sessions_free(struct store_session *, size_t);
-int		 store_prf_get(struct store *, int64_t, struct store_prf *);
+int		 store_warning_add(struct store *, int64_t, int64_t,
+		     const char *);
 int		 store_warnings(struct store *, int64_t, char ***, size_t *);
+int		 store_symbol_add(struct store *, int64_t, const char *,
+		     const char *, uint64_t, uint64_t);
+struct store_cursor *store_symbols(struct store *, int64_t);
+int		 store_symbol_next(struct store_cursor *,
+		     struct store_symbol *);
+int		 store_counter_add(struct store *, int64_t, const char *,
+		     int64_t);
+int		 store_bucket_add(struct store *, int64_t, uint32_t, uint64_t,
+		     uint64_t, uint64_t);
+struct store_cursor *store_buckets(struct store *, int64_t);
+int		 store_bucket_next(struct store_cursor *,
+		     struct store_bucket *);
+
+/* prf.c */
+int		 store_prf_add(struct store *, int64_t,
+		     const struct store_prf *);
+int		 store_prf_get(struct store *, int64_t, struct store_prf *);
+
+/* ovd.c */
+int		 store_ovd_add(struct store *, int64_t,
+		     const struct store_ovd *);
+int		 store_ovd_get(struct store *, int64_t, struct store_ovd *);
+int		 store_ovr_unit_add(struct store *, int64_t,
+		     const struct store_ovr_unit *);
+struct store_cursor *store_ovr_units(struct store *, int64_t);
+int		 store_ovr_unit_next(struct store_cursor *,
+		     struct store_ovr_unit *);
+int		 store_ovr_event_add(struct store *, int64_t,
+		     const struct store_ovr_event *);
+int64_t		 store_ovr_event_count(struct store *, int64_t);
+struct store_cursor *store_ovr_events(struct store *, int64_t);
+int		 store_ovr_event_next(struct store_cursor *,
+		     struct store_ovr_event *);
+int		 store_ovr_loaded_add(struct store *, int64_t, uint16_t,
+		     uint16_t, int64_t, int64_t);
+void		 store_ovr_loaded_range(struct store *, int64_t, int64_t *,
+		     int64_t *);
+struct store_cursor *store_ovr_loaded(struct store *, int64_t);
+int		 store_ovr_loaded_next(struct store_cursor *,
+		     struct store_ovr_loaded *);
+
+/*
+ * Below: the interface between the files of store/, not for callers.
+ */
+struct store_cursor *store_cursor_open(struct store *, const char *,
+		     int64_t);
+int		 store_cursor_step(struct store_cursor *);
+int64_t		 store_cursor_int(struct store_cursor *, int);
+const char	*store_cursor_text(struct store_cursor *, int);
+int		 store_cursor_null(struct store_cursor *, int);
+int64_t		 store_int_query(struct store *, const char *, int64_t,
+		     int64_t);
+int		 store_ingesting(struct store *);
 
 #endif

@@ -72,22 +72,17 @@ tui_store(void)
 char *
 tui_session_name(int64_t id)
 {
-	sqlite3_stmt	*s;
-	const char	*t, *base;
-	char		*name = NULL;
+	struct store_session	 ss;
+	const char		*t, *base;
+	char			*name;
 
-	if (sqlite3_prepare_v2(store_db(tui_store()), "SELECT"
-	    " coalesce(nullif(program, ''), source) FROM session WHERE id = ?1",
-	    -1, &s, NULL) != SQLITE_OK)
+	if (store_session_get(tui_store(), id, &ss) != 0)
 		return (xasprintf("session %lld", (long long)id));
-	sqlite3_bind_int64(s, 1, id);
-	if (sqlite3_step(s) == SQLITE_ROW &&
-	    (t = (const char *)sqlite3_column_text(s, 0)) != NULL) {
-		base = strrchr(t, '/');
-		name = xstrdup(base != NULL ? base + 1 : t);
-	}
-	sqlite3_finalize(s);
-	return (name != NULL ? name : xasprintf("session %lld", (long long)id));
+	t = ss.program != NULL && *ss.program != '\0' ? ss.program : ss.source;
+	base = strrchr(t, '/');
+	name = xstrdup(base != NULL ? base + 1 : t);
+	store_session_free(&ss);
+	return (name);
 }
 
 int
@@ -204,19 +199,14 @@ tui_show_sessions(void)
 int
 tui_open_session(int64_t id, int quiet)
 {
-	sqlite3_stmt	*s;
-	struct tui_view	*v;
-	char		*cause = NULL, kind[16] = "";
+	struct store_session	 ss;
+	struct tui_view		*v;
+	char			*cause = NULL, kind[sizeof ss.kind] = "";
 
-	if (sqlite3_prepare_v2(store_db(loop.st), "SELECT kind FROM session"
-	    " WHERE id = ?1", -1, &s, NULL) != SQLITE_OK) {
-		tui_message("error: %s", store_error(loop.st));
-		return (-1);
+	if (store_session_get(loop.st, id, &ss) == 0) {
+		memcpy(kind, ss.kind, sizeof kind);
+		store_session_free(&ss);
 	}
-	sqlite3_bind_int64(s, 1, id);
-	if (sqlite3_step(s) == SQLITE_ROW)
-		snprintf(kind, sizeof kind, "%s", sqlite3_column_text(s, 0));
-	sqlite3_finalize(s);
 	if (*kind == '\0') {
 		tui_message("error: no session %lld", (long long)id);
 		return (-1);

@@ -10,6 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "kind.h"
 #include "analyze/analyze.h"
 #include "ingest/ingest.h"
 #include "store/store.h"
@@ -152,8 +153,10 @@ START_TEST(test_good)
 	int64_t		 id;
 
 	good(&o);
-	ck_assert_ptr_eq(ingest_detect(o.b, o.n, "x.bin"), &ingest_ovd_reader);
-	ck_assert_ptr_eq(ingest_detect(o.b, 2, "X.OVD"), &ingest_ovd_reader);
+	ck_assert_ptr_eq(ingest_detect(o.b, o.n, "x.bin")->reader,
+	    &ingest_ovd_reader);
+	ck_assert_ptr_eq(ingest_detect(o.b, 2, "X.OVD")->reader,
+	    &ingest_ovd_reader);
 	ck_assert_int_eq(ingest(&o, o.n, &id, &cause), 0);
 	ck_assert_int_eq(tu_count(st, "SELECT version * 100000 + prefix_seg FROM ovd"),
 	    100000 + 0x1a2b);

@@ -8,6 +8,9 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <sqlite3.h>
+
+#include "xmalloc.h"
 #include "ingest/ingest.h"
 #include "store/store.h"
 #include "tests/unit/testutil.h"
@@ -94,6 +97,143 @@ START_TEST(test_migrate_from_empty_file)
 	ck_assert_msg(st != NULL, "%s", cause);
 	ck_assert_int_eq(tu_count(st, "PRAGMA user_version"),
 	    STORE_SCHEMA_VERSION);
+	store_close(st);
+}
+END_TEST
+
+/* Copy the file at src to tu_tmpdb. */
+static void
+copy_store(const char *src)
+{
+	FILE	*in, *out;
+	char	 buf[8192];
+	size_t	 n;
+
+	in = fopen(src, "rb");
+	ck_assert_msg(in != NULL, "%s", src);
+	out = fopen(tu_tmpdb, "wb");
+	ck_assert_ptr_nonnull(out);
+	while ((n = fread(buf, 1, sizeof buf, in)) > 0)
+		ck_assert_uint_eq(fwrite(buf, 1, n, out), n);
+	fclose(in);
+	ck_assert_int_eq(fclose(out), 0);
+}
+
+/* Every table's and index's columns, as one string to compare. */
+static char *
+schema_of(struct store *st)
+{
+	sqlite3_stmt	*s;
+	char		*all = xstrdup(""), *t;
+
+	ck_assert_int_eq(sqlite3_prepare_v2(store_db(st), "SELECT m.type,"
+	    " m.name, m.tbl_name, group_concat(c.name || ' ' || c.type || ' '"
+	    " || c.\"notnull\" || ' ' || coalesce(c.dflt_value, '') || ' ' ||"
+	    " c.pk, ', ') FROM sqlite_master m,"
+	    " pragma_table_xinfo(m.name) c WHERE m.type = 'table'"
+	    " GROUP BY m.name UNION ALL SELECT type, name, tbl_name, sql"
+	    " FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL"
+	    " ORDER BY 2", -1, &s, NULL), SQLITE_OK);
+	while (sqlite3_step(s) == SQLITE_ROW) {
+		t = xasprintf("%s%s %s %s: %s\n", all,
+		    sqlite3_column_text(s, 0), sqlite3_column_text(s, 1),
+		    sqlite3_column_text(s, 2), sqlite3_column_text(s, 3));
+		free(all);
+		all = t;
+	}
+	sqlite3_finalize(s);
+	return (all);
+}
+
+/*
+ * A store written by the main of schema version 1 (every table made by
+ * one migration) opens, migrates to the per-kind versions and ends with
+ * exactly the schema a new store gets; its sessions read as before.
+ */
+START_TEST(test_migrate_v1_store)
+{
+	struct store		*st;
+	struct store_session	 ss;
+	struct store_prf	 p;
+	char			*cause = NULL, *fresh, *old;
+
+	st = store_open(":memory:", 0, &cause);
+	ck_assert_msg(st != NULL, "%s", cause);
+	fresh = schema_of(st);
+	store_close(st);
+
+	copy_store(TEST_DATA "/store-v1.db");
+	st = store_open(tu_tmpdb, 0, &cause);
+	ck_assert_msg(st != NULL, "%s", cause);
+	ck_assert_int_eq(tu_count(st, "PRAGMA user_version"),
+	    STORE_SCHEMA_VERSION);
+	ck_assert_int_eq(tu_count(st, "SELECT count(*) FROM kind_schema"
+	    " WHERE kind IN ('prf', 'ovd') AND version = 1"), 2);
+	old = schema_of(st);
+	ck_assert_str_eq(old, fresh);
+	ck_assert_int_eq(store_session_get(st, 1, &ss), 0);
+	ck_assert_str_eq(ss.kind, "prf");
+	ck_assert_ptr_nonnull(strstr(ss.summary, "75 buckets"));
+	store_session_free(&ss);
+	ck_assert_int_eq(store_prf_get(st, 1, &p), 0);
+	ck_assert_uint_eq(p.bucket_num, 75);
+	ck_assert_int_eq(store_session_get(st, 2, &ss), 0);
+	ck_assert_str_eq(ss.kind, "ovd");
+	ck_assert_ptr_nonnull(strstr(ss.summary, "180 events"));
+	store_session_free(&ss);
+	ck_assert_int_eq(tu_count(st, "SELECT count(*) FROM ovr_event"), 180);
+	store_close(st);
+	free(fresh);
+	free(old);
+}
+END_TEST
+
+/*
+ * Kinds keep their own versions: one this program does not know (made
+ * on another branch) is left alone; one of its own kinds at a version
+ * newer than it knows is refused, naming the kind.
+ */
+START_TEST(test_kind_versions)
+{
+	struct store	*st;
+	char		*cause = NULL;
+
+	st = store_open(tu_tmpdb, 0, &cause);
+	ck_assert_msg(st != NULL, "%s", cause);
+	ck_assert_int_eq(store_exec(st, "INSERT INTO kind_schema VALUES"
+	    " ('zzz', 7)", &cause), 0);
+	store_close(st);
+	st = store_open(tu_tmpdb, 0, &cause);
+	ck_assert_msg(st != NULL, "%s", cause);
+	ck_assert_int_eq(store_exec(st, "UPDATE kind_schema SET version = 99"
+	    " WHERE kind = 'ovd'", &cause), 0);
+	store_close(st);
+	st = store_open(tu_tmpdb, 0, &cause);
+	ck_assert_ptr_null(st);
+	ck_assert_ptr_nonnull(strstr(cause, "ovd tables are at version 99"));
+	free(cause);
+}
+END_TEST
+
+/* A kind with no row yet (added since the store was made) is migrated. */
+START_TEST(test_kind_added_later)
+{
+	struct store	*st;
+	char		*cause = NULL;
+
+	st = store_open(tu_tmpdb, 0, &cause);
+	ck_assert_msg(st != NULL, "%s", cause);
+	ck_assert_int_eq(store_exec(st, "DROP TABLE ovr_loaded; DROP TABLE"
+	    " ovr_event; DROP TABLE ovr_unit; DROP TABLE ovd; DELETE FROM"
+	    " kind_schema WHERE kind = 'ovd'", &cause), 0);
+	store_close(st);
+	st = store_open(tu_tmpdb, 0, &cause);
+	ck_assert_msg(st != NULL, "%s", cause);
+	ck_assert_int_eq(tu_count(st, "SELECT count(*) FROM sqlite_master"
+	    " WHERE name IN ('ovd', 'ovr_unit', 'ovr_event', 'ovr_loaded')"),
+	    4);
+	ck_assert_int_eq(tu_count(st, "SELECT version FROM kind_schema"
+	    " WHERE kind = 'ovd'"), 1);
 	store_close(st);
 }
 END_TEST
@@ -209,6 +349,9 @@ store_suite(void)
 	tcase_add_test(tc, test_newer_schema_refused);
 	tcase_add_test(tc, test_readonly_refuses_writes);
 	tcase_add_test(tc, test_migrate_from_empty_file);
+	tcase_add_test(tc, test_migrate_v1_store);
+	tcase_add_test(tc, test_kind_versions);
+	tcase_add_test(tc, test_kind_added_later);
 	tcase_add_test(tc, test_dedupe);
 	tcase_add_test(tc, test_rollback_after_buckets);
 	suite_add_tcase(s, tc);

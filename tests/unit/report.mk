@@ -12,3 +12,19 @@ EXTRA_DIST += tests/unit/report_cli.sh
 # The manual pages lint clean and list every option and command.
 TESTS += tests/unit/man_lint.sh
 EXTRA_DIST += tests/unit/man_lint.sh
+
+# The kinds in profview.1 and --help come from kind_table.
+check_PROGRAMS += tests/unit/kindtable
+tests_unit_kindtable_SOURCES = tests/unit/kindtable.c
+tests_unit_kindtable_LDADD = $(CORE_LIBS)
+TESTS += tests/unit/kinds.sh
+EXTRA_DIST += tests/unit/kinds.sh
+
+# After adding a kind or a format: rewrite profview.1's list of kinds.
+update-man-kinds: tests/unit/kindtable$(EXEEXT)
+	tests/unit/kindtable > $(srcdir)/man/kinds.tmp
+	sed -e '/^\.\\" BEGIN KINDS/,/^\.\\" END KINDS/{/^\.\\" END KINDS/r $(srcdir)/man/kinds.tmp' -e 'd;}' \
+	    $(srcdir)/man/profview.1 > $(srcdir)/man/profview.1.new
+	mv $(srcdir)/man/profview.1.new $(srcdir)/man/profview.1
+	rm -f $(srcdir)/man/kinds.tmp
+.PHONY: update-man-kinds

@@ -11,6 +11,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <sqlite3.h>
+
 #include "ingest/ingest.h"
 #include "store/store.h"
 
