@@ -64,7 +64,10 @@ ingest_warn(struct ingest_ctx *ctx, size_t offset, const char *fmt, ...)
 	va_end(ap);
 	if (msg == NULL)
 		return;
-	store_warning_add(ctx->st, ctx->session, (int64_t)offset, msg);
+	/* A warning the store cannot keep fails the ingest (ingest_run). */
+	if (store_warning_add(ctx->st, ctx->session, (int64_t)offset,
+	    msg) != 0)
+		ingest_store_fail(ctx, "warning");
 	fprintf(stderr, "profview: warning: %s: offset %zu: %s\n", ctx->path,
 	    offset, msg);
 	ctx->warnings++;
@@ -170,7 +173,7 @@ ingest_run(struct store *st, const char *path, const uint8_t *buf,
 	    (int64_t)len, prog, captured[0] != '\0' ? captured : NULL, cause);
 	if (ctx.session < 0)
 		goto rollback;
-	if (k->reader->load(&ctx) != 0) {
+	if (k->reader->load(&ctx) != 0 || ctx.cause != NULL) {
 		*cause = ctx.cause != NULL ? ctx.cause :
 		    xasprintf("%s: %s reader failed", path, k->name);
 		ctx.cause = NULL;

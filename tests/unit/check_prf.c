@@ -91,6 +91,33 @@ expect_load(const struct tu_prf *f, size_t cut, int nwarn, int64_t *id)
 	return (st);
 }
 
+/*
+ * A warning the store cannot keep fails the ingest: the file is not
+ * stored without the note that says what was odd about it.
+ */
+START_TEST(test_warning_store_failure)
+{
+	struct tu_prf	 f = good(0);
+	struct store	*st = tu_store();
+	uint8_t		*buf;
+	size_t		 len;
+	char		*cause;
+	int64_t		 id;
+
+	ck_assert_int_eq(store_exec(st, "CREATE TRIGGER no_warning BEFORE"
+	    " INSERT ON warning BEGIN SELECT RAISE(ABORT, 'full'); END",
+	    &cause), 0);
+	buf = tu_prf_bytes(&f, &len);
+	ck_assert_int_eq(tu_ingest(st, NAME, buf, len, NULL, &id, &cause), -1);
+	ck_assert_ptr_nonnull(strstr(cause, "warning"));
+	ck_assert_ptr_nonnull(strstr(cause, "full"));
+	ck_assert_int_eq(tu_rows(st), 0);
+	free(cause);
+	free(buf);
+	store_close(st);
+}
+END_TEST
+
 START_TEST(test_good_16bit)
 {
 	struct tu_prf	 f = good(0);
@@ -375,6 +402,7 @@ prf_suite(void)
 	TCase	*tc = tcase_create("prf");
 
 	tcase_add_test(tc, test_good_16bit);
+	tcase_add_test(tc, test_warning_store_failure);
 	tcase_add_test(tc, test_good_unsaturated);
 	tcase_add_test(tc, test_good_pv32);
 	tcase_add_test(tc, test_bad_fields);
