@@ -180,34 +180,31 @@ main_delete(struct store *st, char **argv, int argc)
 static int
 main_sql(struct store *st, const char *sql, int format, int writable)
 {
-	sqlite3		*db = store_db(st);
-	sqlite3_stmt	*s;
-	const char	*tail = sql;
-	char		*cause = NULL;
+	struct store_query	*q;
+	char			*cause = NULL;
 
-	while (*tail != '\0') {
-		if (sqlite3_prepare_v2(db, tail, -1, &s, &tail) != SQLITE_OK) {
-			fprintf(stderr, "profview: sql: %s\n",
-			    sqlite3_errmsg(db));
-			return (EXIT_FAIL);
-		}
-		if (s == NULL)	/* whitespace or a comment */
-			continue;
-		if (!writable && !sqlite3_stmt_readonly(s)) {
-			fprintf(stderr, "profview: sql: the store is read-only"
-			    " here (use --writable to change it)\n");
-			sqlite3_finalize(s);
-			return (EXIT_FAIL);
-		}
-		if (report_stmt(s, format, stdout, &cause) != 0) {
+	for (;;) {
+		if ((q = store_query_open(st, &sql, &cause)) == NULL) {
+			if (cause == NULL)	/* only blanks and comments */
+				return (EXIT_OK);
 			fprintf(stderr, "profview: sql: %s\n", cause);
 			free(cause);
-			sqlite3_finalize(s);
 			return (EXIT_FAIL);
 		}
-		sqlite3_finalize(s);
+		if (!writable && !store_query_readonly(q)) {
+			fprintf(stderr, "profview: sql: the store is read-only"
+			    " here (use --writable to change it)\n");
+			store_query_close(q);
+			return (EXIT_FAIL);
+		}
+		if (report_query(q, format, stdout, &cause) != 0) {
+			fprintf(stderr, "profview: sql: %s\n", cause);
+			free(cause);
+			store_query_close(q);
+			return (EXIT_FAIL);
+		}
+		store_query_close(q);
 	}
-	return (EXIT_OK);
 }
 
 static int

@@ -44,6 +44,7 @@ int		 report_session(struct store *, int64_t, int, FILE *, char **);
 int		 report_hist(const struct analyze_hist *, size_t, int, int,
 		     FILE *, char **);
 int		 report_stmt(sqlite3_stmt *, int, FILE *, char **);
+int		 report_query(struct store_query *, int, FILE *, char **);
 
 /* The kinds' reports (kind.h). */
 int		 report_prf(struct store *, const struct store_session *,

@@ -223,6 +223,33 @@ int		 store_ovr_loaded_next(struct store_cursor *,
 		     struct store_ovr_loaded *);
 
 /*
+ * A statement a user typed (query.c): for profview sql and :sql only.
+ */
+enum store_type {
+	STORE_NULL,
+	STORE_INT,
+	STORE_REAL,
+	STORE_TEXT,
+	STORE_BLOB
+};
+struct store_value {
+	int		 type;
+	int64_t		 i;
+	double		 r;
+	const char	*s;	/* STORE_TEXT, STORE_BLOB */
+	size_t		 len;	/* bytes of s */
+};
+struct store_query;
+struct store_query *store_query_open(struct store *, const char **, char **);
+int		 store_query_readonly(struct store_query *);
+int		 store_query_ncols(struct store_query *);
+const char	*store_query_name(struct store_query *, int);
+int		 store_query_step(struct store_query *, struct store_value *);
+const char	*store_query_error(struct store_query *);
+int64_t		 store_query_changes(struct store_query *);
+void		 store_query_close(struct store_query *);
+
+/*
  * Below: the interface between the files of store/, not for callers.
  */
 struct store_cursor *store_cursor_open(struct store *, const char *,

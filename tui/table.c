@@ -17,7 +17,8 @@
 #define TABLE_CHECK	64	/* rows between clock checks */
 
 struct table {
-	sqlite3_stmt	*stmt;		/* NULL once fetched */
+	struct store_query *q;		/* NULL once fetched */
+	struct store_value *vals;
 	char		*sql;
 	int		 ncols;
 	char		**names;
@@ -60,10 +61,11 @@ table_append(struct table *t, const char *s, size_t len)
 static void
 table_fetch_row(struct table *t)
 {
-	const char	*s;
-	char		 type, blob[48];
-	size_t		 len;
-	int		 c, w;
+	const struct store_value *v;
+	const char		*s;
+	char			 type, num[48];
+	size_t			 len;
+	int			 c, w;
 
 	if (t->nrows == t->rowcap) {
 		t->rowcap = t->rowcap != 0 ? t->rowcap * 2 : 1024;
@@ -71,21 +73,34 @@ table_fetch_row(struct table *t)
 	}
 	t->row[t->nrows++] = t->alen;
 	for (c = 0; c < t->ncols; c++) {
-		type = (char)sqlite3_column_type(t->stmt, c);
-		if (type == SQLITE_BLOB) {
-			len = (size_t)snprintf(blob, sizeof blob, "<blob %d"
-			    " bytes>", sqlite3_column_bytes(t->stmt, c));
-			s = blob;
-		} else if (type == SQLITE_NULL) {
+		v = &t->vals[c];
+		type = (char)v->type;
+		s = num;
+		switch (v->type) {
+		case STORE_BLOB:
+			len = (size_t)snprintf(num, sizeof num, "<blob %zu"
+			    " bytes>", v->len);
+			break;
+		case STORE_NULL:
 			s = "NULL";
 			len = 4;
-		} else {
-			s = (const char *)sqlite3_column_text(t->stmt, c);
-			len = (size_t)sqlite3_column_bytes(t->stmt, c);
-			if (s == NULL)
-				s = "";
+			break;
+		case STORE_INT:
+			len = (size_t)snprintf(num, sizeof num, "%lld",
+			    (long long)v->i);
+			break;
+		case STORE_REAL:
+			/* As SQLite prints it: 15 digits, 1.0 keeps its point. */
+			len = (size_t)snprintf(num, sizeof num, "%.15g", v->r);
+			if (strpbrk(num, ".eni") == NULL && len + 2 < sizeof num)
+				len += (size_t)snprintf(num + len,
+				    sizeof num - len, ".0");
+			break;
+		default:
+			s = v->s;
 			/* A NUL inside text ends the cell. */
-			len = strnlen(s, len);
+			len = strnlen(s, v->len);
+			break;
 		}
 		table_append(t, &type, 1);
 		table_append(t, s, len);
@@ -101,8 +116,8 @@ table_fetch_row(struct table *t)
 static void
 table_finish(struct table *t)
 {
-	sqlite3_finalize(t->stmt);
-	t->stmt = NULL;
+	store_query_close(t->q);
+	t->q = NULL;
 }
 
 static int
@@ -112,7 +127,7 @@ table_work(struct tui_view *tv, uint64_t deadline)
 	size_t		 n = 0;
 	int		 rc;
 
-	if (t->stmt == NULL)
+	if (t->q == NULL)
 		return (0);
 	if (deadline == 0) {
 		t->cancelled = 1;
@@ -120,15 +135,15 @@ table_work(struct tui_view *tv, uint64_t deadline)
 		return (0);
 	}
 	for (;;) {
-		rc = sqlite3_step(t->stmt);
-		if (rc == SQLITE_ROW) {
+		rc = store_query_step(t->q, t->vals);
+		if (rc == 1) {
 			table_fetch_row(t);
 			if (++n % TABLE_CHECK == 0 && tui_now_ns() >= deadline)
 				break;
 			continue;
 		}
-		if (rc == SQLITE_DONE) {
-			t->changes = sqlite3_changes(store_db(tui_store()));
+		if (rc == 0) {
+			t->changes = (int)store_query_changes(t->q);
 			if (t->ncols == 0)
 				tui_message("%d row%s changed", t->changes,
 				    t->changes == 1 ? "" : "s");
@@ -137,7 +152,7 @@ table_work(struct tui_view *tv, uint64_t deadline)
 				    t->nrows == 1 ? "" : "s");
 		} else {
 			t->error = xasprintf("error: %s",
-			    sqlite3_errmsg(store_db(tui_store())));
+			    store_query_error(t->q));
 			tui_message("%s", t->error);
 		}
 		table_finish(t);
@@ -146,7 +161,7 @@ table_work(struct tui_view *tv, uint64_t deadline)
 	tv->list.n = t->nrows;
 	if (n != 0)
 		tv->search.stale = 1;
-	return (t->stmt != NULL);
+	return (t->q != NULL);
 }
 
 static char *
@@ -155,7 +170,7 @@ table_title(struct tui_view *tv)
 	struct table	*t = tv->data;
 	const char	*state = "";
 
-	if (t->stmt != NULL)
+	if (t->q != NULL)
 		state = ", fetching";
 	else if (t->cancelled)
 		state = ", interrupted";
@@ -181,7 +196,7 @@ table_draw(struct tui_view *tv, int y, int h, int w)
 	int		 row, c, x, cw, attr, cattr, yy, tw;
 
 	if (t->ncols == 0) {
-		tui_put(y, 0, w, TUI_PLAIN, t->stmt != NULL ? "running..." :
+		tui_put(y, 0, w, TUI_PLAIN, t->q != NULL ? "running..." :
 		    t->error != NULL ? t->error : "The statement returns no"
 		    " rows.");
 		tui_list_fit(&tv->list, 0);
@@ -200,7 +215,7 @@ table_draw(struct tui_view *tv, int y, int h, int w)
 	if (t->nrows == 0) {
 		tui_put(y + 1, 0, w, t->error != NULL ?
 		    tui_attr(TUI_C_ERROR) : TUI_PLAIN, t->error != NULL ?
-		    t->error : t->stmt != NULL ? "running..." : "No rows.");
+		    t->error : t->q != NULL ? "running..." : "No rows.");
 		return;
 	}
 	for (row = 0; row < tv->list.height; row++) {
@@ -217,9 +232,9 @@ table_draw(struct tui_view *tv, int y, int h, int w)
 		for (; c < t->ncols && x < w; c++, p = table_next(p)) {
 			cw = t->width[c];
 			cattr = attr;
-			if (p[0] == SQLITE_NULL && attr == TUI_PLAIN)
+			if (p[0] == STORE_NULL && attr == TUI_PLAIN)
 				cattr = tui_attr(TUI_C_NULL);
-			if (p[0] == SQLITE_INTEGER || p[0] == SQLITE_FLOAT) {
+			if (p[0] == STORE_INT || p[0] == STORE_REAL) {
 				tw = tui_strwidth(p + 1);
 				tui_put(yy, x + (tw < cw ? cw - tw : 0), cw,
 				    cattr, p + 1);
@@ -257,7 +272,7 @@ table_match(struct tui_view *tv, size_t row, const char *pattern)
 	int		 c;
 
 	for (c = 0; c < t->ncols; c++, p = table_next(p)) {
-		if (p[0] != SQLITE_NULL && tui_strcasestr(p + 1, pattern))
+		if (p[0] != STORE_NULL && tui_strcasestr(p + 1, pattern))
 			return (1);
 	}
 	return (0);
@@ -267,24 +282,24 @@ table_match(struct tui_view *tv, size_t row, const char *pattern)
 static int
 table_export(struct tui_view *tv, int format, FILE *f, char **cause)
 {
-	struct table	*t = tv->data;
-	sqlite3		*db = store_db(tui_store());
-	sqlite3_stmt	*s;
-	int		 rc;
+	struct table		*t = tv->data;
+	struct store_query	*q;
+	const char		*sql = t->sql;
+	int			 rc;
 
-	if (sqlite3_prepare_v2(db, t->sql, -1, &s, NULL) != SQLITE_OK ||
-	    s == NULL) {
-		*cause = xasprintf("%s", sqlite3_errmsg(db));
+	if ((q = store_query_open(tui_store(), &sql, cause)) == NULL) {
+		if (*cause == NULL)
+			*cause = xstrdup("no statement");
 		return (-1);
 	}
-	if (!sqlite3_stmt_readonly(s)) {
-		sqlite3_finalize(s);
+	if (!store_query_readonly(q)) {
+		store_query_close(q);
 		*cause = xstrdup("only a query that changes nothing can be"
 		    " exported (it runs again)");
 		return (-1);
 	}
-	rc = report_stmt(s, format, f, cause);
-	sqlite3_finalize(s);
+	rc = report_query(q, format, f, cause);
+	store_query_close(q);
 	return (rc);
 }
 
@@ -303,6 +318,7 @@ table_free(struct tui_view *tv)
 	free(t->arena);
 	free(t->error);
 	free(t->sql);
+	free(t->vals);
 	free(t);
 }
 
@@ -322,41 +338,37 @@ static const struct tui_view_ops table_ops = {
 struct tui_view *
 tui_table_new(const char *sql, char **cause)
 {
-	sqlite3		*db = store_db(tui_store());
-	sqlite3_stmt	*s;
-	struct table	*t;
-	struct tui_view	*tv;
-	const char	*tail, *name;
-	int		 c;
+	struct store_query	*q;
+	struct table		*t;
+	struct tui_view		*tv;
+	const char		*tail = sql, *name;
+	int			 c;
 
-	if (sqlite3_prepare_v2(db, sql, -1, &s, &tail) != SQLITE_OK) {
-		*cause = xasprintf("%s", sqlite3_errmsg(db));
-		return (NULL);
-	}
-	if (s == NULL) {
-		*cause = xstrdup("no statement");
+	if ((q = store_query_open(tui_store(), &tail, cause)) == NULL) {
+		if (*cause == NULL)
+			*cause = xstrdup("no statement");
 		return (NULL);
 	}
 	if (tail[strspn(tail, " \t\n;")] != '\0') {
-		sqlite3_finalize(s);
+		store_query_close(q);
 		*cause = xstrdup(":sql runs one statement at a time");
 		return (NULL);
 	}
-	if (!tui_writable() && !sqlite3_stmt_readonly(s)) {
-		sqlite3_finalize(s);
+	if (!tui_writable() && !store_query_readonly(q)) {
+		store_query_close(q);
 		*cause = xstrdup("the store is read-only here (start profview"
 		    " with --writable to change it)");
 		return (NULL);
 	}
 	t = xcalloc(1, sizeof *t);
-	t->stmt = s;
+	t->q = q;
 	t->sql = xstrdup(sql);
-	t->ncols = sqlite3_column_count(s);
+	t->ncols = store_query_ncols(q);
+	t->vals = xcalloc(t->ncols + 1, sizeof *t->vals);
 	t->names = xcalloc(t->ncols + 1, sizeof *t->names);
 	t->width = xcalloc(t->ncols + 1, sizeof *t->width);
 	for (c = 0; c < t->ncols; c++) {
-		if ((name = sqlite3_column_name(s, c)) == NULL)
-			name = "?";
+		name = store_query_name(q, c);
 		t->names[c] = xstrdup(name);
 		t->width[c] = tui_strwidth(name);
 		if (t->width[c] > TABLE_MAXW)
