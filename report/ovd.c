@@ -90,10 +90,9 @@ static const struct report_table ovd_t_legend = {
 /* Walks the events in order, keeping the residency of every unit. */
 struct ovd_walk {
 	const struct analyze_ovd	*o;
-	size_t				 next;	/* first span not yet open */
-	size_t				*active;	/* per unit: span + 1,
-							   or 0 */
-	size_t				*list;		/* scratch, nunits */
+	size_t				 next;	 /* first span not yet open */
+	size_t				*active; /* per unit: span + 1, or 0 */
+	size_t				*list;	 /* scratch, nunits */
 };
 
 static void
