@@ -20,7 +20,7 @@ const struct kind kind_table[] = {
 	{ "ovd", "OVRACT overlay log of Turbo Pascal 5 (NAME.OVD)",
 	    &ingest_ovd_reader, &store_ovd_schema,
 	    analyze_ovd_model, analyze_ovd_model_free,
-	    report_ovd, NULL },
+	    report_ovd, report_ovd_trace },
 };
 const size_t kind_count = sizeof kind_table / sizeof kind_table[0];
 

@@ -98,7 +98,7 @@ html_cell(FILE *f, const char *tag, const struct report_col *col,
 		free(s);
 		break;
 	default:
-		fprintf(f, "<%s class=\"null\">&lt;null&gt;</%s>", tag, tag);
+		fprintf(f, "<%s class=\"null\">NULL</%s>", tag, tag);
 		break;
 	}
 }

@@ -17,8 +17,13 @@ struct json_data {
 	size_t	tables;		/* members written so far */
 };
 
-static void
-json_string(FILE *f, const char *s, size_t len)
+/*
+ * A JSON string: the one escaper of every JSON report and timeline.
+ * Valid UTF-8 passes through as it is; control characters are escaped;
+ * bytes that are not UTF-8 become U+FFFD.
+ */
+void
+report_json_string(FILE *f, const char *s, size_t len)
 {
 	const unsigned char	*p = (const unsigned char *)s;
 	size_t			 i = 0, run = 0, adv;
@@ -57,8 +62,10 @@ json_string(FILE *f, const char *s, size_t len)
 	fputc('"', f);
 }
 
-static void
-json_value(FILE *f, const struct report_col *col, const struct report_cell *c)
+/* A cell as a JSON value; col gives a real's precision. */
+void
+report_json_value(FILE *f, const struct report_col *col,
+    const struct report_cell *c)
 {
 	char	*s;
 
@@ -76,7 +83,7 @@ json_value(FILE *f, const struct report_col *col, const struct report_cell *c)
 		free(s);
 		break;
 	case REPORT_STR:
-		json_string(f, c->s, c->len);
+		report_json_string(f, c->s, c->len);
 		break;
 	case REPORT_BLOB:
 		s = report_hex(c->s, c->len);
@@ -103,9 +110,10 @@ json_members(struct report_out *o, const struct report_cell *cells,
 			continue;
 		if (n++ != 0)
 			fputs(", ", o->f);
-		json_string(o->f, t->cols[k].name, strlen(t->cols[k].name));
+		report_json_string(o->f, t->cols[k].name,
+		    strlen(t->cols[k].name));
 		fputs(": ", o->f);
-		json_value(o->f, &t->cols[k], &cells[k]);
+		report_json_value(o->f, &t->cols[k], &cells[k]);
 	}
 }
 
@@ -136,7 +144,7 @@ json_table_begin(struct report_out *o)
 		return;
 	if (!o->doc->bare) {
 		fputs(d->tables++ != 0 ? ",\n" : "\n", o->f);
-		json_string(o->f, t->name, strlen(t->name));
+		report_json_string(o->f, t->name, strlen(t->name));
 		fputs(": ", o->f);
 	}
 	if (t->shape == REPORT_OBJECT || t->shape == REPORT_KEYED)
@@ -165,10 +173,10 @@ json_row(struct report_out *o, const struct report_cell *cells)
 	case REPORT_KEYED:
 		/* Keys are strings whatever their cell type. */
 		if (cells[k].type == REPORT_STR)
-			json_string(o->f, cells[k].s, cells[k].len);
+			report_json_string(o->f, cells[k].s, cells[k].len);
 		else {
 			fputc('"', o->f);
-			json_value(o->f, &t->cols[k], &cells[k]);
+			report_json_value(o->f, &t->cols[k], &cells[k]);
 			fputc('"', o->f);
 		}
 		fputs(": ", o->f);
@@ -177,12 +185,12 @@ json_row(struct report_out *o, const struct report_cell *cells)
 			json_members(o, cells, k + 1);
 			fputc('}', o->f);
 		} else if ((v = json_next(o, k + 1)) < t->ncols)
-			json_value(o->f, &t->cols[v], &cells[v]);
+			report_json_value(o->f, &t->cols[v], &cells[v]);
 		else
 			fputs("null", o->f);
 		break;
 	case REPORT_LIST:
-		json_value(o->f, &t->cols[k], &cells[k]);
+		report_json_value(o->f, &t->cols[k], &cells[k]);
 		break;
 	default:
 		fputc('{', o->f);

@@ -1,7 +1,9 @@
 /*
- * Reports for OVD sessions: what OVRACT's OVRACTR/OVRACTM showed (an
- * event listing and a per-unit summary) as text, CSV and JSON, and the
- * buffer over time as Chrome trace-event JSON, one track per unit.
+ * The OVD session report: what OVRACT's OVRACTR/OVRACTM showed, a
+ * per-unit summary and an event listing with the buffer's changes and
+ * load lists, as tables of the document model; and the buffer over time
+ * as a timeline, a track per unit, for the timeline formats.  Everything
+ * comes from the model the timeline view draws (analyze_ovd).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,12 +13,86 @@
 #include "analyze/analyze.h"
 #include "report/report.h"
 
+static const struct report_table ovd_t_header = {
+	"ovd", "OVD header", REPORT_OBJECT, REPORT_NOHEAD, report_kv_cols,
+	REPORT_KV_COLS, NULL, -1, 0
+};
+
+static const struct report_col ovd_unit_cols[] = {
+	{ "name", "unit", 0, 0, 24 },
+	{ "stat_seg", "StatSeg", REPORT_HEX, 4, 0 },
+	{ "file_ofs", "", REPORT_MACHINE, 0, 0 },
+	{ "code_size", "code", 0, 0, 0 },
+	{ "fixup_size", "", REPORT_MACHINE, 0, 0 },
+	{ "entry_pts", "", REPORT_MACHINE, 0, 0 },
+	{ "loads", "loads", 0, 0, 0 },
+	{ "reprieves", "reprieves", 0, 0, 0 },
+	{ "resident_ticks", "", REPORT_MACHINE, 0, 0 },
+	{ "resident_percent", "resident %", 0, 2, 0 },
+	{ "mean_reload_ticks", "", REPORT_MACHINE, 4, 0 },
+	{ "mean_reload_s", "reload s", 0, 3, 0 },
+};
+#define OVD_UNIT_COLS	(sizeof ovd_unit_cols / sizeof ovd_unit_cols[0])
+#define OVD_UNIT_PCT	9
+
+static const struct report_table ovd_t_units = {
+	"units", "Units", REPORT_ROWS, 0, ovd_unit_cols, OVD_UNIT_COLS,
+	"no overlaid units", OVD_UNIT_PCT, 0
+};
+
+static const struct report_col ovd_buffer_cols[] = {
+	{ "seq", "from seq", 0, 0, 0 },
+	{ "ticks", "", REPORT_MACHINE, 0, 0 },
+	{ "time_s", "time s", 0, 3, 0 },
+	{ "heap_org", "", REPORT_MACHINE, 0, 0 },
+	{ "heap_end", "", REPORT_MACHINE, 0, 0 },
+	{ "range", "buffer", REPORT_HUMAN, 0, 0 },
+	{ "bytes", "bytes", 0, 0, 0 },
+};
+#define OVD_BUFFER_COLS	(sizeof ovd_buffer_cols / sizeof ovd_buffer_cols[0])
+
+static const struct report_table ovd_t_buffers = {
+	"buffers", "Overlay buffer", REPORT_ROWS, 0, ovd_buffer_cols,
+	OVD_BUFFER_COLS, "no events", -1, 0
+};
+
+static const struct report_col ovd_event_cols[] = {
+	{ "seq", "seq", 0, 0, 0 },
+	{ "ticks", "", REPORT_MACHINE, 0, 0 },
+	{ "time_s", "time s", 0, 3, 0 },
+	{ "kind", "kind", 0, 0, 0 },
+	{ "ovr_seg", "", REPORT_MACHINE, 0, 0 },
+	{ "unit", "unit", 0, 0, 24 },
+	{ "ovr_ofs", "", REPORT_MACHINE, 0, 0 },
+	{ "call_site", "call site", 0, 0, 40 },
+	{ "heap_org", "", REPORT_MACHINE, 0, 0 },
+	{ "heap_end", "", REPORT_MACHINE, 0, 0 },
+	{ "buffer", "buffer", REPORT_HUMAN, 0, 0 },
+	{ "load_list", "", REPORT_MACHINE, 0, 0 },
+	{ "loaded", "load list", REPORT_HUMAN, 0, 0 },
+};
+#define OVD_EVENT_COLS	(sizeof ovd_event_cols / sizeof ovd_event_cols[0])
+
+static const struct report_table ovd_t_events = {
+	"events", "Events", REPORT_ROWS, 0, ovd_event_cols, OVD_EVENT_COLS,
+	"no events", -1, 0
+};
+
+static const struct report_col ovd_legend_cols[] = {
+	{ "line", "", 0, 0, 0 },
+};
+
+static const struct report_table ovd_t_legend = {
+	"legend", "Legend", REPORT_LIST, REPORT_HUMAN | REPORT_NOHEAD,
+	ovd_legend_cols, 1, NULL, -1, 0
+};
+
 /* Walks the events in order, keeping the residency of every unit. */
 struct ovd_walk {
 	const struct analyze_ovd	*o;
-	size_t				 next;	/* first span not yet open */
-	size_t				*active;	/* per unit: span + 1 or 0 */
-	size_t				*list;		/* scratch, nunits */
+	size_t				 next;	 /* first span not yet open */
+	size_t				*active; /* per unit: span + 1, or 0 */
+	size_t				*list;	 /* scratch, nunits */
 };
 
 static void
@@ -72,38 +148,30 @@ ovd_walk_at(struct ovd_walk *w, int64_t seq)
 	return (n);
 }
 
-static void
-ovd_csv_field(FILE *f, const char *s)
+/*
+ * The load list of the walk's last step, for machines as SSSS:LLLL hex
+ * pairs of static and load segment, for people as unit@LLLLh.
+ */
+static char *
+ovd_list(const struct ovd_walk *w, size_t n, int human)
 {
-	if (strpbrk(s, ",\"\r\n") == NULL) {
-		fputs(s, f);
-		return;
-	}
-	fputc('"', f);
-	for (; *s != '\0'; s++) {
-		if (*s == '"')
-			fputc('"', f);
-		fputc(*s, f);
-	}
-	fputc('"', f);
-}
+	const struct analyze_ovd	*o = w->o;
+	const struct analyze_ovd_span	*p;
+	char				*s = xstrdup(""), *t;
+	size_t				 k;
 
-static void
-ovd_json_string(FILE *f, const char *s)
-{
-	const unsigned char	*p = (const unsigned char *)s;
-
-	fputc('"', f);
-	for (; *p != '\0'; p++) {
-		if (*p == '"' || *p == '\\')
-			fprintf(f, "\\%c", *p);
-		else if (*p < 0x20 || *p >= 0x7f)
-			/* Map names are DOS bytes: keep the JSON ASCII. */
-			fprintf(f, "\\u%04x", *p);
+	for (k = 0; k < n; k++) {
+		p = &o->spans[w->list[k]];
+		if (human)
+			t = xasprintf("%s%s%s@%04Xh", s, k != 0 ? " " : "",
+			    o->units[p->unit].name, p->load_seg);
 		else
-			fputc(*p, f);
+			t = xasprintf("%s%s%04X:%04X", s, k != 0 ? " " : "",
+			    o->units[p->unit].stat_seg, p->load_seg);
+		free(s);
+		s = t;
 	}
-	fputc('"', f);
+	return (s);
 }
 
 static const char *
@@ -112,195 +180,259 @@ ovd_kind(const struct analyze_ovd_event *e)
 	return (e->reprieve ? "reprieve" : "load");
 }
 
-static void
-ovd_text(const struct analyze_ovd *o, const struct store_session *ss,
-    FILE *f)
+static uint64_t
+ovd_reprieves(const struct analyze_ovd *o)
 {
-	const struct analyze_ovd_unit	*u;
-	const struct analyze_ovd_event	*e;
-	const struct analyze_ovd_span	*p;
-	struct ovd_walk			 w;
-	uint64_t			 reprieves = 0;
-	size_t				 i, k, n;
-	char				*site, reload[32];
-	int				 org = -1, end = -1;
+	uint64_t	n = 0;
+	size_t		i;
 
 	for (i = 0; i < o->nevents; i++)
-		reprieves += o->events[i].reprieve;
-	fprintf(f, "OVRACT session %lld: %s, version %d, PrefixSeg %04Xh\n",
-	    (long long)o->session, ss->program != NULL ? ss->program : "?",
-	    o->version, o->prefix_seg);
-	fprintf(f, "%zu overlaid units; %zu events (%llu loads, %llu"
-	    " reprieves) from %.2f s to %.2f s%s", o->nunits, o->nevents,
-	    (unsigned long long)(o->nevents - reprieves),
-	    (unsigned long long)reprieves, analyze_ovd_seconds(o->t_first),
-	    analyze_ovd_seconds(o->t_last),
-	    o->truncated ? "; the file is truncated" : "");
-	if (o->wraps != 0)
-		fprintf(f, "; the clock passed midnight %lld time%s",
-		    (long long)o->wraps, o->wraps == 1 ? "" : "s");
-	fputs("\n\nUnits\n", f);
-	fprintf(f, "%-12s %7s %6s %6s %9s %9s %12s\n", "unit", "StatSeg",
-	    "code", "loads", "reprieves", "resident", "reload s");
-	for (i = 0; i < o->nunits; i++) {
-		u = &o->units[i];
-		if (u->mean_reload_ticks < 0)
-			snprintf(reload, sizeof reload, "-");
-		else
-			snprintf(reload, sizeof reload, "%.3f",
-			    u->mean_reload_ticks / ANALYZE_OVD_TICKS_PER_S);
-		fprintf(f, "%-12s   %04Xh %6u %6llu %9llu %8.1f%% %12s\n",
-		    u->name, u->stat_seg, u->code_size,
-		    (unsigned long long)u->loads,
-		    (unsigned long long)u->reprieves,
-		    100 * u->resident_share, reload);
-	}
-	fputs("\nEvents\n", f);
-	fprintf(f, "%8s %10s %-8s %-12s %-24s %s\n", "seq", "time s", "kind",
-	    "unit", "call site", "load list");
-	ovd_walk_init(&w, o);
-	for (i = 0; i < o->nevents; i++) {
-		e = &o->events[i];
-		if (e->heap_org != org || e->heap_end != end) {
-			fprintf(f, "%8s %10s buffer %04Xh..%04Xh (%u bytes)\n",
-			    "", "", e->heap_org, e->heap_end,
-			    ((unsigned)e->heap_end - e->heap_org) * 16);
-			org = e->heap_org;
-			end = e->heap_end;
-		}
-		n = ovd_walk_at(&w, e->seq);
-		site = analyze_ovd_site(o, e->unit, e->ovr_ofs);
-		fprintf(f, "%8lld %10.3f %-8s %-12s %-24s",
-		    (long long)e->seq, analyze_ovd_seconds(e->ticks),
-		    ovd_kind(e), o->units[e->unit].name, site);
-		free(site);
-		for (k = 0; !e->reprieve && k < n; k++) {
-			p = &o->spans[w.list[k]];
-			fprintf(f, " %s@%04Xh", o->units[p->unit].name,
-			    p->load_seg);
-		}
-		fputc('\n', f);
-	}
-	ovd_walk_free(&w);
+		n += o->events[i].reprieve;
+	return (n);
+}
+
+/* A clock reading, with its time in seconds for people. */
+static void
+ovd_kv_ticks(struct report_out *o, const char *key, int64_t ticks,
+    const char *what)
+{
+	char	*note = xasprintf("%s, %.2f s", what,
+		    analyze_ovd_seconds(ticks));
+
+	report_kv_int(o, key, ticks, "%lld", note);
+	free(note);
 }
 
 static void
-ovd_csv(const struct analyze_ovd *o, FILE *f)
+ovd_header_table(struct report_out *out, const struct analyze_ovd *o)
+{
+	uint64_t	reprieves = ovd_reprieves(o);
+	char		shown[32];
+
+	report_table(out, &ovd_t_header);
+	report_kv_int(out, "version", o->version, "%lld",
+	    "of the OVD file format");
+	report_kv_int(out, "prefix_seg", o->prefix_seg, "%04llXh",
+	    "PrefixSeg: the program's PSP");
+	report_kv(out, "truncated", report_int(o->truncated),
+	    o->truncated ? "yes" : "no", o->truncated ?
+	    "the file ends inside an event, which is left out" : NULL);
+	report_kv_int(out, "wraps", o->wraps, "%lld",
+	    "times the clock passed midnight");
+	snprintf(shown, sizeof shown, "%.4f", ANALYZE_OVD_TICKS_PER_S);
+	report_kv(out, "ticks_per_second", report_real(
+	    ANALYZE_OVD_TICKS_PER_S), shown,
+	    "the PC's clock, 1193182 / 65536 Hz");
+	ovd_kv_ticks(out, "first_ticks", o->t_first, "the first event");
+	ovd_kv_ticks(out, "last_ticks", o->t_last, "the last event");
+	report_kv_int(out, "units", (int64_t)o->nunits, "%lld",
+	    "overlaid units");
+	report_kv_int(out, "events", (int64_t)o->nevents, "%lld", NULL);
+	report_kv_int(out, "loads", (int64_t)(o->nevents - reprieves), "%lld",
+	    NULL);
+	report_kv_int(out, "reprieves", (int64_t)reprieves, "%lld", NULL);
+	report_table_end(out);
+}
+
+static void
+ovd_units_table(struct report_out *out, const struct report_table *t,
+    const struct analyze_ovd *o)
 {
 	const struct analyze_ovd_unit	*u;
-	const struct analyze_ovd_event	*e;
-	const struct analyze_ovd_span	*p;
-	struct ovd_walk			 w;
-	size_t				 i, k, n;
-	char				*site;
+	struct report_cell		 c[OVD_UNIT_COLS];
+	size_t				 i;
 
-	fputs("record,unit,stat_seg,seq,ticks,time_s,kind,call_site,ovr_ofs,"
-	    "heap_org,heap_end,load_list,loads,reprieves,resident_ticks,"
-	    "resident_share,mean_reload_s\n", f);
+	report_table(out, t);
 	for (i = 0; i < o->nunits; i++) {
 		u = &o->units[i];
-		fputs("unit,", f);
-		ovd_csv_field(f, u->name);
-		fprintf(f, ",%u,,,,,,,,,,%llu,%llu,%lld,%.6f,", u->stat_seg,
-		    (unsigned long long)u->loads,
-		    (unsigned long long)u->reprieves,
-		    (long long)u->resident_ticks, u->resident_share);
-		if (u->mean_reload_ticks >= 0)
-			fprintf(f, "%.6f", u->mean_reload_ticks /
+		c[0] = report_str(u->name);
+		c[1] = report_int(u->stat_seg);
+		c[2] = report_int(u->file_ofs);
+		c[3] = report_int(u->code_size);
+		c[4] = report_int(u->fixup_size);
+		c[5] = report_int(u->entry_pts);
+		c[6] = report_int((int64_t)u->loads);
+		c[7] = report_int((int64_t)u->reprieves);
+		c[8] = report_int(u->resident_ticks);
+		c[9] = report_real(100 * u->resident_share);
+		if (u->mean_reload_ticks < 0) {
+			c[10] = report_null();
+			c[11] = report_null();
+		} else {
+			c[10] = report_real(u->mean_reload_ticks);
+			c[11] = report_real(u->mean_reload_ticks /
 			    ANALYZE_OVD_TICKS_PER_S);
-		fputs("\n", f);
-	}
-	ovd_walk_init(&w, o);
-	for (i = 0; i < o->nevents; i++) {
-		e = &o->events[i];
-		n = ovd_walk_at(&w, e->seq);
-		fputs("event,", f);
-		ovd_csv_field(f, o->units[e->unit].name);
-		fprintf(f, ",%u,%lld,%lld,%.6f,%s,", o->units[e->unit].stat_seg,
-		    (long long)e->seq, (long long)e->ticks,
-		    analyze_ovd_seconds(e->ticks), ovd_kind(e));
-		site = analyze_ovd_site(o, e->unit, e->ovr_ofs);
-		ovd_csv_field(f, site);
-		free(site);
-		fprintf(f, ",%u,%u,%u,", e->ovr_ofs, e->heap_org, e->heap_end);
-		for (k = 0; !e->reprieve && k < n; k++) {
-			p = &o->spans[w.list[k]];
-			fprintf(f, "%s%04X:%04X", k != 0 ? " " : "",
-			    o->units[p->unit].stat_seg, p->load_seg);
 		}
-		fputs(",,,,,\n", f);
+		report_row(out, c);
 	}
-	ovd_walk_free(&w);
+	report_table_end(out);
+}
+
+/* "2000h..203Ch": the buffer's limits, in paragraphs. */
+static char *
+ovd_range(const struct analyze_ovd_event *e)
+{
+	return (xasprintf("%04Xh..%04Xh", e->heap_org, e->heap_end));
+}
+
+/* Whether event i puts the buffer where no event before it had it. */
+static int
+ovd_moved(const struct analyze_ovd *o, size_t i)
+{
+	const struct analyze_ovd_event	*e = &o->events[i];
+
+	return (i == 0 || e->heap_org != e[-1].heap_org ||
+	    e->heap_end != e[-1].heap_end);
 }
 
 static void
-ovd_json(const struct analyze_ovd *o, const struct store_session *ss,
-    FILE *f)
+ovd_buffers_table(struct report_out *out, const struct analyze_ovd *o)
 {
-	const struct analyze_ovd_unit	*u;
 	const struct analyze_ovd_event	*e;
-	const struct analyze_ovd_span	*p;
-	struct ovd_walk			 w;
-	size_t				 i, k, n;
-	char				*site;
+	struct report_cell		 c[OVD_BUFFER_COLS];
+	char				*range;
+	size_t				 i;
 
-	fprintf(f, "{\"session\":%lld,\"kind\":\"ovd\",\"program\":",
-	    (long long)o->session);
-	ovd_json_string(f, ss->program != NULL ? ss->program : "");
-	fprintf(f, ",\"version\":%d,\"prefix_seg\":%u,\"truncated\":%s,"
-	    "\"wraps\":%lld,\"ticks_per_second\":%.4f,\"first_ticks\":%lld,"
-	    "\"last_ticks\":%lld,\n\"units\":[", o->version, o->prefix_seg,
-	    o->truncated ? "true" : "false", (long long)o->wraps,
-	    ANALYZE_OVD_TICKS_PER_S, (long long)o->t_first,
-	    (long long)o->t_last);
-	for (i = 0; i < o->nunits; i++) {
-		u = &o->units[i];
-		fprintf(f, "%s\n{\"stat_seg\":%u,\"name\":", i != 0 ? "," : "",
-		    u->stat_seg);
-		ovd_json_string(f, u->name);
-		fprintf(f, ",\"file_ofs\":%u,\"code_size\":%u,\"fixup_size\":%u,"
-		    "\"entry_pts\":%u,\"loads\":%llu,\"reprieves\":%llu,"
-		    "\"resident_ticks\":%lld,\"resident_share\":%.9f,"
-		    "\"mean_reload_ticks\":", u->file_ofs, u->code_size,
-		    u->fixup_size, u->entry_pts, (unsigned long long)u->loads,
-		    (unsigned long long)u->reprieves,
-		    (long long)u->resident_ticks, u->resident_share);
-		if (u->mean_reload_ticks < 0)
-			fputs("null}", f);
-		else
-			fprintf(f, "%.6f}", u->mean_reload_ticks);
+	report_table(out, &ovd_t_buffers);
+	for (i = 0; i < o->nevents; i++) {
+		if (!ovd_moved(o, i))
+			continue;
+		e = &o->events[i];
+		range = ovd_range(e);
+		c[0] = report_int(e->seq);
+		c[1] = report_int(e->ticks);
+		c[2] = report_real(analyze_ovd_seconds(e->ticks));
+		c[3] = report_int(e->heap_org);
+		c[4] = report_int(e->heap_end);
+		c[5] = report_str(range);
+		c[6] = report_int(((int64_t)e->heap_end - e->heap_org) * 16);
+		report_row(out, c);
+		free(range);
 	}
-	fputs("],\n\"events\":[", f);
+	report_table_end(out);
+}
+
+static void
+ovd_events_table(struct report_out *out, const struct report_table *t,
+    const struct analyze_ovd *o)
+{
+	const struct analyze_ovd_event	*e;
+	struct report_cell		 c[OVD_EVENT_COLS];
+	struct ovd_walk			 w;
+	char				*site, *range, *list, *loaded;
+	size_t				 i, n;
+
+	report_table(out, t);
 	ovd_walk_init(&w, o);
 	for (i = 0; i < o->nevents; i++) {
 		e = &o->events[i];
 		n = ovd_walk_at(&w, e->seq);
-		fprintf(f, "%s\n{\"seq\":%lld,\"ticks\":%lld,\"time_s\":%.6f,"
-		    "\"kind\":\"%s\",\"ovr_seg\":%u,\"unit\":", i != 0 ? "," : "",
-		    (long long)e->seq, (long long)e->ticks,
-		    analyze_ovd_seconds(e->ticks), ovd_kind(e),
-		    o->units[e->unit].stat_seg);
-		ovd_json_string(f, o->units[e->unit].name);
 		site = analyze_ovd_site(o, e->unit, e->ovr_ofs);
-		fprintf(f, ",\"ovr_ofs\":%u,\"call_site\":", e->ovr_ofs);
-		ovd_json_string(f, site);
+		range = ovd_moved(o, i) ? ovd_range(e) : NULL;
+		list = loaded = NULL;
+		if (!e->reprieve) {
+			list = ovd_list(&w, n, 0);
+			loaded = ovd_list(&w, n, 1);
+		}
+		c[0] = report_int(e->seq);
+		c[1] = report_int(e->ticks);
+		c[2] = report_real(analyze_ovd_seconds(e->ticks));
+		c[3] = report_str(ovd_kind(e));
+		c[4] = report_int(o->units[e->unit].stat_seg);
+		c[5] = report_str(o->units[e->unit].name);
+		c[6] = report_int(e->ovr_ofs);
+		c[7] = report_str(site);
+		c[8] = report_int(e->heap_org);
+		c[9] = report_int(e->heap_end);
+		c[10] = report_str(range != NULL ? range : "");
+		c[11] = report_str(list);	/* NULL for a reprieve */
+		c[12] = report_str(loaded != NULL ? loaded : "");
+		report_row(out, c);
 		free(site);
-		fprintf(f, ",\"heap_org\":%u,\"heap_end\":%u,\"loaded\":",
-		    e->heap_org, e->heap_end);
-		if (e->reprieve) {
-			fputs("null}", f);
-			continue;
-		}
-		fputc('[', f);
-		for (k = 0; k < n; k++) {
-			p = &o->spans[w.list[k]];
-			fprintf(f, "%s[%u,%u]", k != 0 ? "," : "",
-			    o->units[p->unit].stat_seg, p->load_seg);
-		}
-		fputs("]}", f);
+		free(range);
+		free(list);
+		free(loaded);
 	}
 	ovd_walk_free(&w);
-	fputs("]}\n", f);
+	report_table_end(out);
+}
+
+static void
+ovd_legend(struct report_out *out)
+{
+	static const char *lines[] = {
+		"time s: clock ticks divided by 18.2065, the ticks a second"
+		" of the PC's clock.",
+		"resident %: the share of the time from the first to the"
+		" last event a unit spent",
+		"  in the buffer; reload s: the mean time between two of its"
+		" loads (NULL: fewer).",
+		"buffer: the buffer's limits heap_org..heap_end (segments),"
+		" where they change;",
+		"  load list: after a load, the units in the buffer as"
+		" unit@segment, by segment.",
+	};
+	struct report_cell	c;
+	size_t			i;
+
+	report_table(out, &ovd_t_legend);
+	for (i = 0; i < sizeof lines / sizeof lines[0]; i++) {
+		c = report_str(lines[i]);
+		report_row(out, &c);
+	}
+	report_table_end(out);
+}
+
+/* The whole report of an OVD session, from its model. */
+int
+report_ovd(struct store *st, const struct store_session *ss,
+    const void *model, int format, FILE *f, char **cause)
+{
+	const struct analyze_ovd	*o = model;
+	struct report_out		 out;
+	struct report_doc		 doc;
+	struct report_table		 tunits = ovd_t_units;
+	struct report_table		 tevents = ovd_t_events;
+	const struct report_table	*tables[7];
+	char				**warn, *title;
+	size_t				 nwarn;
+	uint64_t			 reprieves = ovd_reprieves(o);
+	int				 rc;
+
+	if (report_warnings_get(st, ss, &warn, &nwarn, cause) != 0)
+		return (-1);
+	title = report_title(ss);
+	tunits.title = xasprintf("Units (%zu overlaid)", o->nunits);
+	tevents.title = xasprintf("Events (%zu: %llu loads, %llu reprieves)",
+	    o->nevents, (unsigned long long)(o->nevents - reprieves),
+	    (unsigned long long)reprieves);
+	tables[0] = &report_tab_session;
+	tables[1] = &ovd_t_header;
+	tables[2] = &tunits;
+	tables[3] = &ovd_t_buffers;
+	tables[4] = &report_tab_warnings;
+	tables[5] = &tevents;
+	tables[6] = &ovd_t_legend;
+	doc.title = title;
+	doc.bare = 0;
+	doc.tables = tables;
+	doc.ntables = 7;
+
+	report_begin(&out, f, format, &doc);
+	report_session_rows(&out, ss, nwarn);
+	ovd_header_table(&out, o);
+	ovd_units_table(&out, &tunits, o);
+	ovd_buffers_table(&out, o);
+	report_warnings_rows(&out, warn, nwarn);
+	ovd_events_table(&out, &tevents, o);
+	ovd_legend(&out);
+	rc = report_end(&out, cause);
+
+	report_warnings_free(warn, nwarn);
+	free((char *)tunits.title);
+	free((char *)tevents.title);
+	free(title);
+	return (rc);
 }
 
 static double
@@ -310,111 +442,66 @@ ovd_us(int64_t ticks)
 }
 
 /*
- * Chrome trace-event JSON (Perfetto, chrome://tracing): a thread per unit,
- * its residencies as complete events, its loads and reprieves as instants.
+ * The buffer over time: a track per unit, in stat_seg order, with each
+ * stay in the buffer a span and each load or reprieve an instant.  A
+ * unit's stays never overlap, so its spans are in order and disjoint.
  */
-static void
-ovd_chrome(const struct analyze_ovd *o, const struct store_session *ss,
-    FILE *f)
+int
+report_ovd_trace(const struct store_session *ss, const void *model,
+    struct report_trace *tr)
 {
+	const struct analyze_ovd	*o = model;
 	const struct analyze_ovd_span	*p;
 	const struct analyze_ovd_event	*e;
+	struct report_span		 sp;
+	struct report_instant		 in;
+	struct report_arg		 args[3];
+	char				*site, *title, seg[16];
 	size_t				 i;
-	char				*site, *title;
 
 	title = xasprintf("%s overlay buffer",
 	    ss->program != NULL ? ss->program : "OVD");
-	fputs("{\"displayTimeUnit\":\"ms\",\"traceEvents\":[\n", f);
-	fputs("{\"name\":\"process_name\",\"ph\":\"M\",\"pid\":1,\"tid\":0,"
-	    "\"args\":{\"name\":", f);
-	ovd_json_string(f, title);
-	fputs("}}", f);
+	report_trace_name(tr, title);
 	free(title);
-	for (i = 0; i < o->nunits; i++) {
-		fprintf(f, ",\n{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":1,"
-		    "\"tid\":%zu,\"args\":{\"name\":", i + 1);
-		ovd_json_string(f, o->units[i].name);
-		fprintf(f, "}},\n{\"name\":\"thread_sort_index\",\"ph\":\"M\","
-		    "\"pid\":1,\"tid\":%zu,\"args\":{\"sort_index\":%zu}}",
-		    i + 1, i + 1);
-	}
+	for (i = 0; i < o->nunits; i++)
+		report_trace_track(tr, (unsigned)i + 1, o->units[i].name);
+
+	memset(&sp, 0, sizeof sp);
+	sp.cat = "resident";
+	sp.args = args;
+	sp.nargs = 3;
+	args[0].name = "load_seg";
+	args[1].name = "first_seq";
+	args[2].name = "last_seq";
 	for (i = 0; i < o->nspans; i++) {
 		p = &o->spans[i];
-		fputs(",\n{\"name\":", f);
-		ovd_json_string(f, o->units[p->unit].name);
-		fprintf(f, ",\"cat\":\"resident\",\"ph\":\"X\",\"pid\":1,"
-		    "\"tid\":%u,\"ts\":%.3f,\"dur\":%.3f,\"args\":{"
-		    "\"load_seg\":\"%04Xh\",\"first_seq\":%lld,"
-		    "\"last_seq\":%lld}}", p->unit + 1, ovd_us(p->start_ticks),
-		    ovd_us(p->end_ticks) - ovd_us(p->start_ticks),
-		    p->load_seg, (long long)p->first_seq,
-		    (long long)p->last_seq);
+		snprintf(seg, sizeof seg, "%04Xh", p->load_seg);
+		sp.track = p->unit + 1;
+		sp.name = o->units[p->unit].name;
+		sp.start_us = ovd_us(p->start_ticks);
+		sp.dur_us = ovd_us(p->end_ticks) - sp.start_us;
+		args[0].v = report_str(seg);
+		args[1].v = report_int(p->first_seq);
+		args[2].v = report_int(p->last_seq);
+		report_trace_span(tr, &sp);
 	}
+
+	memset(&in, 0, sizeof in);
+	in.cat = "overlay";
+	in.args = args;
+	in.nargs = 2;
+	args[0].name = "seq";
+	args[1].name = "call_site";
 	for (i = 0; i < o->nevents; i++) {
 		e = &o->events[i];
 		site = analyze_ovd_site(o, e->unit, e->ovr_ofs);
-		fprintf(f, ",\n{\"name\":\"%s\",\"cat\":\"overlay\",\"ph\":\"i\","
-		    "\"s\":\"t\",\"pid\":1,\"tid\":%u,\"ts\":%.3f,\"args\":{"
-		    "\"seq\":%lld,\"call_site\":", ovd_kind(e), e->unit + 1,
-		    ovd_us(e->ticks), (long long)e->seq);
-		ovd_json_string(f, site);
-		fputs("}}", f);
+		in.track = e->unit + 1;
+		in.name = ovd_kind(e);
+		in.ts_us = ovd_us(e->ticks);
+		args[0].v = report_int(e->seq);
+		args[1].v = report_str(site);
+		report_trace_instant(tr, &in);
 		free(site);
 	}
-	fputs("\n]}\n", f);
-}
-
-/* Write OVD session id in format to out. */
-int
-report_ovd_id(struct store *st, int64_t id, int format, FILE *out,
-    char **cause)
-{
-	struct analyze_ovd	o;
-	struct store_session	ss;
-
-	if (store_session_get(st, id, &ss) != 0) {
-		*cause = xasprintf("no session %lld", (long long)id);
-		return (-1);
-	}
-	if (analyze_ovd_load(st, id, &o, cause) != 0) {
-		store_session_free(&ss);
-		return (-1);
-	}
-	switch (format) {
-	case REPORT_TEXT:
-		ovd_text(&o, &ss, out);
-		break;
-	case REPORT_CSV:
-		ovd_csv(&o, out);
-		break;
-	case REPORT_JSON:
-		ovd_json(&o, &ss, out);
-		break;
-	case REPORT_CHROME:
-		ovd_chrome(&o, &ss, out);
-		break;
-	default:
-		*cause = xasprintf("session %lld: OVD sessions have no %s"
-		    " report (text, csv, json, chrome)", (long long)id,
-		    report_format_name(format));
-		analyze_ovd_free(&o);
-		store_session_free(&ss);
-		return (-1);
-	}
-	analyze_ovd_free(&o);
-	store_session_free(&ss);
-	if (ferror(out)) {
-		*cause = xasprintf("session %lld: write error", (long long)id);
-		return (-1);
-	}
 	return (0);
-}
-
-/* Until the OVD report is a document: the old writer. */
-int
-report_ovd(struct store *st, const struct store_session *ss,
-    const void *model, int format, FILE *out, char **cause)
-{
-	(void)model;
-	return (report_ovd_id(st, ss->id, format, out, cause));
 }

@@ -1,8 +1,8 @@
 /*
  * The PRF session report: the header, the samples outside the program,
  * the warnings, a flat profile by symbol (like gprof -p) and the buckets.
- * Everything comes from analyze_hist_load, so the report and the browser
- * agree on every number.
+ * Everything comes from the model the browser draws (analyze_hist), so
+ * the report and the browser agree on every number.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,21 +14,9 @@
 /* Linear address columns: DOS addresses fit five hex digits. */
 #define PRF_HEXDIGITS	5
 
-static const struct report_col prf_kv_cols[] = {
-	{ "key", "", 0, 0, 0 },
-	{ "value", "", REPORT_MACHINE, 0, 0 },
-	{ "shown", "", REPORT_HUMAN, 0, 0 },
-	{ "note", "", REPORT_HUMAN, 0, 0 },
-};
-
-static const struct report_table prf_t_session = {
-	"session", "Session", REPORT_OBJECT, REPORT_NOHEAD, prf_kv_cols, 4,
-	NULL, -1, 0
-};
-
 static const struct report_table prf_t_header = {
-	"prf", "PRF header", REPORT_OBJECT, REPORT_NOHEAD, prf_kv_cols, 4,
-	NULL, -1, 0
+	"prf", "PRF header", REPORT_OBJECT, REPORT_NOHEAD, report_kv_cols,
+	REPORT_KV_COLS, NULL, -1, 0
 };
 
 static const struct report_col prf_counter_cols[] = {
@@ -42,15 +30,6 @@ static const struct report_col prf_counter_cols[] = {
 static const struct report_table prf_t_counters = {
 	"counters", "Samples", REPORT_KEYED, 0, prf_counter_cols, 4, NULL,
 	PRF_COUNTER_PCT, 0
-};
-
-static const struct report_col prf_warning_cols[] = {
-	{ "message", "warning", 0, 0, 0 },
-};
-
-static const struct report_table prf_t_warnings = {
-	"warnings", "Warnings", REPORT_LIST, REPORT_NOHEAD, prf_warning_cols,
-	1, "none", -1, 0
 };
 
 static const struct report_col prf_symbol_cols[] = {
@@ -87,9 +66,13 @@ static const struct report_table prf_t_buckets = {
 	"no bucket has hits", PRF_BUCKET_PCT, 0
 };
 
+static const struct report_col prf_legend_cols[] = {
+	{ "line", "", 0, 0, 0 },
+};
+
 static const struct report_table prf_t_legend = {
 	"legend", "Legend", REPORT_LIST, REPORT_HUMAN | REPORT_NOHEAD,
-	prf_warning_cols, 1, NULL, -1, 0
+	prf_legend_cols, 1, NULL, -1, 0
 };
 
 static double
@@ -116,76 +99,33 @@ prf_segoff(const struct analyze_hist *h, uint64_t a)
 }
 
 static void
-prf_kv(struct report_out *o, const char *key, struct report_cell value,
-    const char *shown, const char *note)
-{
-	struct report_cell	c[4];
-
-	c[0] = report_str(key);
-	c[1] = value;
-	c[2] = report_str(shown);
-	c[3] = report_str(note != NULL ? note : "");
-	report_row(o, c);
-}
-
-static void
-prf_kv_int(struct report_out *o, const char *key, int64_t v, const char *fmt,
-    const char *note)
-{
-	char	*shown = xasprintf(fmt, (long long)v);
-
-	prf_kv(o, key, report_int(v), shown, note);
-	free(shown);
-}
-
-static void
-prf_session_table(struct report_out *o, const struct store_session *ss,
-    size_t nwarn)
-{
-	report_table(o, &prf_t_session);
-	prf_kv_int(o, "id", ss->id, "%lld", NULL);
-	prf_kv(o, "kind", report_str(ss->kind), ss->kind, NULL);
-	prf_kv(o, "source", report_str(ss->source), ss->source, NULL);
-	prf_kv(o, "program", report_str(ss->program),
-	    ss->program != NULL ? ss->program : "", NULL);
-	prf_kv_int(o, "bytes", ss->bytes, "%lld", NULL);
-	prf_kv(o, "sha256", report_str(ss->sha256), ss->sha256, NULL);
-	prf_kv(o, "captured", report_str(ss->captured),
-	    ss->captured != NULL ? ss->captured : "", "file time, UTC");
-	prf_kv(o, "ingested", report_str(ss->ingested),
-	    ss->ingested != NULL ? ss->ingested : "", NULL);
-	prf_kv_int(o, "warnings", (int64_t)nwarn, "%lld", NULL);
-	report_table_end(o);
-}
-
-static void
 prf_header_table(struct report_out *o, const struct analyze_hist *h)
 {
 	const struct store_prf	*p = &h->prf;
 	char			*note;
 
 	report_table(o, &prf_t_header);
-	prf_kv_int(o, "clock_grain", p->clock_grain, "%lld",
+	report_kv_int(o, "clock_grain", p->clock_grain, "%lld",
 	    "microseconds between samples");
-	prf_kv_int(o, "bucket_num", p->bucket_num, "%lld", "buckets");
+	report_kv_int(o, "bucket_num", p->bucket_num, "%lld", "buckets");
 	note = xasprintf("paragraphs (%llu bytes) per bucket",
 	    (unsigned long long)p->bucket_siz * 16);
-	prf_kv_int(o, "bucket_siz", p->bucket_siz, "%lld", note);
+	report_kv_int(o, "bucket_siz", p->bucket_siz, "%lld", note);
 	free(note);
 	note = xasprintf("linear %05llXh: the program's PSP, bucket 0",
 	    (unsigned long long)p->prog_low_pa * 16);
-	prf_kv_int(o, "prog_low_pa", p->prog_low_pa, "%04llXh", note);
+	report_kv_int(o, "prog_low_pa", p->prog_low_pa, "%04llXh", note);
 	free(note);
 	note = xasprintf("linear %05llXh: the end of the sampled area",
 	    (unsigned long long)p->prog_high_pa * 16);
-	prf_kv_int(o, "prog_high_pa", p->prog_high_pa, "%04llXh", note);
+	report_kv_int(o, "prog_high_pa", p->prog_high_pa, "%04llXh", note);
 	free(note);
-	prf_kv_int(o, "dos_pa", p->dos_pa, "%04llXh",
+	report_kv_int(o, "dos_pa", p->dos_pa, "%04llXh",
 	    "below it the I/O system, from it to prog_low_pa DOS");
-	prf_kv(o, "pv32", report_int(p->pv32), p->pv32 ? "yes" : "no",
+	report_kv(o, "pv32", report_int(p->pv32), p->pv32 ? "yes" : "no",
 	    p->pv32 ? "32-bit counts from the PV32 trailer" :
 	    "16-bit counts from the seed format");
-	prf_kv(o, "saturated", report_int(p->saturated),
+	report_kv(o, "saturated", report_int(p->saturated),
 	    p->saturated ? "yes" : "no", p->saturated ? (p->pv32 ?
 	    "a 16-bit count saturated; the PV32 counts are exact" :
 	    "a count stopped at 65535: shares are understated") : NULL);
@@ -226,20 +166,6 @@ prf_counters_table(struct report_out *o, const struct analyze_hist *h)
 	    report_real(h->unattributed));
 	prf_counter(o, h, "all samples", "total",
 	    report_int((int64_t)h->total));
-	report_table_end(o);
-}
-
-static void
-prf_warnings_table(struct report_out *o, char **warn, size_t nwarn)
-{
-	struct report_cell	c;
-	size_t			i;
-
-	report_table(o, &prf_t_warnings);
-	for (i = 0; i < nwarn; i++) {
-		c = report_str(warn[i]);
-		report_row(o, &c);
-	}
 	report_table_end(o);
 }
 
@@ -348,40 +274,34 @@ prf_nonzero(const struct analyze_hist *h)
 	return (n);
 }
 
-/* The whole report of a PRF session. */
+/* The whole report of a PRF session, from its model. */
 int
-report_prf_session(struct store *st, const struct store_session *ss,
-    int format, FILE *f, char **cause)
+report_prf(struct store *st, const struct store_session *ss,
+    const void *model, int format, FILE *f, char **cause)
 {
-	struct analyze_hist		 h;
+	const struct analyze_hist	*h = model;
 	struct report_out		 o;
 	struct report_doc		 doc;
 	struct report_table		 tsym = prf_t_symbols;
 	struct report_table		 tbuck = prf_t_buckets;
 	const struct report_table	*tables[7];
-	char				**warn = NULL, *title;
-	size_t				 nwarn = 0, i;
+	char				**warn, *title;
+	size_t				 nwarn;
 	int				 rc, human;
 
-	if (analyze_hist_load(st, ss->id, &h, cause) != 0)
+	if (report_warnings_get(st, ss, &warn, &nwarn, cause) != 0)
 		return (-1);
-	if (store_warnings(st, ss->id, &warn, &nwarn) != 0) {
-		*cause = xasprintf("session %lld: reading warnings: %s",
-		    (long long)ss->id, store_error(st));
-		analyze_hist_free(&h);
-		return (-1);
-	}
 	human = (format == REPORT_TEXT || format == REPORT_HTML);
-	title = xasprintf("profview report: session %lld (%s) %s",
-	    (long long)ss->id, ss->kind, ss->source);
+	title = report_title(ss);
 	tsym.title = xasprintf("Flat profile (%zu symbols, by hits)",
-	    h.nsyms);
+	    h->nsyms);
 	tbuck.title = xasprintf("Buckets (%zu of %zu have hits%s)",
-	    prf_nonzero(&h), h.levels[0].n, human ? "; only those shown" : "");
-	tables[0] = &prf_t_session;
+	    prf_nonzero(h), h->levels[0].n,
+	    human ? "; only those shown" : "");
+	tables[0] = &report_tab_session;
 	tables[1] = &prf_t_header;
 	tables[2] = &prf_t_counters;
-	tables[3] = &prf_t_warnings;
+	tables[3] = &report_tab_warnings;
 	tables[4] = &tsym;
 	tables[5] = &tbuck;
 	tables[6] = &prf_t_legend;
@@ -391,22 +311,19 @@ report_prf_session(struct store *st, const struct store_session *ss,
 	doc.ntables = 7;
 
 	report_begin(&o, f, format, &doc);
-	prf_session_table(&o, ss, nwarn);
-	prf_header_table(&o, &h);
-	prf_counters_table(&o, &h);
-	prf_warnings_table(&o, warn, nwarn);
-	prf_symbols_table(&o, &tsym, &h);
-	prf_buckets_table(&o, &tbuck, &h, 0, human);
-	prf_legend(&o, &h);
+	report_session_rows(&o, ss, nwarn);
+	prf_header_table(&o, h);
+	prf_counters_table(&o, h);
+	report_warnings_rows(&o, warn, nwarn);
+	prf_symbols_table(&o, &tsym, h);
+	prf_buckets_table(&o, &tbuck, h, 0, human);
+	prf_legend(&o, h);
 	rc = report_end(&o, cause);
 
-	for (i = 0; i < nwarn; i++)
-		free(warn[i]);
-	free(warn);
+	report_warnings_free(warn, nwarn);
 	free((char *)tsym.title);
 	free((char *)tbuck.title);
 	free(title);
-	analyze_hist_free(&h);
 	return (rc);
 }
 
@@ -455,13 +372,4 @@ report_hist(const struct analyze_hist *h, size_t level, int flags,
 	rc = report_end(&o, cause);
 	free((char *)t.title);
 	return (rc);
-}
-
-/* Until the report is written from the model: load it again. */
-int
-report_prf(struct store *st, const struct store_session *ss,
-    const void *model, int format, FILE *f, char **cause)
-{
-	(void)model;
-	return (report_prf_session(st, ss, format, f, cause));
 }

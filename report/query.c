@@ -9,8 +9,8 @@
 #include "report/report.h"
 
 /* One store value as a cell; text and blobs point into the query. */
-static struct report_cell
-query_cell(const struct store_value *v)
+struct report_cell
+report_value_cell(const struct store_value *v)
 {
 	struct report_cell	c = { .type = REPORT_NULL };
 
@@ -120,7 +120,7 @@ report_query(struct store_query *q, int format, FILE *f, char **cause)
 	report_table(&o, &t);
 	while ((rc = store_query_step(q, vals)) == 1) {
 		for (i = 0; i < n; i++)
-			cells[i] = query_cell(&vals[i]);
+			cells[i] = report_value_cell(&vals[i]);
 		report_row(&o, cells);
 	}
 	report_table_end(&o);

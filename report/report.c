@@ -1,6 +1,7 @@
 /*
- * Report dispatch: pick the writer for a session kind and the driver for
- * a format, and the helpers every driver shares.
+ * Report dispatch: find the session's kind (kind.h), load its model and
+ * hand it to the kind's writer with the driver for the format; the
+ * tables every kind shares; the helpers every driver shares.
  */
 #include <errno.h>
 #include <math.h>
@@ -10,45 +11,28 @@
 #include <strings.h>
 
 #include "xmalloc.h"
+#include "kind.h"
 #include "report/report.h"
 
 static const char *report_names[REPORT_FORMATS] = {
 	"text", "csv", "json", "html", "chrome"
 };
 
-/* Chrome trace-event JSON is a timeline format: only kinds with a
- * timeline (ovd) write it, themselves, so it has no table driver. */
+/* A format is a table format or a timeline format: one driver each. */
 static const struct report_ops *report_drivers[REPORT_FORMATS] = {
 	&report_text_ops, &report_csv_ops, &report_json_ops, &report_html_ops,
 	NULL
 };
-
-/* The OVD writer predates the document model and takes an id. */
-static int
-report_ovd_session(struct store *st, const struct store_session *ss,
-    int format, FILE *out, char **cause)
-{
-	return (report_ovd_id(st, ss->id, format, out, cause));
-}
-
-/*
- * One writer per session kind.  A kind not listed here (ovd, prfd, mon,
- * heap until their writers exist) gets a clear error, not an empty report.
- */
-static const struct {
-	const char	*kind;
-	int		(*write)(struct store *, const struct store_session *,
-			    int, FILE *, char **);
-} report_kinds[] = {
-	{ "prf", report_prf_session },
-	{ "ovd", report_ovd_session },
+static const struct report_trace_ops *report_trace_drivers[REPORT_FORMATS] = {
+	NULL, NULL, NULL, NULL, &report_chrome_ops
 };
 
 /* Whether format is a timeline format (written from a kind's trace). */
 int
 report_traced(int format)
 {
-	return (format == REPORT_CHROME);
+	return (format >= 0 && format < REPORT_FORMATS &&
+	    report_trace_drivers[format] != NULL);
 }
 
 /* Whether format is one of the table drivers (not a timeline format). */
@@ -77,42 +61,202 @@ report_format_name(int f)
 	return (f >= 0 && f < REPORT_FORMATS ? report_names[f] : "?");
 }
 
+/*
+ * The kind of session ss if it has a report in format, else NULL and a
+ * cause naming the session, the kind and what it does export.
+ */
+static const struct kind *
+report_kind(const struct store_session *ss, int format, char **cause)
+{
+	const struct kind	*k;
+	char			*fmts;
+
+	if (format < 0 || format >= REPORT_FORMATS) {
+		*cause = xasprintf("unknown report format %d", format);
+		return (NULL);
+	}
+	if ((k = kind_find(ss->kind)) == NULL) {
+		*cause = xasprintf("session %lld: no report for kind %s yet",
+		    (long long)ss->id, ss->kind);
+		return (NULL);
+	}
+	if (!kind_exports(k, format)) {
+		fmts = kind_formats(k, ", ");
+		*cause = xasprintf("session %lld: no %s report for kind %s"
+		    " (it exports %s)", (long long)ss->id,
+		    report_names[format], k->name, fmts);
+		free(fmts);
+		return (NULL);
+	}
+	return (k);
+}
+
+/*
+ * Write the report of session ss from its kind's model, already loaded:
+ * the browser's views export the model they draw through this.
+ */
+int
+report_write(struct store *st, const struct store_session *ss,
+    const void *model, int format, FILE *out, char **cause)
+{
+	const struct kind	*k;
+	struct report_trace	 tr;
+
+	if ((k = report_kind(ss, format, cause)) == NULL)
+		return (-1);
+	if (report_tabular(format))
+		return (k->report(st, ss, model, format, out, cause));
+	report_trace_begin(&tr, out, format);
+	if (k->trace(ss, model, &tr) != 0) {
+		/* Finish the driver so it frees its state; keep the cause. */
+		report_trace_end(&tr, NULL);
+		return (-1);
+	}
+	return (report_trace_end(&tr, cause));
+}
+
 /* Write the whole report of session id. */
 int
 report_session(struct store *st, int64_t id, int format, FILE *out,
     char **cause)
 {
-	struct store_session	ss;
-	size_t			i;
-	int			rc;
+	struct store_session	 ss;
+	const struct kind	*k;
+	void			*model;
+	int			 rc;
 
-	if (format < 0 || format >= REPORT_FORMATS) {
-		*cause = xasprintf("unknown report format %d", format);
-		return (-1);
-	}
 	if (store_session_get(st, id, &ss) != 0) {
 		*cause = xasprintf("no session %lld", (long long)id);
 		return (-1);
 	}
-	for (i = 0; i < sizeof report_kinds / sizeof report_kinds[0]; i++) {
-		if (strcmp(report_kinds[i].kind, ss.kind) == 0)
-			break;
-	}
-	if (i == sizeof report_kinds / sizeof report_kinds[0]) {
-		*cause = xasprintf("session %lld: no report for kind %s yet",
-		    (long long)id, ss.kind);
+	/* Refuse a format before the load, which can take a while. */
+	if ((k = report_kind(&ss, format, cause)) == NULL) {
 		store_session_free(&ss);
 		return (-1);
 	}
-	if (report_drivers[format] == NULL && strcmp(ss.kind, "ovd") != 0) {
-		*cause = xasprintf("session %lld: no %s report for kind %s",
-		    (long long)id, report_names[format], ss.kind);
+	if ((model = k->model_load(st, id, cause)) == NULL) {
 		store_session_free(&ss);
 		return (-1);
 	}
-	rc = report_kinds[i].write(st, &ss, format, out, cause);
+	rc = report_write(st, &ss, model, format, out, cause);
+	k->model_free(model);
 	store_session_free(&ss);
 	return (rc);
+}
+
+/* The parts of every kind's report. */
+const struct report_col report_kv_cols[REPORT_KV_COLS] = {
+	{ "key", "", 0, 0, 0 },
+	{ "value", "", REPORT_MACHINE, 4, 0 },
+	{ "shown", "", REPORT_HUMAN, 0, 0 },
+	{ "note", "", REPORT_HUMAN, 0, 0 },
+};
+
+const struct report_table report_tab_session = {
+	"session", "Session", REPORT_OBJECT, REPORT_NOHEAD, report_kv_cols,
+	REPORT_KV_COLS, NULL, -1, 0
+};
+
+static const struct report_col report_warning_cols[] = {
+	{ "message", "warning", 0, 0, 0 },
+};
+
+const struct report_table report_tab_warnings = {
+	"warnings", "Warnings", REPORT_LIST, REPORT_NOHEAD,
+	report_warning_cols, 1, "none", -1, 0
+};
+
+/* The document title of a session's report. */
+char *
+report_title(const struct store_session *ss)
+{
+	return (xasprintf("profview report: session %lld (%s) %s",
+	    (long long)ss->id, ss->kind, ss->source));
+}
+
+/* A row of a key, value table: the value for machines, shown for humans. */
+void
+report_kv(struct report_out *o, const char *key, struct report_cell value,
+    const char *shown, const char *note)
+{
+	struct report_cell	c[REPORT_KV_COLS];
+
+	c[0] = report_str(key);
+	c[1] = value;
+	c[2] = report_str(shown);
+	c[3] = report_str(note != NULL ? note : "");
+	report_row(o, c);
+}
+
+/* An integer row, shown to humans through the printf format fmt. */
+void
+report_kv_int(struct report_out *o, const char *key, int64_t v,
+    const char *fmt, const char *note)
+{
+	char	*shown = xasprintf(fmt, (long long)v);
+
+	report_kv(o, key, report_int(v), shown, note);
+	free(shown);
+}
+
+/* The session table, whatever the kind. */
+void
+report_session_rows(struct report_out *o, const struct store_session *ss,
+    size_t nwarn)
+{
+	report_table(o, &report_tab_session);
+	report_kv_int(o, "id", ss->id, "%lld", NULL);
+	report_kv(o, "kind", report_str(ss->kind), ss->kind, NULL);
+	report_kv(o, "source", report_str(ss->source), ss->source, NULL);
+	report_kv(o, "program", report_str(ss->program),
+	    ss->program != NULL ? ss->program : "", NULL);
+	report_kv_int(o, "bytes", ss->bytes, "%lld", NULL);
+	report_kv(o, "sha256", report_str(ss->sha256), ss->sha256, NULL);
+	report_kv(o, "captured", report_str(ss->captured),
+	    ss->captured != NULL ? ss->captured : "", "file time, UTC");
+	report_kv(o, "ingested", report_str(ss->ingested),
+	    ss->ingested != NULL ? ss->ingested : "", NULL);
+	report_kv_int(o, "warnings", (int64_t)nwarn, "%lld", NULL);
+	report_table_end(o);
+}
+
+/* What the reader tolerated in session ss. */
+int
+report_warnings_get(struct store *st, const struct store_session *ss,
+    char ***warn, size_t *nwarn, char **cause)
+{
+	*warn = NULL;
+	*nwarn = 0;
+	if (store_warnings(st, ss->id, warn, nwarn) != 0) {
+		*cause = xasprintf("session %lld: reading warnings: %s",
+		    (long long)ss->id, store_error(st));
+		return (-1);
+	}
+	return (0);
+}
+
+void
+report_warnings_rows(struct report_out *o, char **warn, size_t nwarn)
+{
+	struct report_cell	c;
+	size_t			i;
+
+	report_table(o, &report_tab_warnings);
+	for (i = 0; i < nwarn; i++) {
+		c = report_str(warn[i]);
+		report_row(o, &c);
+	}
+	report_table_end(o);
+}
+
+void
+report_warnings_free(char **warn, size_t nwarn)
+{
+	size_t	i;
+
+	for (i = 0; i < nwarn; i++)
+		free(warn[i]);
+	free(warn);
 }
 
 void
@@ -160,18 +304,74 @@ report_table_end(struct report_out *o)
 	o->table = NULL;
 }
 
+/* -1 and a cause (if cause is not NULL) if a report missed its file. */
+static int
+report_flush(FILE *f, int format, char **cause)
+{
+	if (fflush(f) != 0 || ferror(f)) {
+		if (cause != NULL)
+			*cause = xasprintf("writing the %s report: %s",
+			    report_names[format], strerror(errno != 0 ?
+			    errno : EIO));
+		return (-1);
+	}
+	return (0);
+}
+
 /* Finish the document; -1 if anything failed to reach the file. */
 int
 report_end(struct report_out *o, char **cause)
 {
 	o->ops->end(o);
-	if (fflush(o->f) != 0 || ferror(o->f)) {
-		*cause = xasprintf("writing the %s report: %s",
-		    report_names[o->format], strerror(errno != 0 ? errno :
-		    EIO));
-		return (-1);
-	}
-	return (0);
+	return (report_flush(o->f, o->format, cause));
+}
+
+void
+report_trace_begin(struct report_trace *tr, FILE *f, int format)
+{
+	memset(tr, 0, sizeof *tr);
+	tr->ops = report_trace_drivers[format];
+	tr->f = f;
+	tr->format = format;
+	tr->ops->begin(tr);
+}
+
+/* Name the whole timeline (Chrome: the process). */
+void
+report_trace_name(struct report_trace *tr, const char *name)
+{
+	tr->ops->name(tr, name);
+}
+
+void
+report_trace_track(struct report_trace *tr, unsigned track, const char *name)
+{
+	tr->ops->track(tr, track, name);
+}
+
+void
+report_trace_span(struct report_trace *tr, const struct report_span *sp)
+{
+	struct report_span	s = *sp;
+
+	/* Rounding must not make a span end before it starts. */
+	if (!(s.dur_us >= 0))
+		s.dur_us = 0;
+	tr->ops->span(tr, &s);
+}
+
+void
+report_trace_instant(struct report_trace *tr, const struct report_instant *in)
+{
+	tr->ops->instant(tr, in);
+}
+
+/* Finish the timeline; -1 if anything failed to reach the file. */
+int
+report_trace_end(struct report_trace *tr, char **cause)
+{
+	tr->ops->end(tr);
+	return (report_flush(tr->f, tr->format, cause));
 }
 
 /* Whether this format shows column c. */
@@ -347,140 +547,4 @@ report_width(const char *s)
 			n++;
 	}
 	return (n);
-}
-
-/* One sqlite value as a cell; text and blobs point into the statement. */
-static struct report_cell
-report_stmt_cell(sqlite3_stmt *s, int i)
-{
-	struct report_cell	c = { .type = REPORT_NULL };
-
-	switch (sqlite3_column_type(s, i)) {
-	case SQLITE_INTEGER:
-		c.type = REPORT_INT;
-		c.i = sqlite3_column_int64(s, i);
-		break;
-	case SQLITE_FLOAT:
-		c.type = REPORT_REAL;
-		c.r = sqlite3_column_double(s, i);
-		break;
-	case SQLITE_TEXT:
-		c.type = REPORT_STR;
-		c.s = (const char *)sqlite3_column_text(s, i);
-		c.len = (size_t)sqlite3_column_bytes(s, i);
-		if (c.s == NULL)	/* out of memory */
-			c.type = REPORT_NULL;
-		break;
-	case SQLITE_BLOB:
-		c.type = REPORT_BLOB;
-		c.s = sqlite3_column_blob(s, i);
-		c.len = (size_t)sqlite3_column_bytes(s, i);
-		if (c.s == NULL)
-			c.s = "";
-		break;
-	}
-	return (c);
-}
-
-/*
- * Column names made unique ("a", "a_2"), so a JSON object never has the
- * same key twice.
- */
-static char **
-report_stmt_names(sqlite3_stmt *s, int n)
-{
-	char		**v = xcalloc((size_t)n, sizeof *v);
-	const char	 *name;
-	int		  i, k, dup, suffix;
-
-	for (i = 0; i < n; i++) {
-		if ((name = sqlite3_column_name(s, i)) == NULL)
-			name = "?";
-		v[i] = xstrdup(name);
-		for (suffix = 2;; suffix++) {
-			dup = 0;
-			for (k = 0; k < i && !dup; k++)
-				dup = (strcmp(v[k], v[i]) == 0);
-			if (!dup)
-				break;
-			free(v[i]);
-			v[i] = xasprintf("%s_%d", name, suffix);
-		}
-	}
-	return (v);
-}
-
-/* Step a prepared statement and write every row it returns. */
-int
-report_stmt(sqlite3_stmt *s, int format, FILE *f, char **cause)
-{
-	struct report_out	 o;
-	struct report_table	 t;
-	struct report_doc	 doc;
-	const struct report_table *tables[1];
-	struct report_col	*cols;
-	struct report_cell	*cells;
-	char			**names;
-	int			 n, i, rc;
-
-	if (!report_tabular(format)) {
-		*cause = xasprintf("query results have no %s form",
-		    report_format_name(format));
-		return (-1);
-	}
-	if ((n = sqlite3_column_count(s)) == 0) {
-		/* No result columns (an INSERT, say): just run it. */
-		while ((rc = sqlite3_step(s)) == SQLITE_ROW)
-			;
-		if (rc != SQLITE_DONE) {
-			*cause = xstrdup(sqlite3_errmsg(sqlite3_db_handle(s)));
-			return (-1);
-		}
-		return (0);
-	}
-	names = report_stmt_names(s, n);
-	cols = xcalloc((size_t)n, sizeof *cols);
-	cells = xcalloc((size_t)n, sizeof *cells);
-	for (i = 0; i < n; i++) {
-		cols[i].name = names[i];
-		if ((cols[i].title = sqlite3_column_name(s, i)) == NULL)
-			cols[i].title = names[i];
-		cols[i].prec = -1;
-	}
-	memset(&t, 0, sizeof t);
-	t.name = "rows";
-	t.shape = REPORT_ROWS;
-	t.cols = cols;
-	t.ncols = (size_t)n;
-	t.bar = -1;
-	t.max_rows = REPORT_TEXT_MAX_ROWS;
-	tables[0] = &t;
-	doc.title = "profview sql";
-	doc.bare = 1;
-	doc.tables = tables;
-	doc.ntables = 1;
-
-	report_begin(&o, f, format, &doc);
-	report_table(&o, &t);
-	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
-		for (i = 0; i < n; i++)
-			cells[i] = report_stmt_cell(s, i);
-		report_row(&o, cells);
-	}
-	report_table_end(&o);
-	if (rc != SQLITE_DONE) {
-		/* Finish the document so the driver frees its state. */
-		*cause = NULL;
-		report_end(&o, cause);
-		free(*cause);
-		*cause = xstrdup(sqlite3_errmsg(sqlite3_db_handle(s)));
-		rc = -1;
-	} else
-		rc = report_end(&o, cause);
-	for (i = 0; i < n; i++)
-		free(names[i]);
-	free(names);
-	free(cols);
-	free(cells);
-	return (rc);
 }

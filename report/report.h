@@ -3,10 +3,12 @@
  * The same code serves "profview export" and the browser's :export.
  *
  * A report is a document: a list of tables of typed cells.  A per-kind
- * writer (prf.c; ovd and the others plug into report.c's table) decides
+ * writer (report/NAME.c, reached through the kind table, kind.h) decides
  * what the tables hold; a per-format driver (text.c, csv.c, json.c,
  * html.c) decides how they look.  So a new kind gets every format, and a
- * new format serves every kind.
+ * new format serves every kind.  Timeline formats (chrome.c) are drivers
+ * of a second, smaller model: tracks of spans and instants (struct
+ * report_trace below), fed by a kind's optional trace writer.
  */
 #ifndef REPORT_H
 #define REPORT_H
@@ -14,7 +16,6 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
-#include <sqlite3.h>
 
 #include "analyze/analyze.h"
 #include "store/store.h"
@@ -36,27 +37,11 @@ enum report_format {
  * tab-separated lines. */
 #define REPORT_TEXT_MAX_ROWS	10000
 
-int		 report_format_parse(const char *);
-int		 report_tabular(int);
-int		 report_traced(int);
-const char	*report_format_name(int);
-int		 report_session(struct store *, int64_t, int, FILE *, char **);
-int		 report_hist(const struct analyze_hist *, size_t, int, int,
-		     FILE *, char **);
-int		 report_stmt(sqlite3_stmt *, int, FILE *, char **);
-int		 report_query(struct store_query *, int, FILE *, char **);
-
-/* The kinds' reports (kind.h). */
-int		 report_prf(struct store *, const struct store_session *,
-		     const void *, int, FILE *, char **);
-int		 report_ovd(struct store *, const struct store_session *,
-		     const void *, int, FILE *, char **);
-int		 report_ovd_id(struct store *, int64_t, int, FILE *, char **);
-
 /*
- * Below: the interface between the files of report/, not for callers.
+ * A cell: one typed value.  Every format writes NULL and blobs its one
+ * way: text and html NULL and x'00ff', csv an empty field and 00ff (the
+ * empty string is ""), json null and "00ff".
  */
-
 enum report_type {
 	REPORT_NULL,
 	REPORT_INT,
@@ -72,6 +57,32 @@ struct report_cell {
 	const char	*s;	/* REPORT_STR (NUL-terminated), REPORT_BLOB */
 	size_t		 len;	/* bytes of s */
 };
+
+int		 report_format_parse(const char *);
+int		 report_tabular(int);
+int		 report_traced(int);
+const char	*report_format_name(int);
+int		 report_session(struct store *, int64_t, int, FILE *, char **);
+int		 report_write(struct store *, const struct store_session *,
+		     const void *, int, FILE *, char **);
+int		 report_hist(const struct analyze_hist *, size_t, int, int,
+		     FILE *, char **);
+int		 report_query(struct store_query *, int, FILE *, char **);
+struct report_cell report_value_cell(const struct store_value *);
+char		*report_cell_show(const struct report_cell *);
+
+/* The kinds' writers (kind.h): tables from the model, and timelines. */
+struct report_trace;
+int		 report_prf(struct store *, const struct store_session *,
+		     const void *, int, FILE *, char **);
+int		 report_ovd(struct store *, const struct store_session *,
+		     const void *, int, FILE *, char **);
+int		 report_ovd_trace(const struct store_session *, const void *,
+		     struct report_trace *);
+
+/*
+ * Below: the interface between the files of report/, not for callers.
+ */
 
 /* Column and table flags. */
 #define REPORT_HUMAN	0x01	/* only in text and html */
@@ -162,8 +173,108 @@ struct report_cell report_real(double);
 struct report_cell report_str(const char *);
 struct report_cell report_null(void);
 
-/* prf.c: the PRF session writer. */
-int		 report_prf_session(struct store *,
-		     const struct store_session *, int, FILE *, char **);
+/*
+ * report.c: the tables every kind's report shares, so every report has
+ * one shape: the session first, the kind's header next (a key, value
+ * table named after the kind), the warnings among the kind's tables.
+ */
+#define REPORT_KV_COLS	4	/* key, value (machines), shown, note */
+extern const struct report_col		report_kv_cols[REPORT_KV_COLS];
+extern const struct report_table	report_tab_session;
+extern const struct report_table	report_tab_warnings;
+
+char		*report_title(const struct store_session *);
+void		 report_kv(struct report_out *, const char *,
+		     struct report_cell, const char *, const char *);
+void		 report_kv_int(struct report_out *, const char *, int64_t,
+		     const char *, const char *);
+void		 report_session_rows(struct report_out *,
+		     const struct store_session *, size_t);
+int		 report_warnings_get(struct store *,
+		     const struct store_session *, char ***, size_t *,
+		     char **);
+void		 report_warnings_rows(struct report_out *, char **, size_t);
+void		 report_warnings_free(char **, size_t);
+
+/* json.c: the one JSON escaper, for every format that writes JSON. */
+void		 report_json_string(FILE *, const char *, size_t);
+void		 report_json_value(FILE *, const struct report_col *,
+		     const struct report_cell *);
+
+/*
+ * Timelines.  A kind's trace writer (kind.h) tells a report_trace its
+ * session as numbered tracks (a row each in Perfetto; Chrome calls them
+ * threads) with spans and instants on them; a driver per timeline
+ * format writes them (chrome.c: trace-event JSON).
+ *
+ * Spans may nest within a track: two spans of a track are either
+ * disjoint or one lies inside the other, and a track's spans come in
+ * order of start, an enclosing span before those it encloses (at equal
+ * starts the longer first).  That is what the timeline formats still to
+ * come need, so they are drivers of this same interface: collapsed
+ * stacks (flame graphs: each span's path of names from the outermost,
+ * with its self time) and callgrind (inclusive and self cost per name)
+ * fold nested spans with one stack per track, never sorting.  Chrome
+ * needs no folding: it stacks nested complete events itself.
+ *
+ * Times are microseconds from the session's origin; tracks are numbered
+ * from 1 by the writer and drawn in the order they are declared, before
+ * any span or instant on them.
+ */
+struct report_arg {
+	const char		*name;
+	struct report_cell	 v;
+};
+
+struct report_span {
+	unsigned		 track;
+	const char		*name;
+	const char		*cat;		/* a category, for filtering */
+	double			 start_us;
+	double			 dur_us;	/* >= 0 */
+	const struct report_arg	*args;
+	size_t			 nargs;
+};
+
+struct report_instant {
+	unsigned		 track;
+	const char		*name;
+	const char		*cat;
+	double			 ts_us;
+	const struct report_arg	*args;
+	size_t			 nargs;
+};
+
+struct report_trace;
+
+struct report_trace_ops {
+	void	(*begin)(struct report_trace *);
+	void	(*name)(struct report_trace *, const char *);
+	void	(*track)(struct report_trace *, unsigned, const char *);
+	void	(*span)(struct report_trace *, const struct report_span *);
+	void	(*instant)(struct report_trace *,
+		    const struct report_instant *);
+	void	(*end)(struct report_trace *);
+};
+
+struct report_trace {
+	const struct report_trace_ops	*ops;
+	FILE				*f;
+	int				 format;
+	void				*data;	/* the driver's */
+};
+
+extern const struct report_trace_ops report_chrome_ops;
+
+/* report.c: running a timeline. */
+void		 report_trace_begin(struct report_trace *, FILE *, int);
+void		 report_trace_name(struct report_trace *, const char *);
+void		 report_trace_track(struct report_trace *, unsigned,
+		     const char *);
+void		 report_trace_span(struct report_trace *,
+		     const struct report_span *);
+void		 report_trace_instant(struct report_trace *,
+		     const struct report_instant *);
+int		 report_trace_end(struct report_trace *, char **);
 
 #endif

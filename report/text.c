@@ -11,7 +11,7 @@
 #include "xmalloc.h"
 #include "report/report.h"
 
-#define TEXT_NULL	"<null>"
+#define TEXT_NULL	"NULL"
 
 struct text_data {
 	size_t	*vis;		/* the columns text shows */
@@ -85,6 +85,19 @@ text_cell(const struct report_col *col, const struct report_cell *c)
 		return (s);
 	}
 	return (xstrdup(TEXT_NULL));
+}
+
+/*
+ * A cell as the text report writes it, for a display that is not a
+ * report (the browser's :sql table): NULL, blobs as x'00ff', reals with
+ * every digit, strings safe for a terminal.
+ */
+char *
+report_cell_show(const struct report_cell *c)
+{
+	static const struct report_col	col = { "", "", 0, -1, 0 };
+
+	return (text_cell(&col, c));
 }
 
 static void

@@ -15,6 +15,7 @@
 
 #define TABLE_MAXW	40	/* widest column, in columns */
 #define TABLE_CHECK	64	/* rows between clock checks */
+#define TABLE_BLOB	16	/* blob bytes shown */
 
 struct table {
 	struct store_query *q;		/* NULL once fetched */
@@ -58,14 +59,32 @@ table_append(struct table *t, const char *s, size_t len)
 	t->alen += len;
 }
 
+/*
+ * A cell as the text export writes it (report_cell_show): NULL, x'00ff',
+ * every digit of a real, text made safe for the terminal.  A long blob
+ * shows its first bytes and its size, so a huge one costs no memory.
+ */
+static char *
+table_show(const struct store_value *v)
+{
+	struct report_cell	 c = report_value_cell(v);
+	char			*s, *t;
+
+	if (c.type != REPORT_BLOB || c.len <= TABLE_BLOB)
+		return (report_cell_show(&c));
+	c.len = TABLE_BLOB;
+	s = report_cell_show(&c);
+	t = xasprintf("%.*s...' (%zu bytes)", (int)strlen(s) - 1, s, v->len);
+	free(s);
+	return (t);
+}
+
 static void
 table_fetch_row(struct table *t)
 {
-	const struct store_value *v;
-	const char		*s;
-	char			 type, num[48];
-	size_t			 len;
-	int			 c, w;
+	char	*s, type;
+	size_t	 len;
+	int	 c, w;
 
 	if (t->nrows == t->rowcap) {
 		t->rowcap = t->rowcap != 0 ? t->rowcap * 2 : 1024;
@@ -73,35 +92,9 @@ table_fetch_row(struct table *t)
 	}
 	t->row[t->nrows++] = t->alen;
 	for (c = 0; c < t->ncols; c++) {
-		v = &t->vals[c];
-		type = (char)v->type;
-		s = num;
-		switch (v->type) {
-		case STORE_BLOB:
-			len = (size_t)snprintf(num, sizeof num, "<blob %zu"
-			    " bytes>", v->len);
-			break;
-		case STORE_NULL:
-			s = "NULL";
-			len = 4;
-			break;
-		case STORE_INT:
-			len = (size_t)snprintf(num, sizeof num, "%lld",
-			    (long long)v->i);
-			break;
-		case STORE_REAL:
-			/* As SQLite prints it: 15 digits, 1.0 keeps its point. */
-			len = (size_t)snprintf(num, sizeof num, "%.15g", v->r);
-			if (strpbrk(num, ".eni") == NULL && len + 2 < sizeof num)
-				len += (size_t)snprintf(num + len,
-				    sizeof num - len, ".0");
-			break;
-		default:
-			s = v->s;
-			/* A NUL inside text ends the cell. */
-			len = strnlen(s, v->len);
-			break;
-		}
+		type = (char)t->vals[c].type;
+		s = table_show(&t->vals[c]);
+		len = strlen(s);
 		table_append(t, &type, 1);
 		table_append(t, s, len);
 		table_append(t, "", 1);
@@ -110,6 +103,7 @@ table_fetch_row(struct table *t)
 			if (w > t->width[c])
 				t->width[c] = w < TABLE_MAXW ? w : TABLE_MAXW;
 		}
+		free(s);
 	}
 }
 

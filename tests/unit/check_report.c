@@ -1,6 +1,7 @@
 /*
  * Reports: a PRF session with known counts and symbols, written in every
- * format and checked against numbers worked out by hand; query results
+ * format and checked against numbers worked out by hand; an OVD session
+ * through the same model, in the same shape; its timeline; query results
  * with every SQLite type; the browser's current-view export; errors.
  */
 #include <check.h>
@@ -10,6 +11,10 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <sqlite3.h>
+
+#include "xmalloc.h"
+#include "kind.h"
 #include "analyze/analyze.h"
 #include "ingest/ingest.h"
 #include "report/report.h"
@@ -99,22 +104,22 @@ session_report(int64_t id, int f)
 	return (buf);
 }
 
-/* Run sql and write its rows in format f; *rc gets report_stmt's. */
+/* Run sql and write its rows in format f; *rc gets report_query's. */
 static char *
 stmt_report(const char *sql, int f, int *rc, char **cause)
 {
-	sqlite3_stmt	*s;
-	FILE		*mf;
-	char		*buf = NULL;
-	size_t		 len = 0;
+	struct store_query	*q;
+	FILE			*mf;
+	char			*buf = NULL;
+	size_t			 len = 0;
 
-	ck_assert_int_eq(sqlite3_prepare_v2(store_db(st), sql, -1, &s, NULL),
-	    SQLITE_OK);
+	q = store_query_open(st, &sql, cause);
+	ck_assert_msg(q != NULL, "%s", *cause);
 	mf = open_memstream(&buf, &len);
 	*cause = NULL;
-	*rc = report_stmt(s, f, mf, cause);
+	*rc = report_query(q, f, mf, cause);
 	fclose(mf);
-	sqlite3_finalize(s);
+	store_query_close(q);
 	return (buf);
 }
 
@@ -538,11 +543,12 @@ START_TEST(test_stmt_types)
 
 	r = stmt_report(TYPES_SQL, REPORT_TEXT, &rc, &cause);
 	ck_assert_msg(rc == 0, "%s", cause);
+	/* NULL as the :sql view shows it; the string 'NULL' aligns left. */
 	ck_assert_str_eq(r,
-	    " i       r  n       b        t       r\n"
-	    "--  ------  ------  -------  ----  ---\n"
-	    " 1     2.5  <null>  x'00ff'  a,\"b  1.0\n"
-	    "-7  1e+300  NULL    x''              3\n");
+	    " i       r  n     b        t       r\n"
+	    "--  ------  ----  -------  ----  ---\n"
+	    " 1     2.5  NULL  x'00ff'  a,\"b  1.0\n"
+	    "-7  1e+300  NULL  x''              3\n");
 	free(r);
 
 	r = stmt_report(TYPES_SQL, REPORT_CSV, &rc, &cause);
@@ -568,7 +574,7 @@ START_TEST(test_stmt_types)
 	ck_assert_int_eq(rc, 0);
 	ck_assert_ptr_nonnull(strstr(r, "<thead><tr><th>i</th><th>r</th>"
 	    "<th>n</th><th>b</th><th>t</th><th>r</th></tr></thead>"));
-	ck_assert_ptr_nonnull(strstr(r, "<td class=\"null\">&lt;null&gt;</td>"
+	ck_assert_ptr_nonnull(strstr(r, "<td class=\"null\">NULL</td>"
 	    "<td>x'00ff'</td>"));
 	ck_assert_ptr_nonnull(strstr(r, "<td>a,&quot;b</td>"));
 	free(r);
@@ -633,11 +639,12 @@ END_TEST
 
 START_TEST(test_session_errors)
 {
-	FILE		*mf;
-	char		*buf = NULL, *cause = NULL;
-	size_t		 len = 0;
-	sqlite3_stmt	*s;
-	int64_t		 prfd;
+	FILE			*mf;
+	char			*buf = NULL, *cause = NULL;
+	const char		*sql;
+	size_t			 len = 0;
+	struct store_query	*q;
+	int64_t			 prfd;
 
 	mf = open_memstream(&buf, &len);
 	ck_assert_int_eq(report_session(st, 99, REPORT_TEXT, mf, &cause), -1);
@@ -655,19 +662,23 @@ START_TEST(test_session_errors)
 	ck_assert_ptr_nonnull(strstr(cause, "no report for kind prfd yet"));
 	free(cause);
 
-	/* A timeline format is refused for a histogram, before any output. */
+	/* A timeline format is refused for a histogram, before any output,
+	 * naming what the kind does export. */
 	ck_assert_int_eq(report_session(st, 1, REPORT_CHROME, mf, &cause), -1);
 	ck_assert_ptr_nonnull(strstr(cause, "no chrome report for kind prf"));
+	ck_assert_msg(strstr(cause, "text, csv, json, html") != NULL, "%s",
+	    cause);
 	free(cause);
 	fclose(mf);
 	ck_assert_uint_eq(len, 0);
 	free(buf);
 
 	/* A statement without result columns just runs. */
-	ck_assert_int_eq(sqlite3_prepare_v2(store_db(st), "DELETE FROM"
-	    " warning", -1, &s, NULL), SQLITE_OK);
-	ck_assert_int_eq(report_stmt(s, REPORT_JSON, stdout, &cause), 0);
-	sqlite3_finalize(s);
+	sql = "DELETE FROM warning";
+	q = store_query_open(st, &sql, &cause);
+	ck_assert_ptr_nonnull(q);
+	ck_assert_int_eq(report_query(q, REPORT_JSON, stdout, &cause), 0);
+	store_query_close(q);
 }
 END_TEST
 
@@ -720,11 +731,470 @@ START_TEST(test_hist_current_view)
 }
 END_TEST
 
+
+/*
+ * BAR.OVD: units OVLA at 0040h (48 bytes) and OVLB at 0044h (64); OVLA
+ * loads into a buffer at 3000h..3008h, OVLB beside it, OVLA is
+ * reprieved, then the buffer moves to 5000h..5010h and OVLA loads alone:
+ * four events, three stays.
+ */
+static int64_t	oid;
+
+static void
+ob16(uint8_t *b, size_t *n, unsigned v)
+{
+	b[(*n)++] = v & 0xff;
+	b[(*n)++] = (v >> 8) & 0xff;
+}
+
+static void
+ob32(uint8_t *b, size_t *n, uint32_t v)
+{
+	ob16(b, n, v & 0xffff);
+	ob16(b, n, v >> 16);
+}
+
+/* Event: ticks, a new buffer if org != 0, unit and offset, load list. */
+static void
+ob_event(uint8_t *b, size_t *n, uint32_t t, unsigned org, unsigned end,
+    unsigned seg, unsigned ofs, const unsigned *pairs)
+{
+	ob32(b, n, t);
+	if (org != 0) {
+		ob16(b, n, 0xffff);
+		ob16(b, n, org);
+		ob16(b, n, end);
+	}
+	ob16(b, n, seg);
+	ob16(b, n, ofs);
+	for (; pairs != NULL && pairs[0] != 0; pairs += 2) {
+		ob16(b, n, pairs[0]);
+		ob16(b, n, pairs[1]);
+	}
+	ob16(b, n, 0);
+}
+
+/* Name the unit at stat_seg seg: any bytes, as a hostile map could. */
+static void
+unit_name(unsigned seg, const char *name)
+{
+	sqlite3_stmt	*s;
+
+	ck_assert_int_eq(sqlite3_prepare_v2(store_db(st), "UPDATE ovr_unit"
+	    " SET name = ?1 WHERE session = ?2 AND stat_seg = ?3", -1, &s,
+	    NULL), SQLITE_OK);
+	sqlite3_bind_text(s, 1, name, -1, SQLITE_TRANSIENT);
+	sqlite3_bind_int64(s, 2, oid);
+	sqlite3_bind_int(s, 3, (int)seg);
+	ck_assert_int_eq(sqlite3_step(s), SQLITE_DONE);
+	sqlite3_finalize(s);
+}
+
+static int64_t
+count(const char *sql)
+{
+	sqlite3_stmt	*s;
+	int64_t		 n = -1;
+
+	ck_assert_int_eq(sqlite3_prepare_v2(store_db(st), sql, -1, &s, NULL),
+	    SQLITE_OK);
+	if (sqlite3_step(s) == SQLITE_ROW)
+		n = sqlite3_column_int64(s, 0);
+	sqlite3_finalize(s);
+	return (n);
+}
+
+static void
+setup_ovd(void)
+{
+	static const unsigned	 l0[] = { 0x40, 0x3000, 0 };
+	static const unsigned	 l1[] = { 0x40, 0x3000, 0x44, 0x3003, 0 };
+	static const unsigned	 l3[] = { 0x40, 0x5000, 0 };
+	uint8_t			 b[256];
+	char			 path[128], *cause = NULL;
+	const char		*kind;
+	size_t			 n = 0;
+	int			 reused;
+
+	setup();
+	ob16(b, &n, 1);
+	ob16(b, &n, 0x1a2b);
+	ob16(b, &n, 0x40); ob32(b, &n, 0x200); ob16(b, &n, 48);
+	ob16(b, &n, 16); ob16(b, &n, 2);
+	ob16(b, &n, 0x44); ob32(b, &n, 0x300); ob16(b, &n, 64);
+	ob16(b, &n, 16); ob16(b, &n, 1);
+	ob16(b, &n, 0);
+	ob_event(b, &n, 100, 0x3000, 0x3008, 0x40, 0x05, l0);
+	ob_event(b, &n, 110, 0, 0, 0x44, 0x00, l1);
+	ob_event(b, &n, 115, 0, 0, 0x40, 0x05, NULL);
+	ob_event(b, &n, 130, 0x5000, 0x5010, 0x40, 0x00, l3);
+	snprintf(path, sizeof path, "%s/BAR.OVD", tmpdir);
+	write_file(path, b, n);
+	ck_assert_msg(ingest_file(st, path, NULL, &oid, &kind, &reused,
+	    &cause) == 0, "%s", cause);
+	ck_assert_str_eq(kind, "ovd");
+	unlink(path);
+	unit_name(0x40, "OVLA");
+	unit_name(0x44, "OVLB");
+}
+
+/* Number of times needle occurs in s. */
+static size_t
+occurs(const char *s, const char *needle)
+{
+	size_t	n = 0;
+
+	for (; (s = strstr(s, needle)) != NULL; s++)
+		n++;
+	return (n);
+}
+
+START_TEST(test_ovd_text)
+{
+	char	*r = session_report(oid, REPORT_TEXT), *l;
+
+	ck_assert_ptr_nonnull(strstr(r, "profview report: session"));
+	ck_assert_ptr_nonnull(strstr(r, "\nOVD header\n"));
+	l = line_with(r, "prefix_seg");
+	ck_assert_ptr_nonnull(strstr(l, "1A2Bh"));
+	free(l);
+	/* The per-unit summary: OVLA loaded twice and reprieved once. */
+	l = line_with(section(r, "Units (2 overlaid)"), "OVLA");
+	ck_assert_msg(strstr(l, "0040    48      2          1") != NULL,
+	    "%s", l);
+	free(l);
+	/* Both buffers, with their sizes. */
+	l = line_with(section(r, "Overlay buffer"), "5000h..5010h");
+	ck_assert_msg(strstr(l, "256") != NULL, "%s", l);
+	free(l);
+	/* The listing: the buffer where it changes, the load lists. */
+	l = line_with(section(r, "Events (4: 3 loads, 1 reprieves)"),
+	    "OVLA@3000h OVLB@3003h");
+	ck_assert_msg(strstr(l, " load ") != NULL &&
+	    strstr(l, "..") == NULL, "%s", l);
+	free(l);
+	l = line_with(r, "reprieve  OVLA");
+	ck_assert_msg(strchr(l, '@') == NULL, "%s", l);
+	free(l);
+	l = line_with(r, "OVLA@5000h");
+	ck_assert_msg(strstr(l, "5000h..5010h") != NULL, "%s", l);
+	free(l);
+	free(r);
+}
+END_TEST
+
+START_TEST(test_ovd_html)
+{
+	char	*r = session_report(oid, REPORT_HTML);
+
+	ck_assert_ptr_nonnull(strstr(r, "<!DOCTYPE html>"));
+	ck_assert_ptr_nonnull(strstr(r, "<h2>Units (2 overlaid)</h2>"));
+	ck_assert_ptr_nonnull(strstr(r, "<td>OVLA@3000h OVLB@3003h</td>"));
+	ck_assert_ptr_nonnull(strstr(r, "<td class=\"bar\">"));
+	ck_assert_ptr_nonnull(strstr(r, "</html>\n"));
+	free(r);
+}
+END_TEST
+
+START_TEST(test_same_name_same_json)
+{
+	char	*cause = NULL, *prf, *ovd;
+
+	ck_assert_int_eq(store_begin(st, &cause), 0);
+	ck_assert_int_eq(store_symbol_add(st, sid, "MAIN", "Gr\xc3\xbcn",
+	    0x10070, 16), 0);
+	ck_assert_int_eq(store_commit(st, &cause), 0);
+	unit_name(0x40, "Gr\xc3\xbcn");
+
+	prf = session_report(sid, REPORT_JSON);
+	ovd = session_report(oid, REPORT_JSON);
+	ck_assert_ptr_nonnull(strstr(prf, "\"name\": \"Gr\xc3\xbcn\""));
+	ck_assert_ptr_nonnull(strstr(ovd, "\"name\": \"Gr\xc3\xbcn\""));
+	ck_assert_ptr_nonnull(strstr(ovd, "\"unit\": \"Gr\xc3\xbcn\""));
+	ck_assert_ptr_null(strstr(ovd, "\\u00"));
+	free(prf);
+	free(ovd);
+}
+END_TEST
+
+/* The member names of the JSON object at s, in order; their number. */
+static size_t
+json_keys(const char *s, char keys[][32], size_t max)
+{
+	const char	*e;
+	size_t		 n = 0;
+
+	s = json_ws(s);
+	ck_assert(*s++ == '{');
+	for (;;) {
+		s = json_ws(s);
+		if (*s == '}')
+			break;
+		e = json_string(s);
+		ck_assert_ptr_nonnull(e);
+		ck_assert(n < max && e - s - 2 < 32);
+		memcpy(keys[n], s + 1, (size_t)(e - s - 2));
+		keys[n++][e - s - 2] = '\0';
+		s = json_ws(e);
+		ck_assert(*s++ == ':');
+		s = json_ws(json_value(s));
+		if (*s == ',')
+			s++;
+	}
+	return (n);
+}
+
+static int
+has_key(char keys[][32], size_t n, const char *k)
+{
+	size_t	i;
+
+	for (i = 0; i < n; i++) {
+		if (strcmp(keys[i], k) == 0)
+			return (1);
+	}
+	return (0);
+}
+
+/*
+ * Every kind's JSON is an object of the same tables: the session (with
+ * the same members), the kind's header named after it, the warnings;
+ * its CSV is one table whose first column names those same tables.
+ */
+static void
+same_shape(int64_t id, const char *kind, char session[][32], size_t *nsess)
+{
+	char		*r, keys[16][32], sk[16][32];
+	struct csv	 c;
+	size_t		 n, ns, i;
+
+	r = session_report(id, REPORT_JSON);
+	ck_assert_msg(json_valid(r), "%s", r);
+	n = json_keys(r, keys, 16);
+	ck_assert_uint_ge(n, 3);
+	ck_assert_str_eq(keys[0], "session");
+	ck_assert_str_eq(keys[1], kind);
+	ck_assert(has_key(keys, n, "warnings"));
+	ns = json_keys(strstr(r, "\"session\": ") + 11, sk, 16);
+	if (*nsess == 0) {
+		memcpy(session, sk, sizeof sk);
+		*nsess = ns;
+	}
+	ck_assert_uint_eq(ns, *nsess);
+	for (i = 0; i < ns; i++)
+		ck_assert_str_eq(sk[i], session[i]);
+	free(r);
+
+	r = session_report(id, REPORT_CSV);
+	csv_parse(r, &c);
+	ck_assert_str_eq(c.rec[0][0], "section");
+	ck_assert_str_eq(c.rec[1][0], "session");
+	for (i = 1; i < c.n; i++) {
+		ck_assert_uint_eq(c.nf[i], c.nf[0]);
+		ck_assert_msg(has_key(keys, n, c.rec[i][0]), "%s",
+		    c.rec[i][0]);
+	}
+	csv_free(&c);
+	free(r);
+}
+
+START_TEST(test_kinds_same_shape)
+{
+	char	session[16][32];
+	size_t	nsess = 0;
+
+	same_shape(sid, "prf", session, &nsess);
+	same_shape(oid, "ovd", session, &nsess);
+	ck_assert_uint_eq(nsess, 9);
+}
+END_TEST
+
+START_TEST(test_ovd_percent)
+{
+	struct analyze_ovd	 o;
+	struct csv		 c;
+	char			*r, *cause = NULL, *hr;
+	double			 v;
+	size_t			 i, k, n = 0;
+	int			 pct;
+
+	ck_assert_msg(analyze_ovd_load(st, oid, &o, &cause) == 0, "%s",
+	    cause);
+	r = session_report(oid, REPORT_CSV);
+	csv_parse(r, &c);
+	for (k = 0; k < c.nf[0]; k++)
+		ck_assert_str_ne(c.rec[0][k], "resident_share");
+	pct = csv_col(&c, "resident_percent");
+	for (i = 1; i < c.n; i++) {
+		if (strcmp(c.rec[i][0], "units") != 0)
+			continue;
+		v = strtod(c.rec[i][pct], NULL);
+		ck_assert(v >= 0 && v <= 100);
+		ck_assert_msg(v - 100 * o.units[n].resident_share < 1e-4 &&
+		    100 * o.units[n].resident_share - v < 1e-4, "%f", v);
+		n++;
+	}
+	ck_assert_uint_eq(n, 2);
+	/* OVLA stays all 30 ticks of the run, OVLB the last 20. */
+	ck_assert(o.units[0].resident_share == 1);
+	ck_assert(o.units[1].resident_share > 0.66 &&
+	    o.units[1].resident_share < 0.67);
+	csv_free(&c);
+	free(r);
+
+	/* The html bar is as wide as the percentage. */
+	hr = session_report(oid, REPORT_HTML);
+	r = xasprintf("<span style=\"width:%.2f%%\">",
+	    100 * o.units[1].resident_share);
+	ck_assert_msg(strstr(hr, r) != NULL, "%s", r);
+	free(r);
+	free(hr);
+	analyze_ovd_free(&o);
+}
+END_TEST
+
+START_TEST(test_ovd_chrome)
+{
+	char	*r = session_report(oid, REPORT_CHROME), *sql;
+	double	 ts;
+
+	ck_assert_msg(json_valid(r), "%s", r);
+	ck_assert_uint_eq(occurs(r, "\"ph\":\"M\""), 1 + 2 * 2);
+	sql = xasprintf("SELECT count(*) FROM ovr_loaded WHERE session = %lld",
+	    (long long)oid);
+	ck_assert_uint_eq(occurs(r, "\"ph\":\"X\""), (size_t)count(sql));
+	ck_assert_uint_eq(occurs(r, "\"ph\":\"X\""), 3);
+	free(sql);
+	sql = xasprintf("SELECT count(*) FROM ovr_event WHERE session = %lld",
+	    (long long)oid);
+	ck_assert_uint_eq(occurs(r, "\"ph\":\"i\""), (size_t)count(sql));
+	free(sql);
+	/* OVLB stays through events 1 and 2: from 110 ticks to 130. */
+	ts = analyze_ovd_seconds(110) * 1e6;
+	sql = xasprintf("{\"name\":\"OVLB\",\"cat\":\"resident\","
+	    "\"ph\":\"X\",\"pid\":1,\"tid\":2,\"ts\":%.3f,\"dur\":%.3f,"
+	    "\"args\":{\"load_seg\":\"3003h\",\"first_seq\":1,"
+	    "\"last_seq\":2}}", ts, analyze_ovd_seconds(130) * 1e6 - ts);
+	ck_assert_msg(strstr(r, sql) != NULL, "%s", sql);
+	ck_assert_ptr_nonnull(strstr(r, "\"ts\":6041798.2"));
+	free(sql);
+	ck_assert_ptr_nonnull(strstr(r, "{\"name\":\"reprieve\",\"cat\":"
+	    "\"overlay\",\"ph\":\"i\",\"s\":\"t\",\"pid\":1,\"tid\":1,"));
+	free(r);
+}
+END_TEST
+
+START_TEST(test_ovd_hostile_names)
+{
+	static const char	*quote = "q\"u,o\nte";
+	struct csv		 c;
+	char			*r;
+	size_t			 i, hits = 0;
+	int			 name;
+
+	unit_name(0x40, quote);
+	unit_name(0x44, "\x1b[2Jbad\xff\xc0\x80");
+
+	r = session_report(oid, REPORT_CSV);
+	csv_parse(r, &c);
+	name = csv_col(&c, "name");
+	for (i = 1; i < c.n; i++) {
+		ck_assert_uint_eq(c.nf[i], c.nf[0]);
+		hits += strcmp(c.rec[i][name], quote) == 0;
+	}
+	ck_assert_uint_eq(hits, 1);
+	csv_free(&c);
+	free(r);
+
+	r = session_report(oid, REPORT_JSON);
+	ck_assert_msg(json_valid(r), "%s", r);
+	ck_assert_ptr_nonnull(strstr(r, "\"q\\\"u,o\\nte\""));
+	ck_assert_ptr_nonnull(strstr(r,
+	    "\"\\u001b[2Jbad\\ufffd\\ufffd\\ufffd\""));
+	free(r);
+	r = session_report(oid, REPORT_CHROME);
+	ck_assert_msg(json_valid(r), "%s", r);
+	ck_assert_ptr_nonnull(strstr(r, "\"q\\\"u,o\\nte\""));
+	free(r);
+
+	r = session_report(oid, REPORT_HTML);
+	ck_assert_ptr_null(strchr(r, '\x1b'));
+	ck_assert_ptr_null(strstr(r, "\xff"));
+	ck_assert_ptr_null(strstr(r, "q\"u"));
+	ck_assert_ptr_nonnull(strstr(r, "q&quot;u,o\nte"));
+	free(r);
+	r = session_report(oid, REPORT_TEXT);
+	ck_assert_ptr_null(strchr(r, '\x1b'));
+	ck_assert_ptr_null(strstr(r, "\xff"));
+	ck_assert_ptr_nonnull(strstr(r, "q\"u,o\\nte@3000h"));
+	free(r);
+}
+END_TEST
+
+/* A view exports the model it already has: the same report. */
+START_TEST(test_report_write_model)
+{
+	const struct kind	*k = kind_find("ovd");
+	struct store_session	 ss;
+	FILE			*mf;
+	void			*m;
+	char			*buf = NULL, *cause = NULL, *want;
+	size_t			 len = 0;
+
+	ck_assert_ptr_nonnull(k);
+	ck_assert_int_eq(store_session_get(st, oid, &ss), 0);
+	m = k->model_load(st, oid, &cause);
+	ck_assert_msg(m != NULL, "%s", cause);
+	mf = open_memstream(&buf, &len);
+	ck_assert_int_eq(report_write(st, &ss, m, REPORT_JSON, mf, &cause),
+	    0);
+	fclose(mf);
+	want = session_report(oid, REPORT_JSON);
+	ck_assert_str_eq(buf, want);
+	free(want);
+	free(buf);
+	k->model_free(m);
+	store_session_free(&ss);
+}
+END_TEST
+
+/* The :sql view shows cells as the text export writes them. */
+START_TEST(test_cell_show)
+{
+	struct report_cell	 c;
+	char			*s;
+
+	c = report_null();
+	s = report_cell_show(&c);
+	ck_assert_str_eq(s, "NULL");
+	free(s);
+	c.type = REPORT_BLOB;
+	c.s = "\x00\xff";
+	c.len = 2;
+	s = report_cell_show(&c);
+	ck_assert_str_eq(s, "x'00ff'");
+	free(s);
+	c = report_real(1);
+	s = report_cell_show(&c);
+	ck_assert_str_eq(s, "1.0");
+	free(s);
+	c = report_int(-7);
+	s = report_cell_show(&c);
+	ck_assert_str_eq(s, "-7");
+	free(s);
+	c = report_str("a\x1b" "b\n");
+	s = report_cell_show(&c);
+	ck_assert_str_eq(s, "a\\x1Bb\\n");
+	free(s);
+}
+END_TEST
+
 static Suite *
 report_suite(void)
 {
 	Suite	*s = suite_create("report");
 	TCase	*tc = tcase_create("prf");
+	TCase	*to = tcase_create("ovd");
 	TCase	*tq = tcase_create("stmt");
 
 	tcase_add_checked_fixture(tc, setup, teardown);
@@ -736,7 +1206,18 @@ report_suite(void)
 	tcase_add_test(tc, test_session_errors);
 	tcase_add_test(tc, test_hist_current_view);
 	suite_add_tcase(s, tc);
+	tcase_add_checked_fixture(to, setup_ovd, teardown);
+	tcase_add_test(to, test_ovd_text);
+	tcase_add_test(to, test_ovd_html);
+	tcase_add_test(to, test_same_name_same_json);
+	tcase_add_test(to, test_kinds_same_shape);
+	tcase_add_test(to, test_ovd_percent);
+	tcase_add_test(to, test_ovd_chrome);
+	tcase_add_test(to, test_ovd_hostile_names);
+	tcase_add_test(to, test_report_write_model);
+	suite_add_tcase(s, to);
 	tcase_add_checked_fixture(tq, setup, teardown);
+	tcase_add_test(tq, test_cell_show);
 	tcase_add_test(tq, test_stmt_types);
 	tcase_add_test(tq, test_stmt_errors_and_big_results);
 	suite_add_tcase(s, tq);

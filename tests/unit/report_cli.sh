@@ -1,6 +1,7 @@
 #!/bin/sh
 # profview sql and export end to end on a store file: CSV and JSON query
-# output, the example queries of profview.1, and export in every format.
+# output, the example queries of profview.1, and export in every format,
+# of a PRF and of an OVD session, in the one shape every kind has.
 : "${PROFVIEW:?PROFVIEW must name the built binary}"
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/pvcli.XXXXXX") || exit 1
 trap 'rm -rf "$tmp"' EXIT INT TERM
@@ -12,11 +13,13 @@ notok() { n=$((n + 1)); echo "not ok $n - $1"; }
 check() { d=$1; shift; if "$@"; then ok "$d"; else notok "$d"; fi; }
 if command -v python3 >/dev/null 2>&1; then
 	json() { python3 -m json.tool "$1" >/dev/null; }
+	py() { python3 -c "$@"; }
 else
 	json() { echo "# no python3: checking the JSON's first byte only"; \
 	    head -c 1 "$1" | grep -q '[[{]'; }
+	py() { echo "# no python3: not checked"; }
 fi
-echo 1..17
+echo 1..28
 
 # FOO.PRF: PSP 1000h, 8 buckets of a paragraph: 10 0 5 0 0 20 0 3; 2 I/O,
 # 7 DOS, 1 high.  Octal escapes: printf's only portable way to bytes.
@@ -90,3 +93,84 @@ check "... says why and leaves no file" sh -c \
     "$tmp/none.txt"
 pv export -f nope 1 2>/dev/null
 check "an unknown format is a usage error (2)" test $? -eq 2
+
+pv export -f chrome 1 2>"$tmp/err" >"$tmp/none.json"
+check "chrome of a PRF session fails with 1" test $? -eq 1
+check "... naming the formats prf exports, writing nothing" sh -c \
+    'grep -q "kind prf (it exports text, csv, json, html)" "$1" &&
+    ! test -s "$2"' sh "$tmp/err" "$tmp/none.json"
+
+# OVRDEMO: an overlay log and its map; every kind exports through the
+# same model, in the same shape.
+ovd=$(pv ingest "$top_srcdir/examples/OVRDEMO-simulated.OVD" | cut -f1)
+pv export -f chrome "$ovd" >"$tmp/o.chrome"
+nstay=$(pv sql --csv "SELECT count(*) FROM ovr_loaded WHERE session = $ovd" |
+    sed 1d)
+nev=$(pv sql --csv "SELECT count(*) FROM ovr_event WHERE session = $ovd" |
+    sed 1d)
+check "chrome of an OVD session: one X per stay ($nstay), one instant per \
+event ($nev)" py '
+import json, sys
+ev = json.load(open(sys.argv[1]))["traceEvents"]
+ph = [e["ph"] for e in ev]
+sys.exit(not (ph.count("X") == int(sys.argv[2]) and
+    ph.count("i") == int(sys.argv[3])))' "$tmp/o.chrome" "$nstay" "$nev"
+pv export -f html "$ovd" >"$tmp/o.html"
+check "an OVD session has an html report" grep -q '<h2>Units (2 overlaid)' \
+    "$tmp/o.html"
+pv export -f json 1 >"$tmp/p.json"
+pv export -f json "$ovd" >"$tmp/o.json"
+check "prf and ovd json: session, then the kind, with warnings" py '
+import json, sys
+p, o = (json.load(open(f)) for f in sys.argv[1:3])
+sys.exit(not (list(p)[:2] == ["session", "prf"] and
+    list(o)[:2] == ["session", "ovd"] and "warnings" in p and
+    "warnings" in o and list(p["session"]) == list(o["session"])))' \
+    "$tmp/p.json" "$tmp/o.json"
+check "ovd percentages are 0-100" py '
+import json, sys
+u = json.load(open(sys.argv[1]))["units"]
+sys.exit(not (abs(sum(x["resident_percent"] for x in u) - 100) < 0.01))' \
+    "$tmp/o.json"
+pv export -f csv 1 | head -1 | cut -d, -f1 >"$tmp/p.first"
+pv export -f csv "$ovd" | head -1 | cut -d, -f1 >"$tmp/o.first"
+check "prf and ovd csv: the first column is the section" sh -c \
+    'test "$(cat "$1")" = section && cmp -s "$1" "$2"' sh "$tmp/p.first" \
+    "$tmp/o.first"
+
+# One escaper per format: the same name comes out the same in both kinds.
+pv --writable sql "UPDATE symbol SET name = 'Gr' || char(252) || 'n'
+    WHERE session = 1 AND name = 'start';
+    UPDATE ovr_unit SET name = 'Gr' || char(252) || 'n' WHERE session = $ovd
+    AND stat_seg = (SELECT min(stat_seg) FROM ovr_unit WHERE session = $ovd)"
+pv export -f json 1 >"$tmp/p.json"
+pv export -f json "$ovd" >"$tmp/o.json"
+gruen=$(printf '"name": "Gr\303\274n"')
+check "a name with u-umlaut is written alike in prf and ovd json" sh -c \
+    'grep -qF "$1" "$2" && grep -qF "$1" "$3"' sh "$gruen" "$tmp/p.json" \
+    "$tmp/o.json"
+
+# Hostile unit names: quotes, commas, newlines, ESC, bytes not UTF-8.
+pv --writable sql "UPDATE ovr_unit SET name = CASE stat_seg
+    WHEN (SELECT min(stat_seg) FROM ovr_unit WHERE session = $ovd)
+    THEN 'q\"u,o' || char(10) || 'te'
+    ELSE CAST(x'1b5b324a626164ffc080' AS TEXT) END WHERE session = $ovd"
+pv export -f csv "$ovd" >"$tmp/h.csv"
+check "hostile names: csv rows keep their shape and the name" py '
+import csv, sys
+rows = list(csv.reader(open(sys.argv[1], newline="", errors="replace")))
+sys.exit(not (all(len(r) == len(rows[0]) for r in rows) and
+    sum(r[rows[0].index("name")] == "q\"u,o\nte" for r in rows) == 1))' \
+    "$tmp/h.csv"
+pv export -f json "$ovd" >"$tmp/h.json"
+pv export -f chrome "$ovd" >"$tmp/h.chrome"
+both_json() { json "$1" && json "$2"; }
+check "hostile names: json and chrome parse" both_json "$tmp/h.json" \
+    "$tmp/h.chrome"
+pv export -f html "$ovd" >"$tmp/h.html"
+check "hostile names: html escapes them, no ESC, valid UTF-8" py '
+import sys
+b = open(sys.argv[1], "rb").read()
+b.decode("utf-8")
+sys.exit(not (b"\x1b" not in b and b"q&quot;u,o" in b and
+    b"q\"u" not in b))' "$tmp/h.html"
