@@ -24,6 +24,7 @@
 #include <termkey.h>
 
 #include "xmalloc.h"
+#include "kind.h"
 #include "tui/tui.h"
 
 /* How long one slice of background work may hold the loop. */
@@ -144,9 +145,18 @@ tui_view_free(struct tui_view *v)
 	free(v);
 }
 
+/*
+ * Show v over the top view, which is its parent unless it has one.  A
+ * view of its parent's session is of its parent's kind.
+ */
 void
 tui_push(struct tui_view *v)
 {
+	if (v->parent == NULL)
+		v->parent = tui_top();
+	if (v->kind == NULL && v->parent != NULL &&
+	    v->session == v->parent->session)
+		v->kind = v->parent->kind;
 	loop.stack = xreallocarray(loop.stack, loop.nstack + 1,
 	    sizeof *loop.stack);
 	loop.stack[loop.nstack++] = v;
@@ -200,41 +210,37 @@ tui_show_sessions(void)
 	loop.stack[i] = v;
 }
 
-/* Open session id in its natural view; quiet: no message on success. */
+/*
+ * Open session id in the view of its kind (tui/kinds.c); quiet: no
+ * message on success.
+ */
 int
 tui_open_session(int64_t id, int quiet)
 {
-	sqlite3_stmt	*s;
-	struct tui_view	*v;
-	char		*cause = NULL, kind[16] = "";
+	struct store_session	 ss;
+	const struct tui_kind	*k;
+	struct tui_view		*v;
+	char			*cause = NULL;
 
-	if (sqlite3_prepare_v2(store_db(loop.st), "SELECT kind FROM session"
-	    " WHERE id = ?1", -1, &s, NULL) != SQLITE_OK) {
-		tui_message("error: %s", store_error(loop.st));
-		return (-1);
-	}
-	sqlite3_bind_int64(s, 1, id);
-	if (sqlite3_step(s) == SQLITE_ROW)
-		snprintf(kind, sizeof kind, "%s", sqlite3_column_text(s, 0));
-	sqlite3_finalize(s);
-	if (*kind == '\0') {
+	if (store_session_get(loop.st, id, &ss) != 0) {
 		tui_message("error: no session %lld", (long long)id);
 		return (-1);
 	}
-	if (strcmp(kind, "prf") == 0)
-		v = tui_hist_new(id, &cause);
-	else if (strcmp(kind, "ovd") == 0)
-		v = tui_timeline_new(id, &cause);
-	else {
+	if ((k = tui_kind_find(ss.kind)) == NULL) {
 		tui_message("session %lld: no view for %s sessions yet (try"
-		    " :sql)", (long long)id, kind);
+		    " :sql)", (long long)id, ss.kind);
+		store_session_free(&ss);
 		return (-1);
 	}
-	if (v == NULL) {
+	if ((v = k->open(id, &cause)) == NULL) {
 		tui_message("error: %s", cause);
 		free(cause);
+		store_session_free(&ss);
 		return (-1);
 	}
+	/* Kept, so :export and help need not ask the store again. */
+	v->kind = kind_find(ss.kind);
+	store_session_free(&ss);
 	tui_push(v);
 	if (!quiet)
 		tui_message("opened session %lld", (long long)id);
@@ -537,7 +543,7 @@ loop_global(enum tui_action a)
 		return (TUI_R_NONE);
 	case TUI_ACT_HELP:
 		if (strcmp(v->ops->name, "help") != 0)
-			tui_push(tui_help_new());
+			tui_push(tui_help_new(v));
 		return (TUI_R_DRAW);
 	case TUI_ACT_PROMPT:
 		tui_prompt_open(':');
@@ -558,11 +564,17 @@ loop_global(enum tui_action a)
 	}
 }
 
+/*
+ * A key for the view on top: its own group's binding first, then the
+ * global one.  The view sees every action first (a view that is loading
+ * swallows most), then the list, then the loop's own.
+ */
 static int
 loop_key(TermKeyKey *key)
 {
 	struct tui_view	*v = tui_top();
 	enum tui_action	 a;
+	const char	*word;
 	char		 name[64];
 	int		 r;
 	void		(*fn)(void *);
@@ -576,8 +588,9 @@ loop_key(TermKeyKey *key)
 		free(loop.question);
 		loop.question = NULL;
 		loop.confirm = NULL;
-		if (key->type == TERMKEY_TYPE_UNICODE &&
-		    (key->code.codepoint == 'y' || key->code.codepoint == 'Y'))
+		/* Anything but a yes is a no. */
+		a = tui_keymap_lookup(TUI_G_CONFIRM, key);
+		if (a == TUI_ACT_CONFIRM_YES)
 			fn(loop.confirm_arg);
 		else
 			tui_message("cancelled");
@@ -585,7 +598,15 @@ loop_key(TermKeyKey *key)
 	}
 	free(loop.message);
 	loop.message = NULL;
-	if ((a = tui_keymap_lookup(key)) == TUI_ACT_NONE) {
+	a = tui_keymap_lookup(tui_keymap_group(v->ops->name), key);
+	if (a == TUI_ACT_NONE)
+		a = tui_keymap_lookup(TUI_G_GLOBAL, key);
+	if (a == TUI_ACT_NONE) {
+		if ((word = tui_keymap_word(key)) != NULL) {
+			tui_message("%s does nothing in the %s view (? shows"
+			    " its keys)", word, v->ops->name);
+			return (TUI_R_DRAW);
+		}
 		termkey_strfkey(loop.tk, name, sizeof name, key,
 		    TERMKEY_FORMAT_VIM);
 		tui_message("%s is not bound (? shows the keys)", name);
