@@ -204,6 +204,7 @@ tui_show_sessions(void)
 		tui_view_free(loop.stack[--loop.nstack]);
 	/* Reload: a session may have come or gone. */
 	v = tui_sessions_new();
+	v->parent = loop.stack[i]->parent;
 	v->list.cur = loop.stack[i]->list.cur;
 	v->list.height = loop.stack[i]->list.height;
 	tui_view_free(loop.stack[i]);
