@@ -18,11 +18,12 @@
 
 /*
  * Every colour pair, in one place: foreground and background on a
- * 256-colour terminal, the same on an 8-colour one, what is added to the
- * pair (bold), and the attribute on a terminal without colours.  The
- * entries that are shown today use the eight basic colours in both
- * columns, so a 256-colour terminal draws them as before; the heap map's
- * palette uses the 256 where it can to tell eight type marks apart.
+ * 256-colour terminal, the same on an 8-colour one, the attribute added
+ * to the pair, and the attribute on a terminal without colours.  The
+ * histogram's, the timeline's and the tables' colours are the eight
+ * basic ones in both columns, so every colour terminal draws them alike;
+ * the heap map's palette uses the 256 where it can, to tell eight type
+ * marks apart.
  * Without colours, type marks and overlays are only a hint: the heap map
  * draws a cell's mark as a character, as the timeline draws its units'
  * letters.
@@ -30,8 +31,8 @@
 static const struct draw_color {
 	short	fg, bg;		/* 256 colours */
 	short	fg8, bg8;	/* 8 colours */
-	int	bold;
-	int	mono;
+	int	attr;		/* with the colours */
+	int	mono;		/* instead of them */
 } draw_table[TUI_C_COUNT] = {
 	[TUI_C_HEAT1] = { COLOR_BLUE, DRAW_DEFAULT, COLOR_BLUE, DRAW_DEFAULT,
 	    0, A_NORMAL },
@@ -142,7 +143,7 @@ tui_attr(enum tui_color c)
 	if (c <= TUI_C_NONE || c >= TUI_C_COUNT)
 		return (A_NORMAL);
 	if (draw_colors != 0 && (int)c < COLOR_PAIRS)
-		return ((int)COLOR_PAIR(c) | draw_table[c].bold);
+		return ((int)COLOR_PAIR(c) | draw_table[c].attr);
 	return (draw_table[c].mono);
 }
 
