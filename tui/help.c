@@ -160,8 +160,8 @@ help_group(struct help *h, enum tui_group g, int shadow)
 	if (g == TUI_G_GLOBAL) {
 		help_add(h, 0, "  %-22s %s", "mouse", "click selects a row,"
 		    " the wheel scrolls");
-		help_add(h, 0, "  %-22s %s", "", "timeline: click an event"
-		    " to put the cursor on it, the wheel pans");
+		help_add(h, 0, "  %-22s %s", "", "the timeline: a click picks"
+		    " an event, the wheel pans");
 		n++;
 	}
 	if (n == 0)

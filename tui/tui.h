@@ -104,8 +104,8 @@ enum tui_group {
 	A(TIMELINE, TL_UNITS,	"u Tab", "the per-unit table") \
 	A(TIMELINE, TL_UNIT,	"Enter", \
 	    "the per-unit table, on the cursor's unit") \
-	A(UNITS, UNITS_SORT,	"s", "cycle the sort (thrash, resident" \
-	    " share, time between reloads, segment)") \
+	A(UNITS, UNITS_SORT,	"s", \
+	    "cycle the sort (thrash, resident, reloads, segment)") \
 	A(UNITS, UNITS_OPEN,	"Enter", \
 	    "back to the timeline, on the unit's first event") \
 	A(UNITS, UNITS_BACK,	"u Tab", "back to the timeline") \
@@ -117,16 +117,16 @@ enum tui_group {
 	A(PROMPT, PROMPT_RIGHT,	"Right C-f", "move the cursor right") \
 	A(PROMPT, PROMPT_HOME,	"Home C-a", "go to the start of the line") \
 	A(PROMPT, PROMPT_END,	"End C-e", "go to the end of the line") \
-	A(PROMPT, PROMPT_BACKSPACE, "Backspace C-h", "delete the character" \
-	    " before the cursor; on an empty line, close the prompt") \
+	A(PROMPT, PROMPT_BACKSPACE, "Backspace C-h", \
+	    "delete a character back; on an empty line, close") \
 	A(PROMPT, PROMPT_DELETE, "Delete", \
 	    "delete the character under the cursor") \
 	A(PROMPT, PROMPT_KILL_START, "C-u", "delete to the start of the line") \
 	A(PROMPT, PROMPT_KILL_END, "C-k", "delete to the end of the line") \
 	A(PROMPT, PROMPT_KILL_WORD, "C-w", \
 	    "delete the word before the cursor") \
-	A(PROMPT, PROMPT_COMPLETE, "Tab", "complete a command's name, or" \
-	    " its argument (:export's formats)") \
+	A(PROMPT, PROMPT_COMPLETE, "Tab", \
+	    "complete the command, or :export's format") \
 	A(PROMPT, PROMPT_OLDER,	"Up", \
 	    "the command before in the history (kept across runs)") \
 	A(PROMPT, PROMPT_NEWER,	"Down", "the command after in the history") \
