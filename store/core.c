@@ -301,11 +301,13 @@ store_column_dup(sqlite3_stmt *s, int col)
 }
 
 /*
- * The session columns and each kind's summary, chosen by kind: the
- * summaries come from the kinds' schemas, so a new kind brings its own.
+ * The session columns and, for the list of sessions, each kind's summary,
+ * chosen by kind: the summaries come from the kinds' schemas, so a new
+ * kind brings its own.  A summary may count a session's rows, so a read
+ * of one session (opening it) leaves it out.
  */
 static char *
-store_session_select(const char *where)
+store_session_select(const char *where, int summary)
 {
 	const struct store_schema	*sc;
 	char				*sql, *t;
@@ -313,7 +315,15 @@ store_session_select(const char *where)
 
 	sql = xstrdup("SELECT id, kind, source, sha256, bytes, program,"
 	    " captured, ingested, (SELECT count(*) FROM warning w"
-	    " WHERE w.session = s.id), CASE kind");
+	    " WHERE w.session = s.id), ");
+	if (!summary) {
+		t = xasprintf("%s'' FROM session s %s", sql, where);
+		free(sql);
+		return (t);
+	}
+	t = xasprintf("%sCASE kind", sql);
+	free(sql);
+	sql = t;
 	for (i = 0; i < kind_count; i++) {
 		sc = kind_table[i].schema;
 		if (sc->summary == NULL)
@@ -348,7 +358,7 @@ store_session_fill(sqlite3_stmt *s, struct store_session *ss)
 	ss->summary = store_column_dup(s, 9);
 }
 
-/* Fill ss with session id; -1 if there is no such session. */
+/* Fill ss with session id (no summary); -1 if there is no such session. */
 int
 store_session_get(struct store *st, int64_t id, struct store_session *ss)
 {
@@ -356,7 +366,7 @@ store_session_get(struct store *st, int64_t id, struct store_session *ss)
 	char		*sql;
 	int		 rc = -1;
 
-	sql = store_session_select("WHERE id = ?1");
+	sql = store_session_select("WHERE id = ?1", 0);
 	if (sqlite3_prepare_v2(store_db(st), sql, -1, &s, NULL) != SQLITE_OK) {
 		free(sql);
 		return (-1);
@@ -383,7 +393,7 @@ store_sessions(struct store *st, struct store_session **out, size_t *n)
 
 	*out = NULL;
 	*n = 0;
-	sql = store_session_select("ORDER BY id");
+	sql = store_session_select("ORDER BY id", 1);
 	if (sqlite3_prepare_v2(store_db(st), sql, -1, &s, NULL) != SQLITE_OK) {
 		free(sql);
 		return (-1);

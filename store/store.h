@@ -60,7 +60,7 @@ struct store_session {
 	char		*program;
 	char		*captured;
 	char		*ingested;
-	char		*summary;	/* one line, built by store_sessions */
+	char		*summary;	/* one line, by store_sessions only */
 	int		 warnings;
 };
 

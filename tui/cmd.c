@@ -1,6 +1,7 @@
 /*
- * The : commands (TUI_COMMANDS in tui.h lists them for help, completion
- * and the man page).
+ * The : commands.  TUI_COMMANDS in tui.h is their table, tmux's
+ * cmd_table[]: each entry carries its handler, so running a command is a
+ * look-up, and help, completion and the man page list the same entries.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -9,25 +10,42 @@
 #include <unistd.h>
 
 #include "xmalloc.h"
+#include "kind.h"
 #include "report/report.h"
 #include "tui/tui.h"
 
+static int	cmd_sql(struct tui_view *, const char *);
+static int	cmd_export(struct tui_view *, const char *);
+static char	*cmd_formats(struct tui_view *);
+static int	cmd_open(struct tui_view *, const char *);
+static int	cmd_sessions(struct tui_view *, const char *);
+static int	cmd_help(struct tui_view *, const char *);
+static int	cmd_quit(struct tui_view *, const char *);
+
+#define C(name, alias, args, exec, complete, help) \
+	{ #name, alias, args, exec, complete, help },
+const struct tui_command_info tui_commands[] = {
+	TUI_COMMANDS
+};
+#undef C
+const size_t tui_ncommands = sizeof tui_commands / sizeof tui_commands[0];
+
 static int
-cmd_sql(const char *args)
+cmd_sql(struct tui_view *v, const char *args)
 {
-	struct tui_view	*v;
+	struct tui_view	*t;
 	char		*cause = NULL;
 
 	if (*args == '\0') {
 		tui_message("error: usage: :sql QUERY");
 		return (TUI_R_DRAW);
 	}
-	if ((v = tui_table_new(args, &cause)) == NULL) {
+	if ((t = tui_table_new(args, &cause)) == NULL) {
 		tui_message("error: %s", cause);
 		free(cause);
 		return (TUI_R_DRAW);
 	}
-	tui_push(v);
+	tui_push(t);
 	return (TUI_R_DRAW);
 }
 
@@ -42,11 +60,27 @@ cmd_path(const char *s)
 	return (xstrdup(s));
 }
 
-static int
-cmd_export(const char *args)
+/*
+ * The formats the view's session kind exports, joined by sep; every
+ * kind's where the view has no session (the sessions view, a :sql table).
+ */
+static char *
+cmd_kind_formats(struct tui_view *v, const char *sep)
 {
-	struct tui_view	*v = tui_top();
-	char		*fmt, *path, *cause = NULL;
+	return (kind_formats(v->session != 0 ? v->kind : NULL, sep));
+}
+
+/* What Tab offers after :export. */
+static char *
+cmd_formats(struct tui_view *v)
+{
+	return (cmd_kind_formats(v, " "));
+}
+
+static int
+cmd_export(struct tui_view *v, const char *args)
+{
+	char		*fmt, *path, *cause = NULL, *valid;
 	size_t		 n;
 	FILE		*f;
 	int		 format, rc;
@@ -59,8 +93,9 @@ cmd_export(const char *args)
 	fmt = xasprintf("%.*s", (int)n, args);
 	format = report_format_parse(fmt);
 	if (format < 0) {
-		tui_message("error: unknown format %s (text, csv, json, html,"
-		    " chrome)", fmt);
+		valid = cmd_kind_formats(v, ", ");
+		tui_message("error: unknown format %s (%s)", fmt, valid);
+		free(valid);
 		free(fmt);
 		return (TUI_R_DRAW);
 	}
@@ -94,7 +129,7 @@ cmd_export(const char *args)
 }
 
 static int
-cmd_open(const char *args)
+cmd_open(struct tui_view *v, const char *args)
 {
 	char		*end;
 	long long	 id;
@@ -109,13 +144,53 @@ cmd_open(const char *args)
 	return (TUI_R_DRAW);
 }
 
+static int
+cmd_sessions(struct tui_view *v, const char *args)
+{
+	tui_show_sessions();
+	return (TUI_R_DRAW);
+}
+
+static int
+cmd_help(struct tui_view *v, const char *args)
+{
+	if (strcmp(v->ops->name, "help") != 0)
+		tui_push(tui_help_new(v));
+	return (TUI_R_DRAW);
+}
+
+static int
+cmd_quit(struct tui_view *v, const char *args)
+{
+	tui_quit();
+	return (TUI_R_NONE);
+}
+
+/* The entry called name, or that has it as its alias; NULL if none. */
+static const struct tui_command_info *
+cmd_find(const char *name)
+{
+	const struct tui_command_info	*c;
+	size_t				 i;
+
+	for (i = 0; i < tui_ncommands; i++) {
+		c = &tui_commands[i];
+		if (strcmp(c->name, name) == 0 ||
+		    (c->alias != NULL && strcmp(c->alias, name) == 0))
+			return (c);
+	}
+	return (NULL);
+}
+
+/* Run one : line in the top view. */
 int
 tui_command(const char *line)
 {
-	const char	*args;
-	char		*name;
-	size_t		 n;
-	int		 r = TUI_R_DRAW;
+	const struct tui_command_info	*c;
+	const char			*args;
+	char				*name;
+	size_t				 n;
+	int				 r;
 
 	line += strspn(line, " ");
 	n = strcspn(line, " ");
@@ -123,24 +198,27 @@ tui_command(const char *line)
 		return (TUI_R_DRAW);
 	name = xasprintf("%.*s", (int)n, line);
 	args = line + n + strspn(line + n, " ");
-
-	if (strcmp(name, "sql") == 0)
-		r = cmd_sql(args);
-	else if (strcmp(name, "export") == 0)
-		r = cmd_export(args);
-	else if (strcmp(name, "open") == 0)
-		r = cmd_open(args);
-	else if (strcmp(name, "sessions") == 0)
-		tui_show_sessions();
-	else if (strcmp(name, "help") == 0) {
-		if (strcmp(tui_top()->ops->name, "help") != 0)
-			tui_push(tui_help_new());
-	} else if (strcmp(name, "q") == 0 || strcmp(name, "quit") == 0) {
-		tui_quit();
-		r = TUI_R_NONE;
-	} else
+	if ((c = cmd_find(name)) != NULL)
+		r = c->exec(tui_top(), args);
+	else {
 		tui_message("error: unknown command :%s (Tab completes, :help"
 		    " lists them)", name);
+		r = TUI_R_DRAW;
+	}
 	free(name);
 	return (r);
+}
+
+/*
+ * The candidates for the first argument of command name in view v, space
+ * separated, or NULL when the command has no completer.
+ */
+char *
+tui_command_complete(const char *name, struct tui_view *v)
+{
+	const struct tui_command_info	*c;
+
+	if ((c = cmd_find(name)) == NULL || c->complete == NULL)
+		return (NULL);
+	return (c->complete(v));
 }

@@ -13,63 +13,138 @@
 #include "xmalloc.h"
 #include "tui/tui.h"
 
-static int	draw_colors;
+/* A colour that is the terminal's own background (or black). */
+#define DRAW_DEFAULT	-1
 
+/*
+ * Every colour pair, in one place: foreground and background on a
+ * 256-colour terminal, the same on an 8-colour one, the attribute added
+ * to the pair, and the attribute on a terminal without colours.  The
+ * histogram's, the timeline's and the tables' colours are the eight
+ * basic ones in both columns, so every colour terminal draws them alike;
+ * the heap map's palette uses the 256 where it can, to tell eight type
+ * marks apart.
+ * Without colours, type marks and overlays are only a hint: the heap map
+ * draws a cell's mark as a character, as the timeline draws its units'
+ * letters.
+ */
+static const struct draw_color {
+	short	fg, bg;		/* 256 colours */
+	short	fg8, bg8;	/* 8 colours */
+	int	attr;		/* with the colours */
+	int	mono;		/* instead of them */
+} draw_table[TUI_C_COUNT] = {
+	[TUI_C_HEAT1] = { COLOR_BLUE, DRAW_DEFAULT, COLOR_BLUE, DRAW_DEFAULT,
+	    0, A_NORMAL },
+	[TUI_C_HEAT2] = { COLOR_CYAN, DRAW_DEFAULT, COLOR_CYAN, DRAW_DEFAULT,
+	    0, A_NORMAL },
+	[TUI_C_HEAT3] = { COLOR_GREEN, DRAW_DEFAULT, COLOR_GREEN,
+	    DRAW_DEFAULT, 0, A_NORMAL },
+	[TUI_C_HEAT4] = { COLOR_YELLOW, DRAW_DEFAULT, COLOR_YELLOW,
+	    DRAW_DEFAULT, 0, A_NORMAL },
+	[TUI_C_HEAT5] = { COLOR_RED, DRAW_DEFAULT, COLOR_RED, DRAW_DEFAULT,
+	    A_BOLD, A_BOLD },
+	[TUI_C_TITLE] = { COLOR_BLACK, COLOR_CYAN, COLOR_BLACK, COLOR_CYAN,
+	    A_BOLD, A_REVERSE },
+	[TUI_C_HEADER] = { COLOR_YELLOW, DRAW_DEFAULT, COLOR_YELLOW,
+	    DRAW_DEFAULT, A_BOLD, A_BOLD },
+	[TUI_C_CURSOR] = { COLOR_BLACK, COLOR_GREEN, COLOR_BLACK, COLOR_GREEN,
+	    0, A_REVERSE },
+	[TUI_C_NULL] = { COLOR_MAGENTA, DRAW_DEFAULT, COLOR_MAGENTA,
+	    DRAW_DEFAULT, 0, A_DIM },
+	[TUI_C_ERROR] = { COLOR_RED, DRAW_DEFAULT, COLOR_RED, DRAW_DEFAULT,
+	    A_BOLD, A_BOLD },
+
+	/* Black on the unit's colour; on vt100 the letters tell. */
+	[TUI_C_UNIT1] = { COLOR_BLACK, COLOR_BLUE, COLOR_BLACK, COLOR_BLUE,
+	    0, A_NORMAL },
+	[TUI_C_UNIT2] = { COLOR_BLACK, COLOR_GREEN, COLOR_BLACK, COLOR_GREEN,
+	    0, A_NORMAL },
+	[TUI_C_UNIT3] = { COLOR_BLACK, COLOR_MAGENTA, COLOR_BLACK,
+	    COLOR_MAGENTA, 0, A_NORMAL },
+	[TUI_C_UNIT4] = { COLOR_BLACK, COLOR_CYAN, COLOR_BLACK, COLOR_CYAN,
+	    0, A_NORMAL },
+	[TUI_C_UNIT5] = { COLOR_BLACK, COLOR_YELLOW, COLOR_BLACK,
+	    COLOR_YELLOW, 0, A_NORMAL },
+	[TUI_C_UNIT6] = { COLOR_BLACK, COLOR_RED, COLOR_BLACK, COLOR_RED,
+	    0, A_NORMAL },
+
+	/*
+	 * Type marks: black on eight backgrounds (xterm's 256 palette:
+	 * blue, green, orange, violet, teal, pink, olive, grey); eight
+	 * colours have only six hues that black reads on, so the last two
+	 * are white on blue and black on white.
+	 */
+	[TUI_C_TYPE1] = { COLOR_BLACK, 33, COLOR_BLACK, COLOR_BLUE,
+	    0, A_REVERSE },
+	[TUI_C_TYPE2] = { COLOR_BLACK, 40, COLOR_BLACK, COLOR_GREEN,
+	    0, A_REVERSE },
+	[TUI_C_TYPE3] = { COLOR_BLACK, 208, COLOR_BLACK, COLOR_YELLOW,
+	    0, A_REVERSE },
+	[TUI_C_TYPE4] = { COLOR_BLACK, 141, COLOR_BLACK, COLOR_MAGENTA,
+	    0, A_REVERSE },
+	[TUI_C_TYPE5] = { COLOR_BLACK, 37, COLOR_BLACK, COLOR_CYAN,
+	    0, A_REVERSE },
+	[TUI_C_TYPE6] = { COLOR_BLACK, 211, COLOR_BLACK, COLOR_RED,
+	    0, A_REVERSE },
+	[TUI_C_TYPE7] = { COLOR_BLACK, 143, COLOR_WHITE, COLOR_BLUE,
+	    A_BOLD, A_REVERSE },
+	[TUI_C_TYPE8] = { COLOR_BLACK, 250, COLOR_BLACK, COLOR_WHITE,
+	    0, A_REVERSE },
+
+	/*
+	 * Overlays, over the blocks they pick out: collectable (garbage)
+	 * red, reachable green, reached from the selection yellow, the
+	 * selection itself bold white.
+	 */
+	[TUI_C_COLLECTABLE] = { 231, 160, COLOR_WHITE, COLOR_RED,
+	    A_BOLD, A_BOLD | A_UNDERLINE },
+	[TUI_C_REACHABLE] = { COLOR_BLACK, 34, COLOR_BLACK, COLOR_GREEN,
+	    0, A_UNDERLINE },
+	[TUI_C_REACHED_FROM] = { COLOR_BLACK, 220, COLOR_BLACK, COLOR_YELLOW,
+	    0, A_BOLD },
+	[TUI_C_SELECTED] = { COLOR_BLACK, 231, COLOR_BLACK, COLOR_WHITE,
+	    A_BOLD, A_REVERSE | A_BOLD },
+};
+
+static int	draw_colors;	/* pairs made: 0 none, 8 or 256 */
+
+/*
+ * Make every pair, from the 256-colour column where the terminal has
+ * them, else the 8-colour one; nothing on a terminal without colours.
+ */
 void
 tui_draw_init(void)
 {
-	static const short heat[5] = {
-		COLOR_BLUE, COLOR_CYAN, COLOR_GREEN, COLOR_YELLOW, COLOR_RED
-	};
-	short	bg = COLOR_BLACK;
-	int	i;
+	const struct draw_color	*c;
+	short			 bg = COLOR_BLACK, f, b;
+	int			 i;
 
-	draw_colors = has_colors();
-	if (!draw_colors)
+	draw_colors = 0;
+	if (!has_colors())
 		return;
 	start_color();
 	if (use_default_colors() == OK)
 		bg = -1;
-	for (i = 0; i < 5; i++)
-		init_pair(TUI_C_HEAT1 + i, heat[i], bg);
-	init_pair(TUI_C_TITLE, COLOR_BLACK, COLOR_CYAN);
-	init_pair(TUI_C_HEADER, COLOR_YELLOW, bg);
-	init_pair(TUI_C_CURSOR, COLOR_BLACK, COLOR_GREEN);
-	init_pair(TUI_C_NULL, COLOR_MAGENTA, bg);
-	init_pair(TUI_C_ERROR, COLOR_RED, bg);
+	draw_colors = COLORS >= 256 ? 256 : 8;
+	for (i = TUI_C_NONE + 1; i < TUI_C_COUNT && i < COLOR_PAIRS; i++) {
+		c = &draw_table[i];
+		f = draw_colors == 256 ? c->fg : c->fg8;
+		b = draw_colors == 256 ? c->bg : c->bg8;
+		init_pair(i, f == DRAW_DEFAULT ? bg : f,
+		    b == DRAW_DEFAULT ? bg : b);
+	}
 }
 
-/* The attribute for c: a colour pair, or a plain attribute without colour. */
+/* The attribute for c: its colour pair, or its monochrome form. */
 int
 tui_attr(enum tui_color c)
 {
-	if (c == TUI_C_NONE)
+	if (c <= TUI_C_NONE || c >= TUI_C_COUNT)
 		return (A_NORMAL);
-	if (draw_colors) {
-		switch (c) {
-		case TUI_C_TITLE:
-		case TUI_C_HEADER:
-		case TUI_C_ERROR:
-			return (COLOR_PAIR(c) | A_BOLD);
-		case TUI_C_HEAT5:
-			return (COLOR_PAIR(c) | A_BOLD);
-		default:
-			return (COLOR_PAIR(c));
-		}
-	}
-	switch (c) {
-	case TUI_C_TITLE:
-	case TUI_C_CURSOR:
-		return (A_REVERSE);
-	case TUI_C_HEADER:
-	case TUI_C_ERROR:
-	case TUI_C_HEAT5:
-		return (A_BOLD);
-	case TUI_C_NULL:
-		return (A_DIM);
-	default:
-		return (A_NORMAL);
-	}
+	if (draw_colors != 0 && (int)c < COLOR_PAIRS)
+		return ((int)COLOR_PAIR(c) | draw_table[c].attr);
+	return (draw_table[c].mono);
 }
 
 /* Columns s takes on screen (bytes that are not valid count as one). */

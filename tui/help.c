@@ -1,6 +1,9 @@
 /*
  * The help view, generated from the key table and the command table so
- * it cannot drift from what the keys do.
+ * it cannot drift from what the keys do: the keys of the view it was
+ * opened from first, then the global ones that view leaves alone, the
+ * commands, the prompt's and the y/n question's keys, and last every
+ * other view's.
  */
 #include <stdarg.h>
 #include <stdlib.h>
@@ -15,6 +18,7 @@ struct help {
 	char	**line;
 	int	 *header;
 	size_t	  n;
+	char	 *view;		/* the name of the view it was opened from */
 };
 
 static void
@@ -37,7 +41,8 @@ help_add(struct help *h, int header, const char *fmt, ...)
 static char *
 help_title(struct tui_view *tv)
 {
-	return (xstrdup("profview: help (q closes)"));
+	return (xasprintf("profview: help for the %s view (q closes)",
+	    ((struct help *)tv->data)->view));
 }
 
 static void
@@ -84,6 +89,7 @@ help_free(struct tui_view *tv)
 		free(h->line[i]);
 	free(h->line);
 	free(h->header);
+	free(h->view);
 	free(h);
 }
 
@@ -97,40 +103,117 @@ static const struct tui_view_ops help_ops = {
 	.free = help_free,
 };
 
+/* Whether group g binds the key the table spells word. */
+static int
+help_bound(enum tui_group g, const char *word)
+{
+	const char	*p;
+	size_t		 i, n = strlen(word);
+
+	for (i = 1; i < TUI_ACT_COUNT; i++) {
+		if (tui_actions[i].group != g)
+			continue;
+		p = tui_actions[i].keys;
+		for (; *p != '\0'; p += strcspn(p, " ")) {
+			p += strspn(p, " ");
+			if (strncmp(p, word, n) == 0 &&
+			    (p[n] == ' ' || p[n] == '\0'))
+				return (1);
+		}
+	}
+	return (0);
+}
+
+/*
+ * Group g's keys.  With shadow, keys that group also binds are left out
+ * (the global keys a view gives its own meaning), and an action whose
+ * keys are all left out goes.
+ */
+static void
+help_group(struct help *h, enum tui_group g, int shadow)
+{
+	char	*copy, *word, *save, *keys;
+	size_t	 i, n = 0;
+
+	help_add(h, 1, "%s", tui_groups[g].title);
+	for (i = 1; i < TUI_ACT_COUNT; i++) {
+		if (tui_actions[i].group != g)
+			continue;
+		keys = xstrdup("");
+		copy = xstrdup(tui_actions[i].keys);
+		for (word = strtok_r(copy, " ", &save); word != NULL;
+		    word = strtok_r(NULL, " ", &save)) {
+			if (shadow >= 0 && help_bound(shadow, word))
+				continue;
+			word = xasprintf("%s%s%s", keys, *keys != '\0' ? " " :
+			    "", word);
+			free(keys);
+			keys = word;
+		}
+		free(copy);
+		if (*keys != '\0') {
+			help_add(h, 0, "  %-22s %s", keys, tui_actions[i].help);
+			n++;
+		}
+		free(keys);
+	}
+	if (g == TUI_G_GLOBAL) {
+		help_add(h, 0, "  %-22s %s", "mouse", "click selects a row,"
+		    " the wheel scrolls");
+		help_add(h, 0, "  %-22s %s", "", "the timeline: a click picks"
+		    " an event, the wheel pans");
+		n++;
+	}
+	if (n == 0)
+		help_add(h, 0, "  %-22s %s", "", "(no keys of its own: those"
+		    " of every view work)");
+	help_add(h, 0, "%s", "");
+}
+
+/* Help for view from: its keys first. */
 struct tui_view *
-tui_help_new(void)
+tui_help_new(struct tui_view *from)
 {
 	struct help	*h = xcalloc(1, sizeof *h);
 	struct tui_view	*tv;
+	enum tui_group	 g, own = tui_keymap_group(from->ops->name);
 	size_t		 i;
-	char		*args;
+	char		*args, *cand;
 
-	help_add(h, 1, "Keys");
-	for (i = 1; i < TUI_ACT_COUNT; i++)
-		help_add(h, 0, "  %-22s %s", tui_actions[i].keys,
-		    tui_actions[i].help);
-	help_add(h, 0, "  %-22s %s", "mouse", "click selects a row, the"
-	    " wheel scrolls");
-	help_add(h, 0, "  %-22s %s", "", "timeline: click an event to put"
-	    " the cursor on it, the wheel pans");
-	help_add(h, 0, "%s", "");
+	h->view = xstrdup(from->ops->name);
+	if (own != TUI_G_GLOBAL)
+		help_group(h, own, -1);
+	help_group(h, TUI_G_GLOBAL, own != TUI_G_GLOBAL ? (int)own : -1);
 	help_add(h, 1, "Commands (: opens the prompt; Tab completes, Up/Down"
 	    " recall)");
 	for (i = 0; i < tui_ncommands; i++) {
-		args = xasprintf(":%s %s", tui_commands[i].name,
+		args = xasprintf(":%s%s%s %s", tui_commands[i].name,
+		    tui_commands[i].alias != NULL ? ", :" : "",
+		    tui_commands[i].alias != NULL ? tui_commands[i].alias : "",
 		    tui_commands[i].args);
 		help_add(h, 0, "  %-22s %s", args, tui_commands[i].help);
 		free(args);
+		cand = tui_command_complete(tui_commands[i].name, from);
+		if (cand != NULL) {
+			help_add(h, 0, "  %-22s %.*s here: %s", "",
+			    (int)strcspn(tui_commands[i].args, " "),
+			    tui_commands[i].args, cand);
+			free(cand);
+		}
 	}
 	help_add(h, 0, "%s", "");
-	help_add(h, 1, "Prompt editing");
-	help_add(h, 0, "  %-22s %s", "Left Right C-b C-f", "move the cursor");
-	help_add(h, 0, "  %-22s %s", "Home End C-a C-e", "start, end");
-	help_add(h, 0, "  %-22s %s", "Backspace Delete", "delete a character");
-	help_add(h, 0, "  %-22s %s", "C-u C-k C-w", "delete to the start, to"
-	    " the end, the word before");
-	help_add(h, 0, "  %-22s %s", "Up Down", "history");
-	help_add(h, 0, "  %-22s %s", "Enter Escape", "run, cancel");
+	help_group(h, TUI_G_PROMPT, -1);
+	help_group(h, TUI_G_CONFIRM, -1);
+	for (g = TUI_G_GLOBAL + 1; g < TUI_G_PROMPT; g++) {
+		if (g == own)
+			continue;
+		for (i = 1; i < TUI_ACT_COUNT; i++) {
+			if (tui_actions[i].group == g) {
+				help_group(h, g, -1);
+				break;
+			}
+		}
+	}
 	tv = tui_view_new(&help_ops, h);
 	tv->list.n = h->n;
 	return (tv);

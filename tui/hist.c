@@ -371,7 +371,7 @@ hist_key(struct tui_view *tv, enum tui_action a)
 	size_t		 level = hs->level;
 
 	switch (a) {
-	case TUI_ACT_SORT:
+	case TUI_ACT_HIST_SORT:
 		hs->byhits = !hs->byhits;
 		hist_rows(tv);
 		/* Sorting by hits starts at the top; by address, in place. */
@@ -381,26 +381,26 @@ hist_key(struct tui_view *tv, enum tui_action a)
 			hist_cursor_to(tv, addr);
 		tui_message("sorted by %s", hs->byhits ? "hits" : "address");
 		return (TUI_R_DRAW);
-	case TUI_ACT_TOGGLE:
+	case TUI_ACT_HIST_FLAT:
 		hs->flat = !hs->flat;
 		hist_rows(tv);
 		hist_cursor_to(tv, addr);
 		tui_message("%s", hs->flat ? "flat profile by symbol" :
 		    "buckets");
 		return (TUI_R_DRAW);
-	case TUI_ACT_MERGE:
-	case TUI_ACT_SPLIT:
+	case TUI_ACT_HIST_MERGE:
+	case TUI_ACT_HIST_SPLIT:
 		if (hs->flat) {
 			tui_message("zoom works on buckets: press t first");
 			return (TUI_R_DRAW);
 		}
-		if (a == TUI_ACT_MERGE && hs->level + 1 < hs->h.nlevels)
+		if (a == TUI_ACT_HIST_MERGE && hs->level + 1 < hs->h.nlevels)
 			hs->level++;
-		else if (a == TUI_ACT_SPLIT && hs->level > 0)
+		else if (a == TUI_ACT_HIST_SPLIT && hs->level > 0)
 			hs->level--;
 		if (level == hs->level) {
 			tui_message("zoom x%u is the %s", hist_lv(hs)->factor,
-			    a == TUI_ACT_MERGE ? "coarsest" : "finest");
+			    a == TUI_ACT_HIST_MERGE ? "coarsest" : "finest");
 			return (TUI_R_DRAW);
 		}
 		hist_rows(tv);
@@ -408,7 +408,7 @@ hist_key(struct tui_view *tv, enum tui_action a)
 		tui_message("zoom x%u: %zu rows", hist_lv(hs)->factor,
 		    hist_lv(hs)->n);
 		return (TUI_R_DRAW);
-	case TUI_ACT_ENTER:
+	case TUI_ACT_HIST_OPEN:
 		if (tv->list.n == 0)
 			return (TUI_R_NONE);
 		if (hs->flat) {

@@ -24,6 +24,7 @@
 #include <termkey.h>
 
 #include "xmalloc.h"
+#include "kind.h"
 #include "tui/tui.h"
 
 /* How long one slice of background work may hold the loop. */
@@ -139,9 +140,18 @@ tui_view_free(struct tui_view *v)
 	free(v);
 }
 
+/*
+ * Show v over the top view, which is its parent unless it has one.  A
+ * view of its parent's session is of its parent's kind.
+ */
 void
 tui_push(struct tui_view *v)
 {
+	if (v->parent == NULL)
+		v->parent = tui_top();
+	if (v->kind == NULL && v->parent != NULL &&
+	    v->session == v->parent->session)
+		v->kind = v->parent->kind;
 	loop.stack = xreallocarray(loop.stack, loop.nstack + 1,
 	    sizeof *loop.stack);
 	loop.stack[loop.nstack++] = v;
@@ -189,42 +199,43 @@ tui_show_sessions(void)
 		tui_view_free(loop.stack[--loop.nstack]);
 	/* Reload: a session may have come or gone. */
 	v = tui_sessions_new();
+	v->parent = loop.stack[i]->parent;
 	v->list.cur = loop.stack[i]->list.cur;
 	v->list.height = loop.stack[i]->list.height;
 	tui_view_free(loop.stack[i]);
 	loop.stack[i] = v;
 }
 
-/* Open session id in its natural view; quiet: no message on success. */
+/*
+ * Open session id in the view of its kind (tui/kinds.c); quiet: no
+ * message on success.
+ */
 int
 tui_open_session(int64_t id, int quiet)
 {
+	const struct tui_kind	*k;
 	struct store_session	 ss;
 	struct tui_view		*v;
-	char			*cause = NULL, kind[sizeof ss.kind] = "";
+	char			*cause = NULL, kind[sizeof ss.kind];
 
-	if (store_session_get(loop.st, id, &ss) == 0) {
-		memcpy(kind, ss.kind, sizeof kind);
-		store_session_free(&ss);
-	}
-	if (*kind == '\0') {
+	if (store_session_get(loop.st, id, &ss) != 0) {
 		tui_message("error: no session %lld", (long long)id);
 		return (-1);
 	}
-	if (strcmp(kind, "prf") == 0)
-		v = tui_hist_new(id, &cause);
-	else if (strcmp(kind, "ovd") == 0)
-		v = tui_timeline_new(id, &cause);
-	else {
+	memcpy(kind, ss.kind, sizeof kind);
+	store_session_free(&ss);
+	if ((k = tui_kind_find(kind)) == NULL) {
 		tui_message("session %lld: no view for %s sessions yet (try"
 		    " :sql)", (long long)id, kind);
 		return (-1);
 	}
-	if (v == NULL) {
+	if ((v = k->open(id, &cause)) == NULL) {
 		tui_message("error: %s", cause);
 		free(cause);
 		return (-1);
 	}
+	/* Kept, so :export and help need not ask the store again. */
+	v->kind = kind_find(kind);
 	tui_push(v);
 	if (!quiet)
 		tui_message("opened session %lld", (long long)id);
@@ -527,7 +538,7 @@ loop_global(enum tui_action a)
 		return (TUI_R_NONE);
 	case TUI_ACT_HELP:
 		if (strcmp(v->ops->name, "help") != 0)
-			tui_push(tui_help_new());
+			tui_push(tui_help_new(v));
 		return (TUI_R_DRAW);
 	case TUI_ACT_PROMPT:
 		tui_prompt_open(':');
@@ -548,11 +559,17 @@ loop_global(enum tui_action a)
 	}
 }
 
+/*
+ * A key for the view on top: its own group's binding first, then the
+ * global one.  The view sees every action first (a view that is loading
+ * swallows most), then the list, then the loop's own.
+ */
 static int
 loop_key(TermKeyKey *key)
 {
 	struct tui_view	*v = tui_top();
 	enum tui_action	 a;
+	const char	*word;
 	char		 name[64];
 	int		 r;
 	void		(*fn)(void *);
@@ -566,8 +583,9 @@ loop_key(TermKeyKey *key)
 		free(loop.question);
 		loop.question = NULL;
 		loop.confirm = NULL;
-		if (key->type == TERMKEY_TYPE_UNICODE &&
-		    (key->code.codepoint == 'y' || key->code.codepoint == 'Y'))
+		/* Anything but a yes is a no. */
+		a = tui_keymap_lookup(TUI_G_CONFIRM, key);
+		if (a == TUI_ACT_CONFIRM_YES)
 			fn(loop.confirm_arg);
 		else
 			tui_message("cancelled");
@@ -575,7 +593,15 @@ loop_key(TermKeyKey *key)
 	}
 	free(loop.message);
 	loop.message = NULL;
-	if ((a = tui_keymap_lookup(key)) == TUI_ACT_NONE) {
+	a = tui_keymap_lookup(tui_keymap_group(v->ops->name), key);
+	if (a == TUI_ACT_NONE)
+		a = tui_keymap_lookup(TUI_G_GLOBAL, key);
+	if (a == TUI_ACT_NONE) {
+		if ((word = tui_keymap_word(key)) != NULL) {
+			tui_message("%s does nothing in the %s view (? shows"
+			    " its keys)", word, v->ops->name);
+			return (TUI_R_DRAW);
+		}
 		termkey_strfkey(loop.tk, name, sizeof name, key,
 		    TERMKEY_FORMAT_VIM);
 		tui_message("%s is not bound (? shows the keys)", name);

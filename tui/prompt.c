@@ -14,7 +14,6 @@
 #include <termkey.h>
 
 #include "xmalloc.h"
-#include "report/report.h"
 #include "tui/tui.h"
 
 #define PROMPT_HISTORY_MAX	500
@@ -240,17 +239,17 @@ prompt_history(int dir)
 }
 
 /*
- * Tab: complete the command name, or the format after "export".  One
- * candidate completes with a space after it; several complete their common
- * prefix and are listed in the status line.
+ * Tab: complete the command name, or the first argument of a command
+ * that has a completer (the formats after "export").  One candidate
+ * completes with a space after it; several complete their common prefix
+ * and are listed in the status line.
  */
 static void
 prompt_complete(void)
 {
-	const char	*cand[32], *word;
-	char		*list = NULL, *next;
-	size_t		 ncand = 0, wlen, i, common;
-	int		 f;
+	const char	*cand[32], *word, *line, *p;
+	char		*list = NULL, *next, *name, *args = NULL, *save;
+	size_t		 ncand = 0, wlen, i, common, n;
 
 	if (prompt.mode != ':')
 		return;
@@ -258,21 +257,28 @@ prompt_complete(void)
 	while (word > prompt.buf && word[-1] != ' ')
 		word--;
 	wlen = prompt.buf + prompt.pos - word;
-	if (strspn(prompt.buf, " ") == (size_t)(word - prompt.buf)) {
+	line = prompt.buf + strspn(prompt.buf, " ");
+	n = strcspn(line, " ");
+	p = line + n + strspn(line + n, " ");
+	if (line == word) {
 		for (i = 0; i < tui_ncommands && ncand < 32; i++) {
 			if (strncmp(tui_commands[i].name, word, wlen) == 0)
 				cand[ncand++] = tui_commands[i].name;
 		}
-	} else if (strncmp(prompt.buf + strspn(prompt.buf, " "), "export ",
-	    7) == 0 && strspn(prompt.buf + strspn(prompt.buf, " ") + 7, " ") +
-	    strspn(prompt.buf, " ") + 7 == (size_t)(word - prompt.buf)) {
-		for (f = 0; f < REPORT_FORMATS; f++) {
-			if (strncmp(report_format_name(f), word, wlen) == 0)
-				cand[ncand++] = report_format_name(f);
+	} else if (p == word) {
+		name = xasprintf("%.*s", (int)n, line);
+		args = tui_command_complete(name, tui_top());
+		free(name);
+		for (next = args != NULL ? strtok_r(args, " ", &save) : NULL;
+		    next != NULL && ncand < 32;
+		    next = strtok_r(NULL, " ", &save)) {
+			if (strncmp(next, word, wlen) == 0)
+				cand[ncand++] = next;
 		}
 	}
 	if (ncand == 0) {
 		tui_message("no completion");
+		free(args);
 		return;
 	}
 	common = strlen(cand[0]);
@@ -285,6 +291,7 @@ prompt_complete(void)
 	if (ncand == 1) {
 		if (prompt.pos == prompt.len || prompt.buf[prompt.pos] != ' ')
 			prompt_insert(" ", 1);
+		free(args);
 		return;
 	}
 	for (i = 0; i < ncand; i++) {
@@ -295,6 +302,7 @@ prompt_complete(void)
 	}
 	tui_message("%s", list);
 	free(list);
+	free(args);
 }
 
 static int
@@ -318,6 +326,27 @@ prompt_accept(void)
 	return (r | TUI_R_DRAW);
 }
 
+/*
+ * The prompt group's action for key.  A special key with modifiers that
+ * the table does not bind (C-Left, S-Tab) does what the key alone does,
+ * as it always has here.
+ */
+static enum tui_action
+prompt_action(const TermKeyKey *key)
+{
+	TermKeyKey	plain;
+	enum tui_action	a;
+
+	a = tui_keymap_lookup(TUI_G_PROMPT, key);
+	if (a == TUI_ACT_NONE && key->type == TERMKEY_TYPE_KEYSYM &&
+	    key->modifiers != 0) {
+		plain = *key;
+		plain.modifiers = 0;
+		a = tui_keymap_lookup(TUI_G_PROMPT, &plain);
+	}
+	return (a);
+}
+
 /* One key while the prompt is open (key is a TermKeyKey *). */
 int
 tui_prompt_key(const void *k)
@@ -325,93 +354,68 @@ tui_prompt_key(const void *k)
 	const TermKeyKey	*key = k;
 	size_t			 p;
 
-	if (key->type == TERMKEY_TYPE_UNICODE && key->modifiers == 0) {
-		prompt_insert(key->utf8, strlen(key->utf8));
-		return (TUI_R_DRAW);
-	}
-	if (key->type == TERMKEY_TYPE_UNICODE &&
-	    key->modifiers == TERMKEY_KEYMOD_CTRL) {
-		switch (key->code.codepoint) {
-		case 'a':
-			prompt.pos = 0;
-			break;
-		case 'e':
-			prompt.pos = prompt.len;
-			break;
-		case 'b':
-			prompt.pos = prompt_prev(prompt.pos);
-			break;
-		case 'f':
-			prompt.pos = prompt_next(prompt.pos);
-			break;
-		case 'u':
-			prompt_delete(0, prompt.pos);
-			break;
-		case 'k':
-			prompt.buf[prompt.len = prompt.pos] = '\0';
-			break;
-		case 'w':
-			p = prompt.pos;
-			while (p > 0 && prompt.buf[p - 1] == ' ')
-				p--;
-			while (p > 0 && prompt.buf[p - 1] != ' ')
-				p--;
-			prompt_delete(p, prompt.pos);
-			break;
-		case 'h':
-			goto backspace;
-		case 'g':
-		case 'c':
-			prompt.mode = 0;
-			break;
-		}
-		return (TUI_R_DRAW);
-	}
-	if (key->type != TERMKEY_TYPE_KEYSYM)
-		return (TUI_R_NONE);
-	switch (key->code.sym) {
-	case TERMKEY_SYM_ENTER:
+	switch (prompt_action(key)) {
+	case TUI_ACT_PROMPT_ENTER:
 		return (prompt_accept());
-	case TERMKEY_SYM_ESCAPE:
+	case TUI_ACT_PROMPT_CANCEL:
 		prompt.mode = 0;
 		break;
-	case TERMKEY_SYM_LEFT:
+	case TUI_ACT_PROMPT_LEFT:
 		prompt.pos = prompt_prev(prompt.pos);
 		break;
-	case TERMKEY_SYM_RIGHT:
+	case TUI_ACT_PROMPT_RIGHT:
 		prompt.pos = prompt_next(prompt.pos);
 		break;
-	case TERMKEY_SYM_HOME:
+	case TUI_ACT_PROMPT_HOME:
 		prompt.pos = 0;
 		break;
-	case TERMKEY_SYM_END:
+	case TUI_ACT_PROMPT_END:
 		prompt.pos = prompt.len;
 		break;
-	case TERMKEY_SYM_UP:
-		prompt_history(-1);
-		break;
-	case TERMKEY_SYM_DOWN:
-		prompt_history(1);
-		break;
-	case TERMKEY_SYM_TAB:
-		prompt_complete();
-		break;
-	case TERMKEY_SYM_DELETE:
-		if (prompt.pos < prompt.len)
-			prompt_delete(prompt.pos, prompt_next(prompt.pos));
-		break;
-	case TERMKEY_SYM_SPACE:
-		prompt_insert(" ", 1);
-		break;
-	case TERMKEY_SYM_BACKSPACE:
-	backspace:
+	case TUI_ACT_PROMPT_BACKSPACE:
 		/* Backspace on an empty line closes it, as in vi. */
 		if (prompt.len == 0)
 			prompt.mode = 0;
 		else if (prompt.pos > 0)
 			prompt_delete(prompt_prev(prompt.pos), prompt.pos);
 		break;
+	case TUI_ACT_PROMPT_DELETE:
+		if (prompt.pos < prompt.len)
+			prompt_delete(prompt.pos, prompt_next(prompt.pos));
+		break;
+	case TUI_ACT_PROMPT_KILL_START:
+		prompt_delete(0, prompt.pos);
+		break;
+	case TUI_ACT_PROMPT_KILL_END:
+		prompt.buf[prompt.len = prompt.pos] = '\0';
+		break;
+	case TUI_ACT_PROMPT_KILL_WORD:
+		p = prompt.pos;
+		while (p > 0 && prompt.buf[p - 1] == ' ')
+			p--;
+		while (p > 0 && prompt.buf[p - 1] != ' ')
+			p--;
+		prompt_delete(p, prompt.pos);
+		break;
+	case TUI_ACT_PROMPT_COMPLETE:
+		prompt_complete();
+		break;
+	case TUI_ACT_PROMPT_OLDER:
+		prompt_history(-1);
+		break;
+	case TUI_ACT_PROMPT_NEWER:
+		prompt_history(1);
+		break;
 	default:
+		/* Not an editing key: a character goes in the line. */
+		if (key->type == TERMKEY_TYPE_UNICODE && key->modifiers == 0)
+			prompt_insert(key->utf8, strlen(key->utf8));
+		else if (key->type == TERMKEY_TYPE_KEYSYM &&
+		    key->code.sym == TERMKEY_SYM_SPACE)
+			prompt_insert(" ", 1);
+		else if (key->type != TERMKEY_TYPE_KEYSYM &&
+		    key->modifiers != TERMKEY_KEYMOD_CTRL)
+			return (TUI_R_NONE);
 		break;
 	}
 	return (TUI_R_DRAW);

@@ -166,11 +166,11 @@ sessions_key(struct tui_view *tv, enum tui_action a)
 	struct sessions	*s = sessions_get(tv);
 
 	switch (a) {
-	case TUI_ACT_ENTER:
+	case TUI_ACT_SESSIONS_OPEN:
 		if (s->n != 0)
 			tui_open_session(s->v[tv->list.cur].id, 1);
 		return (TUI_R_DRAW);
-	case TUI_ACT_DELETE:
+	case TUI_ACT_SESSIONS_DELETE:
 		if (s->n == 0)
 			return (TUI_R_NONE);
 		tui_confirm(sessions_delete, tv, "delete session %lld (%s)?"

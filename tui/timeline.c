@@ -23,8 +23,6 @@
 #include "report/report.h"
 #include "tui/tui.h"
 
-#define TL_NCOLORS	6
-#define TL_PAIR		40	/* first colour pair of ours, past draw.c's */
 #define TL_DETAIL	3	/* rows of the detail pane */
 #define TL_BAND_MAX	16	/* rows of the buffer band */
 #define TL_STRIDE	32
@@ -120,30 +118,13 @@ struct tl_cell {
 	int64_t		res;		/* resident ticks */
 };
 
-static int	tl_colors = -1;
-
 static int64_t	tl_idx_get(const struct tl_idx *, size_t);
-
-static void
-tl_colors_init(void)
-{
-	static const short	c[TL_NCOLORS] = { COLOR_BLUE, COLOR_GREEN,
-	    COLOR_MAGENTA, COLOR_CYAN, COLOR_YELLOW, COLOR_RED };
-	int			i;
-
-	if (tl_colors != -1)
-		return;
-	tl_colors = has_colors() && COLOR_PAIRS > TL_PAIR + TL_NCOLORS;
-	for (i = 0; tl_colors && i < TL_NCOLORS; i++)
-		init_pair(TL_PAIR + i, COLOR_BLACK, c[i]);
-}
 
 /* The attribute of unit k's cells: its colour, or nothing on vt100. */
 static int
 tl_unit_attr(uint32_t k)
 {
-	return (tl_colors ? (int)COLOR_PAIR(TL_PAIR + k % TL_NCOLORS) :
-	    A_NORMAL);
+	return (tui_attr(TUI_C_UNIT1 + k % TUI_NUNIT_COLORS));
 }
 
 /* The letter that stands for unit k in the band and the gutter. */
@@ -787,7 +768,6 @@ tl_draw(struct tui_view *tv, int y, int h, int w)
 		    tl->program, tl->o.nunits);
 		return;
 	}
-	tl_colors_init();
 	tl_layout(tl, w);
 	/* A cursor moved by search or a jump comes into view. */
 	if (tv->list.cur != tl->shown)
@@ -864,60 +844,60 @@ tl_key(struct tui_view *tv, enum tui_action a)
 			return (TUI_R_NONE);
 		}
 	}
-	if (a == TUI_ACT_UNITS) {
+	if (a == TUI_ACT_TL_UNITS) {
 		tui_push(tui_units_new(tv));
 		return (TUI_R_DRAW);
 	}
 	if (tl->o.nevents == 0)
 		return (TUI_R_UNUSED);
 	switch (a) {
-	case TUI_ACT_DOWN:
+	case TUI_ACT_TL_NEXT:
 		tl_goto(tv, tv->list.cur + 1);
 		return (TUI_R_DRAW);
-	case TUI_ACT_UP:
+	case TUI_ACT_TL_PREV:
 		tl_goto(tv, tv->list.cur > 0 ? tv->list.cur - 1 : 0);
 		return (TUI_R_DRAW);
-	case TUI_ACT_FIRST:
+	case TUI_ACT_TL_FIRST:
 		tl_goto(tv, 0);
 		return (TUI_R_DRAW);
-	case TUI_ACT_LAST:
+	case TUI_ACT_TL_LAST:
 		tl_goto(tv, tl->o.nevents - 1);
 		return (TUI_R_DRAW);
-	case TUI_ACT_LEFT:
+	case TUI_ACT_TL_LEFT:
 		tl_pan(tv, -page);
 		return (TUI_R_DRAW);
-	case TUI_ACT_RIGHT:
+	case TUI_ACT_TL_RIGHT:
 		tl_pan(tv, page);
 		return (TUI_R_DRAW);
-	case TUI_ACT_PAGE_UP:
+	case TUI_ACT_TL_PAGE_LEFT:
 		tl_pan(tv, -(tl->cols > 1 ? tl->cols - 1 : 1));
 		return (TUI_R_DRAW);
-	case TUI_ACT_PAGE_DOWN:
+	case TUI_ACT_TL_PAGE_RIGHT:
 		tl_pan(tv, tl->cols > 1 ? tl->cols - 1 : 1);
 		return (TUI_R_DRAW);
-	case TUI_ACT_MERGE:
+	case TUI_ACT_TL_MERGE:
 		tl_zoom(tv, 1);
 		return (TUI_R_DRAW);
-	case TUI_ACT_SPLIT:
+	case TUI_ACT_TL_SPLIT:
 		tl_zoom(tv, -1);
 		return (TUI_R_DRAW);
-	case TUI_ACT_ENTER:
+	case TUI_ACT_TL_UNIT:
 		/* The unit table, on the cursor's unit. */
 		u = tui_units_new(tv);
 		tui_push(u);
-		tui_units_select(u, tl_cur(tv)->unit);
+		u->ops->jump(u, tl_cur(tv)->unit);
 		return (TUI_R_DRAW);
-	case TUI_ACT_UNIT_NEXT:
-	case TUI_ACT_UNIT_PREV:
+	case TUI_ACT_TL_UNIT_NEXT:
+	case TUI_ACT_TL_UNIT_PREV:
 		ln = &tl->lanes[tl_cur(tv)->unit];
 		p = tl_lane_pos(tl, tv->list.cur);
-		if (a == TUI_ACT_UNIT_NEXT ? p + 1 >= ln->nev : p == 0) {
+		if (a == TUI_ACT_TL_UNIT_NEXT ? p + 1 >= ln->nev : p == 0) {
 			tui_message("no %s event of %s", a ==
-			    TUI_ACT_UNIT_NEXT ? "later" : "earlier",
+			    TUI_ACT_TL_UNIT_NEXT ? "later" : "earlier",
 			    tl->o.units[tl_cur(tv)->unit].name);
 			return (TUI_R_DRAW);
 		}
-		tl_goto(tv, ln->ev[a == TUI_ACT_UNIT_NEXT ? p + 1 : p - 1]);
+		tl_goto(tv, ln->ev[a == TUI_ACT_TL_UNIT_NEXT ? p + 1 : p - 1]);
 		return (TUI_R_DRAW);
 	default:
 		return (TUI_R_UNUSED);
@@ -1034,6 +1014,8 @@ tl_free(struct tui_view *tv)
 }
 
 static int	tl_work(struct tui_view *, uint64_t);
+static const void *tl_model(struct tui_view *);
+static int	tl_jump(struct tui_view *, size_t);
 
 static const struct tui_view_ops tl_ops = {
 	.name = "timeline",
@@ -1045,6 +1027,8 @@ static const struct tui_view_ops tl_ops = {
 	.export = tl_export,
 	.mouse = tl_mouse,
 	.work = tl_work,
+	.model = tl_model,
+	.jump = tl_jump,
 	.free = tl_free,
 };
 
@@ -1288,22 +1272,16 @@ tui_timeline_new(int64_t id, char **cause)
 	return (tv);
 }
 
-/* For the unit table (units.c). */
-const struct analyze_ovd *
-tui_timeline_ovd(struct tui_view *tv)
+/* The session's analyze_ovd, for the unit table this view opens. */
+static const void *
+tl_model(struct tui_view *tv)
 {
 	return (&((struct timeline *)tv->data)->o);
 }
 
-const char *
-tui_timeline_program(struct tui_view *tv)
-{
-	return (((struct timeline *)tv->data)->program);
-}
-
 /* Put the cursor on unit k's first event; -1 if it has none. */
-int
-tui_timeline_unit(struct tui_view *tv, uint32_t k)
+static int
+tl_jump(struct tui_view *tv, size_t k)
 {
 	struct timeline	*tl = tv->data;
 

@@ -22,38 +22,118 @@ int	tui_main(struct store *, const int64_t *, size_t,
 /*
  * Everything below is shared by the files of tui/ only.
  *
- * The one key table: action, keys (termkey names, space separated; "C-x"
- * is Ctrl-x, a single character is itself), and the help line.  The help
- * view and the KEYS section of the man page are generated from it.
+ * Key groups, as tig's keymaps: the keys of every view, one group per
+ * view (found by the view's name, so a view needs nothing else to get its
+ * keys), and the two modal ones, the prompt line and a y/n question.  A
+ * key is looked up in the top view's group first and then in the global
+ * one, so a view may give a global key its own meaning, and a key bound
+ * in one view's group does nothing in the other views.  Columns: group,
+ * the view's name (ops->name), the heading in help and the man page.
+ * The modal groups come last, from PROMPT on.
+ */
+#define TUI_GROUPS \
+	G(GLOBAL,	"global",	"In every view") \
+	G(SESSIONS,	"sessions",	"In the sessions view") \
+	G(HISTOGRAM,	"histogram",	"In the histogram") \
+	G(BUCKET,	"bucket",	"In a bucket's symbols") \
+	G(TIMELINE,	"timeline",	"In the timeline") \
+	G(UNITS,	"units",	"In the unit table") \
+	G(SQL,		"sql",		"In a :sql table") \
+	G(HELP,		"help",		"In the help view") \
+	G(PROMPT,	"prompt",	"At the : and / prompt") \
+	G(CONFIRM,	"confirm",	"At a y/n question")
+
+#define G(id, name, title) TUI_G_##id,
+enum tui_group {
+	TUI_GROUPS
+	TUI_G_COUNT
+};
+#undef G
+
+/*
+ * The one key table (tig's REQ_INFO): group, action, keys (termkey names,
+ * space separated; "C-x" is Ctrl-x, a single character is itself) and
+ * the help line.  Every key is bound here and nowhere else; the help view
+ * and the KEYS section of the man page are generated from it.  Actions of
+ * a view's group are named after the view, except the :sql table's LEFT
+ * and RIGHT, which tui/table.c knows by those names.
  */
 #define TUI_ACTIONS \
-	A(BACK,		"q Escape",		"close the view; quit on the last one") \
-	A(QUIT,		"Q",			"quit profview") \
-	A(HELP,		"?",			"show the keys and commands") \
-	A(PROMPT,	":",			"open the command prompt") \
-	A(SEARCH,	"/",			"search names in the view") \
-	A(NEXT,		"n",			"next search match") \
-	A(PREV,		"N",			"previous search match") \
-	A(DOWN,		"j Down C-n",		"move down one row; the timeline's next event") \
-	A(UP,		"k Up C-p",		"move up one row; the timeline's previous event") \
-	A(PAGE_DOWN,	"PageDown C-f Space",	"move down one page; pan the timeline a screen") \
-	A(PAGE_UP,	"PageUp C-b",		"move up one page; pan the timeline a screen") \
-	A(FIRST,	"Home g",		"go to the first row or event") \
-	A(LAST,		"End G",		"go to the last row or event") \
-	A(LEFT,		"h Left",		"scroll the table one column left; pan the timeline") \
-	A(RIGHT,	"l Right",		"scroll the table one column right; pan the timeline") \
-	A(ENTER,	"Enter",		"open the row: a session, a bucket's symbols; the timeline's unit") \
-	A(SORT,		"s",			"histogram: cycle the sort (address, hits)") \
-	A(TOGGLE,	"t",			"histogram: buckets or per-symbol flat profile") \
-	A(MERGE,	"+",			"histogram, timeline: merge adjacent buckets or time columns (zoom out)") \
-	A(SPLIT,	"-",			"histogram, timeline: split merged buckets or time columns (zoom in)") \
-	A(UNIT_PREV,	"[",			"timeline: previous event of the unit under the cursor") \
-	A(UNIT_NEXT,	"]",			"timeline: next event of the unit under the cursor") \
-	A(UNITS,	"u Tab",		"timeline: the per-unit table (Enter there jumps to the unit)") \
-	A(DELETE,	"d",			"sessions: delete the session (asks y/n)") \
-	A(REDRAW,	"C-l",			"redraw the screen")
+	A(GLOBAL, BACK,		"q Escape", \
+	    "close the view; quit on the last one") \
+	A(GLOBAL, QUIT,		"Q", "quit profview") \
+	A(GLOBAL, HELP,		"?", \
+	    "show the keys, this view's first, and the commands") \
+	A(GLOBAL, PROMPT,	":", "open the command prompt") \
+	A(GLOBAL, SEARCH,	"/", "search names in the view") \
+	A(GLOBAL, NEXT,		"n", "next search match") \
+	A(GLOBAL, PREV,		"N", "previous search match") \
+	A(GLOBAL, DOWN,		"j Down C-n", "move down one row") \
+	A(GLOBAL, UP,		"k Up C-p", "move up one row") \
+	A(GLOBAL, PAGE_DOWN,	"PageDown C-f Space", "move down one page") \
+	A(GLOBAL, PAGE_UP,	"PageUp C-b", "move up one page") \
+	A(GLOBAL, FIRST,	"Home g", "go to the first row") \
+	A(GLOBAL, LAST,		"End G", "go to the last row") \
+	A(GLOBAL, REDRAW,	"C-l", "redraw the screen") \
+	A(SESSIONS, SESSIONS_OPEN, "Enter", "open the session in its view") \
+	A(SESSIONS, SESSIONS_DELETE, "d", \
+	    "delete the session (asks y/n)") \
+	A(HISTOGRAM, HIST_SORT,	"s", "cycle the sort (address, hits)") \
+	A(HISTOGRAM, HIST_FLAT,	"t", "buckets or per-symbol flat profile") \
+	A(HISTOGRAM, HIST_MERGE, "+", \
+	    "merge adjacent buckets (zoom out)") \
+	A(HISTOGRAM, HIST_SPLIT, "-", "split merged buckets (zoom in)") \
+	A(HISTOGRAM, HIST_OPEN,	"Enter", \
+	    "the symbols in the bucket; on a symbol, its buckets") \
+	A(TIMELINE, TL_NEXT,	"j Down C-n", "the next event") \
+	A(TIMELINE, TL_PREV,	"k Up C-p", "the previous event") \
+	A(TIMELINE, TL_FIRST,	"Home g", "the first event") \
+	A(TIMELINE, TL_LAST,	"End G", "the last event") \
+	A(TIMELINE, TL_LEFT,	"h Left", "pan an eighth of a screen left") \
+	A(TIMELINE, TL_RIGHT,	"l Right", \
+	    "pan an eighth of a screen right") \
+	A(TIMELINE, TL_PAGE_LEFT, "PageUp C-b", "pan a screen left") \
+	A(TIMELINE, TL_PAGE_RIGHT, "PageDown C-f Space", \
+	    "pan a screen right") \
+	A(TIMELINE, TL_MERGE,	"+", "merge time columns (zoom out)") \
+	A(TIMELINE, TL_SPLIT,	"-", "split time columns (zoom in)") \
+	A(TIMELINE, TL_UNIT_PREV, "[", \
+	    "previous event of the unit under the cursor") \
+	A(TIMELINE, TL_UNIT_NEXT, "]", \
+	    "next event of the unit under the cursor") \
+	A(TIMELINE, TL_UNITS,	"u Tab", "the per-unit table") \
+	A(TIMELINE, TL_UNIT,	"Enter", \
+	    "the per-unit table, on the cursor's unit") \
+	A(UNITS, UNITS_SORT,	"s", \
+	    "cycle the sort (thrash, resident, reloads, segment)") \
+	A(UNITS, UNITS_OPEN,	"Enter", \
+	    "back to the timeline, on the unit's first event") \
+	A(UNITS, UNITS_BACK,	"u Tab", "back to the timeline") \
+	A(SQL, LEFT,		"h Left", "scroll one column left") \
+	A(SQL, RIGHT,		"l Right", "scroll one column right") \
+	A(PROMPT, PROMPT_ENTER,	"Enter", "run the command or the search") \
+	A(PROMPT, PROMPT_CANCEL, "Escape C-g", "close the prompt") \
+	A(PROMPT, PROMPT_LEFT,	"Left C-b", "move the cursor left") \
+	A(PROMPT, PROMPT_RIGHT,	"Right C-f", "move the cursor right") \
+	A(PROMPT, PROMPT_HOME,	"Home C-a", "go to the start of the line") \
+	A(PROMPT, PROMPT_END,	"End C-e", "go to the end of the line") \
+	A(PROMPT, PROMPT_BACKSPACE, "Backspace C-h", \
+	    "delete a character back; on an empty line, close") \
+	A(PROMPT, PROMPT_DELETE, "Delete", \
+	    "delete the character under the cursor") \
+	A(PROMPT, PROMPT_KILL_START, "C-u", "delete to the start of the line") \
+	A(PROMPT, PROMPT_KILL_END, "C-k", "delete to the end of the line") \
+	A(PROMPT, PROMPT_KILL_WORD, "C-w", \
+	    "delete the word before the cursor") \
+	A(PROMPT, PROMPT_COMPLETE, "Tab", \
+	    "complete the command, or :export's format") \
+	A(PROMPT, PROMPT_OLDER,	"Up", \
+	    "the command before in the history (kept across runs)") \
+	A(PROMPT, PROMPT_NEWER,	"Down", "the command after in the history") \
+	A(CONFIRM, CONFIRM_YES,	"y Y", "yes: go ahead") \
+	A(CONFIRM, CONFIRM_NO,	"n Escape", "no (so does any other key)")
 
-#define A(name, keys, help) TUI_ACT_##name,
+#define A(group, name, keys, help) TUI_ACT_##name,
 enum tui_action {
 	TUI_ACT_NONE,
 	TUI_ACTIONS
@@ -61,26 +141,48 @@ enum tui_action {
 };
 #undef A
 
-/* The : commands: name, arguments, help line. */
-#define TUI_COMMANDS \
-	C(sql,		"QUERY",	"run QUERY on the store and show the result as a table") \
-	C(export,	"FORMAT FILE",	"write the current view's report (text, csv, json, html, chrome) to FILE") \
-	C(open,		"ID",		"open session ID in its natural view") \
-	C(sessions,	"",		"show the sessions view") \
-	C(help,		"",		"show the keys and commands") \
-	C(q,		"",		"quit profview (also :quit)") \
-	C(quit,		"",		"quit profview")
+struct tui_view;
 
+/*
+ * The : commands, as tmux's cmd_entry: name, alias (or NULL), arguments,
+ * the handler, the completer of the first argument (or NULL; it returns
+ * the candidates, space separated), and the help line.  The handlers are
+ * cmd.c's; tui_command runs a line through this table, Tab completes from
+ * it, and the help view and the man page list it.
+ */
+#define TUI_COMMANDS \
+	C(sql,		NULL,	"QUERY",	cmd_sql,	NULL, \
+	    "run QUERY on the store and show the result as a table") \
+	C(export,	NULL,	"FORMAT FILE",	cmd_export,	cmd_formats, \
+	    "write the current view's report to FILE") \
+	C(open,		NULL,	"ID",		cmd_open,	NULL, \
+	    "open session ID in its natural view") \
+	C(sessions,	NULL,	"",		cmd_sessions,	NULL, \
+	    "show the sessions view") \
+	C(help,		NULL,	"",		cmd_help,	NULL, \
+	    "show the keys and commands") \
+	C(quit,		"q",	"",		cmd_quit,	NULL, \
+	    "quit profview")
+
+struct tui_group_info {
+	const char	*name;
+	const char	*title;
+};
 struct tui_action_info {
 	const char	*name;
+	enum tui_group	 group;
 	const char	*keys;
 	const char	*help;
 };
 struct tui_command_info {
 	const char	*name;
+	const char	*alias;
 	const char	*args;
+	int		(*exec)(struct tui_view *, const char *);
+	char		*(*complete)(struct tui_view *);
 	const char	*help;
 };
+extern const struct tui_group_info	tui_groups[TUI_G_COUNT];
 extern const struct tui_action_info	tui_actions[TUI_ACT_COUNT];
 extern const struct tui_command_info	tui_commands[];
 extern const size_t			tui_ncommands;
@@ -109,7 +211,7 @@ struct tui_search {
 	int	 stale;		/* rows changed order: recompute */
 };
 
-struct tui_view;
+struct kind;
 
 struct tui_view_ops {
 	const char	*name;
@@ -125,6 +227,15 @@ struct tui_view_ops {
 	int		(*work)(struct tui_view *, uint64_t);
 	/* A mouse press: button (1 left, 4/5 wheel), screen row, column. */
 	int		(*mouse)(struct tui_view *, int, int, int);
+	/*
+	 * For the views this one opens, which reach it as their parent:
+	 * the session's model that the view draws (kind.h's model_load
+	 * kind: an analyze_ovd for a timeline), and a jump to item k of
+	 * that model (a timeline: unit k's first event; a unit table: its
+	 * row); -1 when there is nothing to jump to.
+	 */
+	const void	*(*model)(struct tui_view *);
+	int		(*jump)(struct tui_view *, size_t);
 	void		(*free)(struct tui_view *);
 };
 
@@ -132,7 +243,9 @@ struct tui_view {
 	const struct tui_view_ops	*ops;
 	struct tui_list			 list;
 	struct tui_search		 search;
+	struct tui_view			*parent;	/* what opened it */
 	int64_t				 session;	/* 0: none */
+	const struct kind		*kind;		/* the session's */
 	int				 busy;		/* work() pending */
 	uint64_t			 busy_since;
 	void				*data;
@@ -158,8 +271,16 @@ void		 tui_quit(void);
 
 /* keymap.c */
 int		 tui_keymap_init(void *);
-enum tui_action	 tui_keymap_lookup(const void *);
-struct tui_view	*tui_help_new(void);
+enum tui_group	 tui_keymap_group(const char *);
+enum tui_action	 tui_keymap_lookup(enum tui_group, const void *);
+const char	*tui_keymap_word(const void *);
+
+/* kinds.c: the view that opens each session kind (kind.h). */
+struct tui_kind {
+	const char	*name;
+	struct tui_view	*(*open)(int64_t, char **);
+};
+const struct tui_kind *tui_kind_find(const char *);
 
 /* list.c: cursor movement and search shared by list views. */
 int		 tui_list_action(struct tui_list *, enum tui_action);
@@ -171,7 +292,11 @@ void		 tui_search_free(struct tui_search *);
 char		*tui_search_status(struct tui_view *);
 int		 tui_strcasestr(const char *, const char *);
 
-/* draw.c */
+/*
+ * draw.c.  Every colour pair is one of these, allocated by tui_draw_init
+ * from draw.c's table, which also gives each its 8-colour and monochrome
+ * form; a view asks tui_attr for one and never calls init_pair.
+ */
 enum tui_color {
 	TUI_C_NONE,
 	TUI_C_HEAT1, TUI_C_HEAT2, TUI_C_HEAT3, TUI_C_HEAT4, TUI_C_HEAT5,
@@ -180,8 +305,20 @@ enum tui_color {
 	TUI_C_CURSOR,
 	TUI_C_NULL,
 	TUI_C_ERROR,
+	/* The timeline's units, taking turns (TUI_C_UNIT1 + k % 6). */
+	TUI_C_UNIT1, TUI_C_UNIT2, TUI_C_UNIT3, TUI_C_UNIT4, TUI_C_UNIT5,
+	TUI_C_UNIT6,
+	/* The heap map: HeapInspector's eight type marks, then overlays. */
+	TUI_C_TYPE1, TUI_C_TYPE2, TUI_C_TYPE3, TUI_C_TYPE4, TUI_C_TYPE5,
+	TUI_C_TYPE6, TUI_C_TYPE7, TUI_C_TYPE8,
+	TUI_C_COLLECTABLE,
+	TUI_C_REACHABLE,
+	TUI_C_REACHED_FROM,
+	TUI_C_SELECTED,
 	TUI_C_COUNT
 };
+#define TUI_NUNIT_COLORS	(TUI_C_UNIT6 - TUI_C_UNIT1 + 1)
+#define TUI_NTYPE_COLORS	(TUI_C_TYPE8 - TUI_C_TYPE1 + 1)
 #define TUI_PLAIN	0	/* no attribute */
 void		 tui_draw_init(void);
 int		 tui_attr(enum tui_color);
@@ -204,18 +341,15 @@ char		*tui_history_path(void);
 
 /* cmd.c */
 int		 tui_command(const char *);
+char		*tui_command_complete(const char *, struct tui_view *);
 
 /* Views. */
 struct tui_view	*tui_sessions_new(void);
 int64_t		 tui_sessions_id(struct tui_view *, size_t);
 struct tui_view	*tui_hist_new(int64_t, char **);
 struct tui_view	*tui_table_new(const char *, char **);
-struct analyze_ovd;
 struct tui_view	*tui_timeline_new(int64_t, char **);
-const struct analyze_ovd *tui_timeline_ovd(struct tui_view *);
-const char	*tui_timeline_program(struct tui_view *);
-int		 tui_timeline_unit(struct tui_view *, uint32_t);
 struct tui_view	*tui_units_new(struct tui_view *);
-void		 tui_units_select(struct tui_view *, uint32_t);
+struct tui_view	*tui_help_new(struct tui_view *);
 
 #endif

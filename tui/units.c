@@ -2,7 +2,9 @@
  * The per-unit table of an OVD session, opened from its timeline: loads,
  * reprieves, resident share and mean time between reloads, the most
  * thrashed units first.  Enter puts the timeline's cursor on the unit's
- * first event and goes back to it.
+ * first event and goes back to it.  The timeline is the view's parent:
+ * the units come from its model and the jump is its jump op, so neither
+ * view knows the other's insides.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -28,8 +30,8 @@ static const char *units_sort_name[UNITS_NSORT] = {
 };
 
 struct units {
-	struct tui_view			*tl;	/* the timeline below us */
-	const struct analyze_ovd	*o;
+	const struct analyze_ovd	*o;	/* the parent's model */
+	char				*program;
 	size_t				*order;
 	int				 sort;
 	uint64_t			 maxloads;
@@ -88,7 +90,7 @@ units_title(struct tui_view *tv)
 	struct units	*us = tv->data;
 
 	return (xasprintf("profview: %s: %zu overlay units by %s",
-	    tui_timeline_program(us->tl), us->o->nunits,
+	    us->program, us->o->nunits,
 	    units_sort_name[us->sort]));
 }
 
@@ -139,7 +141,7 @@ units_key(struct tui_view *tv, enum tui_action a)
 	size_t		 unit, i;
 
 	switch (a) {
-	case TUI_ACT_SORT:
+	case TUI_ACT_UNITS_SORT:
 		unit = tv->list.n != 0 ? us->order[tv->list.cur] : 0;
 		us->sort = (us->sort + 1) % UNITS_NSORT;
 		units_sort(us);
@@ -151,14 +153,14 @@ units_key(struct tui_view *tv, enum tui_action a)
 		}
 		tui_message("sorted by %s", units_sort_name[us->sort]);
 		return (TUI_R_DRAW);
-	case TUI_ACT_ENTER:
-	case TUI_ACT_UNITS:
-		if (tv->list.n == 0 || a == TUI_ACT_UNITS) {
+	case TUI_ACT_UNITS_OPEN:
+	case TUI_ACT_UNITS_BACK:
+		if (tv->list.n == 0 || a == TUI_ACT_UNITS_BACK) {
 			tui_pop();
 			return (TUI_R_DRAW);
 		}
 		unit = us->order[tv->list.cur];
-		if (tui_timeline_unit(us->tl, (uint32_t)unit) != 0) {
+		if (tv->parent->ops->jump(tv->parent, unit) != 0) {
 			tui_message("%s has no events",
 			    us->o->units[unit].name);
 			return (TUI_R_DRAW);
@@ -191,8 +193,11 @@ units_free(struct tui_view *tv)
 	struct units	*us = tv->data;
 
 	free(us->order);
+	free(us->program);
 	free(us);
 }
+
+static int	units_jump(struct tui_view *, size_t);
 
 static const struct tui_view_ops units_ops = {
 	.name = "units",
@@ -202,31 +207,36 @@ static const struct tui_view_ops units_ops = {
 	.title = units_title,
 	.match = units_match,
 	.export = units_export,
+	.jump = units_jump,
 	.free = units_free,
 };
 
 /* Put the cursor on unit k's row. */
-void
-tui_units_select(struct tui_view *tv, uint32_t k)
+static int
+units_jump(struct tui_view *tv, size_t k)
 {
 	struct units	*us = tv->data;
 	size_t		 i;
 
 	for (i = 0; i < tv->list.n; i++) {
-		if (us->order[i] == k)
+		if (us->order[i] == k) {
 			tui_list_goto(&tv->list, i);
+			return (0);
+		}
 	}
+	return (-1);
 }
 
+/* The unit table of parent, an OVD session's view with model and jump. */
 struct tui_view *
-tui_units_new(struct tui_view *timeline)
+tui_units_new(struct tui_view *parent)
 {
 	struct units	*us = xcalloc(1, sizeof *us);
 	struct tui_view	*tv;
 	size_t		 i;
 
-	us->tl = timeline;
-	us->o = tui_timeline_ovd(timeline);
+	us->o = parent->ops->model(parent);
+	us->program = tui_session_name(parent->session);
 	us->order = xcalloc(us->o->nunits + 1, sizeof *us->order);
 	for (i = 0; i < us->o->nunits; i++) {
 		if (us->o->units[i].loads > us->maxloads)
@@ -234,7 +244,8 @@ tui_units_new(struct tui_view *timeline)
 	}
 	units_sort(us);
 	tv = tui_view_new(&units_ops, us);
-	tv->session = timeline->session;
+	tv->parent = parent;
+	tv->session = parent->session;
 	tv->list.n = us->o->nunits;
 	return (tv);
 }

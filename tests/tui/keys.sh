@@ -2,7 +2,7 @@
 # The KEYS and COMMANDS sections of the man page agree with the key and
 # command tables in tui/tui.h: keytable prints them from those tables and
 # profview.1 must hold exactly that between its BEGIN/END KEYS comments.
-echo 1..4
+echo 1..7
 man="${top_srcdir:-.}/man/profview.1"
 out=$(mktemp)
 have=$(mktemp)
@@ -12,14 +12,14 @@ sed -n '/^\.\\" BEGIN KEYS/,/^\.\\" END KEYS/p' "$man" > "$have"
 diff -u "$have" "$out" >&2
 [ $? = 0 ] && echo "ok 1 - profview.1 KEYS and COMMANDS match the tables" ||
     echo "not ok 1 - profview.1 KEYS differ: run make update-man-keys"
-# Every action has its entry, and the help screen is built from the same
-# table (tui/help.c loops over tui_actions).
+# Every action has its entry, in its group's list, and the help screen is
+# built from the same table (tui/help.c loops over tui_actions).
 n=$(grep -c '^	A(' "${top_srcdir:-.}/tui/tui.h")
 m=$(sed -n '/^\.Sh KEYS/,/^\.Sh COMMANDS/p' "$have" | grep -c '^\.It ')
 [ "$m" = $((n + 1)) ] && echo "ok 2 - $n actions and the mouse in KEYS" ||
     echo "not ok 2 - KEYS has $m entries for $n actions"
 n=$(grep -c '^	C(' "${top_srcdir:-.}/tui/tui.h")
-m=$(sed -n '/^\.Sh COMMANDS/,$p' "$have" | grep -c '^\.It ')
+m=$(sed -n '/^\.Sh COMMANDS/,$p' "$have" | grep -c '^\.It Ic ')
 [ "$m" = "$n" ] && echo "ok 3 - $n commands in COMMANDS" ||
     echo "not ok 3 - COMMANDS has $m entries for $n commands"
 # The page still renders without complaint with the sections in it.
@@ -30,3 +30,17 @@ if command -v groff > /dev/null; then
 else
 	echo "ok 4 # SKIP groff not installed"
 fi
+# The shape the tables keep: a kind's name only in tui/kinds.c (its line
+# there), views reach each other through their parent (tui.h names no
+# timeline or unit-table function but the constructors), and colour
+# pairs are made in draw.c only.
+tui="${top_srcdir:-.}/tui"
+k=$(grep -ln '"prf"\|"ovd"' "$tui"/*.c "$tui"/*.h | grep -v '/kinds\.c$')
+[ -z "$k" ] && echo "ok 5 - kind names only in tui/kinds.c" ||
+    echo "not ok 5 - kind names outside tui/kinds.c: $k"
+f=$(grep -oE 'tui_(timeline|units)_[a-z_]+' "$tui/tui.h" | grep -v '_new$')
+[ -z "$f" ] && echo "ok 6 - tui.h: the timeline and units: constructors" ||
+    echo "not ok 6 - tui.h declares" $f
+p=$(grep -ln 'init_pair' "$tui"/*.c | grep -v '/draw\.c$')
+[ -z "$p" ] && echo "ok 7 - colour pairs are made in draw.c only" ||
+    echo "not ok 7 - init_pair outside draw.c: $p"

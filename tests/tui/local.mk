@@ -4,9 +4,11 @@
 check_PROGRAMS += tests/tui/keytable
 tests_tui_keytable_SOURCES = tests/tui/keytable.c
 tests_tui_keytable_CFLAGS = $(AM_CFLAGS) $(SQLITE_CFLAGS)
+tests_tui_keytable_LDADD = $(CORE_LIBS)
 
 TUI_TESTS = tests/tui/keys.sh tests/tui/hist.sh tests/tui/sql.sh \
-	tests/tui/sessions.sh tests/tui/term.sh tests/tui/timeline.sh
+	tests/tui/sessions.sh tests/tui/term.sh tests/tui/timeline.sh \
+	tests/tui/help.sh tests/tui/commands.sh
 TESTS += $(TUI_TESTS)
 EXTRA_DIST += $(TUI_TESTS) tests/tui/lib.sh
 

@@ -153,8 +153,9 @@ schema_of(struct store *st)
 START_TEST(test_migrate_v1_store)
 {
 	struct store		*st;
-	struct store_session	 ss;
+	struct store_session	 ss, *all;
 	struct store_prf	 p;
+	size_t			 n;
 	char			*cause = NULL, *fresh, *old;
 
 	st = store_open(":memory:", 0, &cause);
@@ -173,14 +174,15 @@ START_TEST(test_migrate_v1_store)
 	ck_assert_str_eq(old, fresh);
 	ck_assert_int_eq(store_session_get(st, 1, &ss), 0);
 	ck_assert_str_eq(ss.kind, "prf");
-	ck_assert_ptr_nonnull(strstr(ss.summary, "75 buckets"));
 	store_session_free(&ss);
 	ck_assert_int_eq(store_prf_get(st, 1, &p), 0);
 	ck_assert_uint_eq(p.bucket_num, 75);
-	ck_assert_int_eq(store_session_get(st, 2, &ss), 0);
-	ck_assert_str_eq(ss.kind, "ovd");
-	ck_assert_ptr_nonnull(strstr(ss.summary, "180 events"));
-	store_session_free(&ss);
+	ck_assert_int_eq(store_sessions(st, &all, &n), 0);
+	ck_assert_uint_eq(n, 2);
+	ck_assert_ptr_nonnull(strstr(all[0].summary, "75 buckets"));
+	ck_assert_str_eq(all[1].kind, "ovd");
+	ck_assert_ptr_nonnull(strstr(all[1].summary, "180 events"));
+	store_sessions_free(all, n);
 	ck_assert_int_eq(tu_count(st, "SELECT count(*) FROM ovr_event"), 180);
 	store_close(st);
 	free(fresh);
