@@ -57,8 +57,28 @@ void		*analyze_hist_model(struct store *, int64_t, char **);
 void		 analyze_hist_model_free(void *);
 uint64_t	 analyze_overlap(const struct analyze_bucket *,
 		    const struct analyze_sym *);
+double		 analyze_hist_pct(const struct analyze_hist *, double);
+size_t		*analyze_level_by_hits(const struct analyze_level *);
+size_t		 analyze_level_at(const struct analyze_level *, uint64_t);
+size_t		 analyze_bucket_sym(const struct analyze_hist *,
+		    const struct analyze_bucket *, size_t);
 char		*analyze_bucket_names(const struct analyze_hist *,
 		    const struct analyze_bucket *);
+size_t		 analyze_bucket_names_fit(const struct analyze_hist *,
+		    const struct analyze_bucket *, size_t, char *, size_t);
+
+/* A symbol's part of a bucket's bytes and hits. */
+struct analyze_share {
+	size_t		 sym;		/* SIZE_MAX: bytes outside symbols */
+	uint64_t	 bytes;
+	double		 hits;
+};
+
+double		 analyze_bucket_share(const struct analyze_bucket *,
+		    const struct analyze_sym *);
+double		 analyze_bucket_pct(const struct analyze_bucket *, double);
+size_t		 analyze_bucket_shares(const struct analyze_hist *,
+		    const struct analyze_bucket *, struct analyze_share **);
 
 /* Overlay sessions (ovd.c). */
 #define ANALYZE_OVD_TICKS_PER_S	18.2065	/* the PC's 1193182 / 65536 Hz clock */
@@ -162,11 +182,11 @@ struct analyze_ovd_lane {
 	size_t			 nev;
 	int64_t			*ev_ticks;
 	uint32_t		*ev;		/* indices into events */
-	uint32_t		*loads;		/* loads among ev[0..i), nev + 1 */
+	uint32_t		*loads;		/* loads in ev[0..i), nev + 1 */
 	size_t			 nsp;
 	int64_t			*sp_start;	/* ticks */
-	int64_t			*sp_cum;	/* ticks of stays [0..i), nsp + 1 */
-	uint32_t		*sp_first;	/* first event in its load lists */
+	int64_t			*sp_cum;	/* ticks in [0..i), nsp + 1 */
+	uint32_t		*sp_first;	/* first event listing it */
 	uint32_t		*sp_end;	/* one past the last */
 	uint16_t		*sp_seg;	/* where it sat */
 	uint16_t		 paras;		/* its size in the buffer */
