@@ -859,10 +859,12 @@ analyze_ovd_index_step(struct analyze_ovd_index *ix, size_t n)
 			    sizeof *ln->sp_start, ln->nsp, 0);
 			ovr_key_init(&ln->first_key, ln->sp_first,
 			    sizeof *ln->sp_first, ln->nsp, 1);
-		} else
+		} else if (o->nevents != 0) {
+			/* With none, events may be NULL: no key to find. */
 			ovr_key_init(&ix->ev_key, (const char *)o->events +
 			    offsetof(struct analyze_ovd_event, ticks),
 			    sizeof *o->events, o->nevents, 0);
+		}
 		total = o->nunits + 1;
 		break;
 	default:
