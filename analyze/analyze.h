@@ -57,8 +57,28 @@ void		*analyze_hist_model(struct store *, int64_t, char **);
 void		 analyze_hist_model_free(void *);
 uint64_t	 analyze_overlap(const struct analyze_bucket *,
 		    const struct analyze_sym *);
+double		 analyze_hist_pct(const struct analyze_hist *, double);
+size_t		*analyze_level_by_hits(const struct analyze_level *);
+size_t		 analyze_level_at(const struct analyze_level *, uint64_t);
+size_t		 analyze_bucket_sym(const struct analyze_hist *,
+		    const struct analyze_bucket *, size_t);
 char		*analyze_bucket_names(const struct analyze_hist *,
 		    const struct analyze_bucket *);
+size_t		 analyze_bucket_names_fit(const struct analyze_hist *,
+		    const struct analyze_bucket *, size_t, char *, size_t);
+
+/* A symbol's part of a bucket's bytes and hits. */
+struct analyze_share {
+	size_t		 sym;		/* SIZE_MAX: bytes outside symbols */
+	uint64_t	 bytes;
+	double		 hits;
+};
+
+double		 analyze_bucket_share(const struct analyze_bucket *,
+		    const struct analyze_sym *);
+double		 analyze_bucket_pct(const struct analyze_bucket *, double);
+size_t		 analyze_bucket_shares(const struct analyze_hist *,
+		    const struct analyze_bucket *, struct analyze_share **);
 
 /* Overlay sessions (ovd.c). */
 #define ANALYZE_OVD_TICKS_PER_S	18.2065	/* the PC's 1193182 / 65536 Hz clock */
@@ -99,18 +119,11 @@ struct analyze_ovd_span {
 	int64_t		 end_ticks;	/* the next list without it, or the end */
 };
 
-/* What happened to one unit in one time window. */
+/* What happened to one unit in one window of time. */
 struct analyze_ovd_cell {
 	uint32_t	 loads;
 	uint32_t	 reprieves;
 	int64_t		 resident_ticks;
-};
-
-/* Windows of width ticks, each with a cell per unit (cells[w * nunits + u]). */
-struct analyze_ovd_level {
-	int64_t			 width;
-	size_t			 n;
-	struct analyze_ovd_cell	*cells;
 };
 
 struct analyze_ovd {
@@ -129,8 +142,6 @@ struct analyze_ovd {
 	size_t			 nspans;
 	struct analyze_sym	*syms;		/* by addr: seg * 16 + off */
 	size_t			 nsyms;
-	struct analyze_ovd_level *levels;	/* [0] finest, each next 2x */
-	size_t			 nlevels;
 };
 
 int		 analyze_ovd_load(struct store *, int64_t, struct analyze_ovd *,
@@ -146,9 +157,88 @@ void		 analyze_ovd_end(struct analyze_ovd_loader *);
 void		 analyze_ovd_free(struct analyze_ovd *);
 void		*analyze_ovd_model(struct store *, int64_t, char **);
 void		 analyze_ovd_model_free(void *);
-int		 analyze_ovd_levels(struct analyze_ovd *, size_t);
 char		*analyze_ovd_site(const struct analyze_ovd *, uint32_t,
 		    uint16_t);
 double		 analyze_ovd_seconds(int64_t);
+
+/*
+ * The timeline's index over a loaded session (ovd.c): each unit's events
+ * and stays as sorted arrays with prefix sums, so what any window of time
+ * holds is a few binary searches, exact at any width and origin.
+ */
+
+/* A sorted key (a field of an array) with every 32nd value copied out. */
+struct analyze_ovd_key {
+	const char	*base;
+	size_t		 esz;		/* bytes from one key to the next */
+	size_t		 n;
+	int		 narrow;	/* uint32_t keys, else int64_t */
+	int64_t		*s;		/* base[i * 32], ns of them */
+	size_t		 ns;
+};
+
+/* One unit's events and stays, by time. */
+struct analyze_ovd_lane {
+	size_t			 nev;
+	int64_t			*ev_ticks;
+	uint32_t		*ev;		/* indices into events */
+	uint32_t		*loads;		/* loads in ev[0..i), nev + 1 */
+	size_t			 nsp;
+	int64_t			*sp_start;	/* ticks */
+	int64_t			*sp_cum;	/* ticks in [0..i), nsp + 1 */
+	uint32_t		*sp_first;	/* first event listing it */
+	uint32_t		*sp_end;	/* one past the last */
+	uint16_t		*sp_seg;	/* where it sat */
+	uint16_t		 paras;		/* its size in the buffer */
+	struct analyze_ovd_key	 ev_key;
+	struct analyze_ovd_key	 start_key;
+	struct analyze_ovd_key	 first_key;
+};
+
+struct analyze_ovd_index {
+	const struct analyze_ovd *o;
+	struct analyze_ovd_lane	*lanes;		/* [nunits] */
+	uint64_t		 nloads;
+	uint16_t		 porg;		/* lowest OvrHeapOrg */
+	uint16_t		 pend;		/* highest OvrHeapEnd */
+	struct analyze_ovd_key	 ev_key;	/* events by ticks */
+	int			 phase;		/* of the build */
+	size_t			 at;
+};
+
+/* A unit in the buffer: an entry of a load list. */
+struct analyze_ovd_slot {
+	uint32_t	 unit;
+	uint16_t	 load_seg;
+};
+
+/* Rows of a window's buffer band: outside the buffer, free, unit + 2. */
+#define ANALYZE_OVD_BAND_OUT	0
+#define ANALYZE_OVD_BAND_FREE	1
+
+struct analyze_ovd_index *analyze_ovd_index_begin(const struct analyze_ovd *,
+		    char **);
+int		 analyze_ovd_index_step(struct analyze_ovd_index *, size_t);
+struct analyze_ovd_index *analyze_ovd_index_build(const struct analyze_ovd *,
+		    char **);
+void		 analyze_ovd_index_free(struct analyze_ovd_index *);
+size_t		 analyze_ovd_event_at(const struct analyze_ovd_index *,
+		    int64_t);
+size_t		 analyze_ovd_lane_at(const struct analyze_ovd_index *,
+		    uint32_t, int64_t);
+size_t		 analyze_ovd_lane_pos(const struct analyze_ovd_index *,
+		    size_t);
+long		 analyze_ovd_stay(const struct analyze_ovd_index *, uint32_t,
+		    size_t);
+int64_t		 analyze_ovd_resident(const struct analyze_ovd_index *,
+		    uint32_t, int64_t);
+void		 analyze_ovd_window(const struct analyze_ovd_index *, uint32_t,
+		    int64_t, int64_t, struct analyze_ovd_cell *);
+void		 analyze_ovd_windows(const struct analyze_ovd_index *, int64_t,
+		    int64_t, size_t, struct analyze_ovd_cell *);
+void		 analyze_ovd_band(const struct analyze_ovd_index *, int64_t,
+		    int64_t, uint32_t *, size_t);
+size_t		 analyze_ovd_load_list(const struct analyze_ovd_index *,
+		    size_t, struct analyze_ovd_slot *);
 
 #endif

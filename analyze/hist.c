@@ -1,7 +1,10 @@
 /*
  * Bucket histograms: load a PRF session's buckets and symbols, share each
  * bucket's hits among the symbols it overlaps (the flat profile), and
- * precompute every zoom level so a key press never rescans the buckets.
+ * precompute every zoom level so a key press never rescans the buckets;
+ * and what the histogram view and the PRF report show of them: shares of
+ * all samples, rows by hits, the names in a bucket, each symbol's part of
+ * a bucket.
  */
 #include <stdarg.h>
 #include <stdio.h>
@@ -11,7 +14,8 @@
 #include "xmalloc.h"
 #include "analyze/analyze.h"
 
-#define ANALYZE_NAMES_MAX	4
+#define ANALYZE_NAMES_MAX	4	/* names in a report's bucket row */
+#define ANALYZE_NAMES_ROOM	24	/* bytes kept for " +N" */
 
 /* Bytes of [lo, hi) that symbol s covers. */
 uint64_t
@@ -173,8 +177,7 @@ analyze_hist_load(struct store *st, int64_t id, struct analyze_hist *h,
 	struct analyze_level	*l0;
 	struct analyze_bucket	*b;
 	size_t			 i, k;
-	uint64_t		 width, ov;
-	double			 shared;
+	double			 shared, share;
 
 	memset(h, 0, sizeof *h);
 	h->session = id;
@@ -199,13 +202,13 @@ analyze_hist_load(struct store *st, int64_t id, struct analyze_hist *h,
 	for (i = 0; i < l0->n; i++) {
 		b = &l0->b[i];
 		hist_syms_of(h, b);
-		width = b->hi - b->lo;
 		shared = 0;
 		for (k = b->sym_first; k < b->sym_first + b->sym_count; k++) {
-			if ((ov = analyze_overlap(b, &h->syms[k])) == 0)
+			if (analyze_overlap(b, &h->syms[k]) == 0)
 				continue;
-			h->syms[k].hits += (double)b->hits * ov / width;
-			shared += (double)b->hits * ov / width;
+			share = analyze_bucket_share(b, &h->syms[k]);
+			h->syms[k].hits += share;
+			shared += share;
 		}
 		/* Nested symbols can over-share; never report negative. */
 		if (shared < (double)b->hits)
@@ -234,6 +237,89 @@ analyze_hist_free(struct analyze_hist *h)
 	memset(h, 0, sizeof *h);
 }
 
+/* Hits as a percentage of all samples (I/O, DOS and high included). */
+double
+analyze_hist_pct(const struct analyze_hist *h, double hits)
+{
+	return (h->total != 0 ? 100.0 * hits / (double)h->total : 0.0);
+}
+
+/*
+ * A level's rows by hits, descending, ties by address: a stable LSD
+ * radix sort of the address order on the complemented hit counts, one
+ * pass per byte the largest count needs.  Linear, so a view can sort
+ * every level at open.  n + 1 indices, to free.
+ */
+size_t *
+analyze_level_by_hits(const struct analyze_level *lv)
+{
+	size_t		*o, *tmp, *sw, i, count[256], sum, c;
+	uint64_t	 max = 0;
+	unsigned	 shift;
+
+	for (i = 0; i < lv->n; i++) {
+		if (lv->b[i].hits > max)
+			max = lv->b[i].hits;
+	}
+	o = xcalloc(lv->n + 1, sizeof *o);
+	tmp = xcalloc(lv->n + 1, sizeof *tmp);
+	for (i = 0; i < lv->n; i++)
+		o[i] = i;
+	for (shift = 0; shift < 64 && (max >> shift) != 0; shift += 8) {
+		memset(count, 0, sizeof count);
+		for (i = 0; i < lv->n; i++)
+			count[0xff - ((lv->b[i].hits >> shift) & 0xff)]++;
+		for (sum = 0, c = 0; c < 256; c++) {
+			i = count[c];
+			count[c] = sum;
+			sum += i;
+		}
+		for (i = 0; i < lv->n; i++) {
+			c = 0xff - ((lv->b[o[i]].hits >> shift) & 0xff);
+			tmp[count[c]++] = o[i];
+		}
+		sw = o;
+		o = tmp;
+		tmp = sw;
+	}
+	free(tmp);
+	return (o);
+}
+
+/* The row of a level that holds addr (the nearest end if none does). */
+size_t
+analyze_level_at(const struct analyze_level *lv, uint64_t addr)
+{
+	size_t	lo = 0, hi = lv->n, mid;
+
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		if (lv->b[mid].hi <= addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return (lo < lv->n ? lo : (lv->n != 0 ? lv->n - 1 : 0));
+}
+
+/*
+ * The first of b's candidate symbols from k on that overlaps it, or
+ * sym_first + sym_count: candidates are only near (a symbol that starts
+ * before the bucket may end before it too).
+ */
+size_t
+analyze_bucket_sym(const struct analyze_hist *h,
+    const struct analyze_bucket *b, size_t k)
+{
+	size_t	end = (size_t)b->sym_first + b->sym_count;
+
+	if (k < b->sym_first)
+		k = b->sym_first;
+	while (k < end && analyze_overlap(b, &h->syms[k]) == 0)
+		k++;
+	return (k < end ? k : end);
+}
+
 /*
  * "name1, name2" for the symbols a bucket overlaps, or "".  A coarse zoom
  * level can span thousands of symbols: name the first few and count the
@@ -244,11 +330,11 @@ analyze_bucket_names(const struct analyze_hist *h,
     const struct analyze_bucket *b)
 {
 	char	*out = NULL, *next;
-	size_t	 k, named = 0, more = 0;
+	size_t	 k, end = (size_t)b->sym_first + b->sym_count;
+	size_t	 named = 0, more = 0;
 
-	for (k = b->sym_first; k < b->sym_first + b->sym_count; k++) {
-		if (analyze_overlap(b, &h->syms[k]) == 0)
-			continue;
+	for (k = analyze_bucket_sym(h, b, 0); k < end;
+	    k = analyze_bucket_sym(h, b, k + 1)) {
 		if (named == ANALYZE_NAMES_MAX) {
 			more++;
 			continue;
@@ -265,6 +351,108 @@ analyze_bucket_names(const struct analyze_hist *h,
 		out = next;
 	}
 	return (out != NULL ? out : xstrdup(""));
+}
+
+/*
+ * The same names cut to fit a column of width bytes: "a, b, c +12" in
+ * buf, the names that fit and then the count of the others, which is all
+ * a row of the view has room for.  Its length.
+ */
+size_t
+analyze_bucket_names_fit(const struct analyze_hist *h,
+    const struct analyze_bucket *b, size_t width, char *buf, size_t len)
+{
+	const char	*name;
+	size_t		 k, end = (size_t)b->sym_first + b->sym_count;
+	size_t		 used = 0, more = 0, n, fit;
+	int		 w;
+
+	if (len == 0)
+		return (0);
+	buf[0] = '\0';
+	/* The count must fit in buf after the names. */
+	fit = len > ANALYZE_NAMES_ROOM ? len - ANALYZE_NAMES_ROOM : 0;
+	if (width < fit)
+		fit = width;
+	for (k = analyze_bucket_sym(h, b, 0); k < end;
+	    k = analyze_bucket_sym(h, b, k + 1)) {
+		name = h->syms[k].name;
+		n = strlen(name) + (used != 0 ? 2 : 0);
+		if (more != 0 || used + n >= fit) {
+			more++;
+			continue;
+		}
+		w = snprintf(buf + used, len - used, "%s%s", used != 0 ?
+		    ", " : "", name);
+		used += w > 0 ? (size_t)w : 0;
+	}
+	if (more != 0 && (w = snprintf(buf + used, len - used, " +%zu",
+	    more)) > 0)
+		used += (size_t)w;
+	return (used < len ? used : len - 1);
+}
+
+/* Symbol s's part of bucket b's hits: by the bytes of b it covers. */
+double
+analyze_bucket_share(const struct analyze_bucket *b,
+    const struct analyze_sym *s)
+{
+	uint64_t	width = b->hi - b->lo;
+
+	return (width != 0 ? (double)b->hits * analyze_overlap(b, s) / width :
+	    0);
+}
+
+/* Hits as a percentage of bucket b's. */
+double
+analyze_bucket_pct(const struct analyze_bucket *b, double hits)
+{
+	return (b->hits != 0 ? 100.0 * hits / (double)b->hits : 0.0);
+}
+
+static int
+hist_share_cmp(const void *a, const void *b)
+{
+	const struct analyze_share	*x = a, *y = b;
+
+	if (x->hits != y->hits)
+		return (x->hits > y->hits ? -1 : 1);
+	return (x->sym < y->sym ? -1 : x->sym > y->sym);
+}
+
+/*
+ * Bucket b's hits by symbol: one entry for each symbol it overlaps and
+ * one (sym SIZE_MAX) for the bytes no symbol covers, largest share first,
+ * ties by address.  *out is to free; the count.
+ */
+size_t
+analyze_bucket_shares(const struct analyze_hist *h,
+    const struct analyze_bucket *b, struct analyze_share **out)
+{
+	struct analyze_share	*v;
+	size_t			 k, n = 0;
+	size_t			 end = (size_t)b->sym_first + b->sym_count;
+	uint64_t		 width = b->hi - b->lo, covered = 0;
+
+	v = xcalloc((size_t)b->sym_count + 2, sizeof *v);
+	for (k = analyze_bucket_sym(h, b, 0); k < end;
+	    k = analyze_bucket_sym(h, b, k + 1)) {
+		v[n].sym = k;
+		v[n].bytes = analyze_overlap(b, &h->syms[k]);
+		v[n].hits = analyze_bucket_share(b, &h->syms[k]);
+		covered += v[n].bytes;
+		n++;
+	}
+	/* Nested symbols can cover more than the bucket: nothing left. */
+	if (covered < width) {
+		v[n].sym = SIZE_MAX;
+		v[n].bytes = width - covered;
+		v[n].hits = (double)b->hits * (width - covered) / width;
+		n++;
+	}
+	qsort(v, n, sizeof *v, hist_share_cmp);
+	*out = v;
+	return (n);
 }
 
 /* The prf kind's model (kind.h): a loaded histogram, or NULL. */

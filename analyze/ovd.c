@@ -2,8 +2,10 @@
  * Overlay sessions: load an OVD session's units, events and residencies,
  * work out the per-unit statistics OVRACT's report programs gave (loads,
  * reprieves, resident share, time between reloads), name call sites, and
- * aggregate time windows per zoom level for the timeline.
+ * index each unit's events and stays so that what any window of time holds
+ * is a few binary searches (the timeline's columns at any zoom).
  */
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,7 +13,7 @@
 #include "xmalloc.h"
 #include "analyze/analyze.h"
 
-#define OVR_MAX_CELLS	(1u << 22)	/* per level: windows * units */
+#define OVR_STRIDE	32	/* keys per copied-out key (analyze_ovd_key) */
 
 double
 analyze_ovd_seconds(int64_t ticks)
@@ -513,13 +515,10 @@ analyze_ovd_free(struct analyze_ovd *o)
 
 	for (i = 0; i < o->nunits; i++)
 		free(o->units[i].name);
-	for (i = 0; i < o->nlevels; i++)
-		free(o->levels[i].cells);
 	free(o->units);
 	free(o->events);
 	free(o->spans);
 	analyze_syms_free(o->syms, o->nsyms);
-	free(o->levels);
 	memset(o, 0, sizeof *o);
 }
 
@@ -559,103 +558,6 @@ analyze_ovd_site(const struct analyze_ovd *o, uint32_t unit, uint16_t ofs)
 	return (xasprintf("%04Xh:%04Xh", u->stat_seg, ofs));
 }
 
-/* Add [a, b) of unit k's residency to the windows of level l. */
-static void
-ovr_spread(struct analyze_ovd *o, struct analyze_ovd_level *l, uint32_t k,
-    int64_t a, int64_t b)
-{
-	size_t	w;
-	int64_t	lo, hi;
-
-	if (b <= a)
-		return;
-	w = (size_t)((a - o->t_first) / l->width);
-	for (; w < l->n; w++) {
-		lo = o->t_first + (int64_t)w * l->width;
-		hi = lo + l->width;
-		if (lo >= b)
-			break;
-		l->cells[w * o->nunits + k].resident_ticks +=
-		    (b < hi ? b : hi) - (a > lo ? a : lo);
-	}
-}
-
-/*
- * Zoom levels for the timeline: level 0 has at most max windows (fewer
- * when many units would make it large), each next level halves the
- * windows, the last is one window.  Precomputed so that drawing a frame
- * never rescans the events.
- */
-int
-analyze_ovd_levels(struct analyze_ovd *o, size_t max)
-{
-	struct analyze_ovd_level	*l, *p;
-	struct analyze_ovd_cell		*c, *a, *b;
-	int64_t				 span = o->t_last - o->t_first + 1;
-	int64_t				 width;
-	size_t				 i, k, n, nlev;
-
-	if (o->nunits == 0 || o->nevents == 0)
-		return (0);
-	if (max == 0)
-		max = 1;
-	if (max > OVR_MAX_CELLS / o->nunits)
-		max = OVR_MAX_CELLS / o->nunits > 0 ?
-		    OVR_MAX_CELLS / o->nunits : 1;
-	for (i = 0; i < o->nlevels; i++)
-		free(o->levels[i].cells);
-	free(o->levels);
-	o->levels = NULL;
-	o->nlevels = 0;
-
-	width = (span + (int64_t)max - 1) / (int64_t)max;
-	if (width < 1)
-		width = 1;
-	n = (size_t)((span + width - 1) / width);
-	for (nlev = 1, k = n; k > 1; k = (k + 1) / 2)
-		nlev++;
-	o->levels = xcalloc(nlev, sizeof *o->levels);
-	l = &o->levels[0];
-	l->width = width;
-	l->n = n;
-	l->cells = xcalloc(l->n * o->nunits, sizeof *l->cells);
-	o->nlevels = 1;
-	for (i = 0; i < o->nevents; i++) {
-		c = &l->cells[(size_t)((o->events[i].ticks - o->t_first) /
-		    l->width) * o->nunits + o->events[i].unit];
-		if (o->events[i].reprieve)
-			c->reprieves++;
-		else
-			c->loads++;
-	}
-	for (i = 0; i < o->nspans; i++)
-		ovr_spread(o, l, o->spans[i].unit, o->spans[i].start_ticks,
-		    o->spans[i].end_ticks);
-
-	while (o->levels[o->nlevels - 1].n > 1 && o->nlevels < nlev) {
-		p = &o->levels[o->nlevels - 1];
-		l = &o->levels[o->nlevels];
-		l->width = p->width * 2;
-		l->n = (p->n + 1) / 2;
-		l->cells = xcalloc(l->n * o->nunits, sizeof *l->cells);
-		for (i = 0; i < l->n; i++) {
-			for (k = 0; k < o->nunits; k++) {
-				c = &l->cells[i * o->nunits + k];
-				a = &p->cells[2 * i * o->nunits + k];
-				*c = *a;
-				if (2 * i + 1 >= p->n)
-					continue;
-				b = &p->cells[(2 * i + 1) * o->nunits + k];
-				c->loads += b->loads;
-				c->reprieves += b->reprieves;
-				c->resident_ticks += b->resident_ticks;
-			}
-		}
-		o->nlevels++;
-	}
-	return (0);
-}
-
 /* The ovd kind's model (kind.h): a loaded overlay session, or NULL. */
 void *
 analyze_ovd_model(struct store *st, int64_t session, char **cause)
@@ -676,4 +578,506 @@ analyze_ovd_model_free(void *o)
 		return;
 	analyze_ovd_free(o);
 	free(o);
+}
+
+/*
+ * The timeline's index.  A frame asks, for every column and unit, what a
+ * window of time holds; the events and stays are in seq order, all units
+ * together, so each unit gets its own sorted arrays with prefix sums
+ * (loads, resident ticks) and a window is two binary searches per array:
+ * columns x units x log(events) at every zoom and origin, never a walk
+ * over the events.  A stay keeps its start, the prefix sum (its end is the
+ * start plus its length, which is the next sum's difference) and the
+ * event indices it covers as 32 bits: 26 bytes a stay, where copying
+ * analyze_ovd_span's fields would take 42.
+ */
+
+enum ovr_ix_phase {
+	OVR_IX_COUNT_EVENTS,
+	OVR_IX_COUNT_SPANS,
+	OVR_IX_ALLOC,
+	OVR_IX_EVENTS,
+	OVR_IX_SPANS,
+	OVR_IX_KEYS,
+	OVR_IX_DONE
+};
+
+static int64_t
+ovr_key_get(const struct analyze_ovd_key *x, size_t i)
+{
+	const char	*p = x->base + i * x->esz;
+	uint32_t	 u;
+	int64_t		 v;
+
+	/* Keys may be fields of larger records: no aligned loads. */
+	if (x->narrow) {
+		memcpy(&u, p, sizeof u);
+		return (u);
+	}
+	memcpy(&v, p, sizeof v);
+	return (v);
+}
+
+/*
+ * A search runs in the copied-out keys, which stay in cache, then in one
+ * stride of the big array: on 5M events a few cache misses a search
+ * instead of twenty.
+ */
+static void
+ovr_key_init(struct analyze_ovd_key *x, const void *base, size_t esz,
+    size_t n, int narrow)
+{
+	size_t	i;
+
+	x->base = base;
+	x->esz = esz;
+	x->n = n;
+	x->narrow = narrow;
+	x->ns = (n + OVR_STRIDE - 1) / OVR_STRIDE;
+	x->s = xcalloc(x->ns + 1, sizeof *x->s);
+	for (i = 0; i < x->ns; i++)
+		x->s[i] = ovr_key_get(x, i * OVR_STRIDE);
+}
+
+/* The first i with key i >= t (n if none). */
+static size_t
+ovr_key_lb(const struct analyze_ovd_key *x, int64_t t)
+{
+	size_t	lo = 0, hi = x->ns, mid;
+
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		if (x->s[mid] < t)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo == 0)
+		return (0);
+	/* key (lo - 1) * stride < t, and key lo * stride >= t if there. */
+	hi = lo * OVR_STRIDE < x->n ? lo * OVR_STRIDE : x->n;
+	lo = (lo - 1) * OVR_STRIDE + 1;
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		if (ovr_key_get(x, mid) < t)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return (lo);
+}
+
+/* The first event with seq >= seq, or with seq > seq when after. */
+static size_t
+ovr_seq_index(const struct analyze_ovd *o, int64_t seq, int after)
+{
+	size_t	lo = 0, hi = o->nevents, mid;
+
+	/* Seqs are dense from 0 unless the reader skipped a row. */
+	if (seq >= 0 && (uint64_t)seq < o->nevents &&
+	    o->events[seq].seq == seq)
+		return ((size_t)seq + (after ? 1 : 0));
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		if (o->events[mid].seq < seq ||
+		    (after && o->events[mid].seq == seq))
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return (lo);
+}
+
+/*
+ * Start indexing o, which must stay loaded while the index lives; the
+ * work is done by analyze_ovd_index_step.  NULL and cause when o has
+ * more events than 32-bit indices reach.
+ */
+struct analyze_ovd_index *
+analyze_ovd_index_begin(const struct analyze_ovd *o, char **cause)
+{
+	struct analyze_ovd_index	*ix;
+
+	if (o->nevents > UINT32_MAX) {
+		*cause = xasprintf("session %lld: %zu events is more than the"
+		    " timeline holds", (long long)o->session, o->nevents);
+		return (NULL);
+	}
+	ix = xcalloc(1, sizeof *ix);
+	ix->o = o;
+	ix->lanes = xcalloc(o->nunits + 1, sizeof *ix->lanes);
+	ix->phase = OVR_IX_COUNT_EVENTS;
+	return (ix);
+}
+
+/* Allocate lane k's arrays, now that its counts are known. */
+static void
+ovr_lane_alloc(struct analyze_ovd_index *ix, size_t k)
+{
+	struct analyze_ovd_lane	*ln = &ix->lanes[k];
+
+	ln->ev_ticks = xcalloc(ln->nev + 1, sizeof *ln->ev_ticks);
+	ln->ev = xcalloc(ln->nev + 1, sizeof *ln->ev);
+	ln->loads = xcalloc(ln->nev + 1, sizeof *ln->loads);
+	ln->sp_start = xcalloc(ln->nsp + 1, sizeof *ln->sp_start);
+	ln->sp_cum = xcalloc(ln->nsp + 1, sizeof *ln->sp_cum);
+	ln->sp_first = xcalloc(ln->nsp + 1, sizeof *ln->sp_first);
+	ln->sp_end = xcalloc(ln->nsp + 1, sizeof *ln->sp_end);
+	ln->sp_seg = xcalloc(ln->nsp + 1, sizeof *ln->sp_seg);
+	ln->paras = (uint16_t)((ix->o->units[k].code_size + 15u) / 16u);
+	/* Counted again as they are filled in. */
+	ln->nev = ln->nsp = 0;
+}
+
+static void
+ovr_lane_event(struct analyze_ovd_index *ix, size_t i)
+{
+	const struct analyze_ovd_event	*e = &ix->o->events[i];
+	struct analyze_ovd_lane		*ln = &ix->lanes[e->unit];
+
+	ln->ev_ticks[ln->nev] = e->ticks;
+	ln->ev[ln->nev] = (uint32_t)i;
+	ln->loads[ln->nev + 1] = ln->loads[ln->nev] + (e->reprieve ? 0 : 1);
+	ln->nev++;
+	if (i == 0 || e->heap_org < ix->porg)
+		ix->porg = e->heap_org;
+	if (i == 0 || e->heap_end > ix->pend)
+		ix->pend = e->heap_end;
+}
+
+/* Spans come by first_seq, so each unit's are in time order. */
+static void
+ovr_lane_span(struct analyze_ovd_index *ix, size_t i)
+{
+	const struct analyze_ovd_span	*sp = &ix->o->spans[i];
+	struct analyze_ovd_lane		*ln = &ix->lanes[sp->unit];
+
+	ln->sp_start[ln->nsp] = sp->start_ticks;
+	ln->sp_cum[ln->nsp + 1] = ln->sp_cum[ln->nsp] +
+	    (sp->end_ticks - sp->start_ticks);
+	ln->sp_first[ln->nsp] = (uint32_t)ovr_seq_index(ix->o, sp->first_seq,
+	    0);
+	ln->sp_end[ln->nsp] = (uint32_t)ovr_seq_index(ix->o, sp->last_seq, 1);
+	ln->sp_seg[ln->nsp] = sp->load_seg;
+	ln->nsp++;
+}
+
+/*
+ * Do about n items of the index: count each unit's events and stays,
+ * allocate a lane a step (zeroing them all at once took 40 ms on 5M
+ * events), fill them, then the keys, a lane a step.  Millions of events
+ * take most of a second, so a caller with a screen to keep alive does it
+ * in slices.  1: more to do; 0: done.
+ */
+int
+analyze_ovd_index_step(struct analyze_ovd_index *ix, size_t n)
+{
+	const struct analyze_ovd	*o = ix->o;
+	struct analyze_ovd_lane		*ln;
+	size_t				 i, k, end, total;
+
+	if (n == 0)
+		n = 1;
+	switch (ix->phase) {
+	case OVR_IX_COUNT_EVENTS:
+		end = ix->at + n < o->nevents ? ix->at + n : o->nevents;
+		for (i = ix->at; i < end; i++) {
+			ix->lanes[o->events[i].unit].nev++;
+			if (!o->events[i].reprieve)
+				ix->nloads++;
+		}
+		total = o->nevents;
+		break;
+	case OVR_IX_COUNT_SPANS:
+		end = ix->at + n < o->nspans ? ix->at + n : o->nspans;
+		for (i = ix->at; i < end; i++)
+			ix->lanes[o->spans[i].unit].nsp++;
+		total = o->nspans;
+		break;
+	case OVR_IX_ALLOC:
+		if ((end = ix->at + 1) <= o->nunits)
+			ovr_lane_alloc(ix, ix->at);
+		total = o->nunits;
+		break;
+	case OVR_IX_EVENTS:
+		end = ix->at + n < o->nevents ? ix->at + n : o->nevents;
+		for (i = ix->at; i < end; i++)
+			ovr_lane_event(ix, i);
+		if (end == o->nevents && ix->pend < ix->porg)
+			ix->pend = ix->porg;
+		total = o->nevents;
+		break;
+	case OVR_IX_SPANS:
+		end = ix->at + n < o->nspans ? ix->at + n : o->nspans;
+		for (i = ix->at; i < end; i++)
+			ovr_lane_span(ix, i);
+		total = o->nspans;
+		break;
+	case OVR_IX_KEYS:
+		if ((end = ix->at + 1) <= o->nunits) {
+			k = ix->at;
+			ln = &ix->lanes[k];
+			ovr_key_init(&ln->ev_key, ln->ev_ticks,
+			    sizeof *ln->ev_ticks, ln->nev, 0);
+			ovr_key_init(&ln->start_key, ln->sp_start,
+			    sizeof *ln->sp_start, ln->nsp, 0);
+			ovr_key_init(&ln->first_key, ln->sp_first,
+			    sizeof *ln->sp_first, ln->nsp, 1);
+		} else if (o->nevents != 0) {
+			/* With none, events may be NULL: no key to find. */
+			ovr_key_init(&ix->ev_key, (const char *)o->events +
+			    offsetof(struct analyze_ovd_event, ticks),
+			    sizeof *o->events, o->nevents, 0);
+		}
+		total = o->nunits + 1;
+		break;
+	default:
+		return (0);
+	}
+	if ((ix->at = end) < total)
+		return (1);
+	ix->at = 0;
+	return (++ix->phase != OVR_IX_DONE);
+}
+
+/* Index o at once; see analyze_ovd_index_begin. */
+struct analyze_ovd_index *
+analyze_ovd_index_build(const struct analyze_ovd *o, char **cause)
+{
+	struct analyze_ovd_index	*ix;
+
+	if ((ix = analyze_ovd_index_begin(o, cause)) == NULL)
+		return (NULL);
+	while (analyze_ovd_index_step(ix, 65536) > 0)
+		/* nothing */;
+	return (ix);
+}
+
+void
+analyze_ovd_index_free(struct analyze_ovd_index *ix)
+{
+	struct analyze_ovd_lane	*ln;
+	size_t			 k;
+
+	if (ix == NULL)
+		return;
+	for (k = 0; k < ix->o->nunits; k++) {
+		ln = &ix->lanes[k];
+		free(ln->ev_ticks);
+		free(ln->ev);
+		free(ln->loads);
+		free(ln->sp_start);
+		free(ln->sp_cum);
+		free(ln->sp_first);
+		free(ln->sp_end);
+		free(ln->sp_seg);
+		free(ln->ev_key.s);
+		free(ln->start_key.s);
+		free(ln->first_key.s);
+	}
+	free(ix->lanes);
+	free(ix->ev_key.s);
+	free(ix);
+}
+
+/* The first event at or after t (nevents if none). */
+size_t
+analyze_ovd_event_at(const struct analyze_ovd_index *ix, int64_t t)
+{
+	return (ovr_key_lb(&ix->ev_key, t));
+}
+
+/* The first of unit k's events at or after t, as a lane position. */
+size_t
+analyze_ovd_lane_at(const struct analyze_ovd_index *ix, uint32_t k,
+    int64_t t)
+{
+	return (ovr_key_lb(&ix->lanes[k].ev_key, t));
+}
+
+/* Where event i is in its unit's lane. */
+size_t
+analyze_ovd_lane_pos(const struct analyze_ovd_index *ix, size_t i)
+{
+	const struct analyze_ovd_lane	*ln;
+	size_t				 lo = 0, hi, mid;
+
+	ln = &ix->lanes[ix->o->events[i].unit];
+	hi = ln->nev;
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		if (ln->ev[mid] < i)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return (lo);
+}
+
+/*
+ * Unit k's stay in the load list of event i, as a position in its lane
+ * (sp_seg[] has where it sat), or -1 when it was not in the buffer.  A
+ * unit's stays do not overlap, so only the last one to start can.
+ */
+long
+analyze_ovd_stay(const struct analyze_ovd_index *ix, uint32_t k, size_t i)
+{
+	const struct analyze_ovd_lane	*ln = &ix->lanes[k];
+	size_t				 s;
+
+	s = ovr_key_lb(&ln->first_key, (int64_t)i + 1);
+	if (s == 0 || ln->sp_end[s - 1] <= i)
+		return (-1);
+	return ((long)s - 1);
+}
+
+/* Ticks unit k was resident before t. */
+int64_t
+analyze_ovd_resident(const struct analyze_ovd_index *ix, uint32_t k,
+    int64_t t)
+{
+	const struct analyze_ovd_lane	*ln = &ix->lanes[k];
+	size_t				 s;
+	int64_t				 end;
+
+	if ((s = ovr_key_lb(&ln->start_key, t)) == 0)
+		return (0);
+	end = ln->sp_start[s - 1] + (ln->sp_cum[s] - ln->sp_cum[s - 1]);
+	if (end > t)
+		end = t;
+	return (ln->sp_cum[s - 1] + end - ln->sp_start[s - 1]);
+}
+
+/* What unit k did in [a, b). */
+void
+analyze_ovd_window(const struct analyze_ovd_index *ix, uint32_t k,
+    int64_t a, int64_t b, struct analyze_ovd_cell *c)
+{
+	const struct analyze_ovd_lane	*ln = &ix->lanes[k];
+	size_t				 p0, p1;
+
+	if (b < a)
+		b = a;
+	p0 = ovr_key_lb(&ln->ev_key, a);
+	p1 = ovr_key_lb(&ln->ev_key, b);
+	c->loads = ln->loads[p1] - ln->loads[p0];
+	c->reprieves = (uint32_t)(p1 - p0) - c->loads;
+	c->resident_ticks = analyze_ovd_resident(ix, k, b) -
+	    analyze_ovd_resident(ix, k, a);
+}
+
+/*
+ * n windows of width ticks from t0, one after the other: cells[x *
+ * nunits + k] is what unit k did in window x.  A window starts where the
+ * last one ended, so that end's searches are not done twice; a lane at a
+ * time, so that its searches run in the same part of its arrays.
+ */
+void
+analyze_ovd_windows(const struct analyze_ovd_index *ix, int64_t t0,
+    int64_t width, size_t n, struct analyze_ovd_cell *cells)
+{
+	const struct analyze_ovd_lane	*ln;
+	struct analyze_ovd_cell		*c;
+	size_t				 nu = ix->o->nunits, x, p0, p1;
+	uint32_t			 k;
+	int64_t				 r0, r1, t;
+
+	if (width < 1)
+		width = 1;
+	for (k = 0; k < nu; k++) {
+		ln = &ix->lanes[k];
+		p0 = ovr_key_lb(&ln->ev_key, t0);
+		r0 = analyze_ovd_resident(ix, k, t0);
+		for (x = 0, t = t0; x < n; x++) {
+			t += width;
+			p1 = ovr_key_lb(&ln->ev_key, t);
+			r1 = analyze_ovd_resident(ix, k, t);
+			c = &cells[x * nu + k];
+			c->loads = ln->loads[p1] - ln->loads[p0];
+			c->reprieves = (uint32_t)(p1 - p0) - c->loads;
+			c->resident_ticks = r1 - r0;
+			p0 = p1;
+			r0 = r1;
+		}
+	}
+}
+
+/*
+ * The overlay buffer in window [a, b): the load list in effect in its
+ * middle, as nrows rows, each a run of paragraphs from the lowest
+ * OvrHeapOrg up to the highest OvrHeapEnd.  A row is outside the limits
+ * of the moment, free, or the first unit (unit + 2) anywhere in its run.
+ */
+void
+analyze_ovd_band(const struct analyze_ovd_index *ix, int64_t a, int64_t b,
+    uint32_t *rows, size_t nrows)
+{
+	const struct analyze_ovd	*o = ix->o;
+	const struct analyze_ovd_event	*e;
+	uint32_t			 paras = ix->pend - ix->porg, para, run;
+	uint32_t			 lo, hi, k;
+	size_t				 i, r;
+	int64_t				 t;
+	long				 s;
+
+	for (r = 0; r < nrows; r++)
+		rows[r] = ANALYZE_OVD_BAND_OUT;
+	if (nrows == 0 || paras == 0 || o->nevents == 0 || a > o->t_last ||
+	    b <= o->t_first)
+		return;
+	t = a + (b - a) / 2;
+	if (t < o->t_first)
+		t = o->t_first;
+	if (t > o->t_last)
+		t = o->t_last;
+	if ((i = analyze_ovd_event_at(ix, t + 1)) == 0)
+		return;
+	e = &o->events[--i];
+	run = (paras + (uint32_t)nrows - 1) / (uint32_t)nrows;
+	for (r = 0; r < nrows; r++) {
+		para = ix->porg + (uint32_t)((uint64_t)paras * r / nrows);
+		if (para >= e->heap_org && para < e->heap_end)
+			rows[r] = ANALYZE_OVD_BAND_FREE;
+	}
+	/* Units in order, so the first one in a row's run keeps it. */
+	for (k = 0; k < o->nunits; k++) {
+		if ((s = analyze_ovd_stay(ix, k, i)) < 0)
+			continue;
+		lo = ix->lanes[k].sp_seg[s];
+		hi = lo + ix->lanes[k].paras;
+		for (r = 0; r < nrows; r++) {
+			if (rows[r] > ANALYZE_OVD_BAND_FREE)
+				continue;
+			para = ix->porg + (uint32_t)((uint64_t)paras * r /
+			    nrows);
+			if (lo < para + run && hi > para)
+				rows[r] = k + 2;
+		}
+	}
+}
+
+/*
+ * The load list of event i, by load segment, into out (room for nunits);
+ * its length.
+ */
+size_t
+analyze_ovd_load_list(const struct analyze_ovd_index *ix, size_t i,
+    struct analyze_ovd_slot *out)
+{
+	struct analyze_ovd_slot	 v;
+	size_t			 n = 0, j;
+	uint32_t		 k;
+	long			 s;
+
+	for (k = 0; k < ix->o->nunits; k++) {
+		if ((s = analyze_ovd_stay(ix, k, i)) < 0)
+			continue;
+		v.unit = k;
+		v.load_seg = ix->lanes[k].sp_seg[s];
+		/* An insertion sort: the list is short. */
+		for (j = n++; j > 0 && out[j - 1].load_seg > v.load_seg; j--)
+			out[j] = out[j - 1];
+		out[j] = v;
+	}
+	return (n);
 }

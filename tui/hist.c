@@ -2,7 +2,8 @@
  * The histogram view of a PRF session: address buckets at any of the zoom
  * levels analyze/ precomputed, or the per-symbol flat profile; sorted by
  * address or hits.  Everything a frame needs is in memory: a key press
- * never runs SQL.  Enter on a bucket pushes the list of its symbols.
+ * never runs SQL.  Enter on a bucket pushes the list of its symbols.  The
+ * shares, names and orders come from analyze/; this file draws them.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -29,9 +30,7 @@ struct hist {
 struct bsyms {
 	struct hist		*hs;		/* the parent view's, below us */
 	struct analyze_bucket	 b;
-	size_t			*sym;		/* SIZE_MAX: outside symbols */
-	double			*share;
-	uint64_t		*bytes;
+	struct analyze_share	*sh;		/* largest first */
 	size_t			 n;
 	double			 max;
 };
@@ -40,48 +39,6 @@ static const struct analyze_level *
 hist_lv(struct hist *hs)
 {
 	return (&hs->h.levels[hs->level]);
-}
-
-static double
-hist_pct(struct hist *hs, double hits)
-{
-	return (hs->h.total != 0 ? 100.0 * hits / (double)hs->h.total : 0.0);
-}
-
-/*
- * Rows by hits, descending, ties by address: a stable LSD radix sort of
- * the address order on the complemented hit counts, one pass per byte
- * the largest count needs.  Linear, so every level is sorted at open.
- */
-static size_t *
-hist_sort_level(const struct analyze_level *lv, uint64_t max)
-{
-	size_t		*o, *tmp, *sw, i, count[256], sum, c;
-	unsigned	 shift;
-
-	o = xcalloc(lv->n + 1, sizeof *o);
-	tmp = xcalloc(lv->n + 1, sizeof *tmp);
-	for (i = 0; i < lv->n; i++)
-		o[i] = i;
-	for (shift = 0; shift < 64 && (max >> shift) != 0; shift += 8) {
-		memset(count, 0, sizeof count);
-		for (i = 0; i < lv->n; i++)
-			count[0xff - ((lv->b[i].hits >> shift) & 0xff)]++;
-		for (sum = 0, c = 0; c < 256; c++) {
-			i = count[c];
-			count[c] = sum;
-			sum += i;
-		}
-		for (i = 0; i < lv->n; i++) {
-			c = 0xff - ((lv->b[o[i]].hits >> shift) & 0xff);
-			tmp[count[c]++] = o[i];
-		}
-		sw = o;
-		o = tmp;
-		tmp = sw;
-	}
-	free(tmp);
-	return (o);
 }
 
 static size_t *
@@ -121,33 +78,14 @@ hist_row(struct hist *hs, size_t item)
 	return (0);
 }
 
-/* The bucket at the current level that holds addr. */
-static size_t
-hist_bucket_at(struct hist *hs, uint64_t addr)
-{
-	const struct analyze_level	*lv = hist_lv(hs);
-	size_t				 lo = 0, hi = lv->n, mid;
-
-	while (lo < hi) {
-		mid = lo + (hi - lo) / 2;
-		if (lv->b[mid].hi <= addr)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return (lo < lv->n ? lo : (lv->n != 0 ? lv->n - 1 : 0));
-}
-
 /* The first symbol that overlaps bucket b, or the nearest one. */
 static size_t
 hist_sym_at(struct hist *hs, const struct analyze_bucket *b)
 {
-	size_t	k;
+	size_t	k = analyze_bucket_sym(&hs->h, b, 0);
 
-	for (k = b->sym_first; k < b->sym_first + b->sym_count; k++) {
-		if (analyze_overlap(b, &hs->h.syms[k]) != 0)
-			return (k);
-	}
+	if (k < (size_t)b->sym_first + b->sym_count)
+		return (k);
 	return (b->sym_first < hs->h.nsyms ? b->sym_first : 0);
 }
 
@@ -182,10 +120,10 @@ hist_cursor_to(struct tui_view *tv, uint64_t addr)
 	if (tv->list.n == 0)
 		return;
 	if (hs->flat)
-		item = hist_sym_at(hs, &hist_lv(hs)->b[hist_bucket_at(hs,
-		    addr)]);
+		item = hist_sym_at(hs, &hist_lv(hs)->b[analyze_level_at(
+		    hist_lv(hs), addr)]);
 	else
-		item = hist_bucket_at(hs, addr);
+		item = analyze_level_at(hist_lv(hs), addr);
 	tui_list_goto(&tv->list, hist_row(hs, item));
 }
 
@@ -215,43 +153,16 @@ hist_header(struct hist *hs, int y, int w)
 	    p->saturated ? "  (saturated)" : "");
 	x = tui_putf(y + 1, 0, w, TUI_PLAIN, "program %llu (%.1f%%)",
 	    (unsigned long long)hs->h.in_program,
-	    hist_pct(hs, (double)hs->h.in_program));
+	    analyze_hist_pct(&hs->h, (double)hs->h.in_program));
 	x += tui_putf(y + 1, x, w - x, p->hit_io ? tui_attr(TUI_C_ERROR) :
 	    TUI_PLAIN, "  I/O %llu (%.1f%%)", (unsigned long long)p->hit_io,
-	    hist_pct(hs, (double)p->hit_io));
+	    analyze_hist_pct(&hs->h, (double)p->hit_io));
 	x += tui_putf(y + 1, x, w - x, TUI_PLAIN, "  DOS %llu (%.1f%%)",
-	    (unsigned long long)p->hit_dos, hist_pct(hs, (double)p->hit_dos));
+	    (unsigned long long)p->hit_dos, analyze_hist_pct(&hs->h,
+	    (double)p->hit_dos));
 	tui_putf(y + 1, x, w - x, TUI_PLAIN, "  high %llu (%.1f%%)",
-	    (unsigned long long)p->hit_high, hist_pct(hs,
+	    (unsigned long long)p->hit_high, analyze_hist_pct(&hs->h,
 	    (double)p->hit_high));
-}
-
-/*
- * "a, b, c +12" for the symbols in a bucket, cut to fit buf: a coarse
- * bucket can hold thousands, and a frame must not join them all.
- */
-static void
-hist_names(struct hist *hs, const struct analyze_bucket *b, char *buf,
-    size_t len)
-{
-	const char	*name;
-	size_t		 k, used = 0, more = 0, n;
-
-	buf[0] = '\0';
-	for (k = b->sym_first; k < b->sym_first + b->sym_count; k++) {
-		if (analyze_overlap(b, &hs->h.syms[k]) == 0)
-			continue;
-		name = hs->h.syms[k].name;
-		n = strlen(name) + (used != 0 ? 2 : 0);
-		if (more != 0 || used + n + 24 >= len) {
-			more++;
-			continue;
-		}
-		used += snprintf(buf + used, len - used, "%s%s",
-		    used != 0 ? ", " : "", name);
-	}
-	if (more != 0)
-		snprintf(buf + used, len - used, " +%zu", more);
 }
 
 static void
@@ -276,15 +187,17 @@ hist_draw_buckets(struct tui_view *tv, int y, int w)
 		attr = i == tv->list.cur ? tui_attr(TUI_C_CURSOR) : TUI_PLAIN;
 		if (attr != TUI_PLAIN)
 			tui_fill(yy, 0, w, attr);
-		hist_names(hs, b, names, symw + 24 < (int)sizeof names ?
-		    (size_t)symw + 24 : sizeof names);
+		/* A coarse bucket holds thousands: only what fits. */
+		analyze_bucket_names_fit(&hs->h, b, (size_t)symw, names,
+		    sizeof names);
 		tui_putf(yy, 0, w, attr, "%04llX:0000 %05llX-%05llX",
 		    (unsigned long long)(b->lo >> 4),
 		    (unsigned long long)b->lo,
 		    (unsigned long long)(b->hi - 1));
 		tui_put(yy, 22, symw, attr, names);
 		tui_putf(yy, 22 + symw, w - 22 - symw, attr, " %9llu %6.2f%%",
-		    (unsigned long long)b->hits, hist_pct(hs, (double)b->hits));
+		    (unsigned long long)b->hits, analyze_hist_pct(&hs->h,
+		    (double)b->hits));
 		f = hs->max[hs->level] != 0 ? (double)b->hits /
 		    (double)hs->max[hs->level] : 0;
 		tui_bar(yy, 41 + symw, barw, f, attr != TUI_PLAIN);
@@ -314,7 +227,7 @@ hist_draw_flat(struct tui_view *tv, int y, int w)
 		tui_putf(yy, namew, w - namew, attr, " %-12.12s %05llX %6llu"
 		    " %9.0f %6.2f%%", s->module != NULL ? s->module : "",
 		    (unsigned long long)s->addr, (unsigned long long)s->size,
-		    s->hits, hist_pct(hs, s->hits));
+		    s->hits, analyze_hist_pct(&hs->h, s->hits));
 		tui_bar(yy, namew + 45, barw, hs->flatmax > 0 ? s->hits /
 		    hs->flatmax : 0, attr != TUI_PLAIN);
 	}
@@ -433,15 +346,16 @@ hist_match(struct tui_view *tv, size_t row, const char *pattern)
 {
 	struct hist			*hs = tv->data;
 	const struct analyze_bucket	*b;
-	size_t				 k;
+	size_t				 k, end;
 
 	if (hs->flat)
 		return (tui_strcasestr(hs->h.syms[hist_item(hs, row)].name,
 		    pattern));
 	b = &hist_lv(hs)->b[hist_item(hs, row)];
-	for (k = b->sym_first; k < b->sym_first + b->sym_count; k++) {
-		if (analyze_overlap(b, &hs->h.syms[k]) != 0 &&
-		    tui_strcasestr(hs->h.syms[k].name, pattern))
+	end = (size_t)b->sym_first + b->sym_count;
+	for (k = analyze_bucket_sym(&hs->h, b, 0); k < end;
+	    k = analyze_bucket_sym(&hs->h, b, k + 1)) {
+		if (tui_strcasestr(hs->h.syms[k].name, pattern))
 			return (1);
 	}
 	return (0);
@@ -508,7 +422,7 @@ tui_hist_new(int64_t id, char **cause)
 		}
 	}
 	for (i = 0; i < hs->h.nlevels; i++)
-		hs->order[i] = hist_sort_level(&hs->h.levels[i], hs->max[i]);
+		hs->order[i] = analyze_level_by_hits(&hs->h.levels[i]);
 	for (i = 0; i < hs->h.nsyms; i++) {
 		if (hs->h.syms[i].hits > hs->flatmax)
 			hs->flatmax = hs->h.syms[i].hits;
@@ -520,17 +434,6 @@ tui_hist_new(int64_t id, char **cause)
 }
 
 /* The symbols of one bucket. */
-
-static int
-bsyms_cmp(const void *a, const void *b, void *arg)
-{
-	const struct bsyms	*bs = arg;
-	size_t			 x = *(const size_t *)a, y = *(const size_t *)b;
-
-	if (bs->share[x] != bs->share[y])
-		return (bs->share[x] > bs->share[y] ? -1 : 1);
-	return (x < y ? -1 : x > y);
-}
 
 static char *
 bsyms_title(struct tui_view *tv)
@@ -547,6 +450,7 @@ static void
 bsyms_draw(struct tui_view *tv, int y, int h, int w)
 {
 	struct bsyms			*bs = tv->data;
+	const struct analyze_share	*sh;
 	const struct analyze_sym	*s;
 	size_t				 i;
 	int				 row, attr, namew, barw, rest, yy;
@@ -566,22 +470,22 @@ bsyms_draw(struct tui_view *tv, int y, int h, int w)
 		attr = i == tv->list.cur ? tui_attr(TUI_C_CURSOR) : TUI_PLAIN;
 		if (attr != TUI_PLAIN)
 			tui_fill(yy, 0, w, attr);
-		if (bs->sym[i] == SIZE_MAX) {
+		sh = &bs->sh[i];
+		if (sh->sym == SIZE_MAX) {
 			tui_put(yy, 0, namew, attr, "(outside symbols)");
 			tui_putf(yy, namew, w - namew, attr, " %-12s %5s %6llu",
-			    "", "", (unsigned long long)bs->bytes[i]);
+			    "", "", (unsigned long long)sh->bytes);
 		} else {
-			s = &bs->hs->h.syms[bs->sym[i]];
+			s = &bs->hs->h.syms[sh->sym];
 			tui_put(yy, 0, namew, attr, s->name);
 			tui_putf(yy, namew, w - namew, attr, " %-12.12s %05llX"
 			    " %6llu", s->module != NULL ? s->module : "",
 			    (unsigned long long)s->addr,
-			    (unsigned long long)bs->bytes[i]);
+			    (unsigned long long)sh->bytes);
 		}
 		tui_putf(yy, namew + 26, w - namew - 26, attr, " %10.1f %7.2f%%",
-		    bs->share[i], bs->b.hits != 0 ? 100.0 * bs->share[i] /
-		    (double)bs->b.hits : 0.0);
-		tui_bar(yy, namew + 47, barw, bs->max > 0 ? bs->share[i] /
+		    sh->hits, analyze_bucket_pct(&bs->b, sh->hits));
+		tui_bar(yy, namew + 47, barw, bs->max > 0 ? sh->hits /
 		    bs->max : 0, attr != TUI_PLAIN);
 	}
 }
@@ -597,8 +501,8 @@ bsyms_match(struct tui_view *tv, size_t row, const char *pattern)
 {
 	struct bsyms	*bs = tv->data;
 
-	return (bs->sym[row] != SIZE_MAX &&
-	    tui_strcasestr(bs->hs->h.syms[bs->sym[row]].name, pattern));
+	return (bs->sh[row].sym != SIZE_MAX &&
+	    tui_strcasestr(bs->hs->h.syms[bs->sh[row].sym].name, pattern));
 }
 
 static void
@@ -606,9 +510,7 @@ bsyms_free(struct tui_view *tv)
 {
 	struct bsyms	*bs = tv->data;
 
-	free(bs->sym);
-	free(bs->share);
-	free(bs->bytes);
+	free(bs->sh);
 	free(bs);
 }
 
@@ -628,59 +530,13 @@ bsyms_new(struct hist *hs, const struct analyze_bucket *b)
 {
 	struct bsyms	*bs = xcalloc(1, sizeof *bs);
 	struct tui_view	*tv;
-	size_t		 k, n = 0, *idx, i;
-	uint64_t	 ov, width = b->hi - b->lo, covered = 0;
-	double		*share;
-	uint64_t	*bytes;
 
 	bs->hs = hs;
 	bs->b = *b;
-	/* One row per overlapping symbol, plus the uncovered rest. */
-	share = xcalloc(b->sym_count + 1, sizeof *share);
-	bytes = xcalloc(b->sym_count + 1, sizeof *bytes);
-	idx = xcalloc(b->sym_count + 1, sizeof *idx);
-	for (k = b->sym_first; k < b->sym_first + b->sym_count; k++) {
-		if ((ov = analyze_overlap(b, &hs->h.syms[k])) == 0)
-			continue;
-		idx[n] = k;
-		bytes[n] = ov;
-		share[n] = width != 0 ? (double)b->hits * ov / width : 0;
-		covered += ov;
-		n++;
-	}
-	if (covered < width) {
-		idx[n] = SIZE_MAX;
-		bytes[n] = width - covered;
-		share[n] = (double)b->hits * (width - covered) / width;
-		n++;
-	}
-	/* Largest share first. */
-	bs->n = n;
-	bs->share = share;
-	bs->sym = xcalloc(n + 1, sizeof *bs->sym);
-	bs->bytes = xcalloc(n + 1, sizeof *bs->bytes);
-	{
-		size_t	*ord = xcalloc(n + 1, sizeof *ord);
-		double	*sh = xcalloc(n + 1, sizeof *sh);
-
-		for (i = 0; i < n; i++)
-			ord[i] = i;
-		qsort_r(ord, n, sizeof *ord, bsyms_cmp, bs);
-		for (i = 0; i < n; i++) {
-			bs->sym[i] = idx[ord[i]];
-			bs->bytes[i] = bytes[ord[i]];
-			sh[i] = share[ord[i]];
-			if (sh[i] > bs->max)
-				bs->max = sh[i];
-		}
-		free(ord);
-		free(share);
-		bs->share = sh;
-	}
-	free(idx);
-	free(bytes);
+	bs->n = analyze_bucket_shares(&hs->h, b, &bs->sh);
+	bs->max = bs->n != 0 ? bs->sh[0].hits : 0;
 	tv = tui_view_new(&bsyms_ops, bs);
 	tv->session = hs->h.session;
-	tv->list.n = n;
+	tv->list.n = bs->n;
 	return (tv);
 }

@@ -25,6 +25,7 @@
 
 #include "xmalloc.h"
 #include "kind.h"
+#include "report/report.h"
 #include "tui/tui.h"
 
 /* How long one slice of background work may hold the loop. */
@@ -204,6 +205,26 @@ tui_show_sessions(void)
 	v->list.height = loop.stack[i]->list.height;
 	tui_view_free(loop.stack[i]);
 	loop.stack[i] = v;
+}
+
+/*
+ * The report of the view's session written from the model the view draws
+ * (so an export shows what is on screen, and loads nothing again).
+ */
+int
+tui_export_model(struct tui_view *tv, const void *model, int format,
+    FILE *f, char **cause)
+{
+	struct store_session	ss;
+	int			rc;
+
+	if (store_session_get(loop.st, tv->session, &ss) != 0) {
+		*cause = xasprintf("no session %lld", (long long)tv->session);
+		return (-1);
+	}
+	rc = report_write(loop.st, &ss, model, format, f, cause);
+	store_session_free(&ss);
+	return (rc);
 }
 
 /*
@@ -429,7 +450,7 @@ loop_status(int y)
 {
 	struct tui_view	*v = tui_top();
 	char		*left;
-	int		 x, attr;
+	int		 x, attr, mw;
 
 	if (y < 0)
 		return;
@@ -441,7 +462,12 @@ loop_status(int y)
 		tui_put(y, 0, COLS, tui_attr(TUI_C_ERROR), loop.question);
 		return;
 	}
-	/* Narrow screens keep the view and the position. */
+	/*
+	 * Narrow screens keep the view and the position; a message that
+	 * would not fit beside them gets the line to itself but the view's
+	 * name, since it says what just happened.
+	 */
+	mw = loop.message != NULL ? tui_strwidth(loop.message) + 3 : 0;
 	if (v->session != 0 && COLS >= 40)
 		left = xasprintf("[%s] session %lld | %zu/%zu", v->ops->name,
 		    (long long)v->session, v->list.n != 0 ? v->list.cur + 1 :
@@ -449,6 +475,10 @@ loop_status(int y)
 	else
 		left = xasprintf("[%s] %zu/%zu", v->ops->name,
 		    v->list.n != 0 ? v->list.cur + 1 : 0, v->list.n);
+	if (tui_strwidth(left) + mw > COLS) {
+		free(left);
+		left = xasprintf("[%s]", v->ops->name);
+	}
 	x = tui_put(y, 0, COLS, A_BOLD, left);
 	free(left);
 	if (loop.message != NULL) {

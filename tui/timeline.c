@@ -4,13 +4,12 @@
  * paragraphs over time coloured by the unit in them, and a cursor on the
  * events with a detail pane.
  *
- * Everything comes from an analyze_ovd load at open, done in steps by the
- * view's work() so that the screen, keys and signals stay live while
- * millions of events load.  When it is done each unit also gets its events' times and its stays' times as sorted arrays
- * with prefix sums, so what any window of time holds (loads, reprieves,
- * resident ticks, the load list in effect) is a few binary searches: a
- * frame costs columns x lanes x log(events) at every zoom, exact at any
- * column width and origin, and never walks the events.
+ * Everything comes from an analyze_ovd load at open and its timeline
+ * index (analyze_ovd_index_*), both done in steps by the view's work() so
+ * that the screen, keys and signals stay live while millions of events
+ * load.  The index answers what any window of time holds in a few binary
+ * searches; this file lays out, draws, and keeps the columns of the last
+ * frame.
  */
 #include <stddef.h>
 #include <stdlib.h>
@@ -25,7 +24,6 @@
 
 #define TL_DETAIL	3	/* rows of the detail pane */
 #define TL_BAND_MAX	16	/* rows of the buffer band */
-#define TL_STRIDE	32
 #define TL_STEP_ROWS	2048	/* rows between looks at the clock */
 #define TL_STEP_INDEX	16384	/* events or stays, likewise */
 
@@ -36,33 +34,6 @@ enum tl_state {
 	TL_FAILED
 };
 
-struct tl_idx {
-	const char	*base;
-	size_t		 esz;
-	size_t		 n;
-	int64_t		*s;		/* base[i * TL_STRIDE] */
-	size_t		 ns;
-};
-
-/* One unit's events and stays, by time. */
-struct tl_lane {
-	int64_t		*ev_ticks;
-	uint32_t	*ev;		/* indices into o.events */
-	uint32_t	*loads;		/* loads among ev[0..i), nev + 1 */
-	size_t		 nev;
-	int64_t		*sp_start;
-	int64_t		*sp_end;
-	int64_t		*sp_cum;	/* ticks of stays [0..i), nsp + 1 */
-	int64_t		*sp_first;	/* seqs */
-	int64_t		*sp_last;
-	uint16_t	*sp_seg;
-	size_t		 nsp;
-	uint16_t	 paras;		/* size in the buffer */
-	struct tl_idx	 ev_idx;
-	struct tl_idx	 start_idx;
-	struct tl_idx	 first_idx;
-};
-
 struct timeline {
 	struct analyze_ovd	 o;
 	char			*program;
@@ -71,19 +42,13 @@ struct timeline {
 	int			 pct;		/* of the load, for the frame */
 	const char		*what;
 	char			*error;
-	struct tl_lane		*lanes;
-	struct tl_idx		 ev_idx;	/* events by ticks */
-	uint64_t		 nloads;
-	int			 ix_phase;	/* tl_index_step's */
-	size_t			 ix;
+	struct analyze_ovd_index *ix;
 
 	int			 zoom;		/* log2 of ticks per column */
 	int			 fit;		/* zoom to fit at the next draw */
 	int64_t			 t0;		/* time at the first column */
 	size_t			 shown;		/* cursor at the last draw */
 	size_t			 lane_top;
-	uint16_t		 porg;		/* band: lowest OvrHeapOrg */
-	uint16_t		 pend;		/* highest OvrHeapEnd */
 
 	/* Where the last frame put things, for the mouse and panning. */
 	int			 gw;		/* gutter width */
@@ -97,28 +62,18 @@ struct timeline {
 	char			*mpat;		/* search: per-unit match cache */
 	char			*mhit;
 
-	uint32_t		*active;	/* scratch: units and load segs */
+	struct analyze_ovd_slot	*slots;		/* scratch: a load list */
 
 	/* The columns of the last frame (see tl_cache). */
-	struct tl_cell		*c_cell;	/* [column * nunits + unit] */
+	struct analyze_ovd_cell	*c_cell;	/* [column * nunits + unit] */
 	uint32_t		*c_band;	/* [column * band_h + row] */
 	char			*c_ok;
 	int64_t			 c_t0;
 	int			 c_zoom;
 	int			 c_cols;
 	int			 c_bh;
-	size_t			*c_p;		/* per unit, chaining columns */
-	int64_t			*c_r;
 };
 
-/* What a column's window holds for one unit. */
-struct tl_cell {
-	uint32_t	n;		/* events */
-	uint32_t	loads;
-	int64_t		res;		/* resident ticks */
-};
-
-static int64_t	tl_idx_get(const struct tl_idx *, size_t);
 
 /* The attribute of unit k's cells: its colour, or nothing on vt100. */
 static int
@@ -136,94 +91,6 @@ tl_letter(uint32_t k)
 	if (k < 52)
 		return ((char)('a' + k - 26));
 	return ('#');
-}
-
-/*
- * A sorted array of int64 (maybe a field of larger records) with every
- * TL_STRIDE-th value copied out: a search runs in the small copy, which
- * stays in cache, and then in one stride of the big array.  On 5M events
- * that is a few cache misses per search instead of twenty.
- */
-static void
-tl_idx_init(struct tl_idx *x, const void *base, size_t esz, size_t n)
-{
-	size_t	i;
-
-	x->base = base;
-	x->esz = esz;
-	x->n = n;
-	x->ns = (n + TL_STRIDE - 1) / TL_STRIDE;
-	x->s = xcalloc(x->ns + 1, sizeof *x->s);
-	for (i = 0; i < x->ns; i++)
-		x->s[i] = tl_idx_get(x, i * TL_STRIDE);
-}
-
-static int64_t
-tl_idx_get(const struct tl_idx *x, size_t i)
-{
-	int64_t	v;
-
-	memcpy(&v, x->base + i * x->esz, sizeof v);
-	return (v);
-}
-
-/* The first i with a[i] >= t (n if none). */
-static size_t
-tl_lb(const struct tl_idx *x, int64_t t)
-{
-	size_t	lo = 0, hi = x->ns, mid;
-
-	while (lo < hi) {
-		mid = lo + (hi - lo) / 2;
-		if (x->s[mid] < t)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	if (lo == 0)
-		return (0);
-	/* a[(lo - 1) * stride] < t, and a[lo * stride] >= t if there. */
-	hi = lo * TL_STRIDE < x->n ? lo * TL_STRIDE : x->n;
-	lo = (lo - 1) * TL_STRIDE + 1;
-	while (lo < hi) {
-		mid = lo + (hi - lo) / 2;
-		if (tl_idx_get(x, mid) < t)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return (lo);
-}
-
-/* The first event at or after t. */
-static size_t
-tl_event_at(const struct timeline *tl, int64_t t)
-{
-	return (tl_lb(&tl->ev_idx, t));
-}
-
-/* Unit k's stay in effect at event seq, or -1. */
-static long
-tl_stay(const struct tl_lane *ln, int64_t seq)
-{
-	size_t	i = tl_lb(&ln->first_idx, seq + 1);
-
-	if (i == 0 || ln->sp_last[i - 1] < seq)
-		return (-1);
-	return ((long)i - 1);
-}
-
-/* Ticks unit ln was resident before t. */
-static int64_t
-tl_resident(const struct tl_lane *ln, int64_t t)
-{
-	size_t	i;
-	int64_t	end;
-
-	if ((i = tl_lb(&ln->start_idx, t)) == 0)
-		return (0);
-	end = ln->sp_end[i - 1] < t ? ln->sp_end[i - 1] : t;
-	return (ln->sp_cum[i - 1] + end - ln->sp_start[i - 1]);
 }
 
 static int64_t
@@ -304,23 +171,6 @@ tl_goto(struct tui_view *tv, size_t i)
 	tl->shown = i;
 }
 
-/* Position of event i in its unit's lane. */
-static size_t
-tl_lane_pos(const struct timeline *tl, size_t i)
-{
-	const struct tl_lane	*ln = &tl->lanes[tl->o.events[i].unit];
-	size_t			 lo = 0, hi = ln->nev, mid;
-
-	while (lo < hi) {
-		mid = lo + (hi - lo) / 2;
-		if (ln->ev[mid] < i)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return (lo);
-}
-
 /* Pan by n columns; a cursor that leaves the screen comes along. */
 static void
 tl_pan(struct tui_view *tv, int n)
@@ -339,8 +189,8 @@ tl_pan(struct tui_view *tv, int n)
 	if (tl_visible(tl, tl_cur(tv)->ticks))
 		return;
 	end = tl->t0 + ((int64_t)tl->cols << tl->zoom);
-	i = tl_event_at(tl, tl->t0);
-	if (n < 0 && (i = tl_event_at(tl, end)) > 0)
+	i = analyze_ovd_event_at(tl->ix, tl->t0);
+	if (n < 0 && (i = analyze_ovd_event_at(tl->ix, end)) > 0)
 		i--;
 	if (i >= tl->o.nevents)
 		i = tl->o.nevents - 1;
@@ -461,82 +311,6 @@ tl_draw_axis(struct timeline *tl, int y, int w)
 	}
 }
 
-/* Band cells: nothing (outside the run or the buffer), free, unit + 2. */
-#define TL_BAND_OUT	0
-#define TL_BAND_FREE	1
-
-/* Column x's window, for every unit and the band. */
-static void
-tl_column(struct timeline *tl, int x, int chained)
-{
-	const struct analyze_ovd_event	*e;
-	const struct tl_lane		*ln;
-	struct tl_cell			*c = &tl->c_cell[(size_t)x * tl->o.nunits];
-	uint32_t			*band = &tl->c_band[(size_t)x * (size_t)
-					    tl->band_h];
-	int64_t				 w = tl_width(tl), a, b, t, r1;
-	uint32_t			 paras = tl->pend - tl->porg, para, run;
-	uint32_t			 k, lo;
-	size_t				 i, p1, nact;
-	long				 s;
-	int				 r;
-
-	a = tl->t0 + (int64_t)x * w;
-	b = a + w;
-	for (k = 0; k < tl->o.nunits; k++) {
-		ln = &tl->lanes[k];
-		if (!chained) {
-			tl->c_p[k] = tl_lb(&ln->ev_idx, a);
-			tl->c_r[k] = tl_resident(ln, a);
-		}
-		p1 = tl_lb(&ln->ev_idx, b);
-		r1 = tl_resident(ln, b);
-		c[k].n = (uint32_t)(p1 - tl->c_p[k]);
-		c[k].loads = ln->loads[p1] - ln->loads[tl->c_p[k]];
-		c[k].res = r1 - tl->c_r[k];
-		tl->c_p[k] = p1;
-		tl->c_r[k] = r1;
-	}
-
-	/* The band: the load list in effect in the middle of the window. */
-	for (r = 0; r < tl->band_h; r++)
-		band[r] = TL_BAND_OUT;
-	if (tl->band_h == 0 || paras == 0 || a > tl->o.t_last ||
-	    b <= tl->o.t_first)
-		return;
-	t = a + w / 2;
-	if (t < tl->o.t_first)
-		t = tl->o.t_first;
-	if (t > tl->o.t_last)
-		t = tl->o.t_last;
-	if ((i = tl_event_at(tl, t + 1)) == 0)
-		return;
-	e = &tl->o.events[i - 1];
-	for (nact = 0, k = 0; k < tl->o.nunits; k++) {
-		if ((s = tl_stay(&tl->lanes[k], e->seq)) < 0)
-			continue;
-		tl->active[nact] = k;
-		tl->active[tl->o.nunits + nact] = tl->lanes[k].sp_seg[s];
-		nact++;
-	}
-	run = (paras + (uint32_t)tl->band_h - 1) / (uint32_t)tl->band_h;
-	for (r = 0; r < tl->band_h; r++) {
-		para = tl->porg + (uint32_t)((uint64_t)paras * (unsigned)r /
-		    (unsigned)tl->band_h);
-		if (para >= e->heap_org && para < e->heap_end)
-			band[r] = TL_BAND_FREE;
-		for (i = 0; i < nact; i++) {
-			k = tl->active[i];
-			lo = tl->active[tl->o.nunits + i];
-			/* A row shows a unit anywhere in its run. */
-			if (lo < para + run && lo + tl->lanes[k].paras > para) {
-				band[r] = k + 2;
-				break;
-			}
-		}
-	}
-}
-
 /*
  * Fill the columns not yet known.  The cache survives a cursor move and
  * shifts with a pan, so only a zoom or a resize computes every column.
@@ -544,9 +318,8 @@ tl_column(struct timeline *tl, int x, int chained)
 static void
 tl_cache(struct timeline *tl)
 {
-	size_t	nu = tl->o.nunits, bh = (size_t)tl->band_h, n, m;
-	int64_t	w = tl_width(tl), d;
-	int	x, chained = 0;
+	size_t	nu = tl->o.nunits, bh = (size_t)tl->band_h, n, m, x, end;
+	int64_t	w = tl_width(tl), d, a;
 
 	n = (size_t)tl->cols;
 	if (tl->c_cols != tl->cols || tl->c_zoom != tl->zoom ||
@@ -581,14 +354,22 @@ tl_cache(struct timeline *tl)
 		memset(tl->c_ok, 0, m);
 	}
 	tl->c_t0 = tl->t0;
-	for (x = 0; x < tl->cols; x++) {
+	/* Each run of unknown columns is one call: its windows chain. */
+	for (x = 0; x < n; x = end) {
 		if (tl->c_ok[x]) {
-			chained = 0;
+			end = x + 1;
 			continue;
 		}
-		tl_column(tl, x, chained);
-		tl->c_ok[x] = 1;
-		chained = 1;
+		for (end = x + 1; end < n && !tl->c_ok[end]; end++)
+			/* nothing */;
+		analyze_ovd_windows(tl->ix, tl->t0 + (int64_t)x * w, w,
+		    end - x, tl->c_cell + x * nu);
+		for (; x < end; x++) {
+			a = tl->t0 + (int64_t)x * w;
+			analyze_ovd_band(tl->ix, a, a + w, tl->c_band + x * bh,
+			    bh);
+			tl->c_ok[x] = 1;
+		}
 	}
 }
 
@@ -599,7 +380,7 @@ tl_draw_lane(struct tui_view *tv, uint32_t k, int y, int w)
 	struct timeline			*tl = tv->data;
 	const struct analyze_ovd_unit	*u = &tl->o.units[k];
 	const struct analyze_ovd_event	*cur = tl_cur(tv);
-	const struct tl_cell		*c;
+	const struct analyze_ovd_cell	*c;
 	int64_t				 width = tl_width(tl);
 	int				 x, attr, curx = -1;
 	char				 ch, name[64];
@@ -611,15 +392,15 @@ tl_draw_lane(struct tui_view *tv, uint32_t k, int y, int w)
 	move(y, tl->gw);
 	for (x = 0; x < tl->cols && tl->gw + x < w; x++) {
 		c = &tl->c_cell[(size_t)x * tl->o.nunits + k];
-		attr = c->res > 0 ? tl_unit_attr(k) : TUI_PLAIN;
+		attr = c->resident_ticks > 0 ? tl_unit_attr(k) : TUI_PLAIN;
 		if (c->loads != 0) {
 			ch = 'L';
 			attr |= A_BOLD;
-		} else if (c->n != 0)
+		} else if (c->reprieves != 0)
 			ch = 'r';
-		else if (c->res >= width)
+		else if (c->resident_ticks >= width)
 			ch = '=';
-		else if (c->res > 0)
+		else if (c->resident_ticks > 0)
 			ch = '-';
 		else
 			ch = ' ';
@@ -639,20 +420,21 @@ static void
 tl_draw_band(struct tui_view *tv, int y, int h, int w)
 {
 	struct timeline	*tl = tv->data;
-	uint32_t	 paras = tl->pend - tl->porg, v;
+	uint16_t	 porg = tl->ix->porg, pend = tl->ix->pend;
+	uint32_t	 paras = pend - porg, v;
 	int		 x, r;
 
 	tui_putf(y - 1, 0, w, tui_attr(TUI_C_HEADER), "buffer %04Xh..%04Xh,"
-	    " %u paragraphs, low at top", tl->porg, tl->pend, paras);
+	    " %u paragraphs, low at top", porg, pend, paras);
 	for (r = 0; r < h; r++) {
-		tui_putf(y + r, 0, tl->gw - 1, TUI_PLAIN, "%04Xh", tl->porg +
+		tui_putf(y + r, 0, tl->gw - 1, TUI_PLAIN, "%04Xh", porg +
 		    (unsigned)((uint64_t)paras * (unsigned)r / (unsigned)h));
 		move(y + r, tl->gw);
 		for (x = 0; x < tl->cols && tl->gw + x < w; x++) {
 			v = tl->c_band[(size_t)x * (size_t)h + (size_t)r];
-			if (v == TL_BAND_OUT)
+			if (v == ANALYZE_OVD_BAND_OUT)
 				addch(' ');
-			else if (v == TL_BAND_FREE)
+			else if (v == ANALYZE_OVD_BAND_FREE)
 				addch('.');
 			else
 				addch((chtype)(unsigned char)tl_letter(v - 2) |
@@ -661,39 +443,17 @@ tl_draw_band(struct tui_view *tv, int y, int h, int w)
 	}
 }
 
-/* The load list in effect at event e: "UNIT1@2000h UNIT3@2080h". */
+/* The load list in effect at event i: "UNIT1@2000h UNIT3@2080h". */
 static char *
-tl_load_list(struct timeline *tl, const struct analyze_ovd_event *e)
+tl_load_list(struct timeline *tl, size_t i)
 {
-	char		*out = xstrdup(""), *tmp;
-	uint32_t	 k, best;
-	uint16_t	 seg;
-	long		 s;
-	size_t		 n = 0, i;
-	uint32_t	*act = tl->active;
+	char	*out = xstrdup(""), *tmp;
+	size_t	 n, j;
 
-	for (k = 0; k < tl->o.nunits; k++) {
-		if ((s = tl_stay(&tl->lanes[k], e->seq)) >= 0) {
-			act[n] = k;
-			act[tl->o.nunits + n] = tl->lanes[k].sp_seg[s];
-			n++;
-		}
-	}
-	/* By load segment; a selection sort, the list is short. */
-	for (i = 0; i < n; i++) {
-		best = (uint32_t)i;
-		for (k = (uint32_t)i + 1; k < n; k++) {
-			if (act[tl->o.nunits + k] < act[tl->o.nunits + best])
-				best = k;
-		}
-		seg = (uint16_t)act[tl->o.nunits + best];
-		k = act[best];
-		act[best] = act[i];
-		act[tl->o.nunits + best] = act[tl->o.nunits + i];
-		act[i] = k;
-		act[tl->o.nunits + i] = seg;
-		tmp = xasprintf("%s%s%s@%04Xh", out, i != 0 ? " " : "",
-		    tl->o.units[k].name, seg);
+	n = analyze_ovd_load_list(tl->ix, i, tl->slots);
+	for (j = 0; j < n; j++) {
+		tmp = xasprintf("%s%s%s@%04Xh", out, j != 0 ? " " : "",
+		    tl->o.units[tl->slots[j].unit].name, tl->slots[j].load_seg);
 		free(out);
 		out = tmp;
 	}
@@ -731,7 +491,7 @@ tl_draw_detail(struct tui_view *tv, int y, int h, int w)
 	    e->heap_end, e->heap_end > e->heap_org ?
 	    ((unsigned)e->heap_end - e->heap_org) * 16 : 0, u->name,
 	    (unsigned long long)u->loads, (unsigned long long)u->reprieves);
-	list = tl_load_list(tl, e);
+	list = tl_load_list(tl, tv->list.cur);
 	tui_putf(y + 2, 0, w, TUI_PLAIN, "loaded: %s", list);
 	free(list);
 }
@@ -793,8 +553,8 @@ tl_draw(struct tui_view *tv, int y, int h, int w)
 		tui_putf(y, 0, w, tui_attr(TUI_C_HEADER), "%zu units, %zu"
 		    " events (%llu loads, %llu reprieves), %.2f-%.2f s,"
 		    " %.3f s/column", tl->o.nunits,
-		    tl->o.nevents, (unsigned long long)tl->nloads,
-		    (unsigned long long)(tl->o.nevents - tl->nloads),
+		    tl->o.nevents, (unsigned long long)tl->ix->nloads,
+		    (unsigned long long)(tl->o.nevents - tl->ix->nloads),
 		    analyze_ovd_seconds(tl->o.t_first),
 		    analyze_ovd_seconds(tl->o.t_last),
 		    analyze_ovd_seconds(tl_width(tl)));
@@ -825,9 +585,9 @@ tl_draw(struct tui_view *tv, int y, int h, int w)
 static int
 tl_key(struct tui_view *tv, enum tui_action a)
 {
-	struct timeline		*tl = tv->data;
-	const struct tl_lane	*ln;
-	struct tui_view		*u;
+	struct timeline			*tl = tv->data;
+	const struct analyze_ovd_lane	*ln;
+	struct tui_view			*u;
 	size_t			 p;
 	int			 page = tl->cols > 8 ? tl->cols / 8 : 1;
 
@@ -889,8 +649,8 @@ tl_key(struct tui_view *tv, enum tui_action a)
 		return (TUI_R_DRAW);
 	case TUI_ACT_TL_UNIT_NEXT:
 	case TUI_ACT_TL_UNIT_PREV:
-		ln = &tl->lanes[tl_cur(tv)->unit];
-		p = tl_lane_pos(tl, tv->list.cur);
+		ln = &tl->ix->lanes[tl_cur(tv)->unit];
+		p = analyze_ovd_lane_pos(tl->ix, tv->list.cur);
 		if (a == TUI_ACT_TL_UNIT_NEXT ? p + 1 >= ln->nev : p == 0) {
 			tui_message("no %s event of %s", a ==
 			    TUI_ACT_TL_UNIT_NEXT ? "later" : "earlier",
@@ -908,9 +668,9 @@ tl_key(struct tui_view *tv, enum tui_action a)
 static int
 tl_mouse(struct tui_view *tv, int button, int y, int x)
 {
-	struct timeline		*tl = tv->data;
-	const struct tl_lane	*ln;
-	int64_t			 a, b;
+	struct timeline			*tl = tv->data;
+	const struct analyze_ovd_lane	*ln;
+	int64_t				 a, b;
 	size_t			 i, p;
 	uint32_t		 k;
 
@@ -927,8 +687,8 @@ tl_mouse(struct tui_view *tv, int button, int y, int x)
 	b = a + tl_width(tl);
 	if (y >= tl->lane_y && y < tl->lane_y + tl->nlane) {
 		k = (uint32_t)(tl->lane_top + (size_t)(y - tl->lane_y));
-		ln = &tl->lanes[k];
-		p = tl_lb(&ln->ev_idx, a);
+		ln = &tl->ix->lanes[k];
+		p = analyze_ovd_lane_at(tl->ix, k, a);
 		if (p < ln->nev && ln->ev_ticks[p] < b) {
 			tl_goto(tv, ln->ev[p]);
 			return (TUI_R_DRAW);
@@ -938,7 +698,7 @@ tl_mouse(struct tui_view *tv, int button, int y, int x)
 	}
 	if (y == tl->axis_y || (tl->band_y >= 0 && y >= tl->band_y &&
 	    y < tl->band_y + tl->band_h)) {
-		i = tl_event_at(tl, a);
+		i = analyze_ovd_event_at(tl->ix, a);
 		if (i < tl->o.nevents && tl->o.events[i].ticks < b) {
 			tl_goto(tv, i);
 			return (TUI_R_DRAW);
@@ -971,40 +731,26 @@ tl_match(struct tui_view *tv, size_t row, const char *pattern)
 static int
 tl_export(struct tui_view *tv, int format, FILE *f, char **cause)
 {
-	return (report_session(tui_store(), tv->session, format, f, cause));
+	struct timeline	*tl = tv->data;
+
+	/* Until the model is whole, the report loads its own. */
+	if (tl->ld != NULL)
+		return (report_session(tui_store(), tv->session, format, f,
+		    cause));
+	return (tui_export_model(tv, &tl->o, format, f, cause));
 }
 
 static void
 tl_free(struct tui_view *tv)
 {
 	struct timeline	*tl = tv->data;
-	struct tl_lane	*ln;
-	size_t		 k;
 
 	analyze_ovd_end(tl->ld);	/* frees an unfinished o */
-	for (k = 0; tl->lanes != NULL && k < tl->o.nunits; k++) {
-		ln = &tl->lanes[k];
-		free(ln->ev_ticks);
-		free(ln->ev);
-		free(ln->loads);
-		free(ln->sp_start);
-		free(ln->sp_end);
-		free(ln->sp_cum);
-		free(ln->sp_first);
-		free(ln->sp_last);
-		free(ln->sp_seg);
-		free(ln->ev_idx.s);
-		free(ln->start_idx.s);
-		free(ln->first_idx.s);
-	}
-	free(tl->ev_idx.s);
-	free(tl->lanes);
-	free(tl->active);
+	analyze_ovd_index_free(tl->ix);	/* before the o it points into */
+	free(tl->slots);
 	free(tl->c_cell);
 	free(tl->c_band);
 	free(tl->c_ok);
-	free(tl->c_p);
-	free(tl->c_r);
 	free(tl->mpat);
 	free(tl->mhit);
 	free(tl->program);
@@ -1032,147 +778,15 @@ static const struct tui_view_ops tl_ops = {
 	.free = tl_free,
 };
 
-/*
- * Per unit: its events and stays as sorted arrays.  Millions of events
- * take most of a second, so this too goes in steps of about n items:
- * count, allocate, fill, then the search indexes.  1: more to do.
- */
-static int
-tl_index_step(struct timeline *tl, size_t n)
-{
-	const struct analyze_ovd	*o = &tl->o;
-	const struct analyze_ovd_span	*sp;
-	const struct analyze_ovd_event	*e;
-	struct tl_lane			*ln;
-	size_t				 i, k, end;
-
-	switch (tl->ix_phase) {
-	case 0:
-		tl->lanes = xcalloc(o->nunits + 1, sizeof *tl->lanes);
-		tl->ix_phase++;
-		/* FALLTHROUGH */
-	case 1:
-		end = tl->ix + n < o->nevents ? tl->ix + n : o->nevents;
-		for (i = tl->ix; i < end; i++) {
-			tl->lanes[o->events[i].unit].nev++;
-			if (!o->events[i].reprieve)
-				tl->nloads++;
-		}
-		if ((tl->ix = end) < o->nevents)
-			return (1);
-		tl->ix = 0;
-		tl->ix_phase++;
-		return (1);
-	case 2:
-		end = tl->ix + n < o->nspans ? tl->ix + n : o->nspans;
-		for (i = tl->ix; i < end; i++)
-			tl->lanes[o->spans[i].unit].nsp++;
-		if ((tl->ix = end) < o->nspans)
-			return (1);
-		tl->ix = 0;
-		tl->ix_phase++;
-		return (1);
-	case 3:
-		/* A lane a step: zeroing them all at once took 40 ms. */
-		if ((k = tl->ix++) < o->nunits) {
-			ln = &tl->lanes[k];
-			ln->ev_ticks = xcalloc(ln->nev + 1,
-			    sizeof *ln->ev_ticks);
-			ln->ev = xcalloc(ln->nev + 1, sizeof *ln->ev);
-			ln->loads = xcalloc(ln->nev + 1, sizeof *ln->loads);
-			ln->sp_start = xcalloc(ln->nsp + 1,
-			    sizeof *ln->sp_start);
-			ln->sp_end = xcalloc(ln->nsp + 1, sizeof *ln->sp_end);
-			ln->sp_cum = xcalloc(ln->nsp + 1, sizeof *ln->sp_cum);
-			ln->sp_first = xcalloc(ln->nsp + 1,
-			    sizeof *ln->sp_first);
-			ln->sp_last = xcalloc(ln->nsp + 1,
-			    sizeof *ln->sp_last);
-			ln->sp_seg = xcalloc(ln->nsp + 1, sizeof *ln->sp_seg);
-			ln->paras = (uint16_t)((o->units[k].code_size + 15u) /
-			    16u);
-			ln->nev = ln->nsp = 0;
-			return (1);
-		}
-		tl->ix = 0;
-		tl->ix_phase++;
-		return (1);
-	case 4:
-		end = tl->ix + n < o->nevents ? tl->ix + n : o->nevents;
-		for (i = tl->ix; i < end; i++) {
-			e = &o->events[i];
-			ln = &tl->lanes[e->unit];
-			ln->ev_ticks[ln->nev] = e->ticks;
-			ln->ev[ln->nev] = (uint32_t)i;
-			ln->loads[ln->nev + 1] = ln->loads[ln->nev] +
-			    (e->reprieve ? 0 : 1);
-			ln->nev++;
-			if (i == 0 || e->heap_org < tl->porg)
-				tl->porg = e->heap_org;
-			if (i == 0 || e->heap_end > tl->pend)
-				tl->pend = e->heap_end;
-		}
-		if ((tl->ix = end) < o->nevents)
-			return (1);
-		if (tl->pend < tl->porg)
-			tl->pend = tl->porg;
-		tl->ix = 0;
-		tl->ix_phase++;
-		return (1);
-	case 5:
-		/* Spans come by first_seq, so each unit's are in time order. */
-		end = tl->ix + n < o->nspans ? tl->ix + n : o->nspans;
-		for (i = tl->ix; i < end; i++) {
-			sp = &o->spans[i];
-			ln = &tl->lanes[sp->unit];
-			ln->sp_start[ln->nsp] = sp->start_ticks;
-			ln->sp_end[ln->nsp] = sp->end_ticks;
-			ln->sp_cum[ln->nsp + 1] = ln->sp_cum[ln->nsp] +
-			    (sp->end_ticks - sp->start_ticks);
-			ln->sp_first[ln->nsp] = sp->first_seq;
-			ln->sp_last[ln->nsp] = sp->last_seq;
-			ln->sp_seg[ln->nsp] = sp->load_seg;
-			ln->nsp++;
-		}
-		if ((tl->ix = end) < o->nspans)
-			return (1);
-		tl->ix = 0;
-		tl->ix_phase++;
-		return (1);
-	case 6:
-		/* The search indexes, a lane a step. */
-		if ((k = tl->ix++) < o->nunits) {
-			ln = &tl->lanes[k];
-			tl_idx_init(&ln->ev_idx, ln->ev_ticks,
-			    sizeof *ln->ev_ticks, ln->nev);
-			tl_idx_init(&ln->start_idx, ln->sp_start,
-			    sizeof *ln->sp_start, ln->nsp);
-			tl_idx_init(&ln->first_idx, ln->sp_first,
-			    sizeof *ln->sp_first, ln->nsp);
-			return (1);
-		}
-		tl->ix = 0;
-		tl->ix_phase++;
-		return (1);
-	default:
-		break;
-	}
-	tl_idx_init(&tl->ev_idx, (const char *)o->events +
-	    offsetof(struct analyze_ovd_event, ticks), sizeof *o->events,
-	    o->nevents);
-	return (0);
-}
-
-/* The load is done: check it; the index comes next. */
+/* The load is done: the index comes next. */
 static int
 tl_loaded(struct tui_view *tv)
 {
 	struct timeline	*tl = tv->data;
+	char		*cause = NULL;
 
-	if (tl->o.nevents > UINT32_MAX) {
-		tl->error = xasprintf("session %lld: %zu events is more than"
-		    " the timeline holds", (long long)tv->session,
-		    tl->o.nevents);
+	if ((tl->ix = analyze_ovd_index_begin(&tl->o, &cause)) == NULL) {
+		tl->error = cause;
 		analyze_ovd_free(&tl->o);
 		tl->state = TL_FAILED;
 		tui_message("error: %s", tl->error);
@@ -1189,10 +803,8 @@ tl_ready(struct tui_view *tv)
 {
 	struct timeline	*tl = tv->data;
 
-	tl->active = xcalloc(2 * tl->o.nunits + 1, sizeof *tl->active);
+	tl->slots = xcalloc(tl->o.nunits + 1, sizeof *tl->slots);
 	tl->mhit = xcalloc(tl->o.nunits + 1, 1);
-	tl->c_p = xcalloc(tl->o.nunits + 1, sizeof *tl->c_p);
-	tl->c_r = xcalloc(tl->o.nunits + 1, sizeof *tl->c_r);
 	tl->c_cols = -1;
 	tl->fit = 1;
 	tl->t0 = tl->o.t_first;
@@ -1239,7 +851,7 @@ tl_work(struct tui_view *tv, uint64_t deadline)
 		if (tl_loaded(tv) != 0)
 			return (0);
 	}
-	while ((r = tl_index_step(tl, TL_STEP_INDEX)) > 0 &&
+	while ((r = analyze_ovd_index_step(tl->ix, TL_STEP_INDEX)) > 0 &&
 	    tui_now_ns() < deadline)
 		/* nothing */;
 	if (r > 0) {
@@ -1285,8 +897,8 @@ tl_jump(struct tui_view *tv, size_t k)
 {
 	struct timeline	*tl = tv->data;
 
-	if (k >= tl->o.nunits || tl->lanes[k].nev == 0)
+	if (k >= tl->o.nunits || tl->ix->lanes[k].nev == 0)
 		return (-1);
-	tl_goto(tv, tl->lanes[k].ev[0]);
+	tl_goto(tv, tl->ix->lanes[k].ev[0]);
 	return (0);
 }

@@ -265,6 +265,8 @@ uint64_t	 tui_now_ns(void);
 struct tui_view	*tui_view_new(const struct tui_view_ops *, void *);
 void		 tui_view_free(struct tui_view *);
 int		 tui_open_session(int64_t, int);
+int		 tui_export_model(struct tui_view *, const void *, int, FILE *,
+		    char **);
 struct tui_view	*tui_top(void);
 void		 tui_show_sessions(void);
 void		 tui_quit(void);

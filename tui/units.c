@@ -184,7 +184,9 @@ units_match(struct tui_view *tv, size_t row, const char *pattern)
 static int
 units_export(struct tui_view *tv, int format, FILE *f, char **cause)
 {
-	return (report_session(tui_store(), tv->session, format, f, cause));
+	struct units	*us = tv->data;
+
+	return (tui_export_model(tv, us->o, format, f, cause));
 }
 
 static void

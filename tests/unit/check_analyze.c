@@ -1,9 +1,12 @@
 /*
  * Bucket histograms through the whole path: a PRF and a map are ingested,
  * analyze_hist_load shares each bucket's hits among the symbols it
- * overlaps, and the zoom levels merge buckets.
+ * overlaps, and the zoom levels merge buckets; and what the views and
+ * reports show of them (names, shares, orders) against brute force over
+ * random sessions.
  */
 #include <math.h>
+#include <stdint.h>
 
 #include "analyze/analyze.h"
 #include "tests/unit/testutil.h"
@@ -62,8 +65,9 @@ START_TEST(test_flat_profile)
 	uint16_t		 h16[32] = { 0 };
 	struct analyze_hist	 h;
 	struct store		*st;
+	struct analyze_share	*sh;
 	int64_t			 id;
-	char			*cause = NULL, *names;
+	char			*cause = NULL, *names, fit[64];
 
 	h16[0x10] = 6;
 	h16[0x11] = 10;
@@ -93,6 +97,27 @@ START_TEST(test_flat_profile)
 	names = analyze_bucket_names(&h, &h.levels[0].b[0x03]);
 	ck_assert_str_eq(names, "");
 	free(names);
+	/* A view's column: "start, busy" needs 11 bytes. */
+	analyze_bucket_names_fit(&h, &h.levels[0].b[0x11], 11, fit,
+	    sizeof fit);
+	ck_assert_str_eq(fit, "start +1");
+	analyze_bucket_names_fit(&h, &h.levels[0].b[0x11], 12, fit,
+	    sizeof fit);
+	ck_assert_str_eq(fit, "start, busy");
+	/* Its hits by symbol: 8 bytes each, 5 hits each. */
+	ck_assert_uint_eq(analyze_bucket_shares(&h, &h.levels[0].b[0x11],
+	    &sh), 2);
+	ck_assert_str_eq(h.syms[sh[0].sym].name, "start");
+	ck_assert_uint_eq(sh[0].bytes, 8);
+	ck_assert_double_eq_tol(sh[1].hits, 5, 1e-9);
+	free(sh);
+	/* Bucket 3 is the PSP's: all of it outside symbols. */
+	ck_assert_uint_eq(analyze_bucket_shares(&h, &h.levels[0].b[0x03],
+	    &sh), 1);
+	ck_assert_uint_eq(sh[0].sym, SIZE_MAX);
+	ck_assert_double_eq_tol(sh[0].hits, 2, 1e-9);
+	free(sh);
+	ck_assert_double_eq_tol(analyze_hist_pct(&h, 9), 25, 1e-9);
 
 	/* 32 rows, then 16, 8, 4, 2, 1. */
 	ck_assert_int_eq(h.nlevels, 6);
@@ -152,6 +177,298 @@ START_TEST(test_not_prf)
 }
 END_TEST
 
+/*
+ * A random session: n buckets of bsiz paragraphs from 1000:0000, random
+ * counts (many zero, some equal), and a NASM map of nsyms publics at
+ * random offsets from 100h, some at one address (aliases), several in
+ * one bucket.
+ */
+static struct store *
+load_random(unsigned seed, unsigned n, unsigned bsiz, unsigned nsyms,
+    int64_t *id)
+{
+	struct tu_prf		 f;
+	struct ingest_opts	 o = { NULL, INGEST_LOAD_AUTO, 0 };
+	struct store		*st = tu_store();
+	uint16_t		*h16;
+	uint8_t			*buf;
+	char			*map, *p, *cause;
+	size_t			 len, cap;
+	unsigned		 x = seed * 2654435761u + 7, i, ofs;
+
+#define RND()	(x = x * 1103515245u + 12345u, (x >> 16) & 0x7fff)
+	h16 = calloc(n + 1, sizeof *h16);
+	ck_assert_ptr_nonnull(h16);
+	for (i = 0; i < n; i++)
+		h16[i] = RND() % 3 == 0 ? 0 : (uint16_t)(RND() % 40);
+	memset(&f, 0, sizeof f);
+	f.w[0] = 55; f.w[1] = (uint16_t)n; f.w[2] = (uint16_t)bsiz;
+	f.w[3] = 0x1000; f.w[4] = (uint16_t)(0x1000 + n * bsiz);
+	f.w[5] = 0x800; f.w[6] = 1; f.w[7] = 2; f.w[8] = 3;
+	f.h16 = h16;
+	buf = tu_prf_bytes(&f, &len);
+
+	cap = 256 + 64 * (size_t)nsyms;
+	p = map = calloc(1, cap);
+	ck_assert_ptr_nonnull(map);
+	p += sprintf(p, "- NASM Map file ---\n\n-- Program origin ---\n\n"
+	    "00000100\n\n-- Symbols ---\n\n---- Section .text ---\n\n"
+	    "Real              Virtual           Name\n");
+	for (i = 0; i < nsyms; i++) {
+		ofs = 0x100 + RND() % (n * bsiz * 16 - 0x100);
+		p += sprintf(p, "%16X%18X  sym%u_%X\n", ofs, ofs, i, ofs);
+	}
+	o.map = tu_tmpfile(".map", map, strlen(map));
+	ck_assert_msg(tu_ingest(st, "/nonexistent/r.prf", buf, len, &o, id,
+	    &cause) == 0, "%s", cause);
+	unlink(o.map);
+	free(map);
+	free(buf);
+	free(h16);
+#undef RND
+	return (st);
+}
+
+/* The symbols that overlap b, from all of them: their indices. */
+static size_t
+bf_overlapping(const struct analyze_hist *h, const struct analyze_bucket *b,
+    size_t *out)
+{
+	size_t	k, n = 0;
+
+	for (k = 0; k < h->nsyms; k++) {
+		if (analyze_overlap(b, &h->syms[k]) != 0)
+			out[n++] = k;
+	}
+	return (n);
+}
+
+/* Names, shares and the iterator of every bucket of every level. */
+static void
+check_buckets(const struct analyze_hist *h)
+{
+	static const size_t		 widths[] = { 0, 5, 12, 40, 600 };
+	const struct analyze_level	*lv;
+	const struct analyze_bucket	*b;
+	struct analyze_share		*sh;
+	size_t				*ov, n, m, i, j, k, l, wi, used, more;
+	char				*names, want[1024], fit[512];
+	uint64_t			 covered, bytes;
+	double				 hits, sum;
+
+	ov = calloc(h->nsyms + 1, sizeof *ov);
+	ck_assert_ptr_nonnull(ov);
+	for (l = 0; l < h->nlevels; l++) {
+		lv = &h->levels[l];
+		for (i = 0; i < lv->n; i++) {
+			b = &lv->b[i];
+			n = bf_overlapping(h, b, ov);
+
+			/* The iterator finds exactly those. */
+			for (j = 0, k = analyze_bucket_sym(h, b, 0); j < n;
+			    j++, k = analyze_bucket_sym(h, b, k + 1))
+				ck_assert_uint_eq(k, ov[j]);
+			ck_assert_uint_eq(k, (size_t)b->sym_first +
+			    b->sym_count);
+
+			/* A report's names: the first four, then a count. */
+			want[0] = '\0';
+			for (j = 0; j < n && j < 4; j++)
+				snprintf(want + strlen(want), sizeof want -
+				    strlen(want), "%s%s", j ? ", " : "",
+				    h->syms[ov[j]].name);
+			if (n > 4)
+				snprintf(want + strlen(want), sizeof want -
+				    strlen(want), " (+%zu)", n - 4);
+			names = analyze_bucket_names(h, b);
+			ck_assert_str_eq(names, want);
+			free(names);
+
+			/* A view's: what fits in the column, then a count. */
+			for (wi = 0; wi < sizeof widths / sizeof widths[0];
+			    wi++) {
+				want[0] = '\0';
+				used = more = 0;
+				for (j = 0; j < n; j++) {
+					m = strlen(h->syms[ov[j]].name) +
+					    (used ? 2 : 0);
+					if (more || used + m >= widths[wi] ||
+					    used + m + 24 >= sizeof fit) {
+						more++;
+						continue;
+					}
+					used += (size_t)sprintf(want + used,
+					    "%s%s", used ? ", " : "",
+					    h->syms[ov[j]].name);
+				}
+				if (more)
+					sprintf(want + used, " +%zu", more);
+				m = analyze_bucket_names_fit(h, b, widths[wi],
+				    fit, sizeof fit);
+				ck_assert_str_eq(fit, want);
+				ck_assert_uint_eq(m, strlen(want));
+				ck_assert_uint_le(used, widths[wi]);
+			}
+
+			/* Shares: by bytes, the rest outside, largest first. */
+			m = analyze_bucket_shares(h, b, &sh);
+			covered = 0;
+			sum = 0;
+			for (j = 0; j < n; j++)
+				covered += analyze_overlap(b, &h->syms[ov[j]]);
+			ck_assert_uint_eq(m, n + (covered < b->hi - b->lo));
+			for (j = 0; j < m; j++) {
+				if (sh[j].sym == SIZE_MAX) {
+					bytes = b->hi - b->lo - covered;
+					ck_assert_uint_eq(sh[j].bytes, bytes);
+				} else {
+					bytes = analyze_overlap(b,
+					    &h->syms[sh[j].sym]);
+					ck_assert_uint_eq(sh[j].bytes, bytes);
+					ck_assert_uint_gt(bytes, 0);
+					ck_assert_double_eq(sh[j].hits,
+					    analyze_bucket_share(b,
+					    &h->syms[sh[j].sym]));
+				}
+				hits = (double)b->hits * (double)bytes /
+				    (double)(b->hi - b->lo);
+				ck_assert_double_eq_tol(sh[j].hits, hits,
+				    1e-9);
+				ck_assert_double_eq_tol(analyze_bucket_pct(b,
+				    sh[j].hits), b->hits ? 100.0 * hits /
+				    (double)b->hits : 0, 1e-9);
+				sum += sh[j].hits;
+				if (j > 0)
+					ck_assert(sh[j - 1].hits > sh[j].hits ||
+					    (sh[j - 1].hits == sh[j].hits &&
+					    sh[j - 1].sym < sh[j].sym));
+			}
+			/* Map symbols do not nest: the parts add up. */
+			ck_assert_double_eq_tol(sum, (double)b->hits, 1e-6);
+			free(sh);
+		}
+	}
+	free(ov);
+}
+
+/* Rows by hits and the row that holds an address, on every level. */
+static void
+check_levels(const struct analyze_hist *h)
+{
+	const struct analyze_level	*lv;
+	size_t				*o, *seen, i, l, want;
+	uint64_t			 a;
+
+	for (l = 0; l < h->nlevels; l++) {
+		lv = &h->levels[l];
+		o = analyze_level_by_hits(lv);
+		seen = calloc(lv->n + 1, sizeof *seen);
+		ck_assert_ptr_nonnull(seen);
+		for (i = 0; i < lv->n; i++) {
+			ck_assert_uint_lt(o[i], lv->n);
+			ck_assert_uint_eq(seen[o[i]]++, 0);
+			if (i > 0)
+				ck_assert(lv->b[o[i - 1]].hits >
+				    lv->b[o[i]].hits || (lv->b[o[i - 1]].hits
+				    == lv->b[o[i]].hits && o[i - 1] < o[i]));
+		}
+		free(seen);
+		free(o);
+		if (lv->n == 0)
+			continue;
+		for (a = lv->b[0].lo - 3; a < lv->b[lv->n - 1].hi + 3; a++) {
+			for (want = 0; want < lv->n && lv->b[want].hi <= a;
+			    want++)
+				/* nothing */;
+			if (want == lv->n)
+				want = lv->n - 1;
+			ck_assert_uint_eq(analyze_level_at(lv, a), want);
+		}
+	}
+}
+
+START_TEST(test_random_buckets)
+{
+	struct analyze_hist	 h;
+	struct store		*st;
+	int64_t			 id;
+	char			*cause = NULL;
+	double			 sum;
+	size_t			 i, k;
+	unsigned		 seed;
+
+	for (seed = 1; seed <= 12; seed++) {
+		st = load_random(seed, 32 + seed * 7, 1 + seed % 3,
+		    seed % 4 == 0 ? 0 : seed * 11, &id);
+		ck_assert_msg(analyze_hist_load(st, id, &h, &cause) == 0,
+		    "%s", cause);
+		check_buckets(&h);
+		check_levels(&h);
+		ck_assert_double_eq(analyze_hist_pct(&h, (double)h.total),
+		    100.0);
+		ck_assert_double_eq_tol(analyze_hist_pct(&h,
+		    (double)h.in_program), 100.0 * (double)h.in_program /
+		    (double)h.total, 1e-12);
+		/* The flat profile is the sum of the shares. */
+		for (k = 0; k < h.nsyms; k++) {
+			sum = 0;
+			for (i = 0; i < h.levels[0].n; i++)
+				sum += analyze_bucket_share(&h.levels[0].b[i],
+				    &h.syms[k]);
+			ck_assert_double_eq_tol(sum, h.syms[k].hits, 1e-6);
+		}
+		analyze_hist_free(&h);
+		store_close(st);
+	}
+}
+END_TEST
+
+/* One bucket, no symbols, no hits: nothing to name, all of it outside. */
+START_TEST(test_bucket_edges)
+{
+	uint16_t		 h16[1] = { 0 };
+	struct tu_prf		 f;
+	struct ingest_opts	 o = { NULL, INGEST_LOAD_AUTO, 0 };
+	struct analyze_hist	 h;
+	struct analyze_share	*sh;
+	struct store		*st = tu_store();
+	uint8_t			*buf;
+	size_t			 len, *by;
+	char			*cause = NULL, fit[8];
+	int64_t			 id;
+
+	memset(&f, 0, sizeof f);
+	f.w[0] = 55; f.w[1] = 1; f.w[2] = 1; f.w[3] = 0x1000;
+	f.w[4] = 0x1001; f.w[5] = 0x800;
+	f.h16 = h16;
+	buf = tu_prf_bytes(&f, &len);
+	ck_assert_msg(tu_ingest(st, "/nonexistent/one.prf", buf, len, &o,
+	    &id, &cause) == 0, "%s", cause);
+	free(buf);
+	ck_assert_msg(analyze_hist_load(st, id, &h, &cause) == 0, "%s",
+	    cause);
+	ck_assert_uint_eq(h.nlevels, 1);
+	ck_assert_double_eq(analyze_hist_pct(&h, 5), 0);
+	ck_assert_uint_eq(analyze_bucket_names_fit(&h, &h.levels[0].b[0], 40,
+	    fit, sizeof fit), 0);
+	ck_assert_str_eq(fit, "");
+	ck_assert_uint_eq(analyze_bucket_shares(&h, &h.levels[0].b[0], &sh),
+	    1);
+	ck_assert_uint_eq(sh[0].sym, SIZE_MAX);
+	ck_assert_uint_eq(sh[0].bytes, 16);
+	ck_assert_double_eq(sh[0].hits, 0);
+	ck_assert_double_eq(analyze_bucket_pct(&h.levels[0].b[0], 0), 0);
+	free(sh);
+	by = analyze_level_by_hits(&h.levels[0]);
+	ck_assert_uint_eq(by[0], 0);
+	free(by);
+	ck_assert_uint_eq(analyze_level_at(&h.levels[0], 0), 0);
+	ck_assert_uint_eq(analyze_level_at(&h.levels[0], UINT64_MAX), 0);
+	analyze_hist_free(&h);
+	store_close(st);
+}
+END_TEST
+
 static Suite *
 analyze_suite(void)
 {
@@ -161,6 +478,8 @@ analyze_suite(void)
 	tcase_add_test(tc, test_flat_profile);
 	tcase_add_test(tc, test_aliases_not_doubled);
 	tcase_add_test(tc, test_not_prf);
+	tcase_add_test(tc, test_random_buckets);
+	tcase_add_test(tc, test_bucket_edges);
 	suite_add_tcase(s, tc);
 	return (s);
 }

@@ -1,8 +1,9 @@
 /*
  * The OVD reader on hand-made files: good ones, each field's bad values,
  * truncation at every length, lying segments, reprieve-only runs, buffer
- * changes, the midnight wrap; and the statistics and zoom levels built
- * from what it stored.
+ * changes, the midnight wrap; the statistics built from what it stored;
+ * and the timeline's index against brute force over the loaded model, on
+ * random sessions and the edge cases.
  */
 #include <check.h>
 #include <stdio.h>
@@ -17,13 +18,14 @@
 #include "tests/unit/testutil.h"
 
 struct ob {
-	uint8_t	b[4096];
+	uint8_t	b[65536];
 	size_t	n;
 };
 
 static void
 w16(struct ob *o, unsigned v)
 {
+	ck_assert_uint_lt(o->n + 2, sizeof o->b);
 	o->b[o->n++] = v & 0xff;
 	o->b[o->n++] = (v >> 8) & 0xff;
 }
@@ -146,6 +148,342 @@ bad(const struct ob *o, const char *field, const char *detail)
 	ck_assert_int_eq(tu_count(st, "SELECT count(*) FROM ovr_loaded"), 0);
 }
 
+/*
+ * Brute force over the loaded model, for the timeline's index: each
+ * answer from a scan of every event or stay.
+ */
+
+/* The first event at or after t. */
+static size_t
+bf_event_at(const struct analyze_ovd *a, int64_t t)
+{
+	size_t	i;
+
+	for (i = 0; i < a->nevents && a->events[i].ticks < t; i++)
+		/* nothing */;
+	return (i);
+}
+
+/* What unit k did in [lo, hi). */
+static void
+bf_cell(const struct analyze_ovd *a, uint32_t k, int64_t lo, int64_t hi,
+    struct analyze_ovd_cell *c)
+{
+	const struct analyze_ovd_span	*p;
+	int64_t				 x, y;
+	size_t				 i;
+
+	memset(c, 0, sizeof *c);
+	for (i = 0; i < a->nevents; i++) {
+		if (a->events[i].unit != k || a->events[i].ticks < lo ||
+		    a->events[i].ticks >= hi)
+			continue;
+		if (a->events[i].reprieve)
+			c->reprieves++;
+		else
+			c->loads++;
+	}
+	for (i = 0; i < a->nspans; i++) {
+		p = &a->spans[i];
+		if (p->unit != k)
+			continue;
+		x = p->start_ticks > lo ? p->start_ticks : lo;
+		y = p->end_ticks < hi ? p->end_ticks : hi;
+		if (y > x)
+			c->resident_ticks += y - x;
+	}
+}
+
+/* Where unit k sat in the load list of event i, or -1. */
+static long
+bf_stay_seg(const struct analyze_ovd *a, uint32_t k, size_t i)
+{
+	size_t	j;
+
+	for (j = 0; j < a->nspans; j++) {
+		if (a->spans[j].unit == k &&
+		    a->spans[j].first_seq <= a->events[i].seq &&
+		    a->spans[j].last_seq >= a->events[i].seq)
+			return (a->spans[j].load_seg);
+	}
+	return (-1);
+}
+
+/* The buffer band of window [lo, hi) in nrows rows. */
+static void
+bf_band(const struct analyze_ovd *a, int64_t lo, int64_t hi,
+    uint32_t *rows, size_t nrows)
+{
+	const struct analyze_ovd_event	*e;
+	unsigned			 porg = 0xffff, pend = 0, paras, run;
+	unsigned			 para, size;
+	size_t				 i, r;
+	int64_t				 t;
+	uint32_t			 k;
+	long				*seg;
+
+	for (r = 0; r < nrows; r++)
+		rows[r] = ANALYZE_OVD_BAND_OUT;
+	for (i = 0; i < a->nevents; i++) {
+		if (a->events[i].heap_org < porg)
+			porg = a->events[i].heap_org;
+		if (a->events[i].heap_end > pend)
+			pend = a->events[i].heap_end;
+	}
+	if (a->nevents == 0 || pend <= porg || lo > a->t_last ||
+	    hi <= a->t_first)
+		return;
+	paras = pend - porg;
+	run = (paras + (unsigned)nrows - 1) / (unsigned)nrows;
+	t = lo + (hi - lo) / 2;
+	t = t < a->t_first ? a->t_first : t > a->t_last ? a->t_last : t;
+	/* The last event at or before the middle. */
+	for (i = a->nevents; i > 0 && a->events[i - 1].ticks > t; i--)
+		/* nothing */;
+	if (i-- == 0)
+		return;
+	e = &a->events[i];
+	seg = calloc(a->nunits + 1, sizeof *seg);
+	ck_assert_ptr_nonnull(seg);
+	for (k = 0; k < a->nunits; k++)
+		seg[k] = bf_stay_seg(a, k, i);
+	for (r = 0; r < nrows; r++) {
+		para = porg + (unsigned)(paras * r / nrows);
+		if (para >= e->heap_org && para < e->heap_end)
+			rows[r] = ANALYZE_OVD_BAND_FREE;
+		for (k = 0; k < a->nunits; k++) {
+			if (seg[k] < 0)
+				continue;
+			size = (a->units[k].code_size + 15u) / 16u;
+			if ((unsigned)seg[k] < para + run &&
+			    (unsigned)seg[k] + size > para) {
+				rows[r] = k + 2;
+				break;
+			}
+		}
+	}
+	free(seg);
+}
+
+/* Windows of width from t0 against brute force, n of them. */
+static void
+check_windows(const struct analyze_ovd *a,
+    const struct analyze_ovd_index *ix, int64_t t0, int64_t width, size_t n)
+{
+	static const size_t	 heights[] = { 1, 3, 16 };
+	struct analyze_ovd_cell	*c, want, one;
+	uint32_t		 band[16], wband[16];
+	size_t			 x, h;
+	uint32_t		 k;
+	int64_t			 lo;
+
+	c = calloc(n * a->nunits + 1, sizeof *c);
+	ck_assert_ptr_nonnull(c);
+	analyze_ovd_windows(ix, t0, width, n, c);
+	for (x = 0; x < n; x++) {
+		lo = t0 + (int64_t)x * width;
+		for (k = 0; k < a->nunits; k++) {
+			bf_cell(a, k, lo, lo + width, &want);
+			ck_assert_msg(memcmp(&c[x * a->nunits + k], &want,
+			    sizeof want) == 0, "unit %u window %lld+%lld:"
+			    " %u/%u/%lld, want %u/%u/%lld", k, (long long)lo,
+			    (long long)width, c[x * a->nunits + k].loads,
+			    c[x * a->nunits + k].reprieves,
+			    (long long)c[x * a->nunits + k].resident_ticks,
+			    want.loads, want.reprieves,
+			    (long long)want.resident_ticks);
+			analyze_ovd_window(ix, k, lo, lo + width, &one);
+			ck_assert_int_eq(memcmp(&one, &want, sizeof want), 0);
+		}
+		for (h = 0; h < sizeof heights / sizeof heights[0]; h++) {
+			analyze_ovd_band(ix, lo, lo + width, band,
+			    heights[h]);
+			bf_band(a, lo, lo + width, wband, heights[h]);
+			ck_assert_msg(memcmp(band, wband, heights[h] *
+			    sizeof *band) == 0, "band of window %lld+%lld,"
+			    " %zu rows", (long long)lo, (long long)width,
+			    heights[h]);
+		}
+	}
+	free(c);
+}
+
+/*
+ * Index a and check every lookup against brute force: event_at and the
+ * lanes at every tick (and around the run), the stay and load list of
+ * every event, and windows at every zoom from one tick to far more than
+ * the run, starting before it, at its ends and past it.
+ */
+static void
+check_index(const struct analyze_ovd *a)
+{
+	struct analyze_ovd_index	*ix;
+	struct analyze_ovd_slot		*list;
+	struct analyze_ovd_cell		 want;
+	const struct analyze_ovd_lane	*ln;
+	char				*cause = NULL;
+	int64_t				 t, span, width, t0s[7];
+	size_t				 i, j, n, p, m;
+	uint32_t			 k;
+	uint64_t			 loads = 0;
+	long				 s, seg;
+	int				 z;
+
+	ix = analyze_ovd_index_begin(a, &cause);
+	ck_assert_msg(ix != NULL, "%s", cause);
+	/* In small steps, as the timeline does it. */
+	while (analyze_ovd_index_step(ix, 7) > 0)
+		/* nothing */;
+	ck_assert_int_eq(analyze_ovd_index_step(ix, 7), 0);
+
+	for (i = 0; i < a->nevents; i++)
+		loads += !a->events[i].reprieve;
+	ck_assert_uint_eq(ix->nloads, loads);
+	for (k = 0, n = 0; k < a->nunits; k++) {
+		ln = &ix->lanes[k];
+		n += ln->nev;
+		for (p = 0; p < ln->nev; p++) {
+			ck_assert_uint_eq(a->events[ln->ev[p]].unit, k);
+			ck_assert_uint_eq(analyze_ovd_lane_pos(ix, ln->ev[p]),
+			    p);
+			if (p > 0)
+				ck_assert_uint_lt(ln->ev[p - 1], ln->ev[p]);
+		}
+	}
+	ck_assert_uint_eq(n, a->nevents);
+
+	for (t = a->t_first - 3; t <= a->t_last + 3; t++) {
+		ck_assert_uint_eq(analyze_ovd_event_at(ix, t),
+		    bf_event_at(a, t));
+		for (k = 0; k < a->nunits; k++) {
+			ln = &ix->lanes[k];
+			p = analyze_ovd_lane_at(ix, k, t);
+			ck_assert_uint_le(p, ln->nev);
+			ck_assert(p == ln->nev ||
+			    a->events[ln->ev[p]].ticks >= t);
+			ck_assert(p == 0 ||
+			    a->events[ln->ev[p - 1]].ticks < t);
+			bf_cell(a, k, INT64_MIN / 2, t, &want);
+			ck_assert_int_eq(analyze_ovd_resident(ix, k, t),
+			    want.resident_ticks);
+		}
+	}
+
+	list = calloc(a->nunits + 1, sizeof *list);
+	ck_assert_ptr_nonnull(list);
+	for (i = 0; i < a->nevents; i++) {
+		for (k = 0, m = 0; k < a->nunits; k++) {
+			s = analyze_ovd_stay(ix, k, i);
+			seg = bf_stay_seg(a, k, i);
+			ck_assert_int_eq(s < 0, seg < 0);
+			if (s >= 0) {
+				ck_assert_int_eq(ix->lanes[k].sp_seg[s], seg);
+				m++;
+			}
+		}
+		n = analyze_ovd_load_list(ix, i, list);
+		ck_assert_uint_eq(n, m);
+		for (j = 0; j < n; j++) {
+			ck_assert_int_eq(bf_stay_seg(a, list[j].unit, i),
+			    list[j].load_seg);
+			if (j > 0)
+				ck_assert(list[j - 1].load_seg <
+				    list[j].load_seg || (list[j - 1].load_seg
+				    == list[j].load_seg && list[j - 1].unit <
+				    list[j].unit));
+		}
+	}
+	free(list);
+
+	/* Zoom from one tick a window to 2^40, as the timeline's. */
+	span = a->t_last - a->t_first + 1;
+	for (z = 0; z <= 40; z++) {
+		width = (int64_t)1 << z;
+		if (z > 12 && z < 40)
+			continue;
+		t0s[0] = a->t_first - 2 * width;
+		t0s[1] = a->t_first - 1;
+		t0s[2] = a->t_first;
+		t0s[3] = a->t_first + span / 3;
+		t0s[4] = a->t_last + 1 - width;
+		t0s[5] = a->t_last;
+		t0s[6] = a->t_last + 1;
+		n = (size_t)(span / width) + 3;
+		if (n > 40)
+			n = 40;
+		for (i = 0; i < 7; i++)
+			check_windows(a, ix, t0s[i], width, n);
+	}
+	analyze_ovd_index_free(ix);
+}
+
+/*
+ * A random session that the reader takes: nu units of random sizes,
+ * ne events of random units, loads placing a unit anywhere in the buffer
+ * (evicting what it overlaps, or now and then not), reprieves of loaded
+ * units, buffer changes, several events on one tick.
+ */
+static void
+random_session(struct ob *o, unsigned seed, size_t nu, size_t ne)
+{
+	unsigned	 list[2 * 16 + 1], seg[16], org = 0x3000, end;
+	unsigned	 size[16], u, at, x = seed * 2654435761u + 1;
+	int		 in[16];
+	uint32_t	 t = 1000 + seed % 50;
+	size_t		 i, k, n;
+	int		 change;
+
+#define RND()	(x = x * 1103515245u + 12345u, (x >> 16) & 0x7fff)
+	ck_assert_uint_le(nu, 16);
+	o->n = 0;
+	w16(o, 1);
+	w16(o, 0x1a2b);
+	for (k = 0; k < nu; k++) {
+		size[k] = 1 + RND() % 6;
+		w16(o, 0x40 + 4 * (unsigned)k);
+		w32(o, 0x200 + 0x100 * (uint32_t)k);
+		w16(o, size[k] * 16 - RND() % 16);
+		w16(o, 16);
+		w16(o, 1);
+		in[k] = 0;
+	}
+	w16(o, 0);
+	end = org + 8 + RND() % 24;
+	for (i = 0; i < ne; i++) {
+		u = RND() % (unsigned)nu;
+		t += RND() % 4;
+		if (i != 0 && in[u] && RND() % 3 == 0) {
+			ev(o, t, 0, 0, 0, 0x40 + 4 * u, RND() % 64, NULL);
+			continue;
+		}
+		if ((change = (i == 0 || RND() % 16 == 0))) {
+			/* A buffer change empties the buffer. */
+			org = RND() % 2 ? 0x3000 : 0x5000;
+			end = org + 8 + RND() % 24;
+			for (k = 0; k < nu; k++)
+				in[k] = 0;
+		}
+		at = org + RND() % (end - org - size[u] + 1);
+		for (k = 0; k < nu; k++) {
+			if (in[k] && (k == u || (RND() % 4 != 0 &&
+			    seg[k] < at + size[u] && seg[k] + size[k] > at)))
+				in[k] = 0;
+		}
+		in[u] = 1;
+		seg[u] = at;
+		for (k = 0, n = 0; k < nu; k++) {
+			if (in[k]) {
+				list[n++] = 0x40 + 4 * (unsigned)k;
+				list[n++] = seg[k];
+			}
+		}
+		list[n] = 0;
+		ev(o, t, change, org, end,
+		    0x40 + 4 * u, RND() % 64, list);
+	}
+#undef RND
+}
+
 START_TEST(test_good)
 {
 	struct ob	o;
@@ -206,10 +544,11 @@ START_TEST(test_stats)
 {
 	struct ob		 o;
 	struct analyze_ovd	 a;
+	struct analyze_ovd_index *ix;
+	struct analyze_ovd_cell	 c[3 * 64];
 	char			*cause, *site;
-	int64_t			 id;
-	size_t			 l, w, k;
-	int64_t			 res;
+	int64_t			 id, res, width;
+	size_t			 w, k, n;
 	uint64_t		 loads;
 
 	good(&o);
@@ -233,25 +572,123 @@ START_TEST(test_stats)
 	ck_assert_str_eq(site, "0040h:0005h");
 	free(site);
 
-	ck_assert_int_eq(analyze_ovd_levels(&a, 8), 0);
-	ck_assert_uint_ge(a.nlevels, 2);
-	ck_assert_uint_eq(a.levels[a.nlevels - 1].n, 1);
-	ck_assert_uint_le(a.levels[0].n, 8);
-	/* Every level adds up to the same totals. */
-	for (l = 0; l < a.nlevels; l++) {
+	ix = analyze_ovd_index_build(&a, &cause);
+	ck_assert_ptr_nonnull(ix);
+	ck_assert_uint_eq(ix->nloads, 4);
+	ck_assert_uint_eq(ix->porg, 0x3000);
+	ck_assert_uint_eq(ix->pend, 0x5010);
+	/* The windows of every zoom add up to the same totals. */
+	for (width = 1; width <= 64; width *= 2) {
+		n = (size_t)((a.t_last - a.t_first + width) / width);
+		ck_assert_uint_le(n, 64);
+		analyze_ovd_windows(ix, a.t_first, width, n, c);
 		for (k = 0; k < a.nunits; k++) {
 			res = 0;
 			loads = 0;
-			for (w = 0; w < a.levels[l].n; w++) {
-				res += a.levels[l].cells[w * a.nunits + k].
-				    resident_ticks;
-				loads += a.levels[l].cells[w * a.nunits + k].
-				    loads;
+			for (w = 0; w < n; w++) {
+				res += c[w * a.nunits + k].resident_ticks;
+				loads += c[w * a.nunits + k].loads;
 			}
 			ck_assert_int_eq(res, a.units[k].resident_ticks);
 			ck_assert_uint_eq(loads, a.units[k].loads);
 		}
 	}
+	/* 44h: loaded at 110 (event 1), in the lists of events 1 to 3. */
+	analyze_ovd_window(ix, 1, 105, 135, c);
+	ck_assert_uint_eq(c[0].loads, 1);
+	ck_assert_uint_eq(c[0].reprieves, 0);
+	ck_assert_int_eq(c[0].resident_ticks, 25);
+	ck_assert_int_eq(analyze_ovd_stay(ix, 1, 0), -1);
+	ck_assert_int_ge(analyze_ovd_stay(ix, 1, 3), 0);
+	ck_assert_int_eq(analyze_ovd_stay(ix, 1, 4), -1);
+	ck_assert_uint_eq(analyze_ovd_event_at(ix, 111), 2);
+	ck_assert_uint_eq(analyze_ovd_event_at(ix, 151), 5);
+	analyze_ovd_index_free(ix);
+	analyze_ovd_free(&a);
+}
+END_TEST
+
+/* The timeline's index against brute force on random sessions. */
+START_TEST(test_index_random)
+{
+	static struct ob	 o;
+	struct analyze_ovd	 a;
+	char			*cause;
+	int64_t			 id;
+	unsigned		 seed;
+
+	for (seed = 1; seed <= 24; seed++) {
+		store_close(st);
+		st = store_open(":memory:", 0, &cause);
+		random_session(&o, seed, 1 + seed % 8, 10 + seed * 37 % 300);
+		ck_assert_msg(ingest(&o, o.n, &id, &cause) == 0, "seed %u: %s",
+		    seed, cause);
+		ck_assert_int_eq(tu_count(st, "SELECT count(*) FROM warning"
+		    " WHERE message NOT LIKE '%runs past%'"), 0);
+		ck_assert_int_eq(analyze_ovd_load(st, id, &a, &cause), 0);
+		ck_assert_uint_gt(a.nspans, 0);
+		check_index(&a);
+		analyze_ovd_free(&a);
+	}
+}
+END_TEST
+
+/* Lanes of many strides of the copied-out keys. */
+START_TEST(test_index_long)
+{
+	static struct ob	 o;
+	struct analyze_ovd	 a;
+	char			*cause;
+	int64_t			 id;
+
+	random_session(&o, 99, 2, 1500);
+	ck_assert_msg(ingest(&o, o.n, &id, &cause) == 0, "%s", cause);
+	ck_assert_int_eq(analyze_ovd_load(st, id, &a, &cause), 0);
+	ck_assert_uint_gt(a.nevents, 1000);
+	check_index(&a);
+	analyze_ovd_free(&a);
+}
+END_TEST
+
+/* One event: the run is one tick; a reprieve-only unit has no stay. */
+START_TEST(test_index_one_event)
+{
+	static const unsigned	 l0[] = { 0x44, 0x3000, 0 };
+	struct ob		 o;
+	struct analyze_ovd	 a;
+	struct analyze_ovd_index *ix;
+	struct analyze_ovd_cell	 c;
+	struct analyze_ovd_slot	 list[3];
+	uint32_t		 band[4];
+	char			*cause;
+	int64_t			 id;
+
+	head(&o, 1);
+	ev(&o, 77, 1, 0x3000, 0x3008, 0x44, 0, l0);
+	ck_assert_int_eq(ingest(&o, o.n, &id, &cause), 0);
+	ck_assert_int_eq(analyze_ovd_load(st, id, &a, &cause), 0);
+	ck_assert_uint_eq(a.nevents, 1);
+	check_index(&a);
+
+	ix = analyze_ovd_index_build(&a, &cause);
+	ck_assert_ptr_nonnull(ix);
+	analyze_ovd_window(ix, 1, 77, 78, &c);
+	ck_assert_uint_eq(c.loads, 1);
+	ck_assert_int_eq(c.resident_ticks, 0);	/* it ends where it starts */
+	analyze_ovd_window(ix, 1, 0, INT64_MAX / 2, &c);
+	ck_assert_uint_eq(c.loads, 1);
+	ck_assert_uint_eq(analyze_ovd_load_list(ix, 0, list), 1);
+	ck_assert_uint_eq(list[0].unit, 1);
+	ck_assert_uint_eq(list[0].load_seg, 0x3000);
+	/* 8 paragraphs in 4 rows: 44h's 4 paragraphs, then free. */
+	analyze_ovd_band(ix, 76, 78, band, 4);
+	ck_assert_uint_eq(band[0], 3);
+	ck_assert_uint_eq(band[1], 3);
+	ck_assert_uint_eq(band[2], ANALYZE_OVD_BAND_FREE);
+	ck_assert_uint_eq(band[3], ANALYZE_OVD_BAND_FREE);
+	analyze_ovd_band(ix, 78, 80, band, 4);
+	ck_assert_uint_eq(band[0], ANALYZE_OVD_BAND_OUT);
+	analyze_ovd_index_free(ix);
 	analyze_ovd_free(&a);
 }
 END_TEST
@@ -269,8 +706,7 @@ START_TEST(test_empty_event_list)
 	ck_assert_int_eq(tu_count(st, "SELECT truncated FROM ovd"), 0);
 	ck_assert_int_eq(tu_count(st, "SELECT count(*) FROM warning"), 0);
 	ck_assert_int_eq(analyze_ovd_load(st, id, &a, &cause), 0);
-	ck_assert_int_eq(analyze_ovd_levels(&a, 100), 0);
-	ck_assert_uint_eq(a.nlevels, 0);
+	check_index(&a);
 	analyze_ovd_free(&a);
 }
 END_TEST
@@ -471,6 +907,9 @@ ovd_suite(void)
 	tcase_add_test(tc, test_lists_roundtrip);
 	tcase_add_test(tc, test_stats);
 	tcase_add_test(tc, test_empty_event_list);
+	tcase_add_test(tc, test_index_random);
+	tcase_add_test(tc, test_index_long);
+	tcase_add_test(tc, test_index_one_event);
 	tcase_add_test(tc, test_truncation_every_length);
 	tcase_add_test(tc, test_bad_version);
 	tcase_add_test(tc, test_no_buffer_record);
