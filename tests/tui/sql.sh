@@ -1,7 +1,7 @@
 #!/bin/sh
 # Screen test: the : prompt, :sql tables and errors, :export, history.
 . "${top_srcdir:-.}/tests/tui/lib.sh"
-echo 1..11
+echo 1..12
 mkprf
 
 start -- browse
@@ -46,4 +46,11 @@ ok $? "Up recalls the last command of the previous run"
 keys C-u "SELECT 7 AS seven" C-a "sql " C-e " junk" C-w Enter
 wait_for -E "^seven *$" && wait_for -E "^ +7 *$"
 ok $? "line editing: C-u, C-a, C-e, C-w"
+# Blobs, NULL and reals look as the text export writes them.
+q="SELECT x'00ff10' AS b, NULL AS n, 1.0 AS r, 'a' || char(27) || 'b' AS e"
+want=$("$PROFVIEW" --db "$dir/db" sql "$q" | sed -n 3p | tr -s ' ')
+keys : "sql $q" Enter
+wait_for -E "^b +n +r +e *$" &&
+    [ "$(screen | grep -E "^x'00ff10' " | tr -s ' ' | sed 's/ $//')" = "$want" ]
+ok $? ":sql shows cells as profview sql prints them ($want)"
 finish
