@@ -46,8 +46,12 @@ if [ -z "${PROFVIEW_NO_SANITIZE:-}" ]; then
 	ASAN_OPTIONS=abort_on_error=0:detect_leaks=1
 	LSAN_OPTIONS=suppressions=$(pwd)/tools/lsan.supp:print_suppressions=0
 	UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
+	# Check's per-test timeout guards against hangs, and the sanitizers
+	# make code several times slower: scale it, do not race it.
+	CK_TIMEOUT_MULTIPLIER=10
 	PROFVIEW_CHECK_PASS=sanitizer
-	export ASAN_OPTIONS LSAN_OPTIONS UBSAN_OPTIONS PROFVIEW_CHECK_PASS
+	export ASAN_OPTIONS LSAN_OPTIONS UBSAN_OPTIONS PROFVIEW_CHECK_PASS \
+	    CK_TIMEOUT_MULTIPLIER
 	run make -j2 distcheck \
 	    DISTCHECK_CONFIGURE_FLAGS="--enable-sanitizers --enable-werror"
 fi
