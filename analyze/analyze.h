@@ -16,6 +16,13 @@ struct analyze_sym {
 	uint64_t	 addr;
 	uint64_t	 size;
 	double		 hits;	/* bucket hits shared out by overlap */
+	/*
+	 * What the hits rest on: lo counts only buckets the symbol has to
+	 * itself, hi every bucket it shares too.  lo == hi: exact; else
+	 * hits is an estimate within [lo, hi].
+	 */
+	double		 hits_lo;
+	double		 hits_hi;
 };
 
 /* A bucket, or a run of merged buckets at a coarser zoom level. */

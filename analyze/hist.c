@@ -90,7 +90,7 @@ analyze_syms_load(struct store *st, int64_t session,
 		y->name = xstrdup(row.name != NULL ? row.name : "?");
 		y->addr = row.addr;
 		y->size = row.size;
-		y->hits = 0;
+		y->hits = y->hits_lo = y->hits_hi = 0;
 	}
 	store_cursor_close(c);
 	if (rc != 0) {
@@ -208,6 +208,9 @@ analyze_hist_load(struct store *st, int64_t id, struct analyze_hist *h,
 				continue;
 			share = analyze_bucket_share(b, &h->syms[k]);
 			h->syms[k].hits += share;
+			h->syms[k].hits_hi += (double)b->hits;
+			if (analyze_overlap(b, &h->syms[k]) == b->hi - b->lo)
+				h->syms[k].hits_lo += (double)b->hits;
 			shared += share;
 		}
 		/* Nested symbols can over-share; never report negative. */
