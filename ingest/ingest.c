@@ -180,7 +180,8 @@ ingest_run(struct store *st, const char *path, const uint8_t *buf,
 		goto rollback;
 	}
 	if (store_session_set(st, ctx.session, ctx.program,
-	    ctx.captured) != 0) {
+	    ctx.captured) != 0 ||
+	    store_session_summarize(st, ctx.session) != 0) {
 		*cause = xasprintf("%s: store: session: %s", path,
 		    store_error(st));
 		goto rollback;

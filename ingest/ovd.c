@@ -184,6 +184,7 @@ ovd_span_close(struct ovd *o, struct ovd_unit *u, int64_t last)
 	if (store_ovr_loaded_add(o->ctx->st, o->ctx->session, u->u.stat_seg,
 	    u->load_seg, u->first_seq, last) != 0)
 		return (ingest_store_fail(o->ctx, "ovr_loaded"));
+	o->hdr.stays++;
 	return (0);
 }
 

@@ -23,13 +23,19 @@ static const char *const store_prf_migrations[] = {
 	"  saturated INTEGER NOT NULL DEFAULT 0);",
 };
 
+static const char *const store_prf_purge[] = {
+	"DELETE FROM prf WHERE session = ?1",
+};
+
 const struct store_schema store_prf_schema = {
 	store_prf_migrations,
 	sizeof store_prf_migrations / sizeof store_prf_migrations[0],
 	"SELECT printf('%d buckets of %d para, %d samples, grain %d us',"
 	" p.bucket_num, p.bucket_siz, p.hit_io + p.hit_dos + p.hit_high +"
 	" (SELECT coalesce(sum(hits), 0) FROM bucket b WHERE b.session = s.id),"
-	" p.clock_grain) FROM prf p WHERE p.session = s.id"
+	" p.clock_grain) FROM prf p WHERE p.session = s.id",
+	store_prf_purge,
+	sizeof store_prf_purge / sizeof store_prf_purge[0]
 };
 
 static const struct store_table store_t_prf = {

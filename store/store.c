@@ -275,6 +275,8 @@ store_migrate(struct store *st, char **cause)
 		    store_migrate_kind(st, &kind_table[i], kv[i], cause) != 0)
 			goto fail;
 	}
+	if (store_summaries(st, cause) != 0)
+		goto fail;
 	sql = xasprintf("PRAGMA user_version = %d", STORE_SCHEMA_VERSION);
 	rc = store_exec(st, sql, cause);
 	free(sql);

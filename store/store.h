@@ -20,7 +20,7 @@
 struct sqlite3;
 
 /* The core tables' version, in PRAGMA user_version (core.c). */
-#define STORE_SCHEMA_VERSION	2
+#define STORE_SCHEMA_VERSION	3
 
 #define STORE_READONLY	0x1	/* open the file read-only (:sql default) */
 
@@ -36,6 +36,13 @@ struct store_schema {
 	const char *const	 *migrations;
 	size_t			  nmigrations;
 	const char		 *summary;	/* SQL expression on s.id */
+	/*
+	 * Statements (?1 the session) that delete a session's rows from
+	 * the kind's tables.  Deleting runs them with foreign keys off, so
+	 * that no cascade scans a table that has no index on session.
+	 */
+	const char *const	 *purge;
+	size_t			  npurge;
 };
 extern const struct store_schema	store_prf_schema;
 extern const struct store_schema	store_ovd_schema;
@@ -60,7 +67,7 @@ struct store_session {
 	char		*program;
 	char		*captured;
 	char		*ingested;
-	char		*summary;	/* one line, by store_sessions only */
+	char		*summary;	/* one line, made at ingest */
 	int		 warnings;
 };
 
@@ -100,6 +107,7 @@ struct store_ovd {
 	uint16_t	prefix_seg;
 	int		truncated;	/* the file ends inside an event */
 	int64_t		wraps;		/* BIOS midnight wraps of the clock */
+	int64_t		stays;		/* ovr_loaded rows the reader wrote */
 };
 
 /* One overlaid unit of the code list (seed names, lower case). */
@@ -172,6 +180,7 @@ int64_t		 store_session_add(struct store *, const char *, const char *,
 int		 store_session_set(struct store *, int64_t, const char *,
 		     const char *);
 int		 store_session_delete(struct store *, int64_t, char **);
+int		 store_session_summarize(struct store *, int64_t);
 int		 store_session_get(struct store *, int64_t,
 		     struct store_session *);
 int		 store_sessions(struct store *, struct store_session **,
@@ -261,5 +270,6 @@ int		 store_cursor_null(struct store_cursor *, int);
 int64_t		 store_int_query(struct store *, const char *, int64_t,
 		     int64_t);
 int		 store_ingesting(struct store *);
+int		 store_summaries(struct store *, char **);
 
 #endif

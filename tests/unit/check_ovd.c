@@ -540,6 +540,72 @@ START_TEST(test_lists_roundtrip)
 }
 END_TEST
 
+/* Rows of session id in every table that has a session column. */
+static int64_t
+orphans(int64_t id)
+{
+	sqlite3_stmt	*s;
+	char		 sql[256];
+	int64_t		 n = 0;
+	int		 tables = 0;
+
+	ck_assert_int_eq(sqlite3_prepare_v2(store_db(st), "SELECT m.name FROM"
+	    " sqlite_master m, pragma_table_info(m.name) c WHERE m.type ="
+	    " 'table' AND c.name = 'session'", -1, &s, NULL), SQLITE_OK);
+	while (sqlite3_step(s) == SQLITE_ROW) {
+		snprintf(sql, sizeof sql, "SELECT count(*) FROM \"%s\" WHERE"
+		    " session = %lld", sqlite3_column_text(s, 0),
+		    (long long)id);
+		n += tu_count(st, sql);
+		tables++;
+	}
+	sqlite3_finalize(s);
+	ck_assert_int_ge(tables, 9);
+	return (n);
+}
+
+/*
+ * Each session's stays are one run of ovr_loaded rowids, recorded in ovd:
+ * the run holds exactly its rows, so reading them is a seek; deleting a
+ * session leaves no row of it in any table, and the other's untouched.
+ */
+START_TEST(test_loaded_ranges)
+{
+	struct ob		 a, b;
+	struct analyze_ovd	 o;
+	char			*cause;
+	int64_t			 ida, idb;
+	char			 sql[256];
+
+	good(&a);
+	good(&b);
+	b.b[2] ^= 1;	/* another PrefixSeg: another file */
+	ck_assert_int_eq(ingest(&a, a.n, &ida, &cause), 0);
+	ck_assert_int_eq(ingest(&b, b.n, &idb, &cause), 0);
+	ck_assert_int_ne(ida, idb);
+	snprintf(sql, sizeof sql, "SELECT count(*) FROM ovr_loaded l, ovd o"
+	    " WHERE o.session = %lld AND l.rowid BETWEEN o.loaded_first AND"
+	    " o.loaded_last AND l.session = o.session", (long long)idb);
+	ck_assert_int_eq(tu_count(st, sql), 4);
+	snprintf(sql, sizeof sql, "SELECT loaded_last - loaded_first + 1"
+	    " FROM ovd WHERE session = %lld", (long long)idb);
+	ck_assert_int_eq(tu_count(st, sql), 4);
+	ck_assert_int_eq(analyze_ovd_load(st, idb, &o, &cause), 0);
+	ck_assert_uint_eq(o.nspans, 4);
+	analyze_ovd_free(&o);
+
+	ck_assert_int_eq(store_session_delete(st, ida, &cause), 0);
+	ck_assert_int_eq(tu_count(st, "PRAGMA foreign_keys"), 1);
+	ck_assert_int_eq(orphans(ida), 0);
+	ck_assert_int_gt(orphans(idb), 0);
+	ck_assert_int_eq(tu_count(st, "SELECT count(*) FROM ovr_loaded"), 4);
+	ck_assert_int_eq(tu_count(st, "SELECT count(*) FROM ovr_event"), 5);
+	ck_assert_int_eq(store_session_delete(st, ida, &cause), -1);
+	ck_assert_str_eq(cause, "no session 1");
+	free(cause);
+}
+END_TEST
+
 START_TEST(test_stats)
 {
 	struct ob		 o;
@@ -905,6 +971,7 @@ ovd_suite(void)
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_add_test(tc, test_good);
 	tcase_add_test(tc, test_lists_roundtrip);
+	tcase_add_test(tc, test_loaded_ranges);
 	tcase_add_test(tc, test_stats);
 	tcase_add_test(tc, test_empty_event_list);
 	tcase_add_test(tc, test_index_random);
