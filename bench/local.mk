@@ -7,3 +7,4 @@ include $(srcdir)/bench/ingest.mk
 include $(srcdir)/bench/tui.mk
 include $(srcdir)/bench/dos.mk
 include $(srcdir)/bench/ovd.mk
+include $(srcdir)/bench/store.mk
