@@ -106,24 +106,35 @@ struct analyze_ovd_unit {
 	int64_t		 last_load;
 };
 
+/*
+ * An event; its index in events is its seq (the loader checks they are
+ * 0..n-1).  16 bytes: a 10M-event session is held whole, so nothing is
+ * kept that another field gives (the seq, the buffer's limits per event).
+ */
 struct analyze_ovd_event {
-	int64_t		 seq;
 	int64_t		 ticks;
-	int		 reprieve;
-	uint32_t	 unit;		/* index into units */
+	uint16_t	 unit;		/* index into units */
 	uint16_t	 ovr_ofs;
+	uint32_t	 buffer : 31;	/* index into buffers */
+	uint32_t	 reprieve : 1;
+};
+
+/* The overlay buffer's limits: one entry a change. */
+struct analyze_ovd_buffer {
 	uint16_t	 heap_org;
 	uint16_t	 heap_end;
 };
 
-/* A residency: unit at load_seg from event first_seq to last_seq. */
+/*
+ * A residency: unit at load_seg in the load lists of events first to
+ * last (their seqs).  It starts at first's time and ends at the next
+ * event's, whose list leaves it out (analyze_ovd_span_start, _end).
+ */
 struct analyze_ovd_span {
-	uint32_t	 unit;
+	uint16_t	 unit;
 	uint16_t	 load_seg;
-	int64_t		 first_seq;
-	int64_t		 last_seq;
-	int64_t		 start_ticks;
-	int64_t		 end_ticks;	/* the next list without it, or the end */
+	uint32_t	 first;
+	uint32_t	 last;
 };
 
 /* What happened to one unit in one window of time. */
@@ -145,6 +156,8 @@ struct analyze_ovd {
 	size_t			 nunits;
 	struct analyze_ovd_event *events;	/* by seq */
 	size_t			 nevents;
+	struct analyze_ovd_buffer *buffers;	/* as the events changed them */
+	size_t			 nbuffers;
 	struct analyze_ovd_span	*spans;		/* by first_seq, then stat_seg */
 	size_t			 nspans;
 	struct analyze_sym	*syms;		/* by addr: seg * 16 + off */
@@ -166,6 +179,12 @@ void		*analyze_ovd_model(struct store *, int64_t, char **);
 void		 analyze_ovd_model_free(void *);
 char		*analyze_ovd_site(const struct analyze_ovd *, uint32_t,
 		    uint16_t);
+int64_t		 analyze_ovd_span_start(const struct analyze_ovd *,
+		    const struct analyze_ovd_span *);
+int64_t		 analyze_ovd_span_end(const struct analyze_ovd *,
+		    const struct analyze_ovd_span *);
+const struct analyze_ovd_buffer *analyze_ovd_buffer_of(
+		    const struct analyze_ovd *, const struct analyze_ovd_event *);
 double		 analyze_ovd_seconds(int64_t);
 
 /*
@@ -175,27 +194,33 @@ double		 analyze_ovd_seconds(int64_t);
  */
 
 /* A sorted key (a field of an array) with every 32nd value copied out. */
+/*
+ * A sorted key read through the model, not copied: key i is the time of
+ * event idx[i] (ANALYZE_OVD_KEY_EVENT; of event i when idx is NULL), the
+ * start of stay idx[i] (_START), or the first event of stay idx[i]
+ * (_FIRST).  Every 32nd key is copied out, so a search touches the model
+ * a few times, not twenty.
+ */
+#define ANALYZE_OVD_KEY_EVENT	0
+#define ANALYZE_OVD_KEY_START	1
+#define ANALYZE_OVD_KEY_FIRST	2
 struct analyze_ovd_key {
-	const char	*base;
-	size_t		 esz;		/* bytes from one key to the next */
+	const struct analyze_ovd *o;
+	const uint32_t	*idx;
+	int		 what;
 	size_t		 n;
-	int		 narrow;	/* uint32_t keys, else int64_t */
-	int64_t		*s;		/* base[i * 32], ns of them */
+	int64_t		*s;		/* key i * 32, ns of them */
 	size_t		 ns;
 };
 
-/* One unit's events and stays, by time. */
+/* One unit's events and stays, by time: indices into the model. */
 struct analyze_ovd_lane {
 	size_t			 nev;
-	int64_t			*ev_ticks;
 	uint32_t		*ev;		/* indices into events */
 	uint32_t		*loads;		/* loads in ev[0..i), nev + 1 */
 	size_t			 nsp;
-	int64_t			*sp_start;	/* ticks */
+	uint32_t		*sp;		/* indices into spans */
 	int64_t			*sp_cum;	/* ticks in [0..i), nsp + 1 */
-	uint32_t		*sp_first;	/* first event listing it */
-	uint32_t		*sp_end;	/* one past the last */
-	uint16_t		*sp_seg;	/* where it sat */
 	uint16_t		 paras;		/* its size in the buffer */
 	struct analyze_ovd_key	 ev_key;
 	struct analyze_ovd_key	 start_key;

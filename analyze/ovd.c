@@ -115,33 +115,12 @@ struct analyze_ovd_loader {
 /* Presizing is only a guess from the store: never trust it for more. */
 #define OVR_PRESIZE_MAX	((size_t)1 << 24)
 
-/* The event with this seq (seqs are dense from 0, but do not trust it). */
-static const struct analyze_ovd_event *
-ovr_event_at(const struct analyze_ovd *o, int64_t seq)
-{
-	size_t	lo = 0, hi = o->nevents, mid;
-
-	if (seq >= 0 && (uint64_t)seq < o->nevents &&
-	    o->events[seq].seq == seq)
-		return (&o->events[seq]);
-	while (lo < hi) {
-		mid = lo + (hi - lo) / 2;
-		if (o->events[mid].seq == seq)
-			return (&o->events[mid]);
-		if (o->events[mid].seq < seq)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return (NULL);
-}
-
 static int
 ovr_span_less(const struct analyze_ovd_span *a,
     const struct analyze_ovd_span *b)
 {
-	if (a->first_seq != b->first_seq)
-		return (a->first_seq < b->first_seq);
+	if (a->first != b->first)
+		return (a->first < b->first);
 	return (a->unit < b->unit);	/* units are by stat_seg */
 }
 
@@ -205,28 +184,48 @@ fail:
 	return (NULL);
 }
 
-static void
-ovr_event_row(struct analyze_ovd_loader *ld, const struct store_ovr_event *r)
+/*
+ * One event row.  Seqs must be 0..n-1 of known units, as the reader wrote
+ * them: the index is the seq.  -1 when the store says otherwise (it was
+ * edited), with cause.
+ */
+static int
+ovr_event_row(struct analyze_ovd_loader *ld, const struct store_ovr_event *r,
+    char **cause)
 {
 	struct analyze_ovd		*o = ld->o;
 	struct analyze_ovd_event	*e;
+	struct analyze_ovd_buffer	*bf;
 	struct analyze_ovd_unit		*u;
 	long				 k;
 
-	if ((k = ovr_unit_index(o, r->ovr_seg)) < 0)
-		return;		/* the reader never lets this in */
+	if ((k = ovr_unit_index(o, r->ovr_seg)) < 0 ||
+	    r->seq != (int64_t)o->nevents || o->nevents >= UINT32_MAX) {
+		*cause = xasprintf("session %lld: ovr_event seq %lld is not"
+		    " the next of a known unit (was the store edited?)",
+		    (long long)o->session, (long long)r->seq);
+		return (-1);
+	}
 	if (o->nevents == ld->cap) {
 		ld->cap = ld->cap != 0 ? ld->cap * 2 : 1024;
 		o->events = xreallocarray(o->events, ld->cap, sizeof *e);
 	}
+	bf = o->nbuffers != 0 ? &o->buffers[o->nbuffers - 1] : NULL;
+	if (bf == NULL || bf->heap_org != r->heap_org ||
+	    bf->heap_end != r->heap_end) {
+		/* Changes are few: grow by one. */
+		o->buffers = xreallocarray(o->buffers, o->nbuffers + 1,
+		    sizeof *o->buffers);
+		bf = &o->buffers[o->nbuffers++];
+		bf->heap_org = r->heap_org;
+		bf->heap_end = r->heap_end;
+	}
 	e = &o->events[o->nevents++];
-	e->seq = r->seq;
 	e->ticks = r->ticks;
-	e->reprieve = r->reprieve;
-	e->unit = (uint32_t)k;
+	e->reprieve = r->reprieve != 0;
+	e->unit = (uint16_t)k;
 	e->ovr_ofs = r->ovr_ofs;
-	e->heap_org = r->heap_org;
-	e->heap_end = r->heap_end;
+	e->buffer = (uint32_t)(o->nbuffers - 1) & 0x7fffffff;
 	u = &o->units[k];
 	if (e->reprieve)
 		u->reprieves++;
@@ -235,6 +234,7 @@ ovr_event_row(struct analyze_ovd_loader *ld, const struct store_ovr_event *r)
 			u->first_load = e->ticks;
 		u->last_load = e->ticks;
 	}
+	return (0);
 }
 
 static void
@@ -242,24 +242,21 @@ ovr_span_row(struct analyze_ovd_loader *ld, const struct store_ovr_loaded *r)
 {
 	struct analyze_ovd		*o = ld->o;
 	struct analyze_ovd_span		 sp, *p;
-	const struct analyze_ovd_event	*e;
 	long				 k;
 
 	ld->row_at = r->rowid;
-	if ((k = ovr_unit_index(o, r->stat_seg)) < 0)
+	/* The reader never writes a stay outside the events. */
+	if ((k = ovr_unit_index(o, r->stat_seg)) < 0 || r->first_seq < 0 ||
+	    r->first_seq > r->last_seq ||
+	    (uint64_t)r->first_seq >= o->nevents)
 		return;
-	sp.unit = (uint32_t)k;
+	sp.unit = (uint16_t)k;
 	sp.load_seg = r->load_seg;
-	sp.first_seq = r->first_seq;
-	sp.last_seq = r->last_seq;
-	e = ovr_event_at(o, sp.first_seq);
-	sp.start_ticks = e != NULL ? e->ticks : o->t_first;
-	/* It ends when the next event's list leaves it out. */
-	e = ovr_event_at(o, sp.last_seq + 1);
-	sp.end_ticks = e != NULL ? e->ticks : o->t_last;
-	if (sp.end_ticks < sp.start_ticks)
-		sp.end_ticks = sp.start_ticks;
-	o->units[k].resident_ticks += sp.end_ticks - sp.start_ticks;
+	sp.first = (uint32_t)r->first_seq;
+	sp.last = (uint64_t)r->last_seq < o->nevents ?
+	    (uint32_t)r->last_seq : (uint32_t)(o->nevents - 1);
+	o->units[k].resident_ticks += analyze_ovd_span_end(o, &sp) -
+	    analyze_ovd_span_start(o, &sp);
 
 	if (o->nspans != 0 && ovr_span_less(&sp, &o->spans[o->nspans - 1])) {
 		if (ld->nside == ld->cside) {
@@ -394,7 +391,13 @@ analyze_ovd_step(struct analyze_ovd_loader *ld, size_t n, char **cause)
 		if (ld->phase == OVR_EVENTS) {
 			if ((rc = store_ovr_event_next(ld->c, &ev)) != 1)
 				break;
-			ovr_event_row(ld, &ev);
+			if (ovr_event_row(ld, &ev, cause) != 0) {
+				store_cursor_close(ld->c);
+				ld->c = NULL;
+				analyze_ovd_free(o);
+				ld->phase = OVR_DONE;
+				return (-1);
+			}
 		} else {
 			if ((rc = store_ovr_loaded_next(ld->c, &stay)) != 1)
 				break;
@@ -517,9 +520,39 @@ analyze_ovd_free(struct analyze_ovd *o)
 		free(o->units[i].name);
 	free(o->units);
 	free(o->events);
+	free(o->buffers);
 	free(o->spans);
 	analyze_syms_free(o->syms, o->nsyms);
 	memset(o, 0, sizeof *o);
+}
+
+/* When a stay began: at the event that loaded it. */
+int64_t
+analyze_ovd_span_start(const struct analyze_ovd *o,
+    const struct analyze_ovd_span *sp)
+{
+	return (o->events[sp->first].ticks);
+}
+
+/* When it ended: at the next event, whose list leaves it out, or the end. */
+int64_t
+analyze_ovd_span_end(const struct analyze_ovd *o,
+    const struct analyze_ovd_span *sp)
+{
+	int64_t	end;
+
+	end = (size_t)sp->last + 1 < o->nevents ?
+	    o->events[sp->last + 1].ticks : o->t_last;
+	return (end < o->events[sp->first].ticks ?
+	    o->events[sp->first].ticks : end);
+}
+
+/* The buffer's limits at event e. */
+const struct analyze_ovd_buffer *
+analyze_ovd_buffer_of(const struct analyze_ovd *o,
+    const struct analyze_ovd_event *e)
+{
+	return (&o->buffers[e->buffer]);
 }
 
 /*
@@ -605,17 +638,17 @@ enum ovr_ix_phase {
 static int64_t
 ovr_key_get(const struct analyze_ovd_key *x, size_t i)
 {
-	const char	*p = x->base + i * x->esz;
-	uint32_t	 u;
-	int64_t		 v;
+	const struct analyze_ovd	*o = x->o;
+	size_t				 j = x->idx != NULL ? x->idx[i] : i;
 
-	/* Keys may be fields of larger records: no aligned loads. */
-	if (x->narrow) {
-		memcpy(&u, p, sizeof u);
-		return (u);
+	switch (x->what) {
+	case ANALYZE_OVD_KEY_START:
+		return (o->events[o->spans[j].first].ticks);
+	case ANALYZE_OVD_KEY_FIRST:
+		return (o->spans[j].first);
+	default:
+		return (o->events[j].ticks);
 	}
-	memcpy(&v, p, sizeof v);
-	return (v);
 }
 
 /*
@@ -624,15 +657,15 @@ ovr_key_get(const struct analyze_ovd_key *x, size_t i)
  * instead of twenty.
  */
 static void
-ovr_key_init(struct analyze_ovd_key *x, const void *base, size_t esz,
-    size_t n, int narrow)
+ovr_key_init(struct analyze_ovd_key *x, const struct analyze_ovd *o,
+    const uint32_t *idx, int what, size_t n)
 {
 	size_t	i;
 
-	x->base = base;
-	x->esz = esz;
+	x->o = o;
+	x->idx = idx;
+	x->what = what;
 	x->n = n;
-	x->narrow = narrow;
 	x->ns = (n + OVR_STRIDE - 1) / OVR_STRIDE;
 	x->s = xcalloc(x->ns + 1, sizeof *x->s);
 	for (i = 0; i < x->ns; i++)
@@ -667,27 +700,6 @@ ovr_key_lb(const struct analyze_ovd_key *x, int64_t t)
 	return (lo);
 }
 
-/* The first event with seq >= seq, or with seq > seq when after. */
-static size_t
-ovr_seq_index(const struct analyze_ovd *o, int64_t seq, int after)
-{
-	size_t	lo = 0, hi = o->nevents, mid;
-
-	/* Seqs are dense from 0 unless the reader skipped a row. */
-	if (seq >= 0 && (uint64_t)seq < o->nevents &&
-	    o->events[seq].seq == seq)
-		return ((size_t)seq + (after ? 1 : 0));
-	while (lo < hi) {
-		mid = lo + (hi - lo) / 2;
-		if (o->events[mid].seq < seq ||
-		    (after && o->events[mid].seq == seq))
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return (lo);
-}
-
 /*
  * Start indexing o, which must stay loaded while the index lives; the
  * work is done by analyze_ovd_index_step.  NULL and cause when o has
@@ -697,6 +709,7 @@ struct analyze_ovd_index *
 analyze_ovd_index_begin(const struct analyze_ovd *o, char **cause)
 {
 	struct analyze_ovd_index	*ix;
+	size_t				 i;
 
 	if (o->nevents > UINT32_MAX) {
 		*cause = xasprintf("session %lld: %zu events is more than the"
@@ -706,6 +719,15 @@ analyze_ovd_index_begin(const struct analyze_ovd *o, char **cause)
 	ix = xcalloc(1, sizeof *ix);
 	ix->o = o;
 	ix->lanes = xcalloc(o->nunits + 1, sizeof *ix->lanes);
+	/* The band spans every limit the buffer ever had. */
+	for (i = 0; i < o->nbuffers; i++) {
+		if (i == 0 || o->buffers[i].heap_org < ix->porg)
+			ix->porg = o->buffers[i].heap_org;
+		if (i == 0 || o->buffers[i].heap_end > ix->pend)
+			ix->pend = o->buffers[i].heap_end;
+	}
+	if (ix->pend < ix->porg)
+		ix->pend = ix->porg;
 	ix->phase = OVR_IX_COUNT_EVENTS;
 	return (ix);
 }
@@ -716,14 +738,10 @@ ovr_lane_alloc(struct analyze_ovd_index *ix, size_t k)
 {
 	struct analyze_ovd_lane	*ln = &ix->lanes[k];
 
-	ln->ev_ticks = xcalloc(ln->nev + 1, sizeof *ln->ev_ticks);
 	ln->ev = xcalloc(ln->nev + 1, sizeof *ln->ev);
 	ln->loads = xcalloc(ln->nev + 1, sizeof *ln->loads);
-	ln->sp_start = xcalloc(ln->nsp + 1, sizeof *ln->sp_start);
+	ln->sp = xcalloc(ln->nsp + 1, sizeof *ln->sp);
 	ln->sp_cum = xcalloc(ln->nsp + 1, sizeof *ln->sp_cum);
-	ln->sp_first = xcalloc(ln->nsp + 1, sizeof *ln->sp_first);
-	ln->sp_end = xcalloc(ln->nsp + 1, sizeof *ln->sp_end);
-	ln->sp_seg = xcalloc(ln->nsp + 1, sizeof *ln->sp_seg);
 	ln->paras = (uint16_t)((ix->o->units[k].code_size + 15u) / 16u);
 	/* Counted again as they are filled in. */
 	ln->nev = ln->nsp = 0;
@@ -735,30 +753,22 @@ ovr_lane_event(struct analyze_ovd_index *ix, size_t i)
 	const struct analyze_ovd_event	*e = &ix->o->events[i];
 	struct analyze_ovd_lane		*ln = &ix->lanes[e->unit];
 
-	ln->ev_ticks[ln->nev] = e->ticks;
 	ln->ev[ln->nev] = (uint32_t)i;
 	ln->loads[ln->nev + 1] = ln->loads[ln->nev] + (e->reprieve ? 0 : 1);
 	ln->nev++;
-	if (i == 0 || e->heap_org < ix->porg)
-		ix->porg = e->heap_org;
-	if (i == 0 || e->heap_end > ix->pend)
-		ix->pend = e->heap_end;
 }
 
-/* Spans come by first_seq, so each unit's are in time order. */
+/* Spans come by first event, so each unit's are in time order. */
 static void
 ovr_lane_span(struct analyze_ovd_index *ix, size_t i)
 {
 	const struct analyze_ovd_span	*sp = &ix->o->spans[i];
 	struct analyze_ovd_lane		*ln = &ix->lanes[sp->unit];
 
-	ln->sp_start[ln->nsp] = sp->start_ticks;
+	ln->sp[ln->nsp] = (uint32_t)i;
 	ln->sp_cum[ln->nsp + 1] = ln->sp_cum[ln->nsp] +
-	    (sp->end_ticks - sp->start_ticks);
-	ln->sp_first[ln->nsp] = (uint32_t)ovr_seq_index(ix->o, sp->first_seq,
-	    0);
-	ln->sp_end[ln->nsp] = (uint32_t)ovr_seq_index(ix->o, sp->last_seq, 1);
-	ln->sp_seg[ln->nsp] = sp->load_seg;
+	    (analyze_ovd_span_end(ix->o, sp) - analyze_ovd_span_start(ix->o,
+	    sp));
 	ln->nsp++;
 }
 
@@ -803,8 +813,6 @@ analyze_ovd_index_step(struct analyze_ovd_index *ix, size_t n)
 		end = ix->at + n < o->nevents ? ix->at + n : o->nevents;
 		for (i = ix->at; i < end; i++)
 			ovr_lane_event(ix, i);
-		if (end == o->nevents && ix->pend < ix->porg)
-			ix->pend = ix->porg;
 		total = o->nevents;
 		break;
 	case OVR_IX_SPANS:
@@ -817,18 +825,15 @@ analyze_ovd_index_step(struct analyze_ovd_index *ix, size_t n)
 		if ((end = ix->at + 1) <= o->nunits) {
 			k = ix->at;
 			ln = &ix->lanes[k];
-			ovr_key_init(&ln->ev_key, ln->ev_ticks,
-			    sizeof *ln->ev_ticks, ln->nev, 0);
-			ovr_key_init(&ln->start_key, ln->sp_start,
-			    sizeof *ln->sp_start, ln->nsp, 0);
-			ovr_key_init(&ln->first_key, ln->sp_first,
-			    sizeof *ln->sp_first, ln->nsp, 1);
-		} else if (o->nevents != 0) {
-			/* With none, events may be NULL: no key to find. */
-			ovr_key_init(&ix->ev_key, (const char *)o->events +
-			    offsetof(struct analyze_ovd_event, ticks),
-			    sizeof *o->events, o->nevents, 0);
-		}
+			ovr_key_init(&ln->ev_key, o, ln->ev,
+			    ANALYZE_OVD_KEY_EVENT, ln->nev);
+			ovr_key_init(&ln->start_key, o, ln->sp,
+			    ANALYZE_OVD_KEY_START, ln->nsp);
+			ovr_key_init(&ln->first_key, o, ln->sp,
+			    ANALYZE_OVD_KEY_FIRST, ln->nsp);
+		} else
+			ovr_key_init(&ix->ev_key, o, NULL,
+			    ANALYZE_OVD_KEY_EVENT, o->nevents);
 		total = o->nunits + 1;
 		break;
 	default:
@@ -863,14 +868,10 @@ analyze_ovd_index_free(struct analyze_ovd_index *ix)
 		return;
 	for (k = 0; k < ix->o->nunits; k++) {
 		ln = &ix->lanes[k];
-		free(ln->ev_ticks);
 		free(ln->ev);
 		free(ln->loads);
-		free(ln->sp_start);
+		free(ln->sp);
 		free(ln->sp_cum);
-		free(ln->sp_first);
-		free(ln->sp_end);
-		free(ln->sp_seg);
 		free(ln->ev_key.s);
 		free(ln->start_key.s);
 		free(ln->first_key.s);
@@ -926,7 +927,7 @@ analyze_ovd_stay(const struct analyze_ovd_index *ix, uint32_t k, size_t i)
 	size_t				 s;
 
 	s = ovr_key_lb(&ln->first_key, (int64_t)i + 1);
-	if (s == 0 || ln->sp_end[s - 1] <= i)
+	if (s == 0 || ix->o->spans[ln->sp[s - 1]].last < i)
 		return (-1);
 	return ((long)s - 1);
 }
@@ -938,14 +939,15 @@ analyze_ovd_resident(const struct analyze_ovd_index *ix, uint32_t k,
 {
 	const struct analyze_ovd_lane	*ln = &ix->lanes[k];
 	size_t				 s;
-	int64_t				 end;
+	int64_t				 start, end;
 
 	if ((s = ovr_key_lb(&ln->start_key, t)) == 0)
 		return (0);
-	end = ln->sp_start[s - 1] + (ln->sp_cum[s] - ln->sp_cum[s - 1]);
+	start = ovr_key_get(&ln->start_key, s - 1);
+	end = start + (ln->sp_cum[s] - ln->sp_cum[s - 1]);
 	if (end > t)
 		end = t;
-	return (ln->sp_cum[s - 1] + end - ln->sp_start[s - 1]);
+	return (ln->sp_cum[s - 1] + end - start);
 }
 
 /* What unit k did in [a, b). */
@@ -1013,7 +1015,7 @@ analyze_ovd_band(const struct analyze_ovd_index *ix, int64_t a, int64_t b,
     uint32_t *rows, size_t nrows)
 {
 	const struct analyze_ovd	*o = ix->o;
-	const struct analyze_ovd_event	*e;
+	const struct analyze_ovd_buffer	*bf;
 	uint32_t			 paras = ix->pend - ix->porg, para, run;
 	uint32_t			 lo, hi, k;
 	size_t				 i, r;
@@ -1032,18 +1034,18 @@ analyze_ovd_band(const struct analyze_ovd_index *ix, int64_t a, int64_t b,
 		t = o->t_last;
 	if ((i = analyze_ovd_event_at(ix, t + 1)) == 0)
 		return;
-	e = &o->events[--i];
+	bf = analyze_ovd_buffer_of(o, &o->events[--i]);
 	run = (paras + (uint32_t)nrows - 1) / (uint32_t)nrows;
 	for (r = 0; r < nrows; r++) {
 		para = ix->porg + (uint32_t)((uint64_t)paras * r / nrows);
-		if (para >= e->heap_org && para < e->heap_end)
+		if (para >= bf->heap_org && para < bf->heap_end)
 			rows[r] = ANALYZE_OVD_BAND_FREE;
 	}
 	/* Units in order, so the first one in a row's run keeps it. */
 	for (k = 0; k < o->nunits; k++) {
 		if ((s = analyze_ovd_stay(ix, k, i)) < 0)
 			continue;
-		lo = ix->lanes[k].sp_seg[s];
+		lo = o->spans[ix->lanes[k].sp[s]].load_seg;
 		hi = lo + ix->lanes[k].paras;
 		for (r = 0; r < nrows; r++) {
 			if (rows[r] > ANALYZE_OVD_BAND_FREE)
@@ -1073,7 +1075,7 @@ analyze_ovd_load_list(const struct analyze_ovd_index *ix, size_t i,
 		if ((s = analyze_ovd_stay(ix, k, i)) < 0)
 			continue;
 		v.unit = k;
-		v.load_seg = ix->lanes[k].sp_seg[s];
+		v.load_seg = ix->o->spans[ix->lanes[k].sp[s]].load_seg;
 		/* An insertion sort: the list is short. */
 		for (j = n++; j > 0 && out[j - 1].load_seg > v.load_seg; j--)
 			out[j] = out[j - 1];

@@ -131,7 +131,7 @@ ovd_walk_at(struct ovd_walk *w, int64_t seq)
 	const struct analyze_ovd_span	*p;
 	size_t				 k, n = 0;
 
-	while (w->next < o->nspans && o->spans[w->next].first_seq <= seq) {
+	while (w->next < o->nspans && o->spans[w->next].first <= seq) {
 		p = &o->spans[w->next];
 		w->active[p->unit] = ++w->next;
 	}
@@ -139,7 +139,7 @@ ovd_walk_at(struct ovd_walk *w, int64_t seq)
 		if (w->active[k] == 0)
 			continue;
 		p = &o->spans[w->active[k] - 1];
-		if (p->last_seq < seq)
+		if (p->last < seq)
 			w->active[k] = 0;
 		else
 			w->list[n++] = w->active[k] - 1;
@@ -270,25 +270,23 @@ ovd_units_table(struct report_out *out, const struct report_table *t,
 
 /* "2000h..203Ch": the buffer's limits, in paragraphs. */
 static char *
-ovd_range(const struct analyze_ovd_event *e)
+ovd_range(const struct analyze_ovd_buffer *bf)
 {
-	return (xasprintf("%04Xh..%04Xh", e->heap_org, e->heap_end));
+	return (xasprintf("%04Xh..%04Xh", bf->heap_org, bf->heap_end));
 }
 
 /* Whether event i puts the buffer where no event before it had it. */
 static int
 ovd_moved(const struct analyze_ovd *o, size_t i)
 {
-	const struct analyze_ovd_event	*e = &o->events[i];
-
-	return (i == 0 || e->heap_org != e[-1].heap_org ||
-	    e->heap_end != e[-1].heap_end);
+	return (i == 0 || o->events[i].buffer != o->events[i - 1].buffer);
 }
 
 static void
 ovd_buffers_table(struct report_out *out, const struct analyze_ovd *o)
 {
 	const struct analyze_ovd_event	*e;
+	const struct analyze_ovd_buffer	*bf;
 	struct report_cell		 c[OVD_BUFFER_COLS];
 	char				*range;
 	size_t				 i;
@@ -298,14 +296,15 @@ ovd_buffers_table(struct report_out *out, const struct analyze_ovd *o)
 		if (!ovd_moved(o, i))
 			continue;
 		e = &o->events[i];
-		range = ovd_range(e);
-		c[0] = report_int(e->seq);
+		bf = analyze_ovd_buffer_of(o, e);
+		range = ovd_range(bf);
+		c[0] = report_int((int64_t)i);
 		c[1] = report_int(e->ticks);
 		c[2] = report_real(analyze_ovd_seconds(e->ticks));
-		c[3] = report_int(e->heap_org);
-		c[4] = report_int(e->heap_end);
+		c[3] = report_int(bf->heap_org);
+		c[4] = report_int(bf->heap_end);
 		c[5] = report_str(range);
-		c[6] = report_int(((int64_t)e->heap_end - e->heap_org) * 16);
+		c[6] = report_int(((int64_t)bf->heap_end - bf->heap_org) * 16);
 		report_row(out, c);
 		free(range);
 	}
@@ -317,6 +316,7 @@ ovd_events_table(struct report_out *out, const struct report_table *t,
     const struct analyze_ovd *o)
 {
 	const struct analyze_ovd_event	*e;
+	const struct analyze_ovd_buffer	*bf;
 	struct report_cell		 c[OVD_EVENT_COLS];
 	struct ovd_walk			 w;
 	char				*site, *range, *list, *loaded;
@@ -326,15 +326,16 @@ ovd_events_table(struct report_out *out, const struct report_table *t,
 	ovd_walk_init(&w, o);
 	for (i = 0; i < o->nevents; i++) {
 		e = &o->events[i];
-		n = ovd_walk_at(&w, e->seq);
+		bf = analyze_ovd_buffer_of(o, e);
+		n = ovd_walk_at(&w, (int64_t)i);
 		site = analyze_ovd_site(o, e->unit, e->ovr_ofs);
-		range = ovd_moved(o, i) ? ovd_range(e) : NULL;
+		range = ovd_moved(o, i) ? ovd_range(bf) : NULL;
 		list = loaded = NULL;
 		if (!e->reprieve) {
 			list = ovd_list(&w, n, 0);
 			loaded = ovd_list(&w, n, 1);
 		}
-		c[0] = report_int(e->seq);
+		c[0] = report_int((int64_t)i);
 		c[1] = report_int(e->ticks);
 		c[2] = report_real(analyze_ovd_seconds(e->ticks));
 		c[3] = report_str(ovd_kind(e));
@@ -342,8 +343,8 @@ ovd_events_table(struct report_out *out, const struct report_table *t,
 		c[5] = report_str(o->units[e->unit].name);
 		c[6] = report_int(e->ovr_ofs);
 		c[7] = report_str(site);
-		c[8] = report_int(e->heap_org);
-		c[9] = report_int(e->heap_end);
+		c[8] = report_int(bf->heap_org);
+		c[9] = report_int(bf->heap_end);
 		c[10] = report_str(range != NULL ? range : "");
 		c[11] = report_str(list);	/* NULL for a reprieve */
 		c[12] = report_str(loaded != NULL ? loaded : "");
@@ -478,11 +479,11 @@ report_ovd_trace(const struct store_session *ss, const void *model,
 		snprintf(seg, sizeof seg, "%04Xh", p->load_seg);
 		sp.track = p->unit + 1;
 		sp.name = o->units[p->unit].name;
-		sp.start_us = ovd_us(p->start_ticks);
-		sp.dur_us = ovd_us(p->end_ticks) - sp.start_us;
+		sp.start_us = ovd_us(analyze_ovd_span_start(o, p));
+		sp.dur_us = ovd_us(analyze_ovd_span_end(o, p)) - sp.start_us;
 		args[0].v = report_str(seg);
-		args[1].v = report_int(p->first_seq);
-		args[2].v = report_int(p->last_seq);
+		args[1].v = report_int(p->first);
+		args[2].v = report_int(p->last);
 		report_trace_span(tr, &sp);
 	}
 
@@ -498,7 +499,7 @@ report_ovd_trace(const struct store_session *ss, const void *model,
 		in.track = e->unit + 1;
 		in.name = ovd_kind(e);
 		in.ts_us = ovd_us(e->ticks);
-		args[0].v = report_int(e->seq);
+		args[0].v = report_int((int64_t)i);
 		args[1].v = report_str(site);
 		report_trace_instant(tr, &in);
 		free(site);

@@ -470,6 +470,7 @@ tl_draw_detail(struct tui_view *tv, int y, int h, int w)
 	struct timeline			*tl = tv->data;
 	const struct analyze_ovd_event	*e = tl_cur(tv);
 	const struct analyze_ovd_unit	*u = &tl->o.units[e->unit];
+	const struct analyze_ovd_buffer	*bf;
 	char				*site, *list;
 
 	site = analyze_ovd_site(&tl->o, e->unit, e->ovr_ofs);
@@ -480,16 +481,17 @@ tl_draw_detail(struct tui_view *tv, int y, int h, int w)
 		free(site);
 		return;
 	}
-	tui_putf(y, 0, w, A_BOLD, "event %lld: %s of %s at %.3f s (tick"
-	    " %lld), called from %s (%04Xh:%04Xh)", (long long)e->seq,
+	tui_putf(y, 0, w, A_BOLD, "event %zu: %s of %s at %.3f s (tick"
+	    " %lld), called from %s (%04Xh:%04Xh)", tv->list.cur,
 	    e->reprieve ? "reprieve" : "load", u->name,
 	    analyze_ovd_seconds(e->ticks), (long long)e->ticks, site,
 	    u->stat_seg, e->ovr_ofs);
 	free(site);
+	bf = analyze_ovd_buffer_of(&tl->o, e);
 	tui_putf(y + 1, 0, w, TUI_PLAIN, "buffer OvrHeapOrg %04Xh..OvrHeapEnd"
-	    " %04Xh (%u bytes); %s %llu loads, %llu reprieves", e->heap_org,
-	    e->heap_end, e->heap_end > e->heap_org ?
-	    ((unsigned)e->heap_end - e->heap_org) * 16 : 0, u->name,
+	    " %04Xh (%u bytes); %s %llu loads, %llu reprieves", bf->heap_org,
+	    bf->heap_end, bf->heap_end > bf->heap_org ?
+	    ((unsigned)bf->heap_end - bf->heap_org) * 16 : 0, u->name,
 	    (unsigned long long)u->loads, (unsigned long long)u->reprieves);
 	list = tl_load_list(tl, tv->list.cur);
 	tui_putf(y + 2, 0, w, TUI_PLAIN, "loaded: %s", list);
@@ -689,7 +691,7 @@ tl_mouse(struct tui_view *tv, int button, int y, int x)
 		k = (uint32_t)(tl->lane_top + (size_t)(y - tl->lane_y));
 		ln = &tl->ix->lanes[k];
 		p = analyze_ovd_lane_at(tl->ix, k, a);
-		if (p < ln->nev && ln->ev_ticks[p] < b) {
+		if (p < ln->nev && tl->o.events[ln->ev[p]].ticks < b) {
 			tl_goto(tv, ln->ev[p]);
 			return (TUI_R_DRAW);
 		}
