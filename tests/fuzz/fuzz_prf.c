@@ -14,7 +14,7 @@ int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static struct store	*st;
-	struct ingest_opts	 opts = { NULL, INGEST_LOAD_AUTO, 0 };
+	struct ingest_opts	 opts = { NULL, INGEST_LOAD_AUTO, 0, NULL };
 	const char		*kind;
 	char			*cause = NULL;
 	int64_t			 id;

@@ -28,7 +28,7 @@ static struct store *
 load(const char *map, size_t maplen, const uint16_t *h16, int64_t *id)
 {
 	struct tu_prf		 f;
-	struct ingest_opts	 o = { NULL, INGEST_LOAD_AUTO, 0 };
+	struct ingest_opts	 o = { NULL, INGEST_LOAD_AUTO, 0, NULL };
 	struct store		*st = tu_store();
 	uint8_t			*buf;
 	size_t			 len;
@@ -188,7 +188,7 @@ load_random(unsigned seed, unsigned n, unsigned bsiz, unsigned nsyms,
     int64_t *id)
 {
 	struct tu_prf		 f;
-	struct ingest_opts	 o = { NULL, INGEST_LOAD_AUTO, 0 };
+	struct ingest_opts	 o = { NULL, INGEST_LOAD_AUTO, 0, NULL };
 	struct store		*st = tu_store();
 	uint16_t		*h16;
 	uint8_t			*buf;
@@ -428,7 +428,7 @@ START_TEST(test_bucket_edges)
 {
 	uint16_t		 h16[1] = { 0 };
 	struct tu_prf		 f;
-	struct ingest_opts	 o = { NULL, INGEST_LOAD_AUTO, 0 };
+	struct ingest_opts	 o = { NULL, INGEST_LOAD_AUTO, 0, NULL };
 	struct analyze_hist	 h;
 	struct analyze_share	*sh;
 	struct store		*st = tu_store();
