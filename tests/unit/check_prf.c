@@ -736,6 +736,264 @@ START_TEST(test_hits_truncation_every_length)
 }
 END_TEST
 
+/*
+ * The program beside the PRF.  A scratch folder holds the files; the PRF
+ * itself is ingested from memory under a name in it.
+ */
+static char	progdir[64];
+
+static void
+progdir_setup(void)
+{
+	snprintf(progdir, sizeof progdir, "/tmp/pvprogXXXXXX");
+	ck_assert_ptr_nonnull(mkdtemp(progdir));
+}
+
+static void
+progdir_teardown(void)
+{
+	char	cmd[96];
+
+	snprintf(cmd, sizeof cmd, "rm -rf %s", progdir);
+	ck_assert_int_eq(system(cmd), 0);
+}
+
+static const char *
+progfile(const char *name, const void *bytes, size_t len)
+{
+	static char	path[4][96];
+	static int	next;
+	char		*p = path[next++ % 4];
+	FILE		*f;
+
+	snprintf(p, 96, "%s/%s", progdir, name);
+	ck_assert_ptr_nonnull(f = fopen(p, "wb"));
+	ck_assert_uint_eq(fwrite(bytes, 1, len, f), len);
+	ck_assert_int_eq(fclose(f), 0);
+	return (p);
+}
+
+/* good(1) ingested as DIR/t.prf with opts; its result and *st. */
+static int
+ingest_beside(struct store **st, const struct ingest_opts *o, int64_t *id,
+    char **cause)
+{
+	struct tu_prf	 f = good(1);
+	uint8_t		*buf;
+	size_t		 len;
+	char		 name[96];
+	int		 rc;
+
+	*st = tu_store();
+	buf = tu_prf_bytes(&f, &len);
+	snprintf(name, sizeof name, "%s/t.prf", progdir);
+	rc = tu_ingest(*st, name, buf, len, o, id, cause);
+	free(buf);
+	return (rc);
+}
+
+/* An EXE: a 32-byte header, then image bytes; e_cp/e_cblp count both. */
+static uint8_t *
+exe_bytes(size_t image, size_t *len)
+{
+	uint8_t	*b, *p;
+	size_t	 load = 32 + image, i;
+
+	*len = load;
+	p = b = calloc(1, load + 1);
+	ck_assert_ptr_nonnull(b);
+	*p++ = 'M';
+	*p++ = 'Z';
+	tu_u16(&p, (uint16_t)(load % 512));		/* e_cblp */
+	tu_u16(&p, (uint16_t)((load + 511) / 512));	/* e_cp */
+	tu_u16(&p, 1);					/* e_crlc */
+	tu_u16(&p, 2);					/* e_cparhdr */
+	tu_u16(&p, 0);
+	tu_u16(&p, 0xffff);
+	tu_u16(&p, 0);
+	tu_u16(&p, 0x100);
+	tu_u16(&p, 0);
+	tu_u16(&p, 0);					/* e_ip */
+	tu_u16(&p, 0);					/* e_cs */
+	tu_u16(&p, 28);					/* e_lfarlc */
+	tu_u16(&p, 0);
+	for (i = 0; i < image; i++)
+		b[32 + i] = (uint8_t)(i * 7 + 1);
+	return (b);
+}
+
+/* The stored image of the one session, checked against want. */
+static void
+expect_image(struct store *st, int64_t id, uint64_t addr,
+    const uint8_t *want, size_t len)
+{
+	uint64_t	 a;
+	uint8_t		*bytes;
+	size_t		 n;
+
+	ck_assert_int_eq(store_prf_image_get(st, id, &a, &bytes, &n), 1);
+	ck_assert_uint_eq(a, addr);
+	ck_assert_uint_eq(n, len);
+	ck_assert(memcmp(bytes, want, len) == 0);
+	free(bytes);
+}
+
+START_TEST(test_image_com_beside)
+{
+	static const uint8_t	 com[5] = { 0xb8, 0x00, 0x4c, 0xcd, 0x21 };
+	struct store		*st;
+	uint64_t		 a;
+	uint8_t			*bytes;
+	size_t			 n;
+	int64_t			 id;
+	char			*cause;
+
+	/* None beside: no row, no warning of it. */
+	ck_assert_int_eq(ingest_beside(&st, NULL, &id, &cause), 0);
+	ck_assert_int_eq(store_prf_image_get(st, id, &a, &bytes, &n), 0);
+	store_close(st);
+	/* Any case: t.CoM beside t.prf, at PSP:0100. */
+	progfile("t.CoM", com, sizeof com);
+	ck_assert_msg(ingest_beside(&st, NULL, &id, &cause) == 0, "%s", cause);
+	expect_image(st, id, 0x10100, com, sizeof com);
+	ck_assert_int_eq(tu_count(st, "SELECT count(*) FROM warning WHERE"
+	    " message LIKE 'program ignored%'"), 0);
+	store_close(st);
+}
+END_TEST
+
+START_TEST(test_image_exe_beside)
+{
+	static const uint8_t	 com[2] = { 0x90, 0xc3 };
+	struct store		*st;
+	uint8_t			*exe;
+	size_t			 len;
+	int64_t			 id;
+	char			*cause;
+
+	/* By content: an MZ file is an EXE whatever its name. */
+	exe = exe_bytes(600, &len);
+	progfile("T.EXE", exe, len);
+	ck_assert_msg(ingest_beside(&st, NULL, &id, &cause) == 0, "%s", cause);
+	expect_image(st, id, 0x10100, exe + 32, 600);
+	/* 600 bytes at 10100h run past prog_high_pa 1008h: said. */
+	ck_assert_int_eq(tu_count(st, "SELECT count(*) FROM warning WHERE"
+	    " offset = 8 AND message LIKE '%T.EXE: its 600-byte EXE image at"
+	    " 10100 runs past prog_high_pa 1008: is it the program"
+	    " profiled?'"), 1);
+	store_close(st);
+	/* Both: the COM, as DOS runs it first, and a warning. */
+	progfile("t.com", com, sizeof com);
+	ck_assert_msg(ingest_beside(&st, NULL, &id, &cause) == 0, "%s", cause);
+	expect_image(st, id, 0x10100, com, sizeof com);
+	ck_assert_int_eq(tu_count(st, "SELECT count(*) FROM warning WHERE"
+	    " message LIKE '%t.com and an .EXE of the same name%'"), 1);
+	store_close(st);
+	free(exe);
+}
+END_TEST
+
+/* A bad program: ignored with a warning when found, an error if named. */
+static void
+expect_bad_program(const char *name, const void *bytes, size_t len,
+    const char *why)
+{
+	struct ingest_opts	 o = { NULL, INGEST_LOAD_AUTO, 0, NULL };
+	struct store		*st;
+	const char		*path;
+	char			*cause, want[256];
+	int64_t			 id;
+
+	path = progfile(name, bytes, len);
+	ck_assert_msg(ingest_beside(&st, NULL, &id, &cause) == 0, "%s", cause);
+	snprintf(want, sizeof want, "SELECT count(*) FROM warning WHERE"
+	    " offset = 0 AND message = 'program ignored: %s: %s'", path, why);
+	ck_assert_msg(tu_count(st, want) == 1, "%s: no warning %s", name,
+	    why);
+	ck_assert_int_eq(tu_count(st, "SELECT count(*) FROM prf_image"), 0);
+	store_close(st);
+	o.program = path;
+	ck_assert_int_eq(ingest_beside(&st, &o, &id, &cause), -1);
+	snprintf(want, sizeof want, "%s: %s", path, why);
+	ck_assert_str_eq(cause, want);
+	ck_assert_int_eq(tu_rows(st), 0);
+	free(cause);
+	store_close(st);
+	unlink(path);
+}
+
+START_TEST(test_image_bad)
+{
+	static const char	*fields[14] = { "signature", "e_cblp", "e_cp",
+	    "e_crlc", "e_cparhdr", "e_minalloc", "e_maxalloc", "e_ss", "e_sp",
+	    "e_csum", "e_ip", "e_cs", "e_lfarlc", "e_ovno" };
+	uint8_t			*exe, *big;
+	size_t			 len, cut;
+	char			 why[160];
+
+	/* Every cut inside the fixed header names the field it ends in. */
+	exe = exe_bytes(100, &len);
+	for (cut = 2; cut < 28; cut++) {
+		snprintf(why, sizeof why, "offset %zu: %s: file ends inside"
+		    " the EXE header (%zu bytes, it needs 28)", cut & ~1u,
+		    fields[cut / 2], cut);
+		expect_bad_program("t.exe", exe, cut, why);
+	}
+	/* e_cp and e_cblp against the bytes present. */
+	expect_bad_program("t.exe", exe, len - 1, "offset 4: e_cp: 1 pages"
+	    " (e_cblp 132) make 132 bytes, the file has 131");
+	exe[2] = 0;
+	exe[3] = 2;
+	expect_bad_program("t.exe", exe, len, "offset 2: e_cblp: 512 bytes in"
+	    " the last page of 512");
+	free(exe);
+	exe = exe_bytes(100, &len);
+	exe[4] = 0;
+	expect_bad_program("t.exe", exe, len, "offset 4: e_cp: 0 pages");
+	free(exe);
+	/* The header's paragraphs: too few, or more than the load. */
+	exe = exe_bytes(100, &len);
+	exe[8] = 1;
+	expect_bad_program("t.exe", exe, len, "offset 8: e_cparhdr: 1"
+	    " paragraphs of header in a 132-byte load (at least 28 bytes)");
+	exe[8] = 9;
+	expect_bad_program("t.exe", exe, len, "offset 8: e_cparhdr: 9"
+	    " paragraphs of header in a 132-byte load (at least 28 bytes)");
+	free(exe);
+	/* Relocations past the end of the file. */
+	exe = exe_bytes(100, &len);
+	exe[6] = 30;
+	expect_bad_program("t.exe", exe, len, "offset 24: e_lfarlc: 30"
+	    " relocations at 28 run past the end of the file (132 bytes)");
+	free(exe);
+	/* A COM too big to load, and an empty one. */
+	big = calloc(1, 0xff01);
+	ck_assert_ptr_nonnull(big);
+	expect_bad_program("t.com", big, 0xff01, "65281 bytes: too big for a"
+	    " COM program (at most 65280) and not an EXE (no MZ)");
+	free(big);
+	expect_bad_program("t.com", "", 0, "an empty program");
+}
+END_TEST
+
+/* --program names a file that is not there: the ingest fails. */
+START_TEST(test_image_given_missing)
+{
+	struct ingest_opts	 o = { NULL, INGEST_LOAD_AUTO, 0,
+	    "/nonexistent/P.COM" };
+	struct store		*st;
+	int64_t			 id;
+	char			*cause;
+
+	ck_assert_int_eq(ingest_beside(&st, &o, &id, &cause), -1);
+	ck_assert_str_eq(cause, "/nonexistent/P.COM: No such file or"
+	    " directory");
+	ck_assert_int_eq(tu_rows(st), 0);
+	free(cause);
+	store_close(st);
+}
+END_TEST
+
 START_TEST(test_not_a_profile)
 {
 	struct store	*st = tu_store();
@@ -774,6 +1032,13 @@ prf_suite(void)
 	tcase_add_test(tc, test_hits_odd);
 	tcase_add_test(tc, test_hits_truncation_every_length);
 	tcase_add_test(tc, test_not_a_profile);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("image");
+	tcase_add_checked_fixture(tc, progdir_setup, progdir_teardown);
+	tcase_add_test(tc, test_image_com_beside);
+	tcase_add_test(tc, test_image_exe_beside);
+	tcase_add_test(tc, test_image_bad);
+	tcase_add_test(tc, test_image_given_missing);
 	suite_add_tcase(s, tc);
 	return (s);
 }
