@@ -52,7 +52,7 @@ main_usage_exit(int status)
 "                    $XDG_DATA_HOME/profview/profview.db); :memory: keeps nothing\n"
 "  --map FILE        linker map for the symbols (default NAME.MAP beside FILE)\n"
 "  --load com|exe    how the DOS program was loaded (default: from the map)\n"
-"  --program FILE    the profiled DOS program, stored for its instructions\n"
+"  --program FILE    the profiled DOS program, kept for its code\n"
 "                    (default NAME.COM or NAME.EXE beside FILE)\n"
 "  --writable        let sql and :sql change the store\n"
 "  -f, --format FMT  report format for export (%s)\n"

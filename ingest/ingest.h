@@ -56,8 +56,8 @@ struct ingest_sym {
 	uint32_t	 seg;		/* paragraph, relative to the image */
 	uint32_t	 off;
 	uint32_t	 size;		/* 0 when the map does not say */
-	uint32_t	 end;		/* where its section ends, image-relative
-					   bytes; 0 when the map does not say */
+	/* Where its section ends, image-relative bytes; 0: not said. */
+	uint32_t	 end;
 };
 
 enum ingest_map_flavour {
