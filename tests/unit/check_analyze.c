@@ -258,8 +258,11 @@ bf_share(const struct analyze_hist *h, const struct analyze_bucket *b,
 	size_t				 i, k;
 	double				 v = 0;
 
-	for (i = 0; i < l0->n; i++) {
+	/* Every raw bucket inside b (the level's search is checked). */
+	for (i = analyze_level_at(l0, b->lo); i < l0->n; i++) {
 		r = &l0->b[i];
+		if (r->lo >= b->hi)
+			break;
 		if (r->lo < b->lo || r->hi > b->hi || r->hi == r->lo)
 			continue;
 		if (sym != SIZE_MAX)
