@@ -401,6 +401,21 @@ good_hits(void)
 	return (f);
 }
 
+/* The same buckets, every sample in the table: none missed it. */
+static const struct tu_hit	hit_all[3] = {
+	{ 0x0010, 0x1000, 5 }, { 0x0030, 0x1000, 70000 },
+	{ 0x0005, 0x1006, 7 }
+};
+
+static struct tu_prf
+good_exact(void)
+{
+	struct tu_prf	f = good(1);
+
+	tu_prf_hits(&f, hit_all, 3, 0);
+	return (f);
+}
+
 /* Ingest f: one warning at offset with message like pattern, no table. */
 static void
 expect_ignored(const struct tu_prf *f, size_t offset, const char *pattern)
@@ -471,22 +486,14 @@ START_TEST(test_hits_good)
 	store_close(st);
 
 	/* A table that caught every sample: not full, exact. */
-	{
-		static const struct tu_hit	all[3] = {
-			{ 0x0010, 0x1000, 5 }, { 0x0030, 0x1000, 70000 },
-			{ 0x0005, 0x1006, 7 }
-		};
-
-		f = good(1);
-		tu_prf_hits(&f, all, 3, 0);
-		f.hits_capacity = 100;
-		st = expect_load(&f, SIZE_MAX, 0, &id);
-		ck_assert_int_eq(store_prf_get(st, id, &p), 0);
-		ck_assert_int_eq(p.hit_table_full, 0);
-		ck_assert_uint_eq(p.hit_table_capacity, 100);
-		ck_assert_uint_eq(p.hit_missed, 0);
-		store_close(st);
-	}
+	f = good_exact();
+	f.hits_capacity = 100;
+	st = expect_load(&f, SIZE_MAX, 0, &id);
+	ck_assert_int_eq(store_prf_get(st, id, &p), 0);
+	ck_assert_int_eq(p.hit_table_full, 0);
+	ck_assert_uint_eq(p.hit_table_capacity, 100);
+	ck_assert_uint_eq(p.hit_missed, 0);
+	store_close(st);
 	/* An empty table: every sample missed it (capacity 0, /H:0 + 1). */
 	f = good(1);
 	tu_prf_hits(&f, NULL, 0, 5 + 70000 + 7);
@@ -633,23 +640,14 @@ START_TEST(test_hits_odd)
 	ck_assert_int_eq(tu_count(st, "SELECT hit_table FROM prf"), 1);
 	ck_assert_int_eq(tu_count(st, "SELECT hit_table_full FROM prf"), 0);
 	store_close(st);
-	{
-		static const struct tu_hit	all[3] = {
-			{ 0x0010, 0x1000, 5 }, { 0x0030, 0x1000, 70000 },
-			{ 0x0005, 0x1006, 7 }
-		};
-
-		f = good(1);
-		tu_prf_hits(&f, all, 3, 0);
-		f.hits_flags = 1;
-		st = expect_load(&f, SIZE_MAX, 1, &id);
-		ck_assert_int_eq(tu_count(st, "SELECT count(*) FROM warning"
-		    " WHERE message = 'HITS full flag set but no sample missed"
-		    " the table'"), 1);
-		ck_assert_int_eq(tu_count(st, "SELECT hit_table_full FROM"
-		    " prf"), 1);
-		store_close(st);
-	}
+	f = good_exact();
+	f.hits_flags = 1;
+	st = expect_load(&f, SIZE_MAX, 1, &id);
+	ck_assert_int_eq(tu_count(st, "SELECT count(*) FROM warning WHERE"
+	    " message = 'HITS full flag set but no sample missed the"
+	    " table'"), 1);
+	ck_assert_int_eq(tu_count(st, "SELECT hit_table_full FROM prf"), 1);
+	store_close(st);
 
 	/* A section after it that profview does not know: skipped. */
 	f = good_hits();
