@@ -52,6 +52,8 @@ main_usage_exit(int status)
 "                    $XDG_DATA_HOME/profview/profview.db); :memory: keeps nothing\n"
 "  --map FILE        linker map for the symbols (default NAME.MAP beside FILE)\n"
 "  --load com|exe    how the DOS program was loaded (default: from the map)\n"
+"  --program FILE    the profiled DOS program, kept for its code\n"
+"                    (default NAME.COM or NAME.EXE beside FILE)\n"
 "  --writable        let sql and :sql change the store\n"
 "  -f, --format FMT  report format for export (%s)\n"
 "  -o, --output OUT  write the report to OUT instead of standard output\n"
@@ -275,6 +277,7 @@ main(int argc, char **argv)
 		{ "db", required_argument, NULL, 'd' },
 		{ "map", required_argument, NULL, 'm' },
 		{ "load", required_argument, NULL, 'l' },
+		{ "program", required_argument, NULL, 'p' },
 		{ "writable", no_argument, NULL, 'w' },
 		{ "format", required_argument, NULL, 'f' },
 		{ "output", required_argument, NULL, 'o' },
@@ -312,6 +315,9 @@ main(int argc, char **argv)
 				    " exe\n");
 				return (EXIT_USAGE);
 			}
+			break;
+		case 'p':
+			a.ingest.program = optarg;
 			break;
 		case 'w':
 			a.writable = 1;

@@ -15,14 +15,26 @@ struct analyze_sym {
 	char		*name;
 	uint64_t	 addr;
 	uint64_t	 size;
-	double		 hits;	/* bucket hits shared out by overlap */
 	/*
-	 * What the hits rest on: lo counts only buckets the symbol has to
-	 * itself, hi every bucket it shares too.  lo == hi: exact; else
-	 * hits is an estimate within [lo, hi].
+	 * Its samples: the hit table's entries inside it, exactly, plus its
+	 * share of each bucket's samples the table does not place (all of
+	 * them without a table), split by instruction starts or bytes.
+	 */
+	double		 hits;
+	/*
+	 * What the hits rest on: lo counts the unplaced samples of only the
+	 * buckets the symbol has to itself, hi those of every bucket it
+	 * touches.  lo == hi: exact; else hits is an estimate in [lo, hi].
 	 */
 	double		 hits_lo;
 	double		 hits_hi;
+};
+
+/* How a bucket's samples that no hit-table entry places are shared. */
+enum analyze_split {
+	ANALYZE_SPLIT_NONE,	/* the table places every sample */
+	ANALYZE_SPLIT_BYTES,	/* by the bytes each symbol has there */
+	ANALYZE_SPLIT_STARTS	/* by the instructions starting there */
 };
 
 /* A bucket, or a run of merged buckets at a coarser zoom level. */
@@ -47,6 +59,15 @@ struct analyze_hist {
 	uint64_t		 in_program;	/* sum of bucket hits */
 	uint64_t		 total;		/* plus io, dos, high */
 	double			 unattributed;	/* bucket hits outside symbols */
+	int			 split;		/* ANALYZE_SPLIT_* */
+	/* The hit table (prf_hit), when the file had one, by address. */
+	uint64_t		*hit_addr;
+	uint64_t		*hit_cum;	/* hits of [0, i): nhit + 1 */
+	size_t			 nhit;
+	/* Instruction starts in the stored image: a bit per byte. */
+	uint64_t		 image_lo;
+	uint64_t		 image_hi;
+	uint64_t		*starts;
 	struct analyze_sym	*syms;		/* by address */
 	size_t			 nsyms;
 	size_t			*flat;		/* syms by hits, descending */
@@ -81,8 +102,8 @@ struct analyze_share {
 	double		 hits;
 };
 
-double		 analyze_bucket_share(const struct analyze_bucket *,
-		    const struct analyze_sym *);
+double		 analyze_bucket_share(const struct analyze_hist *,
+		    const struct analyze_bucket *, size_t);
 double		 analyze_bucket_pct(const struct analyze_bucket *, double);
 size_t		 analyze_bucket_shares(const struct analyze_hist *,
 		    const struct analyze_bucket *, struct analyze_share **);

@@ -5,14 +5,36 @@
  * and what the histogram view and the PRF report show of them: shares of
  * all samples, rows by hits, the names in a bucket, each symbol's part of
  * a bucket.
+ *
+ * Attribution.  A sample the file's hit table places (its exact CS:IP)
+ * belongs to the symbol holding that address, exactly.  The rest of a
+ * bucket's samples, all of them without a table, are shared among the
+ * parties of the bucket (the symbols overlapping it, and its bytes that
+ * no symbol covers) by how many instructions start in each part, decoded
+ * from the stored program image, else by bytes: code that runs once and
+ * data beside it get little, where by bytes they got their width.  Such a
+ * share is an estimate; its bounds are the unplaced samples of only the
+ * buckets the symbol has to itself, and of every bucket it touches.
  */
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include <capstone.h>
+
 #include "xmalloc.h"
 #include "analyze/analyze.h"
+
+/* How one raw bucket's unplaced samples are split among its parties. */
+struct hist_split {
+	double		 resid;		/* samples the table does not place */
+	int		 bytes;		/* weigh by bytes, not starts */
+	uint64_t	 wsum;		/* weight of every party */
+	uint64_t	 gap_bytes;	/* bytes no symbol covers */
+	uint64_t	 gap_w;		/* and their weight */
+	uint64_t	 gap_exact;	/* and the table's samples there */
+};
 
 #define ANALYZE_NAMES_MAX	4	/* names in a report's bucket row */
 #define ANALYZE_NAMES_ROOM	24	/* bytes kept for " +N" */
@@ -51,6 +73,151 @@ hist_syms_of(struct analyze_hist *h, struct analyze_bucket *b)
 		hi++;
 	b->sym_first = (uint32_t)first;
 	b->sym_count = (uint32_t)(hi - first);
+}
+
+/* The first hit-table entry at or above addr. */
+static size_t
+hist_hit_at(const struct analyze_hist *h, uint64_t addr)
+{
+	size_t	lo = 0, hi = h->nhit, mid;
+
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		if (h->hit_addr[mid] < addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return (lo);
+}
+
+/* The hit table's samples in [lo, hi). */
+static uint64_t
+hist_exact(const struct analyze_hist *h, uint64_t lo, uint64_t hi)
+{
+	if (h->nhit == 0 || hi <= lo)
+		return (0);
+	return (h->hit_cum[hist_hit_at(h, hi)] - h->hit_cum[hist_hit_at(h,
+	    lo)]);
+}
+
+/* Set bits of the starts bitmap from bit a to bit b (not included). */
+static uint64_t
+hist_popcount(const uint64_t *v, uint64_t a, uint64_t b)
+{
+	uint64_t	n = 0, w;
+
+	while (a < b) {
+		w = v[a / 64] >> (a % 64);
+		if (b - a < 64 - a % 64) {
+			w &= ((uint64_t)1 << (b - a)) - 1;
+			n += (uint64_t)__builtin_popcountll(w);
+			break;
+		}
+		n += (uint64_t)__builtin_popcountll(w);
+		a += 64 - a % 64;
+	}
+	return (n);
+}
+
+/* What [lo, hi) weighs in a split: its instruction starts, or bytes. */
+static uint64_t
+hist_weight(const struct analyze_hist *h, int bytes, uint64_t lo,
+    uint64_t hi)
+{
+	if (hi <= lo)
+		return (0);
+	if (bytes || h->starts == NULL)
+		return (hi - lo);
+	/* Bytes the program file did not fill hold no instruction. */
+	if (lo < h->image_lo)
+		lo = h->image_lo;
+	if (hi > h->image_hi)
+		hi = h->image_hi;
+	if (hi <= lo)
+		return (0);
+	return (hist_popcount(h->starts, lo - h->image_lo, hi - h->image_lo));
+}
+
+/*
+ * The weights of the parties of [lo, hi), whose candidate symbols are
+ * b's: each symbol's part, and the gaps between them.
+ */
+static uint64_t
+hist_weigh(const struct analyze_hist *h, const struct analyze_bucket *b,
+    uint64_t lo, uint64_t hi, struct hist_split *sp)
+{
+	const struct analyze_sym	*s;
+	uint64_t			 cur = lo, slo, shi, w = 0;
+	size_t				 k, end;
+
+	sp->gap_bytes = sp->gap_w = sp->gap_exact = 0;
+	end = (size_t)b->sym_first + b->sym_count;
+	for (k = b->sym_first; k < end; k++) {
+		s = &h->syms[k];
+		slo = s->addr > lo ? s->addr : lo;
+		shi = s->addr + s->size < hi ? s->addr + s->size : hi;
+		if (shi <= slo)
+			continue;
+		w += hist_weight(h, sp->bytes, slo, shi);
+		/* Candidates come by address: a gap ends where one starts. */
+		if (slo > cur) {
+			sp->gap_bytes += slo - cur;
+			sp->gap_w += hist_weight(h, sp->bytes, cur, slo);
+			sp->gap_exact += hist_exact(h, cur, slo);
+		}
+		if (shi > cur)
+			cur = shi;
+	}
+	if (hi > cur) {
+		sp->gap_bytes += hi - cur;
+		sp->gap_w += hist_weight(h, sp->bytes, cur, hi);
+		sp->gap_exact += hist_exact(h, cur, hi);
+	}
+	return (w + sp->gap_w);
+}
+
+/*
+ * How raw bucket b's samples split: what the table places, and the
+ * weights the rest is shared by.  Instruction starts where the image has
+ * any in the bucket, else bytes.
+ */
+static void
+hist_split_of(const struct analyze_hist *h, const struct analyze_bucket *b,
+    struct hist_split *sp)
+{
+	uint64_t	exact = hist_exact(h, b->lo, b->hi);
+
+	sp->resid = b->hits > exact ? (double)(b->hits - exact) : 0;
+	sp->bytes = (h->starts == NULL);
+	sp->wsum = hist_weigh(h, b, b->lo, b->hi, sp);
+	if (sp->wsum == 0 && !sp->bytes) {
+		sp->bytes = 1;
+		sp->wsum = hist_weigh(h, b, b->lo, b->hi, sp);
+	}
+}
+
+/* The samples of [lo, hi), a part of a raw bucket split as sp says. */
+static double
+hist_part(const struct analyze_hist *h, const struct hist_split *sp,
+    uint64_t lo, uint64_t hi)
+{
+	double	v = (double)hist_exact(h, lo, hi);
+
+	if (sp->wsum != 0 && sp->resid != 0)
+		v += sp->resid * (double)hist_weight(h, sp->bytes, lo, hi) /
+		    (double)sp->wsum;
+	return (v);
+}
+
+/* The samples of raw bucket b that no symbol takes. */
+static double
+hist_outside(const struct hist_split *sp)
+{
+	if (sp->wsum == 0)
+		return ((double)sp->gap_exact + sp->resid);
+	return ((double)sp->gap_exact + sp->resid * (double)sp->gap_w /
+	    (double)sp->wsum);
 }
 
 static int
@@ -120,6 +287,7 @@ hist_load_buckets(struct store *st, struct analyze_hist *h)
 	struct store_cursor	*c;
 	struct store_bucket	 row;
 	struct analyze_level	*l0 = &h->levels[0];
+	uint64_t		 end = (uint64_t)h->prf.prog_high_pa * 16;
 	size_t			 n = 0;
 	int			 rc = 0;
 
@@ -131,7 +299,9 @@ hist_load_buckets(struct store *st, struct analyze_hist *h)
 	    (rc = store_bucket_next(c, &row)) == 1) {
 		l0->b[n].idx = row.idx;
 		l0->b[n].lo = row.lo;
-		l0->b[n].hi = row.hi;
+		/* Stores from before ingest clipped it: the last bucket. */
+		l0->b[n].hi = row.hi > end ? (end > row.lo ? end : row.lo) :
+		    row.hi;
 		l0->b[n].hits = row.hits;
 		h->in_program += row.hits;
 		n++;
@@ -169,6 +339,181 @@ hist_levels(struct analyze_hist *h)
 	}
 }
 
+/* The hit table, by address, with running sums. */
+static int
+hist_load_hits(struct store *st, struct analyze_hist *h)
+{
+	struct store_cursor	*c;
+	struct store_prf_hit	 e;
+	size_t			 cap = h->prf.hit_table_capacity + 1;
+	int			 rc;
+
+	if (!h->prf.hit_table)
+		return (0);
+	if ((c = store_prf_hits(st, h->session)) == NULL)
+		return (-1);
+	h->hit_addr = xreallocarray(NULL, cap, sizeof *h->hit_addr);
+	h->hit_cum = xreallocarray(NULL, cap + 1, sizeof *h->hit_cum);
+	h->hit_cum[0] = 0;
+	while ((rc = store_prf_hit_next(c, &e)) == 1) {
+		if (h->nhit + 1 >= cap) {
+			cap *= 2;
+			h->hit_addr = xreallocarray(h->hit_addr, cap,
+			    sizeof *h->hit_addr);
+			h->hit_cum = xreallocarray(h->hit_cum, cap + 1,
+			    sizeof *h->hit_cum);
+		}
+		h->hit_addr[h->nhit] = e.addr;
+		h->hit_cum[h->nhit + 1] = h->hit_cum[h->nhit] + e.hits;
+		h->nhit++;
+	}
+	store_cursor_close(c);
+	return (rc < 0 ? -1 : 0);
+}
+
+static int
+hist_u64_cmp(const void *a, const void *b)
+{
+	uint64_t	x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return (x < y ? -1 : x > y);
+}
+
+/*
+ * The image's instruction starts, decoded lazily: the image is cut at
+ * every symbol's start and end, and each piece is swept from its own
+ * start (a label is where control arrives), when a bucket that needs a
+ * split first touches it.
+ */
+struct hist_decoder {
+	csh		 cs;
+	cs_insn		*insn;
+	uint8_t		*image;
+	uint64_t	*cut;		/* piece boundaries, sorted */
+	size_t		 ncut;
+	uint8_t		*done;		/* per piece */
+};
+
+static int
+hist_decoder_open(struct store *st, struct analyze_hist *h,
+    struct hist_decoder *d)
+{
+	uint64_t	addr, a;
+	size_t		len, i, n = 0;
+
+	memset(d, 0, sizeof *d);
+	if (store_prf_image_get(st, h->session, &addr, &d->image, &len) != 1)
+		return (0);
+	if (len == 0 || cs_open(CS_ARCH_X86, CS_MODE_16, &d->cs) !=
+	    CS_ERR_OK) {
+		free(d->image);
+		d->image = NULL;
+		return (0);
+	}
+	d->insn = cs_malloc(d->cs);
+	h->image_lo = addr;
+	h->image_hi = addr + len;
+	h->starts = xcalloc(len / 64 + 1, sizeof *h->starts);
+	d->cut = xreallocarray(NULL, 2 * h->nsyms + 2, sizeof *d->cut);
+	d->cut[n++] = h->image_lo;
+	d->cut[n++] = h->image_hi;
+	for (i = 0; i < h->nsyms; i++) {
+		a = h->syms[i].addr;
+		if (a > h->image_lo && a < h->image_hi)
+			d->cut[n++] = a;
+		a += h->syms[i].size;
+		if (a > h->image_lo && a < h->image_hi)
+			d->cut[n++] = a;
+	}
+	qsort(d->cut, n, sizeof *d->cut, hist_u64_cmp);
+	for (i = 0; i < n; i++) {
+		if (d->ncut == 0 || d->cut[i] != d->cut[d->ncut - 1])
+			d->cut[d->ncut++] = d->cut[i];
+	}
+	d->done = xcalloc(d->ncut, 1);
+	return (1);
+}
+
+/* Sweep piece i: each instruction's first byte gets its bit. */
+static void
+hist_decode_piece(struct analyze_hist *h, struct hist_decoder *d, size_t i)
+{
+	const uint8_t	*p;
+	uint64_t	 at, off, next;
+	size_t		 left;
+
+	d->done[i] = 1;
+	at = d->cut[i];
+	off = at - h->image_lo;
+	p = d->image + off;
+	/* The last instruction may run on past the piece. */
+	left = (size_t)(h->image_hi - at);
+	while (at < d->cut[i + 1]) {
+		off = at - h->image_lo;
+		next = at;
+		if (cs_disasm_iter(d->cs, &p, &left, &next, d->insn)) {
+			h->starts[off / 64] |= (uint64_t)1 << (off % 64);
+			at = next;
+		} else {
+			/* Not an instruction: on to the next byte. */
+			p++;
+			left--;
+			at++;
+		}
+	}
+}
+
+/* Decode every piece that [lo, hi) touches. */
+static void
+hist_decode(struct analyze_hist *h, struct hist_decoder *d, uint64_t lo,
+    uint64_t hi)
+{
+	size_t	a = 0, b = d->ncut - 1, mid;
+
+	if (hi <= h->image_lo || lo >= h->image_hi)
+		return;
+	/* The last boundary at or below lo. */
+	while (b - a > 1) {
+		mid = a + (b - a) / 2;
+		if (d->cut[mid] <= lo)
+			a = mid;
+		else
+			b = mid;
+	}
+	for (; a + 1 < d->ncut && d->cut[a] < hi; a++) {
+		if (!d->done[a])
+			hist_decode_piece(h, d, a);
+	}
+}
+
+static void
+hist_decoder_close(struct hist_decoder *d)
+{
+	if (d->image == NULL)
+		return;
+	cs_free(d->insn, 1);
+	cs_close(&d->cs);
+	free(d->image);
+	free(d->cut);
+	free(d->done);
+}
+
+/* Whether raw bucket b's unplaced samples have more than one taker. */
+static int
+hist_contested(const struct analyze_hist *h, const struct analyze_bucket *b)
+{
+	size_t		k, end = (size_t)b->sym_first + b->sym_count, n = 0;
+	uint64_t	covered = 0;
+
+	for (k = b->sym_first; k < end && n < 2; k++) {
+		if (analyze_overlap(b, &h->syms[k]) != 0) {
+			covered += analyze_overlap(b, &h->syms[k]);
+			n++;
+		}
+	}
+	return (n > 1 || (n == 1 && covered < b->hi - b->lo));
+}
+
 /* Load PRF session id into h. */
 int
 analyze_hist_load(struct store *st, int64_t id, struct analyze_hist *h,
@@ -176,8 +521,13 @@ analyze_hist_load(struct store *st, int64_t id, struct analyze_hist *h,
 {
 	struct analyze_level	*l0;
 	struct analyze_bucket	*b;
-	size_t			 i, k;
-	double			 shared, share;
+	struct analyze_sym	*s;
+	struct hist_split	 sp;
+	struct hist_decoder	 d;
+	size_t			 i, k, end;
+	uint64_t		 lo, hi, ex;
+	double			 share;
+	int			 decoding = 0;
 
 	memset(h, 0, sizeof *h);
 	h->session = id;
@@ -188,7 +538,7 @@ analyze_hist_load(struct store *st, int64_t id, struct analyze_hist *h,
 	}
 	h->levels = xcalloc(1, sizeof *h->levels);
 	h->nlevels = 1;
-	if (hist_load_buckets(st, h) != 0 ||
+	if (hist_load_buckets(st, h) != 0 || hist_load_hits(st, h) != 0 ||
 	    analyze_syms_load(st, h->session, &h->syms, &h->nsyms) != 0) {
 		*cause = xasprintf("session %lld: %s", (long long)id,
 		    store_error(st));
@@ -197,26 +547,44 @@ analyze_hist_load(struct store *st, int64_t id, struct analyze_hist *h,
 	}
 	h->total = h->in_program + h->prf.hit_io + h->prf.hit_dos +
 	    h->prf.hit_high;
+	/* A table that missed nothing leaves nothing to split. */
+	h->split = ANALYZE_SPLIT_NONE;
+	if (!h->prf.hit_table || h->prf.hit_missed != 0) {
+		h->split = ANALYZE_SPLIT_BYTES;
+		if (hist_decoder_open(st, h, &d)) {
+			h->split = ANALYZE_SPLIT_STARTS;
+			decoding = 1;
+		}
+	}
 
 	l0 = &h->levels[0];
 	for (i = 0; i < l0->n; i++) {
 		b = &l0->b[i];
 		hist_syms_of(h, b);
-		shared = 0;
-		for (k = b->sym_first; k < b->sym_first + b->sym_count; k++) {
-			if (analyze_overlap(b, &h->syms[k]) == 0)
+		/* Decode only where a split needs it: the image may be big. */
+		if (decoding && b->hits != 0 && hist_contested(h, b))
+			hist_decode(h, &d, b->lo, b->hi);
+		hist_split_of(h, b, &sp);
+		end = (size_t)b->sym_first + b->sym_count;
+		for (k = b->sym_first; k < end; k++) {
+			s = &h->syms[k];
+			lo = s->addr > b->lo ? s->addr : b->lo;
+			hi = s->addr + s->size < b->hi ? s->addr + s->size :
+			    b->hi;
+			if (hi <= lo)
 				continue;
-			share = analyze_bucket_share(b, &h->syms[k]);
-			h->syms[k].hits += share;
-			h->syms[k].hits_hi += (double)b->hits;
-			if (analyze_overlap(b, &h->syms[k]) == b->hi - b->lo)
-				h->syms[k].hits_lo += (double)b->hits;
-			shared += share;
+			ex = hist_exact(h, lo, hi);
+			share = hist_part(h, &sp, lo, hi);
+			s->hits += share;
+			s->hits_hi += (double)ex + sp.resid;
+			s->hits_lo += (double)ex;
+			if (hi - lo == b->hi - b->lo)
+				s->hits_lo += sp.resid;
 		}
-		/* Nested symbols can over-share; never report negative. */
-		if (shared < (double)b->hits)
-			h->unattributed += (double)b->hits - shared;
+		h->unattributed += hist_outside(&sp);
 	}
+	if (decoding)
+		hist_decoder_close(&d);
 	if (h->nsyms != 0) {
 		h->flat = xcalloc(h->nsyms, sizeof *h->flat);
 		for (i = 0; i < h->nsyms; i++)
@@ -234,6 +602,9 @@ analyze_hist_free(struct analyze_hist *h)
 
 	analyze_syms_free(h->syms, h->nsyms);
 	free(h->flat);
+	free(h->hit_addr);
+	free(h->hit_cum);
+	free(h->starts);
 	for (i = 0; i < h->nlevels; i++)
 		free(h->levels[i].b);
 	free(h->levels);
@@ -395,15 +766,47 @@ analyze_bucket_names_fit(const struct analyze_hist *h,
 	return (used < len ? used : len - 1);
 }
 
-/* Symbol s's part of bucket b's hits: by the bytes of b it covers. */
-double
-analyze_bucket_share(const struct analyze_bucket *b,
-    const struct analyze_sym *s)
+/* The raw buckets a bucket of any level spans: [*first, *last]. */
+static int
+hist_raw_span(const struct analyze_hist *h, const struct analyze_bucket *b,
+    uint64_t lo, uint64_t hi, size_t *first, size_t *last)
 {
-	uint64_t	width = b->hi - b->lo;
+	const struct analyze_level	*l0 = &h->levels[0];
 
-	return (width != 0 ? (double)b->hits * analyze_overlap(b, s) / width :
-	    0);
+	if (l0->n == 0 || hi <= lo)
+		return (0);
+	*first = analyze_level_at(l0, lo > b->lo ? lo : b->lo);
+	*last = analyze_level_at(l0, (hi < b->hi ? hi : b->hi) - 1);
+	return (1);
+}
+
+/*
+ * Symbol k's part of bucket b's hits (b of any level: the parts of the
+ * raw buckets it spans), as the flat profile counts them.
+ */
+double
+analyze_bucket_share(const struct analyze_hist *h,
+    const struct analyze_bucket *b, size_t k)
+{
+	const struct analyze_sym	*s = &h->syms[k];
+	const struct analyze_bucket	*r;
+	struct hist_split		 sp;
+	uint64_t			 lo, hi;
+	size_t				 i, first, last;
+	double				 v = 0;
+
+	if (!hist_raw_span(h, b, s->addr, s->addr + s->size, &first, &last))
+		return (0);
+	for (i = first; i <= last; i++) {
+		r = &h->levels[0].b[i];
+		lo = s->addr > r->lo ? s->addr : r->lo;
+		hi = s->addr + s->size < r->hi ? s->addr + s->size : r->hi;
+		if (hi <= lo)
+			continue;
+		hist_split_of(h, r, &sp);
+		v += hist_part(h, &sp, lo, hi);
+	}
+	return (v);
 }
 
 /* Hits as a percentage of bucket b's. */
@@ -433,24 +836,33 @@ analyze_bucket_shares(const struct analyze_hist *h,
     const struct analyze_bucket *b, struct analyze_share **out)
 {
 	struct analyze_share	*v;
-	size_t			 k, n = 0;
+	struct hist_split	 sp;
+	size_t			 k, n = 0, i, first, last;
 	size_t			 end = (size_t)b->sym_first + b->sym_count;
-	uint64_t		 width = b->hi - b->lo, covered = 0;
+	double			 outside = 0;
 
 	v = xcalloc((size_t)b->sym_count + 2, sizeof *v);
 	for (k = analyze_bucket_sym(h, b, 0); k < end;
 	    k = analyze_bucket_sym(h, b, k + 1)) {
 		v[n].sym = k;
 		v[n].bytes = analyze_overlap(b, &h->syms[k]);
-		v[n].hits = analyze_bucket_share(b, &h->syms[k]);
-		covered += v[n].bytes;
+		v[n].hits = analyze_bucket_share(h, b, k);
 		n++;
 	}
-	/* Nested symbols can cover more than the bucket: nothing left. */
-	if (covered < width) {
+	/* The gaps' bytes over b, their samples raw bucket by raw bucket. */
+	sp.bytes = 1;
+	hist_weigh(h, b, b->lo, b->hi, &sp);
+	if (sp.gap_bytes != 0) {
+		if (hist_raw_span(h, b, b->lo, b->hi, &first, &last)) {
+			for (i = first; i <= last; i++) {
+				hist_split_of(h, &h->levels[0].b[i], &sp);
+				outside += hist_outside(&sp);
+			}
+		}
+		hist_weigh(h, b, b->lo, b->hi, &sp);
 		v[n].sym = SIZE_MAX;
-		v[n].bytes = width - covered;
-		v[n].hits = (double)b->hits * (width - covered) / width;
+		v[n].bytes = sp.gap_bytes;
+		v[n].hits = outside;
 		n++;
 	}
 	qsort(v, n, sizeof *v, hist_share_cmp);

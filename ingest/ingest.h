@@ -21,6 +21,7 @@ struct ingest_opts {
 	const char	*map;		/* --map FILE, or NULL to look nearby */
 	enum ingest_load load;
 	int		 progress;	/* draw a progress bar on stderr */
+	const char	*program;	/* --program FILE; NULL: look nearby */
 };
 
 /* What a reader gets: the file's bytes and where its rows go. */
@@ -55,6 +56,8 @@ struct ingest_sym {
 	uint32_t	 seg;		/* paragraph, relative to the image */
 	uint32_t	 off;
 	uint32_t	 size;		/* 0 when the map does not say */
+	/* Where its section ends, image-relative bytes; 0: not said. */
+	uint32_t	 end;
 };
 
 enum ingest_map_flavour {
@@ -97,6 +100,20 @@ char		*ingest_map_find(const char *);
 int		 ingest_map_open(struct ingest_ctx *, struct ingest_map *,
 		    char **);
 int		 ingest_map_attach(struct ingest_ctx *, uint32_t, uint32_t);
+
+/* A DOS program's load image (image.c). */
+struct ingest_image {
+	char		*path;
+	int		 exe;		/* else a COM */
+	uint64_t	 addr;		/* linear, by the load rule */
+	uint8_t		*bytes;
+	size_t		 len;
+};
+
+char		*ingest_image_find(const char *, int *);
+int		 ingest_image_open(struct ingest_ctx *, uint32_t,
+		    struct ingest_image *);
+void		 ingest_image_free(struct ingest_image *);
 
 /* SHA-256 (sha256.c), hex-encoded into 65 bytes. */
 void		 ingest_sha256(const uint8_t *, size_t, char *);

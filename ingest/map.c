@@ -14,6 +14,11 @@
  *    are values, not code, and are left out.
  *  - Turbo Pascal: as LINK, but module = the unit (its CODE segment; data
  *    symbols have none) and a unit's main block "@" is named "UNIT.@".
+ *
+ * A symbol also learns where its section ends (NASM: the section's vstart
+ * plus its length; LINK, TLINK, TP: the segment's Stop + 1), so that its
+ * size stops there: bytes between sections (alignment, stack) and the
+ * next section's data belong to no symbol.
  */
 #include <ctype.h>
 #include <errno.h>
@@ -387,7 +392,7 @@ map_printable(const struct map_tok *t)
 
 static void
 map_add(struct map_parser *mp, char *module, char *name, uint32_t seg,
-    uint32_t off)
+    uint32_t off, uint32_t end)
 {
 	struct ingest_map	*map = mp->map;
 	struct ingest_sym	*s;
@@ -401,6 +406,7 @@ map_add(struct map_parser *mp, char *module, char *name, uint32_t seg,
 	s->seg = seg;
 	s->off = off;
 	s->size = 0;
+	s->end = end;
 }
 
 /*
@@ -417,14 +423,37 @@ enum map_nasm_state {
 	NASM_CONSTTAB		/* inside "Value Name" rows */
 };
 
+/* A NASM section from the summary: where it ends, in virtual bytes. */
+struct map_nasm_sect {
+	const char	*name;		/* in the map's text */
+	size_t		 len;
+	uint32_t	 vend;
+};
+
+/* The end of section name (t), or 0 when the summary did not list it. */
+static uint32_t
+map_nasm_end(const struct map_nasm_sect *v, size_t n, const struct map_tok *t)
+{
+	size_t	i;
+
+	for (i = 0; i < n; i++) {
+		if (v[i].len == t->len && memcmp(v[i].name, t->p, t->len) == 0)
+			return (v[i].vend);
+	}
+	return (0);
+}
+
 static int
 map_nasm(struct map_parser *mp)
 {
 	struct map_line		 l;
 	struct map_tok		 t[8];
 	enum map_nasm_state	 state = NASM_OTHER;
+	struct map_nasm_sect	*sects = NULL;
+	size_t			 nsects = 0;
 	char			*section = NULL;
-	uint32_t		 origin = 0, real, virt, v;
+	uint32_t		 origin = 0, real, virt, v, vstart, length;
+	uint32_t		 send = 0;
 	uint64_t		 lowest = UINT64_MAX;
 	int			 have_origin = 0, rc = -1;
 	size_t			 n;
@@ -462,14 +491,22 @@ map_nasm(struct map_parser *mp)
 			if (n == 6 && map_tok_is(&t[0], "Vstart"))
 				break;
 			if (n != 6 || map_hex(t[0].p, t[0].len, UINT32_MAX,
-			    &v) != 0 || map_hex(t[1].p, t[1].len, UINT32_MAX,
-			    &v) != 0 || map_hex(t[2].p, t[2].len, UINT32_MAX,
-			    &v) != 0 || map_hex(t[3].p, t[3].len, UINT32_MAX,
-			    &v) != 0) {
+			    &vstart) != 0 || map_hex(t[1].p, t[1].len,
+			    UINT32_MAX, &v) != 0 || map_hex(t[2].p, t[2].len,
+			    UINT32_MAX, &v) != 0 || map_hex(t[3].p, t[3].len,
+			    UINT32_MAX, &length) != 0) {
 				map_error(mp, &l, "section", "expected vstart,"
 				    " start, stop, length, class and name");
 				goto out;
 			}
+			/* Sections are few: one allocation each is fine. */
+			sects = xreallocarray(sects, nsects + 1,
+			    sizeof *sects);
+			sects[nsects].name = t[5].p;
+			sects[nsects].len = t[5].len;
+			sects[nsects].vend = (uint64_t)vstart + length >
+			    UINT32_MAX ? UINT32_MAX : vstart + length;
+			nsects++;
 			break;
 		case NASM_SYMBOLS:
 		case NASM_SYMTAB:
@@ -484,6 +521,7 @@ map_nasm(struct map_parser *mp)
 					goto out;
 				}
 				section = map_tokdup(mp, &t[2]);
+				send = map_nasm_end(sects, nsects, &t[2]);
 				state = NASM_SYMBOLS;
 				break;
 			}
@@ -548,7 +586,8 @@ map_nasm(struct map_parser *mp)
 			if (real < lowest)
 				lowest = real;
 			/* Every label of a section shares its name. */
-			map_add(mp, section, map_tokdup(mp, &t[2]), 0, virt);
+			map_add(mp, section, map_tokdup(mp, &t[2]), 0, virt,
+			    send);
 			break;
 		}
 	}
@@ -562,6 +601,7 @@ map_nasm(struct map_parser *mp)
 		mp->map->com = (lowest != UINT64_MAX && lowest >= 0x100);
 	rc = 0;
 out:
+	free(sects);
 	return (rc);
 }
 
@@ -842,7 +882,7 @@ map_link(struct map_parser *mp)
 	enum map_link_state	 state = LINK_NONE, next;
 	size_t			 nsegs = 0, segcap = 0, rows = 0, i, n;
 	size_t			 nsegv;
-	uint32_t		 seg, off, a;
+	uint32_t		 seg, off, a, end;
 	int			 rc = -1, tp = 0;
 	char			*module, *name;
 
@@ -928,6 +968,8 @@ map_link(struct map_parser *mp)
 			sg = map_seg_find(segv, nsegv, a);
 		else
 			sg = map_seg_of(segs, nsegs, a);
+		/* Whatever its class, the segment bounds the symbol. */
+		end = sg != NULL ? sg->stop + 1 : 0;
 		/* TP: a unit is a CODE segment; DATA, STACK are not units. */
 		if (sg != NULL && tp && strcasecmp(sg->class, "CODE") != 0)
 			sg = NULL;
@@ -946,6 +988,7 @@ map_link(struct map_parser *mp)
 		s->seg = pub->seg;
 		s->off = pub->off;
 		s->size = 0;
+		s->end = end;
 	}
 	rc = 0;
 out:
@@ -1209,8 +1252,8 @@ ingest_map_attach(struct ingest_ctx *ctx, uint32_t psp, uint32_t high)
 	}
 	/*
 	 * A public runs to the next address that has one, and never past
-	 * the image's end; aliases before the last at an address get 0 so
-	 * that a bucket's hits are not counted twice.
+	 * its section's end or the image's; aliases before the last at an
+	 * address get 0 so that a bucket's hits are not counted twice.
 	 */
 	for (i = 0; i < n; i++) {
 		s = &map.syms[v != NULL ? v[i].i : i];
@@ -1225,6 +1268,10 @@ ingest_map_attach(struct ingest_ctx *ctx, uint32_t psp, uint32_t high)
 				size = end - addr;
 			if (addr < end && addr + size > end)
 				size = end - addr;
+			/* A label at its section's end labels nothing. */
+			if (s->end != 0 && addr + size > base + s->end)
+				size = addr < base + s->end ? base + s->end -
+				    addr : 0;
 		}
 		if (store_symbol_add(ctx->st, ctx->session, s->module, s->name,
 		    addr, size) != 0) {

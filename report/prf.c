@@ -32,19 +32,33 @@ static const struct report_table prf_t_counters = {
 	PRF_COUNTER_PCT, 0
 };
 
+/*
+ * A share is exact (the hit table placed every sample it counts) or an
+ * estimate within bounds: humans see "~12.30" and "(8.00-15.10)", machines
+ * the numbers and whether they are exact.
+ */
 static const struct report_col prf_symbol_cols[] = {
-	{ "percent", "%", 0, 2, 0 },
+	{ "share", "%", REPORT_HUMAN, 0, 0 },
+	{ "bounds", "bounds %", REPORT_HUMAN, 0, 0 },
+	{ "percent", "%", REPORT_MACHINE, 2, 0 },
+	{ "percent_lo", "", REPORT_MACHINE, 2, 0 },
+	{ "percent_hi", "", REPORT_MACHINE, 2, 0 },
+	{ "exact", "", REPORT_MACHINE, 0, 0 },
 	{ "cumulative", "cum %", 0, 2, 0 },
 	{ "hits", "hits", 0, 1, 0 },
+	{ "hits_lo", "", REPORT_MACHINE, 1, 0 },
+	{ "hits_hi", "", REPORT_MACHINE, 1, 0 },
 	{ "addr", "address", REPORT_HEX, PRF_HEXDIGITS, 0 },
 	{ "size", "size", 0, 0, 0 },
 	{ "module", "module", 0, 0, 14 },
 	{ "name", "name", 0, 0, 38 },
 };
-#define PRF_SYMBOL_PCT	0
+#define PRF_SYMBOL_COLS	14
+#define PRF_SYMBOL_PCT	2
 
 static const struct report_table prf_t_symbols = {
-	"symbols", "Flat profile", REPORT_ROWS, 0, prf_symbol_cols, 7,
+	"symbols", "Flat profile", REPORT_ROWS, 0, prf_symbol_cols,
+	PRF_SYMBOL_COLS,
 	"no symbols: no map was found beside the file (name one with --map)",
 	PRF_SYMBOL_PCT, 0
 };
@@ -98,6 +112,32 @@ prf_segoff(const struct analyze_hist *h, uint64_t a)
 	    (unsigned long long)(a - seg * 16)));
 }
 
+static const char *
+prf_split_name(int split)
+{
+	switch (split) {
+	case ANALYZE_SPLIT_NONE:
+		return ("none");
+	case ANALYZE_SPLIT_STARTS:
+		return ("starts");
+	default:
+		return ("bytes");
+	}
+}
+
+static const char *
+prf_split_note(int split)
+{
+	switch (split) {
+	case ANALYZE_SPLIT_NONE:
+		return ("every share is exact");
+	case ANALYZE_SPLIT_STARTS:
+		return ("unplaced samples shared by instruction starts");
+	default:
+		return ("unplaced samples shared by bytes");
+	}
+}
+
 static void
 prf_header_table(struct report_out *o, const struct analyze_hist *h)
 {
@@ -129,6 +169,24 @@ prf_header_table(struct report_out *o, const struct analyze_hist *h)
 	    p->saturated ? "yes" : "no", p->saturated ? (p->pv32 ?
 	    "a 16-bit count saturated; the PV32 counts are exact" :
 	    "a count stopped at 65535: shares are understated") : NULL);
+	if (p->hit_table) {
+		note = xasprintf("%zu distinct CS:IP of %u entries; %s",
+		    h->nhit, p->hit_table_capacity, p->hit_missed != 0 ?
+		    "some samples missed it" : "it holds every sample");
+		report_kv(o, "hit_table", report_int(1), "yes", note);
+		free(note);
+		report_kv(o, "hit_table_full", report_int(p->hit_table_full),
+		    p->hit_table_full ? "yes" : "no", p->hit_table_full ?
+		    "some samples found no free entry" : NULL);
+		report_kv_int(o, "hit_table_capacity", p->hit_table_capacity,
+		    "%lld", "entries");
+		report_kv_int(o, "hit_missed", (int64_t)p->hit_missed, "%lld",
+		    "samples in a bucket but not in the table");
+	} else
+		report_kv(o, "hit_table", report_int(0), "no",
+		    "no HITS section: the exact CS:IP of samples is unknown");
+	report_kv(o, "split", report_str(prf_split_name(h->split)),
+	    prf_split_name(h->split), prf_split_note(h->split));
 	report_table_end(o);
 }
 
@@ -174,22 +232,42 @@ prf_symbols_table(struct report_out *o, const struct report_table *t,
     const struct analyze_hist *h)
 {
 	const struct analyze_sym	*sym;
-	struct report_cell		 c[7];
-	double				 cum = 0, pct;
+	struct report_cell		 c[PRF_SYMBOL_COLS];
+	double				 cum = 0, pct, lo, hi;
 	size_t				 i;
+	char				 num[32], share[32], bounds[64];
+	int				 exact;
 
 	report_table(o, t);
 	for (i = 0; i < h->nsyms; i++) {
 		sym = &h->syms[h->flat[i]];
 		pct = prf_pct(h, sym->hits);
+		lo = prf_pct(h, sym->hits_lo);
+		hi = prf_pct(h, sym->hits_hi);
+		exact = (sym->hits_lo == sym->hits_hi);
 		cum += pct;
-		c[0] = report_real(pct);
-		c[1] = report_real(cum);
-		c[2] = report_real(sym->hits);
-		c[3] = report_int((int64_t)sym->addr);
-		c[4] = report_int((int64_t)sym->size);
-		c[5] = report_str(sym->module != NULL ? sym->module : "");
-		c[6] = report_str(sym->name);
+		/* One width, so that the column lines up as numbers do. */
+		snprintf(num, sizeof num, "%s%.2f", exact ? "" : "~", pct);
+		snprintf(share, sizeof share, "%7s", num);
+		if (exact)
+			bounds[0] = '\0';
+		else
+			snprintf(bounds, sizeof bounds, "(%.2f\u2013%.2f)", lo,
+			    hi);
+		c[0] = report_str(share);
+		c[1] = report_str(bounds);
+		c[2] = report_real(pct);
+		c[3] = report_real(lo);
+		c[4] = report_real(hi);
+		c[5] = report_int(exact);
+		c[6] = report_real(cum);
+		c[7] = report_real(sym->hits);
+		c[8] = report_real(sym->hits_lo);
+		c[9] = report_real(sym->hits_hi);
+		c[10] = report_int((int64_t)sym->addr);
+		c[11] = report_int((int64_t)sym->size);
+		c[12] = report_str(sym->module != NULL ? sym->module : "");
+		c[13] = report_str(sym->name);
 		report_row(o, c);
 	}
 	report_table_end(o);
@@ -237,10 +315,16 @@ prf_legend(struct report_out *o, const struct analyze_hist *h)
 	static const char *lines[] = {
 		"hits: clock samples; %: share of all samples, including"
 		" I/O, DOS and above-program ones.",
-		"Flat profile: a bucket's hits are shared among the symbols"
-		" it overlaps, by bytes,",
-		"  so symbol hits can be fractional; cum %: running total"
-		" down the list.",
+		"Flat profile: a sample the hit table places (its exact"
+		" CS:IP) counts for the symbol",
+		"  holding it; a bucket's other samples are shared among the"
+		" symbols it overlaps,",
+		"  by the instructions starting in each (decoded from the"
+		" program), else by bytes.",
+		"  ~ marks such an estimate; bounds %: from only the buckets"
+		" the symbol has to itself",
+		"  to every bucket it touches; cum %: running total down the"
+		" list.",
 		"linear: first-last byte, segment*16+offset, in hex;"
 		" seg:off: segment from prog_low_pa",
 		"  (the PSP) in 64 KiB steps, so a COM program's addresses"

@@ -1,9 +1,12 @@
 /*
- * The prf kind's table: the PRF header, one row a session (the buckets
- * and symbols are core tables).
+ * The prf kind's tables: the PRF header, one row a session (the buckets
+ * and symbols are core tables); the file's hit table, when it has one;
+ * and the profiled program's load image, so that the store stands alone.
  */
-#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
 
+#include "xmalloc.h"
 #include "store/store.h"
 
 static const char *const store_prf_migrations[] = {
@@ -21,9 +24,34 @@ static const char *const store_prf_migrations[] = {
 	"  hit_high INTEGER NOT NULL,"
 	"  pv32 INTEGER NOT NULL DEFAULT 0,"
 	"  saturated INTEGER NOT NULL DEFAULT 0);",
+	/*
+	 * 1 -> 2: exact attribution.  The HITS section's header goes on
+	 * prf (NULL where a session has no table, as every older one), its
+	 * entries into prf_hit; the program's image into prf_image.  A
+	 * CS:IP is one entry, so (session, cs, ip) is the key; reads by
+	 * session sort at most 65535 rows by addr.
+	 */
+	"ALTER TABLE prf ADD COLUMN hit_table INTEGER NOT NULL DEFAULT 0;"
+	"ALTER TABLE prf ADD COLUMN hit_table_full INTEGER;"
+	"ALTER TABLE prf ADD COLUMN hit_table_capacity INTEGER;"
+	"ALTER TABLE prf ADD COLUMN hit_missed INTEGER;"
+	"CREATE TABLE prf_hit ("
+	"  session INTEGER NOT NULL REFERENCES session(id) ON DELETE CASCADE,"
+	"  addr INTEGER NOT NULL,"
+	"  cs INTEGER NOT NULL,"
+	"  ip INTEGER NOT NULL,"
+	"  hits INTEGER NOT NULL,"
+	"  PRIMARY KEY (session, cs, ip)) WITHOUT ROWID;"
+	"CREATE TABLE prf_image ("
+	"  session INTEGER PRIMARY KEY"
+	"   REFERENCES session(id) ON DELETE CASCADE,"
+	"  addr INTEGER NOT NULL,"
+	"  bytes BLOB NOT NULL);",
 };
 
 static const char *const store_prf_purge[] = {
+	"DELETE FROM prf_hit WHERE session = ?1",
+	"DELETE FROM prf_image WHERE session = ?1",
 	"DELETE FROM prf WHERE session = ?1",
 };
 
@@ -40,8 +68,15 @@ const struct store_schema store_prf_schema = {
 
 static const struct store_table store_t_prf = {
 	"prf", "clock_grain, bucket_num, bucket_siz, prog_low_pa,"
-	" prog_high_pa, dos_pa, hit_io, hit_dos, hit_high, pv32, saturated",
+	" prog_high_pa, dos_pa, hit_io, hit_dos, hit_high, pv32, saturated,"
+	" hit_table, hit_table_full, hit_table_capacity, hit_missed",
 	NULL
+};
+static const struct store_table store_t_prf_hit = {
+	"prf_hit", "addr, cs, ip, hits", NULL
+};
+static const struct store_table store_t_prf_image = {
+	"prf_image", "addr, bytes", NULL
 };
 
 int
@@ -62,6 +97,17 @@ store_prf_add(struct store *st, int64_t session, const struct store_prf *p)
 	store_put_int(r, (int64_t)p->hit_high);
 	store_put_int(r, p->pv32);
 	store_put_int(r, p->saturated);
+	store_put_int(r, p->hit_table);
+	/* Without a table these say nothing: NULL, not 0. */
+	if (p->hit_table) {
+		store_put_int(r, p->hit_table_full);
+		store_put_int(r, p->hit_table_capacity);
+		store_put_int(r, (int64_t)p->hit_missed);
+	} else {
+		store_put_null(r);
+		store_put_null(r);
+		store_put_null(r);
+	}
 	return (store_row_end(st, r));
 }
 
@@ -72,9 +118,12 @@ store_prf_get(struct store *st, int64_t session, struct store_prf *p)
 	struct store_cursor	*c;
 	int			 rc;
 
+	memset(p, 0, sizeof *p);
 	c = store_cursor_open(st, "SELECT clock_grain, bucket_num,"
 	    " bucket_siz, prog_low_pa, prog_high_pa, dos_pa, hit_io, hit_dos,"
-	    " hit_high, pv32, saturated FROM prf WHERE session = ?1", session);
+	    " hit_high, pv32, saturated, hit_table,"
+	    " coalesce(hit_table_full, 0), coalesce(hit_table_capacity, 0),"
+	    " coalesce(hit_missed, 0) FROM prf WHERE session = ?1", session);
 	if ((rc = store_cursor_step(c)) == 1) {
 		p->clock_grain = (uint32_t)store_cursor_int(c, 0);
 		p->bucket_num = (uint32_t)store_cursor_int(c, 1);
@@ -87,7 +136,90 @@ store_prf_get(struct store *st, int64_t session, struct store_prf *p)
 		p->hit_high = (uint64_t)store_cursor_int(c, 8);
 		p->pv32 = (int)store_cursor_int(c, 9);
 		p->saturated = (int)store_cursor_int(c, 10);
+		p->hit_table = (int)store_cursor_int(c, 11);
+		p->hit_table_full = (int)store_cursor_int(c, 12);
+		p->hit_table_capacity = (uint32_t)store_cursor_int(c, 13);
+		p->hit_missed = (uint64_t)store_cursor_int(c, 14);
 	}
 	store_cursor_close(c);
 	return (rc == 1 ? 0 : -1);
+}
+
+int
+store_prf_hit_add(struct store *st, int64_t session,
+    const struct store_prf_hit *e)
+{
+	struct store_row	*r;
+
+	if ((r = store_row(st, &store_t_prf_hit, session)) == NULL)
+		return (-1);
+	store_put_int(r, (int64_t)e->addr);
+	store_put_int(r, e->cs);
+	store_put_int(r, e->ip);
+	store_put_int(r, (int64_t)e->hits);
+	return (store_row_end(st, r));
+}
+
+/* A session's hit table by address (ties by CS), for store_prf_hit_next. */
+struct store_cursor *
+store_prf_hits(struct store *st, int64_t session)
+{
+	return (store_cursor_open(st, "SELECT addr, cs, ip, hits FROM prf_hit"
+	    " WHERE session = ?1 ORDER BY addr, cs", session));
+}
+
+int
+store_prf_hit_next(struct store_cursor *c, struct store_prf_hit *e)
+{
+	int	rc;
+
+	if ((rc = store_cursor_step(c)) != 1)
+		return (rc);
+	e->addr = (uint64_t)store_cursor_int(c, 0);
+	e->cs = (uint16_t)store_cursor_int(c, 1);
+	e->ip = (uint16_t)store_cursor_int(c, 2);
+	e->hits = (uint64_t)store_cursor_int(c, 3);
+	return (1);
+}
+
+/* The program's load image, len bytes placed at linear address addr. */
+int
+store_prf_image_add(struct store *st, int64_t session, uint64_t addr,
+    const uint8_t *bytes, size_t len)
+{
+	struct store_row	*r;
+
+	if ((r = store_row(st, &store_t_prf_image, session)) == NULL)
+		return (-1);
+	store_put_int(r, (int64_t)addr);
+	store_put_blob(r, bytes, len);
+	return (store_row_end(st, r));
+}
+
+/*
+ * A session's image: 1 with *addr, *bytes (to free) and *len, 0 when it
+ * has none, -1 on a read error.
+ */
+int
+store_prf_image_get(struct store *st, int64_t session, uint64_t *addr,
+    uint8_t **bytes, size_t *len)
+{
+	struct store_cursor	*c;
+	const void		*p;
+	int			 rc;
+
+	*bytes = NULL;
+	*len = 0;
+	*addr = 0;
+	c = store_cursor_open(st, "SELECT addr, bytes FROM prf_image"
+	    " WHERE session = ?1", session);
+	if ((rc = store_cursor_step(c)) == 1) {
+		*addr = (uint64_t)store_cursor_int(c, 0);
+		p = store_cursor_blob(c, 1, len);
+		*bytes = xmalloc(*len + 1);
+		if (*len != 0)
+			memcpy(*bytes, p, *len);
+	}
+	store_cursor_close(c);
+	return (rc);
 }

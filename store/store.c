@@ -30,7 +30,8 @@ enum store_cell_type {
 	STORE_CELL_INT,
 	STORE_CELL_NULL,
 	STORE_CELL_TEXT,	/* copied into the batch's text */
-	STORE_CELL_STATIC	/* a string literal, kept by pointer */
+	STORE_CELL_STATIC,	/* a string literal, kept by pointer */
+	STORE_CELL_BLOB		/* copied into the batch's text, as text */
 };
 
 struct store_cell {
@@ -540,6 +541,9 @@ store_cell_bind(sqlite3_stmt *s, int i, const struct store_cell *c,
 	case STORE_CELL_STATIC:
 		sqlite3_bind_text(s, i, c->s, c->len, SQLITE_STATIC);
 		break;
+	case STORE_CELL_BLOB:
+		sqlite3_bind_blob(s, i, text + c->v, c->len, SQLITE_STATIC);
+		break;
 	default:
 		sqlite3_bind_null(s, i);
 		break;
@@ -676,15 +680,14 @@ store_put_null(struct store_row *r)
 	store_next_cell(r)->type = STORE_CELL_NULL;
 }
 
-/* Copy s into the batch: callers may reuse their buffer at once. */
-void
-store_put_text(struct store_row *r, const char *s)
+/* Copy len bytes of s into the batch's text as a cell of type. */
+static void
+store_put_bytes(struct store_row *r, int type, const void *s, size_t len)
 {
 	struct store_batch	*b = (struct store_batch *)r;
 	struct store_cell	*c = store_next_cell(r);
-	size_t			 len;
 
-	if (s == NULL || (len = strlen(s)) > INT_MAX) {
+	if (s == NULL || len > INT_MAX) {
 		c->type = STORE_CELL_NULL;
 		return;
 	}
@@ -693,11 +696,26 @@ store_put_text(struct store_row *r, const char *s)
 			b->size = b->size != 0 ? b->size * 2 : 4096;
 		b->text = xreallocarray(b->text, 1, b->size);
 	}
-	memcpy(b->text + b->used, s, len);
-	c->type = STORE_CELL_TEXT;
+	if (len != 0)
+		memcpy(b->text + b->used, s, len);
+	c->type = type;
 	c->v = (int64_t)b->used;
 	c->len = (int)len;
 	b->used += len;
+}
+
+/* Copy s into the batch: callers may reuse their buffer at once. */
+void
+store_put_text(struct store_row *r, const char *s)
+{
+	store_put_bytes(r, STORE_CELL_TEXT, s, s != NULL ? strlen(s) : 0);
+}
+
+/* A blob, copied like text (NULL is NULL; len 0 an empty blob). */
+void
+store_put_blob(struct store_row *r, const void *p, size_t len)
+{
+	store_put_bytes(r, STORE_CELL_BLOB, p, len);
 }
 
 /* A string that outlives the batch (a literal): no copy. */
@@ -773,6 +791,16 @@ const char *
 store_cursor_text(struct store_cursor *c, int col)
 {
 	return ((const char *)sqlite3_column_text(c->s, col));
+}
+
+/* A blob column's bytes and *len, NULL for NULL; valid as text is. */
+const void *
+store_cursor_blob(struct store_cursor *c, int col, size_t *len)
+{
+	const void	*p = sqlite3_column_blob(c->s, col);
+
+	*len = (size_t)sqlite3_column_bytes(c->s, col);
+	return (p);
 }
 
 int

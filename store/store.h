@@ -99,6 +99,19 @@ struct store_prf {
 	uint64_t	hit_high;
 	int		pv32;		/* counts came from the PV32 trailer */
 	int		saturated;	/* a 16-bit count hit 65535 */
+	/* The HITS section (prf migration 2): zeros when there is none. */
+	int		hit_table;	/* prf_hit holds the file's hit table */
+	int		hit_table_full;	/* a sample found no free entry */
+	uint32_t	hit_table_capacity;	/* entries it had room for */
+	uint64_t	hit_missed;	/* in-program samples in no entry */
+};
+
+/* One entry of a PRF hit table: a distinct CS:IP and its samples. */
+struct store_prf_hit {
+	uint64_t	addr;		/* cs * 16 + ip */
+	uint16_t	cs;
+	uint16_t	ip;
+	uint64_t	hits;
 };
 
 /* An OVRACT session (.OVD): header and what the reader found. */
@@ -164,6 +177,7 @@ void		 store_put_int(struct store_row *, int64_t);
 void		 store_put_text(struct store_row *, const char *);
 void		 store_put_static(struct store_row *, const char *);
 void		 store_put_null(struct store_row *);
+void		 store_put_blob(struct store_row *, const void *, size_t);
 int		 store_row_end(struct store *, struct store_row *);
 
 /*
@@ -207,6 +221,15 @@ int		 store_bucket_next(struct store_cursor *,
 int		 store_prf_add(struct store *, int64_t,
 		     const struct store_prf *);
 int		 store_prf_get(struct store *, int64_t, struct store_prf *);
+int		 store_prf_hit_add(struct store *, int64_t,
+		     const struct store_prf_hit *);
+struct store_cursor *store_prf_hits(struct store *, int64_t);
+int		 store_prf_hit_next(struct store_cursor *,
+		     struct store_prf_hit *);
+int		 store_prf_image_add(struct store *, int64_t, uint64_t,
+		     const uint8_t *, size_t);
+int		 store_prf_image_get(struct store *, int64_t, uint64_t *,
+		     uint8_t **, size_t *);
 
 /* ovd.c */
 int		 store_ovd_add(struct store *, int64_t,
@@ -266,6 +289,7 @@ struct store_cursor *store_cursor_open(struct store *, const char *,
 int		 store_cursor_step(struct store_cursor *);
 int64_t		 store_cursor_int(struct store_cursor *, int);
 const char	*store_cursor_text(struct store_cursor *, int);
+const void	*store_cursor_blob(struct store_cursor *, int, size_t *);
 int		 store_cursor_null(struct store_cursor *, int);
 int64_t		 store_int_query(struct store *, const char *, int64_t,
 		     int64_t);

@@ -210,7 +210,8 @@ hist_draw_flat(struct tui_view *tv, int y, int w)
 	struct hist		*hs = tv->data;
 	const struct analyze_sym *s;
 	size_t			 i;
-	int			 row, attr, rest, barw, namew, yy;
+	int			 row, attr, rest, barw, namew, yy, est, x;
+	double			 f;
 
 	rest = w - 50;
 	barw = rest > 12 ? rest / 3 : 0;
@@ -224,12 +225,19 @@ hist_draw_flat(struct tui_view *tv, int y, int w)
 		if (attr != TUI_PLAIN)
 			tui_fill(yy, 0, w, attr);
 		tui_put(yy, 0, namew, attr, s->name);
+		/* An estimate (analyze/hist.c): ~ and its bounds by its bar. */
+		est = s->hits_lo != s->hits_hi;
 		tui_putf(yy, namew, w - namew, attr, " %-12.12s %05llX %6llu"
-		    " %9.0f %6.2f%%", s->module != NULL ? s->module : "",
+		    " %9.0f%c%6.2f%%", s->module != NULL ? s->module : "",
 		    (unsigned long long)s->addr, (unsigned long long)s->size,
-		    s->hits, analyze_hist_pct(&hs->h, s->hits));
-		tui_bar(yy, namew + 45, barw, hs->flatmax > 0 ? s->hits /
-		    hs->flatmax : 0, attr != TUI_PLAIN);
+		    s->hits, est ? '~' : ' ', analyze_hist_pct(&hs->h,
+		    s->hits));
+		f = hs->flatmax > 0 ? s->hits / hs->flatmax : 0;
+		tui_bar(yy, namew + 45, barw, f, attr != TUI_PLAIN);
+		if (est && (x = (int)(f * barw) + 2) + 14 <= barw)
+			tui_putf(yy, namew + 45 + x, barw - x, attr,
+			    "%.1f-%.1f%%", analyze_hist_pct(&hs->h, s->hits_lo),
+			    analyze_hist_pct(&hs->h, s->hits_hi));
 	}
 }
 

@@ -16,9 +16,10 @@ cc=${CLANG:-clang}
 mkdir -p "$out"
 
 # The core library's sources, instrumented like the harness.
-core=$(cd "$top" && ls xmalloc.c store/*.c ingest/*.c analyze/*.c)
+core=$(cd "$top" && ls xmalloc.c kind.c store/*.c ingest/*.c analyze/*.c \
+    report/*.c)
 flags="-g -O1 -std=gnu11 -D_GNU_SOURCE -I$top -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined"
-sqlite=$(pkg-config --cflags --libs sqlite3)
+sqlite=$(pkg-config --cflags --libs sqlite3 capstone)
 
 status=0
 for t in $targets; do

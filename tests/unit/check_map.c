@@ -355,7 +355,7 @@ sym_size(struct store *st, const char *name)
 START_TEST(test_relocate_com)
 {
 	struct ingest_opts	 o = { TEST_DATA "/nasm_hand.map",
-	    INGEST_LOAD_AUTO, 0 };
+	    INGEST_LOAD_AUTO, 0, NULL };
 	struct store		*st = tu_store();
 	uint8_t			*buf;
 	size_t			 len;
@@ -370,8 +370,13 @@ START_TEST(test_relocate_com)
 	ck_assert_int_eq(sym_size(st, "start"), 0x10);
 	ck_assert_int_eq(sym_addr(st, "compute.inner"), 0x10118);
 	ck_assert_int_eq(sym_size(st, "compute.inner"), 0x18);
-	/* table runs to the end of the image (0x10400), not to resident. */
-	ck_assert_int_eq(sym_size(st, "table"), 0x10400 - 0x10140);
+	/*
+	 * A symbol stops at its section's end: finish at .text's (140h),
+	 * table at .data's (150h), not at the image's end (10400h) nor at
+	 * resident.
+	 */
+	ck_assert_int_eq(sym_size(st, "finish"), 0x10);
+	ck_assert_int_eq(sym_size(st, "table"), 0x10);
 	ck_assert_int_eq(sym_addr(st, "resident"), 0x18000);
 	ck_assert_int_eq(tu_count(st, "SELECT count(*) FROM symbol WHERE"
 	    " module = '.data'"), 1);
@@ -387,7 +392,7 @@ END_TEST
 START_TEST(test_relocate_exe)
 {
 	struct ingest_opts	 o = { TEST_DATA "/link.map", INGEST_LOAD_AUTO,
-	    0 };
+	    0, NULL };
 	struct store		*st = tu_store();
 	uint8_t			*buf;
 	size_t			 len;
@@ -402,6 +407,10 @@ START_TEST(test_relocate_exe)
 	ck_assert_int_eq(sym_size(st, "_main"), 0x70);
 	ck_assert_int_eq(sym_addr(st, "_calc"), 0x20100 + 0x130);
 	ck_assert_int_eq(sym_addr(st, "_counter"), 0x20100 + 0x154);
+	/* Each stops at its segment's Stop: _busy at _TEXT's 12Fh. */
+	ck_assert_int_eq(sym_size(st, "_busy"), 0x130 - 0x80);
+	ck_assert_int_eq(sym_size(st, "_calc"), 0x20);
+	ck_assert_int_eq(sym_size(st, "_counter"), 0x160 - 0x154);
 	ck_assert_int_eq(tu_count(st, "SELECT count(*) FROM symbol WHERE"
 	    " module = '_TEXT'"), 2);
 	ck_assert_int_eq(tu_count(st, "SELECT count(*) FROM warning"), 0);
@@ -413,7 +422,7 @@ END_TEST
 START_TEST(test_load_override)
 {
 	struct ingest_opts	 o = { TEST_DATA "/nasm_hand.map",
-	    INGEST_LOAD_EXE, 0 };
+	    INGEST_LOAD_EXE, 0, NULL };
 	struct store		*st = tu_store();
 	uint8_t			*buf;
 	size_t			 len;
@@ -434,7 +443,7 @@ START_TEST(test_given_map_must_be_good)
 {
 	static const char	 text[] = "  Address   Publics by Value\n"
 	    " 0000:0010  _main\n 00x0:0020  _busy\n";
-	struct ingest_opts	 o = { NULL, INGEST_LOAD_AUTO, 0 };
+	struct ingest_opts	 o = { NULL, INGEST_LOAD_AUTO, 0, NULL };
 	struct store		*st = tu_store();
 	uint8_t			*buf;
 	size_t			 len;
@@ -598,7 +607,7 @@ START_TEST(test_relocate_unsorted)
 	static const char	 text[] = "  Address   Publics by Name\n\n"
 	    " 0000:0020  _b\n 0000:0010  _a1\n 0000:0030  _c\n"
 	    " 0000:0010  _a2\n";
-	struct ingest_opts	 o = { NULL, INGEST_LOAD_EXE, 0 };
+	struct ingest_opts	 o = { NULL, INGEST_LOAD_EXE, 0, NULL };
 	struct store		*st = tu_store();
 	uint8_t			*buf;
 	size_t			 len;

@@ -1,7 +1,7 @@
 /*
- * The PRF reader: good files with and without the PV32 trailer, each bad
- * header field, truncation at every length, readable-but-odd files that
- * load with a warning, and counts that lie.
+ * The PRF reader: good files with and without the PV32 trailer and its
+ * HITS section, each bad header field, truncation at every length,
+ * readable-but-odd files that load with a warning, and counts that lie.
  */
 #include "tests/unit/testutil.h"
 
@@ -380,6 +380,618 @@ START_TEST(test_lying_counts)
 }
 END_TEST
 
+/*
+ * The HITS section for good(1): every sample of bucket 0 (5) and 3 (7) at
+ * a known CS:IP, bucket 1's 70000 but one, which missed the full table.
+ */
+static const struct tu_hit	hit5[5] = {
+	{ 0x0010, 0x1000, 3 },		/* 10010h, bucket 0 */
+	{ 0x0030, 0x1000, 999 },	/* 10030h, bucket 1 */
+	{ 0x0000, 0x1002, 69000 },	/* 10020h, bucket 1 */
+	{ 0x0005, 0x1006, 7 },		/* 10065h, bucket 3 */
+	{ 0x1012, 0x0F00, 2 },		/* 10012h, bucket 0, another CS */
+};
+
+static struct tu_prf
+good_hits(void)
+{
+	struct tu_prf	f = good(1);
+
+	tu_prf_hits(&f, hit5, 5, 1);
+	return (f);
+}
+
+/* The same buckets, every sample in the table: none missed it. */
+static const struct tu_hit	hit_all[3] = {
+	{ 0x0010, 0x1000, 5 }, { 0x0030, 0x1000, 70000 },
+	{ 0x0005, 0x1006, 7 }
+};
+
+static struct tu_prf
+good_exact(void)
+{
+	struct tu_prf	f = good(1);
+
+	tu_prf_hits(&f, hit_all, 3, 0);
+	return (f);
+}
+
+/* Ingest f: one warning at offset with message like pattern, no table. */
+static void
+expect_ignored(const struct tu_prf *f, size_t offset, const char *pattern)
+{
+	struct store	*st;
+	int64_t		 id;
+	char		 sql[256];
+
+	st = expect_load(f, SIZE_MAX, -1, &id);
+	snprintf(sql, sizeof sql, "SELECT count(*) FROM warning WHERE"
+	    " offset = %zu AND message LIKE '%s'", offset, pattern);
+	ck_assert_msg(tu_count(st, sql) == 1, "no warning at %zu like %s",
+	    offset, pattern);
+	ck_assert_int_eq(tu_count(st, "SELECT hit_table FROM prf"), 0);
+	ck_assert_int_eq(tu_count(st, "SELECT hit_table_full IS NULL AND"
+	    " hit_table_capacity IS NULL AND hit_missed IS NULL FROM prf"), 1);
+	ck_assert_int_eq(tu_count(st, "SELECT count(*) FROM prf_hit"), 0);
+	/* The buckets still load, from the PV32 counts. */
+	ck_assert_int_eq(tu_count(st, "SELECT pv32 FROM prf"), f->pv32 &&
+	    f->version == 1);
+	ck_assert_int_eq(tu_count(st, "SELECT count(*) FROM bucket"), 4);
+	store_close(st);
+}
+
+START_TEST(test_hits_good)
+{
+	struct tu_prf		 f = good_hits();
+	struct store		*st;
+	struct store_prf	 p;
+	struct store_cursor	*c;
+	struct store_prf_hit	 e;
+	uint64_t		 prev = 0, sum = 0;
+	int64_t			 id;
+	int			 n = 0;
+
+	st = expect_load(&f, SIZE_MAX, 0, &id);
+	ck_assert_int_eq(store_prf_get(st, id, &p), 0);
+	ck_assert_int_eq(p.pv32, 1);
+	ck_assert_int_eq(p.hit_table, 1);
+	ck_assert_int_eq(p.hit_table_full, 1);
+	ck_assert_uint_eq(p.hit_table_capacity, 5);
+	ck_assert_uint_eq(p.hit_missed, 1);
+	ck_assert_int_eq(tu_count(st, "SELECT count(*) FROM prf_hit"), 5);
+	ck_assert_int_eq(tu_count(st, "SELECT addr FROM prf_hit WHERE"
+	    " cs = 4098 AND ip = 0"), 0x10020);
+	ck_assert_int_eq(tu_count(st, "SELECT hits FROM prf_hit WHERE"
+	    " cs = 3840 AND ip = 4114"), 2);
+	/* By address, whatever the file's order. */
+	c = store_prf_hits(st, id);
+	while (store_prf_hit_next(c, &e) == 1) {
+		ck_assert_uint_ge(e.addr, prev);
+		ck_assert_uint_eq(e.addr, (uint64_t)e.cs * 16 + e.ip);
+		prev = e.addr;
+		sum += e.hits;
+		n++;
+	}
+	store_cursor_close(c);
+	ck_assert_int_eq(n, 5);
+	ck_assert_uint_eq(sum + p.hit_missed, 5 + 70000 + 7);
+	store_close(st);
+
+	/* Without the section: a vintage file, no table, NULL columns. */
+	f = good(1);
+	st = expect_load(&f, SIZE_MAX, 0, &id);
+	ck_assert_int_eq(store_prf_get(st, id, &p), 0);
+	ck_assert_int_eq(p.hit_table, 0);
+	ck_assert_int_eq(tu_count(st, "SELECT hit_missed IS NULL FROM prf"), 1);
+	store_close(st);
+
+	/* A table that caught every sample: not full, exact. */
+	f = good_exact();
+	f.hits_capacity = 100;
+	st = expect_load(&f, SIZE_MAX, 0, &id);
+	ck_assert_int_eq(store_prf_get(st, id, &p), 0);
+	ck_assert_int_eq(p.hit_table_full, 0);
+	ck_assert_uint_eq(p.hit_table_capacity, 100);
+	ck_assert_uint_eq(p.hit_missed, 0);
+	store_close(st);
+	/* An empty table: every sample missed it (capacity 0, /H:0 + 1). */
+	f = good(1);
+	tu_prf_hits(&f, NULL, 0, 5 + 70000 + 7);
+	st = expect_load(&f, SIZE_MAX, 0, &id);
+	ck_assert_int_eq(tu_count(st, "SELECT hit_table FROM prf"), 1);
+	ck_assert_int_eq(tu_count(st, "SELECT hit_missed FROM prf"), 70012);
+	store_close(st);
+}
+END_TEST
+
+/* Each field of the section that cannot be trusted: ignored, said why. */
+START_TEST(test_hits_bad_fields)
+{
+	static const uint8_t	 cut_tail[8] = { 'X' };
+	struct tu_hit		 v[5];
+	struct tu_prf		 f;
+	size_t			 at;
+
+	f = good_hits();
+	at = tu_prf_hits_at(&f);
+	f.hits_version = 2;
+	expect_ignored(&f, at + 8, "HITS version 2 unknown (1 expected);%");
+
+	f = good_hits();
+	f.hits_tag = "HITZ";
+	expect_ignored(&f, at, "section HITZ unknown (52 bytes); it is"
+	    " ignored");
+	f.hits_tag = "\001IT\377";
+	expect_ignored(&f, at, "section ?IT? unknown (52 bytes)%");
+
+	/* A length that is not 12 + 8 * count, longer or shorter. */
+	f = good_hits();
+	f.hits_len_set = 1;
+	f.hits_len = 12 + 8 * 5 + 8;
+	f.tail = cut_tail;
+	f.ntail = 8;
+	expect_ignored(&f, at + 4, "HITS length 60, but count 5 entries make"
+	    " 52;%");
+	f = good_hits();
+	f.hits_len_set = 1;
+	f.hits_len = 12 + 8 * 4;
+	expect_ignored(&f, at + 4, "HITS length 44, but count 5 entries make"
+	    " 52;%");
+	f.hits_len = 8;
+	expect_ignored(&f, at + 4, "HITS length 8 is below the 12 bytes of"
+	    " its fixed fields;%");
+	f.hits_len = 0;
+	expect_ignored(&f, at + 4, "HITS length 0 is below%");
+
+	/* The count lies: above capacity, or not the entries present. */
+	f = good_hits();
+	f.hits_capacity = 4;
+	expect_ignored(&f, at + 14, "HITS count 5 is above capacity 4;%");
+	f = good_hits();
+	f.hits_count = 4;
+	expect_ignored(&f, at + 4, "HITS length 52, but count 4 entries make"
+	    " 44;%");
+	f = good_hits();
+	f.hits_count = 6;
+	f.hits_capacity = 6;
+	expect_ignored(&f, at + 4, "HITS length 52, but count 6 entries make"
+	    " 60;%");
+
+	/* Entries outside the program: below, at prog_high_pa, far. */
+	memcpy(v, hit5, sizeof v);
+	v[3].cs = 0x0fff;
+	v[3].ip = 0x000f;
+	f = good_hits();
+	f.hit = v;
+	expect_ignored(&f, at + 20 + 3 * 8, "HITS entry 3: 0FFF:000F (linear"
+	    " 0FFFF) is in no bucket of the program (10000 to 10080);%");
+	v[3].cs = 0x1008;
+	v[3].ip = 0;
+	expect_ignored(&f, at + 20 + 3 * 8, "HITS entry 3: 1008:0000%");
+	v[3].cs = 0xffff;
+	v[3].ip = 0xffff;
+	expect_ignored(&f, at + 20 + 3 * 8, "HITS entry 3: FFFF:FFFF (linear"
+	    " 10FFEF)%");
+
+	/* One CS:IP twice, in any order. */
+	memcpy(v, hit5, sizeof v);
+	v[4].cs = 0x1000;
+	v[4].ip = 0x0010;
+	f = good_hits();
+	f.hit = v;
+	expect_ignored(&f, at + 20, "HITS lists 1000:0010 twice;%");
+
+	/* Entries that give a bucket more than it holds. */
+	memcpy(v, hit5, sizeof v);
+	v[0].hits = 4;
+	v[3].hits = 6;
+	f = good_hits();
+	f.hit = v;
+	expect_ignored(&f, at + 20, "HITS entries put 6 samples in bucket 0,"
+	    " which holds 5;%");
+
+	/* The invariant: entries and missed are the buckets' samples. */
+	f = good_hits();
+	f.hits_missed = 2;
+	expect_ignored(&f, at + 16, "HITS entries and missed add up to 70013"
+	    " samples, the buckets to 70012;%");
+	memcpy(v, hit5, sizeof v);
+	v[2].hits = 68000;
+	f = good_hits();
+	f.hit = v;
+	expect_ignored(&f, at + 16, "HITS entries and missed add up to 69012"
+	    " samples, the buckets to 70012;%");
+
+	/* Only after a good PV32 trailer: else its place is unknown. */
+	f = good_hits();
+	f.version = 2;
+	expect_ignored(&f, 30, "PV32 trailer version 2 unknown%");
+	f = good_hits();
+	f.pv32 = 0;
+	expect_ignored(&f, 26, "60 unknown bytes after the buckets");
+}
+END_TEST
+
+/* Odd but trustworthy: the table is kept, with a warning. */
+START_TEST(test_hits_odd)
+{
+	static const uint8_t	 unknown[11] = { 'N', 'E', 'X', 'T', 3, 0, 0,
+	    0, 1, 2, 3 };
+	static const uint8_t	 five[5] = { 1, 2, 3, 4, 5 };
+	static const uint8_t	 cut[12] = { 'N', 'E', 'X', 'T', 9, 0, 0,
+	    0, 1, 2, 3, 4 };
+	struct tu_prf		 f;
+	struct store		*st;
+	uint8_t			 again[52 + 8];
+	size_t			 at, len;
+	uint8_t			*buf;
+	int64_t			 id;
+
+	/* The full flag disagrees with missed, either way. */
+	f = good_hits();
+	at = tu_prf_hits_at(&f);
+	f.hits_flags = 0;
+	st = expect_load(&f, SIZE_MAX, 1, &id);
+	ck_assert_int_eq(tu_count(st, "SELECT count(*) FROM warning WHERE"
+	    " message = 'HITS full flag clear but 1 samples missed the"
+	    " table'"), 1);
+	ck_assert_int_eq(tu_count(st, "SELECT offset FROM warning"),
+	    (int64_t)at + 10);
+	ck_assert_int_eq(tu_count(st, "SELECT hit_table FROM prf"), 1);
+	ck_assert_int_eq(tu_count(st, "SELECT hit_table_full FROM prf"), 0);
+	store_close(st);
+	f = good_exact();
+	f.hits_flags = 1;
+	st = expect_load(&f, SIZE_MAX, 1, &id);
+	ck_assert_int_eq(tu_count(st, "SELECT count(*) FROM warning WHERE"
+	    " message = 'HITS full flag set but no sample missed the"
+	    " table'"), 1);
+	ck_assert_int_eq(tu_count(st, "SELECT hit_table_full FROM prf"), 1);
+	store_close(st);
+
+	/* A section after it that profview does not know: skipped. */
+	f = good_hits();
+	f.tail = unknown;
+	f.ntail = sizeof unknown;
+	st = expect_load(&f, SIZE_MAX, 1, &id);
+	ck_assert_int_eq(tu_count(st, "SELECT offset FROM warning WHERE"
+	    " message = 'section NEXT unknown (3 bytes); it is ignored'"),
+	    (int64_t)at + 52 + 8);
+	ck_assert_int_eq(tu_count(st, "SELECT count(*) FROM prf_hit"), 5);
+	store_close(st);
+	/* ... cut off, or too short for a section at all. */
+	f.tail = cut;
+	f.ntail = sizeof cut;
+	st = expect_load(&f, SIZE_MAX, 1, &id);
+	ck_assert_int_eq(tu_count(st, "SELECT count(*) FROM warning WHERE"
+	    " message = 'NEXT section cut off: length 9, the file has 4 bytes"
+	    " after it; the section is ignored'"), 1);
+	ck_assert_int_eq(tu_count(st, "SELECT count(*) FROM prf_hit"), 5);
+	store_close(st);
+	f.tail = five;
+	f.ntail = sizeof five;
+	st = expect_load(&f, SIZE_MAX, 1, &id);
+	ck_assert_int_eq(tu_count(st, "SELECT count(*) FROM warning WHERE"
+	    " message = '5 bytes after the PV32 trailer, too few for a"
+	    " section''s tag and length'"), 1);
+	ck_assert_int_eq(tu_count(st, "SELECT hit_table FROM prf"), 1);
+	store_close(st);
+
+	/* A second HITS: the first one counts. */
+	f = good_hits();
+	buf = tu_prf_bytes(&f, &len);
+	memcpy(again, buf + at, sizeof again);
+	free(buf);
+	f.tail = again;
+	f.ntail = sizeof again;
+	st = expect_load(&f, SIZE_MAX, 1, &id);
+	ck_assert_int_eq(tu_count(st, "SELECT offset FROM warning WHERE"
+	    " message = 'a second HITS section (52 bytes); it is ignored'"),
+	    (int64_t)at + 60);
+	ck_assert_int_eq(tu_count(st, "SELECT count(*) FROM prf_hit"), 5);
+	store_close(st);
+}
+END_TEST
+
+/*
+ * Every prefix of a file with a HITS section: inside the PV32 trailer the
+ * trailer is ignored (and so the section); inside the section the section
+ * is; only the whole file has its table, without a warning.
+ */
+START_TEST(test_hits_truncation_every_length)
+{
+	static const uint16_t	 small[4] = { 1, 2, 3, 4 };
+	static const uint32_t	 big[4] = { 1, 2, 3, 4 };
+	static const struct tu_hit all[4] = {
+		{ 0x0000, 0x1000, 1 }, { 0x0020, 0x1000, 2 },
+		{ 0x0040, 0x1000, 2 }, { 0x0060, 0x1000, 3 }
+	};
+	struct tu_prf		 f = good(1);
+	struct store		*st;
+	uint8_t			*buf;
+	size_t			 full, cut, at;
+	int64_t			 id;
+
+	f.h16 = small;
+	f.h32 = big;
+	f.flags = 0;
+	f.total = 111 + 222 + 333 + 10;
+	tu_prf_hits(&f, all, 4, 2);
+	at = tu_prf_hits_at(&f);
+	buf = tu_prf_bytes(&f, &full);
+	free(buf);
+	for (cut = 18 + 2 * 4; cut <= full; cut++) {
+		st = expect_load(&f, cut, cut == at || cut == full ||
+		    cut == 18 + 2 * 4 ? 0 : -1, &id);
+		ck_assert_int_eq(tu_count(st, "SELECT pv32 FROM prf"),
+		    cut >= at);
+		ck_assert_int_eq(tu_count(st, "SELECT hit_table FROM prf"),
+		    cut == full);
+		ck_assert_int_eq(tu_count(st, "SELECT count(*) FROM prf_hit"),
+		    cut == full ? 4 : 0);
+		store_close(st);
+	}
+}
+END_TEST
+
+/*
+ * The program beside the PRF.  A scratch folder holds the files; the PRF
+ * itself is ingested from memory under a name in it.
+ */
+static char	progdir[64];
+
+static void
+progdir_setup(void)
+{
+	snprintf(progdir, sizeof progdir, "/tmp/pvprogXXXXXX");
+	ck_assert_ptr_nonnull(mkdtemp(progdir));
+}
+
+static void
+progdir_teardown(void)
+{
+	char	cmd[96];
+
+	snprintf(cmd, sizeof cmd, "rm -rf %s", progdir);
+	ck_assert_int_eq(system(cmd), 0);
+}
+
+static const char *
+progfile(const char *name, const void *bytes, size_t len)
+{
+	static char	path[4][96];
+	static int	next;
+	char		*p = path[next++ % 4];
+	FILE		*f;
+
+	snprintf(p, 96, "%s/%s", progdir, name);
+	ck_assert_ptr_nonnull(f = fopen(p, "wb"));
+	ck_assert_uint_eq(fwrite(bytes, 1, len, f), len);
+	ck_assert_int_eq(fclose(f), 0);
+	return (p);
+}
+
+/* good(1) ingested as DIR/t.prf with opts; its result and *st. */
+static int
+ingest_beside(struct store **st, const struct ingest_opts *o, int64_t *id,
+    char **cause)
+{
+	struct tu_prf	 f = good(1);
+	uint8_t		*buf;
+	size_t		 len;
+	char		 name[96];
+	int		 rc;
+
+	*st = tu_store();
+	buf = tu_prf_bytes(&f, &len);
+	snprintf(name, sizeof name, "%s/t.prf", progdir);
+	rc = tu_ingest(*st, name, buf, len, o, id, cause);
+	free(buf);
+	return (rc);
+}
+
+/* An EXE: a 32-byte header, then image bytes; e_cp/e_cblp count both. */
+static uint8_t *
+exe_bytes(size_t image, size_t *len)
+{
+	uint8_t	*b, *p;
+	size_t	 load = 32 + image, i;
+
+	*len = load;
+	p = b = calloc(1, load + 1);
+	ck_assert_ptr_nonnull(b);
+	*p++ = 'M';
+	*p++ = 'Z';
+	tu_u16(&p, (uint16_t)(load % 512));		/* e_cblp */
+	tu_u16(&p, (uint16_t)((load + 511) / 512));	/* e_cp */
+	tu_u16(&p, 1);					/* e_crlc */
+	tu_u16(&p, 2);					/* e_cparhdr */
+	tu_u16(&p, 0);
+	tu_u16(&p, 0xffff);
+	tu_u16(&p, 0);
+	tu_u16(&p, 0x100);
+	tu_u16(&p, 0);
+	tu_u16(&p, 0);					/* e_ip */
+	tu_u16(&p, 0);					/* e_cs */
+	tu_u16(&p, 28);					/* e_lfarlc */
+	tu_u16(&p, 0);
+	for (i = 0; i < image; i++)
+		b[32 + i] = (uint8_t)(i * 7 + 1);
+	return (b);
+}
+
+/* The stored image of the one session, checked against want. */
+static void
+expect_image(struct store *st, int64_t id, uint64_t addr,
+    const uint8_t *want, size_t len)
+{
+	uint64_t	 a;
+	uint8_t		*bytes;
+	size_t		 n;
+
+	ck_assert_int_eq(store_prf_image_get(st, id, &a, &bytes, &n), 1);
+	ck_assert_uint_eq(a, addr);
+	ck_assert_uint_eq(n, len);
+	ck_assert(memcmp(bytes, want, len) == 0);
+	free(bytes);
+}
+
+START_TEST(test_image_com_beside)
+{
+	static const uint8_t	 com[5] = { 0xb8, 0x00, 0x4c, 0xcd, 0x21 };
+	struct store		*st;
+	uint64_t		 a;
+	uint8_t			*bytes;
+	size_t			 n;
+	int64_t			 id;
+	char			*cause;
+
+	/* None beside: no row, no warning of it. */
+	ck_assert_int_eq(ingest_beside(&st, NULL, &id, &cause), 0);
+	ck_assert_int_eq(store_prf_image_get(st, id, &a, &bytes, &n), 0);
+	store_close(st);
+	/* Any case: t.CoM beside t.prf, at PSP:0100. */
+	progfile("t.CoM", com, sizeof com);
+	ck_assert_msg(ingest_beside(&st, NULL, &id, &cause) == 0, "%s", cause);
+	expect_image(st, id, 0x10100, com, sizeof com);
+	ck_assert_int_eq(tu_count(st, "SELECT count(*) FROM warning WHERE"
+	    " message LIKE 'program ignored%'"), 0);
+	store_close(st);
+}
+END_TEST
+
+START_TEST(test_image_exe_beside)
+{
+	static const uint8_t	 com[2] = { 0x90, 0xc3 };
+	struct store		*st;
+	uint8_t			*exe;
+	size_t			 len;
+	int64_t			 id;
+	char			*cause;
+
+	/* By content: an MZ file is an EXE whatever its name. */
+	exe = exe_bytes(600, &len);
+	progfile("T.EXE", exe, len);
+	ck_assert_msg(ingest_beside(&st, NULL, &id, &cause) == 0, "%s", cause);
+	expect_image(st, id, 0x10100, exe + 32, 600);
+	/* 600 bytes at 10100h run past prog_high_pa 1008h: said. */
+	ck_assert_int_eq(tu_count(st, "SELECT count(*) FROM warning WHERE"
+	    " offset = 8 AND message LIKE '%T.EXE: its 600-byte EXE image at"
+	    " 10100 runs past prog_high_pa 1008: is it the program"
+	    " profiled?'"), 1);
+	store_close(st);
+	/* Both: the COM, as DOS runs it first, and a warning. */
+	progfile("t.com", com, sizeof com);
+	ck_assert_msg(ingest_beside(&st, NULL, &id, &cause) == 0, "%s", cause);
+	expect_image(st, id, 0x10100, com, sizeof com);
+	ck_assert_int_eq(tu_count(st, "SELECT count(*) FROM warning WHERE"
+	    " message LIKE '%t.com and an .EXE of the same name%'"), 1);
+	store_close(st);
+	free(exe);
+}
+END_TEST
+
+/* A bad program: ignored with a warning when found, an error if named. */
+static void
+expect_bad_program(const char *name, const void *bytes, size_t len,
+    const char *why)
+{
+	struct ingest_opts	 o = { NULL, INGEST_LOAD_AUTO, 0, NULL };
+	struct store		*st;
+	const char		*path;
+	char			*cause, want[256];
+	int64_t			 id;
+
+	path = progfile(name, bytes, len);
+	ck_assert_msg(ingest_beside(&st, NULL, &id, &cause) == 0, "%s", cause);
+	snprintf(want, sizeof want, "SELECT count(*) FROM warning WHERE"
+	    " offset = 0 AND message = 'program ignored: %s: %s'", path, why);
+	ck_assert_msg(tu_count(st, want) == 1, "%s: no warning %s", name,
+	    why);
+	ck_assert_int_eq(tu_count(st, "SELECT count(*) FROM prf_image"), 0);
+	store_close(st);
+	o.program = path;
+	ck_assert_int_eq(ingest_beside(&st, &o, &id, &cause), -1);
+	snprintf(want, sizeof want, "%s: %s", path, why);
+	ck_assert_str_eq(cause, want);
+	ck_assert_int_eq(tu_rows(st), 0);
+	free(cause);
+	store_close(st);
+	unlink(path);
+}
+
+START_TEST(test_image_bad)
+{
+	static const char	*fields[14] = { "signature", "e_cblp", "e_cp",
+	    "e_crlc", "e_cparhdr", "e_minalloc", "e_maxalloc", "e_ss", "e_sp",
+	    "e_csum", "e_ip", "e_cs", "e_lfarlc", "e_ovno" };
+	uint8_t			*exe, *big;
+	size_t			 len, cut;
+	char			 why[160];
+
+	/* Every cut inside the fixed header names the field it ends in. */
+	exe = exe_bytes(100, &len);
+	for (cut = 2; cut < 28; cut++) {
+		snprintf(why, sizeof why, "offset %zu: %s: file ends inside"
+		    " the EXE header (%zu bytes, it needs 28)", cut & ~1u,
+		    fields[cut / 2], cut);
+		expect_bad_program("t.exe", exe, cut, why);
+	}
+	/* e_cp and e_cblp against the bytes present. */
+	expect_bad_program("t.exe", exe, len - 1, "offset 4: e_cp: 1 pages"
+	    " (e_cblp 132) make 132 bytes, the file has 131");
+	exe[2] = 0;
+	exe[3] = 2;
+	expect_bad_program("t.exe", exe, len, "offset 2: e_cblp: 512 bytes in"
+	    " the last page of 512");
+	free(exe);
+	exe = exe_bytes(100, &len);
+	exe[4] = 0;
+	expect_bad_program("t.exe", exe, len, "offset 4: e_cp: 0 pages");
+	free(exe);
+	/* The header's paragraphs: too few, or more than the load. */
+	exe = exe_bytes(100, &len);
+	exe[8] = 1;
+	expect_bad_program("t.exe", exe, len, "offset 8: e_cparhdr: 1"
+	    " paragraphs of header in a 132-byte load (at least 28 bytes)");
+	exe[8] = 9;
+	expect_bad_program("t.exe", exe, len, "offset 8: e_cparhdr: 9"
+	    " paragraphs of header in a 132-byte load (at least 28 bytes)");
+	free(exe);
+	/* Relocations past the end of the file. */
+	exe = exe_bytes(100, &len);
+	exe[6] = 30;
+	expect_bad_program("t.exe", exe, len, "offset 24: e_lfarlc: 30"
+	    " relocations at 28 run past the end of the file (132 bytes)");
+	free(exe);
+	/* A COM too big to load, and an empty one. */
+	big = calloc(1, 0xff01);
+	ck_assert_ptr_nonnull(big);
+	expect_bad_program("t.com", big, 0xff01, "65281 bytes: too big for a"
+	    " COM program (at most 65280) and not an EXE (no MZ)");
+	free(big);
+	expect_bad_program("t.com", "", 0, "an empty program");
+}
+END_TEST
+
+/* --program names a file that is not there: the ingest fails. */
+START_TEST(test_image_given_missing)
+{
+	struct ingest_opts	 o = { NULL, INGEST_LOAD_AUTO, 0,
+	    "/nonexistent/P.COM" };
+	struct store		*st;
+	int64_t			 id;
+	char			*cause;
+
+	ck_assert_int_eq(ingest_beside(&st, &o, &id, &cause), -1);
+	ck_assert_str_eq(cause, "/nonexistent/P.COM: No such file or"
+	    " directory");
+	ck_assert_int_eq(tu_rows(st), 0);
+	free(cause);
+	store_close(st);
+}
+END_TEST
+
 START_TEST(test_not_a_profile)
 {
 	struct store	*st = tu_store();
@@ -413,7 +1025,18 @@ prf_suite(void)
 	tcase_add_test(tc, test_odd_pv32_version);
 	tcase_add_test(tc, test_odd_saturated_header_count);
 	tcase_add_test(tc, test_lying_counts);
+	tcase_add_test(tc, test_hits_good);
+	tcase_add_test(tc, test_hits_bad_fields);
+	tcase_add_test(tc, test_hits_odd);
+	tcase_add_test(tc, test_hits_truncation_every_length);
 	tcase_add_test(tc, test_not_a_profile);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("image");
+	tcase_add_checked_fixture(tc, progdir_setup, progdir_teardown);
+	tcase_add_test(tc, test_image_com_beside);
+	tcase_add_test(tc, test_image_exe_beside);
+	tcase_add_test(tc, test_image_bad);
+	tcase_add_test(tc, test_image_given_missing);
 	suite_add_tcase(s, tc);
 	return (s);
 }

@@ -178,14 +178,15 @@ START_TEST(test_text_header_and_flat_profile)
 	ck_assert(p != NULL && q != NULL && s != NULL);
 	ck_assert(p < q && q < s);
 	l = line_with(flat, NAME_HTML);
-	ck_assert_msg(strncmp(l, "  41.67  41.67  20.0    10050    16  ", 36) == 0, "%s", l);
+	/* Every share here is exact: no mark, no bounds. */
+	ck_assert_msg(strncmp(l, "    41.67            41.67  20.0    10050    16  ", 48) == 0, "%s", l);
 	free(l);
 	l = line_with(flat, "start");
-	ck_assert_msg(strstr(l, "20.83  62.50  10.0    10000    32  MAIN    start") != NULL, "%s", l);
+	ck_assert_msg(strstr(l, "20.83            62.50  10.0    10000    32  MAIN    start") != NULL, "%s", l);
 	ck_assert_ptr_nonnull(strstr(l, "10000"));
 	free(l);
 	l = line_with(flat, NAME_QUOTE);
-	ck_assert_msg(strstr(l, "10.42  72.92   5.0    10020    48  MAIN    " NAME_QUOTE) != NULL, "%s", l);
+	ck_assert_msg(strstr(l, "10.42            72.92   5.0    10020    48  MAIN    " NAME_QUOTE) != NULL, "%s", l);
 	free(l);
 
 	/* Only the 4 buckets with hits; the rest are counted. */
@@ -682,6 +683,80 @@ START_TEST(test_session_errors)
 }
 END_TEST
 
+/*
+ * A bucket two symbols share: their shares are estimates, marked in the
+ * text with their bounds, and said to be in csv and json.
+ */
+START_TEST(test_estimates_marked)
+{
+	static const uint16_t	 prf[] = {
+		54925, 2, 1, 0x1000, 0x1002, 0x0070, 0, 0, 0, 12, 4
+	};
+	uint8_t			 bytes[sizeof prf];
+	struct store		*s2, *keep = st;
+	struct csv		 c;
+	char			*cause = NULL, *r, *l;
+	const char		*kind;
+	int64_t			 id;
+	size_t			 i;
+	int			 reused;
+
+	for (i = 0; i < sizeof prf / 2; i++) {
+		bytes[2 * i] = prf[i] & 0xff;
+		bytes[2 * i + 1] = prf[i] >> 8;
+	}
+	s2 = store_open(":memory:", 0, &cause);
+	ck_assert_msg(s2 != NULL, "%s", cause);
+	ck_assert_int_eq(ingest_bytes(s2, "/nonexistent/E.PRF", bytes,
+	    sizeof bytes, NULL, &id, &kind, &reused, &cause), 0);
+	/* a: bucket 0's first 8 bytes; b: its last 8 and all of bucket 1. */
+	ck_assert_int_eq(store_begin(s2, &cause), 0);
+	ck_assert_int_eq(store_symbol_add(s2, id, NULL, "a", 0x10000, 8), 0);
+	ck_assert_int_eq(store_symbol_add(s2, id, NULL, "b", 0x10008, 24),
+	    0);
+	ck_assert_int_eq(store_commit(s2, &cause), 0);
+	st = s2;
+
+	/* b: 6 of bucket 0 and all 4 of 1; between 4 and 16 of 16. */
+	r = session_report(id, REPORT_TEXT);
+	l = line_with(section(r, "Flat profile (2 symbols"), "  b\n");
+	ck_assert_msg(strstr(l, " ~62.50  (25.00\u2013100.00)   62.50  10.0")
+	    != NULL, "%s", l);
+	free(l);
+	l = line_with(section(r, "Flat profile (2 symbols"), "  a\n");
+	ck_assert_msg(strstr(l, " ~37.50  (0.00\u201375.00)") != NULL, "%s",
+	    l);
+	free(l);
+	ck_assert_ptr_nonnull(strstr(r, "split         bytes"));
+	free(r);
+
+	r = session_report(id, REPORT_CSV);
+	csv_parse(r, &c);
+	for (i = 0; i < c.n; i++) {
+		if (strcmp(c.rec[i][0], "symbols") != 0 ||
+		    strcmp(c.rec[i][csv_col(&c, "name")], "b") != 0)
+			continue;
+		ck_assert_str_eq(c.rec[i][csv_col(&c, "exact")], "0");
+		ck_assert_str_eq(c.rec[i][csv_col(&c, "percent_lo")], "25");
+		ck_assert_str_eq(c.rec[i][csv_col(&c, "percent_hi")], "100");
+		ck_assert_str_eq(c.rec[i][csv_col(&c, "hits_lo")], "4");
+		ck_assert_str_eq(c.rec[i][csv_col(&c, "hits_hi")], "16");
+	}
+	csv_free(&c);
+	free(r);
+
+	r = session_report(id, REPORT_JSON);
+	ck_assert(json_valid(r));
+	ck_assert_ptr_nonnull(strstr(r, "{\"percent\": 62.5, \"percent_lo\":"
+	    " 25, \"percent_hi\": 100, \"exact\": 0, \"cumulative\": 62.5,"
+	    " \"hits\": 10, \"hits_lo\": 4, \"hits_hi\": 16,"));
+	ck_assert_ptr_nonnull(strstr(r, "\"hit_table\": 0"));
+	free(r);
+	store_close(s2);
+	st = keep;
+}
+END_TEST
+
 START_TEST(test_hist_current_view)
 {
 	struct analyze_hist	 h;
@@ -715,8 +790,10 @@ START_TEST(test_hist_current_view)
 	fclose(mf);
 	ck_assert(json_valid(buf));
 	ck_assert(buf[0] == '[');
-	ck_assert_ptr_nonnull(strstr(buf, "{\"percent\": 41.6667, \"cumulative\":"
-	    " 41.6667, \"hits\": 20, \"addr\": 65616, \"size\": 16,"
+	ck_assert_ptr_nonnull(strstr(buf, "{\"percent\": 41.6667,"
+	    " \"percent_lo\": 41.6667, \"percent_hi\": 41.6667, \"exact\": 1,"
+	    " \"cumulative\": 41.6667, \"hits\": 20, \"hits_lo\": 20,"
+	    " \"hits_hi\": 20, \"addr\": 65616, \"size\": 16,"
 	    " \"module\": \"\", \"name\": \"<script>&\\\"x'\"}"));
 	free(buf);
 
@@ -1205,6 +1282,7 @@ report_suite(void)
 	tcase_add_test(tc, test_hostile_names_stay_valid);
 	tcase_add_test(tc, test_session_errors);
 	tcase_add_test(tc, test_hist_current_view);
+	tcase_add_test(tc, test_estimates_marked);
 	suite_add_tcase(s, tc);
 	tcase_add_checked_fixture(to, setup_ovd, teardown);
 	tcase_add_test(to, test_ovd_text);

@@ -181,6 +181,12 @@ START_TEST(test_migrate_v1_store)
 	store_session_free(&ss);
 	ck_assert_int_eq(store_prf_get(st, 1, &p), 0);
 	ck_assert_uint_eq(p.bucket_num, 75);
+	/* Sessions from before exact attribution: no table, no image. */
+	ck_assert_int_eq(p.hit_table, 0);
+	ck_assert_int_eq(tu_count(st, "SELECT count(*) FROM prf WHERE"
+	    " hit_table = 0 AND hit_missed IS NULL"), 1);
+	ck_assert_int_eq(tu_count(st, "SELECT count(*) FROM prf_hit"), 0);
+	ck_assert_int_eq(tu_count(st, "SELECT count(*) FROM prf_image"), 0);
 	ck_assert_int_eq(store_sessions(st, &all, &n), 0);
 	ck_assert_uint_eq(n, 2);
 	ck_assert_ptr_nonnull(strstr(all[0].summary, "75 buckets"));
@@ -258,6 +264,69 @@ small_prf(size_t *len, uint16_t grain)
 }
 
 /* The same bytes twice are one session; different bytes are two. */
+/* Rows of session id in every table with a session column. */
+static int64_t
+session_rows(struct store *st, int64_t id)
+{
+	sqlite3_stmt	*s;
+	char		*sql;
+	int64_t		 n = 0;
+
+	ck_assert_int_eq(sqlite3_prepare_v2(store_db(st), "SELECT m.name FROM"
+	    " sqlite_master m, pragma_table_info(m.name) c WHERE m.type ="
+	    " 'table' AND c.name = 'session'", -1, &s, NULL), SQLITE_OK);
+	while (sqlite3_step(s) == SQLITE_ROW) {
+		sql = xasprintf("SELECT count(*) FROM \"%s\" WHERE session ="
+		    " %lld", sqlite3_column_text(s, 0), (long long)id);
+		n += tu_count(st, sql);
+		free(sql);
+	}
+	sqlite3_finalize(s);
+	return (n);
+}
+
+/*
+ * Deleting a session (with foreign keys off, through the kinds' purge
+ * statements) leaves no row of it in any table: a table a kind adds
+ * without a purge statement fails here.
+ */
+START_TEST(test_delete_every_table)
+{
+	struct store	*st;
+	uint8_t		*a, *b;
+	size_t		 alen, blen;
+	int64_t		 id1, id2;
+	const char	*kind;
+	int		 reused;
+	char		*cause = NULL, *sql;
+
+	st = store_open(tu_tmpdb, 0, &cause);
+	ck_assert_msg(st != NULL, "%s", cause);
+	a = small_prf(&alen, 55);
+	b = small_prf(&blen, 56);
+	ck_assert_int_eq(ingest_bytes(st, "/nonexistent/a.prf", a, alen, NULL,
+	    &id1, &kind, &reused, &cause), 0);
+	ck_assert_int_eq(ingest_bytes(st, "/nonexistent/b.prf", b, blen, NULL,
+	    &id2, &kind, &reused, &cause), 0);
+	/* A row in each of prf's own tables, as a hit table and image give. */
+	sql = xasprintf("INSERT INTO prf_hit VALUES (%1$lld, 65536, 4096, 0,"
+	    " 1); INSERT INTO prf_image VALUES (%1$lld, 65792, x'90');"
+	    " INSERT INTO warning VALUES (%1$lld, 0, 'odd')", (long long)id1);
+	ck_assert_int_eq(store_exec(st, sql, &cause), 0);
+	free(sql);
+	ck_assert_int_ge(session_rows(st, id1), 6);
+	ck_assert_int_eq(store_session_delete(st, id1, &cause), 0);
+	ck_assert_int_eq(session_rows(st, id1), 0);
+	ck_assert_int_gt(session_rows(st, id2), 0);
+	ck_assert_int_eq(tu_count(st, "PRAGMA foreign_keys"), 1);
+	ck_assert_int_eq(tu_count(st, "SELECT count(*) FROM"
+	    " pragma_foreign_key_check"), 0);
+	free(a);
+	free(b);
+	store_close(st);
+}
+END_TEST
+
 START_TEST(test_dedupe)
 {
 	struct store	*st;
@@ -315,7 +384,7 @@ START_TEST(test_rollback_after_buckets)
 {
 	static const char	 badmap[] = " Start Stop Length Name Class\n"
 	    " 00000H 0001FH 00020H _TEXT CODE\n 00020H oops\n";
-	struct ingest_opts	 o = { NULL, INGEST_LOAD_AUTO, 0 };
+	struct ingest_opts	 o = { NULL, INGEST_LOAD_AUTO, 0, NULL };
 	struct store		*st;
 	uint8_t			*a;
 	size_t			 alen;
@@ -359,6 +428,7 @@ store_suite(void)
 	tcase_add_test(tc, test_kind_versions);
 	tcase_add_test(tc, test_kind_added_later);
 	tcase_add_test(tc, test_dedupe);
+	tcase_add_test(tc, test_delete_every_table);
 	tcase_add_test(tc, test_rollback_after_buckets);
 	suite_add_tcase(s, tc);
 	return (s);

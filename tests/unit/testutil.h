@@ -18,7 +18,17 @@
 
 #define TU_UNUSED	__attribute__((unused))
 
-/* A PRF file's fields; trailer only when pv32 is set. */
+/* One entry of a HITS section as the file has it. */
+struct tu_hit {
+	uint16_t	 ip;
+	uint16_t	 cs;
+	uint32_t	 hits;
+};
+
+/*
+ * A PRF file's fields; trailer only when pv32 is set, a HITS section
+ * after it only when hits is set, then tail bytes as they are.
+ */
 struct tu_prf {
 	uint16_t	 w[9];	/* clock_grain .. hit_high */
 	const uint16_t	*h16;	/* w[1] counts */
@@ -27,7 +37,39 @@ struct tu_prf {
 	uint16_t	 flags;
 	uint32_t	 total, io, dos, high;
 	const uint32_t	*h32;	/* w[1] counts */
+	int		 hits;
+	const char	*hits_tag;	/* NULL: "HITS" */
+	int		 hits_len_set;	/* else length = 12 + 8 * nhit */
+	uint32_t	 hits_len;
+	uint16_t	 hits_version, hits_flags, hits_capacity, hits_count;
+	uint32_t	 hits_missed;
+	const struct tu_hit *hit;	/* nhit entries are written */
+	size_t		 nhit;
+	const uint8_t	*tail;
+	size_t		 ntail;
 };
+
+/* Fill f's HITS section: version 1, count = capacity = n entries. */
+static TU_UNUSED void
+tu_prf_hits(struct tu_prf *f, const struct tu_hit *hit, size_t n,
+    uint32_t missed)
+{
+	f->hits = 1;
+	f->hits_version = 1;
+	f->hits_flags = missed != 0;
+	f->hits_capacity = (uint16_t)n;
+	f->hits_count = (uint16_t)n;
+	f->hits_missed = missed;
+	f->hit = hit;
+	f->nhit = n;
+}
+
+/* Where f's HITS section starts in its bytes. */
+static TU_UNUSED size_t
+tu_prf_hits_at(const struct tu_prf *f)
+{
+	return (18 + 2 * (size_t)f->w[1] + 24 + 4 * (size_t)f->w[1]);
+}
 
 static void
 tu_u16(uint8_t **p, uint16_t v)
@@ -52,7 +94,7 @@ tu_prf_bytes(const struct tu_prf *f, size_t *len)
 	size_t	 i;
 
 	*len = 18 + 2 * (size_t)f->w[1] + (f->pv32 ? 24 + 4 * (size_t)f->w[1] :
-	    0);
+	    0) + (f->hits ? 20 + 8 * f->nhit : 0) + f->ntail;
 	p = buf = calloc(1, *len + 1);
 	ck_assert_ptr_nonnull(buf);
 	for (i = 0; i < 9; i++)
@@ -71,6 +113,24 @@ tu_prf_bytes(const struct tu_prf *f, size_t *len)
 		for (i = 0; i < f->w[1]; i++)
 			tu_u32(&p, f->h32 != NULL ? f->h32[i] : 0);
 	}
+	if (f->hits) {
+		memcpy(p, f->hits_tag != NULL ? f->hits_tag : "HITS", 4);
+		p += 4;
+		tu_u32(&p, f->hits_len_set ? f->hits_len :
+		    12 + 8 * (uint32_t)f->nhit);
+		tu_u16(&p, f->hits_version);
+		tu_u16(&p, f->hits_flags);
+		tu_u16(&p, f->hits_capacity);
+		tu_u16(&p, f->hits_count);
+		tu_u32(&p, f->hits_missed);
+		for (i = 0; i < f->nhit; i++) {
+			tu_u16(&p, f->hit[i].ip);
+			tu_u16(&p, f->hit[i].cs);
+			tu_u32(&p, f->hit[i].hits);
+		}
+	}
+	if (f->ntail != 0)
+		memcpy(p, f->tail, f->ntail);
 	return (buf);
 }
 
@@ -108,7 +168,8 @@ tu_rows(struct store *st)
 	    " (SELECT count(*) FROM counter) + (SELECT count(*) FROM bucket) +"
 	    " (SELECT count(*) FROM prf) + (SELECT count(*) FROM ovd) +"
 	    " (SELECT count(*) FROM ovr_unit) + (SELECT count(*) FROM ovr_event)"
-	    " + (SELECT count(*) FROM ovr_loaded)"));
+	    " + (SELECT count(*) FROM ovr_loaded) + (SELECT count(*) FROM"
+	    " prf_hit) + (SELECT count(*) FROM prf_image)"));
 }
 
 /* Ingest len bytes as name; returns ingest_bytes' result. */
