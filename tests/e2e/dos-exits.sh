@@ -6,18 +6,21 @@
 # written and ingest, the termination message must say what happened, and
 # VECCHK must find INT 08h/1Bh/23h/24h and the PIT rate as they were.  A
 # control run of VECCHK under PROFIL shows that VECCHK sees the hooks.
-# Last, the prompts: bad answers are asked again, and the parameters
-# typed reach the program.
+# Every .PRF carries a good hit table (tests/e2e/prfhits.py).  Last, the
+# prompts: bad answers are asked again, the parameters typed reach the
+# program, and /H: alone (it has a default) does not stop the questions.
 . "${top_srcdir:-.}/tests/e2e/dos.sh"
 
 dos_setup exits
 dos_copy capture/dos/PROFIL.COM capture/dos/work/EXITS.COM \
     capture/dos/work/ABORT24.COM capture/dos/work/VECCHK.COM
-echo "1..28"
+echo "1..46"
 
 # Typed answers: a zero and a word for the bucket size, an interval
 # below the minimum, then good ones, then the parameter N.
 printf '0\r\nabc\r\n1\r\n20\r\n1000\r\nN\r\n' > "$DOSDIR/ANSWERS.TXT"
+# With /B: and /H: given: the interval and the parameter.
+printf '1000\r\nN\r\n' > "$DOSDIR/ANSWERS2.TXT"
 
 set -- ABORT24 "VECCHK > V0.TXT"
 for m in N C B E T H; do
@@ -25,9 +28,12 @@ for m in N C B E T H; do
 	    "REN EXITS.PRF X_$m.PRF" "VECCHK > V_$m.TXT"
 done
 set -- "$@" "PROFIL /B:1 /C:500 VECCHK.COM > V_P.TXT" \
+    "PROFIL /H:64 /B:1 EXITS.COM < ANSWERS2.TXT > O_J.TXT" \
+    "REN EXITS.PRF X_J.PRF" \
     "PROFIL EXITS.COM < ANSWERS.TXT > O_I.TXT" "PROFIL > O_U.TXT" \
     "PROFIL /B:1 /C:500 NOSUCH.COM > O_F.TXT" \
     "PROFIL /B:1 /C:20 EXITS.COM N > O_R.TXT" \
+    "PROFIL /B:1 /C:500 /H:8193 EXITS.COM N > O_Q.TXT" \
     "COPY EXITS.COM NOWRITE.COM" "MD NOWRITE.PRF" \
     "PROFIL /B:1 /C:500 NOWRITE.COM N > O_W.TXT" "VECCHK > V_W.TXT"
 dos_run 150 "$@"
@@ -44,6 +50,9 @@ path()
 	else
 		ok 1 "$1: the .PRF ingests: $(cat "$DOSDIR/ingest.err")"
 	fi
+	pycheck "$1: its hit table" check "$DOSDIR/X_$1.PRF"
+	py field "$DOSDIR/X_$1.PRF" count
+	check "$1: ... not empty ($msg entries)" test "${msg:-0}" -gt 0
 	check "$1: vectors and PIT restored ($(tr -d '\r' < "$DOSDIR/V_$1.TXT"))" \
 	    cmp -s "$DOSDIR/V0.TXT" "$DOSDIR/V_$1.TXT"
 }
@@ -72,6 +81,29 @@ if pv_ingest "$DOSDIR/EXITS.PRF"; then
 else
 	ok 1 "prompts: the .PRF ingests: $(cat "$DOSDIR/ingest.err")"
 fi
+pycheck "prompts: the .PRF has the default hit table" check \
+    "$DOSDIR/EXITS.PRF"
+py field "$DOSDIR/EXITS.PRF" capacity
+check "prompts: ... of 4096 entries ($msg)" test "$msg" = 4096
+
+tr -d '\r' < "$DOSDIR/O_J.TXT" > "$DOSDIR/prompts"
+check "/H: and /B: given: the interval and the parameters are asked" \
+    sh -c "grep -q '^Clock interval' '$DOSDIR/prompts' &&
+    grep -q '^Program parameters' '$DOSDIR/prompts' &&
+    ! grep -q '^Paragraphs per bucket' '$DOSDIR/prompts'"
+check "/H: and /B: given: the typed parameter reaches the program" \
+    grep -q 'Program terminated normally (code 7)' "$DOSDIR/prompts"
+f=$DOSDIR/X_J.PRF
+if py field "$f" capacity; then
+	cap=$msg
+	py field "$f" siz
+	siz=$msg
+	py field "$f" grain
+	check "/H: and /B: given: /H:64 /B:1, 1000 us typed: the .PRF has \
+$cap entries, $siz paragraphs, $msg us" test "$cap,$siz,$msg" = 64,1,1000
+else
+	ok 1 "/H: and /B: given: the .PRF's table: $msg"
+fi
 check "errors: no file name prints the usage" \
     grep -q '^usage: PROFIL' "$DOSDIR/O_U.TXT"
 check "errors: a missing program is named" \
@@ -79,6 +111,9 @@ check "errors: a missing program is named" \
 check "errors: an interval below 50 us is refused, nothing runs" \
     sh -c "grep -q 'out of range' '$DOSDIR/O_R.TXT' &&
     ! grep -q terminated '$DOSDIR/O_R.TXT'"
+check "errors: /H:8193 is refused, nothing runs" \
+    sh -c "grep -q 'out of range' '$DOSDIR/O_Q.TXT' &&
+    ! grep -q terminated '$DOSDIR/O_Q.TXT'"
 check "errors: a .PRF that cannot be created is reported" \
     grep -q 'Cannot write NOWRITE.PRF' "$DOSDIR/O_W.TXT"
 check "errors: ... and the machine is restored all the same" \
