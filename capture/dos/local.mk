@@ -5,14 +5,15 @@ DOS_WORK_SRC = capture/dos/work/macros.inc capture/dos/work/common.inc \
 	capture/dos/work/w3.asm capture/dos/work/w10.asm \
 	capture/dos/work/share.asm \
 	capture/dos/work/exits.asm capture/dos/work/abort24.asm \
-	capture/dos/work/vecchk.asm
+	capture/dos/work/vecchk.asm capture/dos/work/eatmem.asm
 EXTRA_DIST += capture/dos/profil.asm $(DOS_WORK_SRC)
 dist_man_MANS += man/profil.1
 
 # Everything the DOS tests need; tests/e2e/local.mk depends on it.
 DOS_WORK = capture/dos/work/W3.COM capture/dos/work/W10.EXE \
 	capture/dos/work/SHARE.COM capture/dos/work/EXITS.COM \
-	capture/dos/work/ABORT24.COM capture/dos/work/VECCHK.COM
+	capture/dos/work/ABORT24.COM capture/dos/work/VECCHK.COM \
+	capture/dos/work/EATMEM.COM
 DOS_BUILT = capture/dos/PROFIL.COM $(DOS_WORK)
 
 if HAVE_NASM
@@ -45,3 +46,5 @@ capture/dos/work/ABORT24.COM: capture/dos/work/abort24.asm
 	$(DOS_WORK_ASM) $(srcdir)/capture/dos/work/abort24.asm
 capture/dos/work/VECCHK.COM: capture/dos/work/vecchk.asm
 	$(DOS_WORK_ASM) $(srcdir)/capture/dos/work/vecchk.asm
+capture/dos/work/EATMEM.COM: capture/dos/work/eatmem.asm
+	$(DOS_WORK_ASM) $(srcdir)/capture/dos/work/eatmem.asm

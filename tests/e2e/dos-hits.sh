@@ -35,12 +35,9 @@ workload()
 	check "$1: PROFIL reports a normal end" \
 	    grep -q 'Program terminated normally (code 0)' "$DOSDIR/$1.LOG"
 	pycheck "$1: HITS well-formed, the invariant holds" check "$f"
-	py field "$f" capacity
-	cap=$msg
-	py field "$f" flags
-	py field "$f" missed
-	check "$1: the default table ($cap entries) missed nothing (flags $msg)" \
-	    test "$cap" = 4096 -a "$msg" = 0
+	py field "$f" capacity,flags,missed
+	check "$1: the default table, nothing missed (capacity, flags, missed \
+$msg)" test "$msg" = 4096,0,0
 	pycheck "$1: bucket by bucket" buckets "$f"
 	pycheck "$1: instruction starts" starts "$f" "$DOSDIR/$1.LST"
 	pycheck "$1: the loops are the hottest" hot "$f" "$DOSDIR/$1.LST" "$2"
@@ -56,14 +53,11 @@ check "SHARE: the summary names the table" \
 # /H:2: three hot instructions, room for two.
 f=$DOSDIR/S2.PRF
 pycheck "/H:2: HITS well-formed, the invariant holds" check "$f"
-py field "$f" capacity
-c=$msg
-py field "$f" count
-check "/H:2: capacity 2, both entries used ($msg)" test "$c,$msg" = 2,2
-py field "$f" flags
-fl=$msg
-py field "$f" missed
-check "/H:2: full (flags $fl), $msg samples missed" test "$fl" = 1 -a "$msg" -gt 0
+py field "$f" capacity,count
+check "/H:2: both entries used (capacity, count $msg)" test "$msg" = 2,2
+py field "$f" flags,missed
+check "/H:2: full, samples missed (flags, missed $msg)" \
+    test "${msg%,*}" = 1 -a "${msg#*,}" -gt 0
 pycheck "/H:2: instruction starts" starts "$f" "$DOSDIR/SHARE.LST"
 check "/H:2: the summary says the table was full" \
     grep -q 'Hit table: 2 of 2 entries, [1-9][0-9]* missed (full)' \

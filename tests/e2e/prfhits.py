@@ -8,10 +8,11 @@ what it found and exits 0 when the check holds, 1 when it does not.
   prfhits.py check FILE           HITS well-formed; the invariant holds
   prfhits.py none FILE            no HITS section: the file ends after the
                                   PV32 counts
-  prfhits.py field FILE NAME      print a field: the HITS section's
-                                  capacity count missed flags, entries
-                                  (their hits), or the header's grain siz
-                                  num low high, or the PV32 total
+  prfhits.py field FILE NAME,...  print fields, comma-separated: the
+                                  HITS section's capacity count missed
+                                  flags, entries (their hits), the
+                                  header's grain siz num low high, the
+                                  PV32 total
   prfhits.py buckets FILE         each bucket's count is the sum of the
                                   entries in it (a table that missed none)
   prfhits.py starts FILE LST      each entry is an instruction start in
@@ -122,13 +123,17 @@ def cmd_none(p):
     return "%d bytes, ending with the PV32 counts" % p["size"]
 
 
-def cmd_field(p, name):
-    if name in ("grain", "siz", "num", "low", "high", "total"):
-        return str(p[name])
-    s = need_hits(p)
-    if name == "entries":
-        return str(sum(n for _, _, n in s["entries"]))
-    return str(s[name])
+def cmd_field(p, names):
+    def one(name):
+        if name in ("grain", "siz", "num", "low", "high", "total"):
+            return str(p[name])
+        s = need_hits(p)
+        if name == "entries":
+            return str(sum(n for _, _, n in s["entries"]))
+        if name not in ("capacity", "count", "missed", "flags"):
+            raise Bad("no field %s" % name)
+        return str(s[name])
+    return ",".join(one(n) for n in names.split(","))
 
 
 def cmd_buckets(p):
