@@ -187,7 +187,7 @@ def listing(path):
             if words & DATA or not code.strip():
                 continue
             if re.match(r"\s*align", code, re.I):
-                continue		# padding, never run
+                continue  # padding, never run
             for k in range(reps):
                 starts[off + k * size] = src.strip()
     return starts
