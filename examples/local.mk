@@ -2,7 +2,8 @@
 # and examples/*.OVD):
 # made by PROFIL.COM under DOSBox, remade by "make examples-dos".
 EXTRA_DIST += examples/W3.PRF examples/W3.MAP examples/W10.PRF \
-	examples/W10.MAP examples/dos-examples.sh
+	examples/W10.MAP examples/SHARE.PRF examples/SHARE.MAP \
+	examples/dos-examples.sh
 examples-dos: $(DOS_BUILT)
 	top_srcdir=$(top_srcdir) top_builddir=$(top_builddir) \
 	    $(SHELL) $(top_srcdir)/examples/dos-examples.sh

@@ -1,13 +1,15 @@
 ; PROFIL.COM -- MS-DOS program profiler (see man/profil.1).
 ;
-;	PROFIL [/B:paras] [/C:microseconds] fname.ext [parameters]
+;	PROFIL [/B:paras] [/C:microseconds] [/H:entries] fname.ext [parameters]
 ;
 ; Loads fname.ext with INT 21h/4B01h, runs PIT channel 0 at the chosen
 ; interval and, on every INT 08h, classifies the interrupted CS:IP by
-; paragraph into I/O, DOS, one of the program's buckets, or high.  When
-; the program ends -- in any way -- the PIT and every vector PROFIL hooked
-; are put back and fname.PRF is written: the seed's header and 16-bit
-; buckets, then the PV32 trailer with the 32-bit counts.
+; paragraph into I/O, DOS, one of the program's buckets, or high.  A
+; sample in the program is also counted under its exact CS:IP in the hit
+; table, while the table has room.  When the program ends -- in any
+; way -- the PIT and every vector PROFIL hooked are put back and
+; fname.PRF is written: the seed's header and 16-bit buckets, then the
+; PV32 trailer with the 32-bit counts, then the HITS section (the table).
 ;
 ; Assemble: nasm -f bin -o PROFIL.COM profil.asm
 ; Runs on any x86 from the 80186 on (SHR/SHL by an immediate, PUSH imm).
@@ -18,6 +20,9 @@
 MIN_US		equ	50		; 20 kHz: faster starves the program
 MAX_US		equ	54925		; 65535 PIT counts
 MAX_TRIES	equ	10		; bad answers before giving up
+HIT_DEFAULT	equ	4096		; hit table entries without /H: (32 KiB)
+HIT_MAX		equ	8192		; 8 bytes each: one 64 KiB segment
+HIT_PROBES	equ	8		; slots one sample may look at
 STACK_BYTES	equ	1024
 
 R_NONE		equ	0		; why the program ended, when DOS
@@ -45,6 +50,11 @@ dos_pa		dw	0
 bucket_siz	dw	0
 bucket_num	dw	0
 cnt_seg		dw	0		; 32-bit counts, four buckets a paragraph
+hit_seg		dw	0		; the hit table; 0: buckets only
+hit_cap		dw	0		; its slots, one entry each
+hit_mask	dw	0		; 2^k - 1 covering hit_cap - 1: hash bits
+hit_end		dw	0		; hit_cap * 8, mod 64 KiB: probes wrap here
+hit_probes	dw	0		; min(HIT_PROBES, hit_cap)
 hit_io		dd	0
 hit_dos		dd	0
 hit_high	dd	0
@@ -55,6 +65,25 @@ reason		db	R_NONE
 ; INT 08h: one sample.  Never calls DOS.  Chains to the original handler
 ; whenever 65536 PIT counts have gone by, so the BIOS clock keeps its
 ; 18.2065 Hz; acknowledges the PIC itself otherwise.
+;
+; Registers: AX, BX, DX, BP and DS are saved on entry and ES around its
+; use, nothing else is touched but CX on the table's slow path (pushed
+; there).  DS = CS throughout; BP addresses the interrupted IP, CS and
+; FLAGS on the stack.
+;
+; The hit table: hit_cap entries of 8 bytes at hit_seg:0, each u16 IP,
+; u16 CS, u32 hits -- the HITS section's own layout, so the file gets
+; them as they are.  A free entry is 0000:0000, which is never in the
+; program (paragraph 0 is the vector table), so an all-zero table is
+; empty.  Open addressing: an address's home slot is (IP ^ CS) & hit_mask
+; (less hit_cap when that is past the end), and it may sit up to
+; hit_probes - 1 slots on (linear probing, wrapping).  Entries are never
+; removed, so the first free slot on the way ends the search, and the
+; search is bounded: a sample whose address is not in those slots and
+; finds none free counts in its bucket only (missed; the table is full).
+; A sample the table counts goes to no bucket now: write_prf adds each
+; entry to its bucket, so the common case -- the address is in its home
+; slot -- costs neither the bucket's DIV nor its increment.
 
 int08:
 	push	ax
@@ -76,23 +105,29 @@ int08:
 	cmp	ax, [prog_high]
 	jae	.high
 
-	sub	ax, [prog_low]
-	xor	dx, dx
-	div	word [bucket_siz]	; the bucket
 	push	es
-	mov	bx, ax
-	shr	bx, 2
-	add	bx, [cnt_seg]
-	mov	es, bx
-	and	ax, 3
-	shl	ax, 2
-	mov	bx, ax
-	add	word [es:bx], 1
-	adc	word [es:bx+2], 0
-	jnc	.counted_es
-	mov	word [es:bx], 0FFFFh	; saturate, never wrap
-	mov	word [es:bx+2], 0FFFFh
-.counted_es:
+	cmp	word [hit_seg], 0
+	je	.bucket			; /H:0, or no memory for the table
+	mov	es, [hit_seg]
+	mov	ax, [bp+10]		; ax = IP, dx = CS from here on
+	mov	dx, [bp+12]
+	mov	bx, dx
+	xor	bx, ax
+	and	bx, [hit_mask]
+	cmp	bx, [hit_cap]
+	jb	.home
+	sub	bx, [hit_cap]
+.home:
+	shl	bx, 3
+	cmp	ax, [es:bx]
+	jne	.probe
+	cmp	dx, [es:bx+2]
+	jne	.probe
+.hit:
+	add	word [es:bx+4], 1
+	adc	word [es:bx+6], 0
+	jc	.hit_sat
+.counted:
 	pop	es
 	; Ctrl-Break: leave at the program's next instruction, when it is
 	; running its own code and DOS is not busy.
@@ -142,6 +177,64 @@ int08:
 	pop	bx
 	pop	ax
 	jmp	far [cs:old08]
+
+	; The slots after the home slot, at most hit_probes in all: the
+	; address's entry, or the first free slot, which becomes it.
+.probe:
+	push	cx
+	mov	cx, [hit_probes]
+.look:
+	cmp	word [es:bx], 0
+	jne	.taken
+	cmp	word [es:bx+2], 0
+	je	.claim
+.taken:
+	dec	cx
+	jz	.nofit
+	add	bx, 8
+	cmp	bx, [hit_end]
+	jne	.same
+	xor	bx, bx
+.same:
+	cmp	ax, [es:bx]
+	jne	.look
+	cmp	dx, [es:bx+2]
+	jne	.look
+	pop	cx
+	jmp	.hit
+.claim:
+	mov	[es:bx], ax
+	mov	[es:bx+2], dx
+	mov	word [es:bx+4], 1	; its high word is 0 already
+	pop	cx
+	jmp	.counted
+.nofit:
+	pop	cx
+	shr	ax, 4
+	add	ax, dx			; the paragraph again
+	; The sample's bucket, counted now: with no table, or when the
+	; table had no room for it.  ax = the paragraph.
+.bucket:
+	sub	ax, [prog_low]
+	xor	dx, dx
+	div	word [bucket_siz]	; the bucket
+	mov	bx, ax
+	shr	bx, 2
+	add	bx, [cnt_seg]
+	mov	es, bx
+	and	ax, 3
+	shl	ax, 2
+	mov	bx, ax
+	add	word [es:bx], 1
+	adc	word [es:bx+2], 0
+	jnc	.counted
+	mov	word [es:bx], 0FFFFh	; saturate, never wrap
+	mov	word [es:bx+2], 0FFFFh
+	jmp	.counted
+.hit_sat:
+	mov	word [es:bx+4], 0FFFFh
+	mov	word [es:bx+6], 0FFFFh
+	jmp	.counted
 
 ; Entered in place of the program's next instruction after Ctrl-Break.
 brk_stub:
@@ -269,11 +362,19 @@ add_total:
 	mov	dx, [si+2]
 ; Add dx:ax into [total], saturating.
 add_total_dxax:
-	add	[total], ax
-	adc	[total+2], dx
+	push	di
+	mov	di, total
+	call	add_sat
+	pop	di
+	ret
+
+; Add dx:ax into the 32-bit value at [di], saturating.
+add_sat:
+	add	[di], ax
+	adc	[di+2], dx
 	jnc	.ret
-	mov	word [total], 0FFFFh
-	mov	word [total+2], 0FFFFh
+	mov	word [di], 0FFFFh
+	mov	word [di+2], 0FFFFh
 .ret:
 	ret
 
@@ -293,6 +394,7 @@ fwrite:
 	ret
 
 write_prf:
+	call	hits_fold
 	; The header's three hit counters, and the totals.
 	mov	si, hit_io
 	call	add_total
@@ -391,23 +493,48 @@ write_prf:
 	mov	cx, trailer_end - trailer
 	call	fwrite
 
-	mov	ax, [bucket_num]	; bytes = 4 * bucket_num, in
-	xor	dx, dx			; pieces of at most 32 KiB
+	mov	ax, [bucket_num]	; bytes = 4 * bucket_num
+	xor	dx, dx
 	shl	ax, 1
 	rcl	dx, 1
 	shl	ax, 1
 	rcl	dx, 1
 	mov	bx, [cnt_seg]
-.b32:
+	call	fwrite_seg
+
+	; The HITS section: its fixed part, then the entries, packed at the
+	; table's start by hits_fold.
+	cmp	byte [hit_on], 0
+	je	.close
+	mov	dx, hits_sec
+	mov	cx, hits_sec_end - hits_sec
+	call	fwrite
+	mov	ax, [hs_len]		; bytes = 8 * count
+	mov	dx, [hs_len+2]
+	sub	ax, 12
+	sbb	dx, 0
+	mov	bx, [hit_seg]
+	call	fwrite_seg
+.close:
+	mov	bx, [prf_handle]
+	mov	ah, 3Eh
+	int	21h
+	jnc	.ret
+	mov	byte [prf_failed], 1
+.ret:
+	ret
+
+; Write dx:ax bytes from bx:0000 on, in pieces of at most 32 KiB.
+fwrite_seg:
 	mov	cx, ax
 	or	dx, dx
-	jnz	.b32_big
+	jnz	.big
 	cmp	ax, 8000h
-	jbe	.b32_piece
-.b32_big:
+	jbe	.piece
+.big:
 	mov	cx, 8000h
-.b32_piece:
-	jcxz	.b32_done
+.piece:
+	jcxz	.ret
 	sub	ax, cx
 	sbb	dx, 0
 	push	ax
@@ -422,21 +549,115 @@ write_prf:
 	pop	dx
 	pop	ax
 	add	bx, 800h
-	jmp	.b32
-.b32_done:
-
-	mov	bx, [prf_handle]
-	mov	ah, 3Eh
-	int	21h
-	jnc	.ret
-	mov	byte [prf_failed], 1
+	jmp	fwrite_seg
 .ret:
+	ret
+
+; Before anything reads the buckets: with the table on, the buckets hold
+; only the samples the table had no room for, which is the section's
+; missed count; then each entry is added to its bucket, so that the
+; buckets count every sample in the program as they always have, and the
+; entries are packed at the table's start for writing.
+hits_fold:
+	cmp	byte [hit_on], 0
+	je	.ret
+	xor	si, si
+	mov	di, hs_missed
+.missed:
+	cmp	si, [bucket_num]
+	jae	.summed
+	call	bucket_get
+	call	add_sat
+	inc	si
+	jmp	.missed
+.summed:
+	mov	ax, [hs_missed]
+	or	ax, [hs_missed+2]
+	jz	.notfull
+	mov	byte [hs_flags], 1
+.notfull:
+	mov	ax, [hit_cap]
+	mov	[hs_cap], ax
+	mov	cx, ax
+	jcxz	.done			; no memory for a table: all missed
+	mov	es, [hit_seg]
+	xor	si, si			; the slot
+	xor	di, di			; where the next entry goes (di <= si)
+.entry:
+	mov	ax, [es:si]
+	or	ax, [es:si+2]
+	jnz	.used
+	add	si, 8
+	loop	.entry
+	jmp	.done
+.used:
+	push	ds
+	push	es
+	pop	ds
+	movsw				; IP, CS, hits
+	movsw
+	movsw
+	movsw
+	pop	ds
+	inc	word [hs_count]
+	push	si
+	mov	ax, [es:di-8]
+	shr	ax, 4
+	add	ax, [es:di-6]		; the paragraph, as int08 saw it
+	sub	ax, [prog_low]
+	xor	dx, dx
+	div	word [bucket_siz]
+	mov	si, ax
+	mov	ax, [es:di-4]
+	mov	dx, [es:di-2]
+	call	bucket_add
+	pop	si
+	loop	.entry
+.done:
+	push	cs
+	pop	es
+	mov	ax, [hs_count]		; length = 12 + 8 * count
+	xor	dx, dx
+	mov	cx, 3
+.x8:
+	shl	ax, 1
+	rcl	dx, 1
+	loop	.x8
+	add	ax, 12
+	adc	dx, 0
+	mov	[hs_len], ax
+	mov	[hs_len+2], dx
+.ret:
+	ret
+
+; Bucket si += dx:ax, saturating.
+bucket_add:
+	push	es
+	push	bx
+	call	bucket_at
+	add	[es:bx], ax
+	adc	[es:bx+2], dx
+	jnc	.ret
+	mov	word [es:bx], 0FFFFh
+	mov	word [es:bx+2], 0FFFFh
+.ret:
+	pop	bx
+	pop	es
 	ret
 
 ; dx:ax = 32-bit count of bucket si.
 bucket_get:
 	push	es
 	push	bx
+	call	bucket_at
+	mov	ax, [es:bx]
+	mov	dx, [es:bx+2]
+	pop	bx
+	pop	es
+	ret
+
+; es:bx = where the 32-bit count of bucket si is.
+bucket_at:
 	mov	bx, si
 	shr	bx, 2
 	add	bx, [cnt_seg]
@@ -444,10 +665,6 @@ bucket_get:
 	mov	bx, si
 	and	bx, 3
 	shl	bx, 2
-	mov	ax, [es:bx]
-	mov	dx, [es:bx+2]
-	pop	bx
-	pop	es
 	ret
 
 ; The termination message (like DEBUG's) and a summary.
@@ -529,7 +746,34 @@ report:
 	mov	ax, [prog_high]
 	call	puthex
 	mov	dx, msg_crlf
-	jmp	puts
+	call	puts
+	cmp	byte [hit_on], 0
+	je	.ret
+	mov	dx, msg_hits
+	call	puts
+	mov	ax, [hs_count]
+	xor	dx, dx
+	call	putdec
+	mov	dx, msg_of
+	call	puts
+	mov	ax, [hs_cap]
+	xor	dx, dx
+	call	putdec
+	mov	dx, msg_entries
+	call	puts
+	mov	ax, [hs_missed]
+	mov	dx, [hs_missed+2]
+	call	putdec
+	mov	dx, msg_missed
+	call	puts
+	mov	dx, msg_full
+	cmp	byte [hs_flags], 0
+	jne	.full
+	mov	dx, msg_crlf
+.full:
+	call	puts
+.ret:
+	ret
 
 ; ---------------------------------------------------------------------
 ; Console output, through handle 1 so that it can be redirected.
@@ -668,6 +912,7 @@ main:
 	call	size_program
 	call	make_prf_name
 	call	alloc_counts
+	call	alloc_hits
 	call	build_tail
 
 	; The vectors as they are now: restored whatever happens.
@@ -772,7 +1017,7 @@ usage:
 	int	21h
 
 ; ---------------------------------------------------------------------
-; The command line: [/B:n] [/C:n] fname.ext [parameters]
+; The command line: [/B:n] [/C:n] [/H:n] fname.ext [parameters]
 
 cmd_skip:				; si past blanks; al = next char
 	lodsb
@@ -805,6 +1050,11 @@ parse_cmdline:
 	mov	cx, MAX_US
 	cmp	al, 'C'
 	je	.switch
+	mov	di, hit_req
+	xor	bx, bx
+	mov	cx, HIT_MAX
+	cmp	al, 'H'
+	je	.switch
 	jmp	usage
 .switch:
 	lodsb
@@ -819,7 +1069,6 @@ parse_cmdline:
 	cmp	ax, cx
 	ja	.range
 	mov	[di], ax
-	inc	byte [nswitch]
 	jmp	.next
 .range:
 	mov	dx, msg_range
@@ -843,8 +1092,12 @@ parse_cmdline:
 	mov	byte [di], 0
 	cmp	di, fname
 	je	usage
-	cmp	byte [nswitch], 2
-	jb	.notbatch
+	; Both numbers given (neither can be 0): nothing is asked.  /H: has
+	; a default and is never asked for.
+	cmp	word [bucket_siz], 0
+	je	.notbatch
+	cmp	word [interval], 0
+	je	.notbatch
 	mov	byte [batch], 1
 .notbatch:
 	; Whatever follows the name is the program's parameters.
@@ -1215,6 +1468,66 @@ alloc_counts:
 	pop	es
 	ret
 
+; The hit table: /H:n entries (HIT_DEFAULT without /H:, none with /H:0)
+; in a block of their own, zeroed: all free.  Without /H: a table that
+; does not fit is left out (the section then says capacity 0, and every
+; sample is missed); one asked for by /H:n must fit.
+alloc_hits:
+	mov	ax, [hit_req]
+	cmp	ax, 0FFFFh
+	jne	.given
+	mov	ax, HIT_DEFAULT
+.given:
+	or	ax, ax
+	jz	.ret
+	mov	byte [hit_on], 1
+	mov	cx, ax
+	mov	bx, ax			; paragraphs: ceil(8 * n / 16)
+	inc	bx
+	shr	bx, 1
+	mov	ah, 48h
+	int	21h
+	jnc	.got
+	cmp	word [hit_req], 0FFFFh
+	je	.without
+	mov	dx, msg_nomem
+	jmp	die
+.without:
+	mov	dx, msg_nohits
+	jmp	puts
+.got:
+	mov	[hit_seg], ax
+	mov	[hit_cap], cx
+	mov	es, ax
+	xor	di, di
+	xor	ax, ax
+	push	cx
+	shl	cx, 2			; words: at most 32768
+	rep	stosw
+	pop	cx
+	push	cs
+	pop	es
+	mov	ax, cx
+	shl	ax, 3
+	mov	[hit_end], ax		; 8192 entries: 0, which add wraps to
+	mov	ax, 1
+.mask:
+	cmp	ax, cx
+	jae	.masked
+	shl	ax, 1
+	jmp	.mask
+.masked:
+	dec	ax
+	mov	[hit_mask], ax
+	mov	ax, HIT_PROBES
+	cmp	cx, ax
+	jae	.probes
+	mov	ax, cx
+.probes:
+	mov	[hit_probes], ax
+.ret:
+	ret
+
 ; The command tail (" parameters" CR) and the two FCBs for EXEC.
 build_tail:
 	mov	di, tail + 1
@@ -1246,8 +1559,10 @@ build_tail:
 ; Initialised data.
 
 hexdigits	db	'0123456789ABCDEF'
-msg_usage	db	'usage: PROFIL [/B:paragraphs] [/C:microseconds] fname.ext [parameters]', 13, 10
+msg_usage	db	'usage: PROFIL [/B:paragraphs] [/C:microseconds] [/H:entries] fname.ext', 13, 10
+		db	'              [parameters]', 13, 10
 		db	'  /B: paragraphs per bucket (1-65535); /C: clock interval (50-54925)', 13, 10
+		db	'  /H: hit table entries (0-8192, default 4096; 0: buckets only)', 13, 10
 		db	'  Missing values are prompted for, and so are the parameters unless', 13, 10
 		db	'  both switches are given or parameters follow the file name.', 13, 10, 0
 msg_crlf	db	13, 10, 0
@@ -1280,6 +1595,12 @@ msg_dos		db	', dos ', 0
 msg_high	db	', high ', 0
 msg_psp		db	'; program ', 0
 msg_to		db	'-', 0
+msg_hits	db	'Hit table: ', 0
+msg_of		db	' of ', 0
+msg_entries	db	' entries, ', 0
+msg_missed	db	' missed', 0
+msg_full	db	' (full)', 13, 10, 0
+msg_nohits	db	'Not enough memory for the hit table: buckets only', 13, 10, 0
 
 exec_blk	dw	0			; environment: a copy of ours
 exec_tail	dw	tail, 0
@@ -1307,6 +1628,16 @@ t_io		dd	0
 t_dos		dd	0
 t_high		dd	0
 trailer_end:
+hits_sec	db	'HITS'
+hs_len		dd	0		; 12 + 8 * count
+		dw	1		; version
+hs_flags	dw	0		; bit 0: full, some sample missed
+hs_cap		dw	0
+hs_count	dw	0
+hs_missed	dd	0
+hits_sec_end:
+
+hit_req		dw	0FFFFh		; /H:n; FFFFh: not given
 
 ; ---------------------------------------------------------------------
 ; Uninitialised data (still part of the file: a COM has no BSS).
@@ -1330,8 +1661,8 @@ exit_type	db	0
 taken08		db	0
 prf_failed	db	0
 sat16flag	db	0
+hit_on		db	0		; write the HITS section
 batch		db	0
-nswitch		db	0
 tries		db	0
 args_len	db	0
 exehdr		times 28 db 0

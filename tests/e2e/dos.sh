@@ -112,6 +112,24 @@ pv_sql()
 	grep '^[0-9-]' "$DOSDIR/sql.out"
 }
 
+# py COMMAND FILE ARGS...: tests/e2e/prfhits.py, which reads a .PRF's
+# HITS section itself; its line goes to msg, its status to st.
+py()
+{
+	python3 "$top_srcdir/tests/e2e/prfhits.py" "$@" > "$DOSDIR/py.out"
+	st=$?
+	msg=$(cat "$DOSDIR/py.out")
+	return $st
+}
+# pycheck DESCRIPTION COMMAND FILE ARGS...: one test point, with msg.
+pycheck()
+{
+	desc=$1
+	shift
+	py "$@"
+	ok $st "$desc: $msg"
+}
+
 # NASM map symbols of the .text section: "virtual-address name", sorted,
 # local labels (with a dot) left out.
 nasm_syms()

@@ -1,12 +1,14 @@
 # End-to-end: PROFIL.COM for real under DOSBox (headless).  The scripts
 # print "1..0 # SKIP" when dosbox is not installed.
-DOS_E2E = tests/e2e/dos-accuracy.sh tests/e2e/dos-exits.sh
+DOS_E2E = tests/e2e/dos-accuracy.sh tests/e2e/dos-exits.sh \
+	tests/e2e/dos-hits.sh
 TESTS += $(DOS_E2E)
-EXTRA_DIST += $(DOS_E2E) tests/e2e/dos.sh tests/e2e/dosbox.conf
+EXTRA_DIST += $(DOS_E2E) tests/e2e/dos.sh tests/e2e/dosbox.conf \
+	tests/e2e/prfhits.py
 
 # The DOS programs are not built by "make all" (only PROFIL.COM is).
 # Without NASM there is nothing to build and the scripts skip.
-DOS_E2E_LOGS = tests/e2e/dos-accuracy.sh.log tests/e2e/dos-exits.sh.log
+DOS_E2E_LOGS = $(DOS_E2E:=.log)
 $(DOS_E2E_LOGS): profview$(EXEEXT)
 if HAVE_NASM
 $(DOS_E2E_LOGS): $(DOS_BUILT)
