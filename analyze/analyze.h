@@ -82,6 +82,7 @@ int		 analyze_hist_load(struct store *, int64_t,
 		    struct analyze_hist *, char **);
 void		 analyze_hist_free(struct analyze_hist *);
 void		*analyze_hist_model(struct store *, int64_t, char **);
+char		*analyze_hist_segoff(const struct analyze_hist *, uint64_t);
 void		 analyze_hist_model_free(void *);
 uint64_t	 analyze_overlap(const struct analyze_bucket *,
 		    const struct analyze_sym *);

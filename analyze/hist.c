@@ -891,3 +891,22 @@ analyze_hist_model_free(void *h)
 	analyze_hist_free(h);
 	free(h);
 }
+
+/*
+ * A DOS address as every view and report writes it: PSP-relative seg:off,
+ * the segment prog_low_pa (the PSP) plus whole 64 KiB steps, so that a
+ * COM program's addresses read as its CS:IP.  The linear address goes
+ * beside it.
+ */
+char *
+analyze_hist_segoff(const struct analyze_hist *h, uint64_t a)
+{
+	uint64_t	base = (uint64_t)h->prf.prog_low_pa * 16, seg;
+
+	if (a >= base)
+		seg = h->prf.prog_low_pa + ((a - base) >> 16) * 0x1000;
+	else
+		seg = (a >> 4) & ~(uint64_t)0xfff;
+	return (xasprintf("%04llX:%04llX", (unsigned long long)seg,
+	    (unsigned long long)(a - seg * 16)));
+}

@@ -48,12 +48,13 @@ static const struct report_col prf_symbol_cols[] = {
 	{ "hits", "hits", 0, 1, 0 },
 	{ "hits_lo", "", REPORT_MACHINE, 1, 0 },
 	{ "hits_hi", "", REPORT_MACHINE, 1, 0 },
-	{ "addr", "address", REPORT_HEX, PRF_HEXDIGITS, 0 },
+	{ "seg_off", "seg:off", 0, 0, 0 },
+	{ "addr", "linear", REPORT_HEX, PRF_HEXDIGITS, 0 },
 	{ "size", "size", 0, 0, 0 },
 	{ "module", "module", 0, 0, 14 },
 	{ "name", "name", 0, 0, 38 },
 };
-#define PRF_SYMBOL_COLS	14
+#define PRF_SYMBOL_COLS	15
 #define PRF_SYMBOL_PCT	2
 
 static const struct report_table prf_t_symbols = {
@@ -93,23 +94,6 @@ static double
 prf_pct(const struct analyze_hist *h, double x)
 {
 	return (h->total != 0 ? 100.0 * x / (double)h->total : 0);
-}
-
-/*
- * seg:off for a linear address: the segment is prog_low_pa (the PSP)
- * plus whole 64 KiB steps, so a COM program's addresses read as CS:IP.
- */
-static char *
-prf_segoff(const struct analyze_hist *h, uint64_t a)
-{
-	uint64_t	base = (uint64_t)h->prf.prog_low_pa * 16, seg;
-
-	if (a >= base)
-		seg = h->prf.prog_low_pa + ((a - base) >> 16) * 0x1000;
-	else
-		seg = (a >> 4) & ~(uint64_t)0xfff;
-	return (xasprintf("%04llX:%04llX", (unsigned long long)seg,
-	    (unsigned long long)(a - seg * 16)));
 }
 
 static const char *
@@ -236,6 +220,7 @@ prf_symbols_table(struct report_out *o, const struct report_table *t,
 	double				 cum = 0, pct, lo, hi;
 	size_t				 i;
 	char				 num[32], share[32], bounds[64];
+	char				*segoff;
 	int				 exact;
 
 	report_table(o, t);
@@ -264,11 +249,14 @@ prf_symbols_table(struct report_out *o, const struct report_table *t,
 		c[7] = report_real(sym->hits);
 		c[8] = report_real(sym->hits_lo);
 		c[9] = report_real(sym->hits_hi);
-		c[10] = report_int((int64_t)sym->addr);
-		c[11] = report_int((int64_t)sym->size);
-		c[12] = report_str(sym->module != NULL ? sym->module : "");
-		c[13] = report_str(sym->name);
+		segoff = analyze_hist_segoff(h, sym->addr);
+		c[10] = report_str(segoff);
+		c[11] = report_int((int64_t)sym->addr);
+		c[12] = report_int((int64_t)sym->size);
+		c[13] = report_str(sym->module != NULL ? sym->module : "");
+		c[14] = report_str(sym->name);
 		report_row(o, c);
+		free(segoff);
 	}
 	report_table_end(o);
 }
@@ -291,7 +279,7 @@ prf_buckets_table(struct report_out *o, const struct report_table *t,
 		range = xasprintf("%0*llX-%0*llX", PRF_HEXDIGITS,
 		    (unsigned long long)b->lo, PRF_HEXDIGITS,
 		    (unsigned long long)(b->hi > b->lo ? b->hi - 1 : b->lo));
-		segoff = prf_segoff(h, b->lo);
+		segoff = analyze_hist_segoff(h, b->lo);
 		names = analyze_bucket_names(h, b);
 		c[0] = report_int(b->idx);
 		c[1] = report_int((int64_t)b->lo);

@@ -179,14 +179,18 @@ START_TEST(test_text_header_and_flat_profile)
 	ck_assert(p < q && q < s);
 	l = line_with(flat, NAME_HTML);
 	/* Every share here is exact: no mark, no bounds. */
-	ck_assert_msg(strncmp(l, "    41.67            41.67  20.0    10050    16  ", 48) == 0, "%s", l);
+	/* The address as seg:off from the PSP, the linear one beside it. */
+	ck_assert_msg(strncmp(l, "    41.67            41.67  20.0  1000:0050"
+	    "   10050    16  ", 59) == 0, "%s", l);
 	free(l);
 	l = line_with(flat, "start");
-	ck_assert_msg(strstr(l, "20.83            62.50  10.0    10000    32  MAIN    start") != NULL, "%s", l);
+	ck_assert_msg(strstr(l, "20.83            62.50  10.0  1000:0000"
+	    "   10000    32  MAIN    start") != NULL, "%s", l);
 	ck_assert_ptr_nonnull(strstr(l, "10000"));
 	free(l);
 	l = line_with(flat, NAME_QUOTE);
-	ck_assert_msg(strstr(l, "10.42            72.92   5.0    10020    48  MAIN    " NAME_QUOTE) != NULL, "%s", l);
+	ck_assert_msg(strstr(l, "10.42            72.92   5.0  1000:0020"
+	    "   10020    48  MAIN    " NAME_QUOTE) != NULL, "%s", l);
 	free(l);
 
 	/* Only the 4 buckets with hits; the rest are counted. */
@@ -793,7 +797,8 @@ START_TEST(test_hist_current_view)
 	ck_assert_ptr_nonnull(strstr(buf, "{\"percent\": 41.6667,"
 	    " \"percent_lo\": 41.6667, \"percent_hi\": 41.6667, \"exact\": 1,"
 	    " \"cumulative\": 41.6667, \"hits\": 20, \"hits_lo\": 20,"
-	    " \"hits_hi\": 20, \"addr\": 65616, \"size\": 16,"
+	    " \"hits_hi\": 20, \"seg_off\": \"1000:0050\", \"addr\": 65616,"
+	    " \"size\": 16,"
 	    " \"module\": \"\", \"name\": \"<script>&\\\"x'\"}"));
 	free(buf);
 

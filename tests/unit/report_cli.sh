@@ -83,7 +83,7 @@ check "export -f csv FILE reuses the session" \
     test "$(grep -c '^buckets,' "$tmp/r.csv")" -eq 8
 pv export 1 >"$tmp/r.txt"
 check "export (text): flat profile line" grep -q \
-    '^    41\.67            41\.67  20\.0    10050    16          <script>&"x'"'"'$' \
+    '^    41\.67            41\.67  20\.0  1000:0050   10050    16          <script>&"x'"'"'$' \
     "$tmp/r.txt"
 
 pv export -o "$tmp/none.txt" 99 2>"$tmp/err"
