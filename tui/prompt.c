@@ -3,8 +3,6 @@
  * and Tab completion), "/" for a search.  The line is UTF-8; the cursor
  * moves by characters.
  */
-#include <sys/stat.h>
-
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -36,13 +34,7 @@ static struct {
 char *
 tui_history_path(void)
 {
-	const char	*env, *home;
-
-	if ((env = getenv("XDG_STATE_HOME")) != NULL && *env == '/')
-		return (xasprintf("%s/profview/history", env));
-	if ((home = getenv("HOME")) == NULL || *home == '\0')
-		return (NULL);
-	return (xasprintf("%s/.local/state/profview/history", home));
+	return (tui_state_path("history"));
 }
 
 static void
@@ -62,21 +54,6 @@ prompt_hist_add(const char *line)
 	prompt.hist = xreallocarray(prompt.hist, prompt.nhist + 1,
 	    sizeof *prompt.hist);
 	prompt.hist[prompt.nhist++] = xstrdup(line);
-}
-
-static void
-prompt_mkdirs(const char *path)
-{
-	char	*copy = xstrdup(path), *p;
-
-	for (p = copy + 1; *p != '\0'; p++) {
-		if (*p != '/')
-			continue;
-		*p = '\0';
-		mkdir(copy, 0700);
-		*p = '/';
-	}
-	free(copy);
 }
 
 /* Load the history; rewrite the file when it has grown past the cap. */
@@ -117,7 +94,7 @@ prompt_hist_save(const char *line)
 
 	if (prompt.path == NULL || *line == '\0' || strchr(line, '\n'))
 		return;
-	prompt_mkdirs(prompt.path);
+	tui_state_mkdirs(prompt.path);
 	if ((f = fopen(prompt.path, "a")) == NULL) {
 		tui_message("error: history %s: %s", prompt.path,
 		    strerror(errno));

@@ -595,6 +595,7 @@ tl_key(struct tui_view *tv, enum tui_action a)
 	if (tl->state != TL_READY) {
 		switch (a) {
 		case TUI_ACT_BACK:
+		case TUI_ACT_ESCAPE:
 		case TUI_ACT_QUIT:
 		case TUI_ACT_HELP:
 		case TUI_ACT_PROMPT:

@@ -59,13 +59,15 @@ enum tui_group {
  * and RIGHT, which tui/table.c knows by those names.
  */
 #define TUI_ACTIONS \
-	A(GLOBAL, BACK,		"q Escape", \
-	    "close the view; quit on the last one") \
+	A(GLOBAL, BACK,		"q", "close the view; quit on the last one") \
+	A(GLOBAL, ESCAPE,	"Escape", \
+	    "end the search, else close the view; never quits") \
 	A(GLOBAL, QUIT,		"Q", "quit profview") \
-	A(GLOBAL, HELP,		"?", \
+	A(GLOBAL, HELP,		"? F1", \
 	    "show the keys, this view's first, and the commands") \
 	A(GLOBAL, PROMPT,	":", "open the command prompt") \
-	A(GLOBAL, SEARCH,	"/", "search names in the view") \
+	A(GLOBAL, SEARCH,	"/", \
+	    "search names and addresses (hex, 0x, h, seg:off)") \
 	A(GLOBAL, NEXT,		"n", "next search match") \
 	A(GLOBAL, PREV,		"N", "previous search match") \
 	A(GLOBAL, DOWN,		"j Down C-n", "move down one row") \
@@ -78,8 +80,11 @@ enum tui_group {
 	A(SESSIONS, SESSIONS_OPEN, "Enter", "open the session in its view") \
 	A(SESSIONS, SESSIONS_DELETE, "d", \
 	    "delete the session (asks y/n)") \
-	A(HISTOGRAM, HIST_SORT,	"s", "cycle the sort (address, hits)") \
+	A(HISTOGRAM, HIST_SORT,	"s", "cycle the sort (hits, address)") \
 	A(HISTOGRAM, HIST_FLAT,	"t", "buckets or per-symbol flat profile") \
+	A(HISTOGRAM, HIST_ZERO,	"z", "hide or show the rows without hits") \
+	A(HISTOGRAM, HIST_PCT,	"%", \
+	    "percentages of all samples or of the rows listed") \
 	A(HISTOGRAM, HIST_MERGE, "+", \
 	    "merge adjacent buckets (zoom out)") \
 	A(HISTOGRAM, HIST_SPLIT, "-", "split merged buckets (zoom in)") \
@@ -126,7 +131,7 @@ enum tui_group {
 	A(PROMPT, PROMPT_KILL_WORD, "C-w", \
 	    "delete the word before the cursor") \
 	A(PROMPT, PROMPT_COMPLETE, "Tab", \
-	    "complete the command, or :export's format") \
+	    "complete; when ambiguous, list the candidates") \
 	A(PROMPT, PROMPT_OLDER,	"Up", \
 	    "the command before in the history (kept across runs)") \
 	A(PROMPT, PROMPT_NEWER,	"Down", "the command after in the history") \
@@ -209,6 +214,9 @@ struct tui_search {
 	size_t	 n;
 	size_t	 at;		/* index into rows of the current match */
 	int	 stale;		/* rows changed order: recompute */
+	int	 hidden;	/* Escape took the marks off; n puts them back */
+	int	 isaddr;	/* the pattern reads as an address too: */
+	uint64_t addr;		/* this linear one */
 };
 
 struct kind;
@@ -292,6 +300,9 @@ int		 tui_search_start(struct tui_view *, const char *);
 int		 tui_search_step(struct tui_view *, int);
 void		 tui_search_free(struct tui_search *);
 char		*tui_search_status(struct tui_view *);
+int		 tui_search_addr(const char *, uint64_t *);
+int		 tui_search_in(const struct tui_search *, uint64_t, uint64_t);
+const char	*tui_search_marks(const struct tui_view *);
 int		 tui_strcasestr(const char *, const char *);
 
 /*
@@ -307,6 +318,8 @@ enum tui_color {
 	TUI_C_CURSOR,
 	TUI_C_NULL,
 	TUI_C_ERROR,
+	TUI_C_MATCH,
+	TUI_C_MARK,
 	/* The timeline's units, taking turns (TUI_C_UNIT1 + k % 6). */
 	TUI_C_UNIT1, TUI_C_UNIT2, TUI_C_UNIT3, TUI_C_UNIT4, TUI_C_UNIT5,
 	TUI_C_UNIT6,
@@ -325,6 +338,8 @@ enum tui_color {
 void		 tui_draw_init(void);
 int		 tui_attr(enum tui_color);
 int		 tui_put(int, int, int, int, const char *);
+int		 tui_put_marks(int, int, int, int, const char *,
+		    const char *);
 int		 tui_putf(int, int, int, int, const char *, ...)
 		    __attribute__((format(printf, 5, 6)));
 void		 tui_fill(int, int, int, int);
@@ -340,6 +355,12 @@ int		 tui_prompt_active(void);
 int		 tui_prompt_key(const void *);
 void		 tui_prompt_draw(int, int);
 char		*tui_history_path(void);
+
+/* state.c: what is kept across runs, per session. */
+char		*tui_state_path(const char *);
+void		 tui_state_mkdirs(const char *);
+char		*tui_state_get(const char *);
+void		 tui_state_put(const char *, const char *);
 
 /* cmd.c */
 int		 tui_command(const char *);
