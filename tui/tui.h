@@ -150,13 +150,14 @@ struct tui_view;
 
 /*
  * The : commands, as tmux's cmd_entry: name, alias (or NULL), arguments,
- * the handler, the completer of the first argument (or NULL; it returns
- * the candidates, space separated), and the help line.  The handlers are
+ * the handler, the completer of the arguments (or NULL; given the
+ * argument's number from 0, it returns the candidates, space separated,
+ * or NULL), and the help line.  The handlers are
  * cmd.c's; tui_command runs a line through this table, Tab completes from
  * it, and the help view and the man page list it.
  */
 #define TUI_COMMANDS \
-	C(sql,		NULL,	"QUERY",	cmd_sql,	NULL, \
+	C(sql,		NULL,	"QUERY",	cmd_sql,	cmd_names, \
 	    "run QUERY on the store and show the result as a table") \
 	C(export,	NULL,	"FORMAT FILE",	cmd_export,	cmd_formats, \
 	    "write the current view's report to FILE") \
@@ -184,7 +185,7 @@ struct tui_command_info {
 	const char	*alias;
 	const char	*args;
 	int		(*exec)(struct tui_view *, const char *);
-	char		*(*complete)(struct tui_view *);
+	char		*(*complete)(struct tui_view *, int);
 	const char	*help;
 };
 extern const struct tui_group_info	tui_groups[TUI_G_COUNT];
@@ -364,7 +365,7 @@ void		 tui_state_put(const char *, const char *);
 
 /* cmd.c */
 int		 tui_command(const char *);
-char		*tui_command_complete(const char *, struct tui_view *);
+char		*tui_command_complete(const char *, struct tui_view *, int);
 
 /* Views. */
 struct tui_view	*tui_sessions_new(void);
