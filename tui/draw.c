@@ -57,9 +57,15 @@ static const struct draw_color {
 	/* Search matches, also inside the cursor row (reverse on vt100). */
 	[TUI_C_MATCH] = { COLOR_BLACK, COLOR_YELLOW, COLOR_BLACK, COLOR_YELLOW,
 	    A_BOLD, A_BOLD | A_UNDERLINE },
-	/* The timeline's cursor column, through every lane and the band. */
+	/*
+	 * The timeline's cursor: a column through every lane and the band,
+	 * and in it the cursor's own cell, a notch that no unit's colour
+	 * (the list cursor's green is one) can hide.
+	 */
 	[TUI_C_MARK] = { COLOR_BLACK, COLOR_WHITE, COLOR_BLACK, COLOR_WHITE,
 	    0, A_REVERSE },
+	[TUI_C_MARK_HERE] = { COLOR_WHITE, COLOR_BLACK, COLOR_WHITE,
+	    COLOR_BLACK, A_BOLD, A_BOLD | A_UNDERLINE },
 
 	/* Black on the unit's colour; on vt100 the letters tell. */
 	[TUI_C_UNIT1] = { COLOR_BLACK, COLOR_BLUE, COLOR_BLACK, COLOR_BLUE,

@@ -423,7 +423,7 @@ tl_draw_lane(struct tui_view *tv, uint32_t k, int y, int w)
 			ch = ' ';
 		/* The cursor's column runs through every lane. */
 		if (x == curx && cur->unit == k)
-			attr = tui_attr(TUI_C_CURSOR) | A_BOLD;
+			attr = tui_attr(TUI_C_MARK_HERE);
 		else if (x == curx) {
 			attr = tui_attr(TUI_C_MARK);
 			ch = ch == ' ' ? TL_CURSOR_CH : ch;

@@ -321,6 +321,7 @@ enum tui_color {
 	TUI_C_ERROR,
 	TUI_C_MATCH,
 	TUI_C_MARK,
+	TUI_C_MARK_HERE,
 	/* The timeline's units, taking turns (TUI_C_UNIT1 + k % 6). */
 	TUI_C_UNIT1, TUI_C_UNIT2, TUI_C_UNIT3, TUI_C_UNIT4, TUI_C_UNIT5,
 	TUI_C_UNIT6,
