@@ -54,9 +54,12 @@ static const struct draw_color {
 	    DRAW_DEFAULT, 0, A_DIM },
 	[TUI_C_ERROR] = { COLOR_RED, DRAW_DEFAULT, COLOR_RED, DRAW_DEFAULT,
 	    A_BOLD, A_BOLD },
-	/* Search matches, also inside the cursor row (reverse on vt100). */
+	/*
+	 * Search matches, also inside the cursor row; underlined, since a
+	 * unit of the timeline is black on yellow too.
+	 */
 	[TUI_C_MATCH] = { COLOR_BLACK, COLOR_YELLOW, COLOR_BLACK, COLOR_YELLOW,
-	    A_BOLD, A_BOLD | A_UNDERLINE },
+	    A_BOLD | A_UNDERLINE, A_BOLD | A_UNDERLINE },
 	/*
 	 * The timeline's cursor: a column through every lane and the band,
 	 * and in it the cursor's own cell, a notch that no unit's colour

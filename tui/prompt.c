@@ -226,13 +226,20 @@ prompt_word_char(char c)
 	return (isalnum((unsigned char)c) || c == '_');
 }
 
-/* Show the candidates above the prompt until the next key. */
+static int
+prompt_cmp(const void *a, const void *b)
+{
+	return (strcasecmp(*(char *const *)a, *(char *const *)b));
+}
+
+/* Show the candidates above the prompt, sorted, until the next key. */
 static void
 prompt_show(char **cand, size_t n)
 {
 	char	*list = xstrdup(""), *t;
 	size_t	 i;
 
+	qsort(cand, n, sizeof *cand, prompt_cmp);
 	for (i = 0; i < n; i++) {
 		t = xasprintf("%s%s%s", list, i != 0 ? "  " : "", cand[i]);
 		free(list);
@@ -306,16 +313,18 @@ prompt_complete(void)
 		    common) : strncmp(cand[0], cand[i], common)) != 0)
 			common--;
 	}
+	/* The candidates' own spelling: "BUCK" becomes "bucket". */
 	if (ncand == 1) {
-		/* The candidate's own spelling: "buc" becomes "bucket". */
 		prompt_delete((size_t)(word - prompt.buf), prompt.pos);
 		prompt_insert(cand[0], strlen(cand[0]));
 		if (prompt.pos == prompt.len || prompt.buf[prompt.pos] != ' ')
 			prompt_insert(" ", 1);
 		goto out;
 	}
-	if (common > wlen)
-		prompt_insert(cand[0] + wlen, common - wlen);
+	if (common > wlen) {
+		prompt_delete((size_t)(word - prompt.buf), prompt.pos);
+		prompt_insert(cand[0], common);
+	}
 	prompt_show(cand, ncand);
 out:
 	free(cand);
