@@ -18,17 +18,17 @@
 struct hist {
 	struct analyze_hist	  h;
 	char			 *program;
-	char			 *key;		/* the file's SHA-256: tui_state */
+	char			 *key;		/* file's SHA-256 (tui_state) */
 	int			  flat;		/* per-symbol rows */
 	int			  byhits;	/* else by address */
-	int			  nozero;	/* rows without hits left out */
-	int			  oflisted;	/* % of the rows listed, else of
+	int			  nozero;	/* rows without hits out */
+	int			  oflisted;	/* % of rows listed, else of
 						   every sample */
 	size_t			  level;	/* zoom level of bucket rows */
 	size_t			**order;	/* per level, rows by hits */
 	uint64_t		 *max;		/* per level, largest bucket */
 	double			  flatmax;
-	size_t			  estimates;	/* symbols whose hits are */
+	size_t			  estimates;	/* symbols estimated */
 
 	/* The rows listed (hist_rows): each one's item, hits down to it. */
 	size_t			 *rows;

@@ -52,7 +52,7 @@ static struct {
 	FILE			*trace;
 	uint64_t		 start_ns;
 	int			 frames;
-	int			 keyed;		/* a key came: no "? help" */
+	int			 keyed;		/* no more "? help" */
 	int			 quit;
 } loop;
 

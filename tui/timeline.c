@@ -26,11 +26,11 @@
 #define TL_BAND_MAX	16	/* rows of the buffer band */
 #define TL_STEP_ROWS	2048	/* rows between looks at the clock */
 #define TL_STEP_INDEX	16384	/* events or stays, likewise */
-#define TL_CURSOR_CH	'|'	/* the cursor's column where it is blank */
+#define TL_CURSOR_CH	'|'	/* the cursor's column, where blank */
 
 /* Whether a call site's name has the search's pattern (tl_site_hit). */
 struct tl_site {
-	uint64_t	key;		/* unit << 16 | offset, plus 1; 0: free */
+	uint64_t	key;		/* unit << 16 | offset, + 1; 0: free */
 	int		hit;
 };
 
@@ -68,7 +68,7 @@ struct timeline {
 
 	char			*mpat;		/* search: per-unit match cache */
 	char			*mhit;
-	struct tl_site		*sites;		/* and per call site */
+	struct tl_site		*sites;		/* and per site */
 	size_t			 nsites;
 	size_t			 sitecap;	/* a power of two */
 

@@ -59,7 +59,8 @@ enum tui_group {
  * and RIGHT, which tui/table.c knows by those names.
  */
 #define TUI_ACTIONS \
-	A(GLOBAL, BACK,		"q", "close the view; quit on the last one") \
+	A(GLOBAL, BACK,		"q", \
+	    "close the view; quit on the last one") \
 	A(GLOBAL, ESCAPE,	"Escape", \
 	    "end the search, else close the view; never quits") \
 	A(GLOBAL, QUIT,		"Q", "quit profview") \
@@ -82,7 +83,8 @@ enum tui_group {
 	    "delete the session (asks y/n)") \
 	A(HISTOGRAM, HIST_SORT,	"s", "cycle the sort (hits, address)") \
 	A(HISTOGRAM, HIST_FLAT,	"t", "buckets or per-symbol flat profile") \
-	A(HISTOGRAM, HIST_ZERO,	"z", "hide or show the rows without hits") \
+	A(HISTOGRAM, HIST_ZERO,	"z", \
+	    "hide or show the rows without hits") \
 	A(HISTOGRAM, HIST_PCT,	"%", \
 	    "percentages of all samples or of the rows listed") \
 	A(HISTOGRAM, HIST_MERGE, "+", \
@@ -152,9 +154,9 @@ struct tui_view;
  * The : commands, as tmux's cmd_entry: name, alias (or NULL), arguments,
  * the handler, the completer of the arguments (or NULL; given the
  * argument's number from 0, it returns the candidates, space separated,
- * or NULL), and the help line.  The handlers are
- * cmd.c's; tui_command runs a line through this table, Tab completes from
- * it, and the help view and the man page list it.
+ * or NULL), and the help line.  The handlers are cmd.c's; tui_command
+ * runs a line through this table, Tab completes from it, and the help
+ * view and the man page list it.
  */
 #define TUI_COMMANDS \
 	C(sql,		NULL,	"QUERY",	cmd_sql,	cmd_names, \
@@ -215,7 +217,7 @@ struct tui_search {
 	size_t	 n;
 	size_t	 at;		/* index into rows of the current match */
 	int	 stale;		/* rows changed order: recompute */
-	int	 hidden;	/* Escape took the marks off; n puts them back */
+	int	 hidden;	/* Escape took the marks off; n: back */
 	int	 isaddr;	/* the pattern reads as an address too: */
 	uint64_t addr;		/* this linear one */
 };
@@ -302,7 +304,8 @@ int		 tui_search_step(struct tui_view *, int);
 void		 tui_search_free(struct tui_search *);
 char		*tui_search_status(struct tui_view *);
 int		 tui_search_addr(const char *, uint64_t *);
-int		 tui_search_in(const struct tui_search *, uint64_t, uint64_t);
+int		 tui_search_in(const struct tui_search *, uint64_t,
+		    uint64_t);
 const char	*tui_search_marks(const struct tui_view *);
 int		 tui_strcasestr(const char *, const char *);
 
