@@ -7,10 +7,7 @@
 # same things in reverse and bold.
 . "${top_srcdir:-.}/tests/tui/lib.sh"
 echo 1..16
-src=${top_srcdir:-.}
-mkprf
-python3 "$src/tests/ovdsim/ovdsim.py" ovrdemo "$dir/OVRDEMO" &&
-    "$PROFVIEW" --db "$dir/db" ingest "$dir/OVRDEMO.OVD" >/dev/null || exit 1
+mkprf && mkovd ovrdemo OVRDEMO || exit 1
 
 # attrs ROW [FROM TO] [all]: the "FG BG FLAGS" the cells of ROW (columns
 # FROM to TO) have, each once, ";" after each; blanks only with "all".

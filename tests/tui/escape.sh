@@ -4,10 +4,7 @@
 # profview; q on the last view does.
 . "${top_srcdir:-.}/tests/tui/lib.sh"
 echo 1..14
-src=${top_srcdir:-.}
-mkprf
-python3 "$src/tests/ovdsim/ovdsim.py" ovrdemo "$dir/OVRDEMO" &&
-    "$PROFVIEW" --db "$dir/db" ingest "$dir/OVRDEMO.OVD" >/dev/null || exit 1
+mkprf && mkovd ovrdemo OVRDEMO || exit 1
 
 # esc TEXT: Escape alone (termkey waits to see it is not a sequence),
 # then TEXT on the screen and profview still running.

@@ -4,10 +4,7 @@
 # leaves alone, the commands, the prompt's and the y/n question's keys.
 . "${top_srcdir:-.}/tests/tui/lib.sh"
 echo 1..16
-src=${top_srcdir:-.}
-mkprf
-python3 "$src/tests/ovdsim/ovdsim.py" ovrdemo "$dir/OVRDEMO" &&
-    "$PROFVIEW" --db "$dir/db" ingest "$dir/OVRDEMO.OVD" >/dev/null || exit 1
+mkprf && mkovd ovrdemo OVRDEMO || exit 1
 
 # at REGEX: the first screen line matching REGEX, empty if none.
 at() { screen | grep -nE -- "$1" | head -1 | cut -d: -f1; }

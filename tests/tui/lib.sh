@@ -150,6 +150,17 @@ PY
 	    300)"
 }
 
+# mkovd SCENARIO NAME [ARGS]: ovdsim's SCENARIO as NAME.OVD (and its map),
+# ingested as the next session.
+mkovd() {
+	ovd_scenario=$1
+	ovd_name=$2
+	shift 2
+	python3 "${top_srcdir:-.}/tests/ovdsim/ovdsim.py" "$ovd_scenario" \
+	    "$dir/$ovd_name" "$@" >/dev/null &&
+	    "$PROFVIEW" --db "$dir/db" ingest "$dir/$ovd_name.OVD" >/dev/null
+}
+
 sql() {
 	sqlite3 "$dir/db" "$1"
 }

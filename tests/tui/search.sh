@@ -7,10 +7,7 @@
 # values come from the store (sqlite3 on the same database).
 . "${top_srcdir:-.}/tests/tui/lib.sh"
 echo 1..22
-src=${top_srcdir:-.}
-mkprf
-python3 "$src/tests/ovdsim/ovdsim.py" retry "$dir/RETRY" --seed 7 &&
-    "$PROFVIEW" --db "$dir/db" ingest "$dir/RETRY.OVD" >/dev/null || exit 1
+mkprf && mkovd retry RETRY --seed 7 || exit 1
 
 # marks: every row's text in the match colour (bold, underlined, black on
 # yellow), "ROW:TEXT" a line.
