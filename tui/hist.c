@@ -706,10 +706,15 @@ bsyms_key(struct tui_view *tv, enum tui_action a)
 static int
 bsyms_match(struct tui_view *tv, size_t row, const char *pattern)
 {
-	struct bsyms	*bs = tv->data;
+	struct bsyms			*bs = tv->data;
+	const struct analyze_sym	*s;
 
-	return (bs->sh[row].sym != SIZE_MAX &&
-	    tui_strcasestr(bs->hs->h.syms[bs->sh[row].sym].name, pattern));
+	if (bs->sh[row].sym == SIZE_MAX)
+		return (0);
+	s = &bs->hs->h.syms[bs->sh[row].sym];
+	return (tui_strcasestr(s->name, pattern) ||
+	    tui_strcasestr(s->module, pattern) || tui_search_in(&tv->search,
+	    s->addr, s->addr + (s->size != 0 ? s->size : 1)));
 }
 
 static void

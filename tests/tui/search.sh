@@ -6,7 +6,7 @@
 # fit, and completes the store's tables and columns in :sql.  Expected
 # values come from the store (sqlite3 on the same database).
 . "${top_srcdir:-.}/tests/tui/lib.sh"
-echo 1..22
+echo 1..24
 mkprf && mkovd retry RETRY --seed 7 || exit 1
 
 # marks: every row's text in the match colour (bold, underlined, black on
@@ -47,6 +47,14 @@ keys / 1 0 0 a : 0 0 0 5 Enter
 wait_for "/100a:0005: 1/1" && [ "$(marks)" = "$(screen | grep -n '^100A:0000 ' |
     cut -c1-2 | tr -d :):100A:0000 100A0-100AF" ]
 ok $? "/100a:0005 marks the bucket's address range"
+keys / 1 0 1 1 0 Enter Enter
+wait_for "[bucket] session 1"
+keys / 0 x 1 0 1 2 0 Enter
+wait_for "/0x10120: 1/1" &&
+    cur=$(screen | sed -n 's/^\[bucket\] session 1 | \([0-9]\)\/2 .*/\1/p') &&
+    screen | sed -n "$((cur + 2))p" | grep -q "^printf "
+ok $? "a bucket's symbols: /0x10120 finds printf by address"
+keys q
 
 # The timeline: units, call sites by name and by address.
 keys : "open 2" Enter
@@ -81,7 +89,13 @@ ok $? "/0048h:000Ah, /48:a and /0x48a find the $cnt events called from there ($a
 keys Escape
 wait_for "marks off" && [ -z "$(marks)" ] && wait_for "[timeline] session 2"
 ok $? "Escape in the timeline: the marks go, the view stays"
-keys q
+keys u
+wait_for "[units] session 2"
+keys / 4 8 h Enter
+wait_for "/48h: 1/1" && marks | grep -qx "$(screen | grep -n '^UNIT3 ' |
+    cut -d: -f1):0048h"
+ok $? "the unit table: /48h finds UNIT3 by its static segment, marked"
+keys q q
 
 # Tab: candidates above the prompt, and :sql's names.
 keys : s Tab
