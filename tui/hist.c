@@ -52,7 +52,7 @@ struct bsyms {
  * where the name keeps HIST_NAMEW columns.
  */
 #define HIST_FIXED	49	/* share, cum, hits, addr, size, module */
-#define HIST_BOUNDS	12	/* " 12.3-45.6" and its space */
+#define HIST_BOUNDS	14	/* " 12.34-56.78", 100.00 at most */
 #define HIST_NAMEW	16
 
 static const struct analyze_level *
@@ -361,10 +361,10 @@ hist_draw_sym(struct tui_view *tv, size_t i, int yy, int w, int attr)
 	if (hasb) {
 		bounds[0] = '\0';
 		if (est)
-			snprintf(bounds, sizeof bounds, "%.1f-%.1f",
+			snprintf(bounds, sizeof bounds, "%.2f-%.2f",
 			    hist_pct(hs, s->hits_lo), hist_pct(hs,
 			    s->hits_hi));
-		x += tui_putf(yy, x, w - x, attr, " %11.11s", bounds);
+		x += tui_putf(yy, x, w - x, attr, " %13.13s", bounds);
 	}
 	x += tui_put(yy, x, w - x, attr, " ");
 	x += tui_putf(yy, x, w - x, marks != NULL && tui_search_in(
@@ -413,7 +413,7 @@ hist_draw(struct tui_view *tv, int y, int h, int w)
 			hist_flat_cols(hs, w, &hasb);
 			tui_putf(y + top, 0, w, tui_attr(TUI_C_HEADER),
 			    "%8s %7s %9s%s%s %5s %6s %-8s %s", "share", "cum",
-			    "hits", hasb ? " " : "", hasb ? "   bounds %" : "",
+			    "hits", hasb ? " " : "", hasb ? "     bounds %" : "",
 			    "addr", "size", "module", "symbol");
 		} else
 			tui_putf(y + top, 0, w, tui_attr(TUI_C_HEADER),

@@ -43,8 +43,8 @@ wait_for -E "^ +~$(pct "$lf") +$(pct "$lf") +$(round "$lf") " &&
     wait_for -E "^ +~$(pct "$pf") +$(pct "$cum") +$(round "$pf") "
 ok $? "share, the cumulative share and hits (loop_fn $(round "$lf"))"
 set -- $(bounds loop_fn)
-lo=$(awk -v h="$1" 'BEGIN { printf "%.1f", 100 * h / 2093 }')
-hi=$(awk -v h="$2" 'BEGIN { printf "%.1f", 100 * h / 2093 }')
+lo=$(awk -v h="$1" 'BEGIN { printf "%.2f", 100 * h / 2093 }')
+hi=$(awk -v h="$2" 'BEGIN { printf "%.2f", 100 * h / 2093 }')
 wait_for -E "^ +~[0-9.]+% +[0-9.]+% +[0-9]+ +$lo-$hi 10050 +200 MAIN +loop_fn$"
 ok $? "loop_fn shares a bucket with printf: ~ and its bounds ($lo-$hi)"
 set -- $(bounds main)
