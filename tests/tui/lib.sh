@@ -44,7 +44,8 @@ screen() {
 # writes it.
 cells() {
 	$T capture-pane -e -p 2>/dev/null | python3 -c '
-import re, sys, unicodedata
+import re, signal, sys, unicodedata
+signal.signal(signal.SIGPIPE, signal.SIG_DFL)	# a reader may stop early
 names = ["black", "red", "green", "yellow", "blue", "magenta", "cyan",
     "white"]
 st = {}
