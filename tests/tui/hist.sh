@@ -156,11 +156,12 @@ ok $? "and the flat profile by hits once it is left so"
 
 # Search by address: hex as the linear address, with 0x or h, or seg:off;
 # loop_fn is 10050 to 10117.
+st=0
 for a in 10055 0x10055 10055h 1005:0005 1000h:0055h 0x1000:0x55; do
 	keys G "/$a" Enter
-	wait_for "| 1/3 | /$a: 1/1" || break
+	wait_for "| 1/3 | /$a: 1/1" || { st=1; break; }
 done
-ok $? "/10055, 0x10055, 10055h, 1005:0005, 1000h:0055h: in loop_fn ($a)"
+ok $st "/10055, 0x10055, 10055h, 1005:0005, 1000h:0055h: in loop_fn ($a)"
 # The buckets keep their zoom, x2, while the flat profile is shown.
 keys t
 wait_for "32 buckets x2 by hits"
