@@ -1,9 +1,13 @@
 /*
- * The histogram view of a PRF session: address buckets at any of the zoom
- * levels analyze/ precomputed, or the per-symbol flat profile; sorted by
- * address or hits.  Everything a frame needs is in memory: a key press
- * never runs SQL.  Enter on a bucket pushes the list of its symbols.  The
- * shares, names and orders come from analyze/; this file draws them.
+ * The histogram view of a PRF session: the per-symbol flat profile, where
+ * it opens (the hot spots first, as perf report), or the address buckets
+ * at any of the zoom levels analyze/ precomputed; sorted by hits or
+ * address, rows without hits hidden or not, percentages of all samples
+ * or of the rows listed, each row with the cumulative share down to it.
+ * How the session was last shown is kept (tui_state).  Everything a
+ * frame needs is in memory: a key press never runs SQL.  Enter on a
+ * bucket pushes the list of its symbols.  The shares, names and orders
+ * come from analyze/; this file draws them.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -330,13 +334,12 @@ hist_draw_buckets(struct tui_view *tv, int y, int w)
 	}
 }
 
-/* Room for the bounds of estimates, and the name's columns. */
+/* Whether the flat profile has room for the bounds of its estimates. */
 static int
-hist_flat_cols(struct hist *hs, int w, int *bounds)
+hist_bounds(struct hist *hs, int w)
 {
-	*bounds = hs->estimates != 0 && w - HIST_FIXED - HIST_BOUNDS >=
-	    HIST_NAMEW;
-	return (w - HIST_FIXED - (*bounds ? HIST_BOUNDS : 0));
+	return (hs->estimates != 0 && w - HIST_FIXED - HIST_BOUNDS >=
+	    HIST_NAMEW);
 }
 
 /* One symbol's row: its share (~ when estimated), heat-coloured. */
@@ -349,7 +352,7 @@ hist_draw_sym(struct tui_view *tv, size_t i, int yy, int w, int attr)
 	char				 share[16], bounds[32];
 	int				 x, hasb, est;
 
-	hist_flat_cols(hs, w, &hasb);
+	hasb = hist_bounds(hs, w);
 	est = s->hits_lo != s->hits_hi;
 	snprintf(share, sizeof share, "%s%.2f%%", est ? "~" : "",
 	    hist_pct(hs, s->hits));
@@ -410,7 +413,7 @@ hist_draw(struct tui_view *tv, int y, int h, int w)
 	}
 	if (h >= 3) {
 		if (hs->flat) {
-			hist_flat_cols(hs, w, &hasb);
+			hasb = hist_bounds(hs, w);
 			tui_putf(y + top, 0, w, tui_attr(TUI_C_HEADER),
 			    "%8s %7s %9s%s%s %5s %6s %-8s %s", "share", "cum",
 			    "hits", hasb ? " " : "", hasb ? "     bounds %" : "",
