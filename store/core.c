@@ -550,3 +550,43 @@ store_warnings(struct store *st, int64_t session, char ***out, size_t *n)
 	*n = len;
 	return (0);
 }
+
+/*
+ * The names a query can use, for :sql's Tab: every table and view of the
+ * store and every column of those, sorted without regard to case, each
+ * name once.  SQLite's own tables are left out.
+ */
+int
+store_names(struct store *st, char ***out, size_t *n)
+{
+	struct store_cursor	*c;
+	const char		*name;
+	char			**v = NULL;
+	size_t			 len = 0;
+	int			 rc;
+
+	*out = NULL;
+	*n = 0;
+	if ((c = store_cursor_open(st, "WITH t(name) AS (SELECT name FROM"
+	    " sqlite_master WHERE type IN ('table', 'view') AND name NOT LIKE"
+	    " 'sqlite\\_%' ESCAPE '\\') SELECT name FROM t UNION SELECT"
+	    " p.name FROM t, pragma_table_info(t.name) p ORDER BY 1 COLLATE"
+	    " NOCASE", 0)) == NULL)
+		return (-1);
+	while ((rc = store_cursor_step(c)) == 1) {
+		if ((name = store_cursor_text(c, 0)) == NULL)
+			continue;
+		v = xreallocarray(v, len + 1, sizeof *v);
+		v[len++] = xstrdup(name);
+	}
+	store_cursor_close(c);
+	if (rc != 0) {
+		while (len > 0)
+			free(v[--len]);
+		free(v);
+		return (-1);
+	}
+	*out = v;
+	*n = len;
+	return (0);
+}

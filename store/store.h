@@ -216,6 +216,7 @@ int		 store_bucket_add(struct store *, int64_t, uint32_t, uint64_t,
 struct store_cursor *store_buckets(struct store *, int64_t);
 int		 store_bucket_next(struct store_cursor *,
 		     struct store_bucket *);
+int		 store_names(struct store *, char ***, size_t *);
 
 /* prf.c */
 int		 store_prf_add(struct store *, int64_t,

@@ -16,7 +16,8 @@
 
 static int	cmd_sql(struct tui_view *, const char *);
 static int	cmd_export(struct tui_view *, const char *);
-static char	*cmd_formats(struct tui_view *);
+static char	*cmd_formats(struct tui_view *, int);
+static char	*cmd_names(struct tui_view *, int);
 static int	cmd_open(struct tui_view *, const char *);
 static int	cmd_sessions(struct tui_view *, const char *);
 static int	cmd_help(struct tui_view *, const char *);
@@ -70,11 +71,31 @@ cmd_kind_formats(struct tui_view *v, const char *sep)
 	return (kind_formats(v->session != 0 ? v->kind : NULL, sep));
 }
 
-/* What Tab offers after :export. */
+/* What Tab offers after :export: formats, then nothing (a file). */
 static char *
-cmd_formats(struct tui_view *v)
+cmd_formats(struct tui_view *v, int arg)
 {
-	return (cmd_kind_formats(v, " "));
+	return (arg == 0 ? cmd_kind_formats(v, " ") : NULL);
+}
+
+/* What Tab offers in :sql: the store's tables and columns. */
+static char *
+cmd_names(struct tui_view *v, int arg)
+{
+	char	**names, *out, *t;
+	size_t	  n, i;
+
+	if (store_names(tui_store(), &names, &n) != 0)
+		return (NULL);
+	out = xstrdup("");
+	for (i = 0; i < n; i++) {
+		t = xasprintf("%s%s%s", out, i != 0 ? " " : "", names[i]);
+		free(out);
+		out = t;
+		free(names[i]);
+	}
+	free(names);
+	return (out);
 }
 
 static int
@@ -210,15 +231,15 @@ tui_command(const char *line)
 }
 
 /*
- * The candidates for the first argument of command name in view v, space
- * separated, or NULL when the command has no completer.
+ * The candidates for argument arg (from 0) of command name in view v,
+ * space separated, or NULL when the command has none to offer.
  */
 char *
-tui_command_complete(const char *name, struct tui_view *v)
+tui_command_complete(const char *name, struct tui_view *v, int arg)
 {
 	const struct tui_command_info	*c;
 
 	if ((c = cmd_find(name)) == NULL || c->complete == NULL)
 		return (NULL);
-	return (c->complete(v));
+	return (c->complete(v, arg));
 }

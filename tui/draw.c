@@ -54,6 +54,21 @@ static const struct draw_color {
 	    DRAW_DEFAULT, 0, A_DIM },
 	[TUI_C_ERROR] = { COLOR_RED, DRAW_DEFAULT, COLOR_RED, DRAW_DEFAULT,
 	    A_BOLD, A_BOLD },
+	/*
+	 * Search matches, also inside the cursor row; underlined, since a
+	 * unit of the timeline is black on yellow too.
+	 */
+	[TUI_C_MATCH] = { COLOR_BLACK, COLOR_YELLOW, COLOR_BLACK, COLOR_YELLOW,
+	    A_BOLD | A_UNDERLINE, A_BOLD | A_UNDERLINE },
+	/*
+	 * The timeline's cursor: a column through every lane and the band,
+	 * and in it the cursor's own cell, a notch that no unit's colour
+	 * (the list cursor's green is one) can hide.
+	 */
+	[TUI_C_MARK] = { COLOR_BLACK, COLOR_WHITE, COLOR_BLACK, COLOR_WHITE,
+	    0, A_REVERSE },
+	[TUI_C_MARK_HERE] = { COLOR_WHITE, COLOR_BLACK, COLOR_WHITE,
+	    COLOR_BLACK, A_BOLD, A_BOLD | A_UNDERLINE },
 
 	/* Black on the unit's colour; on vt100 the letters tell. */
 	[TUI_C_UNIT1] = { COLOR_BLACK, COLOR_BLUE, COLOR_BLACK, COLOR_BLUE,
@@ -204,10 +219,45 @@ tui_put(int y, int x, int width, int attr, const char *s)
 		}
 		if (used + cw > width)
 			break;
-		setcchar(&cc, (wchar_t[]){ wc, L'\0' }, attr, 0, NULL);
+		/*
+		 * setcchar takes the pair apart from the attributes and
+		 * sets it over whatever pair attr carries: pass attr's own,
+		 * or every cell loses its colour.
+		 */
+		setcchar(&cc, (wchar_t[]){ wc, L'\0' }, (attr_t)attr &
+		    ~A_COLOR, (short)PAIR_NUMBER(attr), NULL);
 		add_wch(&cc);
 		used += cw;
 		s += n;
+	}
+	return (used);
+}
+
+/*
+ * tui_put, with every case-insensitive occurrence of pattern (none when
+ * NULL) in the match colour, so a search shows where each row matched.
+ */
+int
+tui_put_marks(int y, int x, int width, int attr, const char *s,
+    const char *pattern)
+{
+	const char	*p, *m;
+	char		*t;
+	size_t		 n;
+	int		 used, px;
+
+	used = tui_put(y, x, width, attr, s);
+	if (pattern == NULL || (n = strlen(pattern)) == 0)
+		return (used);
+	for (p = s; (m = strcasestr(p, pattern)) != NULL; p = m + n) {
+		t = xasprintf("%.*s", (int)(m - s), s);
+		px = tui_strwidth(t);
+		free(t);
+		if (px >= used)
+			break;
+		t = xasprintf("%.*s", (int)n, m);
+		tui_put(y, x + px, used - px, tui_attr(TUI_C_MATCH), t);
+		free(t);
 	}
 	return (used);
 }

@@ -14,6 +14,8 @@
 #include "xmalloc.h"
 #include "tui/tui.h"
 
+#define HELP_WIDTH	80	/* columns a help line keeps to */
+
 struct help {
 	char	**line;
 	int	 *header;
@@ -63,7 +65,8 @@ help_draw(struct tui_view *tv, int y, int h, int w)
 			attr = tui_attr(TUI_C_CURSOR);
 			tui_fill(y + row, 0, w, attr);
 		}
-		tui_put(y + row, 0, w, attr, hp->line[i]);
+		tui_put_marks(y + row, 0, w, attr, hp->line[i],
+		    tui_search_marks(tv));
 	}
 }
 
@@ -193,11 +196,16 @@ tui_help_new(struct tui_view *from)
 		    tui_commands[i].args);
 		help_add(h, 0, "  %-22s %s", args, tui_commands[i].help);
 		free(args);
-		cand = tui_command_complete(tui_commands[i].name, from);
+		cand = tui_command_complete(tui_commands[i].name, from, 0);
 		if (cand != NULL) {
-			help_add(h, 0, "  %-22s %.*s here: %s", "",
+			args = xasprintf("  %-22s %.*s here: %s", "",
 			    (int)strcspn(tui_commands[i].args, " "),
 			    tui_commands[i].args, cand);
+			/* The store's names are many: what fits. */
+			if (strlen(args) > HELP_WIDTH)
+				strcpy(args + HELP_WIDTH - 3, "...");
+			help_add(h, 0, "%s", args);
+			free(args);
 			free(cand);
 		}
 	}

@@ -1,9 +1,13 @@
 /*
- * The histogram view of a PRF session: address buckets at any of the zoom
- * levels analyze/ precomputed, or the per-symbol flat profile; sorted by
- * address or hits.  Everything a frame needs is in memory: a key press
- * never runs SQL.  Enter on a bucket pushes the list of its symbols.  The
- * shares, names and orders come from analyze/; this file draws them.
+ * The histogram view of a PRF session: the per-symbol flat profile, where
+ * it opens (the hot spots first, as perf report), or the address buckets
+ * at any of the zoom levels analyze/ precomputed; sorted by hits or
+ * address, rows without hits hidden or not, percentages of all samples
+ * or of the rows listed, each row with the cumulative share down to it.
+ * How the session was last shown is kept (tui_state).  Everything a
+ * frame needs is in memory: a key press never runs SQL.  Enter on a
+ * bucket pushes the list of its symbols.  The shares, names and orders
+ * come from analyze/; this file draws them.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -18,12 +22,23 @@
 struct hist {
 	struct analyze_hist	  h;
 	char			 *program;
+	char			 *key;		/* file's SHA-256 (tui_state) */
 	int			  flat;		/* per-symbol rows */
 	int			  byhits;	/* else by address */
+	int			  nozero;	/* rows without hits out */
+	int			  oflisted;	/* % of rows listed, else of
+						   every sample */
 	size_t			  level;	/* zoom level of bucket rows */
 	size_t			**order;	/* per level, rows by hits */
 	uint64_t		 *max;		/* per level, largest bucket */
 	double			  flatmax;
+	size_t			  estimates;	/* symbols estimated */
+
+	/* The rows listed (hist_rows): each one's item, hits down to it. */
+	size_t			 *rows;
+	double			 *cum;
+	size_t			  nrows;
+	double			  listed;	/* hits of all of them */
 };
 
 /* The symbols of one bucket, with their share of its hits. */
@@ -34,6 +49,15 @@ struct bsyms {
 	size_t			 n;
 	double			 max;
 };
+
+/*
+ * Where the flat profile's columns go, share first as in perf report,
+ * the name last to take what is left; the bounds of estimated shares
+ * where the name keeps HIST_NAMEW columns.
+ */
+#define HIST_FIXED	49	/* share, cum, hits, addr, size, module */
+#define HIST_BOUNDS	14	/* " 12.34-56.78", 100.00 at most */
+#define HIST_NAMEW	16
 
 static const struct analyze_level *
 hist_lv(struct hist *hs)
@@ -51,31 +75,50 @@ hist_order(struct hist *hs)
 static size_t
 hist_item(struct hist *hs, size_t row)
 {
-	if (hs->flat)
-		return (hs->byhits ? hs->h.flat[row] : row);
-	return (hs->byhits ? hist_order(hs)[row] : row);
+	return (hs->rows[row]);
 }
 
-/* The row that shows item. */
+static double
+hist_hits(struct hist *hs, size_t item)
+{
+	if (hs->flat)
+		return (hs->h.syms[item].hits);
+	return ((double)hist_lv(hs)->b[item].hits);
+}
+
+/* A row z leaves out: no hits, and (a symbol) none it may have had. */
+static int
+hist_zero(struct hist *hs, size_t item)
+{
+	if (hs->flat)
+		return (hs->h.syms[item].hits == 0 &&
+		    hs->h.syms[item].hits_hi == 0);
+	return (hist_lv(hs)->b[item].hits == 0);
+}
+
+/* hits as a percentage of what % says is the whole. */
+static double
+hist_pct(struct hist *hs, double hits)
+{
+	if (hs->oflisted)
+		return (hs->listed > 0 ? 100.0 * hits / hs->listed : 0.0);
+	return (analyze_hist_pct(&hs->h, hits));
+}
+
+/*
+ * The row that shows item; one that z leaves out gives the next row in
+ * address order, or the first by hits.
+ */
 static size_t
 hist_row(struct hist *hs, size_t item)
 {
-	size_t	n, i, *o;
+	size_t	r;
 
-	if (!hs->byhits)
-		return (item);
-	if (hs->flat) {
-		n = hs->h.nsyms;
-		o = hs->h.flat;
-	} else {
-		n = hist_lv(hs)->n;
-		o = hist_order(hs);
+	for (r = 0; r < hs->nrows; r++) {
+		if (hs->rows[r] == item || (!hs->byhits && hs->rows[r] > item))
+			return (r);
 	}
-	for (i = 0; i < n; i++) {
-		if (o[i] == item)
-			return (i);
-	}
-	return (0);
+	return (hs->byhits || hs->nrows == 0 ? 0 : hs->nrows - 1);
 }
 
 /* The first symbol that overlaps bucket b, or the nearest one. */
@@ -89,12 +132,29 @@ hist_sym_at(struct hist *hs, const struct analyze_bucket *b)
 	return (b->sym_first < hs->h.nsyms ? b->sym_first : 0);
 }
 
+/* List the rows of the view, sort and filter of the moment. */
 static void
 hist_rows(struct tui_view *tv)
 {
 	struct hist	*hs = tv->data;
+	size_t		 n, i, k, *o;
+	double		 sum = 0;
 
-	tv->list.n = hs->flat ? hs->h.nsyms : hist_lv(hs)->n;
+	n = hs->flat ? hs->h.nsyms : hist_lv(hs)->n;
+	o = !hs->byhits ? NULL : hs->flat ? hs->h.flat : hist_order(hs);
+	hs->rows = xreallocarray(hs->rows, n + 1, sizeof *hs->rows);
+	hs->cum = xreallocarray(hs->cum, n + 1, sizeof *hs->cum);
+	hs->nrows = 0;
+	for (i = 0; i < n; i++) {
+		k = o != NULL ? o[i] : i;
+		if (hs->nozero && hist_zero(hs, k))
+			continue;
+		sum += hist_hits(hs, k);
+		hs->rows[hs->nrows] = k;
+		hs->cum[hs->nrows++] = sum;
+	}
+	hs->listed = sum;
+	tv->list.n = hs->nrows;
 	tv->search.stale = 1;
 }
 
@@ -127,18 +187,74 @@ hist_cursor_to(struct tui_view *tv, uint64_t addr)
 	tui_list_goto(&tv->list, hist_row(hs, item));
 }
 
+/*
+ * The view, sort, filter, percentages and zoom, kept for the session
+ * (tui_state) so that it opens again as it was left.
+ */
+static void
+hist_save(struct hist *hs)
+{
+	char	*s;
+
+	s = xasprintf("view=%s sort=%s zero=%s pct=%s zoom=%zu",
+	    hs->flat ? "flat" : "buckets", hs->byhits ? "hits" : "address",
+	    hs->nozero ? "hide" : "show", hs->oflisted ? "listed" : "all",
+	    hs->level);
+	tui_state_put(hs->key, s);
+	free(s);
+}
+
+/*
+ * What hist_save kept, else the hot spots first: the flat profile by
+ * hits, as perf report opens (the buckets by hits without symbols).
+ */
+static void
+hist_restore(struct hist *hs)
+{
+	char		*s, *w, *save;
+	unsigned long	 z;
+
+	hs->flat = hs->h.nsyms != 0;
+	hs->byhits = 1;
+	if ((s = tui_state_get(hs->key)) == NULL)
+		return;
+	for (w = strtok_r(s, " ", &save); w != NULL;
+	    w = strtok_r(NULL, " ", &save)) {
+		if (strncmp(w, "view=", 5) == 0)
+			hs->flat = strcmp(w + 5, "flat") == 0 &&
+			    hs->h.nsyms != 0;
+		else if (strncmp(w, "sort=", 5) == 0)
+			hs->byhits = strcmp(w + 5, "address") != 0;
+		else if (strncmp(w, "zero=", 5) == 0)
+			hs->nozero = strcmp(w + 5, "hide") == 0;
+		else if (strncmp(w, "pct=", 4) == 0)
+			hs->oflisted = strcmp(w + 4, "listed") == 0;
+		else if (strncmp(w, "zoom=", 5) == 0 &&
+		    (z = strtoul(w + 5, NULL, 10)) < hs->h.nlevels)
+			hs->level = z;
+	}
+	free(s);
+}
+
 static char *
 hist_title(struct tui_view *tv)
 {
 	struct hist	*hs = tv->data;
+	char		*n, *t;
 
 	if (hs->flat)
-		return (xasprintf("profview: %s: flat profile, %zu symbols by"
-		    " %s", hs->program, hs->h.nsyms, hs->byhits ? "hits" :
-		    "address"));
-	return (xasprintf("profview: %s: %zu buckets x%u by %s", hs->program,
-	    hist_lv(hs)->n, hist_lv(hs)->factor, hs->byhits ? "hits" :
-	    "address"));
+		n = hs->nozero ? xasprintf("%zu of %zu symbols", hs->nrows,
+		    hs->h.nsyms) : xasprintf("%zu symbols", hs->nrows);
+	else
+		n = hs->nozero ? xasprintf("%zu of %zu buckets x%u",
+		    hs->nrows, hist_lv(hs)->n, hist_lv(hs)->factor) :
+		    xasprintf("%zu buckets x%u", hs->nrows,
+		    hist_lv(hs)->factor);
+	t = xasprintf("profview: %s: %s%s by %s%s", hs->program, hs->flat ?
+	    "flat profile, " : "", n, hs->byhits ? "hits" : "address",
+	    hs->oflisted ? ", % of those listed" : "");
+	free(n);
+	return (t);
 }
 
 static void
@@ -160,9 +276,21 @@ hist_header(struct hist *hs, int y, int w)
 	x += tui_putf(y + 1, x, w - x, TUI_PLAIN, "  DOS %llu (%.1f%%)",
 	    (unsigned long long)p->hit_dos, analyze_hist_pct(&hs->h,
 	    (double)p->hit_dos));
-	tui_putf(y + 1, x, w - x, TUI_PLAIN, "  high %llu (%.1f%%)",
+	x += tui_putf(y + 1, x, w - x, TUI_PLAIN, "  high %llu (%.1f%%)",
 	    (unsigned long long)p->hit_high, analyze_hist_pct(&hs->h,
 	    (double)p->hit_high));
+	/* What the flat profile's ~ means, where there is one. */
+	if (hs->flat && hs->estimates != 0 && x + 15 <= w)
+		tui_put(y + 1, x, w - x, TUI_PLAIN, "  ~ estimated");
+}
+
+/* Columns of the bucket names: the bar takes a third of the rest. */
+static int
+hist_symw(int w)
+{
+	int	rest = w - 49;
+
+	return (rest > 0 ? rest - (rest > 12 ? rest / 3 : 0) : 0);
 }
 
 static void
@@ -171,16 +299,15 @@ hist_draw_buckets(struct tui_view *tv, int y, int w)
 	struct hist			*hs = tv->data;
 	const struct analyze_level	*lv = hist_lv(hs);
 	const struct analyze_bucket	*b;
-	char				 names[512];
+	const char			*marks = tui_search_marks(tv);
+	char				 names[512], share[16], cum[16];
 	size_t				 i;
-	int				 row, attr, rest, barw, symw, yy;
+	int				 row, attr, symw, yy;
 	double				 f;
 
-	rest = w - 40;
-	barw = rest > 12 ? rest / 3 : 0;
-	symw = rest > 0 ? rest - barw : 0;
+	symw = hist_symw(w);
 	for (row = 0; row < tv->list.height; row++) {
-		if ((i = tv->list.top + (size_t)row) >= lv->n)
+		if ((i = tv->list.top + (size_t)row) >= hs->nrows)
 			break;
 		b = &lv->b[hist_item(hs, i)];
 		yy = y + row;
@@ -190,54 +317,86 @@ hist_draw_buckets(struct tui_view *tv, int y, int w)
 		/* A coarse bucket holds thousands: only what fits. */
 		analyze_bucket_names_fit(&hs->h, b, (size_t)symw, names,
 		    sizeof names);
-		tui_putf(yy, 0, w, attr, "%04llX:0000 %05llX-%05llX",
-		    (unsigned long long)(b->lo >> 4),
-		    (unsigned long long)b->lo,
+		tui_putf(yy, 0, w, marks != NULL && tui_search_in(&tv->search,
+		    b->lo, b->hi) ? tui_attr(TUI_C_MATCH) : attr,
+		    "%04llX:0000 %05llX-%05llX", (unsigned long long)(b->lo >>
+		    4), (unsigned long long)b->lo,
 		    (unsigned long long)(b->hi - 1));
-		tui_put(yy, 22, symw, attr, names);
-		tui_putf(yy, 22 + symw, w - 22 - symw, attr, " %9llu %6.2f%%",
-		    (unsigned long long)b->hits, analyze_hist_pct(&hs->h,
+		tui_put_marks(yy, 22, symw, attr, names, marks);
+		snprintf(share, sizeof share, "%.2f%%", hist_pct(hs,
 		    (double)b->hits));
+		snprintf(cum, sizeof cum, "%.2f%%", hist_pct(hs, hs->cum[i]));
+		tui_putf(yy, 22 + symw, w - 22 - symw, attr, " %9llu %7s %7s",
+		    (unsigned long long)b->hits, share, cum);
 		f = hs->max[hs->level] != 0 ? (double)b->hits /
 		    (double)hs->max[hs->level] : 0;
-		tui_bar(yy, 41 + symw, barw, f, attr != TUI_PLAIN);
+		tui_bar(yy, 49 + symw, w - 49 - symw, f, attr != TUI_PLAIN);
 	}
+}
+
+/* Whether the flat profile has room for the bounds of its estimates. */
+static int
+hist_bounds(struct hist *hs, int w)
+{
+	return (hs->estimates != 0 && w - HIST_FIXED - HIST_BOUNDS >=
+	    HIST_NAMEW);
+}
+
+/* One symbol's row: its share (~ when estimated), heat-coloured. */
+static void
+hist_draw_sym(struct tui_view *tv, size_t i, int yy, int w, int attr)
+{
+	struct hist			*hs = tv->data;
+	const struct analyze_sym	*s = &hs->h.syms[hist_item(hs, i)];
+	const char			*marks = tui_search_marks(tv);
+	char				 share[16], bounds[32];
+	int				 x, hasb, est;
+
+	hasb = hist_bounds(hs, w);
+	est = s->hits_lo != s->hits_hi;
+	snprintf(share, sizeof share, "%s%.2f%%", est ? "~" : "",
+	    hist_pct(hs, s->hits));
+	x = tui_putf(yy, 0, w, attr != TUI_PLAIN ? attr :
+	    tui_attr(tui_heat(hs->flatmax > 0 ? s->hits / hs->flatmax : 0)),
+	    "%8s", share);
+	x += tui_putf(yy, x, w - x, attr, " %6.2f%% %9.0f", hist_pct(hs,
+	    hs->cum[i]), s->hits);
+	if (hasb) {
+		bounds[0] = '\0';
+		if (est)
+			snprintf(bounds, sizeof bounds, "%.2f-%.2f",
+			    hist_pct(hs, s->hits_lo), hist_pct(hs,
+			    s->hits_hi));
+		x += tui_putf(yy, x, w - x, attr, " %13.13s", bounds);
+	}
+	x += tui_put(yy, x, w - x, attr, " ");
+	x += tui_putf(yy, x, w - x, marks != NULL && tui_search_in(
+	    &tv->search, s->addr, s->addr + (s->size != 0 ? s->size : 1)) ?
+	    tui_attr(TUI_C_MATCH) : attr, "%05llX", (unsigned long long)
+	    s->addr);
+	x += tui_putf(yy, x, w - x, attr, " %6llu ", (unsigned long long)
+	    s->size);
+	tui_fill(yy, x, 8, attr);
+	tui_put_marks(yy, x, 8, attr, s->module != NULL ? s->module : "",
+	    marks);
+	x += 9;
+	tui_put_marks(yy, x, w - x, attr, s->name, marks);
 }
 
 static void
 hist_draw_flat(struct tui_view *tv, int y, int w)
 {
-	struct hist		*hs = tv->data;
-	const struct analyze_sym *s;
-	size_t			 i;
-	int			 row, attr, rest, barw, namew, yy, est, x;
-	double			 f;
+	struct hist	*hs = tv->data;
+	size_t		 i;
+	int		 row, attr;
 
-	rest = w - 50;
-	barw = rest > 12 ? rest / 3 : 0;
-	namew = rest > 0 ? rest - barw : 0;
 	for (row = 0; row < tv->list.height; row++) {
-		if ((i = tv->list.top + (size_t)row) >= hs->h.nsyms)
+		if ((i = tv->list.top + (size_t)row) >= hs->nrows)
 			break;
-		s = &hs->h.syms[hist_item(hs, i)];
-		yy = y + row;
 		attr = i == tv->list.cur ? tui_attr(TUI_C_CURSOR) : TUI_PLAIN;
 		if (attr != TUI_PLAIN)
-			tui_fill(yy, 0, w, attr);
-		tui_put(yy, 0, namew, attr, s->name);
-		/* An estimate (analyze/hist.c): ~ and its bounds by its bar. */
-		est = s->hits_lo != s->hits_hi;
-		tui_putf(yy, namew, w - namew, attr, " %-12.12s %05llX %6llu"
-		    " %9.0f%c%6.2f%%", s->module != NULL ? s->module : "",
-		    (unsigned long long)s->addr, (unsigned long long)s->size,
-		    s->hits, est ? '~' : ' ', analyze_hist_pct(&hs->h,
-		    s->hits));
-		f = hs->flatmax > 0 ? s->hits / hs->flatmax : 0;
-		tui_bar(yy, namew + 45, barw, f, attr != TUI_PLAIN);
-		if (est && (x = (int)(f * barw) + 2) + 14 <= barw)
-			tui_putf(yy, namew + 45 + x, barw - x, attr,
-			    "%.1f-%.1f%%", analyze_hist_pct(&hs->h, s->hits_lo),
-			    analyze_hist_pct(&hs->h, s->hits_hi));
+			tui_fill(y + row, 0, w, attr);
+		hist_draw_sym(tv, i, y + row, w, attr);
 	}
 }
 
@@ -245,7 +404,7 @@ static void
 hist_draw(struct tui_view *tv, int y, int h, int w)
 {
 	struct hist	*hs = tv->data;
-	int		 top = 0, rest;
+	int		 top = 0, hasb;
 
 	/* Small screens lose the header first, then the column names. */
 	if (h >= 6) {
@@ -254,18 +413,16 @@ hist_draw(struct tui_view *tv, int y, int h, int w)
 	}
 	if (h >= 3) {
 		if (hs->flat) {
-			rest = w - 50;
-			rest = rest > 0 ? rest - (rest > 12 ? rest / 3 : 0) : 0;
+			hasb = hist_bounds(hs, w);
 			tui_putf(y + top, 0, w, tui_attr(TUI_C_HEADER),
-			    "%-*s %-12s %5s %6s %9s %7s", rest, "symbol",
-			    "module", "addr", "size", "hits", "share");
-		} else {
-			rest = w - 40;
-			rest = rest > 0 ? rest - (rest > 12 ? rest / 3 : 0) : 0;
+			    "%8s %7s %9s%s%s %5s %6s %-8s %s", "share", "cum",
+			    "hits", hasb ? " " : "", hasb ? "     bounds %" : "",
+			    "addr", "size", "module", "symbol");
+		} else
 			tui_putf(y + top, 0, w, tui_attr(TUI_C_HEADER),
-			    "%-9s %-11s %-*s %9s %7s", "seg:off", "linear",
-			    rest, "symbols", "hits", "share");
-		}
+			    "%-9s %-11s %-*s %9s %7s %7s", "seg:off",
+			    "linear", hist_symw(w), "symbols", "hits",
+			    "share", "cum");
 		top++;
 	}
 	tv->list.y = y + top;
@@ -273,6 +430,7 @@ hist_draw(struct tui_view *tv, int y, int h, int w)
 	if (tv->list.n == 0) {
 		tui_put(y + top, 0, w, TUI_PLAIN, hs->flat ? "No symbols: load"
 		    " a map (--map FILE) to see the flat profile." :
+		    hs->nozero ? "No bucket has hits (z shows them all)." :
 		    "No buckets.");
 		return;
 	}
@@ -300,14 +458,34 @@ hist_key(struct tui_view *tv, enum tui_action a)
 			tui_list_goto(&tv->list, 0);
 		else
 			hist_cursor_to(tv, addr);
+		hist_save(hs);
 		tui_message("sorted by %s", hs->byhits ? "hits" : "address");
 		return (TUI_R_DRAW);
 	case TUI_ACT_HIST_FLAT:
 		hs->flat = !hs->flat;
 		hist_rows(tv);
 		hist_cursor_to(tv, addr);
+		hist_save(hs);
 		tui_message("%s", hs->flat ? "flat profile by symbol" :
 		    "buckets");
+		return (TUI_R_DRAW);
+	case TUI_ACT_HIST_ZERO:
+		hs->nozero = !hs->nozero;
+		hist_rows(tv);
+		hist_cursor_to(tv, addr);
+		hist_save(hs);
+		tui_message("%s", hs->nozero ? "rows without hits hidden" :
+		    "rows without hits shown");
+		return (TUI_R_DRAW);
+	case TUI_ACT_HIST_PCT:
+		hs->oflisted = !hs->oflisted;
+		hist_save(hs);
+		if (hs->oflisted)
+			tui_message("percentages of the %.0f hits listed",
+			    hs->listed);
+		else
+			tui_message("percentages of all %llu samples",
+			    (unsigned long long)hs->h.total);
 		return (TUI_R_DRAW);
 	case TUI_ACT_HIST_MERGE:
 	case TUI_ACT_HIST_SPLIT:
@@ -326,8 +504,9 @@ hist_key(struct tui_view *tv, enum tui_action a)
 		}
 		hist_rows(tv);
 		hist_cursor_to(tv, addr);
+		hist_save(hs);
 		tui_message("zoom x%u: %zu rows", hist_lv(hs)->factor,
-		    hist_lv(hs)->n);
+		    hs->nrows);
 		return (TUI_R_DRAW);
 	case TUI_ACT_HIST_OPEN:
 		if (tv->list.n == 0)
@@ -337,6 +516,7 @@ hist_key(struct tui_view *tv, enum tui_action a)
 			hs->flat = 0;
 			hist_rows(tv);
 			hist_cursor_to(tv, addr);
+			hist_save(hs);
 			tui_message("buckets at %05llX",
 			    (unsigned long long)addr);
 			return (TUI_R_DRAW);
@@ -349,17 +529,25 @@ hist_key(struct tui_view *tv, enum tui_action a)
 	}
 }
 
+/* Names (and modules), and addresses inside the row's range. */
 static int
 hist_match(struct tui_view *tv, size_t row, const char *pattern)
 {
 	struct hist			*hs = tv->data;
 	const struct analyze_bucket	*b;
+	const struct analyze_sym	*s;
 	size_t				 k, end;
 
-	if (hs->flat)
-		return (tui_strcasestr(hs->h.syms[hist_item(hs, row)].name,
-		    pattern));
+	if (hs->flat) {
+		s = &hs->h.syms[hist_item(hs, row)];
+		return (tui_strcasestr(s->name, pattern) ||
+		    tui_strcasestr(s->module, pattern) ||
+		    tui_search_in(&tv->search, s->addr, s->addr +
+		    (s->size != 0 ? s->size : 1)));
+	}
 	b = &hist_lv(hs)->b[hist_item(hs, row)];
+	if (tui_search_in(&tv->search, b->lo, b->hi))
+		return (1);
 	end = (size_t)b->sym_first + b->sym_count;
 	for (k = analyze_bucket_sym(&hs->h, b, 0); k < end;
 	    k = analyze_bucket_sym(&hs->h, b, k + 1)) {
@@ -393,14 +581,17 @@ hist_free(struct tui_view *tv)
 		free(hs->order[i]);
 	free(hs->order);
 	free(hs->max);
+	free(hs->rows);
+	free(hs->cum);
 	free(hs->program);
+	free(hs->key);
 	analyze_hist_free(&hs->h);
 	free(hs);
 }
 
 static const struct tui_view_ops hist_ops = {
 	.name = "histogram",
-	.help = "a PRF session's address buckets or flat profile",
+	.help = "a PRF session's flat profile or address buckets",
 	.draw = hist_draw,
 	.key = hist_key,
 	.title = hist_title,
@@ -413,6 +604,7 @@ struct tui_view *
 tui_hist_new(int64_t id, char **cause)
 {
 	struct hist		*hs = xcalloc(1, sizeof *hs);
+	struct store_session	 ss;
 	struct tui_view		*tv;
 	size_t			 i, k;
 
@@ -421,6 +613,12 @@ tui_hist_new(int64_t id, char **cause)
 		return (NULL);
 	}
 	hs->program = tui_session_name(id);
+	hs->key = xstrdup("");
+	if (store_session_get(tui_store(), id, &ss) == 0) {
+		free(hs->key);
+		hs->key = xstrdup(ss.sha256);
+		store_session_free(&ss);
+	}
 	hs->order = xcalloc(hs->h.nlevels, sizeof *hs->order);
 	hs->max = xcalloc(hs->h.nlevels, sizeof *hs->max);
 	for (i = 0; i < hs->h.nlevels; i++) {
@@ -434,7 +632,10 @@ tui_hist_new(int64_t id, char **cause)
 	for (i = 0; i < hs->h.nsyms; i++) {
 		if (hs->h.syms[i].hits > hs->flatmax)
 			hs->flatmax = hs->h.syms[i].hits;
+		hs->estimates += hs->h.syms[i].hits_lo !=
+		    hs->h.syms[i].hits_hi;
 	}
+	hist_restore(hs);
 	tv = tui_view_new(&hist_ops, hs);
 	tv->session = id;
 	hist_rows(tv);
@@ -485,7 +686,8 @@ bsyms_draw(struct tui_view *tv, int y, int h, int w)
 			    "", "", (unsigned long long)sh->bytes);
 		} else {
 			s = &bs->hs->h.syms[sh->sym];
-			tui_put(yy, 0, namew, attr, s->name);
+			tui_put_marks(yy, 0, namew, attr, s->name,
+			    tui_search_marks(tv));
 			tui_putf(yy, namew, w - namew, attr, " %-12.12s %05llX"
 			    " %6llu", s->module != NULL ? s->module : "",
 			    (unsigned long long)s->addr,
@@ -507,10 +709,15 @@ bsyms_key(struct tui_view *tv, enum tui_action a)
 static int
 bsyms_match(struct tui_view *tv, size_t row, const char *pattern)
 {
-	struct bsyms	*bs = tv->data;
+	struct bsyms			*bs = tv->data;
+	const struct analyze_sym	*s;
 
-	return (bs->sh[row].sym != SIZE_MAX &&
-	    tui_strcasestr(bs->hs->h.syms[bs->sh[row].sym].name, pattern));
+	if (bs->sh[row].sym == SIZE_MAX)
+		return (0);
+	s = &bs->hs->h.syms[bs->sh[row].sym];
+	return (tui_strcasestr(s->name, pattern) ||
+	    tui_strcasestr(s->module, pattern) || tui_search_in(&tv->search,
+	    s->addr, s->addr + (s->size != 0 ? s->size : 1)));
 }
 
 static void

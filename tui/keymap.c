@@ -60,6 +60,13 @@ keymap_parse(TermKey *tk, const char *name, struct keymap_bind *b)
 		b->code = (unsigned char)p[0];
 		return (0);
 	}
+	/* Function keys are numbers to termkey, not symbols. */
+	if (p[0] == 'F' && p[1] >= '1' && p[1] <= '9' &&
+	    strspn(p + 1, "0123456789") == strlen(p + 1)) {
+		b->type = TERMKEY_TYPE_FUNCTION;
+		b->code = strtol(p + 1, NULL, 10);
+		return (0);
+	}
 	if ((sym = termkey_keyname2sym(tk, p)) == TERMKEY_SYM_UNKNOWN)
 		return (-1);
 	b->type = TERMKEY_TYPE_KEYSYM;
@@ -146,6 +153,8 @@ keymap_find(enum tui_group g, const void *k)
 		code = key->code.codepoint;
 	else if (key->type == TERMKEY_TYPE_KEYSYM)
 		code = key->code.sym;
+	else if (key->type == TERMKEY_TYPE_FUNCTION)
+		code = key->code.number;
 	else
 		return (NULL);
 	/* Shifted characters arrive as themselves ("G", "?"). */

@@ -2,6 +2,7 @@
  * What list views share: cursor movement that keeps the cursor on screen,
  * and search with a match count.
  */
+#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -93,6 +94,73 @@ tui_list_action(struct tui_list *l, enum tui_action a)
 	return (TUI_R_DRAW);
 }
 
+/*
+ * One hex number of an address, as DOS tools and the man page write them:
+ * with or without 0x before it or h after it.  Returns its end, or NULL.
+ */
+static const char *
+search_hex(const char *s, uint64_t *v)
+{
+	const char	*p;
+	int		 n = 0, x = 0;
+
+	if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
+		s += 2;
+		x = 1;
+	}
+	*v = 0;
+	for (p = s; isxdigit((unsigned char)*p); p++, n++) {
+		if (n == 16)
+			return (NULL);
+		*v = *v << 4 | (uint64_t)(isdigit((unsigned char)*p) ?
+		    *p - '0' : tolower((unsigned char)*p) - 'a' + 10);
+	}
+	if (n == 0)
+		return (NULL);
+	if (!x && (*p == 'h' || *p == 'H'))
+		p++;
+	return (p);
+}
+
+/*
+ * Whether pattern reads as an address: one hex number (the linear
+ * address) or seg:off, each part 16 bits, which is seg * 16 + off.
+ * Names are searched as well, so "/add" finds both.
+ */
+int
+tui_search_addr(const char *pattern, uint64_t *addr)
+{
+	const char	*p;
+	uint64_t	 seg, off;
+
+	if ((p = search_hex(pattern, &seg)) == NULL)
+		return (0);
+	if (*p == '\0') {
+		*addr = seg;
+		return (1);
+	}
+	if (*p != ':' || seg > 0xffff ||
+	    (p = search_hex(p + 1, &off)) == NULL || *p != '\0' ||
+	    off > 0xffff)
+		return (0);
+	*addr = seg * 16 + off;
+	return (1);
+}
+
+/* Whether the search reads as an address in [lo, hi). */
+int
+tui_search_in(const struct tui_search *s, uint64_t lo, uint64_t hi)
+{
+	return (s->isaddr && s->addr >= lo && s->addr < hi);
+}
+
+/* The pattern whose matches a view marks, or NULL. */
+const char *
+tui_search_marks(const struct tui_view *v)
+{
+	return (v->search.hidden ? NULL : v->search.pattern);
+}
+
 /* Case-insensitive: does s contain pattern? */
 int
 tui_strcasestr(const char *s, const char *pattern)
@@ -157,6 +225,7 @@ tui_search_start(struct tui_view *v, const char *pattern)
 	}
 	tui_search_free(s);
 	s->pattern = xstrdup(pattern);
+	s->isaddr = tui_search_addr(pattern, &s->addr);
 	search_scan(v);
 	if (s->n != 0) {
 		for (i = 0; i < s->n && s->rows[i] < v->list.cur; i++)
@@ -182,6 +251,7 @@ tui_search_step(struct tui_view *v, int dir)
 		tui_message("no search yet: press / first");
 		return (TUI_R_DRAW);
 	}
+	s->hidden = 0;
 	if (s->stale)
 		search_scan(v);
 	if (s->n != 0) {

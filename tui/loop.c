@@ -52,6 +52,7 @@ static struct {
 	FILE			*trace;
 	uint64_t		 start_ns;
 	int			 frames;
+	int			 keyed;		/* no more "? help" */
 	int			 quit;
 } loop;
 
@@ -485,8 +486,11 @@ loop_status(int y)
 		attr = strncmp(loop.message, "error", 5) == 0 ?
 		    tui_attr(TUI_C_ERROR) : TUI_PLAIN;
 		x += tui_put(y, x, COLS - x, TUI_PLAIN, " | ");
-		tui_put(y, x, COLS - x, attr, loop.message);
+		x += tui_put(y, x, COLS - x, attr, loop.message);
 	}
+	/* Where to start, for whoever has not pressed a key yet. */
+	if (!loop.keyed && x + 8 <= COLS)
+		tui_put(y, COLS - 6, 6, tui_attr(TUI_C_HEADER), "? help");
 }
 
 static void
@@ -562,6 +566,24 @@ loop_global(enum tui_action a)
 	switch (a) {
 	case TUI_ACT_BACK:
 		loop_pop();
+		return (TUI_R_DRAW);
+	case TUI_ACT_ESCAPE:
+		/*
+		 * Escape backs out of what was begun last, the search's
+		 * marks and then the view, but is too easily pressed to
+		 * quit: on the last view only q and Q do.
+		 */
+		if (v->search.pattern != NULL && !v->search.hidden) {
+			v->search.hidden = 1;
+			tui_message("/%s: marks off (n finds it again)",
+			    v->search.pattern);
+			return (TUI_R_DRAW);
+		}
+		if (loop.nstack > 1) {
+			loop_pop();
+			return (TUI_R_DRAW);
+		}
+		tui_message("Escape never quits: q or Q does");
 		return (TUI_R_DRAW);
 	case TUI_ACT_QUIT:
 		loop.quit = 1;
@@ -662,6 +684,7 @@ loop_one_key(TermKeyKey *key)
 	char		 name[64], busy[64];
 	int		 r;
 
+	loop.keyed = 1;
 	if (tui_prompt_active())
 		view = "prompt";
 	else if (tui_top()->busy) {

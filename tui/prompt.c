@@ -3,12 +3,12 @@
  * and Tab completion), "/" for a search.  The line is UTF-8; the cursor
  * moves by characters.
  */
-#include <sys/stat.h>
-
+#include <ctype.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include <curses.h>
 #include <termkey.h>
@@ -30,19 +30,14 @@ static struct {
 	size_t	  hpos;		/* nhist: the line being edited */
 	char	 *saved;	/* that line while browsing history */
 	char	 *path;
+	char	 *cands;	/* Tab's candidates, until the next key */
 } prompt;
 
 /* $XDG_STATE_HOME/profview/history, else ~/.local/state/profview/history. */
 char *
 tui_history_path(void)
 {
-	const char	*env, *home;
-
-	if ((env = getenv("XDG_STATE_HOME")) != NULL && *env == '/')
-		return (xasprintf("%s/profview/history", env));
-	if ((home = getenv("HOME")) == NULL || *home == '\0')
-		return (NULL);
-	return (xasprintf("%s/.local/state/profview/history", home));
+	return (tui_state_path("history"));
 }
 
 static void
@@ -62,21 +57,6 @@ prompt_hist_add(const char *line)
 	prompt.hist = xreallocarray(prompt.hist, prompt.nhist + 1,
 	    sizeof *prompt.hist);
 	prompt.hist[prompt.nhist++] = xstrdup(line);
-}
-
-static void
-prompt_mkdirs(const char *path)
-{
-	char	*copy = xstrdup(path), *p;
-
-	for (p = copy + 1; *p != '\0'; p++) {
-		if (*p != '/')
-			continue;
-		*p = '\0';
-		mkdir(copy, 0700);
-		*p = '/';
-	}
-	free(copy);
 }
 
 /* Load the history; rewrite the file when it has grown past the cap. */
@@ -117,7 +97,7 @@ prompt_hist_save(const char *line)
 
 	if (prompt.path == NULL || *line == '\0' || strchr(line, '\n'))
 		return;
-	prompt_mkdirs(prompt.path);
+	tui_state_mkdirs(prompt.path);
 	if ((f = fopen(prompt.path, "a")) == NULL) {
 		tui_message("error: history %s: %s", prompt.path,
 		    strerror(errno));
@@ -139,6 +119,7 @@ tui_prompt_save(void)
 	free(prompt.buf);
 	free(prompt.saved);
 	free(prompt.path);
+	free(prompt.cands);
 	memset(&prompt, 0, sizeof prompt);
 }
 
@@ -238,70 +219,115 @@ prompt_history(int dir)
 	}
 }
 
+/* What a word Tab completes is made of: commands, formats, SQL names. */
+static int
+prompt_word_char(char c)
+{
+	return (isalnum((unsigned char)c) || c == '_');
+}
+
+static int
+prompt_cmp(const void *a, const void *b)
+{
+	return (strcasecmp(*(char *const *)a, *(char *const *)b));
+}
+
+/* Show the candidates above the prompt, sorted, until the next key. */
+static void
+prompt_show(char **cand, size_t n)
+{
+	char	*list = xstrdup(""), *t;
+	size_t	 i;
+
+	qsort(cand, n, sizeof *cand, prompt_cmp);
+	for (i = 0; i < n; i++) {
+		t = xasprintf("%s%s%s", list, i != 0 ? "  " : "", cand[i]);
+		free(list);
+		list = t;
+	}
+	free(prompt.cands);
+	prompt.cands = list;
+}
+
 /*
- * Tab: complete the command name, or the first argument of a command
- * that has a completer (the formats after "export").  One candidate
- * completes with a space after it; several complete their common prefix
- * and are listed in the status line.
+ * Tab: complete the word before the cursor, the command's name from the
+ * command table, an argument from the command's completer (the formats
+ * of :export, the tables and columns of :sql; arguments without regard
+ * to case, as the formats and SQL take them).  One candidate replaces
+ * the word, with a space after it; several complete their common prefix
+ * and are listed above the prompt.
  */
 static void
 prompt_complete(void)
 {
-	const char	*cand[32], *word, *line, *p;
-	char		*list = NULL, *next, *name, *args = NULL, *save;
+	const char	*line, *word, *p;
+	char		**cand = NULL, *args = NULL, *name, *tok, *save;
 	size_t		 ncand = 0, wlen, i, common, n;
+	int		 argn = 0, fold = 0;
 
 	if (prompt.mode != ':')
 		return;
-	word = prompt.buf + prompt.pos;
-	while (word > prompt.buf && word[-1] != ' ')
-		word--;
-	wlen = prompt.buf + prompt.pos - word;
 	line = prompt.buf + strspn(prompt.buf, " ");
 	n = strcspn(line, " ");
-	p = line + n + strspn(line + n, " ");
-	if (line == word) {
-		for (i = 0; i < tui_ncommands && ncand < 32; i++) {
-			if (strncmp(tui_commands[i].name, word, wlen) == 0)
-				cand[ncand++] = tui_commands[i].name;
+	if (prompt.buf + prompt.pos <= line + n) {
+		word = line;
+		wlen = (size_t)(prompt.buf + prompt.pos - word);
+		for (i = 0; i < tui_ncommands; i++) {
+			if (strncmp(tui_commands[i].name, word, wlen) != 0)
+				continue;
+			cand = xreallocarray(cand, ncand + 1, sizeof *cand);
+			cand[ncand++] = (char *)tui_commands[i].name;
 		}
-	} else if (p == word) {
+	} else {
+		word = prompt.buf + prompt.pos;
+		while (word > line + n && prompt_word_char(word[-1]))
+			word--;
+		wlen = (size_t)(prompt.buf + prompt.pos - word);
+		/* Which argument: the words from the name to this one. */
+		for (p = line + n; ; argn++) {
+			p += strspn(p, " ");
+			if (p >= word)
+				break;
+			p += strcspn(p, " ");
+		}
 		name = xasprintf("%.*s", (int)n, line);
-		args = tui_command_complete(name, tui_top());
+		args = tui_command_complete(name, tui_top(), argn);
 		free(name);
-		for (next = args != NULL ? strtok_r(args, " ", &save) : NULL;
-		    next != NULL && ncand < 32;
-		    next = strtok_r(NULL, " ", &save)) {
-			if (strncmp(next, word, wlen) == 0)
-				cand[ncand++] = next;
+		fold = 1;
+		for (tok = args != NULL ? strtok_r(args, " ", &save) : NULL;
+		    tok != NULL; tok = strtok_r(NULL, " ", &save)) {
+			if (strncasecmp(tok, word, wlen) != 0)
+				continue;
+			cand = xreallocarray(cand, ncand + 1, sizeof *cand);
+			cand[ncand++] = tok;
 		}
 	}
 	if (ncand == 0) {
-		tui_message("no completion");
-		free(args);
-		return;
+		free(prompt.cands);
+		prompt.cands = xstrdup("no completion");
+		goto out;
 	}
 	common = strlen(cand[0]);
 	for (i = 1; i < ncand; i++) {
-		while (common > 0 && strncmp(cand[0], cand[i], common) != 0)
+		while (common > 0 && (fold ? strncasecmp(cand[0], cand[i],
+		    common) : strncmp(cand[0], cand[i], common)) != 0)
 			common--;
 	}
-	if (common > wlen)
-		prompt_insert(cand[0] + wlen, common - wlen);
+	/* The candidates' own spelling: "BUCK" becomes "bucket". */
 	if (ncand == 1) {
+		prompt_delete((size_t)(word - prompt.buf), prompt.pos);
+		prompt_insert(cand[0], strlen(cand[0]));
 		if (prompt.pos == prompt.len || prompt.buf[prompt.pos] != ' ')
 			prompt_insert(" ", 1);
-		free(args);
-		return;
+		goto out;
 	}
-	for (i = 0; i < ncand; i++) {
-		next = xasprintf("%s%s%s", list != NULL ? list : "",
-		    list != NULL ? " " : "", cand[i]);
-		free(list);
-		list = next;
+	if (common > wlen) {
+		prompt_delete((size_t)(word - prompt.buf), prompt.pos);
+		prompt_insert(cand[0], common);
 	}
-	tui_message("%s", list);
-	free(list);
+	prompt_show(cand, ncand);
+out:
+	free(cand);
 	free(args);
 }
 
@@ -352,9 +378,14 @@ int
 tui_prompt_key(const void *k)
 {
 	const TermKeyKey	*key = k;
+	enum tui_action		 a = prompt_action(key);
 	size_t			 p;
 
-	switch (prompt_action(key)) {
+	if (a != TUI_ACT_PROMPT_COMPLETE) {
+		free(prompt.cands);
+		prompt.cands = NULL;
+	}
+	switch (a) {
 	case TUI_ACT_PROMPT_ENTER:
 		return (prompt_accept());
 	case TUI_ACT_PROMPT_CANCEL:
@@ -450,6 +481,14 @@ tui_prompt_draw(int y, int w)
 		next = prompt_next(start);
 		x -= prompt_width(start, next);
 		start = next;
+	}
+	/* Tab's candidates on the row above, over the view. */
+	if (prompt.cands != NULL && y > 1) {
+		tui_fill(y - 1, 0, w, tui_attr(TUI_C_TITLE));
+		tui_put(y - 1, 0, w, tui_attr(TUI_C_TITLE), prompt.cands);
+		if (tui_strwidth(prompt.cands) > w && w > 4)
+			tui_put(y - 1, w - 4, 4, tui_attr(TUI_C_TITLE),
+			    " ...");
 	}
 	tui_put(y, 0, 1, A_BOLD, lead);
 	tui_put(y, 1, w - 1, TUI_PLAIN, prompt.buf + start);

@@ -81,7 +81,8 @@ sessions_when(const char *iso, char *buf, size_t len)
 
 /* A path that does not fit keeps its end, where the file name is. */
 static void
-sessions_source(int y, int x, int w, int attr, const char *src)
+sessions_source(int y, int x, int w, int attr, const char *src,
+    const char *marks)
 {
 	const char	*p = src;
 
@@ -93,7 +94,7 @@ sessions_source(int y, int x, int w, int attr, const char *src)
 			p++;
 	}
 	if (p == src) {
-		tui_put(y, x, w, attr, src);
+		tui_put_marks(y, x, w, attr, src, marks);
 		return;
 	}
 	/* Make room for the marker. */
@@ -101,7 +102,7 @@ sessions_source(int y, int x, int w, int attr, const char *src)
 	while ((*p & 0xc0) == 0x80)
 		p++;
 	tui_put(y, x, 1, attr, "<");
-	tui_put(y, x + 1, w - 1, attr, p);
+	tui_put_marks(y, x + 1, w - 1, attr, p, marks);
 }
 
 static void
@@ -138,9 +139,11 @@ sessions_draw(struct tui_view *tv, int y, int h, int w)
 		tui_putf(y + 1 + row, 0, w, attr, "%5lld %-4s%c %-16.16s",
 		    (long long)ss->id, ss->kind, ss->warnings != 0 ? '!' : ' ',
 		    sessions_when(ss->ingested, when, sizeof when));
-		sessions_source(y + 1 + row, 29, srcw, attr, ss->source);
-		tui_put(y + 1 + row, 30 + srcw, w - 30 - srcw, attr,
-		    ss->summary != NULL ? ss->summary : "");
+		sessions_source(y + 1 + row, 29, srcw, attr, ss->source,
+		    tui_search_marks(tv));
+		tui_put_marks(y + 1 + row, 30 + srcw, w - 30 - srcw, attr,
+		    ss->summary != NULL ? ss->summary : "",
+		    tui_search_marks(tv));
 	}
 }
 

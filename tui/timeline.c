@@ -26,6 +26,13 @@
 #define TL_BAND_MAX	16	/* rows of the buffer band */
 #define TL_STEP_ROWS	2048	/* rows between looks at the clock */
 #define TL_STEP_INDEX	16384	/* events or stays, likewise */
+#define TL_CURSOR_CH	'|'	/* the cursor's column, where blank */
+
+/* Whether a call site's name has the search's pattern (tl_site_hit). */
+struct tl_site {
+	uint64_t	key;		/* unit << 16 | offset, + 1; 0: free */
+	int		hit;
+};
 
 enum tl_state {
 	TL_LOADING,
@@ -61,6 +68,9 @@ struct timeline {
 
 	char			*mpat;		/* search: per-unit match cache */
 	char			*mhit;
+	struct tl_site		*sites;		/* and per site */
+	size_t			 nsites;
+	size_t			 sitecap;	/* a power of two */
 
 	struct analyze_ovd_slot	*slots;		/* scratch: a load list */
 
@@ -74,6 +84,9 @@ struct timeline {
 	int			 c_bh;
 };
 
+
+static uint64_t	tl_site_addr(struct timeline *,
+		    const struct analyze_ovd_event *);
 
 /* The attribute of unit k's cells: its colour, or nothing on vt100. */
 static int
@@ -385,10 +398,14 @@ tl_draw_lane(struct tui_view *tv, uint32_t k, int y, int w)
 	int				 x, attr, curx = -1;
 	char				 ch, name[64];
 
-	if (cur->unit == k && tl_visible(tl, cur->ticks))
+	if (tl_visible(tl, cur->ticks))
 		curx = (int)((cur->ticks - tl->t0) >> tl->zoom);
 	snprintf(name, sizeof name, "%c %s", tl_letter(k), u->name);
-	tui_put(y, 0, tl->gw - 1, cur->unit == k ? A_BOLD : TUI_PLAIN, name);
+	x = tui_put(y, 0, tl->gw - 1, cur->unit == k ? A_BOLD : TUI_PLAIN,
+	    name);
+	/* The unit's name, not the letter, is what a search looks at. */
+	tui_put_marks(y, 2, x - 2, cur->unit == k ? A_BOLD : TUI_PLAIN,
+	    u->name, tui_search_marks(tv));
 	move(y, tl->gw);
 	for (x = 0; x < tl->cols && tl->gw + x < w; x++) {
 		c = &tl->c_cell[(size_t)x * tl->o.nunits + k];
@@ -404,8 +421,13 @@ tl_draw_lane(struct tui_view *tv, uint32_t k, int y, int w)
 			ch = '-';
 		else
 			ch = ' ';
-		if (x == curx)
-			attr = tui_attr(TUI_C_CURSOR) | A_BOLD;
+		/* The cursor's column runs through every lane. */
+		if (x == curx && cur->unit == k)
+			attr = tui_attr(TUI_C_MARK_HERE);
+		else if (x == curx) {
+			attr = tui_attr(TUI_C_MARK);
+			ch = ch == ' ' ? TL_CURSOR_CH : ch;
+		}
 		addch((chtype)(unsigned char)ch | (chtype)attr);
 	}
 }
@@ -420,9 +442,14 @@ static void
 tl_draw_band(struct tui_view *tv, int y, int h, int w)
 {
 	struct timeline	*tl = tv->data;
+	const struct analyze_ovd_event *cur = tl_cur(tv);
 	uint16_t	 porg = tl->ix->porg, pend = tl->ix->pend;
 	uint32_t	 paras = pend - porg, v;
-	int		 x, r;
+	int		 x, r, curx = -1;
+	chtype		 ch;
+
+	if (tl_visible(tl, cur->ticks))
+		curx = (int)((cur->ticks - tl->t0) >> tl->zoom);
 
 	tui_putf(y - 1, 0, w, tui_attr(TUI_C_HEADER), "buffer %04Xh..%04Xh,"
 	    " %u paragraphs, low at top", porg, pend, paras);
@@ -433,13 +460,45 @@ tl_draw_band(struct tui_view *tv, int y, int h, int w)
 		for (x = 0; x < tl->cols && tl->gw + x < w; x++) {
 			v = tl->c_band[(size_t)x * (size_t)h + (size_t)r];
 			if (v == ANALYZE_OVD_BAND_OUT)
-				addch(' ');
+				ch = ' ';
 			else if (v == ANALYZE_OVD_BAND_FREE)
-				addch('.');
+				ch = '.';
 			else
-				addch((chtype)(unsigned char)tl_letter(v - 2) |
-				    (chtype)tl_unit_attr(v - 2));
+				ch = (chtype)(unsigned char)tl_letter(v - 2) |
+				    (chtype)tl_unit_attr(v - 2);
+			/* And through the buffer, as through the lanes. */
+			if (x == curx)
+				ch = ((ch & A_CHARTEXT) == ' ' ? TL_CURSOR_CH :
+				    (ch & A_CHARTEXT)) | (chtype)tui_attr(
+				    TUI_C_MARK);
+			addch(ch);
 		}
+	}
+}
+
+/* What the glyphs of the lanes and the band mean, drawn as they are. */
+static void
+tl_draw_legend(int y, int w)
+{
+	static const struct {
+		char		 glyph[2];
+		enum tui_color	 color;
+		const char	*what;
+	} legend[] = {
+		{ "L", TUI_C_NONE, "load" },
+		{ "r", TUI_C_NONE, "reprieve" },
+		{ "=", TUI_C_NONE, "resident" },
+		{ "-", TUI_C_NONE, "resident in part" },
+		{ ".", TUI_C_NONE, "free" },
+		{ { TL_CURSOR_CH, '\0' }, TUI_C_MARK, "cursor" },
+	};
+	size_t	i;
+	int	x = 0;
+
+	for (i = 0; i < sizeof legend / sizeof legend[0] && x < w; i++) {
+		x += tui_put(y, x, w - x, legend[i].color != TUI_C_NONE ?
+		    tui_attr(legend[i].color) : (int)A_BOLD, legend[i].glyph);
+		x += tui_putf(y, x, w - x, TUI_PLAIN, " %s  ", legend[i].what);
 	}
 }
 
@@ -471,7 +530,9 @@ tl_draw_detail(struct tui_view *tv, int y, int h, int w)
 	const struct analyze_ovd_event	*e = tl_cur(tv);
 	const struct analyze_ovd_unit	*u = &tl->o.units[e->unit];
 	const struct analyze_ovd_buffer	*bf;
+	const char			*marks = tui_search_marks(tv);
 	char				*site, *list;
+	int				 x;
 
 	site = analyze_ovd_site(&tl->o, e->unit, e->ovr_ofs);
 	if (h == 1) {
@@ -481,11 +542,19 @@ tl_draw_detail(struct tui_view *tv, int y, int h, int w)
 		free(site);
 		return;
 	}
-	tui_putf(y, 0, w, A_BOLD, "event %zu: %s of %s at %.3f s (tick"
-	    " %lld), called from %s (%04Xh:%04Xh)", tv->list.cur,
-	    e->reprieve ? "reprieve" : "load", u->name,
-	    analyze_ovd_seconds(e->ticks), (long long)e->ticks, site,
-	    u->stat_seg, e->ovr_ofs);
+	/* In pieces: a search marks the unit, the site, its address. */
+	x = tui_putf(y, 0, w, A_BOLD, "event %zu: %s of ", tv->list.cur,
+	    e->reprieve ? "reprieve" : "load");
+	x += tui_put_marks(y, x, w - x, A_BOLD, u->name, marks);
+	x += tui_putf(y, x, w - x, A_BOLD, " at %.3f s (tick %lld), called"
+	    " from ", analyze_ovd_seconds(e->ticks), (long long)e->ticks);
+	x += tui_put_marks(y, x, w - x, A_BOLD, site, marks);
+	x += tui_put(y, x, w - x, A_BOLD, " (");
+	x += tui_putf(y, x, w - x, marks != NULL && tui_search_in(&tv->search,
+	    tl_site_addr(tl, e), tl_site_addr(tl, e) + 1) ?
+	    tui_attr(TUI_C_MATCH) : (int)A_BOLD, "%04Xh:%04Xh", u->stat_seg,
+	    e->ovr_ofs);
+	tui_put(y, x, w - x, A_BOLD, ")");
 	free(site);
 	bf = analyze_ovd_buffer_of(&tl->o, e);
 	tui_putf(y + 1, 0, w, TUI_PLAIN, "buffer OvrHeapOrg %04Xh..OvrHeapEnd"
@@ -503,7 +572,7 @@ tl_draw(struct tui_view *tv, int y, int h, int w)
 {
 	struct timeline	*tl = tv->data;
 	size_t		 k;
-	int		 hdr, axis, detail, rest, i;
+	int		 hdr, axis, detail, legend, rest, i;
 
 	tv->list.y = y;
 	tv->list.height = h;
@@ -540,6 +609,8 @@ tl_draw(struct tui_view *tv, int y, int h, int w)
 	axis = h >= 3;
 	detail = h >= 14 ? TL_DETAIL : (h >= 4 ? 1 : 0);
 	rest = h - hdr - axis - detail;
+	legend = hdr && rest >= 9;
+	rest -= legend;
 	tl->band_h = 0;
 	tl->nlane = rest < (int)tl->o.nunits ? rest : (int)tl->o.nunits;
 	if (rest >= 8) {
@@ -580,6 +651,8 @@ tl_draw(struct tui_view *tv, int y, int h, int w)
 		tl_draw_band(tv, tl->band_y, tl->band_h, w);
 	else
 		tl->band_y = -1;
+	if (legend)
+		tl_draw_legend(y + h - detail - 1, w);
 	if (detail)
 		tl_draw_detail(tv, y + h - detail, detail, w);
 }
@@ -597,6 +670,7 @@ tl_key(struct tui_view *tv, enum tui_action a)
 	if (tl->state != TL_READY) {
 		switch (a) {
 		case TUI_ACT_BACK:
+		case TUI_ACT_ESCAPE:
 		case TUI_ACT_QUIT:
 		case TUI_ACT_HELP:
 		case TUI_ACT_PROMPT:
@@ -711,12 +785,67 @@ tl_mouse(struct tui_view *tv, int button, int y, int x)
 	return (TUI_R_NONE);
 }
 
-/* Search: events of the units whose name has the pattern. */
+/*
+ * Whether the name of the call site at unit:ofs has pattern.  Millions of
+ * events come from a few thousand sites at most: each site's name is
+ * made and looked at once per search, then found in an open-addressing
+ * table.
+ */
+static int
+tl_site_hit(struct timeline *tl, uint32_t unit, uint16_t ofs,
+    const char *pattern)
+{
+	struct tl_site	*old = tl->sites;
+	uint64_t	 key = ((uint64_t)unit << 16 | ofs) + 1;
+	size_t		 i, j, cap = tl->sitecap, mask;
+	char		*site;
+
+	if (2 * (tl->nsites + 1) > cap) {
+		tl->sitecap = cap != 0 ? cap * 2 : 256;
+		tl->sites = xcalloc(tl->sitecap, sizeof *tl->sites);
+		for (j = 0; j < cap; j++) {
+			if (old[j].key == 0)
+				continue;
+			mask = tl->sitecap - 1;
+			for (i = (old[j].key * 0x9e3779b97f4a7c15ULL >> 32) &
+			    mask; tl->sites[i].key != 0; i = (i + 1) & mask)
+				/* nothing */;
+			tl->sites[i] = old[j];
+		}
+		free(old);
+	}
+	mask = tl->sitecap - 1;
+	for (i = (key * 0x9e3779b97f4a7c15ULL >> 32) & mask;
+	    tl->sites[i].key != 0; i = (i + 1) & mask) {
+		if (tl->sites[i].key == key)
+			return (tl->sites[i].hit);
+	}
+	site = analyze_ovd_site(&tl->o, unit, ofs);
+	tl->sites[i].key = key;
+	tl->sites[i].hit = tui_strcasestr(site, pattern);
+	tl->nsites++;
+	free(site);
+	return (tl->sites[i].hit);
+}
+
+/* The call site's address as the search reads one: seg * 16 + ofs. */
+static uint64_t
+tl_site_addr(struct timeline *tl, const struct analyze_ovd_event *e)
+{
+	return ((uint64_t)tl->o.units[e->unit].stat_seg * 16 + e->ovr_ofs);
+}
+
+/*
+ * Search: the events of the units whose name has the pattern, and those
+ * called from a site whose name has it or at its address (seg:off as the
+ * detail pane shows it).
+ */
 static int
 tl_match(struct tui_view *tv, size_t row, const char *pattern)
 {
-	struct timeline	*tl = tv->data;
-	size_t		 k;
+	struct timeline			*tl = tv->data;
+	const struct analyze_ovd_event	*e;
+	size_t				 k;
 
 	if (tl->state != TL_READY)
 		return (0);
@@ -726,8 +855,14 @@ tl_match(struct tui_view *tv, size_t row, const char *pattern)
 		for (k = 0; k < tl->o.nunits; k++)
 			tl->mhit[k] = (char)tui_strcasestr(tl->o.units[k].name,
 			    pattern);
+		if (tl->sites != NULL)
+			memset(tl->sites, 0, tl->sitecap * sizeof *tl->sites);
+		tl->nsites = 0;
 	}
-	return (tl->mhit[tl->o.events[row].unit]);
+	e = &tl->o.events[row];
+	return (tl->mhit[e->unit] || tui_search_in(&tv->search,
+	    tl_site_addr(tl, e), tl_site_addr(tl, e) + 1) ||
+	    tl_site_hit(tl, e->unit, e->ovr_ofs, pattern));
 }
 
 static int
@@ -755,6 +890,7 @@ tl_free(struct tui_view *tv)
 	free(tl->c_ok);
 	free(tl->mpat);
 	free(tl->mhit);
+	free(tl->sites);
 	free(tl->program);
 	free(tl->error);
 	analyze_ovd_free(&tl->o);

@@ -94,6 +94,17 @@ units_title(struct tui_view *tv)
 	    units_sort_name[us->sort]));
 }
 
+/*
+ * Whether the search's number is the unit's static segment, as the table
+ * shows it (its code has no address of its own: it is loaded where the
+ * buffer has room).
+ */
+static int
+units_addr(struct tui_view *tv, const struct analyze_ovd_unit *u)
+{
+	return (tui_search_in(&tv->search, u->stat_seg, u->stat_seg + 1));
+}
+
 static void
 units_draw(struct tui_view *tv, int y, int h, int w)
 {
@@ -122,9 +133,13 @@ units_draw(struct tui_view *tv, int y, int h, int w)
 		else
 			snprintf(reload, sizeof reload, "%.3f",
 			    analyze_ovd_seconds(1) * u->mean_reload_ticks);
-		tui_put(yy, 0, namew, attr, u->name);
-		tui_putf(yy, namew, w - namew, attr, " %6.4Xh %6u %8llu %9llu"
-		    " %7.1f%% %9s", u->stat_seg, u->code_size,
+		tui_put_marks(yy, 0, namew, attr, u->name,
+		    tui_search_marks(tv));
+		tui_putf(yy, namew + 3, 5, tui_search_marks(tv) != NULL &&
+		    units_addr(tv, u) ? tui_attr(TUI_C_MATCH) : attr,
+		    "%04Xh", u->stat_seg);
+		tui_putf(yy, namew + 8, w - namew - 8, attr, " %6u %8llu %9llu"
+		    " %7.1f%% %9s", u->code_size,
 		    (unsigned long long)u->loads,
 		    (unsigned long long)u->reprieves,
 		    100.0 * u->resident_share, reload);
@@ -176,9 +191,10 @@ units_key(struct tui_view *tv, enum tui_action a)
 static int
 units_match(struct tui_view *tv, size_t row, const char *pattern)
 {
-	struct units	*us = tv->data;
+	struct units			*us = tv->data;
+	const struct analyze_ovd_unit	*u = &us->o->units[us->order[row]];
 
-	return (tui_strcasestr(us->o->units[us->order[row]].name, pattern));
+	return (tui_strcasestr(u->name, pattern) || units_addr(tv, u));
 }
 
 static int

@@ -3,11 +3,8 @@
 # view it is pressed in first, then the keys of every view that view
 # leaves alone, the commands, the prompt's and the y/n question's keys.
 . "${top_srcdir:-.}/tests/tui/lib.sh"
-echo 1..13
-src=${top_srcdir:-.}
-mkprf
-python3 "$src/tests/ovdsim/ovdsim.py" ovrdemo "$dir/OVRDEMO" &&
-    "$PROFVIEW" --db "$dir/db" ingest "$dir/OVRDEMO.OVD" >/dev/null || exit 1
+echo 1..16
+mkprf && mkovd ovrdemo OVRDEMO || exit 1
 
 # at REGEX: the first screen line matching REGEX, empty if none.
 at() { screen | grep -nE -- "$1" | head -1 | cut -d: -f1; }
@@ -19,23 +16,36 @@ above() {
 }
 
 start -- browse 1
-wait_for "[histogram] session 1"
+wait_for "[histogram] session 1" &&
+    screen | tail -1 | grep -qE "^\[histogram\] session 1 \| 1/3 +\? help$"
+ok $? "the status line says ? help until the first key"
+keys j
+wait_for "| 2/3" && ! screen | tail -1 | grep -q "? help"
+ok $? "and no more after it"
 keys ?
 wait_for "profview: help for the histogram view (q closes)" &&
     [ "$(screen | sed -n 2p)" = "In the histogram" ]
 ok $? "? in the histogram: its own group first"
 above "^  s +cycle the sort" "^In every view" &&
     above "^  t +buckets or per-symbol" "^In every view" &&
-    above "^In every view" "^  q Escape +close the view"
-ok $? "s and t come before the keys of every view"
+    above "^  z +hide or show the rows without hits" "^In every view" &&
+    above "^  % +percentages of all samples" "^In every view" &&
+    above "^In every view" "^  q +close the view" &&
+    above "^  q +close the view" "^  Escape +end the search, else close"
+ok $? "s, t, z and % come before the keys of every view, q and Escape"
 keys / m o v e Space d o w n Space o n e Space r o w Enter
 wait_for "/move down one row: 1/1"
 ok $? "the histogram's help has the list's j Down C-n"
 keys q
-wait_for "[histogram] session 1 | 1/64"
+wait_for "[histogram] session 1 | 2/3"
 ok $? "q closes the help"
+keys F1
+wait_for "profview: help for the histogram view (q closes)" &&
+    wait_for -E "^  \? F1 +show the keys, this view's first"
+ok $? "F1 is help too"
+keys q
 
-keys Enter
+keys t Enter
 wait_for "[bucket] session 1"
 keys ?
 wait_for "profview: help for the bucket view" &&

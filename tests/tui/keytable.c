@@ -61,9 +61,16 @@ main(void)
 	    " status line.");
 	puts("The prompt and a y/n question have their own keys.");
 	puts("The status line at the bottom shows the view, the session, the"
-	    " cursor row and the last message;");
+	    " cursor row and the last message,");
+	puts("and");
+	puts(".Dq ? help");
+	puts("until the first key;");
 	puts("a search shows its match count there, as in");
-	puts(".Dq /printf: 3/17 .");
+	puts(".Dq /printf: 3/17 ,");
+	puts("and marks what matched in every row it shows.");
+	puts("Escape backs out of what was begun last: the prompt, the"
+	    " search's marks, then the view;");
+	puts("it never quits profview, which q does on the last view.");
 	for (g = 0; g < TUI_G_COUNT; g++) {
 		for (i = n = 0; i < sizeof actions / sizeof actions[0]; i++)
 			n += actions[i].group == g;
@@ -94,8 +101,12 @@ main(void)
 	puts("opens a prompt in the status line, with the editing keys listed"
 	    " under");
 	puts(".Sx KEYS .");
-	puts("Tab completes a command name (and the format after");
-	puts(".Ic :export ) ;");
+	puts("Tab completes a command name, the format after");
+	puts(".Ic :export ,");
+	puts("and the names of the store's tables and columns in");
+	puts(".Ic :sql ;");
+	puts("when several fit, it completes what they share and lists them"
+	    " above the prompt.");
 	puts("Up and Down recall earlier commands, kept across runs in");
 	puts(".Pa $XDG_STATE_HOME/profview/history");
 	puts("(else");

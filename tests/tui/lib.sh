@@ -36,6 +36,74 @@ screen() {
 	$T capture-pane -p 2>/dev/null
 }
 
+# cells: the screen cell by cell with its attributes, from tmux's
+# capture-pane -e: one line per cell, "ROW COL FG BG FLAGS CHAR" (row and
+# column from 1, as sed and the terminal count; colours by name, default,
+# or a 256-colour number; FLAGS from bold, dim, underline, reverse, else
+# -).  The SGR state carries over from one line to the next, as tmux
+# writes it.
+cells() {
+	$T capture-pane -e -p 2>/dev/null | python3 -c '
+import re, signal, sys, unicodedata
+signal.signal(signal.SIGPIPE, signal.SIG_DFL)	# a reader may stop early
+names = ["black", "red", "green", "yellow", "blue", "magenta", "cyan",
+    "white"]
+st = {}
+def reset():
+	st.update(fg="default", bg="default", bold=0, dim=0, underline=0,
+	    reverse=0)
+def colour(n):
+	return names[n] if n < 8 else str(n)
+def sgr(params):
+	p = [int(x) if x else 0 for x in re.split("[;:]", params)] or [0]
+	i = 0
+	while i < len(p):
+		v = p[i]
+		if v == 0: reset()
+		elif v == 1: st["bold"] = 1
+		elif v == 2: st["dim"] = 1
+		elif v == 4: st["underline"] = 1
+		elif v == 7: st["reverse"] = 1
+		elif v == 22: st["bold"] = st["dim"] = 0
+		elif v == 24: st["underline"] = 0
+		elif v == 27: st["reverse"] = 0
+		elif 30 <= v <= 37: st["fg"] = colour(v - 30)
+		elif 40 <= v <= 47: st["bg"] = colour(v - 40)
+		elif 90 <= v <= 97: st["fg"] = str(v - 82)
+		elif 100 <= v <= 107: st["bg"] = str(v - 92)
+		elif v == 39: st["fg"] = "default"
+		elif v == 49: st["bg"] = "default"
+		elif v in (38, 48) and i + 2 < len(p) and p[i + 1] == 5:
+			st["fg" if v == 38 else "bg"] = colour(p[i + 2])
+			i += 2
+		i += 1
+reset()
+text = sys.stdin.read()
+row, col, i = 1, 1, 0
+out = []
+while i < len(text):
+	c = text[i]
+	if c == "\033":
+		m = re.match(r"\033\[([0-9;:]*)m", text[i:])
+		if m:
+			sgr(m.group(1))
+			i += m.end()
+			continue
+		m = re.match(r"\033(\[[0-9;:?]*[A-Za-z]|.)", text[i:])
+		i += m.end() if m else 1
+		continue
+	i += 1
+	if c == "\n":
+		row, col = row + 1, 1
+		continue
+	fl = ",".join(k for k in ("bold", "dim", "underline", "reverse")
+	    if st[k]) or "-"
+	out.append("%d %d %s %s %s %s" % (row, col, st["fg"], st["bg"], fl, c))
+	col += 2 if unicodedata.east_asian_width(c) in "WF" else 1
+print("\n".join(out))
+'
+}
+
 # wait_for [-E] TEXT: up to 5 s for TEXT (fixed string, or -E regex).
 wait_for() {
 	mode=-F
@@ -81,6 +149,17 @@ PY
 	    size) VALUES (1, 'MAIN', 'main', 65536, 80),
 	    (1, 'MAIN', 'loop_fn', 65616, 200), (1, 'LIB', 'printf', 65816,
 	    300)"
+}
+
+# mkovd SCENARIO NAME [ARGS]: ovdsim's SCENARIO as NAME.OVD (and its map),
+# ingested as the next session.
+mkovd() {
+	ovd_scenario=$1
+	ovd_name=$2
+	shift 2
+	python3 "${top_srcdir:-.}/tests/ovdsim/ovdsim.py" "$ovd_scenario" \
+	    "$dir/$ovd_name" "$@" >/dev/null &&
+	    "$PROFVIEW" --db "$dir/db" ingest "$dir/$ovd_name.OVD" >/dev/null
 }
 
 sql() {

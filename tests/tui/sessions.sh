@@ -17,8 +17,8 @@ wait_for -E "^ +1 prf +20[0-9-]+ [0-9:]+ +<.*/DEMO.PRF +64 buckets of 1 para" &&
     wait_for -E "^ +2 prf +20[0-9-]+ [0-9:]+ +<.*/TWO.PRF +4 buckets of 2 para"
 ok $? "one line per session: id, kind, when, source, summary"
 keys j Enter
-wait_for "profview: TWO: 4 buckets x1 by address"
-ok $? "Enter opens the session's histogram"
+wait_for "profview: TWO: 4 buckets x1 by hits"
+ok $? "Enter opens the session's histogram: without symbols, its buckets by hits"
 keys q
 wait_for "[sessions] 2/2"
 ok $? "q comes back to the sessions view"

@@ -10,14 +10,14 @@ mkprf
 start -- browse 1
 wait_for "[histogram] session 1"
 $T resize-window -x 20 -y 6
-wait_for "[histogram] 1/64" && [ "$(screen | wc -l)" -le 6 ]
+wait_for "[histogram] 1/3" && [ "$(screen | wc -l)" -le 6 ]
 ok $? "resized to 20x6: still drawing, status line kept"
-keys j j j
-wait_for "] 4/64"
+keys j j
+wait_for "] 3/3"
 ok $? "keys still work at 20x6"
 $T resize-window -x 80 -y 24
 wait_for "DEMO  grain 54925 us  bucket 1 para (16 bytes)  2093 samples" &&
-    wait_for -E "^1003:0000 10030-1003F main +21 "
+    wait_for -E "^ +[0-9.]+% .* MAIN +main$"
 ok $? "back to 80x24: header and rows redrawn"
 keys q q
 restored
@@ -65,14 +65,14 @@ rm -f "$dir/stty.after"
 $T new-session -d -x 80 -y 24 "bash $dir/wrapz.sh"
 wait_for "[histogram] session 1"
 keys j j
-wait_for "| 3/64"
+wait_for "| 3/3"
 # The tty flushes unread input on ^Z, so ^Z goes alone.
 keys C-z
 wait_for "stopped; press Enter" &&
     cmp -s "$dir/stty.before" "$dir/stty.stopped"
 ok $? "Ctrl-Z: stopped with the terminal restored"
 keys Enter
-wait_for "[histogram] session 1 | 3/64" &&
+wait_for "[histogram] session 1 | 3/3" &&
     wait_for "DEMO  grain 54925 us"
 ok $? "fg: redrawn where it was"
 keys Q
@@ -82,7 +82,7 @@ ok $? "quit after fg: stty -g equal"
 for term in xterm-256color vt100 linux; do
 	start $term -- browse 1
 	wait_for "[histogram] session 1" && keys s &&
-	    wait_for "sorted by hits" && keys Q && restored
+	    wait_for "sorted by " && keys Q && restored
 	ok $? "TERM=$term: draws, takes keys, quits cleanly"
 done
 finish

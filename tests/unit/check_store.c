@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <unistd.h>
 
 #include <sqlite3.h>
@@ -413,6 +414,40 @@ START_TEST(test_rollback_after_buckets)
 }
 END_TEST
 
+/*
+ * What :sql's Tab offers: tables and their columns, each once, sorted
+ * without regard to case, none of SQLite's own; also read-only.
+ */
+START_TEST(test_names)
+{
+	struct store	*st;
+	char		*cause = NULL, **v;
+	size_t		 n, i, sessions;
+	int		 flags;
+
+	for (flags = 0; flags <= STORE_READONLY; flags += STORE_READONLY) {
+		st = store_open(tu_tmpdb, flags, &cause);
+		ck_assert_msg(st != NULL, "%s", cause);
+		ck_assert_int_eq(store_names(st, &v, &n), 0);
+		ck_assert_uint_gt(n, 20);
+		sessions = 0;
+		for (i = 0; i < n; i++) {
+			if (i > 0)
+				ck_assert_int_lt(strcasecmp(v[i - 1], v[i]),
+				    0);
+			ck_assert_int_ne(strncmp(v[i], "sqlite_", 7), 0);
+			sessions += strcmp(v[i], "session") == 0;
+		}
+		/* A table and a column of several. */
+		ck_assert_uint_eq(sessions, 1);
+		for (i = 0; i < n; i++)
+			free(v[i]);
+		free(v);
+		store_close(st);
+	}
+}
+END_TEST
+
 static Suite *
 store_suite(void)
 {
@@ -430,6 +465,7 @@ store_suite(void)
 	tcase_add_test(tc, test_dedupe);
 	tcase_add_test(tc, test_delete_every_table);
 	tcase_add_test(tc, test_rollback_after_buckets);
+	tcase_add_test(tc, test_names);
 	suite_add_tcase(s, tc);
 	return (s);
 }
