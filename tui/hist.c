@@ -55,9 +55,9 @@ struct bsyms {
  * the name last to take what is left; the bounds of estimated shares
  * where the name keeps HIST_NAMEW columns.
  */
-#define HIST_FIXED	49	/* share, cum, hits, addr, size, module */
+#define HIST_FIXED	53	/* share, cum, hits, seg:off, size, module */
 #define HIST_BOUNDS	14	/* " 12.34-56.78", 100.00 at most */
-#define HIST_NAMEW	16
+#define HIST_NAMEW	12
 
 static const struct analyze_level *
 hist_lv(struct hist *hs)
@@ -301,6 +301,7 @@ hist_draw_buckets(struct tui_view *tv, int y, int w)
 	const struct analyze_bucket	*b;
 	const char			*marks = tui_search_marks(tv);
 	char				 names[512], share[16], cum[16];
+	char				*segoff;
 	size_t				 i;
 	int				 row, attr, symw, yy;
 	double				 f;
@@ -317,11 +318,13 @@ hist_draw_buckets(struct tui_view *tv, int y, int w)
 		/* A coarse bucket holds thousands: only what fits. */
 		analyze_bucket_names_fit(&hs->h, b, (size_t)symw, names,
 		    sizeof names);
+		/* seg:off from the PSP, as the reports write it. */
+		segoff = analyze_hist_segoff(&hs->h, b->lo);
 		tui_putf(yy, 0, w, marks != NULL && tui_search_in(&tv->search,
 		    b->lo, b->hi) ? tui_attr(TUI_C_MATCH) : attr,
-		    "%04llX:0000 %05llX-%05llX", (unsigned long long)(b->lo >>
-		    4), (unsigned long long)b->lo,
+		    "%s %05llX-%05llX", segoff, (unsigned long long)b->lo,
 		    (unsigned long long)(b->hi - 1));
+		free(segoff);
 		tui_put_marks(yy, 22, symw, attr, names, marks);
 		snprintf(share, sizeof share, "%.2f%%", hist_pct(hs,
 		    (double)b->hits));
@@ -349,7 +352,7 @@ hist_draw_sym(struct tui_view *tv, size_t i, int yy, int w, int attr)
 	struct hist			*hs = tv->data;
 	const struct analyze_sym	*s = &hs->h.syms[hist_item(hs, i)];
 	const char			*marks = tui_search_marks(tv);
-	char				 share[16], bounds[32];
+	char				 share[16], bounds[32], *segoff;
 	int				 x, hasb, est;
 
 	hasb = hist_bounds(hs, w);
@@ -370,11 +373,12 @@ hist_draw_sym(struct tui_view *tv, size_t i, int yy, int w, int attr)
 		x += tui_putf(yy, x, w - x, attr, " %13.13s", bounds);
 	}
 	x += tui_put(yy, x, w - x, attr, " ");
+	segoff = analyze_hist_segoff(&hs->h, s->addr);
 	x += tui_putf(yy, x, w - x, marks != NULL && tui_search_in(
 	    &tv->search, s->addr, s->addr + (s->size != 0 ? s->size : 1)) ?
-	    tui_attr(TUI_C_MATCH) : attr, "%05llX", (unsigned long long)
-	    s->addr);
-	x += tui_putf(yy, x, w - x, attr, " %6llu ", (unsigned long long)
+	    tui_attr(TUI_C_MATCH) : attr, "%s", segoff);
+	free(segoff);
+	x += tui_putf(yy, x, w - x, attr, " %5llu ", (unsigned long long)
 	    s->size);
 	tui_fill(yy, x, 8, attr);
 	tui_put_marks(yy, x, 8, attr, s->module != NULL ? s->module : "",
@@ -415,9 +419,9 @@ hist_draw(struct tui_view *tv, int y, int h, int w)
 		if (hs->flat) {
 			hasb = hist_bounds(hs, w);
 			tui_putf(y + top, 0, w, tui_attr(TUI_C_HEADER),
-			    "%8s %7s %9s%s%s %5s %6s %-8s %s", "share", "cum",
+			    "%8s %7s %9s%s%s %-9s %5s %-8s %s", "share", "cum",
 			    "hits", hasb ? " " : "", hasb ? "     bounds %" : "",
-			    "addr", "size", "module", "symbol");
+			    "seg:off", "size", "module", "symbol");
 		} else
 			tui_putf(y + top, 0, w, tui_attr(TUI_C_HEADER),
 			    "%-9s %-11s %-*s %9s %7s %7s", "seg:off",

@@ -34,10 +34,10 @@ ok $? "out-of-range counters with percentages"
 lf=$(flat loop_fn)
 pf=$(flat printf)
 mf=$(flat main)
-wait_for -E "^ +share +cum +hits +bounds % +addr +size +module +symbol$" &&
+wait_for -E "^ +share +cum +hits +bounds % +seg:off +size +module +symbol$" &&
     [ "$(screen | sed -n '5,7p' | awk '{ print $NF }' | tr '\n' ' ')" = \
     "loop_fn printf main " ]
-ok $? "columns share, cum, hits, bounds, addr, size, module, symbol; by hits"
+ok $? "columns share, cum, hits, bounds, seg:off, size, module, symbol; by hits"
 cum=$(awk -v a="$lf" -v b="$pf" 'BEGIN { print a + b }')
 wait_for -E "^ +~$(pct "$lf") +$(pct "$lf") +$(round "$lf") " &&
     wait_for -E "^ +~$(pct "$pf") +$(pct "$cum") +$(round "$pf") "
@@ -45,11 +45,11 @@ ok $? "share, the cumulative share and hits (loop_fn $(round "$lf"))"
 set -- $(bounds loop_fn)
 lo=$(awk -v h="$1" 'BEGIN { printf "%.2f", 100 * h / 2093 }')
 hi=$(awk -v h="$2" 'BEGIN { printf "%.2f", 100 * h / 2093 }')
-wait_for -E "^ +~[0-9.]+% +[0-9.]+% +[0-9]+ +$lo-$hi 10050 +200 MAIN +loop_fn$"
+wait_for -E "^ +~[0-9.]+% +[0-9.]+% +[0-9]+ +$lo-$hi 1000:0050 +200 MAIN +loop_fn$"
 ok $? "loop_fn shares a bucket with printf: ~ and its bounds ($lo-$hi)"
 set -- $(bounds main)
 [ "$1" = "$2" ] &&
-    wait_for -E "^ +$(pct "$mf") +[0-9.]+% +$(round "$mf") +10000 +80 MAIN +main$" &&
+    wait_for -E "^ +$(pct "$mf") +[0-9.]+% +$(round "$mf") +1000:0000 +80 MAIN +main$" &&
     wait_for "~ estimated"
 ok $? "main has its buckets to itself: exact, no bounds; the header says what ~ is"
 
@@ -67,19 +67,19 @@ ok $? "% again: of every sample"
 
 keys t
 wait_for "profview: DEMO: 64 buckets x1 by hits" &&
-    screen | sed -n 5p | grep -qE "^100A:0000 100A0-100AF loop_fn +500  23\.89%  23\.89% #+$"
+    screen | sed -n 5p | grep -qE "^1000:00A0 100A0-100AF loop_fn +500  23\.89%  23\.89% #+$"
 ok $? "t: the buckets by hits, the 500-hit one first with its bar"
 keys s
 c10=$(sql "SELECT sum(hits) FROM bucket WHERE session = 1 AND idx <= 10")
 wait_for "sorted by address" && screen | sed -n 5p | grep -q "^1000:0000 " &&
-    wait_for -E "^100A:0000 100A0-100AF loop_fn +500  23\.89% +$(pct "$c10") #+$"
+    wait_for -E "^1000:00A0 100A0-100AF loop_fn +500  23\.89% +$(pct "$c10") #+$"
 ok $? "s sorts by address: the cumulative share runs in that order"
 
 zero=$(sql "SELECT count(*) FROM bucket WHERE session = 1 AND hits = 0")
 keys z
 wait_for "rows without hits hidden" &&
     wait_for "$((64 - zero)) of 64 buckets x1 by address" &&
-    ! screen | grep -qE "^1000:0000 " && wait_for -E "^1001:0000 "
+    ! screen | grep -qE "^1000:0000 " && wait_for -E "^1000:0010 "
 ok $? "z hides the $zero buckets without hits"
 keys z
 wait_for "rows without hits shown" && wait_for "64 buckets x1 by address" &&
@@ -90,7 +90,7 @@ keys +
 wait_for "zoom x2: 32 rows" && wait_for -E "^1000:0000 10000-1001F main +7 "
 ok $? "+ merges pairs of buckets"
 keys -
-wait_for "zoom x1: 64 rows" && wait_for -E "^1001:0000 10010-1001F main +7 "
+wait_for "zoom x1: 64 rows" && wait_for -E "^1000:0010 10010-1001F main +7 "
 ok $? "- splits them again"
 
 count=$(sql "SELECT count(*) FROM bucket b, symbol s WHERE s.name = 'printf'
@@ -110,10 +110,10 @@ wait_for -E "\[histogram\] session 1 \| 19/64"
 ok $? "q goes back to the histogram, cursor kept"
 
 # A click on screen row 8 selects the bucket shown there.
-seg=$(screen | sed -n 8p | cut -c1-4)
+lin=$(screen | sed -n 8p | cut -c11-15)
 keys -l "$(printf '\033[<0;5;8M\033[<0;5;8m')"
-wait_for -E "\| $((0x$seg - 0x1000 + 1))/64( \||$)"
-ok $? "a mouse click moves the cursor to the row clicked ($seg)"
+wait_for -E "\| $(((0x$lin - 0x10000) / 16 + 1))/64( \||$)"
+ok $? "a mouse click moves the cursor to the row clicked ($lin)"
 
 # :export writes the rows the view shows: the zoomed buckets, then the
 # flat profile.
@@ -166,7 +166,7 @@ ok $st "/10055, 0x10055, 10055h, 1005:0005, 1000h:0055h: in loop_fn ($a)"
 keys t
 wait_for "32 buckets x2 by hits"
 keys G / 0 x 1 0 0 b 5 Enter
-wait_for "| 1/32 | /0x100b5: 1/1" && wait_for -E "^100A:0000 100A0-100BF "
+wait_for "| 1/32 | /0x100b5: 1/1" && wait_for -E "^1000:00A0 100A0-100BF "
 ok $? "in the buckets at x2, /0x100b5 finds 100A0-100BF"
 keys G / 1 0 0 a : 1 5 Enter
 wait_for "| 1/32 | /100a:15: 1/1"

@@ -30,7 +30,7 @@ keys n
 wait_for "/LOOP: 1/1" && [ "$(marks)" = "5:loop" ]
 ok $? "n puts them back"
 keys / 1 0 1 2 0 Enter
-wait_for "/10120: 1/1" && [ "$(marks)" = "6:10118" ]
+wait_for "/10120: 1/1" && [ "$(marks)" = "6:1000:0118" ]
 ok $? "/10120 finds printf by address (10118, 300 bytes) and marks its address"
 keys g / M A I N Enter
 wait_for "/MAIN: 1/2" && [ "$(marks)" = "$(printf '5:MAIN\n7:MAINmain')" ]
@@ -44,8 +44,8 @@ wait_for "/printf: 1/$cnt" && [ "$on" -gt 1 ] &&
     [ "$(marks | grep -vc ':printf$')" = 0 ]
 ok $? "the buckets: /printf marks printf in each of the $on rows on screen"
 keys / 1 0 0 a : 0 0 0 5 Enter
-wait_for "/100a:0005: 1/1" && [ "$(marks)" = "$(screen | grep -n '^100A:0000 ' |
-    cut -c1-2 | tr -d :):100A:0000 100A0-100AF" ]
+wait_for "/100a:0005: 1/1" && [ "$(marks)" = "$(screen | grep -n '^1000:00A0 ' |
+    cut -c1-2 | tr -d :):1000:00A0 100A0-100AF" ]
 ok $? "/100a:0005 marks the bucket's address range"
 keys / 1 0 1 1 0 Enter Enter
 wait_for "[bucket] session 1"
