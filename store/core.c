@@ -516,28 +516,26 @@ store_sessions_free(struct store_session *v, size_t n)
 	free(v);
 }
 
-/* The session's warnings as "offset N: message" strings. */
-int
-store_warnings(struct store *st, int64_t session, char ***out, size_t *n)
+/* The text of the first column of every row of sql (?1 the session). */
+static int
+store_strings(struct store *st, const char *sql, int64_t session,
+    char ***out, size_t *n)
 {
 	struct store_cursor	*c;
-	const char		*line;
+	const char		*t;
 	char			**v = NULL;
 	size_t			 len = 0;
 	int			 rc;
 
 	*out = NULL;
 	*n = 0;
-	if ((c = store_cursor_open(st, "SELECT CASE WHEN offset IS NULL"
-	    " THEN message ELSE printf('offset %d: %s', offset, message) END"
-	    " FROM warning WHERE session = ?1 ORDER BY rowid", session)) ==
-	    NULL)
+	if ((c = store_cursor_open(st, sql, session)) == NULL)
 		return (-1);
 	while ((rc = store_cursor_step(c)) == 1) {
-		if ((line = store_cursor_text(c, 0)) == NULL)
+		if ((t = store_cursor_text(c, 0)) == NULL)
 			continue;
 		v = xreallocarray(v, len + 1, sizeof *v);
-		v[len++] = xstrdup(line);
+		v[len++] = xstrdup(t);
 	}
 	store_cursor_close(c);
 	if (rc != 0) {
@@ -551,6 +549,15 @@ store_warnings(struct store *st, int64_t session, char ***out, size_t *n)
 	return (0);
 }
 
+/* The session's warnings as "offset N: message" strings. */
+int
+store_warnings(struct store *st, int64_t session, char ***out, size_t *n)
+{
+	return (store_strings(st, "SELECT CASE WHEN offset IS NULL THEN"
+	    " message ELSE printf('offset %d: %s', offset, message) END FROM"
+	    " warning WHERE session = ?1 ORDER BY rowid", session, out, n));
+}
+
 /*
  * The names a query can use, for :sql's Tab: every table and view of the
  * store and every column of those, sorted without regard to case, each
@@ -559,34 +566,9 @@ store_warnings(struct store *st, int64_t session, char ***out, size_t *n)
 int
 store_names(struct store *st, char ***out, size_t *n)
 {
-	struct store_cursor	*c;
-	const char		*name;
-	char			**v = NULL;
-	size_t			 len = 0;
-	int			 rc;
-
-	*out = NULL;
-	*n = 0;
-	if ((c = store_cursor_open(st, "WITH t(name) AS (SELECT name FROM"
+	return (store_strings(st, "WITH t(name) AS (SELECT name FROM"
 	    " sqlite_master WHERE type IN ('table', 'view') AND name NOT LIKE"
 	    " 'sqlite\\_%' ESCAPE '\\') SELECT name FROM t UNION SELECT"
 	    " p.name FROM t, pragma_table_info(t.name) p ORDER BY 1 COLLATE"
-	    " NOCASE", 0)) == NULL)
-		return (-1);
-	while ((rc = store_cursor_step(c)) == 1) {
-		if ((name = store_cursor_text(c, 0)) == NULL)
-			continue;
-		v = xreallocarray(v, len + 1, sizeof *v);
-		v[len++] = xstrdup(name);
-	}
-	store_cursor_close(c);
-	if (rc != 0) {
-		while (len > 0)
-			free(v[--len]);
-		free(v);
-		return (-1);
-	}
-	*out = v;
-	*n = len;
-	return (0);
+	    " NOCASE", 0, out, n));
 }
