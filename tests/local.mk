@@ -3,12 +3,17 @@
 # print it themselves.  tools/check.sh turns the counts into the closing
 # "N passed, N failed" line.
 LOG_DRIVER = env AM_TAP_AWK='$(AWK)' $(SHELL) $(top_srcdir)/build-aux/tap-driver.sh
+# CK_DEFAULT_TIMEOUT: Check's per-test timeout guards against a hang,
+# and brute-force checks of the analyses take seconds on a loaded machine:
+# a guard, not a speed test (tests never time code; bench/ does).
 AM_TESTS_ENVIRONMENT = \
 	CK_TAP_LOG_FILE_NAME=- CK_VERBOSITY=silent CK_FORK=yes \
+	CK_DEFAULT_TIMEOUT=60 \
 	top_srcdir='$(top_srcdir)' top_builddir='$(top_builddir)' \
 	PROFVIEW='$(abs_top_builddir)/profview' PROFVIEW_DB=:memory: \
 	TMUX_TMPDIR='$(abs_top_builddir)'; \
-	export CK_TAP_LOG_FILE_NAME CK_VERBOSITY CK_FORK top_srcdir \
+	export CK_TAP_LOG_FILE_NAME CK_VERBOSITY CK_FORK CK_DEFAULT_TIMEOUT \
+	top_srcdir \
 	top_builddir PROFVIEW PROFVIEW_DB TMUX_TMPDIR;
 
 UNIT_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS) $(SQLITE_CFLAGS) \
