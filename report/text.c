@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "xmalloc.h"
+#include "vis.h"
 #include "report/report.h"
 
 #define TEXT_NULL	"NULL"
@@ -21,40 +22,23 @@ struct text_data {
 	size_t	 cap;
 	size_t	*width;
 	int	*right;		/* numbers only: align right */
+	char	**titles;	/* the headings, made safe */
 	int	 tsv;		/* past max_rows */
 	int	 indent;
 };
 
 /*
- * A string made safe for a terminal: control characters and bytes that
- * are not UTF-8 become escapes (a hostile name must not move the cursor),
- * and anything wider than max columns ends in "~".
+ * A string made safe for a terminal (vis.c: a hostile name must not move
+ * the cursor or turn the line around), and anything wider than max
+ * columns ending in "~".
  */
 static char *
 text_clean(const char *s, size_t len, int max)
 {
-	const unsigned char	*p = (const unsigned char *)s;
-	char			*out;
-	size_t			 i = 0, o = 0, adv, cols = 0;
-	int			 cp;
+	char	*out;
+	size_t	 o, cols = 0;
 
-	out = xreallocarray(NULL, len + 1, 6);
-	while (i < len) {
-		cp = report_utf8(p + i, len - i, &adv);
-		if (cp == '\n' || cp == '\t' || cp == '\r') {
-			out[o++] = '\\';
-			out[o++] = cp == '\n' ? 'n' : cp == '\t' ? 't' : 'r';
-		} else if (cp < 0x20 || cp == 0x7f)
-			o += sprintf(out + o, "\\x%02X", p[i]);
-		else if (cp >= 0x80 && cp < 0xa0)
-			o += sprintf(out + o, "\\u%04X", cp);
-		else {
-			memcpy(out + o, p + i, adv);
-			o += adv;
-		}
-		i += adv;
-	}
-	out[o] = '\0';
+	out = vis_str(s, len);
 	if (max <= 0 || report_width(out) <= (size_t)max)
 		return (out);
 	for (o = 0; out[o] != '\0'; o++) {
@@ -70,8 +54,6 @@ text_clean(const char *s, size_t len, int max)
 static char *
 text_cell(const struct report_col *col, const struct report_cell *c)
 {
-	char	*hex, *s;
-
 	switch (c->type) {
 	case REPORT_INT:
 	case REPORT_REAL:
@@ -79,10 +61,7 @@ text_cell(const struct report_col *col, const struct report_cell *c)
 	case REPORT_STR:
 		return (text_clean(c->s, c->len, col->max));
 	case REPORT_BLOB:
-		hex = report_hex(c->s, c->len);
-		s = xasprintf("x'%s'", hex);
-		free(hex);
-		return (s);
+		return (report_blob_show(c));
 	}
 	return (xstrdup(TEXT_NULL));
 }
@@ -125,6 +104,10 @@ text_table_begin(struct report_out *o)
 	}
 	d->width = xcalloc(d->nvis + 1, sizeof *d->width);
 	d->right = xcalloc(d->nvis + 1, sizeof *d->right);
+	/* A query's column names are the user's: as unsafe as any name. */
+	d->titles = xcalloc(d->nvis + 1, sizeof *d->titles);
+	for (i = 0; i < d->nvis; i++)
+		d->titles[i] = vis(t->cols[d->vis[i]].title);
 	for (i = 0; i < d->nvis; i++)
 		d->right[i] = 1;
 	d->nbuf = d->cap = 0;
@@ -167,17 +150,10 @@ text_free_rows(struct text_data *d)
 static void
 text_to_tsv(struct report_out *o)
 {
-	const struct report_table	*t = o->table;
-	struct text_data		*d = o->data;
-	char				*line[64], **v;
-	size_t				 i;
+	struct text_data	*d = o->data;
+	size_t			 i;
 
-	v = d->nvis <= 64 ? line : xreallocarray(NULL, d->nvis, sizeof *v);
-	for (i = 0; i < d->nvis; i++)
-		v[i] = (char *)t->cols[d->vis[i]].title;
-	text_tsv_line(o, v, d->nvis);
-	if (v != line)
-		free(v);
+	text_tsv_line(o, d->titles, d->nvis);
 	for (i = 0; i < d->nbuf; i++)
 		text_tsv_line(o, d->cells + i * d->nvis, d->nvis);
 	text_free_rows(d);
@@ -262,7 +238,7 @@ text_table_end(struct report_out *o)
 		v = d->nvis <= 64 ? head : xreallocarray(NULL, d->nvis,
 		    sizeof *v);
 		for (i = 0; i < d->nvis; i++) {
-			v[i] = (char *)t->cols[d->vis[i]].title;
+			v[i] = d->titles[i];
 			if ((w = report_width(v[i])) > d->width[i])
 				d->width[i] = w;
 		}
@@ -288,6 +264,10 @@ text_table_end(struct report_out *o)
 			fprintf(o->f, "%*s%s\n", d->indent, "", t->empty);
 	}
 	text_free_rows(d);
+	for (i = 0; i < d->nvis; i++)
+		free(d->titles[i]);
+	free(d->titles);
+	d->titles = NULL;
 	free(d->vis);
 	free(d->width);
 	free(d->right);

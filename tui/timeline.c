@@ -388,7 +388,8 @@ tl_draw_lane(struct tui_view *tv, uint32_t k, int y, int w)
 	if (cur->unit == k && tl_visible(tl, cur->ticks))
 		curx = (int)((cur->ticks - tl->t0) >> tl->zoom);
 	snprintf(name, sizeof name, "%c %s", tl_letter(k), u->name);
-	tui_put(y, 0, tl->gw - 1, cur->unit == k ? A_BOLD : TUI_PLAIN, name);
+	tui_putf_safe(y, 0, tl->gw - 1, cur->unit == k ? A_BOLD : TUI_PLAIN,
+	    "%s", name);
 	move(y, tl->gw);
 	for (x = 0; x < tl->cols && tl->gw + x < w; x++) {
 		c = &tl->c_cell[(size_t)x * tl->o.nunits + k];
@@ -474,25 +475,26 @@ tl_draw_detail(struct tui_view *tv, int y, int h, int w)
 
 	site = analyze_ovd_site(&tl->o, e->unit, e->ovr_ofs);
 	if (h == 1) {
-		tui_putf(y, 0, w, A_BOLD, "%.3fs %s %s %s",
+		tui_putf_safe(y, 0, w, A_BOLD, "%.3fs %s %s %s",
 		    analyze_ovd_seconds(e->ticks), e->reprieve ? "reprieve" :
 		    "load", u->name, site);
 		free(site);
 		return;
 	}
-	tui_putf(y, 0, w, A_BOLD, "event %lld: %s of %s at %.3f s (tick"
+	tui_putf_safe(y, 0, w, A_BOLD, "event %lld: %s of %s at %.3f s (tick"
 	    " %lld), called from %s (%04Xh:%04Xh)", (long long)e->seq,
 	    e->reprieve ? "reprieve" : "load", u->name,
 	    analyze_ovd_seconds(e->ticks), (long long)e->ticks, site,
 	    u->stat_seg, e->ovr_ofs);
 	free(site);
-	tui_putf(y + 1, 0, w, TUI_PLAIN, "buffer OvrHeapOrg %04Xh..OvrHeapEnd"
-	    " %04Xh (%u bytes); %s %llu loads, %llu reprieves", e->heap_org,
+	tui_putf_safe(y + 1, 0, w, TUI_PLAIN, "buffer OvrHeapOrg"
+	    " %04Xh..OvrHeapEnd %04Xh (%u bytes); %s %llu loads, %llu"
+	    " reprieves", e->heap_org,
 	    e->heap_end, e->heap_end > e->heap_org ?
 	    ((unsigned)e->heap_end - e->heap_org) * 16 : 0, u->name,
 	    (unsigned long long)u->loads, (unsigned long long)u->reprieves);
 	list = tl_load_list(tl, tv->list.cur);
-	tui_putf(y + 2, 0, w, TUI_PLAIN, "loaded: %s", list);
+	tui_putf_safe(y + 2, 0, w, TUI_PLAIN, "loaded: %s", list);
 	free(list);
 }
 

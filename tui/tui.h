@@ -332,6 +332,10 @@ void		 tui_bar(int, int, int, double, int);
 enum tui_color	 tui_heat(double);
 int		 tui_strwidth(const char *);
 
+/* safe.c: drawing text from data. */
+int		 tui_putf_safe(int, int, int, int, const char *, ...)
+		    __attribute__((format(printf, 5, 6)));
+
 /* prompt.c */
 void		 tui_prompt_init(void);
 void		 tui_prompt_save(void);

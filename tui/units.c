@@ -122,7 +122,7 @@ units_draw(struct tui_view *tv, int y, int h, int w)
 		else
 			snprintf(reload, sizeof reload, "%.3f",
 			    analyze_ovd_seconds(1) * u->mean_reload_ticks);
-		tui_put(yy, 0, namew, attr, u->name);
+		tui_putf_safe(yy, 0, namew, attr, "%s", u->name);
 		tui_putf(yy, namew, w - namew, attr, " %6.4Xh %6u %8llu %9llu"
 		    " %7.1f%% %9s", u->stat_seg, u->code_size,
 		    (unsigned long long)u->loads,
