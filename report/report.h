@@ -68,6 +68,7 @@ int		 report_write(struct store *, const struct store_session *,
 int		 report_hist(const struct analyze_hist *, size_t, int, int,
 		     FILE *, char **);
 int		 report_query(struct store_query *, int, FILE *, char **);
+int		 report_sessions(struct store *, int, FILE *, char **);
 struct report_cell report_value_cell(const struct store_value *);
 char		*report_cell_show(const struct report_cell *);
 
@@ -165,6 +166,7 @@ int		 report_visible(const struct report_out *,
 char		*report_number(const struct report_col *,
 		     const struct report_cell *, int);
 char		*report_hex(const void *, size_t);
+char		*report_blob_show(const struct report_cell *);
 int		 report_utf8(const unsigned char *, size_t, size_t *);
 size_t		 report_width(const char *);
 

@@ -132,6 +132,70 @@ store_session_add(struct store *st, const char *kind, const char *source,
 }
 
 /*
+ * Make session id new again for a file read anew (its symbols follow
+ * other options): every row of it goes, in every table that has a
+ * session column (whatever kinds there are), and the session row gets
+ * the file's name and the time of this ingest.  Inside an ingest's
+ * transaction, so a failed reading leaves the old rows.
+ */
+int
+store_session_reread(struct store *st, int64_t id, const char *source,
+    int64_t bytes, const char *program, const char *captured, char **cause)
+{
+	sqlite3_stmt	*s, *d;
+	sqlite3		*db = store_db(st);
+	char		*sql;
+	int		 rc;
+
+	if (sqlite3_prepare_v2(db, "SELECT m.name FROM sqlite_schema m,"
+	    " pragma_table_info(m.name) c WHERE m.type = 'table' AND"
+	    " c.name = 'session' AND m.name <> 'session'", -1, &s, NULL) !=
+	    SQLITE_OK) {
+		store_core_cause(st, cause, "reading the tables");
+		return (-1);
+	}
+	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+		sql = sqlite3_mprintf("DELETE FROM \"%w\" WHERE session = ?1",
+		    (const char *)sqlite3_column_text(s, 0));
+		if (sql == NULL || sqlite3_prepare_v2(db, sql, -1, &d, NULL) !=
+		    SQLITE_OK) {
+			sqlite3_free(sql);
+			break;
+		}
+		sqlite3_free(sql);
+		sqlite3_bind_int64(d, 1, id);
+		rc = sqlite3_step(d);
+		sqlite3_finalize(d);
+		if (rc != SQLITE_DONE)
+			break;
+	}
+	sqlite3_finalize(s);
+	if (rc != SQLITE_DONE) {
+		store_core_cause(st, cause, "clearing the session");
+		return (-1);
+	}
+	if (sqlite3_prepare_v2(db, "UPDATE session SET source = ?2,"
+	    " bytes = ?3, program = ?4, captured = ?5, ingested ="
+	    " strftime('%Y-%m-%dT%H:%M:%SZ', 'now') WHERE id = ?1", -1, &s,
+	    NULL) != SQLITE_OK) {
+		store_core_cause(st, cause, "updating the session");
+		return (-1);
+	}
+	sqlite3_bind_int64(s, 1, id);
+	sqlite3_bind_text(s, 2, source, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(s, 3, bytes);
+	sqlite3_bind_text(s, 4, program, -1, SQLITE_STATIC);
+	sqlite3_bind_text(s, 5, captured, -1, SQLITE_STATIC);
+	rc = sqlite3_step(s);
+	sqlite3_finalize(s);
+	if (rc != SQLITE_DONE) {
+		store_core_cause(st, cause, "updating the session");
+		return (-1);
+	}
+	return (0);
+}
+
+/*
  * Set what a reader learnt of the session from inside the file (the
  * program's name, when it was captured); NULL leaves a field alone.
  */
@@ -358,13 +422,17 @@ store_session_fill(sqlite3_stmt *s, struct store_session *ss)
 	ss->summary = store_column_dup(s, 9);
 }
 
-/* Fill ss with session id (no summary); -1 if there is no such session. */
+/*
+ * Fill ss with session id (no summary): 0, or 1 if there is no such
+ * session, or -1 when the store cannot say (store_error: a corrupt file
+ * is not a missing session).
+ */
 int
 store_session_get(struct store *st, int64_t id, struct store_session *ss)
 {
 	sqlite3_stmt	*s;
 	char		*sql;
-	int		 rc = -1;
+	int		 rc;
 
 	sql = store_session_select("WHERE id = ?1", 0);
 	if (sqlite3_prepare_v2(store_db(st), sql, -1, &s, NULL) != SQLITE_OK) {
@@ -373,10 +441,11 @@ store_session_get(struct store *st, int64_t id, struct store_session *ss)
 	}
 	free(sql);
 	sqlite3_bind_int64(s, 1, id);
-	if (sqlite3_step(s) == SQLITE_ROW) {
+	if ((rc = sqlite3_step(s)) == SQLITE_ROW) {
 		store_session_fill(s, ss);
 		rc = 0;
-	}
+	} else
+		rc = rc == SQLITE_DONE ? 1 : -1;
 	sqlite3_finalize(s);
 	return (rc);
 }
