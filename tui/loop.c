@@ -284,7 +284,11 @@ loop_mouse_mode(int on)
 	(void)n;
 }
 
-/* Give the terminal back; safe to call twice and from fatal(). */
+/*
+ * Give the terminal back; safe to call twice and from fatal().  termkey
+ * switched the keypad and cursor keys to application mode (smkx): it
+ * switches them back.
+ */
 static void
 loop_restore(void)
 {
@@ -292,6 +296,8 @@ loop_restore(void)
 		return;
 	loop.curses = 0;
 	loop_mouse_mode(0);
+	if (loop.tk != NULL && termkey_is_started(loop.tk))
+		termkey_stop(loop.tk);
 	curs_set(1);
 	endwin();
 }
@@ -307,10 +313,12 @@ loop_resize(void)
 }
 
 /*
- * The crash path: a fault inside the browser must not leave the terminal
- * raw.  Only async-signal-safe calls here: switch mouse reporting and the
- * alternate screen off, show the cursor, put back the termios saved before
- * curses started, and die of the same signal for the core and the status.
+ * The crash path: a fault inside the browser, or any signal that would
+ * kill it, must not leave the terminal raw.  Only async-signal-safe calls
+ * here: switch mouse reporting, application cursor keys and keypad
+ * (rmkx) and the alternate screen off, reset the colours, show the
+ * cursor, put back the termios saved before curses started, and die of
+ * the same signal for the core and the status.
  */
 static struct termios	loop_termios;
 static int		loop_termios_ok;
@@ -318,8 +326,8 @@ static int		loop_termios_ok;
 static void
 loop_crash(int sig)
 {
-	static const char reset[] = "\033[?1006l\033[?1000l\033[?1049l"
-	    "\033[?25h\r\n";
+	static const char reset[] = "\033[?1006l\033[?1000l\033[?1l\033>"
+	    "\033[m\033[?1049l\033[?25h\r\n";
 
 	if (write(STDOUT_FILENO, reset, sizeof reset - 1) < 0)
 		_exit(128 + sig);
@@ -332,8 +340,12 @@ loop_crash(int sig)
 static void
 loop_crash_handlers(int on)
 {
+	/* Every signal whose default kills, but those on the signalfd. */
 	static const int	 sigs[] = { SIGSEGV, SIGBUS, SIGFPE, SIGILL,
-				    SIGABRT };
+				    SIGABRT, SIGQUIT, SIGTRAP, SIGSYS,
+				    SIGXCPU, SIGXFSZ, SIGPIPE, SIGALRM,
+				    SIGVTALRM, SIGPROF, SIGUSR1, SIGUSR2,
+				    SIGIO, SIGPWR, SIGSTKFLT };
 	struct sigaction	 sa;
 	size_t			 i;
 
@@ -367,8 +379,7 @@ loop_suspend(void)
 {
 	sigset_t	one;
 
-	loop_restore();
-	termkey_stop(loop.tk);
+	loop_restore();		/* termkey stopped too */
 	signal(SIGTSTP, SIG_DFL);
 	sigemptyset(&one);
 	sigaddset(&one, SIGTSTP);
@@ -485,7 +496,7 @@ loop_status(int y)
 		attr = strncmp(loop.message, "error", 5) == 0 ?
 		    tui_attr(TUI_C_ERROR) : TUI_PLAIN;
 		x += tui_put(y, x, COLS - x, TUI_PLAIN, " | ");
-		tui_put(y, x, COLS - x, attr, loop.message);
+		tui_putf_safe(y, x, COLS - x, attr, "%s", loop.message);
 	}
 }
 
@@ -500,7 +511,7 @@ loop_draw(int clear)
 	erase();
 	title = v->ops->title(v);
 	tui_fill(0, 0, COLS, tui_attr(TUI_C_TITLE));
-	tui_put(0, 0, COLS, tui_attr(TUI_C_TITLE), title);
+	tui_putf_safe(0, 0, COLS, tui_attr(TUI_C_TITLE), "%s", title);
 	free(title);
 	if (LINES > 2)
 		v->ops->draw(v, 1, LINES - 2, COLS);
