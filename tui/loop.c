@@ -32,6 +32,9 @@
 #define LOOP_SLICE_NS		(4 * 1000 * 1000)
 /* How often a view that is still loading redraws its progress. */
 #define LOOP_PROGRESS_NS	(100 * 1000 * 1000)
+/* How often a statement running inside one step looks for a stop. */
+#define LOOP_LOOK_NS		(10 * 1000 * 1000)
+#define LOOP_HELD		64
 
 static struct {
 	struct store		*st;
@@ -53,6 +56,12 @@ static struct {
 	uint64_t		 start_ns;
 	int			 frames;
 	int			 quit;
+
+	/* Keys read by tui_interrupted, for the loop to handle after. */
+	TermKeyKey		 held[LOOP_HELD];
+	size_t			 nheld;
+	uint64_t		 looked;	/* last look, for the rate */
+	uint64_t		 esc_since;	/* a lone Esc pending */
 } loop;
 
 uint64_t
@@ -62,6 +71,68 @@ tui_now_ns(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return ((uint64_t)ts.tv_sec * 1000000000 + (uint64_t)ts.tv_nsec);
+}
+
+/*
+ * Whether to stop a statement that runs inside one step (the :sql table's
+ * watcher asks, store_query_watch): Ctrl-C, read here so the loop does
+ * not quit on it; SIGTERM or SIGHUP, left for the loop, which dies of
+ * them; or a key that closes the view or quits.  Keys typed meanwhile
+ * are kept, in order, for the loop.  Looks every LOOP_LOOK_NS at most.
+ */
+int
+tui_interrupted(void)
+{
+	static const struct timespec	 now = { 0, 0 };
+	struct pollfd			 pfd;
+	sigset_t			 set, one;
+	TermKeyResult			 res;
+	TermKeyKey			*key;
+	enum tui_action			 a;
+	uint64_t			 t = tui_now_ns();
+
+	if (t - loop.looked < LOOP_LOOK_NS)
+		return (0);
+	loop.looked = t;
+	if (sigpending(&set) == 0) {
+		if (sigismember(&set, SIGTERM) || sigismember(&set, SIGHUP))
+			return (1);
+		if (sigismember(&set, SIGINT)) {
+			sigemptyset(&one);
+			sigaddset(&one, SIGINT);
+			sigtimedwait(&one, NULL, &now);
+			return (1);
+		}
+	}
+	pfd.fd = STDIN_FILENO;
+	pfd.events = POLLIN;
+	if (poll(&pfd, 1, 0) == 1)
+		termkey_advisereadable(loop.tk);
+	else if (loop.esc_since == 0)
+		return (0);
+	while (loop.nheld < LOOP_HELD) {
+		key = &loop.held[loop.nheld];
+		if (loop.esc_since != 0 && t - loop.esc_since >=
+		    (uint64_t)termkey_get_waittime(loop.tk) * 1000000)
+			res = termkey_getkey_force(loop.tk, key);
+		else
+			res = termkey_getkey(loop.tk, key);
+		if (res == TERMKEY_RES_AGAIN && loop.esc_since == 0)
+			loop.esc_since = t;
+		if (res != TERMKEY_RES_KEY)
+			break;
+		loop.esc_since = 0;
+		loop.nheld++;
+		if (key->type == TERMKEY_TYPE_MOUSE || tui_prompt_active())
+			continue;
+		a = tui_keymap_lookup(tui_keymap_group(tui_top()->ops->name),
+		    key);
+		if (a == TUI_ACT_NONE)
+			a = tui_keymap_lookup(TUI_G_GLOBAL, key);
+		if (a == TUI_ACT_BACK || a == TUI_ACT_QUIT)
+			return (1);
+	}
+	return (0);
 }
 
 struct store *
@@ -764,10 +835,17 @@ loop_run(void)
 {
 	struct pollfd	pfd[2];
 	uint64_t	last_draw = 0, esc = 0;
+	size_t		i;
 	int		wait = -1, r, timeout;
 
 	loop_draw(0);
 	while (!loop.quit) {
+		/* Keys typed while a statement ran (tui_interrupted). */
+		for (i = 0; i < loop.nheld && !loop.quit; i++)
+			loop_one_key(&loop.held[i]);
+		loop.nheld = 0;
+		if (loop.quit)
+			break;
 		/* A lone Esc waits termkey's time, even while work runs. */
 		timeout = wait;
 		if (loop_busy())
@@ -811,6 +889,7 @@ tui_main(struct store *st, const int64_t *ids, size_t n,
 	loop.start_ns = tui_now_ns();
 	loop.st = st;
 	loop.opts = opts;
+	store_query_writes(st, opts->writable);
 	if ((trace = getenv("PROFVIEW_TRACE")) != NULL && *trace != '\0') {
 		if ((loop.trace = fopen(trace, "w")) != NULL)
 			setvbuf(loop.trace, NULL, _IOLBF, 0);
