@@ -1,8 +1,9 @@
 /*
  * Text reports: aligned columns for a terminal or a pager.  Rows are
  * buffered per table to size the columns; a table that may be huge (a
- * query result) sets max_rows, past which the rest goes out as
- * tab-separated lines instead of ballooning in memory.
+ * query result) sets max_rows, past which (or past
+ * REPORT_TEXT_MAX_BYTES of cells) the rest goes out as tab-separated lines
+ * instead of ballooning in memory.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -24,6 +25,7 @@ struct text_data {
 	int	*right;		/* numbers only: align right */
 	char	**titles;	/* the headings, made safe */
 	int	 tsv;		/* past max_rows */
+	size_t	 bytes;		/* of the buffered cells */
 	int	 indent;
 };
 
@@ -79,12 +81,45 @@ report_cell_show(const struct report_cell *c)
 	return (text_cell(&col, c));
 }
 
+/*
+ * A cell as a table on screen shows it (the browser's :sql table): as
+ * report_cell_show, but text cut after maxtext bytes and a blob after
+ * maxblob, each saying its size, so that a huge value costs no memory.
+ */
+char *
+report_cell_brief(const struct report_cell *c, size_t maxtext,
+    size_t maxblob)
+{
+	struct report_cell	 cut = *c;
+	char			*s, *t;
+
+	if (c->type == REPORT_STR && c->len > maxtext)
+		cut.len = maxtext;
+	else if (c->type == REPORT_BLOB && c->s != NULL && c->len > maxblob)
+		cut.len = maxblob;
+	else
+		return (report_cell_show(c));
+	/* Text: not past a character's first byte. */
+	while (c->type == REPORT_STR && cut.len > 0 &&
+	    ((unsigned char)c->s[cut.len] & 0xc0) == 0x80)
+		cut.len--;
+	s = report_cell_show(&cut);
+	if (c->type == REPORT_STR)
+		t = xasprintf("%s... (%zu bytes)", s, c->len);
+	else	/* x'0011' less its quote, then the rest and the size */
+		t = xasprintf("%.*s...' (%zu bytes)", (int)strlen(s) - 1, s,
+		    c->len);
+	free(s);
+	return (t);
+}
+
 static void
 text_begin(struct report_out *o)
 {
 	o->data = xcalloc(1, sizeof (struct text_data));
+	/* A session's title holds its file name: made safe (vis.c). */
 	if (!o->doc->bare && o->doc->title != NULL) {
-		fputs(o->doc->title, o->f);
+		vis_fputs(o->doc->title, o->f);
 		fputc('\n', o->f);
 	}
 }
@@ -111,13 +146,16 @@ text_table_begin(struct report_out *o)
 	for (i = 0; i < d->nvis; i++)
 		d->right[i] = 1;
 	d->nbuf = d->cap = 0;
+	d->bytes = 0;
 	d->cells = NULL;
 	d->tsv = 0;
 	d->indent = o->doc->bare ? 0 : 2;
 	if (!o->doc->bare) {
 		fputc('\n', o->f);
-		if (t->title != NULL)
-			fprintf(o->f, "%s\n", t->title);
+		if (t->title != NULL) {
+			vis_fputs(t->title, o->f);
+			fputc('\n', o->f);
+		}
 	}
 }
 
@@ -197,7 +235,11 @@ text_row(struct report_out *o, const struct report_cell *cells)
 			d->width[i] = w;
 	}
 	d->nbuf++;
-	if (t->max_rows != 0 && d->nbuf > t->max_rows)
+	for (i = 0; i < d->nvis; i++)
+		d->bytes += strlen(row[i]) + 1;
+	/* Rows of huge cells weigh more than their count says. */
+	if (t->max_rows != 0 && (d->nbuf > t->max_rows ||
+	    d->bytes > REPORT_TEXT_MAX_BYTES))
 		text_to_tsv(o);
 }
 

@@ -25,6 +25,7 @@
 
 #include "xmalloc.h"
 #include "kind.h"
+#include "vis.h"
 #include "report/report.h"
 #include "tui/tui.h"
 
@@ -141,7 +142,10 @@ tui_store(void)
 	return (loop.st);
 }
 
-/* A session's program name, else its file's base name, for headers. */
+/*
+ * A session's program name, else its file's base name, for headers:
+ * made safe (vis.c), as views draw it as it is.
+ */
 char *
 tui_session_name(int64_t id)
 {
@@ -153,7 +157,7 @@ tui_session_name(int64_t id)
 		return (xasprintf("session %lld", (long long)id));
 	t = ss.program != NULL && *ss.program != '\0' ? ss.program : ss.source;
 	base = strrchr(t, '/');
-	name = xstrdup(base != NULL ? base + 1 : t);
+	name = vis(base != NULL ? base + 1 : t);
 	store_session_free(&ss);
 	return (name);
 }

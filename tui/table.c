@@ -83,34 +83,16 @@ table_append(struct table *t, const char *s, size_t len)
 
 /*
  * A cell as the text export writes it (report_cell_show): NULL, x'00ff',
- * every digit of a real, text made safe for the terminal.  A long blob
- * shows its first bytes and its size, so a huge one costs no memory.
+ * every digit of a real, text made safe for the terminal.  Long text and
+ * a long blob show their first bytes and their size, so a huge one costs
+ * no memory (report_cell_brief).
  */
 static char *
 table_show(const struct store_value *v)
 {
-	struct report_cell	 c = report_value_cell(v);
-	char			*s, *t;
-	size_t			 keep;
+	struct report_cell	c = report_value_cell(v);
 
-	if (c.type == REPORT_STR && c.len > TABLE_CELL) {
-		/* Not past a character's first byte, then say so. */
-		for (keep = TABLE_CELL; keep > 0 &&
-		    ((unsigned char)c.s[keep] & 0xc0) == 0x80; keep--)
-			;
-		c.len = keep;
-		s = report_cell_show(&c);
-		t = xasprintf("%s... (%zu bytes)", s, v->len);
-		free(s);
-		return (t);
-	}
-	if (c.type != REPORT_BLOB || c.len <= TABLE_BLOB || c.s == NULL)
-		return (report_cell_show(&c));
-	c.len = TABLE_BLOB;
-	s = report_cell_show(&c);
-	t = xasprintf("%.*s...' (%zu bytes)", (int)strlen(s) - 1, s, v->len);
-	free(s);
-	return (t);
+	return (report_cell_brief(&c, TABLE_CELL, TABLE_BLOB));
 }
 
 /* v in decimal at the end of buf[32]; returns where it starts. */

@@ -25,7 +25,7 @@ py() { python3 -c "$@"; }
 checkpoint() { py 'import sqlite3, sys
 sqlite3.connect(sys.argv[1]).execute("PRAGMA wal_checkpoint(TRUNCATE)")' \
     "$1"; }
-echo 1..51
+echo 1..53
 
 # OVD files: version 1, units at 0040h (48 bytes), 0044h, 0048h, one load
 # event at ticks $2 of 0040h into a buffer 3000h..3008h.
@@ -73,6 +73,9 @@ check "the file without a map has no names (not the other file's)" \
     test "$(units 2)" = "40=NULL 44=NULL 48=NULL"
 check "... and the missing name is a warning" \
     grep -q 'A.MAP names no unit at static segment 0048h' "$tmp/err"
+pv --map "$tmp/A.MAP" ingest "$tmp/B.OVD" >/dev/null 2>&1
+check "B.OVD again with --map: the same session, its units named" \
+    test "$(units 2)" = "40=UNITA 44=UNITB 48=NULL"
 
 mkovd "$tmp/GS.OVD" 300
 mktpmap "$tmp/GS.MAP" segments
@@ -276,6 +279,9 @@ check "ingest: the file name is escaped on stdout and stderr" sh -c \
     ! grep -q "$(printf "\\033")" "$2"' sh "$tmp/out" "$tmp/err"
 pv sessions >"$tmp/out"
 check "sessions: escaped" noesc "$tmp/out"
+pv export "$(pv sql --csv "SELECT max(id) FROM session" | sed 1d)" \
+    >"$tmp/out"
+check "export (text): the title's file name escaped" noesc "$tmp/out"
 pv sql 'SELECT source FROM session' >"$tmp/out"
 check "sql (text): escaped" noesc "$tmp/out"
 pv sql --csv 'SELECT source FROM session' >"$tmp/out"
