@@ -412,10 +412,10 @@ table_draw(struct tui_view *tv, int y, int h, int w)
 		/* The sort column says which way: name^ or namev. */
 		mark = (size_t)c != t->scol || t->sort == TABLE_AS_FETCHED ?
 		    "" : t->sort == TABLE_ASCENDING ? "^" : "v";
+		tui_putf_safe(y, x, cw, tui_attr(TUI_C_HEADER), "%s",
+		    t->names[c]);
 		if (*mark != '\0')
-			cw++;
-		tui_putf_safe(y, x, cw, tui_attr(TUI_C_HEADER), "%.*s%s",
-		    cw - (int)strlen(mark), t->names[c], mark);
+			tui_put(y, x + cw++, 1, tui_attr(TUI_C_HEADER), mark);
 		x += cw + 1;
 	}
 	tv->list.y = y + 1;
