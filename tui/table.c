@@ -544,6 +544,8 @@ table_export(struct tui_view *tv, int format, FILE *f, char **cause)
 		    " exported (it runs again)");
 		return (-1);
 	}
+	/* As long as the query takes: Ctrl-C or q stops it too. */
+	store_query_watch(q, table_stop, NULL);
 	rc = report_query(q, format, f, cause);
 	store_query_close(q);
 	return (rc);

@@ -176,7 +176,10 @@ main(void)
 	puts(".Ic :sql");
 	puts("table (the query runs again into the report), or, from the"
 	    " sessions view, the whole report of");
-	puts("the session under the cursor; errors appear in the status line.");
+	puts("the session under the cursor; errors appear in the status line."
+	    "  A FIFO that no process");
+	puts("reads is an error at once, and a failed export removes the file"
+	    " it wrote (never a device).");
 	puts(".Pp");
 	puts("SIGINT (with no query running), SIGTERM and SIGHUP restore the"
 	    " terminal and then end profview by");

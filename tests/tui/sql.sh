@@ -4,7 +4,7 @@
 # sort by a column; a huge result is cut at the cap; ATTACH makes no
 # file; names from the store reach the screen escaped.
 . "${top_srcdir:-.}/tests/tui/lib.sh"
-echo 1..24
+echo 1..26
 mkprf
 
 start -- browse
@@ -95,6 +95,20 @@ keys "<" s
 wait_for "sorted by idx, descending" &&
     [ "$(screen | sed -n 3p | tr -s ' ')" = " 12 34" ]
 ok $? "< sorts by the column to the left"
+
+# :export to a FIFO nobody reads fails at once; a failed export to a
+# device leaves the device (as root: a private one of /dev/full's kind).
+mkfifo "$dir/fifo"
+keys : "export csv $dir/fifo" Enter
+wait_for "error: $dir/fifo: a FIFO that no process reads"
+ok $? ":export to a FIFO nobody reads: an error, no hang"
+if [ "$(id -u)" = 0 ] && mknod "$dir/full" c 1 7 2>/dev/null; then
+	keys : "export csv $dir/full" Enter
+	wait_for "error: export:" && test -c "$dir/full"
+	ok $? ":export that fails on a device leaves the device"
+else
+	ok 0 ":export that fails on a device leaves the device" "SKIP not root"
+fi
 
 # ATTACH would make the file it names: not without --writable.
 keys q : "sql ATTACH '$dir/made.db' AS m" Enter
