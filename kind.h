@@ -24,7 +24,7 @@ struct ingest_reader;
 struct report_trace;
 
 struct kind {
-	const char			*name;	/* session.kind and the files' name */
+	const char			*name;	/* session.kind, the files' */
 	const char			*what;	/* one line for --help */
 	const struct ingest_reader	*reader;	/* ingest/NAME.c */
 	const struct store_schema	*schema;	/* store/NAME.c */

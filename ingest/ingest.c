@@ -181,7 +181,7 @@ ingest_run(struct store *st, const char *path, const uint8_t *buf,
 	}
 	if (store_session_set(st, ctx.session, ctx.program,
 	    ctx.captured) != 0 ||
-	    store_session_summarize(st, ctx.session) != 0) {
+	    store_session_summarize(st, ctx.session, k) != 0) {
 		*cause = xasprintf("%s: store: session: %s", path,
 		    store_error(st));
 		goto rollback;

@@ -78,15 +78,6 @@ static const struct report_table ovd_t_events = {
 	"no events", -1, 0
 };
 
-static const struct report_col ovd_legend_cols[] = {
-	{ "line", "", 0, 0, 0 },
-};
-
-static const struct report_table ovd_t_legend = {
-	"legend", "Legend", REPORT_LIST, REPORT_HUMAN | REPORT_NOHEAD,
-	ovd_legend_cols, 1, NULL, -1, 0
-};
-
 /* Walks the events in order, keeping the residency of every unit. */
 struct ovd_walk {
 	const struct analyze_ovd	*o;
@@ -361,7 +352,7 @@ ovd_events_table(struct report_out *out, const struct report_table *t,
 static void
 ovd_legend(struct report_out *out)
 {
-	static const char *lines[] = {
+	static const char *const lines[] = {
 		"time s: clock ticks divided by 18.2065, the ticks a second"
 		" of the PC's clock.",
 		"resident %: the share of the time from the first to the"
@@ -373,14 +364,8 @@ ovd_legend(struct report_out *out)
 		"  load list: after a load, the units in the buffer as"
 		" unit@segment, by segment.",
 	};
-	struct report_cell	c;
-	size_t			i;
-
-	report_table(out, &ovd_t_legend);
-	for (i = 0; i < sizeof lines / sizeof lines[0]; i++) {
-		c = report_str(lines[i]);
-		report_row(out, &c);
-	}
+	report_lines(out, &report_tab_legend, lines, sizeof lines /
+	    sizeof lines[0]);
 	report_table_end(out);
 }
 
@@ -413,7 +398,7 @@ report_ovd(struct store *st, const struct store_session *ss,
 	tables[3] = &ovd_t_buffers;
 	tables[4] = &report_tab_warnings;
 	tables[5] = &tevents;
-	tables[6] = &ovd_t_legend;
+	tables[6] = &report_tab_legend;
 	doc.title = title;
 	doc.bare = 0;
 	doc.tables = tables;

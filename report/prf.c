@@ -81,14 +81,6 @@ static const struct report_table prf_t_buckets = {
 	"no bucket has hits", PRF_BUCKET_PCT, 0
 };
 
-static const struct report_col prf_legend_cols[] = {
-	{ "line", "", 0, 0, 0 },
-};
-
-static const struct report_table prf_t_legend = {
-	"legend", "Legend", REPORT_LIST, REPORT_HUMAN | REPORT_NOHEAD,
-	prf_legend_cols, 1, NULL, -1, 0
-};
 
 static double
 prf_pct(const struct analyze_hist *h, double x)
@@ -300,7 +292,7 @@ prf_buckets_table(struct report_out *o, const struct report_table *t,
 static void
 prf_legend(struct report_out *o, const struct analyze_hist *h)
 {
-	static const char *lines[] = {
+	static const char *const lines[] = {
 		"hits: clock samples; %: share of all samples, including"
 		" I/O, DOS and above-program ones.",
 		"Flat profile: a sample the hit table places (its exact"
@@ -321,13 +313,9 @@ prf_legend(struct report_out *o, const struct analyze_hist *h)
 		" them all.",
 	};
 	struct report_cell	c;
-	size_t			i;
 
-	report_table(o, &prf_t_legend);
-	for (i = 0; i < sizeof lines / sizeof lines[0]; i++) {
-		c = report_str(lines[i]);
-		report_row(o, &c);
-	}
+	report_lines(o, &report_tab_legend, lines, sizeof lines /
+	    sizeof lines[0]);
 	if (h->prf.saturated && !h->prf.pv32) {
 		c = report_str("A 16-bit count saturated at 65535 and there is"
 		    " no PV32 trailer: shares are understated.");
@@ -376,7 +364,7 @@ report_prf(struct store *st, const struct store_session *ss,
 	tables[3] = &report_tab_warnings;
 	tables[4] = &tsym;
 	tables[5] = &tbuck;
-	tables[6] = &prf_t_legend;
+	tables[6] = &report_tab_legend;
 	doc.title = title;
 	doc.bare = 0;
 	doc.tables = tables;

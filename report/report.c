@@ -166,6 +166,16 @@ const struct report_table report_tab_warnings = {
 	report_warning_cols, 1, "none", -1, 0
 };
 
+static const struct report_col report_legend_cols[] = {
+	{ "line", "", 0, 0, 0 },
+};
+
+/* What a kind's columns and marks mean: for people only. */
+const struct report_table report_tab_legend = {
+	"legend", "Legend", REPORT_LIST, REPORT_HUMAN | REPORT_NOHEAD,
+	report_legend_cols, 1, NULL, -1, 0
+};
+
 /* The document title of a session's report. */
 char *
 report_title(const struct store_session *ss)
@@ -235,17 +245,26 @@ report_warnings_get(struct store *st, const struct store_session *ss,
 	return (0);
 }
 
+/* Each string a row of the one-column list t, which is left open. */
 void
-report_warnings_rows(struct report_out *o, char **warn, size_t nwarn)
+report_lines(struct report_out *o, const struct report_table *t,
+    const char *const *lines, size_t n)
 {
 	struct report_cell	c;
 	size_t			i;
 
-	report_table(o, &report_tab_warnings);
-	for (i = 0; i < nwarn; i++) {
-		c = report_str(warn[i]);
+	report_table(o, t);
+	for (i = 0; i < n; i++) {
+		c = report_str(lines[i]);
 		report_row(o, &c);
 	}
+}
+
+void
+report_warnings_rows(struct report_out *o, char **warn, size_t nwarn)
+{
+	report_lines(o, &report_tab_warnings, (const char *const *)warn,
+	    nwarn);
 	report_table_end(o);
 }
 

@@ -182,6 +182,9 @@ struct report_cell report_null(void);
 extern const struct report_col		report_kv_cols[REPORT_KV_COLS];
 extern const struct report_table	report_tab_session;
 extern const struct report_table	report_tab_warnings;
+extern const struct report_table	report_tab_legend;
+void		 report_lines(struct report_out *, const struct report_table *,
+		     const char *const *, size_t);
 
 char		*report_title(const struct store_session *);
 void		 report_kv(struct report_out *, const char *,

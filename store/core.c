@@ -254,20 +254,17 @@ store_summary_update(const struct kind *k, const char *where)
 	    where));
 }
 
-/* Make session id's one-line summary: at the end of its ingest. */
+/*
+ * Make the one-line summary of session id, of kind k: at the end of its
+ * ingest, which knows the kind (no read of the session to learn it).
+ */
 int
-store_session_summarize(struct store *st, int64_t id)
+store_session_summarize(struct store *st, int64_t id, const struct kind *k)
 {
-	const struct kind	*k;
-	struct store_session	 ss;
-	char			*sql;
-	int			 rc;
+	char	*sql;
+	int	 rc;
 
-	if (store_session_get(st, id, &ss) != 0)
-		return (-1);
-	k = kind_find(ss.kind);
-	store_session_free(&ss);
-	if (k == NULL || k->schema->summary == NULL)
+	if (k->schema->summary == NULL)
 		return (0);
 	sql = store_summary_update(k, "s.id = ?1");
 	rc = store_run_each(store_db(st), (const char *const []){ sql }, 1,

@@ -88,8 +88,8 @@ static const struct store_table store_t_ovd = {
 	" loaded_last", NULL
 };
 static const struct store_table store_t_ovr_unit = {
-	"ovr_unit", "stat_seg, file_ofs, code_size, fixup_size, entry_pts, name",
-	NULL
+	"ovr_unit",
+	"stat_seg, file_ofs, code_size, fixup_size, entry_pts, name", NULL
 };
 static const struct store_table store_t_ovr_event = {
 	"ovr_event", "seq, ticks, kind, ovr_seg, ovr_ofs, heap_org, heap_end",

@@ -194,7 +194,9 @@ int64_t		 store_session_add(struct store *, const char *, const char *,
 int		 store_session_set(struct store *, int64_t, const char *,
 		     const char *);
 int		 store_session_delete(struct store *, int64_t, char **);
-int		 store_session_summarize(struct store *, int64_t);
+struct kind;
+int		 store_session_summarize(struct store *, int64_t,
+		     const struct kind *);
 int		 store_session_get(struct store *, int64_t,
 		     struct store_session *);
 int		 store_sessions(struct store *, struct store_session **,
