@@ -319,8 +319,9 @@ static int		loop_termios_ok;
 static void
 loop_crash(int sig)
 {
+	/* Also normal cursor keys and keypad, which curses switched on. */
 	static const char reset[] = "\033[?1006l\033[?1000l\033[?1049l"
-	    "\033[?25h\r\n";
+	    "\033[?1l\033>\033[?25h\r\n";
 
 	if (write(STDOUT_FILENO, reset, sizeof reset - 1) < 0)
 		_exit(128 + sig);
@@ -333,8 +334,9 @@ loop_crash(int sig)
 static void
 loop_crash_handlers(int on)
 {
+	/* SIGQUIT too: Ctrl-backslash kills with a core; never leave it raw. */
 	static const int	 sigs[] = { SIGSEGV, SIGBUS, SIGFPE, SIGILL,
-				    SIGABRT };
+				    SIGABRT, SIGQUIT };
 	struct sigaction	 sa;
 	size_t			 i;
 

@@ -4,7 +4,7 @@
 # SIGTERM, SIGINT and SIGHUP kill profview by that signal once the
 # terminal is restored, so its exit status is 128 + the signal number.
 . "${top_srcdir:-.}/tests/tui/lib.sh"
-echo 1..15
+echo 1..17
 mkprf
 
 start -- browse 1
@@ -42,6 +42,17 @@ restored
 ok $? "SIGSEGV: terminal restored"
 [ "$(cat "$dir/status")" = 139 ]
 ok $? "SIGSEGV: exit status 139 (died of the signal)"
+
+# SIGQUIT (Ctrl-\; sent to profview alone here, as the wrapper's shell
+# would die of the key too) kills with a core: the terminal comes back,
+# with normal cursor keys and keypad, and the alternate screen left.
+start -- browse 1
+wait_for "[histogram] session 1"
+kill -QUIT "$(cat "$dir/pid")"
+restored && [ "$($T display -p '#{alternate_on}#{keypad_cursor_flag}#{keypad_flag}#{mouse_any_flag}')" = 0000 ]
+ok $? "SIGQUIT: terminal restored, cursor keys and keypad normal"
+[ "$(cat "$dir/status")" = 131 ]
+ok $? "SIGQUIT: exit status 131 (died of the signal)"
 
 # Ctrl-Z needs a shell with job control: bash -m.
 cat > "$dir/wrapz.sh" <<EOS
