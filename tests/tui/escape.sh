@@ -19,18 +19,23 @@ esc "[sessions] 1/2"
 ok $? "Escape closes the histogram: the sessions view under it"
 esc "Escape never quits: q or Q does"
 ok $? "Escape on the last view says so, and does not quit"
-keys Escape
-sleep 0.3
-keys Escape
-sleep 0.3
-esc "[sessions] 1/2"
-ok $? "nor does it three times more"
+# The same message each time: move between the Escapes so that each one
+# is seen to be read before the next key goes (an Enter sent while termkey
+# still waits after an Escape would be read as Alt-Enter).
+quiet() { ! screen | grep -qF "Escape never quits"; }
+keys j
+wait_for "[sessions] 2/2" && quiet && esc "Escape never quits: q or Q does" &&
+	keys k && wait_for "[sessions] 1/2" && quiet &&
+	esc "Escape never quits: q or Q does"
+ok $? "nor does it twice more"
 
 keys Enter
 wait_for "[histogram] session 1"
 keys ?
 wait_for "profview: help for the histogram view"
-esc "[histogram] session 1"
+keys Escape
+wait_gone "profview: help for" && wait_for "[histogram] session 1" &&
+	[ ! -s "$dir/status" ]
 ok $? "Escape closes the help"
 keys t g Enter
 wait_for "[bucket] session 1"
@@ -42,11 +47,13 @@ esc "/loop: marks off (n finds it again)" && wait_for "[histogram] session 1"
 ok $? "a search first: its marks go, the view stays"
 keys :
 wait_for -E "^:$"
-esc "[histogram] session 1" && ! screen | grep -qE "^:$"
+keys Escape
+wait_gone -E "^:$" && wait_for "[histogram] session 1" && [ ! -s "$dir/status" ]
 ok $? "Escape closes the : prompt"
 keys /
 wait_for -E "^/$"
-esc "[histogram] session 1" && ! screen | grep -qE "^/$"
+keys Escape
+wait_gone -E "^/$" && wait_for "[histogram] session 1" && [ ! -s "$dir/status" ]
 ok $? "and the / prompt"
 
 keys : "sql SELECT 1 AS one" Enter

@@ -173,8 +173,9 @@ main(void)
 	    " terminal and then end profview by");
 	puts("the same signal, so the exit status is 128 plus the signal number"
 	    " (130, 143, 129).");
-	puts("A fault (SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT) also puts the"
-	    " terminal back before profview dies of it.");
+	puts("A fault (SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT) or SIGQUIT also"
+	    " puts the terminal back (normal cursor keys and keypad included)"
+	    " before profview dies of it.");
 	puts("Ctrl\\-Z suspends with the terminal restored;");
 	puts(".Ic fg");
 	puts("redraws.");

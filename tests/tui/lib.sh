@@ -117,6 +117,19 @@ wait_for() {
 	return 1
 }
 
+# wait_gone [-E] TEXT: up to 5 s for TEXT to leave the screen.
+wait_gone() {
+	mode=-F
+	if [ "$1" = -E ]; then mode=-E; shift; fi
+	i=0
+	while [ $i -lt 100 ]; do
+		screen | grep -q $mode -- "$1" || return 0
+		i=$((i + 1))
+		sleep 0.05
+	done
+	return 1
+}
+
 # wait_file FILE: up to 5 s for FILE to exist.
 wait_file() {
 	i=0
