@@ -1,9 +1,14 @@
 /*
  * profview: argument parsing and dispatch only.
  */
+#include <sys/stat.h>
+
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <limits.h>
+#include <signal.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,6 +21,8 @@
 #include "report/report.h"
 #include "store/store.h"
 #include "tui/tui.h"
+#include "vis.h"
+#include "xmalloc.h"
 
 /* Exit statuses, documented in profview.1. */
 #define EXIT_OK		0
@@ -30,6 +37,41 @@ struct main_args {
 	struct ingest_opts	 ingest;
 };
 
+/*
+ * A message on stderr, made safe first (vis.c): it may hold a file name
+ * or a name from a file, and no byte of those may reach a terminal raw.
+ */
+static void __attribute__((format(printf, 1, 2)))
+main_error(const char *fmt, ...)
+{
+	va_list	 ap;
+	char	*msg;
+
+	va_start(ap, fmt);
+	msg = xvasprintf(fmt, ap);
+	va_end(ap);
+	fputs("profview: ", stderr);
+	vis_fputs(msg, stderr);
+	fputc('\n', stderr);
+	free(msg);
+}
+
+/*
+ * Whatever a command wrote must have reached standard output: a full
+ * disk or a closed pipe is a failure like any other.
+ */
+static int
+main_stdout(int rc)
+{
+	if (fflush(stdout) != 0 || ferror(stdout)) {
+		if (rc == EXIT_OK)
+			main_error("standard output: %s", strerror(errno != 0 ?
+			    errno : EIO));
+		return (EXIT_FAIL);
+	}
+	return (rc);
+}
+
 /* The usage; the formats and kinds come from kind_table (kind.c). */
 static void
 main_usage_exit(int status)
@@ -41,7 +83,7 @@ main_usage_exit(int status)
 	fprintf(f,
 "usage: profview [options] FILE...           ingest, then browse\n"
 "       profview [options] ingest FILE...    load files, print their ids\n"
-"       profview [options] sessions          list the stored sessions\n"
+"       profview [options] sessions [--csv|--json]   list the sessions\n"
 "       profview [options] delete ID...      delete sessions\n"
 "       profview [options] sql [--csv|--json] QUERY\n"
 "       profview [options] export [-f %s] [-o OUT] ID|FILE\n"
@@ -57,7 +99,7 @@ main_usage_exit(int status)
 "  --writable        let sql and :sql change the store\n"
 "  -f, --format FMT  report format for export (%s)\n"
 "  -o, --output OUT  write the report to OUT instead of standard output\n"
-"      --csv, --json sql output format (default: aligned text)\n"
+"      --csv, --json sql and sessions output (default: aligned text)\n"
 "  -h, --help        this text\n"
 "  -V, --version     the version\n"
 "\n"
@@ -70,22 +112,34 @@ main_usage_exit(int status)
 	    " 2 usage\n", f);
 	free(bar);
 	free(list);
-	exit(status);
+	exit(status == EXIT_OK ? main_stdout(status) : status);
 }
 
+/*
+ * Open the store for a command.  Commands that only read open it
+ * read-only (no lock, no new file).  With fallback, a store that cannot
+ * be written is opened read-only (browsing a store one may only read).
+ */
 static struct store *
-main_open(struct main_args *a, int flags)
+main_open(struct main_args *a, int flags, int fallback)
 {
 	struct store	*st;
-	char		*path, *cause = NULL;
+	char		*path, *cause = NULL, *again = NULL;
 
 	path = a->db != NULL ? strdup(a->db) : store_default_path();
 	if (path == NULL) {
-		fprintf(stderr, "profview: out of memory\n");
+		main_error("out of memory");
 		exit(EXIT_FAIL);
 	}
-	if ((st = store_open(path, flags, &cause)) == NULL) {
-		fprintf(stderr, "profview: %s\n", cause);
+	st = store_open(path, flags, &cause);
+	if (st == NULL && fallback && (st = store_open(path, STORE_READONLY,
+	    &again)) != NULL) {
+		free(cause);
+		cause = NULL;
+	}
+	free(again);
+	if (st == NULL) {
+		main_error("%s", cause);
 		exit(EXIT_FAIL);
 	}
 	free(path);
@@ -98,7 +152,7 @@ main_ingest_files(struct store *st, struct main_args *a, char **files,
     int n, int64_t *ids, size_t *nids, int quiet)
 {
 	const char	*kind;
-	char		*cause = NULL;
+	char		*cause = NULL, *name;
 	int64_t		 id;
 	int		 i, reused, failed = 0;
 
@@ -106,14 +160,18 @@ main_ingest_files(struct store *st, struct main_args *a, char **files,
 	for (i = 0; i < n; i++) {
 		if (ingest_file(st, files[i], &a->ingest, &id, &kind, &reused,
 		    &cause) != 0) {
-			fprintf(stderr, "profview: %s\n", cause);
+			main_error("%s", cause);
 			free(cause);
 			cause = NULL;
 			failed++;
 			continue;
 		}
-		if (!quiet)
-			printf("%lld\t%s\t%s\n", (long long)id, kind, files[i]);
+		if (!quiet) {
+			/* One line a file: its name may hold a newline. */
+			name = vis(files[i]);
+			printf("%lld\t%s\t%s\n", (long long)id, kind, name);
+			free(name);
+		}
 		if (ids != NULL)
 			ids[(*nids)++] = id;
 	}
@@ -121,22 +179,15 @@ main_ingest_files(struct store *st, struct main_args *a, char **files,
 }
 
 static int
-main_sessions(struct store *st)
+main_sessions(struct store *st, int format)
 {
-	struct store_session	*v;
-	size_t			 n, i;
+	char	*cause = NULL;
 
-	if (store_sessions(st, &v, &n) != 0) {
-		fprintf(stderr, "profview: %s\n", store_error(st));
+	if (report_sessions(st, format, stdout, &cause) != 0) {
+		main_error("sessions: %s", cause);
+		free(cause);
 		return (EXIT_FAIL);
 	}
-	for (i = 0; i < n; i++) {
-		printf("%lld\t%s\t%s\t%s\t%s%s\n", (long long)v[i].id,
-		    v[i].kind, v[i].ingested != NULL ? v[i].ingested : "",
-		    v[i].source, v[i].summary != NULL ? v[i].summary : "",
-		    v[i].warnings != 0 ? " (warnings)" : "");
-	}
-	store_sessions_free(v, n);
 	return (EXIT_OK);
 }
 
@@ -163,13 +214,12 @@ main_delete(struct store *st, char **argv, int argc)
 
 	for (i = 0; i < argc; i++) {
 		if (main_parse_id(argv[i], &id) != 0) {
-			fprintf(stderr, "profview: %s: not a session id\n",
-			    argv[i]);
+			main_error("%s: not a session id", argv[i]);
 			rc = EXIT_FAIL;
 			continue;
 		}
 		if (store_session_delete(st, id, &cause) != 0) {
-			fprintf(stderr, "profview: %s\n", cause);
+			main_error("%s", cause);
 			free(cause);
 			cause = NULL;
 			rc = EXIT_FAIL;
@@ -178,73 +228,167 @@ main_delete(struct store *st, char **argv, int argc)
 	return (rc);
 }
 
-/* Run every statement of sql, printing each result in format. */
+/* The signal that stops profview sql, or 0: see main_sql. */
+static volatile sig_atomic_t	main_signal;
+
+static void
+main_catch(int sig)
+{
+	main_signal = sig;
+}
+
+static int
+main_stopped(void *arg)
+{
+	(void)arg;
+	return (main_signal != 0);
+}
+
+/*
+ * Run every statement of sql, printing each result in format.  SIGINT
+ * or SIGTERM stops the statement running (a progress handler, so even
+ * an aggregate that returns no row for hours stops at once); the rows
+ * written so far stay written, and profview then dies of the signal.
+ */
 static int
 main_sql(struct store *st, const char *sql, int format, int writable)
 {
+	struct sigaction	 sa, oldint, oldterm;
 	struct store_query	*q;
 	char			*cause = NULL;
+	int			 rc = EXIT_OK;
 
-	for (;;) {
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = main_catch;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, &oldint);
+	sigaction(SIGTERM, &sa, &oldterm);
+	store_query_writes(st, writable);
+	while (rc == EXIT_OK && main_signal == 0) {
 		if ((q = store_query_open(st, &sql, &cause)) == NULL) {
 			if (cause == NULL)	/* only blanks and comments */
-				return (EXIT_OK);
-			fprintf(stderr, "profview: sql: %s\n", cause);
+				break;
+			main_error("sql: %s", cause);
 			free(cause);
-			return (EXIT_FAIL);
+			rc = EXIT_FAIL;
+			break;
 		}
+		store_query_watch(q, main_stopped, NULL);
 		if (!writable && !store_query_readonly(q)) {
-			fprintf(stderr, "profview: sql: the store is read-only"
-			    " here (use --writable to change it)\n");
-			store_query_close(q);
-			return (EXIT_FAIL);
-		}
-		if (report_query(q, format, stdout, &cause) != 0) {
-			fprintf(stderr, "profview: sql: %s\n", cause);
+			main_error("sql: the store is read-only here (use"
+			    " --writable to change it)");
+			rc = EXIT_FAIL;
+		} else if (report_query(q, format, stdout, &cause) != 0) {
+			if (!store_query_stopped(q))
+				main_error("sql: %s", cause);
 			free(cause);
-			store_query_close(q);
-			return (EXIT_FAIL);
+			cause = NULL;
+			rc = EXIT_FAIL;
 		}
 		store_query_close(q);
 	}
+	sigaction(SIGINT, &oldint, NULL);
+	sigaction(SIGTERM, &oldterm, NULL);
+	if (main_signal != 0)
+		main_error("sql: interrupted");
+	return (rc);
+}
+
+/*
+ * Where export writes: a FIFO or a device as it is (a FIFO no process
+ * reads fails at once rather than hang), else a new file beside out,
+ * renamed over it once the report is whole, so that a failed export
+ * leaves out as it was.  Made before anything is ingested, so an out
+ * that cannot be written costs nothing.
+ */
+struct main_out {
+	FILE	*f;
+	char	*tmp;		/* renamed to the path on success */
+};
+
+static int
+main_out_open(const char *path, struct main_out *o)
+{
+	struct stat	 sb;
+	mode_t		 mask;
+	int		 fd, fl;
+
+	memset(o, 0, sizeof *o);
+	if (stat(path, &sb) == 0 && !S_ISREG(sb.st_mode)) {
+		fd = open(path, O_WRONLY | O_NONBLOCK | O_CLOEXEC);
+		if (fd == -1 && errno == ENXIO) {
+			main_error("%s: a FIFO that no process reads", path);
+			return (-1);
+		}
+		if (fd != -1 && (fl = fcntl(fd, F_GETFL)) != -1)
+			fcntl(fd, F_SETFL, fl & ~O_NONBLOCK);
+	} else {
+		o->tmp = xasprintf("%s.XXXXXX", path);
+		if ((fd = mkostemp(o->tmp, O_CLOEXEC)) != -1) {
+			mask = umask(0);
+			umask(mask);
+			fchmod(fd, 0666 & ~mask);
+		}
+	}
+	if (fd == -1 || (o->f = fdopen(fd, "w")) == NULL) {
+		main_error("%s: %s", path, strerror(errno));
+		if (fd != -1)
+			close(fd);
+		if (o->tmp != NULL && fd != -1)
+			unlink(o->tmp);
+		free(o->tmp);
+		o->tmp = NULL;
+		return (-1);
+	}
+	return (0);
+}
+
+/* Finish the output: rename it into place if rc is 0, else drop it. */
+static int
+main_out_close(const char *path, struct main_out *o, int rc)
+{
+	if (fclose(o->f) != 0 && rc == 0) {
+		main_error("%s: %s", path, strerror(errno));
+		rc = -1;
+	}
+	if (o->tmp != NULL) {
+		if (rc == 0 && rename(o->tmp, path) != 0) {
+			main_error("%s: %s", path, strerror(errno));
+			rc = -1;
+		}
+		if (rc != 0)
+			unlink(o->tmp);
+		free(o->tmp);
+	}
+	return (rc);
 }
 
 static int
 main_export(struct store *st, struct main_args *a, const char *what)
 {
-	FILE		*out = stdout;
+	struct main_out	 out;
 	char		*cause = NULL;
 	int64_t		 id;
 	size_t		 n = 0;
 	int		 rc;
 
-	if (main_parse_id(what, &id) != 0) {
-		if (access(what, F_OK) != 0) {
-			fprintf(stderr, "profview: %s: neither a session id nor"
-			    " a file\n", what);
-			return (EXIT_FAIL);
-		}
-		if (main_ingest_files(st, a, (char **)&what, 1, &id, &n, 1) !=
-		    EXIT_OK)
-			return (EXIT_FAIL);
-	}
-	if (a->output != NULL && (out = fopen(a->output, "w")) == NULL) {
-		fprintf(stderr, "profview: %s: %s\n", a->output,
-		    strerror(errno));
+	if (main_parse_id(what, &id) != 0 && access(what, F_OK) != 0) {
+		main_error("%s: neither a session id nor a file", what);
 		return (EXIT_FAIL);
 	}
-	rc = report_session(st, id, a->format, out, &cause);
-	if (rc != 0) {
-		fprintf(stderr, "profview: export: %s\n", cause);
+	if (a->output != NULL && main_out_open(a->output, &out) != 0)
+		return (EXIT_FAIL);
+	rc = 0;
+	if (main_parse_id(what, &id) != 0 && main_ingest_files(st, a,
+	    (char **)&what, 1, &id, &n, 1) != EXIT_OK)
+		rc = -1;
+	if (rc == 0 && (rc = report_session(st, id, a->format,
+	    a->output != NULL ? out.f : stdout, &cause)) != 0) {
+		main_error("export: %s", cause);
 		free(cause);
 	}
-	if (out != stdout && fclose(out) != 0 && rc == 0) {
-		fprintf(stderr, "profview: %s: %s\n", a->output,
-		    strerror(errno));
-		rc = -1;
-	}
-	if (rc != 0 && out != stdout)
-		unlink(a->output);
+	if (a->output != NULL)
+		rc = main_out_close(a->output, &out, rc);
 	return (rc == 0 ? EXIT_OK : EXIT_FAIL);
 }
 
@@ -262,7 +406,7 @@ main_browse(struct store *st, struct main_args *a, const int64_t *ids,
 	for (i = 0; i < n; i++) {
 		if (report_session(st, ids[i], REPORT_TEXT, stdout,
 		    &cause) != 0) {
-			fprintf(stderr, "profview: %s\n", cause);
+			main_error("%s", cause);
 			free(cause);
 			return (EXIT_FAIL);
 		}
@@ -291,7 +435,7 @@ main(int argc, char **argv)
 	struct store		*st;
 	const char		*cmd;
 	char			*list;
-	int64_t			*ids;
+	int64_t			*ids, ids_one;
 	size_t			 nids = 0;
 	int			 c, rc, i, sqlfmt = REPORT_TEXT;
 
@@ -311,8 +455,7 @@ main(int argc, char **argv)
 			else if (strcmp(optarg, "exe") == 0)
 				a.ingest.load = INGEST_LOAD_EXE;
 			else {
-				fprintf(stderr, "profview: --load takes com or"
-				    " exe\n");
+				main_error("--load takes com or exe");
 				return (EXIT_USAGE);
 			}
 			break;
@@ -325,8 +468,8 @@ main(int argc, char **argv)
 		case 'f':
 			if ((a.format = report_format_parse(optarg)) < 0) {
 				list = kind_formats(NULL, ", ");
-				fprintf(stderr, "profview: unknown format %s"
-				    " (formats: %s)\n", optarg, list);
+				main_error("unknown format %s (formats: %s)",
+				    optarg, list);
 				free(list);
 				return (EXIT_USAGE);
 			}
@@ -345,7 +488,7 @@ main(int argc, char **argv)
 			break;
 		case 'V':
 			printf("profview %s\n", PACKAGE_VERSION);
-			return (EXIT_OK);
+			return (main_stdout(EXIT_OK));
 		default:
 			main_usage_exit(EXIT_USAGE);
 		}
@@ -359,39 +502,44 @@ main(int argc, char **argv)
 	if (strcmp(cmd, "sql") == 0) {
 		if (argc != 2)
 			main_usage_exit(EXIT_USAGE);
-		st = main_open(&a, a.writable ? 0 : STORE_READONLY);
+		st = main_open(&a, a.writable ? STORE_NOCREATE :
+		    STORE_READONLY, 0);
 		rc = main_sql(st, argv[1], sqlfmt, a.writable);
 	} else if (strcmp(cmd, "ingest") == 0) {
 		if (argc < 2)
 			main_usage_exit(EXIT_USAGE);
-		st = main_open(&a, 0);
+		st = main_open(&a, 0, 0);
 		rc = main_ingest_files(st, &a, argv + 1, argc - 1, NULL, NULL,
 		    0);
 	} else if (strcmp(cmd, "sessions") == 0) {
-		st = main_open(&a, 0);
-		rc = main_sessions(st);
+		if (argc != 1)
+			main_usage_exit(EXIT_USAGE);
+		st = main_open(&a, STORE_READONLY, 0);
+		rc = main_sessions(st, sqlfmt);
 	} else if (strcmp(cmd, "delete") == 0) {
 		if (argc < 2)
 			main_usage_exit(EXIT_USAGE);
-		st = main_open(&a, 0);
+		st = main_open(&a, STORE_NOCREATE, 0);
 		rc = main_delete(st, argv + 1, argc - 1);
 	} else if (strcmp(cmd, "export") == 0) {
 		if (argc != 2)
 			main_usage_exit(EXIT_USAGE);
-		st = main_open(&a, 0);
+		/* A session id only reads; a file may be ingested. */
+		st = main_open(&a, main_parse_id(argv[1], &ids_one) == 0 ?
+		    STORE_READONLY : 0, 0);
 		rc = main_export(st, &a, argv[1]);
 	} else {
-		st = main_open(&a, 0);
+		st = main_open(&a, 0, strcmp(cmd, "browse") == 0);
 		if ((ids = calloc((size_t)argc, sizeof *ids)) == NULL) {
-			fprintf(stderr, "profview: out of memory\n");
+			main_error("out of memory");
 			return (EXIT_FAIL);
 		}
 		if (strcmp(cmd, "browse") == 0) {
 			rc = EXIT_OK;
 			for (i = 1; i < argc; i++) {
 				if (main_parse_id(argv[i], &ids[nids]) != 0) {
-					fprintf(stderr, "profview: %s: not a"
-					    " session id\n", argv[i]);
+					main_error("%s: not a session id",
+					    argv[i]);
 					rc = EXIT_USAGE;
 				} else
 					nids++;
@@ -407,5 +555,11 @@ main(int argc, char **argv)
 		free(ids);
 	}
 	store_close(st);
+	rc = main_stdout(rc);
+	if (main_signal != 0) {
+		/* Die of it, so that a shell loop running us stops too. */
+		signal(main_signal, SIG_DFL);
+		raise(main_signal);
+	}
 	return (rc);
 }

@@ -15,3 +15,7 @@ bench-ingest: profview$(EXEEXT) bench/ingest_tool$(EXEEXT)
 	top_builddir='$(top_builddir)' PROFVIEW='$(abs_top_builddir)/profview' \
 	    $(SHELL) $(srcdir)/bench/ingest
 .PHONY: bench-ingest
+
+# The map reader on overlapping segments against disjoint ones.
+BENCH_RUN += bench/map-overlap
+EXTRA_DIST += bench/map-overlap

@@ -18,6 +18,7 @@
 
 #include "xmalloc.h"
 #include "kind.h"
+#include "vis.h"
 #include "ingest/ingest.h"
 
 /*
@@ -57,7 +58,7 @@ void
 ingest_warn(struct ingest_ctx *ctx, size_t offset, const char *fmt, ...)
 {
 	va_list	 ap;
-	char	*msg;
+	char	*msg, *line;
 
 	va_start(ap, fmt);
 	msg = xvasprintf(fmt, ap);
@@ -68,8 +69,12 @@ ingest_warn(struct ingest_ctx *ctx, size_t offset, const char *fmt, ...)
 	if (store_warning_add(ctx->st, ctx->session, (int64_t)offset,
 	    msg) != 0)
 		ingest_store_fail(ctx, "warning");
-	fprintf(stderr, "profview: warning: %s: offset %zu: %s\n", ctx->path,
-	    offset, msg);
+	/* The path and the message may hold anything: vis.c. */
+	line = xasprintf("%s: offset %zu: %s", ctx->path, offset, msg);
+	fputs("profview: warning: ", stderr);
+	vis_fputs(line, stderr);
+	fputc('\n', stderr);
+	free(line);
 	ctx->warnings++;
 	free(msg);
 }
@@ -87,7 +92,9 @@ ingest_progress(struct ingest_ctx *ctx, size_t offset)
 	if (pct == last)
 		return;
 	last = pct;
-	fprintf(stderr, "\r%s [", ctx->path);
+	fputc('\r', stderr);
+	vis_fputs(ctx->path, stderr);
+	fputs(" [", stderr);
 	for (i = 0; i < 40; i++)
 		fputc(i < pct * 40 / 100 ? '#' : '.', stderr);
 	fprintf(stderr, "] %3d%%%s", pct, pct >= 100 ? "\n" : "");
@@ -137,6 +144,7 @@ ingest_run(struct store *st, const char *path, const uint8_t *buf,
 	struct ingest_ctx	 ctx;
 	char			 sha[65], captured[32], *source, *prog, *names;
 	struct tm		 tm;
+	int			 reread, rc;
 
 	if (buf == NULL)
 		buf = empty;
@@ -149,7 +157,14 @@ ingest_run(struct store *st, const char *path, const uint8_t *buf,
 	}
 	*kind = k->name;
 	ingest_sha256(buf, len, sha);
-	if ((*session = store_session_find(st, sha)) > 0)
+	/*
+	 * A file already there is its session, unless --map or --load says
+	 * how to read its symbols: they are derived from the file and the
+	 * options, so it is read again into the same session.
+	 */
+	reread = opts != NULL && (opts->map != NULL ||
+	    opts->load != INGEST_LOAD_AUTO);
+	if ((*session = store_session_find(st, sha)) > 0 && !reread)
 		return (1);
 
 	/* Bytes from memory have no file time: captured stays NULL. */
@@ -169,8 +184,21 @@ ingest_run(struct store *st, const char *path, const uint8_t *buf,
 	ctx.opts = opts;
 	if (store_begin(st, cause) != 0)
 		goto fail;
-	ctx.session = store_session_add(st, k->name, source, sha,
-	    (int64_t)len, prog, captured[0] != '\0' ? captured : NULL, cause);
+	/* Another profview may have added it while this one waited. */
+	if ((ctx.session = store_session_find(st, sha)) > 0 && !reread) {
+		store_rollback(st);
+		*session = ctx.session;
+		rc = 1;
+		goto done;
+	}
+	if (ctx.session > 0) {
+		if (store_session_reread(st, k, ctx.session, source, (int64_t)len,
+		    prog, captured[0] != '\0' ? captured : NULL, cause) != 0)
+			goto rollback;
+	} else
+		ctx.session = store_session_add(st, k->name, source, sha,
+		    (int64_t)len, prog, captured[0] != '\0' ? captured : NULL,
+		    cause);
 	if (ctx.session < 0)
 		goto rollback;
 	if (k->reader->load(&ctx) != 0 || ctx.cause != NULL) {
@@ -189,11 +217,13 @@ ingest_run(struct store *st, const char *path, const uint8_t *buf,
 	if (store_commit(st, cause) != 0)
 		goto rollback;
 	*session = ctx.session;
+	rc = 0;
+done:
 	free(source);
 	free(prog);
 	free(ctx.program);
 	free(ctx.captured);
-	return (0);
+	return (rc);
 rollback:
 	store_rollback(st);
 fail:
@@ -274,7 +304,8 @@ ingest_file(struct store *st, const char *path, const struct ingest_opts *opts,
 
 	*reused = 0;
 	*kind = "?";
-	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) == -1) {
+	/* Not blocking: a FIFO would wait for a writer until the end. */
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)) == -1) {
 		*cause = xasprintf("%s: %s", path, strerror(errno));
 		return (-1);
 	}

@@ -60,6 +60,15 @@ struct ingest_sym {
 	uint32_t	 end;
 };
 
+/* A row of a LINK, TLINK or Turbo Pascal segment table (image-relative). */
+struct ingest_seg {
+	char		*name;
+	char		*class;
+	uint32_t	 start;		/* linear: paragraph * 16 + offset */
+	uint32_t	 stop;		/* the last byte */
+	uint32_t	 length;
+};
+
 enum ingest_map_flavour {
 	INGEST_MAP_NASM,
 	INGEST_MAP_LINK,	/* Microsoft LINK, Borland TLINK */
@@ -71,6 +80,8 @@ struct ingest_map {
 	int			 com;	/* offsets include the 100h origin */
 	struct ingest_sym	*syms;
 	size_t			 nsyms;
+	struct ingest_seg	*segs;	/* in table order; none in NASM maps */
+	size_t			 nsegs;
 	void			*arena;	/* where the names live (map.c) */
 };
 

@@ -33,6 +33,7 @@
 #include <unistd.h>
 
 #include "xmalloc.h"
+#include "vis.h"
 #include "ingest/ingest.h"
 
 #define MAP_MAX_BYTES	(256u << 20)
@@ -69,14 +70,6 @@ struct map_mem {
 	size_t			 syms_size;	/* mapped at syms */
 };
 
-/* A LINK/TLINK/TP segment table row. */
-struct map_seg {
-	uint32_t	 start;
-	uint32_t	 stop;
-	uint32_t	 length;
-	char		*name;		/* in the arena */
-	char		*class;
-};
 
 /*
  * A public before its module is known: address and where its name is in
@@ -378,13 +371,22 @@ map_tok_all(const struct map_tok *t, const char *set)
 	return (1);
 }
 
+/*
+ * Whether a name may be kept: no control characters, C0 or C1, and no
+ * bidi overrides (vis.c), which would reorder whatever a view or report
+ * shows after the name.  Bytes that are not UTF-8 (a DOS code page) are
+ * fine: every output escapes those.
+ */
 static int
 map_printable(const struct map_tok *t)
 {
-	size_t	i;
+	const unsigned char	*p = (const unsigned char *)t->p;
+	size_t			 i, adv;
+	int			 cp;
 
-	for (i = 0; i < t->len; i++) {
-		if ((unsigned char)t->p[i] < 0x20 || t->p[i] == 0x7f)
+	for (i = 0; i < t->len; i += adv) {
+		cp = vis_utf8(p + i, t->len - i, &adv);
+		if (p[i] < 0x20 || (cp >= 0 && vis_unsafe(cp)))
 			return (0);
 	}
 	return (1);
@@ -669,11 +671,11 @@ map_link_heading(const struct map_line *l, const struct map_tok *t, size_t n)
 /* " 00000H 0001FH 00020H _TEXT CODE" */
 static int
 map_link_seg(struct map_parser *mp, const struct map_line *l,
-    const struct map_tok *t, size_t n, struct map_seg **segs, size_t *nsegs,
+    const struct map_tok *t, size_t n, struct ingest_seg **segs, size_t *nsegs,
     size_t *cap)
 {
 	static const char	*what[3] = { "start", "stop", "length" };
-	struct map_seg		*s;
+	struct ingest_seg		*s;
 	uint32_t		 v[3];
 	size_t			 i;
 
@@ -797,8 +799,8 @@ map_link_other(struct map_parser *mp, const struct map_line *l,
 }
 
 /* The segment whose Start..Stop holds linear address a, or NULL. */
-static const struct map_seg *
-map_seg_of(const struct map_seg *segs, size_t nsegs, uint32_t a)
+static const struct ingest_seg *
+map_seg_of(const struct ingest_seg *segs, size_t nsegs, uint32_t a)
 {
 	size_t	i;
 
@@ -813,8 +815,8 @@ map_seg_of(const struct map_seg *segs, size_t nsegs, uint32_t a)
 static int
 map_seg_start_cmp(const void *x, const void *y)
 {
-	const struct map_seg	*a = *(const struct map_seg * const *)x;
-	const struct map_seg	*b = *(const struct map_seg * const *)y;
+	const struct ingest_seg	*a = *(const struct ingest_seg * const *)x;
+	const struct ingest_seg	*b = *(const struct ingest_seg * const *)y;
 
 	if (a->start != b->start)
 		return (a->start < b->start ? -1 : 1);
@@ -827,10 +829,10 @@ map_seg_start_cmp(const void *x, const void *y)
  * instead of a scan per public.  NULL (scan) when they overlap, as the
  * first in table order must win.
  */
-static const struct map_seg **
-map_seg_index(const struct map_seg *segs, size_t nsegs, size_t *n)
+static const struct ingest_seg **
+map_seg_index(const struct ingest_seg *segs, size_t nsegs, size_t *n)
 {
-	const struct map_seg	**v;
+	const struct ingest_seg	**v;
 	size_t			  i;
 
 	*n = 0;
@@ -851,8 +853,63 @@ map_seg_index(const struct map_seg *segs, size_t nsegs, size_t *n)
 	return (v);
 }
 
-static const struct map_seg *
-map_seg_find(const struct map_seg **v, size_t n, uint32_t a)
+/*
+ * When segments overlap, the first in table order that holds an address
+ * wins, and a scan of the table per public costs publics x segments (1M
+ * by 50k: minutes).  Instead every address below 1 MiB gets its owner
+ * once: the segments paint, in table order, only the addresses no
+ * segment before them took, skipping painted runs by a union-find of the
+ * next unpainted address.  Linear in the addresses, whatever the overlap.
+ * Worth its 8 MiB only when the scan would be long (MAP_SCAN_MAX).
+ */
+#define MAP_SCAN_MAX	(1u << 20)
+
+/* The first unpainted address at or after a; next[MAP_DOS_LIMIT] stays. */
+static uint32_t
+map_unpainted(uint32_t *next, uint32_t a)
+{
+	uint32_t	r = a, t;
+
+	while (next[r] != r)
+		r = next[r];
+	while (next[a] != r) {
+		t = next[a];
+		next[a] = r;
+		a = t;
+	}
+	return (r);
+}
+
+/* owner[a]: 1 + the index of the segment holding a, or 0. */
+static uint32_t *
+map_seg_paint(const struct ingest_seg *segs, size_t nsegs)
+{
+	uint32_t	*owner, *next, a;
+	size_t		 i;
+
+	if (nsegs >= UINT32_MAX)
+		return (NULL);
+	owner = xcalloc(MAP_DOS_LIMIT, sizeof *owner);
+	next = xreallocarray(NULL, MAP_DOS_LIMIT + 1, sizeof *next);
+	for (a = 0; a <= MAP_DOS_LIMIT; a++)
+		next[a] = a;
+	for (i = 0; i < nsegs; i++) {
+		/* map_link_seg keeps start <= stop < 1 MiB when length != 0. */
+		if (segs[i].length == 0)
+			continue;
+		a = map_unpainted(next, segs[i].start);
+		while (a <= segs[i].stop) {
+			owner[a] = (uint32_t)i + 1;
+			next[a] = a + 1;
+			a = map_unpainted(next, a + 1);
+		}
+	}
+	free(next);
+	return (owner);
+}
+
+static const struct ingest_seg *
+map_seg_find(const struct ingest_seg **v, size_t n, uint32_t a)
 {
 	size_t	lo = 0, hi = n, mid;
 
@@ -874,8 +931,9 @@ map_link(struct map_parser *mp)
 {
 	struct map_line		 l;
 	struct map_tok		 t[MAP_LINK_TOKS];
-	struct map_seg		*segs = NULL;
-	const struct map_seg	*sg = NULL, **segv = NULL;
+	struct ingest_seg		*segs = NULL;
+	const struct ingest_seg	*sg = NULL, **segv = NULL;
+	uint32_t		*owner = NULL;
 	struct map_pubs		 byname, byvalue, *use, *cur = NULL;
 	struct map_pub		*pub;
 	struct ingest_sym	*s;
@@ -958,6 +1016,8 @@ map_link(struct map_parser *mp)
 	mp->map->com = 0;
 
 	segv = map_seg_index(segs, nsegs, &nsegv);
+	if (segv == NULL && (uint64_t)nsegs * use->n > MAP_SCAN_MAX)
+		owner = map_seg_paint(segs, nsegs);
 	/* One array of the right size; modules are the segments' names. */
 	if (use->n != 0)
 		map_syms_grow(mp->map, use->n);
@@ -966,6 +1026,9 @@ map_link(struct map_parser *mp)
 		a = (uint32_t)pub->seg * 16 + pub->off;
 		if (segv != NULL)
 			sg = map_seg_find(segv, nsegv, a);
+		else if (owner != NULL)
+			sg = a < MAP_DOS_LIMIT && owner[a] != 0 ?
+			    &segs[owner[a] - 1] : NULL;
 		else
 			sg = map_seg_of(segs, nsegs, a);
 		/* Whatever its class, the segment bounds the symbol. */
@@ -990,8 +1053,13 @@ map_link(struct map_parser *mp)
 		s->size = 0;
 		s->end = end;
 	}
+	/* The segments stay with the map: OVD units are named by them. */
+	mp->map->segs = segs;
+	mp->map->nsegs = nsegs;
+	segs = NULL;
 	rc = 0;
 out:
+	free(owner);
 	free(segv);
 	free(segs);
 	map_pubs_free(&byname);
@@ -1059,6 +1127,7 @@ ingest_map_free(struct ingest_map *map)
 			munmap(map->syms, mem->syms_size);
 		free(mem);
 	}
+	free(map->segs);
 	memset(map, 0, sizeof *map);
 }
 
@@ -1110,7 +1179,8 @@ map_read(const char *path, const char **text, size_t *len, char **cause)
 	void		*p;
 	int		 fd;
 
-	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) == -1) {
+	/* Not blocking: a FIFO would wait for a writer until the end. */
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)) == -1) {
 		*cause = xasprintf("%s: %s", path, strerror(errno));
 		return (-1);
 	}

@@ -386,11 +386,32 @@ ovd_sym_cmp(const void *a, const void *b)
 }
 
 /*
- * Names from a Turbo Pascal map: a unit is named by the module of the
- * publics in its static segment (StatSeg is image-relative, like the
- * map's segments).  Symbols are stored image-relative too, seg * 16 + off,
- * each running to the next public of its segment.
+ * Names from a Turbo Pascal map: a unit is named by its CODE segment in
+ * the segment table (StatSeg is image-relative, like the map's segments),
+ * which is all a map made with segments only (TPC /GS) has; else by the
+ * module of the publics in its static segment.  Symbols are stored
+ * image-relative too, seg * 16 + off, each running to the next public of
+ * its segment.
  */
+static void
+ovd_names_segs(struct ovd *o, const struct ingest_map *map)
+{
+	const struct ingest_seg	*g;
+	size_t			 i;
+	uint32_t		 idx;
+
+	for (i = 0; i < map->nsegs; i++) {
+		g = &map->segs[i];
+		if (g->length == 0 || g->start % 16 != 0 ||
+		    g->start / 16 > 0xffff || strcasecmp(g->class, "CODE") != 0)
+			continue;
+		idx = o->by_seg[g->start / 16];
+		if (idx != 0 && o->units[idx - 1].name == NULL)
+			o->units[idx - 1].name = xstrdup(g->name);
+	}
+}
+
+/* The map's names for the units, and its publics as symbols. */
 static int
 ovd_names(struct ovd *o)
 {
@@ -405,11 +426,13 @@ ovd_names(struct ovd *o)
 	if ((rc = ingest_map_open(ctx, &map, &path)) <= 0)
 		return (rc);
 	rc = -1;
-	if (map.nsyms != 0)
+	ovd_names_segs(o, &map);
+	if (map.nsyms != 0) {
 		v = xreallocarray(NULL, map.nsyms, sizeof *v);
-	for (i = 0; i < map.nsyms; i++)
-		v[i] = &map.syms[i];
-	qsort(v, map.nsyms, sizeof *v, ovd_sym_cmp);
+		for (i = 0; i < map.nsyms; i++)
+			v[i] = &map.syms[i];
+		qsort(v, map.nsyms, sizeof *v, ovd_sym_cmp);
+	}
 	for (i = 0; i < map.nsyms; i++) {
 		s = v[i];
 		idx = s->seg <= 0xffff ? o->by_seg[s->seg] : 0;

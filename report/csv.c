@@ -10,24 +10,38 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "xmalloc.h"
+#include "vis.h"
 #include "report/report.h"
 
 struct csv_data {
 	const char	**names;	/* the union of column names */
 	size_t		  nnames;
 	int		 *map;		/* union column -> table column */
+	/*
+	 * The report goes to a terminal: fields are made safe there (vis.c),
+	 * as no byte of a name may reach a terminal raw; in a file or a
+	 * pipe they are the data as it is.
+	 */
+	int		  tty;
 };
 
 static void
-csv_field(FILE *f, const char *s, size_t len)
+csv_field(FILE *f, int tty, const char *s, size_t len)
 {
-	size_t	i;
+	char	*safe = NULL;
+	size_t	 i;
 
+	if (tty && vis_needed(s, len)) {
+		s = safe = vis_str(s, len);
+		len = strlen(safe);
+	}
 	if (len != 0 && strcspn(s, ",\"\r\n") >= len &&
 	    memchr(s, '\0', len) == NULL) {
 		fwrite(s, 1, len, f);
+		free(safe);
 		return;
 	}
 	fputc('"', f);
@@ -37,6 +51,7 @@ csv_field(FILE *f, const char *s, size_t len)
 		fputc(s[i], f);
 	}
 	fputc('"', f);
+	free(safe);
 }
 
 static void
@@ -49,6 +64,7 @@ csv_begin(struct report_out *o)
 
 	d = xcalloc(1, sizeof *d);
 	o->data = d;
+	d->tty = isatty(fileno(o->f));
 	for (i = 0; i < doc->ntables; i++)
 		max += doc->tables[i]->ncols;
 	d->names = xreallocarray(NULL, max + 1, sizeof *d->names);
@@ -73,7 +89,7 @@ csv_begin(struct report_out *o)
 	for (j = 0; j < d->nnames; j++) {
 		if (j != 0 || !doc->bare)
 			fputc(',', o->f);
-		csv_field(o->f, d->names[j], strlen(d->names[j]));
+		csv_field(o->f, d->tty, d->names[j], strlen(d->names[j]));
 	}
 	fputc('\n', o->f);
 }
@@ -109,7 +125,7 @@ csv_row(struct report_out *o, const struct report_cell *cells)
 	if (t->flags & REPORT_HUMAN)
 		return;
 	if (!o->doc->bare)
-		csv_field(o->f, t->name, strlen(t->name));
+		csv_field(o->f, d->tty, t->name, strlen(t->name));
 	for (j = 0; j < d->nnames; j++) {
 		if (j != 0 || !o->doc->bare)
 			fputc(',', o->f);
@@ -127,7 +143,7 @@ csv_row(struct report_out *o, const struct report_cell *cells)
 			if (c->len == 0)
 				fputs("\"\"", o->f);
 			else
-				csv_field(o->f, c->s, c->len);
+				csv_field(o->f, d->tty, c->s, c->len);
 			break;
 		case REPORT_BLOB:
 			s = report_hex(c->s, c->len);

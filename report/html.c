@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "xmalloc.h"
+#include "vis.h"
 #include "report/report.h"
 
 static const char html_style[] =
@@ -56,9 +57,9 @@ html_text(FILE *f, const char *s, size_t len)
 			fputs("&#39;", f);
 			break;
 		default:
-			if (cp < 0 || (cp < 0x20 && cp != '\t' && cp != '\n' &&
-			    cp != '\r') || cp == 0x7f ||
-			    (cp >= 0x80 && cp < 0xa0))
+			/* Controls, bad bytes and bidi overrides (vis.c). */
+			if (vis_unsafe(cp) && cp != '\t' && cp != '\n' &&
+			    cp != '\r')
 				fputs("\xef\xbf\xbd", f);
 			else
 				fwrite(p + i, 1, adv, f);
@@ -93,8 +94,8 @@ html_cell(FILE *f, const char *tag, const struct report_col *col,
 		fprintf(f, "</%s>", tag);
 		break;
 	case REPORT_BLOB:
-		s = report_hex(c->s, c->len);
-		fprintf(f, "<%s>x'%s'</%s>", tag, s, tag);
+		s = report_blob_show(c);
+		fprintf(f, "<%s>%s</%s>", tag, s, tag);
 		free(s);
 		break;
 	default:

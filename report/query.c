@@ -75,7 +75,7 @@ report_query(struct store_query *q, int format, FILE *f, char **cause)
 	struct report_col	*cols;
 	struct report_cell	*cells;
 	struct store_value	*vals;
-	char			**names;
+	char			**names, *big;
 	int			 n, i, rc;
 
 	if (!report_tabular(format)) {
@@ -118,18 +118,29 @@ report_query(struct store_query *q, int format, FILE *f, char **cause)
 
 	report_begin(&o, f, format, &doc);
 	report_table(&o, &t);
-	while ((rc = store_query_step(q, vals)) == 1) {
-		for (i = 0; i < n; i++)
+	big = NULL;
+	while (big == NULL && (rc = store_query_step(q, vals)) == 1) {
+		for (i = 0; i < n; i++) {
 			cells[i] = report_value_cell(&vals[i]);
-		report_row(&o, cells);
+			/* Humans see its size; machines would lose it. */
+			if (cells[i].type == REPORT_BLOB &&
+			    cells[i].s == NULL && !o.human)
+				big = xasprintf("row %zu, column %s: a blob"
+				    " of %zu bytes is more than the %u MiB"
+				    " profview copies out (select substr()"
+				    " of it)", o.nrows + 1, names[i],
+				    cells[i].len, STORE_BLOB_MAX >> 20);
+		}
+		if (big == NULL)
+			report_row(&o, cells);
 	}
 	report_table_end(&o);
-	if (rc != 0) {
+	if (rc != 0 || big != NULL) {
 		/* Finish the document so the driver frees its state. */
 		*cause = NULL;
 		report_end(&o, cause);
 		free(*cause);
-		*cause = xstrdup(store_query_error(q));
+		*cause = big != NULL ? big : xstrdup(store_query_error(q));
 		rc = -1;
 	} else
 		rc = report_end(&o, cause);

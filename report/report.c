@@ -12,6 +12,7 @@
 
 #include "xmalloc.h"
 #include "kind.h"
+#include "vis.h"
 #include "report/report.h"
 
 static const char *report_names[REPORT_FORMATS] = {
@@ -125,8 +126,12 @@ report_session(struct store *st, int64_t id, int format, FILE *out,
 	void			*model;
 	int			 rc;
 
-	if (store_session_get(st, id, &ss) != 0) {
-		*cause = xasprintf("no session %lld", (long long)id);
+	if ((rc = store_session_get(st, id, &ss)) != 0) {
+		if (rc > 0)
+			*cause = xasprintf("no session %lld", (long long)id);
+		else
+			*cause = xasprintf("%s: %s", store_path(st),
+			    store_error(st));
 		return (-1);
 	}
 	/* Refuse a format before the load, which can take a while. */
@@ -142,6 +147,58 @@ report_session(struct store *st, int64_t id, int format, FILE *out,
 	k->model_free(model);
 	store_session_free(&ss);
 	return (rc);
+}
+
+/* profview sessions: one row a session, oldest first. */
+static const struct report_col report_sessions_cols[] = {
+	{ "id", "id", 0, -1, 0 },
+	{ "kind", "kind", 0, -1, 0 },
+	{ "ingested", "ingested", 0, -1, 0 },
+	{ "source", "source", 0, -1, 0 },
+	{ "summary", "summary", 0, -1, 0 },
+	{ "warnings", "warnings", 0, -1, 0 },
+};
+
+/* Every session of the store as a table, in any table format. */
+int
+report_sessions(struct store *st, int format, FILE *f, char **cause)
+{
+	static const struct report_table t = {
+		"sessions", NULL, REPORT_ROWS, 0, report_sessions_cols,
+		sizeof report_sessions_cols / sizeof report_sessions_cols[0],
+		NULL, -1, 0
+	};
+	const struct report_table	*tables[1] = { &t };
+	const struct report_doc		 doc = { "profview sessions", 1,
+					    tables, 1 };
+	struct report_out		 o;
+	struct report_cell		 c[6];
+	struct store_session		*v;
+	size_t				 n, i;
+
+	if (!report_tabular(format)) {
+		*cause = xasprintf("the list of sessions has no %s form",
+		    report_names[format]);
+		return (-1);
+	}
+	if (store_sessions(st, &v, &n) != 0) {
+		*cause = xasprintf("%s: %s", store_path(st), store_error(st));
+		return (-1);
+	}
+	report_begin(&o, f, format, &doc);
+	report_table(&o, &t);
+	for (i = 0; i < n; i++) {
+		c[0] = report_int(v[i].id);
+		c[1] = report_str(v[i].kind);
+		c[2] = report_str(v[i].ingested);
+		c[3] = report_str(v[i].source);
+		c[4] = report_str(v[i].summary);
+		c[5] = report_int(v[i].warnings);
+		report_row(&o, c);
+	}
+	report_table_end(&o);
+	store_sessions_free(v, n);
+	return (report_end(&o, cause));
 }
 
 /* The parts of every kind's report. */
@@ -496,6 +553,23 @@ report_number(const struct report_col *col, const struct report_cell *c,
 	return (s);
 }
 
+/*
+ * A blob for humans: x'00ff', or only its size when it is too big to be
+ * copied out of the query (STORE_BLOB_MAX).
+ */
+char *
+report_blob_show(const struct report_cell *c)
+{
+	char	*hex, *s;
+
+	if (c->s == NULL)
+		return (xasprintf("[blob of %zu bytes]", c->len));
+	hex = report_hex(c->s, c->len);
+	s = xasprintf("x'%s'", hex);
+	free(hex);
+	return (s);
+}
+
 /* Bytes as lower-case hex. */
 char *
 report_hex(const void *p, size_t len)
@@ -515,44 +589,13 @@ report_hex(const void *p, size_t len)
 }
 
 /*
- * Decode one UTF-8 character of s (len > 0 bytes): its code point and
- * length, or -1 and length 1 for a byte that does not start a valid one
- * (overlong forms and surrogates included).  Names come from hostile
- * files; every output format must stay valid whatever they hold.
+ * Decode one UTF-8 character (vis.c).  Names come from hostile files;
+ * every output format must stay valid whatever they hold.
  */
 int
 report_utf8(const unsigned char *s, size_t len, size_t *adv)
 {
-	int	cp, need, i, min;
-
-	*adv = 1;
-	if (s[0] < 0x80)
-		return (s[0]);
-	if ((s[0] & 0xe0) == 0xc0) {
-		need = 1;
-		cp = s[0] & 0x1f;
-		min = 0x80;
-	} else if ((s[0] & 0xf0) == 0xe0) {
-		need = 2;
-		cp = s[0] & 0x0f;
-		min = 0x800;
-	} else if ((s[0] & 0xf8) == 0xf0) {
-		need = 3;
-		cp = s[0] & 0x07;
-		min = 0x10000;
-	} else
-		return (-1);
-	if (len < (size_t)need + 1)
-		return (-1);
-	for (i = 1; i <= need; i++) {
-		if ((s[i] & 0xc0) != 0x80)
-			return (-1);
-		cp = (cp << 6) | (s[i] & 0x3f);
-	}
-	if (cp < min || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff))
-		return (-1);
-	*adv = (size_t)need + 1;
-	return (cp);
+	return (vis_utf8(s, len, adv));
 }
 
 /* Columns a valid UTF-8 string takes: one per character. */

@@ -33,9 +33,10 @@ enum report_format {
 #define REPORT_HIST_FLAT	0x1	/* the flat profile, not the buckets */
 #define REPORT_HIST_NONZERO	0x2	/* leave out buckets without hits */
 
-/* Rows of text output buffered (to align columns) before falling back to
- * tab-separated lines. */
+/* Rows (and bytes of them) of text output buffered, to align columns,
+ * before falling back to tab-separated lines. */
 #define REPORT_TEXT_MAX_ROWS	10000
+#define REPORT_TEXT_MAX_BYTES	((size_t)64 << 20)
 
 /*
  * A cell: one typed value.  Every format writes NULL and blobs its one
@@ -68,8 +69,10 @@ int		 report_write(struct store *, const struct store_session *,
 int		 report_hist(const struct analyze_hist *, size_t, int, int,
 		     FILE *, char **);
 int		 report_query(struct store_query *, int, FILE *, char **);
+int		 report_sessions(struct store *, int, FILE *, char **);
 struct report_cell report_value_cell(const struct store_value *);
 char		*report_cell_show(const struct report_cell *);
+char		*report_cell_brief(const struct report_cell *, size_t, size_t);
 
 /* The kinds' writers (kind.h): tables from the model, and timelines. */
 struct report_trace;
@@ -165,6 +168,7 @@ int		 report_visible(const struct report_out *,
 char		*report_number(const struct report_col *,
 		     const struct report_cell *, int);
 char		*report_hex(const void *, size_t);
+char		*report_blob_show(const struct report_cell *);
 int		 report_utf8(const unsigned char *, size_t, size_t *);
 size_t		 report_width(const char *);
 

@@ -1,14 +1,16 @@
 /*
  * Text reports: aligned columns for a terminal or a pager.  Rows are
  * buffered per table to size the columns; a table that may be huge (a
- * query result) sets max_rows, past which the rest goes out as
- * tab-separated lines instead of ballooning in memory.
+ * query result) sets max_rows, past which (or past
+ * REPORT_TEXT_MAX_BYTES of cells) the rest goes out as tab-separated lines
+ * instead of ballooning in memory.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "xmalloc.h"
+#include "vis.h"
 #include "report/report.h"
 
 #define TEXT_NULL	"NULL"
@@ -21,40 +23,24 @@ struct text_data {
 	size_t	 cap;
 	size_t	*width;
 	int	*right;		/* numbers only: align right */
+	char	**titles;	/* the headings, made safe */
 	int	 tsv;		/* past max_rows */
+	size_t	 bytes;		/* of the buffered cells */
 	int	 indent;
 };
 
 /*
- * A string made safe for a terminal: control characters and bytes that
- * are not UTF-8 become escapes (a hostile name must not move the cursor),
- * and anything wider than max columns ends in "~".
+ * A string made safe for a terminal (vis.c: a hostile name must not move
+ * the cursor or turn the line around), and anything wider than max
+ * columns ending in "~".
  */
 static char *
 text_clean(const char *s, size_t len, int max)
 {
-	const unsigned char	*p = (const unsigned char *)s;
-	char			*out;
-	size_t			 i = 0, o = 0, adv, cols = 0;
-	int			 cp;
+	char	*out;
+	size_t	 o, cols = 0;
 
-	out = xreallocarray(NULL, len + 1, 6);
-	while (i < len) {
-		cp = report_utf8(p + i, len - i, &adv);
-		if (cp == '\n' || cp == '\t' || cp == '\r') {
-			out[o++] = '\\';
-			out[o++] = cp == '\n' ? 'n' : cp == '\t' ? 't' : 'r';
-		} else if (cp < 0x20 || cp == 0x7f)
-			o += sprintf(out + o, "\\x%02X", p[i]);
-		else if (cp >= 0x80 && cp < 0xa0)
-			o += sprintf(out + o, "\\u%04X", cp);
-		else {
-			memcpy(out + o, p + i, adv);
-			o += adv;
-		}
-		i += adv;
-	}
-	out[o] = '\0';
+	out = vis_str(s, len);
 	if (max <= 0 || report_width(out) <= (size_t)max)
 		return (out);
 	for (o = 0; out[o] != '\0'; o++) {
@@ -70,8 +56,6 @@ text_clean(const char *s, size_t len, int max)
 static char *
 text_cell(const struct report_col *col, const struct report_cell *c)
 {
-	char	*hex, *s;
-
 	switch (c->type) {
 	case REPORT_INT:
 	case REPORT_REAL:
@@ -79,10 +63,7 @@ text_cell(const struct report_col *col, const struct report_cell *c)
 	case REPORT_STR:
 		return (text_clean(c->s, c->len, col->max));
 	case REPORT_BLOB:
-		hex = report_hex(c->s, c->len);
-		s = xasprintf("x'%s'", hex);
-		free(hex);
-		return (s);
+		return (report_blob_show(c));
 	}
 	return (xstrdup(TEXT_NULL));
 }
@@ -100,12 +81,45 @@ report_cell_show(const struct report_cell *c)
 	return (text_cell(&col, c));
 }
 
+/*
+ * A cell as a table on screen shows it (the browser's :sql table): as
+ * report_cell_show, but text cut after maxtext bytes and a blob after
+ * maxblob, each saying its size, so that a huge value costs no memory.
+ */
+char *
+report_cell_brief(const struct report_cell *c, size_t maxtext,
+    size_t maxblob)
+{
+	struct report_cell	 cut = *c;
+	char			*s, *t;
+
+	if (c->type == REPORT_STR && c->len > maxtext)
+		cut.len = maxtext;
+	else if (c->type == REPORT_BLOB && c->s != NULL && c->len > maxblob)
+		cut.len = maxblob;
+	else
+		return (report_cell_show(c));
+	/* Text: not past a character's first byte. */
+	while (c->type == REPORT_STR && cut.len > 0 &&
+	    ((unsigned char)c->s[cut.len] & 0xc0) == 0x80)
+		cut.len--;
+	s = report_cell_show(&cut);
+	if (c->type == REPORT_STR)
+		t = xasprintf("%s... (%zu bytes)", s, c->len);
+	else	/* x'0011' less its quote, then the rest and the size */
+		t = xasprintf("%.*s...' (%zu bytes)", (int)strlen(s) - 1, s,
+		    c->len);
+	free(s);
+	return (t);
+}
+
 static void
 text_begin(struct report_out *o)
 {
 	o->data = xcalloc(1, sizeof (struct text_data));
+	/* A session's title holds its file name: made safe (vis.c). */
 	if (!o->doc->bare && o->doc->title != NULL) {
-		fputs(o->doc->title, o->f);
+		vis_fputs(o->doc->title, o->f);
 		fputc('\n', o->f);
 	}
 }
@@ -125,16 +139,23 @@ text_table_begin(struct report_out *o)
 	}
 	d->width = xcalloc(d->nvis + 1, sizeof *d->width);
 	d->right = xcalloc(d->nvis + 1, sizeof *d->right);
+	/* A query's column names are the user's: as unsafe as any name. */
+	d->titles = xcalloc(d->nvis + 1, sizeof *d->titles);
+	for (i = 0; i < d->nvis; i++)
+		d->titles[i] = vis(t->cols[d->vis[i]].title);
 	for (i = 0; i < d->nvis; i++)
 		d->right[i] = 1;
 	d->nbuf = d->cap = 0;
+	d->bytes = 0;
 	d->cells = NULL;
 	d->tsv = 0;
 	d->indent = o->doc->bare ? 0 : 2;
 	if (!o->doc->bare) {
 		fputc('\n', o->f);
-		if (t->title != NULL)
-			fprintf(o->f, "%s\n", t->title);
+		if (t->title != NULL) {
+			vis_fputs(t->title, o->f);
+			fputc('\n', o->f);
+		}
 	}
 }
 
@@ -167,17 +188,10 @@ text_free_rows(struct text_data *d)
 static void
 text_to_tsv(struct report_out *o)
 {
-	const struct report_table	*t = o->table;
-	struct text_data		*d = o->data;
-	char				*line[64], **v;
-	size_t				 i;
+	struct text_data	*d = o->data;
+	size_t			 i;
 
-	v = d->nvis <= 64 ? line : xreallocarray(NULL, d->nvis, sizeof *v);
-	for (i = 0; i < d->nvis; i++)
-		v[i] = (char *)t->cols[d->vis[i]].title;
-	text_tsv_line(o, v, d->nvis);
-	if (v != line)
-		free(v);
+	text_tsv_line(o, d->titles, d->nvis);
 	for (i = 0; i < d->nbuf; i++)
 		text_tsv_line(o, d->cells + i * d->nvis, d->nvis);
 	text_free_rows(d);
@@ -221,7 +235,11 @@ text_row(struct report_out *o, const struct report_cell *cells)
 			d->width[i] = w;
 	}
 	d->nbuf++;
-	if (t->max_rows != 0 && d->nbuf > t->max_rows)
+	for (i = 0; i < d->nvis; i++)
+		d->bytes += strlen(row[i]) + 1;
+	/* Rows of huge cells weigh more than their count says. */
+	if (t->max_rows != 0 && (d->nbuf > t->max_rows ||
+	    d->bytes > REPORT_TEXT_MAX_BYTES))
 		text_to_tsv(o);
 }
 
@@ -262,7 +280,7 @@ text_table_end(struct report_out *o)
 		v = d->nvis <= 64 ? head : xreallocarray(NULL, d->nvis,
 		    sizeof *v);
 		for (i = 0; i < d->nvis; i++) {
-			v[i] = (char *)t->cols[d->vis[i]].title;
+			v[i] = d->titles[i];
 			if ((w = report_width(v[i])) > d->width[i])
 				d->width[i] = w;
 		}
@@ -288,6 +306,10 @@ text_table_end(struct report_out *o)
 			fprintf(o->f, "%*s%s\n", d->indent, "", t->empty);
 	}
 	text_free_rows(d);
+	for (i = 0; i < d->nvis; i++)
+		free(d->titles[i]);
+	free(d->titles);
+	d->titles = NULL;
 	free(d->vis);
 	free(d->width);
 	free(d->right);

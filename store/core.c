@@ -144,6 +144,69 @@ store_session_add(struct store *st, const char *kind, const char *source,
 	return (sqlite3_last_insert_rowid(store_db(st)));
 }
 
+/* Run each statement of v with ?1 bound to id; -1 at the first error. */
+static int
+store_run_each(sqlite3 *db, const char *const *v, size_t n, int64_t id)
+{
+	sqlite3_stmt	*s;
+	size_t		 i;
+	int		 rc;
+
+	for (i = 0; i < n; i++) {
+		if (sqlite3_prepare_v2(db, v[i], -1, &s, NULL) != SQLITE_OK)
+			return (-1);
+		sqlite3_bind_int64(s, 1, id);
+		rc = sqlite3_step(s);
+		sqlite3_finalize(s);
+		if (rc != SQLITE_DONE)
+			return (-1);
+	}
+	return (0);
+}
+
+/*
+ * Make session id, of kind k, new again for a file read anew (its
+ * symbols follow other options): its rows go, by the core's and the
+ * kind's purge statements, and the session row gets the file's name and
+ * the time of this ingest.  Inside an ingest's transaction, so a failed
+ * reading leaves the old rows.
+ */
+int
+store_session_reread(struct store *st, const struct kind *k, int64_t id,
+    const char *source, int64_t bytes, const char *program,
+    const char *captured, char **cause)
+{
+	sqlite3_stmt	*s;
+	sqlite3		*db = store_db(st);
+	int		 rc;
+
+	if (store_run_each(db, store_core_purge, sizeof store_core_purge /
+	    sizeof store_core_purge[0], id) != 0 || store_run_each(db,
+	    k->schema->purge, k->schema->npurge, id) != 0) {
+		store_core_cause(st, cause, "clearing the session");
+		return (-1);
+	}
+	if (sqlite3_prepare_v2(db, "UPDATE session SET source = ?2,"
+	    " bytes = ?3, program = ?4, captured = ?5, ingested ="
+	    " strftime('%Y-%m-%dT%H:%M:%SZ', 'now') WHERE id = ?1", -1, &s,
+	    NULL) != SQLITE_OK) {
+		store_core_cause(st, cause, "updating the session");
+		return (-1);
+	}
+	sqlite3_bind_int64(s, 1, id);
+	sqlite3_bind_text(s, 2, source, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(s, 3, bytes);
+	sqlite3_bind_text(s, 4, program, -1, SQLITE_STATIC);
+	sqlite3_bind_text(s, 5, captured, -1, SQLITE_STATIC);
+	rc = sqlite3_step(s);
+	sqlite3_finalize(s);
+	if (rc != SQLITE_DONE) {
+		store_core_cause(st, cause, "updating the session");
+		return (-1);
+	}
+	return (0);
+}
+
 /*
  * Set what a reader learnt of the session from inside the file (the
  * program's name, when it was captured); NULL leaves a field alone.
@@ -170,26 +233,6 @@ store_session_set(struct store *st, int64_t id, const char *program,
 	return (rc == SQLITE_DONE ? 0 : -1);
 }
 
-/* Run each statement of v with ?1 bound to id; -1 at the first error. */
-static int
-store_run_each(sqlite3 *db, const char *const *v, size_t n, int64_t id)
-{
-	sqlite3_stmt	*s;
-	size_t		 i;
-	int		 rc;
-
-	for (i = 0; i < n; i++) {
-		if (sqlite3_prepare_v2(db, v[i], -1, &s, NULL) != SQLITE_OK)
-			return (-1);
-		sqlite3_bind_int64(s, 1, id);
-		rc = sqlite3_step(s);
-		sqlite3_finalize(s);
-		if (rc != SQLITE_DONE)
-			return (-1);
-	}
-	return (0);
-}
-
 /*
  * Delete a session and its rows.  Its kind's purge and the core's delete
  * the rows with foreign keys off: the ON DELETE CASCADE would look for
@@ -202,7 +245,7 @@ store_session_delete(struct store *st, int64_t id, char **cause)
 	const struct kind	*k;
 	sqlite3			*db = store_db(st);
 	struct store_session	 ss;
-	int			 changed;
+	int			 changed, rc;
 
 	if (store_ingesting(st) || !sqlite3_get_autocommit(db)) {
 		*cause = xasprintf("%s: cannot delete a session inside %s",
@@ -215,8 +258,11 @@ store_session_delete(struct store *st, int64_t id, char **cause)
 		store_exec(st, "PRAGMA foreign_keys = ON", NULL);
 		return (-1);
 	}
-	if (store_session_get(st, id, &ss) != 0) {
-		*cause = xasprintf("no session %lld", (long long)id);
+	if ((rc = store_session_get(st, id, &ss)) != 0) {
+		if (rc < 0)
+			store_core_cause(st, cause, "reading session");
+		else
+			*cause = xasprintf("no session %lld", (long long)id);
 		goto fail;
 	}
 	k = kind_find(ss.kind);
@@ -435,13 +481,17 @@ store_session_fill(sqlite3_stmt *s, struct store_session *ss)
 	ss->summary = store_column_dup(s, 9);
 }
 
-/* Fill ss with session id; -1 if there is no such session. */
+/*
+ * Fill ss with session id: 0, or 1 if there is no such
+ * session, or -1 when the store cannot say (store_error: a corrupt file
+ * is not a missing session).
+ */
 int
 store_session_get(struct store *st, int64_t id, struct store_session *ss)
 {
 	sqlite3_stmt	*s;
 	char		*sql;
-	int		 rc = -1;
+	int		 rc;
 
 	sql = store_session_select("WHERE id = ?1");
 	if (sqlite3_prepare_v2(store_db(st), sql, -1, &s, NULL) != SQLITE_OK) {
@@ -450,10 +500,11 @@ store_session_get(struct store *st, int64_t id, struct store_session *ss)
 	}
 	free(sql);
 	sqlite3_bind_int64(s, 1, id);
-	if (sqlite3_step(s) == SQLITE_ROW) {
+	if ((rc = sqlite3_step(s)) == SQLITE_ROW) {
 		store_session_fill(s, ss);
 		rc = 0;
-	}
+	} else
+		rc = rc == SQLITE_DONE ? 1 : -1;
 	sqlite3_finalize(s);
 	return (rc);
 }

@@ -5,16 +5,51 @@
  */
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include <sqlite3.h>
 
 #include "xmalloc.h"
 #include "store/store.h"
 
+/*
+ * A running statement asks its stop function every STORE_QUERY_OPS
+ * virtual machine steps, some tens of microseconds: an aggregate that
+ * never returns a row stops as soon as its user asks, not at a row.
+ */
+#define STORE_QUERY_OPS		1000
+
 struct store_query {
 	struct store	*st;
 	sqlite3_stmt	*s;
+	int		(*stop)(void *);
+	void		*arg;
+	int		 stopped;
 };
+
+/*
+ * An ATTACH may create a file; unless the user said the store may be
+ * written (store_query_writes), only files that exist are attached.  A
+ * name that is not a literal cannot be checked, so it is refused.
+ */
+static int
+query_authorize(void *arg, int action, const char *a1, const char *a2,
+    const char *db, const char *trigger)
+{
+	struct stat	 sb;
+	int		*denied = arg;
+
+	(void)a2;
+	(void)db;
+	(void)trigger;
+	if (action != SQLITE_ATTACH)
+		return (SQLITE_OK);
+	if (a1 != NULL && (*a1 == '\0' || strcmp(a1, ":memory:") == 0 ||
+	    stat(a1, &sb) == 0))
+		return (SQLITE_OK);
+	*denied = 1;
+	return (SQLITE_DENY);
+}
 
 /*
  * Prepare the first statement of *sql and move *sql past it.  NULL with
@@ -28,23 +63,59 @@ store_query_open(struct store *st, const char **sql, char **cause)
 	sqlite3			*db = store_db(st);
 	sqlite3_stmt		*s = NULL;
 	const char		*tail;
+	int			 rc, denied = 0;
 
 	*cause = NULL;
+	if (!store_query_writable(st))
+		sqlite3_set_authorizer(db, query_authorize, &denied);
 	while (**sql != '\0') {
-		if (sqlite3_prepare_v2(db, *sql, -1, &s, &tail) != SQLITE_OK) {
-			*cause = xstrdup(sqlite3_errmsg(db));
-			return (NULL);
+		rc = sqlite3_prepare_v2(db, *sql, -1, &s, &tail);
+		if (rc != SQLITE_OK) {
+			*cause = denied ? xstrdup("ATTACH makes the file it"
+			    " names if there is none: only with --writable") :
+			    xstrdup(sqlite3_errmsg(db));
+			break;
 		}
 		*sql = tail;
 		if (s != NULL)
 			break;
 	}
+	sqlite3_set_authorizer(db, NULL, NULL);
 	if (s == NULL)
 		return (NULL);
 	q = xcalloc(1, sizeof *q);
 	q->st = st;
 	q->s = s;
 	return (q);
+}
+
+/*
+ * While the statement runs, ask stop(arg) now and then (STORE_QUERY_OPS);
+ * when it says so the statement ends, and store_query_step fails with
+ * store_query_error "interrupted".
+ */
+void
+store_query_watch(struct store_query *q, int (*stop)(void *), void *arg)
+{
+	q->stop = stop;
+	q->arg = arg;
+}
+
+static int
+query_progress(void *arg)
+{
+	struct store_query	*q = arg;
+
+	if (!q->stopped && q->stop(q->arg))
+		q->stopped = 1;
+	return (q->stopped);
+}
+
+/* Whether the statement was stopped by its watcher. */
+int
+store_query_stopped(struct store_query *q)
+{
+	return (q->stopped);
 }
 
 /* Whether the statement leaves the store as it is. */
@@ -77,7 +148,13 @@ store_query_step(struct store_query *q, struct store_value *v)
 {
 	int	rc, i, n;
 
+	if (q->stop != NULL)
+		sqlite3_progress_handler(sqlite3_db_handle(q->s),
+		    STORE_QUERY_OPS, query_progress, q);
 	rc = sqlite3_step(q->s);
+	if (q->stop != NULL)
+		sqlite3_progress_handler(sqlite3_db_handle(q->s), 0, NULL,
+		    NULL);
 	if (rc == SQLITE_DONE)
 		return (0);
 	if (rc != SQLITE_ROW)
@@ -101,9 +178,15 @@ store_query_step(struct store_query *q, struct store_value *v)
 			v[i].type = v[i].s != NULL ? STORE_TEXT : STORE_NULL;
 			break;
 		case SQLITE_BLOB:
+			/*
+			 * The size first: a zeroblob() is only a size until
+			 * its bytes are asked for.  A huge blob's are not.
+			 */
 			v[i].type = STORE_BLOB;
-			v[i].s = sqlite3_column_blob(q->s, i);
 			v[i].len = (size_t)sqlite3_column_bytes(q->s, i);
+			if (v[i].len > STORE_BLOB_MAX)
+				break;
+			v[i].s = sqlite3_column_blob(q->s, i);
 			if (v[i].s == NULL)
 				v[i].s = "";
 			break;

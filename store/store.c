@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <sqlite3.h>
 
@@ -25,6 +26,14 @@
  * anything else uses the connection (store_flush).
  */
 #define STORE_BATCH	64
+
+/*
+ * How long a statement waits for another process's write lock.  Readers
+ * never wait (WAL); an ingest waits for another ingest to end, which can
+ * take minutes on a big file (STORE_WRITE_WAIT_MS).
+ */
+#define STORE_BUSY_MS		5000
+#define STORE_WRITE_WAIT_MS	(30 * 60 * 1000)
 
 enum store_cell_type {
 	STORE_CELL_INT,
@@ -60,6 +69,8 @@ struct store_batch {
 struct store {
 	sqlite3			*db;
 	char			*path;
+	int			 flags;		/* STORE_READONLY ... */
+	int			 user_writes;	/* store_query_writes */
 	int			 ingesting;	/* in store_begin: no FKs */
 	struct store_batch	*batch;		/* in first-use order */
 	size_t			 nbatch;
@@ -208,6 +219,19 @@ store_outdated(struct store *st, int *core, int64_t *kv, char **cause)
 	return (old || *core < STORE_SCHEMA_VERSION);
 }
 
+/* store_outdated without the versions. */
+static int
+store_stale(struct store *st, char **cause)
+{
+	int64_t	*kv;
+	int	 core, rc;
+
+	kv = xcalloc(kind_count + 1, sizeof *kv);
+	rc = store_outdated(st, &core, kv, cause);
+	free(kv);
+	return (rc);
+}
+
 /* Run a kind's migrations from version from on, and record where it is. */
 static int
 store_migrate_kind(struct store *st, const struct kind *k, int64_t from,
@@ -291,12 +315,110 @@ fail:
 	return (-1);
 }
 
-/* Open (creating and migrating as needed) the store at path. */
+/*
+ * The URI of path for sqlite3_open_v2 with SQLITE_OPEN_URI, opened
+ * immutable: the characters a URI gives a meaning are escaped.
+ */
+static char *
+store_immutable_uri(const char *path)
+{
+	const char	*p;
+	char		*uri, *o;
+
+	uri = xmalloc(3 * strlen(path) + 32);
+	o = stpcpy(uri, "file:");
+	for (p = path; *p != '\0'; p++) {
+		if (*p == '%' || *p == '?' || *p == '#')
+			o += sprintf(o, "%%%02X", (unsigned char)*p);
+		else
+			*o++ = *p;
+	}
+	stpcpy(o, "?immutable=1");
+	return (uri);
+}
+
+/*
+ * Whether a read-only open of path may fall back to reading the file as
+ * immutable: a WAL store needs its -shm file, which a reader cannot make
+ * in a folder it may not write.  No writer can be at work there without
+ * a -wal file, so the file is as it stays while it is read.
+ */
+static int
+store_frozen(const char *path)
+{
+	struct stat	 sb;
+	char		*dir, *slash, *wal;
+	int		 frozen;
+
+	dir = xstrdup(path);
+	if ((slash = strrchr(dir, '/')) == NULL)
+		strcpy(dir, ".");
+	else if (slash == dir)
+		slash[1] = '\0';
+	else
+		*slash = '\0';
+	wal = xasprintf("%s-wal", path);
+	frozen = access(dir, W_OK) != 0 && (errno == EACCES ||
+	    errno == EROFS) && stat(wal, &sb) != 0 && errno == ENOENT;
+	free(wal);
+	free(dir);
+	return (frozen);
+}
+
+/*
+ * Open the connection: read-only ones never create the file, nor change
+ * its journal mode.
+ */
+static int
+store_connect(struct store *st, const char *name, int flags, char **cause)
+{
+	int	oflags;
+
+	if (flags & STORE_READONLY)
+		oflags = SQLITE_OPEN_READONLY;
+	else if (flags & STORE_NOCREATE)
+		oflags = SQLITE_OPEN_READWRITE;
+	else
+		oflags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE;
+	if (strncmp(name, "file:", 5) == 0 && name != st->path)
+		oflags |= SQLITE_OPEN_URI;
+	if (sqlite3_open_v2(name, &st->db, oflags | SQLITE_OPEN_NOMUTEX,
+	    NULL) != SQLITE_OK) {
+		store_cause(st, cause, "open");
+		return (-1);
+	}
+	sqlite3_extended_result_codes(st->db, 1);
+	sqlite3_busy_timeout(st->db, STORE_BUSY_MS);
+	if (store_exec(st, "PRAGMA foreign_keys = ON", cause) != 0)
+		return (-1);
+	if (!(flags & STORE_READONLY) && strcmp(name, ":memory:") != 0 &&
+	    store_exec(st, "PRAGMA journal_mode = WAL; "
+	    "PRAGMA synchronous = NORMAL", cause) != 0)
+		return (-1);
+	return (0);
+}
+
+static void
+store_disconnect(struct store *st)
+{
+	sqlite3_close(st->db);
+	st->db = NULL;
+}
+
+/*
+ * Open (creating and migrating as needed) the store at path.
+ * STORE_READONLY opens it read-only and STORE_NOCREATE as it is: neither
+ * makes a store where there is none.  A read-only open takes no lock
+ * (readers never wait for a writer: WAL), and a store that needs
+ * migrating is migrated by a writing connection first.
+ */
 struct store *
 store_open(const char *path, int flags, char **cause)
 {
 	struct store	*st;
-	int		 memory;
+	struct stat	 sb;
+	char		*uri;
+	int		 memory, rc;
 
 	if ((st = calloc(1, sizeof *st)) == NULL ||
 	    (st->path = strdup(path)) == NULL) {
@@ -304,25 +426,52 @@ store_open(const char *path, int flags, char **cause)
 		*cause = xasprintf("%s: out of memory", path);
 		return (NULL);
 	}
+	st->flags = flags;
 	memory = (strcmp(path, ":memory:") == 0);
-	if (!memory)
+	if (memory)
+		flags &= ~(STORE_READONLY | STORE_NOCREATE);
+	else if (stat(path, &sb) != 0 && errno == ENOENT) {
+		if (flags & (STORE_READONLY | STORE_NOCREATE)) {
+			*cause = xasprintf("%s: no store there (profview"
+			    " ingest makes one)", path);
+			goto fail;
+		}
 		store_mkdirs(path);
-	if (sqlite3_open_v2(path, &st->db, SQLITE_OPEN_READWRITE |
-	    SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX, NULL) != SQLITE_OK) {
-		store_cause(st, cause, "open");
-		store_close(st);
-		return (NULL);
 	}
-	sqlite3_busy_timeout(st->db, 5000);
-	if (store_exec(st, "PRAGMA foreign_keys = ON", cause) != 0)
+	if (store_connect(st, path, flags, cause) != 0)
 		goto fail;
-	if (!memory && store_exec(st, "PRAGMA journal_mode = WAL; "
-	    "PRAGMA synchronous = NORMAL", cause) != 0)
+	if (!(flags & STORE_READONLY)) {
+		if (store_migrate(st, cause) != 0)
+			goto fail;
+		return (st);
+	}
+
+	rc = store_stale(st, cause);
+	if (rc < 0 && store_frozen(path)) {
+		/* A read-only folder: read the file as it is. */
+		free(*cause);
+		*cause = NULL;
+		store_disconnect(st);
+		uri = store_immutable_uri(path);
+		rc = store_connect(st, uri, flags, cause);
+		free(uri);
+		if (rc != 0)
+			goto fail;
+		rc = store_stale(st, cause);
+	}
+	if (rc < 0)
 		goto fail;
-	if (store_migrate(st, cause) != 0)
-		goto fail;
-	if ((flags & STORE_READONLY) &&
-	    store_exec(st, "PRAGMA query_only = ON", cause) != 0)
+	if (rc > 0) {
+		/* Migrate with a writer, then read what it made. */
+		store_disconnect(st);
+		if (store_connect(st, path, STORE_NOCREATE, cause) != 0 ||
+		    store_migrate(st, cause) != 0)
+			goto fail;
+		store_disconnect(st);
+		if (store_connect(st, path, flags, cause) != 0)
+			goto fail;
+	}
+	if (store_exec(st, "PRAGMA query_only = ON", cause) != 0)
 		goto fail;
 	return (st);
 fail:
@@ -359,6 +508,22 @@ store_db(struct store *st)
 {
 	store_flush(st);
 	return (st->db);
+}
+
+/*
+ * Whether the statements a user types may change the store (and make
+ * files by ATTACH): --writable.  Query.c asks.
+ */
+void
+store_query_writes(struct store *st, int on)
+{
+	st->user_writes = on;
+}
+
+int
+store_query_writable(struct store *st)
+{
+	return (st->user_writes);
 }
 
 const char *
@@ -406,8 +571,15 @@ store_exec(struct store *st, const char *sql, char **cause)
 int
 store_begin(struct store *st, char **cause)
 {
-	if (store_exec(st, "PRAGMA foreign_keys = OFF; BEGIN IMMEDIATE",
-	    cause) != 0) {
+	int	rc;
+
+	if (store_exec(st, "PRAGMA foreign_keys = OFF", cause) != 0)
+		return (-1);
+	/* Another ingest may hold the lock for as long as its file takes. */
+	sqlite3_busy_timeout(st->db, STORE_WRITE_WAIT_MS);
+	rc = store_exec(st, "BEGIN IMMEDIATE", cause);
+	sqlite3_busy_timeout(st->db, STORE_BUSY_MS);
+	if (rc != 0) {
 		store_exec(st, "PRAGMA foreign_keys = ON", NULL);
 		return (-1);
 	}

@@ -22,7 +22,8 @@ struct sqlite3;
 /* The core tables' version, in PRAGMA user_version (core.c). */
 #define STORE_SCHEMA_VERSION	3
 
-#define STORE_READONLY	0x1	/* open the file read-only (:sql default) */
+#define STORE_READONLY	0x1	/* open the file read-only, never create it */
+#define STORE_NOCREATE	0x2	/* open it read-write, never create it */
 
 struct store;
 
@@ -188,13 +189,16 @@ struct store_cursor;
 void		 store_cursor_close(struct store_cursor *);
 
 /* The tables every kind shares (core.c). */
+struct kind;
 int64_t		 store_session_find(struct store *, const char *);
 int64_t		 store_session_add(struct store *, const char *, const char *,
 		     const char *, int64_t, const char *, const char *, char **);
 int		 store_session_set(struct store *, int64_t, const char *,
 		     const char *);
+int		 store_session_reread(struct store *, const struct kind *,
+		     int64_t, const char *, int64_t, const char *,
+		     const char *, char **);
 int		 store_session_delete(struct store *, int64_t, char **);
-struct kind;
 int		 store_session_summarize(struct store *, int64_t,
 		     const struct kind *);
 int		 store_session_get(struct store *, int64_t,
@@ -271,11 +275,18 @@ struct store_value {
 	int		 type;
 	int64_t		 i;
 	double		 r;
-	const char	*s;	/* STORE_TEXT, STORE_BLOB */
+	const char	*s;	/* STORE_TEXT, STORE_BLOB; NULL for a blob
+				   over STORE_BLOB_MAX, known by its size */
 	size_t		 len;	/* bytes of s */
 };
+#define STORE_BLOB_MAX	(16u << 20)
 struct store_query;
+void		 store_query_writes(struct store *, int);
+int		 store_query_writable(struct store *);
 struct store_query *store_query_open(struct store *, const char **, char **);
+void		 store_query_watch(struct store_query *, int (*)(void *),
+		     void *);
+int		 store_query_stopped(struct store_query *);
 int		 store_query_readonly(struct store_query *);
 int		 store_query_ncols(struct store_query *);
 const char	*store_query_name(struct store_query *, int);

@@ -3,7 +3,10 @@
  * cmd_table[]: each entry carries its handler, so running a command is a
  * look-up, and help, completion and the man page list the same entries.
  */
+#include <sys/stat.h>
+
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -98,13 +101,38 @@ cmd_names(struct tui_view *v, int arg)
 	return (out);
 }
 
+/*
+ * FILE for :export: a FIFO that no process reads is an error at once
+ * (ENXIO), not a browser that hangs; *regular says whether a failed
+ * export may remove what it wrote (never a device or a FIFO).
+ */
+static FILE *
+cmd_export_open(const char *path, int *regular)
+{
+	struct stat	 sb;
+	FILE		*f;
+	int		 fd, fl;
+
+	*regular = 0;
+	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_NONBLOCK | O_CLOEXEC,
+	    0666);
+	if (fd == -1)
+		return (NULL);
+	*regular = fstat(fd, &sb) == 0 && S_ISREG(sb.st_mode);
+	if ((fl = fcntl(fd, F_GETFL)) != -1)
+		fcntl(fd, F_SETFL, fl & ~O_NONBLOCK);
+	if ((f = fdopen(fd, "w")) == NULL)
+		close(fd);
+	return (f);
+}
+
 static int
 cmd_export(struct tui_view *v, const char *args)
 {
 	char		*fmt, *path, *cause = NULL, *valid;
 	size_t		 n;
 	FILE		*f;
-	int		 format, rc;
+	int		 format, rc, regular;
 
 	n = strcspn(args, " ");
 	if (n == 0 || args[n] == '\0') {
@@ -128,8 +156,9 @@ cmd_export(struct tui_view *v, const char *args)
 		return (TUI_R_DRAW);
 	}
 	path = cmd_path(args);
-	if ((f = fopen(path, "w")) == NULL) {
-		tui_message("error: %s: %s", path, strerror(errno));
+	if ((f = cmd_export_open(path, &regular)) == NULL) {
+		tui_message("error: %s: %s", path, errno == ENXIO ?
+		    "a FIFO that no process reads" : strerror(errno));
 		free(path);
 		return (TUI_R_DRAW);
 	}
@@ -139,7 +168,8 @@ cmd_export(struct tui_view *v, const char *args)
 		rc = -1;
 	}
 	if (rc != 0) {
-		unlink(path);
+		if (regular)
+			unlink(path);
 		tui_message("error: export: %s", cause != NULL ? cause :
 		    "failed");
 		free(cause);

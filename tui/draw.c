@@ -11,6 +11,7 @@
 #include <curses.h>
 
 #include "xmalloc.h"
+#include "vis.h"
 #include "tui/tui.h"
 
 /* A colour that is the terminal's own background (or black). */
@@ -213,7 +214,11 @@ tui_put(int y, int x, int width, int attr, const char *s)
 			n = 1;
 			wc = L'?';
 		}
-		if ((cw = wcwidth(wc)) < 0) {
+		/*
+		 * Names come from hostile files: no control character or
+		 * bidi override may reach the terminal (vis.c says which).
+		 */
+		if (vis_unsafe((int)wc) || (cw = wcwidth(wc)) < 0) {
 			wc = L'?';
 			cw = 1;
 		}

@@ -25,6 +25,7 @@
 
 #include "xmalloc.h"
 #include "kind.h"
+#include "vis.h"
 #include "report/report.h"
 #include "tui/tui.h"
 
@@ -32,6 +33,9 @@
 #define LOOP_SLICE_NS		(4 * 1000 * 1000)
 /* How often a view that is still loading redraws its progress. */
 #define LOOP_PROGRESS_NS	(100 * 1000 * 1000)
+/* How often a statement running inside one step looks for a stop. */
+#define LOOP_LOOK_NS		(10 * 1000 * 1000)
+#define LOOP_HELD		64
 
 static struct {
 	struct store		*st;
@@ -54,6 +58,12 @@ static struct {
 	int			 frames;
 	int			 keyed;		/* no more "? help" */
 	int			 quit;
+
+	/* Keys read by tui_interrupted, for the loop to handle after. */
+	TermKeyKey		 held[LOOP_HELD];
+	size_t			 nheld;
+	uint64_t		 looked;	/* last look, for the rate */
+	uint64_t		 esc_since;	/* a lone Esc pending */
 } loop;
 
 uint64_t
@@ -65,13 +75,78 @@ tui_now_ns(void)
 	return ((uint64_t)ts.tv_sec * 1000000000 + (uint64_t)ts.tv_nsec);
 }
 
+/*
+ * Whether to stop a statement that runs inside one step (the :sql table's
+ * watcher asks, store_query_watch): Ctrl-C, read here so the loop does
+ * not quit on it; SIGTERM or SIGHUP, left for the loop, which dies of
+ * them; or a key that closes the view or quits.  Keys typed meanwhile
+ * are kept, in order, for the loop.  Looks every LOOP_LOOK_NS at most.
+ */
+int
+tui_interrupted(void)
+{
+	static const struct timespec	 now = { 0, 0 };
+	struct pollfd			 pfd;
+	sigset_t			 set, one;
+	TermKeyResult			 res;
+	TermKeyKey			*key;
+	enum tui_action			 a;
+	uint64_t			 t = tui_now_ns();
+
+	if (t - loop.looked < LOOP_LOOK_NS)
+		return (0);
+	loop.looked = t;
+	if (sigpending(&set) == 0) {
+		if (sigismember(&set, SIGTERM) || sigismember(&set, SIGHUP))
+			return (1);
+		if (sigismember(&set, SIGINT)) {
+			sigemptyset(&one);
+			sigaddset(&one, SIGINT);
+			sigtimedwait(&one, NULL, &now);
+			return (1);
+		}
+	}
+	pfd.fd = STDIN_FILENO;
+	pfd.events = POLLIN;
+	if (poll(&pfd, 1, 0) == 1)
+		termkey_advisereadable(loop.tk);
+	else if (loop.esc_since == 0)
+		return (0);
+	while (loop.nheld < LOOP_HELD) {
+		key = &loop.held[loop.nheld];
+		if (loop.esc_since != 0 && t - loop.esc_since >=
+		    (uint64_t)termkey_get_waittime(loop.tk) * 1000000)
+			res = termkey_getkey_force(loop.tk, key);
+		else
+			res = termkey_getkey(loop.tk, key);
+		if (res == TERMKEY_RES_AGAIN && loop.esc_since == 0)
+			loop.esc_since = t;
+		if (res != TERMKEY_RES_KEY)
+			break;
+		loop.esc_since = 0;
+		loop.nheld++;
+		if (key->type == TERMKEY_TYPE_MOUSE || tui_prompt_active())
+			continue;
+		a = tui_keymap_lookup(tui_keymap_group(tui_top()->ops->name),
+		    key);
+		if (a == TUI_ACT_NONE)
+			a = tui_keymap_lookup(TUI_G_GLOBAL, key);
+		if (a == TUI_ACT_BACK || a == TUI_ACT_QUIT)
+			return (1);
+	}
+	return (0);
+}
+
 struct store *
 tui_store(void)
 {
 	return (loop.st);
 }
 
-/* A session's program name, else its file's base name, for headers. */
+/*
+ * A session's program name, else its file's base name, for headers:
+ * made safe (vis.c), as views draw it as it is.
+ */
 char *
 tui_session_name(int64_t id)
 {
@@ -83,7 +158,7 @@ tui_session_name(int64_t id)
 		return (xasprintf("session %lld", (long long)id));
 	t = ss.program != NULL && *ss.program != '\0' ? ss.program : ss.source;
 	base = strrchr(t, '/');
-	name = xstrdup(base != NULL ? base + 1 : t);
+	name = vis(base != NULL ? base + 1 : t);
 	store_session_free(&ss);
 	return (name);
 }
@@ -285,7 +360,11 @@ loop_mouse_mode(int on)
 	(void)n;
 }
 
-/* Give the terminal back; safe to call twice and from fatal(). */
+/*
+ * Give the terminal back; safe to call twice and from fatal().  termkey
+ * switched the keypad and cursor keys to application mode (smkx): it
+ * switches them back.
+ */
 static void
 loop_restore(void)
 {
@@ -293,6 +372,8 @@ loop_restore(void)
 		return;
 	loop.curses = 0;
 	loop_mouse_mode(0);
+	if (loop.tk != NULL && termkey_is_started(loop.tk))
+		termkey_stop(loop.tk);
 	curs_set(1);
 	endwin();
 }
@@ -308,10 +389,12 @@ loop_resize(void)
 }
 
 /*
- * The crash path: a fault inside the browser must not leave the terminal
- * raw.  Only async-signal-safe calls here: switch mouse reporting and the
- * alternate screen off, show the cursor, put back the termios saved before
- * curses started, and die of the same signal for the core and the status.
+ * The crash path: a fault inside the browser, or any signal that would
+ * kill it, must not leave the terminal raw.  Only async-signal-safe calls
+ * here: switch mouse reporting, application cursor keys and keypad
+ * (rmkx) and the alternate screen off, reset the colours, show the
+ * cursor, put back the termios saved before curses started, and die of
+ * the same signal for the core and the status.
  */
 static struct termios	loop_termios;
 static int		loop_termios_ok;
@@ -319,9 +402,8 @@ static int		loop_termios_ok;
 static void
 loop_crash(int sig)
 {
-	/* Also normal cursor keys and keypad, which curses switched on. */
-	static const char reset[] = "\033[?1006l\033[?1000l\033[?1049l"
-	    "\033[?1l\033>\033[?25h\r\n";
+	static const char reset[] = "\033[?1006l\033[?1000l\033[?1l\033>"
+	    "\033[m\033[?1049l\033[?25h\r\n";
 
 	if (write(STDOUT_FILENO, reset, sizeof reset - 1) < 0)
 		_exit(128 + sig);
@@ -334,9 +416,12 @@ loop_crash(int sig)
 static void
 loop_crash_handlers(int on)
 {
-	/* SIGQUIT too: Ctrl-backslash kills with a core; never leave it raw. */
+	/* Every signal whose default kills, but those on the signalfd. */
 	static const int	 sigs[] = { SIGSEGV, SIGBUS, SIGFPE, SIGILL,
-				    SIGABRT, SIGQUIT };
+				    SIGABRT, SIGQUIT, SIGTRAP, SIGSYS,
+				    SIGXCPU, SIGXFSZ, SIGPIPE, SIGALRM,
+				    SIGVTALRM, SIGPROF, SIGUSR1, SIGUSR2,
+				    SIGIO, SIGPWR, SIGSTKFLT };
 	struct sigaction	 sa;
 	size_t			 i;
 
@@ -370,8 +455,7 @@ loop_suspend(void)
 {
 	sigset_t	one;
 
-	loop_restore();
-	termkey_stop(loop.tk);
+	loop_restore();		/* termkey stopped too */
 	signal(SIGTSTP, SIG_DFL);
 	sigemptyset(&one);
 	sigaddset(&one, SIGTSTP);
@@ -778,10 +862,17 @@ loop_run(void)
 {
 	struct pollfd	pfd[2];
 	uint64_t	last_draw = 0, esc = 0;
+	size_t		i;
 	int		wait = -1, r, timeout;
 
 	loop_draw(0);
 	while (!loop.quit) {
+		/* Keys typed while a statement ran (tui_interrupted). */
+		for (i = 0; i < loop.nheld && !loop.quit; i++)
+			loop_one_key(&loop.held[i]);
+		loop.nheld = 0;
+		if (loop.quit)
+			break;
 		/* A lone Esc waits termkey's time, even while work runs. */
 		timeout = wait;
 		if (loop_busy())
@@ -825,6 +916,7 @@ tui_main(struct store *st, const int64_t *ids, size_t n,
 	loop.start_ns = tui_now_ns();
 	loop.st = st;
 	loop.opts = opts;
+	store_query_writes(st, opts->writable);
 	if ((trace = getenv("PROFVIEW_TRACE")) != NULL && *trace != '\0') {
 		if ((loop.trace = fopen(trace, "w")) != NULL)
 			setvbuf(loop.trace, NULL, _IOLBF, 0);

@@ -8,6 +8,7 @@
 #include <curses.h>
 
 #include "xmalloc.h"
+#include "vis.h"
 #include "report/report.h"
 #include "tui/tui.h"
 
@@ -19,9 +20,19 @@ struct sessions {
 };
 
 static void
+sessions_safe(char **s)
+{
+	char	*t = vis(*s);
+
+	free(*s);
+	*s = t;
+}
+
+static void
 sessions_load(struct tui_view *tv)
 {
 	struct sessions	*s = tv->data;
+	size_t		 i;
 
 	store_sessions_free(s->v, s->n);
 	s->v = NULL;
@@ -32,6 +43,12 @@ sessions_load(struct tui_view *tv)
 	if (store_sessions(tui_store(), &s->v, &s->n) != 0)
 		s->error = xasprintf("error: reading sessions: %s",
 		    store_error(tui_store()));
+	/* Shown, searched and asked about as drawn: made safe (vis.c). */
+	for (i = 0; i < s->n; i++) {
+		sessions_safe(&s->v[i].source);
+		sessions_safe(&s->v[i].program);
+		sessions_safe(&s->v[i].summary);
+	}
 	tv->list.n = s->n;
 	tv->search.stale = 1;
 	tui_list_fit(&tv->list, tv->list.height);

@@ -3,7 +3,16 @@
  * a few milliseconds, so a million-row result scrolls while it loads; each
  * row is packed into one growing arena (type byte, text, NUL per cell) so
  * the per-row cost is one offset.
+ *
+ * A statement that runs long inside one step (an aggregate over a huge
+ * join returns no row until it is done) is watched: every few ms it asks
+ * the loop whether Ctrl-C, q or SIGTERM came (tui_interrupted), so any
+ * query stops at once.  What is kept is bounded: TABLE_MAX_ROWS rows,
+ * TABLE_MAX_BYTES of cells, TABLE_CELL bytes of a cell, a blob's first
+ * bytes only; the status line says when a result was cut.  The rows sort
+ * by any column (an order over the fetched rows; the arena stays).
  */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -16,6 +25,15 @@
 #define TABLE_MAXW	40	/* widest column, in columns */
 #define TABLE_CHECK	64	/* rows between clock checks */
 #define TABLE_BLOB	16	/* blob bytes shown */
+#define TABLE_CELL	1024	/* text bytes kept of a cell */
+#define TABLE_MAX_ROWS	1000000
+#define TABLE_MAX_BYTES	((size_t)256 << 20)
+
+enum table_sort {
+	TABLE_AS_FETCHED,
+	TABLE_ASCENDING,
+	TABLE_DESCENDING
+};
 
 struct table {
 	struct store_query *q;		/* NULL once fetched */
@@ -32,8 +50,12 @@ struct table {
 	size_t		 acap;
 	char		*error;
 	int		 cancelled;
+	int		 capped;	/* stopped at TABLE_MAX_ROWS or _BYTES */
 	int		 changes;	/* rows changed, for writing statements */
 	size_t		 hcol;		/* first column on screen */
+	size_t		 scol;		/* the column to sort by */
+	int		 sort;		/* enum table_sort */
+	size_t		*order;		/* shown row -> fetched row, if sorted */
 };
 
 static int
@@ -61,22 +83,16 @@ table_append(struct table *t, const char *s, size_t len)
 
 /*
  * A cell as the text export writes it (report_cell_show): NULL, x'00ff',
- * every digit of a real, text made safe for the terminal.  A long blob
- * shows its first bytes and its size, so a huge one costs no memory.
+ * every digit of a real, text made safe for the terminal.  Long text and
+ * a long blob show their first bytes and their size, so a huge one costs
+ * no memory (report_cell_brief).
  */
 static char *
 table_show(const struct store_value *v)
 {
-	struct report_cell	 c = report_value_cell(v);
-	char			*s, *t;
+	struct report_cell	c = report_value_cell(v);
 
-	if (c.type != REPORT_BLOB || c.len <= TABLE_BLOB)
-		return (report_cell_show(&c));
-	c.len = TABLE_BLOB;
-	s = report_cell_show(&c);
-	t = xasprintf("%.*s...' (%zu bytes)", (int)strlen(s) - 1, s, v->len);
-	free(s);
-	return (t);
+	return (report_cell_brief(&c, TABLE_CELL, TABLE_BLOB));
 }
 
 /* v in decimal at the end of buf[32]; returns where it starts. */
@@ -133,7 +149,8 @@ table_fetch_row(struct table *t)
 		else if (v->type == STORE_NULL) {
 			s = (char *)"NULL";
 			len = 4;
-		} else if (v->type == STORE_TEXT && table_plain(v->s, v->len)) {
+		} else if (v->type == STORE_TEXT && v->len <= TABLE_CELL &&
+		    table_plain(v->s, v->len)) {
 			s = (char *)v->s;
 			len = v->len;
 		} else {
@@ -159,11 +176,147 @@ table_finish(struct table *t)
 	t->q = NULL;
 }
 
+/* The cell after cell p (each is type, text, NUL). */
+static const char *
+table_next(const char *p)
+{
+	return (p + 1 + strlen(p + 1) + 1);
+}
+
+/* Fetched row i's cell c. */
+static const char *
+table_cell(const struct table *t, size_t i, size_t c)
+{
+	const char	*p = t->arena + t->row[i];
+
+	while (c-- > 0)
+		p = table_next(p);
+	return (p);
+}
+
+/* The fetched row shown at row i. */
+static size_t
+table_row(const struct table *t, size_t i)
+{
+	return (t->order != NULL ? t->order[i] : i);
+}
+
+/* A cell as the sort sees it: SQLite's order of types, then the value. */
+struct table_key {
+	int		 rank;		/* 0 NULL, 1 number, 2 text, 3 blob */
+	int		 isint;
+	int64_t		 i;
+	double		 r;
+	const char	*s;
+	size_t		 row;
+};
+
+static int
+table_key_cmp(const void *a, const void *b)
+{
+	const struct table_key	*x = a, *y = b;
+	int			 c = 0;
+
+	if (x->rank != y->rank)
+		return (x->rank < y->rank ? -1 : 1);
+	if (x->rank == 1) {
+		if (x->isint && y->isint)
+			c = (x->i > y->i) - (x->i < y->i);
+		else if (isnan(x->r) || isnan(y->r))
+			c = isnan(x->r) - isnan(y->r);
+		else
+			c = (x->r > y->r) - (x->r < y->r);
+	} else if (x->rank >= 2)
+		c = strcmp(x->s, y->s);
+	if (c == 0)	/* stable: equal cells keep the fetched order */
+		c = (x->row > y->row) - (x->row < y->row);
+	return (c);
+}
+
+/*
+ * Sort the fetched rows by column scol (reals and integers by value,
+ * from their shown digits), or put them back as fetched.
+ */
+static void
+table_sort(struct tui_view *tv)
+{
+	struct table		*t = tv->data;
+	struct table_key	*k;
+	const char		*p;
+	size_t			 i, n = t->nrows, cur, at;
+
+	cur = tv->list.n != 0 ? table_row(t, tv->list.cur) : 0;
+	free(t->order);
+	t->order = NULL;
+	tv->search.stale = 1;
+	if (t->sort == TABLE_AS_FETCHED || n == 0) {
+		tv->list.cur = cur;
+		return;
+	}
+	k = xreallocarray(NULL, n, sizeof *k);
+	for (i = 0; i < n; i++) {
+		p = table_cell(t, i, t->scol);
+		memset(&k[i], 0, sizeof k[i]);
+		k[i].row = i;
+		k[i].s = p + 1;
+		switch (p[0]) {
+		case STORE_NULL:
+			break;
+		case STORE_INT:
+			k[i].rank = 1;
+			k[i].isint = 1;
+			k[i].i = strtoll(p + 1, NULL, 10);
+			k[i].r = (double)k[i].i;
+			break;
+		case STORE_REAL:
+			k[i].rank = 1;
+			k[i].r = strtod(p + 1, NULL);
+			break;
+		case STORE_TEXT:
+			k[i].rank = 2;
+			break;
+		default:
+			k[i].rank = 3;
+			break;
+		}
+	}
+	qsort(k, n, sizeof *k, table_key_cmp);
+	t->order = xreallocarray(NULL, n, sizeof *t->order);
+	for (i = 0; i < n; i++) {
+		at = t->sort == TABLE_ASCENDING ? i : n - 1 - i;
+		t->order[at] = k[i].row;
+		if (k[i].row == cur)
+			tv->list.cur = at;	/* the cursor stays on its row */
+	}
+	free(k);
+}
+
+/* Rows fetched while sorted wait at the end, in order, until the end. */
+static void
+table_order_grow(struct table *t, size_t from)
+{
+	size_t	i;
+
+	if (t->order == NULL)
+		return;
+	t->order = xreallocarray(t->order, t->nrows, sizeof *t->order);
+	for (i = from; i < t->nrows; i++)
+		t->order[i] = i;
+}
+
+/* The statement's watcher: stop when the loop says so. */
+static int
+table_stop(void *arg)
+{
+	(void)arg;
+	return (tui_interrupted());
+}
+
 static int
 table_work(struct tui_view *tv, uint64_t deadline)
 {
 	struct table	*t = tv->data;
-	size_t		 n = 0;
+	size_t		 n = 0, had = t->nrows;
 	int		 rc;
 
 	if (t->q == NULL)
@@ -174,6 +327,14 @@ table_work(struct tui_view *tv, uint64_t deadline)
 		return (0);
 	}
 	for (;;) {
+		if (t->nrows >= TABLE_MAX_ROWS || t->alen >= TABLE_MAX_BYTES) {
+			t->capped = 1;
+			tui_message("kept the first %zu rows (%zu MiB): the"
+			    " cap; :export writes them all", t->nrows,
+			    t->alen >> 20);
+			table_finish(t);
+			break;
+		}
 		rc = store_query_step(t->q, t->vals);
 		if (rc == 1) {
 			table_fetch_row(t);
@@ -189,6 +350,10 @@ table_work(struct tui_view *tv, uint64_t deadline)
 			else
 				tui_message("%zu row%s", t->nrows,
 				    t->nrows == 1 ? "" : "s");
+		} else if (store_query_stopped(t->q)) {
+			t->cancelled = 1;
+			tui_message("interrupted (%zu row%s)", t->nrows,
+			    t->nrows == 1 ? "" : "s");
 		} else {
 			t->error = xasprintf("error: %s",
 			    store_query_error(t->q));
@@ -198,6 +363,9 @@ table_work(struct tui_view *tv, uint64_t deadline)
 		break;
 	}
 	tv->list.n = t->nrows;
+	table_order_grow(t, had);
+	if (t->q == NULL && t->order != NULL)
+		table_sort(tv);
 	if (n != 0)
 		tv->search.stale = 1;
 	return (t->q != NULL);
@@ -213,24 +381,19 @@ table_title(struct tui_view *tv)
 		state = ", fetching";
 	else if (t->cancelled)
 		state = ", interrupted";
+	else if (t->capped)
+		state = ", cut at the cap";
 	else if (t->error != NULL)
 		state = ", failed";
 	return (xasprintf("profview: sql: %zu row%s%s: %s", t->nrows,
 	    t->nrows == 1 ? "" : "s", state, t->sql));
 }
 
-/* The cell after cell p (each is type, text, NUL). */
-static const char *
-table_next(const char *p)
-{
-	return (p + 1 + strlen(p + 1) + 1);
-}
-
 static void
 table_draw(struct tui_view *tv, int y, int h, int w)
 {
 	struct table	*t = tv->data;
-	const char	*p;
+	const char	*p, *mark;
 	size_t		 i;
 	int		 row, c, x, cw, attr, cattr, yy, tw;
 
@@ -246,7 +409,12 @@ table_draw(struct tui_view *tv, int y, int h, int w)
 	x = 0;
 	for (c = (int)t->hcol; c < t->ncols && x < w; c++) {
 		cw = t->width[c];
+		/* The sort column says which way: name^ or namev. */
+		mark = (size_t)c != t->scol || t->sort == TABLE_AS_FETCHED ?
+		    "" : t->sort == TABLE_ASCENDING ? "^" : "v";
 		tui_put(y, x, cw, tui_attr(TUI_C_HEADER), t->names[c]);
+		if (*mark != '\0')
+			tui_put(y, x + cw++, 1, tui_attr(TUI_C_HEADER), mark);
 		x += cw + 1;
 	}
 	tv->list.y = y + 1;
@@ -264,12 +432,12 @@ table_draw(struct tui_view *tv, int y, int h, int w)
 		attr = i == tv->list.cur ? tui_attr(TUI_C_CURSOR) : TUI_PLAIN;
 		if (attr != TUI_PLAIN)
 			tui_fill(yy, 0, w, attr);
-		p = t->arena + t->row[i];
-		for (c = 0; c < (int)t->hcol; c++)
-			p = table_next(p);
+		p = table_cell(t, table_row(t, i), t->hcol);
 		x = 0;
-		for (; c < t->ncols && x < w; c++, p = table_next(p)) {
-			cw = t->width[c];
+		for (c = (int)t->hcol; c < t->ncols && x < w;
+		    c++, p = table_next(p)) {
+			cw = t->width[c] + ((size_t)c == t->scol &&
+			    t->sort != TABLE_AS_FETCHED);
 			cattr = attr;
 			if (p[0] == STORE_NULL && attr == TUI_PLAIN)
 				cattr = tui_attr(TUI_C_NULL);
@@ -282,6 +450,12 @@ table_draw(struct tui_view *tv, int y, int h, int w)
 			x += cw + 1;
 		}
 	}
+}
+
+static const char *
+table_sort_name(int sort)
+{
+	return (sort == TABLE_ASCENDING ? "ascending" : "descending");
 }
 
 static int
@@ -298,6 +472,38 @@ table_key(struct tui_view *tv, enum tui_action a)
 		if (t->hcol + 1 < (size_t)t->ncols)
 			t->hcol++;
 		return (TUI_R_DRAW);
+	case TUI_ACT_SQL_SORT:
+		if (t->ncols == 0)
+			return (TUI_R_NONE);
+		t->sort = (t->sort + 1) % 3;
+		table_sort(tv);
+		if (t->sort == TABLE_AS_FETCHED)
+			tui_message("rows as fetched");
+		else
+			tui_message("sorted by %s, %s%s", t->names[t->scol],
+			    table_sort_name(t->sort), t->q != NULL ?
+			    " (again when all are fetched)" : "");
+		return (TUI_R_DRAW);
+	case TUI_ACT_SQL_SORT_LEFT:
+	case TUI_ACT_SQL_SORT_RIGHT:
+		if (t->ncols == 0)
+			return (TUI_R_NONE);
+		if (a == TUI_ACT_SQL_SORT_LEFT && t->scol > 0)
+			t->scol--;
+		else if (a == TUI_ACT_SQL_SORT_RIGHT &&
+		    t->scol + 1 < (size_t)t->ncols)
+			t->scol++;
+		/* Keep the sort column on screen. */
+		if (t->scol < t->hcol)
+			t->hcol = t->scol;
+		else if (t->scol > t->hcol + 3)
+			t->hcol = t->scol - 3;
+		if (t->sort == TABLE_AS_FETCHED)
+			t->sort = TABLE_ASCENDING;
+		table_sort(tv);
+		tui_message("sorted by %s, %s", t->names[t->scol],
+		    table_sort_name(t->sort));
+		return (TUI_R_DRAW);
 	default:
 		return (TUI_R_UNUSED);
 	}
@@ -307,7 +513,7 @@ static int
 table_match(struct tui_view *tv, size_t row, const char *pattern)
 {
 	struct table	*t = tv->data;
-	const char	*p = t->arena + t->row[row];
+	const char	*p = table_cell(t, table_row(t, row), 0);
 	int		 c;
 
 	for (c = 0; c < t->ncols; c++, p = table_next(p)) {
@@ -337,6 +543,8 @@ table_export(struct tui_view *tv, int format, FILE *f, char **cause)
 		    " exported (it runs again)");
 		return (-1);
 	}
+	/* As long as the query takes: Ctrl-C or q stops it too. */
+	store_query_watch(q, table_stop, NULL);
 	rc = report_query(q, format, f, cause);
 	store_query_close(q);
 	return (rc);
@@ -354,6 +562,7 @@ table_free(struct tui_view *tv)
 	free(t->names);
 	free(t->width);
 	free(t->row);
+	free(t->order);
 	free(t->arena);
 	free(t->error);
 	free(t->sql);
@@ -415,6 +624,7 @@ tui_table_new(const char *sql, char **cause)
 		if (t->width[c] < 4)
 			t->width[c] = 4;	/* room for NULL */
 	}
+	store_query_watch(q, table_stop, NULL);
 	tv = tui_view_new(&table_ops, t);
 	tv->busy = 1;
 	return (tv);

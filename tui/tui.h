@@ -118,6 +118,10 @@ enum tui_group {
 	A(UNITS, UNITS_BACK,	"u Tab", "back to the timeline") \
 	A(SQL, LEFT,		"h Left", "scroll one column left") \
 	A(SQL, RIGHT,		"l Right", "scroll one column right") \
+	A(SQL, SQL_SORT,	"s", \
+	    "sort by the marked column: ascending, descending, as fetched") \
+	A(SQL, SQL_SORT_LEFT,	"<", "sort by the column to the left") \
+	A(SQL, SQL_SORT_RIGHT,	">", "sort by the column to the right") \
 	A(PROMPT, PROMPT_ENTER,	"Enter", "run the command or the search") \
 	A(PROMPT, PROMPT_CANCEL, "Escape C-g", "close the prompt") \
 	A(PROMPT, PROMPT_LEFT,	"Left C-b", "move the cursor left") \
@@ -273,6 +277,7 @@ void		 tui_message(const char *, ...)
 void		 tui_confirm(void (*)(void *), void *, const char *, ...)
 		    __attribute__((format(printf, 3, 4)));
 uint64_t	 tui_now_ns(void);
+int		 tui_interrupted(void);
 struct tui_view	*tui_view_new(const struct tui_view_ops *, void *);
 void		 tui_view_free(struct tui_view *);
 int		 tui_open_session(int64_t, int);

@@ -80,11 +80,20 @@ fuzz_index(const struct analyze_ovd *a)
 	analyze_ovd_index_free(ix);
 }
 
+static char	fuzz_path[64];
+
+/* The input's file goes when the run ends. */
+static void
+fuzz_cleanup(void)
+{
+	unlink(fuzz_path);
+}
+
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static struct store	*st;
-	static char		 path[64];
+	char			*path = fuzz_path;
 	struct ingest_opts	 opts;
 	struct analyze_ovd	 a;
 	const char		*kind;
@@ -96,10 +105,12 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (st == NULL) {
 		if ((st = store_open(":memory:", 0, &cause)) == NULL)
 			abort();
-		snprintf(path, sizeof path, "/tmp/fuzzovdXXXXXX.OVD");
-		if ((fd = mkstemps(path, 4)) == -1)
+		snprintf(fuzz_path, sizeof fuzz_path,
+		    "/tmp/fuzzovdXXXXXX.OVD");
+		if ((fd = mkstemps(fuzz_path, 4)) == -1)
 			abort();
 		close(fd);
+		atexit(fuzz_cleanup);
 	}
 	if ((f = fopen(path, "wb")) == NULL)
 		abort();

@@ -4,8 +4,11 @@
 FUZZ_CFLAGS = $(AM_CFLAGS) $(SQLITE_CFLAGS)
 
 check_PROGRAMS += tests/fuzz/replay_prf tests/fuzz/replay_map \
-	tests/fuzz/replay_ovd
-TESTS += tests/fuzz/replay_prf tests/fuzz/replay_map tests/fuzz/replay_ovd
+	tests/fuzz/replay_ovd tests/fuzz/replay_ingest \
+	tests/fuzz/replay_report tests/fuzz/replay_cell
+TESTS += tests/fuzz/replay_prf tests/fuzz/replay_map tests/fuzz/replay_ovd \
+	tests/fuzz/replay_ingest tests/fuzz/replay_report \
+	tests/fuzz/replay_cell
 
 tests_fuzz_replay_prf_SOURCES = tests/fuzz/fuzz_prf.c tests/fuzz/replay.c \
 	tests/fuzz/fuzz.h
@@ -21,6 +24,26 @@ tests_fuzz_replay_ovd_SOURCES = tests/fuzz/fuzz_ovd.c tests/fuzz/replay.c \
 	tests/fuzz/fuzz.h
 tests_fuzz_replay_ovd_CFLAGS = $(FUZZ_CFLAGS) -DFUZZ_CORPUS='"ovd"'
 tests_fuzz_replay_ovd_LDADD = $(CORE_LIBS)
+
+# The whole ingest path from files (a data file and its map, found or
+# named, load rules, a second ingest), every report writer, and the :sql
+# table's cells with the query writers.
+FUZZ_FILES = tests/fuzz/files.c tests/fuzz/files.h tests/fuzz/check.c \
+	tests/fuzz/check.h
+tests_fuzz_replay_ingest_SOURCES = tests/fuzz/fuzz_ingest.c \
+	tests/fuzz/replay.c tests/fuzz/fuzz.h $(FUZZ_FILES)
+tests_fuzz_replay_ingest_CFLAGS = $(FUZZ_CFLAGS) -DFUZZ_CORPUS='"ingest"'
+tests_fuzz_replay_ingest_LDADD = $(CORE_LIBS)
+
+tests_fuzz_replay_report_SOURCES = tests/fuzz/fuzz_report.c \
+	tests/fuzz/replay.c tests/fuzz/fuzz.h $(FUZZ_FILES)
+tests_fuzz_replay_report_CFLAGS = $(FUZZ_CFLAGS) -DFUZZ_CORPUS='"report"'
+tests_fuzz_replay_report_LDADD = $(CORE_LIBS)
+
+tests_fuzz_replay_cell_SOURCES = tests/fuzz/fuzz_cell.c \
+	tests/fuzz/replay.c tests/fuzz/fuzz.h $(FUZZ_FILES)
+tests_fuzz_replay_cell_CFLAGS = $(FUZZ_CFLAGS) -DFUZZ_CORPUS='"cell"'
+tests_fuzz_replay_cell_LDADD = $(CORE_LIBS)
 
 EXTRA_DIST += tests/fuzz/run.sh tests/fuzz/corpus
 

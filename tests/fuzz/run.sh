@@ -5,19 +5,19 @@
 # tests/fuzz/corpus/ (keep each under 200 files).  Crashes are left as
 # crash-* files in $FUZZ_OUT and fail the script.
 #
-# usage: tests/fuzz/run.sh [SECONDS] [prf|map ...]
+# usage: tests/fuzz/run.sh [SECONDS] [prf|map|ovd|ingest|report|cell ...]
 set -eu
 secs=${1:-60}
 [ $# -gt 0 ] && shift
-targets=${*:-prf map ovd}
+targets=${*:-prf map ovd ingest report cell}
 top=$(cd "$(dirname "$0")/../.." && pwd)
 out=${FUZZ_OUT:-$top/tests/fuzz/build}
 cc=${CLANG:-clang}
 mkdir -p "$out"
 
 # The core library's sources, instrumented like the harness.
-core=$(cd "$top" && ls xmalloc.c kind.c store/*.c ingest/*.c analyze/*.c \
-    report/*.c)
+core=$(cd "$top" && ls xmalloc.c kind.c vis.c store/*.c ingest/*.c \
+    analyze/*.c report/*.c tests/fuzz/files.c tests/fuzz/check.c)
 flags="-g -O1 -std=gnu11 -D_GNU_SOURCE -I$top -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined"
 sqlite=$(pkg-config --cflags --libs sqlite3 capstone)
 

@@ -157,9 +157,29 @@ main(void)
 	    " scrolled while it loads;");
 	puts("NULL is shown as NULL in its own colour (dim without colours),"
 	    " numbers are right\\-aligned,");
-	puts("and Left/Right scroll by column.");
-	puts("Ctrl\\-C stops a query that is still fetching; with nothing"
-	    " running it quits.");
+	puts("and Left/Right scroll by column;");
+	puts(".Ic s");
+	puts("sorts the rows by the marked column (ascending, descending, as"
+	    " fetched) and");
+	puts(".Ic <");
+	puts("and");
+	puts(".Ic >");
+	puts("sort by the column beside it.");
+	puts("Ctrl\\-C, q or SIGTERM stops a query within a few milliseconds,"
+	    " also one that has not");
+	puts("returned a row yet (an aggregate over a big join); with nothing"
+	    " running Ctrl\\-C quits.");
+	puts("A table keeps at most 1\\~000\\~000 rows and 256\\~MiB of"
+	    " cells, and the status line says");
+	puts("when a result was cut there;");
+	puts(".Ic :export");
+	puts("runs the query again and writes every row.");
+	puts("A cell shows at most 1\\~KiB of text and a blob its first 16"
+	    " bytes and its size");
+	puts("(a blob over 16\\~MiB only its size); without");
+	puts(".Fl \\-writable ,");
+	puts(".Ic ATTACH");
+	puts("only attaches files that exist.");
 	puts(".Ic :export");
 	puts("writes what the view shows: the rows of a histogram at its zoom"
 	    " level or its flat profile,");
@@ -167,15 +187,20 @@ main(void)
 	puts(".Ic :sql");
 	puts("table (the query runs again into the report), or, from the"
 	    " sessions view, the whole report of");
-	puts("the session under the cursor; errors appear in the status line.");
+	puts("the session under the cursor; errors appear in the status line."
+	    "  A FIFO that no process");
+	puts("reads is an error at once, and a failed export removes the file"
+	    " it wrote (never a device).");
 	puts(".Pp");
 	puts("SIGINT (with no query running), SIGTERM and SIGHUP restore the"
 	    " terminal and then end profview by");
 	puts("the same signal, so the exit status is 128 plus the signal number"
 	    " (130, 143, 129).");
-	puts("A fault (SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT) or SIGQUIT also"
-	    " puts the terminal back (normal cursor keys and keypad included)"
-	    " before profview dies of it.");
+	puts("Every other signal that would kill profview (SIGQUIT, a fault"
+	    " such as SIGSEGV or SIGABRT,");
+	puts("SIGUSR1, SIGPIPE ...) also puts the terminal back, the alternate"
+	    " screen, mouse reporting");
+	puts("and application cursor keys off, before profview dies of it.");
 	puts("Ctrl\\-Z suspends with the terminal restored;");
 	puts(".Ic fg");
 	puts("redraws.");

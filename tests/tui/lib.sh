@@ -185,7 +185,10 @@ start() {
 	pvterm=screen-256color
 	if [ "$1" != -- ]; then pvterm=$1; shift; fi
 	shift
+	# A ^C for profview reaches the wrapper too (one process group): a
+	# trap (not an ignore, which profview would inherit) keeps it alive.
 	cat > "$dir/wrap.sh" <<EOS
+trap : INT
 stty -g > "$dir/stty.before"
 sh -c 'echo \$\$ > "$dir/pid"; exec env TERM=$pvterm LC_ALL=C.UTF-8 \
     XDG_STATE_HOME="$dir/state" "$PROFVIEW" --db "$dir/db" "\$@"' profview $*

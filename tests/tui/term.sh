@@ -3,9 +3,20 @@
 # Ctrl-Z all leave the terminal as they found it (stty -g compared).
 # SIGTERM, SIGINT and SIGHUP kill profview by that signal once the
 # terminal is restored, so its exit status is 128 + the signal number.
+# So does every other signal that kills (SIGQUIT, faults, SIGUSR1 ...),
+# and every way out also switches off what profview switched on: the
+# alternate screen, mouse reporting, application cursor keys and keypad
+# (tmux reports each mode).
 . "${top_srcdir:-.}/tests/tui/lib.sh"
-echo 1..17
+echo 1..23
 mkprf
+
+# Alternate screen, application cursor keys, keypad, mouse (normal and
+# SGR) and a visible cursor: 000001 is how a shell leaves the pane.
+modes() {
+	$T display -p '#{alternate_on}#{keypad_cursor_flag}#{keypad_flag}'`
+	    `'#{mouse_standard_flag}#{mouse_sgr_flag}#{cursor_flag}'
+}
 
 start -- browse 1
 wait_for "[histogram] session 1"
@@ -22,6 +33,8 @@ ok $? "back to 80x24: header and rows redrawn"
 keys q q
 restored
 ok $? "q on the last view quits; stty -g equal before and after"
+[ "$(modes)" = 000001 ]
+ok $? "q: alternate screen, cursor keys, keypad, mouse all off ($(modes))"
 [ "$(cat "$dir/status")" = 0 ]
 ok $? "exit status 0"
 
@@ -38,21 +51,20 @@ ok $? "SIGTERM: exit status 143 (killed by the signal)"
 start -- browse 1
 wait_for "[histogram] session 1"
 kill -SEGV "$(cat "$dir/pid")"
-restored
-ok $? "SIGSEGV: terminal restored"
+restored && [ "$(modes)" = 000001 ]
+ok $? "SIGSEGV: terminal restored, every mode off ($(modes))"
 [ "$(cat "$dir/status")" = 139 ]
 ok $? "SIGSEGV: exit status 139 (died of the signal)"
 
-# SIGQUIT (Ctrl-\; sent to profview alone here, as the wrapper's shell
-# would die of the key too) kills with a core: the terminal comes back,
-# with normal cursor keys and keypad, and the alternate screen left.
-start -- browse 1
-wait_for "[histogram] session 1"
-kill -QUIT "$(cat "$dir/pid")"
-restored && [ "$($T display -p '#{alternate_on}#{keypad_cursor_flag}#{keypad_flag}#{mouse_any_flag}')" = 0000 ]
-ok $? "SIGQUIT: terminal restored, cursor keys and keypad normal"
-[ "$(cat "$dir/status")" = 131 ]
-ok $? "SIGQUIT: exit status 131 (died of the signal)"
+# Every signal that kills: the terminal as it was, in every mode, and
+# the status of a death by that signal.
+for sig in QUIT ABRT TERM HUP USR1 PIPE ALRM; do
+	start -- browse 1
+	wait_for "[histogram] session 1"
+	kill -$sig "$(cat "$dir/pid")"
+	restored && [ "$(modes)" = 000001 ]
+	ok $? "SIG$sig: terminal restored, every mode off ($(modes))"
+done
 
 # Ctrl-Z needs a shell with job control: bash -m.
 cat > "$dir/wrapz.sh" <<EOS

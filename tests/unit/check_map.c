@@ -260,6 +260,11 @@ static const struct {
 	    "name" },
 	{ "  Address   Publics by Value\n 0000:0010  a b c\n", 2, "public" },
 	{ "  Address   Publics by Name\n 0000:0010  \001x\n", 2, "name" },
+	/* A bidi override (U+202E) and a C1 control (U+009B, CSI). */
+	{ "  Address   Publics by Name\n 0000:0010  a\342\200\256b\n", 2,
+	    "name" },
+	{ " Start Stop Length Name Class\n 00000H 0001FH 00020H \302\233x"
+	    " CODE\n", 2, "name" },
 	{ " Origin   Group\n 0015   DGROUP\n", 2, "group" },
 	{ " Start Stop Length Name Class\n 00000H 0001FH 00020H _TEXT CODE\n"
 	    "\nProgram entry point at nowhere\n", 4, "entry" },
@@ -599,6 +604,88 @@ START_TEST(test_many_segments)
 END_TEST
 
 /*
+ * Many overlapping segments and many publics (more than a scan should
+ * take: the owners are painted) against the definition: the first
+ * segment in table order, of length not 0, whose Start..Stop holds the
+ * address.  Segments near 1 MiB and publics past it included.
+ */
+START_TEST(test_overlap_brute)
+{
+	struct ingest_map	 map;
+	uint32_t		 start[400], stop[400], len[400], a;
+	char			*text, *p, *cause = NULL, mod[16];
+	size_t			 i, k, n = 400, npub = 6000;
+	const char		*want;
+
+	srandom(12345);
+	p = text = malloc(200 * (n + npub));
+	p += sprintf(p, " Start  Stop   Length Name   Class\n\n");
+	for (i = 0; i < n; i++) {
+		start[i] = (uint32_t)random() % 0x100000;
+		len[i] = i % 13 == 0 ? 0 : (uint32_t)random() % 0x3000 + 1;
+		stop[i] = start[i] + (len[i] != 0 ? len[i] - 1 : 0);
+		if (stop[i] > 0xfffff)
+			stop[i] = 0xfffff;
+		p += sprintf(p, " %05XH %05XH %05XH S%zu CODE\n", start[i],
+		    stop[i], len[i], i);
+	}
+	p += sprintf(p, "\n  Address         Publics by Value\n\n");
+	for (k = 0; k < npub; k++)
+		p += sprintf(p, " %04X:%04X       P%zu\n",
+		    (unsigned)(random() % 0x10000),
+		    (unsigned)(random() % 0x10000), k);
+	ck_assert_msg(ingest_map_parse(text, (size_t)(p - text), "t.map",
+	    &map, &cause) == 0, "%s", cause);
+	ck_assert_uint_eq(map.nsyms, npub);
+	ck_assert_uint_eq(map.nsegs, n);
+	for (k = 0; k < npub; k++) {
+		a = map.syms[k].seg * 16 + map.syms[k].off;
+		want = NULL;
+		for (i = 0; i < n && want == NULL; i++) {
+			if (len[i] != 0 && a >= start[i] && a <= stop[i]) {
+				snprintf(mod, sizeof mod, "S%zu", i);
+				want = mod;
+			}
+		}
+		if (want == NULL)
+			ck_assert_ptr_null(map.syms[k].module);
+		else
+			ck_assert_msg(map.syms[k].module != NULL &&
+			    strcmp(map.syms[k].module, want) == 0,
+			    "P%zu at %05X: %s, not %s", k, a,
+			    map.syms[k].module, want);
+	}
+	ingest_map_free(&map);
+	free(text);
+}
+END_TEST
+
+/* The segment table stays with the map, in table order. */
+START_TEST(test_segments_kept)
+{
+	static const char	 text[] = " Start  Stop   Length Name Class\n\n"
+	    " 00000H 0004FH 00050H MAIN CODE\n"
+	    " 00400H 0042FH 00030H UNIT1 CODE\n"
+	    " 00500H 0057FH 00080H DATA DATA\n"
+	    " 00580H 00580H 00000H HEAP HEAP\n";
+	struct ingest_map	 map;
+	char			*cause = NULL;
+
+	ck_assert_msg(ingest_map_parse(text, sizeof text - 1, "gs.map", &map,
+	    &cause) == 0, "%s", cause);
+	ck_assert_int_eq(map.flavour, INGEST_MAP_TP);
+	ck_assert_uint_eq(map.nsyms, 0);
+	ck_assert_uint_eq(map.nsegs, 4);
+	ck_assert_str_eq(map.segs[1].name, "UNIT1");
+	ck_assert_str_eq(map.segs[1].class, "CODE");
+	ck_assert_uint_eq(map.segs[1].start, 0x400);
+	ck_assert_uint_eq(map.segs[1].stop, 0x42f);
+	ck_assert_uint_eq(map.segs[3].length, 0);
+	ingest_map_free(&map);
+}
+END_TEST
+
+/*
  * Publics by name come out of address order: sizes follow the sorted
  * addresses, and of two aliases only the later in the map gets one.
  */
@@ -652,6 +739,8 @@ map_suite(void)
 #endif
 	tcase_add_loop_test(tc, test_lenient, 0, 4);
 	tcase_add_test(tc, test_many_segments);
+	tcase_add_test(tc, test_overlap_brute);
+	tcase_add_test(tc, test_segments_kept);
 	suite_add_tcase(s, tc);
 	tcase_add_loop_test(tb, test_bad_line, 0,
 	    (int)(sizeof bad / sizeof bad[0]));

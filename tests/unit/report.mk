@@ -9,6 +9,12 @@ TESTS += tests/unit/check_report
 TESTS += tests/unit/report_cli.sh
 EXTRA_DIST += tests/unit/report_cli.sh
 
+# The command line against hostile input and a hostile world: maps that
+# name units or not, options on a stored file, locks, read-only and
+# corrupt stores, FIFOs, a full disk, names that drive a terminal, SIGINT.
+TESTS += tests/unit/robust.sh
+EXTRA_DIST += tests/unit/robust.sh
+
 # The manual pages lint clean and list every option and command.
 TESTS += tests/unit/man_lint.sh
 EXTRA_DIST += tests/unit/man_lint.sh
