@@ -38,13 +38,19 @@ enum analyze_split {
 };
 
 /* A bucket, or a run of merged buckets at a coarser zoom level. */
+/*
+ * 32 bytes: a 65535-bucket session's rows are made at every open, and
+ * on a VM every page of them is a dear fault.  DOS linear addresses fit
+ * 32 bits; hits do not (PV32 buckets count to 2^32 - 1, and rows add
+ * them up).
+ */
 struct analyze_bucket {
 	uint32_t	 idx;		/* first raw bucket */
-	uint64_t	 lo;
-	uint64_t	 hi;
-	uint64_t	 hits;
+	uint32_t	 lo;
+	uint32_t	 hi;
 	uint32_t	 sym_first;	/* candidate symbols, sorted by addr */
 	uint32_t	 sym_count;
+	uint64_t	 hits;
 };
 
 struct analyze_level {
@@ -71,7 +77,8 @@ struct analyze_hist {
 	struct analyze_sym	*syms;		/* by address */
 	size_t			 nsyms;
 	size_t			*flat;		/* syms by hits, descending */
-	struct analyze_level	*levels;	/* [0] is the raw buckets */
+	struct analyze_level	*levels;	/* [0] the raw buckets; the rest
+						   by analyze_hist_level */
 	size_t			 nlevels;
 };
 
@@ -87,6 +94,8 @@ void		 analyze_hist_model_free(void *);
 uint64_t	 analyze_overlap(const struct analyze_bucket *,
 		    const struct analyze_sym *);
 double		 analyze_hist_pct(const struct analyze_hist *, double);
+const struct analyze_level
+		*analyze_hist_level(struct analyze_hist *, size_t);
 size_t		*analyze_level_by_hits(const struct analyze_level *);
 size_t		 analyze_level_at(const struct analyze_level *, uint64_t);
 size_t		 analyze_bucket_sym(const struct analyze_hist *,

@@ -282,7 +282,7 @@ analyze_syms_free(struct analyze_sym *v, size_t n)
 }
 
 static int
-hist_load_buckets(struct store *st, struct analyze_hist *h)
+hist_load_buckets(struct store *st, struct analyze_hist *h, char **cause)
 {
 	struct store_cursor	*c;
 	struct store_bucket	 row;
@@ -297,6 +297,18 @@ hist_load_buckets(struct store *st, struct analyze_hist *h)
 		return (-1);
 	while (n < h->prf.bucket_num + 1 &&
 	    (rc = store_bucket_next(c, &row)) == 1) {
+		/* What a PRF can hold; a store edited by hand may not. */
+		if (row.hits > UINT32_MAX || row.hi > UINT32_MAX ||
+		    row.lo > row.hi) {
+			*cause = xasprintf("session %lld: bucket %u: lo %llu,"
+			    " hi %llu, hits %llu: not what a PRF holds",
+			    (long long)h->session, row.idx,
+			    (unsigned long long)row.lo,
+			    (unsigned long long)row.hi,
+			    (unsigned long long)row.hits);
+			rc = -1;
+			break;
+		}
 		l0->b[n].idx = row.idx;
 		l0->b[n].lo = row.lo;
 		/* Stores from before ingest clipped it: the last bucket. */
@@ -311,32 +323,45 @@ hist_load_buckets(struct store *st, struct analyze_hist *h)
 	return (rc < 0 ? -1 : 0);
 }
 
-/* Level k merges pairs of level k - 1 until one row is left. */
-static void
-hist_levels(struct analyze_hist *h)
+/*
+ * Zoom level k, which merges pairs of level k - 1 (the last has one
+ * row), made when first asked for: a 65535-bucket session's levels are
+ * as big as its buckets, and the page faults of making them all at load
+ * were a fifth of the browser's first frame.
+ */
+const struct analyze_level *
+analyze_hist_level(struct analyze_hist *h, size_t k)
 {
 	struct analyze_level	*prev, *cur;
-	size_t			 i, max = 1;
+	struct analyze_bucket	*r;
+	size_t			 i, l;
 
-	for (i = h->levels[0].n; i > 1; i = (i + 1) / 2)
-		max++;
-	h->levels = xreallocarray(h->levels, max, sizeof *h->levels);
-	while (h->nlevels < max) {
-		prev = &h->levels[h->nlevels - 1];
-		cur = &h->levels[h->nlevels];
+	if (k >= h->nlevels)
+		return (NULL);
+	for (l = 1; l <= k; l++) {
+		prev = &h->levels[l - 1];
+		cur = &h->levels[l];
+		if (cur->b != NULL)
+			continue;
 		cur->factor = prev->factor * 2;
 		cur->n = (prev->n + 1) / 2;
 		cur->b = xcalloc(cur->n + 1, sizeof *cur->b);
-		h->nlevels++;
+		/*
+		 * A pair's candidates run from the left one's first to the
+		 * right one's last: the same lo, the same hi, no search.
+		 */
 		for (i = 0; i < cur->n; i++) {
 			cur->b[i] = prev->b[2 * i];
 			if (2 * i + 1 < prev->n) {
-				cur->b[i].hi = prev->b[2 * i + 1].hi;
-				cur->b[i].hits += prev->b[2 * i + 1].hits;
+				r = &prev->b[2 * i + 1];
+				cur->b[i].hi = r->hi;
+				cur->b[i].hits += r->hits;
+				cur->b[i].sym_count = r->sym_first +
+				    r->sym_count - cur->b[i].sym_first;
 			}
-			hist_syms_of(h, &cur->b[i]);
 		}
 	}
+	return (&h->levels[k]);
 }
 
 /* The hit table, by address, with running sums. */
@@ -527,6 +552,7 @@ analyze_hist_load(struct store *st, int64_t id, struct analyze_hist *h,
 	size_t			 i, k, end;
 	uint64_t		 lo, hi, ex;
 	double			 share;
+	char			*why = NULL;
 	int			 decoding = 0;
 
 	memset(h, 0, sizeof *h);
@@ -538,10 +564,11 @@ analyze_hist_load(struct store *st, int64_t id, struct analyze_hist *h,
 	}
 	h->levels = xcalloc(1, sizeof *h->levels);
 	h->nlevels = 1;
-	if (hist_load_buckets(st, h) != 0 || hist_load_hits(st, h) != 0 ||
+	if (hist_load_buckets(st, h, &why) != 0 ||
+	    hist_load_hits(st, h) != 0 ||
 	    analyze_syms_load(st, h->session, &h->syms, &h->nsyms) != 0) {
-		*cause = xasprintf("session %lld: %s", (long long)id,
-		    store_error(st));
+		*cause = why != NULL ? why : xasprintf("session %lld: %s",
+		    (long long)id, store_error(st));
 		analyze_hist_free(h);
 		return (-1);
 	}
@@ -591,7 +618,11 @@ analyze_hist_load(struct store *st, int64_t id, struct analyze_hist *h,
 			h->flat[i] = i;
 		qsort_r(h->flat, h->nsyms, sizeof *h->flat, hist_flat_cmp, h);
 	}
-	hist_levels(h);
+	/* The zoom levels, to make when shown (analyze_hist_level). */
+	for (i = l0->n; i > 1; i = (i + 1) / 2)
+		h->nlevels++;
+	h->levels = xreallocarray(h->levels, h->nlevels, sizeof *h->levels);
+	memset(h->levels + 1, 0, (h->nlevels - 1) * sizeof *h->levels);
 	return (0);
 }
 

@@ -15,3 +15,11 @@ bench-tui-ovd: profview
 	top_builddir=. PROFVIEW='$(abs_top_builddir)/profview' \
 	    $(SHELL) $(srcdir)/bench/tui-ovd $(BENCH_OVD_EVENTS)
 .PHONY: bench-tui-ovd
+# bench/prf-open: the first frame of a 65535-bucket PRF (budget 50 ms),
+# beside the sqlite3 shell reading its rows; PROFVIEW_OLD=another build
+# adds its figure.
+EXTRA_DIST += bench/prf-open
+bench: bench-prf-open
+bench-prf-open: profview
+	PROFVIEW='$(abs_top_builddir)/profview' $(SHELL) $(srcdir)/bench/prf-open
+.PHONY: bench-prf-open

@@ -255,9 +255,8 @@ prf_symbols_table(struct report_out *o, const struct report_table *t,
 
 static void
 prf_buckets_table(struct report_out *o, const struct report_table *t,
-    const struct analyze_hist *h, size_t level, int nonzero)
+    const struct analyze_hist *h, const struct analyze_level *l, int nonzero)
 {
-	const struct analyze_level	*l = &h->levels[level];
 	const struct analyze_bucket	*b;
 	struct report_cell		 c[8];
 	char				*range, *segoff, *names;
@@ -376,7 +375,7 @@ report_prf(struct store *st, const struct store_session *ss,
 	prf_counters_table(&o, h);
 	report_warnings_rows(&o, warn, nwarn);
 	prf_symbols_table(&o, &tsym, h);
-	prf_buckets_table(&o, &tbuck, h, 0, human);
+	prf_buckets_table(&o, &tbuck, h, &h->levels[0], human);
 	prf_legend(&o, h);
 	rc = report_end(&o, cause);
 
@@ -392,7 +391,7 @@ report_prf(struct store *st, const struct store_session *ss,
  * buckets of one zoom level (all of them, or those with hits).
  */
 int
-report_hist(const struct analyze_hist *h, size_t level, int flags,
+report_hist(struct analyze_hist *h, size_t level, int flags,
     int format, FILE *f, char **cause)
 {
 	struct report_out		 o;
@@ -417,7 +416,7 @@ report_hist(const struct analyze_hist *h, size_t level, int flags,
 		    (long long)h->session);
 	else
 		t.title = xasprintf("session %lld: buckets, %u per row",
-		    (long long)h->session, h->levels[level].factor);
+		    (long long)h->session, analyze_hist_level(h, level)->factor);
 	tables[0] = &t;
 	doc.title = t.title;
 	doc.bare = 1;
@@ -427,7 +426,7 @@ report_hist(const struct analyze_hist *h, size_t level, int flags,
 	if (flags & REPORT_HIST_FLAT)
 		prf_symbols_table(&o, &t, h);
 	else
-		prf_buckets_table(&o, &t, h, level,
+		prf_buckets_table(&o, &t, h, analyze_hist_level(h, level),
 		    (flags & REPORT_HIST_NONZERO) != 0);
 	rc = report_end(&o, cause);
 	free((char *)t.title);

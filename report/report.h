@@ -66,7 +66,7 @@ const char	*report_format_name(int);
 int		 report_session(struct store *, int64_t, int, FILE *, char **);
 int		 report_write(struct store *, const struct store_session *,
 		     const void *, int, FILE *, char **);
-int		 report_hist(const struct analyze_hist *, size_t, int, int,
+int		 report_hist(struct analyze_hist *, size_t, int, int,
 		     FILE *, char **);
 int		 report_query(struct store_query *, int, FILE *, char **);
 int		 report_sessions(struct store *, int, FILE *, char **);

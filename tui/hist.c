@@ -62,13 +62,41 @@ struct bsyms {
 static const struct analyze_level *
 hist_lv(struct hist *hs)
 {
-	return (&hs->h.levels[hs->level]);
+	return (analyze_hist_level(&hs->h, hs->level));
+}
+
+/*
+ * The current level's rows by hits and its largest count, made when the
+ * level is first shown: sorting every level at open cost a 65535-bucket
+ * session a third of its first frame.
+ */
+static void
+hist_level_ready(struct hist *hs)
+{
+	const struct analyze_level	*lv = hist_lv(hs);
+	size_t				 k;
+
+	if (hs->order[hs->level] != NULL)
+		return;
+	hs->order[hs->level] = analyze_level_by_hits(lv);
+	for (k = 0; k < lv->n; k++) {
+		if (lv->b[k].hits > hs->max[hs->level])
+			hs->max[hs->level] = lv->b[k].hits;
+	}
 }
 
 static size_t *
 hist_order(struct hist *hs)
 {
+	hist_level_ready(hs);
 	return (hs->order[hs->level]);
+}
+
+static uint64_t
+hist_max(struct hist *hs)
+{
+	hist_level_ready(hs);
+	return (hs->max[hs->level]);
 }
 
 /* The bucket or symbol index shown on row. */
@@ -331,8 +359,8 @@ hist_draw_buckets(struct tui_view *tv, int y, int w)
 		snprintf(cum, sizeof cum, "%.2f%%", hist_pct(hs, hs->cum[i]));
 		tui_putf(yy, 22 + symw, w - 22 - symw, attr, " %9llu %7s %7s",
 		    (unsigned long long)b->hits, share, cum);
-		f = hs->max[hs->level] != 0 ? (double)b->hits /
-		    (double)hs->max[hs->level] : 0;
+		f = hist_max(hs) != 0 ? (double)b->hits /
+		    (double)hist_max(hs) : 0;
 		tui_bar(yy, 49 + symw, w - 49 - symw, f, attr != TUI_PLAIN);
 	}
 }
@@ -610,7 +638,7 @@ tui_hist_new(int64_t id, char **cause)
 	struct hist		*hs = xcalloc(1, sizeof *hs);
 	struct store_session	 ss;
 	struct tui_view		*tv;
-	size_t			 i, k;
+	size_t			 i;
 
 	if (analyze_hist_load(tui_store(), id, &hs->h, cause) != 0) {
 		free(hs);
@@ -625,14 +653,6 @@ tui_hist_new(int64_t id, char **cause)
 	}
 	hs->order = xcalloc(hs->h.nlevels, sizeof *hs->order);
 	hs->max = xcalloc(hs->h.nlevels, sizeof *hs->max);
-	for (i = 0; i < hs->h.nlevels; i++) {
-		for (k = 0; k < hs->h.levels[i].n; k++) {
-			if (hs->h.levels[i].b[k].hits > hs->max[i])
-				hs->max[i] = hs->h.levels[i].b[k].hits;
-		}
-	}
-	for (i = 0; i < hs->h.nlevels; i++)
-		hs->order[i] = analyze_level_by_hits(&hs->h.levels[i]);
 	for (i = 0; i < hs->h.nsyms; i++) {
 		if (hs->h.syms[i].hits > hs->flatmax)
 			hs->flatmax = hs->h.syms[i].hits;

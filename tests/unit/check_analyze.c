@@ -121,6 +121,10 @@ START_TEST(test_flat_profile)
 
 	/* 32 rows, then 16, 8, 4, 2, 1. */
 	ck_assert_int_eq(h.nlevels, 6);
+	/* Made when asked for, the lower ones on the way. */
+	ck_assert_ptr_null(h.levels[1].b);
+	ck_assert_ptr_nonnull(analyze_hist_level(&h, 5));
+	ck_assert_ptr_null(analyze_hist_level(&h, 6));
 	ck_assert_int_eq(h.levels[1].n, 16);
 	ck_assert_int_eq(h.levels[1].b[8].lo, 0x10100);
 	ck_assert_int_eq(h.levels[1].b[8].hi, 0x10120);
@@ -279,7 +283,7 @@ bf_share(const struct analyze_hist *h, const struct analyze_bucket *b,
 
 /* Names, shares and the iterator of every bucket of every level. */
 static void
-check_buckets(const struct analyze_hist *h)
+check_buckets(struct analyze_hist *h)
 {
 	static const size_t		 widths[] = { 0, 5, 12, 40, 600 };
 	const struct analyze_level	*lv;
@@ -293,7 +297,7 @@ check_buckets(const struct analyze_hist *h)
 	ov = calloc(h->nsyms + 1, sizeof *ov);
 	ck_assert_ptr_nonnull(ov);
 	for (l = 0; l < h->nlevels; l++) {
-		lv = &h->levels[l];
+		lv = analyze_hist_level(h, l);
 		for (i = 0; i < lv->n; i++) {
 			b = &lv->b[i];
 			n = bf_overlapping(h, b, ov);
@@ -386,14 +390,14 @@ check_buckets(const struct analyze_hist *h)
 
 /* Rows by hits and the row that holds an address, on every level. */
 static void
-check_levels(const struct analyze_hist *h)
+check_levels(struct analyze_hist *h)
 {
 	const struct analyze_level	*lv;
 	size_t				*o, *seen, i, l, want;
 	uint64_t			 a;
 
 	for (l = 0; l < h->nlevels; l++) {
-		lv = &h->levels[l];
+		lv = analyze_hist_level(h, l);
 		o = analyze_level_by_hits(lv);
 		seen = calloc(lv->n + 1, sizeof *seen);
 		ck_assert_ptr_nonnull(seen);

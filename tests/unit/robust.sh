@@ -25,7 +25,7 @@ py() { python3 -c "$@"; }
 checkpoint() { py 'import sqlite3, sys
 sqlite3.connect(sys.argv[1]).execute("PRAGMA wal_checkpoint(TRUNCATE)")' \
     "$1"; }
-echo 1..53
+echo 1..54
 
 # OVD files: version 1, units at 0040h (48 bytes), 0044h, 0048h, one load
 # event at ticks $2 of 0040h into a buffer 3000h..3008h.
@@ -109,6 +109,18 @@ check "... and the file's rows are there once" test "$(pv sql --csv \
 pv ingest "$tmp/FOO.PRF" >/dev/null 2>&1
 check "ingest again without options keeps what is there" \
     test "$(syms "$id")" = "beta@10000 beta2@10010"
+
+# A store edited by hand to hold what no PRF can: said, not wrapped round.
+py 'import sqlite3, sys
+c = sqlite3.connect(sys.argv[2])
+sqlite3.connect(sys.argv[1]).backup(c)
+c.execute("UPDATE bucket SET hits = 1 << 32 WHERE idx = 3")
+c.commit()' "$db" "$tmp/edited.db"
+"$PROFVIEW" --db "$tmp/edited.db" export "$id" >/dev/null 2>"$tmp/err"
+check "a bucket's hits past 2^32 - 1 in the store: an error naming it" \
+    sh -c '[ $1 -ne 0 ] &&
+    grep -q "bucket 3: .*hits 4294967296: not what a PRF holds" "$2"' \
+    sh $? "$tmp/err"
 
 pv sessions >"$tmp/out"
 check "sessions prints a header" \
