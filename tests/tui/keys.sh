@@ -2,7 +2,7 @@
 # The KEYS and COMMANDS sections of the man page agree with the key and
 # command tables in tui/tui.h: keytable prints them from those tables and
 # profview.1 must hold exactly that between its BEGIN/END KEYS comments.
-echo 1..7
+echo 1..8
 man="${top_srcdir:-.}/man/profview.1"
 out=$(mktemp)
 have=$(mktemp)
@@ -15,13 +15,13 @@ diff -u "$have" "$out" >&2
 # Every action has its entry, in its group's list, and the help screen is
 # built from the same table (tui/help.c loops over tui_actions).
 n=$(grep -c '^	A(' "${top_srcdir:-.}/tui/tui.h")
-m=$(sed -n '/^\.Sh KEYS/,/^\.Sh COMMANDS/p' "$have" | grep -c '^\.It ')
+m=$(sed -n '/^\.Sh KEYS/,/^\.Sh BROWSER COMMANDS/p' "$have" | grep -c '^\.It ')
 [ "$m" = $((n + 1)) ] && echo "ok 2 - $n actions and the mouse in KEYS" ||
     echo "not ok 2 - KEYS has $m entries for $n actions"
 n=$(grep -c '^	C(' "${top_srcdir:-.}/tui/tui.h")
-m=$(sed -n '/^\.Sh COMMANDS/,$p' "$have" | grep -c '^\.It Ic ')
-[ "$m" = "$n" ] && echo "ok 3 - $n commands in COMMANDS" ||
-    echo "not ok 3 - COMMANDS has $m entries for $n commands"
+m=$(sed -n '/^\.Sh BROWSER COMMANDS/,$p' "$have" | grep -c '^\.It Ic ')
+[ "$m" = "$n" ] && echo "ok 3 - $n commands in BROWSER COMMANDS" ||
+    echo "not ok 3 - BROWSER COMMANDS has $m entries for $n commands"
 # The page still renders without complaint with the sections in it.
 if command -v groff > /dev/null; then
 	w=$(groff -mdoc -ww -z "$man" 2>&1)
@@ -44,3 +44,9 @@ f=$(grep -oE 'tui_(timeline|units)_[a-z_]+' "$tui/tui.h" | grep -v '_new$')
 p=$(grep -ln 'init_pair' "$tui"/*.c | grep -v '/draw\.c$')
 [ -z "$p" ] && echo "ok 7 - colour pairs are made in draw.c only" ||
     echo "not ok 7 - init_pair outside draw.c: $p"
+# A newcomer's page: no section name twice, and the capture tool in SEE
+# ALSO.
+d=$(grep '^\.Sh ' "$man" | sort | uniq -d)
+sed -n '/^\.Sh SEE ALSO/,/^\.Sh /p' "$man" | grep -q '^\.Xr profil 1' &&
+    [ -z "$d" ] && echo "ok 8 - one section per name, profil(1) in SEE ALSO" ||
+    echo "not ok 8 - sections twice: $d; or no profil(1) in SEE ALSO"

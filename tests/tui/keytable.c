@@ -96,7 +96,7 @@ main(void)
 		}
 		puts(".El");
 	}
-	puts(".Sh COMMANDS");
+	puts(".Sh BROWSER COMMANDS");
 	puts(".Ic \\&:");
 	puts("opens a prompt in the status line, with the editing keys listed"
 	    " under");

@@ -34,3 +34,7 @@ update-man-kinds: tests/unit/kindtable$(EXEEXT)
 	mv $(srcdir)/man/profview.1.new $(srcdir)/man/profview.1
 	rm -f $(srcdir)/man/kinds.tmp
 .PHONY: update-man-kinds
+
+# The README's and profview(1)'s examples run as written.
+TESTS += tests/unit/docs_examples.sh
+EXTRA_DIST += tests/unit/docs_examples.sh
