@@ -1,6 +1,7 @@
 # End-to-end: PROFIL.COM for real under DOSBox (headless).  The scripts
 # print "1..0 # SKIP" when dosbox is not installed.
 DOS_E2E = tests/e2e/dos-accuracy.sh tests/e2e/dos-exits.sh \
+	tests/e2e/dos-readme.sh \
 	tests/e2e/dos-hits.sh
 TESTS += $(DOS_E2E)
 EXTRA_DIST += $(DOS_E2E) tests/e2e/dos.sh tests/e2e/dosbox.conf \
