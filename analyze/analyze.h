@@ -304,4 +304,67 @@ void		 analyze_ovd_band(const struct analyze_ovd_index *, int64_t,
 size_t		 analyze_ovd_load_list(const struct analyze_ovd_index *,
 		    size_t, struct analyze_ovd_slot *);
 
+/*
+ * The heap graph (heapgraph.c).  Nodes: 0 for all roots together, then
+ * 1 + r for root r, then 1 + nroots + b for block b (blocks in address
+ * order, as memcheck takes them).
+ */
+#define ANALYZE_HEAP_E_ROOT	0x1	/* src is a root, not a block */
+#define ANALYZE_HEAP_E_INTERIOR	0x2	/* points inside dst, not at it */
+#define ANALYZE_HEAP_E_EXCUSED	0x4	/* ... as a memcheck heuristic allows */
+
+struct analyze_heap_edge {
+	uint32_t	 src;
+	uint32_t	 dst;
+	uint32_t	 flags;
+};
+
+/* A block's leak kind, memcheck's. */
+enum analyze_heap_state {
+	ANALYZE_HEAP_UNREACHED,		/* only while computing */
+	ANALYZE_HEAP_REACHABLE,
+	ANALYZE_HEAP_POSSIBLE,
+	ANALYZE_HEAP_DEFINITE,		/* definitely lost */
+	ANALYZE_HEAP_INDIRECT,		/* indirectly lost */
+	ANALYZE_HEAP_NSTATES
+};
+
+struct analyze_heap {
+	uint32_t	 nroots;
+	uint32_t	 nblocks;
+	uint32_t	 nnodes;
+	size_t		 nedges;
+	uint32_t	*out_off;	/* CSR: nnodes + 1 offsets */
+	uint32_t	*out;		/* targets (top bit: interior) */
+	uint32_t	*in_off;
+	uint32_t	*in;
+	uint64_t	*size;		/* per node; roots 0 */
+	/* analyze_heap_states */
+	uint8_t		*state;		/* per block */
+	uint64_t	 counts[ANALYZE_HEAP_NSTATES];
+	uint64_t	 bytes[ANALYZE_HEAP_NSTATES];
+	/* analyze_heap_dominators */
+	uint32_t	*idom;		/* per node, UINT32_MAX unreached */
+	uint64_t	*retained;	/* per node */
+	uint32_t	*dom_in;	/* per node, its span in dom_order */
+	uint32_t	*dom_out;
+	uint32_t	*dom_order;	/* the tree in preorder */
+	uint32_t	 ndom;
+};
+
+int		 analyze_heap_build(struct analyze_heap *, uint32_t, uint32_t,
+		    const uint64_t *, const struct analyze_heap_edge *, size_t,
+		    char **);
+void		 analyze_heap_free(struct analyze_heap *);
+void		 analyze_heap_states(struct analyze_heap *);
+size_t		 analyze_heap_reach(const struct analyze_heap *,
+		    const uint32_t *, size_t, int, const uint8_t *, uint8_t *);
+void		 analyze_heap_dominators(struct analyze_heap *);
+size_t		 analyze_heap_anchored(const struct analyze_heap *, uint32_t,
+		    const uint32_t **);
+size_t		 analyze_heap_anchored_by(const struct analyze_heap *,
+		    uint32_t, uint8_t *);
+size_t		 analyze_heap_unload(const struct analyze_heap *,
+		    const uint8_t *, uint8_t *);
+
 #endif

@@ -1,0 +1,512 @@
+/*
+ * The heap graph of a heap session, as HeapInspector asks questions of it:
+ * which blocks nothing reaches (memcheck's leak kinds), what one object
+ * reaches, what reaches it, what only it (or one root) keeps alive, and
+ * what unloading modules would free.
+ *
+ * Nodes: 0 stands for every root at once, 1..nroots the roots (module
+ * variables, thread stacks and registers), then the blocks.  The edges
+ * are kept both ways in CSR arrays, made once by counting sorts, so every
+ * question is one or two linear passes; the dominator tree (Lengauer and
+ * Tarjan, with path compression) answers "only anchored by" for every
+ * node at once, and gives each its retained bytes.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "xmalloc.h"
+#include "analyze/analyze.h"
+
+#define HG_NONE		UINT32_MAX
+/* In out[]/in[]: the pointer is interior and no heuristic excuses it. */
+#define HG_WEAK		0x80000000u
+#define HG_NODE(x)	((x) & ~HG_WEAK)
+
+/* Free everything; h is all zeros after. */
+void
+analyze_heap_free(struct analyze_heap *h)
+{
+	free(h->out_off);
+	free(h->out);
+	free(h->in_off);
+	free(h->in);
+	free(h->size);
+	free(h->state);
+	free(h->idom);
+	free(h->retained);
+	free(h->dom_in);
+	free(h->dom_out);
+	free(h->dom_order);
+	memset(h, 0, sizeof *h);
+}
+
+/*
+ * The graph of nroots roots and nblocks blocks of the given sizes, and
+ * nedges edges, each from a root or a block to a block.  An index out of
+ * range is the caller's data being wrong: -1 and cause says which edge.
+ */
+int
+analyze_heap_build(struct analyze_heap *h, uint32_t nroots, uint32_t nblocks,
+    const uint64_t *sizes, const struct analyze_heap_edge *e, size_t nedges,
+    char **cause)
+{
+	uint32_t	*fill, src, dst, w;
+	size_t		 i, m;
+	uint64_t	 n;
+
+	memset(h, 0, sizeof *h);
+	n = 1 + (uint64_t)nroots + nblocks;
+	/* HG_WEAK takes the top bit; a node count must leave it free. */
+	if (n >= HG_WEAK || nedges + nroots >= HG_WEAK) {
+		*cause = xasprintf("heap graph: %llu nodes, %zu edges: too many",
+		    (unsigned long long)n, nedges);
+		return (-1);
+	}
+	h->nroots = nroots;
+	h->nblocks = nblocks;
+	h->nnodes = (uint32_t)n;
+	for (i = 0; i < nedges; i++) {
+		if (e[i].dst >= nblocks || ((e[i].flags & ANALYZE_HEAP_E_ROOT) ?
+		    e[i].src >= nroots : e[i].src >= nblocks)) {
+			*cause = xasprintf("heap graph: edge %zu: %s %u to block"
+			    " %u: no such %s (%u roots, %u blocks)", i,
+			    (e[i].flags & ANALYZE_HEAP_E_ROOT) ? "root" :
+			    "block", e[i].src, e[i].dst,
+			    e[i].dst >= nblocks ? "block" : "source", nroots,
+			    nblocks);
+			return (-1);
+		}
+	}
+	m = nedges + nroots;
+	h->nedges = m;
+	h->size = xcalloc(h->nnodes, sizeof *h->size);
+	if (nblocks != 0)
+		memcpy(h->size + 1 + nroots, sizes, nblocks * sizeof *sizes);
+	h->out_off = xcalloc((size_t)h->nnodes + 1, sizeof *h->out_off);
+	h->in_off = xcalloc((size_t)h->nnodes + 1, sizeof *h->in_off);
+	h->out = xreallocarray(NULL, m + 1, sizeof *h->out);
+	h->in = xreallocarray(NULL, m + 1, sizeof *h->in);
+	fill = xreallocarray(NULL, (size_t)h->nnodes + 1, sizeof *fill);
+
+	/* Counts, then offsets, then the edges in place: node 0 first. */
+	h->out_off[1] = nroots;
+	for (i = 0; i < nroots; i++)
+		h->in_off[2 + i]++;
+	for (i = 0; i < nedges; i++) {
+		src = (e[i].flags & ANALYZE_HEAP_E_ROOT) ? 1 + e[i].src :
+		    1 + nroots + e[i].src;
+		h->out_off[src + 1]++;
+		h->in_off[1 + nroots + e[i].dst + 1]++;
+	}
+	for (i = 1; i <= h->nnodes; i++) {
+		h->out_off[i] += h->out_off[i - 1];
+		h->in_off[i] += h->in_off[i - 1];
+	}
+	memcpy(fill, h->out_off, h->nnodes * sizeof *fill);
+	for (i = 0; i < nroots; i++)
+		h->out[fill[0]++] = 1 + (uint32_t)i;
+	for (i = 0; i < nedges; i++) {
+		src = (e[i].flags & ANALYZE_HEAP_E_ROOT) ? 1 + e[i].src :
+		    1 + nroots + e[i].src;
+		dst = 1 + nroots + e[i].dst;
+		w = (e[i].flags & ANALYZE_HEAP_E_INTERIOR) &&
+		    !(e[i].flags & ANALYZE_HEAP_E_EXCUSED) ? HG_WEAK : 0;
+		h->out[fill[src]++] = dst | w;
+	}
+	memcpy(fill, h->in_off, h->nnodes * sizeof *fill);
+	for (src = 0; src < h->nnodes; src++) {
+		for (i = h->out_off[src]; i < h->out_off[src + 1]; i++) {
+			dst = HG_NODE(h->out[i]);
+			h->in[fill[dst]++] = src | (h->out[i] & HG_WEAK);
+		}
+	}
+	free(fill);
+	return (0);
+}
+
+/*
+ * memcheck's leak kinds.  From a root, or a block already reachable, a
+ * pointer to a block's start makes it reachable and an interior one
+ * possible; from a possible block any pointer makes it possible (a block
+ * that turns reachable later is scanned again).  What is left is lost:
+ * one block of each group that no other lost block reaches is definitely
+ * lost (the first by index, as memcheck takes the first by address), the
+ * rest indirectly.
+ */
+void
+analyze_heap_states(struct analyze_heap *h)
+{
+	uint32_t	*stack, *st, top = 0, v, w, b, base = 1 + h->nroots;
+	uint8_t		*s;
+	size_t		 i;
+	int		 definite;
+
+	free(h->state);
+	h->state = s = xcalloc((size_t)h->nblocks + 1, 1);
+	memset(h->counts, 0, sizeof h->counts);
+	memset(h->bytes, 0, sizeof h->bytes);
+	/* A block goes on the stack at most twice: possible, reachable. */
+	stack = xreallocarray(NULL, 2 * (size_t)h->nnodes + 1, sizeof *stack);
+	for (v = 1; v < base; v++)
+		stack[top++] = v;
+	while (top > 0) {
+		v = stack[--top];
+		definite = v < base || s[v - base] == ANALYZE_HEAP_REACHABLE;
+		for (i = h->out_off[v]; i < h->out_off[v + 1]; i++) {
+			w = HG_NODE(h->out[i]);
+			b = w - base;
+			if (definite && !(h->out[i] & HG_WEAK) &&
+			    s[b] != ANALYZE_HEAP_REACHABLE) {
+				s[b] = ANALYZE_HEAP_REACHABLE;
+				stack[top++] = w;
+			} else if (s[b] == ANALYZE_HEAP_UNREACHED) {
+				s[b] = ANALYZE_HEAP_POSSIBLE;
+				stack[top++] = w;
+			}
+		}
+	}
+
+	/*
+	 * The lost ones, leaders in index order: whatever a leader reaches
+	 * through lost blocks is indirectly lost, an earlier leader too.
+	 */
+	st = stack;
+	for (b = 0; b < h->nblocks; b++) {
+		if (s[b] != ANALYZE_HEAP_UNREACHED)
+			continue;
+		s[b] = ANALYZE_HEAP_DEFINITE;
+		top = 0;
+		st[top++] = base + b;
+		while (top > 0) {
+			v = st[--top];
+			for (i = h->out_off[v]; i < h->out_off[v + 1]; i++) {
+				w = HG_NODE(h->out[i]);
+				if (w == base + b || (s[w - base] !=
+				    ANALYZE_HEAP_UNREACHED && s[w - base] !=
+				    ANALYZE_HEAP_DEFINITE))
+					continue;
+				s[w - base] = ANALYZE_HEAP_INDIRECT;
+				st[top++] = w;
+			}
+		}
+	}
+	free(stack);
+	for (b = 0; b < h->nblocks; b++) {
+		h->counts[s[b]]++;
+		h->bytes[s[b]] += h->size[base + b];
+	}
+}
+
+/*
+ * Mark (1 in mark[], nnodes bytes, cleared here) every node reachable from
+ * the n nodes of from, those included, following pointers forwards or,
+ * with reverse, backwards (what reaches them).  A node in skip (if not
+ * NULL, nnodes bytes) is neither entered nor passed.  The count marked.
+ */
+size_t
+analyze_heap_reach(const struct analyze_heap *h, const uint32_t *from,
+    size_t n, int reverse, const uint8_t *skip, uint8_t *mark)
+{
+	const uint32_t	*off = reverse ? h->in_off : h->out_off;
+	const uint32_t	*adj = reverse ? h->in : h->out;
+	uint32_t	*stack, top = 0, v, w;
+	size_t		 i, count = 0;
+
+	memset(mark, 0, h->nnodes);
+	stack = xreallocarray(NULL, (size_t)h->nnodes + 1, sizeof *stack);
+	for (i = 0; i < n; i++) {
+		v = from[i];
+		if (v >= h->nnodes || mark[v] || (skip != NULL && skip[v]))
+			continue;
+		mark[v] = 1;
+		count++;
+		stack[top++] = v;
+	}
+	while (top > 0) {
+		v = stack[--top];
+		for (i = off[v]; i < off[v + 1]; i++) {
+			w = HG_NODE(adj[i]);
+			if (mark[w] || (skip != NULL && skip[w]))
+				continue;
+			mark[w] = 1;
+			count++;
+			stack[top++] = w;
+		}
+	}
+	free(stack);
+	return (count);
+}
+
+/*
+ * Path compression for eval(), without recursion (a list of a million
+ * blocks is a path of a million): the chain of ancestors up to the
+ * forest's root is gathered, then compressed from the top down.
+ */
+static void
+hg_compress(uint32_t v, uint32_t *ancestor, uint32_t *label,
+    const uint32_t *semi, uint32_t *path)
+{
+	uint32_t	n = 0, x, a;
+
+	for (x = v; ancestor[ancestor[x]] != HG_NONE; x = ancestor[x])
+		path[n++] = x;
+	while (n > 0) {
+		x = path[--n];
+		a = ancestor[x];
+		if (semi[label[a]] < semi[label[x]])
+			label[x] = label[a];
+		ancestor[x] = ancestor[a];
+	}
+}
+
+static uint32_t
+hg_eval(uint32_t v, uint32_t *ancestor, uint32_t *label, const uint32_t *semi,
+    uint32_t *path)
+{
+	if (ancestor[v] == HG_NONE)
+		return (v);
+	hg_compress(v, ancestor, label, semi, path);
+	return (label[v]);
+}
+
+/*
+ * The dominator tree from node 0 (Lengauer and Tarjan), in DFS preorder
+ * numbers, then back in node ids: idom[] (HG_NONE where nothing reaches),
+ * each node's retained bytes (itself and all it dominates), and each
+ * node's span [dom_in, dom_out) in the tree's preorder dom_order[], so
+ * that "dominated by x" is a slice.
+ */
+void
+analyze_heap_dominators(struct analyze_heap *h)
+{
+	uint32_t	 N = h->nnodes, n = 0, k, v, w, u, p, top;
+	uint32_t	*num, *vertex, *parent, *semi, *idom, *ancestor, *label;
+	uint32_t	*bhead, *bnext, *stack, *edge, *path, *kids, *koff;
+	size_t		 i;
+
+	num = xreallocarray(NULL, N, sizeof *num);
+	memset(num, 0xff, (size_t)N * sizeof *num);
+	vertex = xreallocarray(NULL, N, sizeof *vertex);
+	parent = xreallocarray(NULL, N, sizeof *parent);
+	stack = xreallocarray(NULL, N, sizeof *stack);
+	edge = xreallocarray(NULL, N, sizeof *edge);
+
+	/* Preorder numbers by an iterative DFS from node 0. */
+	top = 0;
+	num[0] = n;
+	vertex[n] = 0;
+	parent[n++] = HG_NONE;
+	stack[top] = 0;
+	edge[top++] = h->out_off[0];
+	while (top > 0) {
+		v = stack[top - 1];
+		if (edge[top - 1] == h->out_off[v + 1]) {
+			top--;
+			continue;
+		}
+		w = HG_NODE(h->out[edge[top - 1]++]);
+		if (num[w] != HG_NONE)
+			continue;
+		num[w] = n;
+		vertex[n] = w;
+		parent[n++] = num[v];
+		stack[top] = w;
+		edge[top++] = h->out_off[w];
+	}
+	free(edge);
+
+	semi = xreallocarray(NULL, n, sizeof *semi);
+	idom = xreallocarray(NULL, n, sizeof *idom);
+	ancestor = xreallocarray(NULL, n, sizeof *ancestor);
+	label = xreallocarray(NULL, n, sizeof *label);
+	bhead = xreallocarray(NULL, n, sizeof *bhead);
+	bnext = xreallocarray(NULL, n, sizeof *bnext);
+	path = stack;
+	for (k = 0; k < n; k++) {
+		semi[k] = label[k] = k;
+		ancestor[k] = bhead[k] = HG_NONE;
+		idom[k] = 0;
+	}
+	for (k = n - 1; k > 0; k--) {
+		w = vertex[k];
+		for (i = h->in_off[w]; i < h->in_off[w + 1]; i++) {
+			v = num[HG_NODE(h->in[i])];
+			if (v == HG_NONE)
+				continue;
+			u = hg_eval(v, ancestor, label, semi, path);
+			if (semi[u] < semi[k])
+				semi[k] = semi[u];
+		}
+		bnext[k] = bhead[semi[k]];
+		bhead[semi[k]] = k;
+		p = parent[k];
+		ancestor[k] = p;
+		for (v = bhead[p]; v != HG_NONE; v = bnext[v]) {
+			u = hg_eval(v, ancestor, label, semi, path);
+			idom[v] = semi[u] < semi[v] ? u : p;
+		}
+		bhead[p] = HG_NONE;
+	}
+	for (k = 1; k < n; k++) {
+		if (idom[k] != semi[k])
+			idom[k] = idom[idom[k]];
+	}
+	free(semi);
+	free(ancestor);
+	free(label);
+	free(bhead);
+	free(bnext);
+	free(parent);
+
+	/* Back to node ids; retained bytes bottom up (parents first in k). */
+	free(h->idom);
+	free(h->retained);
+	h->idom = xreallocarray(NULL, N, sizeof *h->idom);
+	memset(h->idom, 0xff, (size_t)N * sizeof *h->idom);
+	h->retained = xcalloc(N, sizeof *h->retained);
+	for (k = 1; k < n; k++)
+		h->idom[vertex[k]] = vertex[idom[k]];
+	for (k = n; k-- > 0;) {
+		h->retained[vertex[k]] += h->size[vertex[k]];
+		if (k > 0)
+			h->retained[vertex[idom[k]]] +=
+			    h->retained[vertex[k]];
+	}
+
+	/* The tree's children (CSR), then its preorder and each span. */
+	koff = xcalloc((size_t)N + 1, sizeof *koff);
+	for (k = 1; k < n; k++)
+		koff[vertex[idom[k]] + 1]++;
+	for (v = 0; v < N; v++)
+		koff[v + 1] += koff[v];
+	kids = xreallocarray(NULL, n + 1, sizeof *kids);
+	memcpy(num, koff, (size_t)N * sizeof *num);
+	for (k = 1; k < n; k++)
+		kids[num[vertex[idom[k]]]++] = vertex[k];
+	free(h->dom_in);
+	free(h->dom_out);
+	free(h->dom_order);
+	h->dom_in = xreallocarray(NULL, N, sizeof *h->dom_in);
+	h->dom_out = xreallocarray(NULL, N, sizeof *h->dom_out);
+	memset(h->dom_in, 0xff, (size_t)N * sizeof *h->dom_in);
+	memset(h->dom_out, 0xff, (size_t)N * sizeof *h->dom_out);
+	h->dom_order = xreallocarray(NULL, n + 1, sizeof *h->dom_order);
+	h->ndom = n;
+	/* stack holds nodes; num[] reused as the next child to visit. */
+	memcpy(num, koff, (size_t)N * sizeof *num);
+	k = 0;
+	top = 0;
+	stack[top++] = 0;
+	h->dom_in[0] = k;
+	h->dom_order[k++] = 0;
+	while (top > 0) {
+		v = stack[top - 1];
+		if (num[v] == koff[v + 1]) {
+			h->dom_out[v] = k;
+			top--;
+			continue;
+		}
+		w = kids[num[v]++];
+		h->dom_in[w] = k;
+		h->dom_order[k++] = w;
+		stack[top++] = w;
+	}
+	free(kids);
+	free(koff);
+	free(stack);
+	free(num);
+	free(vertex);
+	free(idom);
+}
+
+/*
+ * What clearing node x (a root, or a block's every pointer to it) would
+ * free: the nodes it dominates, itself included, as a slice of
+ * h->dom_order (*first, count returned); 0 when nothing reaches x.
+ * analyze_heap_dominators must have run.
+ */
+size_t
+analyze_heap_anchored(const struct analyze_heap *h, uint32_t x,
+    const uint32_t **first)
+{
+	*first = NULL;
+	if (x >= h->nnodes || h->dom_in == NULL || h->dom_in[x] == HG_NONE)
+		return (0);
+	*first = h->dom_order + h->dom_in[x];
+	return (h->dom_out[x] - h->dom_in[x]);
+}
+
+/*
+ * OnlyAnchoredBy x for one x, without the dominator tree: mark (nnodes
+ * bytes) what the roots reach now but no longer reach with x taken out,
+ * x included; one search, as what they reach now is in h->state.  The
+ * count marked.
+ */
+size_t
+analyze_heap_anchored_by(const struct analyze_heap *h, uint32_t x,
+    uint8_t *mark)
+{
+	uint8_t		*skip;
+	uint32_t	 v, base = 1 + h->nroots, zero = 0;
+	size_t		 count = 0;
+	int		 st;
+
+	memset(mark, 0, h->nnodes);
+	if (x >= h->nnodes || h->state == NULL)
+		return (0);
+	if (x >= base && ((st = h->state[x - base]) != ANALYZE_HEAP_REACHABLE &&
+	    st != ANALYZE_HEAP_POSSIBLE))
+		return (0);
+	skip = xcalloc(h->nnodes, 1);
+	skip[x] = 1;
+	analyze_heap_reach(h, &zero, 1, 0, x == 0 ? NULL : skip, mark);
+	if (x == 0)
+		memset(mark, 0, h->nnodes);
+	for (v = 1; v < h->nnodes; v++) {
+		if (v < base)
+			mark[v] = !mark[v];
+		else {
+			st = h->state[v - base];
+			mark[v] = !mark[v] && (st == ANALYZE_HEAP_REACHABLE ||
+			    st == ANALYZE_HEAP_POSSIBLE);
+		}
+		count += mark[v];
+	}
+	mark[0] = x == 0;
+	count += mark[0];
+	free(skip);
+	return (count);
+}
+
+/*
+ * TestUnloadModules: with the roots in drop (nroots bytes) gone, mark in
+ * lost (nnodes bytes) the blocks the other roots no longer reach but the
+ * roots did.  The count marked.
+ */
+size_t
+analyze_heap_unload(const struct analyze_heap *h, const uint8_t *drop,
+    uint8_t *lost)
+{
+	uint8_t		*before;
+	uint32_t	*from, nfrom = 0, r, b, base = 1 + h->nroots;
+	size_t		 count = 0;
+
+	before = xreallocarray(NULL, h->nnodes + 1, 1);
+	from = xreallocarray(NULL, (size_t)h->nroots + 1, sizeof *from);
+	r = 0;
+	analyze_heap_reach(h, &r, 1, 0, NULL, before);
+	for (r = 0; r < h->nroots; r++) {
+		if (!drop[r])
+			from[nfrom++] = 1 + r;
+	}
+	analyze_heap_reach(h, from, nfrom, 0, NULL, lost);
+	for (b = base; b < h->nnodes; b++) {
+		lost[b] = before[b] && !lost[b];
+		count += lost[b];
+	}
+	for (r = 0; r < base; r++)
+		lost[r] = 0;
+	free(from);
+	free(before);
+	return (count);
+}

@@ -1,0 +1,64 @@
+/*
+ * One heap shape for bench/heap-graph and the program memcheck checks
+ * beside it (bench/heap-prog.c): HS_BLOCKS blocks of HS_SIZE bytes, each
+ * with HS_SLOTS pointer slots, and HS_ROOTS global anchors.  Slot j of
+ * block i points near i (lists and trees live together), a fifth of them
+ * inside their target rather than at it; one block in HS_LEAK_EVERY is
+ * never anchored or pointed to by an older block, so leaks exist.
+ */
+#ifndef HEAP_SHAPE_H
+#define HEAP_SHAPE_H
+
+#include <stdint.h>
+
+#define HS_BLOCKS	1000000u
+#define HS_SLOTS	4u
+#define HS_SIZE		48u
+#define HS_ROOTS	1000u
+#define HS_LEAK_EVERY	64u
+
+static inline uint64_t
+hs_next(uint64_t *s)
+{
+	*s ^= *s << 13;
+	*s ^= *s >> 7;
+	*s ^= *s << 17;
+	return (*s);
+}
+
+/* Whether nothing older points to block i (nor an anchor). */
+static inline int
+hs_leaked(uint32_t i)
+{
+	return (i % HS_LEAK_EVERY == HS_LEAK_EVERY - 1);
+}
+
+/*
+ * Slot j of block i: its target block and whether it points inside; the
+ * target is a later block (so leaked blocks stay leaked) within 4096,
+ * or none (UINT32_MAX) past the end or onto a leaked block.
+ */
+static inline uint32_t
+hs_slot(uint32_t i, uint32_t j, int *interior)
+{
+	uint64_t	s = ((uint64_t)i << 3 | j) * 0x9e3779b97f4a7c15ULL | 1;
+	uint32_t	t;
+
+	hs_next(&s);
+	t = i + 1 + (uint32_t)(hs_next(&s) % 4096);
+	*interior = hs_next(&s) % 5 == 0;
+	if (t >= HS_BLOCKS || hs_leaked(t))
+		return (UINT32_MAX);
+	return (t);
+}
+
+/* Anchor r's block: spread over the heap, never a leaked one. */
+static inline uint32_t
+hs_anchor(uint32_t r)
+{
+	uint32_t	t = (uint32_t)((uint64_t)r * HS_BLOCKS / HS_ROOTS);
+
+	return (hs_leaked(t) ? t - 1 : t);
+}
+
+#endif

@@ -1,0 +1,6 @@
+# tests/unit tests: the heap graph's analyses (analyze/heapgraph.c)
+check_PROGRAMS += tests/unit/check_heapgraph
+tests_unit_check_heapgraph_SOURCES = tests/unit/check_heapgraph.c
+tests_unit_check_heapgraph_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_check_heapgraph_LDADD = $(UNIT_LDADD)
+TESTS += tests/unit/check_heapgraph
