@@ -367,4 +367,170 @@ size_t		 analyze_heap_anchored_by(const struct analyze_heap *,
 size_t		 analyze_heap_unload(const struct analyze_heap *,
 		    const uint8_t *, uint8_t *);
 
+/*
+ * The heap map (heapmap.c): HeapInspector's bitmap of a heap as a model
+ * that a view asks for the cells it shows.  The heap's regions (main
+ * heap, arenas, mmap'd chunks) in address order, each starting a new row
+ * at its start address; a cell holds a power of two of bytes (16 << zoom,
+ * or 16 >> -zoom when zoomed in past one granule a cell), and shows the
+ * mark with the most bytes of live blocks in it (ties: the higher mark
+ * below wins); a cell without a byte of a drawn block is free, blank.
+ *
+ * Marks, lowest priority first.  The caller decides each block's mark
+ * (from its type, its leak state, the overlays on), writes it into
+ * mark[] and calls analyze_heapmap_marks_changed.
+ */
+enum analyze_heapmap_mark {
+	ANALYZE_HEAPMAP_PLAIN,		/* a block nothing picks out */
+	ANALYZE_HEAPMAP_TYPE1,		/* :mark spec 1 .. 8 */
+	ANALYZE_HEAPMAP_TYPE2,
+	ANALYZE_HEAPMAP_TYPE3,
+	ANALYZE_HEAPMAP_TYPE4,
+	ANALYZE_HEAPMAP_TYPE5,
+	ANALYZE_HEAPMAP_TYPE6,
+	ANALYZE_HEAPMAP_TYPE7,
+	ANALYZE_HEAPMAP_TYPE8,
+	ANALYZE_HEAPMAP_FREED,		/* gone since the snapshot compared */
+	ANALYZE_HEAPMAP_BORN,		/* new since the snapshot compared */
+	ANALYZE_HEAPMAP_KEPT,		/* not collectable */
+	ANALYZE_HEAPMAP_POSSIBLE,	/* possibly lost */
+	ANALYZE_HEAPMAP_COLLECTABLE,	/* definitely or indirectly lost */
+	ANALYZE_HEAPMAP_UNLOAD,		/* collectable after :testunload */
+	ANALYZE_HEAPMAP_REACHABLE,	/* reachable from the selected object */
+	ANALYZE_HEAPMAP_REACHED_FROM,	/* reaches the selected object */
+	ANALYZE_HEAPMAP_SELECTED,	/* the selection */
+	ANALYZE_HEAPMAP_NMARKS
+};
+/* A block's mark: not drawn, not counted.  A cell's: nothing drawn. */
+#define ANALYZE_HEAPMAP_NONE	0xff
+
+#define ANALYZE_HEAPMAP_GRANULE	16	/* malloc's alignment */
+#define ANALYZE_HEAPMAP_ZMIN	(-3)	/* a granule as 8 cells */
+#define ANALYZE_HEAPMAP_ZMAX	40
+
+/* Cell flags. */
+#define ANALYZE_HEAPMAP_START	0x1	/* a drawn block starts in it */
+#define ANALYZE_HEAPMAP_SPARSE	0x2	/* under half its bytes are drawn */
+#define ANALYZE_HEAPMAP_OUT	0x4	/* outside every region */
+
+struct analyze_heapmap_region {
+	uint64_t	 lo;		/* [lo, hi) */
+	uint64_t	 hi;
+	char		*name;		/* "main heap", "arena 2", "mmap" */
+};
+
+struct analyze_heapmap_cell {
+	uint8_t		 mark;		/* ANALYZE_HEAPMAP_NONE: free */
+	uint8_t		 flags;
+};
+
+struct analyze_heapmap_count {
+	uint64_t	 blocks;
+	uint64_t	 bytes;
+};
+
+/*
+ * Where a map is: cols cells a row, rows rows (pixel rows: a terminal
+ * line holds two with half blocks), the zoom, the phase (every region's
+ * first row starts phase cells in from the left: Left and Right move the
+ * map's start by cells, as the seed's Move does) and the top row.
+ */
+struct analyze_heapmap_view {
+	uint32_t	 cols;
+	uint32_t	 rows;
+	int		 zoom;
+	uint32_t	 phase;		/* < cols */
+	uint64_t	 top;
+};
+
+/* The rows of one zoom level as runs of equal cells (zoom >= 4). */
+struct analyze_heapmap_level {
+	int		 built;
+	size_t		 n;
+	uint64_t	*start;		/* linear cell index */
+	uint16_t	*val;		/* mark | flags << 8 */
+};
+
+struct analyze_heapmap {
+	struct analyze_heapmap_region *regions;	/* by address */
+	size_t		 nregions;
+	size_t		*rfirst;	/* region r's blocks: [rfirst[r],
+					   rfirst[r + 1]) */
+	uint64_t	*rbytes;	/* bytes of the regions before r */
+	uint64_t	 heap_bytes;	/* of every region */
+	size_t		 nblocks;
+	uint64_t	*addr;		/* by address, none overlapping */
+	uint64_t	*size;		/* usable size */
+	uint8_t		*mark;		/* the caller's: enum or _NONE */
+	struct analyze_heapmap_count total[ANALYZE_HEAPMAP_NMARKS];
+	uint32_t	*ck_count;	/* per 64 blocks: counts by mark */
+	uint64_t	*ck_bytes;	/* and bytes, before the block */
+	struct analyze_heapmap_level levels[ANALYZE_HEAPMAP_ZMAX + 1];
+	/* The layout of the last cols, zoom and phase asked for. */
+	int		 l_ok;
+	uint32_t	 l_cols;
+	int		 l_zoom;
+	uint32_t	 l_phase;
+	uint64_t	*l_row;		/* first row of region r; [nregions]
+					   all rows */
+	uint64_t	*l_cell;	/* first linear cell of region r */
+};
+
+/* The moves of analyze_heapmap_move. */
+enum analyze_heapmap_move {
+	ANALYZE_HEAPMAP_ROWS,		/* n rows down (up if negative) */
+	ANALYZE_HEAPMAP_CELLS,		/* the start n cells on (back) */
+	ANALYZE_HEAPMAP_HOME,		/* the heap's start, top left */
+	ANALYZE_HEAPMAP_END		/* the heap's end at the bottom */
+};
+
+int		 analyze_heapmap_build(struct analyze_heapmap *,
+		    const struct analyze_heapmap_region *, size_t,
+		    const uint64_t *, const uint64_t *, size_t, char **);
+void		 analyze_heapmap_free(struct analyze_heapmap *);
+void		 analyze_heapmap_marks_changed(struct analyze_heapmap *);
+int		 analyze_heapmap_level_build(struct analyze_heapmap *, int);
+uint64_t	 analyze_heapmap_cell_bytes(int);
+uint64_t	 analyze_heapmap_nrows(struct analyze_heapmap *,
+		    const struct analyze_heapmap_view *);
+int		 analyze_heapmap_fit(struct analyze_heapmap *, uint32_t,
+		    uint32_t);
+void		 analyze_heapmap_frame(struct analyze_heapmap *,
+		    const struct analyze_heapmap_view *,
+		    struct analyze_heapmap_cell *);
+long		 analyze_heapmap_row_addr(struct analyze_heapmap *,
+		    const struct analyze_heapmap_view *, uint64_t, uint64_t *);
+int		 analyze_heapmap_cell_range(struct analyze_heapmap *,
+		    const struct analyze_heapmap_view *, uint64_t, uint32_t,
+		    uint64_t *, uint64_t *);
+size_t		 analyze_heapmap_block_at(struct analyze_heapmap *,
+		    const struct analyze_heapmap_view *, uint64_t, uint32_t);
+size_t		 analyze_heapmap_find(const struct analyze_heapmap *,
+		    uint64_t);
+int		 analyze_heapmap_locate(struct analyze_heapmap *,
+		    const struct analyze_heapmap_view *, uint64_t, uint64_t *,
+		    uint32_t *);
+int		 analyze_heapmap_span(struct analyze_heapmap *,
+		    const struct analyze_heapmap_view *, uint64_t *,
+		    uint64_t *);
+void		 analyze_heapmap_counts(struct analyze_heapmap *,
+		    const struct analyze_heapmap_view *,
+		    struct analyze_heapmap_count *);
+int		 analyze_heapmap_move(struct analyze_heapmap *,
+		    struct analyze_heapmap_view *, enum analyze_heapmap_move,
+		    int64_t);
+void		 analyze_heapmap_clamp(struct analyze_heapmap *,
+		    struct analyze_heapmap_view *);
+int		 analyze_heapmap_zoom(struct analyze_heapmap *,
+		    struct analyze_heapmap_view *, int);
+void		 analyze_heapmap_center(struct analyze_heapmap *,
+		    struct analyze_heapmap_view *, uint64_t);
+void		 analyze_heapmap_start_at(struct analyze_heapmap *,
+		    struct analyze_heapmap_view *, uint64_t);
+int		 analyze_heapmap_zoom_to(struct analyze_heapmap *,
+		    struct analyze_heapmap_view *, uint64_t, uint64_t);
+int		 analyze_heapmap_addr(const struct analyze_heapmap *,
+		    const char *, uint64_t *, int *, char **);
+uint64_t	 analyze_heapmap_middle(const struct analyze_heapmap *);
+
 #endif
