@@ -62,17 +62,21 @@ analyze_heapmap_cell_bytes(int zoom)
 	return (zoom >= 0 ? (uint64_t)HM_G << zoom : (uint64_t)HM_G >> -zoom);
 }
 
-/* Cells start at the region's start rounded down to a granule. */
+/*
+ * Cells start at the region's start rounded down to a granule, or to a
+ * cell when cells are smaller: a region's first cell holds its start, and
+ * a block's first byte starts a cell at every zoom.
+ */
 static uint64_t
-hm_origin(const struct analyze_heapmap *m, size_t r)
+hm_origin(const struct analyze_heapmap *m, size_t r, uint64_t B)
 {
-	return (m->regions[r].lo & ~(uint64_t)(HM_G - 1));
+	return (m->regions[r].lo & ~((B < HM_G ? B : HM_G) - 1));
 }
 
 static uint64_t
 hm_ncells(const struct analyze_heapmap *m, size_t r, uint64_t B)
 {
-	return ((m->regions[r].hi - hm_origin(m, r) + B - 1) / B);
+	return ((m->regions[r].hi - hm_origin(m, r, B) + B - 1) / B);
 }
 
 /* A block of size 0 is drawn as one byte, so it can be seen and hit. */
@@ -188,11 +192,11 @@ analyze_heapmap_build(struct analyze_heapmap *m,
 			goto fail;
 		}
 		/* Two regions must not share a granule's cells either. */
-		if (r > 0 && hm_origin(m, r) < m->regions[r - 1].hi) {
+		if (r > 0 && hm_origin(m, r, HM_G) < m->regions[r - 1].hi) {
 			*cause = xasprintf("heap map: regions %s and %s share"
 			    " the granule at %#llx", m->regions[r - 1].name,
 			    m->regions[r].name,
-			    (unsigned long long)hm_origin(m, r));
+			    (unsigned long long)hm_origin(m, r, HM_G));
 			goto fail;
 		}
 	}
@@ -358,7 +362,7 @@ hm_sweep(const struct analyze_heapmap *m, size_t r, uint64_t B, uint64_t c0,
     uint64_t c1, struct hm_out *o)
 {
 	struct hm_acc	 acc;
-	uint64_t	 org = hm_origin(m, r), a0 = org + c0 * B;
+	uint64_t	 org = hm_origin(m, r, B), a0 = org + c0 * B;
 	uint64_t	 a1 = org + c1 * B, bs, be, cb, ce, cur = c0;
 	size_t		 i, rend = m->rfirst[r + 1];
 	uint8_t		 mk;
@@ -624,15 +628,14 @@ long
 analyze_heapmap_row_addr(struct analyze_heapmap *m,
     const struct analyze_heapmap_view *v, uint64_t row, uint64_t *addr)
 {
-	uint64_t	c0, c1;
+	uint64_t	B = analyze_heapmap_cell_bytes(v->zoom), c0, c1;
 	size_t		r;
 
 	hm_layout(m, v);
 	if (row >= m->l_row[m->nregions])
 		return (-1);
 	r = hm_row_cells(m, row, &c0, &c1);
-	*addr = c0 == 0 ? m->regions[r].lo : hm_origin(m, r) + c0 *
-	    analyze_heapmap_cell_bytes(v->zoom);
+	*addr = c0 == 0 ? m->regions[r].lo : hm_origin(m, r, B) + c0 * B;
 	return ((long)r);
 }
 
@@ -655,7 +658,7 @@ analyze_heapmap_cell_range(struct analyze_heapmap *m,
 	c = (row - m->l_row[r]) * m->l_cols + col;
 	if (c < m->l_phase || (c -= m->l_phase) < c0 || c >= c1)
 		return (-1);
-	*lo = hm_origin(m, r) + c * B;
+	*lo = hm_origin(m, r, B) + c * B;
 	*hi = *lo + B;
 	if (*lo < m->regions[r].lo)
 		*lo = m->regions[r].lo;
@@ -732,7 +735,7 @@ analyze_heapmap_locate(struct analyze_heapmap *m,
 		a = m->regions[r].hi - 1;
 	} else if (a < m->regions[r].lo)
 		a = m->regions[r].lo;
-	c = (a - hm_origin(m, r)) / B + m->l_phase;
+	c = (a - hm_origin(m, r, B)) / B + m->l_phase;
 	*row = m->l_row[r] + c / m->l_cols;
 	*col = (uint32_t)(c % m->l_cols);
 	return (0);
@@ -755,12 +758,12 @@ analyze_heapmap_span(struct analyze_heapmap *m,
 	if (v->top >= n || v->rows == 0)
 		return (-1);
 	r = hm_row_cells(m, v->top, &c0, &c1);
-	*lo = hm_origin(m, r) + c0 * B;
+	*lo = hm_origin(m, r, B) + c0 * B;
 	if (*lo < m->regions[r].lo)
 		*lo = m->regions[r].lo;
 	last = v->top + v->rows - 1 < n ? v->top + v->rows - 1 : n - 1;
 	r = hm_row_cells(m, last, &c0, &c1);
-	*hi = hm_origin(m, r) + c1 * B;
+	*hi = hm_origin(m, r, B) + c1 * B;
 	if (*hi > m->regions[r].hi)
 		*hi = m->regions[r].hi;
 	return (0);
@@ -931,7 +934,7 @@ hm_view_middle(struct analyze_heapmap *m, const struct analyze_heapmap_view *v)
 		c = c0;
 	if (c >= c1)
 		c = c1 - 1;
-	return (hm_origin(m, r) + c * B + B / 2);
+	return (hm_origin(m, r, B) + c * B + B / 2);
 }
 
 /* Put the row of address a in the middle of the map, as near as can be. */
@@ -1010,14 +1013,15 @@ analyze_heapmap_start_at(struct analyze_heapmap *m,
 
 /*
  * Zoom into the bytes [lo, hi): the finest zoom that shows them all with
- * lo top left (the seed's zoom into rows chosen with the mouse).  The
- * new zoom.
+ * lo top left (the seed's zoom into rows chosen with the mouse), or, when
+ * they span more regions than the map has rows, each region in a row.
+ * The new zoom.
  */
 int
 analyze_heapmap_zoom_to(struct analyze_heapmap *m,
     struct analyze_heapmap_view *v, uint64_t lo, uint64_t hi)
 {
-	uint64_t	r0, r1;
+	uint64_t	r0, r1, span;
 	uint32_t	col;
 
 	analyze_heapmap_clamp(m, v);
@@ -1025,13 +1029,16 @@ analyze_heapmap_zoom_to(struct analyze_heapmap *m,
 		return (v->zoom);
 	if (hi <= lo)
 		hi = lo + 1;
+	/* Rows of their own for more regions than the map has: no fit. */
+	span = hm_region_of(m, hi - 1) - hm_region_of(m, lo) + 1;
 	for (v->zoom = ANALYZE_HEAPMAP_ZMIN; ; v->zoom++) {
 		v->phase = 0;
 		analyze_heapmap_locate(m, v, lo, &r0, &col);
 		hm_start_cell(m, v, m->l_cell[hm_row_region(m, r0)] + (r0 -
 		    m->l_row[hm_row_region(m, r0)]) * v->cols + col);
 		analyze_heapmap_locate(m, v, hi - 1, &r1, &col);
-		if (r1 - v->top < v->rows || v->zoom == ANALYZE_HEAPMAP_ZMAX)
+		if (r1 - v->top < v->rows || r1 - v->top + 1 <= span ||
+		    v->zoom == ANALYZE_HEAPMAP_ZMAX)
 			break;
 	}
 	analyze_heapmap_clamp(m, v);
