@@ -443,12 +443,23 @@ struct analyze_heapmap_view {
 	uint64_t	 top;
 };
 
-/* The rows of one zoom level as runs of equal cells (zoom >= 4). */
-struct analyze_heapmap_level {
-	int		 built;
-	size_t		 n;
-	uint64_t	*start;		/* linear cell index */
+/*
+ * From 256 bytes a cell on, a zoom level's cells are kept as runs of
+ * equal cells, made a chunk at a time when a frame first shows it (and
+ * again when the marks have changed since).
+ */
+struct analyze_heapmap_chunk {
+	uint64_t	 gen;		/* the marks' it was made with */
+	uint32_t	 n;
+	uint32_t	 cap;
+	uint32_t	*off;		/* a run's first cell, in the chunk */
 	uint16_t	*val;		/* mark | flags << 8 */
+};
+
+struct analyze_heapmap_level {
+	unsigned	 shift;		/* log2 of a chunk's cells */
+	uint64_t	 nchunks;	/* 0: not laid out yet */
+	struct analyze_heapmap_chunk *chunks;
 };
 
 struct analyze_heapmap {
@@ -465,6 +476,7 @@ struct analyze_heapmap {
 	struct analyze_heapmap_count total[ANALYZE_HEAPMAP_NMARKS];
 	uint32_t	*ck_count;	/* per 64 blocks: counts by mark */
 	uint64_t	*ck_bytes;	/* and bytes, before the block */
+	uint64_t	 gen;		/* of the marks, from 1 */
 	struct analyze_heapmap_level levels[ANALYZE_HEAPMAP_ZMAX + 1];
 	/* The layout of the last cols, zoom and phase asked for. */
 	int		 l_ok;
@@ -489,7 +501,7 @@ int		 analyze_heapmap_build(struct analyze_heapmap *,
 		    const uint64_t *, const uint64_t *, size_t, char **);
 void		 analyze_heapmap_free(struct analyze_heapmap *);
 void		 analyze_heapmap_marks_changed(struct analyze_heapmap *);
-int		 analyze_heapmap_level_build(struct analyze_heapmap *, int);
+uint64_t	 analyze_heapmap_level_build(struct analyze_heapmap *, int);
 uint64_t	 analyze_heapmap_cell_bytes(int);
 uint64_t	 analyze_heapmap_nrows(struct analyze_heapmap *,
 		    const struct analyze_heapmap_view *);

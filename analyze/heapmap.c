@@ -46,10 +46,9 @@ struct hm_out {
 	/* A row of a frame: cell c at column c + shift. */
 	struct analyze_heapmap_cell *row;
 	int64_t		shift;
-	/* A level's runs. */
-	struct analyze_heapmap_level *lv;
-	size_t		cap;
-	uint64_t	base;		/* the region's first linear cell */
+	/* A chunk's runs: cell c at c + base in the chunk (mod 2^64). */
+	struct analyze_heapmap_chunk *ch;
+	uint64_t	base;
 };
 
 uint64_t
@@ -131,7 +130,8 @@ hm_region_cmp(const void *a, const void *b)
 void
 analyze_heapmap_free(struct analyze_heapmap *m)
 {
-	size_t	i;
+	size_t		i;
+	uint64_t	j;
 
 	for (i = 0; i < m->nregions; i++)
 		free(m->regions[i].name);
@@ -144,8 +144,11 @@ analyze_heapmap_free(struct analyze_heapmap *m)
 	free(m->ck_count);
 	free(m->ck_bytes);
 	for (i = 0; i <= ANALYZE_HEAPMAP_ZMAX; i++) {
-		free(m->levels[i].start);
-		free(m->levels[i].val);
+		for (j = 0; j < m->levels[i].nchunks; j++) {
+			free(m->levels[i].chunks[j].off);
+			free(m->levels[i].chunks[j].val);
+		}
+		free(m->levels[i].chunks);
 	}
 	free(m->l_row);
 	free(m->l_cell);
@@ -176,7 +179,7 @@ analyze_heapmap_build(struct analyze_heapmap *m,
 	qsort(m->regions, nregions, sizeof *m->regions, hm_region_cmp);
 	for (r = 0; r < nregions; r++) {
 		if (m->regions[r].hi <= m->regions[r].lo ||
-		    m->regions[r].hi > UINT64_MAX >> 8) {
+		    m->regions[r].hi > (uint64_t)1 << 52) {
 			*cause = xasprintf("heap map: region %s %#llx..%#llx is"
 			    " empty or beyond the address space",
 			    m->regions[r].name,
@@ -243,6 +246,7 @@ analyze_heapmap_build(struct analyze_heapmap *m,
 	    sizeof *m->ck_count);
 	m->ck_bytes = xreallocarray(NULL, (nblocks / HM_CK + 1) * HM_NM,
 	    sizeof *m->ck_bytes);
+	m->gen = 0;
 	analyze_heapmap_marks_changed(m);
 	return (0);
 
@@ -252,8 +256,8 @@ fail:
 }
 
 /*
- * The marks changed: count them again, and drop every zoom level made
- * (the one shown is made again when next drawn).
+ * The marks changed: count them again; what the zoom levels keep is made
+ * again where a frame next shows it.
  */
 void
 analyze_heapmap_marks_changed(struct analyze_heapmap *m)
@@ -285,8 +289,8 @@ analyze_heapmap_marks_changed(struct analyze_heapmap *m)
 		m->total[k].blocks = cnt[k];
 		m->total[k].bytes = byt[k];
 	}
-	for (k = 0; k <= ANALYZE_HEAPMAP_ZMAX; k++)
-		m->levels[k].built = 0;
+	/* Every chunk made so far is stale. */
+	m->gen++;
 }
 
 /* Counts and bytes by mark of blocks [0, i). */
@@ -423,53 +427,113 @@ hm_emit_row(struct hm_out *o, uint64_t c, uint64_t n, uint8_t mk, uint8_t fl)
 static void
 hm_emit_run(struct hm_out *o, uint64_t c, uint64_t n, uint8_t mk, uint8_t fl)
 {
-	struct analyze_heapmap_level	*lv = o->lv;
+	struct analyze_heapmap_chunk	*ch = o->ch;
 	uint16_t			 v = (uint16_t)(mk | fl << 8);
 
-	if (n == 0 || (lv->n > 0 && lv->val[lv->n - 1] == v))
+	if (n == 0 || (ch->n > 0 && ch->val[ch->n - 1] == v))
 		return;
-	if (lv->n == o->cap) {
-		o->cap = o->cap != 0 ? o->cap * 2 : 1024;
-		lv->start = xreallocarray(lv->start, o->cap, sizeof *lv->start);
-		lv->val = xreallocarray(lv->val, o->cap, sizeof *lv->val);
+	if (ch->n == ch->cap) {
+		ch->cap = ch->cap != 0 ? ch->cap * 2 : 64;
+		ch->off = xreallocarray(ch->off, ch->cap, sizeof *ch->off);
+		ch->val = xreallocarray(ch->val, ch->cap, sizeof *ch->val);
 	}
-	lv->start[lv->n] = o->base + c;
-	lv->val[lv->n++] = v;
+	ch->off[ch->n] = (uint32_t)(c + o->base);
+	ch->val[ch->n++] = v;
+}
+
+/* The region holding linear cell L (the layout is current). */
+static size_t
+hm_cell_region(const struct analyze_heapmap *m, uint64_t L)
+{
+	size_t	lo = 0, hi = m->nregions, mid;
+
+	while (hi - lo > 1) {
+		mid = lo + (hi - lo) / 2;
+		if (m->l_cell[mid] <= L)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return (lo);
+}
+
+/* Lay zoom level z's chunks out, once (the layout must be z's). */
+static struct analyze_heapmap_level *
+hm_level(struct analyze_heapmap *m, int z)
+{
+	struct analyze_heapmap_level	*lv = &m->levels[z];
+	uint64_t			 all = m->l_cell[m->nregions];
+
+	if (lv->nchunks == 0 && all != 0) {
+		for (lv->shift = 12; (all >> lv->shift) > 65536; lv->shift++)
+			/* nothing */;
+		lv->nchunks = ((all - 1) >> lv->shift) + 1;
+		lv->chunks = xcalloc(lv->nchunks, sizeof *lv->chunks);
+	}
+	return (lv);
 }
 
 /*
- * Make zoom level z's runs (z >= 4; finer levels need none): one sweep
- * over every block.  0 when it was made already.
+ * Chunk k of zoom level z, made now if it is not, from the blocks under
+ * its cells.  The layout must be z's.  A level's chunks are 4096 cells
+ * or, where that would make more than 65536 of them, more (a sweep costs
+ * its blocks, not its cells, so a big chunk of free space is cheap).
  */
-int
-analyze_heapmap_level_build(struct analyze_heapmap *m, int z)
+static struct analyze_heapmap_chunk *
+hm_chunk(struct analyze_heapmap *m, int z, uint64_t k)
 {
-	struct analyze_heapmap_level	*lv;
+	struct analyze_heapmap_level	*lv = hm_level(m, z);
+	struct analyze_heapmap_chunk	*ch;
 	struct hm_out			 o;
-	uint64_t			 B = analyze_heapmap_cell_bytes(z), n;
+	uint64_t			 B = analyze_heapmap_cell_bytes(z);
+	uint64_t			 L0, L1, all = m->l_cell[m->nregions];
 	size_t				 r;
 
-	if (z < HM_RUNS_ZOOM || z > ANALYZE_HEAPMAP_ZMAX)
-		return (0);
-	lv = &m->levels[z];
-	if (lv->built)
-		return (0);
+	ch = &lv->chunks[k];
+	if (ch->gen == m->gen)
+		return (ch);
+	ch->n = 0;
 	memset(&o, 0, sizeof o);
 	o.emit = hm_emit_run;
-	o.lv = lv;
-	o.cap = 0;
-	lv->n = 0;
-	free(lv->start);
-	free(lv->val);
-	lv->start = NULL;
-	lv->val = NULL;
-	for (r = 0; r < m->nregions; r++) {
-		n = hm_ncells(m, r, B);
-		hm_sweep(m, r, B, 0, n, &o);
-		o.base += n;
+	o.ch = ch;
+	L0 = k << lv->shift;
+	L1 = (k + 1) << lv->shift < all ? (k + 1) << lv->shift : all;
+	for (r = hm_cell_region(m, L0); r < m->nregions && m->l_cell[r] < L1;
+	    r++) {
+		o.base = m->l_cell[r] - L0;
+		hm_sweep(m, r, B, (L0 > m->l_cell[r] ? L0 : m->l_cell[r]) -
+		    m->l_cell[r], (L1 < m->l_cell[r + 1] ? L1 :
+		    m->l_cell[r + 1]) - m->l_cell[r], &o);
 	}
-	lv->built = 1;
-	return (1);
+	ch->gen = m->gen;
+	return (ch);
+}
+
+static void	hm_layout(struct analyze_heapmap *,
+		    const struct analyze_heapmap_view *);
+
+/*
+ * Make every chunk of zoom level z (z >= 4; finer levels keep none) that
+ * is not made: what a frame would cost if it had to make them all.  The
+ * runs the level holds.
+ */
+uint64_t
+analyze_heapmap_level_build(struct analyze_heapmap *m, int z)
+{
+	struct analyze_heapmap_view	v;
+	uint64_t			k, n = 0;
+
+	if (z < HM_RUNS_ZOOM || z > ANALYZE_HEAPMAP_ZMAX || m->nregions == 0)
+		return (0);
+	memset(&v, 0, sizeof v);
+	v.cols = m->l_ok ? m->l_cols : 1;
+	v.phase = m->l_ok ? m->l_phase : 0;
+	v.zoom = z;
+	hm_layout(m, &v);
+	hm_level(m, z);
+	for (k = 0; k < m->levels[z].nchunks; k++)
+		n += hm_chunk(m, z, k)->n;
+	return (n);
 }
 
 /* Rows and linear cells of each region for v's cols, zoom and phase. */
@@ -565,12 +629,13 @@ void
 analyze_heapmap_frame(struct analyze_heapmap *m,
     const struct analyze_heapmap_view *v, struct analyze_heapmap_cell *cells)
 {
-	struct analyze_heapmap_level	*lv = NULL;
+	struct analyze_heapmap_chunk	*ch;
 	struct hm_out			 o;
 	uint64_t			 B = analyze_heapmap_cell_bytes(v->zoom);
-	uint64_t			 row, n, c0, c1, L0, L1, a, b, W;
-	size_t				 r, k, lo, hi, mid, i;
-	uint32_t			 y;
+	uint64_t			 row, n, c0, c1, L0, L1, E, a, b, W, K;
+	size_t				 r, i;
+	uint32_t			 lo, hi, mid, k, y;
+	unsigned			 sh;
 
 	hm_layout(m, v);
 	W = m->l_cols;
@@ -578,10 +643,6 @@ analyze_heapmap_frame(struct analyze_heapmap *m,
 	for (i = 0; i < (size_t)v->rows * W; i++) {
 		cells[i].mark = HM_NONE;
 		cells[i].flags = ANALYZE_HEAPMAP_OUT;
-	}
-	if (v->zoom >= HM_RUNS_ZOOM) {
-		analyze_heapmap_level_build(m, v->zoom);
-		lv = &m->levels[v->zoom];
 	}
 	memset(&o, 0, sizeof o);
 	o.emit = hm_emit_row;
@@ -593,29 +654,36 @@ analyze_heapmap_frame(struct analyze_heapmap *m,
 		o.row = cells + (size_t)y * W;
 		o.shift = (int64_t)m->l_phase - (int64_t)((row - m->l_row[r]) *
 		    W);
-		if (lv == NULL) {
+		if (v->zoom < HM_RUNS_ZOOM) {
 			hm_sweep(m, r, B, c0, c1, &o);
 			continue;
 		}
+		/* Chunk by chunk; in each, the run holding the first cell. */
 		L0 = m->l_cell[r] + c0;
 		L1 = m->l_cell[r] + c1;
-		/* The run holding L0: the last that starts at or before. */
-		lo = 0;
-		hi = lv->n;
-		while (hi - lo > 1) {
-			mid = lo + (hi - lo) / 2;
-			if (lv->start[mid] <= L0)
-				lo = mid;
-			else
-				hi = mid;
-		}
-		for (k = lo; k < lv->n && lv->start[k] < L1; k++) {
-			a = lv->start[k] > L0 ? lv->start[k] : L0;
-			b = k + 1 < lv->n && lv->start[k + 1] < L1 ?
-			    lv->start[k + 1] : L1;
-			hm_emit_row(&o, a - m->l_cell[r], b - a,
-			    (uint8_t)(lv->val[k] & 0xff),
-			    (uint8_t)(lv->val[k] >> 8));
+		for (; L0 < L1; L0 = E) {
+			sh = hm_level(m, v->zoom)->shift;
+			ch = hm_chunk(m, v->zoom, L0 >> sh);
+			K = L0 >> sh << sh;
+			E = K + ((uint64_t)1 << sh) < L1 ? K + ((uint64_t)1 <<
+			    sh) : L1;
+			lo = 0;
+			hi = ch->n;
+			while (hi - lo > 1) {
+				mid = lo + (hi - lo) / 2;
+				if (K + ch->off[mid] <= L0)
+					lo = mid;
+				else
+					hi = mid;
+			}
+			for (k = lo; k < ch->n && K + ch->off[k] < E; k++) {
+				a = K + ch->off[k] > L0 ? K + ch->off[k] : L0;
+				b = k + 1 < ch->n && K + ch->off[k + 1] < E ?
+				    K + ch->off[k + 1] : E;
+				hm_emit_row(&o, a - m->l_cell[r], b - a,
+				    (uint8_t)(ch->val[k] & 0xff),
+				    (uint8_t)(ch->val[k] >> 8));
+			}
 		}
 	}
 }

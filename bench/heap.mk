@@ -11,3 +11,15 @@ bench: bench-heap-graph
 bench-heap-graph: bench/heap-graph bench/heap-prog
 	top_builddir=. $(SHELL) $(srcdir)/bench/heap-graph.sh
 .PHONY: bench-heap-graph
+
+# bench/heapmap-model: the heap map's model on 1M blocks, per zoom: level
+# build, frame and counts, beside a frame made by scanning every block
+# ("make bench-heapmap-model"; BENCH_HEAPMAP_BLOCKS to change).
+EXTRA_PROGRAMS += bench/heapmap-model
+bench_heapmap_model_SOURCES = bench/heapmap-model.c
+bench_heapmap_model_LDADD = $(CORE_LIBS)
+CLEANFILES += bench/heapmap-model
+bench: bench-heapmap-model
+bench-heapmap-model: bench/heapmap-model
+	bench/heapmap-model $(BENCH_HEAPMAP_BLOCKS)
+.PHONY: bench-heapmap-model
