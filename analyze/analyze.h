@@ -545,4 +545,92 @@ int		 analyze_heapmap_addr(const struct analyze_heapmap *,
 		    const char *, uint64_t *, int *, char **);
 uint64_t	 analyze_heapmap_middle(const struct analyze_heapmap *);
 
+/*
+ * A heap snapshot as the heap map's view holds it (heapsnap.c): plain
+ * arrays, whoever filled them (the heap kind's loader, a test), and what
+ * analyze_heapsnap_init makes of them: the heap graph with its leak
+ * states, and the map.  Blocks are by address; edges name blocks by
+ * their index here (ANALYZE_HEAP_E_ROOT: the source is a root).  An
+ * index that refers to nothing is ANALYZE_HEAPSNAP_NONE.
+ */
+#define ANALYZE_HEAPSNAP_NONE	UINT32_MAX
+
+struct analyze_heapsnap_type {
+	char		*name;		/* a class, or the allocation site */
+	uint32_t	 module;
+};
+
+struct analyze_heapsnap_module {
+	char		*name;
+	uint32_t	*imports;	/* DT_NEEDED, as module indices */
+	uint32_t	 nimports;
+};
+
+struct analyze_heapsnap_frame {
+	char		*function;
+	char		*file;		/* NULL: not known */
+	uint32_t	 line;
+};
+
+struct analyze_heapsnap_root {
+	char		*name;		/* "module:variable", "thread 12" */
+	uint32_t	 module;
+};
+
+struct analyze_heapsnap {
+	char		*program;
+	struct analyze_heapmap_region *regions;
+	size_t		 nregions;
+	size_t		 nblocks;
+	uint64_t	*addr;
+	uint64_t	*size;		/* asked for */
+	uint64_t	*usable;
+	uint32_t	*type;		/* per block */
+	uint32_t	*site;		/* per block */
+	struct analyze_heapsnap_type *types;
+	size_t		 ntypes;
+	struct analyze_heapsnap_module *modules;
+	size_t		 nmodules;
+	uint32_t	*site_first;	/* site s: frames [first[s], first[s+1]) */
+	size_t		 nsites;
+	struct analyze_heapsnap_frame *frames;
+	size_t		 nframes;
+	struct analyze_heapsnap_root *roots;
+	size_t		 nroots;
+	struct analyze_heap_edge *edges;
+	size_t		 nedges;
+	uint64_t	*data_off;	/* NULL, or block b's kept bytes:
+					   data[data_off[b] .. data_off[b+1]) */
+	uint8_t		*data;
+	/* Made by analyze_heapsnap_init. */
+	struct analyze_heap	 graph;
+	struct analyze_heapmap	 map;
+};
+
+/* One row of ObjectsByType / ObjectsByModule / ObjectSizes. */
+struct analyze_heapsnap_sum {
+	uint32_t	 key;		/* type, module, or log2 of the size */
+	uint64_t	 blocks;
+	uint64_t	 bytes;		/* asked for */
+	uint64_t	 usable;	/* with fragmentation */
+};
+
+int		 analyze_heapsnap_init(struct analyze_heapsnap *, char **);
+void		 analyze_heapsnap_free(struct analyze_heapsnap *);
+size_t		 analyze_heapsnap_types(const struct analyze_heapsnap *,
+		    const char *, uint8_t *);
+size_t		 analyze_heapsnap_sums(const struct analyze_heapsnap *, int,
+		    struct analyze_heapsnap_sum **);
+size_t		 analyze_heapsnap_find(const struct analyze_heapsnap *,
+		    const char *, size_t, uint64_t, uint8_t *);
+size_t		 analyze_heapsnap_unload(const struct analyze_heapsnap *,
+		    const uint8_t *, uint8_t *, uint8_t *);
+uint32_t	 analyze_heapsnap_module(const struct analyze_heapsnap *,
+		    const char *);
+uint32_t	 analyze_heapsnap_root(const struct analyze_heapsnap *,
+		    const char *);
+#define ANALYZE_HEAPSNAP_BY_TYPE	0
+#define ANALYZE_HEAPSNAP_BY_MODULE	1
+#define ANALYZE_HEAPSNAP_BY_SIZE	2
+
 #endif

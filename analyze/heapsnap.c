@@ -1,0 +1,336 @@
+/*
+ * A heap snapshot as the heap map shows it: the arrays of its blocks,
+ * types, modules, roots and pointers, however they were loaded, and what
+ * is made of them once (the heap graph with memcheck's leak states, the
+ * map).  Plus the seed's questions that are lists rather than graphs:
+ * types by Module.Type* pattern, ObjectsByType / ByModule / ObjectSizes,
+ * objects holding a string, and which roots TestUnloadModules drops.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "xmalloc.h"
+#include "analyze/analyze.h"
+
+#define HS_NONE	ANALYZE_HEAPSNAP_NONE
+
+void
+analyze_heapsnap_free(struct analyze_heapsnap *s)
+{
+	size_t	i;
+
+	for (i = 0; i < s->nregions; i++)
+		free(s->regions[i].name);
+	for (i = 0; i < s->ntypes; i++)
+		free(s->types[i].name);
+	for (i = 0; i < s->nmodules; i++) {
+		free(s->modules[i].name);
+		free(s->modules[i].imports);
+	}
+	for (i = 0; i < s->nframes; i++) {
+		free(s->frames[i].function);
+		free(s->frames[i].file);
+	}
+	for (i = 0; i < s->nroots; i++)
+		free(s->roots[i].name);
+	free(s->program);
+	free(s->regions);
+	free(s->addr);
+	free(s->size);
+	free(s->usable);
+	free(s->type);
+	free(s->site);
+	free(s->types);
+	free(s->modules);
+	free(s->site_first);
+	free(s->frames);
+	free(s->roots);
+	free(s->edges);
+	free(s->data_off);
+	free(s->data);
+	analyze_heap_free(&s->graph);
+	analyze_heapmap_free(&s->map);
+	memset(s, 0, sizeof *s);
+}
+
+/*
+ * Check the indices the arrays hold and make the graph, its states and
+ * the map.  -1 and a cause when the arrays contradict themselves.
+ */
+int
+analyze_heapsnap_init(struct analyze_heapsnap *s, char **cause)
+{
+	size_t	i, j;
+
+	for (i = 0; i < s->nblocks; i++) {
+		if ((s->type[i] != HS_NONE && s->type[i] >= s->ntypes) ||
+		    (s->site[i] != HS_NONE && s->site[i] >= s->nsites)) {
+			*cause = xasprintf("heap snapshot: block %zu: type %u"
+			    " or site %u out of range", i, s->type[i],
+			    s->site[i]);
+			return (-1);
+		}
+		if (s->data_off != NULL && s->data_off[i + 1] < s->data_off[i]) {
+			*cause = xasprintf("heap snapshot: block %zu: contents"
+			    " out of order", i);
+			return (-1);
+		}
+	}
+	for (i = 0; i < s->ntypes; i++) {
+		if (s->types[i].module != HS_NONE &&
+		    s->types[i].module >= s->nmodules) {
+			*cause = xasprintf("heap snapshot: type %zu: module %u"
+			    " out of range", i, s->types[i].module);
+			return (-1);
+		}
+	}
+	for (i = 0; i < s->nmodules; i++) {
+		for (j = 0; j < s->modules[i].nimports; j++) {
+			if (s->modules[i].imports[j] >= s->nmodules) {
+				*cause = xasprintf("heap snapshot: module %zu:"
+				    " import %u out of range", i,
+				    s->modules[i].imports[j]);
+				return (-1);
+			}
+		}
+	}
+	for (i = 0; i < s->nroots; i++) {
+		if (s->roots[i].module != HS_NONE &&
+		    s->roots[i].module >= s->nmodules) {
+			*cause = xasprintf("heap snapshot: root %zu: module %u"
+			    " out of range", i, s->roots[i].module);
+			return (-1);
+		}
+	}
+	for (i = 0; i < s->nsites; i++) {
+		if (s->site_first[i + 1] < s->site_first[i] ||
+		    s->site_first[i + 1] > s->nframes) {
+			*cause = xasprintf("heap snapshot: site %zu: frames out"
+			    " of range", i);
+			return (-1);
+		}
+	}
+	if (analyze_heapmap_build(&s->map, s->regions, s->nregions, s->addr,
+	    s->usable, s->nblocks, cause) != 0)
+		return (-1);
+	if (s->nblocks >= UINT32_MAX || s->nroots >= UINT32_MAX) {
+		*cause = xasprintf("heap snapshot: too many blocks or roots");
+		return (-1);
+	}
+	if (analyze_heap_build(&s->graph, (uint32_t)s->nroots,
+	    (uint32_t)s->nblocks, s->usable, s->edges, s->nedges, cause) != 0)
+		return (-1);
+	analyze_heap_states(&s->graph);
+	return (0);
+}
+
+/*
+ * Module by name: its name, or its name up to the first dot ("libc" for
+ * "libc.so.6"); HS_NONE if none has it.
+ */
+uint32_t
+analyze_heapsnap_module(const struct analyze_heapsnap *s, const char *name)
+{
+	size_t	i, n = strlen(name);
+
+	for (i = 0; i < s->nmodules; i++) {
+		if (strcmp(s->modules[i].name, name) == 0)
+			return ((uint32_t)i);
+	}
+	for (i = 0; i < s->nmodules; i++) {
+		if (strncmp(s->modules[i].name, name, n) == 0 &&
+		    s->modules[i].name[n] == '.')
+			return ((uint32_t)i);
+	}
+	return (HS_NONE);
+}
+
+/* Root by its name, HS_NONE if none has it. */
+uint32_t
+analyze_heapsnap_root(const struct analyze_heapsnap *s, const char *name)
+{
+	size_t	i;
+
+	for (i = 0; i < s->nroots; i++) {
+		if (strcmp(s->roots[i].name, name) == 0)
+			return ((uint32_t)i);
+	}
+	return (HS_NONE);
+}
+
+/* Whether type name t matches pattern p (a trailing * takes a prefix). */
+static int
+hs_type_match(const char *t, const char *p, size_t n, int star)
+{
+	return (star ? strncmp(t, p, n) == 0 : strlen(t) == n &&
+	    strncmp(t, p, n) == 0);
+}
+
+/*
+ * The seed's TypeSpecification, Module["."Type]["*"], in match[] (a byte
+ * per type): a module alone is every type of it; Module.Type its type of
+ * that name; a name that is no module's is a type of any module.  The
+ * seed's trailing * takes the types derived from it too; a snapshot
+ * knows no derivation, so here it takes every type whose name starts so
+ * ("Node*": Node, NodeList ...).  The types matched.
+ */
+size_t
+analyze_heapsnap_types(const struct analyze_heapsnap *s, const char *spec,
+    uint8_t *match)
+{
+	const char	*t = NULL;
+	char		*mod;
+	uint32_t	 m = HS_NONE, k;
+	size_t		 i, n, count = 0, best = 0, len = strlen(spec);
+	int		 star = len > 0 && spec[len - 1] == '*';
+
+	memset(match, 0, s->ntypes);
+	if (star)
+		len--;
+	/* The longest module name the spec starts with, then a dot. */
+	for (k = 0; k < s->nmodules; k++) {
+		n = strlen(s->modules[k].name);
+		if (n > best && n < len && strncmp(spec, s->modules[k].name,
+		    n) == 0 && spec[n] == '.') {
+			best = n;
+			m = k;
+			t = spec + n + 1;
+		}
+	}
+	if (m == HS_NONE) {
+		mod = xasprintf("%.*s", (int)len, spec);
+		m = analyze_heapsnap_module(s, mod);
+		free(mod);
+		if (m != HS_NONE && !star) {
+			for (i = 0; i < s->ntypes; i++) {
+				match[i] = s->types[i].module == m;
+				count += match[i];
+			}
+			return (count);
+		}
+		m = HS_NONE;
+		t = spec;
+	}
+	n = len - (size_t)(t - spec);
+	for (i = 0; i < s->ntypes; i++) {
+		match[i] = (m == HS_NONE || s->types[i].module == m) &&
+		    hs_type_match(s->types[i].name, t, n, star);
+		count += match[i];
+	}
+	return (count);
+}
+
+static int
+hs_sum_cmp(const void *a, const void *b)
+{
+	const struct analyze_heapsnap_sum *x = a, *y = b;
+
+	return (x->key < y->key ? -1 : x->key > y->key);
+}
+
+/*
+ * ObjectsByType, ObjectsByModule (by the module of the block's type) or
+ * ObjectSizes (key: 0 for empty blocks, else k + 1 for sizes in [2^k,
+ * 2^(k+1))): one row per key with blocks, ordered by key; HS_NONE keys
+ * blocks without a type or module.
+ */
+size_t
+analyze_heapsnap_sums(const struct analyze_heapsnap *s, int by,
+    struct analyze_heapsnap_sum **out)
+{
+	struct analyze_heapsnap_sum	*t;
+	size_t				 n, i, k, rows = 0;
+	uint64_t			 z;
+	uint32_t			 key;
+
+	n = by == ANALYZE_HEAPSNAP_BY_TYPE ? s->ntypes :
+	    by == ANALYZE_HEAPSNAP_BY_MODULE ? s->nmodules : 65;
+	t = xcalloc(n + 1, sizeof *t);
+	for (i = 0; i < s->nblocks; i++) {
+		if (by == ANALYZE_HEAPSNAP_BY_SIZE) {
+			for (key = 0, z = s->size[i]; z != 0; z >>= 1)
+				key++;
+			k = key;
+		} else {
+			key = s->type[i];
+			if (by == ANALYZE_HEAPSNAP_BY_MODULE && key != HS_NONE)
+				key = s->types[key].module;
+			k = key == HS_NONE ? n : key;
+		}
+		t[k].key = key;
+		t[k].blocks++;
+		t[k].bytes += s->size[i];
+		t[k].usable += s->usable[i];
+	}
+	for (k = 0; k <= n; k++) {
+		if (t[k].blocks != 0)
+			t[rows++] = t[k];
+	}
+	qsort(t, rows, sizeof *t, hs_sum_cmp);
+	*out = t;
+	return (rows);
+}
+
+/*
+ * The seed's Select Object: the blocks whose kept contents hold the n
+ * bytes of str at offset pos, in sel[] (a byte per block).  The count; 0
+ * when the snapshot kept no contents.
+ */
+size_t
+analyze_heapsnap_find(const struct analyze_heapsnap *s, const char *str,
+    size_t n, uint64_t pos, uint8_t *sel)
+{
+	size_t		i, count = 0;
+	uint64_t	len;
+
+	memset(sel, 0, s->nblocks);
+	if (s->data_off == NULL)
+		return (0);
+	for (i = 0; i < s->nblocks; i++) {
+		len = s->data_off[i + 1] - s->data_off[i];
+		if (pos > len || n > len - pos)
+			continue;
+		if (memcmp(s->data + s->data_off[i] + pos, str, n) == 0) {
+			sel[i] = 1;
+			count++;
+		}
+	}
+	return (count);
+}
+
+/*
+ * TestUnloadModules: the modules in drop (a byte per module) and every
+ * module that imports one of them, directly or not, are unloaded
+ * (unloaded[], a byte per module, says which); their roots go, and lost[]
+ * (a byte per graph node) marks the blocks no other root reaches then.
+ * The blocks lost.
+ */
+size_t
+analyze_heapsnap_unload(const struct analyze_heapsnap *s, const uint8_t *drop,
+    uint8_t *unloaded, uint8_t *lost)
+{
+	uint8_t	*roots;
+	size_t	 i, j, n;
+	int	 more = 1;
+
+	memcpy(unloaded, drop, s->nmodules);
+	while (more) {
+		more = 0;
+		for (i = 0; i < s->nmodules; i++) {
+			for (j = 0; !unloaded[i] && j < s->modules[i].nimports;
+			    j++) {
+				if (unloaded[s->modules[i].imports[j]]) {
+					unloaded[i] = 1;
+					more = 1;
+				}
+			}
+		}
+	}
+	roots = xcalloc(s->nroots + 1, 1);
+	for (i = 0; i < s->nroots; i++)
+		roots[i] = s->roots[i].module != HS_NONE &&
+		    unloaded[s->roots[i].module];
+	n = analyze_heap_unload(&s->graph, roots, lost);
+	free(roots);
+	return (n);
+}
