@@ -396,7 +396,7 @@ static int
 main_browse(struct store *st, struct main_args *a, const int64_t *ids,
     size_t n)
 {
-	struct tui_opts	 opts = { a->writable };
+	struct tui_opts	 opts = { .writable = a->writable };
 	char		*cause = NULL;
 	size_t		 i;
 

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <unistd.h>
 
 #include "xmalloc.h"
@@ -25,6 +26,62 @@ static int	cmd_open(struct tui_view *, const char *);
 static int	cmd_sessions(struct tui_view *, const char *);
 static int	cmd_help(struct tui_view *, const char *);
 static int	cmd_quit(struct tui_view *, const char *);
+
+/*
+ * A view's own commands (the heap map's, the seed's names): run by the
+ * view on top, which says so if it has none.
+ */
+static int
+cmd_view(struct tui_view *v, const char *name, const char *args)
+{
+	if (v->ops->command == NULL) {
+		tui_message("error: :%s works in the heap map, not in the %s"
+		    " view", name, v->ops->name);
+		return (TUI_R_DRAW);
+	}
+	return (v->ops->command(v, name, args));
+}
+
+static char *
+cmd_view_complete(struct tui_view *v, const char *name, int arg)
+{
+	if (v->ops->complete == NULL)
+		return (NULL);
+	return (v->ops->complete(v, name, arg));
+}
+
+#define CMD_VIEW(n) \
+static int \
+cmd_##n(struct tui_view *v, const char *args) \
+{ \
+	return (cmd_view(v, #n, args)); \
+}
+#define CMD_VIEW_COMPLETE(n) \
+static char * \
+cmd_##n##_complete(struct tui_view *v, int arg) \
+{ \
+	return (cmd_view_complete(v, #n, arg)); \
+}
+CMD_VIEW(zoomout)
+CMD_VIEW(move)
+CMD_VIEW_COMPLETE(move)
+CMD_VIEW(setmapto)
+CMD_VIEW_COMPLETE(setmapto)
+CMD_VIEW(startmapat)
+CMD_VIEW(resizemap)
+CMD_VIEW_COMPLETE(resizemap)
+CMD_VIEW(show)
+CMD_VIEW_COMPLETE(show)
+CMD_VIEW(select)
+CMD_VIEW_COMPLETE(select)
+CMD_VIEW(mark)
+CMD_VIEW_COMPLETE(mark)
+CMD_VIEW(testunload)
+CMD_VIEW_COMPLETE(testunload)
+CMD_VIEW(update)
+CMD_VIEW(remain)
+CMD_VIEW_COMPLETE(remain)
+CMD_VIEW(status)
 
 #define C(name, alias, args, exec, complete, help) \
 	{ #name, alias, args, exec, complete, help },
@@ -217,7 +274,10 @@ cmd_quit(struct tui_view *v, const char *args)
 	return (TUI_R_NONE);
 }
 
-/* The entry called name, or that has it as its alias; NULL if none. */
+/*
+ * The entry called name, or that has it as its alias, in any case (the
+ * seed's commands are ZoomOut, SetMapTo ...); NULL if none.
+ */
 static const struct tui_command_info *
 cmd_find(const char *name)
 {
@@ -226,8 +286,8 @@ cmd_find(const char *name)
 
 	for (i = 0; i < tui_ncommands; i++) {
 		c = &tui_commands[i];
-		if (strcmp(c->name, name) == 0 ||
-		    (c->alias != NULL && strcmp(c->alias, name) == 0))
+		if (strcasecmp(c->name, name) == 0 ||
+		    (c->alias != NULL && strcasecmp(c->alias, name) == 0))
 			return (c);
 	}
 	return (NULL);

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <wchar.h>
+#include <langinfo.h>
 
 #include <curses.h>
 
@@ -121,9 +122,35 @@ static const struct draw_color {
 	    0, A_BOLD },
 	[TUI_C_SELECTED] = { COLOR_BLACK, 231, COLOR_BLACK, COLOR_WHITE,
 	    A_BOLD, A_REVERSE | A_BOLD },
+
+	/*
+	 * The heap map's other marks: a block nothing picks out grey, one
+	 * freed since the snapshot compared dark grey, a new one cyan, one
+	 * not collectable sea green, possibly lost orange, freed by a test
+	 * unload purple; and its cursor, hot pink, a colour no mark has.
+	 * Eight colours repeat some: the map then draws each mark's letter.
+	 */
+	[TUI_C_BLOCK] = { COLOR_BLACK, 245, COLOR_BLACK, COLOR_WHITE,
+	    0, A_NORMAL },
+	[TUI_C_FREED] = { COLOR_WHITE, 238, COLOR_WHITE, COLOR_BLACK,
+	    0, A_DIM },
+	[TUI_C_BORN] = { COLOR_BLACK, 51, COLOR_BLACK, COLOR_CYAN,
+	    0, A_BOLD },
+	[TUI_C_KEPT] = { COLOR_BLACK, 115, COLOR_BLACK, COLOR_GREEN,
+	    0, A_NORMAL },
+	[TUI_C_POSSIBLE] = { COLOR_BLACK, 208, COLOR_BLACK, COLOR_YELLOW,
+	    0, A_UNDERLINE },
+	[TUI_C_UNLOAD] = { 231, 90, COLOR_WHITE, COLOR_MAGENTA,
+	    A_BOLD, A_BOLD },
+	[TUI_C_HEAP_CURSOR] = { COLOR_BLACK, 201, COLOR_WHITE, COLOR_BLACK,
+	    A_BOLD, A_REVERSE | A_BOLD },
 };
 
 static int	draw_colors;	/* pairs made: 0 none, 8 or 256 */
+static short	draw_bg;	/* the background colour pairs use */
+static int	draw_utf8;	/* the locale's characters are UTF-8 */
+/* Half-block pairs made so far (tui_put_halves). */
+static unsigned char draw_halves[TUI_C_COUNT][TUI_C_COUNT];
 
 /*
  * Make every pair, from the 256-colour column where the terminal has
@@ -137,11 +164,14 @@ tui_draw_init(void)
 	int			 i;
 
 	draw_colors = 0;
+	memset(draw_halves, 0, sizeof draw_halves);
+	draw_utf8 = strcmp(nl_langinfo(CODESET), "UTF-8") == 0;
 	if (!has_colors())
 		return;
 	start_color();
 	if (use_default_colors() == OK)
 		bg = -1;
+	draw_bg = bg;
 	draw_colors = COLORS >= 256 ? 256 : 8;
 	for (i = TUI_C_NONE + 1; i < TUI_C_COUNT && i < COLOR_PAIRS; i++) {
 		c = &draw_table[i];
@@ -161,6 +191,59 @@ tui_attr(enum tui_color c)
 	if (draw_colors != 0 && (int)c < COLOR_PAIRS)
 		return ((int)COLOR_PAIR(c) | draw_table[c].attr);
 	return (draw_table[c].mono);
+}
+
+/*
+ * Whether the heap map can draw two rows of cells in a line: half blocks
+ * need a UTF-8 locale, and a colour for each half a pair of 256-colour
+ * ones made for it (TUI_C_COUNT squared of them, past the table's).
+ */
+int
+tui_halves(void)
+{
+	return (draw_utf8 && draw_colors == 256 && COLOR_PAIRS >
+	    TUI_C_COUNT * (TUI_C_COUNT + 1));
+}
+
+/* The colour c gives a cell: its background (the heap map's marks). */
+static short
+draw_cell_color(enum tui_color c)
+{
+	if (c <= TUI_C_NONE || c >= TUI_C_COUNT)
+		return (draw_bg);
+	return (draw_table[c].bg == DRAW_DEFAULT ? draw_bg : draw_table[c].bg);
+}
+
+/*
+ * Put an upper half block at (y, x): its top half in top's cell colour,
+ * its bottom half in bottom's (TUI_C_NONE: the terminal's background).
+ * The pair for the two is made the first time it is asked for; pair
+ * numbers past 255 do not fit an attribute, so the pair goes to
+ * setcchar as a number.  Only when tui_halves() says so.
+ */
+void
+tui_put_halves(int y, int x, enum tui_color top, enum tui_color bottom)
+{
+	cchar_t	cc;
+	short	pair;
+
+	if (y < 0 || y >= LINES || x < 0 || x >= COLS || !tui_halves())
+		return;
+	if (top < 0 || top >= TUI_C_COUNT)
+		top = TUI_C_NONE;
+	if (bottom < 0 || bottom >= TUI_C_COUNT)
+		bottom = TUI_C_NONE;
+	if (top == TUI_C_NONE && bottom == TUI_C_NONE) {
+		mvaddch(y, x, ' ');
+		return;
+	}
+	pair = (short)(TUI_C_COUNT + top * TUI_C_COUNT + bottom);
+	if (!draw_halves[top][bottom]) {
+		init_pair(pair, draw_cell_color(top), draw_cell_color(bottom));
+		draw_halves[top][bottom] = 1;
+	}
+	setcchar(&cc, L"\u2580", A_NORMAL, pair, NULL);
+	mvadd_wch(y, x, &cc);
 }
 
 /* Columns s takes on screen (bytes that are not valid count as one). */

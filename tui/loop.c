@@ -345,12 +345,15 @@ tui_quit(void)
 	loop.quit = 1;
 }
 
-/* Mouse reporting: clicks and wheel, SGR encoding. */
+/*
+ * Mouse reporting: clicks and wheel, and moves with a button held (the
+ * heap map's drag), SGR encoding.
+ */
 static void
 loop_mouse_mode(int on)
 {
-	static const char	on_s[] = "\033[?1000h\033[?1006h";
-	static const char	off_s[] = "\033[?1006l\033[?1000l";
+	static const char	on_s[] = "\033[?1000h\033[?1002h\033[?1006h";
+	static const char	off_s[] = "\033[?1006l\033[?1002l\033[?1000l";
 	ssize_t			n;
 
 	if (on)
@@ -402,8 +405,8 @@ static int		loop_termios_ok;
 static void
 loop_crash(int sig)
 {
-	static const char reset[] = "\033[?1006l\033[?1000l\033[?1l\033>"
-	    "\033[m\033[?1049l\033[?25h\r\n";
+	static const char reset[] = "\033[?1006l\033[?1002l\033[?1000l"
+	    "\033[?1l\033>\033[m\033[?1049l\033[?25h\r\n";
 
 	if (write(STDOUT_FILENO, reset, sizeof reset - 1) < 0)
 		_exit(128 + sig);
@@ -622,9 +625,18 @@ loop_mouse(TermKeyKey *key)
 	int			 button, line, col, i, row;
 
 	if (termkey_interpret_mouse(loop.tk, key, &ev, &button, &line,
-	    &col) != TERMKEY_RES_KEY || ev != TERMKEY_MOUSE_PRESS)
+	    &col) != TERMKEY_RES_KEY)
 		return (TUI_R_NONE);
 	if (tui_prompt_active() || loop.question != NULL)
+		return (TUI_R_NONE);
+	/* Drags and releases only for a view that asks for the mouse. */
+	if (ev == TERMKEY_MOUSE_DRAG || ev == TERMKEY_MOUSE_RELEASE) {
+		if (v->ops->mouse == NULL)
+			return (TUI_R_NONE);
+		return (v->ops->mouse(v, button | (ev == TERMKEY_MOUSE_DRAG ?
+		    TUI_MOUSE_DRAG : TUI_MOUSE_RELEASE), line - 1, col - 1));
+	}
+	if (ev != TERMKEY_MOUSE_PRESS)
 		return (TUI_R_NONE);
 	if (v->ops->mouse != NULL)
 		return (v->ops->mouse(v, button, line - 1, col - 1));
@@ -955,7 +967,9 @@ tui_main(struct store *st, const int64_t *ids, size_t n,
 	tui_prompt_init();
 
 	tui_push(tui_sessions_new());
-	if (n == 1)
+	if (opts->open != NULL)
+		tui_push(opts->open(opts->open_arg));
+	else if (n == 1)
 		tui_open_session(ids[0], 1);
 	else if (n > 1) {
 		/* Put the cursor on the first session named. */

@@ -12,8 +12,13 @@
 
 #include "store/store.h"
 
+struct tui_view;
+
 struct tui_opts {
 	int	writable;	/* :sql may write */
+	/* A view to open over the sessions view (else none). */
+	struct tui_view	*(*open)(void *);
+	void	*open_arg;
 };
 
 int	tui_main(struct store *, const int64_t *, size_t,
@@ -38,6 +43,7 @@ int	tui_main(struct store *, const int64_t *, size_t,
 	G(BUCKET,	"bucket",	"In a bucket's symbols") \
 	G(TIMELINE,	"timeline",	"In the timeline") \
 	G(UNITS,	"units",	"In the unit table") \
+	G(HEAPMAP,	"heapmap",	"In the heap map") \
 	G(SQL,		"sql",		"In a :sql table") \
 	G(HELP,		"help",		"In the help view") \
 	G(PROMPT,	"prompt",	"At the : and / prompt") \
@@ -116,6 +122,39 @@ enum tui_group {
 	A(UNITS, UNITS_OPEN,	"Enter", \
 	    "back to the timeline, on the unit's first event") \
 	A(UNITS, UNITS_BACK,	"u Tab", "back to the timeline") \
+	A(HEAPMAP, HM_PAGE_DOWN, "PageDown C-f Space", \
+	    "the map a page on, toward the heap's end") \
+	A(HEAPMAP, HM_PAGE_UP,	"PageUp C-b", "the map a page back") \
+	A(HEAPMAP, HM_DOWN,	"Down", "the map a fifth of its height on") \
+	A(HEAPMAP, HM_UP,	"Up", "the map a fifth of its height back") \
+	A(HEAPMAP, HM_RIGHT,	"Right", \
+	    "the map's start a sixth of its width in cells on (shifts left)") \
+	A(HEAPMAP, HM_LEFT,	"Left", \
+	    "the map's start a sixth of its width in cells back") \
+	A(HEAPMAP, HM_HOME,	"Home g", "the heap's start at the top left") \
+	A(HEAPMAP, HM_END,	"End G", "the heap's end at the bottom") \
+	A(HEAPMAP, HM_ZOOM_IN,	"+ =", \
+	    "zoom in around the middle, to a granule in 8 cells") \
+	A(HEAPMAP, HM_ZOOM_OUT,	"-", \
+	    "zoom out around the middle, until the whole heap shows") \
+	A(HEAPMAP, HM_CUR_LEFT,	"h", "the cursor to the object before") \
+	A(HEAPMAP, HM_CUR_RIGHT, "l", "the cursor to the object after") \
+	A(HEAPMAP, HM_CUR_DOWN,	"j C-n", "the cursor a row down") \
+	A(HEAPMAP, HM_CUR_UP,	"k C-p", "the cursor a row up") \
+	A(HEAPMAP, HM_SELECT,	"Enter", \
+	    "select the object under the cursor and inspect it;" \
+	    " with rows marked by v, zoom into them") \
+	A(HEAPMAP, HM_ROWS,	"v", \
+	    "mark rows to zoom into from the cursor's; moves extend," \
+	    " v or Enter zooms, Escape cancels") \
+	A(HEAPMAP, HM_REACHABLE, "r", \
+	    "Reachable: what the selected object reaches, on or off") \
+	A(HEAPMAP, HM_REACHED_FROM, "R", \
+	    "ReachedFrom: what reaches the selected object, on or off") \
+	A(HEAPMAP, HM_COLLECTABLE, "c", \
+	    "Collectable: what no root reaches, on or off") \
+	A(HEAPMAP, HM_INFO,	"Tab", \
+	    "the info pane: object, by type, by module, sizes, roots, none") \
 	A(SQL, LEFT,		"h Left", "scroll one column left") \
 	A(SQL, RIGHT,		"l Right", "scroll one column right") \
 	A(SQL, SQL_SORT,	"s", \
@@ -174,7 +213,36 @@ struct tui_view;
 	C(help,		NULL,	"",		cmd_help,	NULL, \
 	    "show the keys and commands") \
 	C(quit,		"q",	"",		cmd_quit,	NULL, \
-	    "quit profview")
+	    "quit profview") \
+	C(zoomout,	NULL,	"[N%]",		cmd_zoomout,	NULL, \
+	    "heap map: the whole heap in view, or zoom out by N %") \
+	C(move,		NULL,	"up|down|left|right [N]", cmd_move, \
+	    cmd_move_complete, \
+	    "heap map: N rows, or the start N cells (a quarter, a sixth)") \
+	C(setmapto,	NULL,	"top|bottom|center|ADDR", cmd_setmapto, \
+	    cmd_setmapto_complete, \
+	    "heap map: the heap's start, end or middle, or ADDR, in the middle") \
+	C(startmapat,	NULL,	"ADDR",		cmd_startmapat,	NULL, \
+	    "heap map: start the map at ADDR, zooming in if it must") \
+	C(resizemap,	NULL,	"double|half",	cmd_resizemap, \
+	    cmd_resizemap_complete, \
+	    "heap map: twice or half the map's height") \
+	C(show,		NULL,	"WHAT",		cmd_show,	cmd_show_complete, \
+	    "heap map: turn a bitmap or list on or off (Tab lists them)") \
+	C(select,	NULL,	"off|trace|onlyanchoredby|object|" \
+	    "typedescriptor|module ...", cmd_select, cmd_select_complete, \
+	    "heap map: select objects by root, string, type or module") \
+	C(mark,		NULL,	"[SPEC...]",	cmd_mark,	cmd_mark_complete, \
+	    "heap map: colour the objects of up to 8 Module.Type* specs") \
+	C(testunload,	NULL,	"[MODULE...]",	cmd_testunload, \
+	    cmd_testunload_complete, \
+	    "heap map: what unloading the modules (and importers) frees") \
+	C(update,	NULL,	"",		cmd_update,	NULL, \
+	    "heap map: a new snapshot of a live program") \
+	C(remain,	NULL,	"on|off",	cmd_remain,	cmd_remain_complete, \
+	    "heap map: after an update, only the objects there now") \
+	C(status,	NULL,	"",		cmd_status,	NULL, \
+	    "heap map: the map's settings in the status line")
 
 struct tui_group_info {
 	const char	*name;
@@ -198,6 +266,9 @@ extern const struct tui_group_info	tui_groups[TUI_G_COUNT];
 extern const struct tui_action_info	tui_actions[TUI_ACT_COUNT];
 extern const struct tui_command_info	tui_commands[];
 extern const size_t			tui_ncommands;
+
+#define TUI_MOUSE_DRAG		0x100
+#define TUI_MOUSE_RELEASE	0x200
 
 /* What an action needs redrawn (htop's reaction style). */
 #define TUI_R_NONE	0x0
@@ -240,8 +311,20 @@ struct tui_view_ops {
 	/* Background work until the deadline (tui_now_ns); 0 when done.
 	   A deadline of 0 cancels. */
 	int		(*work)(struct tui_view *, uint64_t);
-	/* A mouse press: button (1 left, 4/5 wheel), screen row, column. */
+	/*
+	 * A mouse press: button (1 left, 2 middle, 3 right, 4/5 wheel),
+	 * screen row, column; with TUI_MOUSE_DRAG, the pointer moved with
+	 * the button held; with TUI_MOUSE_RELEASE, it was let go.
+	 */
 	int		(*mouse)(struct tui_view *, int, int, int);
+	/*
+	 * The commands a view has of its own (cmd.c's entries that name
+	 * a view): the command's name and its arguments; and Tab's
+	 * candidates for argument n of it (NULL: none).
+	 */
+	int		(*command)(struct tui_view *, const char *,
+			    const char *);
+	char		*(*complete)(struct tui_view *, const char *, int);
 	/*
 	 * For the views this one opens, which reach it as their parent:
 	 * the session's model that the view draws (kind.h's model_load
@@ -340,6 +423,14 @@ enum tui_color {
 	TUI_C_REACHABLE,
 	TUI_C_REACHED_FROM,
 	TUI_C_SELECTED,
+	/* The heap map's other marks, and its cursor. */
+	TUI_C_BLOCK,
+	TUI_C_FREED,
+	TUI_C_BORN,
+	TUI_C_KEPT,
+	TUI_C_POSSIBLE,
+	TUI_C_UNLOAD,
+	TUI_C_HEAP_CURSOR,
 	TUI_C_COUNT
 };
 #define TUI_NUNIT_COLORS	(TUI_C_UNIT6 - TUI_C_UNIT1 + 1)
@@ -347,6 +438,8 @@ enum tui_color {
 #define TUI_PLAIN	0	/* no attribute */
 void		 tui_draw_init(void);
 int		 tui_attr(enum tui_color);
+int		 tui_halves(void);
+void		 tui_put_halves(int, int, enum tui_color, enum tui_color);
 int		 tui_put(int, int, int, int, const char *);
 int		 tui_put_marks(int, int, int, int, const char *,
 		    const char *);
@@ -384,5 +477,8 @@ struct tui_view	*tui_table_new(const char *, char **);
 struct tui_view	*tui_timeline_new(int64_t, char **);
 struct tui_view	*tui_units_new(struct tui_view *);
 struct tui_view	*tui_help_new(struct tui_view *);
+struct analyze_heapsnap;
+struct tui_view	*tui_heapmap_new(int64_t, char **);
+struct tui_view	*tui_heapmap_open(struct analyze_heapsnap *, char **);
 
 #endif

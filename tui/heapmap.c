@@ -1,0 +1,1836 @@
+/*
+ * The heap map: HeapInspector's viewer of a heap snapshot.  The heap's
+ * regions as rows of cells in address order (analyze/heapmap.c lays them
+ * out and says what each cell shows), two rows of cells to a line with
+ * half blocks where the terminal can (a UTF-8 locale and 256 colours),
+ * a character a cell otherwise; a legend of each mark's colour and its
+ * objects and bytes in view and in all; an info pane (the selected
+ * object, ObjectsByType, ObjectsByModule, ObjectSizes, the roots that
+ * reach it); a status line of what is in view.
+ *
+ * The seed's vocabulary throughout: its moves (a page, a fifth, the
+ * start a few cells on, Home, End), ZoomOut around the middle, its Show
+ * bitmaps (here overlays of one map, a block taking the highest mark that
+ * picks it) and Select, HeapMarkObjects (:mark) and TestUnloadModules.
+ * The mouse: the seed's middle button (select) is the left one here, its
+ * right (rows to zoom into) a drag with the left or right one, its left
+ * (what reaches the object) the middle one.
+ *
+ * Marks are made again only when what picks them changes (an overlay, a
+ * selection, :mark, :select, :testunload), once over the blocks; every
+ * other key only asks the model for the cells in view.
+ */
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include <curses.h>
+
+#include "xmalloc.h"
+#include "analyze/analyze.h"
+#include "tui/tui.h"
+
+#define HM_NM		ANALYZE_HEAPMAP_NMARKS
+#define HM_NONE		ANALYZE_HEAPMAP_NONE
+#define HM_SNONE	ANALYZE_HEAPSNAP_NONE
+#define HM_INFO_H	6	/* lines of the info pane */
+#define HM_LEGEND_MAX	3	/* lines of the legend */
+#define HM_MIN_PIXELS	16	/* :resizemap half stops here, as the seed */
+#define HM_MAX_SPECS	8	/* :mark's colours */
+
+enum hm_info {
+	HM_INFO_OBJECT,
+	HM_INFO_TYPES,
+	HM_INFO_MODULES,
+	HM_INFO_SIZES,
+	HM_INFO_ROOTS,
+	HM_INFO_OFF,
+	HM_NINFO
+};
+
+static const char *hm_info_names[HM_NINFO] = {
+	"object", "objects by type", "objects by module", "object sizes",
+	"roots that reach it", "none"
+};
+
+/* Each mark's colour, letter (without colours) and name in the legend. */
+static const struct {
+	enum tui_color	 color;
+	char		 glyph;
+	const char	*name;
+} hm_marks[HM_NM] = {
+	[ANALYZE_HEAPMAP_PLAIN] = { TUI_C_BLOCK, '#', "unmarked" },
+	[ANALYZE_HEAPMAP_TYPE1] = { TUI_C_TYPE1, '1', NULL },
+	[ANALYZE_HEAPMAP_TYPE2] = { TUI_C_TYPE2, '2', NULL },
+	[ANALYZE_HEAPMAP_TYPE3] = { TUI_C_TYPE3, '3', NULL },
+	[ANALYZE_HEAPMAP_TYPE4] = { TUI_C_TYPE4, '4', NULL },
+	[ANALYZE_HEAPMAP_TYPE5] = { TUI_C_TYPE5, '5', NULL },
+	[ANALYZE_HEAPMAP_TYPE6] = { TUI_C_TYPE6, '6', NULL },
+	[ANALYZE_HEAPMAP_TYPE7] = { TUI_C_TYPE7, '7', NULL },
+	[ANALYZE_HEAPMAP_TYPE8] = { TUI_C_TYPE8, '8', NULL },
+	[ANALYZE_HEAPMAP_FREED] = { TUI_C_FREED, '-', "freed" },
+	[ANALYZE_HEAPMAP_BORN] = { TUI_C_BORN, '+', "born" },
+	[ANALYZE_HEAPMAP_KEPT] = { TUI_C_KEPT, 'k', "not collectable" },
+	[ANALYZE_HEAPMAP_POSSIBLE] = { TUI_C_POSSIBLE, 'p', "possibly lost" },
+	[ANALYZE_HEAPMAP_COLLECTABLE] = { TUI_C_COLLECTABLE, 'c',
+	    "collectable" },
+	[ANALYZE_HEAPMAP_UNLOAD] = { TUI_C_UNLOAD, 'u', "freed by unload" },
+	[ANALYZE_HEAPMAP_REACHABLE] = { TUI_C_REACHABLE, 'r', "reachable" },
+	[ANALYZE_HEAPMAP_REACHED_FROM] = { TUI_C_REACHED_FROM, 'f',
+	    "reached from" },
+	[ANALYZE_HEAPMAP_SELECTED] = { TUI_C_SELECTED, '@', "selected" },
+};
+
+struct heapmap {
+	struct analyze_heapsnap		*s;
+	struct analyze_heapmap		*m;
+	struct analyze_heapmap_view	 v;
+	int				 halves;
+	int				 fit;		/* zoom to fit when drawn */
+	uint32_t			 maxh;		/* :resizemap, pixel rows */
+
+	/* Where the last frame put things. */
+	int				 map_y;
+	int				 map_lines;
+	int				 gw;
+	struct analyze_heapmap_cell	*cells;
+	size_t				 ncells;
+	struct analyze_heapmap_count	 inview[HM_NM];
+
+	size_t				 cur;		/* block, or SIZE_MAX */
+	size_t				 shown;		/* list.cur at the draw */
+	size_t				 sel;		/* the selected object */
+	int				 rows_on;	/* v: marking rows */
+	uint64_t			 rows_from;
+	uint64_t			 rows_to;
+	int				 drag;		/* button held */
+	uint64_t			 drag_row;
+	uint32_t			 drag_col;
+
+	/* What picks the marks. */
+	int				 dirty;
+	int				 show_map;
+	int				 collectable;
+	int				 notcollectable;
+	int				 reachable;
+	int				 reachedfrom;
+	int				 markedonly;
+	int				 freeze;
+	int				 remain;
+	uint8_t				*typemark;	/* per type: 0, 1..8 */
+	char				*specs[HM_MAX_SPECS];
+	size_t				 nspecs;
+	uint8_t				*reach;		/* per node */
+	size_t				 reach_of;
+	uint8_t				*rfrom;		/* per node */
+	size_t				 rfrom_of;
+	uint8_t				*selset;	/* per block, :select */
+	size_t				 nselset;
+	char				*selwhat;
+	uint8_t				*lost;		/* per node, :testunload */
+	uint8_t				*unloaded;	/* per module */
+	size_t				 nlost;
+
+	enum hm_info			 info;
+	struct analyze_heapsnap_sum	*sums[3];
+	size_t				 nsums[3];
+};
+
+static uint32_t
+hm_node(const struct heapmap *hm, size_t b)
+{
+	return ((uint32_t)(1 + hm->s->nroots + b));
+}
+
+/* Bytes as people read them: exact under a KiB, else one decimal. */
+static char *
+hm_size(uint64_t n)
+{
+	static const char	*unit[] = { "KiB", "MiB", "GiB", "TiB" };
+	double			 d = (double)n;
+	int			 u = -1;
+
+	if (n < 1024)
+		return (xasprintf("%llu B", (unsigned long long)n));
+	while (d >= 1024 && u < 3) {
+		d /= 1024;
+		u++;
+	}
+	return (xasprintf("%.1f %s", d, unit[u]));
+}
+
+static const char *
+hm_type_name(const struct heapmap *hm, size_t b)
+{
+	uint32_t	t = hm->s->type[b];
+
+	return (t == HM_SNONE ? "(no type)" : hm->s->types[t].name);
+}
+
+static const char *
+hm_state_name(int st)
+{
+	switch (st) {
+	case ANALYZE_HEAP_REACHABLE:
+		return ("reachable");
+	case ANALYZE_HEAP_POSSIBLE:
+		return ("possibly lost");
+	case ANALYZE_HEAP_DEFINITE:
+		return ("collectable (definitely lost)");
+	case ANALYZE_HEAP_INDIRECT:
+		return ("collectable (indirectly lost)");
+	default:
+		return ("?");
+	}
+}
+
+/* Make the reach sets the overlays on need for the selected object. */
+static void
+hm_reach(struct heapmap *hm)
+{
+	uint32_t	node;
+
+	if (hm->sel == SIZE_MAX)
+		return;
+	node = hm_node(hm, hm->sel);
+	/* Frozen: they stay with the object they were made for. */
+	if (hm->reachable && (hm->reach_of == SIZE_MAX || (!hm->freeze &&
+	    hm->reach_of != hm->sel))) {
+		analyze_heap_reach(&hm->s->graph, &node, 1, 0, NULL,
+		    hm->reach);
+		hm->reach_of = hm->sel;
+	}
+	if (hm->reachedfrom && (hm->rfrom_of == SIZE_MAX || (!hm->freeze &&
+	    hm->rfrom_of != hm->sel))) {
+		analyze_heap_reach(&hm->s->graph, &node, 1, 1, NULL,
+		    hm->rfrom);
+		hm->rfrom_of = hm->sel;
+	}
+}
+
+/*
+ * Every block's mark: its type's :mark colour or unmarked (hidden when
+ * the map is off or only marked objects show), then each overlay on, in
+ * the order of their priority, the higher taking the block.
+ */
+static void
+hm_make_marks(struct heapmap *hm)
+{
+	const struct analyze_heapsnap	*s = hm->s;
+	const uint8_t			*st = s->graph.state;
+	uint8_t				*mk = hm->m->mark, k;
+	uint32_t			 t, node;
+	size_t				 b;
+
+	hm_reach(hm);
+	for (b = 0; b < s->nblocks; b++) {
+		t = s->type[b];
+		k = t != HM_SNONE ? hm->typemark[t] : 0;
+		if (hm->markedonly && k == 0) {
+			mk[b] = HM_NONE;
+			continue;
+		}
+		mk[b] = k != 0 ? (uint8_t)(ANALYZE_HEAPMAP_TYPE1 + k - 1) :
+		    hm->show_map ? ANALYZE_HEAPMAP_PLAIN : HM_NONE;
+		node = hm_node(hm, b);
+		if (hm->notcollectable && (st[b] == ANALYZE_HEAP_REACHABLE ||
+		    st[b] == ANALYZE_HEAP_POSSIBLE))
+			mk[b] = ANALYZE_HEAPMAP_KEPT;
+		if (hm->collectable) {
+			if (st[b] == ANALYZE_HEAP_POSSIBLE)
+				mk[b] = ANALYZE_HEAPMAP_POSSIBLE;
+			else if (st[b] == ANALYZE_HEAP_DEFINITE ||
+			    st[b] == ANALYZE_HEAP_INDIRECT)
+				mk[b] = ANALYZE_HEAPMAP_COLLECTABLE;
+		}
+		if (hm->nlost != 0 && hm->lost[node])
+			mk[b] = ANALYZE_HEAPMAP_UNLOAD;
+		if (hm->reachable && hm->reach_of != SIZE_MAX &&
+		    hm->reach[node])
+			mk[b] = ANALYZE_HEAPMAP_REACHABLE;
+		if (hm->reachedfrom && hm->rfrom_of != SIZE_MAX &&
+		    hm->rfrom[node])
+			mk[b] = ANALYZE_HEAPMAP_REACHED_FROM;
+		if ((hm->nselset != 0 && hm->selset[b]) || b == hm->sel)
+			mk[b] = ANALYZE_HEAPMAP_SELECTED;
+	}
+	analyze_heapmap_marks_changed(hm->m);
+	hm->dirty = 0;
+}
+
+/* The first block that ends after address a (nblocks if none). */
+static size_t
+hm_block_from(const struct heapmap *hm, uint64_t a)
+{
+	size_t	lo = 0, hi = hm->s->nblocks, mid;
+
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		if (hm->s->addr[mid] + (hm->s->usable[mid] ?
+		    hm->s->usable[mid] : 1) > a)
+			hi = mid;
+		else
+			lo = mid + 1;
+	}
+	return (lo);
+}
+
+static int
+hm_row_visible(const struct heapmap *hm, uint64_t row)
+{
+	return (row >= hm->v.top && row < hm->v.top + hm->v.rows);
+}
+
+/* The map row of block b's first byte. */
+static uint64_t
+hm_block_row(struct heapmap *hm, size_t b, uint32_t *col)
+{
+	uint64_t	row = 0;
+	uint32_t	c = 0;
+
+	analyze_heapmap_locate(hm->m, &hm->v, hm->s->addr[b], &row, &c);
+	if (col != NULL)
+		*col = c;
+	return (row);
+}
+
+/* A cursor the map left behind comes to the first object in view. */
+static void
+hm_follow(struct heapmap *hm)
+{
+	uint64_t	lo, hi;
+	size_t		b;
+
+	if (hm->cur != SIZE_MAX && hm_row_visible(hm, hm_block_row(hm,
+	    hm->cur, NULL)))
+		return;
+	if (analyze_heapmap_span(hm->m, &hm->v, &lo, &hi) != 0)
+		return;
+	b = hm_block_from(hm, lo);
+	while (b < hm->s->nblocks && hm->m->mark[b] == HM_NONE)
+		b++;
+	if (b < hm->s->nblocks && hm->s->addr[b] < hi)
+		hm->cur = b;
+}
+
+/* Put the cursor on block b, the map following if b is not in view. */
+static void
+hm_goto(struct heapmap *hm, size_t b)
+{
+	if (b >= hm->s->nblocks)
+		return;
+	hm->cur = b;
+	if (!hm_row_visible(hm, hm_block_row(hm, b, NULL)))
+		analyze_heapmap_center(hm->m, &hm->v, hm->s->addr[b]);
+	if (hm->rows_on)
+		hm->rows_to = hm_block_row(hm, b, NULL);
+}
+
+/* Rows [a, b] as bytes: the first cell's start to the last's end. */
+static int
+hm_rows_bytes(struct heapmap *hm, uint64_t a, uint64_t b, uint64_t *lo,
+    uint64_t *hi)
+{
+	uint64_t	t, l, h;
+	uint32_t	c;
+
+	if (a > b) {
+		t = a;
+		a = b;
+		b = t;
+	}
+	if (analyze_heapmap_row_addr(hm->m, &hm->v, a, lo) < 0)
+		return (-1);
+	for (c = hm->v.cols; c-- > 0;) {
+		if (analyze_heapmap_cell_range(hm->m, &hm->v, b, c, &l,
+		    &h) == 0) {
+			*hi = h;
+			return (0);
+		}
+	}
+	return (-1);
+}
+
+static void
+hm_zoom_rows(struct heapmap *hm, uint64_t a, uint64_t b)
+{
+	uint64_t	lo, hi;
+	char		*s;
+
+	hm->rows_on = 0;
+	if (hm_rows_bytes(hm, a, b, &lo, &hi) != 0)
+		return;
+	analyze_heapmap_zoom_to(hm->m, &hm->v, lo, hi);
+	s = hm_size(analyze_heapmap_cell_bytes(hm->v.zoom));
+	tui_message("zoomed into %#llx-%#llx: %s a cell",
+	    (unsigned long long)lo, (unsigned long long)hi, s);
+	free(s);
+	hm_follow(hm);
+}
+
+/* Select block b: the inspector shows it, the overlays follow it. */
+static void
+hm_select(struct heapmap *hm, size_t b)
+{
+	char	*sz;
+
+	if (b >= hm->s->nblocks)
+		return;
+	hm->sel = b;
+	hm->cur = b;
+	if (hm->info == HM_INFO_OFF)
+		hm->info = HM_INFO_OBJECT;
+	hm->dirty = 1;
+	sz = hm_size(hm->s->usable[b]);
+	tui_message("selected %#llx: %s, %s", (unsigned long long)
+	    hm->s->addr[b], hm_type_name(hm, b), sz);
+	free(sz);
+}
+
+static char *
+hm_title(struct tui_view *tv)
+{
+	struct heapmap	*hm = tv->data;
+	char		*b, *t;
+
+	b = hm_size(analyze_heapmap_cell_bytes(hm->v.zoom));
+	t = xasprintf("profview: %s: heap map, %zu objects, %s a cell",
+	    hm->s->program, hm->s->nblocks, b);
+	free(b);
+	return (t);
+}
+
+/* The legend: each mark with a block, its colour, in view and in all. */
+static int
+hm_legend(struct heapmap *hm, int y, int lines, int w, int draw)
+{
+	const struct analyze_heapmap_count *tot = hm->m->total;
+	char		*line, *vb, *tb;
+	const char	*name;
+	int		 x = 0, k, used = 1, n;
+
+	for (k = HM_NM - 1; k >= 0; k--) {
+		if (tot[k].blocks == 0)
+			continue;
+		name = hm_marks[k].name;
+		if (k >= ANALYZE_HEAPMAP_TYPE1 && k <= ANALYZE_HEAPMAP_TYPE8)
+			name = hm->specs[k - ANALYZE_HEAPMAP_TYPE1];
+		vb = hm_size(hm->inview[k].bytes);
+		tb = hm_size(tot[k].bytes);
+		line = xasprintf(" %s %llu (%s) of %llu (%s)", name,
+		    (unsigned long long)hm->inview[k].blocks, vb,
+		    (unsigned long long)tot[k].blocks, tb);
+		free(vb);
+		free(tb);
+		n = 2 + tui_strwidth(line) + 2;
+		if (x > 0 && x + n > w) {
+			if (used == lines) {
+				free(line);
+				break;
+			}
+			used++;
+			x = 0;
+		}
+		if (draw) {
+			if (hm->halves) {
+				tui_put_halves(y + used - 1, x,
+				    hm_marks[k].color, hm_marks[k].color);
+				tui_put_halves(y + used - 1, x + 1,
+				    hm_marks[k].color, hm_marks[k].color);
+			} else {
+				mvaddch(y + used - 1, x, (chtype)(unsigned char)
+				    hm_marks[k].glyph |
+				    (chtype)tui_attr(hm_marks[k].color));
+				mvaddch(y + used - 1, x + 1,
+				    (chtype)(unsigned char)hm_marks[k].glyph |
+				    (chtype)tui_attr(hm_marks[k].color));
+			}
+			tui_put(y + used - 1, x + 2, w - x - 2, TUI_PLAIN,
+			    line);
+		}
+		x += n;
+		free(line);
+	}
+	return (used);
+}
+
+/* One cell as a character, for terminals without half blocks. */
+static chtype
+hm_glyph(const struct heapmap *hm, const struct analyze_heapmap_cell *c,
+    int cursor)
+{
+	chtype	ch;
+	int	attr;
+
+	if (c->mark >= HM_NM) {
+		ch = ' ';
+		attr = TUI_PLAIN;
+	} else {
+		ch = (chtype)(unsigned char)hm_marks[c->mark].glyph;
+		/* Unmarked: '#' where a block starts, '=' on, ':' sparse. */
+		if (c->mark == ANALYZE_HEAPMAP_PLAIN)
+			ch = c->flags & ANALYZE_HEAPMAP_SPARSE ? ':' :
+			    c->flags & ANALYZE_HEAPMAP_START ? '#' : '=';
+		attr = tui_attr(hm_marks[c->mark].color);
+	}
+	if (cursor) {
+		attr = tui_attr(TUI_C_HEAP_CURSOR);
+		if (ch == ' ')
+			ch = '_';
+	}
+	return (ch | (chtype)attr);
+}
+
+static enum tui_color
+hm_color(const struct analyze_heapmap_cell *c)
+{
+	return (c->mark < HM_NM ? hm_marks[c->mark].color : TUI_C_NONE);
+}
+
+/* The map: a label for each line, then its cells. */
+static void
+hm_draw_map(struct heapmap *hm, int w)
+{
+	struct analyze_heapmap_cell	*c0, *c1;
+	uint64_t			 row, cur_row = UINT64_MAX, a, lo, hi;
+	uint32_t			 cur_col = 0, x;
+	long				 r;
+	int				 i, per = hm->halves ? 2 : 1, attr, sel;
+	enum tui_color			 top, bot;
+	char				 label[32];
+
+	if (hm->cur != SIZE_MAX)
+		cur_row = hm_block_row(hm, hm->cur, &cur_col);
+	lo = hm->rows_from < hm->rows_to ? hm->rows_from : hm->rows_to;
+	hi = hm->rows_from < hm->rows_to ? hm->rows_to : hm->rows_from;
+	for (i = 0; i < hm->map_lines; i++) {
+		row = hm->v.top + (uint64_t)i * (uint64_t)per;
+		c0 = hm->cells + (size_t)i * (size_t)per * hm->v.cols;
+		c1 = hm->halves ? c0 + hm->v.cols : NULL;
+		sel = hm->rows_on && row + (uint64_t)per - 1 >= lo &&
+		    row <= hi;
+		if (hm->gw > 0 && (r = analyze_heapmap_row_addr(hm->m, &hm->v,
+		    row, &a)) >= 0) {
+			snprintf(label, sizeof label, "%*llx", hm->gw - 1,
+			    (unsigned long long)a);
+			/* A region's first row: its start, in bold. */
+			attr = sel ? tui_attr(TUI_C_MATCH) :
+			    a == hm->m->regions[r].lo ? (int)A_BOLD :
+			    TUI_PLAIN;
+			tui_put(hm->map_y + i, 0, hm->gw - 1, attr, label);
+		}
+		for (x = 0; x < hm->v.cols && hm->gw + (int)x < w; x++) {
+			if (!hm->halves) {
+				mvaddch(hm->map_y + i, hm->gw + (int)x,
+				    hm_glyph(hm, &c0[x], row == cur_row &&
+				    x == cur_col));
+				continue;
+			}
+			top = row == cur_row && x == cur_col ?
+			    TUI_C_HEAP_CURSOR : hm_color(&c0[x]);
+			bot = row + 1 == cur_row && x == cur_col ?
+			    TUI_C_HEAP_CURSOR : hm_color(&c1[x]);
+			tui_put_halves(hm->map_y + i, hm->gw + (int)x, top,
+			    bot);
+		}
+	}
+}
+
+/* The allocation stack of site s: "f (file:line) < g (file:line)". */
+static char *
+hm_stack(const struct heapmap *hm, uint32_t site)
+{
+	const struct analyze_heapsnap_frame	*f;
+	char					*out = xstrdup(""), *t;
+	uint32_t				 i;
+
+	if (site == HM_SNONE)
+		return (xstrdup("(not known)"));
+	for (i = hm->s->site_first[site]; i < hm->s->site_first[site + 1];
+	    i++) {
+		f = &hm->s->frames[i];
+		if (f->file != NULL)
+			t = xasprintf("%s%s%s (%s:%u)", out, *out ? " < " : "",
+			    f->function, f->file, f->line);
+		else
+			t = xasprintf("%s%s%s", out, *out ? " < " : "",
+			    f->function);
+		free(out);
+		out = t;
+	}
+	return (out);
+}
+
+/* The inspector: the selected object (or the cursor's). */
+static void
+hm_draw_object(struct heapmap *hm, int y, int h, int w)
+{
+	const struct analyze_heapsnap	*s = hm->s;
+	const struct analyze_heap	*g = &s->graph;
+	size_t				 b = hm->sel != SIZE_MAX ? hm->sel :
+					    hm->cur, i, n;
+	uint32_t			 node, t, v, roots = 0;
+	uint64_t			 len;
+	char				*stack, *hex, *txt, *p, *q;
+	const char			*mod = "";
+	int				 line = 0;
+
+	if (b == SIZE_MAX) {
+		tui_put(y, 0, w, TUI_PLAIN, "no object: the heap is empty");
+		return;
+	}
+	node = hm_node(hm, b);
+	t = s->type[b];
+	if (t != HM_SNONE && s->types[t].module != HM_SNONE)
+		mod = s->modules[s->types[t].module].name;
+	tui_putf(y + line++, 0, w, A_BOLD, "%s %#llx: %s%s%s%s, %llu bytes"
+	    " asked, %llu usable, %s", hm->sel == b ? "selected" : "cursor",
+	    (unsigned long long)s->addr[b], hm_type_name(hm, b), *mod ? " (" :
+	    "", mod, *mod ? ")" : "", (unsigned long long)s->size[b],
+	    (unsigned long long)s->usable[b], hm_state_name(g->state[b]));
+	if (line >= h)
+		return;
+	for (i = g->in_off[node]; i < g->in_off[node + 1]; i++) {
+		v = g->in[i] & 0x7fffffffu;
+		if (v >= 1 && v <= s->nroots)
+			roots++;
+	}
+	n = g->in_off[node + 1] - g->in_off[node];
+	tui_putf(y + line++, 0, w, TUI_PLAIN, "referrers %zu (%u roots),"
+	    " referents %u; block %zu of %zu", n, roots,
+	    g->out_off[node + 1] - g->out_off[node], b + 1, s->nblocks);
+	stack = hm_stack(hm, s->site[b]);
+	p = xasprintf("allocated at %s", stack);
+	free(stack);
+	/* The stack over the lines left, the contents keeping the last. */
+	for (q = p; *q != '\0' && line < h - (s->data_off != NULL ? 1 : 0);
+	    line++) {
+		n = strlen(q);
+		tui_put(y + line, 0, w, TUI_PLAIN, q);
+		q += n < (size_t)w ? n : (size_t)w;
+	}
+	free(p);
+	if (s->data_off == NULL || line >= h)
+		return;
+	len = s->data_off[b + 1] - s->data_off[b];
+	hex = xstrdup("");
+	txt = xstrdup("");
+	for (i = 0; i < len && i < 16; i++) {
+		uint8_t	c = s->data[s->data_off[b] + i];
+
+		p = xasprintf("%s%02x ", hex, c);
+		free(hex);
+		hex = p;
+		p = xasprintf("%s%c", txt, isprint(c) ? c : '.');
+		free(txt);
+		txt = p;
+	}
+	tui_putf(y + line, 0, w, TUI_PLAIN, "contents (%llu of %llu bytes"
+	    " kept): %s|%s|", (unsigned long long)(len < 16 ? len : 16),
+	    (unsigned long long)len, hex, txt);
+	free(hex);
+	free(txt);
+}
+
+static int
+hm_sum_cmp(const void *a, const void *b)
+{
+	const struct analyze_heapsnap_sum *x = a, *y = b;
+
+	if (x->bytes != y->bytes)
+		return (x->bytes > y->bytes ? -1 : 1);
+	return (x->key < y->key ? -1 : x->key > y->key);
+}
+
+/* ObjectsByType, ObjectsByModule, ObjectSizes: the top rows by bytes. */
+static void
+hm_draw_sums(struct heapmap *hm, int by, int y, int h, int w)
+{
+	struct analyze_heapsnap_sum	*t;
+	const char			*name;
+	char				 buf[64];
+	size_t				 i;
+
+	if (hm->sums[by] == NULL) {
+		hm->nsums[by] = analyze_heapsnap_sums(hm->s, by,
+		    &hm->sums[by]);
+		if (by != ANALYZE_HEAPSNAP_BY_SIZE)
+			qsort(hm->sums[by], hm->nsums[by], sizeof
+			    *hm->sums[by], hm_sum_cmp);
+	}
+	tui_putf(y, 0, w, tui_attr(TUI_C_HEADER), "%10s %12s %12s  %s",
+	    "objects", "bytes", "usable", by == ANALYZE_HEAPSNAP_BY_TYPE ?
+	    "type (by bytes)" : by == ANALYZE_HEAPSNAP_BY_MODULE ?
+	    "module (by bytes)" : "size");
+	for (i = 0; i < hm->nsums[by] && (int)i < h - 1; i++) {
+		t = &hm->sums[by][i];
+		if (by == ANALYZE_HEAPSNAP_BY_SIZE) {
+			if (t->key == 0)
+				snprintf(buf, sizeof buf, "0");
+			else
+				snprintf(buf, sizeof buf, "%llu-%llu",
+				    1ULL << (t->key - 1),
+				    t->key >= 64 ? ~0ULL : (1ULL << t->key) -
+				    1);
+			name = buf;
+		} else if (t->key == HM_SNONE)
+			name = by == ANALYZE_HEAPSNAP_BY_TYPE ? "(no type)" :
+			    "(no module)";
+		else
+			name = by == ANALYZE_HEAPSNAP_BY_TYPE ?
+			    hm->s->types[t->key].name :
+			    hm->s->modules[t->key].name;
+		tui_putf(y + 1 + (int)i, 0, w, TUI_PLAIN, "%10llu %12llu %12llu"
+		    "  %s", (unsigned long long)t->blocks,
+		    (unsigned long long)t->bytes,
+		    (unsigned long long)t->usable, name);
+	}
+}
+
+/* ReachedFromModules / ReachedFromVariables: roots that reach it. */
+static void
+hm_draw_roots(struct heapmap *hm, int y, int h, int w)
+{
+	const struct analyze_heapsnap	*s = hm->s;
+	uint8_t				*mark, *mods;
+	uint32_t			 node, r, nr = 0, nm = 0;
+	char				*line, *t;
+	int				 i = 1;
+
+	if (hm->sel == SIZE_MAX) {
+		tui_put(y, 0, w, TUI_PLAIN, "no object selected (Enter or a"
+		    " click selects one)");
+		return;
+	}
+	node = hm_node(hm, hm->sel);
+	mark = xcalloc(s->graph.nnodes + 1, 1);
+	mods = xcalloc(s->nmodules + 1, 1);
+	analyze_heap_reach(&s->graph, &node, 1, 1, NULL, mark);
+	line = xstrdup("");
+	for (r = 0; r < s->nroots; r++) {
+		if (!mark[1 + r])
+			continue;
+		nr++;
+		if (s->roots[r].module != HM_SNONE && !mods[s->roots[r].module]) {
+			mods[s->roots[r].module] = 1;
+			nm++;
+		}
+	}
+	for (r = 0; r < s->nmodules; r++) {
+		if (!mods[r])
+			continue;
+		t = xasprintf("%s%s%s", line, *line ? ", " : "",
+		    s->modules[r].name);
+		free(line);
+		line = t;
+	}
+	tui_putf(y, 0, w, A_BOLD, "%u roots in %u modules reach %#llx%s%s", nr,
+	    nm, (unsigned long long)s->addr[hm->sel], nm ? ": " : "", line);
+	free(line);
+	for (r = 0; r < s->nroots && i < h; r++) {
+		if (mark[1 + r])
+			tui_put(y + i++, 2, w - 2, TUI_PLAIN, s->roots[r].name);
+	}
+	free(mark);
+	free(mods);
+}
+
+static void
+hm_draw_info(struct heapmap *hm, int y, int h, int w)
+{
+	switch (hm->info) {
+	case HM_INFO_OBJECT:
+		hm_draw_object(hm, y, h, w);
+		break;
+	case HM_INFO_TYPES:
+		hm_draw_sums(hm, ANALYZE_HEAPSNAP_BY_TYPE, y, h, w);
+		break;
+	case HM_INFO_MODULES:
+		hm_draw_sums(hm, ANALYZE_HEAPSNAP_BY_MODULE, y, h, w);
+		break;
+	case HM_INFO_SIZES:
+		hm_draw_sums(hm, ANALYZE_HEAPSNAP_BY_SIZE, y, h, w);
+		break;
+	case HM_INFO_ROOTS:
+		hm_draw_roots(hm, y, h, w);
+		break;
+	default:
+		break;
+	}
+}
+
+/* The status line: what is in view, a cell's bytes, the selection. */
+static void
+hm_draw_status(struct heapmap *hm, int y, int w)
+{
+	uint64_t	 lo = 0, hi = 0, row;
+	char		*span, *cell, *sz, *sel;
+	long		 r = -1;
+
+	if (hm->rows_on) {
+		tui_putf(y, 0, w, tui_attr(TUI_C_MATCH), "rows %llu-%llu"
+		    " marked: v or Enter zooms into them, Escape cancels",
+		    (unsigned long long)(hm->rows_from < hm->rows_to ?
+		    hm->rows_from : hm->rows_to) + 1, (unsigned long long)
+		    (hm->rows_from < hm->rows_to ? hm->rows_to :
+		    hm->rows_from) + 1);
+		return;
+	}
+	if (analyze_heapmap_span(hm->m, &hm->v, &lo, &hi) == 0)
+		r = analyze_heapmap_row_addr(hm->m, &hm->v, hm->v.top, &row);
+	span = hm_size(hi - lo);
+	cell = hm_size(analyze_heapmap_cell_bytes(hm->v.zoom));
+	if (hm->sel != SIZE_MAX) {
+		sz = hm_size(hm->s->usable[hm->sel]);
+		sel = xasprintf("selected %#llx %s (%s)", (unsigned long long)
+		    hm->s->addr[hm->sel], hm_type_name(hm, hm->sel), sz);
+		free(sz);
+	} else
+		sel = xstrdup("nothing selected");
+	tui_putf(y, 0, w, tui_attr(TUI_C_HEADER), "%#llx-%#llx (%s%s%s) in"
+	    " view, %s a cell | %s", (unsigned long long)lo,
+	    (unsigned long long)hi, span, r >= 0 ? ", from " : "", r >= 0 ?
+	    hm->m->regions[r].name : "", cell, sel);
+	free(span);
+	free(cell);
+	free(sel);
+}
+
+static void
+hm_draw(struct tui_view *tv, int y, int h, int w)
+{
+	struct heapmap	*hm = tv->data;
+	int		 legend, info, status, lines, per, digits;
+	uint64_t	 top;
+	size_t		 n;
+
+	tv->list.y = y;
+	tv->list.height = h;
+	hm->halves = tui_halves();
+	per = hm->halves ? 2 : 1;
+	if (hm->s->nregions == 0) {
+		tui_put(y, 0, w, TUI_PLAIN, "an empty heap: no region, no"
+		    " object");
+		return;
+	}
+	/* Small screens keep the map and the status line first. */
+	status = h >= 2;
+	info = hm->info != HM_INFO_OFF && h >= 14 ? HM_INFO_H : 0;
+	legend = h >= 8 ? HM_LEGEND_MAX : 0;
+	if (legend > 0) {
+		hm->map_lines = 0;
+		legend = hm_legend(hm, 0, HM_LEGEND_MAX, w, 0);
+	}
+	lines = h - status - info - legend;
+	if (lines < 1)
+		lines = 1;
+	if (hm->maxh != 0 && (uint32_t)lines * (uint32_t)per > hm->maxh)
+		lines = (int)((hm->maxh + (uint32_t)per - 1) / (uint32_t)per);
+	hm->map_y = y;
+	hm->map_lines = lines;
+	for (digits = 1; digits < 16 && (hm->m->regions[hm->m->nregions -
+	    1].hi >> (4 * digits)) != 0; digits++)
+		/* nothing */;
+	hm->gw = w >= 2 * (digits + 1) + 8 ? digits + 1 : 0;
+	top = hm->v.top;
+	hm->v.cols = (uint32_t)(w - hm->gw > 0 ? w - hm->gw : 1);
+	hm->v.rows = (uint32_t)(lines * per);
+	if (hm->fit) {
+		hm->v.zoom = analyze_heapmap_fit(hm->m, hm->v.cols, hm->v.rows);
+		hm->v.phase = 0;
+		hm->v.top = top = 0;
+		hm->fit = 0;
+	}
+	hm->v.top = top;
+	analyze_heapmap_clamp(hm->m, &hm->v);
+	if (hm->dirty)
+		hm_make_marks(hm);
+	/* A search moved the list's cursor: the map's follows. */
+	if (tv->list.cur != hm->shown && tv->list.cur < hm->s->nblocks)
+		hm_goto(hm, tv->list.cur);
+	if (hm->cur == SIZE_MAX || hm->cur >= hm->s->nblocks)
+		hm_follow(hm);
+	tv->list.cur = hm->shown = hm->cur != SIZE_MAX ? hm->cur : 0;
+	n = (size_t)hm->v.rows * hm->v.cols;
+	if (n > hm->ncells) {
+		hm->cells = xreallocarray(hm->cells, n, sizeof *hm->cells);
+		hm->ncells = n;
+	}
+	analyze_heapmap_frame(hm->m, &hm->v, hm->cells);
+	analyze_heapmap_counts(hm->m, &hm->v, hm->inview);
+	hm_draw_map(hm, w);
+	if (legend > 0)
+		hm_legend(hm, y + lines, legend, w, 1);
+	if (info > 0)
+		hm_draw_info(hm, y + lines + legend, info, w);
+	if (status)
+		hm_draw_status(hm, y + h - 1, w);
+}
+
+/* The cursor a row up (dir -1) or down: the object in that cell, or
+   the next one after it. */
+static void
+hm_cursor_row(struct heapmap *hm, int dir)
+{
+	uint64_t	row, lo, hi, n = analyze_heapmap_nrows(hm->m, &hm->v);
+	uint32_t	col;
+	size_t		b;
+
+	if (hm->cur == SIZE_MAX)
+		return;
+	row = hm_block_row(hm, hm->cur, &col);
+	if ((dir < 0 && row == 0) || (dir > 0 && row + 1 >= n)) {
+		tui_message("at the %s of the heap", dir < 0 ? "start" :
+		    "end");
+		return;
+	}
+	row = dir < 0 ? row - 1 : row + 1;
+	b = analyze_heapmap_block_at(hm->m, &hm->v, row, col);
+	if (b == SIZE_MAX) {
+		/* A free cell: the next object from it, if on that row. */
+		if (analyze_heapmap_cell_range(hm->m, &hm->v, row, col, &lo,
+		    &hi) != 0 && analyze_heapmap_row_addr(hm->m, &hm->v, row,
+		    &lo) < 0)
+			return;
+		b = hm_block_from(hm, lo);
+		while (b < hm->s->nblocks && hm->m->mark[b] == HM_NONE)
+			b++;
+		if (b >= hm->s->nblocks || hm_block_row(hm, b, NULL) != row) {
+			/* None there: keep to the column, say so. */
+			tui_message("no object below or above in that column");
+			return;
+		}
+	}
+	hm_goto(hm, b);
+}
+
+static void
+hm_cursor_step(struct heapmap *hm, int dir)
+{
+	size_t	b = hm->cur;
+
+	if (b == SIZE_MAX)
+		return;
+	do {
+		if ((dir < 0 && b == 0) || (dir > 0 && b + 1 >=
+		    hm->s->nblocks)) {
+			tui_message("no object %s", dir < 0 ? "before" :
+			    "after");
+			return;
+		}
+		b = dir < 0 ? b - 1 : b + 1;
+	} while (hm->m->mark[b] == HM_NONE);
+	hm_goto(hm, b);
+}
+
+/* A seed Move; the message when the heap's end stopped it. */
+static void
+hm_move(struct heapmap *hm, enum analyze_heapmap_move how, int64_t n)
+{
+	if (!analyze_heapmap_move(hm->m, &hm->v, how, n) &&
+	    (how == ANALYZE_HEAPMAP_ROWS || how == ANALYZE_HEAPMAP_CELLS))
+		tui_message("at the %s of the heap", n < 0 ? "start" : "end");
+	if (hm->rows_on && hm->cur != SIZE_MAX) {
+		hm_follow(hm);
+		hm->rows_to = hm_block_row(hm, hm->cur, NULL);
+		return;
+	}
+	hm_follow(hm);
+}
+
+static void
+hm_zoom(struct heapmap *hm, int dz)
+{
+	char	*b;
+
+	if (analyze_heapmap_zoom(hm->m, &hm->v, dz) == 0) {
+		tui_message("%s", dz > 0 ? "zoomed out all the way: the whole"
+		    " heap is in view" : "zoomed in all the way: a granule of"
+		    " 16 bytes in 8 cells");
+		return;
+	}
+	b = hm_size(analyze_heapmap_cell_bytes(hm->v.zoom));
+	tui_message("%s a cell", b);
+	free(b);
+	hm_follow(hm);
+}
+
+/* An overlay on or off; r and R need an object selected. */
+static void
+hm_toggle(struct heapmap *hm, int *flag, const char *name, int needsel)
+{
+	*flag = !*flag;
+	hm->dirty = 1;
+	if (needsel && *flag && hm->sel == SIZE_MAX)
+		tui_message("%s on: select an object (Enter) to see it", name);
+	else
+		tui_message("%s %s", name, *flag ? "on" : "off");
+}
+
+static int
+hm_key(struct tui_view *tv, enum tui_action a)
+{
+	struct heapmap	*hm = tv->data;
+	int64_t		 fifth = hm->v.rows / 5 > 0 ? hm->v.rows / 5 : 1;
+	int64_t		 sixth = hm->v.cols / 6 > 0 ? hm->v.cols / 6 : 1;
+	int64_t		 page = hm->v.rows > 1 ? hm->v.rows : 1;
+
+	if (hm->s->nregions == 0)
+		return (TUI_R_UNUSED);
+	switch (a) {
+	case TUI_ACT_HM_PAGE_DOWN:
+	case TUI_ACT_PAGE_DOWN:
+		hm_move(hm, ANALYZE_HEAPMAP_ROWS, page);
+		return (TUI_R_DRAW);
+	case TUI_ACT_HM_PAGE_UP:
+	case TUI_ACT_PAGE_UP:
+		hm_move(hm, ANALYZE_HEAPMAP_ROWS, -page);
+		return (TUI_R_DRAW);
+	case TUI_ACT_HM_DOWN:
+		hm_move(hm, ANALYZE_HEAPMAP_ROWS, fifth);
+		return (TUI_R_DRAW);
+	case TUI_ACT_HM_UP:
+		hm_move(hm, ANALYZE_HEAPMAP_ROWS, -fifth);
+		return (TUI_R_DRAW);
+	case TUI_ACT_HM_RIGHT:
+		hm_move(hm, ANALYZE_HEAPMAP_CELLS, sixth);
+		return (TUI_R_DRAW);
+	case TUI_ACT_HM_LEFT:
+		hm_move(hm, ANALYZE_HEAPMAP_CELLS, -sixth);
+		return (TUI_R_DRAW);
+	case TUI_ACT_HM_HOME:
+	case TUI_ACT_FIRST:
+		hm_move(hm, ANALYZE_HEAPMAP_HOME, 0);
+		return (TUI_R_DRAW);
+	case TUI_ACT_HM_END:
+	case TUI_ACT_LAST:
+		hm_move(hm, ANALYZE_HEAPMAP_END, 0);
+		return (TUI_R_DRAW);
+	case TUI_ACT_HM_ZOOM_IN:
+		hm_zoom(hm, -1);
+		return (TUI_R_DRAW);
+	case TUI_ACT_HM_ZOOM_OUT:
+		hm_zoom(hm, 1);
+		return (TUI_R_DRAW);
+	case TUI_ACT_HM_CUR_LEFT:
+		hm_cursor_step(hm, -1);
+		return (TUI_R_DRAW);
+	case TUI_ACT_HM_CUR_RIGHT:
+		hm_cursor_step(hm, 1);
+		return (TUI_R_DRAW);
+	case TUI_ACT_HM_CUR_DOWN:
+	case TUI_ACT_DOWN:
+		hm_cursor_row(hm, 1);
+		return (TUI_R_DRAW);
+	case TUI_ACT_HM_CUR_UP:
+	case TUI_ACT_UP:
+		hm_cursor_row(hm, -1);
+		return (TUI_R_DRAW);
+	case TUI_ACT_HM_SELECT:
+		if (hm->rows_on)
+			hm_zoom_rows(hm, hm->rows_from, hm->rows_to);
+		else if (hm->cur != SIZE_MAX)
+			hm_select(hm, hm->cur);
+		return (TUI_R_DRAW);
+	case TUI_ACT_HM_ROWS:
+		if (hm->rows_on) {
+			hm_zoom_rows(hm, hm->rows_from, hm->rows_to);
+			return (TUI_R_DRAW);
+		}
+		if (hm->cur == SIZE_MAX)
+			return (TUI_R_DRAW);
+		hm->rows_on = 1;
+		hm->rows_from = hm->rows_to = hm_block_row(hm, hm->cur, NULL);
+		return (TUI_R_DRAW);
+	case TUI_ACT_ESCAPE:
+		if (!hm->rows_on)
+			return (TUI_R_UNUSED);
+		hm->rows_on = 0;
+		tui_message("rows unmarked");
+		return (TUI_R_DRAW);
+	case TUI_ACT_HM_REACHABLE:
+		hm_toggle(hm, &hm->reachable, "Reachable", 1);
+		return (TUI_R_DRAW);
+	case TUI_ACT_HM_REACHED_FROM:
+		hm_toggle(hm, &hm->reachedfrom, "ReachedFrom", 1);
+		return (TUI_R_DRAW);
+	case TUI_ACT_HM_COLLECTABLE:
+		hm_toggle(hm, &hm->collectable, "Collectable", 0);
+		return (TUI_R_DRAW);
+	case TUI_ACT_HM_INFO:
+		hm->info = (hm->info + 1) % HM_NINFO;
+		tui_message("info: %s", hm_info_names[hm->info]);
+		return (TUI_R_DRAW);
+	default:
+		return (TUI_R_UNUSED);
+	}
+}
+
+/* Screen row and column to a map row and column; -1 off the map. */
+static int
+hm_map_at(struct heapmap *hm, int y, int x, uint64_t *row, uint32_t *col)
+{
+	int	per = hm->halves ? 2 : 1;
+
+	if (y < hm->map_y || y >= hm->map_y + hm->map_lines || x < hm->gw ||
+	    x >= hm->gw + (int)hm->v.cols)
+		return (-1);
+	/* A half block's top half: the line's first row. */
+	*row = hm->v.top + (uint64_t)(y - hm->map_y) * (uint64_t)per;
+	*col = (uint32_t)(x - hm->gw);
+	return (0);
+}
+
+/*
+ * Left button: a click selects the object under it; held and dragged
+ * over rows, it marks them and zooms into them when let go (so does the
+ * right button); the middle button selects and shows what reaches the
+ * object.  The wheel moves the map a fifth.
+ */
+static int
+hm_mouse(struct tui_view *tv, int button, int y, int x)
+{
+	struct heapmap	*hm = tv->data;
+	uint64_t	 row;
+	uint32_t	 col;
+	size_t		 b;
+	int		 btn = button & 0xff, on;
+
+	if (hm->s->nregions == 0)
+		return (TUI_R_NONE);
+	if (button == 4 || button == 5) {
+		hm_move(hm, ANALYZE_HEAPMAP_ROWS, (button == 4 ? -1 : 1) *
+		    (int64_t)(hm->v.rows / 5 > 0 ? hm->v.rows / 5 : 1));
+		return (TUI_R_DRAW);
+	}
+	on = hm_map_at(hm, y, x, &row, &col) == 0;
+	if (button & TUI_MOUSE_DRAG) {
+		if (!hm->drag || !on)
+			return (TUI_R_NONE);
+		hm->rows_on = 1;
+		hm->rows_to = row + (hm->halves && row < hm->rows_from ? 0 :
+		    (hm->halves ? 1 : 0));
+		return (TUI_R_DRAW);
+	}
+	if (button & TUI_MOUSE_RELEASE) {
+		if (!hm->drag)
+			return (TUI_R_NONE);
+		hm->drag = 0;
+		if (hm->rows_on) {
+			hm_zoom_rows(hm, hm->rows_from, hm->rows_to);
+			return (TUI_R_DRAW);
+		}
+		return (TUI_R_NONE);
+	}
+	if (!on)
+		return (TUI_R_NONE);
+	if (btn == 1 || btn == 3) {
+		/* The press: a drag may follow; a click selects now. */
+		hm->drag = 1;
+		hm->drag_row = row;
+		hm->drag_col = col;
+		hm->rows_on = 0;
+		hm->rows_from = hm->rows_to = row;
+		if (btn == 3)
+			return (TUI_R_DRAW);
+	}
+	b = analyze_heapmap_block_at(hm->m, &hm->v, row, col);
+	if (b == SIZE_MAX && hm->halves)
+		b = analyze_heapmap_block_at(hm->m, &hm->v, row + 1, col);
+	if (b == SIZE_MAX) {
+		tui_message("no object there");
+		return (TUI_R_DRAW);
+	}
+	hm_select(hm, b);
+	if (btn == 2 && !hm->reachedfrom)
+		hm_toggle(hm, &hm->reachedfrom, "ReachedFrom", 1);
+	return (TUI_R_DRAW);
+}
+
+/* The words of args: "ADDR" or the first word in lower case. */
+static int
+hm_word(const char **args, char *buf, size_t len)
+{
+	size_t	n;
+
+	*args += strspn(*args, " ");
+	n = strcspn(*args, " ");
+	if (n == 0)
+		return (0);
+	snprintf(buf, len, "%.*s", (int)n, *args);
+	*args += n;
+	*args += strspn(*args, " ");
+	return (1);
+}
+
+static int
+hm_addr(struct heapmap *hm, const char *text, uint64_t *a)
+{
+	char	*cause = NULL;
+	int	 rel;
+
+	if (analyze_heapmap_addr(hm->m, text, a, &rel, &cause) != 0) {
+		tui_message("error: %s", cause);
+		free(cause);
+		return (-1);
+	}
+	if (rel)
+		tui_message("%s: relative to the heap's start, %#llx", text,
+		    (unsigned long long)*a);
+	return (0);
+}
+
+static int
+hm_cmd_zoomout(struct heapmap *hm, const char *args)
+{
+	char	*end, *b;
+	double	 pct, f;
+	int	 k = 0;
+
+	if (*args == '\0') {
+		/* The seed's ZoomOut ~: all of it, from its start. */
+		hm->v.zoom = analyze_heapmap_fit(hm->m, hm->v.cols,
+		    hm->v.rows);
+		analyze_heapmap_move(hm->m, &hm->v, ANALYZE_HEAPMAP_HOME, 0);
+		b = hm_size(analyze_heapmap_cell_bytes(hm->v.zoom));
+		tui_message("the whole heap: %s a cell", b);
+		free(b);
+		hm_follow(hm);
+		return (TUI_R_DRAW);
+	}
+	pct = strtod(args, &end);
+	end += strspn(end, " ");
+	if (*end == '%')
+		end++;
+	end += strspn(end, " ");
+	if (end == args || *end != '\0' || pct <= -100) {
+		tui_message("error: usage: :zoomout [N%%] (N above -100)");
+		return (TUI_R_DRAW);
+	}
+	/* Cells hold powers of two: the nearest one to 1 + N %. */
+	for (f = 1 + pct / 100; f >= 1.4142135623730951; f /= 2)
+		k++;
+	for (; f < 0.7071067811865476; f *= 2)
+		k--;
+	if (k == 0) {
+		tui_message("%g%%: less than a zoom step (cells double or"
+		    " halve)", pct);
+		return (TUI_R_DRAW);
+	}
+	hm_zoom(hm, k);
+	return (TUI_R_DRAW);
+}
+
+static int
+hm_cmd_move(struct heapmap *hm, const char *args)
+{
+	char		 dir[16], *end;
+	long long	 n = -1;
+	int		 v;
+
+	if (!hm_word(&args, dir, sizeof dir) || (strcasecmp(dir, "up") != 0 &&
+	    strcasecmp(dir, "down") != 0 && strcasecmp(dir, "left") != 0 &&
+	    strcasecmp(dir, "right") != 0)) {
+		tui_message("error: usage: :move up|down|left|right [N]");
+		return (TUI_R_DRAW);
+	}
+	if (*args != '\0') {
+		n = strtoll(args, &end, 10);
+		if (*end != '\0' || n < 0) {
+			tui_message("error: :move: %s is not a count", args);
+			return (TUI_R_DRAW);
+		}
+	}
+	v = strcasecmp(dir, "up") == 0 || strcasecmp(dir, "down") == 0;
+	/* The seed's: a quarter of the height, a sixth of the width. */
+	if (n < 0)
+		n = v ? (hm->v.rows / 4 > 0 ? hm->v.rows / 4 : 1) :
+		    (hm->v.cols / 6 > 0 ? hm->v.cols / 6 : 1);
+	if (strcasecmp(dir, "up") == 0 || strcasecmp(dir, "left") == 0)
+		n = -n;
+	hm_move(hm, v ? ANALYZE_HEAPMAP_ROWS : ANALYZE_HEAPMAP_CELLS, n);
+	return (TUI_R_DRAW);
+}
+
+static int
+hm_cmd_setmapto(struct heapmap *hm, const char *args)
+{
+	uint64_t	a;
+
+	if (strcasecmp(args, "top") == 0)
+		analyze_heapmap_move(hm->m, &hm->v, ANALYZE_HEAPMAP_HOME, 0);
+	else if (strcasecmp(args, "bottom") == 0)
+		analyze_heapmap_move(hm->m, &hm->v, ANALYZE_HEAPMAP_END, 0);
+	else if (strcasecmp(args, "center") == 0 ||
+	    strcasecmp(args, "centre") == 0)
+		analyze_heapmap_center(hm->m, &hm->v,
+		    analyze_heapmap_middle(hm->m));
+	else if (*args == '\0') {
+		tui_message("error: usage: :setmapto top|bottom|center|ADDR");
+		return (TUI_R_DRAW);
+	} else {
+		if (hm_addr(hm, args, &a) != 0)
+			return (TUI_R_DRAW);
+		analyze_heapmap_center(hm->m, &hm->v, a);
+		if ((hm->cur = analyze_heapmap_find(hm->m, a)) == SIZE_MAX)
+			hm->cur = SIZE_MAX;
+	}
+	hm_follow(hm);
+	return (TUI_R_DRAW);
+}
+
+static int
+hm_cmd_startmapat(struct heapmap *hm, const char *args)
+{
+	uint64_t	a;
+	int		z = hm->v.zoom;
+	char		*b;
+
+	if (*args == '\0') {
+		tui_message("error: usage: :startmapat ADDR");
+		return (TUI_R_DRAW);
+	}
+	if (hm_addr(hm, args, &a) != 0)
+		return (TUI_R_DRAW);
+	analyze_heapmap_start_at(hm->m, &hm->v, a);
+	if (hm->v.zoom != z) {
+		b = hm_size(analyze_heapmap_cell_bytes(hm->v.zoom));
+		tui_message("zoomed in to fill the map: %s a cell", b);
+		free(b);
+	}
+	hm->cur = SIZE_MAX;
+	hm_follow(hm);
+	return (TUI_R_DRAW);
+}
+
+static int
+hm_cmd_resizemap(struct heapmap *hm, const char *args)
+{
+	uint32_t	h = hm->maxh != 0 ? hm->maxh : hm->v.rows;
+
+	if (strcasecmp(args, "double") == 0) {
+		h *= 2;
+		/* As high as the screen gives: no limit kept. */
+		if (h >= (uint32_t)LINES * 2)
+			h = 0;
+	} else if (strcasecmp(args, "half") == 0) {
+		h /= 2;
+		if (h < HM_MIN_PIXELS)
+			h = HM_MIN_PIXELS;
+	} else {
+		tui_message("error: usage: :resizemap double|half");
+		return (TUI_R_DRAW);
+	}
+	hm->maxh = h;
+	if (h == 0)
+		tui_message("the map as high as the screen");
+	else
+		tui_message("the map at most %u rows of cells", h);
+	return (TUI_R_DRAW);
+}
+
+static const char *hm_show_words = "map collectable notcollectable reachable"
+    " reachedfrom reachedfrommodules reachedfromvariables markedonly"
+    " objectsizes freeze";
+
+static int
+hm_cmd_show(struct heapmap *hm, const char *args)
+{
+	char	w[32];
+	int	any = 0;
+
+	while (hm_word(&args, w, sizeof w)) {
+		any = 1;
+		if (strcasecmp(w, "map") == 0)
+			hm_toggle(hm, &hm->show_map, "Map", 0);
+		else if (strcasecmp(w, "collectable") == 0)
+			hm_toggle(hm, &hm->collectable, "Collectable", 0);
+		else if (strcasecmp(w, "notcollectable") == 0)
+			hm_toggle(hm, &hm->notcollectable, "NotCollectable",
+			    0);
+		else if (strcasecmp(w, "reachable") == 0)
+			hm_toggle(hm, &hm->reachable, "Reachable", 1);
+		else if (strcasecmp(w, "reachedfrom") == 0)
+			hm_toggle(hm, &hm->reachedfrom, "ReachedFrom", 1);
+		else if (strcasecmp(w, "reachedfrommodules") == 0 ||
+		    strcasecmp(w, "reachedfromvariables") == 0) {
+			hm->info = hm->info == HM_INFO_ROOTS ? HM_INFO_OFF :
+			    HM_INFO_ROOTS;
+			tui_message("roots that reach the selected object %s",
+			    hm->info == HM_INFO_ROOTS ? "shown" : "hidden");
+		} else if (strcasecmp(w, "markedonly") == 0)
+			hm_toggle(hm, &hm->markedonly, "MarkedOnly", 0);
+		else if (strcasecmp(w, "objectsizes") == 0) {
+			hm->info = hm->info == HM_INFO_SIZES ? HM_INFO_OFF :
+			    HM_INFO_SIZES;
+			tui_message("object sizes %s", hm->info ==
+			    HM_INFO_SIZES ? "shown" : "hidden");
+		} else if (strcasecmp(w, "freeze") == 0) {
+			hm->freeze = !hm->freeze;
+			hm->dirty = 1;
+			tui_message("Freeze %s", hm->freeze ? "on" : "off");
+		} else {
+			tui_message("error: :show %s: not one of %s", w,
+			    hm_show_words);
+			return (TUI_R_DRAW);
+		}
+	}
+	if (!any)
+		tui_message("error: usage: :show WHAT (%s)", hm_show_words);
+	return (TUI_R_DRAW);
+}
+
+/* Blocks whose type is picked in tm[] (a byte per type) into selset. */
+static size_t
+hm_select_types(struct heapmap *hm, const uint8_t *tm)
+{
+	size_t	b, n = 0;
+
+	for (b = 0; b < hm->s->nblocks; b++) {
+		hm->selset[b] = hm->s->type[b] != HM_SNONE &&
+		    tm[hm->s->type[b]];
+		n += hm->selset[b];
+	}
+	return (n);
+}
+
+/* A root by name or an object by address: its graph node. */
+static int
+hm_path(struct heapmap *hm, const char *path, uint32_t *node)
+{
+	uint32_t	r;
+	uint64_t	a;
+	size_t		b;
+	char		*cause = NULL;
+	int		rel;
+
+	if ((r = analyze_heapsnap_root(hm->s, path)) != HM_SNONE) {
+		*node = 1 + r;
+		return (0);
+	}
+	if (analyze_heapmap_addr(hm->m, path, &a, &rel, &cause) == 0 &&
+	    (b = analyze_heapmap_find(hm->m, a)) != SIZE_MAX) {
+		*node = hm_node(hm, b);
+		return (0);
+	}
+	free(cause);
+	tui_message("error: %s: no root of that name (module:variable)"
+	    " and no object at that address (fields of a variable need the"
+	    " program's DWARF, not in this snapshot)", path);
+	return (-1);
+}
+
+static int
+hm_cmd_select(struct heapmap *hm, const char *args)
+{
+	const struct analyze_heap	*g = &hm->s->graph;
+	uint8_t				*tm, *mark;
+	uint32_t			 node, m, base = 1 + hm->s->nroots;
+	size_t				 n = 0, b, i;
+	char				 w[32], *str, *end, *what;
+	const char			*q;
+	long long			 pos = 0;
+
+	if (!hm_word(&args, w, sizeof w)) {
+		tui_message("error: usage: :select off|trace PATH|"
+		    "onlyanchoredby PATH|object \"STRING\" [POS]|"
+		    "typedescriptor [MODULE].[TYPE]|module NAME");
+		return (TUI_R_DRAW);
+	}
+	memset(hm->selset, 0, hm->s->nblocks);
+	free(hm->selwhat);
+	hm->selwhat = NULL;
+	hm->nselset = 0;
+	hm->dirty = 1;
+	if (strcasecmp(w, "off") == 0) {
+		tui_message("selection off");
+		return (TUI_R_DRAW);
+	}
+	if (strcasecmp(w, "trace") == 0 ||
+	    strcasecmp(w, "onlyanchoredby") == 0) {
+		if (*args == '\0' || hm_path(hm, args, &node) != 0) {
+			if (*args == '\0')
+				tui_message("error: :select %s PATH", w);
+			return (TUI_R_DRAW);
+		}
+		mark = xcalloc(g->nnodes + 1, 1);
+		if (strcasecmp(w, "trace") == 0) {
+			/* What the root or object points to. */
+			if (node >= base)
+				mark[node] = 1;
+			else
+				for (i = g->out_off[node]; i <
+				    g->out_off[node + 1]; i++)
+					mark[g->out[i] & 0x7fffffffu] = 1;
+		} else
+			analyze_heap_anchored_by(g, node, mark);
+		for (b = 0; b < hm->s->nblocks; b++) {
+			hm->selset[b] = mark[base + b];
+			n += hm->selset[b];
+		}
+		free(mark);
+		what = xasprintf("%s %s", strcasecmp(w, "trace") == 0 ?
+		    "trace" : "only anchored by", args);
+	} else if (strcasecmp(w, "object") == 0) {
+		q = args;
+		if (*q != '"' || (end = strchr(q + 1, '"')) == NULL) {
+			tui_message("error: :select object \"STRING\" [POS]");
+			return (TUI_R_DRAW);
+		}
+		str = xasprintf("%.*s", (int)(end - q - 1), q + 1);
+		q = end + 1 + strspn(end + 1, " ");
+		if (*q != '\0') {
+			pos = strtoll(q, &end, 0);
+			if (*end != '\0' || pos < 0) {
+				free(str);
+				tui_message("error: :select object: %s is not"
+				    " a position", q);
+				return (TUI_R_DRAW);
+			}
+		}
+		if (hm->s->data_off == NULL) {
+			free(str);
+			tui_message("error: this snapshot kept no contents"
+			    " (pvheap --contents)");
+			return (TUI_R_DRAW);
+		}
+		n = analyze_heapsnap_find(hm->s, str, strlen(str),
+		    (uint64_t)pos, hm->selset);
+		what = xasprintf("\"%s\" at %lld", str, pos);
+		free(str);
+	} else if (strcasecmp(w, "typedescriptor") == 0) {
+		tm = xcalloc(hm->s->ntypes + 1, 1);
+		/* [MODULE].[TYPE]: an empty side is any. */
+		q = args;
+		if (*q == '.')
+			q++;
+		if (q[0] != '\0' && q[strlen(q) - 1] == '.') {
+			str = xasprintf("%.*s", (int)strlen(q) - 1, q);
+			m = analyze_heapsnap_module(hm->s, str);
+			free(str);
+			for (i = 0; i < hm->s->ntypes; i++)
+				tm[i] = m != HM_SNONE &&
+				    hm->s->types[i].module == m;
+		} else
+			analyze_heapsnap_types(hm->s, q, tm);
+		n = hm_select_types(hm, tm);
+		free(tm);
+		what = xasprintf("type %s", args);
+	} else if (strcasecmp(w, "module") == 0) {
+		if ((m = analyze_heapsnap_module(hm->s, args)) == HM_SNONE) {
+			tui_message("error: no module %s", args);
+			return (TUI_R_DRAW);
+		}
+		tm = xcalloc(hm->s->ntypes + 1, 1);
+		for (i = 0; i < hm->s->ntypes; i++)
+			tm[i] = hm->s->types[i].module == m;
+		n = hm_select_types(hm, tm);
+		free(tm);
+		what = xasprintf("module %s", hm->s->modules[m].name);
+	} else {
+		tui_message("error: :select %s: not off, trace,"
+		    " onlyanchoredby, object, typedescriptor or module", w);
+		return (TUI_R_DRAW);
+	}
+	hm->nselset = n;
+	hm->selwhat = what;
+	tui_message("selected %zu objects: %s", n, what);
+	return (TUI_R_DRAW);
+}
+
+static int
+hm_cmd_mark(struct heapmap *hm, const char *args)
+{
+	uint8_t	*tm;
+	char	 w[256];
+	size_t	 i, k, n[HM_MAX_SPECS];
+	char	*msg, *t;
+
+	for (k = 0; k < hm->nspecs; k++)
+		free(hm->specs[k]);
+	hm->nspecs = 0;
+	memset(hm->typemark, 0, hm->s->ntypes);
+	hm->dirty = 1;
+	tm = xcalloc(hm->s->ntypes + 1, 1);
+	while (hm_word(&args, w, sizeof w)) {
+		if (hm->nspecs == HM_MAX_SPECS) {
+			tui_message("error: at most %d marks (the seed had 5)",
+			    HM_MAX_SPECS);
+			free(tm);
+			return (TUI_R_DRAW);
+		}
+		n[hm->nspecs] = analyze_heapsnap_types(hm->s, w, tm);
+		/* An earlier spec keeps the types it took. */
+		for (i = 0; i < hm->s->ntypes; i++) {
+			if (tm[i] && hm->typemark[i] == 0)
+				hm->typemark[i] = (uint8_t)(hm->nspecs + 1);
+		}
+		hm->specs[hm->nspecs++] = xstrdup(w);
+	}
+	free(tm);
+	if (hm->nspecs == 0) {
+		tui_message("marks off");
+		return (TUI_R_DRAW);
+	}
+	msg = xstrdup("marked");
+	for (k = 0; k < hm->nspecs; k++) {
+		t = xasprintf("%s %s (%zu type%s)", msg, hm->specs[k], n[k],
+		    n[k] == 1 ? "" : "s");
+		free(msg);
+		msg = t;
+	}
+	tui_message("%s", msg);
+	free(msg);
+	return (TUI_R_DRAW);
+}
+
+static int
+hm_cmd_testunload(struct heapmap *hm, const char *args)
+{
+	uint8_t		*drop;
+	uint32_t	 m;
+	size_t		 i, nu = 0;
+	char		 w[256];
+
+	memset(hm->lost, 0, hm->s->graph.nnodes);
+	memset(hm->unloaded, 0, hm->s->nmodules);
+	hm->nlost = 0;
+	hm->dirty = 1;
+	if (*args == '\0') {
+		tui_message("test unload off");
+		return (TUI_R_DRAW);
+	}
+	drop = xcalloc(hm->s->nmodules + 1, 1);
+	while (hm_word(&args, w, sizeof w)) {
+		if ((m = analyze_heapsnap_module(hm->s, w)) == HM_SNONE) {
+			tui_message("error: no module %s", w);
+			free(drop);
+			return (TUI_R_DRAW);
+		}
+		drop[m] = 1;
+	}
+	hm->nlost = analyze_heapsnap_unload(hm->s, drop, hm->unloaded,
+	    hm->lost);
+	for (i = 0; i < hm->s->nmodules; i++)
+		nu += hm->unloaded[i];
+	free(drop);
+	tui_message("test unload of %zu module%s (importers too): %zu"
+	    " objects freed", nu, nu == 1 ? "" : "s", hm->nlost);
+	return (TUI_R_DRAW);
+}
+
+static int
+hm_cmd_status(struct heapmap *hm)
+{
+	char	*cell = hm_size(analyze_heapmap_cell_bytes(hm->v.zoom));
+
+	tui_message("zoom %s a cell; map %s%s%s%s%s%s%s; marks %zu;"
+	    " selection %s; test unload %zu objects; %s", cell,
+	    hm->show_map ? "on" : "off", hm->collectable ? ", collectable" :
+	    "", hm->notcollectable ? ", notcollectable" : "", hm->reachable ?
+	    ", reachable" : "", hm->reachedfrom ? ", reachedfrom" : "",
+	    hm->markedonly ? ", markedonly" : "", hm->freeze ? ", frozen" : "",
+	    hm->nspecs, hm->selwhat != NULL ? hm->selwhat : "none", hm->nlost,
+	    hm->halves ? "half blocks" : "a character a cell");
+	free(cell);
+	return (TUI_R_DRAW);
+}
+
+static int
+hm_command(struct tui_view *tv, const char *name, const char *args)
+{
+	struct heapmap	*hm = tv->data;
+
+	if (hm->s->nregions == 0) {
+		tui_message("error: an empty heap");
+		return (TUI_R_DRAW);
+	}
+	if (strcasecmp(name, "zoomout") == 0)
+		return (hm_cmd_zoomout(hm, args));
+	if (strcasecmp(name, "move") == 0)
+		return (hm_cmd_move(hm, args));
+	if (strcasecmp(name, "setmapto") == 0)
+		return (hm_cmd_setmapto(hm, args));
+	if (strcasecmp(name, "startmapat") == 0)
+		return (hm_cmd_startmapat(hm, args));
+	if (strcasecmp(name, "resizemap") == 0)
+		return (hm_cmd_resizemap(hm, args));
+	if (strcasecmp(name, "show") == 0)
+		return (hm_cmd_show(hm, args));
+	if (strcasecmp(name, "select") == 0)
+		return (hm_cmd_select(hm, args));
+	if (strcasecmp(name, "mark") == 0)
+		return (hm_cmd_mark(hm, args));
+	if (strcasecmp(name, "testunload") == 0)
+		return (hm_cmd_testunload(hm, args));
+	if (strcasecmp(name, "status") == 0)
+		return (hm_cmd_status(hm));
+	if (strcasecmp(name, "remain") == 0) {
+		if (strcasecmp(args, "on") != 0 && strcasecmp(args, "off") !=
+		    0) {
+			tui_message("error: usage: :remain on|off");
+			return (TUI_R_DRAW);
+		}
+		hm->remain = strcasecmp(args, "on") == 0;
+		tui_message("remain %s: it takes effect at an update, and this"
+		    " snapshot is not of a live program", hm->remain ? "on" :
+		    "off");
+		return (TUI_R_DRAW);
+	}
+	if (strcasecmp(name, "update") == 0) {
+		tui_message("error: :update needs a live program; this is a"
+		    " stored snapshot");
+		return (TUI_R_DRAW);
+	}
+	tui_message("error: :%s is not a heap map command", name);
+	return (TUI_R_DRAW);
+}
+
+/* Names of the modules, and of the types without spaces, for Tab. */
+static char *
+hm_names(struct heapmap *hm, int modules, int types)
+{
+	char	*out = xstrdup(""), *t;
+	size_t	 i;
+
+	for (i = 0; modules && i < hm->s->nmodules; i++) {
+		t = xasprintf("%s %s", out, hm->s->modules[i].name);
+		free(out);
+		out = t;
+	}
+	for (i = 0; types && i < hm->s->ntypes; i++) {
+		if (strchr(hm->s->types[i].name, ' ') != NULL)
+			continue;
+		t = xasprintf("%s %s", out, hm->s->types[i].name);
+		free(out);
+		out = t;
+	}
+	return (out);
+}
+
+static char *
+hm_complete(struct tui_view *tv, const char *name, int arg)
+{
+	struct heapmap	*hm = tv->data;
+
+	if (strcasecmp(name, "move") == 0)
+		return (arg == 0 ? xstrdup("up down left right") : NULL);
+	if (strcasecmp(name, "setmapto") == 0)
+		return (arg == 0 ? xstrdup("top bottom center") : NULL);
+	if (strcasecmp(name, "resizemap") == 0)
+		return (arg == 0 ? xstrdup("double half") : NULL);
+	if (strcasecmp(name, "remain") == 0)
+		return (arg == 0 ? xstrdup("on off") : NULL);
+	if (strcasecmp(name, "show") == 0)
+		return (xstrdup(hm_show_words));
+	if (strcasecmp(name, "select") == 0)
+		return (arg == 0 ? xstrdup("off trace onlyanchoredby object"
+		    " typedescriptor module") : hm_names(hm, 1, 1));
+	if (strcasecmp(name, "mark") == 0)
+		return (hm_names(hm, 1, 1));
+	if (strcasecmp(name, "testunload") == 0)
+		return (hm_names(hm, 1, 0));
+	return (NULL);
+}
+
+/* Search: the objects whose type has the pattern, or at an address. */
+static int
+hm_match(struct tui_view *tv, size_t row, const char *pattern)
+{
+	struct heapmap	*hm = tv->data;
+
+	if (row >= hm->s->nblocks)
+		return (0);
+	if (tv->search.isaddr && hm->s->addr[row] <= tv->search.addr &&
+	    tv->search.addr < hm->s->addr[row] + (hm->s->usable[row] ?
+	    hm->s->usable[row] : 1))
+		return (1);
+	return (tui_strcasestr(hm_type_name(hm, row), pattern));
+}
+
+static void
+hm_free(struct tui_view *tv)
+{
+	struct heapmap	*hm = tv->data;
+	size_t		 k;
+
+	for (k = 0; k < hm->nspecs; k++)
+		free(hm->specs[k]);
+	for (k = 0; k < 3; k++)
+		free(hm->sums[k]);
+	free(hm->cells);
+	free(hm->typemark);
+	free(hm->reach);
+	free(hm->rfrom);
+	free(hm->selset);
+	free(hm->selwhat);
+	free(hm->lost);
+	free(hm->unloaded);
+	analyze_heapsnap_free(hm->s);
+	free(hm->s);
+	free(hm);
+}
+
+static const struct tui_view_ops hm_ops = {
+	.name = "heapmap",
+	.help = "a heap snapshot as HeapInspector's zoomable bitmap",
+	.draw = hm_draw,
+	.key = hm_key,
+	.title = hm_title,
+	.match = hm_match,
+	.mouse = hm_mouse,
+	.command = hm_command,
+	.complete = hm_complete,
+	.free = hm_free,
+};
+
+/*
+ * Open the map on a snapshot (taken over: the view frees it), made ready
+ * here (analyze_heapsnap_init); NULL and a cause if it cannot be.
+ */
+struct tui_view *
+tui_heapmap_open(struct analyze_heapsnap *s, char **cause)
+{
+	struct heapmap	*hm;
+	struct tui_view	*tv;
+
+	if (analyze_heapsnap_init(s, cause) != 0) {
+		analyze_heapsnap_free(s);
+		free(s);
+		return (NULL);
+	}
+	hm = xcalloc(1, sizeof *hm);
+	hm->s = s;
+	hm->m = &s->map;
+	hm->fit = 1;
+	hm->v.cols = 1;
+	hm->v.rows = 1;
+	hm->cur = s->nblocks > 0 ? 0 : SIZE_MAX;
+	hm->sel = SIZE_MAX;
+	hm->reach_of = hm->rfrom_of = SIZE_MAX;
+	hm->show_map = 1;
+	hm->dirty = 1;
+	hm->info = HM_INFO_OBJECT;
+	hm->typemark = xcalloc(s->ntypes + 1, 1);
+	hm->reach = xcalloc(s->graph.nnodes + 1, 1);
+	hm->rfrom = xcalloc(s->graph.nnodes + 1, 1);
+	hm->selset = xcalloc(s->nblocks + 1, 1);
+	hm->lost = xcalloc(s->graph.nnodes + 1, 1);
+	hm->unloaded = xcalloc(s->nmodules + 1, 1);
+	tv = tui_view_new(&hm_ops, hm);
+	tv->list.n = s->nblocks;
+	return (tv);
+}
+
+/*
+ * A stored heap session.  The heap kind's tables and its loader are not
+ * on this branch yet: until they are, this says so.
+ */
+struct tui_view *
+tui_heapmap_new(int64_t id, char **cause)
+{
+	*cause = xasprintf("session %lld: the heap kind's loader is not in"
+	    " this build", (long long)id);
+	return (NULL);
+}
