@@ -93,6 +93,9 @@ struct heapmap {
 	/* Where the last frame put things. */
 	int				 map_y;
 	int				 map_lines;
+	int				 legend_lines;
+	int				 info_lines;
+	int				 status_line;
 	int				 gw;
 	struct analyze_heapmap_cell	*cells;
 	size_t				 ncells;
@@ -388,12 +391,16 @@ hm_select(struct heapmap *hm, size_t b)
 	free(sz);
 }
 
+static void	hm_layout(struct heapmap *, int, int);
+
 static char *
 hm_title(struct tui_view *tv)
 {
 	struct heapmap	*hm = tv->data;
 	char		*b, *t;
 
+	if (hm->s->nregions != 0)
+		hm_layout(hm, LINES - 2, COLS);
 	b = hm_size(analyze_heapmap_cell_bytes(hm->v.zoom));
 	t = xasprintf("profview: %s: heap map, %zu objects, %s a cell",
 	    hm->s->program, hm->s->nblocks, b);
@@ -416,14 +423,19 @@ hm_legend(struct heapmap *hm, int y, int lines, int w, int draw)
 		name = hm_marks[k].name;
 		if (k >= ANALYZE_HEAPMAP_TYPE1 && k <= ANALYZE_HEAPMAP_TYPE8)
 			name = hm->specs[k - ANALYZE_HEAPMAP_TYPE1];
-		vb = hm_size(hm->inview[k].bytes);
+		/* Measured with the totals, so the lines stay put. */
 		tb = hm_size(tot[k].bytes);
+		line = xasprintf(" %s %llu (%s) of %llu (%s)", name,
+		    (unsigned long long)tot[k].blocks, tb,
+		    (unsigned long long)tot[k].blocks, tb);
+		n = 2 + tui_strwidth(line) + 2;
+		free(line);
+		vb = hm_size(hm->inview[k].bytes);
 		line = xasprintf(" %s %llu (%s) of %llu (%s)", name,
 		    (unsigned long long)hm->inview[k].blocks, vb,
 		    (unsigned long long)tot[k].blocks, tb);
 		free(vb);
 		free(tb);
-		n = 2 + tui_strwidth(line) + 2;
 		if (x > 0 && x + n > w) {
 			if (used == lines) {
 				free(line);
@@ -764,9 +776,11 @@ hm_draw_info(struct heapmap *hm, int y, int h, int w)
 static void
 hm_draw_status(struct heapmap *hm, int y, int w)
 {
-	uint64_t	 lo = 0, hi = 0, row;
+	const struct analyze_heapmap_region *rg;
+	uint64_t	 lo = 0, hi = 0, row, heap = 0;
 	char		*span, *cell, *sz, *sel;
 	long		 r = -1;
+	size_t		 i;
 
 	if (hm->rows_on) {
 		tui_putf(y, 0, w, tui_attr(TUI_C_MATCH), "rows %llu-%llu"
@@ -779,7 +793,14 @@ hm_draw_status(struct heapmap *hm, int y, int w)
 	}
 	if (analyze_heapmap_span(hm->m, &hm->v, &lo, &hi) == 0)
 		r = analyze_heapmap_row_addr(hm->m, &hm->v, hm->v.top, &row);
-	span = hm_size(hi - lo);
+	/* The heap's bytes in the span, not the gaps between regions. */
+	for (i = 0; i < hm->m->nregions; i++) {
+		rg = &hm->m->regions[i];
+		if (rg->hi > lo && rg->lo < hi)
+			heap += (rg->hi < hi ? rg->hi : hi) - (rg->lo > lo ?
+			    rg->lo : lo);
+	}
+	span = hm_size(heap);
 	cell = hm_size(analyze_heapmap_cell_bytes(hm->v.zoom));
 	if (hm->sel != SIZE_MAX) {
 		sz = hm_size(hm->s->usable[hm->sel]);
@@ -788,8 +809,8 @@ hm_draw_status(struct heapmap *hm, int y, int w)
 		free(sz);
 	} else
 		sel = xstrdup("nothing selected");
-	tui_putf(y, 0, w, tui_attr(TUI_C_HEADER), "%#llx-%#llx (%s%s%s) in"
-	    " view, %s a cell | %s", (unsigned long long)lo,
+	tui_putf(y, 0, w, tui_attr(TUI_C_HEADER), "%#llx-%#llx in view (%s"
+	    " of heap%s%s), %s a cell | %s", (unsigned long long)lo,
 	    (unsigned long long)hi, span, r >= 0 ? ", from " : "", r >= 0 ?
 	    hm->m->regions[r].name : "", cell, sel);
 	free(span);
@@ -797,53 +818,62 @@ hm_draw_status(struct heapmap *hm, int y, int w)
 	free(sel);
 }
 
+/*
+ * Where things go on a screen h lines by w: the map's lines (the legend,
+ * the info pane and the status line below it), its gutter, its cells;
+ * the zoom that shows it all on the first time.  The title, drawn first,
+ * lays out too, so that it says what the frame shows.
+ */
 static void
-hm_draw(struct tui_view *tv, int y, int h, int w)
+hm_layout(struct heapmap *hm, int h, int w)
 {
-	struct heapmap	*hm = tv->data;
 	int		 legend, info, status, lines, per, digits;
-	uint64_t	 top;
-	size_t		 n;
 
-	tv->list.y = y;
-	tv->list.height = h;
 	hm->halves = tui_halves();
 	per = hm->halves ? 2 : 1;
-	if (hm->s->nregions == 0) {
-		tui_put(y, 0, w, TUI_PLAIN, "an empty heap: no region, no"
-		    " object");
-		return;
-	}
 	/* Small screens keep the map and the status line first. */
 	status = h >= 2;
 	info = hm->info != HM_INFO_OFF && h >= 14 ? HM_INFO_H : 0;
-	legend = h >= 8 ? HM_LEGEND_MAX : 0;
-	if (legend > 0) {
-		hm->map_lines = 0;
-		legend = hm_legend(hm, 0, HM_LEGEND_MAX, w, 0);
-	}
+	legend = h >= 8 ? hm_legend(hm, 0, HM_LEGEND_MAX, w, 0) : 0;
 	lines = h - status - info - legend;
 	if (lines < 1)
 		lines = 1;
 	if (hm->maxh != 0 && (uint32_t)lines * (uint32_t)per > hm->maxh)
 		lines = (int)((hm->maxh + (uint32_t)per - 1) / (uint32_t)per);
-	hm->map_y = y;
 	hm->map_lines = lines;
+	hm->legend_lines = legend;
+	hm->info_lines = info;
+	hm->status_line = status;
 	for (digits = 1; digits < 16 && (hm->m->regions[hm->m->nregions -
 	    1].hi >> (4 * digits)) != 0; digits++)
 		/* nothing */;
 	hm->gw = w >= 2 * (digits + 1) + 8 ? digits + 1 : 0;
-	top = hm->v.top;
 	hm->v.cols = (uint32_t)(w - hm->gw > 0 ? w - hm->gw : 1);
 	hm->v.rows = (uint32_t)(lines * per);
 	if (hm->fit) {
 		hm->v.zoom = analyze_heapmap_fit(hm->m, hm->v.cols, hm->v.rows);
 		hm->v.phase = 0;
-		hm->v.top = top = 0;
+		hm->v.top = 0;
 		hm->fit = 0;
 	}
-	hm->v.top = top;
 	analyze_heapmap_clamp(hm->m, &hm->v);
+}
+
+static void
+hm_draw(struct tui_view *tv, int y, int h, int w)
+{
+	struct heapmap	*hm = tv->data;
+	size_t		 n;
+
+	tv->list.y = y;
+	tv->list.height = h;
+	if (hm->s->nregions == 0) {
+		tui_put(y, 0, w, TUI_PLAIN, "an empty heap: no region, no"
+		    " object");
+		return;
+	}
+	hm_layout(hm, h, w);
+	hm->map_y = y;
 	if (hm->dirty)
 		hm_make_marks(hm);
 	/* A search moved the list's cursor: the map's follows. */
@@ -860,11 +890,12 @@ hm_draw(struct tui_view *tv, int y, int h, int w)
 	analyze_heapmap_frame(hm->m, &hm->v, hm->cells);
 	analyze_heapmap_counts(hm->m, &hm->v, hm->inview);
 	hm_draw_map(hm, w);
-	if (legend > 0)
-		hm_legend(hm, y + lines, legend, w, 1);
-	if (info > 0)
-		hm_draw_info(hm, y + lines + legend, info, w);
-	if (status)
+	if (hm->legend_lines > 0)
+		hm_legend(hm, y + hm->map_lines, hm->legend_lines, w, 1);
+	if (hm->info_lines > 0)
+		hm_draw_info(hm, y + hm->map_lines + hm->legend_lines,
+		    hm->info_lines, w);
+	if (hm->status_line)
 		hm_draw_status(hm, y + h - 1, w);
 }
 

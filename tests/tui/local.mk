@@ -6,10 +6,18 @@ tests_tui_keytable_SOURCES = tests/tui/keytable.c
 tests_tui_keytable_CFLAGS = $(AM_CFLAGS) $(SQLITE_CFLAGS)
 tests_tui_keytable_LDADD = $(CORE_LIBS)
 
+# heapmap-demo: the browser on a heap snapshot read from a text file, for
+# heapmap.sh while no heap session can be stored (test-only).
+check_PROGRAMS += tests/tui/heapmap-demo
+tests_tui_heapmap_demo_SOURCES = tests/tui/heapmap-demo.c $(TUI_SOURCES)
+tests_tui_heapmap_demo_CFLAGS = $(AM_CFLAGS) $(NCURSES_CFLAGS) \
+	$(TERMKEY_CFLAGS) $(SQLITE_CFLAGS)
+tests_tui_heapmap_demo_LDADD = $(CORE_LIBS) $(NCURSES_LIBS) $(TERMKEY_LIBS)
+
 TUI_TESTS = tests/tui/keys.sh tests/tui/hist.sh tests/tui/sql.sh \
 	tests/tui/sessions.sh tests/tui/term.sh tests/tui/timeline.sh \
 	tests/tui/help.sh tests/tui/commands.sh tests/tui/colour.sh \
-	tests/tui/search.sh tests/tui/escape.sh
+	tests/tui/search.sh tests/tui/escape.sh tests/tui/heapmap.sh
 TESTS += $(TUI_TESTS)
 EXTRA_DIST += $(TUI_TESTS) tests/tui/lib.sh
 
