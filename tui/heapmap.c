@@ -829,6 +829,9 @@ hm_layout(struct heapmap *hm, int h, int w)
 {
 	int		 legend, info, status, lines, per, digits;
 
+	/* The legend's lines depend on the marks there are. */
+	if (hm->dirty)
+		hm_make_marks(hm);
 	hm->halves = tui_halves();
 	per = hm->halves ? 2 : 1;
 	/* Small screens keep the map and the status line first. */
@@ -874,8 +877,6 @@ hm_draw(struct tui_view *tv, int y, int h, int w)
 	}
 	hm_layout(hm, h, w);
 	hm->map_y = y;
-	if (hm->dirty)
-		hm_make_marks(hm);
 	/* A search moved the list's cursor: the map's follows. */
 	if (tv->list.cur != hm->shown && tv->list.cur < hm->s->nblocks)
 		hm_goto(hm, tv->list.cur);
