@@ -433,7 +433,10 @@ struct analyze_heapmap_count {
  * Where a map is: cols cells a row, rows rows (pixel rows: a terminal
  * line holds two with half blocks), the zoom, the phase (every region's
  * first row starts phase cells in from the left: Left and Right move the
- * map's start by cells, as the seed's Move does) and the top row.
+ * map's start by cells, as the seed's Move does) and the top row.  With
+ * align 2, every region's first row is an even one (blank rows pad the
+ * region before), so that with two rows to a line a region starts a line
+ * and its start address can label it.
  */
 struct analyze_heapmap_view {
 	uint32_t	 cols;
@@ -441,6 +444,7 @@ struct analyze_heapmap_view {
 	int		 zoom;
 	uint32_t	 phase;		/* < cols */
 	uint64_t	 top;
+	uint32_t	 align;		/* 0 or 1: none */
 };
 
 /*
@@ -483,6 +487,7 @@ struct analyze_heapmap {
 	uint32_t	 l_cols;
 	int		 l_zoom;
 	uint32_t	 l_phase;
+	uint32_t	 l_align;
 	uint64_t	*l_row;		/* first row of region r; [nregions]
 					   all rows */
 	uint64_t	*l_cell;	/* first linear cell of region r */
@@ -505,8 +510,8 @@ uint64_t	 analyze_heapmap_level_build(struct analyze_heapmap *, int);
 uint64_t	 analyze_heapmap_cell_bytes(int);
 uint64_t	 analyze_heapmap_nrows(struct analyze_heapmap *,
 		    const struct analyze_heapmap_view *);
-int		 analyze_heapmap_fit(struct analyze_heapmap *, uint32_t,
-		    uint32_t);
+int		 analyze_heapmap_fit(struct analyze_heapmap *,
+		    const struct analyze_heapmap_view *);
 void		 analyze_heapmap_frame(struct analyze_heapmap *,
 		    const struct analyze_heapmap_view *,
 		    struct analyze_heapmap_cell *);

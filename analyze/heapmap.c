@@ -540,23 +540,26 @@ analyze_heapmap_level_build(struct analyze_heapmap *m, int z)
 static void
 hm_layout(struct analyze_heapmap *m, const struct analyze_heapmap_view *v)
 {
-	uint64_t	B = analyze_heapmap_cell_bytes(v->zoom), W, s, c;
+	uint64_t	B = analyze_heapmap_cell_bytes(v->zoom), W, s, c, n, al;
 	size_t		r;
 
 	W = v->cols > 0 ? v->cols : 1;
 	s = v->phase % W;
+	al = v->align > 1 ? v->align : 1;
 	if (m->l_ok && m->l_cols == W && m->l_zoom == v->zoom &&
-	    m->l_phase == s)
+	    m->l_phase == s && m->l_align == al)
 		return;
 	for (r = 0; r < m->nregions; r++) {
 		c = hm_ncells(m, r, B);
 		m->l_cell[r + 1] = m->l_cell[r] + c;
-		m->l_row[r + 1] = m->l_row[r] + (c + s + W - 1) / W;
+		n = (c + s + W - 1) / W;
+		m->l_row[r + 1] = m->l_row[r] + (n + al - 1) / al * al;
 	}
 	m->l_ok = 1;
 	m->l_cols = (uint32_t)W;
 	m->l_zoom = v->zoom;
 	m->l_phase = (uint32_t)s;
+	m->l_align = (uint32_t)al;
 }
 
 /* The region of row (< all rows). */
@@ -587,6 +590,9 @@ hm_row_cells(const struct analyze_heapmap *m, uint64_t row, uint64_t *c0,
 
 	*c0 = j * W > s ? j * W - s : 0;
 	*c1 = (j + 1) * W - s < n ? (j + 1) * W - s : n;
+	/* A row that pads the region (align) has no cells. */
+	if (*c0 > n)
+		*c0 = n;
 	return (r);
 }
 
@@ -599,25 +605,27 @@ analyze_heapmap_nrows(struct analyze_heapmap *m,
 }
 
 /*
- * The coarsest zoom a map of cols x rows needs to show the whole heap
- * (or each region in a row of its own, when there are more regions than
- * rows).
+ * The coarsest zoom a map of v's cols, rows and align needs to show the
+ * whole heap (or each region in rows of its own, when there are more
+ * regions than that).
  */
 int
-analyze_heapmap_fit(struct analyze_heapmap *m, uint32_t cols, uint32_t rows)
+analyze_heapmap_fit(struct analyze_heapmap *m,
+    const struct analyze_heapmap_view *v)
 {
-	struct analyze_heapmap_view	v;
-	uint64_t			need = rows > m->nregions ? rows :
-					    m->nregions;
+	struct analyze_heapmap_view	w;
+	uint64_t			need, al = v->align > 1 ? v->align : 1;
 
-	memset(&v, 0, sizeof v);
-	v.cols = cols;
-	for (v.zoom = ANALYZE_HEAPMAP_ZMIN; v.zoom < ANALYZE_HEAPMAP_ZMAX;
-	    v.zoom++) {
-		if (analyze_heapmap_nrows(m, &v) <= need)
+	need = v->rows > m->nregions * al ? v->rows : m->nregions * al;
+	memset(&w, 0, sizeof w);
+	w.cols = v->cols;
+	w.align = v->align;
+	for (w.zoom = ANALYZE_HEAPMAP_ZMIN; w.zoom < ANALYZE_HEAPMAP_ZMAX;
+	    w.zoom++) {
+		if (analyze_heapmap_nrows(m, &w) <= need)
 			break;
 	}
-	return (v.zoom);
+	return (w.zoom);
 }
 
 /*
@@ -689,8 +697,9 @@ analyze_heapmap_frame(struct analyze_heapmap *m,
 }
 
 /*
- * Row's region (-1 past the heap's end) and, in *addr, the address its
- * first cell starts at: the region's own start on its first row.
+ * Row's region (-1 past the heap's end or on a row that pads a region)
+ * and, in *addr, the address its first cell starts at: the region's own
+ * start on its first row.
  */
 long
 analyze_heapmap_row_addr(struct analyze_heapmap *m,
@@ -703,6 +712,8 @@ analyze_heapmap_row_addr(struct analyze_heapmap *m,
 	if (row >= m->l_row[m->nregions])
 		return (-1);
 	r = hm_row_cells(m, row, &c0, &c1);
+	if (c0 >= c1)
+		return (-1);
 	*addr = c0 == 0 ? m->regions[r].lo : hm_origin(m, r, B) + c0 * B;
 	return ((long)r);
 }
@@ -829,6 +840,8 @@ analyze_heapmap_span(struct analyze_heapmap *m,
 	*lo = hm_origin(m, r, B) + c0 * B;
 	if (*lo < m->regions[r].lo)
 		*lo = m->regions[r].lo;
+	if (*lo > m->regions[r].hi)
+		*lo = m->regions[r].hi;
 	last = v->top + v->rows - 1 < n ? v->top + v->rows - 1 : n - 1;
 	r = hm_row_cells(m, last, &c0, &c1);
 	*hi = hm_origin(m, r, B) + c1 * B;
@@ -911,6 +924,9 @@ hm_top_cell(const struct analyze_heapmap *m, const struct analyze_heapmap_view *
 		return (m->l_cell[m->nregions] > 0 ? m->l_cell[m->nregions] -
 		    1 : 0);
 	r = hm_row_cells(m, v->top, &c0, &c1);
+	/* A row padding the last region: its last cell. */
+	if (m->l_cell[r] + c0 >= m->l_cell[m->nregions])
+		return (m->l_cell[m->nregions] - 1);
 	return (m->l_cell[r] + c0);
 }
 
@@ -1036,7 +1052,7 @@ analyze_heapmap_zoom(struct analyze_heapmap *m, struct analyze_heapmap_view *v,
 	analyze_heapmap_clamp(m, v);
 	if (m->nregions == 0 || dz == 0)
 		return (0);
-	fit = analyze_heapmap_fit(m, v->cols, v->rows);
+	fit = analyze_heapmap_fit(m, v);
 	if (dz > 0)
 		z = v->zoom >= fit ? v->zoom : (v->zoom + dz < fit ? v->zoom +
 		    dz : fit);
@@ -1105,7 +1121,8 @@ analyze_heapmap_zoom_to(struct analyze_heapmap *m,
 		hm_start_cell(m, v, m->l_cell[hm_row_region(m, r0)] + (r0 -
 		    m->l_row[hm_row_region(m, r0)]) * v->cols + col);
 		analyze_heapmap_locate(m, v, hi - 1, &r1, &col);
-		if (r1 - v->top < v->rows || r1 - v->top + 1 <= span ||
+		if (r1 - v->top < v->rows || r1 - v->top <= (span - 1) *
+		    (v->align > 1 ? v->align : 1) ||
 		    v->zoom == ANALYZE_HEAPMAP_ZMAX)
 			break;
 	}

@@ -186,7 +186,10 @@ main(int argc, char **argv)
 	cells = xcalloc(HB_COLS * HB_ROWS, sizeof *cells);
 	peer = xcalloc(HB_COLS * HB_ROWS, sizeof *peer);
 	acc = xcalloc(HB_COLS * HB_ROWS, sizeof *acc);
-	fit = analyze_heapmap_fit(&m, HB_COLS, HB_ROWS);
+	memset(&v, 0, sizeof v);
+	v.cols = HB_COLS;
+	v.rows = HB_ROWS;
+	fit = analyze_heapmap_fit(&m, &v);
 	printf("%4s %10s %8s %9s %9s %9s %9s %9s %8s %6s\n", "zoom",
 	    "bytes/cell", "rows", "runs", "level ms", "first ms", "frame ms",
 	    "counts ms", "peer ms", "ratio");

@@ -853,8 +853,10 @@ hm_layout(struct heapmap *hm, int h, int w)
 	hm->gw = w >= 2 * (digits + 1) + 8 ? digits + 1 : 0;
 	hm->v.cols = (uint32_t)(w - hm->gw > 0 ? w - hm->gw : 1);
 	hm->v.rows = (uint32_t)(lines * per);
+	/* A region starts a line, so its start address labels it. */
+	hm->v.align = (uint32_t)per;
 	if (hm->fit) {
-		hm->v.zoom = analyze_heapmap_fit(hm->m, hm->v.cols, hm->v.rows);
+		hm->v.zoom = analyze_heapmap_fit(hm->m, &hm->v);
 		hm->v.phase = 0;
 		hm->v.top = 0;
 		hm->fit = 0;
@@ -1222,8 +1224,7 @@ hm_cmd_zoomout(struct heapmap *hm, const char *args)
 
 	if (*args == '\0') {
 		/* The seed's ZoomOut ~: all of it, from its start. */
-		hm->v.zoom = analyze_heapmap_fit(hm->m, hm->v.cols,
-		    hm->v.rows);
+		hm->v.zoom = analyze_heapmap_fit(hm->m, &hm->v);
 		analyze_heapmap_move(hm->m, &hm->v, ANALYZE_HEAPMAP_HOME, 0);
 		b = hm_size(analyze_heapmap_cell_bytes(hm->v.zoom));
 		tui_message("the whole heap: %s a cell", b);
