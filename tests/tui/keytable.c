@@ -93,6 +93,11 @@ main(void)
 			    " wheel scrolls three rows.");
 			puts("In the timeline a click puts the cursor on an"
 			    " event in the column clicked and the wheel pans.");
+			puts("In the heap map a click selects the object under"
+			    " the pointer, a drag over rows with the left or"
+			    " right button zooms into them,");
+			puts("the middle button selects and shows what reaches"
+			    " the object, and the wheel moves the map a fifth.");
 		}
 		puts(".El");
 	}
