@@ -22,6 +22,7 @@ struct ingest_opts {
 	enum ingest_load load;
 	int		 progress;	/* draw a progress bar on stderr */
 	const char	*program;	/* --program FILE; NULL: look nearby */
+	const char	*listing;	/* --listing FILE; NULL: look nearby */
 };
 
 /* What a reader gets: the file's bytes and where its rows go. */
@@ -114,6 +115,11 @@ char		*ingest_image_find(const char *, int *);
 int		 ingest_image_open(struct ingest_ctx *, uint32_t,
 		    struct ingest_image *);
 void		 ingest_image_free(struct ingest_image *);
+
+/* The program's NASM listing (listing.c). */
+char		*ingest_listing_find(const char *);
+int		 ingest_listing_attach(struct ingest_ctx *,
+		    const struct ingest_image *);
 
 /* SHA-256 (sha256.c), hex-encoded into 65 bytes. */
 void		 ingest_sha256(const uint8_t *, size_t, char *);
