@@ -809,6 +809,27 @@ analyze_bucket_share(const struct analyze_hist *h,
 	return (v);
 }
 
+/*
+ * The samples of raw bucket b in [lo, hi), as the flat profile counts
+ * them: the hit table's there, exactly, and a share of those it does not
+ * place, by instruction starts or bytes.
+ */
+double
+analyze_bucket_part(const struct analyze_hist *h,
+    const struct analyze_bucket *b, uint64_t lo, uint64_t hi)
+{
+	struct hist_split	sp;
+
+	if (lo < b->lo)
+		lo = b->lo;
+	if (hi > b->hi)
+		hi = b->hi;
+	if (hi <= lo)
+		return (0);
+	hist_split_of(h, b, &sp);
+	return (hist_part(h, &sp, lo, hi));
+}
+
 /* Hits as a percentage of bucket b's. */
 double
 analyze_bucket_pct(const struct analyze_bucket *b, double hits)

@@ -896,7 +896,7 @@ static void
 expect_bad_program(const char *name, const void *bytes, size_t len,
     const char *why)
 {
-	struct ingest_opts	 o = { NULL, INGEST_LOAD_AUTO, 0, NULL };
+	struct ingest_opts	 o = { NULL, INGEST_LOAD_AUTO, 0, NULL, NULL };
 	struct store		*st;
 	const char		*path;
 	char			*cause, want[256];
@@ -978,7 +978,7 @@ END_TEST
 START_TEST(test_image_given_missing)
 {
 	struct ingest_opts	 o = { NULL, INGEST_LOAD_AUTO, 0,
-	    "/nonexistent/P.COM" };
+	    "/nonexistent/P.COM", NULL };
 	struct store		*st;
 	int64_t			 id;
 	char			*cause;

@@ -386,7 +386,7 @@ START_TEST(test_rollback_after_buckets)
 {
 	static const char	 badmap[] = " Start Stop Length Name Class\n"
 	    " 00000H 0001FH 00020H _TEXT CODE\n 00020H oops\n";
-	struct ingest_opts	 o = { NULL, INGEST_LOAD_AUTO, 0, NULL };
+	struct ingest_opts	 o = { NULL, INGEST_LOAD_AUTO, 0, NULL, NULL };
 	struct store		*st;
 	uint8_t			*a;
 	size_t			 alen;
