@@ -122,7 +122,7 @@ double		 analyze_bucket_part(const struct analyze_hist *,
 #define ANALYZE_ANNOTATE_MAX	0x10000	/* bytes: one real-mode segment */
 
 #define ANALYZE_INSN_BAD	0x1	/* not an instruction: one byte */
-#define ANALYZE_INSN_MID	0x2	/* samples inside it, not at its start */
+#define ANALYZE_INSN_MID	0x2	/* samples inside it, not at the start */
 #define ANALYZE_INSN_GAP	0x4	/* bytes the image does not hold */
 
 struct analyze_insn {

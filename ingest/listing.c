@@ -39,7 +39,7 @@
 #include "xmalloc.h"
 #include "ingest/ingest.h"
 
-#define LISTING_MAX_BYTES	(64u << 20)	/* a listing bigger is not one */
+#define LISTING_MAX_BYTES	(64u << 20)	/* bigger is not a listing */
 #define LISTING_TEXT_MAX	240	/* bytes of a source line kept */
 #define LISTING_CARRY		8	/* labels and comments before a line */
 #define LISTING_REP_CHECK	16	/* repetitions of <rep> compared */
@@ -361,8 +361,8 @@ lst_load(struct ingest_ctx *ctx, const char *text, size_t len,
     const struct ingest_image *im)
 {
 	struct lst_line	 l, carry[LISTING_CARRY];
-	size_t		 lines[LISTING_CARRY], ncarry = 0, at = 0, n, lineno = 0;
-	size_t		 i;
+	size_t		 lines[LISTING_CARRY], ncarry = 0, at = 0, n, i;
+	size_t		 lineno = 0;
 	const char	*line;
 	int		 keep = 1;
 
@@ -373,7 +373,8 @@ lst_load(struct ingest_ctx *ctx, const char *text, size_t len,
 			continue;
 		}
 		if (!l.addressed) {
-			if (lst_section(&l, &keep) || !keep || !lst_carried(&l)) {
+			if (lst_section(&l, &keep) || !keep ||
+			    !lst_carried(&l)) {
 				ncarry = 0;
 				continue;
 			}
@@ -528,9 +529,9 @@ ingest_listing_attach(struct ingest_ctx *ctx, const struct ingest_image *im)
 		    ck.placed);
 	} else {
 		if (ck.garbage != 0)
-			ingest_warn(ctx, 0, "%s: %zu of its %zu lines are not in"
-			    " NASM's listing format; they are skipped", path,
-			    ck.garbage, ck.lines);
+			ingest_warn(ctx, 0, "%s: %zu of its %zu lines are"
+			    " not in NASM's listing format; they are skipped",
+			    path, ck.garbage, ck.lines);
 		rc = lst_load(ctx, text, len, im);
 	}
 	if (len != 0)
