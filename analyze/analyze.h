@@ -109,6 +109,9 @@ double		 analyze_bucket_pct(const struct analyze_bucket *, double);
 size_t		 analyze_bucket_shares(const struct analyze_hist *,
 		    const struct analyze_bucket *, struct analyze_share **);
 
+size_t		 analyze_hit_at(const struct analyze_hist *, uint64_t);
+uint64_t	 analyze_hit_sum(const struct analyze_hist *, uint64_t,
+		    uint64_t);
 double		 analyze_bucket_part(const struct analyze_hist *,
 		    const struct analyze_bucket *, uint64_t, uint64_t);
 

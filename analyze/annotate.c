@@ -227,32 +227,6 @@ ann_row_end(const struct analyze_annotate *a, size_t i)
 	return (end);
 }
 
-/* The first hit-table entry at or above addr. */
-static size_t
-ann_hit_at(const struct analyze_hist *h, uint64_t addr)
-{
-	size_t	lo = 0, hi = h->nhit, mid;
-
-	while (lo < hi) {
-		mid = lo + (hi - lo) / 2;
-		if (h->hit_addr[mid] < addr)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return (lo);
-}
-
-/* The hit table's samples in [lo, hi). */
-static uint64_t
-ann_exact(const struct analyze_hist *h, uint64_t lo, uint64_t hi)
-{
-	if (h->nhit == 0 || hi <= lo)
-		return (0);
-	return (h->hit_cum[ann_hit_at(h, hi)] - h->hit_cum[ann_hit_at(h,
-	    lo)]);
-}
-
 /* Each hit-table entry of the range to the row holding it. */
 static void
 ann_hits(const struct analyze_hist *h, struct analyze_annotate *a)
@@ -261,7 +235,7 @@ ann_hits(const struct analyze_hist *h, struct analyze_annotate *a)
 	uint64_t		 n;
 	size_t			 k, r;
 
-	for (k = ann_hit_at(h, a->lo); k < h->nhit && h->hit_addr[k] < a->hi;
+	for (k = analyze_hit_at(h, a->lo); k < h->nhit && h->hit_addr[k] < a->hi;
 	    k++) {
 		n = h->hit_cum[k + 1] - h->hit_cum[k];
 		r = ann_row_at(a, h->hit_addr[k]);
@@ -303,9 +277,9 @@ ann_buckets(const struct analyze_hist *h, struct analyze_annotate *a)
 		ab->hits = b->hits;
 		ab->part = analyze_bucket_part(h, b, a->lo, a->hi);
 		ab->whole = b->lo >= a->lo && b->hi <= a->hi;
-		ab->exact = ann_exact(h, b->lo > a->lo ? b->lo : a->lo,
+		ab->exact = analyze_hit_sum(h, b->lo > a->lo ? b->lo : a->lo,
 		    b->hi < a->hi ? b->hi : a->hi);
-		ab->unplaced = b->hits - ann_exact(h, b->lo, b->hi);
+		ab->unplaced = b->hits - analyze_hit_sum(h, b->lo, b->hi);
 		/* What the table does not place is only estimated here. */
 		if (ab->part > (double)ab->exact)
 			a->estimated += ab->part - (double)ab->exact;

@@ -101,6 +101,20 @@ hist_exact(const struct analyze_hist *h, uint64_t lo, uint64_t hi)
 	    lo)]);
 }
 
+/* The first hit-table entry at or above addr (annotate.c's too). */
+size_t
+analyze_hit_at(const struct analyze_hist *h, uint64_t addr)
+{
+	return (hist_hit_at(h, addr));
+}
+
+/* The hit table's samples in [lo, hi). */
+uint64_t
+analyze_hit_sum(const struct analyze_hist *h, uint64_t lo, uint64_t hi)
+{
+	return (hist_exact(h, lo, hi));
+}
+
 /* Set bits of the starts bitmap from bit a to bit b (not included). */
 static uint64_t
 hist_popcount(const uint64_t *v, uint64_t a, uint64_t b)

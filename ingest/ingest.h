@@ -101,6 +101,9 @@ char		*ingest_map_find(const char *);
 int		 ingest_map_open(struct ingest_ctx *, struct ingest_map *,
 		    char **);
 int		 ingest_map_attach(struct ingest_ctx *, uint32_t, uint32_t);
+int		 ingest_text_read(const char *, size_t, const char **, size_t *,
+		    char **);
+void		 ingest_text_unread(const char *, size_t);
 
 /* A DOS program's load image (image.c). */
 struct ingest_image {
@@ -111,13 +114,13 @@ struct ingest_image {
 	size_t		 len;
 };
 
+char		*ingest_find_beside(const char *, const char *);
 char		*ingest_image_find(const char *, int *);
 int		 ingest_image_open(struct ingest_ctx *, uint32_t,
 		    struct ingest_image *);
 void		 ingest_image_free(struct ingest_image *);
 
 /* The program's NASM listing (listing.c). */
-char		*ingest_listing_find(const char *);
 int		 ingest_listing_attach(struct ingest_ctx *,
 		    const struct ingest_image *);
 

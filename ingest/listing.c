@@ -25,16 +25,10 @@
  * listing does not say where the output put them.
  */
 #include <ctype.h>
-#include <dirent.h>
-#include <errno.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-#include <sys/mman.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include "xmalloc.h"
 #include "ingest/ingest.h"
@@ -406,81 +400,6 @@ lst_load(struct ingest_ctx *ctx, const char *text, size_t len,
 }
 
 /*
- * The listing beside program path: STEM.LST, the stem and the extension
- * in any case.  NULL when there is none.
- */
-char *
-ingest_listing_find(const char *path)
-{
-	const char	*slash = strrchr(path, '/'), *base, *dot;
-	char		*dir, *found = NULL;
-	DIR		*d;
-	struct dirent	*de;
-	struct stat	 sb;
-	size_t		 stem;
-
-	base = slash != NULL ? slash + 1 : path;
-	dot = strrchr(base, '.');
-	stem = dot != NULL && dot != base ? (size_t)(dot - base) :
-	    strlen(base);
-	dir = slash != NULL ? xasprintf("%.*s", (int)(slash - path + 1),
-	    path) : xstrdup("./");
-	if ((d = opendir(dir)) == NULL) {
-		free(dir);
-		return (NULL);
-	}
-	while (found == NULL && (de = readdir(d)) != NULL) {
-		if (strlen(de->d_name) != stem + 4 ||
-		    strncasecmp(de->d_name, base, stem) != 0 ||
-		    strcasecmp(de->d_name + stem, ".lst") != 0)
-			continue;
-		found = xasprintf("%s%s", dir, de->d_name);
-		if (stat(found, &sb) != 0 || !S_ISREG(sb.st_mode)) {
-			free(found);
-			found = NULL;
-		}
-	}
-	closedir(d);
-	free(dir);
-	return (found);
-}
-
-/* Map the listing read-only; *len 0 and *text "" for an empty file. */
-static int
-lst_read(const char *path, const char **text, size_t *len, char **cause)
-{
-	struct stat	 sb;
-	void		*p;
-	int		 fd;
-
-	if ((fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)) == -1) {
-		*cause = xasprintf("%s: %s", path, strerror(errno));
-		return (-1);
-	}
-	if (fstat(fd, &sb) != 0 || !S_ISREG(sb.st_mode) ||
-	    (uint64_t)sb.st_size > LISTING_MAX_BYTES) {
-		*cause = xasprintf("%s: not a regular file under %u MiB", path,
-		    LISTING_MAX_BYTES >> 20);
-		close(fd);
-		return (-1);
-	}
-	*len = (size_t)sb.st_size;
-	*text = "";
-	if (*len == 0) {
-		close(fd);
-		return (0);
-	}
-	p = mmap(NULL, *len, PROT_READ, MAP_PRIVATE, fd, 0);
-	close(fd);
-	if (p == MAP_FAILED) {
-		*cause = xasprintf("%s: %s", path, strerror(errno));
-		return (-1);
-	}
-	*text = p;
-	return (0);
-}
-
-/*
  * The listing of the program im (stored as the session's image): the one
  * named with --listing (which must be readable: -1 with ctx->cause), or
  * the one beside the program.  A listing that is not one, or whose bytes
@@ -497,10 +416,11 @@ ingest_listing_attach(struct ingest_ctx *ctx, const struct ingest_image *im)
 
 	given = (ctx->opts != NULL && ctx->opts->listing != NULL);
 	path = given ? xstrdup(ctx->opts->listing) :
-	    ingest_listing_find(im->path);
+	    ingest_find_beside(im->path, ".lst");
 	if (path == NULL)
 		return (0);
-	if (lst_read(path, &text, &len, &cause) != 0) {
+	if (ingest_text_read(path, LISTING_MAX_BYTES, &text, &len,
+	    &cause) != 0) {
 		if (given) {
 			ctx->cause = cause;
 			rc = -1;
@@ -534,8 +454,7 @@ ingest_listing_attach(struct ingest_ctx *ctx, const struct ingest_image *im)
 			    path, ck.garbage, ck.lines);
 		rc = lst_load(ctx, text, len, im);
 	}
-	if (len != 0)
-		munmap((void *)(uintptr_t)text, len);
+	ingest_text_unread(text, len);
 	free(path);
 	return (rc);
 }
