@@ -83,6 +83,7 @@ int		 analyze_hist_load(struct store *, int64_t,
 void		 analyze_hist_free(struct analyze_hist *);
 void		*analyze_hist_model(struct store *, int64_t, char **);
 char		*analyze_hist_segoff(const struct analyze_hist *, uint64_t);
+uint64_t	 analyze_hist_seg(const struct analyze_hist *, uint64_t);
 void		 analyze_hist_model_free(void *);
 uint64_t	 analyze_overlap(const struct analyze_bucket *,
 		    const struct analyze_sym *);
@@ -195,6 +196,8 @@ size_t		 analyze_annotate_row(const struct analyze_annotate *,
 		    uint64_t);
 void		 analyze_annotate_sym_range(const struct analyze_hist *, size_t,
 		    uint64_t *, uint64_t *);
+int		 analyze_insn_target(const struct analyze_hist *,
+		    const struct analyze_annotate *, size_t, uint64_t *);
 
 /* Overlay sessions (ovd.c). */
 #define ANALYZE_OVD_TICKS_PER_S	18.2065	/* the PC's 1193182 / 65536 Hz clock */

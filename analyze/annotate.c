@@ -145,7 +145,7 @@ ann_decode(const struct analyze_hist *h, struct analyze_annotate *a,
 {
 	struct analyze_insn	*in;
 	const uint8_t		*p;
-	uint64_t		*cut, at, next;
+	uint64_t		*cut, at, next, ip;
 	size_t			 ncut, i, left;
 	csh			 cs;
 	cs_insn			*ci;
@@ -162,12 +162,18 @@ ann_decode(const struct analyze_hist *h, struct analyze_annotate *a,
 		while (at < cut[i + 1]) {
 			in = ann_insn(a, cap);
 			in->addr = at;
-			next = at;
+			/*
+			 * Decoded at its offset in the segment the views
+			 * write (seg:off from the PSP), so that a jump's
+			 * target reads as an offset beside them.
+			 */
+			ip = at - analyze_hist_seg(h, at) * 16;
+			next = ip;
 			if (cs_disasm_iter(cs, &p, &left, &next, ci)) {
-				in->len = (uint32_t)(next - at);
+				in->len = (uint32_t)(next - ip);
 				in->text = ann_text(ar, ci->mnemonic,
 				    ci->op_str);
-				at = next;
+				at += in->len;
 			} else {
 				/* Not an instruction: the byte alone. */
 				in->len = 1;
@@ -350,11 +356,10 @@ analyze_annotate_load(struct store *st, const struct analyze_hist *h,
 	a->table = h->prf.hit_table;
 	if ((rc = store_prf_image_get(st, h->session, &image_lo, &image,
 	    &len)) != 1) {
-		*cause = rc == 0 ? xasprintf("session %lld has no program image"
-		    " to disassemble: load its PRF again with the program"
-		    " beside it (NAME.COM or NAME.EXE) or --program FILE",
-		    (long long)h->session) : xasprintf("session %lld: %s",
-		    (long long)h->session, store_error(st));
+		*cause = rc == 0 ? xasprintf("no program image in session %lld"
+		    " (NAME.COM/.EXE or --program)", (long long)h->session) :
+		    xasprintf("session %lld: %s", (long long)h->session,
+		    store_error(st));
 		free(image);
 		return (-1);
 	}
@@ -463,4 +468,44 @@ analyze_annotate_sym_range(const struct analyze_hist *h, size_t k,
 			break;
 		*hi += h->syms[j].size;
 	}
+}
+
+/*
+ * Where row i's jump, call or loop goes when its operand says: a near
+ * target is an offset in the row's own segment, a far one seg:off.  0
+ * with *target (linear), -1 for any other row.
+ */
+int
+analyze_insn_target(const struct analyze_hist *h,
+    const struct analyze_annotate *a, size_t i, uint64_t *target)
+{
+	const char		*t = analyze_insn_text(a, i), *op;
+	char			*end;
+	unsigned long long	 seg, off;
+
+	if (a->insn[i].flags & (ANALYZE_INSN_BAD | ANALYZE_INSN_GAP))
+		return (-1);
+	if (t[0] == 'l' && (t[1] == 'j' || t[1] == 'c'))
+		t++;		/* ljmp, lcall: far */
+	if (t[0] != 'j' && strncmp(t, "call ", 5) != 0 &&
+	    strncmp(t, "loop", 4) != 0)
+		return (-1);
+	if ((op = strchr(t, ' ')) == NULL)
+		return (-1);
+	op++;
+	seg = strtoull(op, &end, 0);
+	if (end == op)
+		return (-1);
+	if (*end == ':') {
+		op = end + 1;
+		off = strtoull(op, &end, 0);
+		if (end == op || *end != '\0' || seg > 0xffff || off > 0xffff)
+			return (-1);
+		*target = seg * 16 + off;
+		return (0);
+	}
+	if (*end != '\0' || seg > 0xffff)
+		return (-1);
+	*target = analyze_hist_seg(h, a->insn[i].addr) * 16 + seg;
+	return (0);
 }

@@ -936,12 +936,19 @@ analyze_hist_model_free(void *h)
 char *
 analyze_hist_segoff(const struct analyze_hist *h, uint64_t a)
 {
-	uint64_t	base = (uint64_t)h->prf.prog_low_pa * 16, seg;
+	uint64_t	seg = analyze_hist_seg(h, a);
 
-	if (a >= base)
-		seg = h->prf.prog_low_pa + ((a - base) >> 16) * 0x1000;
-	else
-		seg = (a >> 4) & ~(uint64_t)0xfff;
 	return (xasprintf("%04llX:%04llX", (unsigned long long)seg,
 	    (unsigned long long)(a - seg * 16)));
+}
+
+/* The segment of that notation for address a (a paragraph). */
+uint64_t
+analyze_hist_seg(const struct analyze_hist *h, uint64_t a)
+{
+	uint64_t	base = (uint64_t)h->prf.prog_low_pa * 16;
+
+	if (a >= base)
+		return (h->prf.prog_low_pa + ((a - base) >> 16) * 0x1000);
+	return ((a >> 4) & ~(uint64_t)0xfff);
 }

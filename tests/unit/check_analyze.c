@@ -859,6 +859,12 @@ START_TEST(test_annotate_truth)
 				ck_assert_uint_eq(a.insn[a.hot[1]].addr,
 				    s->addr + 1);
 				ck_assert_uint_eq(a.insn[a.hot[0]].hits, 5000);
+				/* jnz .inner goes back to dec bx. */
+				ck_assert_int_eq(analyze_insn_target(&h, &a,
+				    a.hot[1], &lo), 0);
+				ck_assert_uint_eq(lo, s->addr);
+				ck_assert_int_eq(analyze_insn_target(&h, &a,
+				    a.hot[0], &lo), -1);
 			}
 			analyze_annotate_free(&a);
 		}
@@ -961,6 +967,7 @@ START_TEST(test_annotate_rows)
 	struct analyze_hist	 h;
 	struct analyze_annotate	 a;
 	struct store		*st;
+	uint64_t		 addr;
 	int64_t			 id;
 	char			*cause = NULL;
 	size_t			 i;
@@ -994,6 +1001,8 @@ START_TEST(test_annotate_rows)
 	ck_assert_uint_eq(a.buckets[0].exact, 15);
 	ck_assert_uint_eq(a.buckets[0].unplaced, 0);
 	ck_assert_int_eq(a.buckets[1].whole, 1);
+	for (i = 0; i < 6; i++)
+		ck_assert_int_eq(analyze_insn_target(&h, &a, i, &addr), -1);
 	ck_assert_uint_eq(analyze_annotate_row(&a, 0x10102), 0);
 	ck_assert_uint_eq(analyze_annotate_row(&a, 0x1011f), 5);
 	ck_assert_uint_eq(analyze_annotate_row(&a, 0x10120), SIZE_MAX);
@@ -1034,7 +1043,7 @@ START_TEST(test_annotate_rows)
 	ck_assert_msg(analyze_hist_load(st, id, &h, &cause) == 0, "%s", cause);
 	ck_assert_int_eq(analyze_annotate_load(st, &h, 0x10100, 0x10120, &a,
 	    &cause), -1);
-	ck_assert_ptr_nonnull(strstr(cause, "has no program image"));
+	ck_assert_ptr_nonnull(strstr(cause, "no program image in session"));
 	free(cause);
 	analyze_hist_free(&h);
 	store_close(st);
