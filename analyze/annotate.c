@@ -241,8 +241,8 @@ ann_hits(const struct analyze_hist *h, struct analyze_annotate *a)
 	uint64_t		 n;
 	size_t			 k, r;
 
-	for (k = analyze_hit_at(h, a->lo); k < h->nhit && h->hit_addr[k] < a->hi;
-	    k++) {
+	for (k = analyze_hit_at(h, a->lo);
+	    k < h->nhit && h->hit_addr[k] < a->hi; k++) {
 		n = h->hit_cum[k + 1] - h->hit_cum[k];
 		r = ann_row_at(a, h->hit_addr[k]);
 		if (r == SIZE_MAX || h->hit_addr[k] >= ann_row_end(a, r))

@@ -390,8 +390,8 @@ annotate_draw(struct tui_view *tv, int y, int h, int w)
 			    "%s <", segoff);
 			free(segoff);
 			snprintf(buf, sizeof buf, "%s>:", s->name);
-			tui_put_marks(yy, ANNOTATE_ADDR + 11, w - ANNOTATE_ADDR -
-			    11, attr, buf, marks);
+			tui_put_marks(yy, ANNOTATE_ADDR + 11,
+			    w - ANNOTATE_ADDR - 11, attr, buf, marks);
 			break;
 		case ANNOTATE_BUCKET:
 			annotate_draw_bucket(tv, &an->a.buckets[r->idx], yy, w,

@@ -15,7 +15,8 @@ fi
 echo 1..25
 
 for s in ATTR VINT; do
-	cp "$data/attr.com" "$dir/$s.COM" && cp "$data/attr.lst" "$dir/$s.LST" &&
+	cp "$data/attr.com" "$dir/$s.COM" &&
+	    cp "$data/attr.lst" "$dir/$s.LST" &&
 	    cp "$data/attr.map" "$dir/$s.MAP" || exit 1
 done
 cp "$data/attr.map" "$dir/NOIMG.MAP" || exit 1
@@ -84,14 +85,17 @@ start -- browse 1
 wait_for "profview: ATTR: flat profile" &&
     screen | sed -n 5p | grep -q " hot.inner$"
 keys Enter
+all=$(sql "SELECT sum(hits) FROM bucket WHERE session = 1")
 wait_for "profview: ATTR: annotate hot.inner, 3 instructions" &&
     wait_for "exact: the hit table places each sample" &&
-    wait_for -E "^hot.inner  1000:011E-0121 \(1011E-10121\)  4 bytes  $total samples \($(pct "$total" "$(sql "SELECT sum(hits) FROM bucket WHERE session = 1")") of all\)$"
+    wait_for -E "^hot.inner  1000:011E-0121 \(1011E-10121\)  4 bytes  \
+$total samples \($(pct "$total" "$all") of all\)$"
 ok $? "Enter on the hottest symbol annotates it; exact, $total samples"
 st=0
 for a in $dec $jnz $ret; do
 	h=$(hits "$a")
-	row "$a" | grep -qE "^ +$(pct "$h" "$total") +$h +1000:[0-9A-F]{4} $a " ||
+	row "$a" |
+	    grep -qE "^ +$(pct "$h" "$total") +$h +1000:[0-9A-F]{4} $a " ||
 	    { st=1; echo "# $a: $h hits, row: $(row "$a")"; }
 done
 ok $st "each instruction's hits are the hit table's, with % of the symbol"
@@ -133,7 +137,6 @@ keys s
 wait_for "source lines shown" && wait_for -E "^ +29 +dec bx"
 ok $? "s shows them again"
 
-all=$(sql "SELECT sum(hits) FROM bucket WHERE session = 1")
 keys %
 wait_for "percentages of all $all samples" &&
     wait_for "annotate hot.inner, 3 instructions, % of all samples" &&
@@ -161,7 +164,8 @@ keys Enter
 mid=$(hits "$(printf '%05X' $((0x$mov + 1)))")
 wait_for "annotate hot, 4 instructions" &&
     wait_for "; $mid inside an instruction (*)" &&
-    row "$mov" | grep -qE "^ +[0-9.]+% +$(( $(hits "$mov") + mid ))\* +1000:011B $mov BB3200 +mov bx, 0x32$" &&
+    row "$mov" | grep -qE "^ +[0-9.]+% +$(($(hits "$mov") + mid))\* \
++1000:011B $mov BB3200 +mov bx, 0x32$" &&
     wait_for -E "^ +1000:011E <hot.inner>:$"
 ok $? "hot takes hot.inner; the $mid samples inside mov bx are its, marked *"
 keys Escape
@@ -202,11 +206,11 @@ b=$(sql "SELECT hits FROM bucket WHERE session = 2 AND lo <= $((0x$inner))
 wait_for -E "bucket 1000:0110-011F: $b samples, ~[0-9.]+ of them here$" &&
     row "$dec" | cut -c1-19 | grep -qE "^ +$" &&
     row "$jnz" | cut -c1-19 | grep -qE "^ +$"
-ok $? "its bucket's $b samples on a row of its own (~ here), none per instruction"
+ok $? "its bucket's $b samples on a row of its own (~ here), none per insn"
 keys Tab
 wait_for -E "hottest 2/2: [0-9]+ samples" &&
-    cursor_line=$(cells | awk '$2 == 1 && $4 == "green" { print $1; exit }') &&
-    screen | sed -n "${cursor_line}p" | grep -q "bucket 1000:0120-012F"
+    c=$(cells | awk '$2 == 1 && $4 == "green" { print $1; exit }') &&
+    screen | sed -n "${c}p" | grep -q "bucket 1000:0120-012F"
 ok $? "Tab goes over the buckets, the hottest first"
 keys q
 
