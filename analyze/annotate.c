@@ -376,6 +376,15 @@ analyze_annotate_load(struct store *st, const struct analyze_hist *h,
 	a->dlo = a->lo > image_lo ? a->lo : image_lo;
 	a->dhi = a->hi < image_hi ? a->hi : image_hi;
 	if (a->dhi > a->dlo) {
+		/*
+		 * Sized for 16-bit code's mean of over two bytes an
+		 * instruction, and the arena for their texts: a 64 KiB
+		 * symbol's rows rarely grow them.
+		 */
+		cap = (size_t)(a->dhi - a->dlo) / 2 + 16;
+		a->insn = xreallocarray(NULL, cap, sizeof *a->insn);
+		ar.cap += cap * 16;
+		ar.p = xreallocarray(ar.p, ar.cap, 1);
 		ann_gap(a, a->lo, a->dlo, &ar, &cap);
 		a->bytes = xmalloc((size_t)(a->dhi - a->dlo) + 1);
 		memcpy(a->bytes, image + (a->dlo - image_lo),
@@ -391,8 +400,10 @@ analyze_annotate_load(struct store *st, const struct analyze_hist *h,
 	ann_hits(h, a);
 	ann_buckets(h, a);
 	ann_link_sources(a);
-	a->hot = xcalloc(a->ninsn + 1, sizeof *a->hot);
-	for (i = 0; i < a->ninsn; i++) {
+	for (i = 0; i < a->ninsn; i++)
+		a->nhot += a->insn[i].hits != 0;
+	a->hot = xreallocarray(NULL, a->nhot + 1, sizeof *a->hot);
+	for (i = a->nhot = 0; i < a->ninsn; i++) {
 		if (a->insn[i].hits != 0)
 			a->hot[a->nhot++] = i;
 	}

@@ -73,13 +73,8 @@ annotate_bucket_row(const struct annotate *an,
 }
 
 static void
-annotate_add(struct annotate *an, size_t *cap, enum annotate_kind kind,
-    size_t idx)
+annotate_add(struct annotate *an, enum annotate_kind kind, size_t idx)
 {
-	if (an->nrows == *cap) {
-		*cap = *cap != 0 ? *cap * 2 : 256;
-		an->rows = xreallocarray(an->rows, *cap, sizeof *an->rows);
-	}
 	an->rows[an->nrows].kind = kind;
 	an->rows[an->nrows++].idx = (uint32_t)idx;
 }
@@ -98,48 +93,80 @@ annotate_hot_cmp(const void *x, const void *y, void *arg)
 	return (p->idx < q->idx ? -1 : p->idx > q->idx);
 }
 
+/* The row of instruction k, from the rows of the hot ones (by k). */
+static size_t
+annotate_hot_row(const size_t *insn, const size_t *row, size_t n, size_t k)
+{
+	size_t	lo = 0, hi = n, mid;
+
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		if (insn[mid] < k)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return (lo < n ? row[lo] : 0);
+}
+
 /*
  * List the rows: per instruction the symbols that start at it, the row
  * of a bucket it is the first of (when the bucket's samples are not all
  * placed), its listing lines (s) and itself.  Tab's order follows: the
- * instructions hottest first, else the buckets.
+ * instructions hottest first, else the buckets.  A 64 KiB symbol has
+ * some 30000 rows: one allocation each, sized before.
  */
 static void
 annotate_rows(struct annotate *an)
 {
 	const struct analyze_annotate	*a = &an->a;
 	const struct analyze_insn	*in;
-	size_t				 cap = 0, i, k, sym, *where;
+	size_t				 i, k, sym, first, n = 0;
+	size_t				*insn, *row;
 	uint32_t			 bucket = UINT32_MAX;
 
-	an->nrows = 0;
 	/* The symbols from the first at or after the range's start. */
-	for (sym = 0; sym < an->h->nsyms && an->h->syms[sym].addr < a->lo;
-	    sym++)
+	for (first = 0; first < an->h->nsyms && an->h->syms[first].addr <
+	    a->lo; first++)
 		;
-	where = xcalloc(a->ninsn + 1, sizeof *where);
-	for (i = 0; i < a->ninsn; i++) {
+	for (sym = first; sym < an->h->nsyms && an->h->syms[sym].addr <
+	    a->hi; sym++)
+		;
+	free(an->rows);
+	an->rows = xreallocarray(NULL, a->ninsn + a->nsrc + a->nbuckets +
+	    (sym - first) + 1, sizeof *an->rows);
+	an->nrows = 0;
+	insn = xreallocarray(NULL, a->nhot + 1, sizeof *insn);
+	row = xreallocarray(NULL, a->nhot + 1, sizeof *row);
+	for (i = 0, sym = first; i < a->ninsn; i++) {
 		in = &a->insn[i];
 		for (; sym < an->h->nsyms && an->h->syms[sym].addr < in->addr +
 		    in->len && an->h->syms[sym].addr < a->hi; sym++)
-			annotate_add(an, &cap, ANNOTATE_SYM, sym);
+			annotate_add(an, ANNOTATE_SYM, sym);
 		if (in->bucket != bucket) {
 			bucket = in->bucket;
 			if (bucket != UINT32_MAX && annotate_bucket_row(an,
 			    &a->buckets[bucket]))
-				annotate_add(an, &cap, ANNOTATE_BUCKET, bucket);
+				annotate_add(an, ANNOTATE_BUCKET, bucket);
 		}
 		for (k = 0; an->source && k < in->nsrc; k++)
-			annotate_add(an, &cap, ANNOTATE_SRC, in->src + k);
-		where[i] = an->nrows;
-		annotate_add(an, &cap, ANNOTATE_INSN, i);
+			annotate_add(an, ANNOTATE_SRC, in->src + k);
+		if (in->hits != 0 && n < a->nhot) {
+			insn[n] = i;
+			row[n++] = an->nrows;
+		}
+		annotate_add(an, ANNOTATE_INSN, i);
 	}
-	an->hot = xreallocarray(an->hot, an->nrows + 1, sizeof *an->hot);
+	free(an->hot);
 	an->nhot = 0;
 	if (a->nhot != 0) {
+		an->hot = xreallocarray(NULL, a->nhot, sizeof *an->hot);
 		for (i = 0; i < a->nhot; i++)
-			an->hot[an->nhot++] = where[a->hot[i]];
+			an->hot[an->nhot++] = annotate_hot_row(insn, row, n,
+			    a->hot[i]);
 	} else {
+		an->hot = xreallocarray(NULL, a->nbuckets + 1,
+		    sizeof *an->hot);
 		for (i = 0; i < an->nrows; i++) {
 			if (an->rows[i].kind == ANNOTATE_BUCKET &&
 			    a->buckets[an->rows[i].idx].part > 0)
@@ -148,7 +175,8 @@ annotate_rows(struct annotate *an)
 		qsort_r(an->hot, an->nhot, sizeof *an->hot, annotate_hot_cmp,
 		    an);
 	}
-	free(where);
+	free(insn);
+	free(row);
 }
 
 /* The instruction row i is, or is above; a->ninsn if none. */
