@@ -790,6 +790,16 @@ bsyms_model(struct tui_view *tv)
 	return (&((struct bsyms *)tv->data)->hs->h);
 }
 
+/* The histogram's rows, as :export from the histogram writes them. */
+static int
+bsyms_export(struct tui_view *tv, int format, FILE *f, char **cause)
+{
+	struct hist	*hs = ((struct bsyms *)tv->data)->hs;
+
+	return (report_hist(&hs->h, hs->level, hs->flat ? REPORT_HIST_FLAT :
+	    0, format, f, cause));
+}
+
 static int
 bsyms_match(struct tui_view *tv, size_t row, const char *pattern)
 {
@@ -820,7 +830,7 @@ static const struct tui_view_ops bsyms_ops = {
 	.key = bsyms_key,
 	.title = bsyms_title,
 	.match = bsyms_match,
-	.export = hist_export,
+	.export = bsyms_export,
 	.model = bsyms_model,
 	.free = bsyms_free,
 };
