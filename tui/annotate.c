@@ -18,6 +18,7 @@
 
 #include "xmalloc.h"
 #include "analyze/analyze.h"
+#include "report/report.h"
 #include "tui/tui.h"
 
 /* What a row of the view shows. */
@@ -606,6 +607,15 @@ annotate_match(struct tui_view *tv, size_t row, const char *pattern)
 	}
 }
 
+/* The rows of the view: its instructions, and buckets where needed. */
+static int
+annotate_export(struct tui_view *tv, int format, FILE *f, char **cause)
+{
+	struct annotate	*an = tv->data;
+
+	return (report_annotate(an->h, &an->a, an->name, format, f, cause));
+}
+
 /* Views this one opens (a call's target) annotate the same model. */
 static const void *
 annotate_model(struct tui_view *tv)
@@ -633,6 +643,7 @@ static const struct tui_view_ops annotate_ops = {
 	.key = annotate_key,
 	.title = annotate_title,
 	.match = annotate_match,
+	.export = annotate_export,
 	.model = annotate_model,
 	.free = annotate_free,
 };

@@ -12,7 +12,7 @@ if [ ! -f "$data/attr.com" ] || [ ! -f "$data/attr.lst" ]; then
 	echo "1..0 # SKIP tests/data/attr.com not built (nasm not found)"
 	exit 0
 fi
-echo 1..25
+echo 1..27
 
 for s in ATTR VINT; do
 	cp "$data/attr.com" "$dir/$s.COM" &&
@@ -144,6 +144,17 @@ wait_for "percentages of all $all samples" &&
 ok $? "% makes the percentages of all samples"
 keys %
 
+keys : "export csv $dir/ann.csv" Enter
+wait_for "wrote $dir/ann.csv"
+st=$?
+sed 1d "$dir/ann.csv" > "$dir/ann.rows"
+[ "$(wc -l < "$dir/ann.rows")" = 3 ] || st=1
+while IFS=, read -r p h i so a rest; do
+	[ "$h" = "$(hits "$(printf '%05X' "$a")")" ] && [ "$i" = 0 ] ||
+	    { st=1; echo "# $so: $h hits, inside $i"; }
+done < "$dir/ann.rows"
+ok $st ":export csv: a row per instruction, its hits the hit table's"
+
 keys / j n e Enter
 wait_for "/jne: 1/1"
 ok $? "/ searches the disassembly"
@@ -207,6 +218,12 @@ wait_for -E "bucket 1000:0110-011F: $b samples, ~[0-9.]+ of them here$" &&
     row "$dec" | cut -c1-19 | grep -qE "^ +$" &&
     row "$jnz" | cut -c1-19 | grep -qE "^ +$"
 ok $? "its bucket's $b samples on a row of its own (~ here), none per insn"
+keys : "export csv $dir/vint.csv" Enter
+wait_for "wrote $dir/vint.csv" &&
+    [ "$(grep -c '^instructions,,,,1000:' "$dir/vint.csv")" = 3 ] &&
+    grep -qE "^buckets,,$b,,1000:0110,(,){5}65808,65824,$b,[0-9.]+,1$" \
+    "$dir/vint.csv"
+ok $? ":export csv: instructions without hits (NULL), the buckets with them"
 keys Tab
 wait_for -E "hottest 2/2: [0-9]+ samples" &&
     c=$(cells | awk '$2 == 1 && $4 == "green" { print $1; exit }') &&
