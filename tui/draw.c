@@ -121,6 +121,9 @@ static const struct draw_color {
 	    0, A_BOLD },
 	[TUI_C_SELECTED] = { COLOR_BLACK, 231, COLOR_BLACK, COLOR_WHITE,
 	    A_BOLD, A_REVERSE | A_BOLD },
+	/* Source lines among the instructions, as perf annotate dims them. */
+	[TUI_C_SOURCE] = { COLOR_CYAN, DRAW_DEFAULT, COLOR_CYAN, DRAW_DEFAULT,
+	    0, A_DIM },
 };
 
 static int	draw_colors;	/* pairs made: 0 none, 8 or 256 */

@@ -36,6 +36,7 @@ int	tui_main(struct store *, const int64_t *, size_t,
 	G(SESSIONS,	"sessions",	"In the sessions view") \
 	G(HISTOGRAM,	"histogram",	"In the histogram") \
 	G(BUCKET,	"bucket",	"In a bucket's symbols") \
+	G(ANNOTATE,	"annotate",	"In the annotate view") \
 	G(TIMELINE,	"timeline",	"In the timeline") \
 	G(UNITS,	"units",	"In the unit table") \
 	G(SQL,		"sql",		"In a :sql table") \
@@ -52,11 +53,11 @@ enum tui_group {
 
 /*
  * The one key table (tig's REQ_INFO): group, action, keys (termkey names,
- * space separated; "C-x" is Ctrl-x, a single character is itself) and
- * the help line.  Every key is bound here and nowhere else; the help view
- * and the KEYS section of the man page are generated from it.  Actions of
- * a view's group are named after the view, except the :sql table's LEFT
- * and RIGHT, which tui/table.c knows by those names.
+ * space separated; "C-x" is Ctrl-x, "S-Tab" Shift-Tab, a single character
+ * is itself) and the help line.  Every key is bound here and nowhere
+ * else; the help view and the KEYS section of the man page are generated
+ * from it.  Actions of a view's group are named after the view, except
+ * the :sql table's LEFT and RIGHT, which tui/table.c knows by those names.
  */
 #define TUI_ACTIONS \
 	A(GLOBAL, BACK,		"q", \
@@ -91,7 +92,19 @@ enum tui_group {
 	    "merge adjacent buckets (zoom out)") \
 	A(HISTOGRAM, HIST_SPLIT, "-", "split merged buckets (zoom in)") \
 	A(HISTOGRAM, HIST_OPEN,	"Enter", \
-	    "the symbols in the bucket; on a symbol, its buckets") \
+	    "the symbols in the bucket; on a symbol, its annotation") \
+	A(HISTOGRAM, HIST_ANNOTATE, "a", \
+	    "annotate the symbol, or the code in the bucket") \
+	A(BUCKET, BUCKET_ANNOTATE, "Enter a", "annotate the symbol") \
+	A(ANNOTATE, ANN_HOT_NEXT, "Tab", \
+	    "the next hottest instruction (bucket without a hit table)") \
+	A(ANNOTATE, ANN_HOT_PREV, "S-Tab", "the previous hottest one") \
+	A(ANNOTATE, ANN_SOURCE,	"s", \
+	    "show or hide the listing's source lines") \
+	A(ANNOTATE, ANN_PCT,	"%", \
+	    "percentages of the symbol's samples or of all samples") \
+	A(ANNOTATE, ANN_FOLLOW,	"Enter", \
+	    "on a jump or call: go to its target (q comes back)") \
 	A(TIMELINE, TL_NEXT,	"j Down C-n", "the next event") \
 	A(TIMELINE, TL_PREV,	"k Up C-p", "the previous event") \
 	A(TIMELINE, TL_FIRST,	"Home g", "the first event") \
@@ -340,6 +353,7 @@ enum tui_color {
 	TUI_C_REACHABLE,
 	TUI_C_REACHED_FROM,
 	TUI_C_SELECTED,
+	TUI_C_SOURCE,		/* the annotate view's source lines */
 	TUI_C_COUNT
 };
 #define TUI_NUNIT_COLORS	(TUI_C_UNIT6 - TUI_C_UNIT1 + 1)
@@ -384,5 +398,7 @@ struct tui_view	*tui_table_new(const char *, char **);
 struct tui_view	*tui_timeline_new(int64_t, char **);
 struct tui_view	*tui_units_new(struct tui_view *);
 struct tui_view	*tui_help_new(struct tui_view *);
+struct tui_view	*tui_annotate_new(struct tui_view *, uint64_t, uint64_t,
+		    uint64_t, uint64_t, const char *, char **);
 
 #endif
