@@ -96,6 +96,8 @@ main_usage_exit(int status)
 "  --load com|exe    how the DOS program was loaded (default: from the map)\n"
 "  --program FILE    the profiled DOS program, kept for its code\n"
 "                    (default NAME.COM or NAME.EXE beside FILE)\n"
+"  --listing FILE    the program's NASM listing (nasm -l), for source lines\n"
+"                    (default NAME.LST beside the program)\n"
 "  --writable        let sql and :sql change the store\n"
 "  -f, --format FMT  report format for export (%s)\n"
 "  -o, --output OUT  write the report to OUT instead of standard output\n"
@@ -422,6 +424,7 @@ main(int argc, char **argv)
 		{ "map", required_argument, NULL, 'm' },
 		{ "load", required_argument, NULL, 'l' },
 		{ "program", required_argument, NULL, 'p' },
+		{ "listing", required_argument, NULL, 'L' },
 		{ "writable", no_argument, NULL, 'w' },
 		{ "format", required_argument, NULL, 'f' },
 		{ "output", required_argument, NULL, 'o' },
@@ -461,6 +464,9 @@ main(int argc, char **argv)
 			break;
 		case 'p':
 			a.ingest.program = optarg;
+			break;
+		case 'L':
+			a.ingest.listing = optarg;
 			break;
 		case 'w':
 			a.writable = 1;

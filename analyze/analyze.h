@@ -90,6 +90,7 @@ int		 analyze_hist_load(struct store *, int64_t,
 void		 analyze_hist_free(struct analyze_hist *);
 void		*analyze_hist_model(struct store *, int64_t, char **);
 char		*analyze_hist_segoff(const struct analyze_hist *, uint64_t);
+uint64_t	 analyze_hist_seg(const struct analyze_hist *, uint64_t);
 void		 analyze_hist_model_free(void *);
 uint64_t	 analyze_overlap(const struct analyze_bucket *,
 		    const struct analyze_sym *);
@@ -117,6 +118,95 @@ double		 analyze_bucket_share(const struct analyze_hist *,
 double		 analyze_bucket_pct(const struct analyze_bucket *, double);
 size_t		 analyze_bucket_shares(const struct analyze_hist *,
 		    const struct analyze_bucket *, struct analyze_share **);
+
+size_t		 analyze_hit_at(const struct analyze_hist *, uint64_t);
+uint64_t	 analyze_hit_sum(const struct analyze_hist *, uint64_t,
+		    uint64_t);
+double		 analyze_bucket_part(const struct analyze_hist *,
+		    const struct analyze_bucket *, uint64_t, uint64_t);
+
+/*
+ * An annotated address range (annotate.c): its instructions decoded from
+ * the stored image, each with the hit table's samples, the raw buckets
+ * over it, and the listing's lines.  Rows cover the range without gaps:
+ * bytes outside the image are one row, a byte capstone cannot decode is
+ * a row of its own.
+ */
+#define ANALYZE_ANNOTATE_MAX	0x10000	/* bytes: one real-mode segment */
+
+#define ANALYZE_INSN_BAD	0x1	/* not an instruction: one byte */
+#define ANALYZE_INSN_MID	0x2	/* samples inside it, not at the start */
+#define ANALYZE_INSN_GAP	0x4	/* bytes the image does not hold */
+
+struct analyze_insn {
+	uint64_t	 addr;		/* linear */
+	uint64_t	 hits;		/* the hit table's samples in it */
+	uint64_t	 mid;		/* of them, not at its start */
+	uint32_t	 len;		/* bytes */
+	uint32_t	 text;		/* "mov cx, 0x3e8", in the text arena */
+	uint32_t	 bucket;	/* in buckets, or UINT32_MAX */
+	uint32_t	 src;		/* its first listing line, in src */
+	uint16_t	 nsrc;		/* listing lines at addresses in it */
+	uint8_t		 flags;		/* ANALYZE_INSN_* */
+};
+
+/* A raw bucket over the range. */
+struct analyze_ann_bucket {
+	uint64_t	 lo;
+	uint64_t	 hi;
+	uint64_t	 hits;		/* all its samples */
+	uint64_t	 exact;		/* the table's, in the range */
+	uint64_t	 unplaced;	/* its samples no table entry places */
+	double		 part;		/* its samples in the range, estimated
+					   as the flat profile does */
+	int		 whole;		/* the range holds all of it */
+};
+
+struct analyze_src_line {
+	uint64_t	 addr;
+	int64_t		 line;		/* in the listing */
+	uint32_t	 text;		/* in the text arena */
+};
+
+struct analyze_annotate {
+	int64_t			 session;
+	uint64_t		 lo;		/* the range annotated */
+	uint64_t		 hi;
+	uint64_t		 dlo;		/* its part in the image */
+	uint64_t		 dhi;
+	int			 cut;		/* asked for more than MAX */
+	int			 table;		/* the session has a hit table */
+	int			 exact;		/* it places every sample of the
+						   buckets: hits are exact */
+	struct analyze_insn	*insn;		/* by address */
+	size_t			 ninsn;
+	uint8_t			*bytes;		/* the image's [dlo, dhi) */
+	struct analyze_ann_bucket *buckets;	/* by address */
+	size_t			 nbuckets;
+	struct analyze_src_line	*src;		/* by address, then line */
+	size_t			 nsrc;
+	char			*text;
+	uint64_t		 hits;		/* placed by the table */
+	uint64_t		 mid;		/* of them, inside instructions */
+	double			 estimated;	/* samples the table does not
+						   place, the range's part */
+	size_t			*hot;		/* rows with hits, hottest
+						   first (ties by address) */
+	size_t			 nhot;
+};
+
+int		 analyze_annotate_load(struct store *,
+		    const struct analyze_hist *, uint64_t, uint64_t,
+		    struct analyze_annotate *, char **);
+void		 analyze_annotate_free(struct analyze_annotate *);
+const char	*analyze_insn_text(const struct analyze_annotate *, size_t);
+const char	*analyze_src_text(const struct analyze_annotate *, size_t);
+size_t		 analyze_annotate_row(const struct analyze_annotate *,
+		    uint64_t);
+void		 analyze_annotate_sym_range(const struct analyze_hist *, size_t,
+		    uint64_t *, uint64_t *);
+int		 analyze_insn_target(const struct analyze_hist *,
+		    const struct analyze_annotate *, size_t, uint64_t *);
 
 /* Overlay sessions (ovd.c). */
 #define ANALYZE_OVD_TICKS_PER_S	18.2065	/* the PC's 1193182 / 65536 Hz clock */

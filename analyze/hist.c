@@ -101,6 +101,20 @@ hist_exact(const struct analyze_hist *h, uint64_t lo, uint64_t hi)
 	    lo)]);
 }
 
+/* The first hit-table entry at or above addr (annotate.c's too). */
+size_t
+analyze_hit_at(const struct analyze_hist *h, uint64_t addr)
+{
+	return (hist_hit_at(h, addr));
+}
+
+/* The hit table's samples in [lo, hi). */
+uint64_t
+analyze_hit_sum(const struct analyze_hist *h, uint64_t lo, uint64_t hi)
+{
+	return (hist_exact(h, lo, hi));
+}
+
 /* Set bits of the starts bitmap from bit a to bit b (not included). */
 static uint64_t
 hist_popcount(const uint64_t *v, uint64_t a, uint64_t b)
@@ -840,6 +854,27 @@ analyze_bucket_share(const struct analyze_hist *h,
 	return (v);
 }
 
+/*
+ * The samples of raw bucket b in [lo, hi), as the flat profile counts
+ * them: the hit table's there, exactly, and a share of those it does not
+ * place, by instruction starts or bytes.
+ */
+double
+analyze_bucket_part(const struct analyze_hist *h,
+    const struct analyze_bucket *b, uint64_t lo, uint64_t hi)
+{
+	struct hist_split	sp;
+
+	if (lo < b->lo)
+		lo = b->lo;
+	if (hi > b->hi)
+		hi = b->hi;
+	if (hi <= lo)
+		return (0);
+	hist_split_of(h, b, &sp);
+	return (hist_part(h, &sp, lo, hi));
+}
+
 /* Hits as a percentage of bucket b's. */
 double
 analyze_bucket_pct(const struct analyze_bucket *b, double hits)
@@ -932,12 +967,19 @@ analyze_hist_model_free(void *h)
 char *
 analyze_hist_segoff(const struct analyze_hist *h, uint64_t a)
 {
-	uint64_t	base = (uint64_t)h->prf.prog_low_pa * 16, seg;
+	uint64_t	seg = analyze_hist_seg(h, a);
 
-	if (a >= base)
-		seg = h->prf.prog_low_pa + ((a - base) >> 16) * 0x1000;
-	else
-		seg = (a >> 4) & ~(uint64_t)0xfff;
 	return (xasprintf("%04llX:%04llX", (unsigned long long)seg,
 	    (unsigned long long)(a - seg * 16)));
+}
+
+/* The segment of that notation for address a (a paragraph). */
+uint64_t
+analyze_hist_seg(const struct analyze_hist *h, uint64_t a)
+{
+	uint64_t	base = (uint64_t)h->prf.prog_low_pa * 16;
+
+	if (a >= base)
+		return (h->prf.prog_low_pa + ((a - base) >> 16) * 0x1000);
+	return ((a >> 4) & ~(uint64_t)0xfff);
 }

@@ -47,12 +47,12 @@ main(void)
 	uint64_t			*sizes;
 	uint8_t				*mark;
 	const uint32_t			*slice;
-	uint32_t			 i, j, t, x;
+	uint32_t			 i, x;
 	size_t				 ne = 0, n = 0;
 	double				 tb[32], ts[32], tr[32], tf[32], td[32];
 	double				 ta[32], t0;
 	char				*cause = NULL, *env;
-	int				 in, runs, k, miss = 0;
+	int				 runs, k, miss = 0;
 
 	runs = (env = getenv("BENCH_RUNS")) != NULL ? atoi(env) : 5;
 	if (runs < 1 || runs > 32)
@@ -62,21 +62,9 @@ main(void)
 	mark = malloc(1 + HS_ROOTS + HS_BLOCKS);
 	if (e == NULL || sizes == NULL || mark == NULL)
 		return (1);
-	for (i = 0; i < HS_BLOCKS; i++) {
+	for (i = 0; i < HS_BLOCKS; i++)
 		sizes[i] = HS_SIZE;
-		for (j = 0; j < HS_SLOTS; j++) {
-			if ((t = hs_slot(i, j, &in)) == UINT32_MAX)
-				continue;
-			e[ne].src = i;
-			e[ne].dst = t;
-			e[ne++].flags = in ? ANALYZE_HEAP_E_INTERIOR : 0;
-		}
-	}
-	for (i = 0; i < HS_ROOTS; i++) {
-		e[ne].src = i;
-		e[ne].dst = hs_anchor(i);
-		e[ne++].flags = ANALYZE_HEAP_E_ROOT;
-	}
+	ne = hs_edges(e);
 	/* An object in the middle: its ancestry and what it anchors. */
 	x = 1 + HS_ROOTS + HS_BLOCKS / 2;
 	for (k = 0; k < runs; k++) {

@@ -11,7 +11,9 @@
 
 #include <stdint.h>
 
+#ifndef HS_BLOCKS		/* tests/unit/heap-memcheck.sh builds a small one */
 #define HS_BLOCKS	1000000u
+#endif
 #define HS_SLOTS	4u
 #define HS_SIZE		48u
 #define HS_ROOTS	1000u
@@ -60,5 +62,39 @@ hs_anchor(uint32_t r)
 
 	return (hs_leaked(t) ? t - 1 : t);
 }
+
+/*
+ * The shape as the heap graph's input (analyze_heap_build): e holds
+ * HS_BLOCKS * HS_SLOTS + HS_ROOTS edges; the count made.
+ */
+/*
+ * The shape as the heap graph's input (analyze_heap_build): e holds
+ * HS_BLOCKS * HS_SLOTS + HS_ROOTS edges; the count made.
+ */
+#ifdef ANALYZE_H
+static inline size_t
+hs_edges(struct analyze_heap_edge *e)
+{
+	size_t		ne = 0;
+	uint32_t	i, j, t;
+	int		in;
+
+	for (i = 0; i < HS_BLOCKS; i++) {
+		for (j = 0; j < HS_SLOTS; j++) {
+			if ((t = hs_slot(i, j, &in)) == UINT32_MAX)
+				continue;
+			e[ne].src = i;
+			e[ne].dst = t;
+			e[ne++].flags = in ? ANALYZE_HEAP_E_INTERIOR : 0;
+		}
+	}
+	for (i = 0; i < HS_ROOTS; i++) {
+		e[ne].src = i;
+		e[ne].dst = hs_anchor(i);
+		e[ne++].flags = ANALYZE_HEAP_E_ROOT;
+	}
+	return (ne);
+}
+#endif
 
 #endif

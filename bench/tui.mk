@@ -23,3 +23,11 @@ bench: bench-prf-open
 bench-prf-open: profview
 	PROFVIEW='$(abs_top_builddir)/profview' $(SHELL) $(srcdir)/bench/prf-open
 .PHONY: bench-prf-open
+# bench/tui-annotate: opening the annotate view on a 64 KiB symbol with
+# 8000 hit-table entries (BENCH_ANNOTATE_OPENS times), and its keys.
+EXTRA_DIST += bench/tui-annotate
+bench: bench-tui-annotate
+bench-tui-annotate: profview
+	PROFVIEW='$(abs_top_builddir)/profview' \
+	    $(SHELL) $(srcdir)/bench/tui-annotate
+.PHONY: bench-tui-annotate

@@ -35,23 +35,20 @@ static const char *image_exe_fields[] = {
 };
 
 /*
- * The program beside data file path: STEM.COM, then STEM.EXE, the
- * extension and the stem in any case (DOS names are case-blind, and a
- * copy from a DOS disk may come in either).  COM first, as DOS searches.
- * NULL when there is none.  *other is set when both exist.
+ * The file beside path with path's stem and extension ext (".com"),
+ * both in any case: DOS names are case-blind, and a copy from a DOS disk
+ * may come in either.  NULL when there is none that is a regular file.
  */
 char *
-ingest_image_find(const char *path, int *other)
+ingest_find_beside(const char *path, const char *ext)
 {
 	const char	*slash = strrchr(path, '/'), *base, *dot;
-	char		*dir, *found[2] = { NULL, NULL };
+	char		*dir, *found = NULL;
 	DIR		*d;
 	struct dirent	*de;
 	struct stat	 sb;
-	size_t		 stem, n;
-	int		 k;
+	size_t		 stem;
 
-	*other = 0;
 	base = slash != NULL ? slash + 1 : path;
 	dot = strrchr(base, '.');
 	stem = dot != NULL && dot != base ? (size_t)(dot - base) :
@@ -62,32 +59,39 @@ ingest_image_find(const char *path, int *other)
 		free(dir);
 		return (NULL);
 	}
-	while ((de = readdir(d)) != NULL) {
-		n = strlen(de->d_name);
-		if (n != stem + 4 || strncasecmp(de->d_name, base, stem) != 0)
+	while (found == NULL && (de = readdir(d)) != NULL) {
+		if (strlen(de->d_name) != stem + strlen(ext) ||
+		    strncasecmp(de->d_name, base, stem) != 0 ||
+		    strcasecmp(de->d_name + stem, ext) != 0)
 			continue;
-		if (strcasecmp(de->d_name + stem, ".com") == 0)
-			k = 0;
-		else if (strcasecmp(de->d_name + stem, ".exe") == 0)
-			k = 1;
-		else
-			continue;
-		if (found[k] != NULL)
-			continue;
-		found[k] = xasprintf("%s%s", dir, de->d_name);
-		if (stat(found[k], &sb) != 0 || !S_ISREG(sb.st_mode)) {
-			free(found[k]);
-			found[k] = NULL;
+		found = xasprintf("%s%s", dir, de->d_name);
+		if (stat(found, &sb) != 0 || !S_ISREG(sb.st_mode)) {
+			free(found);
+			found = NULL;
 		}
 	}
 	closedir(d);
 	free(dir);
-	if (found[0] != NULL && found[1] != NULL) {
-		*other = 1;
-		free(found[1]);
-		return (found[0]);
+	return (found);
+}
+
+/*
+ * The program beside data file path: STEM.COM, then STEM.EXE, in any
+ * case; COM first, as DOS searches.  NULL when there is none.  *other is
+ * set when both exist.
+ */
+char *
+ingest_image_find(const char *path, int *other)
+{
+	char	*com = ingest_find_beside(path, ".com");
+	char	*exe = ingest_find_beside(path, ".exe");
+
+	*other = com != NULL && exe != NULL;
+	if (com != NULL) {
+		free(exe);
+		return (com);
 	}
-	return (found[0] != NULL ? found[0] : found[1]);
+	return (exe);
 }
 
 /* Read len bytes at off of fd into a new buffer; NULL with *cause. */

@@ -22,6 +22,7 @@ struct ingest_opts {
 	enum ingest_load load;
 	int		 progress;	/* draw a progress bar on stderr */
 	const char	*program;	/* --program FILE; NULL: look nearby */
+	const char	*listing;	/* --listing FILE; NULL: look nearby */
 };
 
 /* What a reader gets: the file's bytes and where its rows go. */
@@ -111,6 +112,9 @@ char		*ingest_map_find(const char *);
 int		 ingest_map_open(struct ingest_ctx *, struct ingest_map *,
 		    char **);
 int		 ingest_map_attach(struct ingest_ctx *, uint32_t, uint32_t);
+int		 ingest_text_read(const char *, size_t, const char **, size_t *,
+		    char **);
+void		 ingest_text_unread(const char *, size_t);
 
 /* A DOS program's load image (image.c). */
 struct ingest_image {
@@ -121,10 +125,15 @@ struct ingest_image {
 	size_t		 len;
 };
 
+char		*ingest_find_beside(const char *, const char *);
 char		*ingest_image_find(const char *, int *);
 int		 ingest_image_open(struct ingest_ctx *, uint32_t,
 		    struct ingest_image *);
 void		 ingest_image_free(struct ingest_image *);
+
+/* The program's NASM listing (listing.c). */
+int		 ingest_listing_attach(struct ingest_ctx *,
+		    const struct ingest_image *);
 
 /* SHA-256 (sha256.c), hex-encoded into 65 bytes. */
 void		 ingest_sha256(const uint8_t *, size_t, char *);

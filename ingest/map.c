@@ -1169,11 +1169,13 @@ ingest_map_find(const char *path)
 }
 
 /*
- * Map the file read-only: the parser copies out only the names it keeps,
- * so reading it into a buffer of its own would copy it all for nothing.
+ * Map a text file read-only (a map, a listing) of at most max bytes: the
+ * parsers copy out only what they keep, so reading it into a buffer of
+ * its own would copy it all for nothing.
  */
-static int
-map_read(const char *path, const char **text, size_t *len, char **cause)
+int
+ingest_text_read(const char *path, size_t max, const char **text,
+    size_t *len, char **cause)
 {
 	struct stat	 sb;
 	void		*p;
@@ -1185,9 +1187,9 @@ map_read(const char *path, const char **text, size_t *len, char **cause)
 		return (-1);
 	}
 	if (fstat(fd, &sb) != 0 || !S_ISREG(sb.st_mode) ||
-	    (uint64_t)sb.st_size > MAP_MAX_BYTES) {
-		*cause = xasprintf("%s: not a regular file under %u MiB", path,
-		    MAP_MAX_BYTES >> 20);
+	    (uint64_t)sb.st_size > max) {
+		*cause = xasprintf("%s: not a regular file under %zu MiB", path,
+		    max >> 20);
 		close(fd);
 		return (-1);
 	}
@@ -1208,8 +1210,8 @@ map_read(const char *path, const char **text, size_t *len, char **cause)
 	return (0);
 }
 
-static void
-map_unread(const char *text, size_t len)
+void
+ingest_text_unread(const char *text, size_t len)
 {
 	if (len != 0)
 		munmap((void *)(uintptr_t)text, len);
@@ -1234,9 +1236,10 @@ ingest_map_open(struct ingest_ctx *ctx, struct ingest_map *map, char **path)
 	*path = given ? xstrdup(ctx->opts->map) : ingest_map_find(ctx->path);
 	if (*path == NULL)
 		return (0);
-	if (map_read(*path, &text, &len, &cause) == 0) {
+	if (ingest_text_read(*path, MAP_MAX_BYTES, &text, &len, &cause) ==
+	    0) {
 		rc = ingest_map_parse(text, len, *path, map, &cause);
-		map_unread(text, len);
+		ingest_text_unread(text, len);
 		if (rc == 0)
 			return (1);
 	}

@@ -295,8 +295,9 @@ prf_sections(struct ingest_ctx *ctx, struct bytes *b, struct store_prf *p,
 
 /*
  * The program's image, stored beside the buckets so that instructions can
- * be decoded from the store alone.  Returns -1 only when a program named
- * with --program is bad.
+ * be decoded from the store alone, and its listing's source lines.
+ * Returns -1 only when a program named with --program, or a listing named
+ * with --listing, is bad.
  */
 static int
 prf_image(struct ingest_ctx *ctx, const struct store_prf *p)
@@ -305,8 +306,14 @@ prf_image(struct ingest_ctx *ctx, const struct store_prf *p)
 	uint64_t		end = (uint64_t)p->prog_high_pa * 16;
 	int			rc;
 
-	if ((rc = ingest_image_open(ctx, p->prog_low_pa, &im)) <= 0)
+	if ((rc = ingest_image_open(ctx, p->prog_low_pa, &im)) <= 0) {
+		/* Source lines are placed by the image's bytes. */
+		if (rc == 0 && ctx->opts != NULL && ctx->opts->listing != NULL)
+			ingest_warn(ctx, 0, "listing ignored: %s: no program"
+			    " image to check it against (--program FILE)",
+			    ctx->opts->listing);
 		return (rc);
+	}
 	if (im.addr + im.len > end)
 		ingest_warn(ctx, 8, "%s: its %zu-byte %s image at %05llX runs"
 		    " past prog_high_pa %04X: is it the program profiled?",
@@ -316,6 +323,8 @@ prf_image(struct ingest_ctx *ctx, const struct store_prf *p)
 	if (store_prf_image_add(ctx->st, ctx->session, im.addr, im.bytes,
 	    im.len) != 0)
 		rc = ingest_store_fail(ctx, "prf_image");
+	else
+		rc = ingest_listing_attach(ctx, &im);
 	ingest_image_free(&im);
 	return (rc);
 }

@@ -68,6 +68,9 @@ int		 report_write(struct store *, const struct store_session *,
 		     const void *, int, FILE *, char **);
 int		 report_hist(struct analyze_hist *, size_t, int, int,
 		     FILE *, char **);
+int		 report_annotate(const struct analyze_hist *,
+		     const struct analyze_annotate *, const char *, int, FILE *,
+		     char **);
 int		 report_query(struct store_query *, int, FILE *, char **);
 int		 report_sessions(struct store *, int, FILE *, char **);
 struct report_cell report_value_cell(const struct store_value *);

@@ -1,7 +1,8 @@
 /*
  * The prf kind's tables: the PRF header, one row a session (the buckets
  * and symbols are core tables); the file's hit table, when it has one;
- * and the profiled program's load image, so that the store stands alone.
+ * the profiled program's load image, so that the store stands alone; and
+ * the lines of its NASM listing, by address, for the annotate view.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -47,9 +48,23 @@ static const char *const store_prf_migrations[] = {
 	"   REFERENCES session(id) ON DELETE CASCADE,"
 	"  addr INTEGER NOT NULL,"
 	"  bytes BLOB NOT NULL);",
+	/*
+	 * 2 -> 3: source lines.  The program's NASM listing, checked against
+	 * prf_image at ingest, one row a line of it that has an address (or
+	 * a label or comment just before one).  Read by address range for a
+	 * symbol, so the key leads with addr; line (the listing file's) keeps
+	 * the lines of one address in order and makes the key unique.
+	 */
+	"CREATE TABLE prf_source ("
+	"  session INTEGER NOT NULL REFERENCES session(id) ON DELETE CASCADE,"
+	"  addr INTEGER NOT NULL,"
+	"  line INTEGER NOT NULL,"
+	"  text TEXT NOT NULL,"
+	"  PRIMARY KEY (session, addr, line)) WITHOUT ROWID;",
 };
 
 static const char *const store_prf_purge[] = {
+	"DELETE FROM prf_source WHERE session = ?1",
 	"DELETE FROM prf_hit WHERE session = ?1",
 	"DELETE FROM prf_image WHERE session = ?1",
 	"DELETE FROM prf WHERE session = ?1",
@@ -77,6 +92,9 @@ static const struct store_table store_t_prf_hit = {
 };
 static const struct store_table store_t_prf_image = {
 	"prf_image", "addr, bytes", NULL
+};
+static const struct store_table store_t_prf_source = {
+	"prf_source", "addr, line, text", NULL
 };
 
 int
@@ -222,4 +240,53 @@ store_prf_image_get(struct store *st, int64_t session, uint64_t *addr,
 	}
 	store_cursor_close(c);
 	return (rc);
+}
+
+/* A line of the program's listing at linear address addr. */
+int
+store_prf_source_add(struct store *st, int64_t session, uint64_t addr,
+    int64_t line, const char *text)
+{
+	struct store_row	*r;
+
+	if ((r = store_row(st, &store_t_prf_source, session)) == NULL)
+		return (-1);
+	store_put_int(r, (int64_t)addr);
+	store_put_int(r, line);
+	store_put_text(r, text);
+	return (store_row_end(st, r));
+}
+
+/*
+ * A session's listing lines at addresses [lo, hi), by address and then
+ * in listing order, for store_prf_source_next.
+ */
+struct store_cursor *
+store_prf_sources(struct store *st, int64_t session, uint64_t lo,
+    uint64_t hi)
+{
+	struct store_cursor	*c;
+
+	c = store_cursor_open(st, "SELECT addr, line, text FROM prf_source"
+	    " WHERE session = ?1 AND addr >= ?2 AND addr < ?3"
+	    " ORDER BY addr, line", session);
+	store_cursor_bind(c, 2, (int64_t)lo);
+	store_cursor_bind(c, 3, (int64_t)hi);
+	return (c);
+}
+
+/* The next line; its text is valid until the cursor moves. */
+int
+store_prf_source_next(struct store_cursor *c, struct store_prf_source *e)
+{
+	const char	*t;
+	int		 rc;
+
+	if ((rc = store_cursor_step(c)) != 1)
+		return (rc);
+	e->addr = (uint64_t)store_cursor_int(c, 0);
+	e->line = store_cursor_int(c, 1);
+	t = store_cursor_text(c, 2);
+	e->text = t != NULL ? t : "";
+	return (1);
 }

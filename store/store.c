@@ -945,6 +945,14 @@ store_cursor_open(struct store *st, const char *sql, int64_t session)
 	return (c);
 }
 
+/* Bind ?n of an open cursor's query (?1 is the session) to v. */
+void
+store_cursor_bind(struct store_cursor *c, int n, int64_t v)
+{
+	if (c != NULL)
+		sqlite3_bind_int64(c->s, n, v);
+}
+
 /* 1 a row, 0 done, -1 an error (store_error says which). */
 int
 store_cursor_step(struct store_cursor *c)

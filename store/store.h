@@ -115,6 +115,13 @@ struct store_prf_hit {
 	uint64_t	hits;
 };
 
+/* A line of the program's NASM listing (text valid until the cursor moves). */
+struct store_prf_source {
+	uint64_t	 addr;		/* linear */
+	int64_t		 line;		/* in the listing file, from 1 */
+	const char	*text;
+};
+
 /* An OVRACT session (.OVD): header and what the reader found. */
 struct store_ovd {
 	int		version;
@@ -237,6 +244,12 @@ int		 store_prf_image_add(struct store *, int64_t, uint64_t,
 		     const uint8_t *, size_t);
 int		 store_prf_image_get(struct store *, int64_t, uint64_t *,
 		     uint8_t **, size_t *);
+int		 store_prf_source_add(struct store *, int64_t, uint64_t,
+		     int64_t, const char *);
+struct store_cursor *store_prf_sources(struct store *, int64_t, uint64_t,
+		     uint64_t);
+int		 store_prf_source_next(struct store_cursor *,
+		     struct store_prf_source *);
 
 /* ovd.c */
 int		 store_ovd_add(struct store *, int64_t,
@@ -300,6 +313,7 @@ void		 store_query_close(struct store_query *);
  */
 struct store_cursor *store_cursor_open(struct store *, const char *,
 		     int64_t);
+void		 store_cursor_bind(struct store_cursor *, int, int64_t);
 int		 store_cursor_step(struct store_cursor *);
 int64_t		 store_cursor_int(struct store_cursor *, int);
 const char	*store_cursor_text(struct store_cursor *, int);

@@ -144,6 +144,9 @@ static const struct draw_color {
 	    A_BOLD, A_BOLD },
 	[TUI_C_HEAP_CURSOR] = { COLOR_BLACK, 201, COLOR_WHITE, COLOR_BLACK,
 	    A_BOLD, A_REVERSE | A_BOLD },
+	/* Source lines among the instructions, as perf annotate dims them. */
+	[TUI_C_SOURCE] = { COLOR_CYAN, DRAW_DEFAULT, COLOR_CYAN, DRAW_DEFAULT,
+	    0, A_DIM },
 };
 
 static int	draw_colors;	/* pairs made: 0 none, 8 or 256 */

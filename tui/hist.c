@@ -474,6 +474,65 @@ hist_draw(struct tui_view *tv, int y, int h, int w)
 
 static struct tui_view *bsyms_new(struct hist *, const struct analyze_bucket *);
 
+/* Push the annotate view of symbol k, over tv. */
+static int
+hist_annotate_sym(struct tui_view *tv, const struct analyze_hist *h,
+    size_t k)
+{
+	struct tui_view	*v;
+	uint64_t	 lo, hi;
+	char		*cause = NULL;
+
+	analyze_annotate_sym_range(h, k, &lo, &hi);
+	if ((v = tui_annotate_new(tv, lo, hi, lo, hi, h->syms[k].name,
+	    &cause)) == NULL) {
+		tui_message("error: %s", cause);
+		free(cause);
+		return (TUI_R_DRAW);
+	}
+	tui_push(v);
+	return (TUI_R_DRAW);
+}
+
+/*
+ * Push the annotate view of the code in bucket b: the symbols it
+ * overlaps, whole, and its bytes outside them; the bucket alone when
+ * they would make more than one view holds.
+ */
+static int
+hist_annotate_bucket(struct tui_view *tv, struct hist *hs,
+    const struct analyze_bucket *b)
+{
+	struct tui_view	*v;
+	uint64_t	 lo = b->lo, hi = b->hi;
+	size_t		 k, end = (size_t)b->sym_first + b->sym_count;
+	char		*cause = NULL, *name, *segoff;
+
+	for (k = analyze_bucket_sym(&hs->h, b, 0); k < end;
+	    k = analyze_bucket_sym(&hs->h, b, k + 1)) {
+		if (hs->h.syms[k].addr < lo)
+			lo = hs->h.syms[k].addr;
+		if (hs->h.syms[k].addr + hs->h.syms[k].size > hi)
+			hi = hs->h.syms[k].addr + hs->h.syms[k].size;
+	}
+	if (hi - lo > ANALYZE_ANNOTATE_MAX) {
+		lo = b->lo;
+		hi = b->hi;
+	}
+	segoff = analyze_hist_segoff(&hs->h, b->lo);
+	name = xasprintf("bucket %s", segoff);
+	free(segoff);
+	v = tui_annotate_new(tv, lo, hi, b->lo, b->hi, name, &cause);
+	free(name);
+	if (v == NULL) {
+		tui_message("error: %s", cause);
+		free(cause);
+		return (TUI_R_DRAW);
+	}
+	tui_push(v);
+	return (TUI_R_DRAW);
+}
+
 static int
 hist_key(struct tui_view *tv, enum tui_action a)
 {
@@ -541,18 +600,16 @@ hist_key(struct tui_view *tv, enum tui_action a)
 		    hs->nrows);
 		return (TUI_R_DRAW);
 	case TUI_ACT_HIST_OPEN:
+	case TUI_ACT_HIST_ANNOTATE:
 		if (tv->list.n == 0)
 			return (TUI_R_NONE);
-		if (hs->flat) {
-			/* A symbol: show where its buckets are. */
-			hs->flat = 0;
-			hist_rows(tv);
-			hist_cursor_to(tv, addr);
-			hist_save(hs);
-			tui_message("buckets at %05llX",
-			    (unsigned long long)addr);
-			return (TUI_R_DRAW);
-		}
+		/* A symbol: its instructions, as perf report's Enter. */
+		if (hs->flat)
+			return (hist_annotate_sym(tv, &hs->h,
+			    hist_item(hs, tv->list.cur)));
+		if (a == TUI_ACT_HIST_ANNOTATE)
+			return (hist_annotate_bucket(tv, hs,
+			    &hist_lv(hs)->b[hist_item(hs, tv->list.cur)]));
 		tui_push(bsyms_new(hs, &hist_lv(hs)->b[hist_item(hs,
 		    tv->list.cur)]));
 		return (TUI_R_DRAW);
@@ -603,6 +660,13 @@ hist_export(struct tui_view *tv, int format, FILE *f, char **cause)
 	    format, f, cause));
 }
 
+/* The views this one opens (annotate) draw from its model. */
+static const void *
+hist_model(struct tui_view *tv)
+{
+	return (&((struct hist *)tv->data)->h);
+}
+
 static void
 hist_free(struct tui_view *tv)
 {
@@ -629,6 +693,7 @@ static const struct tui_view_ops hist_ops = {
 	.title = hist_title,
 	.match = hist_match,
 	.export = hist_export,
+	.model = hist_model,
 	.free = hist_free,
 };
 
@@ -727,7 +792,32 @@ bsyms_draw(struct tui_view *tv, int y, int h, int w)
 static int
 bsyms_key(struct tui_view *tv, enum tui_action a)
 {
-	return (TUI_R_UNUSED);
+	struct bsyms	*bs = tv->data;
+
+	if (a != TUI_ACT_BUCKET_ANNOTATE || tv->list.n == 0)
+		return (TUI_R_UNUSED);
+	if (bs->sh[tv->list.cur].sym == SIZE_MAX) {
+		tui_message("no symbol: a on the bucket in the histogram"
+		    " annotates these bytes");
+		return (TUI_R_DRAW);
+	}
+	return (hist_annotate_sym(tv, &bs->hs->h, bs->sh[tv->list.cur].sym));
+}
+
+static const void *
+bsyms_model(struct tui_view *tv)
+{
+	return (&((struct bsyms *)tv->data)->hs->h);
+}
+
+/* The histogram's rows, as :export from the histogram writes them. */
+static int
+bsyms_export(struct tui_view *tv, int format, FILE *f, char **cause)
+{
+	struct hist	*hs = ((struct bsyms *)tv->data)->hs;
+
+	return (report_hist(&hs->h, hs->level, hs->flat ? REPORT_HIST_FLAT :
+	    0, format, f, cause));
 }
 
 static int
@@ -760,7 +850,8 @@ static const struct tui_view_ops bsyms_ops = {
 	.key = bsyms_key,
 	.title = bsyms_title,
 	.match = bsyms_match,
-	.export = hist_export,
+	.export = bsyms_export,
+	.model = bsyms_model,
 	.free = bsyms_free,
 };
 

@@ -49,6 +49,11 @@ keymap_parse(TermKey *tk, const char *name, struct keymap_bind *b)
 		b->mods = TERMKEY_KEYMOD_CTRL;
 		p += 2;
 	}
+	/* Shift matters for keys that are not characters (S-Tab). */
+	if (strlen(p) > 2 && p[0] == 'S' && p[1] == '-') {
+		b->mods |= TERMKEY_KEYMOD_SHIFT;
+		p += 2;
+	}
 	/* termkey reports a space as a character unless told otherwise. */
 	if (strcmp(p, "Space") == 0) {
 		b->type = TERMKEY_TYPE_UNICODE;

@@ -41,6 +41,7 @@ int	tui_main(struct store *, const int64_t *, size_t,
 	G(SESSIONS,	"sessions",	"In the sessions view") \
 	G(HISTOGRAM,	"histogram",	"In the histogram") \
 	G(BUCKET,	"bucket",	"In a bucket's symbols") \
+	G(ANNOTATE,	"annotate",	"In the annotate view") \
 	G(TIMELINE,	"timeline",	"In the timeline") \
 	G(UNITS,	"units",	"In the unit table") \
 	G(HEAPMAP,	"heapmap",	"In the heap map") \
@@ -58,11 +59,11 @@ enum tui_group {
 
 /*
  * The one key table (tig's REQ_INFO): group, action, keys (termkey names,
- * space separated; "C-x" is Ctrl-x, a single character is itself) and
- * the help line.  Every key is bound here and nowhere else; the help view
- * and the KEYS section of the man page are generated from it.  Actions of
- * a view's group are named after the view, except the :sql table's LEFT
- * and RIGHT, which tui/table.c knows by those names.
+ * space separated; "C-x" is Ctrl-x, "S-Tab" Shift-Tab, a single character
+ * is itself) and the help line.  Every key is bound here and nowhere
+ * else; the help view and the KEYS section of the man page are generated
+ * from it.  Actions of a view's group are named after the view, except
+ * the :sql table's LEFT and RIGHT, which tui/table.c knows by those names.
  */
 #define TUI_ACTIONS \
 	A(GLOBAL, BACK,		"q", \
@@ -97,7 +98,19 @@ enum tui_group {
 	    "merge adjacent buckets (zoom out)") \
 	A(HISTOGRAM, HIST_SPLIT, "-", "split merged buckets (zoom in)") \
 	A(HISTOGRAM, HIST_OPEN,	"Enter", \
-	    "the symbols in the bucket; on a symbol, its buckets") \
+	    "the symbols in the bucket; on a symbol, its annotation") \
+	A(HISTOGRAM, HIST_ANNOTATE, "a", \
+	    "annotate the symbol, or the code in the bucket") \
+	A(BUCKET, BUCKET_ANNOTATE, "Enter a", "annotate the symbol") \
+	A(ANNOTATE, ANN_HOT_NEXT, "Tab", \
+	    "the next hottest instruction (bucket without a hit table)") \
+	A(ANNOTATE, ANN_HOT_PREV, "S-Tab", "the previous hottest one") \
+	A(ANNOTATE, ANN_SOURCE,	"s", \
+	    "show or hide the listing's source lines") \
+	A(ANNOTATE, ANN_PCT,	"%", \
+	    "percentages of the symbol's samples or of all samples") \
+	A(ANNOTATE, ANN_FOLLOW,	"Enter", \
+	    "on a jump or call: go to its target (q comes back)") \
 	A(TIMELINE, TL_NEXT,	"j Down C-n", "the next event") \
 	A(TIMELINE, TL_PREV,	"k Up C-p", "the previous event") \
 	A(TIMELINE, TL_FIRST,	"Home g", "the first event") \
@@ -431,6 +444,7 @@ enum tui_color {
 	TUI_C_POSSIBLE,
 	TUI_C_UNLOAD,
 	TUI_C_HEAP_CURSOR,
+	TUI_C_SOURCE,		/* the annotate view's source lines */
 	TUI_C_COUNT
 };
 #define TUI_NUNIT_COLORS	(TUI_C_UNIT6 - TUI_C_UNIT1 + 1)
@@ -480,5 +494,7 @@ struct tui_view	*tui_help_new(struct tui_view *);
 struct analyze_heapsnap;
 struct tui_view	*tui_heapmap_new(int64_t, char **);
 struct tui_view	*tui_heapmap_open(struct analyze_heapsnap *, char **);
+struct tui_view	*tui_annotate_new(struct tui_view *, uint64_t, uint64_t,
+		    uint64_t, uint64_t, const char *, char **);
 
 #endif

@@ -6,13 +6,17 @@
 # instructions the workload counted itself; the .PRF header must match
 # where DOS really loaded the program and how big the image is.  The
 # runs keep PROFIL's hit table (tests/e2e/dos-hits.sh tests the table
-# itself), so profview's flat profile is exact: within 1 point.
+# itself), so profview's flat profile is exact: within 1 point.  The
+# NASM listings beside the programs are stored for the annotate view: each
+# sampled CS:IP must be the address of a listed line.
 . "${top_srcdir:-.}/tests/e2e/dos.sh"
 
 dos_setup accuracy
 dos_copy capture/dos/PROFIL.COM capture/dos/work/W3.COM \
-    capture/dos/work/W3.MAP capture/dos/work/W10.EXE capture/dos/work/W10.MAP
-echo "1..40"
+    capture/dos/work/W3.MAP capture/dos/work/W3.LST \
+    capture/dos/work/W10.EXE capture/dos/work/W10.MAP \
+    capture/dos/work/W10.LST
+echo "1..44"
 # The saturation run first, so that W3.OUT is the accuracy run's.
 dos_run 150 "PROFIL /B:4096 /C:50 W3.COM 2 > W3S.LOG" "REN W3.PRF W3S.PRF" \
     "PROFIL /B:1 /C:200 W3.COM > W3.LOG" \
@@ -27,12 +31,25 @@ workload()
 	    grep -q 'Program terminated normally (code 0)' "$DOSDIR/$name.LOG"
 	if ! pv_ingest "$DOSDIR/$name.PRF"; then
 		ok 1 "$name: profview ingests $name.PRF: $(cat "$DOSDIR/ingest.err")"
-		for i in $(seq $((4 + $#))); do ok 1 "$name: no data"; done
+		for i in $(seq $((6 + $#))); do ok 1 "$name: no data"; done
 		return
 	fi
 	ok 0 "$name: profview ingests $name.PRF"
 	w=$(pv_warnings)
 	check "$name: no ingest warnings ${w:+($w)}" test -z "$w"
+	# The listing, placed by the load rule (COM and EXE alike), has a
+	# line at every address PROFIL sampled, or (the loops' "times N nop")
+	# the line that repeats an instruction there.
+	c=$(pv_sql "SELECT count(*) FROM prf_source WHERE session = $pv_id")
+	check "$name: the listing's $c lines stored" test "${c:-0}" -gt 0
+	c=$(pv_sql "SELECT count(*) FROM prf_hit h WHERE h.session = $pv_id
+	    AND NOT EXISTS (SELECT 1 FROM prf_source s WHERE
+	    s.session = h.session AND s.addr = h.addr) AND NOT EXISTS
+	    (SELECT 1 FROM prf_source s WHERE s.session = h.session AND
+	    s.text LIKE '%times%' AND s.addr = (SELECT max(t.addr) FROM
+	    prf_source t WHERE t.session = h.session AND t.addr < h.addr))")
+	check "$name: every sampled CS:IP is a listed line's (${c:-?} not)" \
+	    test "$c" = 0
 
 	set -- "$@"
 	hdr=$(pv_sql "SELECT prog_low_pa, prog_high_pa, bucket_num, bucket_siz

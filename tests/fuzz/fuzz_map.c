@@ -33,7 +33,7 @@ fuzz_attach(const uint8_t *data, size_t size)
 {
 	static struct store	*st;
 	struct ingest_opts	 opts = { fuzz_path, INGEST_LOAD_AUTO, 0,
-	    NULL };
+	    NULL, NULL };
 	const char		*kind;
 	char			*cause = NULL;
 	int64_t			 id;

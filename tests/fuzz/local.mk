@@ -5,10 +5,11 @@ FUZZ_CFLAGS = $(AM_CFLAGS) $(SQLITE_CFLAGS)
 
 check_PROGRAMS += tests/fuzz/replay_prf tests/fuzz/replay_map \
 	tests/fuzz/replay_ovd tests/fuzz/replay_ingest \
-	tests/fuzz/replay_report tests/fuzz/replay_cell
+	tests/fuzz/replay_report tests/fuzz/replay_cell \
+	tests/fuzz/replay_listing
 TESTS += tests/fuzz/replay_prf tests/fuzz/replay_map tests/fuzz/replay_ovd \
 	tests/fuzz/replay_ingest tests/fuzz/replay_report \
-	tests/fuzz/replay_cell
+	tests/fuzz/replay_cell tests/fuzz/replay_listing
 
 tests_fuzz_replay_prf_SOURCES = tests/fuzz/fuzz_prf.c tests/fuzz/replay.c \
 	tests/fuzz/fuzz.h
@@ -44,6 +45,12 @@ tests_fuzz_replay_cell_SOURCES = tests/fuzz/fuzz_cell.c \
 	tests/fuzz/replay.c tests/fuzz/fuzz.h $(FUZZ_FILES)
 tests_fuzz_replay_cell_CFLAGS = $(FUZZ_CFLAGS) -DFUZZ_CORPUS='"cell"'
 tests_fuzz_replay_cell_LDADD = $(CORE_LIBS)
+
+# The program's listing, and the annotation over what it stored.
+tests_fuzz_replay_listing_SOURCES = tests/fuzz/fuzz_listing.c \
+	tests/fuzz/replay.c tests/fuzz/fuzz.h
+tests_fuzz_replay_listing_CFLAGS = $(FUZZ_CFLAGS) -DFUZZ_CORPUS='"listing"'
+tests_fuzz_replay_listing_LDADD = $(CORE_LIBS)
 
 EXTRA_DIST += tests/fuzz/run.sh tests/fuzz/corpus
 

@@ -50,8 +50,8 @@ wait_for "[bucket] session 1"
 keys ?
 wait_for "profview: help for the bucket view" &&
     [ "$(screen | sed -n 2p)" = "In a bucket's symbols" ] &&
-    wait_for "(no keys of its own"
-ok $? "the bucket view has no keys of its own, and help says so"
+    wait_for -E "^  Enter a +annotate the symbol"
+ok $? "the bucket view's own key first: Enter or a annotates"
 keys q s
 wait_for "s does nothing in the bucket view"
 ok $? "a histogram key does nothing in the bucket view"

@@ -3,7 +3,7 @@
 # profile by hits, as perf report does; t shows the buckets.  Expected
 # values come from the store (sqlite3 on the same database).
 . "${top_srcdir:-.}/tests/tui/lib.sh"
-echo 1..28
+echo 1..29
 mkprf
 
 # pct HITS [OF]: HITS as a percentage of OF (every sample: 2093), as shown.
@@ -105,6 +105,10 @@ ok $? "n goes to the next match"
 keys Enter
 wait_for -E "bucket 10120-1012F, 26 hits" && wait_for -E "^printf +LIB "
 ok $? "Enter lists the symbols inside the bucket"
+keys : "export csv $dir/bsyms.csv" Enter
+wait_for "wrote $dir/bsyms.csv" &&
+    test "$(grep -c '^[0-9]' "$dir/bsyms.csv")" = 64
+ok $? ":export there writes the histogram's rows (it read the wrong view's)"
 keys q
 wait_for -E "\[histogram\] session 1 \| 19/64"
 ok $? "q goes back to the histogram, cursor kept"

@@ -188,6 +188,8 @@ main(void)
 	puts(".Ic :export");
 	puts("writes what the view shows: the rows of a histogram at its zoom"
 	    " level or its flat profile,");
+	puts("the instructions of an annotate view (and its buckets where the"
+	    " hit table does not place every sample),");
 	puts("the result of a");
 	puts(".Ic :sql");
 	puts("table (the query runs again into the report), or, from the"

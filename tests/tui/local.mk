@@ -17,8 +17,15 @@ tests_tui_heapmap_demo_LDADD = $(CORE_LIBS) $(NCURSES_LIBS) $(TERMKEY_LIBS)
 TUI_TESTS = tests/tui/keys.sh tests/tui/hist.sh tests/tui/sql.sh \
 	tests/tui/sessions.sh tests/tui/term.sh tests/tui/timeline.sh \
 	tests/tui/help.sh tests/tui/commands.sh tests/tui/colour.sh \
-	tests/tui/search.sh tests/tui/escape.sh tests/tui/heapmap.sh
+	tests/tui/search.sh tests/tui/escape.sh tests/tui/heapmap.sh \
+	tests/tui/annotate.sh
 TESTS += $(TUI_TESTS)
+# annotate.sh profiles attr.asm on paper: its image, map and listing.
+# (Through a variable: a rule naming the log would replace automake's.)
+ANNOTATE_LOG = tests/tui/annotate.sh.log
+if HAVE_NASM
+$(ANNOTATE_LOG): tests/data/attr.com
+endif
 EXTRA_DIST += $(TUI_TESTS) tests/tui/lib.sh
 
 # After changing a key or command: rewrite profview.1's generated part.

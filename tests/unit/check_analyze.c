@@ -28,7 +28,7 @@ static struct store *
 load(const char *map, size_t maplen, const uint16_t *h16, int64_t *id)
 {
 	struct tu_prf		 f;
-	struct ingest_opts	 o = { NULL, INGEST_LOAD_AUTO, 0, NULL };
+	struct ingest_opts	 o = { NULL, INGEST_LOAD_AUTO, 0, NULL, NULL };
 	struct store		*st = tu_store();
 	uint8_t			*buf;
 	size_t			 len;
@@ -192,7 +192,7 @@ load_random(unsigned seed, unsigned n, unsigned bsiz, unsigned nsyms,
     int64_t *id)
 {
 	struct tu_prf		 f;
-	struct ingest_opts	 o = { NULL, INGEST_LOAD_AUTO, 0, NULL };
+	struct ingest_opts	 o = { NULL, INGEST_LOAD_AUTO, 0, NULL, NULL };
 	struct store		*st = tu_store();
 	uint16_t		*h16;
 	uint8_t			*buf;
@@ -465,7 +465,7 @@ START_TEST(test_bucket_edges)
 {
 	uint16_t		 h16[1] = { 0 };
 	struct tu_prf		 f;
-	struct ingest_opts	 o = { NULL, INGEST_LOAD_AUTO, 0, NULL };
+	struct ingest_opts	 o = { NULL, INGEST_LOAD_AUTO, 0, NULL, NULL };
 	struct analyze_hist	 h;
 	struct analyze_share	*sh;
 	struct store		*st = tu_store();
@@ -574,7 +574,7 @@ attr_load(const struct attr_model *m, unsigned bsiz, size_t nth,
     int image, int64_t *id)
 {
 	struct ingest_opts	 o = { TEST_BUILD_DATA "/attr.map",
-	    INGEST_LOAD_AUTO, 0, NULL };
+	    INGEST_LOAD_AUTO, 0, NULL, NULL };
 	struct tu_prf		 f;
 	struct tu_hit		 hit[ATTR_MAX];
 	struct store		*st = tu_store();
@@ -789,7 +789,270 @@ START_TEST(test_truth_vintage)
 	}
 }
 END_TEST
+/*
+ * The annotate view's analysis of each symbol against the model: with
+ * every sample in the table, each instruction's hits are its runs and
+ * the listing's lines sit at their instructions; with none, no
+ * instruction gets a hit and the buckets' parts are the flat profile's
+ * estimate; with a full table, the entries exactly and the rest as an
+ * estimate that adds up with the flat profile.
+ */
+START_TEST(test_annotate_truth)
+{
+	static const size_t	 nths[3] = { 0, 1, 3 };
+	struct attr_model	 m;
+	struct analyze_hist	 h;
+	struct analyze_annotate	 a;
+	const struct analyze_sym *s;
+	struct store		*st;
+	int64_t			 id;
+	char			*cause = NULL;
+	size_t			 i, k, r, nth, t;
+	uint64_t		 lo, hi;
+	double			 parts;
+
+	attr_model(&m);
+	for (t = 0; t < 3; t++) {
+		nth = nths[t];
+		st = attr_load(&m, 2, nth, 1, &id);
+		ck_assert_msg(analyze_hist_load(st, id, &h, &cause) == 0,
+		    "%s", cause);
+		ck_assert_int_gt(tu_count(st, "SELECT count(*) FROM"
+		    " prf_source"), 26);
+		for (k = 0; k < h.nsyms; k++) {
+			s = &h.syms[k];
+			ck_assert_msg(analyze_annotate_load(st, &h, s->addr,
+			    s->addr + s->size, &a, &cause) == 0, "%s", cause);
+			ck_assert_int_eq(a.exact, nth == 1);
+			parts = 0;
+			for (i = 0; i < a.nbuckets; i++)
+				parts += a.buckets[i].part;
+			ck_assert_double_eq_tol(parts, s->hits, 1e-6);
+			ck_assert_double_eq_tol((double)a.hits + a.estimated,
+			    s->hits, 1e-6);
+			for (i = 0; i < m.n; i++) {
+				if (m.addr[i] < s->addr || m.addr[i] >=
+				    s->addr + s->size)
+					continue;
+				/* Each instruction of the model is a row. */
+				r = analyze_annotate_row(&a, m.addr[i]);
+				ck_assert_uint_ne(r, SIZE_MAX);
+				ck_assert_uint_eq(a.insn[r].addr, m.addr[i]);
+				ck_assert_uint_eq(a.insn[r].hits, nth == 0 ||
+				    m.runs[i] == 0 || i % nth != 0 ? 0 :
+				    m.runs[i]);
+				ck_assert_uint_ge(a.insn[r].nsrc, 1);
+			}
+			ck_assert_uint_eq(a.mid, 0);
+			if (strcmp(s->name, "hot") == 0) {
+				r = analyze_annotate_row(&a, s->addr);
+				ck_assert_str_eq(analyze_src_text(&a,
+				    a.insn[r].src), "hot:");
+				ck_assert_str_eq(analyze_src_text(&a,
+				    a.insn[r].src + 1),
+				    "\tmov bx, 50\t\t; x100");
+				ck_assert_str_eq(analyze_insn_text(&a, r),
+				    "mov bx, 0x32");
+				ck_assert_uint_eq(a.nhot, a.insn[r].hits != 0);
+			}
+			/* Ties by address: dec bx, jnz .inner; ret. */
+			if (strcmp(s->name, "hot.inner") == 0 && nth == 1) {
+				ck_assert_uint_eq(a.nhot, 3);
+				ck_assert_uint_eq(a.insn[a.hot[0]].addr,
+				    s->addr);
+				ck_assert_uint_eq(a.insn[a.hot[1]].addr,
+				    s->addr + 1);
+				ck_assert_uint_eq(a.insn[a.hot[0]].hits, 5000);
+				/* jnz .inner goes back to dec bx. */
+				ck_assert_int_eq(analyze_insn_target(&h, &a,
+				    a.hot[1], &lo), 0);
+				ck_assert_uint_eq(lo, s->addr);
+				ck_assert_int_eq(analyze_insn_target(&h, &a,
+				    a.hot[0], &lo), -1);
+			}
+			analyze_annotate_free(&a);
+		}
+		analyze_hist_free(&h);
+		store_close(st);
+	}
+	/* A routine is its symbol and the local labels after it. */
+	st = attr_load(&m, 1, 1, 1, &id);
+	ck_assert_msg(analyze_hist_load(st, id, &h, &cause) == 0, "%s", cause);
+	for (k = 0; k < h.nsyms; k++) {
+		analyze_annotate_sym_range(&h, k, &lo, &hi);
+		s = &h.syms[k];
+		ck_assert_uint_eq(lo, s->addr);
+		if (strcmp(s->name, "hot") == 0)
+			ck_assert_uint_eq(hi, sym(&h, "hot.inner")->addr +
+			    sym(&h, "hot.inner")->size);
+		else if (strcmp(s->name, "warm") == 0)
+			ck_assert_uint_eq(hi, sym(&h, "warm.spin")->addr +
+			    sym(&h, "warm.spin")->size);
+		else
+			ck_assert_uint_eq(hi, s->addr + s->size);
+	}
+	analyze_hist_free(&h);
+	store_close(st);
+}
+END_TEST
 #endif
+
+/*
+ * Annotation.  A .COM of five instructions and a byte that is none, at
+ * 1000:0100, in one-paragraph buckets to 1000:0120; the hit table holds
+ * samples at an instruction's start, inside one, on the bad byte and in
+ * two places past the image.
+ */
+static const uint8_t	ann_com[8] = { 0xb8, 0x00, 0x4c, 0xcd, 0x21, 0xfe,
+    0xf8, 0xc3 };
+
+static struct store *
+ann_load(int image, int64_t *id)
+{
+	static const struct tu_hit hit[6] = {
+		{ 0x0100, 0x1000, 5 }, { 0x0101, 0x1000, 2 },
+		{ 0x0105, 0x1000, 1 }, { 0x0107, 0x1000, 3 },
+		{ 0x010a, 0x1000, 4 }, { 0x0110, 0x1000, 6 }
+	};
+	struct ingest_opts	 o = { NULL, INGEST_LOAD_AUTO, 0, NULL, NULL };
+	struct tu_prf		 f;
+	struct store		*st = tu_store();
+	uint32_t		 h32[18] = { 0 };
+	uint16_t		 h16[18] = { 0 };
+	uint8_t			*buf;
+	size_t			 len;
+	char			*cause;
+
+	memset(&f, 0, sizeof f);
+	f.w[0] = 55; f.w[1] = 18; f.w[2] = 1; f.w[3] = 0x1000;
+	f.w[4] = 0x1012; f.w[5] = 0x800;
+	h32[16] = h16[16] = 15;
+	h32[17] = h16[17] = 6;
+	f.h16 = h16;
+	f.pv32 = 1;
+	f.version = 1;
+	f.h32 = h32;
+	f.total = 21;
+	tu_prf_hits(&f, hit, 6, 0);
+	if (image)
+		o.program = tu_tmpfile(".com", ann_com, sizeof ann_com);
+	buf = tu_prf_bytes(&f, &len);
+	ck_assert_msg(tu_ingest(st, "/nonexistent/ann.prf", buf, len, &o, id,
+	    &cause) == 0, "%s", cause);
+	free(buf);
+	if (image)
+		unlink(o.program);
+	return (st);
+}
+
+/*
+ * Every row of the range, hits to the instruction that holds them: one
+ * inside an instruction is counted there and marked, one past the image
+ * goes to the row that says so; nothing is lost, the hottest come first.
+ */
+START_TEST(test_annotate_rows)
+{
+	static const struct {
+		uint64_t	 addr;
+		uint32_t	 len;
+		uint64_t	 hits, mid;
+		int		 flags;
+		const char	*text;
+	} want[6] = {
+		{ 0x10100, 3, 7, 2, ANALYZE_INSN_MID, "mov ax, 0x4c00" },
+		{ 0x10103, 2, 0, 0, 0, "int 0x21" },
+		{ 0x10105, 1, 1, 0, ANALYZE_INSN_BAD, "(bad)" },
+		{ 0x10106, 1, 0, 0, 0, "clc" },
+		{ 0x10107, 1, 3, 0, 0, "ret" },
+		{ 0x10108, 0x18, 10, 0, ANALYZE_INSN_GAP,
+		    "(not in the program image)" }
+	};
+	static const size_t	 hot[4] = { 5, 0, 4, 2 };
+	struct analyze_hist	 h;
+	struct analyze_annotate	 a;
+	struct store		*st;
+	uint64_t		 addr;
+	int64_t			 id;
+	char			*cause = NULL;
+	size_t			 i;
+
+	st = ann_load(1, &id);
+	ck_assert_msg(analyze_hist_load(st, id, &h, &cause) == 0, "%s", cause);
+	ck_assert_msg(analyze_annotate_load(st, &h, 0x10100, 0x10120, &a,
+	    &cause) == 0, "%s", cause);
+	ck_assert_uint_eq(a.ninsn, 6);
+	for (i = 0; i < 6; i++) {
+		ck_assert_uint_eq(a.insn[i].addr, want[i].addr);
+		ck_assert_uint_eq(a.insn[i].len, want[i].len);
+		ck_assert_uint_eq(a.insn[i].hits, want[i].hits);
+		ck_assert_uint_eq(a.insn[i].mid, want[i].mid);
+		ck_assert_int_eq(a.insn[i].flags, want[i].flags);
+		ck_assert_str_eq(analyze_insn_text(&a, i), want[i].text);
+		ck_assert_uint_eq(a.insn[i].bucket, want[i].addr < 0x10110 ?
+		    0 : 1);
+		ck_assert_uint_eq(a.insn[i].nsrc, 0);
+	}
+	ck_assert_uint_eq(a.hits, 21);
+	ck_assert_uint_eq(a.mid, 2);
+	ck_assert_int_eq(a.table, 1);
+	ck_assert_int_eq(a.exact, 1);
+	ck_assert_double_eq(a.estimated, 0);
+	ck_assert_uint_eq(a.nhot, 4);
+	for (i = 0; i < 4; i++)
+		ck_assert_uint_eq(a.hot[i], hot[i]);
+	ck_assert_uint_eq(a.nbuckets, 2);
+	ck_assert_uint_eq(a.buckets[0].hits, 15);
+	ck_assert_uint_eq(a.buckets[0].exact, 15);
+	ck_assert_uint_eq(a.buckets[0].unplaced, 0);
+	ck_assert_int_eq(a.buckets[1].whole, 1);
+	for (i = 0; i < 6; i++)
+		ck_assert_int_eq(analyze_insn_target(&h, &a, i, &addr), -1);
+	ck_assert_uint_eq(analyze_annotate_row(&a, 0x10102), 0);
+	ck_assert_uint_eq(analyze_annotate_row(&a, 0x1011f), 5);
+	ck_assert_uint_eq(analyze_annotate_row(&a, 0x10120), SIZE_MAX);
+	analyze_annotate_free(&a);
+
+	/* Part of a bucket: only its samples in the range, exactly. */
+	ck_assert_msg(analyze_annotate_load(st, &h, 0x10103, 0x10106, &a,
+	    &cause) == 0, "%s", cause);
+	ck_assert_uint_eq(a.ninsn, 2);
+	ck_assert_uint_eq(a.hits, 1);
+	ck_assert_uint_eq(a.nbuckets, 1);
+	ck_assert_uint_eq(a.buckets[0].exact, 1);
+	ck_assert_int_eq(a.buckets[0].whole, 0);
+	ck_assert_double_eq(a.buckets[0].part, 1);
+	analyze_annotate_free(&a);
+
+	/* Before the image, an empty range, a range over the limit. */
+	ck_assert_int_eq(analyze_annotate_load(st, &h, 0x10000, 0x10010, &a,
+	    &cause), 0);
+	ck_assert_uint_eq(a.ninsn, 1);
+	ck_assert_int_eq(a.insn[0].flags, ANALYZE_INSN_GAP);
+	analyze_annotate_free(&a);
+	ck_assert_int_eq(analyze_annotate_load(st, &h, 0x10104, 0x10104, &a,
+	    &cause), 0);
+	ck_assert_uint_eq(a.ninsn, 0);
+	analyze_annotate_free(&a);
+	ck_assert_int_eq(analyze_annotate_load(st, &h, 0x10100, 0x40000, &a,
+	    &cause), 0);
+	ck_assert_int_eq(a.cut, 1);
+	ck_assert_uint_eq(a.hi, 0x10100 + ANALYZE_ANNOTATE_MAX);
+	ck_assert_uint_eq(a.hits, 21);
+	analyze_annotate_free(&a);
+	analyze_hist_free(&h);
+	store_close(st);
+
+	/* Without the program: said, and nothing to free. */
+	st = ann_load(0, &id);
+	ck_assert_msg(analyze_hist_load(st, id, &h, &cause) == 0, "%s", cause);
+	ck_assert_int_eq(analyze_annotate_load(st, &h, 0x10100, 0x10120, &a,
+	    &cause), -1);
+	ck_assert_ptr_nonnull(strstr(cause, "no program image in session"));
+	free(cause);
+	analyze_hist_free(&h);
+	store_close(st);
+}
+END_TEST
 
 static Suite *
 analyze_suite(void)
@@ -802,10 +1065,12 @@ analyze_suite(void)
 	tcase_add_test(tc, test_not_prf);
 	tcase_add_test(tc, test_random_buckets);
 	tcase_add_test(tc, test_bucket_edges);
+	tcase_add_test(tc, test_annotate_rows);
 #ifdef HAVE_NASM_ATTR
 	tcase_add_test(tc, test_truth_table);
 	tcase_add_test(tc, test_truth_full_table);
 	tcase_add_test(tc, test_truth_vintage);
+	tcase_add_test(tc, test_annotate_truth);
 #endif
 	suite_add_tcase(s, tc);
 	return (s);

@@ -360,7 +360,7 @@ sym_size(struct store *st, const char *name)
 START_TEST(test_relocate_com)
 {
 	struct ingest_opts	 o = { TEST_DATA "/nasm_hand.map",
-	    INGEST_LOAD_AUTO, 0, NULL };
+	    INGEST_LOAD_AUTO, 0, NULL, NULL };
 	struct store		*st = tu_store();
 	uint8_t			*buf;
 	size_t			 len;
@@ -397,7 +397,7 @@ END_TEST
 START_TEST(test_relocate_exe)
 {
 	struct ingest_opts	 o = { TEST_DATA "/link.map", INGEST_LOAD_AUTO,
-	    0, NULL };
+	    0, NULL, NULL };
 	struct store		*st = tu_store();
 	uint8_t			*buf;
 	size_t			 len;
@@ -427,7 +427,7 @@ END_TEST
 START_TEST(test_load_override)
 {
 	struct ingest_opts	 o = { TEST_DATA "/nasm_hand.map",
-	    INGEST_LOAD_EXE, 0, NULL };
+	    INGEST_LOAD_EXE, 0, NULL, NULL };
 	struct store		*st = tu_store();
 	uint8_t			*buf;
 	size_t			 len;
@@ -448,7 +448,7 @@ START_TEST(test_given_map_must_be_good)
 {
 	static const char	 text[] = "  Address   Publics by Value\n"
 	    " 0000:0010  _main\n 00x0:0020  _busy\n";
-	struct ingest_opts	 o = { NULL, INGEST_LOAD_AUTO, 0, NULL };
+	struct ingest_opts	 o = { NULL, INGEST_LOAD_AUTO, 0, NULL, NULL };
 	struct store		*st = tu_store();
 	uint8_t			*buf;
 	size_t			 len;
@@ -694,7 +694,7 @@ START_TEST(test_relocate_unsorted)
 	static const char	 text[] = "  Address   Publics by Name\n\n"
 	    " 0000:0020  _b\n 0000:0010  _a1\n 0000:0030  _c\n"
 	    " 0000:0010  _a2\n";
-	struct ingest_opts	 o = { NULL, INGEST_LOAD_EXE, 0, NULL };
+	struct ingest_opts	 o = { NULL, INGEST_LOAD_EXE, 0, NULL, NULL };
 	struct store		*st = tu_store();
 	uint8_t			*buf;
 	size_t			 len;

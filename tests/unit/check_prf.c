@@ -896,7 +896,7 @@ static void
 expect_bad_program(const char *name, const void *bytes, size_t len,
     const char *why)
 {
-	struct ingest_opts	 o = { NULL, INGEST_LOAD_AUTO, 0, NULL };
+	struct ingest_opts	 o = { NULL, INGEST_LOAD_AUTO, 0, NULL, NULL };
 	struct store		*st;
 	const char		*path;
 	char			*cause, want[256];
@@ -978,7 +978,7 @@ END_TEST
 START_TEST(test_image_given_missing)
 {
 	struct ingest_opts	 o = { NULL, INGEST_LOAD_AUTO, 0,
-	    "/nonexistent/P.COM" };
+	    "/nonexistent/P.COM", NULL };
 	struct store		*st;
 	int64_t			 id;
 	char			*cause;
@@ -988,6 +988,243 @@ START_TEST(test_image_given_missing)
 	    " directory");
 	ck_assert_int_eq(tu_rows(st), 0);
 	free(cause);
+	store_close(st);
+}
+END_TEST
+
+/*
+ * The program's NASM listing.  lst() writes a line as NASM does: the
+ * line number, the offset and the bytes (or blanks), the level, and the
+ * source from column 40.
+ */
+static char	lst_text[1 << 18];
+static size_t	lst_len;
+
+static void
+lst(int n, int off, const char *bytes, int level, const char *text)
+{
+	char	head[64], lv[8];
+	int	w;
+
+	if (off >= 0)
+		snprintf(head, sizeof head, "%6d %08X %-19s", n, off, bytes);
+	else
+		snprintf(head, sizeof head, "%6d %28s", n, "");
+	if (level != 0)
+		snprintf(lv, sizeof lv, " <%d>", level);
+	else
+		snprintf(lv, sizeof lv, "    ");
+	w = snprintf(lst_text + lst_len, sizeof lst_text - lst_len,
+	    "%s%s%s%s\n", head, lv, *text != '\0' ? " " : "", text);
+	ck_assert(w > 0 && (size_t)w < sizeof lst_text - lst_len);
+	lst_len += (size_t)w;
+}
+
+/* mov ax, 4C00h; int 21h; three nops; ret; a word of data. */
+static const uint8_t	lst_com[11] = { 0xb8, 0x00, 0x4c, 0xcd, 0x21,
+    0x90, 0x90, 0x90, 0xc3, 0x34, 0x12 };
+
+/* The listing of lst_com, as nasm -l writes it. */
+static void
+lst_good(void)
+{
+	lst_len = 0;
+	lst(1, -1, "", 0, "; a test program");
+	lst(2, -1, "", 0, "\torg 100h");
+	lst(3, -1, "", 0, "");
+	lst(4, -1, "", 0, "; the start");
+	lst(5, -1, "", 0, "start:");
+	lst(6, 0, "B8004C", 0, "\tmov\tax, 4C00h\t; exit");
+	lst(7, 3, "CD21", 0, "\tint\t21h");
+	lst(8, -1, "", 1, ".pad:");
+	lst(9, 5, "90<rep 3h>", 1, "\ttimes 3 nop");
+	lst(10, 8, "C3", 0, "\tret");
+	lst(11, -1, "", 0, "section .data");
+	lst(12, 0, "0000", 0, "other\tdw 0");
+	lst(13, -1, "", 0, "section .text");
+	lst(14, 9, "3412", 0, "konst\tdw 1234h");
+}
+
+/* The session's source lines as "addr line text|..." (tabs as \t). */
+static void
+expect_sources(struct store *st, const char *want)
+{
+	sqlite3_stmt	*s;
+	char		 got[2048];
+	size_t		 n = 0;
+	int		 w;
+
+	got[0] = '\0';
+	ck_assert_int_eq(sqlite3_prepare_v2(store_db(st), "SELECT printf("
+	    "'%X %d %s|', addr, line, replace(text, char(9), '\\t')) FROM"
+	    " prf_source ORDER BY addr, line", -1, &s, NULL), SQLITE_OK);
+	while (sqlite3_step(s) == SQLITE_ROW) {
+		w = snprintf(got + n, sizeof got - n, "%s",
+		    sqlite3_column_text(s, 0));
+		n += w > 0 ? (size_t)w : 0;
+		ck_assert_uint_lt(n, sizeof got);
+	}
+	sqlite3_finalize(s);
+	ck_assert_str_eq(got, want);
+}
+
+/*
+ * Beside the program, in any case: each line with an address at it, the
+ * labels and comments just before (not what a blank line or a directive
+ * parts from it), .text only.
+ */
+START_TEST(test_listing_beside)
+{
+	struct store	*st;
+	int64_t		 id;
+	char		*cause;
+
+	progfile("t.com", lst_com, sizeof lst_com);
+	lst_good();
+	progfile("T.lst", lst_text, lst_len);
+	ck_assert_msg(ingest_beside(&st, NULL, &id, &cause) == 0, "%s", cause);
+	expect_sources(st, "10100 4 ; the start|10100 5 start:|"
+	    "10100 6 \\tmov\\tax, 4C00h\\t; exit|10103 7 \\tint\\t21h|"
+	    "10105 8 .pad:|10105 9 \\ttimes 3 nop|10108 10 \\tret|"
+	    "10109 14 konst\\tdw 1234h|");
+	ck_assert_int_eq(tu_count(st, "SELECT count(*) FROM warning"), 1);
+	store_close(st);
+}
+END_TEST
+
+/* A listing of another build: ignored, the first difference named. */
+START_TEST(test_listing_differs)
+{
+	static const uint8_t	 other[11] = { 0xb8, 0x00, 0x4c, 0xcd, 0x20,
+	    0x90, 0x90, 0x91, 0xc3, 0x34, 0x12 };
+	struct ingest_opts	 o = { NULL, INGEST_LOAD_AUTO, 0, NULL, NULL };
+	struct store		*st;
+	const char		*path;
+	int64_t			 id;
+	char			*cause, want[256];
+
+	progfile("t.com", other, sizeof other);
+	lst_good();
+	path = progfile("elsewhere.txt", lst_text, lst_len);
+	o.listing = path;
+	ck_assert_msg(ingest_beside(&st, &o, &id, &cause) == 0, "%s", cause);
+	snprintf(want, sizeof want, "SELECT count(*) FROM warning WHERE"
+	    " message = 'listing ignored: %s: line 7 lists 21 at offset 4,"
+	    " the program %s/t.com has 20 there (2 of 5 lines with bytes"
+	    " differ): is it this program''s listing?'", path, progdir);
+	ck_assert_msg(tu_count(st, want) == 1, "no warning");
+	ck_assert_int_eq(tu_count(st, "SELECT count(*) FROM prf_source"), 0);
+	store_close(st);
+	/* Bytes past the image's end differ too. */
+	progfile("t.com", lst_com, 9);
+	ck_assert_msg(ingest_beside(&st, &o, &id, &cause) == 0, "%s", cause);
+	ck_assert_int_eq(tu_count(st, "SELECT count(*) FROM warning WHERE"
+	    " message LIKE 'listing ignored: %line 14 lists 34 at offset 9,"
+	    " the program %has nothing there (1 of 5 lines%'"), 1);
+	ck_assert_int_eq(tu_count(st, "SELECT count(*) FROM prf_source"), 0);
+	store_close(st);
+}
+END_TEST
+
+/*
+ * Hostile listings: garbage lines between good ones are skipped (and
+ * said), a huge line is cut, offsets and repeats out of any range are
+ * differences, not reads past the image; a file with no listing line is
+ * ignored; --listing naming nothing fails; every cut of a listing loads.
+ */
+START_TEST(test_listing_hostile)
+{
+	struct ingest_opts	 o = { NULL, INGEST_LOAD_AUTO, 0, NULL, NULL };
+	struct store		*st;
+	const char		*path;
+	char			*big;
+	int64_t			 id;
+	size_t			 cut, full;
+	char			*cause;
+
+	progfile("t.com", lst_com, sizeof lst_com);
+	lst_good();
+	memcpy(lst_text + lst_len, "garbage\n\001\002\n   12 zz\n", 20);
+	lst_len += 20;
+	big = calloc(1, 100001);
+	ck_assert_ptr_nonnull(big);
+	memset(big, 'x', 100000);
+	lst(15, 8, "C3", 0, big);
+	free(big);
+	progfile("t.lst", lst_text, lst_len);
+	ck_assert_msg(ingest_beside(&st, NULL, &id, &cause) == 0, "%s", cause);
+	ck_assert_int_eq(tu_count(st, "SELECT count(*) FROM warning WHERE"
+	    " message LIKE '%: 3 of its 18 lines are not in NASM''s listing"
+	    " format; they are skipped'"), 1);
+	ck_assert_int_eq(tu_count(st, "SELECT max(length(text)) FROM"
+	    " prf_source"), 240);
+	store_close(st);
+
+	/* Offsets and repeats as big as the fields hold. */
+	lst_len = 0;
+	lst(1, 0, "B8004C", 0, "\tmov ax, 4C00h");
+	lst(2, 0x7fffffff, "90<rep FFFFFFFFh>", 0, "\ttimes 0FFFFFFFFh nop");
+	progfile("t.lst", lst_text, lst_len);
+	ck_assert_msg(ingest_beside(&st, NULL, &id, &cause) == 0, "%s", cause);
+	ck_assert_int_eq(tu_count(st, "SELECT count(*) FROM warning WHERE"
+	    " message LIKE 'listing ignored: %line 2 lists 90 at offset"
+	    " 7FFFFFFF, %has nothing there%'"), 1);
+	store_close(st);
+	lst_len = 0;
+	lst(1, 5, "90<rep FFFFFFFFh>", 0, "\ttimes 0FFFFFFFFh nop");
+	progfile("t.lst", lst_text, lst_len);
+	ck_assert_msg(ingest_beside(&st, NULL, &id, &cause) == 0, "%s", cause);
+	ck_assert_int_eq(tu_count(st, "SELECT count(*) FROM warning WHERE"
+	    " message LIKE 'listing ignored: %line 1 lists 90 at offset 8,"
+	    " %has C3 there%'"), 1);
+	store_close(st);
+
+	/* Not a listing at all. */
+	progfile("t.lst", "hello\nworld\n", 12);
+	ck_assert_msg(ingest_beside(&st, NULL, &id, &cause) == 0, "%s", cause);
+	ck_assert_int_eq(tu_count(st, "SELECT count(*) FROM warning WHERE"
+	    " message LIKE 'listing ignored: %t.lst: no line of its 2 lists"
+	    " code at an offset in NASM''s format (nasm -l)'"), 1);
+	store_close(st);
+
+	/* Every cut of a good listing loads, with what it has. */
+	lst_good();
+	full = lst_len;
+	for (cut = 0; cut <= full; cut++) {
+		progfile("t.lst", lst_text, cut);
+		ck_assert_msg(ingest_beside(&st, NULL, &id, &cause) == 0,
+		    "%s", cause);
+		ck_assert_int_le(tu_count(st, "SELECT count(*) FROM"
+		    " prf_source"), 8);
+		store_close(st);
+	}
+
+	/* --listing naming no file fails the ingest. */
+	o.listing = path = "/nonexistent/T.LST";
+	ck_assert_int_eq(ingest_beside(&st, &o, &id, &cause), -1);
+	ck_assert_str_eq(cause, "/nonexistent/T.LST: No such file or"
+	    " directory");
+	ck_assert_int_eq(tu_rows(st), 0);
+	free(cause);
+	store_close(st);
+}
+END_TEST
+
+/* --listing without a program: nothing to check it against, said. */
+START_TEST(test_listing_no_image)
+{
+	struct ingest_opts	 o = { NULL, INGEST_LOAD_AUTO, 0, NULL, NULL };
+	struct store		*st;
+	int64_t			 id;
+	char			*cause;
+
+	lst_good();
+	o.listing = progfile("t.lst", lst_text, lst_len);
+	ck_assert_msg(ingest_beside(&st, &o, &id, &cause) == 0, "%s", cause);
+	ck_assert_int_eq(tu_count(st, "SELECT count(*) FROM warning WHERE"
+	    " message LIKE 'listing ignored: %t.lst: no program image to"
+	    " check it against (--program FILE)'"), 1);
+	ck_assert_int_eq(tu_count(st, "SELECT count(*) FROM prf_source"), 0);
 	store_close(st);
 }
 END_TEST
@@ -1037,6 +1274,10 @@ prf_suite(void)
 	tcase_add_test(tc, test_image_exe_beside);
 	tcase_add_test(tc, test_image_bad);
 	tcase_add_test(tc, test_image_given_missing);
+	tcase_add_test(tc, test_listing_beside);
+	tcase_add_test(tc, test_listing_differs);
+	tcase_add_test(tc, test_listing_hostile);
+	tcase_add_test(tc, test_listing_no_image);
 	suite_add_tcase(s, tc);
 	return (s);
 }

@@ -11,3 +11,14 @@ tests_unit_check_heapmap_SOURCES = tests/unit/check_heapmap.c
 tests_unit_check_heapmap_CFLAGS = $(UNIT_CFLAGS)
 tests_unit_check_heapmap_LDADD = $(UNIT_LDADD)
 TESTS += tests/unit/check_heapmap
+
+# The leak kinds against memcheck's on one heap, built for real and as a
+# graph (bench/heap-shape.h, small).
+check_PROGRAMS += tests/unit/heapshape tests/unit/heapprog
+tests_unit_heapshape_SOURCES = tests/unit/heapshape.c bench/heap-shape.h
+tests_unit_heapshape_CFLAGS = $(AM_CFLAGS) -DHS_BLOCKS=20000u
+tests_unit_heapshape_LDADD = $(CORE_LIBS)
+tests_unit_heapprog_SOURCES = bench/heap-prog.c bench/heap-shape.h
+tests_unit_heapprog_CFLAGS = $(AM_CFLAGS) -DHS_BLOCKS=20000u
+TESTS += tests/unit/heap-memcheck.sh
+EXTRA_DIST += tests/unit/heap-memcheck.sh

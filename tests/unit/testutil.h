@@ -169,7 +169,8 @@ tu_rows(struct store *st)
 	    " (SELECT count(*) FROM prf) + (SELECT count(*) FROM ovd) +"
 	    " (SELECT count(*) FROM ovr_unit) + (SELECT count(*) FROM ovr_event)"
 	    " + (SELECT count(*) FROM ovr_loaded) + (SELECT count(*) FROM"
-	    " prf_hit) + (SELECT count(*) FROM prf_image)"));
+	    " prf_hit) + (SELECT count(*) FROM prf_image) + (SELECT count(*) FROM"
+	    " prf_source)"));
 }
 
 /* Ingest len bytes as name; returns ingest_bytes' result. */
