@@ -370,6 +370,7 @@ hm_sweep(const struct analyze_heapmap *m, size_t r, uint64_t B, uint64_t c0,
 	uint64_t	 a1 = org + c1 * B, bs, be, cb, ce, cur = c0;
 	size_t		 i, rend = m->rfirst[r + 1];
 	uint8_t		 mk;
+	unsigned	 lb = (unsigned)__builtin_ctzll(B);
 
 	if (c1 <= c0)
 		return;
@@ -380,8 +381,9 @@ hm_sweep(const struct analyze_heapmap *m, size_t r, uint64_t B, uint64_t c0,
 			continue;
 		bs = m->addr[i] > a0 ? m->addr[i] : a0;
 		be = hm_end(m, i) < a1 ? hm_end(m, i) : a1;
-		cb = (bs - org) / B;
-		ce = (be - 1 - org) / B;
+		/* B is a power of two: shifts, not divisions, per block. */
+		cb = (bs - org) >> lb;
+		ce = (be - 1 - org) >> lb;
 		if (acc.open && cb > acc.cell) {
 			hm_flush(&acc, B, o);
 			cur = acc.cell + 1;

@@ -248,8 +248,8 @@ analyze_heapsnap_sums(const struct analyze_heapsnap *s, int by,
 	t = xcalloc(n + 1, sizeof *t);
 	for (i = 0; i < s->nblocks; i++) {
 		if (by == ANALYZE_HEAPSNAP_BY_SIZE) {
-			for (key = 0, z = s->size[i]; z != 0; z >>= 1)
-				key++;
+			z = s->size[i];
+			key = z == 0 ? 0 : 64 - (uint32_t)__builtin_clzll(z);
 			k = key;
 		} else {
 			key = s->type[i];

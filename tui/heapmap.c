@@ -136,6 +136,9 @@ struct heapmap {
 	size_t				 nlost;
 
 	enum hm_info			 info;
+	uint32_t			*roots_in;	/* roots reaching sel */
+	size_t				 nroots_in;
+	size_t				 roots_of;
 	struct analyze_heapsnap_sum	*sums[3];
 	size_t				 nsums[3];
 };
@@ -222,42 +225,79 @@ hm_make_marks(struct heapmap *hm)
 {
 	const struct analyze_heapsnap	*s = hm->s;
 	const uint8_t			*st = s->graph.state;
-	uint8_t				*mk = hm->m->mark, k;
-	uint32_t			 t, node;
-	size_t				 b;
+	const uint32_t			*type = s->type;
+	uint8_t				*mk = hm->m->mark, k, st_mark[8];
+	uint8_t				 base[HM_MAX_SPECS + 1][8];
+	uint32_t			 t, b0 = 1 + (uint32_t)s->nroots;
+	size_t				 b, n = s->nblocks;
+	int				 j, i;
 
 	hm_reach(hm);
-	for (b = 0; b < s->nblocks; b++) {
-		t = s->type[b];
-		k = t != HM_SNONE ? hm->typemark[t] : 0;
-		if (hm->markedonly && k == 0) {
-			mk[b] = HM_NONE;
-			continue;
-		}
-		mk[b] = k != 0 ? (uint8_t)(ANALYZE_HEAPMAP_TYPE1 + k - 1) :
-		    hm->show_map ? ANALYZE_HEAPMAP_PLAIN : HM_NONE;
-		node = hm_node(hm, b);
-		if (hm->notcollectable && (st[b] == ANALYZE_HEAP_REACHABLE ||
-		    st[b] == ANALYZE_HEAP_POSSIBLE))
-			mk[b] = ANALYZE_HEAPMAP_KEPT;
-		if (hm->collectable) {
-			if (st[b] == ANALYZE_HEAP_POSSIBLE)
-				mk[b] = ANALYZE_HEAPMAP_POSSIBLE;
-			else if (st[b] == ANALYZE_HEAP_DEFINITE ||
-			    st[b] == ANALYZE_HEAP_INDIRECT)
-				mk[b] = ANALYZE_HEAPMAP_COLLECTABLE;
-		}
-		if (hm->nlost != 0 && hm->lost[node])
-			mk[b] = ANALYZE_HEAPMAP_UNLOAD;
-		if (hm->reachable && hm->reach_of != SIZE_MAX &&
-		    hm->reach[node])
-			mk[b] = ANALYZE_HEAPMAP_REACHABLE;
-		if (hm->reachedfrom && hm->rfrom_of != SIZE_MAX &&
-		    hm->rfrom[node])
-			mk[b] = ANALYZE_HEAPMAP_REACHED_FROM;
-		if ((hm->nselset != 0 && hm->selset[b]) || b == hm->sel)
-			mk[b] = ANALYZE_HEAPMAP_SELECTED;
+	/*
+	 * A block's mark from its type mark and its leak state is a table
+	 * made here once, so the pass over a million blocks is a look-up
+	 * each; the overlays of single objects follow in passes of their
+	 * own, only when on.
+	 */
+	for (i = 0; i < 8; i++) {
+		st_mark[i] = HM_NONE;
+		if (hm->notcollectable && (i == ANALYZE_HEAP_REACHABLE ||
+		    i == ANALYZE_HEAP_POSSIBLE))
+			st_mark[i] = ANALYZE_HEAPMAP_KEPT;
+		if (hm->collectable && i == ANALYZE_HEAP_POSSIBLE)
+			st_mark[i] = ANALYZE_HEAPMAP_POSSIBLE;
+		if (hm->collectable && (i == ANALYZE_HEAP_DEFINITE ||
+		    i == ANALYZE_HEAP_INDIRECT))
+			st_mark[i] = ANALYZE_HEAPMAP_COLLECTABLE;
 	}
+	for (j = 0; j <= HM_MAX_SPECS; j++) {
+		for (i = 0; i < 8; i++) {
+			if (hm->markedonly && j == 0)
+				k = HM_NONE;
+			else if (st_mark[i] != HM_NONE)
+				k = st_mark[i];
+			else
+				k = j != 0 ? (uint8_t)(ANALYZE_HEAPMAP_TYPE1 + j -
+				    1) : hm->show_map ? ANALYZE_HEAPMAP_PLAIN :
+				    HM_NONE;
+			base[j][i] = k;
+		}
+	}
+	for (b = 0; b < n; b++) {
+		t = type[b];
+		mk[b] = base[t != HM_SNONE ? hm->typemark[t] : 0][st[b] & 7];
+	}
+	/* Overlays over single objects, each on only what it picks. */
+	if (hm->nlost != 0) {
+		for (b = 0; b < n; b++) {
+			if (hm->lost[b0 + b] && !(hm->markedonly &&
+			    mk[b] == HM_NONE))
+				mk[b] = ANALYZE_HEAPMAP_UNLOAD;
+		}
+	}
+	if (hm->reachable && hm->reach_of != SIZE_MAX) {
+		for (b = 0; b < n; b++) {
+			if (hm->reach[b0 + b] && !(hm->markedonly &&
+			    mk[b] == HM_NONE))
+				mk[b] = ANALYZE_HEAPMAP_REACHABLE;
+		}
+	}
+	if (hm->reachedfrom && hm->rfrom_of != SIZE_MAX) {
+		for (b = 0; b < n; b++) {
+			if (hm->rfrom[b0 + b] && !(hm->markedonly &&
+			    mk[b] == HM_NONE))
+				mk[b] = ANALYZE_HEAPMAP_REACHED_FROM;
+		}
+	}
+	if (hm->nselset != 0) {
+		for (b = 0; b < n; b++) {
+			if (hm->selset[b] && !(hm->markedonly && mk[b] ==
+			    HM_NONE))
+				mk[b] = ANALYZE_HEAPMAP_SELECTED;
+		}
+	}
+	if (hm->sel != SIZE_MAX && !(hm->markedonly && mk[hm->sel] == HM_NONE))
+		mk[hm->sel] = ANALYZE_HEAPMAP_SELECTED;
 	analyze_heapmap_marks_changed(hm->m);
 	hm->dirty = 0;
 }
@@ -700,35 +740,58 @@ hm_draw_sums(struct heapmap *hm, int by, int y, int h, int w)
 	}
 }
 
-/* ReachedFromModules / ReachedFromVariables: roots that reach it. */
+/*
+ * ReachedFromModules / ReachedFromVariables: the roots that reach the
+ * selected object, found once for it (a search over the whole graph,
+ * backwards) and kept while it stays selected.
+ */
+static void
+hm_roots_of(struct heapmap *hm)
+{
+	const struct analyze_heapsnap	*s = hm->s;
+	uint8_t				*mark;
+	uint32_t			 node, r;
+
+	if (hm->roots_of == hm->sel)
+		return;
+	node = hm_node(hm, hm->sel);
+	mark = xcalloc(s->graph.nnodes + 1, 1);
+	analyze_heap_reach(&s->graph, &node, 1, 1, NULL, mark);
+	hm->nroots_in = 0;
+	hm->roots_in = xreallocarray(hm->roots_in, s->nroots + 1,
+	    sizeof *hm->roots_in);
+	for (r = 0; r < s->nroots; r++) {
+		if (mark[1 + r])
+			hm->roots_in[hm->nroots_in++] = r;
+	}
+	free(mark);
+	hm->roots_of = hm->sel;
+}
+
 static void
 hm_draw_roots(struct heapmap *hm, int y, int h, int w)
 {
 	const struct analyze_heapsnap	*s = hm->s;
-	uint8_t				*mark, *mods;
-	uint32_t			 node, r, nr = 0, nm = 0;
+	uint8_t				*mods;
+	uint32_t			 r, nm = 0, m;
+	size_t				 i;
 	char				*line, *t;
-	int				 i = 1;
 
 	if (hm->sel == SIZE_MAX) {
 		tui_put(y, 0, w, TUI_PLAIN, "no object selected (Enter or a"
 		    " click selects one)");
 		return;
 	}
-	node = hm_node(hm, hm->sel);
-	mark = xcalloc(s->graph.nnodes + 1, 1);
+	hm_roots_of(hm);
 	mods = xcalloc(s->nmodules + 1, 1);
-	analyze_heap_reach(&s->graph, &node, 1, 1, NULL, mark);
-	line = xstrdup("");
-	for (r = 0; r < s->nroots; r++) {
-		if (!mark[1 + r])
-			continue;
-		nr++;
-		if (s->roots[r].module != HM_SNONE && !mods[s->roots[r].module]) {
-			mods[s->roots[r].module] = 1;
+	for (i = 0; i < hm->nroots_in; i++) {
+		m = s->roots[hm->roots_in[i]].module;
+		if (m != HM_SNONE && !mods[m]) {
+			mods[m] = 1;
 			nm++;
 		}
 	}
+	line = xstrdup("");
 	for (r = 0; r < s->nmodules; r++) {
 		if (!mods[r])
 			continue;
@@ -737,14 +800,13 @@ hm_draw_roots(struct heapmap *hm, int y, int h, int w)
 		free(line);
 		line = t;
 	}
-	tui_putf(y, 0, w, A_BOLD, "%u roots in %u modules reach %#llx%s%s", nr,
-	    nm, (unsigned long long)s->addr[hm->sel], nm ? ": " : "", line);
+	tui_putf(y, 0, w, A_BOLD, "%zu roots in %u modules reach %#llx%s%s",
+	    hm->nroots_in, nm, (unsigned long long)s->addr[hm->sel], nm ?
+	    ": " : "", line);
 	free(line);
-	for (r = 0; r < s->nroots && i < h; r++) {
-		if (mark[1 + r])
-			tui_put(y + i++, 2, w - 2, TUI_PLAIN, s->roots[r].name);
-	}
-	free(mark);
+	for (i = 0; i < hm->nroots_in && (int)i + 1 < h; i++)
+		tui_put(y + 1 + (int)i, 2, w - 2, TUI_PLAIN,
+		    s->roots[hm->roots_in[i]].name);
 	free(mods);
 }
 
@@ -1793,6 +1855,7 @@ hm_free(struct tui_view *tv)
 	for (k = 0; k < 3; k++)
 		free(hm->sums[k]);
 	free(hm->cells);
+	free(hm->roots_in);
 	free(hm->typemark);
 	free(hm->reach);
 	free(hm->rfrom);
@@ -1841,7 +1904,7 @@ tui_heapmap_open(struct analyze_heapsnap *s, char **cause)
 	hm->v.rows = 1;
 	hm->cur = s->nblocks > 0 ? 0 : SIZE_MAX;
 	hm->sel = SIZE_MAX;
-	hm->reach_of = hm->rfrom_of = SIZE_MAX;
+	hm->reach_of = hm->rfrom_of = hm->roots_of = SIZE_MAX;
 	hm->show_map = 1;
 	hm->dirty = 1;
 	hm->info = HM_INFO_OBJECT;
