@@ -681,6 +681,172 @@ START_TEST(test_big_region)
 }
 END_TEST
 
+/* A snapshot: 3 modules (app imports libfoo, libfoo imports libc). */
+static struct analyze_heapsnap *
+snap_make(void)
+{
+	struct analyze_heapsnap	*s = calloc(1, sizeof *s);
+	static const char	*mods[] = { "app", "libfoo.so.1", "libc.so.6" };
+	static const char	*types[] = { "Node", "NodeList", "foo_ctx",
+				    "main (app.c:1)" };
+	static const uint32_t	 tmod[] = { 0, 0, 1, ANALYZE_HEAPSNAP_NONE };
+	size_t			 i;
+
+	s->program = strdup("app");
+	s->nregions = 1;
+	s->regions = calloc(1, sizeof *s->regions);
+	s->regions[0].lo = 0x10000;
+	s->regions[0].hi = 0x20000;
+	s->regions[0].name = strdup("main heap");
+	s->nmodules = 3;
+	s->modules = calloc(3, sizeof *s->modules);
+	for (i = 0; i < 3; i++) {
+		s->modules[i].name = strdup(mods[i]);
+		if (i < 2) {
+			s->modules[i].imports = calloc(1, sizeof(uint32_t));
+			s->modules[i].imports[0] = (uint32_t)i + 1;
+			s->modules[i].nimports = 1;
+		}
+	}
+	s->ntypes = 4;
+	s->types = calloc(4, sizeof *s->types);
+	for (i = 0; i < 4; i++) {
+		s->types[i].name = strdup(types[i]);
+		s->types[i].module = tmod[i];
+	}
+	/* 40 blocks: type i % 4, sizes 24 << (i % 5). */
+	s->nblocks = 40;
+	s->addr = calloc(40, sizeof *s->addr);
+	s->size = calloc(40, sizeof *s->size);
+	s->usable = calloc(40, sizeof *s->usable);
+	s->type = calloc(40, sizeof *s->type);
+	s->site = calloc(40, sizeof *s->site);
+	s->data_off = calloc(41, sizeof *s->data_off);
+	s->data = calloc(40, 8);
+	for (i = 0; i < 40; i++) {
+		s->addr[i] = 0x10010 + 0x400 * i;
+		s->usable[i] = 24 << (i % 5);
+		s->size[i] = s->usable[i] - (i % 3);
+		s->type[i] = (uint32_t)(i % 4);
+		s->site[i] = ANALYZE_HEAPSNAP_NONE;
+		memcpy(s->data + 8 * i, i % 2 ? "odd....." : "even....", 8);
+		s->data_off[i + 1] = 8 * (i + 1);
+	}
+	/* Roots: app:head -> 0 -> 1 .. -> 9; libfoo:ctx -> 10 -> 11; a
+	   thread -> 12, which also points to 5. */
+	s->nroots = 3;
+	s->roots = calloc(3, sizeof *s->roots);
+	s->roots[0].name = strdup("app:head");
+	s->roots[0].module = 0;
+	s->roots[1].name = strdup("libfoo.so.1:ctx");
+	s->roots[1].module = 1;
+	s->roots[2].name = strdup("thread 1");
+	s->roots[2].module = ANALYZE_HEAPSNAP_NONE;
+	s->edges = calloc(16, sizeof *s->edges);
+	s->edges[s->nedges++] = (struct analyze_heap_edge){ 0, 0,
+	    ANALYZE_HEAP_E_ROOT };
+	for (i = 0; i < 9; i++)
+		s->edges[s->nedges++] = (struct analyze_heap_edge){ (uint32_t)i,
+		    (uint32_t)i + 1, 0 };
+	s->edges[s->nedges++] = (struct analyze_heap_edge){ 1, 10,
+	    ANALYZE_HEAP_E_ROOT };
+	s->edges[s->nedges++] = (struct analyze_heap_edge){ 10, 11, 0 };
+	s->edges[s->nedges++] = (struct analyze_heap_edge){ 2, 12,
+	    ANALYZE_HEAP_E_ROOT };
+	s->edges[s->nedges++] = (struct analyze_heap_edge){ 12, 5, 0 };
+	return (s);
+}
+
+START_TEST(test_snapshot)
+{
+	struct analyze_heapsnap		*s = snap_make();
+	struct analyze_heapsnap_sum	*t;
+	uint8_t				 m[4], sel[40], drop[3], un[3], lost[64];
+	uint64_t			 c[66], by[66], us[66];
+	char				*cause = NULL;
+	size_t				 n, i, k;
+	uint32_t			 key;
+
+	ck_assert_int_eq(analyze_heapsnap_init(s, &cause), 0);
+	ck_assert_uint_eq(s->graph.state[3], ANALYZE_HEAP_REACHABLE);
+	ck_assert_uint_eq(s->graph.state[20], ANALYZE_HEAP_DEFINITE);
+	/* Type specs: a type, a prefix, a module, Module.Type. */
+	ck_assert_uint_eq(analyze_heapsnap_types(s, "Node", m), 1);
+	ck_assert(m[0] && !m[1]);
+	ck_assert_uint_eq(analyze_heapsnap_types(s, "Node*", m), 2);
+	ck_assert(m[0] && m[1] && !m[2]);
+	ck_assert_uint_eq(analyze_heapsnap_types(s, "app", m), 2);
+	ck_assert_uint_eq(analyze_heapsnap_types(s, "libfoo", m), 1);
+	ck_assert(m[2]);
+	ck_assert_uint_eq(analyze_heapsnap_types(s, "libfoo.so.1.foo_ctx",
+	    m), 1);
+	ck_assert_uint_eq(analyze_heapsnap_types(s, "app.NodeList", m), 1);
+	ck_assert(m[1]);
+	ck_assert_uint_eq(analyze_heapsnap_types(s, "libc.Node", m), 0);
+	ck_assert_uint_eq(analyze_heapsnap_types(s, "main*", m), 1);
+	ck_assert(m[3]);
+	/* ObjectsByType, ByModule, ObjectSizes against adding up. */
+	for (k = 0; k < 3; k++) {
+		memset(c, 0, sizeof c);
+		memset(by, 0, sizeof by);
+		memset(us, 0, sizeof us);
+		for (i = 0; i < 40; i++) {
+			if (k == ANALYZE_HEAPSNAP_BY_SIZE) {
+				for (key = 0; key < 64 && (s->size[i] >> key) !=
+				    0; key++)
+					/* nothing */;
+			} else {
+				key = s->type[i];
+				if (k == ANALYZE_HEAPSNAP_BY_MODULE)
+					key = s->types[key].module;
+				if (key == ANALYZE_HEAPSNAP_NONE)
+					key = 65;
+			}
+			c[key]++;
+			by[key] += s->size[i];
+			us[key] += s->usable[i];
+		}
+		n = analyze_heapsnap_sums(s, (int)k, &t);
+		for (i = 0; i < n; i++) {
+			key = t[i].key == ANALYZE_HEAPSNAP_NONE ? 65 : t[i].key;
+			ck_assert(i == 0 || t[i].key > t[i - 1].key);
+			ck_assert(c[key] == t[i].blocks && by[key] ==
+			    t[i].bytes && us[key] == t[i].usable);
+			c[key] = 0;
+		}
+		for (i = 0; i < 66; i++)
+			ck_assert_uint_eq(c[i], 0);
+		free(t);
+	}
+	/* Select Object: by the kept bytes at a position. */
+	ck_assert_uint_eq(analyze_heapsnap_find(s, "odd", 3, 0, sel), 20);
+	ck_assert(sel[1] && !sel[0]);
+	ck_assert_uint_eq(analyze_heapsnap_find(s, "en", 2, 2, sel), 20);
+	ck_assert(sel[0]);
+	ck_assert_uint_eq(analyze_heapsnap_find(s, "....x", 5, 4, sel), 0);
+	/* Unload libfoo: app imports it, so both lose their roots. */
+	memset(drop, 0, sizeof drop);
+	drop[1] = 1;
+	n = analyze_heapsnap_unload(s, drop, un, lost);
+	ck_assert(un[0] && un[1] && !un[2]);
+	/* 0..9 and 10, 11 were reached; 5 and on stay via the thread. */
+	ck_assert_uint_eq(n, 7);
+	ck_assert(lost[4 + 0] && !lost[4 + 5] && lost[4 + 11]);
+	ck_assert_uint_eq(analyze_heapsnap_module(s, "libc"), 2);
+	ck_assert_uint_eq(analyze_heapsnap_root(s, "thread 1"), 2);
+	analyze_heapsnap_free(s);
+	free(s);
+
+	s = snap_make();
+	s->type[7] = 9;
+	ck_assert_int_eq(analyze_heapsnap_init(s, &cause), -1);
+	ck_assert(strstr(cause, "block 7") != NULL);
+	free(cause);
+	analyze_heapsnap_free(s);
+	free(s);
+}
+END_TEST
+
 int
 main(void)
 {
@@ -692,6 +858,7 @@ main(void)
 	tcase_add_loop_test(tc, test_random_frames, 0, 150);
 	tcase_add_loop_test(tc, test_moves, 0, 100);
 	tcase_add_test(tc, test_big_region);
+	tcase_add_test(tc, test_snapshot);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);
