@@ -564,8 +564,8 @@ struct analyze_heapmap {
 	uint64_t	*rbytes;	/* bytes of the regions before r */
 	uint64_t	 heap_bytes;	/* of every region */
 	size_t		 nblocks;
-	uint64_t	*addr;		/* by address, none overlapping */
-	uint64_t	*size;		/* usable size */
+	const uint64_t	*addr;		/* by address, none overlapping */
+	const uint64_t	*size;		/* usable size (both borrowed) */
 	uint8_t		*mark;		/* the caller's: enum or _NONE */
 	struct analyze_heapmap_count total[ANALYZE_HEAPMAP_NMARKS];
 	uint32_t	*ck_count;	/* per 64 blocks: counts by mark */
@@ -697,9 +697,10 @@ struct analyze_heapsnap {
 	uint64_t	*data_off;	/* NULL, or block b's kept bytes:
 					   data[data_off[b] .. data_off[b+1]) */
 	uint8_t		*data;
-	/* Made by analyze_heapsnap_init. */
-	struct analyze_heap	 graph;
+	/* Made by analyze_heapsnap_init (_map, then _graph). */
 	struct analyze_heapmap	 map;
+	struct analyze_heap	 graph;
+	int			 graph_ready;
 };
 
 /* One row of ObjectsByType / ObjectsByModule / ObjectSizes. */
@@ -711,6 +712,8 @@ struct analyze_heapsnap_sum {
 };
 
 int		 analyze_heapsnap_init(struct analyze_heapsnap *, char **);
+int		 analyze_heapsnap_map(struct analyze_heapsnap *, char **);
+int		 analyze_heapsnap_graph(struct analyze_heapsnap *, char **);
 void		 analyze_heapsnap_free(struct analyze_heapsnap *);
 size_t		 analyze_heapsnap_types(const struct analyze_heapsnap *,
 		    const char *, uint8_t *);

@@ -138,8 +138,6 @@ analyze_heapmap_free(struct analyze_heapmap *m)
 	free(m->regions);
 	free(m->rfirst);
 	free(m->rbytes);
-	free(m->addr);
-	free(m->size);
 	free(m->mark);
 	free(m->ck_count);
 	free(m->ck_bytes);
@@ -158,7 +156,8 @@ analyze_heapmap_free(struct analyze_heapmap *m)
 /*
  * A map of the regions (any order, none overlapping) and the blocks, by
  * address, each inside a region and none overlapping another: their
- * start and usable size.  Every mark starts as ANALYZE_HEAPMAP_PLAIN.
+ * start and usable size, arrays the map borrows (they must outlive it).
+ * Every mark starts as ANALYZE_HEAPMAP_PLAIN.
  * Data that breaks these rules is the caller's error: -1 and a cause.
  */
 int
@@ -203,12 +202,9 @@ analyze_heapmap_build(struct analyze_heapmap *m,
 			goto fail;
 		}
 	}
-	m->addr = xreallocarray(NULL, nblocks + 1, sizeof *m->addr);
-	m->size = xreallocarray(NULL, nblocks + 1, sizeof *m->size);
-	if (nblocks != 0) {
-		memcpy(m->addr, addr, nblocks * sizeof *addr);
-		memcpy(m->size, size, nblocks * sizeof *size);
-	}
+	/* Borrowed: a million blocks are not copied for the map. */
+	m->addr = addr;
+	m->size = size;
 	m->nblocks = nblocks;
 	m->mark = xcalloc(nblocks + 1, 1);
 	m->rfirst = xcalloc(nregions + 1, sizeof *m->rfirst);

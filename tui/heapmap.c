@@ -136,6 +136,7 @@ struct heapmap {
 	size_t				 nlost;
 
 	enum hm_info			 info;
+	char				*graph_error;
 	uint32_t			*roots_in;	/* roots reaching sel */
 	size_t				 nroots_in;
 	size_t				 roots_of;
@@ -265,7 +266,9 @@ hm_make_marks(struct heapmap *hm)
 	}
 	for (b = 0; b < n; b++) {
 		t = type[b];
-		mk[b] = base[t != HM_SNONE ? hm->typemark[t] : 0][st[b] & 7];
+		/* No states until the graph is made: none picks a mark. */
+		mk[b] = base[t != HM_SNONE ? hm->typemark[t] : 0][st != NULL ?
+		    st[b] & 7 : ANALYZE_HEAP_UNREACHED];
 	}
 	/* Overlays over single objects, each on only what it picks. */
 	if (hm->nlost != 0) {
@@ -640,18 +643,24 @@ hm_draw_object(struct heapmap *hm, int y, int h, int w)
 	    " asked, %llu usable, %s", hm->sel == b ? "selected" : "cursor",
 	    (unsigned long long)s->addr[b], hm_type_name(hm, b), *mod ? " (" :
 	    "", mod, *mod ? ")" : "", (unsigned long long)s->size[b],
-	    (unsigned long long)s->usable[b], hm_state_name(g->state[b]));
+	    (unsigned long long)s->usable[b], s->graph_ready ?
+	    hm_state_name(g->state[b]) : "state not known yet");
 	if (line >= h)
 		return;
-	for (i = g->in_off[node]; i < g->in_off[node + 1]; i++) {
-		v = g->in[i] & 0x7fffffffu;
-		if (v >= 1 && v <= s->nroots)
-			roots++;
-	}
-	n = g->in_off[node + 1] - g->in_off[node];
-	tui_putf(y + line++, 0, w, TUI_PLAIN, "referrers %zu (%u roots),"
-	    " referents %u; block %zu of %zu", n, roots,
-	    g->out_off[node + 1] - g->out_off[node], b + 1, s->nblocks);
+	if (s->graph_ready) {
+		for (i = g->in_off[node]; i < g->in_off[node + 1]; i++) {
+			v = g->in[i] & 0x7fffffffu;
+			if (v >= 1 && v <= s->nroots)
+				roots++;
+		}
+		n = g->in_off[node + 1] - g->in_off[node];
+		tui_putf(y + line++, 0, w, TUI_PLAIN, "referrers %zu (%u"
+		    " roots), referents %u; block %zu of %zu", n, roots,
+		    g->out_off[node + 1] - g->out_off[node], b + 1,
+		    s->nblocks);
+	} else
+		tui_putf(y + line++, 0, w, TUI_PLAIN, "the heap graph is"
+		    " being made; block %zu of %zu", b + 1, s->nblocks);
 	stack = hm_stack(hm, s->site[b]);
 	p = xasprintf("allocated at %s", stack);
 	free(stack);
@@ -777,9 +786,10 @@ hm_draw_roots(struct heapmap *hm, int y, int h, int w)
 	size_t				 i;
 	char				*line, *t;
 
-	if (hm->sel == SIZE_MAX) {
-		tui_put(y, 0, w, TUI_PLAIN, "no object selected (Enter or a"
-		    " click selects one)");
+	if (hm->sel == SIZE_MAX || !s->graph_ready) {
+		tui_put(y, 0, w, TUI_PLAIN, !s->graph_ready ? "the heap graph"
+		    " is being made" : "no object selected (Enter or a click"
+		    " selects one)");
 		return;
 	}
 	hm_roots_of(hm);
@@ -1052,6 +1062,20 @@ hm_zoom(struct heapmap *hm, int dz)
 	hm_follow(hm);
 }
 
+/* Whether the heap graph is made; if not, say so for what needs it. */
+static int
+hm_graph(struct heapmap *hm, const char *what)
+{
+	if (hm->s->graph_ready)
+		return (1);
+	if (hm->graph_error != NULL)
+		tui_message("error: %s needs the heap graph: %s", what,
+		    hm->graph_error);
+	else
+		tui_message("%s needs the heap graph, still being made", what);
+	return (0);
+}
+
 /* An overlay on or off; r and R need an object selected. */
 static void
 hm_toggle(struct heapmap *hm, int *flag, const char *name, int needsel)
@@ -1146,13 +1170,16 @@ hm_key(struct tui_view *tv, enum tui_action a)
 		tui_message("rows unmarked");
 		return (TUI_R_DRAW);
 	case TUI_ACT_HM_REACHABLE:
-		hm_toggle(hm, &hm->reachable, "Reachable", 1);
+		if (hm_graph(hm, "Reachable"))
+			hm_toggle(hm, &hm->reachable, "Reachable", 1);
 		return (TUI_R_DRAW);
 	case TUI_ACT_HM_REACHED_FROM:
-		hm_toggle(hm, &hm->reachedfrom, "ReachedFrom", 1);
+		if (hm_graph(hm, "ReachedFrom"))
+			hm_toggle(hm, &hm->reachedfrom, "ReachedFrom", 1);
 		return (TUI_R_DRAW);
 	case TUI_ACT_HM_COLLECTABLE:
-		hm_toggle(hm, &hm->collectable, "Collectable", 0);
+		if (hm_graph(hm, "Collectable"))
+			hm_toggle(hm, &hm->collectable, "Collectable", 0);
 		return (TUI_R_DRAW);
 	case TUI_ACT_HM_INFO:
 		hm->info = (hm->info + 1) % HM_NINFO;
@@ -1239,7 +1266,7 @@ hm_mouse(struct tui_view *tv, int button, int y, int x)
 		return (TUI_R_DRAW);
 	}
 	hm_select(hm, b);
-	if (btn == 2 && !hm->reachedfrom)
+	if (btn == 2 && !hm->reachedfrom && hm_graph(hm, "ReachedFrom"))
 		hm_toggle(hm, &hm->reachedfrom, "ReachedFrom", 1);
 	return (TUI_R_DRAW);
 }
@@ -1751,14 +1778,19 @@ hm_command(struct tui_view *tv, const char *name, const char *args)
 		return (hm_cmd_startmapat(hm, args));
 	if (strcasecmp(name, "resizemap") == 0)
 		return (hm_cmd_resizemap(hm, args));
+	/* (:show map and :mark need no graph; the rest of these do.) */
 	if (strcasecmp(name, "show") == 0)
-		return (hm_cmd_show(hm, args));
+		return (strcasecmp(args, "map") == 0 || strcasecmp(args,
+		    "markedonly") == 0 || strcasecmp(args, "objectsizes") == 0 ||
+		    hm_graph(hm, ":show") ? hm_cmd_show(hm, args) : TUI_R_DRAW);
 	if (strcasecmp(name, "select") == 0)
-		return (hm_cmd_select(hm, args));
+		return (hm_graph(hm, ":select") ? hm_cmd_select(hm, args) :
+		    TUI_R_DRAW);
 	if (strcasecmp(name, "mark") == 0)
 		return (hm_cmd_mark(hm, args));
 	if (strcasecmp(name, "testunload") == 0)
-		return (hm_cmd_testunload(hm, args));
+		return (hm_graph(hm, ":testunload") ? hm_cmd_testunload(hm,
+		    args) : TUI_R_DRAW);
 	if (strcasecmp(name, "status") == 0)
 		return (hm_cmd_status(hm));
 	if (strcasecmp(name, "remain") == 0) {
@@ -1856,6 +1888,7 @@ hm_free(struct tui_view *tv)
 		free(hm->sums[k]);
 	free(hm->cells);
 	free(hm->roots_in);
+	free(hm->graph_error);
 	free(hm->typemark);
 	free(hm->reach);
 	free(hm->rfrom);
@@ -1868,6 +1901,36 @@ hm_free(struct tui_view *tv)
 	free(hm);
 }
 
+/*
+ * After the first frame: the heap graph and its states, which the map
+ * does not need but the overlays, :select and the object pane do.  One
+ * step (a few hundred milliseconds on a million blocks); a deadline of 0
+ * (^C, or the view closing) leaves it unmade.
+ */
+static int
+hm_work(struct tui_view *tv, uint64_t deadline)
+{
+	struct heapmap	*hm = tv->data;
+	uint64_t	 t0 = tui_now_ns();
+
+	if (deadline == 0 || hm->s->graph_ready || hm->graph_error != NULL)
+		return (0);
+	if (analyze_heapsnap_graph(hm->s, &hm->graph_error) != 0) {
+		tui_message("error: %s", hm->graph_error);
+		return (0);
+	}
+	hm->reach = xcalloc(hm->s->graph.nnodes + 1, 1);
+	hm->rfrom = xcalloc(hm->s->graph.nnodes + 1, 1);
+	hm->lost = xcalloc(hm->s->graph.nnodes + 1, 1);
+	hm->dirty = 1;
+	tui_message("heap graph made in %llu ms: %zu pointers, %llu"
+	    " collectable", (unsigned long long)(tui_now_ns() - t0) / 1000000,
+	    hm->s->graph.nedges - hm->s->nroots, (unsigned long long)
+	    (hm->s->graph.counts[ANALYZE_HEAP_DEFINITE] +
+	    hm->s->graph.counts[ANALYZE_HEAP_INDIRECT]));
+	return (0);
+}
+
 static const struct tui_view_ops hm_ops = {
 	.name = "heapmap",
 	.help = "a heap snapshot as HeapInspector's zoomable bitmap",
@@ -1878,12 +1941,14 @@ static const struct tui_view_ops hm_ops = {
 	.mouse = hm_mouse,
 	.command = hm_command,
 	.complete = hm_complete,
+	.work = hm_work,
 	.free = hm_free,
 };
 
 /*
- * Open the map on a snapshot (taken over: the view frees it), made ready
- * here (analyze_heapsnap_init); NULL and a cause if it cannot be.
+ * Open the map on a snapshot (taken over: the view frees it): its map
+ * made here, its graph after the first frame; NULL and a cause if the
+ * snapshot contradicts itself.
  */
 struct tui_view *
 tui_heapmap_open(struct analyze_heapsnap *s, char **cause)
@@ -1891,7 +1956,7 @@ tui_heapmap_open(struct analyze_heapsnap *s, char **cause)
 	struct heapmap	*hm;
 	struct tui_view	*tv;
 
-	if (analyze_heapsnap_init(s, cause) != 0) {
+	if (analyze_heapsnap_map(s, cause) != 0) {
 		analyze_heapsnap_free(s);
 		free(s);
 		return (NULL);
@@ -1909,13 +1974,12 @@ tui_heapmap_open(struct analyze_heapsnap *s, char **cause)
 	hm->dirty = 1;
 	hm->info = HM_INFO_OBJECT;
 	hm->typemark = xcalloc(s->ntypes + 1, 1);
-	hm->reach = xcalloc(s->graph.nnodes + 1, 1);
-	hm->rfrom = xcalloc(s->graph.nnodes + 1, 1);
 	hm->selset = xcalloc(s->nblocks + 1, 1);
-	hm->lost = xcalloc(s->graph.nnodes + 1, 1);
 	hm->unloaded = xcalloc(s->nmodules + 1, 1);
 	tv = tui_view_new(&hm_ops, hm);
 	tv->list.n = s->nblocks;
+	/* The map first; the graph after the first frame (hm_work). */
+	tv->busy = 1;
 	return (tv);
 }
 

@@ -5,7 +5,7 @@
 # Python model of it below: who points where, what memcheck's rules make
 # of that, how the seed's map lays rows out), never from the screen.
 . "${top_srcdir:-.}/tests/tui/lib.sh"
-echo 1..46
+echo 1..47
 DEMO=${top_builddir:-.}/tests/tui/heapmap-demo
 
 cat > "$dir/hm.py" <<'PY'
@@ -172,6 +172,11 @@ elif cmd == 'count':
         print(len((reach | poss) - (r2 | p2)))
     elif what == 'anchored':
         print(len(closure([0])))
+    elif what == 'pointers':
+        print(len(edges) + len(redges))
+    elif what == 'collectable':
+        reach, poss = states()
+        print(len(blocks) - len(reach) - len(poss))
 elif cmd == 'block':
     # block ADDR: the index of the block holding ADDR
     x = int(a[0], 16)
@@ -224,6 +229,9 @@ wait_for "profview: demo: heap map, 341 objects, $(hm bytes "$z") a cell"
 ok $? "the whole heap at the start: $(hm bytes "$z") a cell (zoom $z)"
 wait_for "$(hm legend all unmarked)"
 ok $? "legend: every object unmarked, in view and in all"
+# The graph comes after the first frame; its message says what it made.
+wait_for "heap graph made in " && wait_for ": $(hm count pointers) pointers, $(hm count collectable) collectable"
+ok $? "after the first frame, the heap graph: pointers, collectable"
 [ "$(label 2)" = "$(hm label $COLS "$z" 0)" ] &&
     [ "$(label 3)" = "$(hm label $COLS "$z" 2)" ] &&
     line 2 | grep -q '^555555559000 '
