@@ -23,3 +23,12 @@ bench: bench-heapmap-model
 bench-heapmap-model: bench/heapmap-model
 	bench/heapmap-model $(BENCH_HEAPMAP_BLOCKS)
 .PHONY: bench-heapmap-model
+
+# bench/tui-heapmap: the heap map's first frame and keys in the browser
+# code on 1M objects and 4M pointers, through tests/tui/heapmap-demo until
+# heap sessions can be stored ("make bench-tui-heapmap").
+EXTRA_DIST += bench/tui-heapmap
+bench: bench-tui-heapmap
+bench-tui-heapmap: tests/tui/heapmap-demo$(EXEEXT)
+	top_builddir=. $(SHELL) $(srcdir)/bench/tui-heapmap
+.PHONY: bench-tui-heapmap

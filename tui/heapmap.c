@@ -704,6 +704,18 @@ hm_sum_cmp(const void *a, const void *b)
 	return (x->key < y->key ? -1 : x->key > y->key);
 }
 
+/* Make ObjectsByType, ObjectsByModule or ObjectSizes, once. */
+static void
+hm_sums(struct heapmap *hm, int by)
+{
+	if (hm->sums[by] != NULL)
+		return;
+	hm->nsums[by] = analyze_heapsnap_sums(hm->s, by, &hm->sums[by]);
+	if (by != ANALYZE_HEAPSNAP_BY_SIZE)
+		qsort(hm->sums[by], hm->nsums[by], sizeof *hm->sums[by],
+		    hm_sum_cmp);
+}
+
 /* ObjectsByType, ObjectsByModule, ObjectSizes: the top rows by bytes. */
 static void
 hm_draw_sums(struct heapmap *hm, int by, int y, int h, int w)
@@ -713,13 +725,7 @@ hm_draw_sums(struct heapmap *hm, int by, int y, int h, int w)
 	char				 buf[64];
 	size_t				 i;
 
-	if (hm->sums[by] == NULL) {
-		hm->nsums[by] = analyze_heapsnap_sums(hm->s, by,
-		    &hm->sums[by]);
-		if (by != ANALYZE_HEAPSNAP_BY_SIZE)
-			qsort(hm->sums[by], hm->nsums[by], sizeof
-			    *hm->sums[by], hm_sum_cmp);
-	}
+	hm_sums(hm, by);
 	tui_putf(y, 0, w, tui_attr(TUI_C_HEADER), "%10s %12s %12s  %s",
 	    "objects", "bytes", "usable", by == ANALYZE_HEAPSNAP_BY_TYPE ?
 	    "type (by bytes)" : by == ANALYZE_HEAPSNAP_BY_MODULE ?
@@ -1912,6 +1918,7 @@ hm_work(struct tui_view *tv, uint64_t deadline)
 {
 	struct heapmap	*hm = tv->data;
 	uint64_t	 t0 = tui_now_ns();
+	int		 k;
 
 	if (deadline == 0 || hm->s->graph_ready || hm->graph_error != NULL)
 		return (0);
@@ -1923,6 +1930,9 @@ hm_work(struct tui_view *tv, uint64_t deadline)
 	hm->rfrom = xcalloc(hm->s->graph.nnodes + 1, 1);
 	hm->lost = xcalloc(hm->s->graph.nnodes + 1, 1);
 	hm->dirty = 1;
+	/* The info lists too, so Tab only draws them. */
+	for (k = 0; k < 3; k++)
+		hm_sums(hm, k);
 	tui_message("heap graph made in %llu ms: %zu pointers, %llu"
 	    " collectable", (unsigned long long)(tui_now_ns() - t0) / 1000000,
 	    hm->s->graph.nedges - hm->s->nroots, (unsigned long long)
