@@ -641,38 +641,38 @@ int		 analyze_heapmap_addr(const struct analyze_heapmap *,
 uint64_t	 analyze_heapmap_middle(const struct analyze_heapmap *);
 
 /*
- * A heap snapshot as the heap map's view holds it (heapsnap.c): plain
+ * A heap snapshot as the heap map's view holds it (heapview.c): plain
  * arrays, whoever filled them (the heap kind's loader, a test), and what
- * analyze_heapsnap_init makes of them: the heap graph with its leak
+ * analyze_heapview_init makes of them: the heap graph with its leak
  * states, and the map.  Blocks are by address; edges name blocks by
  * their index here (ANALYZE_HEAP_E_ROOT: the source is a root).  An
- * index that refers to nothing is ANALYZE_HEAPSNAP_NONE.
+ * index that refers to nothing is ANALYZE_HEAPVIEW_NONE.
  */
-#define ANALYZE_HEAPSNAP_NONE	UINT32_MAX
+#define ANALYZE_HEAPVIEW_NONE	UINT32_MAX
 
-struct analyze_heapsnap_type {
+struct analyze_heapview_type {
 	char		*name;		/* a class, or the allocation site */
 	uint32_t	 module;
 };
 
-struct analyze_heapsnap_module {
+struct analyze_heapview_module {
 	char		*name;
 	uint32_t	*imports;	/* DT_NEEDED, as module indices */
 	uint32_t	 nimports;
 };
 
-struct analyze_heapsnap_frame {
+struct analyze_heapview_frame {
 	char		*function;
 	char		*file;		/* NULL: not known */
 	uint32_t	 line;
 };
 
-struct analyze_heapsnap_root {
+struct analyze_heapview_root {
 	char		*name;		/* "module:variable", "thread 12" */
 	uint32_t	 module;
 };
 
-struct analyze_heapsnap {
+struct analyze_heapview {
 	char		*program;
 	struct analyze_heapmap_region *regions;
 	size_t		 nregions;
@@ -682,53 +682,53 @@ struct analyze_heapsnap {
 	uint64_t	*usable;
 	uint32_t	*type;		/* per block */
 	uint32_t	*site;		/* per block */
-	struct analyze_heapsnap_type *types;
+	struct analyze_heapview_type *types;
 	size_t		 ntypes;
-	struct analyze_heapsnap_module *modules;
+	struct analyze_heapview_module *modules;
 	size_t		 nmodules;
 	uint32_t	*site_first;	/* site s: frames [first[s], first[s+1]) */
 	size_t		 nsites;
-	struct analyze_heapsnap_frame *frames;
+	struct analyze_heapview_frame *frames;
 	size_t		 nframes;
-	struct analyze_heapsnap_root *roots;
+	struct analyze_heapview_root *roots;
 	size_t		 nroots;
 	struct analyze_heap_edge *edges;
 	size_t		 nedges;
 	uint64_t	*data_off;	/* NULL, or block b's kept bytes:
 					   data[data_off[b] .. data_off[b+1]) */
 	uint8_t		*data;
-	/* Made by analyze_heapsnap_init (_map, then _graph). */
+	/* Made by analyze_heapview_init (_map, then _graph). */
 	struct analyze_heapmap	 map;
 	struct analyze_heap	 graph;
 	int			 graph_ready;
 };
 
 /* One row of ObjectsByType / ObjectsByModule / ObjectSizes. */
-struct analyze_heapsnap_sum {
+struct analyze_heapview_sum {
 	uint32_t	 key;		/* type, module, or log2 of the size */
 	uint64_t	 blocks;
 	uint64_t	 bytes;		/* asked for */
 	uint64_t	 usable;	/* with fragmentation */
 };
 
-int		 analyze_heapsnap_init(struct analyze_heapsnap *, char **);
-int		 analyze_heapsnap_map(struct analyze_heapsnap *, char **);
-int		 analyze_heapsnap_graph(struct analyze_heapsnap *, char **);
-void		 analyze_heapsnap_free(struct analyze_heapsnap *);
-size_t		 analyze_heapsnap_types(const struct analyze_heapsnap *,
+int		 analyze_heapview_init(struct analyze_heapview *, char **);
+int		 analyze_heapview_map(struct analyze_heapview *, char **);
+int		 analyze_heapview_graph(struct analyze_heapview *, char **);
+void		 analyze_heapview_free(struct analyze_heapview *);
+size_t		 analyze_heapview_types(const struct analyze_heapview *,
 		    const char *, uint8_t *);
-size_t		 analyze_heapsnap_sums(const struct analyze_heapsnap *, int,
-		    struct analyze_heapsnap_sum **);
-size_t		 analyze_heapsnap_find(const struct analyze_heapsnap *,
+size_t		 analyze_heapview_sums(const struct analyze_heapview *, int,
+		    struct analyze_heapview_sum **);
+size_t		 analyze_heapview_find(const struct analyze_heapview *,
 		    const char *, size_t, uint64_t, uint8_t *);
-size_t		 analyze_heapsnap_unload(const struct analyze_heapsnap *,
+size_t		 analyze_heapview_unload(const struct analyze_heapview *,
 		    const uint8_t *, uint8_t *, uint8_t *);
-uint32_t	 analyze_heapsnap_module(const struct analyze_heapsnap *,
+uint32_t	 analyze_heapview_module(const struct analyze_heapview *,
 		    const char *);
-uint32_t	 analyze_heapsnap_root(const struct analyze_heapsnap *,
+uint32_t	 analyze_heapview_root(const struct analyze_heapview *,
 		    const char *);
-#define ANALYZE_HEAPSNAP_BY_TYPE	0
-#define ANALYZE_HEAPSNAP_BY_MODULE	1
-#define ANALYZE_HEAPSNAP_BY_SIZE	2
+#define ANALYZE_HEAPVIEW_BY_TYPE	0
+#define ANALYZE_HEAPVIEW_BY_MODULE	1
+#define ANALYZE_HEAPVIEW_BY_SIZE	2
 
 #endif

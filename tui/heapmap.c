@@ -33,7 +33,7 @@
 
 #define HM_NM		ANALYZE_HEAPMAP_NMARKS
 #define HM_NONE		ANALYZE_HEAPMAP_NONE
-#define HM_SNONE	ANALYZE_HEAPSNAP_NONE
+#define HM_SNONE	ANALYZE_HEAPVIEW_NONE
 #define HM_INFO_H	6	/* lines of the info pane */
 #define HM_LEGEND_MAX	3	/* lines of the legend */
 #define HM_MIN_PIXELS	16	/* :resizemap half stops here, as the seed */
@@ -83,7 +83,7 @@ static const struct {
 };
 
 struct heapmap {
-	struct analyze_heapsnap		*s;
+	struct analyze_heapview		*s;
 	struct analyze_heapmap		*m;
 	struct analyze_heapmap_view	 v;
 	int				 halves;
@@ -140,7 +140,7 @@ struct heapmap {
 	uint32_t			*roots_in;	/* roots reaching sel */
 	size_t				 nroots_in;
 	size_t				 roots_of;
-	struct analyze_heapsnap_sum	*sums[3];
+	struct analyze_heapview_sum	*sums[3];
 	size_t				 nsums[3];
 };
 
@@ -224,7 +224,7 @@ hm_reach(struct heapmap *hm)
 static void
 hm_make_marks(struct heapmap *hm)
 {
-	const struct analyze_heapsnap	*s = hm->s;
+	const struct analyze_heapview	*s = hm->s;
 	const uint8_t			*st = s->graph.state;
 	const uint32_t			*type = s->type;
 	uint8_t				*mk = hm->m->mark, k, st_mark[8];
@@ -596,7 +596,7 @@ hm_draw_map(struct heapmap *hm, int w)
 static char *
 hm_stack(const struct heapmap *hm, uint32_t site)
 {
-	const struct analyze_heapsnap_frame	*f;
+	const struct analyze_heapview_frame	*f;
 	char					*out = xstrdup(""), *t;
 	uint32_t				 i;
 
@@ -621,7 +621,7 @@ hm_stack(const struct heapmap *hm, uint32_t site)
 static void
 hm_draw_object(struct heapmap *hm, int y, int h, int w)
 {
-	const struct analyze_heapsnap	*s = hm->s;
+	const struct analyze_heapview	*s = hm->s;
 	const struct analyze_heap	*g = &s->graph;
 	size_t				 b = hm->sel != SIZE_MAX ? hm->sel :
 					    hm->cur, i, n;
@@ -697,7 +697,7 @@ hm_draw_object(struct heapmap *hm, int y, int h, int w)
 static int
 hm_sum_cmp(const void *a, const void *b)
 {
-	const struct analyze_heapsnap_sum *x = a, *y = b;
+	const struct analyze_heapview_sum *x = a, *y = b;
 
 	if (x->bytes != y->bytes)
 		return (x->bytes > y->bytes ? -1 : 1);
@@ -710,8 +710,8 @@ hm_sums(struct heapmap *hm, int by)
 {
 	if (hm->sums[by] != NULL)
 		return;
-	hm->nsums[by] = analyze_heapsnap_sums(hm->s, by, &hm->sums[by]);
-	if (by != ANALYZE_HEAPSNAP_BY_SIZE)
+	hm->nsums[by] = analyze_heapview_sums(hm->s, by, &hm->sums[by]);
+	if (by != ANALYZE_HEAPVIEW_BY_SIZE)
 		qsort(hm->sums[by], hm->nsums[by], sizeof *hm->sums[by],
 		    hm_sum_cmp);
 }
@@ -720,19 +720,19 @@ hm_sums(struct heapmap *hm, int by)
 static void
 hm_draw_sums(struct heapmap *hm, int by, int y, int h, int w)
 {
-	struct analyze_heapsnap_sum	*t;
+	struct analyze_heapview_sum	*t;
 	const char			*name;
 	char				 buf[64];
 	size_t				 i;
 
 	hm_sums(hm, by);
 	tui_putf(y, 0, w, tui_attr(TUI_C_HEADER), "%10s %12s %12s  %s",
-	    "objects", "bytes", "usable", by == ANALYZE_HEAPSNAP_BY_TYPE ?
-	    "type (by bytes)" : by == ANALYZE_HEAPSNAP_BY_MODULE ?
+	    "objects", "bytes", "usable", by == ANALYZE_HEAPVIEW_BY_TYPE ?
+	    "type (by bytes)" : by == ANALYZE_HEAPVIEW_BY_MODULE ?
 	    "module (by bytes)" : "size");
 	for (i = 0; i < hm->nsums[by] && (int)i < h - 1; i++) {
 		t = &hm->sums[by][i];
-		if (by == ANALYZE_HEAPSNAP_BY_SIZE) {
+		if (by == ANALYZE_HEAPVIEW_BY_SIZE) {
 			if (t->key == 0)
 				snprintf(buf, sizeof buf, "0");
 			else
@@ -742,10 +742,10 @@ hm_draw_sums(struct heapmap *hm, int by, int y, int h, int w)
 				    1);
 			name = buf;
 		} else if (t->key == HM_SNONE)
-			name = by == ANALYZE_HEAPSNAP_BY_TYPE ? "(no type)" :
+			name = by == ANALYZE_HEAPVIEW_BY_TYPE ? "(no type)" :
 			    "(no module)";
 		else
-			name = by == ANALYZE_HEAPSNAP_BY_TYPE ?
+			name = by == ANALYZE_HEAPVIEW_BY_TYPE ?
 			    hm->s->types[t->key].name :
 			    hm->s->modules[t->key].name;
 		tui_putf(y + 1 + (int)i, 0, w, TUI_PLAIN, "%10llu %12llu %12llu"
@@ -763,7 +763,7 @@ hm_draw_sums(struct heapmap *hm, int by, int y, int h, int w)
 static void
 hm_roots_of(struct heapmap *hm)
 {
-	const struct analyze_heapsnap	*s = hm->s;
+	const struct analyze_heapview	*s = hm->s;
 	uint8_t				*mark;
 	uint32_t			 node, r;
 
@@ -786,7 +786,7 @@ hm_roots_of(struct heapmap *hm)
 static void
 hm_draw_roots(struct heapmap *hm, int y, int h, int w)
 {
-	const struct analyze_heapsnap	*s = hm->s;
+	const struct analyze_heapview	*s = hm->s;
 	uint8_t				*mods;
 	uint32_t			 r, nm = 0, m;
 	size_t				 i;
@@ -834,13 +834,13 @@ hm_draw_info(struct heapmap *hm, int y, int h, int w)
 		hm_draw_object(hm, y, h, w);
 		break;
 	case HM_INFO_TYPES:
-		hm_draw_sums(hm, ANALYZE_HEAPSNAP_BY_TYPE, y, h, w);
+		hm_draw_sums(hm, ANALYZE_HEAPVIEW_BY_TYPE, y, h, w);
 		break;
 	case HM_INFO_MODULES:
-		hm_draw_sums(hm, ANALYZE_HEAPSNAP_BY_MODULE, y, h, w);
+		hm_draw_sums(hm, ANALYZE_HEAPVIEW_BY_MODULE, y, h, w);
 		break;
 	case HM_INFO_SIZES:
-		hm_draw_sums(hm, ANALYZE_HEAPSNAP_BY_SIZE, y, h, w);
+		hm_draw_sums(hm, ANALYZE_HEAPVIEW_BY_SIZE, y, h, w);
 		break;
 	case HM_INFO_ROOTS:
 		hm_draw_roots(hm, y, h, w);
@@ -1533,7 +1533,7 @@ hm_path(struct heapmap *hm, const char *path, uint32_t *node)
 	char		*cause = NULL;
 	int		rel;
 
-	if ((r = analyze_heapsnap_root(hm->s, path)) != HM_SNONE) {
+	if ((r = analyze_heapview_root(hm->s, path)) != HM_SNONE) {
 		*node = 1 + r;
 		return (0);
 	}
@@ -1623,7 +1623,7 @@ hm_cmd_select(struct heapmap *hm, const char *args)
 			    " (pvheap --contents)");
 			return (TUI_R_DRAW);
 		}
-		n = analyze_heapsnap_find(hm->s, str, strlen(str),
+		n = analyze_heapview_find(hm->s, str, strlen(str),
 		    (uint64_t)pos, hm->selset);
 		what = xasprintf("\"%s\" at %lld", str, pos);
 		free(str);
@@ -1635,18 +1635,18 @@ hm_cmd_select(struct heapmap *hm, const char *args)
 			q++;
 		if (q[0] != '\0' && q[strlen(q) - 1] == '.') {
 			str = xasprintf("%.*s", (int)strlen(q) - 1, q);
-			m = analyze_heapsnap_module(hm->s, str);
+			m = analyze_heapview_module(hm->s, str);
 			free(str);
 			for (i = 0; i < hm->s->ntypes; i++)
 				tm[i] = m != HM_SNONE &&
 				    hm->s->types[i].module == m;
 		} else
-			analyze_heapsnap_types(hm->s, q, tm);
+			analyze_heapview_types(hm->s, q, tm);
 		n = hm_select_types(hm, tm);
 		free(tm);
 		what = xasprintf("type %s", args);
 	} else if (strcasecmp(w, "module") == 0) {
-		if ((m = analyze_heapsnap_module(hm->s, args)) == HM_SNONE) {
+		if ((m = analyze_heapview_module(hm->s, args)) == HM_SNONE) {
 			tui_message("error: no module %s", args);
 			return (TUI_R_DRAW);
 		}
@@ -1688,7 +1688,7 @@ hm_cmd_mark(struct heapmap *hm, const char *args)
 			free(tm);
 			return (TUI_R_DRAW);
 		}
-		n[hm->nspecs] = analyze_heapsnap_types(hm->s, w, tm);
+		n[hm->nspecs] = analyze_heapview_types(hm->s, w, tm);
 		/* An earlier spec keeps the types it took. */
 		for (i = 0; i < hm->s->ntypes; i++) {
 			if (tm[i] && hm->typemark[i] == 0)
@@ -1731,14 +1731,14 @@ hm_cmd_testunload(struct heapmap *hm, const char *args)
 	}
 	drop = xcalloc(hm->s->nmodules + 1, 1);
 	while (hm_word(&args, w, sizeof w)) {
-		if ((m = analyze_heapsnap_module(hm->s, w)) == HM_SNONE) {
+		if ((m = analyze_heapview_module(hm->s, w)) == HM_SNONE) {
 			tui_message("error: no module %s", w);
 			free(drop);
 			return (TUI_R_DRAW);
 		}
 		drop[m] = 1;
 	}
-	hm->nlost = analyze_heapsnap_unload(hm->s, drop, hm->unloaded,
+	hm->nlost = analyze_heapview_unload(hm->s, drop, hm->unloaded,
 	    hm->lost);
 	for (i = 0; i < hm->s->nmodules; i++)
 		nu += hm->unloaded[i];
@@ -1902,7 +1902,7 @@ hm_free(struct tui_view *tv)
 	free(hm->selwhat);
 	free(hm->lost);
 	free(hm->unloaded);
-	analyze_heapsnap_free(hm->s);
+	analyze_heapview_free(hm->s);
 	free(hm->s);
 	free(hm);
 }
@@ -1922,7 +1922,7 @@ hm_work(struct tui_view *tv, uint64_t deadline)
 
 	if (deadline == 0 || hm->s->graph_ready || hm->graph_error != NULL)
 		return (0);
-	if (analyze_heapsnap_graph(hm->s, &hm->graph_error) != 0) {
+	if (analyze_heapview_graph(hm->s, &hm->graph_error) != 0) {
 		tui_message("error: %s", hm->graph_error);
 		return (0);
 	}
@@ -1961,13 +1961,13 @@ static const struct tui_view_ops hm_ops = {
  * snapshot contradicts itself.
  */
 struct tui_view *
-tui_heapmap_open(struct analyze_heapsnap *s, char **cause)
+tui_heapmap_open(struct analyze_heapview *s, char **cause)
 {
 	struct heapmap	*hm;
 	struct tui_view	*tv;
 
-	if (analyze_heapsnap_map(s, cause) != 0) {
-		analyze_heapsnap_free(s);
+	if (analyze_heapview_map(s, cause) != 0) {
+		analyze_heapview_free(s);
 		free(s);
 		return (NULL);
 	}

@@ -491,9 +491,9 @@ struct tui_view	*tui_table_new(const char *, char **);
 struct tui_view	*tui_timeline_new(int64_t, char **);
 struct tui_view	*tui_units_new(struct tui_view *);
 struct tui_view	*tui_help_new(struct tui_view *);
-struct analyze_heapsnap;
+struct analyze_heapview;
 struct tui_view	*tui_heapmap_new(int64_t, char **);
-struct tui_view	*tui_heapmap_open(struct analyze_heapsnap *, char **);
+struct tui_view	*tui_heapmap_open(struct analyze_heapview *, char **);
 struct tui_view	*tui_annotate_new(struct tui_view *, uint64_t, uint64_t,
 		    uint64_t, uint64_t, const char *, char **);
 

@@ -29,21 +29,21 @@
 
 #define DEMO_FIELDS	16
 
-static struct analyze_heapsnap	*demo_snap;
+static struct analyze_heapview	*demo_snap;
 
 static uint64_t
 demo_num(const char *s)
 {
-	return (strcmp(s, "-") == 0 ? ANALYZE_HEAPSNAP_NONE :
+	return (strcmp(s, "-") == 0 ? ANALYZE_HEAPVIEW_NONE :
 	    strtoull(s, NULL, 0));
 }
 
 #define DEMO_GROW(a, n) ((a) = xreallocarray((a), (n) + 2, sizeof *(a)))
 
-static struct analyze_heapsnap *
+static struct analyze_heapview *
 demo_read(const char *path)
 {
-	struct analyze_heapsnap	*s = xcalloc(1, sizeof *s);
+	struct analyze_heapview	*s = xcalloc(1, sizeof *s);
 	FILE			*f;
 	char			*line = NULL, *fld[DEMO_FIELDS], *p;
 	size_t			 cap = 0, n, i, len, ndata = 0, b;

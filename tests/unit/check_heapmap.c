@@ -682,14 +682,14 @@ START_TEST(test_big_region)
 END_TEST
 
 /* A snapshot: 3 modules (app imports libfoo, libfoo imports libc). */
-static struct analyze_heapsnap *
+static struct analyze_heapview *
 snap_make(void)
 {
-	struct analyze_heapsnap	*s = calloc(1, sizeof *s);
+	struct analyze_heapview	*s = calloc(1, sizeof *s);
 	static const char	*mods[] = { "app", "libfoo.so.1", "libc.so.6" };
 	static const char	*types[] = { "Node", "NodeList", "foo_ctx",
 				    "main (app.c:1)" };
-	static const uint32_t	 tmod[] = { 0, 0, 1, ANALYZE_HEAPSNAP_NONE };
+	static const uint32_t	 tmod[] = { 0, 0, 1, ANALYZE_HEAPVIEW_NONE };
 	size_t			 i;
 
 	s->program = strdup("app");
@@ -728,7 +728,7 @@ snap_make(void)
 		s->usable[i] = 24 << (i % 5);
 		s->size[i] = s->usable[i] - (i % 3);
 		s->type[i] = (uint32_t)(i % 4);
-		s->site[i] = ANALYZE_HEAPSNAP_NONE;
+		s->site[i] = ANALYZE_HEAPVIEW_NONE;
 		memcpy(s->data + 8 * i, i % 2 ? "odd....." : "even....", 8);
 		s->data_off[i + 1] = 8 * (i + 1);
 	}
@@ -741,7 +741,7 @@ snap_make(void)
 	s->roots[1].name = strdup("libfoo.so.1:ctx");
 	s->roots[1].module = 1;
 	s->roots[2].name = strdup("thread 1");
-	s->roots[2].module = ANALYZE_HEAPSNAP_NONE;
+	s->roots[2].module = ANALYZE_HEAPVIEW_NONE;
 	s->edges = calloc(16, sizeof *s->edges);
 	s->edges[s->nedges++] = (struct analyze_heap_edge){ 0, 0,
 	    ANALYZE_HEAP_E_ROOT };
@@ -759,31 +759,31 @@ snap_make(void)
 
 START_TEST(test_snapshot)
 {
-	struct analyze_heapsnap		*s = snap_make();
-	struct analyze_heapsnap_sum	*t;
+	struct analyze_heapview		*s = snap_make();
+	struct analyze_heapview_sum	*t;
 	uint8_t				 m[4], sel[40], drop[3], un[3], lost[64];
 	uint64_t			 c[66], by[66], us[66];
 	char				*cause = NULL;
 	size_t				 n, i, k;
 	uint32_t			 key;
 
-	ck_assert_int_eq(analyze_heapsnap_init(s, &cause), 0);
+	ck_assert_int_eq(analyze_heapview_init(s, &cause), 0);
 	ck_assert_uint_eq(s->graph.state[3], ANALYZE_HEAP_REACHABLE);
 	ck_assert_uint_eq(s->graph.state[20], ANALYZE_HEAP_DEFINITE);
 	/* Type specs: a type, a prefix, a module, Module.Type. */
-	ck_assert_uint_eq(analyze_heapsnap_types(s, "Node", m), 1);
+	ck_assert_uint_eq(analyze_heapview_types(s, "Node", m), 1);
 	ck_assert(m[0] && !m[1]);
-	ck_assert_uint_eq(analyze_heapsnap_types(s, "Node*", m), 2);
+	ck_assert_uint_eq(analyze_heapview_types(s, "Node*", m), 2);
 	ck_assert(m[0] && m[1] && !m[2]);
-	ck_assert_uint_eq(analyze_heapsnap_types(s, "app", m), 2);
-	ck_assert_uint_eq(analyze_heapsnap_types(s, "libfoo", m), 1);
+	ck_assert_uint_eq(analyze_heapview_types(s, "app", m), 2);
+	ck_assert_uint_eq(analyze_heapview_types(s, "libfoo", m), 1);
 	ck_assert(m[2]);
-	ck_assert_uint_eq(analyze_heapsnap_types(s, "libfoo.so.1.foo_ctx",
+	ck_assert_uint_eq(analyze_heapview_types(s, "libfoo.so.1.foo_ctx",
 	    m), 1);
-	ck_assert_uint_eq(analyze_heapsnap_types(s, "app.NodeList", m), 1);
+	ck_assert_uint_eq(analyze_heapview_types(s, "app.NodeList", m), 1);
 	ck_assert(m[1]);
-	ck_assert_uint_eq(analyze_heapsnap_types(s, "libc.Node", m), 0);
-	ck_assert_uint_eq(analyze_heapsnap_types(s, "main*", m), 1);
+	ck_assert_uint_eq(analyze_heapview_types(s, "libc.Node", m), 0);
+	ck_assert_uint_eq(analyze_heapview_types(s, "main*", m), 1);
 	ck_assert(m[3]);
 	/* ObjectsByType, ByModule, ObjectSizes against adding up. */
 	for (k = 0; k < 3; k++) {
@@ -791,24 +791,24 @@ START_TEST(test_snapshot)
 		memset(by, 0, sizeof by);
 		memset(us, 0, sizeof us);
 		for (i = 0; i < 40; i++) {
-			if (k == ANALYZE_HEAPSNAP_BY_SIZE) {
+			if (k == ANALYZE_HEAPVIEW_BY_SIZE) {
 				for (key = 0; key < 64 && (s->size[i] >> key) !=
 				    0; key++)
 					/* nothing */;
 			} else {
 				key = s->type[i];
-				if (k == ANALYZE_HEAPSNAP_BY_MODULE)
+				if (k == ANALYZE_HEAPVIEW_BY_MODULE)
 					key = s->types[key].module;
-				if (key == ANALYZE_HEAPSNAP_NONE)
+				if (key == ANALYZE_HEAPVIEW_NONE)
 					key = 65;
 			}
 			c[key]++;
 			by[key] += s->size[i];
 			us[key] += s->usable[i];
 		}
-		n = analyze_heapsnap_sums(s, (int)k, &t);
+		n = analyze_heapview_sums(s, (int)k, &t);
 		for (i = 0; i < n; i++) {
-			key = t[i].key == ANALYZE_HEAPSNAP_NONE ? 65 : t[i].key;
+			key = t[i].key == ANALYZE_HEAPVIEW_NONE ? 65 : t[i].key;
 			ck_assert(i == 0 || t[i].key > t[i - 1].key);
 			ck_assert(c[key] == t[i].blocks && by[key] ==
 			    t[i].bytes && us[key] == t[i].usable);
@@ -819,30 +819,30 @@ START_TEST(test_snapshot)
 		free(t);
 	}
 	/* Select Object: by the kept bytes at a position. */
-	ck_assert_uint_eq(analyze_heapsnap_find(s, "odd", 3, 0, sel), 20);
+	ck_assert_uint_eq(analyze_heapview_find(s, "odd", 3, 0, sel), 20);
 	ck_assert(sel[1] && !sel[0]);
-	ck_assert_uint_eq(analyze_heapsnap_find(s, "en", 2, 2, sel), 20);
+	ck_assert_uint_eq(analyze_heapview_find(s, "en", 2, 2, sel), 20);
 	ck_assert(sel[0]);
-	ck_assert_uint_eq(analyze_heapsnap_find(s, "....x", 5, 4, sel), 0);
+	ck_assert_uint_eq(analyze_heapview_find(s, "....x", 5, 4, sel), 0);
 	/* Unload libfoo: app imports it, so both lose their roots. */
 	memset(drop, 0, sizeof drop);
 	drop[1] = 1;
-	n = analyze_heapsnap_unload(s, drop, un, lost);
+	n = analyze_heapview_unload(s, drop, un, lost);
 	ck_assert(un[0] && un[1] && !un[2]);
 	/* 0..9 and 10, 11 were reached; 5 and on stay via the thread. */
 	ck_assert_uint_eq(n, 7);
 	ck_assert(lost[4 + 0] && !lost[4 + 5] && lost[4 + 11]);
-	ck_assert_uint_eq(analyze_heapsnap_module(s, "libc"), 2);
-	ck_assert_uint_eq(analyze_heapsnap_root(s, "thread 1"), 2);
-	analyze_heapsnap_free(s);
+	ck_assert_uint_eq(analyze_heapview_module(s, "libc"), 2);
+	ck_assert_uint_eq(analyze_heapview_root(s, "thread 1"), 2);
+	analyze_heapview_free(s);
 	free(s);
 
 	s = snap_make();
 	s->type[7] = 9;
-	ck_assert_int_eq(analyze_heapsnap_init(s, &cause), -1);
+	ck_assert_int_eq(analyze_heapview_init(s, &cause), -1);
 	ck_assert(strstr(cause, "block 7") != NULL);
 	free(cause);
-	analyze_heapsnap_free(s);
+	analyze_heapview_free(s);
 	free(s);
 }
 END_TEST

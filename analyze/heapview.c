@@ -12,10 +12,10 @@
 #include "xmalloc.h"
 #include "analyze/analyze.h"
 
-#define HS_NONE	ANALYZE_HEAPSNAP_NONE
+#define HS_NONE	ANALYZE_HEAPVIEW_NONE
 
 void
-analyze_heapsnap_free(struct analyze_heapsnap *s)
+analyze_heapview_free(struct analyze_heapview *s)
 {
 	size_t	i;
 
@@ -58,11 +58,11 @@ analyze_heapsnap_free(struct analyze_heapsnap *s)
  * the map.  -1 and a cause when the arrays contradict themselves.
  */
 int
-analyze_heapsnap_init(struct analyze_heapsnap *s, char **cause)
+analyze_heapview_init(struct analyze_heapview *s, char **cause)
 {
-	if (analyze_heapsnap_map(s, cause) != 0)
+	if (analyze_heapview_map(s, cause) != 0)
 		return (-1);
-	return (analyze_heapsnap_graph(s, cause));
+	return (analyze_heapview_graph(s, cause));
 }
 
 /*
@@ -70,7 +70,7 @@ analyze_heapsnap_init(struct analyze_heapsnap *s, char **cause)
  * map made (tens of milliseconds on a million blocks).
  */
 int
-analyze_heapsnap_map(struct analyze_heapsnap *s, char **cause)
+analyze_heapview_map(struct analyze_heapview *s, char **cause)
 {
 	size_t	i, j;
 
@@ -131,7 +131,7 @@ analyze_heapsnap_map(struct analyze_heapsnap *s, char **cause)
  * hundred milliseconds on a million blocks and four million pointers).
  */
 int
-analyze_heapsnap_graph(struct analyze_heapsnap *s, char **cause)
+analyze_heapview_graph(struct analyze_heapview *s, char **cause)
 {
 	if (s->nblocks >= UINT32_MAX || s->nroots >= UINT32_MAX) {
 		*cause = xasprintf("heap snapshot: too many blocks or roots");
@@ -150,7 +150,7 @@ analyze_heapsnap_graph(struct analyze_heapsnap *s, char **cause)
  * "libc.so.6"); HS_NONE if none has it.
  */
 uint32_t
-analyze_heapsnap_module(const struct analyze_heapsnap *s, const char *name)
+analyze_heapview_module(const struct analyze_heapview *s, const char *name)
 {
 	size_t	i, n = strlen(name);
 
@@ -168,7 +168,7 @@ analyze_heapsnap_module(const struct analyze_heapsnap *s, const char *name)
 
 /* Root by its name, HS_NONE if none has it. */
 uint32_t
-analyze_heapsnap_root(const struct analyze_heapsnap *s, const char *name)
+analyze_heapview_root(const struct analyze_heapview *s, const char *name)
 {
 	size_t	i;
 
@@ -196,7 +196,7 @@ hs_type_match(const char *t, const char *p, size_t n, int star)
  * ("Node*": Node, NodeList ...).  The types matched.
  */
 size_t
-analyze_heapsnap_types(const struct analyze_heapsnap *s, const char *spec,
+analyze_heapview_types(const struct analyze_heapview *s, const char *spec,
     uint8_t *match)
 {
 	const char	*t = NULL;
@@ -220,7 +220,7 @@ analyze_heapsnap_types(const struct analyze_heapsnap *s, const char *spec,
 	}
 	if (m == HS_NONE) {
 		mod = xasprintf("%.*s", (int)len, spec);
-		m = analyze_heapsnap_module(s, mod);
+		m = analyze_heapview_module(s, mod);
 		free(mod);
 		if (m != HS_NONE && !star) {
 			for (i = 0; i < s->ntypes; i++) {
@@ -244,7 +244,7 @@ analyze_heapsnap_types(const struct analyze_heapsnap *s, const char *spec,
 static int
 hs_sum_cmp(const void *a, const void *b)
 {
-	const struct analyze_heapsnap_sum *x = a, *y = b;
+	const struct analyze_heapview_sum *x = a, *y = b;
 
 	return (x->key < y->key ? -1 : x->key > y->key);
 }
@@ -256,25 +256,25 @@ hs_sum_cmp(const void *a, const void *b)
  * blocks without a type or module.
  */
 size_t
-analyze_heapsnap_sums(const struct analyze_heapsnap *s, int by,
-    struct analyze_heapsnap_sum **out)
+analyze_heapview_sums(const struct analyze_heapview *s, int by,
+    struct analyze_heapview_sum **out)
 {
-	struct analyze_heapsnap_sum	*t;
+	struct analyze_heapview_sum	*t;
 	size_t				 n, i, k, rows = 0;
 	uint64_t			 z;
 	uint32_t			 key;
 
-	n = by == ANALYZE_HEAPSNAP_BY_TYPE ? s->ntypes :
-	    by == ANALYZE_HEAPSNAP_BY_MODULE ? s->nmodules : 65;
+	n = by == ANALYZE_HEAPVIEW_BY_TYPE ? s->ntypes :
+	    by == ANALYZE_HEAPVIEW_BY_MODULE ? s->nmodules : 65;
 	t = xcalloc(n + 1, sizeof *t);
 	for (i = 0; i < s->nblocks; i++) {
-		if (by == ANALYZE_HEAPSNAP_BY_SIZE) {
+		if (by == ANALYZE_HEAPVIEW_BY_SIZE) {
 			z = s->size[i];
 			key = z == 0 ? 0 : 64 - (uint32_t)__builtin_clzll(z);
 			k = key;
 		} else {
 			key = s->type[i];
-			if (by == ANALYZE_HEAPSNAP_BY_MODULE && key != HS_NONE)
+			if (by == ANALYZE_HEAPVIEW_BY_MODULE && key != HS_NONE)
 				key = s->types[key].module;
 			k = key == HS_NONE ? n : key;
 		}
@@ -298,7 +298,7 @@ analyze_heapsnap_sums(const struct analyze_heapsnap *s, int by,
  * when the snapshot kept no contents.
  */
 size_t
-analyze_heapsnap_find(const struct analyze_heapsnap *s, const char *str,
+analyze_heapview_find(const struct analyze_heapview *s, const char *str,
     size_t n, uint64_t pos, uint8_t *sel)
 {
 	size_t		i, count = 0;
@@ -327,7 +327,7 @@ analyze_heapsnap_find(const struct analyze_heapsnap *s, const char *str,
  * The blocks lost.
  */
 size_t
-analyze_heapsnap_unload(const struct analyze_heapsnap *s, const uint8_t *drop,
+analyze_heapview_unload(const struct analyze_heapview *s, const uint8_t *drop,
     uint8_t *unloaded, uint8_t *lost)
 {
 	uint8_t	*roots;
