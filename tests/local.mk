@@ -43,3 +43,4 @@ include $(srcdir)/tests/unit/ovd.mk
 include $(srcdir)/tests/fuzz/local.mk
 include $(srcdir)/tests/tui/local.mk
 include $(srcdir)/tests/e2e/local.mk
+include $(srcdir)/tests/e2e/heap.mk

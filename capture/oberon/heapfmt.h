@@ -62,6 +62,111 @@
 #define HEAPFMT_EDGS_SIZE	16
 #define HEAPFMT_ROOT_SIZE	32
 
+/*
+ * Field offsets within records (u32 unless marked 64).  "str" fields are
+ * byte offsets into STRS; indices are record numbers in the named
+ * section, or HEAPFMT_NONE.
+ */
+#define HF_INFO_PID		0
+#define HF_INFO_PPID		4
+#define HF_INFO_TRIGGER		8
+#define HF_INFO_SERIAL		12
+#define HF_INFO_TIME_NS		16	/* 64: CLOCK_REALTIME at the stop */
+#define HF_INFO_STOP_NS		24	/* 64: how long threads were stopped */
+#define HF_INFO_SEQ		32	/* 64: allocations so far */
+#define HF_INFO_CONTENTS	40	/* 64: bytes kept per block */
+#define HF_INFO_PROGRAM		48	/* str */
+#define HF_INFO_CMDLINE		52	/* str */
+#define HF_INFO_CWD		56	/* str */
+#define HF_INFO_DEPTH		60
+#define HF_INFO_PAGE_SIZE	64
+#define HF_INFO_SIGNAL		68
+#define HF_INFO_PTR_SIZE	72
+
+#define HF_CNTR_NAME		0	/* str */
+#define HF_CNTR_VALUE		8	/* 64 */
+
+#define HF_MODS_BASE		0	/* 64 */
+#define HF_MODS_LO		8	/* 64 */
+#define HF_MODS_HI		16	/* 64 */
+#define HF_MODS_CODE		24	/* 64 */
+#define HF_MODS_DATA		32	/* 64 */
+#define HF_MODS_PATH		40	/* str */
+#define HF_MODS_BUILD_ID	44	/* str */
+#define HF_MODS_SONAME		48	/* str */
+#define HF_MODS_FLAGS		52
+#define HF_MODS_FIRST_IMPORT	56	/* IMPS */
+#define HF_MODS_NIMPORTS	60
+
+#define HF_IMPS_MODULE		0	/* MODS */
+#define HF_IMPS_NAME		4	/* str */
+#define HF_IMPS_TARGET		8	/* MODS */
+
+#define HF_THRS_TID		0
+#define HF_THRS_FLAGS		4
+#define HF_THRS_SP		8	/* 64 */
+#define HF_THRS_STACK_LO	16	/* 64 */
+#define HF_THRS_STACK_HI	24	/* 64 */
+#define HF_THRS_NAME		32	/* str */
+#define HF_THRS_REGS		36	/* REGN */
+#define HF_THRS_PC		40	/* 64 */
+
+#define HF_REGN_LO		0	/* 64 */
+#define HF_REGN_HI		8	/* 64 */
+#define HF_REGN_KIND		16
+#define HF_REGN_NAME		20	/* str */
+#define HF_REGN_MODULE		24	/* MODS */
+#define HF_REGN_THREAD		28	/* THRS */
+#define HF_REGN_PROT		32
+
+#define HF_LOCS_PC		0	/* 64 */
+#define HF_LOCS_MODULE		8	/* MODS */
+#define HF_LOCS_FUNCTION	12	/* str */
+#define HF_LOCS_FILE		16	/* str */
+#define HF_LOCS_LINE		20
+
+#define HF_FRMS_LOC		0	/* LOCS */
+
+#define HF_SITE_FIRST_FRAME	0	/* FRMS */
+#define HF_SITE_NFRAMES		4
+#define HF_SITE_ALLOCS		8	/* 64 */
+#define HF_SITE_FREES		16	/* 64 */
+#define HF_SITE_BYTES		24	/* 64 */
+#define HF_SITE_PEAK		32	/* 64 */
+#define HF_SITE_LIVE_BYTES	40	/* 64 */
+#define HF_SITE_LIVE_BLOCKS	48	/* 64 */
+#define HF_SITE_TYPE		56	/* TYPE */
+
+#define HF_TYPE_NAME		0	/* str */
+#define HF_TYPE_MODULE		4	/* MODS */
+#define HF_TYPE_KIND		8
+#define HF_TYPE_SITE		12	/* SITE */
+#define HF_TYPE_VTABLE		16	/* 64 */
+
+#define HF_BLKS_ADDR		0	/* 64 */
+#define HF_BLKS_SIZE		8	/* 64: bytes asked for */
+#define HF_BLKS_SEQ		16	/* 64 */
+#define HF_BLKS_WORD0		24	/* 64 */
+#define HF_BLKS_WORD1		32	/* 64 */
+#define HF_BLKS_SLACK		40	/* usable size - size */
+#define HF_BLKS_SITE		44	/* SITE */
+#define HF_BLKS_TID		48
+#define HF_BLKS_TYPE		52	/* TYPE */
+#define HF_BLKS_FLAGS		56
+#define HF_BLKS_REGION		60	/* REGN */
+
+#define HF_EDGS_SRC		0	/* BLKS */
+#define HF_EDGS_SRC_WORD	4	/* which 8-byte word of src */
+#define HF_EDGS_DST		8	/* BLKS */
+#define HF_EDGS_DST_OFF		12	/* HEAPFMT_OFF_* */
+
+#define HF_ROOT_ADDR		0	/* 64: the word's address, or register */
+#define HF_ROOT_REGION		8	/* REGN */
+#define HF_ROOT_DST		12	/* BLKS */
+#define HF_ROOT_DST_OFF		16	/* HEAPFMT_OFF_* */
+#define HF_ROOT_SYMBOL		20	/* str */
+#define HF_ROOT_SYM_OFF		24
+
 /* An index that refers to nothing. */
 #define HEAPFMT_NONE		0xffffffffu
 

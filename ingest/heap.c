@@ -1,0 +1,655 @@
+/*
+ * pvheap snapshots (NAME.heap, profview-formats(5), HEAP FILES): the
+ * reader, and memcheck's leak rules over what it read.
+ *
+ * The parse checks everything once and allocates nothing: the header,
+ * the section table, each section's place and size, and then every index
+ * and string offset in every record and the order of the blocks and
+ * edges.  What it gives back are views into the file's bytes, so the
+ * loader and the analyses read a million blocks and four million edges
+ * in place.  A bad file gets one error that names the file, the byte
+ * offset and the field.
+ */
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "xmalloc.h"
+#include "capture/oberon/heapfmt.h"
+#include "ingest/bytes.h"
+#include "ingest/ingest.h"
+
+struct heap_known {
+	const char	*tag;
+	uint32_t	 min;
+	size_t		 off;		/* of its struct ingest_heap_sec */
+};
+
+#define KNOWN(t, s, f)	{ t, s, offsetof(struct ingest_heap, f) }
+static const struct heap_known heap_known[] = {
+	KNOWN(HEAPFMT_INFO, HEAPFMT_INFO_SIZE, info),
+	KNOWN(HEAPFMT_STRS, 1, strs),
+	KNOWN(HEAPFMT_CNTR, HEAPFMT_CNTR_SIZE, cntr),
+	KNOWN(HEAPFMT_MODS, HEAPFMT_MODS_SIZE, mods),
+	KNOWN(HEAPFMT_IMPS, HEAPFMT_IMPS_SIZE, imps),
+	KNOWN(HEAPFMT_THRS, HEAPFMT_THRS_SIZE, thrs),
+	KNOWN(HEAPFMT_REGN, HEAPFMT_REGN_SIZE, regn),
+	KNOWN(HEAPFMT_LOCS, HEAPFMT_LOCS_SIZE, locs),
+	KNOWN(HEAPFMT_FRMS, HEAPFMT_FRMS_SIZE, frms),
+	KNOWN(HEAPFMT_SITE, HEAPFMT_SITE_SIZE, site),
+	KNOWN(HEAPFMT_TYPE, HEAPFMT_TYPE_SIZE, type),
+	KNOWN(HEAPFMT_BLKS, HEAPFMT_BLKS_SIZE, blks),
+	KNOWN(HEAPFMT_EDGS, HEAPFMT_EDGS_SIZE, edgs),
+	KNOWN(HEAPFMT_ROOT, HEAPFMT_ROOT_SIZE, root),
+	KNOWN(HEAPFMT_DATA, 1, data),
+};
+#define NKNOWN	(sizeof heap_known / sizeof heap_known[0])
+
+static uint32_t
+rd32(const uint8_t *p)
+{
+	return ((uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 |
+	    (uint32_t)p[3] << 24);
+}
+
+static uint64_t
+rd64(const uint8_t *p)
+{
+	return ((uint64_t)rd32(p) | (uint64_t)rd32(p + 4) << 32);
+}
+
+/* The file offset of field off of record i of section s. */
+static size_t
+heap_at(const struct ingest_heap_sec *s, uint64_t i, unsigned off)
+{
+	return ((size_t)(s->off + i * s->size + off));
+}
+
+/* A string offset must fall inside STRS, whose last byte is NUL. */
+static int
+heap_str(struct ingest_ctx *ctx, const struct ingest_heap *h,
+    const struct ingest_heap_sec *s, const char *tag, uint64_t i,
+    unsigned off, const char *name)
+{
+	uint32_t	v = ingest_heap_u32(s, i, off);
+	char		field[48];
+
+	if (v < h->strs.count)
+		return (0);
+	snprintf(field, sizeof field, "%s[%llu].%s", tag,
+	    (unsigned long long)i, name);
+	return (ingest_fail(ctx, heap_at(s, i, off), field, "string offset"
+	    " %u is past the string table (%llu bytes)", v,
+	    (unsigned long long)h->strs.count));
+}
+
+/* An index into section t (n records); none allows HEAPFMT_NONE. */
+static int
+heap_idx(struct ingest_ctx *ctx, const struct ingest_heap_sec *s,
+    const char *tag, uint64_t i, unsigned off, const char *name,
+    const char *ttag, uint64_t n, int none)
+{
+	uint32_t	v = ingest_heap_u32(s, i, off);
+	char		field[48];
+
+	if (v < n || (none && v == HEAPFMT_NONE))
+		return (0);
+	snprintf(field, sizeof field, "%s[%llu].%s", tag,
+	    (unsigned long long)i, name);
+	return (ingest_fail(ctx, heap_at(s, i, off), field, "%u is not a"
+	    " record of %s (%llu records)", v, ttag, (unsigned long long)n));
+}
+
+static int
+heap_sections(struct ingest_ctx *ctx, struct ingest_heap *h,
+    uint32_t nsec, uint32_t hsize)
+{
+	struct ingest_heap_sec	*s, *order[NKNOWN], *t;
+	const struct heap_known	*k;
+	const uint8_t		*e;
+	uint64_t		 off, count, bytes;
+	uint32_t		 size, i;
+	size_t			 j, n = 0, at, end;
+	char			 tag[5], field[32];
+
+	end = hsize + (size_t)nsec * HEAPFMT_SECTION;
+	for (i = 0; i < nsec; i++) {
+		at = hsize + (size_t)i * HEAPFMT_SECTION;
+		e = ctx->buf + at;
+		memcpy(tag, e, 4);
+		tag[4] = '\0';
+		for (j = 0; j < 4; j++) {
+			if (tag[j] < 0x20 || tag[j] > 0x7e)
+				tag[j] = '?';
+		}
+		size = rd32(e + 4);
+		off = rd64(e + 8);
+		count = rd64(e + 16);
+		for (j = 0; j < NKNOWN; j++) {
+			if (memcmp(e, heap_known[j].tag, 4) == 0)
+				break;
+		}
+		snprintf(field, sizeof field, "%s.record_size", tag);
+		if (size == 0)
+			return (ingest_fail(ctx, at + 4, field, "0"));
+		if (j < NKNOWN && size < heap_known[j].min)
+			return (ingest_fail(ctx, at + 4, field, "%u bytes, less"
+			    " than the %u of version %d.%d", size,
+			    heap_known[j].min, HEAPFMT_MAJOR, HEAPFMT_MINOR));
+		snprintf(field, sizeof field, "%s.offset", tag);
+		if (off % 8 != 0)
+			return (ingest_fail(ctx, at + 8, field, "%llu is not a"
+			    " multiple of 8", (unsigned long long)off));
+		if (off < end || off > ctx->len)
+			return (ingest_fail(ctx, at + 8, field, "%llu is not"
+			    " between the section table's end (%zu) and the"
+			    " file's (%zu)", (unsigned long long)off, end,
+			    ctx->len));
+		snprintf(field, sizeof field, "%s.count", tag);
+		if (count > (ctx->len - off) / size)
+			return (ingest_fail(ctx, at + 16, field, "%llu records"
+			    " of %u bytes need more than the %llu bytes from"
+			    " offset %llu to the end of the file",
+			    (unsigned long long)count, size,
+			    (unsigned long long)(ctx->len - off),
+			    (unsigned long long)off));
+		if (j == NKNOWN)
+			continue;	/* a later minor version's: skipped */
+		k = &heap_known[j];
+		s = (struct ingest_heap_sec *)((char *)h + k->off);
+		if (s->p != NULL)
+			return (ingest_fail(ctx, at, tag, "a second %s"
+			    " section", tag));
+		s->p = ctx->buf + off;
+		s->off = off;
+		s->size = size;
+		s->count = count;
+		s->at = at;
+		s->tag = k->tag;
+		/* In order of offset, to find overlaps. */
+		for (j = n; j > 0 && order[j - 1]->off > off; j--)
+			order[j] = order[j - 1];
+		order[j] = s;
+		n++;
+	}
+	for (j = 1; j < n; j++) {
+		t = order[j - 1];
+		bytes = t->count * t->size;
+		if (t->off + bytes > order[j]->off) {
+			snprintf(field, sizeof field, "%s.offset",
+			    order[j]->tag);
+			return (ingest_fail(ctx, order[j]->at + 8, field,
+			    "%llu is inside the %s section (%llu..%llu)",
+			    (unsigned long long)order[j]->off, t->tag,
+			    (unsigned long long)t->off,
+			    (unsigned long long)(t->off + bytes)));
+		}
+	}
+	return (0);
+}
+
+/* The records of every section: indices, strings, order. */
+static int
+heap_records(struct ingest_ctx *ctx, struct ingest_heap *h)
+{
+	const struct ingest_heap_sec *s;
+	uint64_t	 i, first, n, prev = 0, addr, size, end, off, sum;
+	uint64_t	 nblk = h->blks.count, src, word, psrc = 0, pword = 0;
+	uint32_t	 v, dst;
+	char		 field[48];
+
+	s = &h->info;
+	if (heap_str(ctx, h, s, "INFO", 0, HF_INFO_PROGRAM, "program") ||
+	    heap_str(ctx, h, s, "INFO", 0, HF_INFO_CMDLINE, "cmdline") ||
+	    heap_str(ctx, h, s, "INFO", 0, HF_INFO_CWD, "cwd"))
+		return (-1);
+	for (i = 0, s = &h->cntr; i < s->count; i++) {
+		if (heap_str(ctx, h, s, "CNTR", i, HF_CNTR_NAME, "name"))
+			return (-1);
+	}
+	for (i = 0, s = &h->mods; i < s->count; i++) {
+		if (heap_str(ctx, h, s, "MODS", i, HF_MODS_PATH, "path") ||
+		    heap_str(ctx, h, s, "MODS", i, HF_MODS_BUILD_ID,
+		    "build_id") ||
+		    heap_str(ctx, h, s, "MODS", i, HF_MODS_SONAME, "soname"))
+			return (-1);
+		first = ingest_heap_u32(s, i, HF_MODS_FIRST_IMPORT);
+		n = ingest_heap_u32(s, i, HF_MODS_NIMPORTS);
+		if (first + n > h->imps.count) {
+			snprintf(field, sizeof field, "MODS[%llu].nimports",
+			    (unsigned long long)i);
+			return (ingest_fail(ctx, heap_at(s, i,
+			    HF_MODS_NIMPORTS), field, "imports %llu..%llu are"
+			    " past IMPS (%llu records)",
+			    (unsigned long long)first,
+			    (unsigned long long)(first + n),
+			    (unsigned long long)h->imps.count));
+		}
+	}
+	for (i = 0, s = &h->imps; i < s->count; i++) {
+		if (heap_idx(ctx, s, "IMPS", i, HF_IMPS_MODULE, "module",
+		    "MODS", h->mods.count, 0) ||
+		    heap_str(ctx, h, s, "IMPS", i, HF_IMPS_NAME, "name") ||
+		    heap_idx(ctx, s, "IMPS", i, HF_IMPS_TARGET, "target",
+		    "MODS", h->mods.count, 1))
+			return (-1);
+	}
+	for (i = 0, s = &h->thrs; i < s->count; i++) {
+		if (heap_str(ctx, h, s, "THRS", i, HF_THRS_NAME, "name") ||
+		    heap_idx(ctx, s, "THRS", i, HF_THRS_REGS, "regs", "REGN",
+		    h->regn.count, 1))
+			return (-1);
+	}
+	for (i = 0, s = &h->regn; i < s->count; i++) {
+		if (ingest_heap_u64(s, i, HF_REGN_LO) >
+		    ingest_heap_u64(s, i, HF_REGN_HI)) {
+			snprintf(field, sizeof field, "REGN[%llu].hi",
+			    (unsigned long long)i);
+			return (ingest_fail(ctx, heap_at(s, i, HF_REGN_HI),
+			    field, "the region ends before it starts"));
+		}
+		if (heap_str(ctx, h, s, "REGN", i, HF_REGN_NAME, "name") ||
+		    heap_idx(ctx, s, "REGN", i, HF_REGN_MODULE, "module",
+		    "MODS", h->mods.count, 1) ||
+		    heap_idx(ctx, s, "REGN", i, HF_REGN_THREAD, "thread",
+		    "THRS", h->thrs.count, 1))
+			return (-1);
+	}
+	for (i = 0, s = &h->locs; i < s->count; i++) {
+		if (heap_idx(ctx, s, "LOCS", i, HF_LOCS_MODULE, "module",
+		    "MODS", h->mods.count, 1) ||
+		    heap_str(ctx, h, s, "LOCS", i, HF_LOCS_FUNCTION,
+		    "function") ||
+		    heap_str(ctx, h, s, "LOCS", i, HF_LOCS_FILE, "file"))
+			return (-1);
+	}
+	for (i = 0, s = &h->frms; i < s->count; i++) {
+		if (heap_idx(ctx, s, "FRMS", i, HF_FRMS_LOC, "loc", "LOCS",
+		    h->locs.count, 0))
+			return (-1);
+	}
+	for (i = 0, s = &h->site; i < s->count; i++) {
+		first = ingest_heap_u32(s, i, HF_SITE_FIRST_FRAME);
+		n = ingest_heap_u32(s, i, HF_SITE_NFRAMES);
+		if (first + n > h->frms.count) {
+			snprintf(field, sizeof field, "SITE[%llu].nframes",
+			    (unsigned long long)i);
+			return (ingest_fail(ctx, heap_at(s, i,
+			    HF_SITE_NFRAMES), field, "frames %llu..%llu are"
+			    " past FRMS (%llu records)",
+			    (unsigned long long)first,
+			    (unsigned long long)(first + n),
+			    (unsigned long long)h->frms.count));
+		}
+		if (heap_idx(ctx, s, "SITE", i, HF_SITE_TYPE, "type", "TYPE",
+		    h->type.count, 1))
+			return (-1);
+	}
+	for (i = 0, s = &h->type; i < s->count; i++) {
+		if (heap_str(ctx, h, s, "TYPE", i, HF_TYPE_NAME, "name") ||
+		    heap_idx(ctx, s, "TYPE", i, HF_TYPE_MODULE, "module",
+		    "MODS", h->mods.count, 1) ||
+		    heap_idx(ctx, s, "TYPE", i, HF_TYPE_SITE, "site", "SITE",
+		    h->site.count, 1))
+			return (-1);
+	}
+	sum = 0;
+	for (i = 0, s = &h->blks; i < nblk; i++) {
+		addr = ingest_heap_u64(s, i, HF_BLKS_ADDR);
+		size = ingest_heap_u64(s, i, HF_BLKS_SIZE);
+		if (i != 0 && addr <= prev) {
+			snprintf(field, sizeof field, "BLKS[%llu].addr",
+			    (unsigned long long)i);
+			return (ingest_fail(ctx, heap_at(s, i, HF_BLKS_ADDR),
+			    field, "%#llx is not above the block before it"
+			    " (%#llx): blocks go by address",
+			    (unsigned long long)addr,
+			    (unsigned long long)prev));
+		}
+		if (size > UINT64_MAX - addr || (i + 1 < nblk &&
+		    addr + size > ingest_heap_u64(s, i + 1, HF_BLKS_ADDR))) {
+			snprintf(field, sizeof field, "BLKS[%llu].size",
+			    (unsigned long long)i);
+			return (ingest_fail(ctx, heap_at(s, i, HF_BLKS_SIZE),
+			    field, "%llu bytes at %#llx run into the next"
+			    " block", (unsigned long long)size,
+			    (unsigned long long)addr));
+		}
+		if (heap_idx(ctx, s, "BLKS", i, HF_BLKS_SITE, "site", "SITE",
+		    h->site.count, 1) ||
+		    heap_idx(ctx, s, "BLKS", i, HF_BLKS_TYPE, "type", "TYPE",
+		    h->type.count, 1) ||
+		    heap_idx(ctx, s, "BLKS", i, HF_BLKS_REGION, "region",
+		    "REGN", h->regn.count, 1))
+			return (-1);
+		prev = addr;
+		if (h->contents != 0)
+			sum += size < h->contents ? size : h->contents;
+	}
+	for (i = 0, s = &h->edgs; i < s->count; i++) {
+		src = ingest_heap_u32(s, i, HF_EDGS_SRC);
+		word = ingest_heap_u32(s, i, HF_EDGS_SRC_WORD);
+		if (heap_idx(ctx, s, "EDGS", i, HF_EDGS_SRC, "src", "BLKS",
+		    nblk, 0) ||
+		    heap_idx(ctx, s, "EDGS", i, HF_EDGS_DST, "dst", "BLKS",
+		    nblk, 0))
+			return (-1);
+		if (i != 0 && (src < psrc || (src == psrc && word <= pword))) {
+			snprintf(field, sizeof field, "EDGS[%llu].src",
+			    (unsigned long long)i);
+			return (ingest_fail(ctx, heap_at(s, i, HF_EDGS_SRC),
+			    field, "edges go by source block and word: %llu"
+			    " word %llu follows %llu word %llu",
+			    (unsigned long long)src, (unsigned long long)word,
+			    (unsigned long long)psrc,
+			    (unsigned long long)pword));
+		}
+		if (word * 8 + 8 > ingest_heap_u64(&h->blks, src,
+		    HF_BLKS_SIZE)) {
+			snprintf(field, sizeof field, "EDGS[%llu].src_word",
+			    (unsigned long long)i);
+			return (ingest_fail(ctx, heap_at(s, i,
+			    HF_EDGS_SRC_WORD), field, "word %llu is past the"
+			    " %llu bytes of block %llu",
+			    (unsigned long long)word,
+			    (unsigned long long)ingest_heap_u64(&h->blks, src,
+			    HF_BLKS_SIZE), (unsigned long long)src));
+		}
+		psrc = src;
+		pword = word;
+		dst = ingest_heap_u32(s, i, HF_EDGS_DST);
+		v = ingest_heap_u32(s, i, HF_EDGS_DST_OFF);
+		off = v & HEAPFMT_OFF_MASK;
+		size = ingest_heap_u64(&h->blks, dst, HF_BLKS_SIZE);
+		if (off != HEAPFMT_OFF_MASK && off >= size && !(size == 0 &&
+		    off == 0)) {
+			snprintf(field, sizeof field, "EDGS[%llu].dst_off",
+			    (unsigned long long)i);
+			return (ingest_fail(ctx, heap_at(s, i,
+			    HF_EDGS_DST_OFF), field, "offset %llu is outside"
+			    " the %llu bytes of block %u",
+			    (unsigned long long)off, (unsigned long long)size,
+			    dst));
+		}
+	}
+	for (i = 0, s = &h->root; i < s->count; i++) {
+		if (heap_idx(ctx, s, "ROOT", i, HF_ROOT_REGION, "region",
+		    "REGN", h->regn.count, 0) ||
+		    heap_idx(ctx, s, "ROOT", i, HF_ROOT_DST, "dst", "BLKS",
+		    nblk, 0) ||
+		    heap_str(ctx, h, s, "ROOT", i, HF_ROOT_SYMBOL, "symbol"))
+			return (-1);
+		dst = ingest_heap_u32(s, i, HF_ROOT_DST);
+		off = ingest_heap_u32(s, i, HF_ROOT_DST_OFF) & HEAPFMT_OFF_MASK;
+		size = ingest_heap_u64(&h->blks, dst, HF_BLKS_SIZE);
+		if (off != HEAPFMT_OFF_MASK && off >= size && !(size == 0 &&
+		    off == 0)) {
+			snprintf(field, sizeof field, "ROOT[%llu].dst_off",
+			    (unsigned long long)i);
+			return (ingest_fail(ctx, heap_at(s, i,
+			    HF_ROOT_DST_OFF), field, "offset %llu is outside"
+			    " the %llu bytes of block %u",
+			    (unsigned long long)off, (unsigned long long)size,
+			    dst));
+		}
+	}
+	end = h->data.p != NULL ? h->data.count : 0;
+	if (h->contents != 0 && sum != end)
+		return (ingest_fail(ctx, h->data.p != NULL ? h->data.at + 16 :
+		    heap_at(&h->info, 0, HF_INFO_CONTENTS), "DATA.count",
+		    "the blocks' first %llu bytes make %llu bytes, DATA has"
+		    " %llu", (unsigned long long)h->contents,
+		    (unsigned long long)sum, (unsigned long long)end));
+	return (0);
+}
+
+/*
+ * Check ctx's bytes as a snapshot and describe it in *h: views into the
+ * bytes, nothing allocated.  -1 with ctx->cause on any fault.
+ */
+int
+ingest_heap_parse(struct ingest_ctx *ctx, struct ingest_heap *h)
+{
+	struct bytes	 b;
+	uint64_t	 fsize;
+	uint32_t	 nsec, hsize;
+	uint16_t	 major, minor;
+	size_t		 i;
+
+	memset(h, 0, sizeof *h);
+	bytes_init(&b, ctx->buf, ctx->len);
+	if (ctx->len < HEAPFMT_HEADER)
+		return (ingest_fail(ctx, 0, "header", "the file has %zu bytes,"
+		    " the header needs %d", ctx->len, HEAPFMT_HEADER));
+	if (!bytes_peek_eq(&b, HEAPFMT_MAGIC, HEAPFMT_MAGIC_LEN))
+		return (ingest_fail(ctx, 0, "magic", "not a pvheap snapshot"));
+	bytes_skip(&b, HEAPFMT_MAGIC_LEN);
+	bytes_u16(&b, &major);
+	bytes_u16(&b, &minor);
+	if (major != HEAPFMT_MAJOR)
+		return (ingest_fail(ctx, 8, "major", "version %u.%u is"
+		    " unsupported (profview reads %d.x)", major, minor,
+		    HEAPFMT_MAJOR));
+	bytes_u32(&b, &nsec);
+	fsize = rd64(ctx->buf + 16);
+	hsize = rd32(ctx->buf + 24);
+	if (fsize != ctx->len)
+		return (ingest_fail(ctx, 16, "file_size", "the header says"
+		    " %llu bytes, the file has %zu%s",
+		    (unsigned long long)fsize, ctx->len, fsize > ctx->len ?
+		    " (cut short)" : ""));
+	if (hsize < HEAPFMT_HEADER || hsize % 8 != 0 || hsize > ctx->len)
+		return (ingest_fail(ctx, 24, "header_size", "%u: not a"
+		    " multiple of 8 from %d to the file's %zu bytes", hsize,
+		    HEAPFMT_HEADER, ctx->len));
+	if (nsec > (ctx->len - hsize) / HEAPFMT_SECTION)
+		return (ingest_fail(ctx, 12, "nsections", "%u sections of %d"
+		    " bytes need more than the %zu bytes after the header",
+		    nsec, HEAPFMT_SECTION, ctx->len - hsize));
+	h->major = major;
+	h->minor = minor;
+	if (heap_sections(ctx, h, nsec, hsize) != 0)
+		return (-1);
+	for (i = 0; i < 3; i++) {
+		static const char *need[] = { HEAPFMT_INFO, HEAPFMT_STRS,
+		    HEAPFMT_BLKS };
+		const struct ingest_heap_sec *s = i == 0 ? &h->info :
+		    i == 1 ? &h->strs : &h->blks;
+
+		if (s->p == NULL)
+			return (ingest_fail(ctx, hsize, "sections", "no %s"
+			    " section", need[i]));
+	}
+	if (h->info.count != 1)
+		return (ingest_fail(ctx, h->info.at + 16, "INFO.count", "%llu"
+		    " records; a snapshot has one",
+		    (unsigned long long)h->info.count));
+	if (h->strs.count == 0 || h->strs.p[0] != '\0' ||
+	    h->strs.p[h->strs.count - 1] != '\0')
+		return (ingest_fail(ctx, h->strs.off, "STRS", "the string"
+		    " table must start and end with a NUL byte"));
+	if (h->blks.count > HEAPFMT_NONE)
+		return (ingest_fail(ctx, h->blks.at + 16, "BLKS.count",
+		    "%llu blocks; at most %u", (unsigned long long)
+		    h->blks.count, HEAPFMT_NONE));
+	h->contents = ingest_heap_u64(&h->info, 0, HF_INFO_CONTENTS);
+	if (heap_records(ctx, h) != 0)
+		return (-1);
+	h->buf = ctx->buf;
+	h->len = ctx->len;
+	return (0);
+}
+
+/* String s of the table ("" for 0; the parse checked it). */
+const char *
+ingest_heap_str(const struct ingest_heap *h, uint32_t s)
+{
+	return ((const char *)h->strs.p + s);
+}
+
+/*
+ * Where block i's kept bytes start in DATA, from the sizes before it;
+ * callers walking every block keep their own running sum instead.
+ */
+uint64_t
+ingest_heap_data_at(const struct ingest_heap *h, uint64_t i)
+{
+	uint64_t	k, sum = 0, size;
+
+	for (k = 0; k < i; k++) {
+		size = ingest_heap_u64(&h->blks, k, HF_BLKS_SIZE);
+		sum += size < h->contents ? size : h->contents;
+	}
+	return (sum);
+}
+
+/* ---- memcheck's leak rules --------------------------------------------- */
+
+/*
+ * Whether a pointer at offset off into block b makes it reachable like a
+ * pointer to its start: memcheck's heuristics (its default, "all").
+ */
+static int
+heap_heuristic(const struct ingest_heap *h, uint64_t b, uint32_t field)
+{
+	uint64_t	off = field & HEAPFMT_OFF_MASK, size, w0, w1;
+
+	if (off == 0)
+		return (1);
+	size = ingest_heap_u64(&h->blks, b, HF_BLKS_SIZE);
+	w0 = ingest_heap_u64(&h->blks, b, HF_BLKS_WORD0);
+	w1 = ingest_heap_u64(&h->blks, b, HF_BLKS_WORD1);
+	/* stdstring: length, capacity, refcount, then the characters. */
+	if (off == 24 && size >= 16 && w1 <= UINT64_MAX - 25 &&
+	    24 + w1 + 1 == size && w0 <= w1)
+		return (1);
+	/* length64: the remaining size in word 0 (sqlite's malloc). */
+	if (off == 8 && size >= 8 && w0 > 0 && size - 8 == w0)
+		return (1);
+	/* newarray: an element count in word 0 (new[] with destructors). */
+	if (off == 8 && size >= 8 && w0 > 0 && (size - 8) % w0 == 0)
+		return (1);
+	/* multipleinheritance: vtable pointers at the start and at p. */
+	if (off % 8 == 0 && (field & HEAPFMT_OFF_VTLIKE) &&
+	    (ingest_heap_u32(&h->blks, b, HF_BLKS_FLAGS) &
+	    HEAPFMT_BLK_VTLIKE))
+		return (1);
+	return (0);
+}
+
+struct heap_mark {
+	const struct ingest_heap *h;
+	uint8_t		*state;
+	uint8_t		*pending;
+	uint32_t	*stack;
+	size_t		 top;
+	uint64_t	*first;		/* edges of block i: first[i]..[i+1] */
+};
+
+static void
+heap_push(struct heap_mark *m, uint32_t b)
+{
+	if (!m->pending[b]) {
+		m->pending[b] = 1;
+		m->stack[m->top++] = b;
+	}
+}
+
+/* lc_push_without_clique_if_a_chunk_ptr, over one pointer. */
+static void
+heap_reach(struct heap_mark *m, uint32_t b, uint32_t field, int definite)
+{
+	int	start;
+
+	if (m->state[b] == INGEST_HEAP_REACHABLE)
+		return;
+	start = heap_heuristic(m->h, b, field);
+	if (start && definite) {
+		m->state[b] = INGEST_HEAP_REACHABLE;
+		heap_push(m, b);
+	} else if (m->state[b] == 0) {
+		m->state[b] = INGEST_HEAP_POSSIBLE;
+		heap_push(m, b);
+	}
+}
+
+/*
+ * Each block's state by memcheck's rules (mc_leakcheck.c): from the
+ * roots, a start pointer (or one its heuristics accept) from a definite
+ * place makes a block reachable, anything else makes it possibly
+ * reachable; what is not reached is lost, and of the lost, those
+ * reached from another lost block (taken in address order, as memcheck
+ * takes its cliques) are indirectly lost.  state[] gets INGEST_HEAP_*.
+ */
+void
+ingest_heap_states(const struct ingest_heap *h, uint8_t *state)
+{
+	struct heap_mark	 m;
+	const struct ingest_heap_sec *e = &h->edgs;
+	uint64_t		 n = h->blks.count, i, k;
+	uint32_t		 b, leader;
+	int			 definite;
+
+	memset(&m, 0, sizeof m);
+	m.h = h;
+	m.state = state;
+	memset(state, 0, n);
+	if (n == 0)
+		return;
+	m.pending = xcalloc(n, 1);
+	m.stack = xreallocarray(NULL, n, sizeof *m.stack);
+	m.first = xcalloc(n + 1, sizeof *m.first);
+	for (k = 0; k < e->count; k++)
+		m.first[ingest_heap_u32(e, k, HF_EDGS_SRC) + 1]++;
+	for (i = 0; i < n; i++)
+		m.first[i + 1] += m.first[i];
+
+	for (k = 0; k < h->root.count; k++)
+		heap_reach(&m, ingest_heap_u32(&h->root, k, HF_ROOT_DST),
+		    ingest_heap_u32(&h->root, k, HF_ROOT_DST_OFF), 1);
+	while (m.top > 0) {
+		b = m.stack[--m.top];
+		m.pending[b] = 0;
+		definite = state[b] != INGEST_HEAP_POSSIBLE;
+		for (k = m.first[b]; k < m.first[b + 1]; k++)
+			heap_reach(&m, ingest_heap_u32(e, k, HF_EDGS_DST),
+			    ingest_heap_u32(e, k, HF_EDGS_DST_OFF), definite);
+	}
+	/* Cliques: every lost block reached from a leader is indirect. */
+	for (i = 0; i < n; i++) {
+		if (state[i] != 0)
+			continue;
+		leader = (uint32_t)i;
+		m.stack[m.top++] = leader;
+		while (m.top > 0) {
+			b = m.stack[--m.top];
+			for (k = m.first[b]; k < m.first[b + 1]; k++) {
+				uint32_t	d = ingest_heap_u32(e, k,
+				    HF_EDGS_DST);
+
+				if (state[d] == 0 && d != leader) {
+					state[d] = INGEST_HEAP_INDIRECT;
+					m.stack[m.top++] = d;
+				}
+			}
+		}
+	}
+	for (i = 0; i < n; i++) {
+		if (state[i] == 0)
+			state[i] = INGEST_HEAP_DEFINITE;
+	}
+	free(m.pending);
+	free(m.stack);
+	free(m.first);
+}
+
+static __attribute__((unused)) int
+heap_detect(const uint8_t *buf, size_t len, const char *name)
+{
+	(void)name;
+	if (len >= HEAPFMT_MAGIC_LEN && memcmp(buf, HEAPFMT_MAGIC,
+	    HEAPFMT_MAGIC_LEN) == 0)
+		return (100);
+	return (0);
+}
