@@ -216,6 +216,13 @@ agent_free(void *p)
 	__libc_free(p);
 }
 
+/* An address inside libc's code, to find libc among the modules. */
+void *
+agent_libc_addr(void)
+{
+	return ((void *)(uintptr_t)__libc_malloc);
+}
+
 size_t
 agent_usable(void *p)
 {

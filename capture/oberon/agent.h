@@ -85,6 +85,7 @@ int		 agent_is_agent_thread(void) AGENT_HIDDEN;
 void		 agent_thread_stack(uint64_t *, uint64_t *) AGENT_HIDDEN;
 void		 agent_modules_unloaded(struct abuf *) AGENT_HIDDEN;
 unsigned	 agent_next_serial(void) AGENT_HIDDEN;
+void		*agent_libc_addr(void) AGENT_HIDDEN;
 
 /* abuf, in agent.c */
 void		*abuf_grow(struct abuf *, size_t) AGENT_HIDDEN;

@@ -32,8 +32,12 @@
 #include <sys/mman.h>
 #include <sys/syscall.h>
 #include <time.h>
+#include <sys/auxv.h>
 #include <ucontext.h>
 #include <unistd.h>
+
+#define UNW_LOCAL_ONLY
+#include <libunwind.h>
 
 #include "capture/oberon/agent.h"
 #include "capture/oberon/heapfmt.h"
@@ -310,6 +314,60 @@ struct snap {
 	uint64_t	 vt_key[4096];
 	uint8_t		 vt_val[4096];
 };
+
+/*
+ * The exiting thread's registers and stack pointer as memcheck finds
+ * them at _exit: those of the first frame that is neither the agent's
+ * nor the dynamic linker's (which runs the destructors), so neither the
+ * snapshot's frames nor the dead frames below the exit path count.
+ * Callee-saved registers are unwound; the others are unknown (0).
+ */
+static void
+exit_context(struct snap *s)
+{
+	unw_context_t	 uc;
+	unw_cursor_t	 c;
+	unw_word_t	 ip, v;
+	uint64_t	 self_lo, self_hi, ld_lo = 0, ld_hi = 0, base;
+	size_t		 i;
+	int		 k;
+	static const struct { int unw, greg; } regs[] = {
+		{ UNW_X86_64_RBX, REG_RBX }, { UNW_X86_64_RBP, REG_RBP },
+		{ UNW_X86_64_R12, REG_R12 }, { UNW_X86_64_R13, REG_R13 },
+		{ UNW_X86_64_R14, REG_R14 }, { UNW_X86_64_R15, REG_R15 },
+		{ UNW_X86_64_RSP, REG_RSP }, { UNW_X86_64_RIP, REG_RIP },
+	};
+
+	agent_self_range(&self_lo, &self_hi);
+	base = getauxval(AT_BASE);
+	for (i = 0; i < s->nmods; i++) {
+		if (base != 0 && s->mods[i].base == base) {
+			ld_lo = s->mods[i].lo;
+			ld_hi = s->mods[i].hi;
+		}
+		/* Our own data and code, wherever the loader put them. */
+		if (s->mods[i].flags & HEAPFMT_MOD_AGENT) {
+			self_lo = s->mods[i].lo;
+			self_hi = s->mods[i].hi;
+		}
+	}
+	if (unw_getcontext(&uc) != 0 || unw_init_local(&c, &uc) != 0)
+		return;
+	for (k = 0; k < 64; k++) {
+		if (unw_get_reg(&c, UNW_REG_IP, &ip) != 0)
+			return;
+		if (!((ip >= self_lo && ip < self_hi) || (ip >= ld_lo &&
+		    ip < ld_hi)))
+			break;
+		if (unw_step(&c) <= 0)
+			return;
+	}
+	memset(s->uc.uc_mcontext.gregs, 0, sizeof s->uc.uc_mcontext.gregs);
+	for (i = 0; i < sizeof regs / sizeof regs[0]; i++) {
+		if (unw_get_reg(&c, regs[i].unw, &v) == 0)
+			s->uc.uc_mcontext.gregs[regs[i].greg] = (greg_t)v;
+	}
+}
 
 /* ---- stopping ------------------------------------------------------- */
 
@@ -841,6 +899,58 @@ next:		;
 	}
 }
 
+/*
+ * glibc's main_arena sits in libc's data and points at free chunks, whose
+ * headers overlap the last word of the live block before them: roots
+ * that memcheck (which replaces malloc) never sees.  It has no exported
+ * symbol, so find it by its "top" field: the one word of libc's data
+ * that points at the chunk ending where the brk heap ends.  The layout
+ * is glibc's since 2.27: top 96 bytes in, 2200 bytes in all.
+ */
+#define ARENA_TOP_OFF	96
+#define ARENA_SIZE	2200
+
+static void
+excl_main_arena(struct snap *s)
+{
+	const struct map	*brk = NULL;
+	const struct elf_mod	*libc = NULL;
+	uint64_t		 a, w, lo, hi, me;
+	size_t			 i;
+	int			 j;
+
+	for (i = 0; i < s->nmaps; i++) {
+		if (strcmp(s->maps[i].path, "[heap]") == 0)
+			brk = &s->maps[i];
+	}
+	/* __libc_malloc's module, found by an address in libc: ours isn't. */
+	me = (uint64_t)(uintptr_t)agent_libc_addr();
+	for (i = 0; i < s->nmods; i++) {
+		if (me >= s->mods[i].lo && me < s->mods[i].hi)
+			libc = &s->mods[i];
+	}
+	if (brk == NULL || libc == NULL)
+		return;
+	for (j = 0; j < libc->nrw; j++) {
+		lo = (libc->rw_lo[j] + 7) & ~(uint64_t)7;
+		hi = libc->rw_hi[j] & ~(uint64_t)7;
+		for (a = lo; a + 8 <= hi; a += 8) {
+			if (map_find(s->maps, s->nmaps, a) == NULL)
+				continue;
+			w = *(const uint64_t *)(uintptr_t)a;
+			if (w < brk->lo || w + 16 > brk->hi || (w & 15) != 0)
+				continue;
+			if (w + (*(const uint64_t *)(uintptr_t)(w + 8) &
+			    ~(uint64_t)7) == brk->hi && a >= lo +
+			    ARENA_TOP_OFF) {
+				excl_add(s, a - ARENA_TOP_OFF, a -
+				    ARENA_TOP_OFF + ARENA_SIZE);
+				return;
+			}
+		}
+	}
+}
+
 static void
 scan_roots(struct snap *s)
 {
@@ -864,6 +974,7 @@ scan_roots(struct snap *s)
 	agent_thread_stack(&alo, &ahi);
 	if (alo < ahi && (m = map_find(s->maps, s->nmaps, alo)) != NULL)
 		excl_add(s, m->lo, m->hi);
+	excl_main_arena(s);
 	e = (uint64_t *)s->excl.p;
 	ne = s->excl.len / (2 * sizeof *e);
 	excl_sort(e, ne);
@@ -1741,6 +1852,8 @@ snap_take(int trigger, int signo, char *msg, size_t msglen)
 	/* The loader's lock may be held by a thread we stop: ask first. */
 	s.nmods = elf_modules(&s.modb);
 	s.mods = (struct elf_mod *)s.modb.p;
+	if (s.self_program && trigger == HEAPFMT_AT_EXIT)
+		exit_context(&s);
 	str_add(&o.st, "");	/* offset 0 is "" */
 	if (o.st.b.len == 0 && abuf_grow(&o.st.b, 1) != NULL)
 		o.st.b.p[0] = '\0';

@@ -3,3 +3,52 @@
 check_PROGRAMS += tests/e2e/heapsum
 tests_e2e_heapsum_SOURCES = tests/e2e/heapsum.c
 tests_e2e_heapsum_LDADD = $(CORE_LIBS)
+
+# The test programs: built for make check, never with the sanitizers
+# (they run under valgrind and under the agent).
+HEAPTEST_CFLAGS = $(WARN_CFLAGS) -std=gnu11 -g -pthread
+HEAPTEST_CXXFLAGS = $(WARN_CFLAGS) -g
+HEAPTEST_PROGS = tests/data/heap/list tests/data/heap/tree \
+	tests/data/heap/cycles tests/data/heap/interior \
+	tests/data/heap/realloc tests/data/heap/aligned \
+	tests/data/heap/threads tests/data/heap/fork tests/data/heap/exits \
+	tests/data/heap/vtables
+check_PROGRAMS += $(HEAPTEST_PROGS)
+EXTRA_DIST += tests/data/heap/heaptest.h
+tests_data_heap_list_SOURCES = tests/data/heap/list.c
+tests_data_heap_list_CFLAGS = $(HEAPTEST_CFLAGS)
+tests_data_heap_list_LDFLAGS = -pthread
+tests_data_heap_tree_SOURCES = tests/data/heap/tree.c
+tests_data_heap_tree_CFLAGS = $(HEAPTEST_CFLAGS)
+tests_data_heap_tree_LDFLAGS = -pthread
+tests_data_heap_cycles_SOURCES = tests/data/heap/cycles.c
+tests_data_heap_cycles_CFLAGS = $(HEAPTEST_CFLAGS)
+tests_data_heap_cycles_LDFLAGS = -pthread
+tests_data_heap_interior_SOURCES = tests/data/heap/interior.c
+tests_data_heap_interior_CFLAGS = $(HEAPTEST_CFLAGS)
+tests_data_heap_interior_LDFLAGS = -pthread
+tests_data_heap_realloc_SOURCES = tests/data/heap/realloc.c
+tests_data_heap_realloc_CFLAGS = $(HEAPTEST_CFLAGS)
+tests_data_heap_realloc_LDFLAGS = -pthread
+tests_data_heap_aligned_SOURCES = tests/data/heap/aligned.c
+tests_data_heap_aligned_CFLAGS = $(HEAPTEST_CFLAGS)
+tests_data_heap_aligned_LDFLAGS = -pthread
+tests_data_heap_threads_SOURCES = tests/data/heap/threads.c
+tests_data_heap_threads_CFLAGS = $(HEAPTEST_CFLAGS)
+tests_data_heap_threads_LDFLAGS = -pthread
+tests_data_heap_fork_SOURCES = tests/data/heap/fork.c
+tests_data_heap_fork_CFLAGS = $(HEAPTEST_CFLAGS)
+tests_data_heap_fork_LDFLAGS = -pthread
+tests_data_heap_exits_SOURCES = tests/data/heap/exits.c
+tests_data_heap_exits_CFLAGS = $(HEAPTEST_CFLAGS)
+tests_data_heap_exits_LDFLAGS = -pthread
+tests_data_heap_vtables_SOURCES = tests/data/heap/vtables.cc
+tests_data_heap_vtables_CXXFLAGS = $(HEAPTEST_CXXFLAGS)
+tests_data_heap_vtables_LDFLAGS = -pthread
+
+HEAP_E2E = tests/e2e/heap-memcheck.sh
+TESTS += $(HEAP_E2E)
+EXTRA_DIST += $(HEAP_E2E) tests/e2e/heap.sh
+HEAP_E2E_LOGS = $(HEAP_E2E:=.log)
+$(HEAP_E2E_LOGS): $(HEAPTEST_PROGS) tests/e2e/heapsum$(EXEEXT) \
+	capture/oberon/pvheap$(EXEEXT) capture/oberon/libpvheap.so
