@@ -40,4 +40,12 @@ heaptest_hide(void *p)
 	return (p);
 }
 
+/* The compiler must assume p's contents are read, so it writes them. */
+static __attribute__((noinline, unused)) void *
+heaptest_use(void *p)
+{
+	__asm__ volatile ("" : : "r"(p) : "memory");
+	return (p);
+}
+
 #endif

@@ -47,8 +47,8 @@ worker(void *arg)
 static void
 wait_snapshot(void)
 {
+	static char	 path[4096];	/* not stack junk for the scan */
 	const char	*out = getenv("PVHEAP_OUT");
-	char		 path[4096];
 	struct stat	 sb;
 	size_t		 n;
 	int		 i;

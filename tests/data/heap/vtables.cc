@@ -66,13 +66,13 @@ leak()
 {
 	Shape *volatile lost;
 
-	lost = new Circle;
-	lost = new geo::Polygon;
-	lost = new Circle[2];
-	lost = new (std::nothrow) Square;
-	lost = new Box<long>;
+	lost = static_cast<Shape *>(heaptest_use(new Circle));
+	lost = static_cast<Shape *>(heaptest_use(new geo::Polygon));
+	lost = static_cast<Shape *>(heaptest_use(new Circle[2]));
+	lost = static_cast<Shape *>(heaptest_use(new (std::nothrow) Square));
+	lost = static_cast<Shape *>(heaptest_use(new Box<long>));
 	lost = nullptr;
-	Wide *volatile w = new Wide;
+	Wide *volatile w = static_cast<Wide *>(heaptest_use(new Wide));
 	w = nullptr;
 	(void)lost;
 	(void)w;
