@@ -656,13 +656,41 @@ track(void *p, size_t size)
 	blk_insert(&b);
 }
 
+/*
+ * memcheck knows which bytes of a block were never written since it was
+ * allocated and never takes them for pointers.  The agent cannot know
+ * that, and a block made of reused memory would hold the dead blocks'
+ * pointers: so freed blocks are zeroed, new blocks up to 64 KiB (which
+ * may be made of memory glibc's realloc freed on its own) too, and what
+ * realloc adds.  mmap'd chunks are fresh from the kernel.  Only a
+ * program that reads memory it never wrote, or freed, can tell.
+ */
+#define ZERO_NEW_MAX	65536
+
+static inline void
+scrub(void *p, uint64_t size)
+{
+	if (size == 0 || (((const uint64_t *)p)[-1] & 2))
+		return;
+	memset(p, 0, size);
+}
+
+static inline void
+scrub_new(void *p, uint64_t size)
+{
+	if (size <= ZERO_NEW_MAX)
+		scrub(p, size);
+}
+
 static inline void
 untrack(void *p)
 {
 	struct agent_blk	b;
 
-	if (blk_remove((uint64_t)(uintptr_t)p, &b) == 0)
+	if (blk_remove((uint64_t)(uintptr_t)p, &b) == 0) {
 		site_free(b.site, b.size);
+		scrub(p, b.size);
+	}
 	else
 		__atomic_add_fetch(&agent_frees_unknown, 1, __ATOMIC_RELAXED);
 }
@@ -702,8 +730,10 @@ malloc(size_t n)
 
 	if (!enter())
 		return (__libc_malloc(n));
-	if ((p = __libc_malloc(n)) != NULL)
+	if ((p = __libc_malloc(n)) != NULL) {
+		scrub_new(p, n);
 		track(p, n);
+	}
 	leave();
 	return (p);
 }
@@ -745,8 +775,10 @@ realloc(void *p, size_t n)
 	if (!enter())
 		return (__libc_realloc(p, n));
 	if (p == NULL) {
-		if ((q = __libc_malloc(n)) != NULL)
+		if ((q = __libc_malloc(n)) != NULL) {
+			scrub_new(q, n);
 			track(q, n);
+		}
 		leave();
 		return (q);
 	}
@@ -764,8 +796,14 @@ realloc(void *p, size_t n)
 			__atomic_add_fetch(&agent_frees_unknown, 1,
 			    __ATOMIC_RELAXED);
 		/* glibc frees p on realloc(p, 0) and returns NULL. */
-		if (q != NULL)
+		if (q != NULL) {
+			if (had && n > old.size &&
+			    !(((const uint64_t *)q)[-1] & 2))
+				memset((char *)q + old.size, 0, n - old.size);
+			else if (!had)
+				scrub_new(q, n);
 			track(q, n);
+		}
 	}
 	leave();
 	return (q);
@@ -790,8 +828,10 @@ aligned(size_t align, size_t n, void *(*fn)(size_t, size_t))
 
 	if (!enter())
 		return (fn(align, n));
-	if ((p = fn(align, n)) != NULL)
+	if ((p = fn(align, n)) != NULL) {
+		scrub_new(p, n);
 		track(p, n);
+	}
 	leave();
 	return (p);
 }
