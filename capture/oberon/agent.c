@@ -1181,6 +1181,9 @@ agent_init(void)
 		return;
 	tls.busy = 1;
 	opt_parse(getenv("PVHEAP_OPTS"));
+	if ((s = getenv("PVHEAP_STOPSIG")) != NULL && opt_num(s) > 0 &&
+	    opt_num(s) <= (uint64_t)SIGRTMAX)
+		agent_opts.stopsig = (int)opt_num(s);
 	if ((s = getenv("PVHEAP_SOCKET")) != NULL)
 		snprintf(agent_opts.socket, sizeof agent_opts.socket, "%s", s);
 	main_pid = (s = getenv("PVHEAP_PID")) != NULL ? (pid_t)opt_num(s) :
