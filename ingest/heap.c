@@ -197,6 +197,7 @@ heap_records(struct ingest_ctx *ctx, struct ingest_heap *h)
 	uint64_t	 i, first, n, prev = 0, addr, size, end, off, sum;
 	uint64_t	 nblk = h->blks.count, src, word, psrc = 0, pword = 0;
 	uint32_t	 v, dst;
+	unsigned	 k;
 	char		 field[48];
 
 	s = &h->info;
@@ -217,10 +218,13 @@ heap_records(struct ingest_ctx *ctx, struct ingest_heap *h)
 		first = ingest_heap_u32(s, i, HF_MODS_FIRST_IMPORT);
 		n = ingest_heap_u32(s, i, HF_MODS_NIMPORTS);
 		if (first + n > h->imps.count) {
-			snprintf(field, sizeof field, "MODS[%llu].nimports",
-			    (unsigned long long)i);
-			return (ingest_fail(ctx, heap_at(s, i,
-			    HF_MODS_NIMPORTS), field, "imports %llu..%llu are"
+			k = first > h->imps.count ? HF_MODS_FIRST_IMPORT :
+			    HF_MODS_NIMPORTS;
+			snprintf(field, sizeof field, "MODS[%llu].%s",
+			    (unsigned long long)i, k == HF_MODS_NIMPORTS ?
+			    "nimports" : "first_import");
+			return (ingest_fail(ctx, heap_at(s, i, k), field,
+			    "imports %llu..%llu are"
 			    " past IMPS (%llu records)",
 			    (unsigned long long)first,
 			    (unsigned long long)(first + n),
@@ -273,10 +277,13 @@ heap_records(struct ingest_ctx *ctx, struct ingest_heap *h)
 		first = ingest_heap_u32(s, i, HF_SITE_FIRST_FRAME);
 		n = ingest_heap_u32(s, i, HF_SITE_NFRAMES);
 		if (first + n > h->frms.count) {
-			snprintf(field, sizeof field, "SITE[%llu].nframes",
-			    (unsigned long long)i);
-			return (ingest_fail(ctx, heap_at(s, i,
-			    HF_SITE_NFRAMES), field, "frames %llu..%llu are"
+			k = first > h->frms.count ? HF_SITE_FIRST_FRAME :
+			    HF_SITE_NFRAMES;
+			snprintf(field, sizeof field, "SITE[%llu].%s",
+			    (unsigned long long)i, k == HF_SITE_NFRAMES ?
+			    "nframes" : "first_frame");
+			return (ingest_fail(ctx, heap_at(s, i, k), field,
+			    "frames %llu..%llu are"
 			    " past FRMS (%llu records)",
 			    (unsigned long long)first,
 			    (unsigned long long)(first + n),

@@ -40,6 +40,7 @@ EXTRA_DIST += tools/check.sh
 include $(srcdir)/tests/unit/ingest.mk
 include $(srcdir)/tests/unit/report.mk
 include $(srcdir)/tests/unit/ovd.mk
+include $(srcdir)/tests/unit/heap.mk
 include $(srcdir)/tests/fuzz/local.mk
 include $(srcdir)/tests/tui/local.mk
 include $(srcdir)/tests/e2e/local.mk
