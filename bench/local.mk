@@ -8,3 +8,4 @@ include $(srcdir)/bench/tui.mk
 include $(srcdir)/bench/dos.mk
 include $(srcdir)/bench/ovd.mk
 include $(srcdir)/bench/store.mk
+include $(srcdir)/bench/heap.mk

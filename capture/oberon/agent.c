@@ -88,6 +88,17 @@ static char		 out_base[PATH_MAX];
 static pid_t		 main_pid;
 static pid_t		 ctor_pid;	/* this process's pid, for _exit */
 
+/*
+ * Until the program starts a second thread, nothing else touches the
+ * tables (the agent's own thread only reads them while the program is
+ * stopped), so the counters and shard locks need no atomic operations:
+ * a plain increment costs nothing, a locked one several nanoseconds.
+ * pthread_create turns this on before the thread exists; a hook on a
+ * thread that is not the first also turns it on (threads from a raw
+ * clone).
+ */
+static int		 mt;
+
 /* ---- spinlocks ---------------------------------------------------- */
 
 static inline void
@@ -95,6 +106,10 @@ spin_lock(int *l)
 {
 	unsigned	n = 0;
 
+	if (!__atomic_load_n(&mt, __ATOMIC_RELAXED)) {
+		*l = 1;
+		return;
+	}
 	while (__atomic_exchange_n(l, 1, __ATOMIC_ACQUIRE) != 0) {
 		while (__atomic_load_n(l, __ATOMIC_RELAXED) != 0) {
 			/* Two cores: a preempted holder needs the CPU. */
@@ -112,6 +127,16 @@ spin_unlock(int *l)
 	__atomic_store_n(l, 0, __ATOMIC_RELEASE);
 }
 
+/* The ranges' lock is taken by the agent's thread too: always atomic. */
+static inline void
+spin_lock_always(int *l)
+{
+	while (__atomic_exchange_n(l, 1, __ATOMIC_ACQUIRE) != 0) {
+		while (__atomic_load_n(l, __ATOMIC_RELAXED) != 0)
+			sched_yield();
+	}
+}
+
 /* ---- the agent's memory -------------------------------------------- */
 
 /*
@@ -126,7 +151,7 @@ static int	ranges_lock;
 static void
 range_add(void *p, size_t len)
 {
-	spin_lock(&ranges_lock);
+	spin_lock_always(&ranges_lock);
 	if (nranges < RANGES_MAX) {
 		ranges[nranges].lo = (uint64_t)(uintptr_t)p;
 		ranges[nranges].hi = (uint64_t)(uintptr_t)p + len;
@@ -140,7 +165,7 @@ range_del(void *p)
 {
 	size_t	i;
 
-	spin_lock(&ranges_lock);
+	spin_lock_always(&ranges_lock);
 	for (i = 0; i < nranges; i++) {
 		if (ranges[i].lo == (uint64_t)(uintptr_t)p) {
 			ranges[i] = ranges[--nranges];
@@ -193,7 +218,7 @@ agent_ranges(uint64_t *v, size_t max)
 {
 	size_t	i, n;
 
-	spin_lock(&ranges_lock);
+	spin_lock_always(&ranges_lock);
 	n = nranges < max ? nranges : max;
 	for (i = 0; i < n; i++) {
 		v[2 * i] = ranges[i].lo;
@@ -241,6 +266,12 @@ abuf_grow(struct abuf *b, size_t n)
 			cap *= 2;
 		if ((p = agent_mremap(b->p, b->cap, cap)) == NULL)
 			return (NULL);
+		/*
+		 * Fault the new pages in at once (Linux 5.14): one by one,
+		 * the faults of a big snapshot cost more than its scan.
+		 */
+		madvise((uint8_t *)p + b->cap, cap - b->cap,
+		    MADV_POPULATE_WRITE);
 		b->p = p;
 		b->cap = cap;
 	}
@@ -266,8 +297,12 @@ agent_self_range(uint64_t *lo, uint64_t *hi)
 pid_t
 agent_gettid(void)
 {
-	if (tls.tid == 0)
+	if (tls.tid == 0) {
 		tls.tid = (pid_t)syscall(SYS_gettid);
+		/* A thread pthread_create did not tell us of. */
+		if (tls.tid != getpid() && !tls.agent)
+			__atomic_store_n(&mt, 1, __ATOMIC_SEQ_CST);
+	}
 	return (tls.tid);
 }
 
@@ -334,6 +369,8 @@ shard_grow(struct shard *s)
 
 	if ((tab = agent_mmap(cap * sizeof *tab)) == NULL)
 		return (-1);
+	/* Every slot is written below or soon: fault the pages in at once. */
+	madvise(tab, cap * sizeof *tab, MADV_POPULATE_WRITE);
 	if (old != NULL) {
 		oldcap = (uint64_t)1 << s->logcap;
 		for (i = 0; i < oldcap; i++) {
@@ -426,21 +463,22 @@ size_t
 agent_blocks(struct abuf *b)
 {
 	struct agent_blk	*d;
-	size_t			 n = 0, i, k, cap;
+	size_t			 n = 0, i, k, cap, total = 0;
 
+	for (k = 0; k < SHARDS; k++)
+		total += shards[k].n;
+	if ((d = abuf_grow(b, total * sizeof *d)) == NULL)
+		return (0);
 	for (k = 0; k < SHARDS; k++) {
 		if (shards[k].tab == NULL)
 			continue;
 		cap = (size_t)1 << shards[k].logcap;
-		for (i = 0; i < cap; i++) {
-			if (shards[k].tab[i].addr == 0)
-				continue;
-			if ((d = abuf_grow(b, sizeof *d)) == NULL)
-				return (n);
-			*d = shards[k].tab[i];
-			n++;
+		for (i = 0; i < cap && n < total; i++) {
+			if (shards[k].tab[i].addr != 0)
+				d[n++] = shards[k].tab[i];
 		}
 	}
+	b->len = n * sizeof *d;
 	return (n);
 }
 
@@ -616,6 +654,14 @@ site_alloc(struct agent_site *s, uint64_t size)
 {
 	uint64_t	live, peak;
 
+	if (!__atomic_load_n(&mt, __ATOMIC_RELAXED)) {
+		s->allocs++;
+		s->bytes += size;
+		s->nlive++;
+		if ((s->live += size) > s->peak)
+			s->peak = s->live;
+		return;
+	}
 	__atomic_add_fetch(&s->allocs, 1, __ATOMIC_RELAXED);
 	__atomic_add_fetch(&s->bytes, size, __ATOMIC_RELAXED);
 	__atomic_add_fetch(&s->nlive, 1, __ATOMIC_RELAXED);
@@ -631,6 +677,12 @@ site_free(uint32_t id, uint64_t size)
 {
 	struct agent_site	*s = agent_site(id);
 
+	if (!__atomic_load_n(&mt, __ATOMIC_RELAXED)) {
+		s->frees++;
+		s->nlive--;
+		s->live -= size;
+		return;
+	}
 	__atomic_add_fetch(&s->frees, 1, __ATOMIC_RELAXED);
 	__atomic_sub_fetch(&s->nlive, 1, __ATOMIC_RELAXED);
 	__atomic_sub_fetch(&s->live, size, __ATOMIC_RELAXED);
@@ -650,7 +702,10 @@ track(void *p, size_t size)
 	site_alloc(s, size);
 	b.addr = (uint64_t)(uintptr_t)p;
 	b.size = size;
-	b.seq = __atomic_fetch_add(&agent_seq, 1, __ATOMIC_RELAXED);
+	if (__atomic_load_n(&mt, __ATOMIC_RELAXED))
+		b.seq = __atomic_fetch_add(&agent_seq, 1, __ATOMIC_RELAXED);
+	else
+		b.seq = agent_seq++;
 	b.site = s->id;
 	b.tid = (uint32_t)agent_gettid();
 	blk_insert(&b);
@@ -1206,6 +1261,7 @@ agent_init(void)
 /* ---- the agent's thread: signals, timer, socket --------------------- */
 
 static int		 wake_fd[2] = { -1, -1 };
+static int		 agent_starting;
 static int		 listen_fd = -1;
 static pthread_t	 agent_tid;
 static int		 agent_running;
@@ -1361,8 +1417,10 @@ agent_thread_start(void)
 	/* The agent's thread takes no signal of the program's. */
 	sigfillset(&all);
 	real_pthread_sigmask(SIG_SETMASK, &all, &old);
+	agent_starting = 1;
 	if (pthread_create(&agent_tid, NULL, agent_main, NULL) == 0)
 		agent_running = 1;
+	agent_starting = 0;
 	real_pthread_sigmask(SIG_SETMASK, &old, NULL);
 }
 
@@ -1511,6 +1569,25 @@ unsigned
 agent_next_serial(void)
 {
 	return (++serial);
+}
+
+/* ---- threads ---------------------------------------------------------- */
+
+EXPORT int
+pthread_create(pthread_t *t, const pthread_attr_t *a, void *(*fn)(void *),
+    void *arg)
+{
+	static int	(*real)(pthread_t *, const pthread_attr_t *,
+			    void *(*)(void *), void *);
+
+	if (real == NULL)
+		real = (int (*)(pthread_t *, const pthread_attr_t *,
+		    void *(*)(void *), void *))dlsym(RTLD_NEXT,
+		    "pthread_create");
+	/* Not for the agent's own thread: it never writes the tables. */
+	if (!tls.agent && agent_state == 2 && !agent_starting)
+		__atomic_store_n(&mt, 1, __ATOMIC_SEQ_CST);
+	return (real(t, a, fn, arg));
 }
 
 /* ---- signals of the program ----------------------------------------- */

@@ -46,6 +46,12 @@
 #define STOP_WAIT_NS	(2 * 1000000000ull)
 #define RED_ZONE	128
 #define ARENA_HEAP_MAX	(64ull << 20)	/* glibc's HEAP_MAX_SIZE, 64-bit */
+/*
+ * The block index's cell: 256 bytes hold the starts of at most a few
+ * blocks (glibc's smallest chunk is 32 bytes), so a lookup reads one
+ * index word and a line or two of the block spans.
+ */
+#define CELL_SHIFT	8
 
 /* The registers a stopped thread left, from its signal frame. */
 struct parked {
@@ -134,38 +140,45 @@ grow(struct abuf *b, size_t n)
 	return (p);
 }
 
-static void
+/* The file is little-endian, and so is the only machine we run on. */
+#if __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__
+#error "pvheap's agent writes little-endian records in native order"
+#endif
+
+static inline void
 put16(uint8_t *p, uint16_t v)
 {
-	p[0] = v & 0xff;
-	p[1] = v >> 8;
+	memcpy(p, &v, sizeof v);
 }
 
-static void
+static inline void
 put32(uint8_t *p, uint32_t v)
 {
-	put16(p, v & 0xffff);
-	put16(p + 2, v >> 16);
+	memcpy(p, &v, sizeof v);
 }
 
-static void
+static inline void
 put64(uint8_t *p, uint64_t v)
 {
-	put32(p, (uint32_t)v);
-	put32(p + 4, (uint32_t)(v >> 32));
+	memcpy(p, &v, sizeof v);
 }
 
-static uint32_t
+static inline uint32_t
 get32(const uint8_t *p)
 {
-	return ((uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 |
-	    (uint32_t)p[3] << 24);
+	uint32_t	v;
+
+	memcpy(&v, p, sizeof v);
+	return (v);
 }
 
-static uint64_t
+static inline uint64_t
 get64(const uint8_t *p)
 {
-	return ((uint64_t)get32(p) | (uint64_t)get32(p + 4) << 32);
+	uint64_t	v;
+
+	memcpy(&v, p, sizeof v);
+	return (v);
 }
 
 static uint64_t
@@ -282,6 +295,10 @@ map_find(const struct map *m, size_t n, uint64_t a)
 
 /* ---- the snapshot's working state ----------------------------------- */
 
+struct span {
+	uint64_t	 lo, hi;	/* hi = lo + size, or lo + 1 if 0 */
+};
+
 struct hregion {
 	uint64_t	 lo, hi;
 	uint32_t	 kind;
@@ -299,10 +316,13 @@ struct snap {
 	size_t		 nmaps;
 	struct agent_blk *blk;
 	size_t		 nblk;
+	struct abuf	 spanb;
+	struct span	*span;		/* [lo, hi) of each block, by address */
 	struct hregion	*hr;
 	size_t		 nhr;
 	uint32_t	*pg;
 	uint64_t	 lo, hi;	/* of all heap regions */
+	size_t		 last;		/* the region of the last lookup */
 	struct abuf	 modb;
 	struct elf_mod	*mods;
 	size_t		 nmods;
@@ -603,22 +623,35 @@ heap_regions(struct snap *s)
 			return (-1);
 		r->end = (uint32_t)i + 1;
 	}
-	/* pg[k]: the first block at or after the region's k-th page. */
+	/* pg[k]: the first block at or after the region's k-th cell. */
 	for (k = 0, np = 0; k < s->nhr; k++) {
 		s->hr[k].pg = np;
-		np += ((s->hr[k].hi - s->hr[k].lo + 4095) >> 12) + 1;
+		np += ((s->hr[k].hi - s->hr[k].lo + (1 << CELL_SHIFT) - 1) >>
+		    CELL_SHIFT) + 1;
 	}
-	if (np != 0 && grow(&s->pgb, np * sizeof *pg) == NULL)
+	if (np != 0 && abuf_grow(&s->pgb, np * sizeof *pg) == NULL)
 		return (-1);
 	s->pg = pg = (uint32_t *)s->pgb.p;
 	for (k = 0; k < s->nhr; k++) {
 		r = &s->hr[k];
-		np = ((r->hi - r->lo + 4095) >> 12) + 1;
+		np = ((r->hi - r->lo + (1 << CELL_SHIFT) - 1) >> CELL_SHIFT) +
+		    1;
 		for (i = 0, a = r->first; i < np; i++) {
-			while (a < r->end && s->blk[a].addr < r->lo + (i << 12))
+			while (a < r->end && s->blk[a].addr < r->lo +
+			    (i << CELL_SHIFT))
 				a++;
 			pg[r->pg + i] = (uint32_t)a;
 		}
+	}
+	/* The spans: lookups read these, not the 32-byte records. */
+	if (s->nblk != 0 && abuf_grow(&s->spanb, s->nblk *
+	    sizeof *s->span) == NULL)
+		return (-1);
+	s->span = (struct span *)s->spanb.p;
+	for (i = 0; i < s->nblk; i++) {
+		s->span[i].lo = s->blk[i].addr;
+		s->span[i].hi = s->blk[i].addr + (s->blk[i].size != 0 ?
+		    s->blk[i].size : 1);
 	}
 	if (s->nhr != 0) {
 		s->lo = s->hr[0].lo;
@@ -629,7 +662,7 @@ heap_regions(struct snap *s)
 
 /* The block p points into (memcheck's rule), or HEAPFMT_NONE. */
 static inline uint32_t
-lookup(const struct snap *s, uint64_t p)
+lookup(struct snap *s, uint64_t p)
 {
 	const struct hregion	*r;
 	size_t			 lo, hi, mid, k;
@@ -637,6 +670,11 @@ lookup(const struct snap *s, uint64_t p)
 
 	if (p < s->lo || p >= s->hi)
 		return (HEAPFMT_NONE);
+	/* Most pointers are into the one big region (or the last one). */
+	if (p >= s->hr[s->last].lo && p < s->hr[s->last].hi) {
+		r = &s->hr[s->last];
+		goto found;
+	}
 	lo = 0;
 	hi = s->nhr;
 	r = NULL;
@@ -653,26 +691,22 @@ lookup(const struct snap *s, uint64_t p)
 	}
 	if (r == NULL)
 		return (HEAPFMT_NONE);
-	k = (p - r->lo) >> 12;
+	s->last = (size_t)(r - s->hr);
+found:
+	k = (p - r->lo) >> CELL_SHIFT;
 	a = s->pg[r->pg + k];
 	b = s->pg[r->pg + k + 1];
-	if (a < b && s->blk[a].addr <= p) {
-		/* The last block of this page that starts at or before p. */
-		while (b - a > 1) {
-			i = a + (b - a) / 2;
-			if (s->blk[i].addr <= p)
-				a = i;
-			else
-				b = i;
-		}
-		i = a;
+	/* The last block that starts at or before p: in this cell, or
+	 * the one before the cell. */
+	if (a < b && s->span[a].lo <= p) {
+		for (i = a; i + 1 < b && s->span[i + 1].lo <= p; i++)
+			;
 	} else {
 		if (a <= r->first)
 			return (HEAPFMT_NONE);
 		i = a - 1;
 	}
-	if (p < s->blk[i].addr + s->blk[i].size ||
-	    (s->blk[i].size == 0 && p == s->blk[i].addr))
+	if (p < s->span[i].hi)
 		return (i);
 	return (HEAPFMT_NONE);
 }
@@ -718,15 +752,18 @@ vtlike(struct snap *s, uint64_t v)
 }
 
 /* The offset field of an edge or root: 31 bits of offset, a flag. */
-static uint32_t
+static inline uint32_t
 dst_off(struct snap *s, uint32_t dst, uint64_t p)
 {
-	const struct agent_blk	*t = &s->blk[dst];
-	uint64_t		 off = p - t->addr;
+	const struct span	*t = &s->span[dst];
+	uint64_t		 off = p - t->lo;
 	uint32_t		 v;
 
+	if (off == 0)
+		return (0);
 	v = off > HEAPFMT_OFF_MASK ? HEAPFMT_OFF_MASK : (uint32_t)off;
-	if (off != 0 && (off & 7) == 0 && off + 8 <= t->size &&
+	/* (hi - lo is the size: a 0-byte block has no interior.) */
+	if ((off & 7) == 0 && off + 8 <= t->hi - t->lo &&
 	    vtlike(s, *(const uint64_t *)(uintptr_t)p))
 		v |= HEAPFMT_OFF_VTLIKE;
 	return (v);
@@ -1081,20 +1118,111 @@ threads_list(struct snap *s)
 	}
 }
 
+/*
+ * Pointers found in blocks are looked up in batches: the index cells of
+ * a batch are prefetched, then their spans, so that the cache misses of
+ * a random heap overlap instead of coming one after another (a lookup
+ * is two of them).  Words are taken in order, so edges stay in order.
+ */
+#define BATCH	32
+
+struct cand {
+	uint64_t	 p;
+	uint32_t	 src, word;
+	uint32_t	 a, b;		/* the cell's blocks */
+	const struct hregion *r;
+};
+
+static inline const struct hregion *
+region_of(struct snap *s, uint64_t p)
+{
+	size_t	lo = 0, hi = s->nhr, mid;
+
+	if (p < s->lo || p >= s->hi)
+		return (NULL);
+	if (p >= s->hr[s->last].lo && p < s->hr[s->last].hi)
+		return (&s->hr[s->last]);
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		if (s->hr[mid].hi <= p)
+			lo = mid + 1;
+		else if (s->hr[mid].lo > p)
+			hi = mid;
+		else {
+			s->last = mid;
+			return (&s->hr[mid]);
+		}
+	}
+	return (NULL);
+}
+
+static void
+flush(struct snap *s, struct cand *c, size_t n)
+{
+	const struct hregion	*r;
+	size_t			 k, j;
+	uint32_t		 i, a, b;
+	uint8_t			*e, *end;
+
+	if (n == 0 || (e = abuf_grow(&s->edges, n * HEAPFMT_EDGS_SIZE)) ==
+	    NULL)
+		return;
+	end = e + n * HEAPFMT_EDGS_SIZE;
+	for (k = 0; k < n; k++) {
+		r = c[k].r;
+		j = r->pg + ((c[k].p - r->lo) >> CELL_SHIFT);
+		__builtin_prefetch(&s->pg[j]);
+	}
+	for (k = 0; k < n; k++) {
+		r = c[k].r;
+		j = r->pg + ((c[k].p - r->lo) >> CELL_SHIFT);
+		c[k].a = s->pg[j];
+		c[k].b = s->pg[j + 1];
+		__builtin_prefetch(&s->span[c[k].a != 0 ? c[k].a - 1 : 0]);
+		__builtin_prefetch(&s->span[c[k].a]);
+	}
+	for (k = 0; k < n; k++) {
+		a = c[k].a;
+		b = c[k].b;
+		if (a < b && s->span[a].lo <= c[k].p) {
+			for (i = a; i + 1 < b && s->span[i + 1].lo <= c[k].p;
+			    i++)
+				;
+		} else {
+			if (a <= c[k].r->first)
+				continue;
+			i = a - 1;
+		}
+		if (c[k].p >= s->span[i].hi)
+			continue;
+		put32(e, c[k].src);
+		put32(e + 4, c[k].word);
+		put32(e + 8, i);
+		put32(e + 12, dst_off(s, i, c[k].p));
+		e += HEAPFMT_EDGS_SIZE;
+	}
+	/* Give back what was reserved for words that were no pointers. */
+	s->edges.len -= (size_t)(end - e);
+}
+
 /* Every block: its record, and every pointer in it. */
 static void
 scan_blocks(struct snap *s)
 {
 	const struct agent_blk	*b;
+	const struct hregion	*rg;
+	struct cand		 c[BATCH];
 	uint64_t		 w, j, nw, hdr, keep;
-	uint32_t		 dst, flags, r = 0;
-	uint8_t			*rec, *e, *d;
-	size_t			 i;
+	uint32_t		 flags, r = 0;
+	uint8_t			*rec, *d;
+	size_t			 i, nc = 0;
 
+	if (abuf_grow(&s->blks, s->nblk * HEAPFMT_BLKS_SIZE) == NULL)
+		return;
 	for (i = 0; i < s->nblk; i++) {
 		b = &s->blk[i];
-		if ((rec = grow(&s->blks, HEAPFMT_BLKS_SIZE)) == NULL)
-			return;
+		rec = s->blks.p + i * HEAPFMT_BLKS_SIZE;
+		memset(rec, 0, HEAPFMT_BLKS_SIZE);
 		while (r < s->nhr && s->hr[r].end <= i)
 			r++;
 		hdr = *(const uint64_t *)(uintptr_t)(b->addr - 8);
@@ -1115,7 +1243,8 @@ scan_blocks(struct snap *s)
 		if (b->size >= 16)
 			put64(rec + 32, *(const uint64_t *)(uintptr_t)
 			    (b->addr + 8));
-		w = agent_usable((void *)(uintptr_t)b->addr);
+		/* glibc's musable(): the chunk less its header's words. */
+		w = (hdr & ~(uint64_t)7) - ((hdr & 2) ? 16 : 8);
 		put32(rec + 40, w > b->size ? (uint32_t)(w - b->size) : 0);
 		put32(rec + 44, b->site);
 		put32(rec + 48, b->tid);
@@ -1125,19 +1254,20 @@ scan_blocks(struct snap *s)
 		nw = b->size / 8;
 		for (j = 0; j < nw; j++) {
 			w = *(const uint64_t *)(uintptr_t)(b->addr + 8 * j);
-			if ((dst = lookup(s, w)) == HEAPFMT_NONE)
+			if ((rg = region_of(s, w)) == NULL)
 				continue;
 			if (j > UINT32_MAX) {
 				s->edges_dropped++;
 				continue;
 			}
-			if ((e = abuf_grow(&s->edges, HEAPFMT_EDGS_SIZE)) ==
-			    NULL)
-				return;
-			put32(e, (uint32_t)i);
-			put32(e + 4, (uint32_t)j);
-			put32(e + 8, dst);
-			put32(e + 12, dst_off(s, dst, w));
+			c[nc].p = w;
+			c[nc].src = (uint32_t)i;
+			c[nc].word = (uint32_t)j;
+			c[nc].r = rg;
+			if (++nc == BATCH) {
+				flush(s, c, nc);
+				nc = 0;
+			}
 		}
 		if (agent_opts.contents != 0) {
 			keep = b->size < agent_opts.contents ? b->size :
@@ -1147,6 +1277,7 @@ scan_blocks(struct snap *s)
 				    keep);
 		}
 	}
+	flush(s, c, nc);
 }
 
 /* ---- naming, once the threads run again ------------------------------- */
@@ -1812,7 +1943,8 @@ static void
 snap_free(struct snap *s)
 {
 	struct abuf	*b[] = { &s->text, &s->mapsb, &s->blkb, &s->tmp,
-	    &s->counts, &s->pgb, &s->regb, &s->blks, &s->edges, &s->roots,
+	    &s->counts, &s->pgb, &s->regb, &s->spanb, &s->blks, &s->edges,
+	    &s->roots,
 	    &s->regions, &s->threads, &s->data, &s->tids, &s->excl };
 	size_t		 i;
 

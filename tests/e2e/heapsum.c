@@ -1,9 +1,9 @@
 /*
- * heapsum FILE.heap [-v]: read a pvheap snapshot with the reader and
+ * heapsum FILE.heap [-v|-c]: read a pvheap snapshot with the reader and
  * print memcheck's leak summary of it, one "KIND blocks bytes" line per
  * kind, for the end-to-end tests to compare with valgrind.  -v also
  * lists every block (state, address, size, type, first frame), every
- * root pointer and the types, for people.
+ * root pointer and the types, for people; -c the agent's counters.
  */
 #include <fcntl.h>
 #include <stdio.h>
@@ -45,13 +45,14 @@ main(int argc, char **argv)
 	uint8_t			*state;
 	uint32_t		 t, r;
 	void			*p;
-	int			 fd, verbose;
+	int			 fd, verbose, counters;
 
 	if (argc < 2) {
 		fprintf(stderr, "usage: heapsum FILE.heap [-v]\n");
 		return (2);
 	}
 	verbose = argc > 2 && strcmp(argv[2], "-v") == 0;
+	counters = argc > 2 && strcmp(argv[2], "-c") == 0;
 	if ((fd = open(argv[1], O_RDONLY)) == -1 || fstat(fd, &sb) != 0) {
 		perror(argv[1]);
 		return (1);
@@ -69,6 +70,11 @@ main(int argc, char **argv)
 		fprintf(stderr, "%s\n", ctx.cause);
 		return (1);
 	}
+	for (i = 0; counters && i < h.cntr.count; i++)
+		printf("counter %s %llu\n", ingest_heap_str(&h,
+		    ingest_heap_u32(&h.cntr, i, HF_CNTR_NAME)),
+		    (unsigned long long)ingest_heap_u64(&h.cntr, i,
+		    HF_CNTR_VALUE));
 	state = malloc(h.blks.count + 1);
 	ingest_heap_states(&h, state);
 	for (i = 0; i < h.blks.count; i++) {
