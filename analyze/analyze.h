@@ -295,4 +295,22 @@ void		 analyze_ovd_band(const struct analyze_ovd_index *, int64_t,
 size_t		 analyze_ovd_load_list(const struct analyze_ovd_index *,
 		    size_t, struct analyze_ovd_slot *);
 
+/*
+ * The heap kind (heap.c): a snapshot's header and leak summary, and its
+ * top allocation sites by live bytes, for the report.
+ */
+#define ANALYZE_HEAP_TOP	20
+
+struct analyze_heap {
+	struct store_heap	 h;
+	struct store_heap_site	*sites;		/* most live bytes first */
+	size_t			 nsites;
+};
+
+int		 analyze_heap_load(struct store *, int64_t, size_t,
+		     struct analyze_heap *, char **);
+void		 analyze_heap_free(struct analyze_heap *);
+void		*analyze_heap_model(struct store *, int64_t, char **);
+void		 analyze_heap_model_free(void *);
+
 #endif

@@ -1,1 +1,2 @@
-libprofview_a_SOURCES += analyze/analyze.h analyze/hist.c analyze/ovd.c
+libprofview_a_SOURCES += analyze/analyze.h analyze/hist.c analyze/ovd.c \
+	analyze/heap.c

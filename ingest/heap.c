@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "xmalloc.h"
 #include "capture/oberon/heapfmt.h"
@@ -651,7 +652,9 @@ ingest_heap_states(const struct ingest_heap *h, uint8_t *state)
 	free(m.first);
 }
 
-static __attribute__((unused)) int
+/* ---- into the store ------------------------------------------------ */
+
+static int
 heap_detect(const uint8_t *buf, size_t len, const char *name)
 {
 	(void)name;
@@ -660,3 +663,382 @@ heap_detect(const uint8_t *buf, size_t len, const char *name)
 		return (100);
 	return (0);
 }
+
+/* An index of the file as a column: -1 (NULL) for none. */
+static int64_t
+heap_ix(uint32_t v)
+{
+	return (v == HEAPFMT_NONE ? -1 : (int64_t)v);
+}
+
+static const char *
+heap_base(const char *path)
+{
+	const char	*p = strrchr(path, '/');
+
+	return (p != NULL ? p + 1 : path);
+}
+
+static const char *
+heap_region_kind(uint32_t k)
+{
+	switch (k) {
+	case HEAPFMT_RGN_HEAP:	return ("heap");
+	case HEAPFMT_RGN_ARENA:	return ("arena");
+	case HEAPFMT_RGN_MMAP:	return ("mmap");
+	case HEAPFMT_RGN_DATA:	return ("data");
+	case HEAPFMT_RGN_STACK:	return ("stack");
+	case HEAPFMT_RGN_REGS:	return ("registers");
+	case HEAPFMT_RGN_ANON:	return ("anon");
+	case HEAPFMT_RGN_FILE:	return ("file");
+	}
+	return ("other");
+}
+
+static int
+heap_modules(struct ingest_ctx *ctx, const struct ingest_heap *h)
+{
+	struct store_heap_module	 m;
+	const struct ingest_heap_sec	*s = &h->mods;
+	uint64_t			 i, k, first, n;
+	uint32_t			 flags;
+
+	for (i = 0; i < s->count; i++) {
+		memset(&m, 0, sizeof m);
+		m.idx = (int64_t)i;
+		m.path = ingest_heap_str(h, ingest_heap_u32(s, i,
+		    HF_MODS_PATH));
+		m.soname = ingest_heap_str(h, ingest_heap_u32(s, i,
+		    HF_MODS_SONAME));
+		m.build_id = ingest_heap_str(h, ingest_heap_u32(s, i,
+		    HF_MODS_BUILD_ID));
+		m.base = ingest_heap_u64(s, i, HF_MODS_BASE);
+		m.lo = ingest_heap_u64(s, i, HF_MODS_LO);
+		m.hi = ingest_heap_u64(s, i, HF_MODS_HI);
+		m.code_size = ingest_heap_u64(s, i, HF_MODS_CODE);
+		m.data_size = ingest_heap_u64(s, i, HF_MODS_DATA);
+		flags = ingest_heap_u32(s, i, HF_MODS_FLAGS);
+		m.main = (flags & HEAPFMT_MOD_MAIN) != 0;
+		m.unloaded = (flags & HEAPFMT_MOD_UNLOADED) != 0;
+		if (store_heap_module_add(ctx->st, ctx->session, &m) != 0)
+			return (ingest_store_fail(ctx, "heap_module"));
+		first = ingest_heap_u32(s, i, HF_MODS_FIRST_IMPORT);
+		n = ingest_heap_u32(s, i, HF_MODS_NIMPORTS);
+		for (k = 0; k < n; k++) {
+			if (store_heap_import_add(ctx->st, ctx->session,
+			    (int64_t)i, (int64_t)k, ingest_heap_str(h,
+			    ingest_heap_u32(&h->imps, first + k,
+			    HF_IMPS_NAME)), heap_ix(ingest_heap_u32(&h->imps,
+			    first + k, HF_IMPS_TARGET))) != 0)
+				return (ingest_store_fail(ctx, "heap_import"));
+		}
+	}
+	return (0);
+}
+
+static int
+heap_regions_types(struct ingest_ctx *ctx, const struct ingest_heap *h)
+{
+	static const char *const kinds[] = { "other", "vtable", "dwarf",
+	    "site" };
+	const struct ingest_heap_sec	*s = &h->regn;
+	uint64_t			 i;
+	uint32_t			 t, k;
+
+	for (i = 0; i < s->count; i++) {
+		t = ingest_heap_u32(s, i, HF_REGN_THREAD);
+		if (store_heap_region_add(ctx->st, ctx->session, (int64_t)i,
+		    heap_region_kind(ingest_heap_u32(s, i, HF_REGN_KIND)),
+		    ingest_heap_u64(s, i, HF_REGN_LO),
+		    ingest_heap_u64(s, i, HF_REGN_HI), ingest_heap_str(h,
+		    ingest_heap_u32(s, i, HF_REGN_NAME)),
+		    heap_ix(ingest_heap_u32(s, i, HF_REGN_MODULE)),
+		    t == HEAPFMT_NONE ? -1 : (int64_t)ingest_heap_u32(&h->thrs,
+		    t, HF_THRS_TID)) != 0)
+			return (ingest_store_fail(ctx, "heap_region"));
+	}
+	for (i = 0, s = &h->type; i < s->count; i++) {
+		k = ingest_heap_u32(s, i, HF_TYPE_KIND);
+		if (store_heap_type_add(ctx->st, ctx->session, (int64_t)i,
+		    ingest_heap_str(h, ingest_heap_u32(s, i, HF_TYPE_NAME)),
+		    kinds[k < 4 ? k : 0], heap_ix(ingest_heap_u32(s, i,
+		    HF_TYPE_MODULE)), heap_ix(ingest_heap_u32(s, i,
+		    HF_TYPE_SITE)), ingest_heap_u64(s, i, HF_TYPE_VTABLE)) != 0)
+			return (ingest_store_fail(ctx, "heap_type"));
+	}
+	return (0);
+}
+
+/* A site's stack as lines "function (module)", innermost first. */
+static char *
+heap_stack(const struct ingest_heap *h, uint64_t site, uint32_t *loc0)
+{
+	uint64_t	 first, n, k;
+	uint32_t	 loc, mod;
+	char		*out = xstrdup(""), *t;
+	const char	*fn, *path;
+
+	first = ingest_heap_u32(&h->site, site, HF_SITE_FIRST_FRAME);
+	n = ingest_heap_u32(&h->site, site, HF_SITE_NFRAMES);
+	*loc0 = HEAPFMT_NONE;
+	for (k = 0; k < n; k++) {
+		loc = ingest_heap_u32(&h->frms, first + k, HF_FRMS_LOC);
+		if (k == 0)
+			*loc0 = loc;
+		fn = ingest_heap_str(h, ingest_heap_u32(&h->locs, loc,
+		    HF_LOCS_FUNCTION));
+		mod = ingest_heap_u32(&h->locs, loc, HF_LOCS_MODULE);
+		path = mod != HEAPFMT_NONE ? heap_base(ingest_heap_str(h,
+		    ingest_heap_u32(&h->mods, mod, HF_MODS_PATH))) : "?";
+		if (*fn != '\0')
+			t = xasprintf("%s%s%s (%s)", out, k != 0 ? "\n" : "", fn,
+			    path);
+		else
+			t = xasprintf("%s%s%#llx (%s)", out, k != 0 ? "\n" : "",
+			    (unsigned long long)ingest_heap_u64(&h->locs, loc,
+			    HF_LOCS_PC), path);
+		free(out);
+		out = t;
+	}
+	return (out);
+}
+
+static int
+heap_sites(struct ingest_ctx *ctx, const struct ingest_heap *h,
+    const uint64_t *cbytes, const uint64_t *cblocks)
+{
+	struct store_heap_site		 st;
+	const struct ingest_heap_sec	*s = &h->site;
+	uint64_t			 i;
+	uint32_t			 loc;
+	char				*stack, *name;
+	int				 rc;
+
+	for (i = 0; i < s->count; i++) {
+		memset(&st, 0, sizeof st);
+		st.idx = (int64_t)i;
+		st.type = heap_ix(ingest_heap_u32(s, i, HF_SITE_TYPE));
+		stack = heap_stack(h, i, &loc);
+		st.stack = stack;
+		st.module = -1;
+		name = NULL;
+		if (loc != HEAPFMT_NONE) {
+			st.function = ingest_heap_str(h, ingest_heap_u32(
+			    &h->locs, loc, HF_LOCS_FUNCTION));
+			st.module = heap_ix(ingest_heap_u32(&h->locs, loc,
+			    HF_LOCS_MODULE));
+			st.pc = ingest_heap_u64(&h->locs, loc, HF_LOCS_PC);
+			/* No symbol (a stripped library): module+offset. */
+			if (*st.function == '\0' && st.module >= 0) {
+				name = xasprintf("%s+%#llx", heap_base(
+				    ingest_heap_str(h, ingest_heap_u32(&h->mods,
+				    (uint64_t)st.module, HF_MODS_PATH))),
+				    (unsigned long long)(st.pc -
+				    ingest_heap_u64(&h->mods,
+				    (uint64_t)st.module, HF_MODS_BASE)));
+				st.function = name;
+			}
+		}
+		st.allocs = ingest_heap_u64(s, i, HF_SITE_ALLOCS);
+		st.frees = ingest_heap_u64(s, i, HF_SITE_FREES);
+		st.bytes = ingest_heap_u64(s, i, HF_SITE_BYTES);
+		st.peak_bytes = ingest_heap_u64(s, i, HF_SITE_PEAK);
+		st.live_bytes = ingest_heap_u64(s, i, HF_SITE_LIVE_BYTES);
+		st.live_blocks = ingest_heap_u64(s, i, HF_SITE_LIVE_BLOCKS);
+		st.collectable_bytes = cbytes[i];
+		st.collectable_blocks = cblocks[i];
+		rc = store_heap_site_add(ctx->st, ctx->session, &st);
+		free(stack);
+		free(name);
+		if (rc != 0)
+			return (ingest_store_fail(ctx, "heap_site"));
+	}
+	return (0);
+}
+
+static int
+heap_blocks(struct ingest_ctx *ctx, const struct ingest_heap *h,
+    const uint8_t *state)
+{
+	static const char *const states[] = { "reachable", "reachable",
+	    "possible", "collectable", "collectable" };
+	struct store_heap_block		 b;
+	const struct ingest_heap_sec	*s = &h->blks;
+	uint64_t			 i, data = 0;
+
+	for (i = 0; i < s->count; i++) {
+		if ((i & 0xffff) == 0)
+			ingest_progress(ctx, (size_t)(s->off + i * s->size));
+		b.idx = (int64_t)i;
+		b.addr = ingest_heap_u64(s, i, HF_BLKS_ADDR);
+		b.size = ingest_heap_u64(s, i, HF_BLKS_SIZE);
+		b.usable = b.size + ingest_heap_u32(s, i, HF_BLKS_SLACK);
+		b.seq = ingest_heap_u64(s, i, HF_BLKS_SEQ);
+		b.site = heap_ix(ingest_heap_u32(s, i, HF_BLKS_SITE));
+		b.type = heap_ix(ingest_heap_u32(s, i, HF_BLKS_TYPE));
+		b.region = heap_ix(ingest_heap_u32(s, i, HF_BLKS_REGION));
+		b.tid = ingest_heap_u32(s, i, HF_BLKS_TID);
+		b.state = states[state[i] <= 4 ? state[i] : 0];
+		b.leak = state[i] == INGEST_HEAP_DEFINITE ? "definite" :
+		    state[i] == INGEST_HEAP_INDIRECT ? "indirect" : NULL;
+		b.contents = NULL;
+		b.ncontents = 0;
+		if (h->contents != 0) {
+			b.ncontents = (size_t)(b.size < h->contents ? b.size :
+			    h->contents);
+			b.contents = h->data.p + data;
+			data += b.ncontents;
+		}
+		if (store_heap_block_add(ctx->st, ctx->session, &b) != 0)
+			return (ingest_store_fail(ctx, "heap_block"));
+	}
+	return (0);
+}
+
+static int
+heap_pointers(struct ingest_ctx *ctx, const struct ingest_heap *h)
+{
+	struct store_heap_root		 r;
+	const struct ingest_heap_sec	*s = &h->edgs;
+	uint64_t			 i;
+
+	for (i = 0; i < s->count; i++) {
+		if ((i & 0xffff) == 0)
+			ingest_progress(ctx, (size_t)(s->off + i * s->size));
+		if (store_heap_ref_add(ctx->st, ctx->session,
+		    ingest_heap_u32(s, i, HF_EDGS_SRC),
+		    (uint64_t)ingest_heap_u32(s, i, HF_EDGS_SRC_WORD) * 8,
+		    ingest_heap_u32(s, i, HF_EDGS_DST),
+		    ingest_heap_u32(s, i, HF_EDGS_DST_OFF) &
+		    HEAPFMT_OFF_MASK) != 0)
+			return (ingest_store_fail(ctx, "heap_ref"));
+	}
+	for (i = 0, s = &h->root; i < s->count; i++) {
+		r.idx = (int64_t)i;
+		r.region = ingest_heap_u32(s, i, HF_ROOT_REGION);
+		r.addr = ingest_heap_u64(s, i, HF_ROOT_ADDR);
+		r.name = ingest_heap_str(h, ingest_heap_u32(s, i,
+		    HF_ROOT_SYMBOL));
+		r.name_off = ingest_heap_u32(s, i, HF_ROOT_SYM_OFF);
+		r.dst = ingest_heap_u32(s, i, HF_ROOT_DST);
+		r.dst_off = ingest_heap_u32(s, i, HF_ROOT_DST_OFF) &
+		    HEAPFMT_OFF_MASK;
+		if (store_heap_root_add(ctx->st, ctx->session, &r) != 0)
+			return (ingest_store_fail(ctx, "heap_root"));
+	}
+	return (0);
+}
+
+/* What the snapshot says of itself: the program and when. */
+static void
+heap_about(struct ingest_ctx *ctx, const struct ingest_heap *h)
+{
+	const char	*prog;
+	uint64_t	 ns = ingest_heap_u64(&h->info, 0, HF_INFO_TIME_NS);
+	time_t		 t = (time_t)(ns / 1000000000u);
+	struct tm	 tm;
+	char		 buf[32];
+
+	prog = ingest_heap_str(h, ingest_heap_u32(&h->info, 0,
+	    HF_INFO_PROGRAM));
+	if (*prog != '\0')
+		ctx->program = xstrdup(heap_base(prog));
+	if (ns != 0 && gmtime_r(&t, &tm) != NULL &&
+	    strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm) != 0)
+		ctx->captured = xstrdup(buf);
+}
+
+static int
+heap_load(struct ingest_ctx *ctx)
+{
+	static const char *const taken[] = { "other", "exit", "signal",
+	    "every", "socket" };
+	struct ingest_heap	 h;
+	struct store_heap	 sh;
+	uint8_t			*state = NULL;
+	uint64_t		*cbytes = NULL, *cblocks = NULL, i, size;
+	uint32_t		 site, trig;
+	int			 rc = -1;
+
+	if (ingest_heap_parse(ctx, &h) != 0)
+		return (-1);
+	state = xmalloc(h.blks.count + 1);
+	ingest_heap_states(&h, state);
+	memset(&sh, 0, sizeof sh);
+	cbytes = xcalloc(h.site.count + 1, sizeof *cbytes);
+	cblocks = xcalloc(h.site.count + 1, sizeof *cblocks);
+	for (i = 0; i < h.blks.count; i++) {
+		size = ingest_heap_u64(&h.blks, i, HF_BLKS_SIZE);
+		sh.blocks++;
+		sh.bytes += (int64_t)size;
+		switch (state[i]) {
+		case INGEST_HEAP_REACHABLE:
+			sh.reachable_blocks++;
+			sh.reachable_bytes += (int64_t)size;
+			break;
+		case INGEST_HEAP_POSSIBLE:
+			sh.possible_blocks++;
+			sh.possible_bytes += (int64_t)size;
+			break;
+		case INGEST_HEAP_DEFINITE:
+			sh.definite_blocks++;
+			sh.definite_bytes += (int64_t)size;
+			break;
+		default:
+			sh.indirect_blocks++;
+			sh.indirect_bytes += (int64_t)size;
+			break;
+		}
+		site = ingest_heap_u32(&h.blks, i, HF_BLKS_SITE);
+		if (site < h.site.count && state[i] >= INGEST_HEAP_DEFINITE) {
+			cbytes[site] += size;
+			cblocks[site]++;
+		}
+	}
+	if (heap_modules(ctx, &h) != 0 || heap_regions_types(ctx, &h) != 0 ||
+	    heap_sites(ctx, &h, cbytes, cblocks) != 0 ||
+	    heap_blocks(ctx, &h, state) != 0 || heap_pointers(ctx, &h) != 0)
+		goto out;
+	for (i = 0; i < h.cntr.count; i++) {
+		if (store_counter_add(ctx->st, ctx->session, ingest_heap_str(&h,
+		    ingest_heap_u32(&h.cntr, i, HF_CNTR_NAME)),
+		    (int64_t)ingest_heap_u64(&h.cntr, i, HF_CNTR_VALUE)) != 0) {
+			ingest_store_fail(ctx, "counter");
+			goto out;
+		}
+	}
+	sh.version = h.minor == 0 ? "1.0" : "1.x";
+	sh.pid = ingest_heap_u32(&h.info, 0, HF_INFO_PID);
+	sh.ppid = ingest_heap_u32(&h.info, 0, HF_INFO_PPID);
+	trig = ingest_heap_u32(&h.info, 0, HF_INFO_TRIGGER);
+	sh.taken = taken[trig <= 4 ? trig : 0];
+	sh.serial = ingest_heap_u32(&h.info, 0, HF_INFO_SERIAL);
+	sh.time_ns = (int64_t)ingest_heap_u64(&h.info, 0, HF_INFO_TIME_NS);
+	sh.stop_ns = (int64_t)ingest_heap_u64(&h.info, 0, HF_INFO_STOP_NS);
+	sh.seq = (int64_t)ingest_heap_u64(&h.info, 0, HF_INFO_SEQ);
+	sh.contents = h.contents == HEAPFMT_CONTENTS_ALL ? -1 :
+	    (int64_t)h.contents;
+	sh.depth = ingest_heap_u32(&h.info, 0, HF_INFO_DEPTH);
+	sh.cmdline = ingest_heap_str(&h, ingest_heap_u32(&h.info, 0,
+	    HF_INFO_CMDLINE));
+	sh.cwd = ingest_heap_str(&h, ingest_heap_u32(&h.info, 0,
+	    HF_INFO_CWD));
+	sh.refs = (int64_t)h.edgs.count;
+	if (store_heap_add(ctx->st, ctx->session, &sh) != 0) {
+		ingest_store_fail(ctx, "heap");
+		goto out;
+	}
+	heap_about(ctx, &h);
+	ingest_progress(ctx, ctx->len);
+	rc = 0;
+out:
+	free(state);
+	free(cbytes);
+	free(cblocks);
+	return (rc);
+}
+
+const struct ingest_reader ingest_heap_reader = {
+	heap_detect,
+	heap_load,
+};
