@@ -55,9 +55,9 @@ tests_data_heap_sqlite_LDADD = $(SQLITE_LIBS)
 
 HEAP_E2E = tests/e2e/heap-memcheck.sh tests/e2e/heap-signal.sh \
 	tests/e2e/heap-fork.sh tests/e2e/heap-exits.sh tests/e2e/heap-cxx.sh \
-	tests/e2e/heap-sqlite.sh
+	tests/e2e/heap-sqlite.sh tests/e2e/heap-ingest.sh
 TESTS += $(HEAP_E2E)
 EXTRA_DIST += $(HEAP_E2E) tests/e2e/heap.sh
 HEAP_E2E_LOGS = $(HEAP_E2E:=.log)
 $(HEAP_E2E_LOGS): $(HEAPTEST_PROGS) tests/e2e/heapsum$(EXEEXT) \
-	capture/oberon/pvheap$(EXEEXT) capture/oberon/libpvheap.so
+	capture/oberon/pvheap$(EXEEXT) capture/oberon/libpvheap.so profview$(EXEEXT)

@@ -1,8 +1,9 @@
 /*
  * libFuzzer harness for the heap snapshot reader: any bytes must parse
  * or fail with a cause naming an offset, never read outside them; what
- * parses must survive memcheck's rules (every block gets a state) and a
- * walk over every string, index and kept byte the parse vouched for.
+ * parses must survive memcheck's rules (every block gets a state), a
+ * walk over every string, index and kept byte the parse vouched for,
+ * and an ingest into a store in memory, and leave it when deleted.
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -12,6 +13,7 @@
 #include "capture/oberon/heapfmt.h"
 #include "tests/fuzz/fuzz.h"
 #include "ingest/ingest.h"
+#include "store/store.h"
 
 /* Touch what the parse promised is there; abort if a promise breaks. */
 static void
@@ -54,6 +56,32 @@ fuzz_walk(const struct ingest_heap *h)
 	(void)len;
 }
 
+/* What parses must also ingest, and go again on delete. */
+static void
+fuzz_ingest(const uint8_t *data, size_t size)
+{
+	static struct store	*st;
+	struct ingest_opts	 opts;
+	const char		*kind;
+	char			*cause = NULL;
+	int64_t			 id;
+	int			 reused;
+
+	if (st == NULL && (st = store_open(":memory:", 0, &cause)) == NULL)
+		abort();
+	memset(&opts, 0, sizeof opts);
+	if (ingest_bytes(st, "fuzz.heap", data, size, &opts, &id, &kind,
+	    &reused, &cause) != 0) {
+		/* The parse passed: only the store may refuse it. */
+		if (cause == NULL || strstr(cause, "store") == NULL)
+			abort();
+		free(cause);
+		return;
+	}
+	if (store_session_delete(st, id, &cause) != 0)
+		abort();
+}
+
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -73,5 +101,6 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (ctx.cause != NULL)
 		abort();
 	fuzz_walk(&h);
+	fuzz_ingest(data, size);
 	return (0);
 }
