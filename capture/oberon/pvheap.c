@@ -25,6 +25,8 @@
 
 static pid_t	child;
 static int	snap_sig;
+/* Kept for the whole run (leak checkers see them from here). */
+static char	*out, *lib, *env;
 
 static void
 usage(void)
@@ -112,8 +114,7 @@ main(int argc, char **argv)
 	static const int fwd[] = { SIGTERM, SIGHUP, SIGUSR1, SIGUSR2,
 	    SIGALRM, SIGCONT, SIGWINCH };
 	struct sigaction sa;
-	char		 opts[512], cwd[PATH_MAX], *out = NULL, *lib, *pre;
-	char		*end, *prog, *base, *env;
+	char		 opts[512], cwd[PATH_MAX], *pre, *end, *prog, *base;
 	const char	*sock = NULL, *contents = NULL;
 	int		 c, at_exit = 0, depth = 0, quiet = 0, status;
 	double		 every = 0;
@@ -122,7 +123,7 @@ main(int argc, char **argv)
 	while ((c = getopt_long(argc, argv, "+o:qh", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'o':
-			out = optarg;
+			out = strdup(optarg);
 			break;
 		case 'x':
 			at_exit = 1;
@@ -205,8 +206,10 @@ main(int argc, char **argv)
 			return (1);
 	} else if (out[0] != '/') {
 		/* The program may chdir: the name is fixed now. */
-		if (asprintf(&out, "%s/%s", cwd, out) == -1)
+		pre = out;
+		if (asprintf(&out, "%s/%s", cwd, pre) == -1)
 			return (1);
+		free(pre);
 	}
 	lib = agent_path();
 	pre = getenv("LD_PRELOAD");
@@ -214,7 +217,7 @@ main(int argc, char **argv)
 		if (asprintf(&env, "%s:%s", lib, pre) == -1)
 			return (1);
 	} else
-		env = lib;
+		env = strdup(lib);
 	if (setenv("LD_PRELOAD", env, 1) != 0 ||
 	    setenv("PVHEAP_OUT", out, 1) != 0 ||
 	    setenv("PVHEAP_OPTS", opts, 1) != 0 ||
