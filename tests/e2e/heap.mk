@@ -15,7 +15,8 @@ HEAPTEST_PROGS = tests/data/heap/list tests/data/heap/tree \
 	tests/data/heap/cycles tests/data/heap/interior \
 	tests/data/heap/realloc tests/data/heap/aligned \
 	tests/data/heap/threads tests/data/heap/fork tests/data/heap/exits \
-	tests/data/heap/vtables tests/data/heap/sqlite
+	tests/data/heap/vtables tests/data/heap/sqlite \
+	tests/data/heap/dlopen tests/data/heap/plugin.so
 check_PROGRAMS += $(HEAPTEST_PROGS)
 EXTRA_DIST += tests/data/heap/heaptest.h
 tests_data_heap_list_SOURCES = tests/data/heap/list.c
@@ -48,6 +49,15 @@ tests_data_heap_exits_LDFLAGS = $(HEAPTEST_LDFLAGS)
 tests_data_heap_vtables_SOURCES = tests/data/heap/vtables.cc
 tests_data_heap_vtables_CXXFLAGS = $(HEAPTEST_CXXFLAGS)
 tests_data_heap_vtables_LDFLAGS = $(HEAPTEST_LDFLAGS)
+tests_data_heap_dlopen_SOURCES = tests/data/heap/dlopen.c
+tests_data_heap_dlopen_CFLAGS = $(HEAPTEST_CFLAGS)
+tests_data_heap_dlopen_LDFLAGS = $(HEAPTEST_LDFLAGS)
+tests_data_heap_dlopen_LDADD = -ldl
+# A module for dlopen: a "program" linked with -shared, like the agent.
+tests_data_heap_plugin_so_SOURCES = tests/data/heap/plugin.c
+tests_data_heap_plugin_so_CFLAGS = $(HEAPTEST_CFLAGS) -fPIC
+tests_data_heap_plugin_so_LDFLAGS = -shared
+
 tests_data_heap_sqlite_SOURCES = tests/data/heap/sqlite.c
 tests_data_heap_sqlite_CFLAGS = $(HEAPTEST_CFLAGS) $(SQLITE_CFLAGS)
 tests_data_heap_sqlite_LDFLAGS = $(HEAPTEST_LDFLAGS)
@@ -55,7 +65,8 @@ tests_data_heap_sqlite_LDADD = $(SQLITE_LIBS)
 
 HEAP_E2E = tests/e2e/heap-memcheck.sh tests/e2e/heap-signal.sh \
 	tests/e2e/heap-fork.sh tests/e2e/heap-exits.sh tests/e2e/heap-cxx.sh \
-	tests/e2e/heap-sqlite.sh tests/e2e/heap-ingest.sh
+	tests/e2e/heap-sqlite.sh tests/e2e/heap-ingest.sh \
+	tests/e2e/heap-live.sh
 TESTS += $(HEAP_E2E)
 EXTRA_DIST += $(HEAP_E2E) tests/e2e/heap.sh
 HEAP_E2E_LOGS = $(HEAP_E2E:=.log)

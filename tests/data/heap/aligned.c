@@ -49,6 +49,6 @@ main(void)
 {
 	all();
 	heaptest_scrub();
-	printf("aligned: %p\n", (void *)(keep[0] != NULL));
+	printf("aligned: %d\n", keep[0] != NULL);
 	return (0);
 }

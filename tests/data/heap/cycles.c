@@ -43,6 +43,6 @@ main(void)
 	kept = ring(4);
 	leak();
 	heaptest_scrub();
-	printf("cycles: %p\n", (void *)(kept != NULL));
+	printf("cycles: %d\n", kept != NULL);
 	return (0);
 }
