@@ -102,6 +102,31 @@ heap_idx(struct ingest_ctx *ctx, const struct ingest_heap_sec *s,
 	    " record of %s (%llu records)", v, ttag, (unsigned long long)n));
 }
 
+/*
+ * A run of records of section t: a first index at off and a count in
+ * the next field, both inside t.
+ */
+static int
+heap_run(struct ingest_ctx *ctx, const struct ingest_heap_sec *s,
+    const char *tag, uint64_t i, unsigned off, const char *fname,
+    const char *nname, const struct ingest_heap_sec *t)
+{
+	uint64_t	first = ingest_heap_u32(s, i, off);
+	uint64_t	n = ingest_heap_u32(s, i, off + 4);
+	char		field[48];
+	int		bad_first = first > t->count;
+
+	if (first + n <= t->count)
+		return (0);
+	snprintf(field, sizeof field, "%s[%llu].%s", tag,
+	    (unsigned long long)i, bad_first ? fname : nname);
+	return (ingest_fail(ctx, heap_at(s, i, bad_first ? off : off + 4),
+	    field, "records %llu..%llu are past %s (%llu records)",
+	    (unsigned long long)first, (unsigned long long)(first + n),
+	    t->tag != NULL ? t->tag : "its section",
+	    (unsigned long long)t->count));
+}
+
 static int
 heap_sections(struct ingest_ctx *ctx, struct ingest_heap *h,
     uint32_t nsec, uint32_t hsize)
@@ -195,10 +220,9 @@ static int
 heap_records(struct ingest_ctx *ctx, struct ingest_heap *h)
 {
 	const struct ingest_heap_sec *s;
-	uint64_t	 i, first, n, prev = 0, addr, size, end, off, sum;
+	uint64_t	 i, prev = 0, addr, size, end, off, sum;
 	uint64_t	 nblk = h->blks.count, src, word, psrc = 0, pword = 0;
 	uint32_t	 v, dst;
-	unsigned	 k;
 	char		 field[48];
 
 	s = &h->info;
@@ -216,21 +240,9 @@ heap_records(struct ingest_ctx *ctx, struct ingest_heap *h)
 		    "build_id") ||
 		    heap_str(ctx, h, s, "MODS", i, HF_MODS_SONAME, "soname"))
 			return (-1);
-		first = ingest_heap_u32(s, i, HF_MODS_FIRST_IMPORT);
-		n = ingest_heap_u32(s, i, HF_MODS_NIMPORTS);
-		if (first + n > h->imps.count) {
-			k = first > h->imps.count ? HF_MODS_FIRST_IMPORT :
-			    HF_MODS_NIMPORTS;
-			snprintf(field, sizeof field, "MODS[%llu].%s",
-			    (unsigned long long)i, k == HF_MODS_NIMPORTS ?
-			    "nimports" : "first_import");
-			return (ingest_fail(ctx, heap_at(s, i, k), field,
-			    "imports %llu..%llu are"
-			    " past IMPS (%llu records)",
-			    (unsigned long long)first,
-			    (unsigned long long)(first + n),
-			    (unsigned long long)h->imps.count));
-		}
+		if (heap_run(ctx, s, "MODS", i, HF_MODS_FIRST_IMPORT,
+		    "first_import", "nimports", &h->imps))
+			return (-1);
 	}
 	for (i = 0, s = &h->imps; i < s->count; i++) {
 		if (heap_idx(ctx, s, "IMPS", i, HF_IMPS_MODULE, "module",
@@ -275,21 +287,9 @@ heap_records(struct ingest_ctx *ctx, struct ingest_heap *h)
 			return (-1);
 	}
 	for (i = 0, s = &h->site; i < s->count; i++) {
-		first = ingest_heap_u32(s, i, HF_SITE_FIRST_FRAME);
-		n = ingest_heap_u32(s, i, HF_SITE_NFRAMES);
-		if (first + n > h->frms.count) {
-			k = first > h->frms.count ? HF_SITE_FIRST_FRAME :
-			    HF_SITE_NFRAMES;
-			snprintf(field, sizeof field, "SITE[%llu].%s",
-			    (unsigned long long)i, k == HF_SITE_NFRAMES ?
-			    "nframes" : "first_frame");
-			return (ingest_fail(ctx, heap_at(s, i, k), field,
-			    "frames %llu..%llu are"
-			    " past FRMS (%llu records)",
-			    (unsigned long long)first,
-			    (unsigned long long)(first + n),
-			    (unsigned long long)h->frms.count));
-		}
+		if (heap_run(ctx, s, "SITE", i, HF_SITE_FIRST_FRAME,
+		    "first_frame", "nframes", &h->frms))
+			return (-1);
 		if (heap_idx(ctx, s, "SITE", i, HF_SITE_TYPE, "type", "TYPE",
 		    h->type.count, 1))
 			return (-1);
@@ -791,8 +791,8 @@ heap_stack(const struct ingest_heap *h, uint64_t site, uint32_t *loc0)
 		path = mod != HEAPFMT_NONE ? heap_base(ingest_heap_str(h,
 		    ingest_heap_u32(&h->mods, mod, HF_MODS_PATH))) : "?";
 		if (*fn != '\0')
-			t = xasprintf("%s%s%s (%s)", out, k != 0 ? "\n" : "", fn,
-			    path);
+			t = xasprintf("%s%s%s (%s)", out, k != 0 ? "\n" : "",
+			    fn, path);
 		else
 			t = xasprintf("%s%s%#llx (%s)", out, k != 0 ? "\n" : "",
 			    (unsigned long long)ingest_heap_u64(&h->locs, loc,

@@ -14,7 +14,8 @@
 static const char *const store_heap_migrations[] = {
 	/* 0 -> 1 */
 	"CREATE TABLE IF NOT EXISTS heap ("
-	"  session INTEGER PRIMARY KEY REFERENCES session(id) ON DELETE CASCADE,"
+	"  session INTEGER PRIMARY KEY"
+	"   REFERENCES session(id) ON DELETE CASCADE,"
 	"  version TEXT NOT NULL,"
 	"  pid INTEGER NOT NULL,"
 	"  ppid INTEGER NOT NULL,"

@@ -1370,7 +1370,8 @@ agent_main(void *arg)
 		p[1].events = POLLIN;
 		timeout = -1;
 		clock_gettime(CLOCK_MONOTONIC, &ts);
-		now = (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
+		now = (uint64_t)ts.tv_sec * 1000 +
+		    (uint64_t)ts.tv_nsec / 1000000;
 		if (agent_opts.every_ms != 0) {
 			if (next == 0)
 				next = now + agent_opts.every_ms;

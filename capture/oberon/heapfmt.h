@@ -160,7 +160,7 @@
 #define HF_EDGS_DST		8	/* BLKS */
 #define HF_EDGS_DST_OFF		12	/* HEAPFMT_OFF_* */
 
-#define HF_ROOT_ADDR		0	/* 64: the word's address, or register */
+#define HF_ROOT_ADDR		0	/* 64: the word's place or register */
 #define HF_ROOT_REGION		8	/* REGN */
 #define HF_ROOT_DST		12	/* BLKS */
 #define HF_ROOT_DST_OFF		16	/* HEAPFMT_OFF_* */

@@ -256,7 +256,8 @@ maps_read(struct abuf *text, struct abuf *out)
 		p++;
 		m->hi = num(&p, 16);
 		p++;
-		m->prot = (p[0] == 'r') | (p[1] == 'w') << 1 | (p[2] == 'x') << 2;
+		m->prot = (p[0] == 'r') | (p[1] == 'w') << 1 |
+		    (p[2] == 'x') << 2;
 		p += 5;
 		num(&p, 16);		/* offset */
 		while (*p == ' ')
@@ -660,24 +661,15 @@ heap_regions(struct snap *s)
 	return (0);
 }
 
-/* The block p points into (memcheck's rule), or HEAPFMT_NONE. */
-static inline uint32_t
-lookup(struct snap *s, uint64_t p)
+static inline const struct hregion *
+region_of(struct snap *s, uint64_t p)
 {
-	const struct hregion	*r;
-	size_t			 lo, hi, mid, k;
-	uint32_t		 a, b, i;
+	size_t	lo = 0, hi = s->nhr, mid;
 
 	if (p < s->lo || p >= s->hi)
-		return (HEAPFMT_NONE);
-	/* Most pointers are into the one big region (or the last one). */
-	if (p >= s->hr[s->last].lo && p < s->hr[s->last].hi) {
-		r = &s->hr[s->last];
-		goto found;
-	}
-	lo = 0;
-	hi = s->nhr;
-	r = NULL;
+		return (NULL);
+	if (p >= s->hr[s->last].lo && p < s->hr[s->last].hi)
+		return (&s->hr[s->last]);
 	while (lo < hi) {
 		mid = lo + (hi - lo) / 2;
 		if (s->hr[mid].hi <= p)
@@ -685,19 +677,23 @@ lookup(struct snap *s, uint64_t p)
 		else if (s->hr[mid].lo > p)
 			hi = mid;
 		else {
-			r = &s->hr[mid];
-			break;
+			s->last = mid;
+			return (&s->hr[mid]);
 		}
 	}
-	if (r == NULL)
-		return (HEAPFMT_NONE);
-	s->last = (size_t)(r - s->hr);
-found:
-	k = (p - r->lo) >> CELL_SHIFT;
-	a = s->pg[r->pg + k];
-	b = s->pg[r->pg + k + 1];
-	/* The last block that starts at or before p: in this cell, or
-	 * the one before the cell. */
+	return (NULL);
+}
+
+/*
+ * Of the blocks a..b that start in p's cell, the last at or before p, or
+ * else the block before the cell: the block p is in, if any.
+ */
+static inline uint32_t
+cell_pick(const struct snap *s, const struct hregion *r, uint64_t p,
+    uint32_t a, uint32_t b)
+{
+	uint32_t	i;
+
 	if (a < b && s->span[a].lo <= p) {
 		for (i = a; i + 1 < b && s->span[i + 1].lo <= p; i++)
 			;
@@ -706,9 +702,20 @@ found:
 			return (HEAPFMT_NONE);
 		i = a - 1;
 	}
-	if (p < s->span[i].hi)
-		return (i);
-	return (HEAPFMT_NONE);
+	return (p < s->span[i].hi ? i : HEAPFMT_NONE);
+}
+
+/* The block p points into (memcheck's rule), or HEAPFMT_NONE. */
+static inline uint32_t
+lookup(struct snap *s, uint64_t p)
+{
+	const struct hregion	*r;
+	size_t			 k;
+
+	if ((r = region_of(s, p)) == NULL)
+		return (HEAPFMT_NONE);
+	k = r->pg + ((p - r->lo) >> CELL_SHIFT);
+	return (cell_pick(s, r, p, s->pg[k], s->pg[k + 1]));
 }
 
 /*
@@ -1133,35 +1140,12 @@ struct cand {
 	const struct hregion *r;
 };
 
-static inline const struct hregion *
-region_of(struct snap *s, uint64_t p)
-{
-	size_t	lo = 0, hi = s->nhr, mid;
-
-	if (p < s->lo || p >= s->hi)
-		return (NULL);
-	if (p >= s->hr[s->last].lo && p < s->hr[s->last].hi)
-		return (&s->hr[s->last]);
-	while (lo < hi) {
-		mid = lo + (hi - lo) / 2;
-		if (s->hr[mid].hi <= p)
-			lo = mid + 1;
-		else if (s->hr[mid].lo > p)
-			hi = mid;
-		else {
-			s->last = mid;
-			return (&s->hr[mid]);
-		}
-	}
-	return (NULL);
-}
-
 static void
 flush(struct snap *s, struct cand *c, size_t n)
 {
 	const struct hregion	*r;
 	size_t			 k, j;
-	uint32_t		 i, a, b;
+	uint32_t		 i;
 	uint8_t			*e, *end;
 
 	if (n == 0 || (e = abuf_grow(&s->edges, n * HEAPFMT_EDGS_SIZE)) ==
@@ -1182,18 +1166,8 @@ flush(struct snap *s, struct cand *c, size_t n)
 		__builtin_prefetch(&s->span[c[k].a]);
 	}
 	for (k = 0; k < n; k++) {
-		a = c[k].a;
-		b = c[k].b;
-		if (a < b && s->span[a].lo <= c[k].p) {
-			for (i = a; i + 1 < b && s->span[i + 1].lo <= c[k].p;
-			    i++)
-				;
-		} else {
-			if (a <= c[k].r->first)
-				continue;
-			i = a - 1;
-		}
-		if (c[k].p >= s->span[i].hi)
+		if ((i = cell_pick(s, c[k].r, c[k].p, c[k].a, c[k].b)) ==
+		    HEAPFMT_NONE)
 			continue;
 		put32(e, c[k].src);
 		put32(e + 4, c[k].word);
@@ -1646,7 +1620,8 @@ name_types(struct snap *s, struct out *o, const uint32_t *site_type)
 				    NULL) {
 					d = elf_demangle(sym->name);
 					cls = d != NULL ? d : sym->name;
-					if (strncmp(cls, "vtable for ", 11) == 0)
+					if (strncmp(cls, "vtable for ",
+					    11) == 0)
 						cls += 11;
 					put32(t, str_add(&o->st, cls));
 					put32(t + 4, (uint32_t)k);

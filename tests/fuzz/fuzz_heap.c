@@ -49,7 +49,8 @@ fuzz_walk(const struct ingest_heap *h)
 		abort();
 	ingest_heap_states(h, st);
 	for (i = 0; i < h->blks.count; i++) {
-		if (st[i] < INGEST_HEAP_REACHABLE || st[i] > INGEST_HEAP_INDIRECT)
+		if (st[i] < INGEST_HEAP_REACHABLE ||
+		    st[i] > INGEST_HEAP_INDIRECT)
 			abort();
 	}
 	free(st);

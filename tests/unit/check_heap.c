@@ -324,57 +324,39 @@ parse(const uint8_t *buf, size_t len, struct ingest_heap *h, char **cause)
 	return (rc);
 }
 
-/* b with the u32 at off set to v must fail naming off and field. */
+/* b with the width-byte value at off set to v must fail, saying want. */
 static void
-bad32(struct hb *b, size_t off, uint32_t v, const char *field)
-{
-	struct ingest_heap	 h;
-	uint8_t			*copy = malloc(b->len);
-	char			*cause, want[64];
-
-	memcpy(copy, b->buf, b->len);
-	p32(copy + off, v);
-	ck_assert_int_ne(parse(copy, b->len, &h, &cause), 0);
-	snprintf(want, sizeof want, "offset %zu: %s", off, field);
-	ck_assert_msg(strstr(cause, want) != NULL, "\"%s\" lacks \"%s\"",
-	    cause, want);
-	free(cause);
-	free(copy);
-}
-
-/* b with the u32 at off set to v must fail with text in its cause. */
-static void
-bad32_msg(struct hb *b, size_t off, uint32_t v, const char *text)
+bad_at(struct hb *b, size_t off, int width, uint64_t v, const char *want)
 {
 	struct ingest_heap	 h;
 	uint8_t			*copy = malloc(b->len);
 	char			*cause;
 
 	memcpy(copy, b->buf, b->len);
-	p32(copy + off, v);
+	if (width == 4)
+		p32(copy + off, (uint32_t)v);
+	else
+		p64(copy + off, v);
 	ck_assert_int_ne(parse(copy, b->len, &h, &cause), 0);
-	ck_assert_msg(strstr(cause, text) != NULL, "\"%s\" lacks \"%s\"",
-	    cause, text);
-	free(cause);
-	free(copy);
-}
-
-static void
-bad64(struct hb *b, size_t off, uint64_t v, const char *field)
-{
-	struct ingest_heap	 h;
-	uint8_t			*copy = malloc(b->len);
-	char			*cause, want[64];
-
-	memcpy(copy, b->buf, b->len);
-	p64(copy + off, v);
-	ck_assert_int_ne(parse(copy, b->len, &h, &cause), 0);
-	snprintf(want, sizeof want, "offset %zu: %s", off, field);
 	ck_assert_msg(strstr(cause, want) != NULL, "\"%s\" lacks \"%s\"",
 	    cause, want);
 	free(cause);
 	free(copy);
 }
+
+/* ... failing at off itself, in field. */
+static void
+bad_field(struct hb *b, size_t off, int width, uint64_t v, const char *field)
+{
+	char	want[64];
+
+	snprintf(want, sizeof want, "offset %zu: %s", off, field);
+	bad_at(b, off, width, v, want);
+}
+
+#define bad32(b, off, v, field)		bad_field(b, off, 4, v, field)
+#define bad64(b, off, v, field)		bad_field(b, off, 8, v, field)
+#define bad32_msg(b, off, v, text)	bad_at(b, off, 4, v, text)
 
 START_TEST(test_good)
 {
