@@ -457,4 +457,22 @@ size_t		 analyze_heap_anchored_by(const struct analyze_heap *,
 size_t		 analyze_heap_unload(const struct analyze_heap *,
 		    const uint8_t *, uint8_t *);
 
+/*
+ * The heap kind (heap.c): a snapshot's header and leak summary, and its
+ * top allocation sites by live bytes, for the report.
+ */
+#define ANALYZE_HEAP_TOP	20
+
+struct analyze_heap_summary {
+	struct store_heap	 h;
+	struct store_heap_site	*sites;		/* most live bytes first */
+	size_t			 nsites;
+};
+
+int		 analyze_heap_summary_load(struct store *, int64_t, size_t,
+		     struct analyze_heap_summary *, char **);
+void		 analyze_heap_summary_free(struct analyze_heap_summary *);
+void		*analyze_heap_model(struct store *, int64_t, char **);
+void		 analyze_heap_model_free(void *);
+
 #endif
