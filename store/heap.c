@@ -531,3 +531,176 @@ store_heap_site_next(struct store_cursor *c, struct store_heap_site *s)
 	s->collectable_blocks = (uint64_t)store_cursor_int(c, 11);
 	return (1);
 }
+
+/*
+ * What the heap graph's analyses load once (analyze/heapsnap.c): blocks
+ * by index (their contents apart, with store_heap_contents), pointers,
+ * roots with their region's module and thread, types, modules and
+ * imports, each by a cursor and its _next.
+ */
+struct store_cursor *
+store_heap_blocks(struct store *st, int64_t session)
+{
+	return (store_cursor_open(st, "SELECT idx, addr, size, usable, seq,"
+	    " coalesce(site, -1), coalesce(type, -1), coalesce(region, -1),"
+	    " tid, state, leak FROM heap_block WHERE session = ?1"
+	    " ORDER BY idx", session));
+}
+
+int
+store_heap_block_next(struct store_cursor *c, struct store_heap_block *b)
+{
+	int	rc;
+
+	if ((rc = store_cursor_step(c)) != 1)
+		return (rc);
+	memset(b, 0, sizeof *b);
+	b->idx = store_cursor_int(c, 0);
+	b->addr = (uint64_t)store_cursor_int(c, 1);
+	b->size = (uint64_t)store_cursor_int(c, 2);
+	b->usable = (uint64_t)store_cursor_int(c, 3);
+	b->seq = (uint64_t)store_cursor_int(c, 4);
+	b->site = store_cursor_int(c, 5);
+	b->type = store_cursor_int(c, 6);
+	b->region = store_cursor_int(c, 7);
+	b->tid = store_cursor_int(c, 8);
+	b->state = store_cursor_text(c, 9);
+	b->leak = store_cursor_text(c, 10);
+	return (1);
+}
+
+/* The blocks whose contents were kept, by index. */
+struct store_cursor *
+store_heap_contents(struct store *st, int64_t session)
+{
+	return (store_cursor_open(st, "SELECT idx, contents FROM heap_block"
+	    " WHERE session = ?1 AND contents IS NOT NULL ORDER BY idx",
+	    session));
+}
+
+int
+store_heap_contents_next(struct store_cursor *c, struct store_heap_block *b)
+{
+	int	rc;
+
+	if ((rc = store_cursor_step(c)) != 1)
+		return (rc);
+	b->idx = store_cursor_int(c, 0);
+	b->contents = store_cursor_blob(c, 1, &b->ncontents);
+	return (1);
+}
+
+struct store_cursor *
+store_heap_refs(struct store *st, int64_t session)
+{
+	return (store_cursor_open(st, "SELECT src, src_off, dst, dst_off"
+	    " FROM heap_ref WHERE" STORE_HEAP_REFS " AND session = ?1",
+	    session));
+}
+
+int
+store_heap_ref_next(struct store_cursor *c, struct store_heap_ref *r)
+{
+	int	rc;
+
+	if ((rc = store_cursor_step(c)) != 1)
+		return (rc);
+	r->src = store_cursor_int(c, 0);
+	r->src_off = store_cursor_int(c, 1);
+	r->dst = store_cursor_int(c, 2);
+	r->dst_off = store_cursor_int(c, 3);
+	return (1);
+}
+
+/* Roots with their region's kind, module and thread, by index. */
+struct store_cursor *
+store_heap_roots(struct store *st, int64_t session)
+{
+	return (store_cursor_open(st, "SELECT r.idx, r.region, r.addr, r.name,"
+	    " r.name_off, r.dst, r.dst_off, g.kind, coalesce(g.module, -1),"
+	    " coalesce(g.tid, 0) FROM heap_root r LEFT JOIN heap_region g"
+	    " ON g.session = ?1 AND g.idx = r.region WHERE r.session = ?1"
+	    " ORDER BY r.idx", session));
+}
+
+int
+store_heap_root_next(struct store_cursor *c, struct store_heap_root *r)
+{
+	int	rc;
+
+	if ((rc = store_cursor_step(c)) != 1)
+		return (rc);
+	memset(r, 0, sizeof *r);
+	r->idx = store_cursor_int(c, 0);
+	r->region = store_cursor_int(c, 1);
+	r->addr = (uint64_t)store_cursor_int(c, 2);
+	r->name = store_cursor_text(c, 3);
+	r->name_off = store_cursor_int(c, 4);
+	r->dst = store_cursor_int(c, 5);
+	r->dst_off = store_cursor_int(c, 6);
+	r->region_kind = store_cursor_text(c, 7);
+	r->module = store_cursor_int(c, 8);
+	r->tid = store_cursor_int(c, 9);
+	return (1);
+}
+
+/* Types: idx, name, module (-1: none), by index. */
+struct store_cursor *
+store_heap_types(struct store *st, int64_t session)
+{
+	return (store_cursor_open(st, "SELECT idx, name, coalesce(module, -1)"
+	    " FROM heap_type WHERE session = ?1 ORDER BY idx", session));
+}
+
+/* Modules by index; store_heap_module_next fills idx, path, soname. */
+struct store_cursor *
+store_heap_modules(struct store *st, int64_t session)
+{
+	return (store_cursor_open(st, "SELECT idx, path, soname, main,"
+	    " unloaded FROM heap_module WHERE session = ?1 ORDER BY idx",
+	    session));
+}
+
+int
+store_heap_module_next(struct store_cursor *c, struct store_heap_module *m)
+{
+	int	rc;
+
+	if ((rc = store_cursor_step(c)) != 1)
+		return (rc);
+	memset(m, 0, sizeof *m);
+	m->idx = store_cursor_int(c, 0);
+	m->path = store_cursor_text(c, 1);
+	m->soname = store_cursor_text(c, 2);
+	m->main = (int)store_cursor_int(c, 3);
+	m->unloaded = (int)store_cursor_int(c, 4);
+	return (1);
+}
+
+/* Imports that name a loaded module: module, target. */
+struct store_cursor *
+store_heap_imports(struct store *st, int64_t session)
+{
+	return (store_cursor_open(st, "SELECT module, target FROM heap_import"
+	    " WHERE session = ?1 AND target IS NOT NULL ORDER BY module, idx",
+	    session));
+}
+
+/* The next row of a cursor of integers and texts: columns by number. */
+int
+store_heap_next(struct store_cursor *c)
+{
+	return (store_cursor_step(c));
+}
+
+int64_t
+store_heap_int(struct store_cursor *c, int col)
+{
+	return (store_cursor_int(c, col));
+}
+
+const char *
+store_heap_text_at(struct store_cursor *c, int col)
+{
+	return (store_cursor_text(c, col));
+}

@@ -332,6 +332,14 @@ struct store_heap_root {
 	const char	*name;
 	int64_t		 name_off;
 	int64_t		 dst, dst_off;
+	/* store_heap_root_next only: the region's */
+	const char	*region_kind;
+	int64_t		 module;	/* -1: none */
+	int64_t		 tid;
+};
+
+struct store_heap_ref {
+	int64_t		 src, src_off, dst, dst_off;
 };
 
 /* heap.c */
@@ -358,6 +366,26 @@ int		 store_heap_root_add(struct store *, int64_t,
 struct store_cursor *store_heap_sites(struct store *, int64_t, int64_t);
 int		 store_heap_site_next(struct store_cursor *,
 		     struct store_heap_site *);
+struct store_cursor *store_heap_blocks(struct store *, int64_t);
+int		 store_heap_block_next(struct store_cursor *,
+		     struct store_heap_block *);
+struct store_cursor *store_heap_contents(struct store *, int64_t);
+int		 store_heap_contents_next(struct store_cursor *,
+		     struct store_heap_block *);
+struct store_cursor *store_heap_refs(struct store *, int64_t);
+int		 store_heap_ref_next(struct store_cursor *,
+		     struct store_heap_ref *);
+struct store_cursor *store_heap_roots(struct store *, int64_t);
+int		 store_heap_root_next(struct store_cursor *,
+		     struct store_heap_root *);
+struct store_cursor *store_heap_types(struct store *, int64_t);
+struct store_cursor *store_heap_modules(struct store *, int64_t);
+int		 store_heap_module_next(struct store_cursor *,
+		     struct store_heap_module *);
+struct store_cursor *store_heap_imports(struct store *, int64_t);
+int		 store_heap_next(struct store_cursor *);
+int64_t		 store_heap_int(struct store_cursor *, int);
+const char	*store_heap_text_at(struct store_cursor *, int);
 
 /*
  * A statement a user typed (query.c): for profview sql and :sql only.
