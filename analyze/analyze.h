@@ -515,6 +515,7 @@ int64_t		 analyze_heap_snap_block_at(const struct analyze_heap_snap *,
 		     uint64_t);
 int64_t		 analyze_heap_snap_root(const struct analyze_heap_snap *,
 		     const char *);
+char		*analyze_heap_snap_root_key(const struct store_heap_root *);
 int64_t		 analyze_heap_snap_module(const struct analyze_heap_snap *,
 		     const char *);
 size_t		 analyze_heap_snap_unload_set(const struct analyze_heap_snap *,

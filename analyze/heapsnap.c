@@ -122,12 +122,16 @@ analyze_heap_snap_free(struct analyze_heap_snap *m)
 	memset(m, 0, sizeof *m);
 }
 
-/* A root's group: its variable, or what holds it (a thread's stack). */
-static char *
-snap_root_key(const struct store_heap_root *r)
+/*
+ * A root's group, as people name it: module:variable, or what holds it
+ * (a thread's stack or registers).
+ */
+char *
+analyze_heap_snap_root_key(const struct store_heap_root *r)
 {
 	if (r->name != NULL && *r->name != '\0')
-		return (xstrdup(r->name));
+		return (r->region_name != NULL ? xasprintf("%s:%s",
+		    r->region_name, r->name) : xstrdup(r->name));
 	if (r->tid != 0)
 		return (xasprintf("%s of thread %lld", r->region_kind != NULL ?
 		    r->region_kind : "region", (long long)r->tid));
@@ -240,7 +244,7 @@ analyze_heap_snap_load(struct store *st, int64_t session,
 	if ((c = store_heap_roots(st, session)) == NULL)
 		goto store;
 	while ((rc = store_heap_root_next(c, &o)) == 1) {
-		key = snap_root_key(&o);
+		key = analyze_heap_snap_root_key(&o);
 		k = snap_intern(&names, key, &next, &made);
 		if (made) {
 			SNAP_GROW(m->root_name, m->nroots, rcap);

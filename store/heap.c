@@ -618,7 +618,8 @@ store_heap_roots(struct store *st, int64_t session)
 {
 	return (store_cursor_open(st, "SELECT r.idx, r.region, r.addr, r.name,"
 	    " r.name_off, r.dst, r.dst_off, g.kind, coalesce(g.module, -1),"
-	    " coalesce(g.tid, 0) FROM heap_root r LEFT JOIN heap_region g"
+	    " coalesce(g.tid, 0), g.name FROM heap_root r LEFT JOIN"
+	    " heap_region g"
 	    " ON g.session = ?1 AND g.idx = r.region WHERE r.session = ?1"
 	    " ORDER BY r.idx", session));
 }
@@ -641,6 +642,7 @@ store_heap_root_next(struct store_cursor *c, struct store_heap_root *r)
 	r->region_kind = store_cursor_text(c, 7);
 	r->module = store_cursor_int(c, 8);
 	r->tid = store_cursor_int(c, 9);
+	r->region_name = store_cursor_text(c, 10);
 	return (1);
 }
 

@@ -334,6 +334,7 @@ struct store_heap_root {
 	int64_t		 dst, dst_off;
 	/* store_heap_root_next only: the region's */
 	const char	*region_kind;
+	const char	*region_name;	/* a module's file name */
 	int64_t		 module;	/* -1: none */
 	int64_t		 tid;
 };
