@@ -21,6 +21,10 @@ const struct kind kind_table[] = {
 	    &ingest_ovd_reader, &store_ovd_schema,
 	    analyze_ovd_model, analyze_ovd_model_free,
 	    report_ovd, report_ovd_trace },
+	{ "heap", "pvheap snapshot of a C/C++ heap (NAME.heap)",
+	    &ingest_heap_reader, &store_heap_schema,
+	    analyze_heap_model, analyze_heap_model_free,
+	    report_heap, NULL },
 };
 const size_t kind_count = sizeof kind_table / sizeof kind_table[0];
 

@@ -88,6 +88,10 @@ main_usage_exit(int status)
 "       profview [options] sql [--csv|--json] QUERY\n"
 "       profview [options] export [-f %s] [-o OUT] ID|FILE\n"
 "       profview [options] browse [ID...]    browse stored sessions\n"
+"       profview [options] heap [--csv|--json] ID QUESTION [ARGS]\n"
+"           ask a heap session: collectable, reachable ADDR|ROOT,\n"
+"           reached-from ADDR, anchored-by ROOT|ADDR, test-unload MODULE...,\n"
+"           by-type, by-module, sizes, find STRING [POS], trace ROOT[N]\n"
 "\n"
 "options:\n"
 "  --db PATH         the store (default $PROFVIEW_DB, else\n"
@@ -101,7 +105,7 @@ main_usage_exit(int status)
 "  --writable        let sql and :sql change the store\n"
 "  -f, --format FMT  report format for export (%s)\n"
 "  -o, --output OUT  write the report to OUT instead of standard output\n"
-"      --csv, --json sql and sessions output (default: aligned text)\n"
+"      --csv, --json sql, sessions and heap output (default: aligned text)\n"
 "  -h, --help        this text\n"
 "  -V, --version     the version\n"
 "\n"
@@ -191,6 +195,29 @@ main_sessions(struct store *st, int format)
 		return (EXIT_FAIL);
 	}
 	return (EXIT_OK);
+}
+
+static int
+main_parse_id(const char *s, int64_t *id);
+
+/* profview heap SESSION QUESTION [ARGS]: report/heapq.c answers. */
+static int
+main_heap(struct store *st, char **argv, int argc, int format)
+{
+	char	*cause = NULL;
+	int64_t	 id;
+
+	if (main_parse_id(argv[0], &id) != 0) {
+		main_error("%s: not a session id", argv[0]);
+		return (EXIT_USAGE);
+	}
+	if (report_heap_question(st, id, argv + 1, argc - 1, format, stdout,
+	    &cause) != 0) {
+		main_error("heap: %s", cause);
+		free(cause);
+		return (EXIT_FAIL);
+	}
+	return (main_stdout(EXIT_OK));
 }
 
 static int
@@ -527,6 +554,12 @@ main(int argc, char **argv)
 			main_usage_exit(EXIT_USAGE);
 		st = main_open(&a, STORE_NOCREATE, 0);
 		rc = main_delete(st, argv + 1, argc - 1);
+	} else if (strcmp(cmd, "heap") == 0) {
+		if (argc < 3)
+			main_usage_exit(EXIT_USAGE);
+		st = main_open(&a, STORE_READONLY, 0);
+		rc = main_heap(st, argv + 1, argc - 1, sqlfmt != REPORT_TEXT ?
+		    sqlfmt : a.format);
 	} else if (strcmp(cmd, "export") == 0) {
 		if (argc != 2)
 			main_usage_exit(EXIT_USAGE);

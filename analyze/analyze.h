@@ -731,4 +731,74 @@ uint32_t	 analyze_heapview_root(const struct analyze_heapview *,
 #define ANALYZE_HEAPVIEW_BY_MODULE	1
 #define ANALYZE_HEAPVIEW_BY_SIZE	2
 
+/*
+ * The heap kind (heap.c): a snapshot's header and leak summary, and its
+ * top allocation sites by live bytes, for the report.
+ */
+#define ANALYZE_HEAP_TOP	20
+
+struct analyze_heap_summary {
+	struct store_heap	 h;
+	struct store_heap_site	*sites;		/* most live bytes first */
+	size_t			 nsites;
+};
+
+int		 analyze_heap_summary_load(struct store *, int64_t, size_t,
+		     struct analyze_heap_summary *, char **);
+void		 analyze_heap_summary_free(struct analyze_heap_summary *);
+void		*analyze_heap_model(struct store *, int64_t, char **);
+void		 analyze_heap_model_free(void *);
+
+/*
+ * A heap session loaded for the questions (heapsnap.c): its blocks by
+ * address, the graph with roots grouped by variable or thread, the
+ * states computed at ingest (memcheck's heuristics need the contents).
+ */
+struct analyze_heap_snap {
+	int64_t		  session;
+	struct analyze_heap g;
+	uint32_t	  nblocks;
+	uint64_t	 *addr;
+	uint64_t	 *size;
+	uint64_t	 *usable;
+	int32_t		 *type;		/* -1: none */
+	int32_t		 *site;
+	uint32_t	  nroots;
+	char		**root_name;	/* module:variable, or a thread's */
+	int32_t		 *root_module;	/* -1: a thread's stack or registers */
+	uint32_t	  ntypes;
+	char		**type_name;
+	int32_t		 *type_module;
+	uint32_t	  nmodules;
+	char		**module_name;	/* the file name */
+	uint32_t	 *imp_off;	/* CSR: the modules each imports */
+	uint32_t	 *imp;
+};
+
+struct analyze_heap_group {
+	int64_t		 key;		/* -1: the blocks without one */
+	uint64_t	 count;
+	uint64_t	 bytes;
+	uint64_t	 usable;
+};
+
+int		 analyze_heap_snap_load(struct store *, int64_t,
+		     struct analyze_heap_snap *, char **);
+void		 analyze_heap_snap_free(struct analyze_heap_snap *);
+int64_t		 analyze_heap_snap_block_at(const struct analyze_heap_snap *,
+		     uint64_t);
+int64_t		 analyze_heap_snap_root(const struct analyze_heap_snap *,
+		     const char *);
+char		*analyze_heap_snap_root_key(const struct store_heap_root *);
+int64_t		 analyze_heap_snap_module(const struct analyze_heap_snap *,
+		     const char *);
+size_t		 analyze_heap_snap_unload_set(const struct analyze_heap_snap *,
+		     uint8_t *);
+size_t		 analyze_heap_snap_group(const struct analyze_heap_snap *,
+		     int64_t (*)(const struct analyze_heap_snap *, uint32_t),
+		     size_t, struct analyze_heap_group **);
+size_t		 analyze_heap_snap_find(struct store *,
+		     const struct analyze_heap_snap *, const char *, int64_t,
+		     uint32_t *, int *, char **);
+
 #endif

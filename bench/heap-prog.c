@@ -1,7 +1,7 @@
 /*
  * The heap of bench/heap-shape.h, built for real and left at exit, so
  * that valgrind --leak-check=full has the same graph to search as
- * bench/heap-graph.  Blocks are allocated first, then linked, so an
+ * bench/heapgraph.  Blocks are allocated first, then linked, so an
  * address order exists and every slot points where the shape says.
  */
 #include <stdio.h>

@@ -1,5 +1,5 @@
 /*
- * One heap shape for bench/heap-graph and the program memcheck checks
+ * One heap shape for bench/heapgraph and the program memcheck checks
  * beside it (bench/heap-prog.c): HS_BLOCKS blocks of HS_SIZE bytes, each
  * with HS_SLOTS pointer slots, and HS_ROOTS global anchors.  Slot j of
  * block i points near i (lists and trees live together), a fifth of them

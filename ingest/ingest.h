@@ -88,6 +88,7 @@ struct ingest_map {
 
 extern const struct ingest_reader ingest_prf_reader;
 extern const struct ingest_reader ingest_ovd_reader;
+extern const struct ingest_reader ingest_heap_reader;
 
 struct kind;
 const struct kind *ingest_detect(const uint8_t *, size_t, const char *);
@@ -134,6 +135,58 @@ void		 ingest_image_free(struct ingest_image *);
 /* The program's NASM listing (listing.c). */
 int		 ingest_listing_attach(struct ingest_ctx *,
 		    const struct ingest_image *);
+
+/*
+ * pvheap snapshots (heap.c): the checked file as views into its bytes.
+ * A section's records are count records of size bytes (size may exceed
+ * this version's: fields it does not know are ignored); read them with
+ * ingest_heap_u32/u64 at the HF_* offsets of capture/oberon/heapfmt.h.
+ */
+struct ingest_heap_sec {
+	const uint8_t	*p;		/* NULL: the file has no such section */
+	uint64_t	 count;
+	uint32_t	 size;
+	uint64_t	 off;		/* in the file */
+	size_t		 at;		/* its section table entry */
+	const char	*tag;
+};
+
+struct ingest_heap {
+	const uint8_t		*buf;
+	size_t			 len;
+	uint16_t		 major, minor;
+	uint64_t		 contents;	/* INFO.contents */
+	struct ingest_heap_sec	 info, strs, cntr, mods, imps, thrs, regn;
+	struct ingest_heap_sec	 locs, frms, site, type, blks, edgs, root;
+	struct ingest_heap_sec	 data;
+};
+
+/* Block states by memcheck's rules (ingest_heap_states). */
+#define INGEST_HEAP_REACHABLE	1
+#define INGEST_HEAP_POSSIBLE	2
+#define INGEST_HEAP_DEFINITE	3	/* collectable, a clique's leader */
+#define INGEST_HEAP_INDIRECT	4	/* collectable, reached from one */
+
+static inline uint32_t
+ingest_heap_u32(const struct ingest_heap_sec *s, uint64_t i, unsigned off)
+{
+	const uint8_t	*p = s->p + i * s->size + off;
+
+	return ((uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 |
+	    (uint32_t)p[3] << 24);
+}
+
+static inline uint64_t
+ingest_heap_u64(const struct ingest_heap_sec *s, uint64_t i, unsigned off)
+{
+	return ((uint64_t)ingest_heap_u32(s, i, off) |
+	    (uint64_t)ingest_heap_u32(s, i, off + 4) << 32);
+}
+
+int		 ingest_heap_parse(struct ingest_ctx *, struct ingest_heap *);
+const char	*ingest_heap_str(const struct ingest_heap *, uint32_t);
+uint64_t	 ingest_heap_data_at(const struct ingest_heap *, uint64_t);
+void		 ingest_heap_states(const struct ingest_heap *, uint8_t *);
 
 /* SHA-256 (sha256.c), hex-encoded into 65 bytes. */
 void		 ingest_sha256(const uint8_t *, size_t, char *);

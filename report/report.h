@@ -85,6 +85,10 @@ int		 report_ovd(struct store *, const struct store_session *,
 		     const void *, int, FILE *, char **);
 int		 report_ovd_trace(const struct store_session *, const void *,
 		     struct report_trace *);
+int		 report_heap(struct store *, const struct store_session *,
+		     const void *, int, FILE *, char **);
+int		 report_heap_question(struct store *, int64_t, char **, int,
+		     int, FILE *, char **);
 
 /*
  * Below: the interface between the files of report/, not for callers.

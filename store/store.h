@@ -47,6 +47,7 @@ struct store_schema {
 };
 extern const struct store_schema	store_prf_schema;
 extern const struct store_schema	store_ovd_schema;
+extern const struct store_schema	store_heap_schema;
 
 /*
  * A table rows are inserted into: every row's first column is session.
@@ -273,6 +274,119 @@ void		 store_ovr_loaded_range(struct store *, int64_t, int64_t *,
 struct store_cursor *store_ovr_loaded(struct store *, int64_t);
 int		 store_ovr_loaded_next(struct store_cursor *,
 		     struct store_ovr_loaded *);
+
+/* A heap snapshot's header and leak summary (heap.c). */
+struct store_heap {
+	const char	*version;
+	int64_t		 pid, ppid;
+	const char	*taken;		/* exit, signal, every, socket, other */
+	int64_t		 serial;
+	int64_t		 time_ns, stop_ns;
+	int64_t		 seq;
+	int64_t		 contents;	/* bytes kept per block; -1 all */
+	int64_t		 depth;
+	const char	*cmdline, *cwd;
+	int64_t		 blocks, bytes;
+	int64_t		 reachable_blocks, reachable_bytes;
+	int64_t		 possible_blocks, possible_bytes;
+	int64_t		 definite_blocks, definite_bytes;
+	int64_t		 indirect_blocks, indirect_bytes;
+	int64_t		 refs;		/* heap_ref rows the ingest wrote */
+	int64_t		 roots;		/* store_heap_get only */
+};
+
+struct store_heap_module {
+	int64_t		 idx;
+	const char	*path, *soname, *build_id;
+	uint64_t	 base, lo, hi, code_size, data_size;
+	int		 main, unloaded;
+};
+
+struct store_heap_site {
+	int64_t		 idx;
+	int64_t		 type, module;	/* -1: none */
+	const char	*function;
+	const char	*module_path;	/* store_heap_site_next only */
+	uint64_t	 pc;
+	const char	*stack;		/* "function (module)" lines */
+	uint64_t	 allocs, frees, bytes, peak_bytes;
+	uint64_t	 live_bytes, live_blocks;
+	uint64_t	 collectable_bytes, collectable_blocks;
+};
+
+struct store_heap_block {
+	int64_t		 idx;
+	uint64_t	 addr, size, usable, seq;
+	int64_t		 site, type, region;	/* -1: none */
+	int64_t		 tid;
+	const char	*state;		/* reachable, possible, collectable */
+	const char	*leak;		/* definite, indirect, or NULL */
+	const uint8_t	*contents;	/* NULL: not kept */
+	size_t		 ncontents;
+};
+
+struct store_heap_root {
+	int64_t		 idx;
+	int64_t		 region;
+	uint64_t	 addr;
+	const char	*name;
+	int64_t		 name_off;
+	int64_t		 dst, dst_off;
+	/* store_heap_root_next only: the region's */
+	const char	*region_kind;
+	const char	*region_name;	/* a module's file name */
+	int64_t		 module;	/* -1: none */
+	int64_t		 tid;
+};
+
+struct store_heap_ref {
+	int64_t		 src, src_off, dst, dst_off;
+};
+
+/* heap.c */
+int		 store_heap_add(struct store *, int64_t,
+		     const struct store_heap *);
+int		 store_heap_get(struct store *, int64_t, struct store_heap *);
+int		 store_heap_module_add(struct store *, int64_t,
+		     const struct store_heap_module *);
+int		 store_heap_import_add(struct store *, int64_t, int64_t,
+		     int64_t, const char *, int64_t);
+int		 store_heap_region_add(struct store *, int64_t, int64_t,
+		     const char *, uint64_t, uint64_t, const char *, int64_t,
+		     int64_t);
+int		 store_heap_type_add(struct store *, int64_t, int64_t,
+		     const char *, const char *, int64_t, int64_t, uint64_t);
+int		 store_heap_site_add(struct store *, int64_t,
+		     const struct store_heap_site *);
+int		 store_heap_block_add(struct store *, int64_t,
+		     const struct store_heap_block *);
+int		 store_heap_ref_add(struct store *, int64_t, uint32_t,
+		     uint64_t, uint32_t, uint32_t);
+int		 store_heap_root_add(struct store *, int64_t,
+		     const struct store_heap_root *);
+struct store_cursor *store_heap_sites(struct store *, int64_t, int64_t);
+int		 store_heap_site_next(struct store_cursor *,
+		     struct store_heap_site *);
+struct store_cursor *store_heap_blocks(struct store *, int64_t);
+int		 store_heap_block_next(struct store_cursor *,
+		     struct store_heap_block *);
+struct store_cursor *store_heap_contents(struct store *, int64_t);
+int		 store_heap_contents_next(struct store_cursor *,
+		     struct store_heap_block *);
+struct store_cursor *store_heap_refs(struct store *, int64_t);
+int		 store_heap_ref_next(struct store_cursor *,
+		     struct store_heap_ref *);
+struct store_cursor *store_heap_roots(struct store *, int64_t);
+int		 store_heap_root_next(struct store_cursor *,
+		     struct store_heap_root *);
+struct store_cursor *store_heap_types(struct store *, int64_t);
+struct store_cursor *store_heap_modules(struct store *, int64_t);
+int		 store_heap_module_next(struct store_cursor *,
+		     struct store_heap_module *);
+struct store_cursor *store_heap_imports(struct store *, int64_t);
+int		 store_heap_next(struct store_cursor *);
+int64_t		 store_heap_int(struct store_cursor *, int);
+const char	*store_heap_text_at(struct store_cursor *, int);
 
 /*
  * A statement a user typed (query.c): for profview sql and :sql only.

@@ -44,3 +44,4 @@ include $(srcdir)/tests/unit/heap.mk
 include $(srcdir)/tests/fuzz/local.mk
 include $(srcdir)/tests/tui/local.mk
 include $(srcdir)/tests/e2e/local.mk
+include $(srcdir)/tests/e2e/heap.mk

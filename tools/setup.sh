@@ -14,10 +14,12 @@ cd "$(dirname "$0")/.."
 # clang and its runtime (libFuzzer, sanitizers) are for tests/fuzz; the
 # runtime's package carries clang's major version.  capstone decodes DOS
 # programs' instructions (16-bit x86) for the flat profile's split.
+# libunwind unwinds pvheap's allocation stacks; valgrind is the heap
+# tests' oracle and heaptrack bench/heap's peer.
 PKGS="build-essential autoconf automake pkg-config libncurses-dev
-libtermkey-dev libsqlite3-dev libcapstone-dev sqlite3 check nasm dosbox
-tmux clang
-libclang-rt-${CLANG_MAJOR:-14}-dev valgrind python3 groff-base"
+libtermkey-dev libsqlite3-dev libcapstone-dev libunwind-dev sqlite3 check
+nasm dosbox tmux clang
+libclang-rt-${CLANG_MAJOR:-14}-dev valgrind heaptrack python3 groff-base"
 
 say() { echo "setup: $*" >&2; }
 die() { say "$*"; exit 1; }

@@ -6,10 +6,10 @@ FUZZ_CFLAGS = $(AM_CFLAGS) $(SQLITE_CFLAGS)
 check_PROGRAMS += tests/fuzz/replay_prf tests/fuzz/replay_map \
 	tests/fuzz/replay_ovd tests/fuzz/replay_ingest \
 	tests/fuzz/replay_report tests/fuzz/replay_cell \
-	tests/fuzz/replay_listing
+	tests/fuzz/replay_listing tests/fuzz/replay_heap
 TESTS += tests/fuzz/replay_prf tests/fuzz/replay_map tests/fuzz/replay_ovd \
 	tests/fuzz/replay_ingest tests/fuzz/replay_report \
-	tests/fuzz/replay_cell tests/fuzz/replay_listing
+	tests/fuzz/replay_cell tests/fuzz/replay_listing tests/fuzz/replay_heap
 
 tests_fuzz_replay_prf_SOURCES = tests/fuzz/fuzz_prf.c tests/fuzz/replay.c \
 	tests/fuzz/fuzz.h
@@ -51,6 +51,11 @@ tests_fuzz_replay_listing_SOURCES = tests/fuzz/fuzz_listing.c \
 	tests/fuzz/replay.c tests/fuzz/fuzz.h
 tests_fuzz_replay_listing_CFLAGS = $(FUZZ_CFLAGS) -DFUZZ_CORPUS='"listing"'
 tests_fuzz_replay_listing_LDADD = $(CORE_LIBS)
+
+tests_fuzz_replay_heap_SOURCES = tests/fuzz/fuzz_heap.c tests/fuzz/replay.c \
+	tests/fuzz/fuzz.h
+tests_fuzz_replay_heap_CFLAGS = $(FUZZ_CFLAGS) -DFUZZ_CORPUS='"heap"'
+tests_fuzz_replay_heap_LDADD = $(CORE_LIBS)
 
 EXTRA_DIST += tests/fuzz/run.sh tests/fuzz/corpus
 

@@ -131,7 +131,7 @@ keys ?
 wait_for "profview: help for the sql view"
 keys / "QUERY here" Enter
 wait_for "/QUERY here: 1/1" &&
-    screen | grep -qE "^ +QUERY here: addr bucket .*\.\.\.$" &&
+    screen | grep -qE "^ +QUERY here: addr .* bucket .*\.\.\.$" &&
     [ "$(screen | awk '{ if (length($0) > m) m = length($0) } END { print m }')" -le 80 ]
 ok $? "the help names what Tab completes in :sql, in 80 columns"
 keys q

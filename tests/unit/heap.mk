@@ -22,3 +22,10 @@ tests_unit_heapprog_SOURCES = bench/heap-prog.c bench/heap-shape.h
 tests_unit_heapprog_CFLAGS = $(AM_CFLAGS) -DHS_BLOCKS=20000u
 TESTS += tests/unit/heap-memcheck.sh
 EXTRA_DIST += tests/unit/heap-memcheck.sh
+
+# The heap snapshot reader and memcheck's rules: hand-made files.
+check_PROGRAMS += tests/unit/check_heap
+tests_unit_check_heap_SOURCES = tests/unit/check_heap.c
+tests_unit_check_heap_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_check_heap_LDADD = $(UNIT_LDADD)
+TESTS += tests/unit/check_heap

@@ -1,5 +1,5 @@
 #!/bin/sh
-# bench/heap-graph.sh: the heap graph's analyses (bench/heap-graph) and,
+# bench/heapgraph.sh: the heap graph's analyses (bench/heapgraph) and,
 # from the same run, memcheck's leak search over the same heap: the
 # program bench/heap-prog builds bench/heap-shape.h's 1M blocks for real
 # and exits; memcheck's figure is the time of a run with
@@ -7,7 +7,7 @@
 # alone).  BENCH_NO_MEMCHECK=1 leaves memcheck out (it takes a minute).
 set -eu
 top_builddir=${top_builddir:-.}
-"$top_builddir/bench/heap-graph"
+"$top_builddir/bench/heapgraph"
 [ -n "${BENCH_NO_MEMCHECK:-}" ] && exit 0
 command -v valgrind >/dev/null ||
     { echo "memcheck: valgrind not found, no peer figure"; exit 0; }

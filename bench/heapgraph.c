@@ -1,11 +1,11 @@
 /*
- * bench/heap-graph: the heap graph's analyses on the shape of
+ * bench/heapgraph: the heap graph's analyses on the shape of
  * bench/heap-shape.h (1M blocks, about 3.9M pointers, 1000 anchors), each
  * timed as the median of BENCH_RUNS runs (default 5), against issue 10's
  * budgets: the leak kinds (collectable) < 300 ms, ReachedFrom and
  * OnlyAnchoredBy < 200 ms.  The graph's build (the CSR arrays, made once
  * per session) is shown apart.  Exit status 1 when a budget is missed.
- * memcheck's figure for the same heap comes from bench/heap-graph.sh.
+ * memcheck's figure for the same heap comes from bench/heapgraph.sh.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -71,7 +71,7 @@ main(void)
 		t0 = now_ms();
 		if (analyze_heap_build(&h, HS_ROOTS, HS_BLOCKS, sizes, e, ne,
 		    &cause) != 0) {
-			fprintf(stderr, "bench/heap-graph: %s\n", cause);
+			fprintf(stderr, "bench/heapgraph: %s\n", cause);
 			return (1);
 		}
 		tb[k] = now_ms() - t0;

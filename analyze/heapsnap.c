@@ -1,0 +1,521 @@
+/*
+ * A heap session loaded once for HeapInspector's questions: its blocks in
+ * address order, the heap graph over them (heapgraph.c), the roots
+ * grouped by what a person names (a module's variable, a thread's stack
+ * or registers), types, modules and imports; and the questions that are
+ * not a walk of the graph: objects by type, by module, by size, with a
+ * string in them, and which modules an unload takes along.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "xmalloc.h"
+#include "analyze/analyze.h"
+
+/* Strings to small integers, for grouping roots: open addressing. */
+struct snap_names {
+	char		**key;
+	uint32_t	 *val;
+	size_t		  cap;
+	size_t		  n;
+};
+
+static uint64_t
+snap_hash(const char *s)
+{
+	uint64_t	h = 0xcbf29ce484222325ULL;
+
+	while (*s != '\0')
+		h = (h ^ (unsigned char)*s++) * 0x100000001b3ULL;
+	return (h);
+}
+
+/* The value of key, made next (*next) if new; keys are copied. */
+static uint32_t
+snap_intern(struct snap_names *t, const char *key, uint32_t *next, int *made)
+{
+	size_t	i, k, ncap;
+	char	**okey;
+	uint32_t *oval;
+
+	if (t->n * 2 >= t->cap) {
+		okey = t->key;
+		oval = t->val;
+		ncap = t->cap != 0 ? t->cap * 2 : 64;
+		t->key = xcalloc(ncap, sizeof *t->key);
+		t->val = xcalloc(ncap, sizeof *t->val);
+		for (k = 0; k < t->cap; k++) {
+			if (okey[k] == NULL)
+				continue;
+			for (i = snap_hash(okey[k]) & (ncap - 1);
+			    t->key[i] != NULL; i = (i + 1) & (ncap - 1))
+				;
+			t->key[i] = okey[k];
+			t->val[i] = oval[k];
+		}
+		free(okey);
+		free(oval);
+		t->cap = ncap;
+	}
+	for (i = snap_hash(key) & (t->cap - 1); t->key[i] != NULL;
+	    i = (i + 1) & (t->cap - 1)) {
+		if (strcmp(t->key[i], key) == 0) {
+			*made = 0;
+			return (t->val[i]);
+		}
+	}
+	t->key[i] = xstrdup(key);
+	t->val[i] = (*next)++;
+	t->n++;
+	*made = 1;
+	return (t->val[i]);
+}
+
+static void
+snap_names_free(struct snap_names *t)
+{
+	size_t	i;
+
+	for (i = 0; i < t->cap; i++)
+		free(t->key[i]);
+	free(t->key);
+	free(t->val);
+}
+
+static uint8_t
+snap_state(const char *state, const char *leak)
+{
+	if (state == NULL)
+		return (ANALYZE_HEAP_UNREACHED);
+	if (strcmp(state, "reachable") == 0)
+		return (ANALYZE_HEAP_REACHABLE);
+	if (strcmp(state, "possible") == 0)
+		return (ANALYZE_HEAP_POSSIBLE);
+	return (leak != NULL && strcmp(leak, "indirect") == 0 ?
+	    ANALYZE_HEAP_INDIRECT : ANALYZE_HEAP_DEFINITE);
+}
+
+void
+analyze_heap_snap_free(struct analyze_heap_snap *m)
+{
+	uint32_t	i;
+
+	analyze_heap_free(&m->g);
+	free(m->addr);
+	free(m->size);
+	free(m->usable);
+	free(m->type);
+	free(m->site);
+	for (i = 0; i < m->nroots; i++)
+		free(m->root_name[i]);
+	free(m->root_name);
+	free(m->root_module);
+	for (i = 0; i < m->ntypes; i++)
+		free(m->type_name[i]);
+	free(m->type_name);
+	free(m->type_module);
+	for (i = 0; i < m->nmodules; i++)
+		free(m->module_name[i]);
+	free(m->module_name);
+	free(m->imp_off);
+	free(m->imp);
+	memset(m, 0, sizeof *m);
+}
+
+/*
+ * A root's group, as people name it: module:variable, or what holds it
+ * (a thread's stack or registers).
+ */
+char *
+analyze_heap_snap_root_key(const struct store_heap_root *r)
+{
+	if (r->name != NULL && *r->name != '\0')
+		return (r->region_name != NULL ? xasprintf("%s:%s",
+		    r->region_name, r->name) : xstrdup(r->name));
+	if (r->tid != 0)
+		return (xasprintf("%s of thread %lld", r->region_kind != NULL ?
+		    r->region_kind : "region", (long long)r->tid));
+	return (xasprintf("%s %lld", r->region_kind != NULL ? r->region_kind :
+	    "region", (long long)r->region));
+}
+
+/* Modules are shown by file name: the path's last part. */
+static char *
+snap_module_name(const struct store_heap_module *m)
+{
+	const char	*p = m->path, *s;
+
+	if (p == NULL)
+		return (xstrdup("?"));
+	s = strrchr(p, '/');
+	return (xstrdup(s != NULL && s[1] != '\0' ? s + 1 : p));
+}
+
+#define SNAP_GROW(v, n, cap) do {					\
+	if ((n) >= (cap)) {						\
+		(cap) = (cap) != 0 ? (cap) * 2 : 1024;			\
+		(v) = xreallocarray((v), (cap), sizeof *(v));		\
+	}								\
+} while (0)
+
+/*
+ * Load heap session into m: 0, or -1 with *cause (not a heap session, a
+ * store error, or rows that contradict each other).
+ */
+int
+analyze_heap_snap_load(struct store *st, int64_t session,
+    struct analyze_heap_snap *m, char **cause)
+{
+	struct store_heap		 hd;
+	struct store_heap_block		 b;
+	struct store_heap_ref		 r;
+	struct store_heap_root		 o;
+	struct store_heap_module	 mod;
+	struct store_cursor		*c;
+	struct analyze_heap_edge	*e = NULL;
+	struct snap_names		 names;
+	uint64_t			*sizes;
+	uint32_t			 next = 0, k, *cnt;
+	size_t				 ne = 0, ecap = 0, rcap = 0, i, cap;
+	char				*key;
+	uint8_t				*state = NULL;
+	int				 rc, made;
+
+	memset(m, 0, sizeof *m);
+	memset(&names, 0, sizeof names);
+	m->session = session;
+	if (store_heap_get(st, session, &hd) != 0) {
+		*cause = xasprintf("session %lld is not a heap snapshot",
+		    (long long)session);
+		return (-1);
+	}
+
+	/* Blocks, in index (address) order. */
+	cap = 0;
+	if ((c = store_heap_blocks(st, session)) == NULL)
+		goto store;
+	while ((rc = store_heap_block_next(c, &b)) == 1) {
+		if (b.idx != m->nblocks) {
+			store_cursor_close(c);
+			*cause = xasprintf("session %lld: heap_block idx %lld"
+			    " where %u was due", (long long)session,
+			    (long long)b.idx, m->nblocks);
+			goto fail;
+		}
+		if (m->nblocks >= cap) {
+			cap = cap != 0 ? cap * 2 : 1024;
+			m->addr = xreallocarray(m->addr, cap, sizeof *m->addr);
+			m->size = xreallocarray(m->size, cap, sizeof *m->size);
+			m->usable = xreallocarray(m->usable, cap,
+			    sizeof *m->usable);
+			m->type = xreallocarray(m->type, cap, sizeof *m->type);
+			m->site = xreallocarray(m->site, cap, sizeof *m->site);
+			state = xreallocarray(state, cap, 1);
+		}
+		m->addr[m->nblocks] = b.addr;
+		m->size[m->nblocks] = b.size;
+		m->usable[m->nblocks] = b.usable;
+		m->type[m->nblocks] = (int32_t)b.type;
+		m->site[m->nblocks] = (int32_t)b.site;
+		state[m->nblocks] = snap_state(b.state, b.leak);
+		m->nblocks++;
+	}
+	store_cursor_close(c);
+	if (rc < 0)
+		goto store;
+
+	/* Pointers between blocks. */
+	if ((c = store_heap_refs(st, session)) == NULL)
+		goto store;
+	while ((rc = store_heap_ref_next(c, &r)) == 1) {
+		if (r.src < 0 || r.dst < 0 || r.src >= m->nblocks ||
+		    r.dst >= m->nblocks)
+			continue;	/* analyze_heap_build would refuse */
+		SNAP_GROW(e, ne, ecap);
+		e[ne].src = (uint32_t)r.src;
+		e[ne].dst = (uint32_t)r.dst;
+		e[ne++].flags = r.dst_off != 0 ? ANALYZE_HEAP_E_INTERIOR : 0;
+	}
+	store_cursor_close(c);
+	if (rc < 0)
+		goto store;
+
+	/* Roots, grouped: a variable is one root however many words. */
+	if ((c = store_heap_roots(st, session)) == NULL)
+		goto store;
+	while ((rc = store_heap_root_next(c, &o)) == 1) {
+		key = analyze_heap_snap_root_key(&o);
+		k = snap_intern(&names, key, &next, &made);
+		if (made) {
+			SNAP_GROW(m->root_name, m->nroots, rcap);
+			m->root_module = xreallocarray(m->root_module, rcap,
+			    sizeof *m->root_module);
+			m->root_name[m->nroots] = key;
+			m->root_module[m->nroots++] = (int32_t)o.module;
+		} else
+			free(key);
+		if (o.dst < 0 || o.dst >= m->nblocks)
+			continue;
+		SNAP_GROW(e, ne, ecap);
+		e[ne].src = k;
+		e[ne].dst = (uint32_t)o.dst;
+		e[ne++].flags = ANALYZE_HEAP_E_ROOT |
+		    (o.dst_off != 0 ? ANALYZE_HEAP_E_INTERIOR : 0);
+	}
+	store_cursor_close(c);
+	snap_names_free(&names);
+	if (rc < 0)
+		goto store;
+
+	/* Types and modules, by index. */
+	if ((c = store_heap_types(st, session)) == NULL)
+		goto store;
+	cap = 0;
+	while ((rc = store_heap_next(c)) == 1) {
+		if (store_heap_int(c, 0) != m->ntypes)
+			break;
+		SNAP_GROW(m->type_name, m->ntypes, cap);
+		m->type_module = xreallocarray(m->type_module, cap,
+		    sizeof *m->type_module);
+		m->type_name[m->ntypes] = xstrdup(store_heap_text_at(c, 1) !=
+		    NULL ? store_heap_text_at(c, 1) : "?");
+		m->type_module[m->ntypes++] = (int32_t)store_heap_int(c, 2);
+	}
+	store_cursor_close(c);
+	if (rc < 0)
+		goto store;
+	if ((c = store_heap_modules(st, session)) == NULL)
+		goto store;
+	cap = 0;
+	while ((rc = store_heap_module_next(c, &mod)) == 1) {
+		if (mod.idx != m->nmodules)
+			break;
+		SNAP_GROW(m->module_name, m->nmodules, cap);
+		m->module_name[m->nmodules++] = snap_module_name(&mod);
+	}
+	store_cursor_close(c);
+	if (rc < 0)
+		goto store;
+	m->imp_off = xcalloc((size_t)m->nmodules + 1, sizeof *m->imp_off);
+	cap = 0;
+	if ((c = store_heap_imports(st, session)) == NULL)
+		goto store;
+	cnt = NULL;
+	i = 0;
+	while ((rc = store_heap_next(c)) == 1) {
+		int64_t	from = store_heap_int(c, 0), to = store_heap_int(c, 1);
+
+		if (from < 0 || to < 0 || from >= m->nmodules ||
+		    to >= m->nmodules)
+			continue;
+		SNAP_GROW(cnt, i, cap);
+		cnt[i++] = (uint32_t)to;
+		m->imp_off[from + 1]++;
+	}
+	store_cursor_close(c);
+	/* Rows come by module: the counts' prefix sums place them. */
+	for (k = 0; k < m->nmodules; k++)
+		m->imp_off[k + 1] += m->imp_off[k];
+	m->imp = cnt != NULL ? cnt : xcalloc(1, sizeof *m->imp);
+	if (rc < 0)
+		goto store;
+
+	/* Module and type indices point where they may. */
+	for (k = 0; k < m->nroots; k++) {
+		if (m->root_module[k] >= (int32_t)m->nmodules)
+			m->root_module[k] = -1;
+	}
+	for (k = 0; k < m->ntypes; k++) {
+		if (m->type_module[k] >= (int32_t)m->nmodules)
+			m->type_module[k] = -1;
+	}
+	for (k = 0; k < m->nblocks; k++) {
+		if (m->type[k] >= (int32_t)m->ntypes)
+			m->type[k] = -1;
+	}
+
+	sizes = m->size;
+	if (analyze_heap_build(&m->g, m->nroots, m->nblocks, sizes, e, ne,
+	    cause) != 0)
+		goto fail;
+	free(e);
+	/* The states memcheck's rules gave at ingest, heuristics and all. */
+	m->g.state = state;
+	state = NULL;
+	for (k = 0; k < m->nblocks; k++) {
+		m->g.counts[m->g.state[k]]++;
+		m->g.bytes[m->g.state[k]] += m->size[k];
+	}
+	return (0);
+store:
+	*cause = xasprintf("session %lld: %s", (long long)session,
+	    store_error(st));
+fail:
+	snap_names_free(&names);
+	free(e);
+	free(state);
+	analyze_heap_snap_free(m);
+	return (-1);
+}
+
+/* The block holding addr (its usable bytes), or -1. */
+int64_t
+analyze_heap_snap_block_at(const struct analyze_heap_snap *m, uint64_t addr)
+{
+	size_t	lo = 0, hi = m->nblocks, mid;
+	uint64_t end;
+
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		if (m->addr[mid] <= addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo == 0)
+		return (-1);
+	lo--;
+	end = m->addr[lo] + (m->usable[lo] > m->size[lo] ? m->usable[lo] :
+	    m->size[lo]);
+	return (addr < end || addr == m->addr[lo] ? (int64_t)lo : -1);
+}
+
+/*
+ * The root named name: "module:variable" exactly, or a variable name
+ * that only one module has; -1 none, -2 more than one.
+ */
+int64_t
+analyze_heap_snap_root(const struct analyze_heap_snap *m, const char *name)
+{
+	const char	*colon;
+	int64_t		 found = -1;
+	uint32_t	 i;
+
+	for (i = 0; i < m->nroots; i++) {
+		if (strcmp(m->root_name[i], name) == 0)
+			return (i);
+	}
+	for (i = 0; i < m->nroots; i++) {
+		colon = strrchr(m->root_name[i], ':');
+		if (colon == NULL || strcmp(colon + 1, name) != 0)
+			continue;
+		if (found >= 0)
+			return (-2);
+		found = i;
+	}
+	return (found);
+}
+
+/* The module whose file name (or path) is name, or -1. */
+int64_t
+analyze_heap_snap_module(const struct analyze_heap_snap *m, const char *name)
+{
+	uint32_t	i;
+
+	for (i = 0; i < m->nmodules; i++) {
+		if (strcmp(m->module_name[i], name) == 0)
+			return (i);
+	}
+	return (-1);
+}
+
+/*
+ * TestUnloadModules' set: the modules in unload (nmodules bytes, 1 for
+ * those named) and every module that imports one of them, directly or
+ * not, marked 2.  The count marked in all.
+ */
+size_t
+analyze_heap_snap_unload_set(const struct analyze_heap_snap *m,
+    uint8_t *unload)
+{
+	size_t		n = 0;
+	uint32_t	i, j;
+	int		changed = 1;
+
+	while (changed) {
+		changed = 0;
+		for (i = 0; i < m->nmodules; i++) {
+			if (unload[i])
+				continue;
+			for (j = m->imp_off[i]; j < m->imp_off[i + 1]; j++) {
+				if (unload[m->imp[j]]) {
+					unload[i] = 2;
+					changed = 1;
+					break;
+				}
+			}
+		}
+	}
+	for (i = 0; i < m->nmodules; i++)
+		n += unload[i] != 0;
+	return (n);
+}
+
+/*
+ * Objects grouped by key (a type, a module, a power of two of size):
+ * count, bytes and usable bytes per group, groups by bytes descending.
+ * key(m, block) gives the group, -1 for the one without.  ngroups
+ * groups (a last one for -1); *out to free.
+ */
+size_t
+analyze_heap_snap_group(const struct analyze_heap_snap *m,
+    int64_t (*key)(const struct analyze_heap_snap *, uint32_t),
+    size_t ngroups, struct analyze_heap_group **out)
+{
+	struct analyze_heap_group	*g;
+	size_t				 i, n = 0;
+	int64_t				 k;
+	uint32_t			 b;
+
+	g = xcalloc(ngroups + 1, sizeof *g);
+	for (i = 0; i <= ngroups; i++)
+		g[i].key = i < ngroups ? (int64_t)i : -1;
+	for (b = 0; b < m->nblocks; b++) {
+		k = key(m, b);
+		i = k < 0 || (size_t)k >= ngroups ? ngroups : (size_t)k;
+		g[i].count++;
+		g[i].bytes += m->size[b];
+		g[i].usable += m->usable[b];
+	}
+	for (i = 0; i <= ngroups; i++) {
+		if (g[i].count != 0)
+			g[n++] = g[i];
+	}
+	*out = g;
+	return (n);
+}
+
+/*
+ * The blocks whose kept contents hold s at pos (pos < 0: anywhere), into
+ * hits (nblocks entries); their count.  Contents come from the store.
+ */
+size_t
+analyze_heap_snap_find(struct store *st, const struct analyze_heap_snap *m,
+    const char *s, int64_t pos, uint32_t *hits, int *kept, char **cause)
+{
+	struct store_cursor	*c;
+	struct store_heap_block	 b;
+	size_t			 n = 0, len = strlen(s);
+	int			 rc;
+
+	*kept = 0;
+	if ((c = store_heap_contents(st, m->session)) == NULL) {
+		*cause = xasprintf("session %lld: %s", (long long)m->session,
+		    store_error(st));
+		return (0);
+	}
+	while ((rc = store_heap_contents_next(c, &b)) == 1) {
+		*kept = 1;
+		if (b.idx < 0 || b.idx >= m->nblocks || b.contents == NULL)
+			continue;
+		if (pos >= 0 ? (uint64_t)pos + len <= b.ncontents &&
+		    memcmp(b.contents + pos, s, len) == 0 :
+		    memmem(b.contents, b.ncontents, s, len) != NULL)
+			hits[n++] = (uint32_t)b.idx;
+	}
+	store_cursor_close(c);
+	if (rc < 0)
+		*cause = xasprintf("session %lld: %s", (long long)m->session,
+		    store_error(st));
+	return (n);
+}

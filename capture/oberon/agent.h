@@ -1,0 +1,138 @@
+/*
+ * libpvheap.so's insides, shared by its files: agent.c (the allocator
+ * hooks and the tables of live blocks and sites), snap.c (stopping the
+ * threads, the roots, the scan, the file) and elf.c (modules and their
+ * symbols).  Nothing here is exported from the library; the hooks are.
+ */
+#ifndef AGENT_H
+#define AGENT_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#define AGENT_HIDDEN	__attribute__((visibility("hidden")))
+
+/* The deepest stack kept per allocation, and the default. */
+#define AGENT_MAXDEPTH	64
+#define AGENT_DEPTH	16
+
+/* What pvheap(1) asked for (PVHEAP_OPTS). */
+struct agent_opts {
+	int		 at_exit;
+	int		 signal;	/* 0: none */
+	uint64_t	 every_ms;	/* 0: none */
+	char		 socket[108];	/* "": none */
+	uint64_t	 contents;	/* bytes kept per block */
+	int		 depth;
+	int		 quiet;
+	int		 stopsig;
+};
+
+/* One live block, as the hash table keeps it (addr 0: an empty slot). */
+struct agent_blk {
+	uint64_t	 addr;
+	uint64_t	 size;
+	uint64_t	 seq;
+	uint32_t	 site;
+	uint32_t	 tid;
+};
+
+/* One allocation site: a distinct stack, and heaptrack's numbers. */
+struct agent_site {
+	uint64_t	 hash;
+	uint64_t	 allocs;
+	uint64_t	 frees;
+	uint64_t	 bytes;
+	uint64_t	 live;
+	uint64_t	 peak;
+	uint64_t	 nlive;
+	uintptr_t	*frames;
+	uint32_t	 nframes;
+	uint32_t	 id;
+};
+
+/* A growable buffer in memory of the agent's own (mmap, never malloc). */
+struct abuf {
+	uint8_t		*p;
+	size_t		 len;
+	size_t		 cap;
+};
+
+extern struct agent_opts	agent_opts AGENT_HIDDEN;
+extern uint64_t			agent_seq AGENT_HIDDEN;
+extern uint64_t			agent_frees_unknown AGENT_HIDDEN;
+
+/* agent.c */
+void		*agent_mmap(size_t) AGENT_HIDDEN;
+void		 agent_munmap(void *, size_t) AGENT_HIDDEN;
+void		*agent_mremap(void *, size_t, size_t) AGENT_HIDDEN;
+size_t		 agent_ranges(uint64_t *, size_t) AGENT_HIDDEN;
+void		*agent_alloc(size_t) AGENT_HIDDEN;
+void		 agent_free(void *) AGENT_HIDDEN;
+size_t		 agent_usable(void *) AGENT_HIDDEN;
+void		 agent_self_range(uint64_t *, uint64_t *) AGENT_HIDDEN;
+pid_t		 agent_gettid(void) AGENT_HIDDEN;
+uint32_t	 agent_nsites(void) AGENT_HIDDEN;
+struct agent_site *agent_site(uint32_t) AGENT_HIDDEN;
+size_t		 agent_blocks(struct abuf *) AGENT_HIDDEN;
+int		 agent_busy_enter(void) AGENT_HIDDEN;
+void		 agent_busy_leave(int) AGENT_HIDDEN;
+void		 agent_out_name(char *, size_t, unsigned) AGENT_HIDDEN;
+void		 agent_say(const char *, ...) AGENT_HIDDEN
+		    __attribute__((format(printf, 1, 2)));
+int		 agent_is_agent_thread(void) AGENT_HIDDEN;
+void		 agent_thread_stack(uint64_t *, uint64_t *) AGENT_HIDDEN;
+void		 agent_modules_unloaded(struct abuf *) AGENT_HIDDEN;
+unsigned	 agent_next_serial(void) AGENT_HIDDEN;
+void		*agent_libc_addr(void) AGENT_HIDDEN;
+
+/* abuf, in agent.c */
+void		*abuf_grow(struct abuf *, size_t) AGENT_HIDDEN;
+void		 abuf_free(struct abuf *) AGENT_HIDDEN;
+
+/* snap.c */
+void		 snap_init(void) AGENT_HIDDEN;
+int		 snap_take(int, int, char *, size_t) AGENT_HIDDEN;
+void		 snap_stop_handler(int, void *) AGENT_HIDDEN;
+void		 snap_atfork_child(void) AGENT_HIDDEN;
+
+/* elf.c: the modules of the process and their symbols. */
+struct elf_sym {
+	uint64_t	 addr;		/* absolute, in this process */
+	uint64_t	 size;
+	const char	*name;
+};
+
+struct elf_mod {
+	char		 path[4096];
+	uint64_t	 base;
+	uint64_t	 lo, hi;
+	uint64_t	 code, data;
+	uint64_t	 rw_lo[4], rw_hi[4];	/* writable PT_LOADs */
+	int		 nrw;
+	uint32_t	 flags;
+	char		 build_id[129];
+	/* From the file, after the threads run again (elf_mod_load). */
+	int		 loaded;
+	void		*map;
+	size_t		 maplen;
+	void		*dmap;		/* separate debug file, if used */
+	size_t		 dmaplen;
+	struct elf_sym	*funcs, *objs;
+	size_t		 nfuncs, nobjs;
+	const char	*soname;
+	const char	**needed;
+	size_t		 nneeded;
+};
+
+size_t		 elf_modules(struct abuf *) AGENT_HIDDEN;
+void		 elf_mod_load(struct elf_mod *) AGENT_HIDDEN;
+void		 elf_mods_free(struct elf_mod *, size_t) AGENT_HIDDEN;
+const struct elf_sym *elf_find(const struct elf_sym *, size_t, uint64_t)
+		    AGENT_HIDDEN;
+size_t		 elf_mod_find(const struct elf_mod *, size_t, uint64_t)
+		    AGENT_HIDDEN;
+char		*elf_demangle(const char *) AGENT_HIDDEN;
+
+#endif

@@ -1,0 +1,284 @@
+/*
+ * pvheap: run a program with libpvheap.so preloaded, so that it writes
+ * heap snapshots (pvheap(1)), and end as the program ended.  The options
+ * reach the agent through the environment; the program's own output,
+ * input and exit status are untouched, and a death by a signal is told
+ * the way a shell tells it.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "config.h"
+
+#ifndef PVHEAP_LIBDIR
+#define PVHEAP_LIBDIR	"/usr/local/lib/profview"
+#endif
+
+static pid_t	child;
+static int	snap_sig;
+/* Kept for the whole run (leak checkers see them from here). */
+static char	*out, *lib, *env;
+
+static void
+usage(void)
+{
+	fprintf(stderr, "usage: pvheap [-q] [-o FILE] [--at-exit] [--signal"
+	    " SIG] [--every SECS]\n\t[--socket PATH] [--contents N|all]"
+	    " [--depth N] -- PROG [ARGS]\n");
+	exit(2);
+}
+
+static int
+sig_number(const char *s)
+{
+	static const struct { const char *name; int sig; } names[] = {
+		{ "USR1", SIGUSR1 }, { "USR2", SIGUSR2 }, { "HUP", SIGHUP },
+		{ "INT", SIGINT }, { "QUIT", SIGQUIT }, { "TERM", SIGTERM },
+		{ "ALRM", SIGALRM }, { "PROF", SIGPROF }, { "WINCH", SIGWINCH },
+		{ "URG", SIGURG }, { "TTIN", SIGTTIN }, { "TTOU", SIGTTOU },
+	};
+	char	*end;
+	long	 v;
+	size_t	 i;
+
+	if (strncasecmp(s, "SIG", 3) == 0)
+		s += 3;
+	for (i = 0; i < sizeof names / sizeof names[0]; i++) {
+		if (strcasecmp(s, names[i].name) == 0)
+			return (names[i].sig);
+	}
+	v = strtol(s, &end, 10);
+	if (*s == '\0' || *end != '\0' || v < 1 || v >= SIGRTMAX - 3 ||
+	    v == SIGKILL || v == SIGSTOP)
+		return (-1);
+	return ((int)v);
+}
+
+/* The agent: beside this binary in a build tree, else where installed. */
+static char *
+agent_path(void)
+{
+	char		 self[PATH_MAX], *p, *s;
+	struct stat	 sb;
+	ssize_t		 n;
+
+	if ((s = getenv("PVHEAP_LIB")) != NULL)
+		return (strdup(s));
+	n = readlink("/proc/self/exe", self, sizeof self - 1);
+	if (n > 0) {
+		self[n] = '\0';
+		if ((p = strrchr(self, '/')) != NULL) {
+			*p = '\0';
+			if (asprintf(&s, "%s/libpvheap.so", self) != -1) {
+				if (stat(s, &sb) == 0)
+					return (s);
+				free(s);
+			}
+		}
+	}
+	return (strdup(PVHEAP_LIBDIR "/libpvheap.so"));
+}
+
+/* Pass what is meant for the program on to it. */
+static void
+forward(int sig)
+{
+	if (child > 0)
+		kill(child, sig);
+}
+
+int
+main(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "at-exit", no_argument, NULL, 'x' },
+		{ "signal", required_argument, NULL, 's' },
+		{ "every", required_argument, NULL, 'e' },
+		{ "socket", required_argument, NULL, 'S' },
+		{ "contents", required_argument, NULL, 'c' },
+		{ "depth", required_argument, NULL, 'd' },
+		{ "output", required_argument, NULL, 'o' },
+		{ "quiet", no_argument, NULL, 'q' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 }
+	};
+	static const int fwd[] = { SIGTERM, SIGHUP, SIGUSR1, SIGUSR2,
+	    SIGALRM, SIGCONT, SIGWINCH };
+	struct sigaction sa;
+	char		 opts[512], cwd[PATH_MAX], *pre, *end, *prog, *base;
+	const char	*sock = NULL, *contents = NULL;
+	int		 c, at_exit = 0, depth = 0, quiet = 0, status;
+	double		 every = 0;
+	size_t		 i;
+
+	while ((c = getopt_long(argc, argv, "+o:qh", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'o':
+			out = strdup(optarg);
+			break;
+		case 'x':
+			at_exit = 1;
+			break;
+		case 's':
+			if ((snap_sig = sig_number(optarg)) < 0) {
+				fprintf(stderr, "pvheap: --signal %s: not a"
+				    " signal pvheap can use\n", optarg);
+				return (2);
+			}
+			break;
+		case 'e':
+			every = strtod(optarg, &end);
+			if (*end != '\0' || !(every >= 0.001) ||
+			    every > 86400 * 365) {
+				fprintf(stderr, "pvheap: --every %s: seconds,"
+				    " at least 0.001\n", optarg);
+				return (2);
+			}
+			break;
+		case 'S':
+			sock = optarg;
+			if (strlen(sock) >= 108) {
+				fprintf(stderr, "pvheap: --socket: path too"
+				    " long\n");
+				return (2);
+			}
+			break;
+		case 'c':
+			contents = optarg;
+			if (strcmp(optarg, "all") != 0 && (strtoull(optarg,
+			    &end, 10) == 0 || *end != '\0')) {
+				fprintf(stderr, "pvheap: --contents %s: a"
+				    " number of bytes or \"all\"\n", optarg);
+				return (2);
+			}
+			break;
+		case 'd':
+			depth = (int)strtol(optarg, &end, 10);
+			if (*end != '\0' || depth < 1 || depth > 64) {
+				fprintf(stderr, "pvheap: --depth %s: 1 to 64"
+				    " frames\n", optarg);
+				return (2);
+			}
+			break;
+		case 'q':
+			quiet = 1;
+			break;
+		default:
+			usage();
+		}
+	}
+	if (optind >= argc)
+		usage();
+	prog = argv[optind];
+	/* Without another trigger, a snapshot is taken at exit. */
+	if (!snap_sig && every == 0 && sock == NULL)
+		at_exit = 1;
+	snprintf(opts, sizeof opts, "%s%s", at_exit ? "exit;" : "",
+	    quiet ? "quiet;" : "");
+	if (snap_sig)
+		snprintf(opts + strlen(opts), sizeof opts - strlen(opts),
+		    "signal=%d;", snap_sig);
+	if (every != 0)
+		snprintf(opts + strlen(opts), sizeof opts - strlen(opts),
+		    "every=%llu;", (unsigned long long)(every * 1000 + 0.5));
+	if (contents != NULL)
+		snprintf(opts + strlen(opts), sizeof opts - strlen(opts),
+		    "contents=%s;", contents);
+	if (depth != 0)
+		snprintf(opts + strlen(opts), sizeof opts - strlen(opts),
+		    "depth=%d;", depth);
+	if (getcwd(cwd, sizeof cwd) == NULL) {
+		fprintf(stderr, "pvheap: getcwd: %s\n", strerror(errno));
+		return (1);
+	}
+	base = strrchr(prog, '/') != NULL ? strrchr(prog, '/') + 1 : prog;
+	if (out == NULL) {
+		if (asprintf(&out, "%s/%s.heap", cwd, base) == -1)
+			return (1);
+	} else if (out[0] != '/') {
+		/* The program may chdir: the name is fixed now. */
+		pre = out;
+		if (asprintf(&out, "%s/%s", cwd, pre) == -1)
+			return (1);
+		free(pre);
+	}
+	lib = agent_path();
+	pre = getenv("LD_PRELOAD");
+	if (pre != NULL && *pre != '\0') {
+		if (asprintf(&env, "%s:%s", lib, pre) == -1)
+			return (1);
+	} else
+		env = strdup(lib);
+	if (setenv("LD_PRELOAD", env, 1) != 0 ||
+	    setenv("PVHEAP_OUT", out, 1) != 0 ||
+	    setenv("PVHEAP_OPTS", opts, 1) != 0 ||
+	    (sock != NULL && setenv("PVHEAP_SOCKET", sock, 1) != 0)) {
+		fprintf(stderr, "pvheap: setenv: %s\n", strerror(errno));
+		return (1);
+	}
+	unsetenv("PVHEAP_PID");
+
+	/* Like system(): the terminal's keys are for the program. */
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = SIG_IGN;
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGQUIT, &sa, NULL);
+	sa.sa_handler = forward;
+	sa.sa_flags = SA_RESTART;
+	for (i = 0; i < sizeof fwd / sizeof fwd[0]; i++)
+		sigaction(fwd[i], &sa, NULL);
+	if (snap_sig)
+		sigaction(snap_sig, &sa, NULL);
+
+	fflush(NULL);
+	if ((child = fork()) == -1) {
+		fprintf(stderr, "pvheap: fork: %s\n", strerror(errno));
+		return (1);
+	}
+	if (child == 0) {
+		char	pid[24];
+
+		snprintf(pid, sizeof pid, "%d", (int)getpid());
+		setenv("PVHEAP_PID", pid, 1);
+		sa.sa_handler = SIG_DFL;
+		sa.sa_flags = 0;
+		sigaction(SIGINT, &sa, NULL);
+		sigaction(SIGQUIT, &sa, NULL);
+		for (i = 0; i < sizeof fwd / sizeof fwd[0]; i++)
+			sigaction(fwd[i], &sa, NULL);
+		if (snap_sig)
+			sigaction(snap_sig, &sa, NULL);
+		execvp(prog, argv + optind);
+		/* As a shell says it, with its statuses. */
+		fprintf(stderr, "pvheap: %s: %s\n", prog, strerror(errno));
+		_exit(errno == ENOENT ? 127 : 126);
+	}
+	while (waitpid(child, &status, 0) == -1) {
+		if (errno != EINTR) {
+			fprintf(stderr, "pvheap: waitpid: %s\n",
+			    strerror(errno));
+			return (1);
+		}
+	}
+	if (WIFEXITED(status))
+		return (WEXITSTATUS(status));
+	if (WIFSIGNALED(status)) {
+		c = WTERMSIG(status);
+		/* bash is silent about these two. */
+		if (c != SIGINT && c != SIGPIPE)
+			fprintf(stderr, "pvheap: %s: %s%s\n", prog,
+			    strsignal(c), WCOREDUMP(status) ?
+			    " (core dumped)" : "");
+		return (128 + c);
+	}
+	return (1);
+}

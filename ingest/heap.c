@@ -1,0 +1,1044 @@
+/*
+ * pvheap snapshots (NAME.heap, profview-formats(5), HEAP FILES): the
+ * reader, and memcheck's leak rules over what it read.
+ *
+ * The parse checks everything once and allocates nothing: the header,
+ * the section table, each section's place and size, and then every index
+ * and string offset in every record and the order of the blocks and
+ * edges.  What it gives back are views into the file's bytes, so the
+ * loader and the analyses read a million blocks and four million edges
+ * in place.  A bad file gets one error that names the file, the byte
+ * offset and the field.
+ */
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "xmalloc.h"
+#include "capture/oberon/heapfmt.h"
+#include "ingest/bytes.h"
+#include "ingest/ingest.h"
+
+struct heap_known {
+	const char	*tag;
+	uint32_t	 min;
+	size_t		 off;		/* of its struct ingest_heap_sec */
+};
+
+#define KNOWN(t, s, f)	{ t, s, offsetof(struct ingest_heap, f) }
+static const struct heap_known heap_known[] = {
+	KNOWN(HEAPFMT_INFO, HEAPFMT_INFO_SIZE, info),
+	KNOWN(HEAPFMT_STRS, 1, strs),
+	KNOWN(HEAPFMT_CNTR, HEAPFMT_CNTR_SIZE, cntr),
+	KNOWN(HEAPFMT_MODS, HEAPFMT_MODS_SIZE, mods),
+	KNOWN(HEAPFMT_IMPS, HEAPFMT_IMPS_SIZE, imps),
+	KNOWN(HEAPFMT_THRS, HEAPFMT_THRS_SIZE, thrs),
+	KNOWN(HEAPFMT_REGN, HEAPFMT_REGN_SIZE, regn),
+	KNOWN(HEAPFMT_LOCS, HEAPFMT_LOCS_SIZE, locs),
+	KNOWN(HEAPFMT_FRMS, HEAPFMT_FRMS_SIZE, frms),
+	KNOWN(HEAPFMT_SITE, HEAPFMT_SITE_SIZE, site),
+	KNOWN(HEAPFMT_TYPE, HEAPFMT_TYPE_SIZE, type),
+	KNOWN(HEAPFMT_BLKS, HEAPFMT_BLKS_SIZE, blks),
+	KNOWN(HEAPFMT_EDGS, HEAPFMT_EDGS_SIZE, edgs),
+	KNOWN(HEAPFMT_ROOT, HEAPFMT_ROOT_SIZE, root),
+	KNOWN(HEAPFMT_DATA, 1, data),
+};
+#define NKNOWN	(sizeof heap_known / sizeof heap_known[0])
+
+static uint32_t
+rd32(const uint8_t *p)
+{
+	return ((uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 |
+	    (uint32_t)p[3] << 24);
+}
+
+static uint64_t
+rd64(const uint8_t *p)
+{
+	return ((uint64_t)rd32(p) | (uint64_t)rd32(p + 4) << 32);
+}
+
+/* The file offset of field off of record i of section s. */
+static size_t
+heap_at(const struct ingest_heap_sec *s, uint64_t i, unsigned off)
+{
+	return ((size_t)(s->off + i * s->size + off));
+}
+
+/* A string offset must fall inside STRS, whose last byte is NUL. */
+static int
+heap_str(struct ingest_ctx *ctx, const struct ingest_heap *h,
+    const struct ingest_heap_sec *s, const char *tag, uint64_t i,
+    unsigned off, const char *name)
+{
+	uint32_t	v = ingest_heap_u32(s, i, off);
+	char		field[48];
+
+	if (v < h->strs.count)
+		return (0);
+	snprintf(field, sizeof field, "%s[%llu].%s", tag,
+	    (unsigned long long)i, name);
+	return (ingest_fail(ctx, heap_at(s, i, off), field, "string offset"
+	    " %u is past the string table (%llu bytes)", v,
+	    (unsigned long long)h->strs.count));
+}
+
+/* An index into section t (n records); none allows HEAPFMT_NONE. */
+static int
+heap_idx(struct ingest_ctx *ctx, const struct ingest_heap_sec *s,
+    const char *tag, uint64_t i, unsigned off, const char *name,
+    const char *ttag, uint64_t n, int none)
+{
+	uint32_t	v = ingest_heap_u32(s, i, off);
+	char		field[48];
+
+	if (v < n || (none && v == HEAPFMT_NONE))
+		return (0);
+	snprintf(field, sizeof field, "%s[%llu].%s", tag,
+	    (unsigned long long)i, name);
+	return (ingest_fail(ctx, heap_at(s, i, off), field, "%u is not a"
+	    " record of %s (%llu records)", v, ttag, (unsigned long long)n));
+}
+
+/*
+ * A run of records of section t: a first index at off and a count in
+ * the next field, both inside t.
+ */
+static int
+heap_run(struct ingest_ctx *ctx, const struct ingest_heap_sec *s,
+    const char *tag, uint64_t i, unsigned off, const char *fname,
+    const char *nname, const struct ingest_heap_sec *t)
+{
+	uint64_t	first = ingest_heap_u32(s, i, off);
+	uint64_t	n = ingest_heap_u32(s, i, off + 4);
+	char		field[48];
+	int		bad_first = first > t->count;
+
+	if (first + n <= t->count)
+		return (0);
+	snprintf(field, sizeof field, "%s[%llu].%s", tag,
+	    (unsigned long long)i, bad_first ? fname : nname);
+	return (ingest_fail(ctx, heap_at(s, i, bad_first ? off : off + 4),
+	    field, "records %llu..%llu are past %s (%llu records)",
+	    (unsigned long long)first, (unsigned long long)(first + n),
+	    t->tag != NULL ? t->tag : "its section",
+	    (unsigned long long)t->count));
+}
+
+static int
+heap_sections(struct ingest_ctx *ctx, struct ingest_heap *h,
+    uint32_t nsec, uint32_t hsize)
+{
+	struct ingest_heap_sec	*s, *order[NKNOWN], *t;
+	const struct heap_known	*k;
+	const uint8_t		*e;
+	uint64_t		 off, count, bytes;
+	uint32_t		 size, i;
+	size_t			 j, n = 0, at, end;
+	char			 tag[5], field[32];
+
+	end = hsize + (size_t)nsec * HEAPFMT_SECTION;
+	for (i = 0; i < nsec; i++) {
+		at = hsize + (size_t)i * HEAPFMT_SECTION;
+		e = ctx->buf + at;
+		memcpy(tag, e, 4);
+		tag[4] = '\0';
+		for (j = 0; j < 4; j++) {
+			if (tag[j] < 0x20 || tag[j] > 0x7e)
+				tag[j] = '?';
+		}
+		size = rd32(e + 4);
+		off = rd64(e + 8);
+		count = rd64(e + 16);
+		for (j = 0; j < NKNOWN; j++) {
+			if (memcmp(e, heap_known[j].tag, 4) == 0)
+				break;
+		}
+		snprintf(field, sizeof field, "%s.record_size", tag);
+		if (size == 0)
+			return (ingest_fail(ctx, at + 4, field, "0"));
+		if (j < NKNOWN && size < heap_known[j].min)
+			return (ingest_fail(ctx, at + 4, field, "%u bytes, less"
+			    " than the %u of version %d.%d", size,
+			    heap_known[j].min, HEAPFMT_MAJOR, HEAPFMT_MINOR));
+		snprintf(field, sizeof field, "%s.offset", tag);
+		if (off % 8 != 0)
+			return (ingest_fail(ctx, at + 8, field, "%llu is not a"
+			    " multiple of 8", (unsigned long long)off));
+		if (off < end || off > ctx->len)
+			return (ingest_fail(ctx, at + 8, field, "%llu is not"
+			    " between the section table's end (%zu) and the"
+			    " file's (%zu)", (unsigned long long)off, end,
+			    ctx->len));
+		snprintf(field, sizeof field, "%s.count", tag);
+		if (count > (ctx->len - off) / size)
+			return (ingest_fail(ctx, at + 16, field, "%llu records"
+			    " of %u bytes need more than the %llu bytes from"
+			    " offset %llu to the end of the file",
+			    (unsigned long long)count, size,
+			    (unsigned long long)(ctx->len - off),
+			    (unsigned long long)off));
+		if (j == NKNOWN)
+			continue;	/* a later minor version's: skipped */
+		k = &heap_known[j];
+		s = (struct ingest_heap_sec *)((char *)h + k->off);
+		if (s->p != NULL)
+			return (ingest_fail(ctx, at, tag, "a second %s"
+			    " section", tag));
+		s->p = ctx->buf + off;
+		s->off = off;
+		s->size = size;
+		s->count = count;
+		s->at = at;
+		s->tag = k->tag;
+		/* In order of offset, to find overlaps. */
+		for (j = n; j > 0 && order[j - 1]->off > off; j--)
+			order[j] = order[j - 1];
+		order[j] = s;
+		n++;
+	}
+	for (j = 1; j < n; j++) {
+		t = order[j - 1];
+		bytes = t->count * t->size;
+		if (t->off + bytes > order[j]->off) {
+			snprintf(field, sizeof field, "%s.offset",
+			    order[j]->tag);
+			return (ingest_fail(ctx, order[j]->at + 8, field,
+			    "%llu is inside the %s section (%llu..%llu)",
+			    (unsigned long long)order[j]->off, t->tag,
+			    (unsigned long long)t->off,
+			    (unsigned long long)(t->off + bytes)));
+		}
+	}
+	return (0);
+}
+
+/* The records of every section: indices, strings, order. */
+static int
+heap_records(struct ingest_ctx *ctx, struct ingest_heap *h)
+{
+	const struct ingest_heap_sec *s;
+	uint64_t	 i, prev = 0, addr, size, end, off, sum;
+	uint64_t	 nblk = h->blks.count, src, word, psrc = 0, pword = 0;
+	uint32_t	 v, dst;
+	char		 field[48];
+
+	s = &h->info;
+	if (heap_str(ctx, h, s, "INFO", 0, HF_INFO_PROGRAM, "program") ||
+	    heap_str(ctx, h, s, "INFO", 0, HF_INFO_CMDLINE, "cmdline") ||
+	    heap_str(ctx, h, s, "INFO", 0, HF_INFO_CWD, "cwd"))
+		return (-1);
+	for (i = 0, s = &h->cntr; i < s->count; i++) {
+		if (heap_str(ctx, h, s, "CNTR", i, HF_CNTR_NAME, "name"))
+			return (-1);
+	}
+	for (i = 0, s = &h->mods; i < s->count; i++) {
+		if (heap_str(ctx, h, s, "MODS", i, HF_MODS_PATH, "path") ||
+		    heap_str(ctx, h, s, "MODS", i, HF_MODS_BUILD_ID,
+		    "build_id") ||
+		    heap_str(ctx, h, s, "MODS", i, HF_MODS_SONAME, "soname"))
+			return (-1);
+		if (heap_run(ctx, s, "MODS", i, HF_MODS_FIRST_IMPORT,
+		    "first_import", "nimports", &h->imps))
+			return (-1);
+	}
+	for (i = 0, s = &h->imps; i < s->count; i++) {
+		if (heap_idx(ctx, s, "IMPS", i, HF_IMPS_MODULE, "module",
+		    "MODS", h->mods.count, 0) ||
+		    heap_str(ctx, h, s, "IMPS", i, HF_IMPS_NAME, "name") ||
+		    heap_idx(ctx, s, "IMPS", i, HF_IMPS_TARGET, "target",
+		    "MODS", h->mods.count, 1))
+			return (-1);
+	}
+	for (i = 0, s = &h->thrs; i < s->count; i++) {
+		if (heap_str(ctx, h, s, "THRS", i, HF_THRS_NAME, "name") ||
+		    heap_idx(ctx, s, "THRS", i, HF_THRS_REGS, "regs", "REGN",
+		    h->regn.count, 1))
+			return (-1);
+	}
+	for (i = 0, s = &h->regn; i < s->count; i++) {
+		if (ingest_heap_u64(s, i, HF_REGN_LO) >
+		    ingest_heap_u64(s, i, HF_REGN_HI)) {
+			snprintf(field, sizeof field, "REGN[%llu].hi",
+			    (unsigned long long)i);
+			return (ingest_fail(ctx, heap_at(s, i, HF_REGN_HI),
+			    field, "the region ends before it starts"));
+		}
+		if (heap_str(ctx, h, s, "REGN", i, HF_REGN_NAME, "name") ||
+		    heap_idx(ctx, s, "REGN", i, HF_REGN_MODULE, "module",
+		    "MODS", h->mods.count, 1) ||
+		    heap_idx(ctx, s, "REGN", i, HF_REGN_THREAD, "thread",
+		    "THRS", h->thrs.count, 1))
+			return (-1);
+	}
+	for (i = 0, s = &h->locs; i < s->count; i++) {
+		if (heap_idx(ctx, s, "LOCS", i, HF_LOCS_MODULE, "module",
+		    "MODS", h->mods.count, 1) ||
+		    heap_str(ctx, h, s, "LOCS", i, HF_LOCS_FUNCTION,
+		    "function") ||
+		    heap_str(ctx, h, s, "LOCS", i, HF_LOCS_FILE, "file"))
+			return (-1);
+	}
+	for (i = 0, s = &h->frms; i < s->count; i++) {
+		if (heap_idx(ctx, s, "FRMS", i, HF_FRMS_LOC, "loc", "LOCS",
+		    h->locs.count, 0))
+			return (-1);
+	}
+	for (i = 0, s = &h->site; i < s->count; i++) {
+		if (heap_run(ctx, s, "SITE", i, HF_SITE_FIRST_FRAME,
+		    "first_frame", "nframes", &h->frms))
+			return (-1);
+		if (heap_idx(ctx, s, "SITE", i, HF_SITE_TYPE, "type", "TYPE",
+		    h->type.count, 1))
+			return (-1);
+	}
+	for (i = 0, s = &h->type; i < s->count; i++) {
+		if (heap_str(ctx, h, s, "TYPE", i, HF_TYPE_NAME, "name") ||
+		    heap_idx(ctx, s, "TYPE", i, HF_TYPE_MODULE, "module",
+		    "MODS", h->mods.count, 1) ||
+		    heap_idx(ctx, s, "TYPE", i, HF_TYPE_SITE, "site", "SITE",
+		    h->site.count, 1))
+			return (-1);
+	}
+	sum = 0;
+	for (i = 0, s = &h->blks; i < nblk; i++) {
+		addr = ingest_heap_u64(s, i, HF_BLKS_ADDR);
+		size = ingest_heap_u64(s, i, HF_BLKS_SIZE);
+		if (i != 0 && addr <= prev) {
+			snprintf(field, sizeof field, "BLKS[%llu].addr",
+			    (unsigned long long)i);
+			return (ingest_fail(ctx, heap_at(s, i, HF_BLKS_ADDR),
+			    field, "%#llx is not above the block before it"
+			    " (%#llx): blocks go by address",
+			    (unsigned long long)addr,
+			    (unsigned long long)prev));
+		}
+		if (size > UINT64_MAX - addr || (i + 1 < nblk &&
+		    addr + size > ingest_heap_u64(s, i + 1, HF_BLKS_ADDR))) {
+			snprintf(field, sizeof field, "BLKS[%llu].size",
+			    (unsigned long long)i);
+			return (ingest_fail(ctx, heap_at(s, i, HF_BLKS_SIZE),
+			    field, "%llu bytes at %#llx run into the next"
+			    " block", (unsigned long long)size,
+			    (unsigned long long)addr));
+		}
+		if (heap_idx(ctx, s, "BLKS", i, HF_BLKS_SITE, "site", "SITE",
+		    h->site.count, 1) ||
+		    heap_idx(ctx, s, "BLKS", i, HF_BLKS_TYPE, "type", "TYPE",
+		    h->type.count, 1) ||
+		    heap_idx(ctx, s, "BLKS", i, HF_BLKS_REGION, "region",
+		    "REGN", h->regn.count, 1))
+			return (-1);
+		prev = addr;
+		if (h->contents != 0)
+			sum += size < h->contents ? size : h->contents;
+	}
+	for (i = 0, s = &h->edgs; i < s->count; i++) {
+		src = ingest_heap_u32(s, i, HF_EDGS_SRC);
+		word = ingest_heap_u32(s, i, HF_EDGS_SRC_WORD);
+		if (heap_idx(ctx, s, "EDGS", i, HF_EDGS_SRC, "src", "BLKS",
+		    nblk, 0) ||
+		    heap_idx(ctx, s, "EDGS", i, HF_EDGS_DST, "dst", "BLKS",
+		    nblk, 0))
+			return (-1);
+		if (i != 0 && (src < psrc || (src == psrc && word <= pword))) {
+			snprintf(field, sizeof field, "EDGS[%llu].src",
+			    (unsigned long long)i);
+			return (ingest_fail(ctx, heap_at(s, i, HF_EDGS_SRC),
+			    field, "edges go by source block and word: %llu"
+			    " word %llu follows %llu word %llu",
+			    (unsigned long long)src, (unsigned long long)word,
+			    (unsigned long long)psrc,
+			    (unsigned long long)pword));
+		}
+		if (word * 8 + 8 > ingest_heap_u64(&h->blks, src,
+		    HF_BLKS_SIZE)) {
+			snprintf(field, sizeof field, "EDGS[%llu].src_word",
+			    (unsigned long long)i);
+			return (ingest_fail(ctx, heap_at(s, i,
+			    HF_EDGS_SRC_WORD), field, "word %llu is past the"
+			    " %llu bytes of block %llu",
+			    (unsigned long long)word,
+			    (unsigned long long)ingest_heap_u64(&h->blks, src,
+			    HF_BLKS_SIZE), (unsigned long long)src));
+		}
+		psrc = src;
+		pword = word;
+		dst = ingest_heap_u32(s, i, HF_EDGS_DST);
+		v = ingest_heap_u32(s, i, HF_EDGS_DST_OFF);
+		off = v & HEAPFMT_OFF_MASK;
+		size = ingest_heap_u64(&h->blks, dst, HF_BLKS_SIZE);
+		if (off != HEAPFMT_OFF_MASK && off >= size && !(size == 0 &&
+		    off == 0)) {
+			snprintf(field, sizeof field, "EDGS[%llu].dst_off",
+			    (unsigned long long)i);
+			return (ingest_fail(ctx, heap_at(s, i,
+			    HF_EDGS_DST_OFF), field, "offset %llu is outside"
+			    " the %llu bytes of block %u",
+			    (unsigned long long)off, (unsigned long long)size,
+			    dst));
+		}
+	}
+	for (i = 0, s = &h->root; i < s->count; i++) {
+		if (heap_idx(ctx, s, "ROOT", i, HF_ROOT_REGION, "region",
+		    "REGN", h->regn.count, 0) ||
+		    heap_idx(ctx, s, "ROOT", i, HF_ROOT_DST, "dst", "BLKS",
+		    nblk, 0) ||
+		    heap_str(ctx, h, s, "ROOT", i, HF_ROOT_SYMBOL, "symbol"))
+			return (-1);
+		dst = ingest_heap_u32(s, i, HF_ROOT_DST);
+		off = ingest_heap_u32(s, i, HF_ROOT_DST_OFF) & HEAPFMT_OFF_MASK;
+		size = ingest_heap_u64(&h->blks, dst, HF_BLKS_SIZE);
+		if (off != HEAPFMT_OFF_MASK && off >= size && !(size == 0 &&
+		    off == 0)) {
+			snprintf(field, sizeof field, "ROOT[%llu].dst_off",
+			    (unsigned long long)i);
+			return (ingest_fail(ctx, heap_at(s, i,
+			    HF_ROOT_DST_OFF), field, "offset %llu is outside"
+			    " the %llu bytes of block %u",
+			    (unsigned long long)off, (unsigned long long)size,
+			    dst));
+		}
+	}
+	end = h->data.p != NULL ? h->data.count : 0;
+	if (h->contents != 0 && sum != end)
+		return (ingest_fail(ctx, h->data.p != NULL ? h->data.at + 16 :
+		    heap_at(&h->info, 0, HF_INFO_CONTENTS), "DATA.count",
+		    "the blocks' first %llu bytes make %llu bytes, DATA has"
+		    " %llu", (unsigned long long)h->contents,
+		    (unsigned long long)sum, (unsigned long long)end));
+	return (0);
+}
+
+/*
+ * Check ctx's bytes as a snapshot and describe it in *h: views into the
+ * bytes, nothing allocated.  -1 with ctx->cause on any fault.
+ */
+int
+ingest_heap_parse(struct ingest_ctx *ctx, struct ingest_heap *h)
+{
+	struct bytes	 b;
+	uint64_t	 fsize;
+	uint32_t	 nsec, hsize;
+	uint16_t	 major, minor;
+	size_t		 i;
+
+	memset(h, 0, sizeof *h);
+	bytes_init(&b, ctx->buf, ctx->len);
+	if (ctx->len < HEAPFMT_HEADER)
+		return (ingest_fail(ctx, 0, "header", "the file has %zu bytes,"
+		    " the header needs %d", ctx->len, HEAPFMT_HEADER));
+	if (!bytes_peek_eq(&b, HEAPFMT_MAGIC, HEAPFMT_MAGIC_LEN))
+		return (ingest_fail(ctx, 0, "magic", "not a pvheap snapshot"));
+	bytes_skip(&b, HEAPFMT_MAGIC_LEN);
+	bytes_u16(&b, &major);
+	bytes_u16(&b, &minor);
+	if (major != HEAPFMT_MAJOR)
+		return (ingest_fail(ctx, 8, "major", "version %u.%u is"
+		    " unsupported (profview reads %d.x)", major, minor,
+		    HEAPFMT_MAJOR));
+	bytes_u32(&b, &nsec);
+	fsize = rd64(ctx->buf + 16);
+	hsize = rd32(ctx->buf + 24);
+	if (fsize != ctx->len)
+		return (ingest_fail(ctx, 16, "file_size", "the header says"
+		    " %llu bytes, the file has %zu%s",
+		    (unsigned long long)fsize, ctx->len, fsize > ctx->len ?
+		    " (cut short)" : ""));
+	if (hsize < HEAPFMT_HEADER || hsize % 8 != 0 || hsize > ctx->len)
+		return (ingest_fail(ctx, 24, "header_size", "%u: not a"
+		    " multiple of 8 from %d to the file's %zu bytes", hsize,
+		    HEAPFMT_HEADER, ctx->len));
+	if (nsec > (ctx->len - hsize) / HEAPFMT_SECTION)
+		return (ingest_fail(ctx, 12, "nsections", "%u sections of %d"
+		    " bytes need more than the %zu bytes after the header",
+		    nsec, HEAPFMT_SECTION, ctx->len - hsize));
+	h->major = major;
+	h->minor = minor;
+	if (heap_sections(ctx, h, nsec, hsize) != 0)
+		return (-1);
+	for (i = 0; i < 3; i++) {
+		static const char *need[] = { HEAPFMT_INFO, HEAPFMT_STRS,
+		    HEAPFMT_BLKS };
+		const struct ingest_heap_sec *s = i == 0 ? &h->info :
+		    i == 1 ? &h->strs : &h->blks;
+
+		if (s->p == NULL)
+			return (ingest_fail(ctx, hsize, "sections", "no %s"
+			    " section", need[i]));
+	}
+	if (h->info.count != 1)
+		return (ingest_fail(ctx, h->info.at + 16, "INFO.count", "%llu"
+		    " records; a snapshot has one",
+		    (unsigned long long)h->info.count));
+	if (h->strs.count == 0 || h->strs.p[0] != '\0' ||
+	    h->strs.p[h->strs.count - 1] != '\0')
+		return (ingest_fail(ctx, h->strs.off, "STRS", "the string"
+		    " table must start and end with a NUL byte"));
+	if (h->blks.count > HEAPFMT_NONE)
+		return (ingest_fail(ctx, h->blks.at + 16, "BLKS.count",
+		    "%llu blocks; at most %u", (unsigned long long)
+		    h->blks.count, HEAPFMT_NONE));
+	h->contents = ingest_heap_u64(&h->info, 0, HF_INFO_CONTENTS);
+	if (heap_records(ctx, h) != 0)
+		return (-1);
+	h->buf = ctx->buf;
+	h->len = ctx->len;
+	return (0);
+}
+
+/* String s of the table ("" for 0; the parse checked it). */
+const char *
+ingest_heap_str(const struct ingest_heap *h, uint32_t s)
+{
+	return ((const char *)h->strs.p + s);
+}
+
+/*
+ * Where block i's kept bytes start in DATA, from the sizes before it;
+ * callers walking every block keep their own running sum instead.
+ */
+uint64_t
+ingest_heap_data_at(const struct ingest_heap *h, uint64_t i)
+{
+	uint64_t	k, sum = 0, size;
+
+	for (k = 0; k < i; k++) {
+		size = ingest_heap_u64(&h->blks, k, HF_BLKS_SIZE);
+		sum += size < h->contents ? size : h->contents;
+	}
+	return (sum);
+}
+
+/* ---- memcheck's leak rules --------------------------------------------- */
+
+/*
+ * Whether a pointer at offset off into block b makes it reachable like a
+ * pointer to its start: memcheck's heuristics (its default, "all").
+ */
+static int
+heap_heuristic(const struct ingest_heap *h, uint64_t b, uint32_t field)
+{
+	uint64_t	off = field & HEAPFMT_OFF_MASK, size, w0, w1;
+
+	if (off == 0)
+		return (1);
+	size = ingest_heap_u64(&h->blks, b, HF_BLKS_SIZE);
+	w0 = ingest_heap_u64(&h->blks, b, HF_BLKS_WORD0);
+	w1 = ingest_heap_u64(&h->blks, b, HF_BLKS_WORD1);
+	/* stdstring: length, capacity, refcount, then the characters. */
+	if (off == 24 && size >= 16 && w1 <= UINT64_MAX - 25 &&
+	    24 + w1 + 1 == size && w0 <= w1)
+		return (1);
+	/* length64: the remaining size in word 0 (sqlite's malloc). */
+	if (off == 8 && size >= 8 && w0 > 0 && size - 8 == w0)
+		return (1);
+	/* newarray: an element count in word 0 (new[] with destructors). */
+	if (off == 8 && size >= 8 && w0 > 0 && (size - 8) % w0 == 0)
+		return (1);
+	/* multipleinheritance: vtable pointers at the start and at p. */
+	if (off % 8 == 0 && (field & HEAPFMT_OFF_VTLIKE) &&
+	    (ingest_heap_u32(&h->blks, b, HF_BLKS_FLAGS) &
+	    HEAPFMT_BLK_VTLIKE))
+		return (1);
+	return (0);
+}
+
+struct heap_mark {
+	const struct ingest_heap *h;
+	uint8_t		*state;
+	uint8_t		*pending;
+	uint32_t	*stack;
+	size_t		 top;
+	uint64_t	*first;		/* edges of block i: first[i]..[i+1] */
+};
+
+static void
+heap_push(struct heap_mark *m, uint32_t b)
+{
+	if (!m->pending[b]) {
+		m->pending[b] = 1;
+		m->stack[m->top++] = b;
+	}
+}
+
+/* lc_push_without_clique_if_a_chunk_ptr, over one pointer. */
+static void
+heap_reach(struct heap_mark *m, uint32_t b, uint32_t field, int definite)
+{
+	int	start;
+
+	if (m->state[b] == INGEST_HEAP_REACHABLE)
+		return;
+	start = heap_heuristic(m->h, b, field);
+	if (start && definite) {
+		m->state[b] = INGEST_HEAP_REACHABLE;
+		heap_push(m, b);
+	} else if (m->state[b] == 0) {
+		m->state[b] = INGEST_HEAP_POSSIBLE;
+		heap_push(m, b);
+	}
+}
+
+/*
+ * Each block's state by memcheck's rules (mc_leakcheck.c): from the
+ * roots, a start pointer (or one its heuristics accept) from a definite
+ * place makes a block reachable, anything else makes it possibly
+ * reachable; what is not reached is lost, and of the lost, those
+ * reached from another lost block (taken in address order, as memcheck
+ * takes its cliques) are indirectly lost.  state[] gets INGEST_HEAP_*.
+ */
+void
+ingest_heap_states(const struct ingest_heap *h, uint8_t *state)
+{
+	struct heap_mark	 m;
+	const struct ingest_heap_sec *e = &h->edgs;
+	uint64_t		 n = h->blks.count, i, k;
+	uint32_t		 b, leader;
+	int			 definite;
+
+	memset(&m, 0, sizeof m);
+	m.h = h;
+	m.state = state;
+	memset(state, 0, n);
+	if (n == 0)
+		return;
+	m.pending = xcalloc(n, 1);
+	m.stack = xreallocarray(NULL, n, sizeof *m.stack);
+	m.first = xcalloc(n + 1, sizeof *m.first);
+	for (k = 0; k < e->count; k++)
+		m.first[ingest_heap_u32(e, k, HF_EDGS_SRC) + 1]++;
+	for (i = 0; i < n; i++)
+		m.first[i + 1] += m.first[i];
+
+	for (k = 0; k < h->root.count; k++)
+		heap_reach(&m, ingest_heap_u32(&h->root, k, HF_ROOT_DST),
+		    ingest_heap_u32(&h->root, k, HF_ROOT_DST_OFF), 1);
+	while (m.top > 0) {
+		b = m.stack[--m.top];
+		m.pending[b] = 0;
+		definite = state[b] != INGEST_HEAP_POSSIBLE;
+		for (k = m.first[b]; k < m.first[b + 1]; k++)
+			heap_reach(&m, ingest_heap_u32(e, k, HF_EDGS_DST),
+			    ingest_heap_u32(e, k, HF_EDGS_DST_OFF), definite);
+	}
+	/* Cliques: every lost block reached from a leader is indirect. */
+	for (i = 0; i < n; i++) {
+		if (state[i] != 0)
+			continue;
+		leader = (uint32_t)i;
+		m.stack[m.top++] = leader;
+		while (m.top > 0) {
+			b = m.stack[--m.top];
+			for (k = m.first[b]; k < m.first[b + 1]; k++) {
+				uint32_t	d = ingest_heap_u32(e, k,
+				    HF_EDGS_DST);
+
+				if (state[d] == 0 && d != leader) {
+					state[d] = INGEST_HEAP_INDIRECT;
+					m.stack[m.top++] = d;
+				}
+			}
+		}
+	}
+	for (i = 0; i < n; i++) {
+		if (state[i] == 0)
+			state[i] = INGEST_HEAP_DEFINITE;
+	}
+	free(m.pending);
+	free(m.stack);
+	free(m.first);
+}
+
+/* ---- into the store ------------------------------------------------ */
+
+static int
+heap_detect(const uint8_t *buf, size_t len, const char *name)
+{
+	(void)name;
+	if (len >= HEAPFMT_MAGIC_LEN && memcmp(buf, HEAPFMT_MAGIC,
+	    HEAPFMT_MAGIC_LEN) == 0)
+		return (100);
+	return (0);
+}
+
+/* An index of the file as a column: -1 (NULL) for none. */
+static int64_t
+heap_ix(uint32_t v)
+{
+	return (v == HEAPFMT_NONE ? -1 : (int64_t)v);
+}
+
+static const char *
+heap_base(const char *path)
+{
+	const char	*p = strrchr(path, '/');
+
+	return (p != NULL ? p + 1 : path);
+}
+
+static const char *
+heap_region_kind(uint32_t k)
+{
+	switch (k) {
+	case HEAPFMT_RGN_HEAP:	return ("heap");
+	case HEAPFMT_RGN_ARENA:	return ("arena");
+	case HEAPFMT_RGN_MMAP:	return ("mmap");
+	case HEAPFMT_RGN_DATA:	return ("data");
+	case HEAPFMT_RGN_STACK:	return ("stack");
+	case HEAPFMT_RGN_REGS:	return ("registers");
+	case HEAPFMT_RGN_ANON:	return ("anon");
+	case HEAPFMT_RGN_FILE:	return ("file");
+	}
+	return ("other");
+}
+
+static int
+heap_modules(struct ingest_ctx *ctx, const struct ingest_heap *h)
+{
+	struct store_heap_module	 m;
+	const struct ingest_heap_sec	*s = &h->mods;
+	uint64_t			 i, k, first, n;
+	uint32_t			 flags;
+
+	for (i = 0; i < s->count; i++) {
+		memset(&m, 0, sizeof m);
+		m.idx = (int64_t)i;
+		m.path = ingest_heap_str(h, ingest_heap_u32(s, i,
+		    HF_MODS_PATH));
+		m.soname = ingest_heap_str(h, ingest_heap_u32(s, i,
+		    HF_MODS_SONAME));
+		m.build_id = ingest_heap_str(h, ingest_heap_u32(s, i,
+		    HF_MODS_BUILD_ID));
+		m.base = ingest_heap_u64(s, i, HF_MODS_BASE);
+		m.lo = ingest_heap_u64(s, i, HF_MODS_LO);
+		m.hi = ingest_heap_u64(s, i, HF_MODS_HI);
+		m.code_size = ingest_heap_u64(s, i, HF_MODS_CODE);
+		m.data_size = ingest_heap_u64(s, i, HF_MODS_DATA);
+		flags = ingest_heap_u32(s, i, HF_MODS_FLAGS);
+		m.main = (flags & HEAPFMT_MOD_MAIN) != 0;
+		m.unloaded = (flags & HEAPFMT_MOD_UNLOADED) != 0;
+		if (store_heap_module_add(ctx->st, ctx->session, &m) != 0)
+			return (ingest_store_fail(ctx, "heap_module"));
+		first = ingest_heap_u32(s, i, HF_MODS_FIRST_IMPORT);
+		n = ingest_heap_u32(s, i, HF_MODS_NIMPORTS);
+		for (k = 0; k < n; k++) {
+			if (store_heap_import_add(ctx->st, ctx->session,
+			    (int64_t)i, (int64_t)k, ingest_heap_str(h,
+			    ingest_heap_u32(&h->imps, first + k,
+			    HF_IMPS_NAME)), heap_ix(ingest_heap_u32(&h->imps,
+			    first + k, HF_IMPS_TARGET))) != 0)
+				return (ingest_store_fail(ctx, "heap_import"));
+		}
+	}
+	return (0);
+}
+
+static int
+heap_regions_types(struct ingest_ctx *ctx, const struct ingest_heap *h)
+{
+	static const char *const kinds[] = { "other", "vtable", "dwarf",
+	    "site" };
+	const struct ingest_heap_sec	*s = &h->regn;
+	uint64_t			 i;
+	uint32_t			 t, k;
+
+	for (i = 0; i < s->count; i++) {
+		t = ingest_heap_u32(s, i, HF_REGN_THREAD);
+		if (store_heap_region_add(ctx->st, ctx->session, (int64_t)i,
+		    heap_region_kind(ingest_heap_u32(s, i, HF_REGN_KIND)),
+		    ingest_heap_u64(s, i, HF_REGN_LO),
+		    ingest_heap_u64(s, i, HF_REGN_HI), ingest_heap_str(h,
+		    ingest_heap_u32(s, i, HF_REGN_NAME)),
+		    heap_ix(ingest_heap_u32(s, i, HF_REGN_MODULE)),
+		    t == HEAPFMT_NONE ? -1 : (int64_t)ingest_heap_u32(&h->thrs,
+		    t, HF_THRS_TID)) != 0)
+			return (ingest_store_fail(ctx, "heap_region"));
+	}
+	for (i = 0, s = &h->type; i < s->count; i++) {
+		k = ingest_heap_u32(s, i, HF_TYPE_KIND);
+		if (store_heap_type_add(ctx->st, ctx->session, (int64_t)i,
+		    ingest_heap_str(h, ingest_heap_u32(s, i, HF_TYPE_NAME)),
+		    kinds[k < 4 ? k : 0], heap_ix(ingest_heap_u32(s, i,
+		    HF_TYPE_MODULE)), heap_ix(ingest_heap_u32(s, i,
+		    HF_TYPE_SITE)), ingest_heap_u64(s, i, HF_TYPE_VTABLE)) != 0)
+			return (ingest_store_fail(ctx, "heap_type"));
+	}
+	return (0);
+}
+
+/* A site's stack as lines "function (module)", innermost first. */
+static char *
+heap_stack(const struct ingest_heap *h, uint64_t site, uint32_t *loc0)
+{
+	uint64_t	 first, n, k;
+	uint32_t	 loc, mod;
+	char		*out = xstrdup(""), *t;
+	const char	*fn, *path;
+
+	first = ingest_heap_u32(&h->site, site, HF_SITE_FIRST_FRAME);
+	n = ingest_heap_u32(&h->site, site, HF_SITE_NFRAMES);
+	*loc0 = HEAPFMT_NONE;
+	for (k = 0; k < n; k++) {
+		loc = ingest_heap_u32(&h->frms, first + k, HF_FRMS_LOC);
+		if (k == 0)
+			*loc0 = loc;
+		fn = ingest_heap_str(h, ingest_heap_u32(&h->locs, loc,
+		    HF_LOCS_FUNCTION));
+		mod = ingest_heap_u32(&h->locs, loc, HF_LOCS_MODULE);
+		path = mod != HEAPFMT_NONE ? heap_base(ingest_heap_str(h,
+		    ingest_heap_u32(&h->mods, mod, HF_MODS_PATH))) : "?";
+		if (*fn != '\0')
+			t = xasprintf("%s%s%s (%s)", out, k != 0 ? "\n" : "",
+			    fn, path);
+		else
+			t = xasprintf("%s%s%#llx (%s)", out, k != 0 ? "\n" : "",
+			    (unsigned long long)ingest_heap_u64(&h->locs, loc,
+			    HF_LOCS_PC), path);
+		free(out);
+		out = t;
+	}
+	return (out);
+}
+
+static int
+heap_sites(struct ingest_ctx *ctx, const struct ingest_heap *h,
+    const uint64_t *cbytes, const uint64_t *cblocks)
+{
+	struct store_heap_site		 st;
+	const struct ingest_heap_sec	*s = &h->site;
+	uint64_t			 i;
+	uint32_t			 loc;
+	char				*stack, *name;
+	int				 rc;
+
+	for (i = 0; i < s->count; i++) {
+		memset(&st, 0, sizeof st);
+		st.idx = (int64_t)i;
+		st.type = heap_ix(ingest_heap_u32(s, i, HF_SITE_TYPE));
+		stack = heap_stack(h, i, &loc);
+		st.stack = stack;
+		st.module = -1;
+		name = NULL;
+		if (loc != HEAPFMT_NONE) {
+			st.function = ingest_heap_str(h, ingest_heap_u32(
+			    &h->locs, loc, HF_LOCS_FUNCTION));
+			st.module = heap_ix(ingest_heap_u32(&h->locs, loc,
+			    HF_LOCS_MODULE));
+			st.pc = ingest_heap_u64(&h->locs, loc, HF_LOCS_PC);
+			/* No symbol (a stripped library): module+offset. */
+			if (*st.function == '\0' && st.module >= 0) {
+				name = xasprintf("%s+%#llx", heap_base(
+				    ingest_heap_str(h, ingest_heap_u32(&h->mods,
+				    (uint64_t)st.module, HF_MODS_PATH))),
+				    (unsigned long long)(st.pc -
+				    ingest_heap_u64(&h->mods,
+				    (uint64_t)st.module, HF_MODS_BASE)));
+				st.function = name;
+			}
+		}
+		st.allocs = ingest_heap_u64(s, i, HF_SITE_ALLOCS);
+		st.frees = ingest_heap_u64(s, i, HF_SITE_FREES);
+		st.bytes = ingest_heap_u64(s, i, HF_SITE_BYTES);
+		st.peak_bytes = ingest_heap_u64(s, i, HF_SITE_PEAK);
+		st.live_bytes = ingest_heap_u64(s, i, HF_SITE_LIVE_BYTES);
+		st.live_blocks = ingest_heap_u64(s, i, HF_SITE_LIVE_BLOCKS);
+		st.collectable_bytes = cbytes[i];
+		st.collectable_blocks = cblocks[i];
+		rc = store_heap_site_add(ctx->st, ctx->session, &st);
+		free(stack);
+		free(name);
+		if (rc != 0)
+			return (ingest_store_fail(ctx, "heap_site"));
+	}
+	return (0);
+}
+
+static int
+heap_blocks(struct ingest_ctx *ctx, const struct ingest_heap *h,
+    const uint8_t *state)
+{
+	static const char *const states[] = { "reachable", "reachable",
+	    "possible", "collectable", "collectable" };
+	struct store_heap_block		 b;
+	const struct ingest_heap_sec	*s = &h->blks;
+	uint64_t			 i, data = 0;
+
+	for (i = 0; i < s->count; i++) {
+		if ((i & 0xffff) == 0)
+			ingest_progress(ctx, (size_t)(s->off + i * s->size));
+		b.idx = (int64_t)i;
+		b.addr = ingest_heap_u64(s, i, HF_BLKS_ADDR);
+		b.size = ingest_heap_u64(s, i, HF_BLKS_SIZE);
+		b.usable = b.size + ingest_heap_u32(s, i, HF_BLKS_SLACK);
+		b.seq = ingest_heap_u64(s, i, HF_BLKS_SEQ);
+		b.site = heap_ix(ingest_heap_u32(s, i, HF_BLKS_SITE));
+		b.type = heap_ix(ingest_heap_u32(s, i, HF_BLKS_TYPE));
+		b.region = heap_ix(ingest_heap_u32(s, i, HF_BLKS_REGION));
+		b.tid = ingest_heap_u32(s, i, HF_BLKS_TID);
+		b.state = states[state[i] <= 4 ? state[i] : 0];
+		b.leak = state[i] == INGEST_HEAP_DEFINITE ? "definite" :
+		    state[i] == INGEST_HEAP_INDIRECT ? "indirect" : NULL;
+		b.contents = NULL;
+		b.ncontents = 0;
+		if (h->contents != 0) {
+			b.ncontents = (size_t)(b.size < h->contents ? b.size :
+			    h->contents);
+			b.contents = h->data.p + data;
+			data += b.ncontents;
+		}
+		if (store_heap_block_add(ctx->st, ctx->session, &b) != 0)
+			return (ingest_store_fail(ctx, "heap_block"));
+	}
+	return (0);
+}
+
+static int
+heap_pointers(struct ingest_ctx *ctx, const struct ingest_heap *h)
+{
+	struct store_heap_root		 r;
+	const struct ingest_heap_sec	*s = &h->edgs;
+	uint64_t			 i;
+
+	for (i = 0; i < s->count; i++) {
+		if ((i & 0xffff) == 0)
+			ingest_progress(ctx, (size_t)(s->off + i * s->size));
+		if (store_heap_ref_add(ctx->st, ctx->session,
+		    ingest_heap_u32(s, i, HF_EDGS_SRC),
+		    (uint64_t)ingest_heap_u32(s, i, HF_EDGS_SRC_WORD) * 8,
+		    ingest_heap_u32(s, i, HF_EDGS_DST),
+		    ingest_heap_u32(s, i, HF_EDGS_DST_OFF) &
+		    HEAPFMT_OFF_MASK) != 0)
+			return (ingest_store_fail(ctx, "heap_ref"));
+	}
+	for (i = 0, s = &h->root; i < s->count; i++) {
+		r.idx = (int64_t)i;
+		r.region = ingest_heap_u32(s, i, HF_ROOT_REGION);
+		r.addr = ingest_heap_u64(s, i, HF_ROOT_ADDR);
+		r.name = ingest_heap_str(h, ingest_heap_u32(s, i,
+		    HF_ROOT_SYMBOL));
+		r.name_off = ingest_heap_u32(s, i, HF_ROOT_SYM_OFF);
+		r.dst = ingest_heap_u32(s, i, HF_ROOT_DST);
+		r.dst_off = ingest_heap_u32(s, i, HF_ROOT_DST_OFF) &
+		    HEAPFMT_OFF_MASK;
+		if (store_heap_root_add(ctx->st, ctx->session, &r) != 0)
+			return (ingest_store_fail(ctx, "heap_root"));
+	}
+	return (0);
+}
+
+/* What the snapshot says of itself: the program and when. */
+static void
+heap_about(struct ingest_ctx *ctx, const struct ingest_heap *h)
+{
+	const char	*prog;
+	uint64_t	 ns = ingest_heap_u64(&h->info, 0, HF_INFO_TIME_NS);
+	time_t		 t = (time_t)(ns / 1000000000u);
+	struct tm	 tm;
+	char		 buf[32];
+
+	prog = ingest_heap_str(h, ingest_heap_u32(&h->info, 0,
+	    HF_INFO_PROGRAM));
+	if (*prog != '\0')
+		ctx->program = xstrdup(heap_base(prog));
+	if (ns != 0 && gmtime_r(&t, &tm) != NULL &&
+	    strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm) != 0)
+		ctx->captured = xstrdup(buf);
+}
+
+static int
+heap_load(struct ingest_ctx *ctx)
+{
+	static const char *const taken[] = { "other", "exit", "signal",
+	    "every", "socket" };
+	struct ingest_heap	 h;
+	struct store_heap	 sh;
+	uint8_t			*state = NULL;
+	uint64_t		*cbytes = NULL, *cblocks = NULL, i, size;
+	uint32_t		 site, trig;
+	int			 rc = -1;
+
+	if (ingest_heap_parse(ctx, &h) != 0)
+		return (-1);
+	state = xmalloc(h.blks.count + 1);
+	ingest_heap_states(&h, state);
+	memset(&sh, 0, sizeof sh);
+	cbytes = xcalloc(h.site.count + 1, sizeof *cbytes);
+	cblocks = xcalloc(h.site.count + 1, sizeof *cblocks);
+	for (i = 0; i < h.blks.count; i++) {
+		size = ingest_heap_u64(&h.blks, i, HF_BLKS_SIZE);
+		sh.blocks++;
+		sh.bytes += (int64_t)size;
+		switch (state[i]) {
+		case INGEST_HEAP_REACHABLE:
+			sh.reachable_blocks++;
+			sh.reachable_bytes += (int64_t)size;
+			break;
+		case INGEST_HEAP_POSSIBLE:
+			sh.possible_blocks++;
+			sh.possible_bytes += (int64_t)size;
+			break;
+		case INGEST_HEAP_DEFINITE:
+			sh.definite_blocks++;
+			sh.definite_bytes += (int64_t)size;
+			break;
+		default:
+			sh.indirect_blocks++;
+			sh.indirect_bytes += (int64_t)size;
+			break;
+		}
+		site = ingest_heap_u32(&h.blks, i, HF_BLKS_SITE);
+		if (site < h.site.count && state[i] >= INGEST_HEAP_DEFINITE) {
+			cbytes[site] += size;
+			cblocks[site]++;
+		}
+	}
+	if (heap_modules(ctx, &h) != 0 || heap_regions_types(ctx, &h) != 0 ||
+	    heap_sites(ctx, &h, cbytes, cblocks) != 0 ||
+	    heap_blocks(ctx, &h, state) != 0 || heap_pointers(ctx, &h) != 0)
+		goto out;
+	for (i = 0; i < h.cntr.count; i++) {
+		if (store_counter_add(ctx->st, ctx->session, ingest_heap_str(&h,
+		    ingest_heap_u32(&h.cntr, i, HF_CNTR_NAME)),
+		    (int64_t)ingest_heap_u64(&h.cntr, i, HF_CNTR_VALUE)) != 0) {
+			ingest_store_fail(ctx, "counter");
+			goto out;
+		}
+	}
+	sh.version = h.minor == 0 ? "1.0" : "1.x";
+	sh.pid = ingest_heap_u32(&h.info, 0, HF_INFO_PID);
+	sh.ppid = ingest_heap_u32(&h.info, 0, HF_INFO_PPID);
+	trig = ingest_heap_u32(&h.info, 0, HF_INFO_TRIGGER);
+	sh.taken = taken[trig <= 4 ? trig : 0];
+	sh.serial = ingest_heap_u32(&h.info, 0, HF_INFO_SERIAL);
+	sh.time_ns = (int64_t)ingest_heap_u64(&h.info, 0, HF_INFO_TIME_NS);
+	sh.stop_ns = (int64_t)ingest_heap_u64(&h.info, 0, HF_INFO_STOP_NS);
+	sh.seq = (int64_t)ingest_heap_u64(&h.info, 0, HF_INFO_SEQ);
+	sh.contents = h.contents == HEAPFMT_CONTENTS_ALL ? -1 :
+	    (int64_t)h.contents;
+	sh.depth = ingest_heap_u32(&h.info, 0, HF_INFO_DEPTH);
+	sh.cmdline = ingest_heap_str(&h, ingest_heap_u32(&h.info, 0,
+	    HF_INFO_CMDLINE));
+	sh.cwd = ingest_heap_str(&h, ingest_heap_u32(&h.info, 0,
+	    HF_INFO_CWD));
+	sh.refs = (int64_t)h.edgs.count;
+	if (store_heap_add(ctx->st, ctx->session, &sh) != 0) {
+		ingest_store_fail(ctx, "heap");
+		goto out;
+	}
+	heap_about(ctx, &h);
+	ingest_progress(ctx, ctx->len);
+	rc = 0;
+out:
+	free(state);
+	free(cbytes);
+	free(cblocks);
+	return (rc);
+}
+
+const struct ingest_reader ingest_heap_reader = {
+	heap_detect,
+	heap_load,
+};

@@ -1,0 +1,203 @@
+/*
+ * The heap snapshot report: the snapshot, a leak summary as memcheck
+ * prints it (definitely, indirectly, possibly lost, still reachable),
+ * and heaptrack's view of the allocation sites that hold the most live
+ * bytes, with what of it is collectable.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "xmalloc.h"
+#include "analyze/analyze.h"
+#include "report/report.h"
+
+static const struct report_table heap_t_header = {
+	"heap", "Snapshot", REPORT_OBJECT, REPORT_NOHEAD, report_kv_cols,
+	REPORT_KV_COLS, NULL, -1, 0
+};
+
+static const struct report_col heap_leak_cols[] = {
+	{ "kind", "", REPORT_MACHINE, 0, 0 },
+	{ "what", "", REPORT_HUMAN, 0, 0 },
+	{ "bytes", "bytes", 0, 0, 0 },
+	{ "blocks", "blocks", 0, 0, 0 },
+	{ "state", "state", 0, 0, 0 },
+};
+#define HEAP_LEAK_COLS	(sizeof heap_leak_cols / sizeof heap_leak_cols[0])
+
+static const struct report_table heap_t_leaks = {
+	"leak_summary", "Leak summary (memcheck's rules)", REPORT_ROWS, 0,
+	heap_leak_cols, HEAP_LEAK_COLS, NULL, -1, 0
+};
+
+static const struct report_col heap_site_cols[] = {
+	{ "site", "site", 0, 0, 0 },
+	{ "function", "function", 0, 0, 32 },
+	{ "module", "module", 0, 0, 20 },
+	{ "live_blocks", "live", 0, 0, 0 },
+	{ "live_bytes", "live bytes", 0, 0, 0 },
+	{ "collectable_blocks", "", REPORT_MACHINE, 0, 0 },
+	{ "collectable_bytes", "collectable", 0, 0, 0 },
+	{ "peak_bytes", "peak", 0, 0, 0 },
+	{ "allocs", "allocs", 0, 0, 0 },
+	{ "frees", "frees", 0, 0, 0 },
+	{ "bytes", "allocated", 0, 0, 0 },
+	{ "stack", "", REPORT_MACHINE, 0, 0 },
+};
+#define HEAP_SITE_COLS	(sizeof heap_site_cols / sizeof heap_site_cols[0])
+
+static const struct report_table heap_t_sites = {
+	"sites", "Top allocation sites by live bytes", REPORT_ROWS, 0,
+	heap_site_cols, HEAP_SITE_COLS, "no live blocks", -1, 0
+};
+
+static void
+heap_header(struct report_out *out, const struct store_heap *h)
+{
+	char	shown[64];
+
+	report_table(out, &heap_t_header);
+	report_kv_int(out, "pid", h->pid, "%lld", "the process");
+	report_kv(out, "taken", report_str(h->taken), h->taken,
+	    "what took the snapshot");
+	report_kv_int(out, "serial", h->serial, "%lld",
+	    "its number in the process (0 at exit)");
+	report_kv_int(out, "time_ns", h->time_ns, "%lld",
+	    "when, nanoseconds since 1970");
+	snprintf(shown, sizeof shown, "%.1f ms", (double)h->stop_ns / 1e6);
+	report_kv(out, "stop_ns", report_int(h->stop_ns), shown,
+	    "how long the threads were stopped");
+	report_kv_int(out, "allocations", h->seq, "%lld",
+	    "allocations made up to the snapshot");
+	report_kv_int(out, "blocks", h->blocks, "%lld", "live blocks");
+	report_kv_int(out, "bytes", h->bytes, "%lld", "their bytes");
+	report_kv_int(out, "pointers", h->refs, "%lld",
+	    "between blocks");
+	report_kv_int(out, "roots", h->roots, "%lld",
+	    "pointers from globals, stacks and registers");
+	report_table_end(out);
+}
+
+static void
+heap_leak_row(struct report_out *out, const char *kind, const char *what,
+    int64_t bytes, int64_t blocks, const char *state)
+{
+	struct report_cell	c[HEAP_LEAK_COLS];
+
+	c[0] = report_str(kind);
+	c[1] = report_str(what);
+	c[2] = report_int(bytes);
+	c[3] = report_int(blocks);
+	c[4] = report_str(state);
+	report_row(out, c);
+}
+
+static void
+heap_leaks(struct report_out *out, const struct store_heap *h)
+{
+	report_table(out, &heap_t_leaks);
+	heap_leak_row(out, "definite", "definitely lost", h->definite_bytes,
+	    h->definite_blocks, "collectable");
+	heap_leak_row(out, "indirect", "indirectly lost", h->indirect_bytes,
+	    h->indirect_blocks, "collectable");
+	heap_leak_row(out, "possible", "possibly lost", h->possible_bytes,
+	    h->possible_blocks, "possible");
+	heap_leak_row(out, "reachable", "still reachable", h->reachable_bytes,
+	    h->reachable_blocks, "reachable");
+	report_table_end(out);
+}
+
+static void
+heap_sites(struct report_out *out, const struct analyze_heap_summary *m)
+{
+	const struct store_heap_site	*s;
+	struct report_cell		 c[HEAP_SITE_COLS];
+	const char			*mod;
+	size_t				 i;
+
+	report_table(out, &heap_t_sites);
+	for (i = 0; i < m->nsites; i++) {
+		s = &m->sites[i];
+		if (s->live_blocks == 0)
+			continue;
+		mod = s->module_path;
+		if (mod != NULL && strrchr(mod, '/') != NULL)
+			mod = strrchr(mod, '/') + 1;
+		c[0] = report_int(s->idx);
+		c[1] = s->function != NULL ? report_str(s->function) :
+		    report_null();
+		c[2] = mod != NULL ? report_str(mod) : report_null();
+		c[3] = report_int((int64_t)s->live_blocks);
+		c[4] = report_int((int64_t)s->live_bytes);
+		c[5] = report_int((int64_t)s->collectable_blocks);
+		c[6] = report_int((int64_t)s->collectable_bytes);
+		c[7] = report_int((int64_t)s->peak_bytes);
+		c[8] = report_int((int64_t)s->allocs);
+		c[9] = report_int((int64_t)s->frees);
+		c[10] = report_int((int64_t)s->bytes);
+		c[11] = s->stack != NULL ? report_str(s->stack) :
+		    report_null();
+		report_row(out, c);
+	}
+	report_table_end(out);
+}
+
+static void
+heap_legend(struct report_out *out)
+{
+	static const char *const lines[] = {
+		"Leak summary: memcheck's rules and heuristics; collectable"
+		" is definitely + indirectly lost.",
+		"Sites: a distinct allocation stack (its first function"
+		" shown); live and collectable at the",
+		"  snapshot; peak: the most live bytes at once; allocs,"
+		" frees, allocated: since the start.",
+	};
+
+	report_lines(out, &report_tab_legend, lines, sizeof lines /
+	    sizeof lines[0]);
+	report_table_end(out);
+}
+
+/* The whole report of a heap session, from its model. */
+int
+report_heap(struct store *st, const struct store_session *ss,
+    const void *model, int format, FILE *f, char **cause)
+{
+	const struct analyze_heap_summary	*m = model;
+	struct report_out		 out;
+	struct report_doc		 doc;
+	const struct report_table	*tables[6];
+	char				**warn, *title;
+	size_t				 nwarn;
+	int				 rc;
+
+	if (report_warnings_get(st, ss, &warn, &nwarn, cause) != 0)
+		return (-1);
+	title = report_title(ss);
+	tables[0] = &report_tab_session;
+	tables[1] = &heap_t_header;
+	tables[2] = &heap_t_leaks;
+	tables[3] = &heap_t_sites;
+	tables[4] = &report_tab_warnings;
+	tables[5] = &report_tab_legend;
+	doc.title = title;
+	doc.bare = 0;
+	doc.tables = tables;
+	doc.ntables = 6;
+
+	report_begin(&out, f, format, &doc);
+	report_session_rows(&out, ss, nwarn);
+	heap_header(&out, &m->h);
+	heap_leaks(&out, &m->h);
+	heap_sites(&out, m);
+	report_warnings_rows(&out, warn, nwarn);
+	heap_legend(&out);
+	rc = report_end(&out, cause);
+
+	report_warnings_free(warn, nwarn);
+	free(title);
+	return (rc);
+}

@@ -1,0 +1,506 @@
+/*
+ * profview heap SESSION QUESTION [ARGS]: HeapInspector's questions of a
+ * heap session, answered from the graph loaded once (analyze/heapsnap.c)
+ * as one table in any report format, for scripts:
+ *
+ *	collectable			memcheck's definitely + indirectly lost
+ *	reachable ADDR|ROOT		what it reaches (itself included)
+ *	reached-from ADDR		the roots and blocks that reach it
+ *	anchored-by ROOT|ADDR		what clearing it would free
+ *	test-unload MODULE...		what unloading them would free
+ *	by-type, by-module, sizes	objects grouped
+ *	find STRING [POS]		blocks whose kept bytes hold STRING
+ *	trace ROOT[INDEX]		where a variable (or its word INDEX) points
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "xmalloc.h"
+#include "analyze/analyze.h"
+#include "report/report.h"
+
+static const struct report_col heapq_block_cols[] = {
+	{ "block", "block", 0, 0, 0 },
+	{ "addr", "address", REPORT_HEX, 12, 0 },
+	{ "size", "size", 0, 0, 0 },
+	{ "usable", "usable", 0, 0, 0 },
+	{ "state", "state", 0, 0, 0 },
+	{ "type", "type", 0, 0, 40 },
+};
+#define HEAPQ_BLOCK_COLS	(sizeof heapq_block_cols / sizeof heapq_block_cols[0])
+
+static const struct report_col heapq_node_cols[] = {
+	{ "kind", "kind", 0, 0, 0 },
+	{ "block", "block", 0, 0, 0 },
+	{ "addr", "address", REPORT_HEX, 12, 0 },
+	{ "size", "size", 0, 0, 0 },
+	{ "name", "type or root", 0, 0, 48 },
+};
+#define HEAPQ_NODE_COLS	(sizeof heapq_node_cols / sizeof heapq_node_cols[0])
+
+static const struct report_col heapq_group_cols[] = {
+	{ "name", "", 0, 0, 48 },
+	{ "objects", "objects", 0, 0, 0 },
+	{ "bytes", "bytes", 0, 0, 0 },
+	{ "usable", "with fragmentation", 0, 0, 0 },
+};
+#define HEAPQ_GROUP_COLS (sizeof heapq_group_cols / sizeof heapq_group_cols[0])
+
+static const char *const heapq_state[ANALYZE_HEAP_NSTATES] = {
+	"unreached", "reachable", "possible", "definite", "indirect"
+};
+
+struct heapq {
+	struct store			*st;
+	struct analyze_heap_snap	 m;
+	struct report_out		 out;
+	struct report_doc		 doc;
+	struct report_table		 t;
+	const struct report_table	*tables[1];
+	char				*title;
+	char				*cause;
+};
+
+static const char *
+heapq_type(const struct analyze_heap_snap *m, uint32_t b)
+{
+	return (m->type[b] >= 0 ? m->type_name[m->type[b]] : "");
+}
+
+static void
+heapq_begin(struct heapq *q, FILE *f, int format, const char *name,
+    const struct report_col *cols, size_t ncols, const char *empty)
+{
+	q->t.name = name;
+	q->t.title = q->title;
+	q->t.shape = REPORT_ROWS;
+	q->t.flags = 0;
+	q->t.cols = cols;
+	q->t.ncols = ncols;
+	q->t.empty = empty;
+	q->t.bar = -1;
+	q->t.max_rows = 0;
+	q->tables[0] = &q->t;
+	q->doc.title = q->title;
+	q->doc.bare = 1;
+	q->doc.tables = q->tables;
+	q->doc.ntables = 1;
+	report_begin(&q->out, f, format, &q->doc);
+	report_table(&q->out, &q->t);
+}
+
+static void
+heapq_block_row(struct heapq *q, uint32_t b)
+{
+	const struct analyze_heap_snap	*m = &q->m;
+	struct report_cell		 c[HEAPQ_BLOCK_COLS];
+
+	c[0] = report_int(b);
+	c[1] = report_int((int64_t)m->addr[b]);
+	c[2] = report_int((int64_t)m->size[b]);
+	c[3] = report_int((int64_t)m->usable[b]);
+	c[4] = report_str(heapq_state[m->g.state[b]]);
+	c[5] = report_str(heapq_type(m, b));
+	report_row(&q->out, c);
+}
+
+/* Every block marked (node ids, nnodes bytes), in address order. */
+static void
+heapq_blocks(struct heapq *q, const uint8_t *mark)
+{
+	uint32_t	b, base = 1 + q->m.nroots;
+
+	for (b = 0; b < q->m.nblocks; b++) {
+		if (mark[base + b])
+			heapq_block_row(q, b);
+	}
+}
+
+/* Parse an address: hexadecimal, 0x before it or not. */
+static int
+heapq_addr(const char *s, uint64_t *v)
+{
+	char	*end;
+
+	errno = 0;
+	*v = strtoull(s, &end, 16);
+	return (errno != 0 || *s == '\0' || *end != '\0' ? -1 : 0);
+}
+
+/* The node an argument names: a block by an address in it, or a root. */
+static int64_t
+heapq_node(struct heapq *q, const char *arg, int roots)
+{
+	uint64_t	a;
+	int64_t		b;
+
+	if (roots && (b = analyze_heap_snap_root(&q->m, arg)) >= 0)
+		return (1 + b);
+	if (roots && b == -2) {
+		q->cause = xasprintf("%s: more than one module has a variable"
+		    " of that name: say module:%s", arg, arg);
+		return (-1);
+	}
+	if (heapq_addr(arg, &a) == 0) {
+		if ((b = analyze_heap_snap_block_at(&q->m, a)) >= 0)
+			return (1 + q->m.nroots + b);
+		q->cause = xasprintf("%s: no live block holds this address",
+		    arg);
+		return (-1);
+	}
+	q->cause = xasprintf("%s: neither an address (hex) nor %s", arg,
+	    roots ? "a root (module:variable)" : "a block");
+	return (-1);
+}
+
+static int64_t
+heapq_by_type(const struct analyze_heap_snap *m, uint32_t b)
+{
+	return (m->type[b]);
+}
+
+static int64_t
+heapq_by_module(const struct analyze_heap_snap *m, uint32_t b)
+{
+	return (m->type[b] >= 0 ? m->type_module[m->type[b]] : -1);
+}
+
+static int64_t
+heapq_by_size(const struct analyze_heap_snap *m, uint32_t b)
+{
+	uint64_t	s = m->size[b];
+	int64_t		k = 0;
+
+	while (k < 63 && (1ULL << k) < s)
+		k++;
+	return (k);
+}
+
+static int
+heapq_group_cmp(const void *a, const void *b)
+{
+	const struct analyze_heap_group	*x = a, *y = b;
+
+	if (x->bytes != y->bytes)
+		return (x->bytes < y->bytes ? 1 : -1);
+	return (x->key < y->key ? -1 : x->key > y->key);
+}
+
+static void
+heapq_groups(struct heapq *q, FILE *f, int format, const char *name,
+    const char *what, int64_t (*key)(const struct analyze_heap_snap *,
+    uint32_t), size_t n, int sizes)
+{
+	struct analyze_heap_group	*g;
+	struct report_col		 cols[HEAPQ_GROUP_COLS];
+	struct report_cell		 c[HEAPQ_GROUP_COLS];
+	char				*label;
+	size_t				 i, ng;
+
+	memcpy(cols, heapq_group_cols, sizeof cols);
+	cols[0].title = what;
+	ng = analyze_heap_snap_group(&q->m, key, n, &g);
+	/* Sizes read best by size; the rest by bytes, most first. */
+	if (!sizes)
+		qsort(g, ng, sizeof *g, heapq_group_cmp);
+	heapq_begin(q, f, format, name, cols, HEAPQ_GROUP_COLS, "no blocks");
+	for (i = 0; i < ng; i++) {
+		if (sizes)
+			label = g[i].key <= 0 ? xstrdup("1") :
+			    xasprintf("%llu-%llu",
+			    (unsigned long long)(1ULL << (g[i].key - 1)) + 1,
+			    (unsigned long long)(1ULL << g[i].key));
+		else if (g[i].key < 0)
+			label = xstrdup(name[3] == 't' ? "(no type)" :
+			    "(no module)");
+		else
+			label = xstrdup(name[3] == 't' ?
+			    q->m.type_name[g[i].key] :
+			    q->m.module_name[g[i].key]);
+		c[0] = report_str(label);
+		c[1] = report_int((int64_t)g[i].count);
+		c[2] = report_int((int64_t)g[i].bytes);
+		c[3] = report_int((int64_t)g[i].usable);
+		report_row(&q->out, c);
+		free(label);
+	}
+	free(g);
+}
+
+static const struct report_col heapq_trace_cols[] = {
+	{ "offset", "word at", 0, 0, 0 },
+	{ "block", "points to block", 0, 0, 0 },
+	{ "addr", "address", REPORT_HEX, 12, 0 },
+	{ "into", "at offset", 0, 0, 0 },
+	{ "type", "type", 0, 0, 40 },
+};
+#define HEAPQ_TRACE_COLS (sizeof heapq_trace_cols / sizeof heapq_trace_cols[0])
+
+/*
+ * trace ROOT or ROOT[INDEX]: the blocks a variable's pointer words point
+ * to (word INDEX alone: the INDEX-th pointer-sized word).  Fields need
+ * DWARF types, which snapshots do not carry yet: a path with a field is
+ * refused, saying so.
+ */
+static int
+heapq_trace(struct heapq *q, FILE *f, int format, const char *path)
+{
+	struct store_cursor	*cur;
+	struct store_heap_root	 o;
+	struct report_cell	 c[HEAPQ_TRACE_COLS];
+	char			*name, *br, *end, *key;
+	int64_t			 r, index = -1;
+	int			 rc, same;
+
+	name = xstrdup(path);
+	if ((br = strchr(name, '[')) != NULL) {
+		errno = 0;
+		index = strtoll(br + 1, &end, 0);
+		if (errno != 0 || end == br + 1 || strcmp(end, "]") != 0 ||
+		    index < 0) {
+			q->cause = xasprintf("%s: an index is [NUMBER]", path);
+			free(name);
+			return (-1);
+		}
+		*br = '\0';
+	}
+	if ((r = analyze_heap_snap_root(&q->m, name)) < 0) {
+		q->cause = r == -2 ? xasprintf("%s: more than one module has"
+		    " it: say module:%s", name, name) : strchr(name, '.') !=
+		    NULL ? xasprintf("%s: no such root; fields of a variable"
+		    " need DWARF types, which snapshots do not hold yet",
+		    name) : xasprintf("%s: no such root (module:variable)",
+		    name);
+		free(name);
+		return (-1);
+	}
+	q->title = xasprintf("session %lld: where %s points",
+	    (long long)q->m.session, path);
+	heapq_begin(q, f, format, "trace", heapq_trace_cols, HEAPQ_TRACE_COLS,
+	    "NIL: it points to no live block");
+	if ((cur = store_heap_roots(q->st, q->m.session)) == NULL) {
+		free(name);
+		return (0);
+	}
+	while ((rc = store_heap_root_next(cur, &o)) == 1) {
+		key = analyze_heap_snap_root_key(&o);
+		same = strcmp(key, q->m.root_name[r]) == 0;
+		free(key);
+		if (!same || o.dst < 0 || o.dst >= q->m.nblocks)
+			continue;
+		if (index >= 0 && o.name_off != index * 8)
+			continue;
+		c[0] = report_int(o.name_off);
+		c[1] = report_int(o.dst);
+		c[2] = report_int((int64_t)q->m.addr[o.dst]);
+		c[3] = report_int(o.dst_off);
+		c[4] = report_str(heapq_type(&q->m, (uint32_t)o.dst));
+		report_row(&q->out, c);
+	}
+	store_cursor_close(cur);
+	free(name);
+	return (0);
+}
+
+/* A question's rows into q->out; -1 with q->cause when it is wrong. */
+static int
+heapq_ask(struct heapq *q, FILE *f, int format, char **argv, int argc)
+{
+	struct analyze_heap_snap	*m = &q->m;
+	const char			*what = argv[0];
+	uint8_t				*mark, *drop, *unload;
+	uint32_t			*hits, from, b, r;
+	struct report_cell		 c[HEAPQ_NODE_COLS];
+	int64_t				 node, k, pos;
+	size_t				 n, i;
+	int				 kept;
+	char				*end;
+
+	mark = xcalloc((size_t)m->g.nnodes + 1, 1);
+	if (strcasecmp(what, "collectable") == 0 && argc == 1) {
+		q->title = xasprintf("session %lld: collectable blocks"
+		    " (definitely + indirectly lost)", (long long)m->session);
+		heapq_begin(q, f, format, "collectable", heapq_block_cols,
+		    HEAPQ_BLOCK_COLS, "nothing is collectable");
+		for (b = 0; b < m->nblocks; b++) {
+			if (m->g.state[b] == ANALYZE_HEAP_DEFINITE ||
+			    m->g.state[b] == ANALYZE_HEAP_INDIRECT)
+				heapq_block_row(q, b);
+		}
+	} else if ((strcasecmp(what, "reachable") == 0 ||
+	    strcasecmp(what, "anchored-by") == 0) && argc == 2) {
+		if ((node = heapq_node(q, argv[1], 1)) < 0)
+			goto bad;
+		from = (uint32_t)node;
+		if (tolower((unsigned char)what[0]) == 'r') {
+			analyze_heap_reach(&m->g, &from, 1, 0, NULL, mark);
+			q->title = xasprintf("session %lld: blocks reachable"
+			    " from %s", (long long)m->session, argv[1]);
+		} else {
+			analyze_heap_anchored_by(&m->g, from, mark);
+			q->title = xasprintf("session %lld: blocks only %s"
+			    " anchors (freed if it were cleared)",
+			    (long long)m->session, argv[1]);
+		}
+		heapq_begin(q, f, format, what, heapq_block_cols,
+		    HEAPQ_BLOCK_COLS, "none");
+		heapq_blocks(q, mark);
+	} else if (strcasecmp(what, "reached-from") == 0 && argc == 2) {
+		if ((node = heapq_node(q, argv[1], 0)) < 0)
+			goto bad;
+		from = (uint32_t)node;
+		analyze_heap_reach(&m->g, &from, 1, 1, NULL, mark);
+		q->title = xasprintf("session %lld: what reaches %s",
+		    (long long)m->session, argv[1]);
+		heapq_begin(q, f, format, "reached_from", heapq_node_cols,
+		    HEAPQ_NODE_COLS, "nothing: it is collectable");
+		for (r = 0; r < m->nroots; r++) {
+			if (!mark[1 + r])
+				continue;
+			c[0] = report_str("root");
+			c[1] = report_null();
+			c[2] = report_null();
+			c[3] = report_null();
+			c[4] = report_str(m->root_name[r]);
+			report_row(&q->out, c);
+		}
+		for (b = 0; b < m->nblocks; b++) {
+			if (!mark[1 + m->nroots + b] ||
+			    1 + m->nroots + b == from)
+				continue;
+			c[0] = report_str("block");
+			c[1] = report_int(b);
+			c[2] = report_int((int64_t)m->addr[b]);
+			c[3] = report_int((int64_t)m->size[b]);
+			c[4] = report_str(heapq_type(m, b));
+			report_row(&q->out, c);
+		}
+	} else if (strcasecmp(what, "test-unload") == 0 && argc >= 2) {
+		unload = xcalloc((size_t)m->nmodules + 1, 1);
+		for (i = 1; i < (size_t)argc; i++) {
+			if ((k = analyze_heap_snap_module(m, argv[i])) < 0) {
+				q->cause = xasprintf("%s: no such module (the"
+				    " file name, as by-module shows it)",
+				    argv[i]);
+				free(unload);
+				goto bad;
+			}
+			unload[k] = 1;
+		}
+		analyze_heap_snap_unload_set(m, unload);
+		drop = xcalloc((size_t)m->nroots + 1, 1);
+		for (r = 0; r < m->nroots; r++)
+			drop[r] = m->root_module[r] >= 0 &&
+			    unload[m->root_module[r]];
+		n = analyze_heap_unload(&m->g, drop, mark);
+		q->title = xasprintf("session %lld: blocks freed by unloading"
+		    " %zu module%s (%zu blocks)", (long long)m->session,
+		    (size_t)argc - 1, argc == 2 ? "" : "s", n);
+		/* The seed marks named ones ++ and importers +: a column. */
+		if (format == REPORT_TEXT || format == REPORT_HTML) {
+			for (k = 0; k < m->nmodules; k++) {
+				if (unload[k])
+					fprintf(stderr, "unloaded: %s%s\n",
+					    m->module_name[k], unload[k] == 1 ?
+					    " ++ (named)" : " + (imports one)");
+			}
+		}
+		heapq_begin(q, f, format, "test_unload", heapq_block_cols,
+		    HEAPQ_BLOCK_COLS, "nothing would be freed");
+		heapq_blocks(q, mark);
+		free(drop);
+		free(unload);
+	} else if (strcasecmp(what, "by-type") == 0 && argc == 1) {
+		q->title = xasprintf("session %lld: objects by type",
+		    (long long)m->session);
+		heapq_groups(q, f, format, "by_type", "type", heapq_by_type,
+		    m->ntypes, 0);
+	} else if (strcasecmp(what, "by-module") == 0 && argc == 1) {
+		q->title = xasprintf("session %lld: objects by module (of"
+		    " their type)", (long long)m->session);
+		heapq_groups(q, f, format, "by_module", "module",
+		    heapq_by_module, m->nmodules, 0);
+	} else if (strcasecmp(what, "sizes") == 0 && argc == 1) {
+		q->title = xasprintf("session %lld: object sizes in powers of"
+		    " two", (long long)m->session);
+		heapq_groups(q, f, format, "sizes", "bytes", heapq_by_size, 64,
+		    1);
+	} else if (strcasecmp(what, "find") == 0 && (argc == 2 || argc == 3)) {
+		pos = 0;
+		if (argc == 3) {
+			errno = 0;
+			pos = strtoll(argv[2], &end, 10);
+			if (errno != 0 || *end != '\0' || pos < 0) {
+				q->cause = xasprintf("%s: not a position",
+				    argv[2]);
+				goto bad;
+			}
+		}
+		hits = xcalloc((size_t)m->nblocks + 1, sizeof *hits);
+		n = analyze_heap_snap_find(q->st, m, argv[1], pos, hits, &kept,
+		    &q->cause);
+		if (q->cause == NULL && !kept)
+			q->cause = xasprintf("session %lld kept no contents:"
+			    " snapshot with pvheap --contents",
+			    (long long)m->session);
+		if (q->cause != NULL) {
+			free(hits);
+			goto bad;
+		}
+		q->title = xasprintf("session %lld: blocks with \"%s\" at %lld",
+		    (long long)m->session, argv[1], (long long)pos);
+		heapq_begin(q, f, format, "find", heapq_block_cols,
+		    HEAPQ_BLOCK_COLS, "none");
+		for (i = 0; i < n; i++)
+			heapq_block_row(q, hits[i]);
+		free(hits);
+	} else if (strcasecmp(what, "trace") == 0 && argc == 2) {
+		if (heapq_trace(q, f, format, argv[1]) != 0)
+			goto bad;
+	} else {
+		q->cause = xasprintf("%s: not a question, or not its arguments"
+		    " (collectable, reachable ADDR|ROOT, reached-from ADDR,"
+		    " anchored-by ROOT|ADDR, test-unload MODULE..., by-type,"
+		    " by-module, sizes, find STRING [POS], trace ROOT[INDEX])",
+		    what);
+		goto bad;
+	}
+	free(mark);
+	return (0);
+bad:
+	free(mark);
+	return (-1);
+}
+
+/* Answer argv (a question and its arguments) about heap session id. */
+int
+report_heap_question(struct store *st, int64_t id, char **argv, int argc,
+    int format, FILE *f, char **cause)
+{
+	struct heapq	 q;
+	int		 rc;
+
+	if (!report_tabular(format)) {
+		*cause = xasprintf("heap questions come as text, csv, json or"
+		    " html, not %s", report_format_name(format));
+		return (-1);
+	}
+	memset(&q, 0, sizeof q);
+	q.st = st;
+	if (analyze_heap_snap_load(st, id, &q.m, cause) != 0)
+		return (-1);
+	if (heapq_ask(&q, f, format, argv, argc) != 0) {
+		*cause = q.cause;
+		rc = -1;
+	} else {
+		report_table_end(&q.out);
+		rc = report_end(&q.out, cause);
+	}
+	free(q.title);
+	analyze_heap_snap_free(&q.m);
+	return (rc);
+}

@@ -1,0 +1,708 @@
+/*
+ * The heap kind's tables: a snapshot's header with its leak summary, its
+ * modules and their imports, memory regions, types, allocation sites,
+ * live blocks with memcheck's state, the pointers between blocks and from
+ * the roots.  heap_ref is the big one (four per block is common): no
+ * index, its rows are one run of rowids per session, kept in the header.
+ */
+#include <stddef.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "store/store.h"
+
+static const char *const store_heap_migrations[] = {
+	/* 0 -> 1 */
+	"CREATE TABLE IF NOT EXISTS heap ("
+	"  session INTEGER PRIMARY KEY"
+	"   REFERENCES session(id) ON DELETE CASCADE,"
+	"  version TEXT NOT NULL,"
+	"  pid INTEGER NOT NULL,"
+	"  ppid INTEGER NOT NULL,"
+	"  taken TEXT NOT NULL"
+	"   CHECK (taken IN ('exit', 'signal', 'every', 'socket', 'other')),"
+	"  serial INTEGER NOT NULL,"
+	"  time_ns INTEGER NOT NULL,"
+	"  stop_ns INTEGER NOT NULL,"
+	"  seq INTEGER NOT NULL,"
+	"  contents INTEGER NOT NULL,"
+	"  depth INTEGER NOT NULL,"
+	"  cmdline TEXT,"
+	"  cwd TEXT,"
+	"  blocks INTEGER NOT NULL,"
+	"  bytes INTEGER NOT NULL,"
+	"  reachable_blocks INTEGER NOT NULL,"
+	"  reachable_bytes INTEGER NOT NULL,"
+	"  possible_blocks INTEGER NOT NULL,"
+	"  possible_bytes INTEGER NOT NULL,"
+	"  definite_blocks INTEGER NOT NULL,"
+	"  definite_bytes INTEGER NOT NULL,"
+	"  indirect_blocks INTEGER NOT NULL,"
+	"  indirect_bytes INTEGER NOT NULL,"
+	"  ref_first INTEGER,"
+	"  ref_last INTEGER);"
+	"CREATE TABLE IF NOT EXISTS heap_module ("
+	"  session INTEGER NOT NULL REFERENCES session(id) ON DELETE CASCADE,"
+	"  idx INTEGER NOT NULL,"
+	"  path TEXT NOT NULL,"
+	"  soname TEXT,"
+	"  build_id TEXT,"
+	"  base INTEGER NOT NULL,"
+	"  lo INTEGER NOT NULL,"
+	"  hi INTEGER NOT NULL,"
+	"  code_size INTEGER NOT NULL,"
+	"  data_size INTEGER NOT NULL,"
+	"  main INTEGER NOT NULL,"
+	"  unloaded INTEGER NOT NULL,"
+	"  PRIMARY KEY (session, idx)) WITHOUT ROWID;"
+	"CREATE TABLE IF NOT EXISTS heap_import ("
+	"  session INTEGER NOT NULL REFERENCES session(id) ON DELETE CASCADE,"
+	"  module INTEGER NOT NULL,"
+	"  idx INTEGER NOT NULL,"
+	"  name TEXT NOT NULL,"
+	"  target INTEGER,"
+	"  PRIMARY KEY (session, module, idx)) WITHOUT ROWID;"
+	"CREATE TABLE IF NOT EXISTS heap_region ("
+	"  session INTEGER NOT NULL REFERENCES session(id) ON DELETE CASCADE,"
+	"  idx INTEGER NOT NULL,"
+	"  kind TEXT NOT NULL CHECK (kind IN ('heap', 'arena', 'mmap',"
+	"   'data', 'stack', 'registers', 'anon', 'file', 'other')),"
+	"  lo INTEGER NOT NULL,"
+	"  hi INTEGER NOT NULL,"
+	"  name TEXT,"
+	"  module INTEGER,"
+	"  tid INTEGER,"
+	"  PRIMARY KEY (session, idx)) WITHOUT ROWID;"
+	"CREATE TABLE IF NOT EXISTS heap_type ("
+	"  session INTEGER NOT NULL REFERENCES session(id) ON DELETE CASCADE,"
+	"  idx INTEGER NOT NULL,"
+	"  name TEXT NOT NULL,"
+	"  kind TEXT NOT NULL CHECK (kind IN ('vtable', 'dwarf', 'site',"
+	"   'other')),"
+	"  module INTEGER,"
+	"  site INTEGER,"
+	"  vtable INTEGER,"
+	"  PRIMARY KEY (session, idx)) WITHOUT ROWID;"
+	"CREATE TABLE IF NOT EXISTS heap_site ("
+	"  session INTEGER NOT NULL REFERENCES session(id) ON DELETE CASCADE,"
+	"  idx INTEGER NOT NULL,"
+	"  type INTEGER,"
+	"  function TEXT,"
+	"  module INTEGER,"
+	"  pc INTEGER,"
+	"  stack TEXT NOT NULL,"
+	"  allocs INTEGER NOT NULL,"
+	"  frees INTEGER NOT NULL,"
+	"  bytes INTEGER NOT NULL,"
+	"  peak_bytes INTEGER NOT NULL,"
+	"  live_bytes INTEGER NOT NULL,"
+	"  live_blocks INTEGER NOT NULL,"
+	"  collectable_bytes INTEGER NOT NULL,"
+	"  collectable_blocks INTEGER NOT NULL,"
+	"  PRIMARY KEY (session, idx)) WITHOUT ROWID;"
+	"CREATE TABLE IF NOT EXISTS heap_block ("
+	"  session INTEGER NOT NULL REFERENCES session(id) ON DELETE CASCADE,"
+	"  idx INTEGER NOT NULL,"
+	"  addr INTEGER NOT NULL,"
+	"  size INTEGER NOT NULL,"
+	"  usable INTEGER NOT NULL,"
+	"  seq INTEGER NOT NULL,"
+	"  site INTEGER,"
+	"  type INTEGER,"
+	"  tid INTEGER NOT NULL,"
+	"  state TEXT NOT NULL"
+	"   CHECK (state IN ('reachable', 'possible', 'collectable')),"
+	"  leak TEXT CHECK (leak IN ('definite', 'indirect')),"
+	"  region INTEGER,"
+	"  contents BLOB,"
+	"  PRIMARY KEY (session, idx)) WITHOUT ROWID;"
+	"CREATE TABLE IF NOT EXISTS heap_ref ("
+	"  session INTEGER NOT NULL REFERENCES session(id) ON DELETE CASCADE,"
+	"  src INTEGER NOT NULL,"
+	"  src_off INTEGER NOT NULL,"
+	"  dst INTEGER NOT NULL,"
+	"  dst_off INTEGER NOT NULL);"
+	"CREATE TABLE IF NOT EXISTS heap_root ("
+	"  session INTEGER NOT NULL REFERENCES session(id) ON DELETE CASCADE,"
+	"  idx INTEGER NOT NULL,"
+	"  region INTEGER NOT NULL,"
+	"  addr INTEGER NOT NULL,"
+	"  name TEXT,"
+	"  name_off INTEGER,"
+	"  dst INTEGER NOT NULL,"
+	"  dst_off INTEGER NOT NULL,"
+	"  PRIMARY KEY (session, idx)) WITHOUT ROWID;",
+};
+
+/* The rowids of session ?1's pointers, or every rowid when unknown. */
+#define STORE_HEAP_REFS \
+	" rowid BETWEEN coalesce((SELECT ref_first FROM heap" \
+	" WHERE session = ?1), 0) AND coalesce((SELECT ref_last" \
+	" FROM heap WHERE session = ?1), 9223372036854775807)"
+
+static const char *const store_heap_purge[] = {
+	"DELETE FROM heap_ref WHERE" STORE_HEAP_REFS " AND session = ?1",
+	"DELETE FROM heap_root WHERE session = ?1",
+	"DELETE FROM heap_block WHERE session = ?1",
+	"DELETE FROM heap_site WHERE session = ?1",
+	"DELETE FROM heap_type WHERE session = ?1",
+	"DELETE FROM heap_region WHERE session = ?1",
+	"DELETE FROM heap_import WHERE session = ?1",
+	"DELETE FROM heap_module WHERE session = ?1",
+	"DELETE FROM heap WHERE session = ?1",
+};
+
+const struct store_schema store_heap_schema = {
+	store_heap_migrations,
+	sizeof store_heap_migrations / sizeof store_heap_migrations[0],
+	"SELECT printf('%d blocks (%d bytes): %d collectable (%d bytes),"
+	" %d possible (%d bytes), at %s',"
+	" h.blocks, h.bytes, h.definite_blocks + h.indirect_blocks,"
+	" h.definite_bytes + h.indirect_bytes, h.possible_blocks,"
+	" h.possible_bytes, h.taken)"
+	" FROM heap h WHERE h.session = s.id",
+	store_heap_purge,
+	sizeof store_heap_purge / sizeof store_heap_purge[0]
+};
+
+static const struct store_table store_t_heap = {
+	"heap", "version, pid, ppid, taken, serial, time_ns, stop_ns, seq,"
+	" contents, depth, cmdline, cwd, blocks, bytes, reachable_blocks,"
+	" reachable_bytes, possible_blocks, possible_bytes, definite_blocks,"
+	" definite_bytes, indirect_blocks, indirect_bytes, ref_first,"
+	" ref_last", NULL
+};
+static const struct store_table store_t_heap_module = {
+	"heap_module", "idx, path, soname, build_id, base, lo, hi, code_size,"
+	" data_size, main, unloaded", NULL
+};
+static const struct store_table store_t_heap_import = {
+	"heap_import", "module, idx, name, target", NULL
+};
+static const struct store_table store_t_heap_region = {
+	"heap_region", "idx, kind, lo, hi, name, module, tid", NULL
+};
+static const struct store_table store_t_heap_type = {
+	"heap_type", "idx, name, kind, module, site, vtable", NULL
+};
+static const struct store_table store_t_heap_site = {
+	"heap_site", "idx, type, function, module, pc, stack, allocs, frees,"
+	" bytes, peak_bytes, live_bytes, live_blocks, collectable_bytes,"
+	" collectable_blocks", NULL
+};
+static const struct store_table store_t_heap_block = {
+	"heap_block", "idx, addr, size, usable, seq, site, type, tid, state,"
+	" leak, region, contents", NULL
+};
+static const struct store_table store_t_heap_ref = {
+	"heap_ref", "src, src_off, dst, dst_off", NULL
+};
+static const struct store_table store_t_heap_root = {
+	"heap_root", "idx, region, addr, name, name_off, dst, dst_off", NULL
+};
+
+/* An index column: NULL for none. */
+static void
+store_heap_idx(struct store_row *r, int64_t v)
+{
+	if (v < 0)
+		store_put_null(r);
+	else
+		store_put_int(r, v);
+}
+
+/* A text column: NULL for none or "". */
+static void
+store_heap_text(struct store_row *r, const char *s)
+{
+	if (s == NULL || *s == '\0')
+		store_put_null(r);
+	else
+		store_put_text(r, s);
+}
+
+/*
+ * The header, after every pointer: the refs went in one after another,
+ * so they end their table and the last nrefs rowids are the session's.
+ */
+int
+store_heap_add(struct store *st, int64_t session, const struct store_heap *h)
+{
+	struct store_row	*r;
+	int64_t			 last;
+
+	last = store_int_query(st, "SELECT max(rowid) FROM heap_ref", 0, 0);
+	if ((r = store_row(st, &store_t_heap, session)) == NULL)
+		return (-1);
+	store_put_text(r, h->version);
+	store_put_int(r, h->pid);
+	store_put_int(r, h->ppid);
+	store_put_static(r, h->taken);
+	store_put_int(r, h->serial);
+	store_put_int(r, h->time_ns);
+	store_put_int(r, h->stop_ns);
+	store_put_int(r, h->seq);
+	store_put_int(r, h->contents);
+	store_put_int(r, h->depth);
+	store_heap_text(r, h->cmdline);
+	store_heap_text(r, h->cwd);
+	store_put_int(r, h->blocks);
+	store_put_int(r, h->bytes);
+	store_put_int(r, h->reachable_blocks);
+	store_put_int(r, h->reachable_bytes);
+	store_put_int(r, h->possible_blocks);
+	store_put_int(r, h->possible_bytes);
+	store_put_int(r, h->definite_blocks);
+	store_put_int(r, h->definite_bytes);
+	store_put_int(r, h->indirect_blocks);
+	store_put_int(r, h->indirect_bytes);
+	if (h->refs == 0) {
+		store_put_null(r);
+		store_put_null(r);
+	} else {
+		store_put_int(r, last - h->refs + 1);
+		store_put_int(r, last);
+	}
+	return (store_row_end(st, r));
+}
+
+/* The header of heap session; -1 if it has none. */
+int
+store_heap_get(struct store *st, int64_t session, struct store_heap *h)
+{
+	struct store_cursor	*c;
+	int			 rc;
+
+	c = store_cursor_open(st, "SELECT pid, ppid, taken, serial, time_ns,"
+	    " stop_ns, seq, contents, depth, blocks, bytes, reachable_blocks,"
+	    " reachable_bytes, possible_blocks, possible_bytes,"
+	    " definite_blocks, definite_bytes, indirect_blocks,"
+	    " indirect_bytes, (SELECT count(*) FROM heap_ref WHERE"
+	    STORE_HEAP_REFS " AND session = ?1), (SELECT count(*) FROM"
+	    " heap_root WHERE session = ?1) FROM heap WHERE session = ?1",
+	    session);
+	if ((rc = store_cursor_step(c)) == 1) {
+		h->version = "1";
+		h->pid = store_cursor_int(c, 0);
+		h->ppid = store_cursor_int(c, 1);
+		h->taken = "other";
+		if (store_cursor_text(c, 2) != NULL) {
+			static const char *const names[] = { "exit", "signal",
+			    "every", "socket" };
+			size_t	i;
+
+			for (i = 0; i < 4; i++) {
+				if (strcmp(store_cursor_text(c, 2),
+				    names[i]) == 0)
+					h->taken = names[i];
+			}
+		}
+		h->serial = store_cursor_int(c, 3);
+		h->time_ns = store_cursor_int(c, 4);
+		h->stop_ns = store_cursor_int(c, 5);
+		h->seq = store_cursor_int(c, 6);
+		h->contents = store_cursor_int(c, 7);
+		h->depth = store_cursor_int(c, 8);
+		h->cmdline = NULL;
+		h->cwd = NULL;
+		h->blocks = store_cursor_int(c, 9);
+		h->bytes = store_cursor_int(c, 10);
+		h->reachable_blocks = store_cursor_int(c, 11);
+		h->reachable_bytes = store_cursor_int(c, 12);
+		h->possible_blocks = store_cursor_int(c, 13);
+		h->possible_bytes = store_cursor_int(c, 14);
+		h->definite_blocks = store_cursor_int(c, 15);
+		h->definite_bytes = store_cursor_int(c, 16);
+		h->indirect_blocks = store_cursor_int(c, 17);
+		h->indirect_bytes = store_cursor_int(c, 18);
+		h->refs = store_cursor_int(c, 19);
+		h->roots = store_cursor_int(c, 20);
+	}
+	store_cursor_close(c);
+	return (rc == 1 ? 0 : -1);
+}
+
+int
+store_heap_module_add(struct store *st, int64_t session,
+    const struct store_heap_module *m)
+{
+	struct store_row	*r;
+
+	if ((r = store_row(st, &store_t_heap_module, session)) == NULL)
+		return (-1);
+	store_put_int(r, m->idx);
+	store_put_text(r, m->path);
+	store_heap_text(r, m->soname);
+	store_heap_text(r, m->build_id);
+	store_put_int(r, (int64_t)m->base);
+	store_put_int(r, (int64_t)m->lo);
+	store_put_int(r, (int64_t)m->hi);
+	store_put_int(r, (int64_t)m->code_size);
+	store_put_int(r, (int64_t)m->data_size);
+	store_put_int(r, m->main);
+	store_put_int(r, m->unloaded);
+	return (store_row_end(st, r));
+}
+
+int
+store_heap_import_add(struct store *st, int64_t session, int64_t module,
+    int64_t idx, const char *name, int64_t target)
+{
+	struct store_row	*r;
+
+	if ((r = store_row(st, &store_t_heap_import, session)) == NULL)
+		return (-1);
+	store_put_int(r, module);
+	store_put_int(r, idx);
+	store_put_text(r, name);
+	store_heap_idx(r, target);
+	return (store_row_end(st, r));
+}
+
+int
+store_heap_region_add(struct store *st, int64_t session, int64_t idx,
+    const char *kind, uint64_t lo, uint64_t hi, const char *name,
+    int64_t module, int64_t tid)
+{
+	struct store_row	*r;
+
+	if ((r = store_row(st, &store_t_heap_region, session)) == NULL)
+		return (-1);
+	store_put_int(r, idx);
+	store_put_static(r, kind);
+	store_put_int(r, (int64_t)lo);
+	store_put_int(r, (int64_t)hi);
+	store_heap_text(r, name);
+	store_heap_idx(r, module);
+	store_heap_idx(r, tid);
+	return (store_row_end(st, r));
+}
+
+int
+store_heap_type_add(struct store *st, int64_t session, int64_t idx,
+    const char *name, const char *kind, int64_t module, int64_t site,
+    uint64_t vtable)
+{
+	struct store_row	*r;
+
+	if ((r = store_row(st, &store_t_heap_type, session)) == NULL)
+		return (-1);
+	store_put_int(r, idx);
+	store_put_text(r, name);
+	store_put_static(r, kind);
+	store_heap_idx(r, module);
+	store_heap_idx(r, site);
+	if (vtable == 0)
+		store_put_null(r);
+	else
+		store_put_int(r, (int64_t)vtable);
+	return (store_row_end(st, r));
+}
+
+int
+store_heap_site_add(struct store *st, int64_t session,
+    const struct store_heap_site *s)
+{
+	struct store_row	*r;
+
+	if ((r = store_row(st, &store_t_heap_site, session)) == NULL)
+		return (-1);
+	store_put_int(r, s->idx);
+	store_heap_idx(r, s->type);
+	store_heap_text(r, s->function);
+	store_heap_idx(r, s->module);
+	if (s->pc == 0)
+		store_put_null(r);
+	else
+		store_put_int(r, (int64_t)s->pc);
+	store_put_text(r, s->stack != NULL ? s->stack : "");
+	store_put_int(r, (int64_t)s->allocs);
+	store_put_int(r, (int64_t)s->frees);
+	store_put_int(r, (int64_t)s->bytes);
+	store_put_int(r, (int64_t)s->peak_bytes);
+	store_put_int(r, (int64_t)s->live_bytes);
+	store_put_int(r, (int64_t)s->live_blocks);
+	store_put_int(r, (int64_t)s->collectable_bytes);
+	store_put_int(r, (int64_t)s->collectable_blocks);
+	return (store_row_end(st, r));
+}
+
+/* A million of these per snapshot: scalars, static text. */
+int
+store_heap_block_add(struct store *st, int64_t session,
+    const struct store_heap_block *b)
+{
+	struct store_row	*r;
+
+	if ((r = store_row(st, &store_t_heap_block, session)) == NULL)
+		return (-1);
+	store_put_int(r, b->idx);
+	store_put_int(r, (int64_t)b->addr);
+	store_put_int(r, (int64_t)b->size);
+	store_put_int(r, (int64_t)b->usable);
+	store_put_int(r, (int64_t)b->seq);
+	store_heap_idx(r, b->site);
+	store_heap_idx(r, b->type);
+	store_put_int(r, b->tid);
+	store_put_static(r, b->state);
+	if (b->leak != NULL)
+		store_put_static(r, b->leak);
+	else
+		store_put_null(r);
+	store_heap_idx(r, b->region);
+	if (b->contents != NULL)
+		store_put_blob(r, b->contents, b->ncontents);
+	else
+		store_put_null(r);
+	return (store_row_end(st, r));
+}
+
+int
+store_heap_ref_add(struct store *st, int64_t session, uint32_t src,
+    uint64_t src_off, uint32_t dst, uint32_t dst_off)
+{
+	struct store_row	*r;
+
+	if ((r = store_row(st, &store_t_heap_ref, session)) == NULL)
+		return (-1);
+	store_put_int(r, src);
+	store_put_int(r, (int64_t)src_off);
+	store_put_int(r, dst);
+	store_put_int(r, dst_off);
+	return (store_row_end(st, r));
+}
+
+int
+store_heap_root_add(struct store *st, int64_t session,
+    const struct store_heap_root *o)
+{
+	struct store_row	*r;
+
+	if ((r = store_row(st, &store_t_heap_root, session)) == NULL)
+		return (-1);
+	store_put_int(r, o->idx);
+	store_put_int(r, o->region);
+	store_put_int(r, (int64_t)o->addr);
+	store_heap_text(r, o->name);
+	if (o->name == NULL || *o->name == '\0')
+		store_put_null(r);
+	else
+		store_put_int(r, o->name_off);
+	store_put_int(r, o->dst);
+	store_put_int(r, o->dst_off);
+	return (store_row_end(st, r));
+}
+
+/* A session's allocation sites, most live bytes first, at most limit. */
+struct store_cursor *
+store_heap_sites(struct store *st, int64_t session, int64_t limit)
+{
+	char	sql[512];
+
+	snprintf(sql, sizeof sql, "SELECT s.idx, s.function, m.path, s.allocs,"
+	    " s.frees, s.bytes, s.peak_bytes, s.live_bytes, s.live_blocks,"
+	    " s.collectable_bytes, s.stack, s.collectable_blocks"
+	    " FROM heap_site s LEFT JOIN heap_module m ON m.session = ?1"
+	    " AND m.idx = s.module WHERE s.session = ?1"
+	    " ORDER BY s.live_bytes DESC, s.idx LIMIT %lld",
+	    (long long)limit);
+	return (store_cursor_open(st, sql, session));
+}
+
+int
+store_heap_site_next(struct store_cursor *c, struct store_heap_site *s)
+{
+	int	rc;
+
+	if ((rc = store_cursor_step(c)) != 1)
+		return (rc);
+	memset(s, 0, sizeof *s);
+	s->idx = store_cursor_int(c, 0);
+	s->function = store_cursor_text(c, 1);
+	s->module_path = store_cursor_text(c, 2);
+	s->allocs = (uint64_t)store_cursor_int(c, 3);
+	s->frees = (uint64_t)store_cursor_int(c, 4);
+	s->bytes = (uint64_t)store_cursor_int(c, 5);
+	s->peak_bytes = (uint64_t)store_cursor_int(c, 6);
+	s->live_bytes = (uint64_t)store_cursor_int(c, 7);
+	s->live_blocks = (uint64_t)store_cursor_int(c, 8);
+	s->collectable_bytes = (uint64_t)store_cursor_int(c, 9);
+	s->stack = store_cursor_text(c, 10);
+	s->collectable_blocks = (uint64_t)store_cursor_int(c, 11);
+	return (1);
+}
+
+/*
+ * What the heap graph's analyses load once (analyze/heapsnap.c): blocks
+ * by index (their contents apart, with store_heap_contents), pointers,
+ * roots with their region's module and thread, types, modules and
+ * imports, each by a cursor and its _next.
+ */
+struct store_cursor *
+store_heap_blocks(struct store *st, int64_t session)
+{
+	return (store_cursor_open(st, "SELECT idx, addr, size, usable, seq,"
+	    " coalesce(site, -1), coalesce(type, -1), coalesce(region, -1),"
+	    " tid, state, leak FROM heap_block WHERE session = ?1"
+	    " ORDER BY idx", session));
+}
+
+int
+store_heap_block_next(struct store_cursor *c, struct store_heap_block *b)
+{
+	int	rc;
+
+	if ((rc = store_cursor_step(c)) != 1)
+		return (rc);
+	memset(b, 0, sizeof *b);
+	b->idx = store_cursor_int(c, 0);
+	b->addr = (uint64_t)store_cursor_int(c, 1);
+	b->size = (uint64_t)store_cursor_int(c, 2);
+	b->usable = (uint64_t)store_cursor_int(c, 3);
+	b->seq = (uint64_t)store_cursor_int(c, 4);
+	b->site = store_cursor_int(c, 5);
+	b->type = store_cursor_int(c, 6);
+	b->region = store_cursor_int(c, 7);
+	b->tid = store_cursor_int(c, 8);
+	b->state = store_cursor_text(c, 9);
+	b->leak = store_cursor_text(c, 10);
+	return (1);
+}
+
+/* The blocks whose contents were kept, by index. */
+struct store_cursor *
+store_heap_contents(struct store *st, int64_t session)
+{
+	return (store_cursor_open(st, "SELECT idx, contents FROM heap_block"
+	    " WHERE session = ?1 AND contents IS NOT NULL ORDER BY idx",
+	    session));
+}
+
+int
+store_heap_contents_next(struct store_cursor *c, struct store_heap_block *b)
+{
+	int	rc;
+
+	if ((rc = store_cursor_step(c)) != 1)
+		return (rc);
+	b->idx = store_cursor_int(c, 0);
+	b->contents = store_cursor_blob(c, 1, &b->ncontents);
+	return (1);
+}
+
+struct store_cursor *
+store_heap_refs(struct store *st, int64_t session)
+{
+	return (store_cursor_open(st, "SELECT src, src_off, dst, dst_off"
+	    " FROM heap_ref WHERE" STORE_HEAP_REFS " AND session = ?1",
+	    session));
+}
+
+int
+store_heap_ref_next(struct store_cursor *c, struct store_heap_ref *r)
+{
+	int	rc;
+
+	if ((rc = store_cursor_step(c)) != 1)
+		return (rc);
+	r->src = store_cursor_int(c, 0);
+	r->src_off = store_cursor_int(c, 1);
+	r->dst = store_cursor_int(c, 2);
+	r->dst_off = store_cursor_int(c, 3);
+	return (1);
+}
+
+/* Roots with their region's kind, module and thread, by index. */
+struct store_cursor *
+store_heap_roots(struct store *st, int64_t session)
+{
+	return (store_cursor_open(st, "SELECT r.idx, r.region, r.addr, r.name,"
+	    " r.name_off, r.dst, r.dst_off, g.kind, coalesce(g.module, -1),"
+	    " coalesce(g.tid, 0), g.name FROM heap_root r LEFT JOIN"
+	    " heap_region g"
+	    " ON g.session = ?1 AND g.idx = r.region WHERE r.session = ?1"
+	    " ORDER BY r.idx", session));
+}
+
+int
+store_heap_root_next(struct store_cursor *c, struct store_heap_root *r)
+{
+	int	rc;
+
+	if ((rc = store_cursor_step(c)) != 1)
+		return (rc);
+	memset(r, 0, sizeof *r);
+	r->idx = store_cursor_int(c, 0);
+	r->region = store_cursor_int(c, 1);
+	r->addr = (uint64_t)store_cursor_int(c, 2);
+	r->name = store_cursor_text(c, 3);
+	r->name_off = store_cursor_int(c, 4);
+	r->dst = store_cursor_int(c, 5);
+	r->dst_off = store_cursor_int(c, 6);
+	r->region_kind = store_cursor_text(c, 7);
+	r->module = store_cursor_int(c, 8);
+	r->tid = store_cursor_int(c, 9);
+	r->region_name = store_cursor_text(c, 10);
+	return (1);
+}
+
+/* Types: idx, name, module (-1: none), by index. */
+struct store_cursor *
+store_heap_types(struct store *st, int64_t session)
+{
+	return (store_cursor_open(st, "SELECT idx, name, coalesce(module, -1)"
+	    " FROM heap_type WHERE session = ?1 ORDER BY idx", session));
+}
+
+/* Modules by index; store_heap_module_next fills idx, path, soname. */
+struct store_cursor *
+store_heap_modules(struct store *st, int64_t session)
+{
+	return (store_cursor_open(st, "SELECT idx, path, soname, main,"
+	    " unloaded FROM heap_module WHERE session = ?1 ORDER BY idx",
+	    session));
+}
+
+int
+store_heap_module_next(struct store_cursor *c, struct store_heap_module *m)
+{
+	int	rc;
+
+	if ((rc = store_cursor_step(c)) != 1)
+		return (rc);
+	memset(m, 0, sizeof *m);
+	m->idx = store_cursor_int(c, 0);
+	m->path = store_cursor_text(c, 1);
+	m->soname = store_cursor_text(c, 2);
+	m->main = (int)store_cursor_int(c, 3);
+	m->unloaded = (int)store_cursor_int(c, 4);
+	return (1);
+}
+
+/* Imports that name a loaded module: module, target. */
+struct store_cursor *
+store_heap_imports(struct store *st, int64_t session)
+{
+	return (store_cursor_open(st, "SELECT module, target FROM heap_import"
+	    " WHERE session = ?1 AND target IS NOT NULL ORDER BY module, idx",
+	    session));
+}
+
+/* The next row of a cursor of integers and texts: columns by number. */
+int
+store_heap_next(struct store_cursor *c)
+{
+	return (store_cursor_step(c));
+}
+
+int64_t
+store_heap_int(struct store_cursor *c, int col)
+{
+	return (store_cursor_int(c, col));
+}
+
+const char *
+store_heap_text_at(struct store_cursor *c, int col)
+{
+	return (store_cursor_text(c, col));
+}

@@ -1,0 +1,74 @@
+# pvheap end to end: the heap test programs (tests/data/heap) run under
+# pvheap and under valgrind memcheck, whose leak summary is the oracle.
+check_PROGRAMS += tests/e2e/heapsum
+tests_e2e_heapsum_SOURCES = tests/e2e/heapsum.c
+tests_e2e_heapsum_LDADD = $(CORE_LIBS)
+
+# The test programs: built for make check, never with the sanitizers
+# (they run under valgrind and under the agent).
+HEAPTEST_CFLAGS = $(WARN_CFLAGS) -std=gnu11 -g -pthread
+HEAPTEST_CXXFLAGS = $(WARN_CFLAGS) -g
+# Bound at load: lazy binding's frames leave loader pointers on the stack
+# on whichever path first calls a function, and the scans would differ.
+HEAPTEST_LDFLAGS = -pthread -Wl,-z,now
+HEAPTEST_PROGS = tests/data/heap/list tests/data/heap/tree \
+	tests/data/heap/cycles tests/data/heap/interior \
+	tests/data/heap/realloc tests/data/heap/aligned \
+	tests/data/heap/threads tests/data/heap/fork tests/data/heap/exits \
+	tests/data/heap/vtables tests/data/heap/sqlite \
+	tests/data/heap/dlopen tests/data/heap/plugin.so
+check_PROGRAMS += $(HEAPTEST_PROGS)
+EXTRA_DIST += tests/data/heap/heaptest.h
+tests_data_heap_list_SOURCES = tests/data/heap/list.c
+tests_data_heap_list_CFLAGS = $(HEAPTEST_CFLAGS)
+tests_data_heap_list_LDFLAGS = $(HEAPTEST_LDFLAGS)
+tests_data_heap_tree_SOURCES = tests/data/heap/tree.c
+tests_data_heap_tree_CFLAGS = $(HEAPTEST_CFLAGS)
+tests_data_heap_tree_LDFLAGS = $(HEAPTEST_LDFLAGS)
+tests_data_heap_cycles_SOURCES = tests/data/heap/cycles.c
+tests_data_heap_cycles_CFLAGS = $(HEAPTEST_CFLAGS)
+tests_data_heap_cycles_LDFLAGS = $(HEAPTEST_LDFLAGS)
+tests_data_heap_interior_SOURCES = tests/data/heap/interior.c
+tests_data_heap_interior_CFLAGS = $(HEAPTEST_CFLAGS)
+tests_data_heap_interior_LDFLAGS = $(HEAPTEST_LDFLAGS)
+tests_data_heap_realloc_SOURCES = tests/data/heap/realloc.c
+tests_data_heap_realloc_CFLAGS = $(HEAPTEST_CFLAGS)
+tests_data_heap_realloc_LDFLAGS = $(HEAPTEST_LDFLAGS)
+tests_data_heap_aligned_SOURCES = tests/data/heap/aligned.c
+tests_data_heap_aligned_CFLAGS = $(HEAPTEST_CFLAGS)
+tests_data_heap_aligned_LDFLAGS = $(HEAPTEST_LDFLAGS)
+tests_data_heap_threads_SOURCES = tests/data/heap/threads.c
+tests_data_heap_threads_CFLAGS = $(HEAPTEST_CFLAGS)
+tests_data_heap_threads_LDFLAGS = $(HEAPTEST_LDFLAGS)
+tests_data_heap_fork_SOURCES = tests/data/heap/fork.c
+tests_data_heap_fork_CFLAGS = $(HEAPTEST_CFLAGS)
+tests_data_heap_fork_LDFLAGS = $(HEAPTEST_LDFLAGS)
+tests_data_heap_exits_SOURCES = tests/data/heap/exits.c
+tests_data_heap_exits_CFLAGS = $(HEAPTEST_CFLAGS)
+tests_data_heap_exits_LDFLAGS = $(HEAPTEST_LDFLAGS)
+tests_data_heap_vtables_SOURCES = tests/data/heap/vtables.cc
+tests_data_heap_vtables_CXXFLAGS = $(HEAPTEST_CXXFLAGS)
+tests_data_heap_vtables_LDFLAGS = $(HEAPTEST_LDFLAGS)
+tests_data_heap_dlopen_SOURCES = tests/data/heap/dlopen.c
+tests_data_heap_dlopen_CFLAGS = $(HEAPTEST_CFLAGS)
+tests_data_heap_dlopen_LDFLAGS = $(HEAPTEST_LDFLAGS)
+tests_data_heap_dlopen_LDADD = -ldl
+# A module for dlopen: a "program" linked with -shared, like the agent.
+tests_data_heap_plugin_so_SOURCES = tests/data/heap/plugin.c
+tests_data_heap_plugin_so_CFLAGS = $(HEAPTEST_CFLAGS) -fPIC
+tests_data_heap_plugin_so_LDFLAGS = -shared
+
+tests_data_heap_sqlite_SOURCES = tests/data/heap/sqlite.c
+tests_data_heap_sqlite_CFLAGS = $(HEAPTEST_CFLAGS) $(SQLITE_CFLAGS)
+tests_data_heap_sqlite_LDFLAGS = $(HEAPTEST_LDFLAGS)
+tests_data_heap_sqlite_LDADD = $(SQLITE_LIBS)
+
+HEAP_E2E = tests/e2e/heap-memcheck.sh tests/e2e/heap-signal.sh \
+	tests/e2e/heap-fork.sh tests/e2e/heap-exits.sh tests/e2e/heap-cxx.sh \
+	tests/e2e/heap-sqlite.sh tests/e2e/heap-ingest.sh tests/e2e/heap-cli.sh \
+	tests/e2e/heap-live.sh
+TESTS += $(HEAP_E2E)
+EXTRA_DIST += $(HEAP_E2E) tests/e2e/heap.sh
+HEAP_E2E_LOGS = $(HEAP_E2E:=.log)
+$(HEAP_E2E_LOGS): $(HEAPTEST_PROGS) tests/e2e/heapsum$(EXEEXT) \
+	capture/oberon/pvheap$(EXEEXT) capture/oberon/libpvheap.so profview$(EXEEXT)

@@ -1,0 +1,117 @@
+# Shared by the heap end-to-end tests: run a test program directly, under
+# pvheap and under valgrind memcheck, and read what each said.  Sourced.
+
+: "${top_srcdir:=.}" "${top_builddir:=.}"
+# Absolute: the programs run in a scratch folder.
+build=$(cd "$top_builddir" && pwd)
+PVHEAP=${PVHEAP:-$build/capture/oberon/pvheap}
+HEAPSUM=${HEAPSUM:-$build/tests/e2e/heapsum}
+HEAPBIN=$build/tests/data/heap
+
+n=0
+ok()
+{
+	n=$((n + 1))
+	if [ "$1" = 0 ]; then
+		echo "ok $n - $2"
+	else
+		echo "not ok $n - $2"
+	fi
+}
+check()
+{
+	desc=$1
+	shift
+	if "$@"; then ok 0 "$desc"; else ok 1 "$desc"; fi
+}
+
+# heap_setup NAME [valgrind]: a scratch folder W; skip without valgrind
+# when the test needs it.
+heap_setup()
+{
+	if [ "${2:-}" = valgrind ] && ! command -v valgrind >/dev/null 2>&1
+	then
+		echo "1..0 # SKIP valgrind not found"
+		exit 0
+	fi
+	W=$(mktemp -d "${TMPDIR:-/tmp}/profview-$1.XXXXXX")
+	trap 'rm -rf "$W"' EXIT
+	trap 'exit 1' HUP INT TERM
+}
+
+# direct NAME PROG [ARGS]: run it as it is; W/NAME.direct, $direct_rc.
+direct()
+{
+	name=$1
+	shift
+	"$@" > "$W/$name.direct" 2>&1
+	direct_rc=$?
+}
+
+# pvheap NAME [OPTIONS --] PROG [ARGS]: run under pvheap -q, writing
+# W/NAME.heap; W/NAME.out and $pv_rc.
+pvheap()
+{
+	name=$1
+	shift
+	(cd "$W" && "$PVHEAP" -q -o "$W/$name.heap" "$@") > "$W/$name.out" \
+	    2> "$W/$name.err"
+	pv_rc=$?
+}
+
+# memcheck NAME PROG [ARGS]: valgrind's log in W/NAME.vg.PID (libc's and
+# libstdc++'s exit-time frees off: the heap at exit is the program's).
+memcheck()
+{
+	name=$1
+	shift
+	valgrind --leak-check=full --show-leak-kinds=all \
+	    --run-libc-freeres=no --run-cxx-freeres=no \
+	    --log-file="$W/$name.vg.%p" "$@" > "$W/$name.vgout" 2>&1
+	vg_rc=$?
+}
+
+# vg_summary LOG [N]: the N-th (default first) leak summary of a valgrind
+# log as "reachable B N / possible B N / definite B N / indirect B N"
+# lines (bytes first, as memcheck prints them).
+vg_summary()
+{
+	awk -v want="${2:-1}" '
+	function num(s) { gsub(/,/, "", s); return s + 0 }
+	/LEAK SUMMARY:/ { k++; next }
+	/All heap blocks were freed/ { k++; if (k == want) { none = 1 } }
+	k == want && /definitely lost:/ { d = num($4) " " num($7) }
+	k == want && /indirectly lost:/ { i = num($4) " " num($7) }
+	k == want && /possibly lost:/ { p = num($4) " " num($7) }
+	k == want && /still reachable:/ { r = num($4) " " num($7) }
+	END {
+		if (none) { d = i = p = r = "0 0" }
+		print "reachable " r; print "possible " p
+		print "definite " d; print "indirect " i
+		split(d, a, " "); split(i, b, " ")
+		print "collectable " a[1] + b[1] " " a[2] + b[2]
+	}' "$1"
+}
+
+# pv_summary FILE.heap: the same lines from the snapshot.
+pv_summary()
+{
+	"$HEAPSUM" "$1" | awk '$1 != "blocks" { print $1 " " $3 " " $2 }'
+}
+
+# same_kind KIND A B: A's and B's KIND lines agree (a line per summary).
+same_kind()
+{
+	[ -n "$(grep "^$1 " "$2")" ] &&
+	    [ "$(grep "^$1 " "$2")" = "$(grep "^$1 " "$3")" ]
+}
+
+# compare DESC PV VG: collectable, possible and reachable agree.
+compare()
+{
+	for k in collectable possible reachable; do
+		check "$1: $k bytes and blocks as memcheck's ($(grep "^$k " \
+		    "$3" | cut -d' ' -f2-) / pvheap $(grep "^$k " "$2" |
+		    cut -d' ' -f2-))" same_kind $k "$2" "$3"
+	done
+}

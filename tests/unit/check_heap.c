@@ -1,0 +1,757 @@
+/*
+ * The heap snapshot reader on hand-made files: a good one with every
+ * section, each bad field (the error names its offset and field), a cut
+ * at every length, unknown sections and longer records of a later minor
+ * version; then memcheck's leak rules on small graphs, one rule each.
+ */
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "capture/oberon/heapfmt.h"
+#include "ingest/ingest.h"
+
+#define MAXSEC	20
+
+/* A snapshot being built: sections of records, then bytes. */
+struct hsec {
+	char		 tag[5];
+	uint32_t	 rs;
+	uint8_t		*p;
+	size_t		 n;		/* records */
+	uint64_t	 off;		/* in the file, once built */
+};
+
+struct hb {
+	struct hsec	 s[MAXSEC];
+	int		 ns;
+	uint8_t		*buf;
+	size_t		 len;
+};
+
+static void
+p32(uint8_t *p, uint32_t v)
+{
+	p[0] = v & 0xff;
+	p[1] = (v >> 8) & 0xff;
+	p[2] = (v >> 16) & 0xff;
+	p[3] = v >> 24;
+}
+
+static void
+p64(uint8_t *p, uint64_t v)
+{
+	p32(p, (uint32_t)v);
+	p32(p + 4, (uint32_t)(v >> 32));
+}
+
+static struct hsec *
+sec(struct hb *b, const char *tag)
+{
+	int	i;
+
+	for (i = 0; i < b->ns; i++) {
+		if (strcmp(b->s[i].tag, tag) == 0)
+			return (&b->s[i]);
+	}
+	ck_abort_msg("no section %s", tag);
+	return (NULL);
+}
+
+static void
+sec_new(struct hb *b, const char *tag, uint32_t rs)
+{
+	struct hsec	*s = &b->s[b->ns++];
+
+	ck_assert_int_le(b->ns, MAXSEC);
+	memset(s, 0, sizeof *s);
+	memcpy(s->tag, tag, 4);
+	s->rs = rs;
+}
+
+/* A new zeroed record of section tag. */
+static uint8_t *
+rec(struct hb *b, const char *tag)
+{
+	struct hsec	*s = sec(b, tag);
+
+	s->p = realloc(s->p, (s->n + 1) * s->rs);
+	ck_assert_ptr_nonnull(s->p);
+	memset(s->p + s->n * s->rs, 0, s->rs);
+	return (s->p + s->rs * s->n++);
+}
+
+/* Append a string to STRS; its offset. */
+static uint32_t
+str(struct hb *b, const char *text)
+{
+	struct hsec	*s = sec(b, HEAPFMT_STRS);
+	size_t		 n = strlen(text) + 1, off = s->n;
+
+	s->p = realloc(s->p, s->n + n);
+	memcpy(s->p + s->n, text, n);
+	s->n += n;
+	return ((uint32_t)off);
+}
+
+static void
+build(struct hb *b)
+{
+	size_t	 off, i;
+	uint8_t	*e;
+
+	free(b->buf);
+	off = HEAPFMT_HEADER + (size_t)b->ns * HEAPFMT_SECTION;
+	for (i = 0; i < (size_t)b->ns; i++) {
+		off = (off + 7) & ~(size_t)7;
+		b->s[i].off = off;
+		off += b->s[i].n * b->s[i].rs;
+	}
+	b->len = off;
+	b->buf = calloc(1, b->len + 1);
+	memcpy(b->buf, HEAPFMT_MAGIC, HEAPFMT_MAGIC_LEN);
+	b->buf[8] = HEAPFMT_MAJOR;
+	b->buf[10] = HEAPFMT_MINOR;
+	p32(b->buf + 12, (uint32_t)b->ns);
+	p64(b->buf + 16, b->len);
+	p32(b->buf + 24, HEAPFMT_HEADER);
+	for (i = 0; i < (size_t)b->ns; i++) {
+		e = b->buf + HEAPFMT_HEADER + i * HEAPFMT_SECTION;
+		memcpy(e, b->s[i].tag, 4);
+		p32(e + 4, b->s[i].rs);
+		p64(e + 8, b->s[i].off);
+		p64(e + 16, b->s[i].n);
+		if (b->s[i].n != 0)
+			memcpy(b->buf + b->s[i].off, b->s[i].p,
+			    b->s[i].n * b->s[i].rs);
+	}
+}
+
+/* Where field off of record i of section tag is in the built file. */
+static size_t
+at(struct hb *b, const char *tag, size_t i, size_t off)
+{
+	struct hsec	*s = sec(b, tag);
+
+	return ((size_t)s->off + i * s->rs + off);
+}
+
+/* Where section tag's table entry is. */
+static size_t
+entry(struct hb *b, const char *tag)
+{
+	return (HEAPFMT_HEADER + (size_t)(sec(b, tag) - b->s) *
+	    HEAPFMT_SECTION);
+}
+
+static void
+hb_free(struct hb *b)
+{
+	int	i;
+
+	for (i = 0; i < b->ns; i++)
+		free(b->s[i].p);
+	free(b->buf);
+	memset(b, 0, sizeof *b);
+}
+
+/*
+ * The good file: two modules (the program imports libc), a thread, four
+ * regions, two sites, two types, six blocks, four edges (a pointer to
+ * the start, one 8 bytes in, a cycle of two), two roots, and the first
+ * 16 bytes of each block.
+ */
+static void
+good(struct hb *b)
+{
+	static const struct { uint64_t addr, size; } blk[] = {
+		{ 0x1010, 32 }, { 0x1040, 16 }, { 0x1060, 0 },
+		{ 0x1080, 40 }, { 0x10c0, 24 }, { 0x1100, 24 },
+	};
+	uint8_t		*r;
+	size_t		 i;
+	uint64_t	 kept = 0;
+
+	memset(b, 0, sizeof *b);
+	sec_new(b, HEAPFMT_INFO, HEAPFMT_INFO_SIZE);
+	sec_new(b, HEAPFMT_CNTR, HEAPFMT_CNTR_SIZE);
+	sec_new(b, HEAPFMT_MODS, HEAPFMT_MODS_SIZE);
+	sec_new(b, HEAPFMT_IMPS, HEAPFMT_IMPS_SIZE);
+	sec_new(b, HEAPFMT_THRS, HEAPFMT_THRS_SIZE);
+	sec_new(b, HEAPFMT_REGN, HEAPFMT_REGN_SIZE);
+	sec_new(b, HEAPFMT_LOCS, HEAPFMT_LOCS_SIZE);
+	sec_new(b, HEAPFMT_FRMS, HEAPFMT_FRMS_SIZE);
+	sec_new(b, HEAPFMT_SITE, HEAPFMT_SITE_SIZE);
+	sec_new(b, HEAPFMT_TYPE, HEAPFMT_TYPE_SIZE);
+	sec_new(b, HEAPFMT_BLKS, HEAPFMT_BLKS_SIZE);
+	sec_new(b, HEAPFMT_EDGS, HEAPFMT_EDGS_SIZE);
+	sec_new(b, HEAPFMT_ROOT, HEAPFMT_ROOT_SIZE);
+	sec_new(b, HEAPFMT_DATA, 1);
+	sec_new(b, HEAPFMT_STRS, 1);
+	str(b, "");
+
+	r = rec(b, HEAPFMT_INFO);
+	p32(r + HF_INFO_PID, 42);
+	p32(r + HF_INFO_TRIGGER, HEAPFMT_AT_EXIT);
+	p64(r + HF_INFO_CONTENTS, 16);
+	p32(r + HF_INFO_PROGRAM, str(b, "/bin/prog"));
+	p32(r + HF_INFO_CMDLINE, str(b, "prog -x"));
+	p32(r + HF_INFO_DEPTH, 16);
+	r = rec(b, HEAPFMT_CNTR);
+	p32(r + HF_CNTR_NAME, str(b, "frees_unknown"));
+	p64(r + HF_CNTR_VALUE, 3);
+
+	r = rec(b, HEAPFMT_MODS);
+	p32(r + HF_MODS_PATH, str(b, "/bin/prog"));
+	p32(r + HF_MODS_FLAGS, HEAPFMT_MOD_MAIN);
+	p32(r + HF_MODS_NIMPORTS, 1);
+	r = rec(b, HEAPFMT_MODS);
+	p32(r + HF_MODS_PATH, str(b, "/lib/libc.so.6"));
+	p32(r + HF_MODS_SONAME, str(b, "libc.so.6"));
+	p32(r + HF_MODS_FIRST_IMPORT, 1);
+	r = rec(b, HEAPFMT_IMPS);
+	p32(r + HF_IMPS_NAME, str(b, "libc.so.6"));
+	p32(r + HF_IMPS_TARGET, 1);
+
+	r = rec(b, HEAPFMT_THRS);
+	p32(r + HF_THRS_TID, 42);
+	p32(r + HF_THRS_FLAGS, HEAPFMT_THR_STOPPED | HEAPFMT_THR_MAIN);
+	p32(r + HF_THRS_NAME, str(b, "prog"));
+	p32(r + HF_THRS_REGS, 3);
+
+	r = rec(b, HEAPFMT_REGN);
+	p64(r + HF_REGN_LO, 0x1000);
+	p64(r + HF_REGN_HI, 0x9000);
+	p32(r + HF_REGN_KIND, HEAPFMT_RGN_HEAP);
+	p32(r + HF_REGN_MODULE, HEAPFMT_NONE);
+	p32(r + HF_REGN_THREAD, HEAPFMT_NONE);
+	r = rec(b, HEAPFMT_REGN);
+	p64(r + HF_REGN_LO, 0x40000);
+	p64(r + HF_REGN_HI, 0x41000);
+	p32(r + HF_REGN_KIND, HEAPFMT_RGN_DATA);
+	p32(r + HF_REGN_THREAD, HEAPFMT_NONE);
+	r = rec(b, HEAPFMT_REGN);
+	p64(r + HF_REGN_LO, 0x7f000);
+	p64(r + HF_REGN_HI, 0x80000);
+	p32(r + HF_REGN_KIND, HEAPFMT_RGN_STACK);
+	p32(r + HF_REGN_MODULE, HEAPFMT_NONE);
+	r = rec(b, HEAPFMT_REGN);
+	p32(r + HF_REGN_KIND, HEAPFMT_RGN_REGS);
+	p32(r + HF_REGN_MODULE, HEAPFMT_NONE);
+
+	for (i = 0; i < 2; i++) {
+		r = rec(b, HEAPFMT_LOCS);
+		p64(r + HF_LOCS_PC, 0x400100 + i * 16);
+		p32(r + HF_LOCS_FUNCTION, str(b, i ? "main" : "make"));
+	}
+	for (i = 0; i < 3; i++)
+		p32(rec(b, HEAPFMT_FRMS), (uint32_t)(i % 2));
+	r = rec(b, HEAPFMT_SITE);
+	p32(r + HF_SITE_NFRAMES, 2);
+	p64(r + HF_SITE_ALLOCS, 5);
+	p32(r + HF_SITE_TYPE, 1);
+	r = rec(b, HEAPFMT_SITE);
+	p32(r + HF_SITE_FIRST_FRAME, 2);
+	p32(r + HF_SITE_NFRAMES, 1);
+	p64(r + HF_SITE_ALLOCS, 1);
+	p32(r + HF_SITE_TYPE, HEAPFMT_NONE);
+	r = rec(b, HEAPFMT_TYPE);
+	p32(r + HF_TYPE_NAME, str(b, "Circle"));
+	p32(r + HF_TYPE_KIND, HEAPFMT_TYPE_VTABLE);
+	p32(r + HF_TYPE_SITE, HEAPFMT_NONE);
+	r = rec(b, HEAPFMT_TYPE);
+	p32(r + HF_TYPE_NAME, str(b, "make"));
+	p32(r + HF_TYPE_KIND, HEAPFMT_TYPE_SITE);
+	p32(r + HF_TYPE_MODULE, HEAPFMT_NONE);
+
+	for (i = 0; i < sizeof blk / sizeof blk[0]; i++) {
+		r = rec(b, HEAPFMT_BLKS);
+		p64(r + HF_BLKS_ADDR, blk[i].addr);
+		p64(r + HF_BLKS_SIZE, blk[i].size);
+		p64(r + HF_BLKS_SEQ, i);
+		p32(r + HF_BLKS_SITE, i == 0 ? 1 : 0);
+		p32(r + HF_BLKS_TYPE, i == 0 ? 0 : 1);
+		p32(r + HF_BLKS_REGION, 0);
+		kept += blk[i].size < 16 ? blk[i].size : 16;
+	}
+	/* 0 -> 1 (start), 0 -> 3 (8 in), 4 <-> 5. */
+	r = rec(b, HEAPFMT_EDGS);
+	p32(r + HF_EDGS_DST, 1);
+	r = rec(b, HEAPFMT_EDGS);
+	p32(r + HF_EDGS_SRC_WORD, 1);
+	p32(r + HF_EDGS_DST, 3);
+	p32(r + HF_EDGS_DST_OFF, 8);
+	r = rec(b, HEAPFMT_EDGS);
+	p32(r + HF_EDGS_SRC, 4);
+	p32(r + HF_EDGS_DST, 5);
+	r = rec(b, HEAPFMT_EDGS);
+	p32(r + HF_EDGS_SRC, 5);
+	p32(r + HF_EDGS_SRC_WORD, 2);
+	p32(r + HF_EDGS_DST, 4);
+	/* A global at the start of block 0; rax at the 0-byte block. */
+	r = rec(b, HEAPFMT_ROOT);
+	p64(r + HF_ROOT_ADDR, 0x40010);
+	p32(r + HF_ROOT_REGION, 1);
+	p32(r + HF_ROOT_SYMBOL, str(b, "head"));
+	r = rec(b, HEAPFMT_ROOT);
+	p64(r + HF_ROOT_ADDR, 13);
+	p32(r + HF_ROOT_REGION, 3);
+	p32(r + HF_ROOT_DST, 2);
+	p32(r + HF_ROOT_SYMBOL, str(b, "rax"));
+	for (i = 0; i < kept; i++)
+		*rec(b, HEAPFMT_DATA) = (uint8_t)i;
+	build(b);
+}
+
+/* Parse b's bytes (len of them); 0 or -1 with *cause. */
+static int
+parse(const uint8_t *buf, size_t len, struct ingest_heap *h, char **cause)
+{
+	struct ingest_ctx	ctx;
+	int			rc;
+
+	memset(&ctx, 0, sizeof ctx);
+	ctx.path = "t.heap";
+	ctx.buf = buf;
+	ctx.len = len;
+	rc = ingest_heap_parse(&ctx, h);
+	*cause = ctx.cause;
+	if (rc == 0)
+		ck_assert_ptr_null(ctx.cause);
+	else
+		ck_assert_ptr_nonnull(ctx.cause);
+	return (rc);
+}
+
+/* b with the width-byte value at off set to v must fail, saying want. */
+static void
+bad_at(struct hb *b, size_t off, int width, uint64_t v, const char *want)
+{
+	struct ingest_heap	 h;
+	uint8_t			*copy = malloc(b->len);
+	char			*cause;
+
+	memcpy(copy, b->buf, b->len);
+	if (width == 4)
+		p32(copy + off, (uint32_t)v);
+	else
+		p64(copy + off, v);
+	ck_assert_int_ne(parse(copy, b->len, &h, &cause), 0);
+	ck_assert_msg(strstr(cause, want) != NULL, "\"%s\" lacks \"%s\"",
+	    cause, want);
+	free(cause);
+	free(copy);
+}
+
+/* ... failing at off itself, in field. */
+static void
+bad_field(struct hb *b, size_t off, int width, uint64_t v, const char *field)
+{
+	char	want[64];
+
+	snprintf(want, sizeof want, "offset %zu: %s", off, field);
+	bad_at(b, off, width, v, want);
+}
+
+#define bad32(b, off, v, field)		bad_field(b, off, 4, v, field)
+#define bad64(b, off, v, field)		bad_field(b, off, 8, v, field)
+#define bad32_msg(b, off, v, text)	bad_at(b, off, 4, v, text)
+
+START_TEST(test_good)
+{
+	struct hb		 b;
+	struct ingest_heap	 h;
+	char			*cause;
+
+	good(&b);
+	ck_assert_int_eq(parse(b.buf, b.len, &h, &cause), 0);
+	ck_assert_int_eq(h.major, 1);
+	ck_assert_uint_eq(h.blks.count, 6);
+	ck_assert_uint_eq(h.edgs.count, 4);
+	ck_assert_uint_eq(h.root.count, 2);
+	ck_assert_uint_eq(h.mods.count, 2);
+	ck_assert_uint_eq(h.contents, 16);
+	ck_assert_uint_eq(h.data.count, 80);
+	ck_assert_str_eq(ingest_heap_str(&h, ingest_heap_u32(&h.info, 0,
+	    HF_INFO_PROGRAM)), "/bin/prog");
+	ck_assert_str_eq(ingest_heap_str(&h, ingest_heap_u32(&h.type, 0,
+	    HF_TYPE_NAME)), "Circle");
+	ck_assert_uint_eq(ingest_heap_u64(&h.blks, 3, HF_BLKS_ADDR), 0x1080);
+	ck_assert_uint_eq(ingest_heap_u32(&h.edgs, 1, HF_EDGS_DST_OFF), 8);
+	ck_assert_uint_eq(ingest_heap_data_at(&h, 3), 32);
+	ck_assert_uint_eq(h.data.p[ingest_heap_data_at(&h, 3)], 32);
+	hb_free(&b);
+}
+END_TEST
+
+/* A file cut anywhere is refused, with an offset, and never read past. */
+START_TEST(test_truncated)
+{
+	struct hb		 b;
+	struct ingest_heap	 h;
+	uint8_t			*copy;
+	char			*cause;
+	size_t			 n;
+
+	good(&b);
+	for (n = 0; n < b.len; n++) {
+		/* Exactly n bytes: a sanitizer build sees any overrun. */
+		copy = malloc(n != 0 ? n : 1);
+		memcpy(copy, b.buf, n);
+		ck_assert_int_ne(parse(copy, n, &h, &cause), 0);
+		ck_assert_msg(strstr(cause, "t.heap: offset ") == cause, "%s",
+		    cause);
+		free(cause);
+		free(copy);
+	}
+	hb_free(&b);
+}
+END_TEST
+
+START_TEST(test_bad_header)
+{
+	struct hb	b;
+
+	good(&b);
+	bad32(&b, 0, 0x41424344, "magic");
+	bad32(&b, 8, 2, "major");
+	bad64(&b, 16, b.len + 8, "file_size");
+	bad64(&b, 16, b.len - 8, "file_size");
+	bad32(&b, 24, 12, "header_size");
+	bad32(&b, 24, 33, "header_size");
+	bad32(&b, 12, 100000, "nsections");
+	hb_free(&b);
+}
+END_TEST
+
+START_TEST(test_bad_sections)
+{
+	struct hb	b;
+	size_t		e;
+
+	good(&b);
+	e = entry(&b, HEAPFMT_BLKS);
+	bad32(&b, e + 4, 0, "BLKS.record_size");
+	bad32(&b, e + 4, HEAPFMT_BLKS_SIZE - 8, "BLKS.record_size");
+	bad64(&b, e + 8, sec(&b, HEAPFMT_BLKS)->off + 4, "BLKS.offset");
+	bad64(&b, e + 8, 8, "BLKS.offset");
+	bad64(&b, e + 8, b.len + 8, "BLKS.offset");
+	bad64(&b, e + 16, 1000, "BLKS.count");
+	bad64(&b, e + 16, UINT64_MAX / 2, "BLKS.count");
+	/* EDGS moved onto BLKS: the later of the two is named. */
+	bad64(&b, entry(&b, HEAPFMT_EDGS) + 8, sec(&b, HEAPFMT_BLKS)->off,
+	    "EDGS.offset");
+	/* A second SITE: BLKS renamed (it comes after SITE). */
+	bad32(&b, e, 0x45544953, "SITE");
+	/* No BLKS, no INFO: their tags renamed to unknown ones. */
+	bad32_msg(&b, e, 0x5a5a5a5a, "offset 32: sections: no BLKS");
+	bad32_msg(&b, entry(&b, HEAPFMT_INFO), 0x5a5a5a5a,
+	    "sections: no INFO");
+	bad64(&b, entry(&b, HEAPFMT_INFO) + 16, 0, "INFO.count");
+	/* The string table must end with NUL. */
+	bad32_msg(&b, (size_t)sec(&b, HEAPFMT_STRS)->off +
+	    sec(&b, HEAPFMT_STRS)->n - 4, 0x41414141, ": STRS: ");
+	hb_free(&b);
+}
+END_TEST
+
+/* Every index and string field, one bad value each. */
+START_TEST(test_bad_fields)
+{
+	static const struct {
+		const char	*tag;
+		size_t		 i;
+		size_t		 off;
+		uint32_t	 v;
+		const char	*field;
+	} f[] = {
+		{ HEAPFMT_INFO, 0, HF_INFO_PROGRAM, 1 << 20,
+		    "INFO[0].program" },
+		{ HEAPFMT_INFO, 0, HF_INFO_CMDLINE, 1 << 20,
+		    "INFO[0].cmdline" },
+		{ HEAPFMT_CNTR, 0, HF_CNTR_NAME, 1 << 20, "CNTR[0].name" },
+		{ HEAPFMT_MODS, 1, HF_MODS_PATH, 1 << 20, "MODS[1].path" },
+		{ HEAPFMT_MODS, 0, HF_MODS_BUILD_ID, 1 << 20,
+		    "MODS[0].build_id" },
+		{ HEAPFMT_MODS, 0, HF_MODS_NIMPORTS, 2, "MODS[0].nimports" },
+		{ HEAPFMT_MODS, 1, HF_MODS_FIRST_IMPORT, 0xffffffff,
+		    "MODS[1].first_import" },
+		{ HEAPFMT_SITE, 1, HF_SITE_FIRST_FRAME, 4,
+		    "SITE[1].first_frame" },
+		{ HEAPFMT_IMPS, 0, HF_IMPS_MODULE, 2, "IMPS[0].module" },
+		{ HEAPFMT_IMPS, 0, HF_IMPS_TARGET, 7, "IMPS[0].target" },
+		{ HEAPFMT_THRS, 0, HF_THRS_REGS, 4, "THRS[0].regs" },
+		{ HEAPFMT_THRS, 0, HF_THRS_NAME, 1 << 20, "THRS[0].name" },
+		{ HEAPFMT_REGN, 1, HF_REGN_MODULE, 2, "REGN[1].module" },
+		{ HEAPFMT_REGN, 2, HF_REGN_THREAD, 1, "REGN[2].thread" },
+		{ HEAPFMT_LOCS, 1, HF_LOCS_MODULE, 5, "LOCS[1].module" },
+		{ HEAPFMT_LOCS, 0, HF_LOCS_FUNCTION, 1 << 20,
+		    "LOCS[0].function" },
+		{ HEAPFMT_FRMS, 2, HF_FRMS_LOC, 2, "FRMS[2].loc" },
+		{ HEAPFMT_SITE, 1, HF_SITE_NFRAMES, 2, "SITE[1].nframes" },
+		{ HEAPFMT_SITE, 0, HF_SITE_TYPE, 2, "SITE[0].type" },
+		{ HEAPFMT_TYPE, 1, HF_TYPE_SITE, 2, "TYPE[1].site" },
+		{ HEAPFMT_TYPE, 0, HF_TYPE_MODULE, 2, "TYPE[0].module" },
+		{ HEAPFMT_BLKS, 2, HF_BLKS_SITE, 2, "BLKS[2].site" },
+		{ HEAPFMT_BLKS, 3, HF_BLKS_TYPE, 9, "BLKS[3].type" },
+		{ HEAPFMT_BLKS, 5, HF_BLKS_REGION, 4, "BLKS[5].region" },
+		{ HEAPFMT_EDGS, 0, HF_EDGS_SRC, 6, "EDGS[0].src" },
+		{ HEAPFMT_EDGS, 1, HF_EDGS_DST, 6, "EDGS[1].dst" },
+		{ HEAPFMT_EDGS, 2, HF_EDGS_SRC, 0, "EDGS[2].src" },
+		{ HEAPFMT_EDGS, 1, HF_EDGS_SRC_WORD, 4, "EDGS[1].src_word" },
+		{ HEAPFMT_EDGS, 3, HF_EDGS_SRC_WORD, 3, "EDGS[3].src_word" },
+		{ HEAPFMT_EDGS, 1, HF_EDGS_DST_OFF, 40, "EDGS[1].dst_off" },
+		{ HEAPFMT_ROOT, 0, HF_ROOT_REGION, 4, "ROOT[0].region" },
+		{ HEAPFMT_ROOT, 1, HF_ROOT_DST, 6, "ROOT[1].dst" },
+		{ HEAPFMT_ROOT, 1, HF_ROOT_DST_OFF, 1, "ROOT[1].dst_off" },
+		{ HEAPFMT_ROOT, 0, HF_ROOT_SYMBOL, 1 << 20,
+		    "ROOT[0].symbol" },
+	};
+	struct hb	b;
+	size_t		i;
+
+	good(&b);
+	for (i = 0; i < sizeof f / sizeof f[0]; i++)
+		bad32(&b, at(&b, f[i].tag, f[i].i, f[i].off), f[i].v,
+		    f[i].field);
+	/* Blocks out of order, a block running into the next, a region
+	 * ending before it starts, the kept bytes not adding up. */
+	/* A word twice: the order is named at the edge's src. */
+	bad32_msg(&b, at(&b, HEAPFMT_EDGS, 1, HF_EDGS_SRC_WORD), 0,
+	    "EDGS[1].src: edges go by source block and word");
+	bad64(&b, at(&b, HEAPFMT_BLKS, 3, HF_BLKS_ADDR), 0x1060,
+	    "BLKS[3].addr");
+	bad64(&b, at(&b, HEAPFMT_BLKS, 1, HF_BLKS_SIZE), 33, "BLKS[1].size");
+	bad64(&b, at(&b, HEAPFMT_BLKS, 5, HF_BLKS_SIZE), UINT64_MAX - 8,
+	    "BLKS[5].size");
+	bad64(&b, at(&b, HEAPFMT_REGN, 0, HF_REGN_HI), 0x10, "REGN[0].hi");
+	bad32_msg(&b, at(&b, HEAPFMT_INFO, 0, HF_INFO_CONTENTS), 8,
+	    "DATA.count: the blocks' first 8 bytes make 40 bytes, DATA has 80");
+	hb_free(&b);
+}
+END_TEST
+
+/* A later minor version: longer records, an unknown section. */
+START_TEST(test_later_minor)
+{
+	struct hb		 b;
+	struct ingest_heap	 h;
+	struct hsec		*s;
+	uint8_t			*p;
+	char			*cause;
+	size_t			 i;
+
+	good(&b);
+	s = sec(&b, HEAPFMT_BLKS);
+	p = calloc(s->n, s->rs + 8);
+	for (i = 0; i < s->n; i++)
+		memcpy(p + i * (s->rs + 8), s->p + i * s->rs, s->rs);
+	free(s->p);
+	s->p = p;
+	s->rs += 8;
+	sec_new(&b, "ZZZZ", 12);
+	rec(&b, "ZZZZ");
+	b.buf[10] = 7;
+	build(&b);
+	b.buf[10] = 7;
+	ck_assert_int_eq(parse(b.buf, b.len, &h, &cause), 0);
+	ck_assert_uint_eq(h.minor, 7);
+	ck_assert_uint_eq(h.blks.size, HEAPFMT_BLKS_SIZE + 8);
+	ck_assert_uint_eq(ingest_heap_u64(&h.blks, 5, HF_BLKS_ADDR), 0x1100);
+	hb_free(&b);
+}
+END_TEST
+
+/* ---- memcheck's rules ---------------------------------------------- */
+
+/*
+ * A graph of n blocks of the given sizes (at 0x1000 + 0x100 * i) and
+ * the edges "src.word->dst+off" in e[], roots "->dst+off" in r[].
+ */
+struct g {
+	size_t		 n;
+	uint64_t	 size[16];
+	uint64_t	 w0[16], w1[16];
+	uint32_t	 flags[16];
+	struct { uint32_t src, word, dst, off; } e[32];
+	size_t		 ne;
+	struct { uint32_t dst, off; } r[8];
+	size_t		 nr;
+};
+
+static void
+states(const struct g *g, uint8_t *st)
+{
+	struct hb		 b;
+	struct ingest_heap	 h;
+	uint8_t			*r;
+	char			*cause;
+	size_t			 i;
+
+	memset(&b, 0, sizeof b);
+	sec_new(&b, HEAPFMT_INFO, HEAPFMT_INFO_SIZE);
+	sec_new(&b, HEAPFMT_REGN, HEAPFMT_REGN_SIZE);
+	sec_new(&b, HEAPFMT_BLKS, HEAPFMT_BLKS_SIZE);
+	sec_new(&b, HEAPFMT_EDGS, HEAPFMT_EDGS_SIZE);
+	sec_new(&b, HEAPFMT_ROOT, HEAPFMT_ROOT_SIZE);
+	sec_new(&b, HEAPFMT_STRS, 1);
+	str(&b, "");
+	rec(&b, HEAPFMT_INFO);
+	r = rec(&b, HEAPFMT_REGN);
+	p32(r + HF_REGN_KIND, HEAPFMT_RGN_DATA);
+	p32(r + HF_REGN_MODULE, HEAPFMT_NONE);
+	p32(r + HF_REGN_THREAD, HEAPFMT_NONE);
+	for (i = 0; i < g->n; i++) {
+		r = rec(&b, HEAPFMT_BLKS);
+		p64(r + HF_BLKS_ADDR, 0x1000 + 0x100 * i);
+		p64(r + HF_BLKS_SIZE, g->size[i]);
+		p64(r + HF_BLKS_WORD0, g->w0[i]);
+		p64(r + HF_BLKS_WORD1, g->w1[i]);
+		p32(r + HF_BLKS_FLAGS, g->flags[i]);
+		p32(r + HF_BLKS_SITE, HEAPFMT_NONE);
+		p32(r + HF_BLKS_TYPE, HEAPFMT_NONE);
+		p32(r + HF_BLKS_REGION, HEAPFMT_NONE);
+	}
+	for (i = 0; i < g->ne; i++) {
+		r = rec(&b, HEAPFMT_EDGS);
+		p32(r + HF_EDGS_SRC, g->e[i].src);
+		p32(r + HF_EDGS_SRC_WORD, g->e[i].word);
+		p32(r + HF_EDGS_DST, g->e[i].dst);
+		p32(r + HF_EDGS_DST_OFF, g->e[i].off);
+	}
+	for (i = 0; i < g->nr; i++) {
+		r = rec(&b, HEAPFMT_ROOT);
+		p64(r + HF_ROOT_ADDR, 0x40000 + 8 * i);
+		p32(r + HF_ROOT_DST, g->r[i].dst);
+		p32(r + HF_ROOT_DST_OFF, g->r[i].off);
+	}
+	build(&b);
+	ck_assert_msg(parse(b.buf, b.len, &h, &cause) == 0, "%s", cause);
+	ingest_heap_states(&h, st);
+	hb_free(&b);
+}
+
+#define R	INGEST_HEAP_REACHABLE
+#define P	INGEST_HEAP_POSSIBLE
+#define D	INGEST_HEAP_DEFINITE
+#define I	INGEST_HEAP_INDIRECT
+
+static void
+expect(const struct g *g, const uint8_t *want)
+{
+	uint8_t	st[16];
+	size_t	i;
+
+	states(g, st);
+	for (i = 0; i < g->n; i++)
+		ck_assert_msg(st[i] == want[i], "block %zu: state %d, want %d",
+		    i, st[i], want[i]);
+}
+
+/*
+ * root->0 (start) ->1 (start) ->2 (interior): 2 possible, and what 2
+ * reaches too even by its start (3); 4 lost leads 5; 6 and 7 a lost
+ * cycle (6, first by address, leads); 8 is reached only from lost 9.
+ */
+START_TEST(test_rules)
+{
+	struct g	g = { .n = 10,
+	    .size = { 32, 32, 32, 32, 16, 16, 16, 16, 16, 16 } };
+	static const uint8_t want[] = { R, R, P, P, D, I, D, I, I, D };
+
+	g.e[g.ne++] = (typeof(g.e[0])){ 0, 0, 1, 0 };
+	g.e[g.ne++] = (typeof(g.e[0])){ 1, 1, 2, 4 };
+	g.e[g.ne++] = (typeof(g.e[0])){ 2, 0, 3, 0 };
+	g.e[g.ne++] = (typeof(g.e[0])){ 4, 0, 5, 0 };
+	g.e[g.ne++] = (typeof(g.e[0])){ 6, 0, 7, 0 };
+	g.e[g.ne++] = (typeof(g.e[0])){ 7, 0, 6, 0 };
+	g.e[g.ne++] = (typeof(g.e[0])){ 9, 1, 8, 8 };
+	g.r[g.nr++] = (typeof(g.r[0])){ 0, 0 };
+	expect(&g, want);
+}
+END_TEST
+
+/* A possible block later reached by its start from a definite place is
+ * reachable, and so, then, is what it reaches by start pointers. */
+START_TEST(test_upgrade)
+{
+	struct g	g = { .n = 4, .size = { 32, 32, 32, 32 } };
+	static const uint8_t want[] = { R, R, R, P };
+
+	g.e[g.ne++] = (typeof(g.e[0])){ 0, 2, 1, 0 };
+	g.e[g.ne++] = (typeof(g.e[0])){ 1, 0, 2, 0 };
+	g.e[g.ne++] = (typeof(g.e[0])){ 1, 1, 3, 16 };
+	g.r[g.nr++] = (typeof(g.r[0])){ 1, 8 };
+	g.r[g.nr++] = (typeof(g.r[0])){ 0, 0 };
+	expect(&g, want);
+}
+END_TEST
+
+/* memcheck's heuristics make interior pointers count as start ones. */
+START_TEST(test_heuristics)
+{
+	struct g	g = { .n = 8,
+	    .size = { 72, 56, 56, 40, 40, 32, 32, 0 } };
+	static const uint8_t want[] = { R, R, P, R, P, R, P, R };
+
+	/* length64: 8 in, word 0 = size - 8. */
+	g.w0[0] = 64;
+	g.r[g.nr++] = (typeof(g.r[0])){ 0, 8 };
+	/* newarray: 8 in, a count dividing the rest (3 * 16). */
+	g.w0[1] = 3;
+	g.r[g.nr++] = (typeof(g.r[0])){ 1, 8 };
+	/* ... and not when it does not divide. */
+	g.w0[2] = 5;
+	g.r[g.nr++] = (typeof(g.r[0])){ 2, 8 };
+	/* stdstring: 24 in, capacity 15 = size - 25, length <= it. */
+	g.w0[3] = 10;
+	g.w1[3] = 15;
+	g.r[g.nr++] = (typeof(g.r[0])){ 3, 24 };
+	/* ... not with a length past the capacity. */
+	g.w0[4] = 16;
+	g.w1[4] = 15;
+	g.r[g.nr++] = (typeof(g.r[0])){ 4, 24 };
+	/* multipleinheritance: vtable pointers at word 0 and at p. */
+	g.flags[5] = HEAPFMT_BLK_VTLIKE;
+	g.r[g.nr++] = (typeof(g.r[0])){ 5, 16 | HEAPFMT_OFF_VTLIKE };
+	g.flags[6] = HEAPFMT_BLK_VTLIKE;
+	g.r[g.nr++] = (typeof(g.r[0])){ 6, 16 };
+	/* A 0-byte block pointed at exactly. */
+	g.r[g.nr++] = (typeof(g.r[0])){ 7, 0 };
+	expect(&g, want);
+}
+END_TEST
+
+static Suite *
+heap_suite(void)
+{
+	Suite	*s = suite_create("heap");
+	TCase	*tc = tcase_create("reader");
+
+	tcase_add_test(tc, test_good);
+	tcase_add_test(tc, test_truncated);
+	tcase_add_test(tc, test_bad_header);
+	tcase_add_test(tc, test_bad_sections);
+	tcase_add_test(tc, test_bad_fields);
+	tcase_add_test(tc, test_later_minor);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("states");
+	tcase_add_test(tc, test_rules);
+	tcase_add_test(tc, test_upgrade);
+	tcase_add_test(tc, test_heuristics);
+	suite_add_tcase(s, tc);
+	return (s);
+}
+
+int
+main(void)
+{
+	SRunner	*sr = srunner_create(heap_suite());
+	int	 failed;
+
+	srunner_run_all(sr, CK_ENV);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return (failed != 0);
+}
