@@ -712,6 +712,8 @@ struct analyze_heapview_sum {
 };
 
 int		 analyze_heapview_init(struct analyze_heapview *, char **);
+int		 analyze_heapview_load(struct store *, int64_t,
+		    struct analyze_heapview *, char **);
 int		 analyze_heapview_map(struct analyze_heapview *, char **);
 int		 analyze_heapview_graph(struct analyze_heapview *, char **);
 void		 analyze_heapview_free(struct analyze_heapview *);

@@ -355,3 +355,213 @@ analyze_heapview_unload(const struct analyze_heapview *s, const uint8_t *drop,
 	free(roots);
 	return (n);
 }
+
+/*
+ * The stack text the heap kind keeps per site ("function (module)", a
+ * line each) as frames.
+ */
+static void
+hv_site_frames(struct analyze_heapview *v, size_t *cap, const char *stack)
+{
+	const char	*p = stack, *nl;
+
+	while (p != NULL && *p != '\0') {
+		nl = strchr(p, '\n');
+		if (v->nframes == *cap) {
+			*cap = *cap != 0 ? *cap * 2 : 256;
+			v->frames = xreallocarray(v->frames, *cap,
+			    sizeof *v->frames);
+		}
+		v->frames[v->nframes].function = nl != NULL ?
+		    xasprintf("%.*s", (int)(nl - p), p) : xstrdup(p);
+		v->frames[v->nframes].file = NULL;
+		v->frames[v->nframes++].line = 0;
+		p = nl != NULL ? nl + 1 : NULL;
+	}
+}
+
+/*
+ * A heap session from the store, on the heap kind's loader
+ * (analyze_heap_snap_load, its graph and ingest's states taken over),
+ * with what the map needs besides: the regions blocks live in, the
+ * sites' stacks, the kept contents.  A block outside every region (none
+ * should be) gets one of its own, "unmapped", so the map still shows it.
+ * The map is not made: analyze_heapview_map does that.
+ */
+int
+analyze_heapview_load(struct store *st, int64_t session,
+    struct analyze_heapview *v, char **cause)
+{
+	struct analyze_heap_snap	 m;
+	struct store_cursor		*c;
+	struct store_heap_site		 site;
+	struct store_heap_block		 b;
+	struct analyze_heapmap_region	*rg = NULL;
+	size_t				 nrg = 0, cap = 0, fcap = 0, i, k, r;
+	uint64_t			 lo, hi, end, kept = 0;
+	uint32_t			 j;
+	int				 rc;
+
+	memset(v, 0, sizeof *v);
+	if (analyze_heap_snap_load(st, session, &m, cause) != 0)
+		return (-1);
+	v->program = xasprintf("session %lld", (long long)session);
+
+	/* The regions, by address. */
+	if ((c = store_heap_regions(st, session)) == NULL)
+		goto store;
+	while ((rc = store_heap_next(c)) == 1) {
+		lo = (uint64_t)store_heap_int(c, 2);
+		hi = (uint64_t)store_heap_int(c, 3);
+		if (hi <= lo || (nrg > 0 && lo < rg[nrg - 1].hi))
+			continue;	/* the map would refuse it */
+		if (nrg == cap) {
+			cap = cap != 0 ? cap * 2 : 64;
+			rg = xreallocarray(rg, cap, sizeof *rg);
+		}
+		rg[nrg].lo = lo;
+		rg[nrg].hi = hi;
+		rg[nrg++].name = xstrdup(strcmp(store_heap_text_at(c, 1),
+		    "heap") == 0 ? "main heap" : store_heap_text_at(c, 1));
+	}
+	store_cursor_close(c);
+	if (rc < 0)
+		goto store;
+	/* Blocks no region holds: a region of their own. */
+	for (i = 0, r = 0; i < m.nblocks; i++) {
+		end = m.addr[i] + (m.usable[i] != 0 ? m.usable[i] : 1);
+		while (r < nrg && rg[r].hi <= m.addr[i])
+			r++;
+		if (r < nrg && rg[r].lo <= m.addr[i] && end <= rg[r].hi)
+			continue;
+		if (r < nrg && rg[r].lo < end) {
+			*cause = xasprintf("session %lld: block %zu at %#llx"
+			    " straddles region %s", (long long)session, i,
+			    (unsigned long long)m.addr[i], rg[r].name);
+			goto fail;
+		}
+		if (nrg == cap) {
+			cap = cap != 0 ? cap * 2 : 64;
+			rg = xreallocarray(rg, cap, sizeof *rg);
+		}
+		memmove(rg + r + 1, rg + r, (nrg - r) * sizeof *rg);
+		rg[r].lo = m.addr[i] & ~(uint64_t)15;
+		rg[r].hi = end;
+		rg[r].name = xstrdup("unmapped");
+		nrg++;
+		r++;
+	}
+	v->regions = rg;
+	v->nregions = nrg;
+	rg = NULL;
+
+	/* Blocks: the loader's arrays (its -1 is ANALYZE_HEAPVIEW_NONE). */
+	v->nblocks = m.nblocks;
+	v->addr = m.addr;
+	v->size = m.size;
+	v->usable = m.usable;
+	v->type = (uint32_t *)m.type;
+	v->site = (uint32_t *)m.site;
+	m.addr = m.size = m.usable = NULL;
+	m.type = m.site = NULL;
+	v->ntypes = m.ntypes;
+	v->types = xcalloc(m.ntypes + 1, sizeof *v->types);
+	for (j = 0; j < m.ntypes; j++) {
+		v->types[j].name = m.type_name[j];
+		m.type_name[j] = NULL;
+		v->types[j].module = (uint32_t)m.type_module[j];
+	}
+	v->nmodules = m.nmodules;
+	v->modules = xcalloc(m.nmodules + 1, sizeof *v->modules);
+	for (j = 0; j < m.nmodules; j++) {
+		v->modules[j].name = m.module_name[j];
+		m.module_name[j] = NULL;
+		v->modules[j].nimports = m.imp_off[j + 1] - m.imp_off[j];
+		v->modules[j].imports = xreallocarray(NULL,
+		    v->modules[j].nimports + 1, sizeof(uint32_t));
+		memcpy(v->modules[j].imports, m.imp + m.imp_off[j],
+		    v->modules[j].nimports * sizeof(uint32_t));
+	}
+	v->nroots = m.nroots;
+	v->roots = xcalloc(m.nroots + 1, sizeof *v->roots);
+	for (j = 0; j < m.nroots; j++) {
+		v->roots[j].name = m.root_name[j];
+		m.root_name[j] = NULL;
+		v->roots[j].module = (uint32_t)m.root_module[j];
+	}
+	v->graph = m.g;
+	memset(&m.g, 0, sizeof m.g);
+	v->graph_ready = 1;
+
+	/* Sites' stacks, by index. */
+	for (i = 0; i < v->nblocks; i++) {
+		if (v->site[i] != ANALYZE_HEAPVIEW_NONE && v->site[i] + 1 >
+		    v->nsites)
+			v->nsites = v->site[i] + 1;
+	}
+	v->site_first = xcalloc(v->nsites + 1, sizeof *v->site_first);
+	if ((c = store_heap_sites(st, session, INT64_MAX)) == NULL)
+		goto store;
+	/* Sites come by live bytes: gather each one's stack, then lay out. */
+	{
+		char	**stack = xcalloc(v->nsites + 1, sizeof *stack);
+
+		while ((rc = store_heap_site_next(c, &site)) == 1) {
+			if (site.idx >= 0 && (size_t)site.idx < v->nsites &&
+			    site.stack != NULL)
+				stack[site.idx] = xstrdup(site.stack);
+		}
+		store_cursor_close(c);
+		for (k = 0; k < v->nsites; k++) {
+			v->site_first[k] = (uint32_t)v->nframes;
+			hv_site_frames(v, &fcap, stack[k]);
+			free(stack[k]);
+		}
+		v->site_first[v->nsites] = (uint32_t)v->nframes;
+		free(stack);
+		if (rc < 0)
+			goto store;
+	}
+
+	/* Kept contents, when the snapshot kept any; rows come by index. */
+	if ((c = store_heap_contents(st, session)) == NULL)
+		goto store;
+	cap = 0;
+	k = 0;		/* data_off[0 .. k] are set */
+	while ((rc = store_heap_contents_next(c, &b)) == 1) {
+		if (b.idx < 0 || (size_t)b.idx >= v->nblocks ||
+		    (v->data_off != NULL && (size_t)b.idx < k))
+			continue;
+		if (v->data_off == NULL)
+			v->data_off = xcalloc(v->nblocks + 1,
+			    sizeof *v->data_off);
+		for (; k <= (size_t)b.idx; k++)
+			v->data_off[k] = kept;
+		if (kept + b.ncontents + 1 > cap) {
+			cap = (kept + b.ncontents + 1) * 2;
+			v->data = xreallocarray(v->data, cap, 1);
+		}
+		if (b.ncontents != 0)
+			memcpy(v->data + kept, b.contents, b.ncontents);
+		kept += b.ncontents;
+		v->data_off[k] = kept;
+	}
+	store_cursor_close(c);
+	if (rc < 0)
+		goto store;
+	for (; v->data_off != NULL && k <= v->nblocks; k++)
+		v->data_off[k] = kept;
+	analyze_heap_snap_free(&m);
+	return (0);
+
+store:
+	*cause = xasprintf("session %lld: %s", (long long)session,
+	    store_error(st));
+fail:
+	for (i = 0; rg != NULL && i < nrg; i++)
+		free(rg[i].name);
+	free(rg);
+	analyze_heap_snap_free(&m);
+	analyze_heapview_free(v);
+	return (-1);
+}

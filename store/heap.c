@@ -654,6 +654,18 @@ store_heap_types(struct store *st, int64_t session)
 	    " FROM heap_type WHERE session = ?1 ORDER BY idx", session));
 }
 
+/*
+ * The regions blocks live in (heap, arena, mmap), by address: idx, kind,
+ * lo, hi, name; read with store_heap_next and store_heap_int/_text_at.
+ */
+struct store_cursor *
+store_heap_regions(struct store *st, int64_t session)
+{
+	return (store_cursor_open(st, "SELECT idx, kind, lo, hi, name FROM"
+	    " heap_region WHERE session = ?1 AND kind IN ('heap', 'arena',"
+	    " 'mmap') ORDER BY lo, idx", session));
+}
+
 /* Modules by index; store_heap_module_next fills idx, path, soname. */
 struct store_cursor *
 store_heap_modules(struct store *st, int64_t session)

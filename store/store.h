@@ -380,6 +380,7 @@ struct store_cursor *store_heap_roots(struct store *, int64_t);
 int		 store_heap_root_next(struct store_cursor *,
 		     struct store_heap_root *);
 struct store_cursor *store_heap_types(struct store *, int64_t);
+struct store_cursor *store_heap_regions(struct store *, int64_t);
 struct store_cursor *store_heap_modules(struct store *, int64_t);
 int		 store_heap_module_next(struct store_cursor *,
 		     struct store_heap_module *);

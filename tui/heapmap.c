@@ -29,6 +29,7 @@
 
 #include "xmalloc.h"
 #include "analyze/analyze.h"
+#include "report/report.h"
 #include "tui/tui.h"
 
 #define HM_NM		ANALYZE_HEAPMAP_NMARKS
@@ -136,6 +137,8 @@ struct heapmap {
 	size_t				 nlost;
 
 	enum hm_info			 info;
+	int				 loading;	/* a stored session */
+	char				*load_error;
 	char				*graph_error;
 	uint32_t			*roots_in;	/* roots reaching sel */
 	size_t				 nroots_in;
@@ -435,6 +438,9 @@ hm_select(struct heapmap *hm, size_t b)
 }
 
 static void	hm_layout(struct heapmap *, int, int);
+static void	hm_graph_ready(struct heapmap *);
+static void	hm_ready(struct tui_view *);
+static int	hm_shown(const struct heapmap *);
 
 static char *
 hm_title(struct tui_view *tv)
@@ -442,6 +448,10 @@ hm_title(struct tui_view *tv)
 	struct heapmap	*hm = tv->data;
 	char		*b, *t;
 
+	if (!hm_shown(hm))
+		return (xasprintf("profview: %s: heap map, %s",
+		    hm->s->program != NULL ? hm->s->program : "session",
+		    hm->loading ? "loading" : "failed"));
 	if (hm->s->nregions != 0)
 		hm_layout(hm, LINES - 2, COLS);
 	b = hm_size(analyze_heapmap_cell_bytes(hm->v.zoom));
@@ -950,6 +960,17 @@ hm_draw(struct tui_view *tv, int y, int h, int w)
 
 	tv->list.y = y;
 	tv->list.height = h;
+	if (!hm_shown(hm)) {
+		if (hm->loading)
+			tui_putf(y + h / 2, 2, w - 2, TUI_PLAIN, "loading the"
+			    " heap snapshot of session %lld: its objects, the"
+			    " pointers between them, the map",
+			    (long long)tv->session);
+		else
+			tui_putf(y + h / 2, 2, w - 2, tui_attr(TUI_C_ERROR),
+			    "%s", hm->load_error);
+		return;
+	}
 	if (hm->s->nregions == 0) {
 		tui_put(y, 0, w, TUI_PLAIN, "an empty heap: no region, no"
 		    " object");
@@ -1102,6 +1123,20 @@ hm_key(struct tui_view *tv, enum tui_action a)
 	int64_t		 sixth = hm->v.cols / 6 > 0 ? hm->v.cols / 6 : 1;
 	int64_t		 page = hm->v.rows > 1 ? hm->v.rows : 1;
 
+	/* Until a stored session is loaded only the keys that leave. */
+	if (!hm_shown(hm)) {
+		switch (a) {
+		case TUI_ACT_BACK:
+		case TUI_ACT_ESCAPE:
+		case TUI_ACT_QUIT:
+		case TUI_ACT_HELP:
+		case TUI_ACT_PROMPT:
+		case TUI_ACT_REDRAW:
+			return (TUI_R_UNUSED);
+		default:
+			return (TUI_R_NONE);
+		}
+	}
 	if (hm->s->nregions == 0)
 		return (TUI_R_UNUSED);
 	switch (a) {
@@ -1226,7 +1261,7 @@ hm_mouse(struct tui_view *tv, int button, int y, int x)
 	size_t		 b;
 	int		 btn = button & 0xff, on;
 
-	if (hm->s->nregions == 0)
+	if (!hm_shown(hm) || hm->s->nregions == 0)
 		return (TUI_R_NONE);
 	if (button == 4 || button == 5) {
 		hm_move(hm, ANALYZE_HEAPMAP_ROWS, (button == 4 ? -1 : 1) *
@@ -1770,8 +1805,9 @@ hm_command(struct tui_view *tv, const char *name, const char *args)
 {
 	struct heapmap	*hm = tv->data;
 
-	if (hm->s->nregions == 0) {
-		tui_message("error: an empty heap");
+	if (!hm_shown(hm) || hm->s->nregions == 0) {
+		tui_message("error: %s", !hm_shown(hm) ? "the heap map is not"
+		    " loaded" : "an empty heap");
 		return (TUI_R_DRAW);
 	}
 	if (strcasecmp(name, "zoomout") == 0)
@@ -1847,6 +1883,8 @@ hm_complete(struct tui_view *tv, const char *name, int arg)
 {
 	struct heapmap	*hm = tv->data;
 
+	if (!hm_shown(hm))
+		return (NULL);
 	if (strcasecmp(name, "move") == 0)
 		return (arg == 0 ? xstrdup("up down left right") : NULL);
 	if (strcasecmp(name, "setmapto") == 0)
@@ -1873,7 +1911,7 @@ hm_match(struct tui_view *tv, size_t row, const char *pattern)
 {
 	struct heapmap	*hm = tv->data;
 
-	if (row >= hm->s->nblocks)
+	if (!hm_shown(hm) || row >= hm->s->nblocks)
 		return (0);
 	if (tv->search.isaddr && hm->s->addr[row] <= tv->search.addr &&
 	    tv->search.addr < hm->s->addr[row] + (hm->s->usable[row] ?
@@ -1895,6 +1933,7 @@ hm_free(struct tui_view *tv)
 	free(hm->cells);
 	free(hm->roots_in);
 	free(hm->graph_error);
+	free(hm->load_error);
 	free(hm->typemark);
 	free(hm->reach);
 	free(hm->rfrom);
@@ -1918,14 +1957,50 @@ hm_work(struct tui_view *tv, uint64_t deadline)
 {
 	struct heapmap	*hm = tv->data;
 	uint64_t	 t0 = tui_now_ns();
-	int		 k;
 
+	if (hm->loading) {
+		/* A stored session: all of it in one step, then the map. */
+		hm->loading = 0;
+		if (deadline == 0) {
+			hm->load_error = xstrdup("loading was interrupted; q"
+			    " closes the view, :open loads it again");
+			return (0);
+		}
+		if (analyze_heapview_load(tui_store(), tv->session, hm->s,
+		    &hm->load_error) != 0 || analyze_heapview_map(hm->s,
+		    &hm->load_error) != 0) {
+			tui_message("error: %s", hm->load_error);
+			return (0);
+		}
+		free(hm->s->program);
+		hm->s->program = tui_session_name(tv->session);
+		hm_ready(tv);
+		tui_message("loaded %zu objects, %zu pointers in %llu ms",
+		    hm->s->nblocks, hm->s->graph.nedges - hm->s->nroots,
+		    (unsigned long long)(tui_now_ns() - t0) / 1000000);
+		return (0);
+	}
 	if (deadline == 0 || hm->s->graph_ready || hm->graph_error != NULL)
 		return (0);
 	if (analyze_heapview_graph(hm->s, &hm->graph_error) != 0) {
 		tui_message("error: %s", hm->graph_error);
 		return (0);
 	}
+	hm_graph_ready(hm);
+	tui_message("heap graph made in %llu ms: %zu pointers, %llu"
+	    " collectable", (unsigned long long)(tui_now_ns() - t0) / 1000000,
+	    hm->s->graph.nedges - hm->s->nroots, (unsigned long long)
+	    (hm->s->graph.counts[ANALYZE_HEAP_DEFINITE] +
+	    hm->s->graph.counts[ANALYZE_HEAP_INDIRECT]));
+	return (0);
+}
+
+/* What the overlays keep, once the graph is there; the info lists. */
+static void
+hm_graph_ready(struct heapmap *hm)
+{
+	int	k;
+
 	hm->reach = xcalloc(hm->s->graph.nnodes + 1, 1);
 	hm->rfrom = xcalloc(hm->s->graph.nnodes + 1, 1);
 	hm->lost = xcalloc(hm->s->graph.nnodes + 1, 1);
@@ -1933,12 +2008,43 @@ hm_work(struct tui_view *tv, uint64_t deadline)
 	/* The info lists too, so Tab only draws them. */
 	for (k = 0; k < 3; k++)
 		hm_sums(hm, k);
-	tui_message("heap graph made in %llu ms: %zu pointers, %llu"
-	    " collectable", (unsigned long long)(tui_now_ns() - t0) / 1000000,
-	    hm->s->graph.nedges - hm->s->nroots, (unsigned long long)
-	    (hm->s->graph.counts[ANALYZE_HEAP_DEFINITE] +
-	    hm->s->graph.counts[ANALYZE_HEAP_INDIRECT]));
-	return (0);
+}
+
+/* The snapshot's map is made: what the view keeps for it. */
+static void
+hm_ready(struct tui_view *tv)
+{
+	struct heapmap	*hm = tv->data;
+	struct analyze_heapview *s = hm->s;
+
+	hm->m = &s->map;
+	hm->cur = s->nblocks > 0 ? 0 : SIZE_MAX;
+	hm->typemark = xcalloc(s->ntypes + 1, 1);
+	hm->selset = xcalloc(s->nblocks + 1, 1);
+	hm->unloaded = xcalloc(s->nmodules + 1, 1);
+	hm->dirty = 1;
+	hm->fit = 1;
+	tv->list.n = s->nblocks;
+	if (s->graph_ready)
+		hm_graph_ready(hm);
+}
+
+/* Whether the view has a map to show (a stored one loads first). */
+static int
+hm_shown(const struct heapmap *hm)
+{
+	return (!hm->loading && hm->load_error == NULL);
+}
+
+/* :export: the heap session's report (a snapshot from elsewhere: none). */
+static int
+hm_export(struct tui_view *tv, int format, FILE *f, char **cause)
+{
+	if (tv->session == 0) {
+		*cause = xstrdup("this snapshot is not a stored session");
+		return (-1);
+	}
+	return (report_session(tui_store(), tv->session, format, f, cause));
 }
 
 static const struct tui_view_ops hm_ops = {
@@ -1951,9 +2057,29 @@ static const struct tui_view_ops hm_ops = {
 	.mouse = hm_mouse,
 	.command = hm_command,
 	.complete = hm_complete,
+	.export = hm_export,
 	.work = hm_work,
 	.free = hm_free,
 };
+
+static struct tui_view *
+hm_new(struct analyze_heapview *s)
+{
+	struct heapmap	*hm = xcalloc(1, sizeof *hm);
+
+	hm->s = s;
+	hm->m = &s->map;
+	hm->fit = 1;
+	hm->v.cols = 1;
+	hm->v.rows = 1;
+	hm->cur = SIZE_MAX;
+	hm->sel = SIZE_MAX;
+	hm->reach_of = hm->rfrom_of = hm->roots_of = SIZE_MAX;
+	hm->show_map = 1;
+	hm->dirty = 1;
+	hm->info = HM_INFO_OBJECT;
+	return (tui_view_new(&hm_ops, hm));
+}
 
 /*
  * Open the map on a snapshot (taken over: the view frees it): its map
@@ -1963,7 +2089,6 @@ static const struct tui_view_ops hm_ops = {
 struct tui_view *
 tui_heapmap_open(struct analyze_heapview *s, char **cause)
 {
-	struct heapmap	*hm;
 	struct tui_view	*tv;
 
 	if (analyze_heapview_map(s, cause) != 0) {
@@ -1971,36 +2096,29 @@ tui_heapmap_open(struct analyze_heapview *s, char **cause)
 		free(s);
 		return (NULL);
 	}
-	hm = xcalloc(1, sizeof *hm);
-	hm->s = s;
-	hm->m = &s->map;
-	hm->fit = 1;
-	hm->v.cols = 1;
-	hm->v.rows = 1;
-	hm->cur = s->nblocks > 0 ? 0 : SIZE_MAX;
-	hm->sel = SIZE_MAX;
-	hm->reach_of = hm->rfrom_of = hm->roots_of = SIZE_MAX;
-	hm->show_map = 1;
-	hm->dirty = 1;
-	hm->info = HM_INFO_OBJECT;
-	hm->typemark = xcalloc(s->ntypes + 1, 1);
-	hm->selset = xcalloc(s->nblocks + 1, 1);
-	hm->unloaded = xcalloc(s->nmodules + 1, 1);
-	tv = tui_view_new(&hm_ops, hm);
-	tv->list.n = s->nblocks;
+	tv = hm_new(s);
+	hm_ready(tv);
 	/* The map first; the graph after the first frame (hm_work). */
 	tv->busy = 1;
 	return (tv);
 }
 
 /*
- * A stored heap session.  The heap kind's tables and its loader are not
- * on this branch yet: until they are, this says so.
+ * A stored heap session: the view opens at once and loads in hm_work,
+ * after the first frame, saying so meanwhile.
  */
 struct tui_view *
 tui_heapmap_new(int64_t id, char **cause)
 {
-	*cause = xasprintf("session %lld: the heap kind's loader is not in"
-	    " this build", (long long)id);
-	return (NULL);
+	struct tui_view	*tv;
+	struct heapmap	*hm;
+
+	(void)cause;
+	tv = hm_new(xcalloc(1, sizeof (struct analyze_heapview)));
+	hm = tv->data;
+	hm->loading = 1;
+	tv->session = id;
+	tv->busy = 1;
+	tui_message("loading the heap snapshot of session %lld", (long long)id);
+	return (tv);
 }
