@@ -5,7 +5,7 @@
 # Python model of it below: who points where, what memcheck's rules make
 # of that, how the seed's map lays rows out), never from the screen.
 . "${top_srcdir:-.}/tests/tui/lib.sh"
-echo 1..47
+echo 1..52
 DEMO=${top_builddir:-.}/tests/tui/heapmap-demo
 
 cat > "$dir/hm.py" <<'PY'
@@ -138,6 +138,8 @@ elif cmd == 'legend':
     print(legend(a[1], sets[a[0]]))
 elif cmd == 'fit':
     print(fit(int(a[0]), int(a[1])))
+elif cmd == 'size':
+    print(size(int(a[0])))
 elif cmd == 'cellsize':
     print(cellbytes(int(a[0])))
 elif cmd == 'bytes':
@@ -427,4 +429,48 @@ wait_for "unmarked 341" && line 2 | grep -qE '^555555559000 [#=:]'
 ok $? "vt100: a character a cell"
 keys q q
 restored
+
+# A stored session: pvheap's snapshot of tests/data/heap/tree, ingested;
+# what the map says against what the store holds.
+build=$(cd "${top_builddir:-.}" && pwd)
+PVHEAP=$build/capture/oberon/pvheap
+TREE=$build/tests/data/heap/tree
+if [ -x "$PVHEAP" ] && [ -x "$TREE" ] && (cd "$dir" && "$PVHEAP" -o tree.heap \
+    -- "$TREE" >/dev/null 2>&1) &&
+    "$PROFVIEW" --db "$dir/db" ingest "$dir/tree.heap" >/dev/null; then
+	nb=$(sql "SELECT count(*) FROM heap_block WHERE session = 1")
+	start -- "$dir/tree.heap"
+	wait_for "profview: tree: heap map, $nb objects" &&
+	    wait_for "loaded $nb objects"
+	ok $? "a stored session opens in the map: its $nb objects"
+	set -- $(sql "SELECT count(*), sum(usable) FROM heap_block WHERE
+	    session = 1" | tr '|' ' ')
+	wait_for "unmarked $1 ($(hm size "$2")) of $1 ($(hm size "$2"))"
+	ok $? "its legend: every object and its usable bytes, from the store"
+	set -- $(sql "SELECT count(*), coalesce(sum(usable), 0) FROM heap_block
+	    WHERE session = 1 AND state = 'collectable'" | tr '|' ' ')
+	keys c
+	wait_for "collectable $1 ($(hm size "$2")) of $1 ($(hm size "$2"))"
+	ok $? "c: the ingest's collectable objects ($1)"
+	a=$(sql "SELECT printf('0x%x', addr) FROM heap_block WHERE session = 1
+	    AND idx = 0")
+	b=$(sql "SELECT coalesce(t.name, '(no type)') || ' (' ||
+	    replace(m.path, rtrim(m.path, replace(m.path, '/', '')), '') ||
+	    '), ' || b.size || ' bytes asked, ' || b.usable || ' usable, ' ||
+	    b.state FROM heap_block b LEFT JOIN heap_type t ON t.session = 1
+	    AND t.idx = b.type LEFT JOIN heap_module m ON m.session = 1 AND
+	    m.idx = t.module WHERE b.session = 1 AND b.idx = 0")
+	wait_for "cursor $a: $b"
+	ok $? "the object pane: the first block as the store has it"
+	keys :
+	keys -l "export text $dir/tree.txt"
+	keys Enter
+	wait_for "wrote $dir/tree.txt (text)" && [ -s "$dir/tree.txt" ]
+	ok $? ":export text: the session's report"
+	keys q q
+else
+	for i in 1 2 3 4 5; do
+		ok 0 "stored session" "SKIP pvheap or the test program not built"
+	done
+fi
 finish
