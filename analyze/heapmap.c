@@ -267,8 +267,10 @@ analyze_heapmap_marks_changed(struct analyze_heapmap *m)
 	memset(byt, 0, sizeof byt);
 	for (i = 0; i < m->nblocks; i++) {
 		if (i % HM_CK == 0) {
-			memcpy(m->ck_count + i / HM_CK * HM_NM, cnt, sizeof cnt);
-			memcpy(m->ck_bytes + i / HM_CK * HM_NM, byt, sizeof byt);
+			memcpy(m->ck_count + i / HM_CK * HM_NM, cnt,
+			    sizeof cnt);
+			memcpy(m->ck_bytes + i / HM_CK * HM_NM, byt,
+			    sizeof byt);
 		}
 		if ((mk = m->mark[i]) < HM_NM) {
 			cnt[mk]++;
@@ -637,12 +639,13 @@ analyze_heapmap_frame(struct analyze_heapmap *m,
 {
 	struct analyze_heapmap_chunk	*ch;
 	struct hm_out			 o;
-	uint64_t			 B = analyze_heapmap_cell_bytes(v->zoom);
-	uint64_t			 row, n, c0, c1, L0, L1, E, a, b, W, K;
+	uint64_t			 B, row, n, c0, c1, L0, L1, E, a, b;
+	uint64_t			 W, K;
 	size_t				 r, i;
 	uint32_t			 lo, hi, mid, k, y;
 	unsigned			 sh;
 
+	B = analyze_heapmap_cell_bytes(v->zoom);
 	hm_layout(m, v);
 	W = m->l_cols;
 	n = m->l_row[m->nregions];
@@ -913,7 +916,8 @@ analyze_heapmap_clamp(struct analyze_heapmap *m,
 
 /* The first linear cell of the top row. */
 static uint64_t
-hm_top_cell(const struct analyze_heapmap *m, const struct analyze_heapmap_view *v)
+hm_top_cell(const struct analyze_heapmap *m,
+    const struct analyze_heapmap_view *v)
 {
 	uint64_t	c0, c1;
 	size_t		r;

@@ -82,7 +82,8 @@ analyze_heapview_map(struct analyze_heapview *s, char **cause)
 			    s->site[i]);
 			return (-1);
 		}
-		if (s->data_off != NULL && s->data_off[i + 1] < s->data_off[i]) {
+		if (s->data_off != NULL &&
+		    s->data_off[i + 1] < s->data_off[i]) {
 			*cause = xasprintf("heap snapshot: block %zu: contents"
 			    " out of order", i);
 			return (-1);

@@ -122,8 +122,8 @@ main(int argc, char **argv)
 	uint64_t			 runs;
 	char				*cause = NULL;
 	int				 z, fit, f, failed = 0;
-	static const uint64_t		 sizes[] = { 24, 24, 40, 40, 56, 72, 104,
-					    136, 264, 520 };
+	static const uint64_t		 sizes[] = { 24, 24, 40, 40, 56,
+					    72, 104, 136, 264, 520 };
 
 	nblocks = argc > 1 ? strtoull(argv[1], NULL, 10) : 1000000;
 	if (nblocks < 1000)

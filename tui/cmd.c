@@ -50,38 +50,34 @@ cmd_view_complete(struct tui_view *v, const char *name, int arg)
 	return (v->ops->complete(v, name, arg));
 }
 
-#define CMD_VIEW(n) \
+/*
+ * The view commands: name, and whether Tab completes its arguments.  Each
+ * gets a handler (and a completer) that hands it to the view on top.
+ */
+#define CMD_VIEWS \
+	V(zoomout, 0) V(move, 1) V(setmapto, 1) V(startmapat, 0) \
+	V(resizemap, 1) V(show, 1) V(select, 1) V(mark, 1) \
+	V(testunload, 1) V(update, 0) V(remain, 1) V(status, 0)
+
+#define V(n, c) \
 static int \
 cmd_##n(struct tui_view *v, const char *args) \
 { \
 	return (cmd_view(v, #n, args)); \
-}
-#define CMD_VIEW_COMPLETE(n) \
-static char * \
+} \
+static __attribute__((unused)) char * \
 cmd_##n##_complete(struct tui_view *v, int arg) \
 { \
 	return (cmd_view_complete(v, #n, arg)); \
 }
-CMD_VIEW(zoomout)
-CMD_VIEW(move)
-CMD_VIEW_COMPLETE(move)
-CMD_VIEW(setmapto)
-CMD_VIEW_COMPLETE(setmapto)
-CMD_VIEW(startmapat)
-CMD_VIEW(resizemap)
-CMD_VIEW_COMPLETE(resizemap)
-CMD_VIEW(show)
-CMD_VIEW_COMPLETE(show)
-CMD_VIEW(select)
-CMD_VIEW_COMPLETE(select)
-CMD_VIEW(mark)
-CMD_VIEW_COMPLETE(mark)
-CMD_VIEW(testunload)
-CMD_VIEW_COMPLETE(testunload)
-CMD_VIEW(update)
-CMD_VIEW(remain)
-CMD_VIEW_COMPLETE(remain)
-CMD_VIEW(status)
+CMD_VIEWS
+#undef V
+
+#define V(n, c) cmd_##n,
+static int (*const cmd_views[])(struct tui_view *, const char *) = {
+	CMD_VIEWS
+};
+#undef V
 
 #define C(name, alias, args, exec, complete, help) \
 	{ #name, alias, args, exec, complete, help },
@@ -318,6 +314,24 @@ tui_command(const char *line)
 	}
 	free(name);
 	return (r);
+}
+
+/*
+ * Whether Tab offers command c in view v: a view's own commands only
+ * where a view has commands.
+ */
+int
+tui_command_offered(const struct tui_command_info *c, struct tui_view *v)
+{
+	size_t	i;
+
+	if (v->ops->command != NULL)
+		return (1);
+	for (i = 0; i < sizeof cmd_views / sizeof cmd_views[0]; i++) {
+		if (c->exec == cmd_views[i])
+			return (0);
+	}
+	return (1);
 }
 
 /*

@@ -88,8 +88,8 @@ struct heapmap {
 	struct analyze_heapmap		*m;
 	struct analyze_heapmap_view	 v;
 	int				 halves;
-	int				 fit;		/* zoom to fit when drawn */
-	uint32_t			 maxh;		/* :resizemap, pixel rows */
+	int				 fit;		/* zoom to fit */
+	uint32_t			 maxh;		/* :resizemap's rows */
 
 	/* Where the last frame put things. */
 	int				 map_y;
@@ -103,8 +103,8 @@ struct heapmap {
 	struct analyze_heapmap_count	 inview[HM_NM];
 
 	size_t				 cur;		/* block, or SIZE_MAX */
-	size_t				 shown;		/* list.cur at the draw */
-	size_t				 sel;		/* the selected object */
+	size_t				 shown;		/* list.cur drawn */
+	size_t				 sel;		/* selected object */
 	int				 rows_on;	/* v: marking rows */
 	uint64_t			 rows_from;
 	uint64_t			 rows_to;
@@ -132,7 +132,7 @@ struct heapmap {
 	uint8_t				*selset;	/* per block, :select */
 	size_t				 nselset;
 	char				*selwhat;
-	uint8_t				*lost;		/* per node, :testunload */
+	uint8_t				*lost;		/* per node, unload */
 	uint8_t				*unloaded;	/* per module */
 	size_t				 nlost;
 
@@ -261,9 +261,9 @@ hm_make_marks(struct heapmap *hm)
 			else if (st_mark[i] != HM_NONE)
 				k = st_mark[i];
 			else
-				k = j != 0 ? (uint8_t)(ANALYZE_HEAPMAP_TYPE1 + j -
-				    1) : hm->show_map ? ANALYZE_HEAPMAP_PLAIN :
-				    HM_NONE;
+				k = j != 0 ? (uint8_t)(ANALYZE_HEAPMAP_TYPE1 +
+				    j - 1) : hm->show_map ?
+				    ANALYZE_HEAPMAP_PLAIN : HM_NONE;
 			base[j][i] = k;
 		}
 	}
@@ -1823,8 +1823,9 @@ hm_command(struct tui_view *tv, const char *name, const char *args)
 	/* (:show map and :mark need no graph; the rest of these do.) */
 	if (strcasecmp(name, "show") == 0)
 		return (strcasecmp(args, "map") == 0 || strcasecmp(args,
-		    "markedonly") == 0 || strcasecmp(args, "objectsizes") == 0 ||
-		    hm_graph(hm, ":show") ? hm_cmd_show(hm, args) : TUI_R_DRAW);
+		    "markedonly") == 0 || strcasecmp(args, "objectsizes") ==
+		    0 || hm_graph(hm, ":show") ? hm_cmd_show(hm, args) :
+		    TUI_R_DRAW);
 	if (strcasecmp(name, "select") == 0)
 		return (hm_graph(hm, ":select") ? hm_cmd_select(hm, args) :
 		    TUI_R_DRAW);

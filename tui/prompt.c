@@ -273,7 +273,8 @@ prompt_complete(void)
 		word = line;
 		wlen = (size_t)(prompt.buf + prompt.pos - word);
 		for (i = 0; i < tui_ncommands; i++) {
-			if (strncmp(tui_commands[i].name, word, wlen) != 0)
+			if (strncmp(tui_commands[i].name, word, wlen) != 0 ||
+			    !tui_command_offered(&tui_commands[i], tui_top()))
 				continue;
 			cand = xreallocarray(cand, ncand + 1, sizeof *cand);
 			cand[ncand++] = (char *)tui_commands[i].name;

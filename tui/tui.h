@@ -204,8 +204,6 @@ enum tui_action {
 };
 #undef A
 
-struct tui_view;
-
 /*
  * The : commands, as tmux's cmd_entry: name, alias (or NULL), arguments,
  * the handler, the completer of the arguments (or NULL; given the
@@ -234,25 +232,28 @@ struct tui_view;
 	    "heap map: N rows, or the start N cells (a quarter, a sixth)") \
 	C(setmapto,	NULL,	"top|bottom|center|ADDR", cmd_setmapto, \
 	    cmd_setmapto_complete, \
-	    "heap map: the heap's start, end or middle, or ADDR, in the middle") \
+	    "heap map: the heap's start, end, middle, or ADDR in the middle") \
 	C(startmapat,	NULL,	"ADDR",		cmd_startmapat,	NULL, \
 	    "heap map: start the map at ADDR, zooming in if it must") \
 	C(resizemap,	NULL,	"double|half",	cmd_resizemap, \
 	    cmd_resizemap_complete, \
 	    "heap map: twice or half the map's height") \
-	C(show,		NULL,	"WHAT",		cmd_show,	cmd_show_complete, \
+	C(show,		NULL,	"WHAT",		cmd_show, \
+	    cmd_show_complete, \
 	    "heap map: turn a bitmap or list on or off (Tab lists them)") \
 	C(select,	NULL,	"off|trace|onlyanchoredby|object|" \
 	    "typedescriptor|module ...", cmd_select, cmd_select_complete, \
 	    "heap map: select objects by root, string, type or module") \
-	C(mark,		NULL,	"[SPEC...]",	cmd_mark,	cmd_mark_complete, \
+	C(mark,		NULL,	"[SPEC...]",	cmd_mark, \
+	    cmd_mark_complete, \
 	    "heap map: colour the objects of up to 8 Module.Type* specs") \
 	C(testunload,	NULL,	"[MODULE...]",	cmd_testunload, \
 	    cmd_testunload_complete, \
 	    "heap map: what unloading the modules (and importers) frees") \
 	C(update,	NULL,	"",		cmd_update,	NULL, \
 	    "heap map: a new snapshot of a live program") \
-	C(remain,	NULL,	"on|off",	cmd_remain,	cmd_remain_complete, \
+	C(remain,	NULL,	"on|off",	cmd_remain, \
+	    cmd_remain_complete, \
 	    "heap map: after an update, only the objects there now") \
 	C(status,	NULL,	"",		cmd_status,	NULL, \
 	    "heap map: the map's settings in the status line")
@@ -482,6 +483,8 @@ void		 tui_state_put(const char *, const char *);
 /* cmd.c */
 int		 tui_command(const char *);
 char		*tui_command_complete(const char *, struct tui_view *, int);
+int		 tui_command_offered(const struct tui_command_info *,
+		    struct tui_view *);
 
 /* Views. */
 struct tui_view	*tui_sessions_new(void);

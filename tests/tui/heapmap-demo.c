@@ -12,7 +12,7 @@
  *	site	FIRST	COUNT			frames [FIRST, FIRST+COUNT)
  *	block	ADDR	SIZE	USABLE	TYPE	SITE	[HEX]
  *	root	MODULE	NAME
- *	edge	SRC	DST	[i]			block to block; i: interior
+ *	edge	SRC	DST	[i]			block to block (i: inside)
  *	redge	ROOT	DST	[i]			root to block
  *
  * Numbers are read by strtoull base 0 (0x for hex).  HEX is the block's
@@ -135,8 +135,8 @@ demo_read(const char *path)
 			e = &s->edges[s->nedges++];
 			e->src = (uint32_t)demo_num(fld[1]);
 			e->dst = (uint32_t)demo_num(fld[2]);
-			e->flags = (fld[0][0] == 'r' ? ANALYZE_HEAP_E_ROOT : 0) |
-			    (n >= 4 && strcmp(fld[3], "i") == 0 ?
+			e->flags = (fld[0][0] == 'r' ? ANALYZE_HEAP_E_ROOT :
+			    0) | (n >= 4 && strcmp(fld[3], "i") == 0 ?
 			    ANALYZE_HEAP_E_INTERIOR : 0);
 		} else
 			fatal("%s: cannot read: %s", path, fld[0]);

@@ -172,7 +172,8 @@ bf_cell(const struct heap *h, const struct analyze_heapmap_view *v,
     size_t *first, uint64_t *clo, uint64_t *chi)
 {
 	struct analyze_heapmap_cell	 c = { NONE, ANALYZE_HEAPMAP_OUT };
-	uint64_t			 B = bf_bytes(v->zoom), by[NM], live = 0;
+	uint64_t			 B = bf_bytes(v->zoom), by[NM];
+	uint64_t			 live = 0;
 	uint64_t			 lo, hi, o, e, s, t, best = 0;
 	int64_t				 vc;
 	size_t				 i, r;
@@ -251,7 +252,8 @@ check_view(struct heap *h, const struct analyze_heapmap_view *v)
 			clo = chi = 0;
 			want = bf_cell(h, v, rows, nrows, y, x, &first, &clo,
 			    &chi);
-			ck_assert_msg(cells[y * v->cols + x].mark == want.mark &&
+			ck_assert_msg(cells[y * v->cols + x].mark ==
+			    want.mark &&
 			    cells[y * v->cols + x].flags == want.flags,
 			    "zoom %d cols %u phase %u top %llu: cell %u,%u is"
 			    " %d/%d, want %d/%d", v->zoom, v->cols, v->phase,
@@ -454,7 +456,8 @@ START_TEST(test_moves)
 				break;
 			L = lin(&h, v.zoom, top_addr(&h, &v));
 			last = lin(&h, v.zoom, UINT64_MAX) - 1;
-			analyze_heapmap_move(&h.m, &v, ANALYZE_HEAPMAP_CELLS, d);
+			analyze_heapmap_move(&h.m, &v, ANALYZE_HEAPMAP_CELLS,
+			    d);
 			n = analyze_heapmap_nrows(&h.m, &v);
 			/* Unless the end stopped it. */
 			if (v.top == (n > v.rows ? n - v.rows : 0))
@@ -525,7 +528,7 @@ START_TEST(test_moves)
 			    v.zoom == ANALYZE_HEAPMAP_ZMIN);
 			break;
 		case 7:
-			/* Zoom into two blocks' bytes: finest that shows them. */
+			/* Zoom into two blocks' bytes: the finest zoom. */
 			lo = h.addr[rnd(h.n)];
 			hi = h.addr[rnd(h.n)] + 1;
 			if (hi <= lo) {
@@ -761,7 +764,8 @@ START_TEST(test_snapshot)
 {
 	struct analyze_heapview		*s = snap_make();
 	struct analyze_heapview_sum	*t;
-	uint8_t				 m[4], sel[40], drop[3], un[3], lost[64];
+	uint8_t				 m[4], sel[40], drop[3], un[3];
+	uint8_t				 lost[64];
 	uint64_t			 c[66], by[66], us[66];
 	char				*cause = NULL;
 	size_t				 n, i, k;
