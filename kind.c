@@ -16,15 +16,16 @@ const struct kind kind_table[] = {
 	{ "prf", "MS-DOS PROFIL bucket file (NAME.PRF)",
 	    &ingest_prf_reader, &store_prf_schema,
 	    analyze_hist_model, analyze_hist_model_free,
-	    report_prf, NULL },
+	    report_prf, NULL, 0 },
 	{ "ovd", "OVRACT overlay log of Turbo Pascal 5 (NAME.OVD)",
 	    &ingest_ovd_reader, &store_ovd_schema,
 	    analyze_ovd_model, analyze_ovd_model_free,
-	    report_ovd, report_ovd_trace },
+	    report_ovd, report_ovd_trace, KIND_F(REPORT_CHROME) },
 	{ "heap", "pvheap snapshot of a C/C++ heap (NAME.heap)",
 	    &ingest_heap_reader, &store_heap_schema,
 	    analyze_heap_model, analyze_heap_model_free,
-	    report_heap, NULL },
+	    report_heap, NULL,
+	    KIND_F(REPORT_HEAPSNAPSHOT) | KIND_F(REPORT_COLLAPSED) },
 };
 const size_t kind_count = sizeof kind_table / sizeof kind_table[0];
 
@@ -41,15 +42,17 @@ kind_find(const char *name)
 	return (NULL);
 }
 
-/* Whether kind k can be exported in format: tables always, traces if fed. */
+/* Whether kind k can be exported in format: tables always, others if listed. */
 int
 kind_exports(const struct kind *k, int format)
 {
 	if (report_tabular(format))
 		return (1);
-	if (report_traced(format))
-		return (k->trace != NULL);
-	return (0);
+	if (format < 0 || format >= REPORT_FORMATS ||
+	    !(k->formats & KIND_F(format)))
+		return (0);
+	/* A timeline format needs the trace writer that feeds it. */
+	return (!report_traced(format) || k->trace != NULL);
 }
 
 /* "prf, ovd": every kind's name, joined by sep. */

@@ -48,7 +48,15 @@ struct kind {
 	 */
 	int	 (*trace)(const struct store_session *, const void *,
 		     struct report_trace *);
+	/*
+	 * The formats beyond the tables it exports, a bit (KIND_F) each:
+	 * the timeline formats its trace writer feeds, and those its
+	 * report writer writes itself (heap's heapsnapshot and collapsed).
+	 */
+	unsigned	 formats;
 };
+
+#define KIND_F(format)	(1u << (format))
 
 extern const struct kind	kind_table[];
 extern const size_t		kind_count;

@@ -174,6 +174,16 @@ report_heap(struct store *st, const struct store_session *ss,
 	size_t				 nwarn;
 	int				 rc;
 
+	/* The formats of its own (kind.c) come from the store, not m. */
+	if (format == REPORT_HEAPSNAPSHOT)
+		return (report_heap_snapshot(st, ss, f, cause));
+	if (format == REPORT_COLLAPSED)
+		return (report_heap_collapsed(st, ss, f, cause));
+	if (!report_tabular(format)) {
+		*cause = xasprintf("no %s report of a heap snapshot",
+		    report_format_name(format));
+		return (-1);
+	}
 	if (report_warnings_get(st, ss, &warn, &nwarn, cause) != 0)
 		return (-1);
 	title = report_title(ss);

@@ -16,16 +16,19 @@
 #include "report/report.h"
 
 static const char *report_names[REPORT_FORMATS] = {
-	"text", "csv", "json", "html", "chrome"
+	"text", "csv", "json", "html", "chrome", "heapsnapshot", "collapsed"
 };
 
-/* A format is a table format or a timeline format: one driver each. */
+/*
+ * A format is a table format or a timeline format, one driver each, or
+ * a kind's own, which its report writer writes (kind.h's formats).
+ */
 static const struct report_ops *report_drivers[REPORT_FORMATS] = {
 	&report_text_ops, &report_csv_ops, &report_json_ops, &report_html_ops,
-	NULL
+	NULL, NULL, NULL
 };
 static const struct report_trace_ops *report_trace_drivers[REPORT_FORMATS] = {
-	NULL, NULL, NULL, NULL, &report_chrome_ops
+	NULL, NULL, NULL, NULL, &report_chrome_ops, NULL, NULL
 };
 
 /* Whether format is a timeline format (written from a kind's trace). */
@@ -105,7 +108,7 @@ report_write(struct store *st, const struct store_session *ss,
 
 	if ((k = report_kind(ss, format, cause)) == NULL)
 		return (-1);
-	if (report_tabular(format))
+	if (!report_traced(format))
 		return (k->report(st, ss, model, format, out, cause));
 	report_trace_begin(&tr, out, format);
 	if (k->trace(ss, model, &tr) != 0) {

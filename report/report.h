@@ -26,6 +26,8 @@ enum report_format {
 	REPORT_JSON,
 	REPORT_HTML,
 	REPORT_CHROME,
+	REPORT_HEAPSNAPSHOT,	/* heap: Chrome DevTools' heap snapshot */
+	REPORT_COLLAPSED,	/* heap: collapsed stacks, for flame graphs */
 	REPORT_FORMATS
 };
 
@@ -89,6 +91,11 @@ int		 report_heap(struct store *, const struct store_session *,
 		     const void *, int, FILE *, char **);
 int		 report_heap_question(struct store *, int64_t, char **, int,
 		     int, FILE *, char **);
+/* heapexport.c: report_heap's formats of its own (kind.h's formats). */
+int		 report_heap_snapshot(struct store *,
+		     const struct store_session *, FILE *, char **);
+int		 report_heap_collapsed(struct store *,
+		     const struct store_session *, FILE *, char **);
 
 /*
  * Below: the interface between the files of report/, not for callers.

@@ -1326,14 +1326,27 @@ listen_open(void)
 		return;
 	if ((fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0)) == -1)
 		return;
+	/*
+	 * Bound under a name of its own and listening before it takes the
+	 * path: a client that sees the socket can connect at once (between
+	 * bind and listen it would be refused).
+	 */
 	memset(&sun, 0, sizeof sun);
 	sun.sun_family = AF_UNIX;
-	snprintf(sun.sun_path, sizeof sun.sun_path, "%s", agent_opts.socket);
-	unlink(agent_opts.socket);
+	if ((size_t)snprintf(sun.sun_path, sizeof sun.sun_path, "%s.%ld",
+	    agent_opts.socket, (long)getpid()) >= sizeof sun.sun_path) {
+		agent_say("cannot listen on %s: path too long",
+		    agent_opts.socket);
+		close(fd);
+		return;
+	}
+	unlink(sun.sun_path);
 	if (bind(fd, (struct sockaddr *)&sun, sizeof sun) != 0 ||
-	    listen(fd, 4) != 0) {
+	    listen(fd, 4) != 0 || rename(sun.sun_path, agent_opts.socket) !=
+	    0) {
 		agent_say("cannot listen on %s: %s", agent_opts.socket,
 		    strerror(errno));
+		unlink(sun.sun_path);
 		close(fd);
 		return;
 	}

@@ -80,6 +80,7 @@ fuzz_format(struct store *st, int64_t id, const struct kind *k, int format)
 		break;
 	case REPORT_JSON:
 	case REPORT_CHROME:
+	case REPORT_HEAPSNAPSHOT:
 		fuzz_check(buf, len, "\n", 0);
 		break;
 	}

@@ -1,0 +1,355 @@
+/*
+ * The heap kind's formats of its own, for tools others open:
+ *
+ * - heapsnapshot: Chrome DevTools' heap snapshot (the Memory tab's
+ *   "Load"), the heap graph of analyze/heapgraph.c as V8 writes its own:
+ *   flat arrays of node and edge fields and one table of strings.
+ * - collapsed: collapsed stacks, one line per allocation site with live
+ *   bytes, "outermost;...;innermost BYTES", as flamegraph.pl and
+ *   speedscope read them.
+ *
+ * Both are streamed: nothing beyond the graph and the string table is
+ * held, so a snapshot of a million blocks costs its graph and no more.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "xmalloc.h"
+#include "analyze/analyze.h"
+#include "report/report.h"
+
+/*
+ * The layout, as V8 describes it in each snapshot's meta.  Node and edge
+ * types are indices into the first list of node_types and edge_types.
+ */
+#define HS_NODE_FIELDS	7	/* type name id self_size edge_count
+				   trace_node_id detachedness */
+#define HS_N_OBJECT	3
+#define HS_N_NATIVE	8
+#define HS_N_SYNTHETIC	9
+#define HS_E_ELEMENT	1
+#define HS_E_PROPERTY	2
+#define HS_INTERIOR	0x80000000u	/* heapgraph.c's HG_WEAK */
+
+static const char hs_meta[] =
+    "{\"snapshot\":{\"meta\":{"
+    "\"node_fields\":[\"type\",\"name\",\"id\",\"self_size\",\"edge_count\","
+    "\"trace_node_id\",\"detachedness\"],\n"
+    "\"node_types\":[[\"hidden\",\"array\",\"string\",\"object\",\"code\","
+    "\"closure\",\"regexp\",\"number\",\"native\",\"synthetic\","
+    "\"concatenated string\",\"sliced string\",\"symbol\",\"bigint\","
+    "\"object shape\"],\"string\",\"number\",\"number\",\"number\","
+    "\"number\",\"number\"],\n"
+    "\"edge_fields\":[\"type\",\"name_or_index\",\"to_node\"],\n"
+    "\"edge_types\":[[\"context\",\"element\",\"property\",\"internal\","
+    "\"hidden\",\"shortcut\",\"weak\"],\"string_or_number\",\"node\"],\n"
+    "\"trace_function_info_fields\":[\"function_id\",\"name\","
+    "\"script_name\",\"script_id\",\"line\",\"column\"],\n"
+    "\"trace_node_fields\":[\"id\",\"function_info_index\",\"count\","
+    "\"size\",\"children\"],\n"
+    "\"sample_fields\":[\"timestamp_us\",\"last_assigned_id\"],\n"
+    "\"location_fields\":[\"object_index\",\"script_id\",\"line\","
+    "\"column\"]},\n";
+
+/* The snapshot's strings, each once: open addressing over a list. */
+struct hs_strings {
+	char		**v;		/* in index order */
+	uint32_t	  n;
+	uint32_t	  vcap;
+	uint32_t	 *slot;		/* index + 1, 0 empty */
+	uint32_t	  cap;
+};
+
+static uint64_t
+hs_hash(const char *s)
+{
+	uint64_t	h = 0xcbf29ce484222325ULL;
+
+	while (*s != '\0')
+		h = (h ^ (unsigned char)*s++) * 0x100000001b3ULL;
+	return (h);
+}
+
+static uint32_t
+hs_string(struct hs_strings *t, const char *s)
+{
+	uint32_t	i, k, ncap, *old;
+
+	if ((uint64_t)t->n * 2 >= t->cap) {
+		old = t->slot;
+		ncap = t->cap != 0 ? t->cap * 2 : 256;
+		t->slot = xcalloc(ncap, sizeof *t->slot);
+		for (k = 0; k < t->cap; k++) {
+			if (old[k] == 0)
+				continue;
+			for (i = hs_hash(t->v[old[k] - 1]) & (ncap - 1);
+			    t->slot[i] != 0; i = (i + 1) & (ncap - 1))
+				;
+			t->slot[i] = old[k];
+		}
+		free(old);
+		t->cap = ncap;
+	}
+	for (i = hs_hash(s) & (t->cap - 1); t->slot[i] != 0;
+	    i = (i + 1) & (t->cap - 1)) {
+		if (strcmp(t->v[t->slot[i] - 1], s) == 0)
+			return (t->slot[i] - 1);
+	}
+	if (t->n >= t->vcap) {
+		t->vcap = t->vcap != 0 ? t->vcap * 2 : 256;
+		t->v = xreallocarray(t->v, t->vcap, sizeof *t->v);
+	}
+	t->v[t->n] = xstrdup(s);
+	t->slot[i] = ++t->n;
+	return (t->n - 1);
+}
+
+static void
+hs_strings_free(struct hs_strings *t)
+{
+	uint32_t	i;
+
+	for (i = 0; i < t->n; i++)
+		free(t->v[i]);
+	free(t->v);
+	free(t->slot);
+}
+
+/*
+ * Each allocation site's function as a string of t, by site index (-1
+ * where none), in *names, and their count in *nnames.
+ */
+static int
+hs_sites(struct store *st, int64_t session, struct hs_strings *t,
+    int64_t **names, size_t *nnames, char **cause)
+{
+	struct store_cursor	*c;
+	struct store_heap_site	 s;
+	int64_t			*v = NULL;
+	size_t			 n = 0, i;
+	char			*fn;
+	int			 rc;
+
+	if ((c = store_heap_sites(st, session, -1)) == NULL) {
+		*cause = xasprintf("session %lld: cannot read its sites",
+		    (long long)session);
+		return (-1);
+	}
+	while ((rc = store_heap_site_next(c, &s)) == 1) {
+		if (s.idx < 0 || s.idx >= INT32_MAX)
+			continue;
+		if ((size_t)s.idx >= n) {
+			v = xreallocarray(v, (size_t)s.idx + 1, sizeof *v);
+			for (i = n; i <= (size_t)s.idx; i++)
+				v[i] = -1;
+			n = (size_t)s.idx + 1;
+		}
+		if (s.function != NULL && *s.function != '\0')
+			v[s.idx] = hs_string(t, s.function);
+		else {
+			fn = xasprintf("(site %lld)", (long long)s.idx);
+			v[s.idx] = hs_string(t, fn);
+			free(fn);
+		}
+	}
+	store_cursor_close(c);
+	if (rc < 0) {
+		free(v);
+		*cause = xasprintf("session %lld: cannot read its sites",
+		    (long long)session);
+		return (-1);
+	}
+	*names = v;
+	*nnames = n;
+	return (0);
+}
+
+/*
+ * Chrome DevTools' heap snapshot of heap session ss.  Node 0 is the
+ * snapshot's root, node 1 "(GC roots)" (DevTools looks for it), then the
+ * graph's roots (profview's node r is the snapshot's r + 1) as the user
+ * roots V8 makes of its global objects, reached from node 0 by a
+ * property edge named for the variable or thread; then every block, an
+ * object named for its type (a C++ class) or else its allocation site's
+ * function.  Pointers are element edges; an interior pointer memcheck
+ * does not excuse is a property edge named "(interior)".
+ */
+int
+report_heap_snapshot(struct store *st, const struct store_session *ss,
+    FILE *f, char **cause)
+{
+	struct analyze_heap_snap	 m;
+	const struct analyze_heap	*g = &m.g;
+	struct hs_strings		 t;
+	int64_t				*site = NULL;
+	size_t				 nsite = 0, e;
+	uint32_t			*root_str = NULL, *type_str = NULL;
+	uint32_t			 s_empty, s_gc, s_interior, s_nosite;
+	uint32_t			 i, r, b, name, dst, type, k;
+	int				 rc;
+
+	if (analyze_heap_snap_load(st, ss->id, &m, cause) != 0)
+		return (-1);
+	memset(&t, 0, sizeof t);
+	s_empty = hs_string(&t, "");
+	s_gc = hs_string(&t, "(GC roots)");
+	s_interior = hs_string(&t, "(interior)");
+	s_nosite = hs_string(&t, "(no site)");
+	if (hs_sites(st, ss->id, &t, &site, &nsite, cause) != 0) {
+		hs_strings_free(&t);
+		analyze_heap_snap_free(&m);
+		return (-1);
+	}
+	root_str = xcalloc((size_t)m.nroots + 1, sizeof *root_str);
+	for (r = 0; r < m.nroots; r++)
+		root_str[r] = hs_string(&t, m.root_name[r]);
+	type_str = xcalloc((size_t)m.ntypes + 1, sizeof *type_str);
+	for (k = 0; k < m.ntypes; k++)
+		type_str[k] = hs_string(&t, m.type_name[k]);
+
+	fputs(hs_meta, f);
+	fprintf(f, "\"node_count\":%lu,\"edge_count\":%lu,"
+	    "\"trace_function_count\":0},\n\"nodes\":[",
+	    (unsigned long)g->nnodes + 1, (unsigned long)g->nedges + 1);
+
+	/* Nodes: type, name, id, self_size, edge_count, 0, 0. */
+	fprintf(f, "%d,%u,1,0,%lu,0,0,\n%d,%u,3,0,0,0,0", HS_N_SYNTHETIC,
+	    s_empty, (unsigned long)g->nroots + 1, HS_N_SYNTHETIC, s_gc);
+	for (i = 1; i < g->nnodes; i++) {
+		if (i <= g->nroots) {
+			r = i - 1;
+			type = m.root_module[r] >= 0 ? HS_N_OBJECT :
+			    HS_N_NATIVE;
+			name = root_str[r];
+		} else {
+			b = i - 1 - g->nroots;
+			type = HS_N_OBJECT;
+			if (m.type[b] >= 0)
+				name = type_str[m.type[b]];
+			else if (m.site[b] >= 0 && (size_t)m.site[b] < nsite &&
+			    site[m.site[b]] >= 0)
+				name = (uint32_t)site[m.site[b]];
+			else
+				name = s_nosite;
+		}
+		fprintf(f, ",\n%u,%u,%llu,%llu,%lu,0,0", type, name,
+		    2 * (unsigned long long)(i + 1) + 1,
+		    (unsigned long long)g->size[i],
+		    (unsigned long)(g->out_off[i + 1] - g->out_off[i]));
+	}
+
+	/* Edges, a node's together, in node order: type, name, to_node. */
+	fprintf(f, "],\n\"edges\":[%d,0,%d", HS_E_ELEMENT, HS_NODE_FIELDS);
+	for (e = g->out_off[0]; e < g->out_off[1]; e++) {
+		dst = g->out[e] & ~HS_INTERIOR;
+		fprintf(f, ",\n%d,%u,%lu", HS_E_PROPERTY, root_str[dst - 1],
+		    (unsigned long)(dst + 1) * HS_NODE_FIELDS);
+	}
+	for (i = 1; i < g->nnodes; i++) {
+		for (e = g->out_off[i]; e < g->out_off[i + 1]; e++) {
+			dst = g->out[e] & ~HS_INTERIOR;
+			if (g->out[e] & HS_INTERIOR)
+				fprintf(f, ",\n%d,%u", HS_E_PROPERTY,
+				    s_interior);
+			else
+				fprintf(f, ",\n%d,%lu", HS_E_ELEMENT,
+				    (unsigned long)(e - g->out_off[i]));
+			fprintf(f, ",%lu",
+			    (unsigned long)(dst + 1) * HS_NODE_FIELDS);
+		}
+	}
+	fputs("],\n\"trace_function_info\":[],\"trace_tree\":[],"
+	    "\"samples\":[],\"locations\":[],\n\"strings\":[", f);
+	for (k = 0; k < t.n; k++) {
+		if (k != 0)
+			fputs(",\n", f);
+		report_json_string(f, t.v[k], strlen(t.v[k]));
+	}
+	fputs("]}\n", f);
+
+	free(root_str);
+	free(type_str);
+	free(site);
+	hs_strings_free(&t);
+	analyze_heap_snap_free(&m);
+	rc = 0;
+	if (fflush(f) != 0 || ferror(f)) {
+		*cause = xasprintf("writing the heap snapshot failed");
+		rc = -1;
+	}
+	return (rc);
+}
+
+/* A frame for a collapsed stack: no semicolons, no line ends. */
+static void
+hs_frame(FILE *f, const char *s, size_t n)
+{
+	size_t	i;
+
+	for (i = 0; i < n; i++) {
+		if (s[i] == ';')
+			fputc(',', f);
+		else if (s[i] == '\r' || s[i] == '\t')
+			fputc(' ', f);
+		else
+			fputc(s[i], f);
+	}
+}
+
+/*
+ * Collapsed stacks of heap session ss: a line per allocation site that
+ * holds live bytes, its stack (stored innermost first, a frame a line)
+ * from the outermost frame, and the bytes.
+ */
+int
+report_heap_collapsed(struct store *st, const struct store_session *ss,
+    FILE *f, char **cause)
+{
+	struct store_cursor	*c;
+	struct store_heap_site	 s;
+	const char		*p, *q, *end;
+	int			 rc, n;
+
+	if ((c = store_heap_sites(st, ss->id, -1)) == NULL) {
+		*cause = xasprintf("session %lld: cannot read its sites",
+		    (long long)ss->id);
+		return (-1);
+	}
+	while ((rc = store_heap_site_next(c, &s)) == 1) {
+		if (s.live_bytes == 0)
+			continue;
+		p = s.stack != NULL ? s.stack : "";
+		end = p + strlen(p);
+		while (end > p && end[-1] == '\n')
+			end--;
+		if (end == p) {
+			/* No stack kept: the site's function alone. */
+			p = s.function != NULL && *s.function != '\0' ?
+			    s.function : "(unknown)";
+			end = p + strlen(p);
+		}
+		/* Frames from the last line (outermost) back to the first. */
+		n = 0;
+		while (end > p) {
+			for (q = end; q > p && q[-1] != '\n'; q--)
+				;
+			if (n++ != 0)
+				fputc(';', f);
+			hs_frame(f, q, (size_t)(end - q));
+			end = q > p ? q - 1 : p;
+		}
+		fprintf(f, " %llu\n", (unsigned long long)s.live_bytes);
+	}
+	store_cursor_close(c);
+	if (rc < 0) {
+		*cause = xasprintf("session %lld: cannot read its sites",
+		    (long long)ss->id);
+		return (-1);
+	}
+	if (fflush(f) != 0 || ferror(f)) {
+		*cause = xasprintf("writing the collapsed stacks failed");
+		return (-1);
+	}
+	return (0);
+}
