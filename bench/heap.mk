@@ -40,8 +40,8 @@ bench-heapmap-model: bench/heapmap-model
 .PHONY: bench-heapmap-model
 
 # bench/tui-heapmap: the heap map's first frame and keys in the browser
-# code on 1M objects and 4M pointers, through tests/tui/heapmap-demo until
-# heap sessions can be stored ("make bench-tui-heapmap").
+# code on 1M objects and 4M pointers, made up and read by
+# tests/tui/heapmap-demo ("make bench-tui-heapmap").
 EXTRA_DIST += bench/tui-heapmap
 bench: bench-tui-heapmap
 bench-tui-heapmap: tests/tui/heapmap-demo$(EXEEXT)

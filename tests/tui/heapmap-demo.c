@@ -1,7 +1,7 @@
 /*
  * heapmap-demo FILE: the browser on a heap snapshot described in FILE,
- * for the heap map's screen tests (tests/tui/heapmap.sh) while no heap
- * session can be stored.  Test-only: built for make check, never
+ * for the heap map's screen tests (tests/tui/heapmap.sh), which decide
+ * every block that way.  Test-only: built for make check, never
  * installed.  FILE has one record a line, fields separated by tabs:
  *
  *	program	NAME

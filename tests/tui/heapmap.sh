@@ -1,7 +1,8 @@
 #!/bin/sh
-# Screen test: the heap map.  No heap session can be stored on this branch
-# yet, so tests/tui/heapmap-demo opens the browser on a snapshot written
-# as text.  Expected values come from the snapshot's own description (a
+# Screen test: the heap map.  tests/tui/heapmap-demo opens the browser on
+# a snapshot written as text, so that the test decides every block; a
+# pvheap snapshot stored as a session is checked at the end, against the
+# store.  Expected values come from the snapshot's own description (a
 # Python model of it below: who points where, what memcheck's rules make
 # of that, how the seed's map lays rows out), never from the screen.
 . "${top_srcdir:-.}/tests/tui/lib.sh"

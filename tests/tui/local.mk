@@ -7,7 +7,7 @@ tests_tui_keytable_CFLAGS = $(AM_CFLAGS) $(SQLITE_CFLAGS)
 tests_tui_keytable_LDADD = $(CORE_LIBS)
 
 # heapmap-demo: the browser on a heap snapshot read from a text file, for
-# heapmap.sh while no heap session can be stored (test-only).
+# heapmap.sh and bench/tui-heapmap (test-only).
 check_PROGRAMS += tests/tui/heapmap-demo
 tests_tui_heapmap_demo_SOURCES = tests/tui/heapmap-demo.c $(TUI_SOURCES)
 tests_tui_heapmap_demo_CFLAGS = $(AM_CFLAGS) $(NCURSES_CFLAGS) \
