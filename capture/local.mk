@@ -1,2 +1,3 @@
 # Capture tools, one folder per seed method.
 include $(srcdir)/capture/dos/local.mk
+include $(srcdir)/capture/amiga/local.mk

@@ -13,10 +13,13 @@ cd "$(dirname "$0")/.."
 
 # clang and its runtime (libFuzzer, sanitizers) are for tests/fuzz; the
 # runtime's package carries clang's major version.  capstone decodes DOS
-# programs' instructions (16-bit x86) for the flat profile's split.
+# programs' instructions (16-bit x86) for the flat profile's split and
+# x86-64 for pvtrace's planner, which reads ELF with libelf; pvtrace's
+# tests check call counts against valgrind's callgrind and bench/trace
+# measures uftrace beside it.
 PKGS="build-essential autoconf automake pkg-config libncurses-dev
-libtermkey-dev libsqlite3-dev libcapstone-dev sqlite3 check nasm dosbox
-tmux clang
+libtermkey-dev libsqlite3-dev libcapstone-dev libelf-dev sqlite3 check nasm
+dosbox tmux clang uftrace
 libclang-rt-${CLANG_MAJOR:-14}-dev valgrind python3 groff-base"
 
 say() { echo "setup: $*" >&2; }
