@@ -43,4 +43,5 @@ include $(srcdir)/tests/unit/ovd.mk
 include $(srcdir)/tests/unit/heap.mk
 include $(srcdir)/tests/fuzz/local.mk
 include $(srcdir)/tests/tui/local.mk
+include $(srcdir)/tests/data/trace/local.mk
 include $(srcdir)/tests/e2e/local.mk

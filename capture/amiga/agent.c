@@ -1086,8 +1086,10 @@ AGENT_EXPORT int
 _Unwind_RaiseException(void *e)
 {
 	REAL(_Unwind_RaiseException);
-	if (pvt_g.on)
+	if (pvt_g.on) {
 		pvt_restore_all();
+		pvt_t.unwinding = 1;
+	}
 	return (real__Unwind_RaiseException(e));
 }
 
@@ -1096,8 +1098,10 @@ AGENT_EXPORT int
 _Unwind_Resume_or_Rethrow(void *e)
 {
 	REAL(_Unwind_Resume_or_Rethrow);
-	if (pvt_g.on)
+	if (pvt_g.on) {
 		pvt_restore_all();
+		pvt_t.unwinding = 1;
+	}
 	return (real__Unwind_Resume_or_Rethrow(e));
 }
 
@@ -1129,6 +1133,7 @@ __cxa_begin_catch(void *e)
 		pvt_unwind_below((uint64_t)__builtin_frame_address(0) + 16);
 		pvt_rearm();
 	}
+	pvt_t.unwinding = 0;
 	return (real___cxa_begin_catch(e));
 }
 

@@ -205,6 +205,51 @@ plan_targets(struct plan_elf *e, csh cs, cs_insn *in, const uint8_t *code,
 }
 
 /*
+ * Where a RIP-relative instruction keeps its disp32: right after the
+ * ModRM byte (RIP addressing has no SIB), which follows the prefixes
+ * (legacy, REX, or a VEX/EVEX prefix that implies the opcode map) and
+ * the opcode.  Capstone 4 leaves disp_offset 0 for some SSE and AVX
+ * forms, so it is found here and checked against the value decoded.
+ */
+static int
+plan_disp_offset(const uint8_t *b, size_t n, int64_t disp)
+{
+	size_t	i = 0;
+	int32_t	v;
+
+	while (i < n && (b[i] == 0x66 || b[i] == 0x67 || b[i] == 0xf2 ||
+	    b[i] == 0xf3 || b[i] == 0xf0 || b[i] == 0x2e || b[i] == 0x3e ||
+	    b[i] == 0x26 || b[i] == 0x36 || b[i] == 0x64 || b[i] == 0x65))
+		i++;
+	if (i < n && (b[i] & 0xf0) == 0x40)
+		i++;			/* REX */
+	if (i >= n)
+		return (-1);
+	if (b[i] == 0xc5)
+		i += 3;			/* VEX2, opcode */
+	else if (b[i] == 0xc4)
+		i += 4;			/* VEX3, opcode */
+	else if (b[i] == 0x62)
+		i += 5;			/* EVEX, opcode */
+	else if (b[i] == 0x0f) {
+		if (i + 1 < n && (b[i + 1] == 0x38 || b[i + 1] == 0x3a))
+			i += 3;
+		else
+			i += 2;
+	} else
+		i += 1;
+	if (i >= n || (b[i] & 0xc7) != 0x05)	/* mod 00, rm 101 */
+		return (-1);
+	i++;
+	if (i + 4 > n)
+		return (-1);
+	memcpy(&v, b + i, 4);
+	if (v != disp)
+		return (-1);
+	return ((int)i);
+}
+
+/*
  * How one instruction moves: its kind and, for a relative branch, its
  * target; -1 and why not when it cannot be moved at all.
  */
@@ -214,7 +259,7 @@ plan_insn(csh cs, const cs_insn *in, struct pvt_insn *pi, uint64_t *target,
 {
 	const cs_x86	*x = &in->detail->x86;
 	uint8_t		 op = x->opcode[0];
-	int		 i;
+	int		 i, field;
 
 	pi->len = (uint8_t)in->size;
 	pi->kind = PVT_I_PLAIN;
@@ -246,7 +291,10 @@ plan_insn(csh cs, const cs_insn *in, struct pvt_insn *pi, uint64_t *target,
 		    (x->operands[i].mem.base != X86_REG_RIP &&
 		    x->operands[i].mem.index != X86_REG_RIP))
 			continue;
-		if (x->encoding.disp_size != 4 || x->encoding.disp_offset == 0 ||
+		field = plan_disp_offset(in->bytes, in->size,
+		    x->operands[i].mem.disp);
+		if (field <= 0 || (x->encoding.disp_offset != 0 &&
+		    x->encoding.disp_offset != field) ||
 		    x->operands[i].mem.index == X86_REG_RIP) {
 			snprintf(why, whylen, "'%s %s' addresses memory"
 			    " relative to itself in an unusual form",
@@ -254,7 +302,7 @@ plan_insn(csh cs, const cs_insn *in, struct pvt_insn *pi, uint64_t *target,
 			return (-1);
 		}
 		pi->kind = PVT_I_RIP;
-		pi->field = x->encoding.disp_offset;
+		pi->field = (uint8_t)field;
 	}
 	return (0);
 }

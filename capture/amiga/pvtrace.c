@@ -355,8 +355,7 @@ pvt_cmd_run(int argc, char **argv)
 			replan = 1;
 		} else
 			have = 1;
-	} else if (plan != NULL)
-		pvt_die("%s: %s", plan, strerror(errno));
+	}
 	if (!have) {
 		pvt_resolve_libs(prog, libs);
 		if (pvt_plan_make(&p, prog, libs, pvt_nlibs, &cause) != 0)

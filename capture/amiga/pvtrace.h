@@ -256,6 +256,7 @@ struct pvt_thread {
 	void			*pg;		/* the perf page */
 	uint32_t		 seq;
 	int			 busy;		/* in the agent: no tracing */
+	int			 unwinding;	/* an exception is in flight */
 	uint64_t		 cpu_base, tsc_base;
 	uint64_t		 stk_lo, stk_hi;	/* its stack, if known */
 };

@@ -310,7 +310,8 @@ pvt_enter(uint32_t idx, uint64_t *slotp, int how)
 		while (d > 0 && t->fr[d - 1].slot <= sp &&
 		    rt_same_stack(t, t->fr[d - 1].slot, sp)) {
 			rt_close(t, --d, tsc, cpu);
-			pvt_stat(PVT_ST_ABANDONED, 1);
+			pvt_stat(t->unwinding ? PVT_ST_UNWOUND :
+			    PVT_ST_ABANDONED, 1);
 		}
 		orig = ra;
 		parent = d > 0 ? t->fr[d - 1].node : PVT_ROOT;
@@ -377,7 +378,7 @@ pvt_leave(uint64_t *sp)
 		rt_lost();
 	while (d > k) {
 		rt_close(t, --d, tsc, cpu);
-		pvt_stat(PVT_ST_ABANDONED, 1);
+		pvt_stat(t->unwinding ? PVT_ST_UNWOUND : PVT_ST_ABANDONED, 1);
 	}
 	while (d > 0 && t->fr[d - 1].slot == slot) {
 		ret = t->fr[d - 1].ret;
