@@ -366,6 +366,8 @@ agent_tramp(uint8_t *t, uint8_t *area, const struct pvt_func *f,
 			memcpy(o, src, in->len);
 			o += in->len;
 			break;
+		case PVT_I_PAD:
+			break;		/* the function returned before it */
 		case PVT_I_RIP:
 			memcpy(o, src, in->len);
 			memcpy(&disp, src + in->field, 4);

@@ -47,6 +47,9 @@ pdt_insns(FILE *f, const struct pvt_func *fn)
 		case PVT_I_CALL:
 			fputc('k', f);
 			break;
+		case PVT_I_PAD:
+			fputc('p', f);
+			break;
 		}
 	}
 }
@@ -95,9 +98,10 @@ pvt_pdt_write(const struct pvt_plan *p, const char *path, char **cause)
 			fprintf(f, "%02x", fn->bytes[j]);
 		fputc(' ', f);
 		pdt_insns(f, fn);
-		fprintf(f, " %s%s%s ", fn->flags == 0 ? "-" : "",
+		fprintf(f, " %s%s%s%s ", fn->flags == 0 ? "-" : "",
 		    (fn->flags & PVT_F_DYNSYM) ? "d" : "",
-		    (fn->flags & PVT_F_SIZED) ? "s" : "");
+		    (fn->flags & PVT_F_SIZED) ? "s" : "",
+		    (fn->flags & PVT_F_PADDED) ? "p" : "");
 		pvt_name_put(f, p->str + fn->name);
 		if (fn->reason != 0)
 			fprintf(f, " %s", p->str + fn->reason);
@@ -265,6 +269,11 @@ pdt_insn(const char *tok, const uint8_t *code, size_t left,
 			return (-1);
 		in->kind = PVT_I_CALL;
 		return (0);
+	case 'p':
+		if (end[1] != '\0' || len >= PVT_JMP_LEN)
+			return (-1);
+		in->kind = PVT_I_PAD;
+		return (0);
 	}
 	return (-1);
 }
@@ -328,7 +337,7 @@ pdt_fn(struct pdt_in *in, struct pvt_plan *p, char **v, size_t n)
 	uint64_t	 mod, len;
 	size_t		 nb, i, at;
 	char		*s, *tok, *save = NULL;
-	int		 how = -1;
+	int		 how = -1, padded;
 
 	if (n < 10)
 		return (pdt_bad(in, "fn", "%zu fields, want at least 10", n));
@@ -358,9 +367,12 @@ pdt_fn(struct pdt_in *in, struct pvt_plan *p, char **v, size_t n)
 		return (pdt_bad(in, "how", "'%s' is not jump, trap or out",
 		    v[4]));
 	fn->how = (uint8_t)how;
+	padded = strchr(v[8], 'p') != NULL;
 	if (pdt_u64(v[5], &len, 0) != 0 || len > PVT_REGION_MAX ||
 	    (how == PVT_OUT) != (len == 0) || (how == PVT_JUMP &&
-	    len < PVT_JMP_LEN) || len > fn->size)
+	    len < PVT_JMP_LEN) || (len > fn->size && !padded) ||
+	    (padded && (how != PVT_JUMP || len != PVT_JMP_LEN ||
+	    fn->size >= PVT_JMP_LEN)))
 		return (pdt_bad(in, "len", "%s does not fit a %s of %" PRIu64
 		    " bytes", v[5], v[4], fn->size));
 	fn->len = (uint8_t)len;
@@ -391,7 +403,14 @@ pdt_fn(struct pdt_in *in, struct pvt_plan *p, char **v, size_t n)
 			if (fn->insn[i].kind == PVT_I_CALL)
 				return (pdt_bad(in, "insns", "a call before"
 				    " the last displaced instruction"));
+			if (fn->insn[i].kind == PVT_I_PAD)
+				return (pdt_bad(in, "insns", "fill before"
+				    " the last displaced instruction"));
 		}
+		if (padded != (fn->insn[fn->ninsn - 1].kind == PVT_I_PAD) ||
+		    (padded && at - fn->insn[fn->ninsn - 1].len != fn->size))
+			return (pdt_bad(in, "insns", "the fill must follow"
+			    " the whole function, with flag p"));
 	}
 	if (strcmp(v[8], "-") != 0) {
 		for (s = v[8]; *s != '\0'; s++) {
@@ -399,6 +418,8 @@ pdt_fn(struct pdt_in *in, struct pvt_plan *p, char **v, size_t n)
 				fn->flags |= PVT_F_DYNSYM;
 			else if (*s == 's')
 				fn->flags |= PVT_F_SIZED;
+			else if (*s == 'p')
+				fn->flags |= PVT_F_PADDED;
 			else
 				return (pdt_bad(in, "flags", "'%c' unknown",
 				    *s));

@@ -325,10 +325,71 @@ plan_moved_len(const struct pvt_insn *pi)
 	}
 }
 
+/*
+ * A function too short for a jump may still take one when the bytes
+ * after it, up to the next function, are alignment fill (nops, int3)
+ * that nothing branches into, and it never runs into them (its last
+ * instruction is a ret or a jmp): the jump then covers the fill too.
+ * Returns the region's length (at least a jump), 0 if not possible;
+ * ins and n get the function's instructions and the fill.
+ */
+static size_t
+plan_padded(struct plan_elf *e, csh cs, cs_insn *in, const struct plan_sym *s,
+    const uint8_t *code, uint64_t next, struct pvt_insn *ins, uint64_t *tgt,
+    size_t *n)
+{
+	const struct plan_sec	*sec = &e->sec[s->sec];
+	const uint8_t		*q = code;
+	uint64_t		 pc = s->addr, end, where;
+	size_t			 left = s->size, len = 0, fill;
+	char			 why[256];
+	int			 last = X86_INS_INVALID;
+
+	end = sec->addr + sec->size;
+	if (next < end)
+		end = next;
+	if (end < s->addr + PVT_JMP_LEN ||
+	    sec->off + (s->addr + PVT_JMP_LEN - sec->addr) > e->maplen)
+		return (0);
+	*n = 0;
+	while (left > 0 && *n < PVT_INSN_MAX - 1) {
+		if (!cs_disasm_iter(cs, &q, &left, &pc, in))
+			return (0);
+		if (plan_insn(cs, in, &ins[*n], &tgt[*n], why,
+		    sizeof why) != 0 || ins[*n].kind == PVT_I_CALL)
+			return (0);
+		last = in->id;
+		len += ins[(*n)++].len;
+	}
+	if (left != 0 || (last != X86_INS_RET && last != X86_INS_JMP))
+		return (0);
+	/* The fill: nops and int3s, as decoded. */
+	fill = 0;
+	q = code + s->size;
+	left = PVT_JMP_LEN - s->size;
+	pc = s->addr + s->size;
+	while (fill < PVT_JMP_LEN - s->size) {
+		left = end - pc < 15 ? end - pc : 15;
+		if (!cs_disasm_iter(cs, &q, &left, &pc, in) ||
+		    (in->id != X86_INS_NOP && in->id != X86_INS_INT3))
+			return (0);
+		fill += in->size;
+	}
+	fill = PVT_JMP_LEN - s->size;
+	if (plan_target_inside(e, s->addr, s->addr + len + fill, &where))
+		return (0);
+	ins[*n].len = (uint8_t)fill;
+	ins[*n].kind = PVT_I_PAD;
+	ins[*n].field = 0;
+	tgt[(*n)++] = 0;
+	return (len + fill);
+}
+
 /* Plan one function: fill f (how, len, insns, bytes, reason). */
 static void
 plan_func(struct pvt_plan *p, struct plan_elf *e, csh cs, cs_insn *in,
-    const struct plan_sym *s, const uint8_t *code, struct pvt_func *f)
+    const struct plan_sym *s, const uint8_t *code, uint64_t next, int flags,
+    struct pvt_func *f)
 {
 	struct pvt_insn	 ins[PVT_INSN_MAX];
 	uint64_t	 tgt[PVT_INSN_MAX], pc = s->addr, where;
@@ -356,10 +417,27 @@ plan_func(struct pvt_plan *p, struct plan_elf *e, csh cs, cs_insn *in,
 		return;
 	}
 	trapwhy[0] = '\0';
+	if (s->size < PVT_JMP_LEN && !(flags & PVT_PLAN_NOPAD) &&
+	    (len = plan_padded(e, cs, in, s, code, next, ins, tgt,
+	    &n)) != 0) {
+		f->how = PVT_JUMP;
+		f->len = (uint8_t)len;
+		f->ninsn = (uint8_t)n;
+		f->flags |= PVT_F_PADDED;
+		memcpy(f->insn, ins, n * sizeof ins[0]);
+		memcpy(f->bytes, code, len);
+		snprintf(why, sizeof why, "%llu byte%s: the jump covers %zu"
+		    " bytes of fill after it", (unsigned long long)s->size,
+		    s->size == 1 ? "" : "s", len - (size_t)s->size);
+		f->reason = pvt_plan_str(p, why);
+		return;
+	}
 	if (s->size < PVT_JMP_LEN)
-		snprintf(trapwhy, sizeof trapwhy, "%llu bytes: shorter than"
-		    " a %d-byte jump", (unsigned long long)s->size,
-		    PVT_JMP_LEN);
+		snprintf(trapwhy, sizeof trapwhy, "%llu byte%s: shorter than"
+		    " a %d-byte jump%s", (unsigned long long)s->size,
+		    s->size == 1 ? "" : "s", PVT_JMP_LEN,
+		    (flags & PVT_PLAN_NOPAD) ? "" :
+		    ", with no fill after it to cover");
 	else if (len < PVT_JMP_LEN)
 		snprintf(trapwhy, sizeof trapwhy, "its first bytes do not"
 		    " decode as whole instructions");
@@ -589,7 +667,7 @@ plan_symbols(struct plan_elf *e, struct plan_sym **out, size_t *nout,
 
 /* Plan one module's functions, appending to p. */
 static int
-plan_module(struct pvt_plan *p, const char *path, char **cause)
+plan_module(struct pvt_plan *p, const char *path, int flags, char **cause)
 {
 	struct plan_elf		 e;
 	struct pvt_module	*m;
@@ -718,7 +796,8 @@ plan_module(struct pvt_plan *p, const char *path, char **cause)
 			f->reason = pvt_plan_str(p, "the cold part of a"
 			    " function: entered by a jump, never called");
 		else
-			plan_func(p, &e, cs, in, s, code, f);
+			plan_func(p, &e, cs, in, s, code, j < nsym ?
+			    sym[j].addr : UINT64_MAX, flags, f);
 		/* Aliases (sym[i + 1..j - 1]) go by the best name. */
 		if (s->addr + s->size > prev_end) {
 			prev_start = s->addr;
@@ -885,14 +964,14 @@ pvt_plan_resolve_lib(const char *prog, const char *name, char **path,
  */
 int
 pvt_plan_make(struct pvt_plan *p, const char *prog, const char **libs,
-    size_t nlibs, char **cause)
+    size_t nlibs, int flags, char **cause)
 {
 	size_t		 i;
 	const char	*base;
 
 	memset(p, 0, sizeof *p);
 	pvt_plan_str(p, "");
-	if (plan_module(p, prog, cause) != 0)
+	if (plan_module(p, prog, flags, cause) != 0)
 		goto fail;
 	for (i = 0; i < nlibs; i++) {
 		base = strrchr(libs[i], '/');
@@ -905,7 +984,7 @@ pvt_plan_make(struct pvt_plan *p, const char *prog, const char **libs,
 			    " cannot be traced", base);
 			goto fail;
 		}
-		if (plan_module(p, libs[i], cause) != 0)
+		if (plan_module(p, libs[i], flags, cause) != 0)
 			goto fail;
 	}
 	return (0);

@@ -33,6 +33,7 @@
 static const char	*pvt_libs[64];
 static size_t		 pvt_nlibs;
 static int		 pvt_verbose;
+static int		 pvt_plan_flags;
 static volatile pid_t	 pvt_child;
 
 static void __attribute__((format(printf, 1, 2)))
@@ -63,9 +64,10 @@ pvt_die(const char *fmt, ...)
 static void __attribute__((noreturn))
 pvt_usage(void)
 {
-	fputs("usage: pvtrace plan [-v] [-o FILE] [--lib NAME]... PROG\n"
-	    "       pvtrace [-av] [-o FILE] [-p PLAN] [--lib NAME]... --"
-	    " PROG [ARG]...\n", stderr);
+	fputs("usage: pvtrace plan [-v] [-o FILE] [--lib NAME]... [--no-padding]"
+	    " PROG\n"
+	    "       pvtrace [-av] [-o FILE] [-p PLAN] [--lib NAME]..."
+	    " [--no-padding] -- PROG [ARG]...\n", stderr);
 	exit(EXIT_USAGE);
 }
 
@@ -160,6 +162,7 @@ pvt_cmd_plan(int argc, char **argv)
 	int		 c;
 	static const struct option opts[] = {
 		{ "lib", required_argument, NULL, 'l' },
+		{ "no-padding", no_argument, NULL, 'P' },
 		{ NULL, 0, NULL, 0 }
 	};
 
@@ -177,6 +180,9 @@ pvt_cmd_plan(int argc, char **argv)
 				pvt_die("too many --lib");
 			pvt_libs[pvt_nlibs++] = optarg;
 			break;
+		case 'P':
+			pvt_plan_flags |= PVT_PLAN_NOPAD;
+			break;
 		default:
 			pvt_usage();
 		}
@@ -186,7 +192,8 @@ pvt_cmd_plan(int argc, char **argv)
 	prog = pvt_find_prog(argv[optind]);
 	pvt_resolve_libs(prog, libs);
 	clock_gettime(CLOCK_MONOTONIC, &t0);
-	if (pvt_plan_make(&p, prog, libs, pvt_nlibs, &cause) != 0)
+	if (pvt_plan_make(&p, prog, libs, pvt_nlibs, pvt_plan_flags,
+	    &cause) != 0)
 		pvt_die("%s", cause);
 	clock_gettime(CLOCK_MONOTONIC, &t1);
 	pdt = out != NULL ? strdup(out) : pvt_beside(prog, "pdt");
@@ -298,6 +305,7 @@ pvt_cmd_run(int argc, char **argv)
 	int		 c, fd, status = 0, st, have = 0, replan = 0;
 	static const struct option opts[] = {
 		{ "lib", required_argument, NULL, 'l' },
+		{ "no-padding", no_argument, NULL, 'P' },
 		{ NULL, 0, NULL, 0 }
 	};
 
@@ -321,6 +329,9 @@ pvt_cmd_run(int argc, char **argv)
 			if (pvt_nlibs == 63)
 				pvt_die("too many --lib");
 			pvt_libs[pvt_nlibs++] = optarg;
+			break;
+		case 'P':
+			pvt_plan_flags |= PVT_PLAN_NOPAD;
 			break;
 		default:
 			pvt_usage();
@@ -358,7 +369,8 @@ pvt_cmd_run(int argc, char **argv)
 	}
 	if (!have) {
 		pvt_resolve_libs(prog, libs);
-		if (pvt_plan_make(&p, prog, libs, pvt_nlibs, &cause) != 0)
+		if (pvt_plan_make(&p, prog, libs, pvt_nlibs, pvt_plan_flags,
+	    &cause) != 0)
 			pvt_die("%s", cause);
 		if (pvt_pdt_write(&p, pdt, &cause) != 0) {
 			pvt_warn("%s (the plan is used, not kept)", cause);

@@ -36,7 +36,8 @@ enum pvt_ik {
 	PVT_I_JMP32,	/* E9 rel32 */
 	PVT_I_JCC8,	/* 7x rel8: becomes 0F 8x rel32 */
 	PVT_I_JCC32,	/* 0F 8x rel32 */
-	PVT_I_CALL	/* E8 rel32: pushes the original return address */
+	PVT_I_CALL,	/* E8 rel32: pushes the original return address */
+	PVT_I_PAD	/* fill after the function: never run, not copied */
 };
 
 #define PVT_REGION_MAX	24	/* bytes displaced at most */
@@ -68,6 +69,7 @@ struct pvt_func {
 
 #define PVT_F_DYNSYM	0x01	/* named from .dynsym (no .symtab) */
 #define PVT_F_SIZED	0x02	/* size inferred: the symbol had none */
+#define PVT_F_PADDED	0x04	/* the jump runs into the fill after it */
 
 /* A module: the executable or a library named with --lib. */
 struct pvt_module {
@@ -300,8 +302,9 @@ uint32_t pvt_path_node(struct pvt_thread *, uint32_t, uint32_t);
 int	 pvt_grow_frames(struct pvt_thread *);
 
 /* capture/amiga/plan.c: p1. */
+#define PVT_PLAN_NOPAD	0x01	/* never use the fill after a function */
 int	 pvt_plan_make(struct pvt_plan *, const char *, const char **,
-	     size_t, char **);
+	     size_t, int, char **);
 void	 pvt_plan_free(struct pvt_plan *);
 uint32_t pvt_plan_str(struct pvt_plan *, const char *);
 int	 pvt_plan_resolve_lib(const char *, const char *, char **,

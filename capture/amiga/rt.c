@@ -299,6 +299,13 @@ pvt_enter(uint32_t idx, uint64_t *slotp, int how)
 			pvt_stat(PVT_ST_ABANDONED, 1);
 		}
 		if (t->nodes[t->fr[d - 1].node].func == idx) {
+			/*
+			 * A jump to its own entry: a self tail call, or a
+			 * loop back to the top.  A call to count (callgrind
+			 * counts it too), but the activation goes on: a new
+			 * frame each time would grow without bound.
+			 */
+			t->nodes[t->fr[d - 1].node].calls++;
 			pvt_stat(PVT_ST_SELFJUMPS, 1);
 			goto out;
 		}

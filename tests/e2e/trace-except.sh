@@ -10,7 +10,7 @@ trace except "$TD/except"
 check "output unchanged" cmp -s "$W/except.native" "$W/except.out"
 check "exit status 0" test "$(cat "$W/except.rc")" = 0
 callgrind except "$TD/except"
-compare except "$TD/except"
+compare except
 u=$(awk '$1 == "stat" && $2 == "unwound" { print $3 }' "$W/except.mon")
 c=$(field except _Z7throweri 1)
 m=$(field except _Z6middlei 1)

@@ -8,7 +8,7 @@ trace jump "$TD/jump"
 "$TD/jump" >"$W/jump.native"
 check "output unchanged" cmp -s "$W/jump.native" "$W/jump.out"
 callgrind jump "$TD/jump"
-compare jump "$TD/jump"
+compare jump
 u=$(header jump "stat unwound" | awk '{ print $2 }')
 u=$(awk '$1 == "stat" && $2 == "unwound" { print $3 }' "$W/jump.mon")
 d=$(field jump deep 1)

@@ -13,7 +13,7 @@ for p in recurse recurse-nopie; do
 	check "$p: output unchanged" cmp -s "$W/$p.native" "$W/$p.out"
 	check "$p: exit status 0" test "$(cat "$W/$p.rc")" = 0
 	callgrind "$p" "$TD/$p"
-	compare "$p" "$TD/$p"
+	compare "$p"
 	main=$(field "$p" main 3)
 	for f in fib fact.constprop.0 is_even is_odd recurse_spin.constprop.0
 	do

@@ -52,10 +52,10 @@ callgrind() {
 	    >"$W/$name.cgout" 2>"$W/$name.cgerr"
 }
 
-# compare NAME PROG: one TAP point per traced function.
+# compare NAME [MODULE]: one TAP point per traced function.
 compare() {
-	python3 "$TRACECMP" "$2" "$W/$1.pdt" "$W/$1.mon" "$W"/cg."$1".* \
-	    >"$W/$1.cmp" 2>&1
+	python3 "$TRACECMP" --module "${2:-0}" "$W/$1.pdt" "$W/$1.mon" \
+	    "$W"/cg."$1".* >"$W/$1.cmp" 2>&1
 	while IFS= read -r line; do
 		case $line in
 		"ok "*) ok "${line#ok [0-9]* - }" ;;

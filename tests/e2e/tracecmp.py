@@ -1,9 +1,10 @@
 #!/usr/bin/env python3
 """Compare pvtrace's call counts with callgrind's, for pvtrace's e2e tests.
 
-usage: tracecmp.py PROG PROG.pdt PROG.mon CALLGRIND.OUT...
+usage: tracecmp.py [--module N] PROG.pdt PROG.mon CALLGRIND.OUT...
 
-Every function the plan traces (module 0, "jump" or "trap") must have, in
+Every function the plan traces in module N (default 0, the program; a
+library named with --lib is 1 and up), "jump" or "trap", must have, in
 the .mon's [functions] section (absent means 0 calls), exactly the number
 of calls callgrind counted for it, summed over the callgrind files given
 (one per process).  Prints TAP lines, one per function; exits 1 if any
@@ -26,19 +27,18 @@ def unesc(s):
     return re.sub(r'%([0-9A-Fa-f]{2})', lambda m: chr(int(m.group(1), 16)), s)
 
 
-def plan_functions(path):
-    """Names of the traced functions of module 0 (the program), and the
-    names by address (callgrind names some by address: crt's local
-    functions such as frame_dummy)."""
-    names, byaddr = {}, {}
+def plan_functions(path, module):
+    """The module's path and the names of its traced functions."""
+    names, paths = {}, []
     with open(path) as f:
         for line in f:
             v = line.split()
-            if len(v) >= 10 and v[0] == 'fn' and v[1] == '0':
-                byaddr[int(v[2], 16)] = unesc(v[9])
-                if v[4] in ('jump', 'trap'):
-                    names[unesc(v[9])] = v[4]
-    return names, byaddr
+            if len(v) == 8 and v[0] == 'module':
+                paths.append(unesc(v[7]))
+            if len(v) >= 10 and v[0] == 'fn' and v[1] == str(module) \
+                    and v[4] in ('jump', 'trap'):
+                names[unesc(v[9])] = v[4]
+    return paths[module], names
 
 
 def mon_calls(path):
@@ -86,15 +86,19 @@ def callgrind_calls(paths, prog):
 
 
 def main():
-    if len(sys.argv) < 5:
+    args = sys.argv[1:]
+    module = 0
+    if len(args) > 1 and args[0] == '--module':
+        module = int(args[1])
+        args = args[2:]
+    if len(args) < 3:
         sys.stderr.write(__doc__)
         return 2
-    prog = sys.argv[1]
-    plan, _ = plan_functions(sys.argv[2])
-    mon = mon_calls(sys.argv[3])
-    cg = callgrind_calls(sys.argv[4:], prog)
+    obj, plan = plan_functions(args[0], module)
+    mon = mon_calls(args[1])
+    cg = callgrind_calls(args[2:], obj)
     for name in CRT:
-        if name in plan:
+        if name in plan and module == 0:
             cg[name] = 1
     bad = 0
     names = sorted(plan)
