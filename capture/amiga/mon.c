@@ -713,7 +713,10 @@ pvt_mon_write(struct pvt_shm *shm, const struct pvt_plan *p,
 		fprintf(f, "status signal %d\n", WTERMSIG(run->status));
 	else
 		fprintf(f, "status exit %d\n", WEXITSTATUS(run->status));
-	fprintf(f, "tsc_hz %.0f\n", shm->tsc_hz);
+	if (shm->clock_mono)
+		fputs("clock monotonic 1000000000\n", f);
+	else
+		fprintf(f, "clock tsc %.0f\n", shm->tsc_hz);
 	if (cpu_ok)
 		fputs("cpu perf-task-clock\n", f);
 	else

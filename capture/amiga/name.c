@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <x86intrin.h>
 
 #include "capture/amiga/pvtrace.h"
@@ -80,8 +81,14 @@ bad:
 	return (NULL);
 }
 
+/* The runner's reading of the agents' clock (see struct pvt_shm). */
 uint64_t
-pvt_tsc(void)
+pvt_clock(int mono)
 {
-	return (__rdtsc());
+	struct timespec	ts;
+
+	if (!mono)
+		return (__rdtsc());
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ((uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec);
 }

@@ -80,6 +80,32 @@ pvt_mono(void)
 	return ((uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec);
 }
 
+/*
+ * Which clock the agents read: the TSC only where the kernel keeps time
+ * with it (a VM that says "tsc=unstable" may step it between readings);
+ * else CLOCK_MONOTONIC.  PVTRACE_CLOCK=tsc|monotonic decides instead.
+ */
+static int
+pvt_clock_mono(void)
+{
+	const char	*env = getenv("PVTRACE_CLOCK");
+	char		 cs[64] = "";
+	FILE		*f;
+
+	if (env != NULL && strcmp(env, "tsc") == 0)
+		return (0);
+	if (env != NULL && strcmp(env, "monotonic") == 0)
+		return (1);
+	f = fopen("/sys/devices/system/clocksource/clocksource0/"
+	    "current_clocksource", "r");
+	if (f != NULL) {
+		if (fgets(cs, sizeof cs, f) == NULL)
+			cs[0] = '\0';
+		fclose(f);
+	}
+	return (strcmp(cs, "tsc\n") != 0);
+}
+
 /* PROG as execvp would find it, made absolute and real. */
 static char *
 pvt_find_prog(const char *prog)
@@ -302,7 +328,7 @@ pvt_cmd_run(int argc, char **argv)
 	uint64_t	 m0, t0, m_start, m_end = 0, t_end = 0, mn, tn;
 	size_t		 cap = 0, i;
 	pid_t		 pid, w;
-	int		 c, fd, status = 0, st, have = 0, replan = 0;
+	int		 c, fd, status = 0, st, have = 0, replan = 0, mono;
 	static const struct option opts[] = {
 		{ "lib", required_argument, NULL, 'l' },
 		{ "no-padding", no_argument, NULL, 'P' },
@@ -400,13 +426,19 @@ pvt_cmd_run(int argc, char **argv)
 		pvt_die("the plan is too big for the shared memory");
 	pvt_shm_plan(shm, &p);
 
-	/* The TSC's rate, first from a short spin, then the whole run. */
+	/* The clock, and the TSC's rate: a short spin, then the whole run. */
+	mono = pvt_clock_mono();
+	shm->clock_mono = mono;
 	m0 = pvt_mono();
-	t0 = pvt_tsc();
-	while ((mn = pvt_mono()) - m0 < 5000000)
+	t0 = pvt_clock(mono);
+	while (!mono && (mn = pvt_mono()) - m0 < 5000000)
 		;
-	tn = pvt_tsc();
-	shm->tsc_hz = (double)(tn - t0) * 1e9 / (double)(mn - m0);
+	if (mono)
+		shm->tsc_hz = 1e9;
+	else {
+		tn = pvt_clock(mono);
+		shm->tsc_hz = (double)(tn - t0) * 1e9 / (double)(mn - m0);
+	}
 	shm->tsc_per_ns_q32 = (uint64_t)(shm->tsc_hz / 1e9 * 4294967296.0);
 	__atomic_store_n(&shm->magic, PVT_SHM_MAGIC, __ATOMIC_RELEASE);
 
@@ -464,23 +496,23 @@ pvt_cmd_run(int argc, char **argv)
 				pvt_die("out of memory");
 		}
 		run.deaths[run.ndeaths].pid = w;
-		run.deaths[run.ndeaths++].tsc = pvt_tsc();
+		run.deaths[run.ndeaths++].tsc = pvt_clock(mono);
 		if (w == pid) {
 			status = st;
 			m_end = pvt_mono();
-			t_end = pvt_tsc();
+			t_end = pvt_clock(mono);
 			pvt_child = 0;
 		}
 	}
 	mn = pvt_mono();
-	tn = pvt_tsc();
+	tn = pvt_clock(mono);
 	if (m_end == 0) {
 		m_end = mn;
 		t_end = tn;
 	}
 	sigaction(SIGINT, &old_int, NULL);
 	sigaction(SIGQUIT, &old_quit, NULL);
-	if (mn - m0 > 20000000)
+	if (!mono && mn - m0 > 20000000)
 		shm->tsc_hz = (double)(tn - t0) * 1e9 / (double)(mn - m0);
 
 	run.prog = prog;
@@ -489,15 +521,12 @@ pvt_cmd_run(int argc, char **argv)
 	run.status = status;
 	if (pvt_mon_write(shm, &p, &run, mon, &cause) != 0)
 		pvt_warn("%s", cause);
-	else if (pvt_verbose) {
-		uint64_t calls = 0;
-
-		for (i = 0; i < PVT_ST_COUNT; i++)
-			;
-		(void)calls;
-		pvt_warn("wrote %s", mon);
-	}
+	else if (pvt_verbose)
+		pvt_warn("wrote %s: %" PRIu64 " processes, %" PRIu64
+		    " threads, %.3f s", mon, shm->stat[PVT_ST_PROCESSES],
+		    shm->stat[PVT_ST_THREADS], run.real_ns / 1e9);
 	(void)t_end;
+	(void)i;
 	pvt_pass_on(status);
 }
 

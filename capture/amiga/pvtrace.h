@@ -145,7 +145,13 @@ struct pvt_shm {
 	uint32_t	nmod, nfn;
 	uint64_t	mod_off, fn_off, str_off, str_len;
 	uint64_t	fn_state_off;	/* uint8_t per function: PVT_FS_* */
-	/* TSC rate, from the runner: ns = tsc * ns_per_tsc_q32 >> 32. */
+	/*
+	 * The clock: the TSC where the kernel trusts it (clocksource tsc),
+	 * else CLOCK_MONOTONIC through the vDSO, in ns.  "tsc" below means
+	 * the clock's unit.  units = ns * tsc_per_ns_q32 >> 32.
+	 */
+	int32_t		clock_mono;
+	int32_t		clock_pad;
 	uint64_t	tsc_per_ns_q32;	/* for the agents' integer code */
 	double		tsc_hz;
 	/* Calibration, by the first process (tsc units). */
@@ -264,6 +270,7 @@ struct pvt_thread {
 };
 
 struct pvt_agent {
+	int			(*vclock)(int, void *);	/* vDSO's, or NULL */
 	char			*base;		/* the shared memory */
 	struct pvt_shm		*shm;
 	int			 on;
@@ -295,7 +302,7 @@ void	 pvt_restore_all(void);
 void	 pvt_rearm(void);
 void	 pvt_detach_all(int, int);
 uint64_t pvt_shm_alloc(uint64_t);
-uint64_t pvt_rdtsc(void);
+uint64_t pvt_now(void);
 uint64_t pvt_cpu_now(struct pvt_thread *, uint64_t);
 void	 pvt_stat(int, uint64_t);
 uint32_t pvt_path_node(struct pvt_thread *, uint32_t, uint32_t);
@@ -319,7 +326,7 @@ int	 pvt_plan_stale(const struct pvt_plan *, char **);
 /* capture/amiga/name.c: names in text files. */
 void	 pvt_name_put(FILE *, const char *);
 char	*pvt_name_get(const char *, size_t);
-uint64_t pvt_tsc(void);
+uint64_t pvt_clock(int);
 
 /* capture/amiga/mon.c: the .mon file, made from the shared memory. */
 struct pvt_death {

@@ -40,11 +40,23 @@ rt_syscall3(long n, long a, long b, long c)
 	return (r);
 }
 
+/*
+ * The clock: rdtsc, or the vDSO's CLOCK_MONOTONIC where the kernel does
+ * not trust the TSC (a VM may step it).  The vDSO is kernel code, built
+ * without vector registers like this file.
+ */
 uint64_t
-pvt_rdtsc(void)
+pvt_now(void)
 {
+	struct {
+		long	sec, nsec;
+	}		ts;
 	uint32_t	lo, hi;
 
+	if (pvt_g.vclock != NULL) {
+		pvt_g.vclock(1, &ts);	/* CLOCK_MONOTONIC */
+		return ((uint64_t)ts.sec * 1000000000u + (uint64_t)ts.nsec);
+	}
 	__asm__ __volatile__("rdtsc" : "=a"(lo), "=d"(hi));
 	return ((uint64_t)hi << 32 | lo);
 }
@@ -92,7 +104,7 @@ rt_cpu_resync(struct pvt_thread *t, uint32_t seq)
 	ns = (uint64_t)ts.sec * 1000000000u + (uint64_t)ts.nsec;
 	t->cpu_base = (uint64_t)(((unsigned __int128)ns *
 	    pvt_g.shm->tsc_per_ns_q32) >> 32);
-	t->tsc_base = pvt_rdtsc();
+	t->tsc_base = pvt_now();
 	t->seq = seq;
 	pvt_stat(PVT_ST_RESYNC, 1);
 	return (t->cpu_base);
@@ -282,7 +294,7 @@ pvt_enter(uint32_t idx, uint64_t *slotp, int how)
 	if (t->slot == NULL && pvt_xcall(pvt_g.attach, t) != 0)
 		goto out;
 	s = t->slot;
-	tsc = pvt_rdtsc();
+	tsc = pvt_now();
 	cpu = pvt_cpu_now(t, tsc);
 	d = s->depth;
 	ra = *slotp;
@@ -374,7 +386,7 @@ pvt_leave(uint64_t *sp)
 	int			 busy = t->busy;
 
 	t->busy = 1;
-	tsc = pvt_rdtsc();
+	tsc = pvt_now();
 	if (s == NULL)
 		rt_lost();
 	cpu = pvt_cpu_now(t, tsc);
@@ -413,7 +425,7 @@ pvt_unwind_below(uint64_t sp)
 	if (s == NULL || !pvt_g.on)
 		return;
 	t->busy = 1;
-	tsc = pvt_rdtsc();
+	tsc = pvt_now();
 	cpu = pvt_cpu_now(t, tsc);
 	d = s->depth;
 	while (d > 0 && (t->fr[d - 1].slot < sp ||
@@ -476,7 +488,7 @@ pvt_detach_all(int restore, int stat)
 	if (s == NULL)
 		return;
 	t->busy = 1;
-	tsc = pvt_rdtsc();
+	tsc = pvt_now();
 	cpu = pvt_cpu_now(t, tsc);
 	if (restore)
 		pvt_restore_all();

@@ -7,7 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-static volatile long sink;
+static long sink;		/* added to atomically: the threads overlap */
 
 static int __attribute__((noinline))
 cmp(const void *a, const void *b)
@@ -29,7 +29,7 @@ work(long n)
 	long	i;
 
 	for (i = 0; i < n; i++)
-		sink += leaf(i);
+		__atomic_fetch_add(&sink, leaf(i), __ATOMIC_RELAXED);
 }
 
 static void __attribute__((noinline))
