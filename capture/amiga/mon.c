@@ -399,9 +399,12 @@ mon_cmp_child(const void *a, const void *b, void *arg)
 
 /*
  * How uncertain this run's times are: each call's subtracted overhead is
- * known to within half the calibration's 10th-90th percentile range, and
- * those errors add up (they are not independent): self carries its own
- * calls' and its direct children's, self+children every call below.
+ * known to within half the calibration's 10th-90th percentile range, but
+ * never better than a quarter of the overhead itself (in long runs of
+ * bench/trace's workload the stubs cost up to that much more than in
+ * the calibration's short batches), and those errors add up (they are
+ * not independent): self carries its own calls' and its direct
+ * children's, self+children every call below.
  */
 static void
 mon_errors(struct mon *m, const struct pvt_shm *shm)
@@ -411,9 +414,12 @@ mon_errors(struct mon *m, const struct pvt_shm *shm)
 	struct mon_node	*n;
 	int		 how;
 
-	for (i = 0; i < 2; i++)
-		d[i] = (shm->cal_hi[i] - shm->cal_lo[i]) / 2.0 * 1e9 /
-		    shm->tsc_hz;
+	for (i = 0; i < 2; i++) {
+		d[i] = (shm->cal_hi[i] - shm->cal_lo[i]) / 2.0;
+		if (d[i] < (shm->cal_a[i] + shm->cal_b[i]) / 4.0)
+			d[i] = (shm->cal_a[i] + shm->cal_b[i]) / 4.0;
+		d[i] *= 1e9 / shm->tsc_hz;
+	}
 	w = calloc(m->nnode, sizeof *w);
 	sub = calloc(m->nnode, sizeof *sub);
 	kids = calloc(m->nnode, sizeof *kids);

@@ -290,7 +290,9 @@ void	 pvt_exit(void);
 long	 pvt_xcall(long (*)(void *), void *);
 void	 pvt_cal_loop(uint64_t, void (*)(void));
 void	 pvt_cal_leaf(void);
+void	 pvt_cal_mid(void);
 void	 pvt_cal_trapped(void);
+extern void	(*pvt_cal_leafp)(void);
 extern uint32_t pvt_xsave_size;
 
 /* rt.c */
