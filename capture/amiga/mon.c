@@ -81,19 +81,6 @@ struct mon {
 	double		 ns_per_tsc;
 };
 
-static void *
-mon_grow(void *p, size_t *cap, size_t n, size_t size)
-{
-	if (n < *cap)
-		return (p);
-	*cap = *cap != 0 ? *cap * 2 : 1024;
-	if ((p = reallocarray(p, *cap, size)) == NULL) {
-		fputs("pvtrace: out of memory\n", stderr);
-		exit(127);
-	}
-	return (p);
-}
-
 static uint64_t
 mon_hash_str(const char *s)
 {
@@ -200,7 +187,7 @@ mon_child(struct mon *m, uint32_t parent, uint32_t func)
 		if (n->parent == parent && n->func == func)
 			return (m->nodekey.v[h] - 1);
 	}
-	m->node = mon_grow(m->node, &m->capnode, m->nnode, sizeof *m->node);
+	m->node = pvt_grow(m->node, &m->capnode, m->nnode, sizeof *m->node);
 	i = (uint32_t)m->nnode++;
 	n = &m->node[i];
 	memset(n, 0, sizeof *n);
@@ -225,7 +212,7 @@ mon_edge_get(struct mon *m, uint32_t caller, uint32_t callee)
 		if (e->caller == caller && e->callee == callee)
 			return (m->edgekey.v[h] - 1);
 	}
-	m->edge = mon_grow(m->edge, &m->capedge, m->nedge, sizeof *m->edge);
+	m->edge = pvt_grow(m->edge, &m->capedge, m->nedge, sizeof *m->edge);
 	e = &m->edge[m->nedge];
 	memset(e, 0, sizeof *e);
 	e->caller = caller;
@@ -261,12 +248,12 @@ static void
 mon_plan_fns(struct mon *m, const struct pvt_plan *p)
 {
 	struct mon_fn	*f;
-	size_t		 i, j;
+	size_t		 i;
 	char		*key, *mod;
 	uint32_t	 dup;
 
 	for (i = 0; i < p->nfn; i++) {
-		m->fn = mon_grow(m->fn, &m->capfn, m->nfn, sizeof *m->fn);
+		m->fn = pvt_grow(m->fn, &m->capfn, m->nfn, sizeof *m->fn);
 		f = &m->fn[m->nfn];
 		memset(f, 0, sizeof *f);
 		f->name = strdup(p->str + p->fn[i].name);
@@ -303,7 +290,6 @@ mon_plan_fns(struct mon *m, const struct pvt_plan *p)
 			continue;	/* an alias at one address: kept once */
 		mon_fn_index(m, (uint32_t)i);
 	}
-	(void)j;
 }
 
 /* Close what a dead thread left open, at the best time known. */
@@ -665,7 +651,7 @@ pvt_mon_write(struct pvt_shm *shm, const struct pvt_plan *p,
 	const uint8_t		*fstate;
 	FILE			*f;
 	uint32_t		*order;
-	size_t			 i, j, nfn = 0, nout = 0;
+	size_t			 i, nfn = 0, nout = 0;
 	char			*tmp, when[64];
 	const char		*state;
 	time_t			 now = time(NULL);
@@ -835,24 +821,8 @@ pvt_mon_write(struct pvt_shm *shm, const struct pvt_plan *p,
 		    "no trampoline within reach of a 32-bit displacement");
 	}
 	fputs("\n[end]\n", f);
-	(void)j;
-	if (fflush(f) != 0 || ferror(f)) {
-		if (asprintf(cause, "%s: %s", tmp, strerror(errno)) < 0)
-			*cause = NULL;
-		fclose(f);
-		remove(tmp);
-		free(tmp);
+	if (pvt_commit(f, tmp, path, cause) != 0)
 		goto out;
-	}
-	fclose(f);
-	if (rename(tmp, path) != 0) {
-		if (asprintf(cause, "%s: %s", path, strerror(errno)) < 0)
-			*cause = NULL;
-		remove(tmp);
-		free(tmp);
-		goto out;
-	}
-	free(tmp);
 	rv = 0;
 out:
 	for (i = 0; i < m.nfn; i++) {
@@ -997,7 +967,7 @@ mon_read_old(struct mon *m, const char *path, const struct pvt_plan *p,
 				goto bad;
 			if (mon_fn_find(m, v[11], &fi))
 				continue;
-			m->fn = mon_grow(m->fn, &m->capfn, m->nfn,
+			m->fn = pvt_grow(m->fn, &m->capfn, m->nfn,
 			    sizeof *m->fn);
 			memset(&m->fn[m->nfn], 0, sizeof m->fn[0]);
 			m->fn[m->nfn].key = strdup(v[11]);

@@ -4,6 +4,7 @@
  * outside '!'..'~', and '%' itself, is written as %XX; so are ';', which
  * joins a call path in a .mon, and '@', which qualifies a name there.
  */
+#include <errno.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -91,4 +92,41 @@ pvt_clock(int mono)
 		return (__rdtsc());
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return ((uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec);
+}
+
+/* Room for n + 1 elements of size in p (capacity *cap); exits if none. */
+void *
+pvt_grow(void *p, size_t *cap, size_t n, size_t size)
+{
+	if (n < *cap)
+		return (p);
+	*cap = *cap != 0 ? *cap * 2 : 256;
+	if ((p = reallocarray(p, *cap, size)) == NULL) {
+		fputs("pvtrace: out of memory\n", stderr);
+		exit(127);
+	}
+	return (p);
+}
+
+/*
+ * Finish a file written to tmp: flush, close and rename it over path, so
+ * that a reader never sees half a plan or profile.  Frees tmp.
+ */
+int
+pvt_commit(FILE *f, char *tmp, const char *path, char **cause)
+{
+	int	bad = fflush(f) != 0 || ferror(f);
+
+	if (fclose(f) != 0)
+		bad = 1;
+	if (bad || rename(tmp, path) != 0) {
+		if (asprintf(cause, "%s: %s", bad ? tmp : path,
+		    strerror(errno)) < 0)
+			*cause = NULL;
+		remove(tmp);
+		free(tmp);
+		return (-1);
+	}
+	free(tmp);
+	return (0);
 }

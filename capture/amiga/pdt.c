@@ -109,24 +109,7 @@ pvt_pdt_write(const struct pvt_plan *p, const char *path, char **cause)
 	}
 	fprintf(f, "end %zu %zu %zu\n", p->counts[PVT_JUMP],
 	    p->counts[PVT_TRAP], p->counts[PVT_OUT]);
-	if (fflush(f) != 0 || ferror(f)) {
-		if (asprintf(cause, "%s: %s", tmp, strerror(errno)) < 0)
-			*cause = NULL;
-		fclose(f);
-		remove(tmp);
-		free(tmp);
-		return (-1);
-	}
-	fclose(f);
-	if (rename(tmp, path) != 0) {
-		if (asprintf(cause, "%s: %s", path, strerror(errno)) < 0)
-			*cause = NULL;
-		remove(tmp);
-		free(tmp);
-		return (-1);
-	}
-	free(tmp);
-	return (0);
+	return (pvt_commit(f, tmp, path, cause));
 }
 
 void

@@ -66,19 +66,6 @@ plan_fail(char **cause, const char *fmt, ...)
 	return (-1);
 }
 
-static void *
-plan_grow(void *p, size_t *cap, size_t n, size_t size)
-{
-	if (n < *cap)
-		return (p);
-	*cap = *cap != 0 ? *cap * 2 : 256;
-	if ((p = reallocarray(p, *cap, size)) == NULL) {
-		fputs("pvtrace: out of memory\n", stderr);
-		exit(127);
-	}
-	return (p);
-}
-
 uint32_t
 pvt_plan_str(struct pvt_plan *p, const char *s)
 {
@@ -198,7 +185,7 @@ plan_targets(struct plan_elf *e, csh cs, cs_insn *in, const uint8_t *code,
 		x = &in->detail->x86;
 		if (x->op_count != 1 || x->operands[0].type != X86_OP_IMM)
 			continue;
-		e->tgt = plan_grow(e->tgt, &e->captgt, e->ntgt,
+		e->tgt = pvt_grow(e->tgt, &e->captgt, e->ntgt,
 		    sizeof *e->tgt);
 		e->tgt[e->ntgt++] = (uint64_t)x->operands[0].imm;
 	}
@@ -648,7 +635,7 @@ plan_symbols(struct plan_elf *e, struct plan_sym **out, size_t *nout,
 			continue;
 		if ((s = elf_getscn(e->elf, sym.st_shndx)) == NULL)
 			continue;
-		v = plan_grow(v, &cap, n, sizeof *v);
+		v = pvt_grow(v, &cap, n, sizeof *v);
 		v[n].addr = sym.st_value;
 		v[n].size = sym.st_size;
 		v[n].name = name;

@@ -178,25 +178,35 @@ pvt_print_left_out(const struct pvt_plan *p, int traps)
 	}
 }
 
-static int
-pvt_cmd_plan(int argc, char **argv)
+struct pvt_opts {
+	const char	*out, *plan;
+	int		 accumulate;
+};
+
+/* The options both commands take (each allows those in optstring). */
+static void
+pvt_options(int argc, char **argv, const char *optstring,
+    struct pvt_opts *o)
 {
-	struct pvt_plan	 p;
-	const char	*out = NULL, *libs[64];
-	char		*prog, *pdt, *cause;
-	struct timespec	 t0, t1;
-	int		 c;
 	static const struct option opts[] = {
 		{ "lib", required_argument, NULL, 'l' },
 		{ "no-padding", no_argument, NULL, 'P' },
 		{ NULL, 0, NULL, 0 }
 	};
+	int	c;
 
+	memset(o, 0, sizeof *o);
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "+o:v", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, optstring, opts, NULL)) != -1) {
 		switch (c) {
+		case 'a':
+			o->accumulate = 1;
+			break;
 		case 'o':
-			out = optarg;
+			o->out = optarg;
+			break;
+		case 'p':
+			o->plan = optarg;
 			break;
 		case 'v':
 			pvt_verbose = 1;
@@ -213,6 +223,18 @@ pvt_cmd_plan(int argc, char **argv)
 			pvt_usage();
 		}
 	}
+}
+
+static int
+pvt_cmd_plan(int argc, char **argv)
+{
+	struct pvt_plan	 p;
+	const char	*libs[64];
+	char		*prog, *pdt, *cause;
+	struct timespec	 t0, t1;
+	struct pvt_opts	 o;
+
+	pvt_options(argc, argv, "+o:v", &o);
 	if (argc - optind != 1)
 		pvt_usage();
 	prog = pvt_find_prog(argv[optind]);
@@ -222,7 +244,7 @@ pvt_cmd_plan(int argc, char **argv)
 	    &cause) != 0)
 		pvt_die("%s", cause);
 	clock_gettime(CLOCK_MONOTONIC, &t1);
-	pdt = out != NULL ? strdup(out) : pvt_beside(prog, "pdt");
+	pdt = o.out != NULL ? strdup(o.out) : pvt_beside(prog, "pdt");
 	if (pvt_pdt_write(&p, pdt, &cause) != 0)
 		pvt_die("%s", cause);
 	pvt_print_left_out(&p, pvt_verbose);
@@ -328,41 +350,14 @@ pvt_cmd_run(int argc, char **argv)
 	uint64_t	 m0, t0, m_start, m_end = 0, t_end = 0, mn, tn;
 	size_t		 cap = 0, i;
 	pid_t		 pid, w;
-	int		 c, fd, status = 0, st, have = 0, replan = 0, mono;
-	static const struct option opts[] = {
-		{ "lib", required_argument, NULL, 'l' },
-		{ "no-padding", no_argument, NULL, 'P' },
-		{ NULL, 0, NULL, 0 }
-	};
+	struct pvt_opts	 o;
+	int		 fd, status = 0, st, have = 0, replan = 0, mono;
 
 	memset(&run, 0, sizeof run);
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "+ao:p:v", opts, NULL)) != -1) {
-		switch (c) {
-		case 'a':
-			run.accumulate = 1;
-			break;
-		case 'o':
-			out = optarg;
-			break;
-		case 'p':
-			plan = optarg;
-			break;
-		case 'v':
-			pvt_verbose = 1;
-			break;
-		case 'l':
-			if (pvt_nlibs == 63)
-				pvt_die("too many --lib");
-			pvt_libs[pvt_nlibs++] = optarg;
-			break;
-		case 'P':
-			pvt_plan_flags |= PVT_PLAN_NOPAD;
-			break;
-		default:
-			pvt_usage();
-		}
-	}
+	pvt_options(argc, argv, "+ao:p:v", &o);
+	run.accumulate = o.accumulate;
+	out = o.out;
+	plan = o.plan;
 	if (optind >= argc)
 		pvt_usage();
 	prog = pvt_find_prog(argv[optind]);

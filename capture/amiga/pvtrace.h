@@ -329,6 +329,8 @@ int	 pvt_plan_stale(const struct pvt_plan *, char **);
 void	 pvt_name_put(FILE *, const char *);
 char	*pvt_name_get(const char *, size_t);
 uint64_t pvt_clock(int);
+void	*pvt_grow(void *, size_t *, size_t, size_t);
+int	 pvt_commit(FILE *, char *, const char *, char **);
 
 /* capture/amiga/mon.c: the .mon file, made from the shared memory. */
 struct pvt_death {

@@ -12,16 +12,8 @@
  * Both align the stack themselves: a function may be entered with any
  * alignment (hand-written code, _start), and the C code needs 16 bytes.
  */
-	.text
-
-	.globl	pvt_entry
-	.hidden	pvt_entry
-	.type	pvt_entry, @function
-pvt_entry:
-	.cfi_startproc
-	pushq	%rbp
-	.cfi_adjust_cfa_offset 8
-	movq	%rsp, %rbp
+/* The caller-saved general registers: 72 bytes below %rbp. */
+	.macro	SAVE
 	pushq	%rax
 	pushq	%rcx
 	pushq	%rdx
@@ -31,9 +23,8 @@ pvt_entry:
 	pushq	%r9
 	pushq	%r10
 	pushq	%r11
-	leaq	8(%rbp), %rdi		/* the trampoline's return address */
-	andq	$-16, %rsp
-	call	pvt_enter_jump
+	.endm
+	.macro	RESTORE
 	leaq	-72(%rbp), %rsp
 	popq	%r11
 	popq	%r10
@@ -44,6 +35,23 @@ pvt_entry:
 	popq	%rdx
 	popq	%rcx
 	popq	%rax
+	.endm
+
+	.text
+
+	.globl	pvt_entry
+	.hidden	pvt_entry
+	.type	pvt_entry, @function
+pvt_entry:
+	.cfi_startproc
+	pushq	%rbp
+	.cfi_adjust_cfa_offset 8
+	movq	%rsp, %rbp
+	SAVE
+	leaq	8(%rbp), %rdi		/* the trampoline's return address */
+	andq	$-16, %rsp
+	call	pvt_enter_jump
+	RESTORE
 	popq	%rbp
 	.cfi_adjust_cfa_offset -8
 	ret
@@ -57,29 +65,12 @@ pvt_exit:
 	pushq	%rax			/* room for the real return address */
 	pushq	%rbp
 	movq	%rsp, %rbp
-	pushq	%rax
-	pushq	%rcx
-	pushq	%rdx
-	pushq	%rsi
-	pushq	%rdi
-	pushq	%r8
-	pushq	%r9
-	pushq	%r10
-	pushq	%r11
+	SAVE
 	leaq	16(%rbp), %rdi		/* the stack pointer after the ret */
 	andq	$-16, %rsp
 	call	pvt_leave
 	movq	%rax, 8(%rbp)
-	leaq	-72(%rbp), %rsp
-	popq	%r11
-	popq	%r10
-	popq	%r9
-	popq	%r8
-	popq	%rdi
-	popq	%rsi
-	popq	%rdx
-	popq	%rcx
-	popq	%rax
+	RESTORE
 	popq	%rbp
 	ret
 	.size	pvt_exit, .-pvt_exit
