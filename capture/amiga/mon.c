@@ -42,6 +42,7 @@ struct mon_fn {
 	int64_t		 self, total, scpu, tcpu;
 	double		 eself, etotal;		/* uncertainty, ns */
 	uint32_t	 active;
+	uint32_t	 paths;			/* on this many paths */
 };
 
 struct mon_node {
@@ -496,6 +497,7 @@ mon_derive(struct mon *m, void (*visit)(struct mon *, uint32_t, void *),
 		e = &m->edge[ei];
 		n = &m->node[i];
 		if (visit == NULL) {
+			f->paths++;
 			f->calls += n->calls;
 			f->self += n->self;
 			f->scpu += n->scpu;
@@ -753,8 +755,7 @@ pvt_mon_write(struct pvt_shm *shm, const struct pvt_plan *p,
 	if ((order = calloc(m.nfn + m.nedge + 1, sizeof *order)) == NULL)
 		exit(127);
 	for (i = 0; i < m.nfn; i++) {
-		if (m.fn[i].calls != 0 || m.fn[i].self != 0 ||
-		    m.fn[i].total != 0)
+		if (m.fn[i].paths != 0)
 			order[nfn++] = (uint32_t)i;
 	}
 	qsort_r(order, nfn, sizeof *order, mon_cmp_fn, &m);
