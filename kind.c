@@ -21,6 +21,10 @@ const struct kind kind_table[] = {
 	    &ingest_ovd_reader, &store_ovd_schema,
 	    analyze_ovd_model, analyze_ovd_model_free,
 	    report_ovd, report_ovd_trace },
+	{ "mon", "pvtrace call profile (PROG.mon)",
+	    &ingest_mon_reader, &store_mon_schema,
+	    analyze_mon_model, analyze_mon_model_free,
+	    report_mon, NULL },
 };
 const size_t kind_count = sizeof kind_table / sizeof kind_table[0];
 

@@ -3,5 +3,5 @@
 # timeline also feeds the timeline drivers (chrome).  query.c writes the
 # rows of a statement a user typed.
 libprofview_a_SOURCES += report/report.h report/report.c report/query.c \
-	report/prf.c report/ovd.c report/text.c report/csv.c report/json.c \
+	report/prf.c report/ovd.c report/mon.c report/text.c report/csv.c report/json.c \
 	report/html.c report/chrome.c

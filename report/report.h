@@ -82,6 +82,8 @@ int		 report_ovd(struct store *, const struct store_session *,
 		     const void *, int, FILE *, char **);
 int		 report_ovd_trace(const struct store_session *, const void *,
 		     struct report_trace *);
+int		 report_mon(struct store *, const struct store_session *,
+		     const void *, int, FILE *, char **);
 
 /*
  * Below: the interface between the files of report/, not for callers.
