@@ -35,5 +35,14 @@ for p in recurse recurse-nopie; do
 	c=$(field "$p" fib 1)
 	check "$p: fib's self+children ($t) is its self ($s)" \
 	    sh -c "$(printf 'd=$((%s - %s)); [ ${d#-} -le %s ]' "$t" "$s" "$c")"
+	# profview reads the same numbers back.
+	q=$(pvsql "$p" "SELECT f.calls || ' ' || f.total_ns || ' ' ||
+	    (SELECT count(*) FROM callpath p WHERE p.session = f.session) ||
+	    ' ' || (SELECT sum(calls) FROM callpath p WHERE p.session =
+	    f.session AND p.func = 'fib') AS r FROM func f JOIN session s ON
+	    s.id = f.session WHERE s.source LIKE '%/$p.mon' AND f.key = 'fib'")
+	np=$(awk '/^\[paths\]/ { print $2 }' "$W/$p.mon")
+	check "$p: profview ingests it: fib $c calls, $t ns, $np paths" \
+	    test "$q" = "$c $t $np $c"
 done
 finish

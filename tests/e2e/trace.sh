@@ -7,7 +7,7 @@ PVTRACE=$(cd "$top_builddir" && pwd)/capture/amiga/pvtrace
 TD=$(cd "$top_builddir" && pwd)/tests/data/trace
 TRACECMP="$top_srcdir/tests/e2e/tracecmp.py"
 W=$(mktemp -d "${TMPDIR:-/tmp}/pvtrace-test.XXXXXX")
-trap 'rm -rf "$W"' EXIT
+trap '[ -n "${KEEP:-}" ] || rm -rf "$W"' EXIT
 n=0
 
 ok() { n=$((n + 1)); echo "ok $n - $*"; }
@@ -84,6 +84,15 @@ edge() {
 header() {
 	awk -v k="$2" '$1 == k { $1 = ""; sub(/^ /, ""); print; exit }' \
 	    "$W/$1.mon"
+}
+
+# pvsql NAME QUERY: profview's answer to QUERY over NAME.mon, ingested
+# into a store of the test's own (the session is the one NAME.mon made).
+pvsql() {
+	"${PROFVIEW:-$top_builddir/profview}" --db "$W/pv.db" ingest \
+	    "$W/$1.mon" >/dev/null 2>"$W/$1.ingest" || return 1
+	"${PROFVIEW:-$top_builddir/profview}" --db "$W/pv.db" sql --csv \
+	    "$2" | sed 1d
 }
 
 # le A B [SLACK]: A <= B + SLACK, in integers of any size (awk: doubles).
