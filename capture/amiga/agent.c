@@ -99,12 +99,29 @@ agent_error(const char *fmt, ...)
 		snprintf(shm->error, sizeof shm->error, "%s", buf);
 }
 
+/*
+ * The slot list's lock, shared by every traced process: it holds the
+ * holder's pid, so that a process killed while holding it (SIGKILL in a
+ * fork child's first call, say) does not stop the others for good.
+ */
 static void
 agent_lock(void)
 {
-	while (__atomic_exchange_n(&pvt_g.shm->slot_lock, 1,
-	    __ATOMIC_ACQUIRE) != 0)
+	int32_t	 me = (int32_t)getpid(), held;
+	unsigned spins = 0;
+
+	for (;;) {
+		held = 0;
+		if (__atomic_compare_exchange_n(&pvt_g.shm->slot_lock, &held,
+		    me, 0, __ATOMIC_ACQUIRE, __ATOMIC_RELAXED))
+			return;
+		if (++spins % 1024 == 0 && held != me && kill(held, 0) != 0 &&
+		    errno == ESRCH &&
+		    __atomic_compare_exchange_n(&pvt_g.shm->slot_lock, &held,
+		    me, 0, __ATOMIC_ACQUIRE, __ATOMIC_RELAXED))
+			return;
 		sched_yield();
+	}
 }
 
 static void

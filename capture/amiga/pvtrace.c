@@ -347,8 +347,8 @@ pvt_cmd_run(int argc, char **argv)
 	const char	*out = NULL, *plan = NULL, *libs[64];
 	char		*prog, *pdt, *mon, *cause, *agent, *pre, env[128];
 	sigset_t	 all, mask;
-	uint64_t	 m0, t0, m_start, m_end = 0, t_end = 0, mn, tn;
-	size_t		 cap = 0, i;
+	uint64_t	 m0, t0, m_start, m_end = 0, mn, tn;
+	size_t		 cap = 0;
 	pid_t		 pid, w;
 	struct pvt_opts	 o;
 	int		 fd, status = 0, st, have = 0, replan = 0, mono;
@@ -495,16 +495,13 @@ pvt_cmd_run(int argc, char **argv)
 		if (w == pid) {
 			status = st;
 			m_end = pvt_mono();
-			t_end = pvt_clock(mono);
 			pvt_child = 0;
 		}
 	}
 	mn = pvt_mono();
 	tn = pvt_clock(mono);
-	if (m_end == 0) {
+	if (m_end == 0)
 		m_end = mn;
-		t_end = tn;
-	}
 	sigaction(SIGINT, &old_int, NULL);
 	sigaction(SIGQUIT, &old_quit, NULL);
 	if (!mono && mn - m0 > 20000000)
@@ -520,8 +517,6 @@ pvt_cmd_run(int argc, char **argv)
 		pvt_warn("wrote %s: %" PRIu64 " processes, %" PRIu64
 		    " threads, %.3f s", mon, shm->stat[PVT_ST_PROCESSES],
 		    shm->stat[PVT_ST_THREADS], run.real_ns / 1e9);
-	(void)t_end;
-	(void)i;
 	pvt_pass_on(status);
 }
 
