@@ -233,6 +233,7 @@ pvt_cmd_plan(int argc, char **argv)
 	char		*prog, *pdt, *cause;
 	struct timespec	 t0, t1;
 	struct pvt_opts	 o;
+	int		 c;
 
 	pvt_options(argc, argv, "+o:v", &o);
 	if (argc - optind != 1)
@@ -254,6 +255,9 @@ pvt_cmd_plan(int argc, char **argv)
 	    p.counts[PVT_OUT], (t1.tv_sec - t0.tv_sec) +
 	    (t1.tv_nsec - t0.tv_nsec) / 1e9);
 	free(pdt);
+	free(prog);
+	for (c = 0; c < (int)pvt_nlibs; c++)
+		free((char *)libs[c]);
 	pvt_plan_free(&p);
 	return (0);
 }
@@ -348,7 +352,7 @@ pvt_cmd_run(int argc, char **argv)
 	char		*prog, *pdt, *mon, *cause, *agent, *pre, env[128];
 	sigset_t	 all, mask;
 	uint64_t	 m0, t0, m_start, m_end = 0, mn, tn;
-	size_t		 cap = 0;
+	size_t		 cap = 0, i;
 	pid_t		 pid, w;
 	struct pvt_opts	 o;
 	int		 fd, status = 0, st, have = 0, replan = 0, mono;
@@ -369,6 +373,7 @@ pvt_cmd_run(int argc, char **argv)
 			if (plan != NULL)
 				pvt_die("%s", cause);
 			pvt_warn("%s; planning again", cause);
+			free(cause);
 			replan = 1;
 		} else if (strcmp(p.str + p.mod[0].path, prog) != 0) {
 			if (plan != NULL)
@@ -380,6 +385,7 @@ pvt_cmd_run(int argc, char **argv)
 			replan = 1;
 		} else if (pvt_plan_stale(&p, &cause)) {
 			pvt_warn("%s; planning again", cause);
+			free(cause);
 			pvt_plan_free(&p);
 			replan = 1;
 		} else if (pvt_nlibs > 0 && pvt_nlibs + 1 != p.nmod) {
@@ -511,12 +517,25 @@ pvt_cmd_run(int argc, char **argv)
 	run.argv = argv + optind;
 	run.real_ns = m_end - m_start;
 	run.status = status;
-	if (pvt_mon_write(shm, &p, &run, mon, &cause) != 0)
+	if (pvt_mon_write(shm, &p, &run, mon, &cause) != 0) {
 		pvt_warn("%s", cause);
-	else if (pvt_verbose)
+		free(cause);
+	} else if (pvt_verbose)
 		pvt_warn("wrote %s: %" PRIu64 " processes, %" PRIu64
 		    " threads, %.3f s", mon, shm->stat[PVT_ST_PROCESSES],
 		    shm->stat[PVT_ST_THREADS], run.real_ns / 1e9);
+	munmap(shm, PVT_SHM_RESERVE);
+	close(fd);
+	pvt_plan_free(&p);
+	if (pre != agent)
+		free(pre);
+	free(agent);
+	free(mon);
+	free(pdt);
+	free(prog);
+	free(run.deaths);
+	for (i = 0; i < pvt_nlibs && !have; i++)
+		free((char *)libs[i]);
 	pvt_pass_on(status);
 }
 
