@@ -51,6 +51,20 @@ for how in "kill 15:-15:SIGTERM" "kill 9:-9:SIGKILL" "segv:-11:SIGSEGV" \
 	check "$name: dive's self+children ($d) <= main's ($t)" le "$d" "$t"
 done
 
+# exec: the frames open at the exec close there; the new image is the
+# same program, traced again into the same profile.
+r=$(ended "$PVTRACE" -o exec.mon -p sig.pdt -- "$TD/signals" exec)
+check "exec: the new image's exit status 5 passes through ($r)" \
+    test "$r" = 5
+check "exec: both images' steps counted (2000)" \
+    test "$(field exec step 1)" = 2000
+check "exec: main twice, dive 11 times" \
+    test "$(field exec main 1) $(field exec dive 1)" = "2 11"
+e=$(stat exec exit_closed)
+check "exec: main and 11 dives closed at the exec ($e)" test "$e" = 12
+check "exec: two processes applied the plan" \
+    test "$(stat exec processes)" = 2
+
 rm -f acc.mon
 "$PVTRACE" -a -o acc.mon -p sig.pdt -- "$TD/signals" >/dev/null
 "$PVTRACE" -a -o acc.mon -p sig.pdt -- "$TD/signals" >/dev/null

@@ -7,6 +7,7 @@
  *	signals kill SIG	raise SIG ten calls deep
  *	signals segv		a null dereference ten calls deep
  *	signals abort		abort() ten calls deep
+ *	signals exec		ten calls deep, exec itself as "signals exit 5"
  */
 #include <signal.h>
 #include <stdio.h>
@@ -15,6 +16,7 @@
 #include <unistd.h>
 
 static volatile int sink;
+static const char *self;
 
 static int __attribute__((noinline))
 step(int x)
@@ -31,6 +33,10 @@ dive(int n, const char *how, int sig)
 			*(volatile int *)(long)sink = 1;
 		else if (strcmp(how, "abort") == 0)
 			abort();
+		else if (strcmp(how, "exec") == 0) {
+			execl(self, self, "exit", "5", (char *)NULL);
+			_exit(126);
+		}
 		else
 			kill(getpid(), sig);
 	}
@@ -43,6 +49,7 @@ main(int argc, char **argv)
 {
 	int	i;
 
+	self = argv[0];
 	for (i = 0; i < 1000; i++)
 		sink += step(i);
 	printf("stepped %d\n", sink);
