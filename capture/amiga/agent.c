@@ -557,7 +557,8 @@ agent_sigtrap(int sig, siginfo_t *si, void *ucv)
 	int		 saved = errno;
 
 	if (si->si_code == SI_KERNEL && agent_find_trap(rip - 1, &idx)) {
-		pvt_stat(PVT_ST_TRAPS, 1);
+		if (!ag.cal)
+			pvt_stat(PVT_ST_TRAPS, 1);
 		pvt_enter(idx, (uint64_t *)uc->uc_mcontext.gregs[REG_RSP],
 		    PVT_TRAP);
 		uc->uc_mcontext.gregs[REG_RIP] =
