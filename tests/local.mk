@@ -25,7 +25,7 @@ tests_unit_check_store_SOURCES = tests/unit/check_store.c
 tests_unit_check_store_CFLAGS = $(UNIT_CFLAGS)
 tests_unit_check_store_LDADD = $(UNIT_LDADD)
 TESTS += tests/unit/check_store
-dist_check_DATA += tests/data/store-v1.db
+dist_check_DATA += tests/data/store-v1.db tests/data/calls.mon
 
 check_PROGRAMS += tests/unit/check_store_bulk
 tests_unit_check_store_bulk_SOURCES = tests/unit/check_store_bulk.c \

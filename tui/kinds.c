@@ -13,6 +13,7 @@
 static const struct tui_kind kinds_table[] = {
 	{ "prf", tui_hist_new },
 	{ "ovd", tui_timeline_new },
+	{ "mon", tui_calls_new },
 };
 
 /* The view of kind name, or NULL when it has none. */

@@ -2,4 +2,5 @@
 # the unit tests stay free of curses).
 TUI_SOURCES = tui/tui.h tui/loop.c tui/keymap.c tui/list.c tui/draw.c \
 	tui/prompt.c tui/cmd.c tui/kinds.c tui/sessions.c tui/hist.c \
-	tui/table.c tui/help.c tui/timeline.c tui/units.c tui/state.c
+	tui/table.c tui/help.c tui/timeline.c tui/units.c tui/calls.c \
+	tui/state.c

@@ -9,7 +9,7 @@ tests_tui_keytable_LDADD = $(CORE_LIBS)
 TUI_TESTS = tests/tui/keys.sh tests/tui/hist.sh tests/tui/sql.sh \
 	tests/tui/sessions.sh tests/tui/term.sh tests/tui/timeline.sh \
 	tests/tui/help.sh tests/tui/commands.sh tests/tui/colour.sh \
-	tests/tui/search.sh tests/tui/escape.sh
+	tests/tui/search.sh tests/tui/escape.sh tests/tui/calls.sh
 TESTS += $(TUI_TESTS)
 EXTRA_DIST += $(TUI_TESTS) tests/tui/lib.sh
 
