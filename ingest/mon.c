@@ -596,6 +596,29 @@ mon_section(struct mon_rd *r, const char *name, int64_t *count)
 	return (mon_int(r, &r->v[words], want, 0, 0, count, NULL));
 }
 
+/*
+ * Line i of a section that says it has count: its fields, want of them
+ * (the last taking the rest of the line when max says so).
+ */
+static int
+mon_row(struct mon_rd *r, const char *sect, int64_t i, int64_t count,
+    size_t want, size_t max)
+{
+	int	rc;
+
+	if ((rc = mon_data(r, max)) != 1)
+		return (rc < 0 ? -1 : ingest_fail(r->ctx, r->ctx->len, sect,
+		    "the file ends after %" PRId64 " of its %" PRId64 " lines",
+		    i, count));
+	if (r->v[0].p[0] == '[')
+		return (ingest_fail(r->ctx, r->line, sect, "%" PRId64 " lines,"
+		    " not the %" PRId64 " it says", i, count));
+	if (r->n != want)
+		return (ingest_fail(r->ctx, r->line, sect, "%zu fields, want"
+		    " %zu", r->n, want));
+	return (0);
+}
+
 /* The times of a [functions] or [paths] line: calls and seven times. */
 static int
 mon_times(struct mon_rd *r, size_t at, const char *sect, uint64_t *calls,
@@ -636,17 +659,8 @@ mon_functions(struct mon_rd *r, int64_t count)
 	int			 rc;
 
 	for (i = 0; i < count; i++) {
-		if ((rc = mon_data(r, 12)) != 1)
-			return (rc < 0 ? -1 : ingest_fail(ctx, ctx->len,
-			    "[functions]", "the file ends after %" PRId64
-			    " of its %" PRId64 " lines", i, count));
-		if (r->v[0].p[0] == '[')
-			return (ingest_fail(ctx, r->line, "[functions]", "%"
-			    PRId64 " lines, not the %" PRId64 " it says", i,
-			    count));
-		if (r->n != 12)
-			return (ingest_fail(ctx, r->line, "[functions]", "%zu"
-			    " fields, want 12", r->n));
+		if (mon_row(r, "[functions]", i, count, 12, 12) != 0)
+			return (-1);
 		memset(&f, 0, sizeof f);
 		if (mon_times(r, 0, "[functions]", &f.calls, t) != 0)
 			return (-1);
@@ -724,16 +738,8 @@ mon_calls(struct mon_rd *r, int64_t count)
 	int			 rc, null;
 
 	for (i = 0; i < count; i++) {
-		if ((rc = mon_data(r, 6)) != 1)
-			return (rc < 0 ? -1 : ingest_fail(ctx, ctx->len,
-			    "[calls]", "the file ends after %" PRId64 " of its"
-			    " %" PRId64 " lines", i, count));
-		if (r->v[0].p[0] == '[')
-			return (ingest_fail(ctx, r->line, "[calls]", "%" PRId64
-			    " lines, not the %" PRId64 " it says", i, count));
-		if (r->n != 6)
-			return (ingest_fail(ctx, r->line, "[calls]", "%zu"
-			    " fields, want 6", r->n));
+		if (mon_row(r, "[calls]", i, count, 6, 6) != 0)
+			return (-1);
 		memset(&c, 0, sizeof c);
 		if (mon_int(r, &r->v[0], "calls", 0, 0, &x[0], NULL) != 0 ||
 		    mon_int(r, &r->v[1], "total_ns", 1, 0, &x[1], NULL) != 0 ||
@@ -783,16 +789,8 @@ mon_paths(struct mon_rd *r, int64_t count)
 	int			 rc;
 
 	for (i = 0; i < count; i++) {
-		if ((rc = mon_data(r, 8)) != 1)
-			return (rc < 0 ? -1 : ingest_fail(ctx, ctx->len,
-			    "[paths]", "the file ends after %" PRId64 " of its"
-			    " %" PRId64 " lines", i, count));
-		if (r->v[0].p[0] == '[')
-			return (ingest_fail(ctx, r->line, "[paths]", "%" PRId64
-			    " lines, not the %" PRId64 " it says", i, count));
-		if (r->n != 8)
-			return (ingest_fail(ctx, r->line, "[paths]", "%zu"
-			    " fields, want 8", r->n));
+		if (mon_row(r, "[paths]", i, count, 8, 8) != 0)
+			return (-1);
 		memset(&p, 0, sizeof p);
 		if (mon_times(r, 0, "[paths]", &p.calls, t) != 0)
 			return (-1);
@@ -859,18 +857,8 @@ mon_left_out(struct mon_rd *r, int64_t count)
 	int			 rc;
 
 	for (i = 0; i < count; i++) {
-		if ((rc = mon_data(r, 5)) != 1)
-			return (rc < 0 ? -1 : ingest_fail(ctx, ctx->len,
-			    "[left out]", "the file ends after %" PRId64
-			    " of its %" PRId64 " lines", i, count));
-		if (r->v[0].p[0] == '[')
-			return (ingest_fail(ctx, r->line, "[left out]", "%"
-			    PRId64 " lines, not the %" PRId64 " it says", i,
-			    count));
-		if (r->n != 5)
-			return (ingest_fail(ctx, r->line, "[left out]", "%zu"
-			    " fields, want 5 (module addr size function"
-			    " reason)", r->n));
+		if (mon_row(r, "[left out]", i, count, 5, 5) != 0)
+			return (-1);
 		if (mon_hex(r, &r->v[1], "addr", &addr) != 0 ||
 		    mon_int(r, &r->v[2], "size", 0, 0, &size, NULL) != 0)
 			return (-1);
