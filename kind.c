@@ -16,15 +16,15 @@ const struct kind kind_table[] = {
 	{ "prf", "MS-DOS PROFIL bucket file (NAME.PRF)",
 	    &ingest_prf_reader, &store_prf_schema,
 	    analyze_hist_model, analyze_hist_model_free,
-	    report_prf, NULL },
+	    report_prf, NULL, NULL },
 	{ "ovd", "OVRACT overlay log of Turbo Pascal 5 (NAME.OVD)",
 	    &ingest_ovd_reader, &store_ovd_schema,
 	    analyze_ovd_model, analyze_ovd_model_free,
-	    report_ovd, report_ovd_trace },
+	    report_ovd, report_ovd_trace, NULL },
 	{ "mon", "pvtrace call profile (PROG.mon)",
 	    &ingest_mon_reader, &store_mon_schema,
 	    analyze_mon_model, analyze_mon_model_free,
-	    report_mon, NULL },
+	    report_mon, NULL, report_mon_profile },
 };
 const size_t kind_count = sizeof kind_table / sizeof kind_table[0];
 
@@ -49,6 +49,8 @@ kind_exports(const struct kind *k, int format)
 		return (1);
 	if (report_traced(format))
 		return (k->trace != NULL);
+	if (report_profiled(format))
+		return (k->profile != NULL);
 	return (0);
 }
 

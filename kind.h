@@ -48,6 +48,12 @@ struct kind {
 	 */
 	int	 (*trace)(const struct store_session *, const void *,
 		     struct report_trace *);
+	/*
+	 * Optional, report/NAME.c: the session as a call profile, in a
+	 * call-profile format (callgrind, collapsed stacks, speedscope).
+	 */
+	int	 (*profile)(const struct store_session *, const void *, int,
+		     FILE *, char **);
 };
 
 extern const struct kind	kind_table[];

@@ -4,6 +4,7 @@
  * and each time's uncertainty; then the call edges and the call tree.
  * Everything comes from the model (analyze_mon).
  */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -276,4 +277,215 @@ report_mon(struct store *st, const struct store_session *ss,
 	report_warnings_free(warn, nwarn);
 	free(title);
 	return (rc);
+}
+
+/*
+ * Call profiles.  Each is written from the call paths (real time, ns):
+ * a time below zero, a function that did less than the overhead's
+ * uncertainty, is written as 0, since these formats take no negative
+ * cost.
+ */
+static uint64_t
+mon_cost(int64_t ns)
+{
+	return (ns > 0 ? (uint64_t)ns : 0);
+}
+
+/* A name for a format that splits on ';' (and, for folded stacks, ' '). */
+static void
+mon_put_frame(FILE *f, const char *s)
+{
+	for (; *s != '\0'; s++)
+		fputc(*s == ';' ? ':' : *s, f);
+}
+
+/* Each path's stack, as function indexes in the model, outermost first. */
+static size_t
+mon_stack(const struct analyze_mon *m, const long *fnof, size_t i,
+    long *stack, size_t cap)
+{
+	size_t	n = 0, j;
+	int64_t	p;
+	long	t;
+
+	for (p = (int64_t)i; p >= 0 && n < cap; p = m->paths[p].parent)
+		stack[n++] = fnof[p];
+	for (j = 0; j < n / 2; j++) {
+		t = stack[j];
+		stack[j] = stack[n - 1 - j];
+		stack[n - 1 - j] = t;
+	}
+	return (n);
+}
+
+/*
+ * callgrind's format, which KCachegrind and callgrind_annotate read: a
+ * function's self time as its cost, and a call line per edge carrying
+ * the callee's self+children time from that caller.
+ */
+static void
+mon_callgrind(const struct store_session *ss, const struct analyze_mon *m,
+    FILE *f)
+{
+	const struct store_func	*fn;
+	const struct store_call	*e;
+	uint64_t		 sum = 0;
+	size_t			 i, j;
+
+	for (i = 0; i < m->nfn; i++)
+		sum += mon_cost(m->fn[i].self_ns);
+	fputs("# callgrind format\nversion: 1\ncreator: profview (a pvtrace"
+	    " profile)\n", f);
+	fprintf(f, "cmd: %s\n", m->hdr.command);
+	fprintf(f, "desc: Session %lld: %s\n", (long long)ss->id,
+	    ss->source != NULL ? ss->source : "");
+	fputs("positions: line\nevents: ns\n", f);
+	fprintf(f, "summary: %llu\n\n", (unsigned long long)sum);
+	for (i = 0; i < m->nfn; i++) {
+		fn = &m->fn[i];
+		/* No source files: the module stands for one. */
+		fprintf(f, "ob=%s\nfl=%s\nfn=", fn->module, fn->module);
+		mon_put_frame(f, fn->key);
+		fprintf(f, "\n0 %llu\n", (unsigned long long)
+		    mon_cost(fn->self_ns));
+		for (j = 0; j < m->ncalls; j++) {
+			e = &m->calls_[j];
+			if (e->caller == NULL || strcmp(e->caller, fn->key) != 0)
+				continue;
+			fputs("cfn=", f);
+			mon_put_frame(f, e->callee);
+			fprintf(f, "\ncalls=%llu 0\n0 %llu\n",
+			    (unsigned long long)e->calls,
+			    (unsigned long long)mon_cost(e->total_ns));
+		}
+		fputc('\n', f);
+	}
+}
+
+/* Folded stacks, as flamegraph.pl and speedscope take them. */
+static void
+mon_collapsed(const struct analyze_mon *m, const long *fnof, long *stack,
+    size_t cap, FILE *f)
+{
+	size_t	i, n, j;
+
+	for (i = 0; i < m->npaths; i++) {
+		if (mon_cost(m->paths[i].self_ns) == 0)
+			continue;
+		n = mon_stack(m, fnof, i, stack, cap);
+		for (j = 0; j < n; j++) {
+			if (j > 0)
+				fputc(';', f);
+			mon_put_frame(f, stack[j] >= 0 ?
+			    m->fn[stack[j]].key : "?");
+		}
+		fprintf(f, " %llu\n", (unsigned long long)
+		    mon_cost(m->paths[i].self_ns));
+	}
+}
+
+/* speedscope's file format: one sampled profile, a stack per path. */
+static void
+mon_speedscope(const struct store_session *ss, const struct analyze_mon *m,
+    const long *fnof, long *stack, size_t cap, FILE *f)
+{
+	const char	*name = ss->program != NULL ? ss->program : "profile";
+	uint64_t	 end = 0;
+	size_t		 i, n, j;
+
+	fputs("{\"$schema\":\"https://www.speedscope.app/file-format-schema"
+	    ".json\",\"exporter\":\"profview\",\"name\":", f);
+	report_json_string(f, name, strlen(name));
+	fputs(",\"activeProfileIndex\":0,\"shared\":{\"frames\":[", f);
+	for (i = 0; i < m->nfn; i++) {
+		fputs(i > 0 ? ",{\"name\":" : "{\"name\":", f);
+		report_json_string(f, m->fn[i].key, strlen(m->fn[i].key));
+		fputc('}', f);
+	}
+	for (i = 0; i < m->npaths; i++)
+		end += mon_cost(m->paths[i].self_ns);
+	fputs("]},\"profiles\":[{\"type\":\"sampled\",\"name\":", f);
+	report_json_string(f, name, strlen(name));
+	fprintf(f, ",\"unit\":\"nanoseconds\",\"startValue\":0,"
+	    "\"endValue\":%llu,\"samples\":[", (unsigned long long)end);
+	for (i = 0; i < m->npaths; i++) {
+		n = mon_stack(m, fnof, i, stack, cap);
+		fputs(i > 0 ? ",[" : "[", f);
+		for (j = 0; j < n; j++)
+			fprintf(f, "%s%ld", j > 0 ? "," : "", stack[j] >= 0 ?
+			    stack[j] : 0);
+		fputc(']', f);
+	}
+	fputs("],\"weights\":[", f);
+	for (i = 0; i < m->npaths; i++)
+		fprintf(f, "%s%llu", i > 0 ? "," : "", (unsigned long long)
+		    mon_cost(m->paths[i].self_ns));
+	fputs("]}]}\n", f);
+}
+
+static int
+mon_cmp_key(const void *a, const void *b, void *arg)
+{
+	const struct analyze_mon	*m = arg;
+
+	return (strcmp(m->fn[*(const long *)a].key,
+	    m->fn[*(const long *)b].key));
+}
+
+/* Function index of key through the sorted index by, or -1. */
+static long
+mon_fn_of(const struct analyze_mon *m, const long *by, const char *key)
+{
+	size_t	lo = 0, hi = m->nfn, mid;
+	int	c;
+
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		if ((c = strcmp(m->fn[by[mid]].key, key)) == 0)
+			return (by[mid]);
+		if (c < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return (-1);
+}
+
+int
+report_mon_profile(const struct store_session *ss, const void *model,
+    int format, FILE *f, char **cause)
+{
+	const struct analyze_mon	*m = model;
+	long				*by, *fnof, *stack;
+	size_t				 i, depth = 1;
+
+	by = xcalloc(m->nfn + 1, sizeof *by);
+	fnof = xcalloc(m->npaths + 1, sizeof *fnof);
+	for (i = 0; i < m->nfn; i++)
+		by[i] = (long)i;
+	qsort_r(by, m->nfn, sizeof *by, mon_cmp_key, (void *)m);
+	for (i = 0; i < m->npaths; i++) {
+		fnof[i] = mon_fn_of(m, by, m->paths[i].func);
+		if (m->paths[i].depth > (int64_t)depth)
+			depth = (size_t)m->paths[i].depth;
+	}
+	stack = xcalloc(depth + 1, sizeof *stack);
+	switch (format) {
+	case REPORT_CALLGRIND:
+		mon_callgrind(ss, m, f);
+		break;
+	case REPORT_COLLAPSED:
+		mon_collapsed(m, fnof, stack, depth + 1, f);
+		break;
+	default:
+		mon_speedscope(ss, m, fnof, stack, depth + 1, f);
+	}
+	free(by);
+	free(fnof);
+	free(stack);
+	if (fflush(f) != 0 || ferror(f)) {
+		*cause = xasprintf("writing the report: %s", strerror(errno));
+		return (-1);
+	}
+	return (0);
 }

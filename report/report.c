@@ -16,17 +16,29 @@
 #include "report/report.h"
 
 static const char *report_names[REPORT_FORMATS] = {
-	"text", "csv", "json", "html", "chrome"
+	"text", "csv", "json", "html", "chrome", "callgrind", "collapsed",
+	"speedscope"
 };
 
-/* A format is a table format or a timeline format: one driver each. */
+/*
+ * A format is a table format or a timeline format (one driver each), or
+ * a call-profile format, which a kind with call paths writes itself.
+ */
 static const struct report_ops *report_drivers[REPORT_FORMATS] = {
 	&report_text_ops, &report_csv_ops, &report_json_ops, &report_html_ops,
-	NULL
+	NULL, NULL, NULL, NULL
 };
 static const struct report_trace_ops *report_trace_drivers[REPORT_FORMATS] = {
-	NULL, NULL, NULL, NULL, &report_chrome_ops
+	NULL, NULL, NULL, NULL, &report_chrome_ops, NULL, NULL, NULL
 };
+
+/* Whether format is a call-profile format (written by a kind's profile). */
+int
+report_profiled(int format)
+{
+	return (format == REPORT_CALLGRIND || format == REPORT_COLLAPSED ||
+	    format == REPORT_SPEEDSCOPE);
+}
 
 /* Whether format is a timeline format (written from a kind's trace). */
 int
@@ -107,6 +119,8 @@ report_write(struct store *st, const struct store_session *ss,
 		return (-1);
 	if (report_tabular(format))
 		return (k->report(st, ss, model, format, out, cause));
+	if (report_profiled(format))
+		return (k->profile(ss, model, format, out, cause));
 	report_trace_begin(&tr, out, format);
 	if (k->trace(ss, model, &tr) != 0) {
 		/* Finish the driver so it frees its state; keep the cause. */

@@ -26,6 +26,9 @@ enum report_format {
 	REPORT_JSON,
 	REPORT_HTML,
 	REPORT_CHROME,
+	REPORT_CALLGRIND,	/* call profiles: KCachegrind's format */
+	REPORT_COLLAPSED,	/* folded stacks: flamegraph.pl, speedscope */
+	REPORT_SPEEDSCOPE,	/* speedscope's JSON */
 	REPORT_FORMATS
 };
 
@@ -62,6 +65,7 @@ struct report_cell {
 int		 report_format_parse(const char *);
 int		 report_tabular(int);
 int		 report_traced(int);
+int		 report_profiled(int);
 const char	*report_format_name(int);
 int		 report_session(struct store *, int64_t, int, FILE *, char **);
 int		 report_write(struct store *, const struct store_session *,
@@ -84,6 +88,8 @@ int		 report_ovd_trace(const struct store_session *, const void *,
 		     struct report_trace *);
 int		 report_mon(struct store *, const struct store_session *,
 		     const void *, int, FILE *, char **);
+int		 report_mon_profile(const struct store_session *, const void *,
+		     int, FILE *, char **);
 
 /*
  * Below: the interface between the files of report/, not for callers.

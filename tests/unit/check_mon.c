@@ -472,12 +472,32 @@ START_TEST(test_report)
 		if (!kind_exports(k, fmt))
 			continue;
 		f = open_memstream(&buf, &len);
-		ck_assert_msg(k->report(st, &ss, model, fmt, f, &cause) == 0,
+		ck_assert_msg(report_write(st, &ss, model, fmt, f, &cause) == 0,
 		    "%s", cause);
 		fclose(f);
-		ck_assert_msg(strstr(buf, "helper@prog+0x1210") != NULL,
-		    "format %d", fmt);
 		ck_assert_msg(strstr(buf, "leaf") != NULL, "format %d", fmt);
+		switch (fmt) {
+		case REPORT_COLLAPSED:
+			/* Self time by stack; below zero is left out. */
+			ck_assert_msg(strstr(buf, "main;work;leaf 500000\n") !=
+			    NULL && strstr(buf, "main;helper@prog+0x1200"
+			    " 50000\n") != NULL && strstr(buf,
+			    "helper@prog+0x1210") == NULL, "%s", buf);
+			break;
+		case REPORT_CALLGRIND:
+			ck_assert_msg(strstr(buf, "events: ns\n") != NULL &&
+			    strstr(buf, "fn=work\n0 300000\ncfn=leaf\n"
+			    "calls=1000 0\n0 500000\n") != NULL, "%s", buf);
+			break;
+		case REPORT_SPEEDSCOPE:
+			ck_assert_msg(strstr(buf, "\"unit\":\"nanoseconds\"")
+			    != NULL && strstr(buf, "\"weights\":[100000,"
+			    "300000,500000,50000,0]") != NULL, "%s", buf);
+			break;
+		default:
+			ck_assert_msg(strstr(buf, "helper@prog+0x1210") !=
+			    NULL, "format %d", fmt);
+		}
 		free(buf);
 		buf = NULL;
 	}
