@@ -16,16 +16,22 @@ const struct kind kind_table[] = {
 	{ "prf", "MS-DOS PROFIL bucket file (NAME.PRF)",
 	    &ingest_prf_reader, &store_prf_schema,
 	    analyze_hist_model, analyze_hist_model_free,
-	    report_prf, NULL, 0 },
+	    report_prf, NULL, 0, NULL },
 	{ "ovd", "OVRACT overlay log of Turbo Pascal 5 (NAME.OVD)",
 	    &ingest_ovd_reader, &store_ovd_schema,
 	    analyze_ovd_model, analyze_ovd_model_free,
-	    report_ovd, report_ovd_trace, KIND_F(REPORT_CHROME) },
+	    report_ovd, report_ovd_trace, KIND_F(REPORT_CHROME), NULL },
 	{ "heap", "pvheap snapshot of a C/C++ heap (NAME.heap)",
 	    &ingest_heap_reader, &store_heap_schema,
 	    analyze_heap_model, analyze_heap_model_free,
 	    report_heap, NULL,
-	    KIND_F(REPORT_HEAPSNAPSHOT) | KIND_F(REPORT_COLLAPSED) },
+	    KIND_F(REPORT_HEAPSNAPSHOT) | KIND_F(REPORT_COLLAPSED), NULL },
+	{ "mon", "pvtrace call profile (PROG.mon)",
+	    &ingest_mon_reader, &store_mon_schema,
+	    analyze_mon_model, analyze_mon_model_free,
+	    report_mon, NULL, KIND_F(REPORT_CALLGRIND) |
+	    KIND_F(REPORT_COLLAPSED) | KIND_F(REPORT_SPEEDSCOPE),
+	    report_mon_profile },
 };
 const size_t kind_count = sizeof kind_table / sizeof kind_table[0];
 

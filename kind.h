@@ -50,10 +50,17 @@ struct kind {
 		     struct report_trace *);
 	/*
 	 * The formats beyond the tables it exports, a bit (KIND_F) each:
-	 * the timeline formats its trace writer feeds, and those its
-	 * report writer writes itself (heap's heapsnapshot and collapsed).
+	 * the timeline formats its trace writer feeds, the call-profile
+	 * formats its profile writer writes, and those its report writer
+	 * writes itself (heap's heapsnapshot and collapsed).
 	 */
 	unsigned	 formats;
+	/*
+	 * Optional, report/NAME.c: the session as a call profile, in a
+	 * call-profile format (callgrind, collapsed stacks, speedscope).
+	 */
+	int	 (*profile)(const struct store_session *, const void *, int,
+		     FILE *, char **);
 };
 
 #define KIND_F(format)	(1u << (format))

@@ -9,3 +9,4 @@ include $(srcdir)/bench/dos.mk
 include $(srcdir)/bench/ovd.mk
 include $(srcdir)/bench/store.mk
 include $(srcdir)/bench/heap.mk
+include $(srcdir)/bench/trace.mk

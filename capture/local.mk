@@ -1,3 +1,4 @@
 # Capture tools, one folder per seed method.
 include $(srcdir)/capture/dos/local.mk
 include $(srcdir)/capture/oberon/local.mk
+include $(srcdir)/capture/amiga/local.mk

@@ -16,20 +16,30 @@
 #include "report/report.h"
 
 static const char *report_names[REPORT_FORMATS] = {
-	"text", "csv", "json", "html", "chrome", "heapsnapshot", "collapsed"
+	"text", "csv", "json", "html", "chrome", "heapsnapshot", "collapsed",
+	"callgrind", "speedscope"
 };
 
 /*
- * A format is a table format or a timeline format, one driver each, or
- * a kind's own, which its report writer writes (kind.h's formats).
+ * A format is a table format or a timeline format (one driver each), a
+ * call-profile format, which a kind with call paths writes itself, or a
+ * kind's own, which its report writer writes (kind.h's formats).
  */
 static const struct report_ops *report_drivers[REPORT_FORMATS] = {
 	&report_text_ops, &report_csv_ops, &report_json_ops, &report_html_ops,
-	NULL, NULL, NULL
+	NULL, NULL, NULL, NULL, NULL
 };
 static const struct report_trace_ops *report_trace_drivers[REPORT_FORMATS] = {
-	NULL, NULL, NULL, NULL, &report_chrome_ops, NULL, NULL
+	NULL, NULL, NULL, NULL, &report_chrome_ops, NULL, NULL, NULL, NULL
 };
+
+/* Whether format is a call-profile format (written by a kind's profile). */
+int
+report_profiled(int format)
+{
+	return (format == REPORT_CALLGRIND || format == REPORT_COLLAPSED ||
+	    format == REPORT_SPEEDSCOPE);
+}
 
 /* Whether format is a timeline format (written from a kind's trace). */
 int
@@ -108,6 +118,10 @@ report_write(struct store *st, const struct store_session *ss,
 
 	if ((k = report_kind(ss, format, cause)) == NULL)
 		return (-1);
+	/* A call profile by its kind's writer, if it has one... */
+	if (report_profiled(format) && k->profile != NULL)
+		return (k->profile(ss, model, format, out, cause));
+	/* ... tables and a kind's own formats by its report writer. */
 	if (!report_traced(format))
 		return (k->report(st, ss, model, format, out, cause));
 	report_trace_begin(&tr, out, format);

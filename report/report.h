@@ -27,7 +27,9 @@ enum report_format {
 	REPORT_HTML,
 	REPORT_CHROME,
 	REPORT_HEAPSNAPSHOT,	/* heap: Chrome DevTools' heap snapshot */
-	REPORT_COLLAPSED,	/* heap: collapsed stacks, for flame graphs */
+	REPORT_COLLAPSED,	/* folded stacks: flamegraph.pl, speedscope */
+	REPORT_CALLGRIND,	/* call profiles: KCachegrind's format */
+	REPORT_SPEEDSCOPE,	/* speedscope's JSON */
 	REPORT_FORMATS
 };
 
@@ -64,6 +66,7 @@ struct report_cell {
 int		 report_format_parse(const char *);
 int		 report_tabular(int);
 int		 report_traced(int);
+int		 report_profiled(int);
 const char	*report_format_name(int);
 int		 report_session(struct store *, int64_t, int, FILE *, char **);
 int		 report_write(struct store *, const struct store_session *,
@@ -96,6 +99,10 @@ int		 report_heap_snapshot(struct store *,
 		     const struct store_session *, FILE *, char **);
 int		 report_heap_collapsed(struct store *,
 		     const struct store_session *, FILE *, char **);
+int		 report_mon(struct store *, const struct store_session *,
+		     const void *, int, FILE *, char **);
+int		 report_mon_profile(const struct store_session *, const void *,
+		     int, FILE *, char **);
 
 /*
  * Below: the interface between the files of report/, not for callers.

@@ -25,7 +25,7 @@ tests_unit_check_store_SOURCES = tests/unit/check_store.c
 tests_unit_check_store_CFLAGS = $(UNIT_CFLAGS)
 tests_unit_check_store_LDADD = $(UNIT_LDADD)
 TESTS += tests/unit/check_store
-dist_check_DATA += tests/data/store-v1.db
+dist_check_DATA += tests/data/store-v1.db tests/data/calls.mon
 
 check_PROGRAMS += tests/unit/check_store_bulk
 tests_unit_check_store_bulk_SOURCES = tests/unit/check_store_bulk.c \
@@ -41,7 +41,9 @@ include $(srcdir)/tests/unit/ingest.mk
 include $(srcdir)/tests/unit/report.mk
 include $(srcdir)/tests/unit/ovd.mk
 include $(srcdir)/tests/unit/heap.mk
+include $(srcdir)/tests/unit/mon.mk
 include $(srcdir)/tests/fuzz/local.mk
 include $(srcdir)/tests/tui/local.mk
+include $(srcdir)/tests/data/trace/local.mk
 include $(srcdir)/tests/e2e/local.mk
 include $(srcdir)/tests/e2e/heap.mk

@@ -15,10 +15,13 @@ cd "$(dirname "$0")/.."
 # runtime's package carries clang's major version.  capstone decodes DOS
 # programs' instructions (16-bit x86) for the flat profile's split.
 # libunwind unwinds pvheap's allocation stacks; valgrind is the heap
-# tests' oracle and heaptrack bench/heap's peer.
+# tests' oracle and heaptrack bench/heap's peer.  capstone also decodes
+# x86-64 for pvtrace's planner, which reads ELF with libelf; pvtrace's
+# tests check call counts against valgrind's callgrind and bench/trace
+# measures uftrace beside it.
 PKGS="build-essential autoconf automake pkg-config libncurses-dev
-libtermkey-dev libsqlite3-dev libcapstone-dev libunwind-dev sqlite3 check
-nasm dosbox tmux clang
+libtermkey-dev libsqlite3-dev libcapstone-dev libunwind-dev libelf-dev sqlite3
+check nasm dosbox tmux clang uftrace
 libclang-rt-${CLANG_MAJOR:-14}-dev valgrind heaptrack python3 groff-base"
 
 say() { echo "setup: $*" >&2; }

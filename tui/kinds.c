@@ -14,6 +14,7 @@ static const struct tui_kind kinds_table[] = {
 	{ "prf", tui_hist_new },
 	{ "ovd", tui_timeline_new },
 	{ "heap", tui_heapmap_new },
+	{ "mon", tui_calls_new },
 };
 
 /* The view of kind name, or NULL when it has none. */

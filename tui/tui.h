@@ -45,6 +45,9 @@ int	tui_main(struct store *, const int64_t *, size_t,
 	G(TIMELINE,	"timeline",	"In the timeline") \
 	G(UNITS,	"units",	"In the unit table") \
 	G(HEAPMAP,	"heapmap",	"In the heap map") \
+	G(CALLS,	"calls",	"In the calls view") \
+	G(CALLERS,	"callers",	"In a function's callers and callees") \
+	G(TREE,		"tree",		"In the call tree") \
 	G(SQL,		"sql",		"In a :sql table") \
 	G(HELP,		"help",		"In the help view") \
 	G(PROMPT,	"prompt",	"At the : and / prompt") \
@@ -168,6 +171,18 @@ enum tui_group {
 	    "Collectable: what no root reaches, on or off") \
 	A(HEAPMAP, HM_INFO,	"Tab", \
 	    "the info pane: object, by type, by module, sizes, roots, none") \
+	A(CALLS, CALLS_SORT,	"s", \
+	    "cycle the sort (self, self+children, calls, per call, name)") \
+	A(CALLS, CALLS_CPU,	"c", "real time or CPU time") \
+	A(CALLS, CALLS_OPEN,	"Enter", "the function's callers and callees") \
+	A(CALLS, CALLS_TREE,	"t", "the call tree") \
+	A(CALLERS, CALLERS_OPEN, "Enter", \
+	    "back to the functions, on this caller or callee") \
+	A(TREE, TREE_TOGGLE,	"Enter", "open or close the path") \
+	A(TREE, TREE_OPEN,	"l Right +", "open the path") \
+	A(TREE, TREE_CLOSE,	"h Left -", \
+	    "close the path, or go to its caller") \
+	A(TREE, TREE_CPU,	"c", "real time or CPU time") \
 	A(SQL, LEFT,		"h Left", "scroll one column left") \
 	A(SQL, RIGHT,		"l Right", "scroll one column right") \
 	A(SQL, SQL_SORT,	"s", \
@@ -493,6 +508,7 @@ struct tui_view	*tui_hist_new(int64_t, char **);
 struct tui_view	*tui_table_new(const char *, char **);
 struct tui_view	*tui_timeline_new(int64_t, char **);
 struct tui_view	*tui_units_new(struct tui_view *);
+struct tui_view	*tui_calls_new(int64_t, char **);
 struct tui_view	*tui_help_new(struct tui_view *);
 struct analyze_heapview;
 struct tui_view	*tui_heapmap_new(int64_t, char **);

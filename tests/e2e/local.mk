@@ -14,3 +14,15 @@ $(DOS_E2E_LOGS): profview$(EXEEXT)
 if HAVE_NASM
 $(DOS_E2E_LOGS): $(DOS_BUILT)
 endif
+
+# pvtrace's truth tests: each traces programs from tests/data/trace and
+# checks them against valgrind's callgrind (skipped without valgrind).
+TRACE_E2E = tests/e2e/trace-recurse.sh tests/e2e/trace-tiny.sh \
+	tests/e2e/trace-jump.sh tests/e2e/trace-except.sh \
+	tests/e2e/trace-threads.sh tests/e2e/trace-procs.sh \
+	tests/e2e/trace-signals.sh tests/e2e/trace-sqlite.sh
+TESTS += $(TRACE_E2E)
+EXTRA_DIST += $(TRACE_E2E) tests/e2e/trace.sh tests/e2e/tracecmp.py
+TRACE_E2E_LOGS = $(TRACE_E2E:=.log)
+$(TRACE_E2E_LOGS): capture/amiga/pvtrace$(EXEEXT) \
+	capture/amiga/libpvtrace.so $(TRACE_PROGS)

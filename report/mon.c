@@ -1,0 +1,491 @@
+/*
+ * The mon session report: a pvtrace profile as Rokicki's foo.mon showed
+ * it, one line per function by self time, with CPU time beside real time
+ * and each time's uncertainty; then the call edges and the call tree.
+ * Everything comes from the model (analyze_mon).
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "xmalloc.h"
+#include "analyze/analyze.h"
+#include "report/report.h"
+
+static const struct report_table mon_t_header = {
+	"mon", "Profile", REPORT_OBJECT, REPORT_NOHEAD, report_kv_cols,
+	REPORT_KV_COLS, NULL, -1, 0
+};
+
+static const struct report_col mon_fn_cols[] = {
+	{ "calls", "calls", 0, 0, 0 },
+	{ "self_ns", "", REPORT_MACHINE, 0, 0 },
+	{ "self_ms", "self ms", REPORT_HUMAN, 3, 0 },
+	{ "self_percent", "self %", 0, 1, 0 },
+	{ "total_ns", "", REPORT_MACHINE, 0, 0 },
+	{ "total_ms", "self+children ms", REPORT_HUMAN, 3, 0 },
+	{ "self_cpu_ns", "", REPORT_MACHINE, 0, 0 },
+	{ "self_cpu_ms", "self CPU ms", REPORT_HUMAN, 3, 0 },
+	{ "total_cpu_ns", "", REPORT_MACHINE, 0, 0 },
+	{ "total_cpu_ms", "s+c CPU ms", REPORT_HUMAN, 3, 0 },
+	{ "self_err_ns", "", REPORT_MACHINE, 0, 0 },
+	{ "total_err_ns", "", REPORT_MACHINE, 0, 0 },
+	{ "err_ms", "+/- ms", REPORT_HUMAN, 3, 0 },
+	{ "us_per_call", "us/call", 0, 3, 0 },
+	{ "how", "how", 0, 0, 0 },
+	{ "module", "", REPORT_MACHINE, 0, 0 },
+	{ "addr", "addr", REPORT_HEX, 0, 0 },
+	{ "function", "function", 0, 0, 48 },
+};
+#define MON_FN_COLS	(sizeof mon_fn_cols / sizeof mon_fn_cols[0])
+#define MON_FN_PCT	3
+
+static const struct report_table mon_t_functions = {
+	"functions", "Functions (by self time)", REPORT_ROWS, 0, mon_fn_cols,
+	MON_FN_COLS, "no function was called", MON_FN_PCT, 0
+};
+
+static const struct report_col mon_call_cols[] = {
+	{ "caller", "caller", 0, 0, 40 },
+	{ "callee", "callee", 0, 0, 40 },
+	{ "calls", "calls", 0, 0, 0 },
+	{ "total_ns", "", REPORT_MACHINE, 0, 0 },
+	{ "total_ms", "self+children ms", REPORT_HUMAN, 3, 0 },
+	{ "total_cpu_ns", "", REPORT_MACHINE, 0, 0 },
+	{ "total_cpu_ms", "CPU ms", REPORT_HUMAN, 3, 0 },
+	{ "total_err_ns", "", REPORT_MACHINE, 0, 0 },
+	{ "err_ms", "+/- ms", REPORT_HUMAN, 3, 0 },
+};
+#define MON_CALL_COLS	(sizeof mon_call_cols / sizeof mon_call_cols[0])
+
+static const struct report_table mon_t_calls = {
+	"calls", "Call edges (caller -> callee)", REPORT_ROWS, 0,
+	mon_call_cols, MON_CALL_COLS, "no calls", -1, 0
+};
+
+static const struct report_col mon_path_cols[] = {
+	{ "id", "", REPORT_MACHINE, 0, 0 },
+	{ "parent", "", REPORT_MACHINE, 0, 0 },
+	{ "depth", "", REPORT_MACHINE, 0, 0 },
+	{ "function", "", REPORT_MACHINE, 0, 0 },
+	{ "tree", "call tree", REPORT_HUMAN, 0, 72 },
+	{ "calls", "calls", 0, 0, 0 },
+	{ "self_ns", "", REPORT_MACHINE, 0, 0 },
+	{ "self_ms", "self ms", REPORT_HUMAN, 3, 0 },
+	{ "total_ns", "", REPORT_MACHINE, 0, 0 },
+	{ "total_ms", "self+children ms", REPORT_HUMAN, 3, 0 },
+	{ "self_cpu_ns", "", REPORT_MACHINE, 0, 0 },
+	{ "total_cpu_ns", "", REPORT_MACHINE, 0, 0 },
+	{ "total_cpu_ms", "s+c CPU ms", REPORT_HUMAN, 3, 0 },
+	{ "self_err_ns", "", REPORT_MACHINE, 0, 0 },
+	{ "total_err_ns", "", REPORT_MACHINE, 0, 0 },
+};
+#define MON_PATH_COLS	(sizeof mon_path_cols / sizeof mon_path_cols[0])
+
+static const struct report_table mon_t_paths = {
+	"paths", "Call paths", REPORT_ROWS, 0, mon_path_cols, MON_PATH_COLS,
+	"no call paths", -1, 0
+};
+
+static struct report_cell
+mon_ms(int64_t ns)
+{
+	return (report_real(ns / 1e6));
+}
+
+static struct report_cell
+mon_cpu(const struct analyze_mon *m, int64_t v, int ms)
+{
+	if (!m->cpu)
+		return (report_null());
+	return (ms ? mon_ms(v) : report_int(v));
+}
+
+static void
+mon_header(struct report_out *out, const struct analyze_mon *m)
+{
+	const struct store_mon	*h = &m->hdr;
+	char			*shown;
+	int			 i;
+
+	report_table(out, &mon_t_header);
+	report_kv(out, "command", report_str(h->command), h->command, NULL);
+	report_kv_int(out, "runs", h->runs, "%lld", "runs added up here");
+	shown = xasprintf("%.3f s", h->real_ns / 1e9);
+	report_kv(out, "real_ns", report_int(h->real_ns), shown,
+	    "the runs' wall time");
+	free(shown);
+	report_kv(out, "status", report_str(h->status), h->status,
+	    "how the last run ended");
+	shown = xasprintf("%s, %lld Hz", h->clock, (long long)h->clock_hz);
+	report_kv(out, "clock", report_str(h->clock), shown, NULL);
+	free(shown);
+	report_kv(out, "cpu", report_str(h->cpu), h->cpu,
+	    m->cpu ? "CPU time kept beside real time" : "no CPU time");
+	for (i = 0; i < 2; i++) {
+		shown = xasprintf("%.1f + %.1f ns a call (%.1f-%.1f)",
+		    h->over_ps[i][0] / 1e3, h->over_ps[i][1] / 1e3,
+		    h->over_ps[i][2] / 1e3, h->over_ps[i][3] / 1e3);
+		report_kv(out, i == 0 ? "overhead_jump_ns" : "overhead_trap_ns",
+		    report_real((h->over_ps[i][0] + h->over_ps[i][1]) / 1e3),
+		    shown, i == 0 ? "subtracted: in the function + in the"
+		    " caller (10th-90th percentile of the sum)" : "the same,"
+		    " for entries by int3");
+		free(shown);
+	}
+	report_kv_int(out, "functions", (int64_t)m->nfn, "%lld", NULL);
+	report_kv_int(out, "calls", (int64_t)m->calls, "%lld", NULL);
+	report_kv_int(out, "paths", (int64_t)m->npaths, "%lld",
+	    "distinct call stacks");
+	if (h->error != NULL)
+		report_kv(out, "error", report_str(h->error), h->error, NULL);
+	report_table_end(out);
+}
+
+static void
+mon_functions(struct report_out *out, const struct analyze_mon *m)
+{
+	const struct store_func	*f;
+	struct report_cell	 c[MON_FN_COLS];
+	size_t			 i;
+
+	report_table(out, &mon_t_functions);
+	for (i = 0; i < m->nfn; i++) {
+		f = &m->fn[i];
+		c[0] = report_int((int64_t)f->calls);
+		c[1] = report_int(f->self_ns);
+		c[2] = mon_ms(f->self_ns);
+		c[3] = m->self_ns > 0 ? report_real(100.0 * f->self_ns /
+		    m->self_ns) : report_null();
+		c[4] = report_int(f->total_ns);
+		c[5] = mon_ms(f->total_ns);
+		c[6] = mon_cpu(m, f->self_cpu_ns, 0);
+		c[7] = mon_cpu(m, f->self_cpu_ns, 1);
+		c[8] = mon_cpu(m, f->total_cpu_ns, 0);
+		c[9] = mon_cpu(m, f->total_cpu_ns, 1);
+		c[10] = report_int(f->self_err_ns);
+		c[11] = report_int(f->total_err_ns);
+		c[12] = mon_ms(f->total_err_ns);
+		c[13] = f->calls > 0 ? report_real(f->self_ns / 1e3 /
+		    (double)f->calls) : report_null();
+		c[14] = report_str(f->trap ? "trap" : "jump");
+		c[15] = report_str(f->module);
+		c[16] = report_int((int64_t)f->addr);
+		c[17] = report_str(f->key);
+		report_row(out, c);
+	}
+	report_table_end(out);
+}
+
+static void
+mon_calls(struct report_out *out, const struct analyze_mon *m)
+{
+	const struct store_call	*e;
+	struct report_cell	 c[MON_CALL_COLS];
+	size_t			 i;
+
+	report_table(out, &mon_t_calls);
+	for (i = 0; i < m->ncalls; i++) {
+		e = &m->calls_[i];
+		c[0] = e->caller != NULL ? report_str(e->caller) :
+		    report_null();
+		c[1] = report_str(e->callee);
+		c[2] = report_int((int64_t)e->calls);
+		c[3] = report_int(e->total_ns);
+		c[4] = mon_ms(e->total_ns);
+		c[5] = mon_cpu(m, e->total_cpu_ns, 0);
+		c[6] = mon_cpu(m, e->total_cpu_ns, 1);
+		c[7] = report_int(e->total_err_ns);
+		c[8] = mon_ms(e->total_err_ns);
+		report_row(out, c);
+	}
+	report_table_end(out);
+}
+
+static void
+mon_paths(struct report_out *out, const struct analyze_mon *m)
+{
+	const struct store_callpath	*p;
+	struct report_cell		 c[MON_PATH_COLS];
+	char				*tree;
+	size_t				 i;
+	int64_t				 d;
+
+	report_table(out, &mon_t_paths);
+	for (i = 0; i < m->npaths; i++) {
+		p = &m->paths[i];
+		d = p->depth > 32 ? 32 : p->depth;
+		tree = xasprintf("%*s%s%s", (int)(2 * (d - 1)), "",
+		    p->depth > 32 ? "... " : "", p->func);
+		c[0] = report_int(p->id);
+		c[1] = p->parent >= 0 ? report_int(p->parent) : report_null();
+		c[2] = report_int(p->depth);
+		c[3] = report_str(p->func);
+		c[4] = report_str(tree);
+		c[5] = report_int((int64_t)p->calls);
+		c[6] = report_int(p->self_ns);
+		c[7] = mon_ms(p->self_ns);
+		c[8] = report_int(p->total_ns);
+		c[9] = mon_ms(p->total_ns);
+		c[10] = mon_cpu(m, p->self_cpu_ns, 0);
+		c[11] = mon_cpu(m, p->total_cpu_ns, 0);
+		c[12] = mon_cpu(m, p->total_cpu_ns, 1);
+		c[13] = report_int(p->self_err_ns);
+		c[14] = report_int(p->total_err_ns);
+		report_row(out, c);
+		free(tree);
+	}
+	report_table_end(out);
+}
+
+int
+report_mon(struct store *st, const struct store_session *ss,
+    const void *model, int format, FILE *f, char **cause)
+{
+	const struct analyze_mon	*m = model;
+	struct report_out		 out;
+	struct report_doc		 doc;
+	const struct report_table	*tables[6];
+	char				**warn, *title;
+	size_t				 nwarn;
+	int				 rc;
+
+	if (report_warnings_get(st, ss, &warn, &nwarn, cause) != 0)
+		return (-1);
+	title = report_title(ss);
+	tables[0] = &report_tab_session;
+	tables[1] = &mon_t_header;
+	tables[2] = &mon_t_functions;
+	tables[3] = &report_tab_warnings;
+	tables[4] = &mon_t_calls;
+	tables[5] = &mon_t_paths;
+	doc.title = title;
+	doc.bare = 0;
+	doc.tables = tables;
+	doc.ntables = 6;
+
+	report_begin(&out, f, format, &doc);
+	report_session_rows(&out, ss, nwarn);
+	mon_header(&out, m);
+	mon_functions(&out, m);
+	report_warnings_rows(&out, warn, nwarn);
+	mon_calls(&out, m);
+	mon_paths(&out, m);
+	rc = report_end(&out, cause);
+
+	report_warnings_free(warn, nwarn);
+	free(title);
+	return (rc);
+}
+
+/*
+ * Call profiles.  Each is written from the call paths (real time, ns):
+ * a time below zero, a function that did less than the overhead's
+ * uncertainty, is written as 0, since these formats take no negative
+ * cost.
+ */
+static uint64_t
+mon_cost(int64_t ns)
+{
+	return (ns > 0 ? (uint64_t)ns : 0);
+}
+
+/* A name for a format that splits on ';' (and, for folded stacks, ' '). */
+static void
+mon_put_frame(FILE *f, const char *s)
+{
+	for (; *s != '\0'; s++)
+		fputc(*s == ';' ? ':' : *s, f);
+}
+
+/* Each path's stack, as function indexes in the model, outermost first. */
+static size_t
+mon_stack(const struct analyze_mon *m, const long *fnof, size_t i,
+    long *stack, size_t cap)
+{
+	size_t	n = 0, j;
+	int64_t	p;
+	long	t;
+
+	for (p = (int64_t)i; p >= 0 && n < cap; p = m->paths[p].parent)
+		stack[n++] = fnof[p];
+	for (j = 0; j < n / 2; j++) {
+		t = stack[j];
+		stack[j] = stack[n - 1 - j];
+		stack[n - 1 - j] = t;
+	}
+	return (n);
+}
+
+/*
+ * callgrind's format, which KCachegrind and callgrind_annotate read: a
+ * function's self time as its cost, and a call line per edge carrying
+ * the callee's self+children time from that caller.
+ */
+static void
+mon_callgrind(const struct store_session *ss, const struct analyze_mon *m,
+    FILE *f)
+{
+	const struct store_func	*fn;
+	const struct store_call	*e;
+	uint64_t		 sum = 0;
+	size_t			 i, j;
+
+	for (i = 0; i < m->nfn; i++)
+		sum += mon_cost(m->fn[i].self_ns);
+	fputs("# callgrind format\nversion: 1\ncreator: profview (a pvtrace"
+	    " profile)\n", f);
+	fprintf(f, "cmd: %s\n", m->hdr.command);
+	fprintf(f, "desc: Session %lld: %s\n", (long long)ss->id,
+	    ss->source != NULL ? ss->source : "");
+	fputs("positions: line\nevents: ns\n", f);
+	fprintf(f, "summary: %llu\n\n", (unsigned long long)sum);
+	for (i = 0; i < m->nfn; i++) {
+		fn = &m->fn[i];
+		/* No source files: the module stands for one. */
+		fprintf(f, "ob=%s\nfl=%s\nfn=", fn->module, fn->module);
+		mon_put_frame(f, fn->key);
+		fprintf(f, "\n0 %llu\n", (unsigned long long)
+		    mon_cost(fn->self_ns));
+		for (j = 0; j < m->ncalls; j++) {
+			e = &m->calls_[j];
+			if (e->caller == NULL || strcmp(e->caller, fn->key) != 0)
+				continue;
+			fputs("cfn=", f);
+			mon_put_frame(f, e->callee);
+			fprintf(f, "\ncalls=%llu 0\n0 %llu\n",
+			    (unsigned long long)e->calls,
+			    (unsigned long long)mon_cost(e->total_ns));
+		}
+		fputc('\n', f);
+	}
+}
+
+/* Folded stacks, as flamegraph.pl and speedscope take them. */
+static void
+mon_collapsed(const struct analyze_mon *m, const long *fnof, long *stack,
+    size_t cap, FILE *f)
+{
+	size_t	i, n, j;
+
+	for (i = 0; i < m->npaths; i++) {
+		if (mon_cost(m->paths[i].self_ns) == 0)
+			continue;
+		n = mon_stack(m, fnof, i, stack, cap);
+		for (j = 0; j < n; j++) {
+			if (j > 0)
+				fputc(';', f);
+			mon_put_frame(f, stack[j] >= 0 ?
+			    m->fn[stack[j]].key : "?");
+		}
+		fprintf(f, " %llu\n", (unsigned long long)
+		    mon_cost(m->paths[i].self_ns));
+	}
+}
+
+/* speedscope's file format: one sampled profile, a stack per path. */
+static void
+mon_speedscope(const struct store_session *ss, const struct analyze_mon *m,
+    const long *fnof, long *stack, size_t cap, FILE *f)
+{
+	const char	*name = ss->program != NULL ? ss->program : "profile";
+	uint64_t	 end = 0;
+	size_t		 i, n, j;
+
+	fputs("{\"$schema\":\"https://www.speedscope.app/file-format-schema"
+	    ".json\",\"exporter\":\"profview\",\"name\":", f);
+	report_json_string(f, name, strlen(name));
+	fputs(",\"activeProfileIndex\":0,\"shared\":{\"frames\":[", f);
+	for (i = 0; i < m->nfn; i++) {
+		fputs(i > 0 ? ",{\"name\":" : "{\"name\":", f);
+		report_json_string(f, m->fn[i].key, strlen(m->fn[i].key));
+		fputc('}', f);
+	}
+	for (i = 0; i < m->npaths; i++)
+		end += mon_cost(m->paths[i].self_ns);
+	fputs("]},\"profiles\":[{\"type\":\"sampled\",\"name\":", f);
+	report_json_string(f, name, strlen(name));
+	fprintf(f, ",\"unit\":\"nanoseconds\",\"startValue\":0,"
+	    "\"endValue\":%llu,\"samples\":[", (unsigned long long)end);
+	for (i = 0; i < m->npaths; i++) {
+		n = mon_stack(m, fnof, i, stack, cap);
+		fputs(i > 0 ? ",[" : "[", f);
+		for (j = 0; j < n; j++)
+			fprintf(f, "%s%ld", j > 0 ? "," : "", stack[j] >= 0 ?
+			    stack[j] : 0);
+		fputc(']', f);
+	}
+	fputs("],\"weights\":[", f);
+	for (i = 0; i < m->npaths; i++)
+		fprintf(f, "%s%llu", i > 0 ? "," : "", (unsigned long long)
+		    mon_cost(m->paths[i].self_ns));
+	fputs("]}]}\n", f);
+}
+
+static int
+mon_cmp_key(const void *a, const void *b, void *arg)
+{
+	const struct analyze_mon	*m = arg;
+
+	return (strcmp(m->fn[*(const long *)a].key,
+	    m->fn[*(const long *)b].key));
+}
+
+/* Function index of key through the sorted index by, or -1. */
+static long
+mon_fn_of(const struct analyze_mon *m, const long *by, const char *key)
+{
+	size_t	lo = 0, hi = m->nfn, mid;
+	int	c;
+
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		if ((c = strcmp(m->fn[by[mid]].key, key)) == 0)
+			return (by[mid]);
+		if (c < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return (-1);
+}
+
+int
+report_mon_profile(const struct store_session *ss, const void *model,
+    int format, FILE *f, char **cause)
+{
+	const struct analyze_mon	*m = model;
+	long				*by, *fnof, *stack;
+	size_t				 i, depth = 1;
+
+	by = xcalloc(m->nfn + 1, sizeof *by);
+	fnof = xcalloc(m->npaths + 1, sizeof *fnof);
+	for (i = 0; i < m->nfn; i++)
+		by[i] = (long)i;
+	qsort_r(by, m->nfn, sizeof *by, mon_cmp_key, (void *)m);
+	for (i = 0; i < m->npaths; i++) {
+		fnof[i] = mon_fn_of(m, by, m->paths[i].func);
+		if (m->paths[i].depth > (int64_t)depth)
+			depth = (size_t)m->paths[i].depth;
+	}
+	stack = xcalloc(depth + 1, sizeof *stack);
+	switch (format) {
+	case REPORT_CALLGRIND:
+		mon_callgrind(ss, m, f);
+		break;
+	case REPORT_COLLAPSED:
+		mon_collapsed(m, fnof, stack, depth + 1, f);
+		break;
+	default:
+		mon_speedscope(ss, m, fnof, stack, depth + 1, f);
+	}
+	free(by);
+	free(fnof);
+	free(stack);
+	if (fflush(f) != 0 || ferror(f)) {
+		*cause = xasprintf("writing the report: %s", strerror(errno));
+		return (-1);
+	}
+	return (0);
+}

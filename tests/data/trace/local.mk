@@ -1,0 +1,48 @@
+# Programs the pvtrace truth tests trace (tests/e2e/trace-*.sh): built
+# by "make check" with the compiler alone, never with the user's CFLAGS
+# (a sanitizer's runtime must not sit in a traced program).  -O2 makes
+# the tail calls and tiny functions the tests need; recurse-nopie is the
+# same program as a fixed-address (ET_EXEC) executable.
+TRACE_PROGS = tests/data/trace/recurse tests/data/trace/recurse-nopie \
+	tests/data/trace/tiny tests/data/trace/jump tests/data/trace/except \
+	tests/data/trace/threads tests/data/trace/procs \
+	tests/data/trace/signals tests/data/trace/sqlite-driver
+TRACE_CC = $(CC) -O2 -g
+EXTRA_DIST += tests/data/trace/recurse.c tests/data/trace/tiny.c \
+	tests/data/trace/jump.c tests/data/trace/except.cc \
+	tests/data/trace/threads.c tests/data/trace/procs.c \
+	tests/data/trace/signals.c tests/data/trace/sqlite-driver.c
+CLEANFILES += $(TRACE_PROGS)
+
+tests/data/trace/recurse: tests/data/trace/recurse.c
+	@$(MKDIR_P) tests/data/trace
+	$(AM_V_CC)$(TRACE_CC) -o $@ $(srcdir)/tests/data/trace/recurse.c
+tests/data/trace/recurse-nopie: tests/data/trace/recurse.c
+	@$(MKDIR_P) tests/data/trace
+	$(AM_V_CC)$(TRACE_CC) -fno-pie -no-pie -o $@ \
+	    $(srcdir)/tests/data/trace/recurse.c
+tests/data/trace/tiny: tests/data/trace/tiny.c
+	@$(MKDIR_P) tests/data/trace
+	$(AM_V_CC)$(TRACE_CC) -o $@ $(srcdir)/tests/data/trace/tiny.c
+tests/data/trace/jump: tests/data/trace/jump.c
+	@$(MKDIR_P) tests/data/trace
+	$(AM_V_CC)$(TRACE_CC) -o $@ $(srcdir)/tests/data/trace/jump.c
+tests/data/trace/except: tests/data/trace/except.cc
+	@$(MKDIR_P) tests/data/trace
+	$(AM_V_CC)$(CXX) -O2 -g -o $@ $(srcdir)/tests/data/trace/except.cc
+tests/data/trace/threads: tests/data/trace/threads.c
+	@$(MKDIR_P) tests/data/trace
+	$(AM_V_CC)$(TRACE_CC) -pthread -o $@ \
+	    $(srcdir)/tests/data/trace/threads.c
+tests/data/trace/procs: tests/data/trace/procs.c
+	@$(MKDIR_P) tests/data/trace
+	$(AM_V_CC)$(TRACE_CC) -o $@ $(srcdir)/tests/data/trace/procs.c
+tests/data/trace/signals: tests/data/trace/signals.c
+	@$(MKDIR_P) tests/data/trace
+	$(AM_V_CC)$(TRACE_CC) -o $@ $(srcdir)/tests/data/trace/signals.c
+# SQLite's own code, from Debian's static library (libsqlite3-dev).
+tests/data/trace/sqlite-driver: tests/data/trace/sqlite-driver.c
+	@$(MKDIR_P) tests/data/trace
+	$(AM_V_CC)$(TRACE_CC) $(SQLITE_CFLAGS) -o $@ \
+	    $(srcdir)/tests/data/trace/sqlite-driver.c -l:libsqlite3.a -lm \
+	    -lpthread -ldl

@@ -1,0 +1,27 @@
+#!/bin/sh
+# pvtrace on a forked child (its calls counted once, in it), exit() from
+# five calls deep, and a function that sleeps 200 ms beside one that
+# spins: the sleeper has its sleep in real time and next to nothing in
+# CPU time.  (The bounds are loose on purpose: a test never times.)
+. "${top_srcdir:-.}/tests/e2e/trace.sh"
+need_valgrind
+trace procs "$TD/procs"
+"$TD/procs" >"$W/procs.native"
+check "output unchanged" cmp -s "$W/procs.native" "$W/procs.out"
+callgrind procs "$TD/procs"
+compare procs
+p=$(awk '$1 == "stat" && $2 == "processes" { print $3 }' "$W/procs.mon")
+check "two processes traced ($p)" test "$p" = 2
+r=$(field procs sleeper 3)
+c=$(field procs sleeper 5)
+check "sleeper: real $r ns >= the 200 ms it slept" le 200000000 "$r"
+check "sleeper: real $r ns < 10 s" le "$r" 10000000000
+check "sleeper: CPU $c ns < 20 ms" le "$c" 20000000
+r=$(field procs spinner 3)
+c=$(field procs spinner 5)
+check "spinner: CPU $c ns > 0 and <= real $r" sh -c "[ $c -gt 0 ] &&
+    [ $c -le $((r + r / 100 + 1000000)) ]"
+e=$(awk '$1 == "stat" && $2 == "exit_closed" { print $3 }' "$W/procs.mon")
+check "exit closed main and leave x6, _exit the child's main ($e)" \
+    test "$e" = 8
+finish

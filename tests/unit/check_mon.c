@@ -1,0 +1,539 @@
+/*
+ * The mon reader (pvtrace's .mon profiles) on hand-made files: a good
+ * one, and one without CPU time; each field's bad values; truncation at
+ * every length; sections whose counts lie; and the report.
+ */
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "kind.h"
+#include "analyze/analyze.h"
+#include "ingest/ingest.h"
+#include "report/report.h"
+#include "store/store.h"
+#include "tests/unit/testutil.h"
+
+/*
+ * A profile as pvtrace writes one: main calls work (which calls leaf)
+ * and two static functions both named helper (so qualified), and a
+ * function with a space in its name.
+ */
+static const char good_text[] =
+"pvtrace-mon 1\n"
+"# pvtrace(1)'s p2 profile\n"
+"program /tmp/prog\n"
+"build_id 0a1b2c\n"
+"command ./prog a%20b\n"
+"first_run 2026-11-23T10:00:00Z\n"
+"last_run 2026-11-23T10:05:00Z\n"
+"runs 2\n"
+"real_ns 123456789\n"
+"status exit 3\n"
+"clock tsc 2096000000\n"
+"cpu perf-task-clock\n"
+"overhead jump 26.7 15.3 41.5 42.5 28896\n"
+"overhead trap 1500.0 5600.5 7000.0 14000.0 164\n"
+"stat processes 1\n"
+"stat threads 2\n"
+"stat traps 5\n"
+"module prog patched /tmp/prog\n"
+"\n"
+"[functions] 5\n"
+"#      calls         self_ns        total_ns     self_cpu_ns    total_cpu_ns    self_err   total_err how  module addr size function\n"
+"       1000          500000          500000          400000          400000        10000       10000 jump prog 0x1190 5 leaf\n"
+"          2          300000          800000          250000          650000          100       10100 jump prog 0x11a0 45 work\n"
+"          1          100000         1000000           90000          890000           30       10200 jump prog 0x1050 61 main\n"
+"          1           50000           50000           50000           50000          5          5 trap prog 0x1200 3 helper@prog+0x1200\n"
+"          1          -20000          -20000          -20000          -20000          50          50 jump prog 0x1210 8 helper@prog+0x1210\n"
+"\n"
+"[calls] 4\n"
+"#      calls        total_ns    total_cpu_ns   total_err caller callee\n"
+"          1         1000000          890000       10200 - main\n"
+"          2          800000          650000       10100 main work\n"
+"       1000          500000          400000       10000 work leaf\n"
+"          1           50000           50000           5 main helper@prog+0x1200\n"
+"\n"
+"[paths] 5\n"
+"#      calls         self_ns        total_ns     self_cpu_ns    total_cpu_ns    self_err   total_err path\n"
+"          1          100000         1000000           90000          890000          30       10200 main\n"
+"          2          300000          800000          250000          650000         100       10100 main;work\n"
+"       1000          500000          500000          400000          400000       10000       10000 main;work;leaf\n"
+"          1           50000           50000           50000           50000           5           5 main;helper@prog+0x1200\n"
+"          1          -20000          -20000          -20000          -20000          50          50 helper@prog+0x1210\n"
+"\n"
+"[left out] 2\n"
+"# module addr size function reason\n"
+"prog 0x1090 34 _start the program's entry point: the loader jumps to it\n"
+"prog 0x10d0 81 f%20g.cold the cold part of a function: entered by a jump\n"
+"\n"
+"[end]\n";
+
+static char	 tmp[64];
+static struct store *st;
+
+static void
+setup(void)
+{
+	char	*cause = NULL;
+
+	st = store_open(":memory:", 0, &cause);
+	ck_assert_msg(st != NULL, "%s", cause);
+	snprintf(tmp, sizeof tmp, "/tmp/pvmonXXXXXX.mon");
+	close(mkstemps(tmp, 4));
+}
+
+static void
+teardown(void)
+{
+	store_close(st);
+	unlink(tmp);
+}
+
+/* From memory: no file to write (the truncation test takes thousands). */
+static int
+ingest_mem(const char *text, size_t len, int64_t *id, char **cause)
+{
+	struct ingest_opts	 opts;
+	const char		*kind;
+	int			 reused;
+
+	memset(&opts, 0, sizeof opts);
+	*cause = NULL;
+	return (ingest_bytes(st, "t.mon", (const uint8_t *)text, len, &opts,
+	    id, &kind, &reused, cause));
+}
+
+static int
+ingest(const char *text, size_t len, int64_t *id, char **cause)
+{
+	struct ingest_opts	 opts;
+	const char		*kind;
+	FILE			*f;
+	int			 reused;
+
+	f = fopen(tmp, "wb");
+	ck_assert_ptr_nonnull(f);
+	ck_assert_uint_eq(fwrite(text, 1, len, f), len);
+	fclose(f);
+	memset(&opts, 0, sizeof opts);
+	*cause = NULL;
+	return (ingest_file(st, tmp, &opts, id, &kind, &reused, cause));
+}
+
+static void
+no_rows(void)
+{
+	static const char *const t[] = { "session", "mon", "mon_module",
+	    "func", "call", "callpath", "mon_left_out", "counter" };
+	char	q[64];
+	size_t	i;
+
+	for (i = 0; i < sizeof t / sizeof t[0]; i++) {
+		snprintf(q, sizeof q, "SELECT count(*) FROM %s", t[i]);
+		ck_assert_msg(tu_count(st, q) == 0, "rows left in %s", t[i]);
+	}
+}
+
+/* The good text with its first from replaced by to. */
+static char *
+edit(const char *from, const char *to)
+{
+	const char	*at = strstr(good_text, from);
+	char		*s;
+
+	ck_assert_msg(at != NULL, "no '%s' in the good file", from);
+	ck_assert_int_ne(asprintf(&s, "%.*s%s%s", (int)(at - good_text),
+	    good_text, to, at + strlen(from)), -1);
+	return (s);
+}
+
+static void
+bad(const char *from, const char *to, const char *field, const char *detail)
+{
+	char	*text = edit(from, to), *cause;
+	int64_t	 id;
+
+	ck_assert_msg(ingest(text, strlen(text), &id, &cause) != 0,
+	    "'%s' -> '%s' loaded", from, to);
+	ck_assert_msg(strstr(cause, "offset ") != NULL, "%s", cause);
+	ck_assert_msg(strstr(cause, field) != NULL, "%s lacks %s", cause,
+	    field);
+	ck_assert_msg(strstr(cause, detail) != NULL, "%s lacks %s", cause,
+	    detail);
+	free(cause);
+	free(text);
+	no_rows();
+}
+
+START_TEST(test_detect)
+{
+	char	*text = edit("pvtrace-mon 1\n", "pvtrace-mon 2\n"), *cause;
+	int64_t	 id;
+
+	ck_assert_int_ne(ingest(text, strlen(text), &id, &cause), 0);
+	ck_assert_msg(strstr(cause, "not a profile profview knows") != NULL,
+	    "%s", cause);
+	free(cause);
+	free(text);
+	ck_assert_int_eq(ingest_mon_reader.detect((const uint8_t *)good_text,
+	    sizeof good_text - 1, "x"), 100);
+	ck_assert_int_eq(ingest_mon_reader.detect((const uint8_t *)
+	    "pvtrace-mon 10\n", 15, "x.mon"), 0);
+	ck_assert_int_eq(ingest_mon_reader.detect((const uint8_t *)
+	    "pvtrace-plan 1\n", 15, "x.mon"), 0);
+	ck_assert_int_eq(ingest_mon_reader.detect((const uint8_t *)"", 0,
+	    "x.mon"), 0);
+}
+END_TEST
+
+START_TEST(test_good)
+{
+	char	*cause;
+	int64_t	 id;
+
+	ck_assert_msg(ingest(good_text, sizeof good_text - 1, &id,
+	    &cause) == 0, "%s", cause);
+	ck_assert_int_eq(tu_count(st, "SELECT count(*) FROM session WHERE"
+	    " kind = 'mon' AND program = 'prog' AND captured ="
+	    " '2026-11-23T10:05:00Z'"), 1);
+	ck_assert_int_eq(tu_count(st, "SELECT count(*) FROM mon WHERE"
+	    " command = './prog a b' AND runs = 2 AND real_ns = 123456789"
+	    " AND status = 'exit 3' AND clock = 'tsc' AND clock_hz ="
+	    " 2096000000 AND cpu = 'perf-task-clock' AND jump_a_ps = 26700"
+	    " AND jump_b_ps = 15300 AND jump_lo_ps = 41500 AND jump_hi_ps ="
+	    " 42500 AND jump_calls = 28896 AND trap_b_ps = 5600500 AND"
+	    " trap_calls = 164 AND build_id = '0a1b2c' AND error IS NULL"),
+	    1);
+	ck_assert_int_eq(tu_count(st, "SELECT count(*) FROM func"), 5);
+	ck_assert_int_eq(tu_count(st, "SELECT calls FROM func WHERE key ="
+	    " 'leaf' AND name = 'leaf' AND module = 'prog' AND addr = 4496"
+	    " AND size = 5 AND how = 'jump' AND self_ns = 500000 AND"
+	    " total_cpu_ns = 400000 AND self_err_ns = 10000"), 1000);
+	ck_assert_int_eq(tu_count(st, "SELECT count(*) FROM func WHERE name ="
+	    " 'helper'"), 2);
+	ck_assert_int_eq(tu_count(st, "SELECT self_ns FROM func WHERE key ="
+	    " 'helper@prog+0x1210'"), -20000);
+	ck_assert_int_eq(tu_count(st, "SELECT count(*) FROM func WHERE key ="
+	    " 'helper@prog+0x1200' AND how = 'trap'"), 1);
+	ck_assert_int_eq(tu_count(st, "SELECT count(*) FROM call"), 4);
+	ck_assert_int_eq(tu_count(st, "SELECT count(*) FROM call WHERE"
+	    " caller IS NULL AND callee = 'main' AND calls = 1 AND"
+	    " total_ns = 1000000 AND total_err_ns = 10200"), 1);
+	ck_assert_int_eq(tu_count(st, "SELECT calls FROM call WHERE"
+	    " caller = 'work' AND callee = 'leaf'"), 1000);
+	ck_assert_int_eq(tu_count(st, "SELECT count(*) FROM callpath"), 5);
+	/* The tree: each path's parent is the one it extends. */
+	ck_assert_int_eq(tu_count(st, "SELECT count(*) FROM callpath c JOIN"
+	    " callpath p ON p.session = c.session AND p.id = c.parent WHERE"
+	    " c.func = 'leaf' AND c.depth = 3 AND p.func = 'work' AND"
+	    " p.depth = 2"), 1);
+	ck_assert_int_eq(tu_count(st, "SELECT count(*) FROM callpath WHERE"
+	    " parent IS NULL"), 2);
+	ck_assert_int_eq(tu_count(st, "SELECT count(*) FROM mon_left_out"
+	    " WHERE name = 'f g.cold' AND addr = 4304 AND size = 81 AND"
+	    " reason LIKE 'the cold part%'"), 1);
+	ck_assert_int_eq(tu_count(st, "SELECT value FROM counter WHERE name"
+	    " = 'threads'"), 2);
+	ck_assert_int_eq(tu_count(st, "SELECT count(*) FROM mon_module WHERE"
+	    " name = 'prog' AND state = 'patched' AND path = '/tmp/prog'"),
+	    1);
+	ck_assert_int_eq(tu_count(st, "SELECT count(*) FROM warning"), 0);
+}
+END_TEST
+
+/*
+ * The good text as it is without CPU time: the header says why, and the
+ * CPU columns of [functions], [paths] (4th, 5th) and [calls] (3rd) are
+ * '-'.  Data lines come back with single spaces.
+ */
+static char *
+nocpu(void)
+{
+	char	*out = NULL, *copy = strdup(good_text), *line, *save, *f;
+	char	*v[16];
+	size_t	 len = 0, n, i;
+	int	 sect = 0;
+	FILE	*o = open_memstream(&out, &len);
+
+	ck_assert_ptr_nonnull(copy);
+	for (line = strtok_r(copy, "\n", &save); line != NULL;
+	    line = strtok_r(NULL, "\n", &save)) {
+		if (strcmp(line, "cpu perf-task-clock") == 0) {
+			fputs("cpu unavailable Permission denied\n", o);
+			continue;
+		}
+		if (line[0] == '[')
+			sect = line[1] == 'f' || line[1] == 'p' ? 1 :
+			    line[1] == 'c' ? 2 : 0;
+		if (sect == 0 || line[0] == '[' || line[0] == '#') {
+			fprintf(o, "%s\n", line);
+			continue;
+		}
+		for (n = 0, f = strtok(line, " "); f != NULL && n < 16;
+		    f = strtok(NULL, " "))
+			v[n++] = f;
+		for (i = 0; i < n; i++) {
+			if ((sect == 1 && (i == 3 || i == 4)) ||
+			    (sect == 2 && i == 2))
+				v[i] = "-";
+			fprintf(o, "%s%s", i > 0 ? " " : "", v[i]);
+		}
+		fputc('\n', o);
+	}
+	fclose(o);
+	free(copy);
+	return (out);
+}
+
+START_TEST(test_no_cpu)
+{
+	char	*text = nocpu(), *cause;
+	int64_t	 id;
+
+	ck_assert_msg(ingest(text, strlen(text), &id, &cause) == 0, "%s",
+	    cause);
+	ck_assert_int_eq(tu_count(st, "SELECT count(*) FROM func WHERE"
+	    " self_cpu_ns IS NULL AND total_cpu_ns IS NULL"), 5);
+	ck_assert_int_eq(tu_count(st, "SELECT count(*) FROM call WHERE"
+	    " total_cpu_ns IS NULL"), 4);
+	ck_assert_int_eq(tu_count(st, "SELECT count(*) FROM callpath WHERE"
+	    " self_cpu_ns IS NULL AND total_cpu_ns IS NULL"), 5);
+	ck_assert_int_eq(tu_count(st, "SELECT count(*) FROM mon WHERE cpu ="
+	    " 'unavailable Permission denied'"), 1);
+	free(text);
+}
+END_TEST
+
+/* Each field of each kind of line, with a value it may not have. */
+START_TEST(test_bad_fields)
+{
+	bad("program /tmp/prog\n", "", "program", "missing");
+	bad("program /tmp/prog", "program /tmp/pr%g", "program", "escaped");
+	bad("runs 2", "runs 0", "runs", "0");
+	bad("runs 2", "runs two", "runs", "not a non-negative");
+	bad("runs 2\n", "", "runs", "missing");
+	bad("real_ns 123456789", "real_ns -5", "real_ns", "not a");
+	bad("real_ns 123456789", "real_ns 99999999999999999999", "real_ns",
+	    "out of range");
+	bad("status exit 3", "status quit 3", "status", "exit or signal");
+	bad("status exit 3", "status exit 300", "status", "over 255");
+	bad("clock tsc 2096000000", "clock rdtsc 1", "clock", "tsc or");
+	bad("clock tsc 2096000000", "clock tsc 0", "clock", "0 Hz");
+	bad("cpu perf-task-clock", "cpu maybe", "cpu", "unavailable");
+	bad("overhead jump 26.7", "overhead jmp 26.7", "overhead", "jump or");
+	bad("overhead jump 26.7", "overhead jump 2.6.7", "overhead",
+	    "decimal");
+	bad("overhead jump 26.7 15.3 41.5 42.5 28896", "overhead jump 26.7"
+	    " 15.3 41.5 42.5 -1", "overhead", "not a");
+	bad("overhead trap 1500.0 5600.5 7000.0 14000.0 164\n", "",
+	    "overhead trap", "missing");
+	bad("first_run 2026-11-23T10:00:00Z", "first_run yesterday",
+	    "first_run", "ISO 8601");
+	bad("build_id 0a1b2c", "build_id 0a1b2g", "build_id", "hexadecimal");
+	bad("stat threads 2", "stat threads x", "stat", "not a");
+	bad("stat threads 2", "stat Threads 2", "stat", "statistic");
+	bad("module prog patched", "module prog patchy", "module", "state");
+	bad("[functions] 5", "[function] 5", "section", "[functions]");
+	bad("[functions] 5", "[functions]", "[functions]", "count");
+	bad("[functions] 5", "[functions] 6", "[functions]", "not the 6");
+	bad("[functions] 5", "[functions] 4", "[calls]", "expected");
+	bad("[functions] 5", "[functions] 99999999", "functions",
+	    "cannot fit");
+	bad("       1000          500000", "       1k00          500000",
+	    "calls", "not a");
+	bad("          2          300000          800000", "          2  "
+	    "        3e5          800000", "self_ns", "not a");
+	bad("400000        10000       10000 jump prog 0x1190",
+	    "400000        10000       10000 jmp prog 0x1190", "how",
+	    "jump or trap");
+	bad("jump prog 0x1190 5 leaf", "jump prog 1190 5 leaf", "addr",
+	    "0x address");
+	bad("jump prog 0x1190 5 leaf", "jump prog 0x1190 five leaf", "size",
+	    "not a");
+	bad("jump prog 0x1190 5 leaf", "jump prog 0x1190 5 le%zf", "function",
+	    "function key");
+	bad("0x1050 61 main\n", "0x1050 61 leaf\n", "function", "twice");
+	bad("jump prog 0x1050 61 main\n", "jump prog 0x1050 61\n",
+	    "[functions]", "11 fields");
+	bad("          1          100000         1000000           90000 ",
+	    "          1          100000         1000000               - ",
+	    "self_cpu_ns", "header says CPU time was kept");
+	bad("helper@prog+0x1210\n\n[calls]", "helper@prog+0x12z0\n\n[calls]",
+	    "function", "function key");
+	bad("[calls] 4", "[calls] 5", "[calls]", "not the 5");
+	bad("10200 - main", "10200 nobody main", "caller", "no [functions]");
+	bad("10100 main work", "10100 main worker", "callee",
+	    "no [functions]");
+	bad("10100 main work", "10100 main", "[calls]", "5 fields");
+	bad("       10200 - main", "          -1 - main", "total_err",
+	    "not a");
+	bad("[paths] 5", "[paths] 4", "[left out]", "expected");
+	bad("10000 main;work;leaf", "10000 main;wirk;leaf", "path",
+	    "parent path");
+	bad("10000 main;work;leaf", "10000 main;work;leef", "path",
+	    "no [functions]");
+	bad("10000 main;work;leaf", "10000 main;work;", "path", "empty");
+	bad("10100 main;work\n", "10100 main\n", "path", "twice");
+	bad("[left out] 2", "[left out] 3", "[left out]", "not the 3");
+	bad("prog 0x1090 34 _start the program's entry point: the loader jumps"
+	    " to it\n", "prog 0x1090 34 _start\n", "[left out]", "4 fields");
+	bad("prog 0x1090 34", "prog 1090 34", "addr", "0x");
+	bad("[end]\n", "[fin]\n", "[end]", "no [end]");
+	bad("[end]\n", "[end]\nmore\n", "[end]", "lines after");
+}
+END_TEST
+
+START_TEST(test_nul)
+{
+	char	 text[sizeof good_text], *at, *cause;
+	int64_t	 id;
+
+	memcpy(text, good_text, sizeof good_text);
+	at = strstr(text, "runs 2");
+	at[4] = '\0';
+	ck_assert_int_ne(ingest(text, sizeof good_text - 1, &id, &cause), 0);
+	ck_assert_msg(strstr(cause, "NUL") != NULL, "%s", cause);
+	free(cause);
+	no_rows();
+}
+END_TEST
+
+START_TEST(test_unknown_header)
+{
+	char	*text = edit("runs 2\n", "runs 2\nfuture_key 1 2 3\n"), *cause;
+	int64_t	 id;
+
+	ck_assert_msg(ingest(text, strlen(text), &id, &cause) == 0, "%s",
+	    cause);
+	ck_assert_int_eq(tu_count(st, "SELECT count(*) FROM warning WHERE"
+	    " message LIKE '%future_key%'"), 1);
+	free(text);
+}
+END_TEST
+
+START_TEST(test_inconsistent_calls)
+{
+	char	*text = edit("          2          300000          800000"
+	    "          250000          650000          100       10100 jump",
+	    "          3          300000          800000          250000"
+	    "          650000          100       10100 jump"), *cause;
+	int64_t	 id;
+
+	ck_assert_msg(ingest(text, strlen(text), &id, &cause) == 0, "%s",
+	    cause);
+	ck_assert_int_eq(tu_count(st, "SELECT count(*) FROM warning WHERE"
+	    " message LIKE 'function work: 3 calls, but its paths have 2'"),
+	    1);
+	free(text);
+}
+END_TEST
+
+START_TEST(test_truncation_every_length)
+{
+	size_t	 n = sizeof good_text - 1, len;
+	char	*cause;
+	int64_t	 id;
+
+	for (len = 0; len < n - 1; len++) {
+		ck_assert_msg(ingest_mem(good_text, len, &id, &cause) != 0,
+		    "the first %zu bytes loaded", len);
+		ck_assert_ptr_nonnull(cause);
+		free(cause);
+		no_rows();
+	}
+	/* Only the last newline missing: the file is whole. */
+	ck_assert_msg(ingest(good_text, n - 1, &id, &cause) == 0, "%s", cause);
+}
+END_TEST
+
+START_TEST(test_report)
+{
+	struct store_session	 ss;
+	const struct kind	*k = kind_find("mon");
+	void			*model;
+	char			*cause, *buf = NULL;
+	size_t			 len = 0;
+	int64_t			 id;
+	int			 fmt;
+	FILE			*f;
+
+	ck_assert_ptr_nonnull(k);
+	ck_assert_msg(ingest(good_text, sizeof good_text - 1, &id,
+	    &cause) == 0, "%s", cause);
+	ck_assert_int_eq(store_session_get(st, id, &ss), 0);
+	model = k->model_load(st, id, &cause);
+	ck_assert_msg(model != NULL, "%s", cause);
+	ck_assert_uint_eq(((struct analyze_mon *)model)->nfn, 5);
+	ck_assert_uint_eq(((struct analyze_mon *)model)->npaths, 5);
+	for (fmt = 0; fmt < REPORT_FORMATS; fmt++) {
+		if (!kind_exports(k, fmt))
+			continue;
+		f = open_memstream(&buf, &len);
+		ck_assert_msg(report_write(st, &ss, model, fmt, f, &cause) == 0,
+		    "%s", cause);
+		fclose(f);
+		ck_assert_msg(strstr(buf, "leaf") != NULL, "format %d", fmt);
+		switch (fmt) {
+		case REPORT_COLLAPSED:
+			/* Self time by stack; below zero is left out. */
+			ck_assert_msg(strstr(buf, "main;work;leaf 500000\n") !=
+			    NULL && strstr(buf, "main;helper@prog+0x1200"
+			    " 50000\n") != NULL && strstr(buf,
+			    "helper@prog+0x1210") == NULL, "%s", buf);
+			break;
+		case REPORT_CALLGRIND:
+			ck_assert_msg(strstr(buf, "events: ns\n") != NULL &&
+			    strstr(buf, "fn=work\n0 300000\ncfn=leaf\n"
+			    "calls=1000 0\n0 500000\n") != NULL, "%s", buf);
+			break;
+		case REPORT_SPEEDSCOPE:
+			ck_assert_msg(strstr(buf, "\"unit\":\"nanoseconds\"")
+			    != NULL && strstr(buf, "\"weights\":[100000,"
+			    "300000,500000,50000,0]") != NULL, "%s", buf);
+			break;
+		default:
+			ck_assert_msg(strstr(buf, "helper@prog+0x1210") !=
+			    NULL, "format %d", fmt);
+		}
+		free(buf);
+		buf = NULL;
+	}
+	k->model_free(model);
+	store_session_free(&ss);
+}
+END_TEST
+
+static Suite *
+mon_suite(void)
+{
+	Suite	*s = suite_create("mon");
+	TCase	*tc = tcase_create("reader");
+
+	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_add_test(tc, test_detect);
+	tcase_add_test(tc, test_good);
+	tcase_add_test(tc, test_no_cpu);
+	tcase_add_test(tc, test_bad_fields);
+	tcase_add_test(tc, test_nul);
+	tcase_add_test(tc, test_unknown_header);
+	tcase_add_test(tc, test_inconsistent_calls);
+	tcase_add_test(tc, test_truncation_every_length);
+	tcase_add_test(tc, test_report);
+	suite_add_tcase(s, tc);
+	return (s);
+}
+
+int
+main(void)
+{
+	SRunner	*sr = srunner_create(mon_suite());
+	int	 failed;
+
+	srunner_run_all(sr, CK_NORMAL);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return (failed == 0 ? 0 : 1);
+}

@@ -1,0 +1,636 @@
+/*
+ * The calls view of a pvtrace profile (mon sessions): Rokicki's foo.mon as
+ * a sortable table, one row per function: calls, self, self+children,
+ * average, share; real or CPU time.  Enter shows the function's callers
+ * and callees (Enter on one of them comes back to it here); t the call
+ * tree, whose paths open and close (uftrace's graph, perf's children).
+ * The two views it opens draw from its model and come back through its
+ * jump op, so none knows another's insides.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include <curses.h>
+
+#include "xmalloc.h"
+#include "analyze/analyze.h"
+#include "tui/tui.h"
+
+enum calls_sort {
+	CALLS_SELF,
+	CALLS_TOTAL,
+	CALLS_CALLS,
+	CALLS_AVERAGE,
+	CALLS_NAME,
+	CALLS_NSORT
+};
+
+static const char *calls_sort_name[CALLS_NSORT] = {
+	"self", "self+children", "calls", "self per call", "name"
+};
+
+struct calls {
+	struct analyze_mon	*m;
+	char			*program;
+	size_t			*order;
+	int			 sort;
+	int			 cpu;		/* show CPU time */
+};
+
+/* The time a row shows: real or CPU, self or self+children. */
+static int64_t
+calls_self(const struct calls *cs, const struct store_func *f)
+{
+	return (cs->cpu ? f->self_cpu_ns : f->self_ns);
+}
+
+static int64_t
+calls_total(const struct calls *cs, const struct store_func *f)
+{
+	return (cs->cpu ? f->total_cpu_ns : f->total_ns);
+}
+
+static int
+calls_cmp(const void *a, const void *b, void *arg)
+{
+	const struct calls	*cs = arg;
+	const struct store_func	*x = &cs->m->fn[*(const size_t *)a];
+	const struct store_func	*y = &cs->m->fn[*(const size_t *)b];
+	double			 ax, ay;
+
+	switch (cs->sort) {
+	case CALLS_SELF:
+		if (calls_self(cs, x) != calls_self(cs, y))
+			return (calls_self(cs, x) > calls_self(cs, y) ? -1 : 1);
+		break;
+	case CALLS_TOTAL:
+		if (calls_total(cs, x) != calls_total(cs, y))
+			return (calls_total(cs, x) > calls_total(cs, y) ?
+			    -1 : 1);
+		break;
+	case CALLS_CALLS:
+		if (x->calls != y->calls)
+			return (x->calls > y->calls ? -1 : 1);
+		break;
+	case CALLS_AVERAGE:
+		ax = x->calls ? (double)calls_self(cs, x) / x->calls : 0;
+		ay = y->calls ? (double)calls_self(cs, y) / y->calls : 0;
+		if (ax != ay)
+			return (ax > ay ? -1 : 1);
+		break;
+	}
+	return (strcmp(x->key, y->key));
+}
+
+static void
+calls_sort(struct calls *cs)
+{
+	size_t	i;
+
+	for (i = 0; i < cs->m->nfn; i++)
+		cs->order[i] = i;
+	qsort_r(cs->order, cs->m->nfn, sizeof *cs->order, calls_cmp, cs);
+}
+
+/* The function whose key is key, or -1. */
+static long
+calls_find(const struct analyze_mon *m, const char *key)
+{
+	size_t	i;
+
+	for (i = 0; key != NULL && i < m->nfn; i++) {
+		if (strcmp(m->fn[i].key, key) == 0)
+			return ((long)i);
+	}
+	return (-1);
+}
+
+/* A time in ms, for a column of width w ("-" when not measured). */
+static void
+calls_ms(char *buf, size_t len, const struct calls *cs, int64_t ns)
+{
+	if (cs->cpu && !cs->m->cpu)
+		snprintf(buf, len, "-");
+	else
+		snprintf(buf, len, "%.3f", ns / 1e6);
+}
+
+static char *
+calls_title(struct tui_view *tv)
+{
+	struct calls	*cs = tv->data;
+
+	return (xasprintf("profview: %s: %zu functions, %llu calls, by %s"
+	    " (%s time)", cs->program, cs->m->nfn,
+	    (unsigned long long)cs->m->calls, calls_sort_name[cs->sort],
+	    cs->cpu ? "CPU" : "real"));
+}
+
+static void
+calls_draw(struct tui_view *tv, int y, int h, int w)
+{
+	struct calls		*cs = tv->data;
+	const struct store_func	*f;
+	char			 self[32], total[32], avg[32];
+	double			 share, all;
+	size_t			 i;
+	int			 row, attr, yy;
+
+	tui_putf(y, 0, w, tui_attr(TUI_C_HEADER), "%10s %12s %6s %14s %10s"
+	    " %-4s %s", "calls", "self ms", "self%", "self+child ms",
+	    "us/call", "how", "function");
+	all = 0;
+	for (i = 0; i < cs->m->nfn; i++)
+		all += (double)calls_self(cs, &cs->m->fn[i]);
+	tv->list.y = y + 1;
+	tui_list_fit(&tv->list, h - 1);
+	for (row = 0; row < tv->list.height; row++) {
+		if ((i = tv->list.top + (size_t)row) >= tv->list.n)
+			break;
+		f = &cs->m->fn[cs->order[i]];
+		yy = y + 1 + row;
+		attr = i == tv->list.cur ? tui_attr(TUI_C_CURSOR) : TUI_PLAIN;
+		if (attr != TUI_PLAIN)
+			tui_fill(yy, 0, w, attr);
+		calls_ms(self, sizeof self, cs, calls_self(cs, f));
+		calls_ms(total, sizeof total, cs, calls_total(cs, f));
+		if (cs->cpu && !cs->m->cpu)
+			snprintf(avg, sizeof avg, "-");
+		else
+			snprintf(avg, sizeof avg, "%.3f", f->calls ?
+			    calls_self(cs, f) / 1e3 / (double)f->calls : 0);
+		share = all > 0 ? 100.0 * calls_self(cs, f) / all : 0;
+		tui_putf(yy, 0, w, attr, "%10llu %12s %5.1f%% %14s %10s %-4s",
+		    (unsigned long long)f->calls, self, share, total, avg,
+		    f->trap ? "trap" : "jump");
+		tui_put_marks(yy, 62, w - 62, attr, f->key,
+		    tui_search_marks(tv));
+	}
+}
+
+static struct tui_view	*tui_callers_new(struct tui_view *, size_t);
+static struct tui_view	*tui_tree_new(struct tui_view *);
+
+static int
+calls_key(struct tui_view *tv, enum tui_action a)
+{
+	struct calls	*cs = tv->data;
+	size_t		 fn, i;
+
+	switch (a) {
+	case TUI_ACT_CALLS_SORT:
+	case TUI_ACT_CALLS_CPU:
+		fn = tv->list.n != 0 ? cs->order[tv->list.cur] : 0;
+		if (a == TUI_ACT_CALLS_SORT)
+			cs->sort = (cs->sort + 1) % CALLS_NSORT;
+		else {
+			cs->cpu = !cs->cpu;
+			if (cs->cpu && !cs->m->cpu)
+				tui_message("no CPU time in this profile: %s",
+				    cs->m->hdr.cpu);
+		}
+		calls_sort(cs);
+		tv->search.stale = 1;
+		for (i = 0; i < tv->list.n; i++) {
+			if (cs->order[i] == fn)
+				tui_list_goto(&tv->list, i);
+		}
+		if (a == TUI_ACT_CALLS_SORT)
+			tui_message("sorted by %s", calls_sort_name[cs->sort]);
+		return (TUI_R_DRAW);
+	case TUI_ACT_CALLS_OPEN:
+		if (tv->list.n == 0)
+			return (TUI_R_NONE);
+		tui_push(tui_callers_new(tv, cs->order[tv->list.cur]));
+		return (TUI_R_DRAW);
+	case TUI_ACT_CALLS_TREE:
+		if (cs->m->npaths == 0) {
+			tui_message("no call paths");
+			return (TUI_R_DRAW);
+		}
+		tui_push(tui_tree_new(tv));
+		return (TUI_R_DRAW);
+	default:
+		return (TUI_R_UNUSED);
+	}
+}
+
+static int
+calls_match(struct tui_view *tv, size_t row, const char *pattern)
+{
+	struct calls	*cs = tv->data;
+
+	return (tui_strcasestr(cs->m->fn[cs->order[row]].key, pattern));
+}
+
+static int
+calls_export(struct tui_view *tv, int format, FILE *f, char **cause)
+{
+	struct calls	*cs = tv->data;
+
+	return (tui_export_model(tv, cs->m, format, f, cause));
+}
+
+static const void *
+calls_model(struct tui_view *tv)
+{
+	return (((struct calls *)tv->data)->m);
+}
+
+/* Put the cursor on function k's row. */
+static int
+calls_jump(struct tui_view *tv, size_t k)
+{
+	struct calls	*cs = tv->data;
+	size_t		 i;
+
+	for (i = 0; i < tv->list.n; i++) {
+		if (cs->order[i] == k) {
+			tui_list_goto(&tv->list, i);
+			return (0);
+		}
+	}
+	return (-1);
+}
+
+static void
+calls_free(struct tui_view *tv)
+{
+	struct calls	*cs = tv->data;
+
+	analyze_mon_model_free(cs->m);
+	free(cs->order);
+	free(cs->program);
+	free(cs);
+}
+
+static const struct tui_view_ops calls_ops = {
+	.name = "calls",
+	.help = "a pvtrace profile's functions: calls, self and"
+	    " self+children time",
+	.draw = calls_draw,
+	.key = calls_key,
+	.title = calls_title,
+	.match = calls_match,
+	.export = calls_export,
+	.model = calls_model,
+	.jump = calls_jump,
+	.free = calls_free,
+};
+
+struct tui_view *
+tui_calls_new(int64_t id, char **cause)
+{
+	struct calls	*cs = xcalloc(1, sizeof *cs);
+	struct tui_view	*tv;
+
+	if ((cs->m = analyze_mon_model(tui_store(), id, cause)) == NULL) {
+		free(cs);
+		return (NULL);
+	}
+	cs->program = tui_session_name(id);
+	cs->order = xcalloc(cs->m->nfn + 1, sizeof *cs->order);
+	calls_sort(cs);
+	tv = tui_view_new(&calls_ops, cs);
+	tv->session = id;
+	tv->list.n = cs->m->nfn;
+	return (tv);
+}
+
+/*
+ * A function's callers and callees: the call edges into it, then those
+ * out of it, each with its calls and self+children time.
+ */
+struct callers {
+	const struct analyze_mon *m;
+	size_t			 fn;
+	size_t			*edge;		/* rows: indexes into calls_ */
+	size_t			 ncallers;	/* the first rows */
+	int			 cpu;
+};
+
+static char *
+callers_title(struct tui_view *tv)
+{
+	struct callers	*cr = tv->data;
+
+	return (xasprintf("profview: %s: %zu callers, %zu callees",
+	    cr->m->fn[cr->fn].key, cr->ncallers, tv->list.n - cr->ncallers));
+}
+
+static void
+callers_draw(struct tui_view *tv, int y, int h, int w)
+{
+	struct callers		*cr = tv->data;
+	const struct store_call	*e;
+	const char		*who;
+	size_t			 i;
+	int			 row, attr, yy;
+	int64_t			 t;
+
+	tui_putf(y, 0, w, tui_attr(TUI_C_HEADER), "%-7s %10s %14s  %s",
+	    "", "calls", cr->cpu ? "CPU ms" : "self+child ms", "function");
+	tv->list.y = y + 1;
+	tui_list_fit(&tv->list, h - 1);
+	for (row = 0; row < tv->list.height; row++) {
+		if ((i = tv->list.top + (size_t)row) >= tv->list.n)
+			break;
+		e = &cr->m->calls_[cr->edge[i]];
+		yy = y + 1 + row;
+		attr = i == tv->list.cur ? tui_attr(TUI_C_CURSOR) : TUI_PLAIN;
+		if (attr != TUI_PLAIN)
+			tui_fill(yy, 0, w, attr);
+		who = i < cr->ncallers ? (e->caller != NULL ? e->caller :
+		    "(no traced caller)") : e->callee;
+		t = cr->cpu ? e->total_cpu_ns : e->total_ns;
+		tui_putf(yy, 0, w, attr, "%-7s %10llu %14.3f ", i <
+		    cr->ncallers ? "caller" : "callee",
+		    (unsigned long long)e->calls, t / 1e6);
+		tui_put_marks(yy, 34, w - 34, attr, who,
+		    tui_search_marks(tv));
+	}
+}
+
+static int
+callers_key(struct tui_view *tv, enum tui_action a)
+{
+	struct callers		*cr = tv->data;
+	const struct store_call	*e;
+	struct tui_view		*parent = tv->parent;
+	long			 k;
+
+	if (a != TUI_ACT_CALLERS_OPEN)
+		return (TUI_R_UNUSED);
+	if (tv->list.n == 0) {
+		tui_pop();
+		return (TUI_R_DRAW);
+	}
+	e = &cr->m->calls_[cr->edge[tv->list.cur]];
+	k = calls_find(cr->m, tv->list.cur < cr->ncallers ? e->caller :
+	    e->callee);
+	if (k < 0) {
+		tui_message("no traced caller");
+		return (TUI_R_DRAW);
+	}
+	parent->ops->jump(parent, (size_t)k);
+	tui_message("%s", cr->m->fn[k].key);
+	tui_pop();		/* frees tv and cr */
+	return (TUI_R_DRAW);
+}
+
+static int
+callers_match(struct tui_view *tv, size_t row, const char *pattern)
+{
+	struct callers		*cr = tv->data;
+	const struct store_call	*e = &cr->m->calls_[cr->edge[row]];
+
+	return (tui_strcasestr(row < cr->ncallers ? e->caller : e->callee,
+	    pattern));
+}
+
+static int
+callers_export(struct tui_view *tv, int format, FILE *f, char **cause)
+{
+	return (tui_export_model(tv, ((struct callers *)tv->data)->m, format,
+	    f, cause));
+}
+
+static void
+callers_free(struct tui_view *tv)
+{
+	struct callers	*cr = tv->data;
+
+	free(cr->edge);
+	free(cr);
+}
+
+static const struct tui_view_ops callers_ops = {
+	.name = "callers",
+	.help = "a function's callers and callees",
+	.draw = callers_draw,
+	.key = callers_key,
+	.title = callers_title,
+	.match = callers_match,
+	.export = callers_export,
+	.free = callers_free,
+};
+
+static struct tui_view *
+tui_callers_new(struct tui_view *parent, size_t fn)
+{
+	struct callers		*cr = xcalloc(1, sizeof *cr);
+	const char		*key;
+	struct tui_view		*tv;
+	size_t			 i, n = 0;
+
+	cr->m = parent->ops->model(parent);
+	cr->fn = fn;
+	cr->cpu = ((struct calls *)parent->data)->cpu && cr->m->cpu;
+	cr->edge = xcalloc(cr->m->ncalls + 1, sizeof *cr->edge);
+	key = cr->m->fn[fn].key;
+	for (i = 0; i < cr->m->ncalls; i++) {
+		if (strcmp(cr->m->calls_[i].callee, key) == 0)
+			cr->edge[n++] = i;
+	}
+	cr->ncallers = n;
+	for (i = 0; i < cr->m->ncalls; i++) {
+		if (cr->m->calls_[i].caller != NULL &&
+		    strcmp(cr->m->calls_[i].caller, key) == 0)
+			cr->edge[n++] = i;
+	}
+	tv = tui_view_new(&callers_ops, cr);
+	tv->parent = parent;
+	tv->session = parent->session;
+	tv->kind = parent->kind;
+	tv->list.n = n;
+	return (tv);
+}
+
+/*
+ * The call tree: the profile's call paths, depth first as the file has
+ * them (a path's callees by self+children), each opening and closing.
+ * The rows are the paths whose every ancestor is open.
+ */
+struct tree {
+	const struct analyze_mon *m;
+	unsigned char		*open;		/* by path */
+	size_t			*row;		/* rows: path indexes */
+	int			 cpu;
+};
+
+static void
+tree_rows(struct tree *t, struct tui_view *tv)
+{
+	const struct store_callpath	*p;
+	size_t				 i, n = 0;
+	int64_t				 hide = -1;	/* depth closed */
+
+	for (i = 0; i < t->m->npaths; i++) {
+		p = &t->m->paths[i];
+		if (hide >= 0 && p->depth > hide)
+			continue;
+		hide = t->open[i] ? -1 : p->depth;
+		t->row[n++] = i;
+	}
+	tv->list.n = n;
+	if (tv->list.cur >= n && n > 0)
+		tui_list_goto(&tv->list, n - 1);
+	tv->search.stale = 1;
+}
+
+/* Whether path i has callees (the next path is one level deeper). */
+static int
+tree_has_kids(const struct tree *t, size_t i)
+{
+	return (i + 1 < t->m->npaths && t->m->paths[i + 1].depth >
+	    t->m->paths[i].depth);
+}
+
+static char *
+tree_title(struct tui_view *tv)
+{
+	struct tree	*t = tv->data;
+
+	return (xasprintf("profview: call tree: %zu paths, %zu shown (%s"
+	    " time)", t->m->npaths, tv->list.n, t->cpu ? "CPU" : "real"));
+}
+
+static void
+tree_draw(struct tui_view *tv, int y, int h, int w)
+{
+	struct tree			*t = tv->data;
+	const struct store_callpath	*p;
+	char				*name;
+	size_t				 i, k;
+	int				 row, attr, yy, ind;
+	int64_t				 self, total;
+
+	tui_putf(y, 0, w, tui_attr(TUI_C_HEADER), "%14s %12s %10s  %s",
+	    "self+child ms", "self ms", "calls", "call tree");
+	tv->list.y = y + 1;
+	tui_list_fit(&tv->list, h - 1);
+	for (row = 0; row < tv->list.height; row++) {
+		if ((k = tv->list.top + (size_t)row) >= tv->list.n)
+			break;
+		i = t->row[k];
+		p = &t->m->paths[i];
+		yy = y + 1 + row;
+		attr = k == tv->list.cur ? tui_attr(TUI_C_CURSOR) : TUI_PLAIN;
+		if (attr != TUI_PLAIN)
+			tui_fill(yy, 0, w, attr);
+		self = t->cpu ? p->self_cpu_ns : p->self_ns;
+		total = t->cpu ? p->total_cpu_ns : p->total_ns;
+		tui_putf(yy, 0, w, attr, "%14.3f %12.3f %10llu", total / 1e6,
+		    self / 1e6, (unsigned long long)p->calls);
+		ind = (int)(p->depth > 40 ? 40 : p->depth - 1) * 2;
+		name = xasprintf("%*s%s %s", ind, "", !tree_has_kids(t, i) ?
+		    " " : t->open[i] ? "-" : "+", p->func);
+		tui_put_marks(yy, 40, w - 40, attr, name,
+		    tui_search_marks(tv));
+		free(name);
+	}
+}
+
+static int
+tree_key(struct tui_view *tv, enum tui_action a)
+{
+	struct tree	*t = tv->data;
+	size_t		 i, k;
+	int64_t		 parent;
+
+	if (tv->list.n == 0)
+		return (TUI_R_UNUSED);
+	i = t->row[tv->list.cur];
+	switch (a) {
+	case TUI_ACT_TREE_TOGGLE:
+	case TUI_ACT_TREE_OPEN:
+		if (!tree_has_kids(t, i))
+			return (TUI_R_NONE);
+		t->open[i] = a == TUI_ACT_TREE_OPEN ? 1 : !t->open[i];
+		tree_rows(t, tv);
+		return (TUI_R_DRAW);
+	case TUI_ACT_TREE_CLOSE:
+		if (tree_has_kids(t, i) && t->open[i]) {
+			t->open[i] = 0;
+			tree_rows(t, tv);
+			return (TUI_R_DRAW);
+		}
+		/* A closed or leaf path: go to its caller's row. */
+		if ((parent = t->m->paths[i].parent) < 0)
+			return (TUI_R_NONE);
+		for (k = 0; k < tv->list.n; k++) {
+			if ((int64_t)t->row[k] == parent)
+				tui_list_goto(&tv->list, k);
+		}
+		return (TUI_R_DRAW);
+	case TUI_ACT_TREE_CPU:
+		t->cpu = !t->cpu;
+		if (t->cpu && !t->m->cpu) {
+			t->cpu = 0;
+			tui_message("no CPU time in this profile: %s",
+			    t->m->hdr.cpu);
+		}
+		return (TUI_R_DRAW);
+	default:
+		return (TUI_R_UNUSED);
+	}
+}
+
+static int
+tree_match(struct tui_view *tv, size_t row, const char *pattern)
+{
+	struct tree	*t = tv->data;
+
+	return (tui_strcasestr(t->m->paths[t->row[row]].func, pattern));
+}
+
+static int
+tree_export(struct tui_view *tv, int format, FILE *f, char **cause)
+{
+	return (tui_export_model(tv, ((struct tree *)tv->data)->m, format, f,
+	    cause));
+}
+
+static void
+tree_free(struct tui_view *tv)
+{
+	struct tree	*t = tv->data;
+
+	free(t->open);
+	free(t->row);
+	free(t);
+}
+
+static const struct tui_view_ops tree_ops = {
+	.name = "tree",
+	.help = "a pvtrace profile's call paths, as a tree that opens and"
+	    " closes",
+	.draw = tree_draw,
+	.key = tree_key,
+	.title = tree_title,
+	.match = tree_match,
+	.export = tree_export,
+	.free = tree_free,
+};
+
+/* The tree opens two levels deep: a thread's start and what it calls. */
+static struct tui_view *
+tui_tree_new(struct tui_view *parent)
+{
+	struct tree	*t = xcalloc(1, sizeof *t);
+	struct tui_view	*tv;
+	size_t		 i;
+
+	t->m = parent->ops->model(parent);
+	t->cpu = ((struct calls *)parent->data)->cpu && t->m->cpu;
+	t->open = xcalloc(t->m->npaths + 1, 1);
+	t->row = xcalloc(t->m->npaths + 1, sizeof *t->row);
+	for (i = 0; i < t->m->npaths; i++)
+		t->open[i] = t->m->paths[i].depth <= 2;
+	tv = tui_view_new(&tree_ops, t);
+	tv->parent = parent;
+	tv->session = parent->session;
+	tv->kind = parent->kind;
+	tree_rows(t, tv);
+	return (tv);
+}
