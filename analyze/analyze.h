@@ -728,7 +728,7 @@ size_t		 analyze_heapview_unload(const struct analyze_heapview *,
 uint32_t	 analyze_heapview_module(const struct analyze_heapview *,
 		    const char *);
 uint32_t	 analyze_heapview_root(const struct analyze_heapview *,
-		    const char *);
+		    const char *, int *);
 #define ANALYZE_HEAPVIEW_BY_TYPE	0
 #define ANALYZE_HEAPVIEW_BY_MODULE	1
 #define ANALYZE_HEAPVIEW_BY_SIZE	2
@@ -777,31 +777,10 @@ struct analyze_heap_snap {
 	uint32_t	 *imp;
 };
 
-struct analyze_heap_group {
-	int64_t		 key;		/* -1: the blocks without one */
-	uint64_t	 count;
-	uint64_t	 bytes;
-	uint64_t	 usable;
-};
-
 int		 analyze_heap_snap_load(struct store *, int64_t,
 		     struct analyze_heap_snap *, char **);
 void		 analyze_heap_snap_free(struct analyze_heap_snap *);
-int64_t		 analyze_heap_snap_block_at(const struct analyze_heap_snap *,
-		     uint64_t);
-int64_t		 analyze_heap_snap_root(const struct analyze_heap_snap *,
-		     const char *);
 char		*analyze_heap_snap_root_key(const struct store_heap_root *);
-int64_t		 analyze_heap_snap_module(const struct analyze_heap_snap *,
-		     const char *);
-size_t		 analyze_heap_snap_unload_set(const struct analyze_heap_snap *,
-		     uint8_t *);
-size_t		 analyze_heap_snap_group(const struct analyze_heap_snap *,
-		     int64_t (*)(const struct analyze_heap_snap *, uint32_t),
-		     size_t, struct analyze_heap_group **);
-size_t		 analyze_heap_snap_find(struct store *,
-		     const struct analyze_heap_snap *, const char *, int64_t,
-		     uint32_t *, int *, char **);
 
 /*
  * mon.c: a pvtrace profile (the mon kind's model): its header, functions

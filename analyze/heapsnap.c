@@ -171,6 +171,8 @@ analyze_heap_snap_load(struct store *st, int64_t session,
 	struct store_heap_ref		 r;
 	struct store_heap_root		 o;
 	struct store_heap_module	 mod;
+	struct store_heap_type		 ty;
+	struct store_heap_import	 im;
 	struct store_cursor		*c;
 	struct analyze_heap_edge	*e = NULL;
 	struct snap_names		 names;
@@ -271,15 +273,15 @@ analyze_heap_snap_load(struct store *st, int64_t session,
 	if ((c = store_heap_types(st, session)) == NULL)
 		goto store;
 	cap = 0;
-	while ((rc = store_heap_next(c)) == 1) {
-		if (store_heap_int(c, 0) != m->ntypes)
+	while ((rc = store_heap_type_next(c, &ty)) == 1) {
+		if (ty.idx != m->ntypes)
 			break;
 		SNAP_GROW(m->type_name, m->ntypes, cap);
 		m->type_module = xreallocarray(m->type_module, cap,
 		    sizeof *m->type_module);
-		m->type_name[m->ntypes] = xstrdup(store_heap_text_at(c, 1) !=
-		    NULL ? store_heap_text_at(c, 1) : "?");
-		m->type_module[m->ntypes++] = (int32_t)store_heap_int(c, 2);
+		m->type_name[m->ntypes] = xstrdup(ty.name != NULL ? ty.name :
+		    "?");
+		m->type_module[m->ntypes++] = (int32_t)ty.module;
 	}
 	store_cursor_close(c);
 	if (rc < 0)
@@ -302,15 +304,13 @@ analyze_heap_snap_load(struct store *st, int64_t session,
 		goto store;
 	cnt = NULL;
 	i = 0;
-	while ((rc = store_heap_next(c)) == 1) {
-		int64_t	from = store_heap_int(c, 0), to = store_heap_int(c, 1);
-
-		if (from < 0 || to < 0 || from >= m->nmodules ||
-		    to >= m->nmodules)
+	while ((rc = store_heap_import_next(c, &im)) == 1) {
+		if (im.module < 0 || im.target < 0 ||
+		    im.module >= m->nmodules || im.target >= m->nmodules)
 			continue;
 		SNAP_GROW(cnt, i, cap);
-		cnt[i++] = (uint32_t)to;
-		m->imp_off[from + 1]++;
+		cnt[i++] = (uint32_t)im.target;
+		m->imp_off[im.module + 1]++;
 	}
 	store_cursor_close(c);
 	/* Rows come by module: the counts' prefix sums place them. */
@@ -356,166 +356,4 @@ fail:
 	free(state);
 	analyze_heap_snap_free(m);
 	return (-1);
-}
-
-/* The block holding addr (its usable bytes), or -1. */
-int64_t
-analyze_heap_snap_block_at(const struct analyze_heap_snap *m, uint64_t addr)
-{
-	size_t	lo = 0, hi = m->nblocks, mid;
-	uint64_t end;
-
-	while (lo < hi) {
-		mid = lo + (hi - lo) / 2;
-		if (m->addr[mid] <= addr)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	if (lo == 0)
-		return (-1);
-	lo--;
-	end = m->addr[lo] + (m->usable[lo] > m->size[lo] ? m->usable[lo] :
-	    m->size[lo]);
-	return (addr < end || addr == m->addr[lo] ? (int64_t)lo : -1);
-}
-
-/*
- * The root named name: "module:variable" exactly, or a variable name
- * that only one module has; -1 none, -2 more than one.
- */
-int64_t
-analyze_heap_snap_root(const struct analyze_heap_snap *m, const char *name)
-{
-	const char	*colon;
-	int64_t		 found = -1;
-	uint32_t	 i;
-
-	for (i = 0; i < m->nroots; i++) {
-		if (strcmp(m->root_name[i], name) == 0)
-			return (i);
-	}
-	for (i = 0; i < m->nroots; i++) {
-		colon = strrchr(m->root_name[i], ':');
-		if (colon == NULL || strcmp(colon + 1, name) != 0)
-			continue;
-		if (found >= 0)
-			return (-2);
-		found = i;
-	}
-	return (found);
-}
-
-/* The module whose file name (or path) is name, or -1. */
-int64_t
-analyze_heap_snap_module(const struct analyze_heap_snap *m, const char *name)
-{
-	uint32_t	i;
-
-	for (i = 0; i < m->nmodules; i++) {
-		if (strcmp(m->module_name[i], name) == 0)
-			return (i);
-	}
-	return (-1);
-}
-
-/*
- * TestUnloadModules' set: the modules in unload (nmodules bytes, 1 for
- * those named) and every module that imports one of them, directly or
- * not, marked 2.  The count marked in all.
- */
-size_t
-analyze_heap_snap_unload_set(const struct analyze_heap_snap *m,
-    uint8_t *unload)
-{
-	size_t		n = 0;
-	uint32_t	i, j;
-	int		changed = 1;
-
-	while (changed) {
-		changed = 0;
-		for (i = 0; i < m->nmodules; i++) {
-			if (unload[i])
-				continue;
-			for (j = m->imp_off[i]; j < m->imp_off[i + 1]; j++) {
-				if (unload[m->imp[j]]) {
-					unload[i] = 2;
-					changed = 1;
-					break;
-				}
-			}
-		}
-	}
-	for (i = 0; i < m->nmodules; i++)
-		n += unload[i] != 0;
-	return (n);
-}
-
-/*
- * Objects grouped by key (a type, a module, a power of two of size):
- * count, bytes and usable bytes per group, groups by bytes descending.
- * key(m, block) gives the group, -1 for the one without.  ngroups
- * groups (a last one for -1); *out to free.
- */
-size_t
-analyze_heap_snap_group(const struct analyze_heap_snap *m,
-    int64_t (*key)(const struct analyze_heap_snap *, uint32_t),
-    size_t ngroups, struct analyze_heap_group **out)
-{
-	struct analyze_heap_group	*g;
-	size_t				 i, n = 0;
-	int64_t				 k;
-	uint32_t			 b;
-
-	g = xcalloc(ngroups + 1, sizeof *g);
-	for (i = 0; i <= ngroups; i++)
-		g[i].key = i < ngroups ? (int64_t)i : -1;
-	for (b = 0; b < m->nblocks; b++) {
-		k = key(m, b);
-		i = k < 0 || (size_t)k >= ngroups ? ngroups : (size_t)k;
-		g[i].count++;
-		g[i].bytes += m->size[b];
-		g[i].usable += m->usable[b];
-	}
-	for (i = 0; i <= ngroups; i++) {
-		if (g[i].count != 0)
-			g[n++] = g[i];
-	}
-	*out = g;
-	return (n);
-}
-
-/*
- * The blocks whose kept contents hold s at pos (pos < 0: anywhere), into
- * hits (nblocks entries); their count.  Contents come from the store.
- */
-size_t
-analyze_heap_snap_find(struct store *st, const struct analyze_heap_snap *m,
-    const char *s, int64_t pos, uint32_t *hits, int *kept, char **cause)
-{
-	struct store_cursor	*c;
-	struct store_heap_block	 b;
-	size_t			 n = 0, len = strlen(s);
-	int			 rc;
-
-	*kept = 0;
-	if ((c = store_heap_contents(st, m->session)) == NULL) {
-		*cause = xasprintf("session %lld: %s", (long long)m->session,
-		    store_error(st));
-		return (0);
-	}
-	while ((rc = store_heap_contents_next(c, &b)) == 1) {
-		*kept = 1;
-		if (b.idx < 0 || b.idx >= m->nblocks || b.contents == NULL)
-			continue;
-		if (pos >= 0 ? (uint64_t)pos + len <= b.ncontents &&
-		    memcmp(b.contents + pos, s, len) == 0 :
-		    memmem(b.contents, b.ncontents, s, len) != NULL)
-			hits[n++] = (uint32_t)b.idx;
-	}
-	store_cursor_close(c);
-	if (rc < 0)
-		*cause = xasprintf("session %lld: %s", (long long)m->session,
-		    store_error(st));
-	return (n);
 }

@@ -167,17 +167,37 @@ analyze_heapview_module(const struct analyze_heapview *s, const char *name)
 	return (HS_NONE);
 }
 
-/* Root by its name, HS_NONE if none has it. */
+/*
+ * Root by its name, module:variable, or by the variable's name alone
+ * when only one module has it; HS_NONE if none has it, or if more than
+ * one does (*many set then, when many is not NULL).
+ */
 uint32_t
-analyze_heapview_root(const struct analyze_heapview *s, const char *name)
+analyze_heapview_root(const struct analyze_heapview *s, const char *name,
+    int *many)
 {
-	size_t	i;
+	const char	*colon;
+	uint32_t	 found = HS_NONE;
+	size_t		 i;
 
+	if (many != NULL)
+		*many = 0;
 	for (i = 0; i < s->nroots; i++) {
 		if (strcmp(s->roots[i].name, name) == 0)
 			return ((uint32_t)i);
 	}
-	return (HS_NONE);
+	for (i = 0; i < s->nroots; i++) {
+		colon = strrchr(s->roots[i].name, ':');
+		if (colon == NULL || strcmp(colon + 1, name) != 0)
+			continue;
+		if (found != HS_NONE) {
+			if (many != NULL)
+				*many = 1;
+			return (HS_NONE);
+		}
+		found = (uint32_t)i;
+	}
+	return (found);
 }
 
 /* Whether type name t matches pattern p (a trailing * takes a prefix). */
@@ -397,6 +417,7 @@ analyze_heapview_load(struct store *st, int64_t session,
 	struct store_cursor		*c;
 	struct store_heap_site		 site;
 	struct store_heap_block		 b;
+	struct store_heap_region	 reg;
 	struct analyze_heapmap_region	*rg = NULL;
 	size_t				 nrg = 0, cap = 0, fcap = 0, i, k, r;
 	uint64_t			 lo, hi, end, kept = 0;
@@ -411,9 +432,9 @@ analyze_heapview_load(struct store *st, int64_t session,
 	/* The regions, by address. */
 	if ((c = store_heap_regions(st, session)) == NULL)
 		goto store;
-	while ((rc = store_heap_next(c)) == 1) {
-		lo = (uint64_t)store_heap_int(c, 2);
-		hi = (uint64_t)store_heap_int(c, 3);
+	while ((rc = store_heap_region_next(c, &reg)) == 1) {
+		lo = reg.lo;
+		hi = reg.hi;
 		if (hi <= lo || (nrg > 0 && lo < rg[nrg - 1].hi))
 			continue;	/* the map would refuse it */
 		if (nrg == cap) {
@@ -422,8 +443,8 @@ analyze_heapview_load(struct store *st, int64_t session,
 		}
 		rg[nrg].lo = lo;
 		rg[nrg].hi = hi;
-		rg[nrg++].name = xstrdup(strcmp(store_heap_text_at(c, 1),
-		    "heap") == 0 ? "main heap" : store_heap_text_at(c, 1));
+		rg[nrg++].name = xstrdup(strcmp(reg.kind, "heap") == 0 ?
+		    "main heap" : reg.kind);
 	}
 	store_cursor_close(c);
 	if (rc < 0)

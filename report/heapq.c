@@ -1,6 +1,6 @@
 /*
  * profview heap SESSION QUESTION [ARGS]: HeapInspector's questions of a
- * heap session, answered from the graph loaded once (analyze/heapsnap.c)
+ * heap session, answered from the snapshot loaded once (analyze/heapview.c)
  * as one table in any report format, for scripts:
  *
  *	collectable			memcheck's definitely + indirectly lost
@@ -56,7 +56,8 @@ static const char *const heapq_state[ANALYZE_HEAP_NSTATES] = {
 
 struct heapq {
 	struct store			*st;
-	struct analyze_heap_snap	 m;
+	int64_t			 session;
+	struct analyze_heapview	 v;
 	struct report_out		 out;
 	struct report_doc		 doc;
 	struct report_table		 t;
@@ -66,9 +67,10 @@ struct heapq {
 };
 
 static const char *
-heapq_type(const struct analyze_heap_snap *m, uint32_t b)
+heapq_type(const struct analyze_heapview *v, uint32_t b)
 {
-	return (m->type[b] >= 0 ? m->type_name[m->type[b]] : "");
+	return (v->type[b] != ANALYZE_HEAPVIEW_NONE ?
+	    v->types[v->type[b]].name : "");
 }
 
 static void
@@ -96,15 +98,15 @@ heapq_begin(struct heapq *q, FILE *f, int format, const char *name,
 static void
 heapq_block_row(struct heapq *q, uint32_t b)
 {
-	const struct analyze_heap_snap	*m = &q->m;
+	const struct analyze_heapview	*v = &q->v;
 	struct report_cell		 c[HEAPQ_BLOCK_COLS];
 
 	c[0] = report_int(b);
-	c[1] = report_int((int64_t)m->addr[b]);
-	c[2] = report_int((int64_t)m->size[b]);
-	c[3] = report_int((int64_t)m->usable[b]);
-	c[4] = report_str(heapq_state[m->g.state[b]]);
-	c[5] = report_str(heapq_type(m, b));
+	c[1] = report_int((int64_t)v->addr[b]);
+	c[2] = report_int((int64_t)v->size[b]);
+	c[3] = report_int((int64_t)v->usable[b]);
+	c[4] = report_str(heapq_state[v->graph.state[b]]);
+	c[5] = report_str(heapq_type(v, b));
 	report_row(&q->out, c);
 }
 
@@ -112,9 +114,9 @@ heapq_block_row(struct heapq *q, uint32_t b)
 static void
 heapq_blocks(struct heapq *q, const uint8_t *mark)
 {
-	uint32_t	b, base = 1 + q->m.nroots;
+	uint32_t	b, base = 1 + (uint32_t)q->v.nroots;
 
-	for (b = 0; b < q->m.nblocks; b++) {
+	for (b = 0; b < q->v.nblocks; b++) {
 		if (mark[base + b])
 			heapq_block_row(q, b);
 	}
@@ -136,18 +138,21 @@ static int64_t
 heapq_node(struct heapq *q, const char *arg, int roots)
 {
 	uint64_t	a;
-	int64_t		b;
+	uint32_t	r;
+	size_t		b;
+	int		many;
 
-	if (roots && (b = analyze_heap_snap_root(&q->m, arg)) >= 0)
-		return (1 + b);
-	if (roots && b == -2) {
+	if (roots && (r = analyze_heapview_root(&q->v, arg, &many)) !=
+	    ANALYZE_HEAPVIEW_NONE)
+		return (1 + (int64_t)r);
+	if (roots && many) {
 		q->cause = xasprintf("%s: more than one module has a variable"
 		    " of that name: say module:%s", arg, arg);
 		return (-1);
 	}
 	if (heapq_addr(arg, &a) == 0) {
-		if ((b = analyze_heap_snap_block_at(&q->m, a)) >= 0)
-			return (1 + q->m.nroots + b);
+		if ((b = analyze_heapmap_find(&q->v.map, a)) != SIZE_MAX)
+			return (1 + (int64_t)q->v.nroots + (int64_t)b);
 		q->cause = xasprintf("%s: no live block holds this address",
 		    arg);
 		return (-1);
@@ -157,45 +162,24 @@ heapq_node(struct heapq *q, const char *arg, int roots)
 	return (-1);
 }
 
-static int64_t
-heapq_by_type(const struct analyze_heap_snap *m, uint32_t b)
-{
-	return (m->type[b]);
-}
-
-static int64_t
-heapq_by_module(const struct analyze_heap_snap *m, uint32_t b)
-{
-	return (m->type[b] >= 0 ? m->type_module[m->type[b]] : -1);
-}
-
-static int64_t
-heapq_by_size(const struct analyze_heap_snap *m, uint32_t b)
-{
-	uint64_t	s = m->size[b];
-	int64_t		k = 0;
-
-	while (k < 63 && (1ULL << k) < s)
-		k++;
-	return (k);
-}
-
+/* Types and modules by bytes, most first; sizes by size. */
 static int
-heapq_group_cmp(const void *a, const void *b)
+heapq_sum_cmp(const void *a, const void *b)
 {
-	const struct analyze_heap_group	*x = a, *y = b;
+	const struct analyze_heapview_sum	*x = a, *y = b;
 
 	if (x->bytes != y->bytes)
 		return (x->bytes < y->bytes ? 1 : -1);
 	return (x->key < y->key ? -1 : x->key > y->key);
 }
 
+/* ObjectsByType, ObjectsByModule or ObjectSizes (heapview.c's sums). */
 static void
 heapq_groups(struct heapq *q, FILE *f, int format, const char *name,
-    const char *what, int64_t (*key)(const struct analyze_heap_snap *,
-    uint32_t), size_t n, int sizes)
+    const char *what, int by)
 {
-	struct analyze_heap_group	*g;
+	const struct analyze_heapview	*v = &q->v;
+	struct analyze_heapview_sum	*g;
 	struct report_col		 cols[HEAPQ_GROUP_COLS];
 	struct report_cell		 c[HEAPQ_GROUP_COLS];
 	char				*label;
@@ -203,26 +187,26 @@ heapq_groups(struct heapq *q, FILE *f, int format, const char *name,
 
 	memcpy(cols, heapq_group_cols, sizeof cols);
 	cols[0].title = what;
-	ng = analyze_heap_snap_group(&q->m, key, n, &g);
-	/* Sizes read best by size; the rest by bytes, most first. */
-	if (!sizes)
-		qsort(g, ng, sizeof *g, heapq_group_cmp);
+	ng = analyze_heapview_sums(v, by, &g);
+	if (by != ANALYZE_HEAPVIEW_BY_SIZE)
+		qsort(g, ng, sizeof *g, heapq_sum_cmp);
 	heapq_begin(q, f, format, name, cols, HEAPQ_GROUP_COLS, "no blocks");
 	for (i = 0; i < ng; i++) {
-		if (sizes)
-			label = g[i].key <= 0 ? xstrdup("1") :
+		/* A size key k > 0 is [2^(k-1), 2^k). */
+		if (by == ANALYZE_HEAPVIEW_BY_SIZE)
+			label = g[i].key <= 1 ? xasprintf("%u", g[i].key) :
 			    xasprintf("%llu-%llu",
-			    (unsigned long long)(1ULL << (g[i].key - 1)) + 1,
-			    (unsigned long long)(1ULL << g[i].key));
-		else if (g[i].key < 0)
-			label = xstrdup(name[3] == 't' ? "(no type)" :
-			    "(no module)");
+			    (unsigned long long)1 << (g[i].key - 1),
+			    ((unsigned long long)1 << (g[i].key - 1)) * 2 - 1);
+		else if (g[i].key == ANALYZE_HEAPVIEW_NONE)
+			label = xstrdup(by == ANALYZE_HEAPVIEW_BY_TYPE ?
+			    "(no type)" : "(no module)");
 		else
-			label = xstrdup(name[3] == 't' ?
-			    q->m.type_name[g[i].key] :
-			    q->m.module_name[g[i].key]);
+			label = xstrdup(by == ANALYZE_HEAPVIEW_BY_TYPE ?
+			    v->types[g[i].key].name :
+			    v->modules[g[i].key].name);
 		c[0] = report_str(label);
-		c[1] = report_int((int64_t)g[i].count);
+		c[1] = report_int((int64_t)g[i].blocks);
 		c[2] = report_int((int64_t)g[i].bytes);
 		c[3] = report_int((int64_t)g[i].usable);
 		report_row(&q->out, c);
@@ -253,8 +237,9 @@ heapq_trace(struct heapq *q, FILE *f, int format, const char *path)
 	struct store_heap_root	 o;
 	struct report_cell	 c[HEAPQ_TRACE_COLS];
 	char			*name, *br, *end, *key;
-	int64_t			 r, index = -1;
-	int			 rc, same;
+	int64_t			 index = -1;
+	uint32_t		 r;
+	int			 rc, same, many;
 
 	name = xstrdup(path);
 	if ((br = strchr(name, '[')) != NULL) {
@@ -268,8 +253,9 @@ heapq_trace(struct heapq *q, FILE *f, int format, const char *path)
 		}
 		*br = '\0';
 	}
-	if ((r = analyze_heap_snap_root(&q->m, name)) < 0) {
-		q->cause = r == -2 ? xasprintf("%s: more than one module has"
+	if ((r = analyze_heapview_root(&q->v, name, &many)) ==
+	    ANALYZE_HEAPVIEW_NONE) {
+		q->cause = many ? xasprintf("%s: more than one module has"
 		    " it: say module:%s", name, name) : strchr(name, '.') !=
 		    NULL ? xasprintf("%s: no such root; fields of a variable"
 		    " need DWARF types, which snapshots do not hold yet",
@@ -279,26 +265,26 @@ heapq_trace(struct heapq *q, FILE *f, int format, const char *path)
 		return (-1);
 	}
 	q->title = xasprintf("session %lld: where %s points",
-	    (long long)q->m.session, path);
+	    (long long)q->session, path);
 	heapq_begin(q, f, format, "trace", heapq_trace_cols, HEAPQ_TRACE_COLS,
 	    "NIL: it points to no live block");
-	if ((cur = store_heap_roots(q->st, q->m.session)) == NULL) {
+	if ((cur = store_heap_roots(q->st, q->session)) == NULL) {
 		free(name);
 		return (0);
 	}
 	while ((rc = store_heap_root_next(cur, &o)) == 1) {
 		key = analyze_heap_snap_root_key(&o);
-		same = strcmp(key, q->m.root_name[r]) == 0;
+		same = strcmp(key, q->v.roots[r].name) == 0;
 		free(key);
-		if (!same || o.dst < 0 || o.dst >= q->m.nblocks)
+		if (!same || o.dst < 0 || (uint64_t)o.dst >= q->v.nblocks)
 			continue;
 		if (index >= 0 && o.name_off != index * 8)
 			continue;
 		c[0] = report_int(o.name_off);
 		c[1] = report_int(o.dst);
-		c[2] = report_int((int64_t)q->m.addr[o.dst]);
+		c[2] = report_int((int64_t)q->v.addr[o.dst]);
 		c[3] = report_int(o.dst_off);
-		c[4] = report_str(heapq_type(&q->m, (uint32_t)o.dst));
+		c[4] = report_str(heapq_type(&q->v, (uint32_t)o.dst));
 		report_row(&q->out, c);
 	}
 	store_cursor_close(cur);
@@ -310,25 +296,25 @@ heapq_trace(struct heapq *q, FILE *f, int format, const char *path)
 static int
 heapq_ask(struct heapq *q, FILE *f, int format, char **argv, int argc)
 {
-	struct analyze_heap_snap	*m = &q->m;
+	struct analyze_heapview		*v = &q->v;
+	struct analyze_heap		*g = &v->graph;
 	const char			*what = argv[0];
-	uint8_t				*mark, *drop, *unload;
-	uint32_t			*hits, from, b, r;
+	uint8_t				*mark, *drop, *unloaded;
+	uint32_t			 from, b, r, k, base = 1 + (uint32_t)v->nroots;
 	struct report_cell		 c[HEAPQ_NODE_COLS];
-	int64_t				 node, k, pos;
+	int64_t				 node, pos;
 	size_t				 n, i;
-	int				 kept;
 	char				*end;
 
-	mark = xcalloc((size_t)m->g.nnodes + 1, 1);
+	mark = xcalloc((size_t)g->nnodes + 1, 1);
 	if (strcasecmp(what, "collectable") == 0 && argc == 1) {
 		q->title = xasprintf("session %lld: collectable blocks"
-		    " (definitely + indirectly lost)", (long long)m->session);
+		    " (definitely + indirectly lost)", (long long)q->session);
 		heapq_begin(q, f, format, "collectable", heapq_block_cols,
 		    HEAPQ_BLOCK_COLS, "nothing is collectable");
-		for (b = 0; b < m->nblocks; b++) {
-			if (m->g.state[b] == ANALYZE_HEAP_DEFINITE ||
-			    m->g.state[b] == ANALYZE_HEAP_INDIRECT)
+		for (b = 0; b < v->nblocks; b++) {
+			if (g->state[b] == ANALYZE_HEAP_DEFINITE ||
+			    g->state[b] == ANALYZE_HEAP_INDIRECT)
 				heapq_block_row(q, b);
 		}
 	} else if ((strcasecmp(what, "reachable") == 0 ||
@@ -337,14 +323,14 @@ heapq_ask(struct heapq *q, FILE *f, int format, char **argv, int argc)
 			goto bad;
 		from = (uint32_t)node;
 		if (tolower((unsigned char)what[0]) == 'r') {
-			analyze_heap_reach(&m->g, &from, 1, 0, NULL, mark);
+			analyze_heap_reach(g, &from, 1, 0, NULL, mark);
 			q->title = xasprintf("session %lld: blocks reachable"
-			    " from %s", (long long)m->session, argv[1]);
+			    " from %s", (long long)q->session, argv[1]);
 		} else {
-			analyze_heap_anchored_by(&m->g, from, mark);
+			analyze_heap_anchored_by(g, from, mark);
 			q->title = xasprintf("session %lld: blocks only %s"
 			    " anchors (freed if it were cleared)",
-			    (long long)m->session, argv[1]);
+			    (long long)q->session, argv[1]);
 		}
 		heapq_begin(q, f, format, what, heapq_block_cols,
 		    HEAPQ_BLOCK_COLS, "none");
@@ -353,82 +339,78 @@ heapq_ask(struct heapq *q, FILE *f, int format, char **argv, int argc)
 		if ((node = heapq_node(q, argv[1], 0)) < 0)
 			goto bad;
 		from = (uint32_t)node;
-		analyze_heap_reach(&m->g, &from, 1, 1, NULL, mark);
+		analyze_heap_reach(g, &from, 1, 1, NULL, mark);
 		q->title = xasprintf("session %lld: what reaches %s",
-		    (long long)m->session, argv[1]);
+		    (long long)q->session, argv[1]);
 		heapq_begin(q, f, format, "reached_from", heapq_node_cols,
 		    HEAPQ_NODE_COLS, "nothing: it is collectable");
-		for (r = 0; r < m->nroots; r++) {
+		for (r = 0; r < v->nroots; r++) {
 			if (!mark[1 + r])
 				continue;
 			c[0] = report_str("root");
 			c[1] = report_null();
 			c[2] = report_null();
 			c[3] = report_null();
-			c[4] = report_str(m->root_name[r]);
+			c[4] = report_str(v->roots[r].name);
 			report_row(&q->out, c);
 		}
-		for (b = 0; b < m->nblocks; b++) {
-			if (!mark[1 + m->nroots + b] ||
-			    1 + m->nroots + b == from)
+		for (b = 0; b < v->nblocks; b++) {
+			if (!mark[base + b] || base + b == from)
 				continue;
 			c[0] = report_str("block");
 			c[1] = report_int(b);
-			c[2] = report_int((int64_t)m->addr[b]);
-			c[3] = report_int((int64_t)m->size[b]);
-			c[4] = report_str(heapq_type(m, b));
+			c[2] = report_int((int64_t)v->addr[b]);
+			c[3] = report_int((int64_t)v->size[b]);
+			c[4] = report_str(heapq_type(v, b));
 			report_row(&q->out, c);
 		}
 	} else if (strcasecmp(what, "test-unload") == 0 && argc >= 2) {
-		unload = xcalloc((size_t)m->nmodules + 1, 1);
+		drop = xcalloc(v->nmodules + 1, 1);
 		for (i = 1; i < (size_t)argc; i++) {
-			if ((k = analyze_heap_snap_module(m, argv[i])) < 0) {
+			if ((k = analyze_heapview_module(v, argv[i])) ==
+			    ANALYZE_HEAPVIEW_NONE) {
 				q->cause = xasprintf("%s: no such module (the"
 				    " file name, as by-module shows it)",
 				    argv[i]);
-				free(unload);
+				free(drop);
 				goto bad;
 			}
-			unload[k] = 1;
+			drop[k] = 1;
 		}
-		analyze_heap_snap_unload_set(m, unload);
-		drop = xcalloc((size_t)m->nroots + 1, 1);
-		for (r = 0; r < m->nroots; r++)
-			drop[r] = m->root_module[r] >= 0 &&
-			    unload[m->root_module[r]];
-		n = analyze_heap_unload(&m->g, drop, mark);
+		unloaded = xcalloc(v->nmodules + 1, 1);
+		n = analyze_heapview_unload(v, drop, unloaded, mark);
 		q->title = xasprintf("session %lld: blocks freed by unloading"
-		    " %zu module%s (%zu blocks)", (long long)m->session,
+		    " %zu module%s (%zu blocks)", (long long)q->session,
 		    (size_t)argc - 1, argc == 2 ? "" : "s", n);
 		/* The seed marks named ones ++ and importers +: a column. */
 		if (format == REPORT_TEXT || format == REPORT_HTML) {
-			for (k = 0; k < m->nmodules; k++) {
-				if (unload[k])
+			for (i = 0; i < v->nmodules; i++) {
+				if (unloaded[i])
 					fprintf(stderr, "unloaded: %s%s\n",
-					    m->module_name[k], unload[k] == 1 ?
+					    v->modules[i].name, drop[i] ?
 					    " ++ (named)" : " + (imports one)");
 			}
 		}
 		heapq_begin(q, f, format, "test_unload", heapq_block_cols,
 		    HEAPQ_BLOCK_COLS, "nothing would be freed");
 		heapq_blocks(q, mark);
+		free(unloaded);
 		free(drop);
-		free(unload);
 	} else if (strcasecmp(what, "by-type") == 0 && argc == 1) {
 		q->title = xasprintf("session %lld: objects by type",
-		    (long long)m->session);
-		heapq_groups(q, f, format, "by_type", "type", heapq_by_type,
-		    m->ntypes, 0);
+		    (long long)q->session);
+		heapq_groups(q, f, format, "by_type", "type",
+		    ANALYZE_HEAPVIEW_BY_TYPE);
 	} else if (strcasecmp(what, "by-module") == 0 && argc == 1) {
 		q->title = xasprintf("session %lld: objects by module (of"
-		    " their type)", (long long)m->session);
+		    " their type)", (long long)q->session);
 		heapq_groups(q, f, format, "by_module", "module",
-		    heapq_by_module, m->nmodules, 0);
+		    ANALYZE_HEAPVIEW_BY_MODULE);
 	} else if (strcasecmp(what, "sizes") == 0 && argc == 1) {
 		q->title = xasprintf("session %lld: object sizes in powers of"
-		    " two", (long long)m->session);
-		heapq_groups(q, f, format, "sizes", "bytes", heapq_by_size, 64,
-		    1);
+		    " two", (long long)q->session);
+		heapq_groups(q, f, format, "sizes", "bytes",
+		    ANALYZE_HEAPVIEW_BY_SIZE);
 	} else if (strcasecmp(what, "find") == 0 && (argc == 2 || argc == 3)) {
 		pos = 0;
 		if (argc == 3) {
@@ -440,24 +422,23 @@ heapq_ask(struct heapq *q, FILE *f, int format, char **argv, int argc)
 				goto bad;
 			}
 		}
-		hits = xcalloc((size_t)m->nblocks + 1, sizeof *hits);
-		n = analyze_heap_snap_find(q->st, m, argv[1], pos, hits, &kept,
-		    &q->cause);
-		if (q->cause == NULL && !kept)
+		if (v->data_off == NULL) {
 			q->cause = xasprintf("session %lld kept no contents:"
 			    " snapshot with pvheap --contents",
-			    (long long)m->session);
-		if (q->cause != NULL) {
-			free(hits);
+			    (long long)q->session);
 			goto bad;
 		}
+		/* Block marks fit in mark[] (a byte per node, more). */
+		analyze_heapview_find(v, argv[1], strlen(argv[1]),
+		    (uint64_t)pos, mark);
 		q->title = xasprintf("session %lld: blocks with \"%s\" at %lld",
-		    (long long)m->session, argv[1], (long long)pos);
+		    (long long)q->session, argv[1], (long long)pos);
 		heapq_begin(q, f, format, "find", heapq_block_cols,
 		    HEAPQ_BLOCK_COLS, "none");
-		for (i = 0; i < n; i++)
-			heapq_block_row(q, hits[i]);
-		free(hits);
+		for (b = 0; b < v->nblocks; b++) {
+			if (mark[b])
+				heapq_block_row(q, b);
+		}
 	} else if (strcasecmp(what, "trace") == 0 && argc == 2) {
 		if (heapq_trace(q, f, format, argv[1]) != 0)
 			goto bad;
@@ -491,8 +472,14 @@ report_heap_question(struct store *st, int64_t id, char **argv, int argc,
 	}
 	memset(&q, 0, sizeof q);
 	q.st = st;
-	if (analyze_heap_snap_load(st, id, &q.m, cause) != 0)
+	q.session = id;
+	/* The map too: it finds the block at an address. */
+	if (analyze_heapview_load(st, id, &q.v, cause) != 0)
 		return (-1);
+	if (analyze_heapview_map(&q.v, cause) != 0) {
+		analyze_heapview_free(&q.v);
+		return (-1);
+	}
 	if (heapq_ask(&q, f, format, argv, argc) != 0) {
 		*cause = q.cause;
 		rc = -1;
@@ -501,6 +488,6 @@ report_heap_question(struct store *st, int64_t id, char **argv, int argc,
 		rc = report_end(&q.out, cause);
 	}
 	free(q.title);
-	analyze_heap_snap_free(&q.m);
+	analyze_heapview_free(&q.v);
 	return (rc);
 }

@@ -656,7 +656,7 @@ store_heap_types(struct store *st, int64_t session)
 
 /*
  * The regions blocks live in (heap, arena, mmap), by address: idx, kind,
- * lo, hi, name; read with store_heap_next and store_heap_int/_text_at.
+ * lo, hi, name; read with store_heap_region_next.
  */
 struct store_cursor *
 store_heap_regions(struct store *st, int64_t session)
@@ -700,21 +700,42 @@ store_heap_imports(struct store *st, int64_t session)
 	    session));
 }
 
-/* The next row of a cursor of integers and texts: columns by number. */
 int
-store_heap_next(struct store_cursor *c)
+store_heap_type_next(struct store_cursor *c, struct store_heap_type *t)
 {
-	return (store_cursor_step(c));
+	int	rc;
+
+	if ((rc = store_cursor_step(c)) != 1)
+		return (rc);
+	t->idx = store_cursor_int(c, 0);
+	t->name = store_cursor_text(c, 1);
+	t->module = store_cursor_int(c, 2);
+	return (1);
 }
 
-int64_t
-store_heap_int(struct store_cursor *c, int col)
+int
+store_heap_import_next(struct store_cursor *c, struct store_heap_import *m)
 {
-	return (store_cursor_int(c, col));
+	int	rc;
+
+	if ((rc = store_cursor_step(c)) != 1)
+		return (rc);
+	m->module = store_cursor_int(c, 0);
+	m->target = store_cursor_int(c, 1);
+	return (1);
 }
 
-const char *
-store_heap_text_at(struct store_cursor *c, int col)
+int
+store_heap_region_next(struct store_cursor *c, struct store_heap_region *r)
 {
-	return (store_cursor_text(c, col));
+	int	rc;
+
+	if ((rc = store_cursor_step(c)) != 1)
+		return (rc);
+	r->idx = store_cursor_int(c, 0);
+	r->kind = store_cursor_text(c, 1);
+	r->lo = (uint64_t)store_cursor_int(c, 2);
+	r->hi = (uint64_t)store_cursor_int(c, 3);
+	r->name = store_cursor_text(c, 4);
+	return (1);
 }

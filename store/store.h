@@ -394,6 +394,23 @@ struct store_heap_ref {
 	int64_t		 src, src_off, dst, dst_off;
 };
 
+struct store_heap_type {
+	int64_t		 idx;
+	const char	*name;
+	int64_t		 module;	/* -1: none */
+};
+
+struct store_heap_import {
+	int64_t		 module, target;
+};
+
+struct store_heap_region {
+	int64_t		 idx;
+	const char	*kind;		/* heap, arena, mmap */
+	uint64_t	 lo, hi;
+	const char	*name;
+};
+
 /* heap.c */
 int		 store_heap_add(struct store *, int64_t,
 		     const struct store_heap *);
@@ -436,9 +453,12 @@ struct store_cursor *store_heap_modules(struct store *, int64_t);
 int		 store_heap_module_next(struct store_cursor *,
 		     struct store_heap_module *);
 struct store_cursor *store_heap_imports(struct store *, int64_t);
-int		 store_heap_next(struct store_cursor *);
-int64_t		 store_heap_int(struct store_cursor *, int);
-const char	*store_heap_text_at(struct store_cursor *, int);
+int		 store_heap_type_next(struct store_cursor *,
+		     struct store_heap_type *);
+int		 store_heap_import_next(struct store_cursor *,
+		     struct store_heap_import *);
+int		 store_heap_region_next(struct store_cursor *,
+		     struct store_heap_region *);
 /* mon.c; cpu 0: the CPU columns are NULL (not measured). */
 int		 store_mon_add(struct store *, int64_t,
 		     const struct store_mon *);

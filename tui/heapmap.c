@@ -1568,7 +1568,7 @@ hm_path(struct heapmap *hm, const char *path, uint32_t *node)
 	char		*cause = NULL;
 	int		rel;
 
-	if ((r = analyze_heapview_root(hm->s, path)) != HM_SNONE) {
+	if ((r = analyze_heapview_root(hm->s, path, NULL)) != HM_SNONE) {
 		*node = 1 + r;
 		return (0);
 	}

@@ -837,7 +837,7 @@ START_TEST(test_snapshot)
 	ck_assert_uint_eq(n, 7);
 	ck_assert(lost[4 + 0] && !lost[4 + 5] && lost[4 + 11]);
 	ck_assert_uint_eq(analyze_heapview_module(s, "libc"), 2);
-	ck_assert_uint_eq(analyze_heapview_root(s, "thread 1"), 2);
+	ck_assert_uint_eq(analyze_heapview_root(s, "thread 1", NULL), 2);
 	analyze_heapview_free(s);
 	free(s);
 
