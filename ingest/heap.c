@@ -220,7 +220,7 @@ static int
 heap_records(struct ingest_ctx *ctx, struct ingest_heap *h)
 {
 	const struct ingest_heap_sec *s;
-	uint64_t	 i, prev = 0, addr, size, end, off, sum;
+	uint64_t	 i, prev = 0, addr, size, end, off, sum, nimp = 0;
 	uint64_t	 nblk = h->blks.count, src, word, psrc = 0, pword = 0;
 	uint32_t	 v, dst;
 	char		 field[48];
@@ -243,6 +243,19 @@ heap_records(struct ingest_ctx *ctx, struct ingest_heap *h)
 		if (heap_run(ctx, s, "MODS", i, HF_MODS_FIRST_IMPORT,
 		    "first_import", "nimports", &h->imps))
 			return (-1);
+		/*
+		 * Each module's imports are its own: runs that overlap would
+		 * make modules x imports rows of a small file.
+		 */
+		nimp += ingest_heap_u32(s, i, HF_MODS_NIMPORTS);
+		if (nimp > h->imps.count) {
+			snprintf(field, sizeof field, "MODS[%llu].nimports",
+			    (unsigned long long)i);
+			return (ingest_fail(ctx, heap_at(s, i,
+			    HF_MODS_NIMPORTS), field, "the modules claim %llu"
+			    " imports of %llu records", (unsigned long long)nimp,
+			    (unsigned long long)h->imps.count));
+		}
 	}
 	for (i = 0, s = &h->imps; i < s->count; i++) {
 		if (heap_idx(ctx, s, "IMPS", i, HF_IMPS_MODULE, "module",
@@ -290,6 +303,16 @@ heap_records(struct ingest_ctx *ctx, struct ingest_heap *h)
 		if (heap_run(ctx, s, "SITE", i, HF_SITE_FIRST_FRAME,
 		    "first_frame", "nframes", &h->frms))
 			return (-1);
+		/* Frames may be shared between sites, but no deeper. */
+		if (ingest_heap_u32(s, i, HF_SITE_NFRAMES) >
+		    HEAPFMT_DEPTH_MAX) {
+			snprintf(field, sizeof field, "SITE[%llu].nframes",
+			    (unsigned long long)i);
+			return (ingest_fail(ctx, heap_at(s, i,
+			    HF_SITE_NFRAMES), field, "%u frames, more than the"
+			    " %d a stack keeps", ingest_heap_u32(s, i,
+			    HF_SITE_NFRAMES), HEAPFMT_DEPTH_MAX));
+		}
 		if (heap_idx(ctx, s, "SITE", i, HF_SITE_TYPE, "type", "TYPE",
 		    h->type.count, 1))
 			return (-1);

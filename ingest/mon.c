@@ -7,6 +7,7 @@
  * file must reach [end], so a profile cut short or edited wrong is
  * refused with the byte offset and the field.
  */
+#include <ctype.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
@@ -289,6 +290,22 @@ mon_name(struct mon_rd *r, const struct mon_tok *t, const char *field)
  * A function key: an escaped name, or name@module+0xaddr when two
  * functions share the name.  Its name part, unescaped, goes to *name.
  */
+/*
+ * Whether p[0..n) is all lower-case hex digits.  Counted, not strspn:
+ * the file is mapped, with no NUL after its last byte.
+ */
+static int
+mon_hexdigits(const char *p, size_t n)
+{
+	size_t	i;
+
+	for (i = 0; i < n; i++) {
+		if (!isdigit((unsigned char)p[i]) && (p[i] < 'a' || p[i] > 'f'))
+			return (0);
+	}
+	return (1);
+}
+
 static char *
 mon_key(struct mon_rd *r, const char *p, size_t len, size_t off,
     const char *field, char **name)
@@ -309,8 +326,7 @@ mon_key(struct mon_rd *r, const char *p, size_t len, size_t off,
 	if (plus == NULL || plus == at + 1 || len - (size_t)(plus - p) < 4 ||
 	    plus[1] != '0' || plus[2] != 'x' ||
 	    (m = mon_unescape(at + 1, (size_t)(plus - at - 1))) == NULL ||
-	    strspn(plus + 3, "0123456789abcdef") < len - (size_t)(plus - p) -
-	    3) {
+	    !mon_hexdigits(plus + 3, len - (size_t)(plus - p) - 3)) {
 		free(n);
 		free(m);
 		goto bad;

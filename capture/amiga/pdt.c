@@ -6,6 +6,7 @@
  * list, and the closing counts must match, so a truncated or edited plan
  * is refused rather than patched into a program.
  */
+#include <ctype.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <stdarg.h>
@@ -220,8 +221,11 @@ pdt_insn(const char *tok, const uint8_t *code, size_t left,
 		in->kind = PVT_I_PLAIN;
 		return (0);
 	case 'r':
+		/* strtoul takes a sign: digits only, no wrap past len. */
+		if (!isdigit((unsigned char)end[1]))
+			return (-1);
 		field = strtoul(end + 1, &end, 10);
-		if (*end != '\0' || field == 0 || field + 4 > len)
+		if (*end != '\0' || field == 0 || len < 4 || field > len - 4)
 			return (-1);
 		in->kind = PVT_I_RIP;
 		in->field = (uint8_t)field;
@@ -358,6 +362,11 @@ pdt_fn(struct pdt_in *in, struct pvt_plan *p, char **v, size_t n)
 	    fn->size >= PVT_JMP_LEN)))
 		return (pdt_bad(in, "len", "%s does not fit a %s of %" PRIu64
 		    " bytes", v[5], v[4], fn->size));
+	/* The agent writes len bytes at addr: inside the module's text. */
+	if (len != 0 && (fn->addr < p->mod[mod].lo || fn->addr >=
+	    p->mod[mod].hi || len > p->mod[mod].hi - fn->addr))
+		return (pdt_bad(in, "addr", "%s and %" PRIu64 " bytes are not"
+		    " inside the module's text", v[2], len));
 	fn->len = (uint8_t)len;
 	if (len == 0) {
 		if (strcmp(v[6], "-") != 0 || strcmp(v[7], "-") != 0)
@@ -465,7 +474,8 @@ pvt_pdt_read(struct pvt_plan *p, const char *path, char **cause)
 		}
 		if (line[0] == '#' || line[0] == '\0')
 			continue;
-		n = pdt_split(line, v, 11);
+		if ((n = pdt_split(line, v, 11)) == 0)
+			continue;	/* blanks only */
 		if (strcmp(v[0], "module") == 0) {
 			if (pdt_module(&in, p, v, n) != 0)
 				goto out;

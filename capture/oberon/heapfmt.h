@@ -79,6 +79,7 @@
 #define HF_INFO_CMDLINE		52	/* str */
 #define HF_INFO_CWD		56	/* str */
 #define HF_INFO_DEPTH		60
+#define HEAPFMT_DEPTH_MAX	64	/* frames kept per stack, at most */
 #define HF_INFO_PAGE_SIZE	64
 #define HF_INFO_SIGNAL		68
 #define HF_INFO_PTR_SIZE	72

@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "config.h"
+#include "capture/oberon/heapfmt.h"
 
 #ifndef PVHEAP_LIBDIR
 #define PVHEAP_LIBDIR	"/usr/local/lib/profview"
@@ -163,7 +164,8 @@ main(int argc, char **argv)
 			break;
 		case 'd':
 			depth = (int)strtol(optarg, &end, 10);
-			if (*end != '\0' || depth < 1 || depth > 64) {
+			if (*end != '\0' || depth < 1 ||
+			    depth > HEAPFMT_DEPTH_MAX) {
 				fprintf(stderr, "pvheap: --depth %s: 1 to 64"
 				    " frames\n", optarg);
 				return (2);
