@@ -408,8 +408,9 @@ loop_crash(int sig)
 	static const char reset[] = "\033[?1006l\033[?1002l\033[?1000l"
 	    "\033[?1l\033>\033[m\033[?1049l\033[?25h\r\n";
 
+	/* A failed write is no reason to skip the termios or the signal. */
 	if (write(STDOUT_FILENO, reset, sizeof reset - 1) < 0)
-		_exit(128 + sig);
+		errno = 0;
 	if (loop_termios_ok)
 		tcsetattr(STDIN_FILENO, TCSANOW, &loop_termios);
 	raise(sig);	/* SA_RESETHAND: the default action now */
@@ -425,12 +426,21 @@ loop_crash_handlers(int on)
 				    SIGXCPU, SIGXFSZ, SIGPIPE, SIGALRM,
 				    SIGVTALRM, SIGPROF, SIGUSR1, SIGUSR2,
 				    SIGIO, SIGPWR, SIGSTKFLT };
+	/* A stack of their own: a stack overflow's SIGSEGV still runs. */
+	static char		 altstack[64 * 1024];
+	stack_t			 ss;
 	struct sigaction	 sa;
 	size_t			 i;
 
+	if (on) {
+		memset(&ss, 0, sizeof ss);
+		ss.ss_sp = altstack;
+		ss.ss_size = sizeof altstack;
+		sigaltstack(&ss, NULL);
+	}
 	memset(&sa, 0, sizeof sa);
 	sa.sa_handler = on ? loop_crash : SIG_DFL;
-	sa.sa_flags = on ? SA_RESETHAND | SA_NODEFER : 0;
+	sa.sa_flags = on ? SA_RESETHAND | SA_NODEFER | SA_ONSTACK : 0;
 	sigemptyset(&sa.sa_mask);
 	for (i = 0; i < sizeof sigs / sizeof sigs[0]; i++)
 		sigaction(sigs[i], &sa, NULL);
@@ -953,8 +963,16 @@ tui_main(struct store *st, const int64_t *ids, size_t n,
 		fatal("termkey_new: %s", strerror(errno));
 	tui_keymap_init(loop.tk);
 	loop_termios_ok = (tcgetattr(STDIN_FILENO, &loop_termios) == 0);
-	if (initscr() == NULL)
-		fatal("initscr failed");
+	/*
+	 * newterm, not initscr: initscr exits by itself when TERM is no
+	 * good, with termkey's keypad mode left on.
+	 */
+	if (newterm(NULL, stdout, stdin) == NULL) {
+		termkey_destroy(loop.tk);
+		loop.tk = NULL;
+		fatal("cannot start curses on TERM=%s", getenv("TERM") !=
+		    NULL ? getenv("TERM") : "(unset)");
+	}
 	loop.curses = 1;
 	fatal_hook(loop_restore);
 	loop_crash_handlers(1);

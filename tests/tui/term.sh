@@ -8,7 +8,7 @@
 # alternate screen, mouse reporting, application cursor keys and keypad
 # (tmux reports each mode).
 . "${top_srcdir:-.}/tests/tui/lib.sh"
-echo 1..23
+echo 1..24
 mkprf
 
 # Alternate screen, application cursor keys, keypad, mouse (normal and
@@ -108,4 +108,12 @@ for term in xterm-256color vt100 linux; do
 	    wait_for "sorted by " && keys Q && restored
 	ok $? "TERM=$term: draws, takes keys, quits cleanly"
 done
+
+# A TERM curses does not know: an error and status 1, the keypad as
+# termkey found it (initscr would have exited with it in keypad mode).
+start nosuchterm -- browse 1
+wait_for "profview exited" && [ "$(cat "$dir/status")" = 1 ] &&
+    screen | grep -q "cannot start curses on TERM=nosuchterm" &&
+    [ "$($T display -p '#{keypad_cursor_flag}#{keypad_flag}')" = 00 ]
+ok $? "TERM=nosuchterm: an error, status 1, keypad mode off"
 finish
