@@ -795,9 +795,14 @@ analyze_bucket_names_fit(const struct analyze_hist *h,
 		fit = width;
 	for (k = analyze_bucket_sym(h, b, 0); k < end;
 	    k = analyze_bucket_sym(h, b, k + 1)) {
+		/* Once full, only counted: no strlen of every name left. */
+		if (more != 0) {
+			more++;
+			continue;
+		}
 		name = h->syms[k].name;
 		n = strlen(name) + (used != 0 ? 2 : 0);
-		if (more != 0 || used + n >= fit) {
+		if (used + n >= fit) {
 			more++;
 			continue;
 		}

@@ -57,7 +57,7 @@ struct annotate {
 #define ANNOTATE_BYTES	35
 #define ANNOTATE_NBYTES	6		/* shown; more end in + */
 #define ANNOTATE_TEXT	49
-#define ANNOTATE_SRC	19		/* where a source line starts */
+#define ANNOTATE_SRCCOL	19		/* where a source line starts */
 
 static int
 annotate_bucket_estimated(const struct analyze_ann_bucket *b)
@@ -402,10 +402,10 @@ annotate_draw(struct tui_view *tv, int y, int h, int w)
 		case ANNOTATE_SRC:
 			annotate_untab(analyze_src_text(&an->a, r->idx), buf,
 			    sizeof buf);
-			tui_putf(yy, ANNOTATE_SRC - 7, 6, attr != TUI_PLAIN ?
+			tui_putf(yy, ANNOTATE_SRCCOL - 7, 6, attr != TUI_PLAIN ?
 			    attr : tui_attr(TUI_C_SOURCE), "%6lld",
 			    (long long)an->a.src[r->idx].line);
-			tui_put_marks(yy, ANNOTATE_SRC, w - ANNOTATE_SRC,
+			tui_put_marks(yy, ANNOTATE_SRCCOL, w - ANNOTATE_SRCCOL,
 			    attr != TUI_PLAIN ? attr : tui_attr(TUI_C_SOURCE),
 			    buf, marks);
 			break;

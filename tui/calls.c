@@ -35,6 +35,7 @@ struct calls {
 	size_t			*order;
 	int			 sort;
 	int			 cpu;		/* show CPU time */
+	double			 all;		/* self time of every function */
 };
 
 /* The time a row shows: real or CPU, self or self+children. */
@@ -87,8 +88,11 @@ calls_sort(struct calls *cs)
 {
 	size_t	i;
 
-	for (i = 0; i < cs->m->nfn; i++)
+	cs->all = 0;
+	for (i = 0; i < cs->m->nfn; i++) {
 		cs->order[i] = i;
+		cs->all += (double)calls_self(cs, &cs->m->fn[i]);
+	}
 	qsort_r(cs->order, cs->m->nfn, sizeof *cs->order, calls_cmp, cs);
 }
 
@@ -132,16 +136,13 @@ calls_draw(struct tui_view *tv, int y, int h, int w)
 	struct calls		*cs = tv->data;
 	const struct store_func	*f;
 	char			 self[32], total[32], avg[32];
-	double			 share, all;
+	double			 share;
 	size_t			 i;
 	int			 row, attr, yy;
 
 	tui_putf(y, 0, w, tui_attr(TUI_C_HEADER), "%10s %12s %6s %14s %10s"
 	    " %-4s %s", "calls", "self ms", "self%", "self+child ms",
 	    "us/call", "how", "function");
-	all = 0;
-	for (i = 0; i < cs->m->nfn; i++)
-		all += (double)calls_self(cs, &cs->m->fn[i]);
 	tv->list.y = y + 1;
 	tui_list_fit(&tv->list, h - 1);
 	for (row = 0; row < tv->list.height; row++) {
@@ -159,7 +160,7 @@ calls_draw(struct tui_view *tv, int y, int h, int w)
 		else
 			snprintf(avg, sizeof avg, "%.3f", f->calls ?
 			    calls_self(cs, f) / 1e3 / (double)f->calls : 0);
-		share = all > 0 ? 100.0 * calls_self(cs, f) / all : 0;
+		share = cs->all > 0 ? 100.0 * calls_self(cs, f) / cs->all : 0;
 		tui_putf(yy, 0, w, attr, "%10llu %12s %5.1f%% %14s %10s %-4s",
 		    (unsigned long long)f->calls, self, share, total, avg,
 		    f->trap ? "trap" : "jump");
@@ -171,11 +172,27 @@ calls_draw(struct tui_view *tv, int y, int h, int w)
 static struct tui_view	*tui_callers_new(struct tui_view *, size_t);
 static struct tui_view	*tui_tree_new(struct tui_view *);
 
+/* Put the cursor on function k's row. */
+static int
+calls_jump(struct tui_view *tv, size_t k)
+{
+	struct calls	*cs = tv->data;
+	size_t		 i;
+
+	for (i = 0; i < tv->list.n; i++) {
+		if (cs->order[i] == k) {
+			tui_list_goto(&tv->list, i);
+			return (0);
+		}
+	}
+	return (-1);
+}
+
 static int
 calls_key(struct tui_view *tv, enum tui_action a)
 {
 	struct calls	*cs = tv->data;
-	size_t		 fn, i;
+	size_t		 fn;
 
 	switch (a) {
 	case TUI_ACT_CALLS_SORT:
@@ -191,10 +208,7 @@ calls_key(struct tui_view *tv, enum tui_action a)
 		}
 		calls_sort(cs);
 		tv->search.stale = 1;
-		for (i = 0; i < tv->list.n; i++) {
-			if (cs->order[i] == fn)
-				tui_list_goto(&tv->list, i);
-		}
+		calls_jump(tv, fn);
 		if (a == TUI_ACT_CALLS_SORT)
 			tui_message("sorted by %s", calls_sort_name[cs->sort]);
 		return (TUI_R_DRAW);
@@ -235,22 +249,6 @@ static const void *
 calls_model(struct tui_view *tv)
 {
 	return (((struct calls *)tv->data)->m);
-}
-
-/* Put the cursor on function k's row. */
-static int
-calls_jump(struct tui_view *tv, size_t k)
-{
-	struct calls	*cs = tv->data;
-	size_t		 i;
-
-	for (i = 0; i < tv->list.n; i++) {
-		if (cs->order[i] == k) {
-			tui_list_goto(&tv->list, i);
-			return (0);
-		}
-	}
-	return (-1);
 }
 
 static void

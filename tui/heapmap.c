@@ -109,8 +109,6 @@ struct heapmap {
 	uint64_t			 rows_from;
 	uint64_t			 rows_to;
 	int				 drag;		/* button held */
-	uint64_t			 drag_row;
-	uint32_t			 drag_col;
 
 	/* What picks the marks. */
 	int				 dirty;
@@ -356,8 +354,10 @@ hm_follow(struct heapmap *hm)
 		return;
 	if (analyze_heapmap_span(hm->m, &hm->v, &lo, &hi) != 0)
 		return;
+	/* Only as far as the view: past it is no cursor's business. */
 	b = hm_block_from(hm, lo);
-	while (b < hm->s->nblocks && hm->m->mark[b] == HM_NONE)
+	while (b < hm->s->nblocks && hm->s->addr[b] < hi &&
+	    hm->m->mark[b] == HM_NONE)
 		b++;
 	if (b < hm->s->nblocks && hm->s->addr[b] < hi)
 		hm->cur = b;
@@ -1006,9 +1006,11 @@ hm_draw(struct tui_view *tv, int y, int h, int w)
 static void
 hm_cursor_row(struct heapmap *hm, int dir)
 {
-	uint64_t	row, lo, hi, n = analyze_heapmap_nrows(hm->m, &hm->v);
+	uint64_t	row, lo, hi, next;
+	uint64_t	n = analyze_heapmap_nrows(hm->m, &hm->v);
 	uint32_t	col;
 	size_t		b;
+	long		r;
 
 	if (hm->cur == SIZE_MAX)
 		return;
@@ -1026,8 +1028,18 @@ hm_cursor_row(struct heapmap *hm, int dir)
 		    &hi) != 0 && analyze_heapmap_row_addr(hm->m, &hm->v, row,
 		    &lo) < 0)
 			return;
+		/*
+		 * Within the row: it ends where the next row starts, or with
+		 * its region.
+		 */
+		r = analyze_heapmap_row_addr(hm->m, &hm->v, row, &next);
+		hi = r >= 0 ? hm->m->regions[r].hi : UINT64_MAX;
+		if (analyze_heapmap_row_addr(hm->m, &hm->v, row + 1, &next) >=
+		    0 && next < hi)
+			hi = next;
 		b = hm_block_from(hm, lo);
-		while (b < hm->s->nblocks && hm->m->mark[b] == HM_NONE)
+		while (b < hm->s->nblocks && hm->s->addr[b] < hi &&
+		    hm->m->mark[b] == HM_NONE)
 			b++;
 		if (b >= hm->s->nblocks || hm_block_row(hm, b, NULL) != row) {
 			/* None there: keep to the column, say so. */
@@ -1292,8 +1304,6 @@ hm_mouse(struct tui_view *tv, int button, int y, int x)
 	if (btn == 1 || btn == 3) {
 		/* The press: a drag may follow; a click selects now. */
 		hm->drag = 1;
-		hm->drag_row = row;
-		hm->drag_col = col;
 		hm->rows_on = 0;
 		hm->rows_from = hm->rows_to = row;
 		if (btn == 3)
@@ -1436,8 +1446,7 @@ hm_cmd_setmapto(struct heapmap *hm, const char *args)
 		if (hm_addr(hm, args, &a) != 0)
 			return (TUI_R_DRAW);
 		analyze_heapmap_center(hm->m, &hm->v, a);
-		if ((hm->cur = analyze_heapmap_find(hm->m, a)) == SIZE_MAX)
-			hm->cur = SIZE_MAX;
+		hm->cur = analyze_heapmap_find(hm->m, a);
 	}
 	hm_follow(hm);
 	return (TUI_R_DRAW);
@@ -1914,9 +1923,8 @@ hm_match(struct tui_view *tv, size_t row, const char *pattern)
 
 	if (!hm_shown(hm) || row >= hm->s->nblocks)
 		return (0);
-	if (tv->search.isaddr && hm->s->addr[row] <= tv->search.addr &&
-	    tv->search.addr < hm->s->addr[row] + (hm->s->usable[row] ?
-	    hm->s->usable[row] : 1))
+	if (tui_search_in(&tv->search, hm->s->addr[row], hm->s->addr[row] +
+	    (hm->s->usable[row] ? hm->s->usable[row] : 1)))
 		return (1);
 	return (tui_strcasestr(hm_type_name(hm, row), pattern));
 }
