@@ -402,6 +402,8 @@ size_t		 analyze_ovd_load_list(const struct analyze_ovd_index *,
 #define ANALYZE_HEAP_E_ROOT	0x1	/* src is a root, not a block */
 #define ANALYZE_HEAP_E_INTERIOR	0x2	/* points inside dst, not at it */
 #define ANALYZE_HEAP_E_EXCUSED	0x4	/* ... as a memcheck heuristic allows */
+/* Nodes and edges a graph may have: below the top bit, which marks. */
+#define ANALYZE_HEAP_MAX	0x80000000u
 
 struct analyze_heap_edge {
 	uint32_t	 src;

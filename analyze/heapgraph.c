@@ -19,7 +19,7 @@
 
 #define HG_NONE		UINT32_MAX
 /* In out[]/in[]: the pointer is interior and no heuristic excuses it. */
-#define HG_WEAK		0x80000000u
+#define HG_WEAK		ANALYZE_HEAP_MAX
 #define HG_NODE(x)	((x) & ~HG_WEAK)
 
 /* Free everything; h is all zeros after. */
@@ -57,7 +57,7 @@ analyze_heap_build(struct analyze_heap *h, uint32_t nroots, uint32_t nblocks,
 	memset(h, 0, sizeof *h);
 	n = 1 + (uint64_t)nroots + nblocks;
 	/* HG_WEAK takes the top bit; a node count must leave it free. */
-	if (n >= HG_WEAK || nedges + nroots >= HG_WEAK) {
+	if (n >= ANALYZE_HEAP_MAX || nedges + nroots >= ANALYZE_HEAP_MAX) {
 		*cause = xasprintf("heap graph: %llu nodes, %zu edges: too many",
 		    (unsigned long long)n, nedges);
 		return (-1);

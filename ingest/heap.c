@@ -17,6 +17,7 @@
 #include <time.h>
 
 #include "xmalloc.h"
+#include "analyze/analyze.h"
 #include "capture/oberon/heapfmt.h"
 #include "ingest/bytes.h"
 #include "ingest/ingest.h"
@@ -500,10 +501,14 @@ ingest_heap_parse(struct ingest_ctx *ctx, struct ingest_heap *h)
 	    h->strs.p[h->strs.count - 1] != '\0')
 		return (ingest_fail(ctx, h->strs.off, "STRS", "the string"
 		    " table must start and end with a NUL byte"));
-	if (h->blks.count > HEAPFMT_NONE)
+	/* What the heap graph (analyze_heap_build) can hold. */
+	if (h->blks.count + h->root.count + 1 >= ANALYZE_HEAP_MAX ||
+	    h->edgs.count + h->root.count >= ANALYZE_HEAP_MAX)
 		return (ingest_fail(ctx, h->blks.at + 16, "BLKS.count",
-		    "%llu blocks; at most %u", (unsigned long long)
-		    h->blks.count, HEAPFMT_NONE));
+		    "%llu blocks, %llu pointers and %llu roots; at most %u"
+		    " nodes or pointers", (unsigned long long)h->blks.count,
+		    (unsigned long long)h->edgs.count,
+		    (unsigned long long)h->root.count, ANALYZE_HEAP_MAX - 1));
 	h->contents = ingest_heap_u64(&h->info, 0, HF_INFO_CONTENTS);
 	if (heap_records(ctx, h) != 0)
 		return (-1);
@@ -569,110 +574,71 @@ heap_heuristic(const struct ingest_heap *h, uint64_t b, uint32_t field)
 	return (0);
 }
 
-struct heap_mark {
-	const struct ingest_heap *h;
-	uint8_t		*state;
-	uint8_t		*pending;
-	uint32_t	*stack;
-	size_t		 top;
-	uint64_t	*first;		/* edges of block i: first[i]..[i+1] */
-};
+_Static_assert(INGEST_HEAP_REACHABLE == ANALYZE_HEAP_REACHABLE &&
+    INGEST_HEAP_POSSIBLE == ANALYZE_HEAP_POSSIBLE &&
+    INGEST_HEAP_DEFINITE == ANALYZE_HEAP_DEFINITE &&
+    INGEST_HEAP_INDIRECT == ANALYZE_HEAP_INDIRECT,
+    "ingest's states are the heap graph's");
 
-static void
-heap_push(struct heap_mark *m, uint32_t b)
+/* An edge's flags for the heap graph: interior, and excused if so. */
+static uint32_t
+heap_edge_flags(const struct ingest_heap *h, uint64_t dst, uint32_t field)
 {
-	if (!m->pending[b]) {
-		m->pending[b] = 1;
-		m->stack[m->top++] = b;
-	}
-}
-
-/* lc_push_without_clique_if_a_chunk_ptr, over one pointer. */
-static void
-heap_reach(struct heap_mark *m, uint32_t b, uint32_t field, int definite)
-{
-	int	start;
-
-	if (m->state[b] == INGEST_HEAP_REACHABLE)
-		return;
-	start = heap_heuristic(m->h, b, field);
-	if (start && definite) {
-		m->state[b] = INGEST_HEAP_REACHABLE;
-		heap_push(m, b);
-	} else if (m->state[b] == 0) {
-		m->state[b] = INGEST_HEAP_POSSIBLE;
-		heap_push(m, b);
-	}
+	if ((field & HEAPFMT_OFF_MASK) == 0)
+		return (0);
+	return (ANALYZE_HEAP_E_INTERIOR | (heap_heuristic(h, dst, field) ?
+	    ANALYZE_HEAP_E_EXCUSED : 0));
 }
 
 /*
- * Each block's state by memcheck's rules (mc_leakcheck.c): from the
- * roots, a start pointer (or one its heuristics accept) from a definite
- * place makes a block reachable, anything else makes it possibly
- * reachable; what is not reached is lost, and of the lost, those
- * reached from another lost block (taken in address order, as memcheck
- * takes its cliques) are indirectly lost.  state[] gets INGEST_HEAP_*.
+ * Each block's state by memcheck's rules (mc_leakcheck.c), as the heap
+ * graph computes them (analyze_heap_states, tested against memcheck):
+ * here only the heuristics, which need the blocks' first words, are
+ * decided, as the edges' flags.  state[] gets INGEST_HEAP_*, which are
+ * ANALYZE_HEAP_*'s numbers.
  */
 void
 ingest_heap_states(const struct ingest_heap *h, uint8_t *state)
 {
-	struct heap_mark	 m;
-	const struct ingest_heap_sec *e = &h->edgs;
-	uint64_t		 n = h->blks.count, i, k;
-	uint32_t		 b, leader;
-	int			 definite;
+	struct analyze_heap_edge	*e;
+	struct analyze_heap		 g;
+	uint64_t			*sizes, n = h->blks.count, k, ne = 0;
+	uint32_t			 dst, field;
+	char				*cause = NULL;
 
-	memset(&m, 0, sizeof m);
-	m.h = h;
-	m.state = state;
 	memset(state, 0, n);
 	if (n == 0)
 		return;
-	m.pending = xcalloc(n, 1);
-	m.stack = xreallocarray(NULL, n, sizeof *m.stack);
-	m.first = xcalloc(n + 1, sizeof *m.first);
-	for (k = 0; k < e->count; k++)
-		m.first[ingest_heap_u32(e, k, HF_EDGS_SRC) + 1]++;
-	for (i = 0; i < n; i++)
-		m.first[i + 1] += m.first[i];
-
-	for (k = 0; k < h->root.count; k++)
-		heap_reach(&m, ingest_heap_u32(&h->root, k, HF_ROOT_DST),
-		    ingest_heap_u32(&h->root, k, HF_ROOT_DST_OFF), 1);
-	while (m.top > 0) {
-		b = m.stack[--m.top];
-		m.pending[b] = 0;
-		definite = state[b] != INGEST_HEAP_POSSIBLE;
-		for (k = m.first[b]; k < m.first[b + 1]; k++)
-			heap_reach(&m, ingest_heap_u32(e, k, HF_EDGS_DST),
-			    ingest_heap_u32(e, k, HF_EDGS_DST_OFF), definite);
+	e = xreallocarray(NULL, h->edgs.count + h->root.count + 1,
+	    sizeof *e);
+	for (k = 0; k < h->root.count; k++) {
+		dst = ingest_heap_u32(&h->root, k, HF_ROOT_DST);
+		field = ingest_heap_u32(&h->root, k, HF_ROOT_DST_OFF);
+		e[ne].src = (uint32_t)k;
+		e[ne].dst = dst;
+		e[ne++].flags = ANALYZE_HEAP_E_ROOT | heap_edge_flags(h, dst,
+		    field);
 	}
-	/* Cliques: every lost block reached from a leader is indirect. */
-	for (i = 0; i < n; i++) {
-		if (state[i] != 0)
-			continue;
-		leader = (uint32_t)i;
-		m.stack[m.top++] = leader;
-		while (m.top > 0) {
-			b = m.stack[--m.top];
-			for (k = m.first[b]; k < m.first[b + 1]; k++) {
-				uint32_t	d = ingest_heap_u32(e, k,
-				    HF_EDGS_DST);
-
-				if (state[d] == 0 && d != leader) {
-					state[d] = INGEST_HEAP_INDIRECT;
-					m.stack[m.top++] = d;
-				}
-			}
-		}
+	for (k = 0; k < h->edgs.count; k++) {
+		dst = ingest_heap_u32(&h->edgs, k, HF_EDGS_DST);
+		field = ingest_heap_u32(&h->edgs, k, HF_EDGS_DST_OFF);
+		e[ne].src = ingest_heap_u32(&h->edgs, k, HF_EDGS_SRC);
+		e[ne].dst = dst;
+		e[ne++].flags = heap_edge_flags(h, dst, field);
 	}
-	for (i = 0; i < n; i++) {
-		if (state[i] == 0)
-			state[i] = INGEST_HEAP_DEFINITE;
-	}
-	free(m.pending);
-	free(m.stack);
-	free(m.first);
+	sizes = xreallocarray(NULL, n, sizeof *sizes);
+	for (k = 0; k < n; k++)
+		sizes[k] = ingest_heap_u64(&h->blks, k, HF_BLKS_SIZE);
+	/* The parse checked every index and the counts the graph holds. */
+	if (analyze_heap_build(&g, (uint32_t)h->root.count, (uint32_t)n,
+	    sizes, e, ne, &cause) == 0) {
+		analyze_heap_states(&g);
+		memcpy(state, g.state, n);
+		analyze_heap_free(&g);
+	} else
+		free(cause);
+	free(sizes);
+	free(e);
 }
 
 /* ---- into the store ------------------------------------------------ */
