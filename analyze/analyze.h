@@ -451,6 +451,27 @@ void		 analyze_heap_free(struct analyze_heap *);
 void		 analyze_heap_states(struct analyze_heap *);
 size_t		 analyze_heap_reach(const struct analyze_heap *,
 		    const uint32_t *, size_t, int, const uint8_t *, uint8_t *);
+
+/* A search over the graph in steps (analyze_heap_reach's, resumable). */
+struct analyze_heap_walk {
+	const struct analyze_heap	*h;
+	const uint8_t			*skip;
+	uint8_t				*mark;
+	uint32_t			*stack;		/* NULL: done */
+	uint32_t			 top;
+	int				 reverse;
+	size_t				 count;		/* marked so far */
+};
+
+void		 analyze_heap_walk_begin(struct analyze_heap_walk *,
+		    const struct analyze_heap *, const uint32_t *, size_t, int,
+		    const uint8_t *, uint8_t *);
+int		 analyze_heap_walk_step(struct analyze_heap_walk *, size_t);
+void		 analyze_heap_walk_end(struct analyze_heap_walk *);
+void		 analyze_heap_anchored_begin(struct analyze_heap_walk *,
+		    const struct analyze_heap *, uint32_t, uint8_t *);
+size_t		 analyze_heap_anchored_finish(const struct analyze_heap *,
+		    uint32_t, uint8_t *);
 void		 analyze_heap_dominators(struct analyze_heap *);
 size_t		 analyze_heap_anchored(const struct analyze_heap *, uint32_t,
 		    const uint32_t **);

@@ -198,43 +198,97 @@ analyze_heap_states(struct analyze_heap *h)
 }
 
 /*
- * Mark (1 in mark[], nnodes bytes, cleared here) every node reachable from
- * the n nodes of from, those included, following pointers forwards or,
- * with reverse, backwards (what reaches them).  A node in skip (if not
- * NULL, nnodes bytes) is neither entered nor passed.  The count marked.
+ * A search that can stop and go on (the browser's overlays, a step a
+ * slice, with Esc to cancel): mark (1 in mark[], nnodes bytes, cleared
+ * here) every node reachable from the n nodes of from, those included,
+ * following pointers forwards or, with reverse, backwards (what reaches
+ * them).  A node in skip (if not NULL, nnodes bytes) is neither entered
+ * nor passed.  The stack holds each node at most once, so nnodes words.
  */
-size_t
-analyze_heap_reach(const struct analyze_heap *h, const uint32_t *from,
-    size_t n, int reverse, const uint8_t *skip, uint8_t *mark)
+void
+analyze_heap_walk_begin(struct analyze_heap_walk *w,
+    const struct analyze_heap *h, const uint32_t *from, size_t n,
+    int reverse, const uint8_t *skip, uint8_t *mark)
 {
-	const uint32_t	*off = reverse ? h->in_off : h->out_off;
-	const uint32_t	*adj = reverse ? h->in : h->out;
-	uint32_t	*stack, top = 0, v, w;
-	size_t		 i, count = 0;
+	uint32_t	v;
+	size_t		i;
 
+	memset(w, 0, sizeof *w);
+	w->h = h;
+	w->reverse = reverse;
+	w->skip = skip;
+	w->mark = mark;
 	memset(mark, 0, h->nnodes);
-	stack = xreallocarray(NULL, (size_t)h->nnodes + 1, sizeof *stack);
+	w->stack = xreallocarray(NULL, (size_t)h->nnodes + 1,
+	    sizeof *w->stack);
 	for (i = 0; i < n; i++) {
 		v = from[i];
 		if (v >= h->nnodes || mark[v] || (skip != NULL && skip[v]))
 			continue;
 		mark[v] = 1;
-		count++;
-		stack[top++] = v;
+		w->count++;
+		w->stack[w->top++] = v;
 	}
-	while (top > 0) {
+}
+
+/*
+ * Go on for about budget pointers (a node's are never split): 1 while
+ * there is more, 0 when the search is done (its stack freed; count and
+ * mark are the answer).
+ */
+int
+analyze_heap_walk_step(struct analyze_heap_walk *w, size_t budget)
+{
+	const struct analyze_heap *h = w->h;
+	const uint32_t	*off = w->reverse ? h->in_off : h->out_off;
+	const uint32_t	*adj = w->reverse ? h->in : h->out;
+	const uint8_t	*skip = w->skip;
+	uint8_t		*mark = w->mark;
+	uint32_t	*stack = w->stack, top = w->top, v, x;
+	size_t		 i, done = 0, count = w->count;
+
+	if (stack == NULL)
+		return (0);
+	while (top > 0 && done < budget) {
 		v = stack[--top];
+		done += off[v + 1] - off[v];
 		for (i = off[v]; i < off[v + 1]; i++) {
-			w = HG_NODE(adj[i]);
-			if (mark[w] || (skip != NULL && skip[w]))
+			x = HG_NODE(adj[i]);
+			if (mark[x] || (skip != NULL && skip[x]))
 				continue;
-			mark[w] = 1;
+			mark[x] = 1;
 			count++;
-			stack[top++] = w;
+			stack[top++] = x;
 		}
 	}
-	free(stack);
-	return (count);
+	w->top = top;
+	w->count = count;
+	if (top > 0)
+		return (1);
+	analyze_heap_walk_end(w);
+	return (0);
+}
+
+/* Stop a search (done or not); what it marked so far stays marked. */
+void
+analyze_heap_walk_end(struct analyze_heap_walk *w)
+{
+	free(w->stack);
+	w->stack = NULL;
+	w->top = 0;
+}
+
+/* The whole search at once: the count marked. */
+size_t
+analyze_heap_reach(const struct analyze_heap *h, const uint32_t *from,
+    size_t n, int reverse, const uint8_t *skip, uint8_t *mark)
+{
+	struct analyze_heap_walk	w;
+
+	analyze_heap_walk_begin(&w, h, from, n, reverse, skip, mark);
+	while (analyze_heap_walk_step(&w, SIZE_MAX))
+		continue;
+	return (w.count);
 }
 
 /*
@@ -439,29 +493,56 @@ analyze_heap_anchored(const struct analyze_heap *h, uint32_t x,
 /*
  * OnlyAnchoredBy x for one x, without the dominator tree: mark (nnodes
  * bytes) what the roots reach now but no longer reach with x taken out,
- * x included; one search, as what they reach now is in h->state.  The
- * count marked.
+ * x included; one search, as what they reach now is in h->state.  In
+ * two halves so the browser can run the search in steps: _begin starts
+ * it from the super-root with x marked beforehand, so it is neither
+ * entered nor passed (no skip array); _finish turns its marks into the
+ * answer and gives the count.
  */
+void
+analyze_heap_anchored_begin(struct analyze_heap_walk *w,
+    const struct analyze_heap *h, uint32_t x, uint8_t *mark)
+{
+	uint32_t	zero = 0;
+	int		st;
+
+	/* x = 0 anchors everything reached; nothing to search. */
+	analyze_heap_walk_begin(w, h, &zero, x == 0 ? 0 : 1, 0, NULL, mark);
+	if (x == 0 || x >= h->nnodes || h->state == NULL) {
+		analyze_heap_walk_end(w);
+		return;
+	}
+	st = x >= 1 + h->nroots ? h->state[x - 1 - h->nroots] :
+	    ANALYZE_HEAP_REACHABLE;
+	if (st != ANALYZE_HEAP_REACHABLE && st != ANALYZE_HEAP_POSSIBLE) {
+		analyze_heap_walk_end(w);
+		return;
+	}
+	/* Begin marked the super-root; x goes in before anything passes. */
+	mark[x] = 1;
+}
+
 size_t
-analyze_heap_anchored_by(const struct analyze_heap *h, uint32_t x,
+analyze_heap_anchored_finish(const struct analyze_heap *h, uint32_t x,
     uint8_t *mark)
 {
-	uint8_t		*skip;
-	uint32_t	 v, base = 1 + h->nroots, zero = 0;
+	uint32_t	 v, base = 1 + h->nroots;
 	size_t		 count = 0;
 	int		 st;
 
-	memset(mark, 0, h->nnodes);
-	if (x >= h->nnodes || h->state == NULL)
+	if (x >= h->nnodes || h->state == NULL) {
+		memset(mark, 0, h->nnodes);
 		return (0);
+	}
 	if (x >= base && ((st = h->state[x - base]) != ANALYZE_HEAP_REACHABLE &&
-	    st != ANALYZE_HEAP_POSSIBLE))
+	    st != ANALYZE_HEAP_POSSIBLE)) {
+		memset(mark, 0, h->nnodes);
 		return (0);
-	skip = xcalloc(h->nnodes, 1);
-	skip[x] = 1;
-	analyze_heap_reach(h, &zero, 1, 0, x == 0 ? NULL : skip, mark);
+	}
 	if (x == 0)
 		memset(mark, 0, h->nnodes);
+	else
+		mark[x] = 0;	/* set by _begin: x itself is not reached */
 	for (v = 1; v < h->nnodes; v++) {
 		if (v < base)
 			mark[v] = !mark[v];
@@ -474,8 +555,19 @@ analyze_heap_anchored_by(const struct analyze_heap *h, uint32_t x,
 	}
 	mark[0] = x == 0;
 	count += mark[0];
-	free(skip);
 	return (count);
+}
+
+size_t
+analyze_heap_anchored_by(const struct analyze_heap *h, uint32_t x,
+    uint8_t *mark)
+{
+	struct analyze_heap_walk	w;
+
+	analyze_heap_anchored_begin(&w, h, x, mark);
+	while (analyze_heap_walk_step(&w, SIZE_MAX))
+		continue;
+	return (analyze_heap_anchored_finish(h, x, mark));
 }
 
 /*

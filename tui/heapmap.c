@@ -39,6 +39,21 @@
 #define HM_LEGEND_MAX	3	/* lines of the legend */
 #define HM_MIN_PIXELS	16	/* :resizemap half stops here, as the seed */
 #define HM_MAX_SPECS	8	/* :mark's colours */
+/*
+ * A search over the heap graph (r, R, the roots pane, onlyanchoredby)
+ * runs at once for this long; one that needs more goes on in the
+ * loop's slices with its progress shown and Esc to cancel (issue 11's
+ * budget is 200 ms for the answer or the progress).
+ */
+#define HM_WALK_SYNC_NS	(120 * 1000 * 1000)
+#define HM_WALK_STEP	(1 << 16)	/* pointers between clock looks */
+
+enum hm_walk {
+	HM_WALK_NONE,
+	HM_WALK_REACH,		/* hm->reach, for walk_of */
+	HM_WALK_RFROM,		/* hm->rfrom, for walk_of */
+	HM_WALK_ANCHORED	/* walk_mark, into the :select set */
+};
 
 enum hm_info {
 	HM_INFO_OBJECT,
@@ -138,11 +153,26 @@ struct heapmap {
 	int				 loading;	/* a stored session */
 	char				*load_error;
 	char				*graph_error;
-	uint32_t			*roots_in;	/* roots reaching sel */
+	uint32_t			*roots_in;	/* roots reaching rfrom_of */
 	size_t				 nroots_in;
 	size_t				 roots_of;
 	struct analyze_heapview_sum	*sums[3];
 	size_t				 nsums[3];
+
+	/* The search running in steps, if any (one at a time). */
+	struct analyze_heap_walk	 walk;
+	enum hm_walk			 walking;
+	size_t				 walk_of;	/* block */
+	uint32_t			 walk_node;	/* anchored: x */
+	uint8_t				*walk_mark;	/* anchored's */
+	char				*walk_what;	/* anchored's */
+	uint64_t			 walk_t0;
+	/*
+	 * PROFVIEW_HEAPMAP_WALK=N: N pointers a slice and nothing at once,
+	 * so a screen test sees a search's progress and cancels it on a
+	 * small heap as a user does on a large one.  0: by the clock.
+	 */
+	size_t				 walk_slice;
 };
 
 static uint32_t
@@ -193,27 +223,168 @@ hm_state_name(int st)
 	}
 }
 
-/* Make the reach sets the overlays on need for the selected object. */
+static const char *
+hm_walk_name(enum hm_walk k)
+{
+	return (k == HM_WALK_REACH ? "Reachable" : k == HM_WALK_RFROM ?
+	    "ReachedFrom" : "OnlyAnchoredBy");
+}
+
+/* Drop the search running, its marks unfinished (nothing shows them). */
+static void
+hm_walk_abort(struct heapmap *hm)
+{
+	if (hm->walking == HM_WALK_NONE)
+		return;
+	analyze_heap_walk_end(&hm->walk);
+	free(hm->walk_mark);
+	hm->walk_mark = NULL;
+	free(hm->walk_what);
+	hm->walk_what = NULL;
+	hm->walking = HM_WALK_NONE;
+}
+
+/* Esc or ^C: the search stops, and what asked for it goes off. */
+static void
+hm_walk_cancel(struct heapmap *hm)
+{
+	enum hm_walk	k = hm->walking;
+	size_t		n = hm->walk.count;
+
+	if (k == HM_WALK_NONE)
+		return;
+	hm_walk_abort(hm);
+	if (k == HM_WALK_REACH)
+		hm->reachable = 0;
+	else if (k == HM_WALK_RFROM) {
+		hm->reachedfrom = 0;
+		if (hm->info == HM_INFO_ROOTS)
+			hm->info = HM_INFO_OBJECT;
+	}
+	hm->dirty = 1;
+	tui_message("%s cancelled after %zu objects", hm_walk_name(k), n);
+}
+
+/* A search is done: its marks are the overlay's, or the :select set. */
+static void
+hm_walk_done(struct heapmap *hm)
+{
+	uint64_t	ms = (tui_now_ns() - hm->walk_t0) / 1000000;
+	uint32_t	base = 1 + hm->s->nroots;
+	size_t		b, n = 0;
+
+	switch (hm->walking) {
+	case HM_WALK_REACH:
+		hm->reach_of = hm->walk_of;
+		break;
+	case HM_WALK_RFROM:
+		hm->rfrom_of = hm->walk_of;
+		break;
+	case HM_WALK_ANCHORED:
+		analyze_heap_anchored_finish(&hm->s->graph, hm->walk_node,
+		    hm->walk_mark);
+		for (b = 0; b < hm->s->nblocks; b++) {
+			hm->selset[b] = hm->walk_mark[base + b];
+			n += hm->selset[b];
+		}
+		free(hm->walk_mark);
+		hm->walk_mark = NULL;
+		hm->nselset = n;
+		free(hm->selwhat);
+		hm->selwhat = hm->walk_what;
+		hm->walk_what = NULL;
+		tui_message("selected %zu objects: %s", n, hm->selwhat);
+		break;
+	default:
+		return;
+	}
+	/* Only a slow one says so (in objects: roots are not); a quick
+	   one just shows. */
+	if (hm->walking != HM_WALK_ANCHORED && ms * 1000000 >=
+	    HM_WALK_SYNC_NS) {
+		for (b = 0; b < hm->s->nblocks; b++)
+			n += hm->walk.mark[base + b];
+		tui_message("%s %#llx: %zu objects in %llu ms",
+		    hm_walk_name(hm->walking), (unsigned long long)
+		    hm->s->addr[hm->walk_of], n, (unsigned long long)ms);
+	}
+	hm->walking = HM_WALK_NONE;
+	hm->dirty = 1;
+}
+
+/* Go on with the search until the deadline: 0 once it is done. */
+static int
+hm_walk_run(struct heapmap *hm, uint64_t deadline)
+{
+	size_t	step = hm->walk_slice != 0 ? hm->walk_slice : HM_WALK_STEP;
+
+	while (analyze_heap_walk_step(&hm->walk, step)) {
+		if (hm->walk_slice != 0 || tui_now_ns() >= deadline) {
+			tui_message("%s: %zu objects so far, %llu ms (Esc"
+			    " cancels)", hm_walk_name(hm->walking),
+			    hm->walk.count, (unsigned long long)
+			    (tui_now_ns() - hm->walk_t0) / 1000000);
+			return (1);
+		}
+	}
+	hm_walk_done(hm);
+	return (0);
+}
+
+/* A search begun: at once if it is quick, else in the loop's slices. */
+static void
+hm_walk_start(struct heapmap *hm, enum hm_walk k, size_t of)
+{
+	hm->walking = k;
+	hm->walk_of = of;
+	hm->walk_t0 = tui_now_ns();
+	hm_walk_run(hm, hm->walk_t0 + HM_WALK_SYNC_NS);
+}
+
+/* Whether the selected object's ReachedFrom set is wanted. */
+static int
+hm_want_rfrom(const struct heapmap *hm)
+{
+	return (hm->reachedfrom || hm->info == HM_INFO_ROOTS);
+}
+
+/*
+ * Make the reach sets the overlays (and the roots pane) need for the
+ * selected object, or begin the search that makes them.
+ */
 static void
 hm_reach(struct heapmap *hm)
 {
-	uint32_t	node;
+	const struct analyze_heap	*g = &hm->s->graph;
+	uint32_t			 node;
 
-	if (hm->sel == SIZE_MAX)
+	if (hm->sel == SIZE_MAX || !hm->s->graph_ready)
+		return;
+	/* A search no longer wanted, or for an object no longer selected. */
+	if ((hm->walking == HM_WALK_REACH && (!hm->reachable ||
+	    (!hm->freeze && hm->walk_of != hm->sel))) ||
+	    (hm->walking == HM_WALK_RFROM && (!hm_want_rfrom(hm) ||
+	    (!hm->freeze && hm->walk_of != hm->sel))))
+		hm_walk_abort(hm);
+	if (hm->walking != HM_WALK_NONE)
 		return;
 	node = hm_node(hm, hm->sel);
 	/* Frozen: they stay with the object they were made for. */
 	if (hm->reachable && (hm->reach_of == SIZE_MAX || (!hm->freeze &&
 	    hm->reach_of != hm->sel))) {
-		analyze_heap_reach(&hm->s->graph, &node, 1, 0, NULL,
+		hm->reach_of = SIZE_MAX;
+		analyze_heap_walk_begin(&hm->walk, g, &node, 1, 0, NULL,
 		    hm->reach);
-		hm->reach_of = hm->sel;
+		hm_walk_start(hm, HM_WALK_REACH, hm->sel);
+		if (hm->walking != HM_WALK_NONE)
+			return;
 	}
-	if (hm->reachedfrom && (hm->rfrom_of == SIZE_MAX || (!hm->freeze &&
+	if (hm_want_rfrom(hm) && (hm->rfrom_of == SIZE_MAX || (!hm->freeze &&
 	    hm->rfrom_of != hm->sel))) {
-		analyze_heap_reach(&hm->s->graph, &node, 1, 1, NULL,
+		hm->rfrom_of = SIZE_MAX;
+		analyze_heap_walk_begin(&hm->walk, g, &node, 1, 1, NULL,
 		    hm->rfrom);
-		hm->rfrom_of = hm->sel;
+		hm_walk_start(hm, HM_WALK_RFROM, hm->sel);
 	}
 }
 
@@ -767,30 +938,25 @@ hm_draw_sums(struct heapmap *hm, int by, int y, int h, int w)
 
 /*
  * ReachedFromModules / ReachedFromVariables: the roots that reach the
- * selected object, found once for it (a search over the whole graph,
- * backwards) and kept while it stays selected.
+ * object of the ReachedFrom set (the overlay's search, made once for
+ * both), gathered once for it.
  */
 static void
 hm_roots_of(struct heapmap *hm)
 {
 	const struct analyze_heapview	*s = hm->s;
-	uint8_t				*mark;
-	uint32_t			 node, r;
+	uint32_t			 r;
 
-	if (hm->roots_of == hm->sel)
+	if (hm->roots_of == hm->rfrom_of)
 		return;
-	node = hm_node(hm, hm->sel);
-	mark = xcalloc(s->graph.nnodes + 1, 1);
-	analyze_heap_reach(&s->graph, &node, 1, 1, NULL, mark);
 	hm->nroots_in = 0;
 	hm->roots_in = xreallocarray(hm->roots_in, s->nroots + 1,
 	    sizeof *hm->roots_in);
 	for (r = 0; r < s->nroots; r++) {
-		if (mark[1 + r])
+		if (hm->rfrom[1 + r])
 			hm->roots_in[hm->nroots_in++] = r;
 	}
-	free(mark);
-	hm->roots_of = hm->sel;
+	hm->roots_of = hm->rfrom_of;
 }
 
 static void
@@ -806,6 +972,14 @@ hm_draw_roots(struct heapmap *hm, int y, int h, int w)
 		tui_put(y, 0, w, TUI_PLAIN, !s->graph_ready ? "the heap graph"
 		    " is being made" : "no object selected (Enter or a click"
 		    " selects one)");
+		return;
+	}
+	hm_reach(hm);
+	if (hm->rfrom_of == SIZE_MAX) {
+		tui_putf(y, 0, w, TUI_PLAIN, "searching for what reaches"
+		    " %#llx: %zu objects so far (Esc cancels)",
+		    (unsigned long long)s->addr[hm->sel], hm->walking ==
+		    HM_WALK_RFROM ? hm->walk.count : 0);
 		return;
 	}
 	hm_roots_of(hm);
@@ -827,7 +1001,7 @@ hm_draw_roots(struct heapmap *hm, int y, int h, int w)
 		line = t;
 	}
 	tui_putf(y, 0, w, A_BOLD, "%zu roots in %u modules reach %#llx%s%s",
-	    hm->nroots_in, nm, (unsigned long long)s->addr[hm->sel], nm ?
+	    hm->nroots_in, nm, (unsigned long long)s->addr[hm->rfrom_of], nm ?
 	    ": " : "", line);
 	free(line);
 	for (i = 0; i < hm->nroots_in && (int)i + 1 < h; i++)
@@ -999,6 +1173,9 @@ hm_draw(struct tui_view *tv, int y, int h, int w)
 		    hm->info_lines, w);
 	if (hm->status_line)
 		hm_draw_status(hm, y + h - 1, w);
+	/* A search that did not finish at once goes on in the loop's slices. */
+	if (hm->walking != HM_WALK_NONE)
+		tv->busy = 1;
 }
 
 /* The cursor a row up (dir -1) or down: the object in that cell, or
@@ -1217,6 +1394,10 @@ hm_key(struct tui_view *tv, enum tui_action a)
 		hm->rows_from = hm->rows_to = hm_block_row(hm, hm->cur, NULL);
 		return (TUI_R_DRAW);
 	case TUI_ACT_ESCAPE:
+		if (hm->walking != HM_WALK_NONE) {
+			hm_walk_cancel(hm);
+			return (TUI_R_DRAW);
+		}
 		if (!hm->rows_on)
 			return (TUI_R_UNUSED);
 		hm->rows_on = 0;
@@ -1610,6 +1791,8 @@ hm_cmd_select(struct heapmap *hm, const char *args)
 		    "typedescriptor [MODULE].[TYPE]|module NAME");
 		return (TUI_R_DRAW);
 	}
+	if (hm->walking == HM_WALK_ANCHORED)
+		hm_walk_abort(hm);
 	memset(hm->selset, 0, hm->s->nblocks);
 	free(hm->selwhat);
 	hm->selwhat = NULL;
@@ -1627,23 +1810,29 @@ hm_cmd_select(struct heapmap *hm, const char *args)
 			return (TUI_R_DRAW);
 		}
 		mark = xcalloc(g->nnodes + 1, 1);
-		if (strcasecmp(w, "trace") == 0) {
-			/* What the root or object points to. */
-			if (node >= base)
-				mark[node] = 1;
-			else
-				for (i = g->out_off[node]; i <
-				    g->out_off[node + 1]; i++)
-					mark[g->out[i] & 0x7fffffffu] = 1;
-		} else
-			analyze_heap_anchored_by(g, node, mark);
+		if (strcasecmp(w, "onlyanchoredby") == 0) {
+			/* A search over the graph: in steps if it is long. */
+			hm_walk_abort(hm);
+			analyze_heap_anchored_begin(&hm->walk, g, node, mark);
+			hm->walk_mark = mark;
+			hm->walk_node = node;
+			hm->walk_what = xasprintf("only anchored by %s", args);
+			hm_walk_start(hm, HM_WALK_ANCHORED, SIZE_MAX);
+			return (TUI_R_DRAW);
+		}
+		/* trace: what the root or object points to. */
+		if (node >= base)
+			mark[node] = 1;
+		else
+			for (i = g->out_off[node]; i < g->out_off[node + 1];
+			    i++)
+				mark[g->out[i] & 0x7fffffffu] = 1;
 		for (b = 0; b < hm->s->nblocks; b++) {
 			hm->selset[b] = mark[base + b];
 			n += hm->selset[b];
 		}
 		free(mark);
-		what = xasprintf("%s %s", strcasecmp(w, "trace") == 0 ?
-		    "trace" : "only anchored by", args);
+		what = xasprintf("trace %s", args);
 	} else if (strcasecmp(w, "object") == 0) {
 		q = args;
 		if (*q != '"' || (end = strchr(q + 1, '"')) == NULL) {
@@ -1950,6 +2139,7 @@ hm_free(struct tui_view *tv)
 	free(hm->selwhat);
 	free(hm->lost);
 	free(hm->unloaded);
+	hm_walk_abort(hm);
 	analyze_heapview_free(hm->s);
 	free(hm->s);
 	free(hm);
@@ -1967,6 +2157,16 @@ hm_work(struct tui_view *tv, uint64_t deadline)
 	struct heapmap	*hm = tv->data;
 	uint64_t	 t0 = tui_now_ns();
 
+	if (hm->walking != HM_WALK_NONE) {
+		if (deadline == 0) {
+			hm_walk_cancel(hm);
+			return (0);
+		}
+		if (hm_walk_run(hm, deadline))
+			return (1);
+		/* Done: the next search the overlays want starts drawing. */
+		return (0);
+	}
 	if (hm->loading) {
 		/* A stored session: all of it in one step, then the map. */
 		hm->loading = 0;
@@ -2075,6 +2275,7 @@ static struct tui_view *
 hm_new(struct analyze_heapview *s)
 {
 	struct heapmap	*hm = xcalloc(1, sizeof *hm);
+	const char	*env;
 
 	hm->s = s;
 	hm->m = &s->map;
@@ -2087,6 +2288,8 @@ hm_new(struct analyze_heapview *s)
 	hm->show_map = 1;
 	hm->dirty = 1;
 	hm->info = HM_INFO_OBJECT;
+	if ((env = getenv("PROFVIEW_HEAPMAP_WALK")) != NULL)
+		hm->walk_slice = strtoul(env, NULL, 10);
 	return (tui_view_new(&hm_ops, hm));
 }
 

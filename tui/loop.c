@@ -868,6 +868,8 @@ loop_work(uint64_t *last_draw)
 				fprintf(loop.trace, "work_done %s %llu\n",
 				    v->ops->name, (unsigned long long)
 				    (tui_now_ns() - v->busy_since) / 1000);
+			/* The next work the view asks for is timed anew. */
+			v->busy_since = 0;
 			if (v == top)
 				top_done = 1;
 		}

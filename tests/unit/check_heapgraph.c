@@ -194,9 +194,10 @@ START_TEST(test_random_graphs)
 	uint64_t			 sizes[40], bytes;
 	uint8_t				 all[64], strong[64], cut[64], mark[64];
 	uint8_t				 drop[8], after[64];
+	struct analyze_heap_walk	 w;
 	const uint32_t			*slice;
 	uint32_t			 nroots, nblocks, nn, x, y, b;
-	size_t				 ne, i, n;
+	size_t				 ne, i, n, steps;
 	char				*cause = NULL;
 	int				 st;
 
@@ -235,11 +236,20 @@ START_TEST(test_random_graphs)
 
 	/* Forward and backward reach agree. */
 	for (x = 0; x < nn; x += 3) {
-		analyze_heap_reach(&h, &x, 1, 0, NULL, mark);
+		n = analyze_heap_reach(&h, &x, 1, 0, NULL, mark);
 		for (y = 0; y < nn; y++) {
 			analyze_heap_reach(&h, &y, 1, 1, NULL, cut);
 			ck_assert_int_eq(mark[y], cut[x]);
 		}
+		/* The same search a few pointers a step, as the browser. */
+		analyze_heap_walk_begin(&w, &h, &x, 1, 0, NULL, cut);
+		steps = 0;
+		while (analyze_heap_walk_step(&w, 1 + x % 3))
+			steps++;
+		ck_assert_ptr_null(w.stack);
+		ck_assert_uint_eq(w.count, n);
+		ck_assert_mem_eq(cut, mark, nn);
+		ck_assert_uint_le(steps, nn);
 	}
 
 	/* Only anchored by x: what no longer is reached without x. */
@@ -267,6 +277,13 @@ START_TEST(test_random_graphs)
 		ck_assert_uint_eq(h.retained[x], bytes);
 		/* The same set by one search, without the tree. */
 		ck_assert_uint_eq(analyze_heap_anchored_by(&h, x, cut), n);
+		for (y = 0; y < nn; y++)
+			ck_assert_int_eq(cut[y], mark[y] || (y == 0 && x == 0));
+		/* And by that search in steps of one pointer. */
+		analyze_heap_anchored_begin(&w, &h, x, cut);
+		while (analyze_heap_walk_step(&w, 1))
+			continue;
+		ck_assert_uint_eq(analyze_heap_anchored_finish(&h, x, cut), n);
 		for (y = 0; y < nn; y++)
 			ck_assert_int_eq(cut[y], mark[y] || (y == 0 && x == 0));
 	}
