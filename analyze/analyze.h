@@ -5,6 +5,7 @@
 #ifndef ANALYZE_H
 #define ANALYZE_H
 
+#include <stdatomic.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -664,6 +665,18 @@ int		 analyze_heapmap_addr(const struct analyze_heapmap *,
 uint64_t	 analyze_heapmap_middle(const struct analyze_heapmap *);
 
 /*
+ * A load watched from another thread (the heap map loads a stored session
+ * in a thread of its own, so its keys answer meanwhile): the rows read so
+ * far, of total (both set by the loader), and stop, which a watcher sets
+ * to make the load give up ("interrupted").
+ */
+struct analyze_heap_watch {
+	_Atomic uint64_t	 rows;
+	_Atomic uint64_t	 total;
+	_Atomic int		 stop;
+};
+
+/*
  * A heap snapshot as the heap map's view holds it (heapview.c): plain
  * arrays, whoever filled them (the heap kind's loader, a test), and what
  * analyze_heapview_init makes of them: the heap graph with its leak
@@ -737,6 +750,9 @@ struct analyze_heapview_sum {
 int		 analyze_heapview_init(struct analyze_heapview *, char **);
 int		 analyze_heapview_load(struct store *, int64_t,
 		    struct analyze_heapview *, char **);
+int		 analyze_heapview_load_watched(struct store *, int64_t,
+		    struct analyze_heapview *, struct analyze_heap_watch *,
+		    char **);
 int		 analyze_heapview_map(struct analyze_heapview *, char **);
 int		 analyze_heapview_graph(struct analyze_heapview *, char **);
 void		 analyze_heapview_free(struct analyze_heapview *);
@@ -802,6 +818,9 @@ struct analyze_heap_snap {
 
 int		 analyze_heap_snap_load(struct store *, int64_t,
 		     struct analyze_heap_snap *, char **);
+int		 analyze_heap_snap_load_watched(struct store *, int64_t,
+		     struct analyze_heap_snap *, struct analyze_heap_watch *,
+		     char **);
 void		 analyze_heap_snap_free(struct analyze_heap_snap *);
 char		*analyze_heap_snap_root_key(const struct store_heap_root *);
 

@@ -159,12 +159,32 @@ snap_module_name(const struct store_heap_module *m)
 } while (0)
 
 /*
+ * Every 4096 rows: the count for the watcher, if any, and whether it asks
+ * the load to stop.
+ */
+static int
+snap_watch(struct analyze_heap_watch *w, uint64_t *rows)
+{
+	if (w == NULL || (++*rows & 4095) != 0)
+		return (0);
+	atomic_store_explicit(&w->rows, *rows, memory_order_relaxed);
+	return (atomic_load_explicit(&w->stop, memory_order_relaxed));
+}
+
+/*
  * Load heap session into m: 0, or -1 with *cause (not a heap session, a
  * store error, or rows that contradict each other).
  */
 int
 analyze_heap_snap_load(struct store *st, int64_t session,
     struct analyze_heap_snap *m, char **cause)
+{
+	return (analyze_heap_snap_load_watched(st, session, m, NULL, cause));
+}
+
+int
+analyze_heap_snap_load_watched(struct store *st, int64_t session,
+    struct analyze_heap_snap *m, struct analyze_heap_watch *w, char **cause)
 {
 	struct store_heap		 hd;
 	struct store_heap_block		 b;
@@ -181,6 +201,7 @@ analyze_heap_snap_load(struct store *st, int64_t session,
 	size_t				 ne = 0, ecap = 0, rcap = 0, i, cap;
 	char				*key;
 	uint8_t				*state = NULL;
+	uint64_t			 rows = 0;
 	int				 rc, made;
 
 	memset(m, 0, sizeof *m);
@@ -191,12 +212,19 @@ analyze_heap_snap_load(struct store *st, int64_t session,
 		    (long long)session);
 		return (-1);
 	}
+	if (w != NULL)
+		atomic_store(&w->total, (uint64_t)(hd.blocks + hd.refs +
+		    hd.roots));
 
 	/* Blocks, in index (address) order. */
 	cap = 0;
 	if ((c = store_heap_blocks(st, session)) == NULL)
 		goto store;
 	while ((rc = store_heap_block_next(c, &b)) == 1) {
+		if (snap_watch(w, &rows)) {
+			store_cursor_close(c);
+			goto stopped;
+		}
 		if (b.idx != m->nblocks) {
 			store_cursor_close(c);
 			*cause = xasprintf("session %lld: heap_block idx %lld"
@@ -230,6 +258,10 @@ analyze_heap_snap_load(struct store *st, int64_t session,
 	if ((c = store_heap_refs(st, session)) == NULL)
 		goto store;
 	while ((rc = store_heap_ref_next(c, &r)) == 1) {
+		if (snap_watch(w, &rows)) {
+			store_cursor_close(c);
+			goto stopped;
+		}
 		if (r.src < 0 || r.dst < 0 || r.src >= m->nblocks ||
 		    r.dst >= m->nblocks)
 			continue;	/* analyze_heap_build would refuse */
@@ -246,6 +278,10 @@ analyze_heap_snap_load(struct store *st, int64_t session,
 	if ((c = store_heap_roots(st, session)) == NULL)
 		goto store;
 	while ((rc = store_heap_root_next(c, &o)) == 1) {
+		if (snap_watch(w, &rows)) {
+			store_cursor_close(c);
+			goto stopped;
+		}
 		key = analyze_heap_snap_root_key(&o);
 		k = snap_intern(&names, key, &next, &made);
 		if (made) {
@@ -347,6 +383,10 @@ analyze_heap_snap_load(struct store *st, int64_t session,
 		m->g.bytes[m->g.state[k]] += m->size[k];
 	}
 	return (0);
+stopped:
+	*cause = xasprintf("session %lld: loading was interrupted",
+	    (long long)session);
+	goto fail;
 store:
 	*cause = xasprintf("session %lld: %s", (long long)session,
 	    store_error(st));

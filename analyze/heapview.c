@@ -413,6 +413,14 @@ int
 analyze_heapview_load(struct store *st, int64_t session,
     struct analyze_heapview *v, char **cause)
 {
+	return (analyze_heapview_load_watched(st, session, v, NULL, cause));
+}
+
+/* The same, watched (analyze_heap_watch) from another thread. */
+int
+analyze_heapview_load_watched(struct store *st, int64_t session,
+    struct analyze_heapview *v, struct analyze_heap_watch *w, char **cause)
+{
 	struct analyze_heap_snap	 m;
 	struct store_cursor		*c;
 	struct store_heap_site		 site;
@@ -425,7 +433,7 @@ analyze_heapview_load(struct store *st, int64_t session,
 	int				 rc;
 
 	memset(v, 0, sizeof *v);
-	if (analyze_heap_snap_load(st, session, &m, cause) != 0)
+	if (analyze_heap_snap_load_watched(st, session, &m, w, cause) != 0)
 		return (-1);
 	v->program = xasprintf("session %lld", (long long)session);
 
