@@ -864,7 +864,10 @@ heap_stack(const struct ingest_heap *h, const struct ingest_heap_dwarf *dw,
 		mod = ingest_heap_u32(&h->locs, loc, HF_LOCS_MODULE);
 		path = mod != HEAPFMT_NONE ? heap_base(ingest_heap_str(h,
 		    ingest_heap_u32(&h->mods, mod, HF_MODS_PATH))) : "?";
-		if (*fn != '\0' && dw->loc_file[loc] != NULL)
+		if (dw->loc_text[loc] != NULL)
+			t = xasprintf("%s%s%s", out, k != 0 ? "\n" : "",
+			    dw->loc_text[loc]);
+		else if (*fn != '\0' && dw->loc_file[loc] != NULL)
 			t = xasprintf("%s%s%s (%s:%u)", out, k != 0 ? "\n" :
 			    "", fn, dw->loc_file[loc], dw->loc_line[loc]);
 		else if (*fn != '\0')

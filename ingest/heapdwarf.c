@@ -597,7 +597,68 @@ dt_same_build(Elf *elf, const char *want)
 	return (1);
 }
 
-/* Source file and line of each LOCS pc in module m (dw at bias base). */
+/* A source path as memcheck and addr2line -s spell it: its file name. */
+static const char *
+dt_base(const char *src)
+{
+	const char	*slash = strrchr(src, '/');
+
+	return (slash != NULL ? slash + 1 : src);
+}
+
+/*
+ * The frames inlined at pc (innermost first) ahead of the function the
+ * symbol table names, as memcheck shows them: "type (prog.c:43)" then
+ * "main (prog.c:87)", the caller's line being the inline's call line.
+ */
+static char *
+dt_inlines(Dwarf_Die *cu, Dwarf_Addr pc, const char *fn, const char *file,
+    int line)
+{
+	Dwarf_Die	*scopes = NULL;
+	Dwarf_Files	*files;
+	Dwarf_Attribute	 a;
+	Dwarf_Word	 w;
+	size_t		 nfiles;
+	const char	*name, *src;
+	char		*out = NULL, *t;
+	int		 n, k;
+
+	if ((n = dwarf_getscopes(cu, pc, &scopes)) <= 0)
+		return (NULL);
+	for (k = 0; k < n; k++) {
+		if (dwarf_tag(&scopes[k]) != DW_TAG_inlined_subroutine)
+			continue;
+		name = dwarf_diename(&scopes[k]);
+		t = xasprintf("%s%s (%s:%d)\n", out != NULL ? out : "",
+		    name != NULL ? name : "??", file, line);
+		free(out);
+		out = t;
+		/* The caller's place: the inline's call file and line. */
+		file = "??";
+		line = 0;
+		if (dwarf_attr(&scopes[k], DW_AT_call_file, &a) != NULL &&
+		    dwarf_formudata(&a, &w) == 0 &&
+		    dwarf_getsrcfiles(cu, &files, &nfiles) == 0 &&
+		    w < nfiles && (src = dwarf_filesrc(files, w, NULL,
+		    NULL)) != NULL)
+			file = dt_base(src);
+		if (dwarf_attr(&scopes[k], DW_AT_call_line, &a) != NULL &&
+		    dwarf_formudata(&a, &w) == 0)
+			line = (int)w;
+	}
+	free(scopes);
+	if (out == NULL)
+		return (NULL);
+	t = xasprintf("%s%s (%s:%d)", out, fn, file, line);
+	free(out);
+	return (t);
+}
+
+/*
+ * Source file and line of each LOCS pc in module m (dw at bias base),
+ * and the frames inlined there.
+ */
 static void
 dt_lines(struct ingest_heap_dwarf *d, const struct ingest_heap *h,
     Dwarf *dw, uint32_t m, uint64_t base)
@@ -605,7 +666,7 @@ dt_lines(struct ingest_heap_dwarf *d, const struct ingest_heap *h,
 	Dwarf_Die	 cu;
 	Dwarf_Line	*line;
 	uint64_t	 i, pc;
-	const char	*src, *slash;
+	const char	*src, *fn;
 	int		 ln;
 
 	for (i = 0; i < h->locs.count; i++) {
@@ -621,11 +682,14 @@ dt_lines(struct ingest_heap_dwarf *d, const struct ingest_heap *h,
 		    (src = dwarf_linesrc(line, NULL, NULL)) == NULL ||
 		    dwarf_lineno(line, &ln) != 0 || ln <= 0)
 			continue;
-		/* memcheck's and addr2line -s's spelling: the file name. */
-		slash = strrchr(src, '/');
 		free(d->loc_file[i]);
-		d->loc_file[i] = xstrdup(slash != NULL ? slash + 1 : src);
+		d->loc_file[i] = xstrdup(dt_base(src));
 		d->loc_line[i] = (uint32_t)ln;
+		fn = ingest_heap_str(h, ingest_heap_u32(&h->locs, i,
+		    HF_LOCS_FUNCTION));
+		free(d->loc_text[i]);
+		d->loc_text[i] = *fn != '\0' ? dt_inlines(&cu, pc, fn,
+		    d->loc_file[i], ln) : NULL;
 	}
 }
 
@@ -960,6 +1024,7 @@ ingest_heap_dwarf(struct ingest_ctx *ctx, const struct ingest_heap *h,
 	c.d = d;
 	d->loc_file = xcalloc(h->locs.count + 1, sizeof *d->loc_file);
 	d->loc_line = xcalloc(h->locs.count + 1, sizeof *d->loc_line);
+	d->loc_text = xcalloc(h->locs.count + 1, sizeof *d->loc_text);
 	d->has = xcalloc(h->mods.count + 1, 1);
 	elf_version(EV_CURRENT);
 	for (m = 0; m < h->mods.count; m++)
@@ -1006,8 +1071,11 @@ ingest_heap_dwarf_free(struct ingest_heap_dwarf *d, uint64_t nlocs)
 		free(d->fields[i].name);
 	for (i = 0; i < d->nvars; i++)
 		free(d->vars[i].name);
-	for (i = 0; i < nlocs; i++)
+	for (i = 0; i < nlocs; i++) {
 		free(d->loc_file[i]);
+		free(d->loc_text[i]);
+	}
+	free(d->loc_text);
 	free(d->types);
 	free(d->fields);
 	free(d->vars);

@@ -246,6 +246,7 @@ struct ingest_heap_dwarf {
 	uint8_t			*has;		/* per module: DWARF was read */
 	char			**loc_file;	/* per LOCS record, or NULL */
 	uint32_t		*loc_line;
+	char			**loc_text;	/* with inlined frames, or NULL */
 	uint32_t		*btype;		/* per block, or INGEST_DT_NONE */
 	uint64_t		 conflicts;	/* typed pointers that disagreed */
 };
