@@ -917,17 +917,20 @@ static void
 dt_type_block(struct ingest_heap_dwarf *d, const struct ingest_heap *h,
     uint32_t b, uint32_t u, uint32_t *queue, size_t *nq)
 {
-	uint64_t	size = ingest_heap_u64(&h->blks, b, HF_BLKS_SIZE);
-	uint64_t	tsize = d->types[u].size;
+	uint32_t	bt = d->btype[b];
 
-	/* A pointer to a bigger type than the block is no such object. */
-	if (tsize > size)
-		return;
-	if (d->btype[b] != DT_NONE) {
-		if (d->types[d->btype[b]].name_id != d->types[u].name_id)
+	/*
+	 * Typed already (most pointers, on a big heap): the block's record
+	 * is not read, a random read of the file saved per pointer.
+	 */
+	if (bt != DT_NONE) {
+		if (bt != u && d->types[bt].name_id != d->types[u].name_id)
 			d->conflicts++;
 		return;
 	}
+	/* A pointer to a bigger type than the block is no such object. */
+	if (d->types[u].size > ingest_heap_u64(&h->blks, b, HF_BLKS_SIZE))
+		return;
 	d->btype[b] = u;
 	queue[(*nq)++] = b;
 }
