@@ -22,6 +22,8 @@
  * root, then the first edge, in the file's order) gives its type; a
  * later one that disagrees is counted as a conflict and changes nothing.
  */
+#include <sys/stat.h>
+
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -533,7 +535,7 @@ dt_var_add(struct dt_ctx *c, const char *name, uint64_t addr, uint32_t type)
  * DIE that names its declaration (DW_AT_specification).
  */
 static void
-dt_vars(struct dt_ctx *c, Dwarf_Die *parent, uint64_t base)
+dt_vars(struct dt_ctx *c, Dwarf_Die *parent, uint64_t base, int depth)
 {
 	Dwarf_Die	 child, spec;
 	Dwarf_Attribute	 a;
@@ -542,12 +544,13 @@ dt_vars(struct dt_ctx *c, Dwarf_Die *parent, uint64_t base)
 	const char	*name;
 	char		*q;
 
-	if (dwarf_child(parent, &child) != 0)
+	/* Namespaces nest a few deep; a file nesting more is not read. */
+	if (depth > DT_DEPTH || dwarf_child(parent, &child) != 0)
 		return;
 	do {
 		switch (dwarf_tag(&child)) {
 		case DW_TAG_namespace:
-			dt_vars(c, &child, base);
+			dt_vars(c, &child, base, depth + 1);
 			break;
 		case DW_TAG_variable:
 			if (dwarf_attr(&child, DW_AT_location, &a) == NULL ||
@@ -704,6 +707,7 @@ dt_module(struct ingest_ctx *ctx, struct dt_ctx *c, const struct ingest_heap *h,
 	size_t		 hsize;
 	Dwarf_Die	 cudie;
 	Elf		*elf;
+	struct stat	 sb;
 	int		 fd, lang;
 
 	flags = ingest_heap_u32(&h->mods, m, HF_MODS_FLAGS);
@@ -714,9 +718,19 @@ dt_module(struct ingest_ctx *ctx, struct dt_ctx *c, const struct ingest_heap *h,
 	if ((flags & (HEAPFMT_MOD_VDSO | HEAPFMT_MOD_AGENT |
 	    HEAPFMT_MOD_UNLOADED)) || *path != '/')
 		return;
-	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0) {
+	/*
+	 * The path is the file's word: not blocking on a FIFO, and only a
+	 * regular file (a device would be read, or mapped, as an ELF).
+	 */
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)) < 0) {
 		ingest_warn(ctx, 0, "module %s: no longer there; no types or"
 		    " lines from its debug information", path);
+		return;
+	}
+	if (fstat(fd, &sb) != 0 || !S_ISREG(sb.st_mode)) {
+		ingest_warn(ctx, 0, "module %s: not a regular file; no types"
+		    " or lines from it", path);
+		close(fd);
 		return;
 	}
 	if ((elf = elf_begin(fd, ELF_C_READ_MMAP, NULL)) == NULL) {
@@ -748,7 +762,7 @@ dt_module(struct ingest_ctx *ctx, struct dt_ctx *c, const struct ingest_heap *h,
 		    lang == DW_LANG_C_plus_plus_03 ||
 		    lang == DW_LANG_C_plus_plus_11 ||
 		    lang == DW_LANG_C_plus_plus_14;
-		dt_vars(c, &cudie, base);
+		dt_vars(c, &cudie, base, 0);
 		/* Each CU's types while its language is known. */
 		while (c->nwork > 0)
 			dt_fill(c, c->work[--c->nwork]);
