@@ -11,7 +11,7 @@
 
 heap_setup heap-dwarf valgrind
 PV=${PROFVIEW:-$build/profview}
-echo "1..16"
+echo "1..17"
 
 # ingest NAME: W/NAME.heap into W/NAME.db; its session, ingest's stderr
 # in W/NAME.ing.
@@ -91,6 +91,8 @@ check "blocks only void *, char * and a union reach are not typed" sh -c "
     grep '^untyped ' '$W/typed.out' | while read -r _ a; do
 	grep -q \"^\$a,.*,dwarf\$\" '$W/typed.types' && exit 1; done; exit 0"
 check "every trace path leads where the program says" traces typed "$s"
+check "a pointer that disagrees with a nearer one: counted, the nearer wins" \
+    grep -q '1 typed pointers disagree with the nearer one' "$W/typed.ing"
 check "trace: a missing member is named" sh -c "'$PV' --db '$W/typed.db' \
     heap $s trace typed:head.nope 2>&1 | grep -q 'struct node has no member nope'"
 [ "$("$PV" --db "$W/typed.db" heap --csv "$s" by-type 'typed.struct n*' |

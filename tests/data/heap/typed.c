@@ -3,7 +3,8 @@
  * ingest): a list, a tree, an array of pointers, a typedef'd anonymous
  * struct, nested structs behind a const volatile pointer, a dynamic
  * array of pointers, a block that is an array of structs, and blocks
- * only void *, char * and a union point to, which stay untyped.  The
+ * only void *, char * and a union point to, which stay untyped, and a
+ * node a struct inner * points to further from the roots than head.  The
  * program prints what the source says of each block ("type ADDR NAME",
  * "untyped ADDR") and where paths lead ("trace PATH ADDR"), the oracle
  * of tests/e2e/heap-dwarf.sh.
@@ -46,6 +47,11 @@ struct outer {
 	struct tree	*root;
 };
 
+/* Its pointer disagrees with head's about the first node (a conflict). */
+struct holder {
+	struct inner	*p;
+};
+
 union either {
 	struct node	*n;
 	long		 v;
@@ -61,6 +67,7 @@ struct payload		*payloads;
 void			*opaque;
 char			*text;
 union either		 un;
+struct holder		*hold;
 
 static void
 type(const void *p, const char *name)
@@ -171,6 +178,10 @@ main(void)
 	opaque = new_untyped(40);
 	text = new_untyped(16);
 	un.n = new_untyped(sizeof(struct node));
+	/* Two hops from a root: head's one hop wins, the node stays one. */
+	hold = malloc(sizeof *hold);
+	type(hold, "struct holder");
+	hold->p = (struct inner *)(void *)head;
 	printf("trace typed:head %#lx\n", (unsigned long)head);
 	printf("trace typed:head.next.next %#lx\n",
 	    (unsigned long)head->next->next);
