@@ -11,7 +11,7 @@
 
 heap_setup heap-dwarf valgrind
 PV=${PROFVIEW:-$build/profview}
-echo "1..17"
+echo "1..18"
 
 # ingest NAME: W/NAME.heap into W/NAME.db; its session, ingest's stderr
 # in W/NAME.ing.
@@ -149,3 +149,18 @@ check "a stripped program: no types, no warning, no error" sh -c \
 check "... and trace says DWARF is missing" sh -c "'$PV' --db \
     '$W/stripped.db' heap $s trace prog:head.next 2>&1 | grep -q \
     'no variable of that name in the DWARF'"
+
+# A store whose heap tables are version 1 (before DWARF): the migration
+# adds the columns and tables, and the old session stays readable.
+"$PV" --db "$W/old.db" ingest "$W/stripped.heap" > /dev/null 2>&1
+sqlite3 "$W/old.db" "DROP TABLE heap_dtype; DROP TABLE heap_dfield;
+    DROP TABLE heap_dvar; ALTER TABLE heap_site DROP COLUMN file;
+    ALTER TABLE heap_site DROP COLUMN line;
+    UPDATE kind_schema SET version = 1 WHERE kind = 'heap'" ||
+    echo "# could not make a version 1 store"
+cp "$HEAPBIN/typed" "$W/prog"
+s=$("$PV" --db "$W/old.db" ingest "$W/typed.heap" 2>/dev/null | cut -f1)
+check "a version 1 store is migrated: a new session typed, the old one read" \
+    sh -c "test -n '$s' && '$PV' --db '$W/old.db' heap --csv $s trace \
+    typed:head | grep -q 'struct node' && '$PV' --db '$W/old.db' heap \
+    --csv 1 by-type | grep -q '^new_node,'"
