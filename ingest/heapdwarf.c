@@ -115,6 +115,64 @@ dt_memo_slot(struct dt_memo *m, uint64_t key)
 	return (&m->val[i]);
 }
 
+/* The dtype of key, or DT_NONE: no insertion. */
+static uint32_t
+dt_memo_find(const struct dt_memo *m, uint64_t key)
+{
+	size_t	i;
+
+	if (m->cap == 0)
+		return (DT_NONE);
+	for (i = dt_hash(key) & (m->cap - 1); m->key[i] != 0;
+	    i = (i + 1) & (m->cap - 1)) {
+		if (m->key[i] == key)
+			return (m->val[i]);
+	}
+	return (DT_NONE);
+}
+
+static Dwarf_Die *dt_strip(Dwarf_Die *, Dwarf_Die *, const char **);
+
+/*
+ * Mark the classes others derive from, among the types read: a pointer
+ * to one may point to a derived object, bigger than the class, whose
+ * words past the class are not an array of it.  Every inheritance of
+ * the unit counts, not only those of the types read: std::_Rb_tree_node
+ * is never named by a member, yet its base is.
+ */
+static void
+dt_bases(struct dt_ctx *c, Dwarf_Die *parent, int depth)
+{
+	Dwarf_Die	 child, mem, *t;
+	Dwarf_Attribute	 a;
+	uint32_t	 i;
+
+	if (depth > DT_DEPTH || dwarf_child(parent, &child) != 0)
+		return;
+	do {
+		switch (dwarf_tag(&child)) {
+		case DW_TAG_inheritance:
+			if (dwarf_attr_integrate(&child, DW_AT_type, &a) ==
+			    NULL || dwarf_formref_die(&a, &mem) == NULL ||
+			    (t = dt_strip(&mem, &mem, NULL)) == NULL)
+				break;
+			i = dt_memo_find(&c->memo, (uint64_t)c->module << 40 |
+			    ((uint64_t)dwarf_dieoffset(t) + 1));
+			if (i != DT_NONE)
+				c->d->types[i].derived = 1;
+			break;
+		case DW_TAG_namespace:
+		case DW_TAG_structure_type:
+		case DW_TAG_class_type:
+		case DW_TAG_union_type:
+			dt_bases(c, &child, depth + 1);
+			break;
+		default:
+			break;
+		}
+	} while (dwarf_siblingof(&child, &child) == 0);
+}
+
 static uint64_t
 dt_shash(const char *s)
 {
@@ -767,6 +825,18 @@ dt_module(struct ingest_ctx *ctx, struct dt_ctx *c, const struct ingest_heap *h,
 		while (c->nwork > 0)
 			dt_fill(c, c->work[--c->nwork]);
 	}
+	/* C++ units only: C has no inheritance. */
+	for (cuoff = 0; dwarf_nextcu(c->dw, cuoff, &next, &hsize, NULL, NULL,
+	    NULL) == 0; cuoff = next) {
+		if (dwarf_offdie(c->dw, cuoff + hsize, &cudie) == NULL)
+			continue;
+		lang = dwarf_srclang(&cudie);
+		if (lang == DW_LANG_C_plus_plus ||
+		    lang == DW_LANG_C_plus_plus_03 ||
+		    lang == DW_LANG_C_plus_plus_11 ||
+		    lang == DW_LANG_C_plus_plus_14)
+			dt_bases(c, &cudie, 0);
+	}
 	dt_lines(c->d, h, c->dw, m, base);
 	dwarf_end(c->dw);
 	c->dw = NULL;
@@ -1008,9 +1078,13 @@ dt_walk(struct ingest_heap_dwarf *d, const struct ingest_heap *h)
 				continue;
 			off = (uint64_t)ingest_heap_u32(&h->edgs, e,
 			    HF_EDGS_SRC_WORD) * 8;
-			/* A block of several T: an array of them. */
+			/*
+			 * A block of several T: an array of them; unless T is
+			 * a base class, when the block is a derived object
+			 * whose other members T does not know.
+			 */
 			if (tsize != 0 && off >= tsize) {
-				if (size % tsize != 0)
+				if (size % tsize != 0 || d->types[t].derived)
 					continue;
 				off %= tsize;
 			}
@@ -1067,6 +1141,10 @@ ingest_heap_dwarf(struct ingest_ctx *ctx, const struct ingest_heap *h,
 	}
 	free(remap);
 	qsort(d->vars, d->nvars, sizeof *d->vars, dt_var_cmp);
+	for (i = 0; i < d->ntypes; i++) {
+		if (d->types[i].derived)
+			d->types[d->types[i].def].derived = 1;
+	}
 	d->nnames = c.names.n;
 	dt_walk(d, h);
 	free(c.memo.key);

@@ -210,6 +210,7 @@ struct ingest_dtype {
 	int		 kind;		/* INGEST_DT_* */
 	int		 declared;	/* an aggregate declared, not defined */
 	int		 chars;		/* a character type */
+	int		 derived;	/* a C++ class others derive from */
 	uint32_t	 module;	/* that defines it */
 	uint64_t	 size;
 	uint32_t	 target;	/* pointee, element */

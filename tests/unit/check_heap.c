@@ -730,7 +730,7 @@ END_TEST
  */
 START_TEST(test_dwarf_layout)
 {
-#define T(k, sz, tg, n, f, nf)	{ NULL, NULL, k, 0, 0, 0, sz, tg, n, f, nf, 0, 0, 0 }
+#define T(k, sz, tg, n, f, nf)	{ NULL, NULL, k, 0, 0, 0, 0, sz, tg, n, f, nf, 0, 0, 0 }
 	struct ingest_dtype	types[] = {
 		/* 0 struct node { int value; struct node *next; } */
 		T(INGEST_DT_STRUCT, 16, INGEST_DT_NONE, 0, 0, 2),
