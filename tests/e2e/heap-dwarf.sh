@@ -11,7 +11,7 @@
 
 heap_setup heap-dwarf valgrind
 PV=${PROFVIEW:-$build/profview}
-echo "1..18"
+echo "1..19"
 
 # ingest NAME: W/NAME.heap into W/NAME.db; its session, ingest's stderr
 # in W/NAME.ing.
@@ -110,6 +110,10 @@ check "typedcc ran ($pv_rc)" test "$pv_rc" = 0
 s=$(ingest typedcc)
 types typedcc > "$W/typedcc.types"
 check "each C++ block has its class, namespace and all" typed_as typedcc
+check "a derived object's words past its base type nothing" sh -c "
+    grep '^untyped ' '$W/typedcc.out' | while read -r _ a; do
+	grep -q \"^\$a,.*,dwarf\$\" '$W/typedcc.types' && exit 1; done
+    grep -q '^untyped ' '$W/typedcc.out'"
 check "C++ paths: members, a base's member, a namespace's variable" \
     traces typedcc "$s"
 memcheck_deep typedcc "$HEAPBIN/typedcc"

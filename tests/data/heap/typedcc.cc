@@ -2,10 +2,12 @@
  * C++ blocks typed by typed pointers (no vtables here: non-virtual
  * classes, so only DWARF can name them): members, a base class's
  * members at its offset, a namespace's class and variable, an array of
- * pointers in a class.  Prints "type ADDR NAME" for each block and
+ * pointers in a class, a derived object through a pointer to its base
+ * (whose words past the base type nothing).  Prints "type ADDR NAME" for each block and
  * "trace PATH ADDR", the oracle of tests/e2e/heap-dwarf.sh.
  */
 #include <cstdio>
+#include <cstring>
 
 #include "heaptest.h"
 
@@ -32,7 +34,18 @@ struct Holder {
 	Shape		*shapes[3];
 };
 
+/* A derived object through a pointer to its base: not an array of it. */
+struct Base {
+	geo::Point	*p;
+};
+
+struct Derived : Base {
+	long		 pad;
+	char		*label;
+};
+
 Holder		*holder;
+Base		*based;
 namespace app {
 Rect		*current;
 }
@@ -89,6 +102,13 @@ main()
 	for (i = 0; i < 3; i++)
 		holder->shapes[i] = shape();
 	app::current = rect(nullptr);
+	Derived *d = new Derived;
+	d->p = point(3, 3);
+	d->pad = 0;
+	d->label = strdup("a label longer than a point");
+	based = d;
+	type(d, "Base");
+	std::printf("untyped %#lx\n", (unsigned long)d->label);
 	std::printf("trace typedcc:holder.first.next.corner %#lx\n",
 	    (unsigned long)holder->first->next->corner);
 	std::printf("trace typedcc:holder.first.origin %#lx\n",
