@@ -773,8 +773,11 @@ dt_module(struct ingest_ctx *ctx, struct dt_ctx *c, const struct ingest_heap *h,
 	build = ingest_heap_str(h, ingest_heap_u32(&h->mods, m,
 	    HF_MODS_BUILD_ID));
 	base = ingest_heap_u64(&h->mods, m, HF_MODS_BASE);
-	if ((flags & (HEAPFMT_MOD_VDSO | HEAPFMT_MOD_AGENT |
-	    HEAPFMT_MOD_UNLOADED)) || *path != '/')
+	/*
+	 * A dlclose'd module is read too: the stacks into it get their
+	 * lines (it has no variables left to type from).
+	 */
+	if ((flags & (HEAPFMT_MOD_VDSO | HEAPFMT_MOD_AGENT)) || *path != '/')
 		return;
 	/*
 	 * The path is the file's word: not blocking on a FIFO, and only a
