@@ -84,6 +84,12 @@ echo "snapshot of 1M blocks, 4M pointers: threads stopped $stop ms," \
 # Its ingest (budget: 1M rows a second), with the DWARF types (the
 # program is built with -g: every block is typed along the 4M pointers)
 # and without (a copy stripped of its DWARF, snapshotted the same way).
+if ! readelf -S "$graph" | grep -q '\.debug_info'; then
+	# A stale build of it (the file is tracked): the figure would lie.
+	echo "bench/heap: $graph has no DWARF: rebuild it (make" \
+	    "bench/heap/graph after removing it)" >&2
+	exit 1
+fi
 objcopy --strip-debug "$graph" "$W/graph-nodw"
 (cd "$W" && "$pvheap" -q -o "$W/n.heap" -- "$W/graph-nodw" 1000000 \
     4000000 >/dev/null 2>&1)
