@@ -768,6 +768,16 @@ uint32_t	 analyze_heapview_module(const struct analyze_heapview *,
 		    const char *);
 uint32_t	 analyze_heapview_root(const struct analyze_heapview *,
 		    const char *, int *);
+/* A pointer word at the end of a traced path. */
+struct analyze_heapview_hit {
+	uint64_t	 at;		/* its offset in the place */
+	uint32_t	 block;		/* where it points */
+	uint64_t	 into;		/* at this offset */
+};
+
+int		 analyze_heapview_trace(struct store *, int64_t,
+		    const struct analyze_heapview *, const char *,
+		    struct analyze_heapview_hit **, size_t *, char **);
 #define ANALYZE_HEAPVIEW_BY_TYPE	0
 #define ANALYZE_HEAPVIEW_BY_MODULE	1
 #define ANALYZE_HEAPVIEW_BY_SIZE	2

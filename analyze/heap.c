@@ -42,6 +42,7 @@ analyze_heap_summary_load(struct store *st, int64_t session, size_t top,
 		s.function = heap_dup(s.function);
 		s.module_path = heap_dup(s.module_path);
 		s.stack = heap_dup(s.stack);
+		s.file = heap_dup(s.file);
 		m->sites[m->nsites++] = s;
 	}
 	store_cursor_close(c);
@@ -57,6 +58,7 @@ analyze_heap_summary_free(struct analyze_heap_summary *m)
 		free((char *)m->sites[i].function);
 		free((char *)m->sites[i].module_path);
 		free((char *)m->sites[i].stack);
+		free((char *)m->sites[i].file);
 	}
 	free(m->sites);
 }

@@ -378,8 +378,31 @@ analyze_heapview_unload(const struct analyze_heapview *s, const uint8_t *drop,
 }
 
 /*
- * The stack text the heap kind keeps per site ("function (module)", a
- * line each) as frames.
+ * "function (file.c:12)", as ingest writes a frame the module's DWARF
+ * gives a line for: the function, the file and the line apart.
+ */
+static void
+hv_frame_line(struct analyze_heapview_frame *f)
+{
+	char		*open, *colon, *end;
+	unsigned long	 line;
+
+	if ((open = strrchr(f->function, '(')) == NULL || open ==
+	    f->function || open[-1] != ' ' ||
+	    (colon = strrchr(open, ':')) == NULL)
+		return;
+	line = strtoul(colon + 1, &end, 10);
+	if (end == colon + 1 || strcmp(end, ")") != 0 || line == 0 ||
+	    line > UINT32_MAX)
+		return;
+	f->file = xasprintf("%.*s", (int)(colon - open - 1), open + 1);
+	f->line = (uint32_t)line;
+	open[-1] = '\0';
+}
+
+/*
+ * The stack text the heap kind keeps per site ("function (file:line)" or
+ * "function (module)", a line each) as frames.
  */
 static void
 hv_site_frames(struct analyze_heapview *v, size_t *cap, const char *stack)
@@ -396,7 +419,8 @@ hv_site_frames(struct analyze_heapview *v, size_t *cap, const char *stack)
 		v->frames[v->nframes].function = nl != NULL ?
 		    xasprintf("%.*s", (int)(nl - p), p) : xstrdup(p);
 		v->frames[v->nframes].file = NULL;
-		v->frames[v->nframes++].line = 0;
+		v->frames[v->nframes].line = 0;
+		hv_frame_line(&v->frames[v->nframes++]);
 		p = nl != NULL ? nl + 1 : NULL;
 	}
 }
@@ -594,4 +618,427 @@ fail:
 	analyze_heap_snap_free(&m);
 	analyze_heapview_free(v);
 	return (-1);
+}
+
+/* ---- Trace Module.Var.Field[Index] over the snapshot's DWARF --------- */
+
+struct hv_dtype {
+	char		*name;
+	int		 kind;		/* HV_* */
+	uint64_t	 size, count;
+	int64_t		 target;
+	size_t		 first, nfields;
+};
+
+struct hv_dfield {
+	char		*name;
+	uint64_t	 offset;
+	int64_t		 dtype;
+	int		 base;
+};
+
+struct hv_root {
+	uint64_t	 addr;
+	int64_t		 dst, dst_off;
+};
+
+struct hv_trace {
+	struct store			*st;
+	int64_t				 session;
+	const struct analyze_heapview	*v;
+	struct hv_dtype			*t;
+	size_t				 nt;
+	struct hv_dfield		*f;
+	size_t				 nf;
+	struct hv_root			*r;
+	size_t				 nr;
+};
+
+#define HV_OTHER	0
+#define HV_STRUCT	1
+#define HV_UNION	2
+#define HV_POINTER	3
+#define HV_ARRAY	4
+
+static int
+hv_kind(const char *k)
+{
+	if (k == NULL)
+		return (HV_OTHER);
+	if (strcmp(k, "struct") == 0)
+		return (HV_STRUCT);
+	if (strcmp(k, "union") == 0)
+		return (HV_UNION);
+	if (strcmp(k, "pointer") == 0)
+		return (HV_POINTER);
+	if (strcmp(k, "array") == 0)
+		return (HV_ARRAY);
+	return (HV_OTHER);
+}
+
+static int
+hv_root_cmp(const void *a, const void *b)
+{
+	const struct hv_root	*x = a, *y = b;
+
+	return (x->addr < y->addr ? -1 : x->addr > y->addr);
+}
+
+static void
+hv_trace_free(struct hv_trace *tr)
+{
+	size_t	i;
+
+	for (i = 0; i < tr->nt; i++)
+		free(tr->t[i].name);
+	for (i = 0; i < tr->nf; i++)
+		free(tr->f[i].name);
+	free(tr->t);
+	free(tr->f);
+	free(tr->r);
+}
+
+/* Types, members and the root words, from the store. */
+static int
+hv_trace_load(struct hv_trace *tr)
+{
+	struct store_cursor	*c;
+	struct store_heap_dtype	 t;
+	struct store_heap_dfield f;
+	struct store_heap_root	 o;
+	size_t			 cap = 0, fcap = 0, rcap = 0;
+	int			 rc;
+
+	if ((c = store_heap_dtypes(tr->st, tr->session)) == NULL)
+		return (-1);
+	while ((rc = store_heap_dtype_next(c, &t)) == 1) {
+		if (t.idx != (int64_t)tr->nt)
+			break;
+		if (tr->nt == cap) {
+			cap = cap != 0 ? cap * 2 : 256;
+			tr->t = xreallocarray(tr->t, cap, sizeof *tr->t);
+		}
+		memset(&tr->t[tr->nt], 0, sizeof *tr->t);
+		tr->t[tr->nt].name = xstrdup(t.name != NULL ? t.name : "?");
+		tr->t[tr->nt].kind = hv_kind(t.kind);
+		tr->t[tr->nt].size = t.size;
+		tr->t[tr->nt].count = t.count;
+		tr->t[tr->nt++].target = t.target;
+	}
+	store_cursor_close(c);
+	if (rc < 0 || (c = store_heap_dfields(tr->st, tr->session)) == NULL)
+		return (-1);
+	while ((rc = store_heap_dfield_next(c, &f)) == 1) {
+		if (f.type < 0 || (size_t)f.type >= tr->nt)
+			continue;
+		if (tr->nf == fcap) {
+			fcap = fcap != 0 ? fcap * 2 : 1024;
+			tr->f = xreallocarray(tr->f, fcap, sizeof *tr->f);
+		}
+		/* Rows come by type: each type's members are one run. */
+		if (tr->t[f.type].nfields == 0)
+			tr->t[f.type].first = tr->nf;
+		else if (tr->t[f.type].first + tr->t[f.type].nfields !=
+		    tr->nf)
+			continue;
+		tr->t[f.type].nfields++;
+		tr->f[tr->nf].name = xstrdup(f.name != NULL ? f.name : "");
+		tr->f[tr->nf].offset = f.offset;
+		tr->f[tr->nf].dtype = f.dtype < (int64_t)tr->nt ? f.dtype : -1;
+		tr->f[tr->nf++].base = f.base;
+	}
+	store_cursor_close(c);
+	if (rc < 0 || (c = store_heap_roots(tr->st, tr->session)) == NULL)
+		return (-1);
+	while ((rc = store_heap_root_next(c, &o)) == 1) {
+		if (tr->nr == rcap) {
+			rcap = rcap != 0 ? rcap * 2 : 1024;
+			tr->r = xreallocarray(tr->r, rcap, sizeof *tr->r);
+		}
+		tr->r[tr->nr].addr = o.addr;
+		tr->r[tr->nr].dst = o.dst;
+		tr->r[tr->nr++].dst_off = o.dst_off;
+	}
+	store_cursor_close(c);
+	if (rc < 0)
+		return (-1);
+	if (tr->nr > 0)
+		qsort(tr->r, tr->nr, sizeof *tr->r, hv_root_cmp);
+	return (0);
+}
+
+/*
+ * Where the word at address a points: 1 with the block and the offset
+ * into it, 0 if at no live block, -1 on a store error.  A word inside a
+ * block is one of its pointers; any other is a root word.
+ */
+static int
+hv_word(const struct hv_trace *tr, uint64_t a, int64_t *dst, int64_t *off)
+{
+	const struct analyze_heapview	*v = tr->v;
+	size_t				 b, lo = 0, hi = tr->nr, mid;
+
+	if ((b = analyze_heapmap_find(&v->map, a)) != SIZE_MAX) {
+		if ((a - v->addr[b]) % 8 != 0)
+			return (0);
+		return (store_heap_ref_at(tr->st, tr->session, (int64_t)b,
+		    (int64_t)(a - v->addr[b]), dst, off));
+	}
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		if (tr->r[mid].addr < a)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo == tr->nr || tr->r[lo].addr != a || tr->r[lo].dst < 0 ||
+	    (uint64_t)tr->r[lo].dst >= v->nblocks)
+		return (0);
+	*dst = tr->r[lo].dst;
+	*off = tr->r[lo].dst_off;
+	return (1);
+}
+
+/* Member name of type t, looking into base classes and anonymous ones. */
+static int
+hv_member(const struct hv_trace *tr, int64_t t, const char *name, size_t n,
+    uint64_t *off, int64_t *type, int depth)
+{
+	const struct hv_dtype	*x = &tr->t[t];
+	const struct hv_dfield	*f;
+	uint64_t		 o;
+	size_t			 i;
+
+	if (depth > 32 || (x->kind != HV_STRUCT && x->kind != HV_UNION))
+		return (0);
+	for (i = 0; i < x->nfields; i++) {
+		f = &tr->f[x->first + i];
+		if (!f->base && strlen(f->name) == n &&
+		    strncmp(f->name, name, n) == 0) {
+			*off = f->offset;
+			*type = f->dtype;
+			return (1);
+		}
+	}
+	for (i = 0; i < x->nfields; i++) {
+		f = &tr->f[x->first + i];
+		if ((f->base || *f->name == '\0') && f->dtype >= 0 &&
+		    hv_member(tr, f->dtype, name, n, &o, type, depth + 1)) {
+			*off = f->offset + o;
+			return (1);
+		}
+	}
+	return (0);
+}
+
+static void
+hv_hit(struct analyze_heapview_hit **hits, size_t *n, size_t *cap,
+    uint64_t at, int64_t dst, int64_t off)
+{
+	if (*n == *cap) {
+		*cap = *cap != 0 ? *cap * 2 : 16;
+		*hits = xreallocarray(*hits, *cap, sizeof **hits);
+	}
+	(*hits)[*n].at = at;
+	(*hits)[*n].block = (uint32_t)dst;
+	(*hits)[(*n)++].into = (uint64_t)off;
+}
+
+/*
+ * The seed's Trace over DWARF: path is [MODULE:]VAR{.FIELD|[INDEX]}, a
+ * variable of a module with debug information and then members (a
+ * pointer is followed to its target first, as Oberon's Var.Field does)
+ * and elements (of an array, or of the blocks a pointer points to, as
+ * C's p[i]).  *hits gets the pointer words of the place the path ends
+ * at: one for a pointer, each element's for an array, each member's for
+ * a struct, with where they point.  0 on success; 1 when no module's
+ * DWARF has the variable (the caller says so, or treats the name as a
+ * plain root); -1 with *cause when the path is wrong or runs into NIL.
+ */
+int
+analyze_heapview_trace(struct store *st, int64_t session,
+    const struct analyze_heapview *v, const char *path,
+    struct analyze_heapview_hit **hits, size_t *nhits, char **cause)
+{
+	struct hv_trace		 tr;
+	struct store_cursor	*c;
+	struct store_heap_dvar	 dv;
+	const char		*p = path, *colon = NULL, *name, *q;
+	char			*mod = NULL, *end;
+	uint64_t		 a = 0, off, idx, es, w;
+	int64_t			 t = -1, dst, dso;
+	uint32_t		 m = HS_NONE;
+	size_t			 n, found = 0, cap = 0;
+	int			 rc = -1;
+
+	*hits = NULL;
+	*nhits = 0;
+	memset(&tr, 0, sizeof tr);
+	tr.st = st;
+	tr.session = session;
+	tr.v = v;
+	/* module:var, where a C++ name's "::" is no module's colon. */
+	for (q = path; *q != '\0' && *q != '.' && *q != '['; q++) {
+		if (*q == ':' && q[1] == ':')
+			q++;
+		else if (*q == ':') {
+			colon = q;
+			break;
+		}
+	}
+	if (colon != NULL) {
+		mod = xasprintf("%.*s", (int)(colon - path), path);
+		if ((m = analyze_heapview_module(v, mod)) == HS_NONE) {
+			*cause = xasprintf("%s: no module %s", path, mod);
+			free(mod);
+			return (-1);
+		}
+		free(mod);
+		p = colon + 1;
+	}
+	name = p;
+	n = strcspn(p, ".[");
+	if (n == 0) {
+		*cause = xasprintf("%s: a path is [MODULE:]VARIABLE{.FIELD|"
+		    "[INDEX]}", path);
+		return (-1);
+	}
+	if ((c = store_heap_dvars(st, session)) == NULL)
+		goto store;
+	while ((rc = store_heap_dvar_next(c, &dv)) == 1) {
+		if (strlen(dv.name) != n || strncmp(dv.name, name, n) != 0 ||
+		    (m != HS_NONE && dv.module != (int64_t)m))
+			continue;
+		if (found++ == 0) {
+			a = dv.addr;
+			t = dv.dtype;
+		}
+	}
+	store_cursor_close(c);
+	if (rc < 0)
+		goto store;
+	if (found == 0)
+		return (1);
+	if (found > 1) {
+		*cause = xasprintf("%s: more than one module has %.*s: say"
+		    " module:%.*s", path, (int)n, name, (int)n, name);
+		return (-1);
+	}
+	if (hv_trace_load(&tr) != 0)
+		goto store;
+	rc = -1;
+	p += n;
+	while (*p != '\0') {
+		if (t < 0 || (size_t)t >= tr.nt) {
+			*cause = xasprintf("%s: at %s: of no known type", path,
+			    p);
+			goto out;
+		}
+		/* p.f and p[i] on a pointer: its target's. */
+		if (tr.t[t].kind == HV_POINTER && (*p == '.' ||
+		    *p == '[')) {
+			if ((rc = hv_word(&tr, a, &dst, &dso)) < 0)
+				goto store;
+			if (rc == 0 || dst < 0 || (uint64_t)dst >=
+			    v->nblocks) {
+				rc = -1;
+				*cause = xasprintf("%s: %.*s is NIL (points to"
+				    " no live block)", path, (int)(p - path),
+				    path);
+				goto out;
+			}
+			rc = -1;
+			a = v->addr[dst] + (uint64_t)dso;
+			es = tr.t[t].target >= 0 && (size_t)tr.t[t].target <
+			    tr.nt ? tr.t[tr.t[t].target].size : 0;
+			t = tr.t[t].target;
+			if (*p == '[') {
+				idx = strtoull(p + 1, &end, 0);
+				if (end == p + 1 || *end != ']') {
+					*cause = xasprintf("%s: an index is"
+					    " [NUMBER]", path);
+					goto out;
+				}
+				if (es == 0 || (uint64_t)dso + (idx + 1) * es >
+				    v->size[dst]) {
+					*cause = xasprintf("%s: [%llu] is past"
+					    " the %llu bytes of the block",
+					    path, (unsigned long long)idx,
+					    (unsigned long long)v->size[dst]);
+					goto out;
+				}
+				a += idx * es;
+				p = end + 1;
+				continue;
+			}
+		}
+		if (t < 0 || (size_t)t >= tr.nt) {
+			*cause = xasprintf("%s: at %s: of no known type", path,
+			    p);
+			goto out;
+		}
+		if (*p == '.') {
+			n = strcspn(p + 1, ".[");
+			if (!hv_member(&tr, t, p + 1, n, &off, &t, 0)) {
+				*cause = xasprintf("%s: %s has no member %.*s",
+				    path, tr.t[t].name, (int)n, p + 1);
+				goto out;
+			}
+			a += off;
+			p += 1 + n;
+		} else if (*p == '[') {
+			idx = strtoull(p + 1, &end, 0);
+			if (end == p + 1 || *end != ']') {
+				*cause = xasprintf("%s: an index is [NUMBER]",
+				    path);
+				goto out;
+			}
+			if (tr.t[t].kind != HV_ARRAY) {
+				*cause = xasprintf("%s: %.*s (%s) is neither an"
+				    " array nor a pointer", path,
+				    (int)(p - path), path, tr.t[t].name);
+				goto out;
+			}
+			if (tr.t[t].count != 0 && idx >= tr.t[t].count) {
+				*cause = xasprintf("%s: [%llu] is past the %llu"
+				    " elements", path, (unsigned long long)idx,
+				    (unsigned long long)tr.t[t].count);
+				goto out;
+			}
+			t = tr.t[t].target;
+			es = t >= 0 && (size_t)t < tr.nt ? tr.t[t].size : 0;
+			a += idx * es;
+			p = end + 1;
+		} else {
+			*cause = xasprintf("%s: at %s: a field is .NAME, an"
+			    " index [NUMBER]", path, p);
+			goto out;
+		}
+	}
+	/* The pointer words of the place: one, or its elements' ... */
+	es = t >= 0 && (size_t)t < tr.nt ? tr.t[t].size : 8;
+	if (es < 8)
+		es = 8;
+	if (es > 8 * 65536)
+		es = 8 * 65536;		/* a huge array: its first words */
+	for (w = 0; w + 8 <= es; w += 8) {
+		if ((rc = hv_word(&tr, a + w, &dst, &dso)) < 0)
+			goto store;
+		if (rc == 1)
+			hv_hit(hits, nhits, &cap, w, dst, dso);
+	}
+	rc = 0;
+	goto out;
+store:
+	*cause = xasprintf("session %lld: %s", (long long)session,
+	    store_error(st));
+	rc = -1;
+out:
+	hv_trace_free(&tr);
+	if (rc != 0) {
+		free(*hits);
+		*hits = NULL;
+		*nhits = 0;
+	}
+	return (rc);
 }

@@ -18,7 +18,9 @@ bench_heap_churn_SOURCES = bench/heap/churn.c
 bench_heap_churn_CFLAGS = $(WARN_CFLAGS) -std=gnu11 -O2
 bench_heap_churn_LDFLAGS = -Wl,-z,now
 bench_heap_graph_SOURCES = bench/heap/graph.c
-bench_heap_graph_CFLAGS = $(WARN_CFLAGS) -std=gnu11 -O2
+# -g: run.sh times its snapshot's ingest with the blocks typed by DWARF
+# and, from a copy stripped of it, without.
+bench_heap_graph_CFLAGS = $(WARN_CFLAGS) -std=gnu11 -O2 -g
 bench_heap_graph_LDFLAGS = -Wl,-z,now
 BENCH_DEPS += bench/heap/churn$(EXEEXT) bench/heap/graph$(EXEEXT) \
 	capture/oberon/pvheap$(EXEEXT) capture/oberon/libpvheap.so \

@@ -725,8 +725,89 @@ heap_modules(struct ingest_ctx *ctx, const struct ingest_heap *h)
 	return (0);
 }
 
+static const char *
+heap_dkind(int k)
+{
+	switch (k) {
+	case INGEST_DT_STRUCT:	return ("struct");
+	case INGEST_DT_UNION:	return ("union");
+	case INGEST_DT_POINTER:	return ("pointer");
+	case INGEST_DT_ARRAY:	return ("array");
+	case INGEST_DT_BASE:	return ("base");
+	}
+	return ("other");
+}
+
+/*
+ * The DWARF types blocks have, as heap_type rows of kind dwarf after the
+ * file's (one per module and name: a header's struct is one type however
+ * many units define it): dwtype[name_id] gets each one's index.  Then
+ * the layouts and variables profview heap trace walks.
+ */
 static int
-heap_regions_types(struct ingest_ctx *ctx, const struct ingest_heap *h)
+heap_dwarf_types(struct ingest_ctx *ctx, const struct ingest_heap *h,
+    const struct ingest_heap_dwarf *dw, uint32_t *dwtype)
+{
+	const struct ingest_dtype	*t;
+	struct store_heap_dtype		 sd;
+	struct store_heap_dfield	 sf;
+	struct store_heap_dvar		 sv;
+	uint64_t			 i, next = h->type.count;
+	uint32_t			 k, u;
+
+	for (i = 0; i < h->blks.count && dw->btype != NULL; i++) {
+		if ((u = dw->btype[i]) == INGEST_DT_NONE)
+			continue;
+		t = &dw->types[u];
+		if (dwtype[t->name_id] != INGEST_DT_NONE)
+			continue;
+		dwtype[t->name_id] = (uint32_t)next;
+		if (store_heap_type_add(ctx->st, ctx->session, (int64_t)next++,
+		    t->name, "dwarf", t->module, -1, 0) != 0)
+			return (ingest_store_fail(ctx, "heap_type"));
+	}
+	for (i = 0; i < dw->ntypes; i++) {
+		t = &dw->types[dw->types[i].def];
+		sd.idx = (int64_t)i;
+		sd.name = dw->types[i].name;
+		sd.kind = heap_dkind(t->kind);
+		sd.module = dw->types[i].module;
+		sd.size = t->size;
+		sd.target = t->target == INGEST_DT_NONE ? -1 :
+		    (int64_t)t->target;
+		sd.count = t->count;
+		if (store_heap_dtype_add(ctx->st, ctx->session, &sd) != 0)
+			return (ingest_store_fail(ctx, "heap_dtype"));
+		/* A declared aggregate's members are its definition's. */
+		for (k = 0; k < t->nfields; k++) {
+			sf.type = (int64_t)i;
+			sf.idx = k;
+			sf.name = dw->fields[t->first + k].name;
+			sf.offset = dw->fields[t->first + k].offset;
+			u = dw->fields[t->first + k].type;
+			sf.dtype = u == INGEST_DT_NONE ? -1 : (int64_t)u;
+			sf.base = dw->fields[t->first + k].base;
+			if (store_heap_dfield_add(ctx->st, ctx->session, &sf) !=
+			    0)
+				return (ingest_store_fail(ctx, "heap_dfield"));
+		}
+	}
+	for (i = 0; i < dw->nvars; i++) {
+		sv.idx = (int64_t)i;
+		sv.module = dw->vars[i].module;
+		sv.name = dw->vars[i].name;
+		sv.addr = dw->vars[i].addr;
+		sv.dtype = dw->vars[i].type == INGEST_DT_NONE ? -1 :
+		    (int64_t)dw->vars[i].type;
+		if (store_heap_dvar_add(ctx->st, ctx->session, &sv) != 0)
+			return (ingest_store_fail(ctx, "heap_dvar"));
+	}
+	return (0);
+}
+
+static int
+heap_regions_types(struct ingest_ctx *ctx, const struct ingest_heap *h,
+    const struct ingest_heap_dwarf *dw, uint32_t *dwtype)
 {
 	static const char *const kinds[] = { "other", "vtable", "dwarf",
 	    "site" };
@@ -755,12 +836,16 @@ heap_regions_types(struct ingest_ctx *ctx, const struct ingest_heap *h)
 		    HF_TYPE_SITE)), ingest_heap_u64(s, i, HF_TYPE_VTABLE)) != 0)
 			return (ingest_store_fail(ctx, "heap_type"));
 	}
-	return (0);
+	return (heap_dwarf_types(ctx, h, dw, dwtype));
 }
 
-/* A site's stack as lines "function (module)", innermost first. */
+/*
+ * A site's stack as lines "function (file.c:12)" where the module's
+ * DWARF gives the line, else "function (module)"; innermost first.
+ */
 static char *
-heap_stack(const struct ingest_heap *h, uint64_t site, uint32_t *loc0)
+heap_stack(const struct ingest_heap *h, const struct ingest_heap_dwarf *dw,
+    uint64_t site, uint32_t *loc0)
 {
 	uint64_t	 first, n, k;
 	uint32_t	 loc, mod;
@@ -779,7 +864,13 @@ heap_stack(const struct ingest_heap *h, uint64_t site, uint32_t *loc0)
 		mod = ingest_heap_u32(&h->locs, loc, HF_LOCS_MODULE);
 		path = mod != HEAPFMT_NONE ? heap_base(ingest_heap_str(h,
 		    ingest_heap_u32(&h->mods, mod, HF_MODS_PATH))) : "?";
-		if (*fn != '\0')
+		if (dw->loc_text[loc] != NULL)
+			t = xasprintf("%s%s%s", out, k != 0 ? "\n" : "",
+			    dw->loc_text[loc]);
+		else if (*fn != '\0' && dw->loc_file[loc] != NULL)
+			t = xasprintf("%s%s%s (%s:%u)", out, k != 0 ? "\n" :
+			    "", fn, dw->loc_file[loc], dw->loc_line[loc]);
+		else if (*fn != '\0')
 			t = xasprintf("%s%s%s (%s)", out, k != 0 ? "\n" : "",
 			    fn, path);
 		else
@@ -794,7 +885,8 @@ heap_stack(const struct ingest_heap *h, uint64_t site, uint32_t *loc0)
 
 static int
 heap_sites(struct ingest_ctx *ctx, const struct ingest_heap *h,
-    const uint64_t *cbytes, const uint64_t *cblocks)
+    const struct ingest_heap_dwarf *dw, const uint64_t *cbytes,
+    const uint64_t *cblocks)
 {
 	struct store_heap_site		 st;
 	const struct ingest_heap_sec	*s = &h->site;
@@ -807,7 +899,7 @@ heap_sites(struct ingest_ctx *ctx, const struct ingest_heap *h,
 		memset(&st, 0, sizeof st);
 		st.idx = (int64_t)i;
 		st.type = heap_ix(ingest_heap_u32(s, i, HF_SITE_TYPE));
-		stack = heap_stack(h, i, &loc);
+		stack = heap_stack(h, dw, i, &loc);
 		st.stack = stack;
 		st.module = -1;
 		name = NULL;
@@ -817,6 +909,8 @@ heap_sites(struct ingest_ctx *ctx, const struct ingest_heap *h,
 			st.module = heap_ix(ingest_heap_u32(&h->locs, loc,
 			    HF_LOCS_MODULE));
 			st.pc = ingest_heap_u64(&h->locs, loc, HF_LOCS_PC);
+			st.file = dw->loc_file[loc];
+			st.line = dw->loc_line[loc];
 			/* No symbol (a stripped library): module+offset. */
 			if (*st.function == '\0' && st.module >= 0) {
 				name = xasprintf("%s+%#llx", heap_base(
@@ -847,13 +941,15 @@ heap_sites(struct ingest_ctx *ctx, const struct ingest_heap *h,
 
 static int
 heap_blocks(struct ingest_ctx *ctx, const struct ingest_heap *h,
-    const uint8_t *state)
+    const uint8_t *state, const struct ingest_heap_dwarf *dw,
+    const uint32_t *dwtype)
 {
 	static const char *const states[] = { "reachable", "reachable",
 	    "possible", "collectable", "collectable" };
 	struct store_heap_block		 b;
 	const struct ingest_heap_sec	*s = &h->blks;
 	uint64_t			 i, data = 0;
+	uint32_t			 t;
 
 	for (i = 0; i < s->count; i++) {
 		if ((i & 0xffff) == 0)
@@ -864,7 +960,13 @@ heap_blocks(struct ingest_ctx *ctx, const struct ingest_heap *h,
 		b.usable = b.size + ingest_heap_u32(s, i, HF_BLKS_SLACK);
 		b.seq = ingest_heap_u64(s, i, HF_BLKS_SEQ);
 		b.site = heap_ix(ingest_heap_u32(s, i, HF_BLKS_SITE));
-		b.type = heap_ix(ingest_heap_u32(s, i, HF_BLKS_TYPE));
+		/* A vtable's class is exact; a typed pointer beats a site. */
+		t = ingest_heap_u32(s, i, HF_BLKS_TYPE);
+		if (dw->btype[i] != INGEST_DT_NONE && (t == HEAPFMT_NONE ||
+		    ingest_heap_u32(&h->type, t, HF_TYPE_KIND) !=
+		    HEAPFMT_TYPE_VTABLE))
+			t = dwtype[dw->types[dw->btype[i]].name_id];
+		b.type = heap_ix(t);
 		b.region = heap_ix(ingest_heap_u32(s, i, HF_BLKS_REGION));
 		b.tid = ingest_heap_u32(s, i, HF_BLKS_TID);
 		b.state = states[state[i] <= 4 ? state[i] : 0];
@@ -943,8 +1045,10 @@ heap_load(struct ingest_ctx *ctx)
 	static const char *const taken[] = { "other", "exit", "signal",
 	    "every", "socket" };
 	struct ingest_heap	 h;
+	struct ingest_heap_dwarf dw;
 	struct store_heap	 sh;
 	uint8_t			*state = NULL;
+	uint32_t		*dwtype = NULL;
 	uint64_t		*cbytes = NULL, *cblocks = NULL, i, size;
 	uint32_t		 site, trig;
 	int			 rc = -1;
@@ -953,6 +1057,13 @@ heap_load(struct ingest_ctx *ctx)
 		return (-1);
 	state = xmalloc(h.blks.count + 1);
 	ingest_heap_states(&h, state);
+	ingest_heap_dwarf(ctx, &h, &dw);
+	if (dw.conflicts != 0)
+		ingest_warn(ctx, 0, "%llu typed pointers disagree with the"
+		    " nearer one that typed their block first; the nearer"
+		    " one's type is kept", (unsigned long long)dw.conflicts);
+	dwtype = xreallocarray(NULL, dw.nnames + 1, sizeof *dwtype);
+	memset(dwtype, 0xff, (dw.nnames + 1) * sizeof *dwtype);
 	memset(&sh, 0, sizeof sh);
 	cbytes = xcalloc(h.site.count + 1, sizeof *cbytes);
 	cblocks = xcalloc(h.site.count + 1, sizeof *cblocks);
@@ -984,9 +1095,11 @@ heap_load(struct ingest_ctx *ctx)
 			cblocks[site]++;
 		}
 	}
-	if (heap_modules(ctx, &h) != 0 || heap_regions_types(ctx, &h) != 0 ||
-	    heap_sites(ctx, &h, cbytes, cblocks) != 0 ||
-	    heap_blocks(ctx, &h, state) != 0 || heap_pointers(ctx, &h) != 0)
+	if (heap_modules(ctx, &h) != 0 ||
+	    heap_regions_types(ctx, &h, &dw, dwtype) != 0 ||
+	    heap_sites(ctx, &h, &dw, cbytes, cblocks) != 0 ||
+	    heap_blocks(ctx, &h, state, &dw, dwtype) != 0 ||
+	    heap_pointers(ctx, &h) != 0)
 		goto out;
 	for (i = 0; i < h.cntr.count; i++) {
 		if (store_counter_add(ctx->st, ctx->session, ingest_heap_str(&h,
@@ -1021,6 +1134,8 @@ heap_load(struct ingest_ctx *ctx)
 	ingest_progress(ctx, ctx->len);
 	rc = 0;
 out:
+	ingest_heap_dwarf_free(&dw, h.locs.count);
+	free(dwtype);
 	free(state);
 	free(cbytes);
 	free(cblocks);

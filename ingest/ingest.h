@@ -189,6 +189,75 @@ const char	*ingest_heap_str(const struct ingest_heap *, uint32_t);
 uint64_t	 ingest_heap_data_at(const struct ingest_heap *, uint64_t);
 void		 ingest_heap_states(const struct ingest_heap *, uint8_t *);
 
+/*
+ * What the modules' debug information says of a snapshot (heapdwarf.c):
+ * type layouts (typedefs, const and volatile looked through), the
+ * modules' variables, each LOCS address's source line and each block's
+ * type by the typed pointers that reach it.  Indices are into types[];
+ * INGEST_DT_NONE is none (void, or not known).
+ */
+#define INGEST_DT_NONE		0xffffffffu
+#define INGEST_DT_OTHER		0	/* a function, or unknown */
+#define INGEST_DT_STRUCT	1	/* struct or class */
+#define INGEST_DT_UNION		2
+#define INGEST_DT_POINTER	3	/* pointers and references */
+#define INGEST_DT_ARRAY		4
+#define INGEST_DT_BASE		5	/* int, double, enums */
+
+struct ingest_dtype {
+	char		*name;		/* "struct node", "ns::Foo", "int *" */
+	char		*tdname;	/* the typedef that reached it, or NULL */
+	int		 kind;		/* INGEST_DT_* */
+	int		 declared;	/* an aggregate declared, not defined */
+	int		 chars;		/* a character type */
+	int		 derived;	/* a C++ class others derive from */
+	uint32_t	 module;	/* that defines it */
+	uint64_t	 size;
+	uint32_t	 target;	/* pointee, element */
+	uint64_t	 count;		/* elements; 0 unknown */
+	uint32_t	 first, nfields;	/* members, in fields[] */
+	uint32_t	 name_id;	/* equal for equal (module, name) */
+	uint32_t	 def;		/* the defined type for a declared one */
+	uint64_t	 die;		/* while reading: its DIE */
+};
+
+struct ingest_dfield {
+	uint32_t	 owner;
+	char		*name;		/* "" for an anonymous member */
+	uint64_t	 offset;
+	uint32_t	 type;
+	int		 base;		/* a base class (C++ inheritance) */
+};
+
+struct ingest_dvar {
+	uint32_t	 module;
+	char		*name;		/* "head", "ns::head" */
+	uint64_t	 addr;		/* in the process */
+	uint32_t	 type;
+};
+
+struct ingest_heap_dwarf {
+	struct ingest_dtype	*types;
+	size_t			 ntypes;
+	struct ingest_dfield	*fields;	/* by owner, then offset */
+	size_t			 nfields;
+	struct ingest_dvar	*vars;		/* by module, then address */
+	size_t			 nvars;
+	size_t			 nnames;
+	uint8_t			*has;		/* per module: DWARF was read */
+	char			**loc_file;	/* per LOCS record, or NULL */
+	uint32_t		*loc_line;
+	char			**loc_text;	/* with inlined frames, or NULL */
+	uint32_t		*btype;		/* per block, or INGEST_DT_NONE */
+	uint64_t		 conflicts;	/* typed pointers that disagreed */
+};
+
+void		 ingest_heap_dwarf(struct ingest_ctx *, const struct ingest_heap *,
+		    struct ingest_heap_dwarf *);
+void		 ingest_heap_dwarf_free(struct ingest_heap_dwarf *, uint64_t);
+uint32_t	 ingest_dtype_pointer_at(const struct ingest_heap_dwarf *,
+		    uint32_t, uint64_t);
+
 /* SHA-256 (sha256.c), hex-encoded into 65 bytes. */
 void		 ingest_sha256(const uint8_t *, size_t, char *);
 

@@ -36,6 +36,7 @@ static const struct report_col heap_site_cols[] = {
 	{ "site", "site", 0, 0, 0 },
 	{ "function", "function", 0, 0, 32 },
 	{ "module", "module", 0, 0, 20 },
+	{ "source", "source", 0, 0, 24 },
 	{ "live_blocks", "live", 0, 0, 0 },
 	{ "live_bytes", "live bytes", 0, 0, 0 },
 	{ "collectable_blocks", "", REPORT_MACHINE, 0, 0 },
@@ -115,6 +116,7 @@ heap_sites(struct report_out *out, const struct analyze_heap_summary *m)
 	const struct store_heap_site	*s;
 	struct report_cell		 c[HEAP_SITE_COLS];
 	const char			*mod;
+	char				*src;
 	size_t				 i;
 
 	report_table(out, &heap_t_sites);
@@ -129,17 +131,22 @@ heap_sites(struct report_out *out, const struct analyze_heap_summary *m)
 		c[1] = s->function != NULL ? report_str(s->function) :
 		    report_null();
 		c[2] = mod != NULL ? report_str(mod) : report_null();
-		c[3] = report_int((int64_t)s->live_blocks);
-		c[4] = report_int((int64_t)s->live_bytes);
-		c[5] = report_int((int64_t)s->collectable_blocks);
-		c[6] = report_int((int64_t)s->collectable_bytes);
-		c[7] = report_int((int64_t)s->peak_bytes);
-		c[8] = report_int((int64_t)s->allocs);
-		c[9] = report_int((int64_t)s->frees);
-		c[10] = report_int((int64_t)s->bytes);
-		c[11] = s->stack != NULL ? report_str(s->stack) :
+		/* The allocating line, from the module's DWARF. */
+		src = s->file != NULL ? xasprintf("%s:%lld", s->file,
+		    (long long)s->line) : NULL;
+		c[3] = src != NULL ? report_str(src) : report_null();
+		c[4] = report_int((int64_t)s->live_blocks);
+		c[5] = report_int((int64_t)s->live_bytes);
+		c[6] = report_int((int64_t)s->collectable_blocks);
+		c[7] = report_int((int64_t)s->collectable_bytes);
+		c[8] = report_int((int64_t)s->peak_bytes);
+		c[9] = report_int((int64_t)s->allocs);
+		c[10] = report_int((int64_t)s->frees);
+		c[11] = report_int((int64_t)s->bytes);
+		c[12] = s->stack != NULL ? report_str(s->stack) :
 		    report_null();
 		report_row(out, c);
+		free(src);
 	}
 	report_table_end(out);
 }

@@ -8,9 +8,10 @@
  *	reached-from ADDR		the roots and blocks that reach it
  *	anchored-by ROOT|ADDR		what clearing it would free
  *	test-unload MODULE...		what unloading them would free
- *	by-type, by-module, sizes	objects grouped
+ *	by-type [MODULE.TYPE*]		objects by type (those the pattern names)
+ *	by-module, sizes		objects grouped
  *	find STRING [POS]		blocks whose kept bytes hold STRING
- *	trace ROOT[INDEX]		where a variable (or its word INDEX) points
+ *	trace PATH			where module:var.field[3].next points
  */
 #include <ctype.h>
 #include <errno.h>
@@ -173,21 +174,36 @@ heapq_sum_cmp(const void *a, const void *b)
 	return (x->key < y->key ? -1 : x->key > y->key);
 }
 
-/* ObjectsByType, ObjectsByModule or ObjectSizes (heapview.c's sums). */
+/*
+ * ObjectsByType, ObjectsByModule or ObjectSizes (heapview.c's sums); by
+ * type, only the types spec matches (analyze_heapview_types) if given.
+ */
 static void
 heapq_groups(struct heapq *q, FILE *f, int format, const char *name,
-    const char *what, int by)
+    const char *what, int by, const char *spec)
 {
 	const struct analyze_heapview	*v = &q->v;
 	struct analyze_heapview_sum	*g;
 	struct report_col		 cols[HEAPQ_GROUP_COLS];
 	struct report_cell		 c[HEAPQ_GROUP_COLS];
 	char				*label;
-	size_t				 i, ng;
+	uint8_t				*match = NULL;
+	size_t				 i, k, ng;
 
 	memcpy(cols, heapq_group_cols, sizeof cols);
 	cols[0].title = what;
 	ng = analyze_heapview_sums(v, by, &g);
+	if (spec != NULL) {
+		match = xcalloc(v->ntypes + 1, 1);
+		analyze_heapview_types(v, spec, match);
+		for (i = k = 0; i < ng; i++) {
+			if (g[i].key != ANALYZE_HEAPVIEW_NONE &&
+			    match[g[i].key])
+				g[k++] = g[i];
+		}
+		ng = k;
+		free(match);
+	}
 	if (by != ANALYZE_HEAPVIEW_BY_SIZE)
 		qsort(g, ng, sizeof *g, heapq_sum_cmp);
 	heapq_begin(q, f, format, name, cols, HEAPQ_GROUP_COLS, "no blocks");
@@ -225,22 +241,46 @@ static const struct report_col heapq_trace_cols[] = {
 #define HEAPQ_TRACE_COLS (sizeof heapq_trace_cols / sizeof heapq_trace_cols[0])
 
 /*
- * trace ROOT or ROOT[INDEX]: the blocks a variable's pointer words point
- * to (word INDEX alone: the INDEX-th pointer-sized word).  Fields need
- * DWARF types, which snapshots do not carry yet: a path with a field is
- * refused, saying so.
+ * trace PATH: [MODULE:]VAR{.FIELD|[INDEX]} through the snapshot's DWARF
+ * (analyze_heapview_trace), the pointer words where the path ends and
+ * the blocks they point to.  A variable no module's DWARF describes is
+ * a plain root: ROOT or ROOT[INDEX], its pointer words (word INDEX
+ * alone: the INDEX-th pointer-sized word); fields of it are refused,
+ * saying why.
  */
 static int
 heapq_trace(struct heapq *q, FILE *f, int format, const char *path)
 {
-	struct store_cursor	*cur;
-	struct store_heap_root	 o;
-	struct report_cell	 c[HEAPQ_TRACE_COLS];
-	char			*name, *br, *end, *key;
-	int64_t			 index = -1;
-	uint32_t		 r;
-	int			 rc, same, many;
+	struct store_cursor		*cur;
+	struct store_heap_root		 o;
+	struct report_cell		 c[HEAPQ_TRACE_COLS];
+	struct analyze_heapview_hit	*hits;
+	char				*name, *br, *end, *key;
+	int64_t				 index = -1;
+	uint32_t			 r;
+	size_t				 nhits, i;
+	int				 rc, same, many;
 
+	rc = analyze_heapview_trace(q->st, q->session, &q->v, path, &hits,
+	    &nhits, &q->cause);
+	if (rc < 0)
+		return (-1);
+	if (rc == 0) {
+		q->title = xasprintf("session %lld: where %s points",
+		    (long long)q->session, path);
+		heapq_begin(q, f, format, "trace", heapq_trace_cols,
+		    HEAPQ_TRACE_COLS, "NIL: it points to no live block");
+		for (i = 0; i < nhits; i++) {
+			c[0] = report_int((int64_t)hits[i].at);
+			c[1] = report_int(hits[i].block);
+			c[2] = report_int((int64_t)q->v.addr[hits[i].block]);
+			c[3] = report_int((int64_t)hits[i].into);
+			c[4] = report_str(heapq_type(&q->v, hits[i].block));
+			report_row(&q->out, c);
+		}
+		free(hits);
+		return (0);
+	}
 	name = xstrdup(path);
 	if ((br = strchr(name, '[')) != NULL) {
 		errno = 0;
@@ -257,10 +297,11 @@ heapq_trace(struct heapq *q, FILE *f, int format, const char *path)
 	    ANALYZE_HEAPVIEW_NONE) {
 		q->cause = many ? xasprintf("%s: more than one module has"
 		    " it: say module:%s", name, name) : strchr(name, '.') !=
-		    NULL ? xasprintf("%s: no such root; fields of a variable"
-		    " need DWARF types, which snapshots do not hold yet",
-		    name) : xasprintf("%s: no such root (module:variable)",
-		    name);
+		    NULL ? xasprintf("%s: no variable of that name in the"
+		    " DWARF of the snapshot's modules (fields of a variable"
+		    " need the program built with -g, unchanged since the"
+		    " snapshot)", path) : xasprintf("%s: no such root"
+		    " (module:variable)", name);
 		free(name);
 		return (-1);
 	}
@@ -396,21 +437,23 @@ heapq_ask(struct heapq *q, FILE *f, int format, char **argv, int argc)
 		heapq_blocks(q, mark);
 		free(unloaded);
 		free(drop);
-	} else if (strcasecmp(what, "by-type") == 0 && argc == 1) {
-		q->title = xasprintf("session %lld: objects by type",
+	} else if (strcasecmp(what, "by-type") == 0 && argc <= 2) {
+		q->title = argc == 2 ? xasprintf("session %lld: objects of"
+		    " types %s", (long long)q->session, argv[1]) :
+		    xasprintf("session %lld: objects by type",
 		    (long long)q->session);
 		heapq_groups(q, f, format, "by_type", "type",
-		    ANALYZE_HEAPVIEW_BY_TYPE);
+		    ANALYZE_HEAPVIEW_BY_TYPE, argc == 2 ? argv[1] : NULL);
 	} else if (strcasecmp(what, "by-module") == 0 && argc == 1) {
 		q->title = xasprintf("session %lld: objects by module (of"
 		    " their type)", (long long)q->session);
 		heapq_groups(q, f, format, "by_module", "module",
-		    ANALYZE_HEAPVIEW_BY_MODULE);
+		    ANALYZE_HEAPVIEW_BY_MODULE, NULL);
 	} else if (strcasecmp(what, "sizes") == 0 && argc == 1) {
 		q->title = xasprintf("session %lld: object sizes in powers of"
 		    " two", (long long)q->session);
 		heapq_groups(q, f, format, "sizes", "bytes",
-		    ANALYZE_HEAPVIEW_BY_SIZE);
+		    ANALYZE_HEAPVIEW_BY_SIZE, NULL);
 	} else if (strcasecmp(what, "find") == 0 && (argc == 2 || argc == 3)) {
 		pos = 0;
 		if (argc == 3) {
@@ -445,8 +488,9 @@ heapq_ask(struct heapq *q, FILE *f, int format, char **argv, int argc)
 	} else {
 		q->cause = xasprintf("%s: not a question, or not its arguments"
 		    " (collectable, reachable ADDR|ROOT, reached-from ADDR,"
-		    " anchored-by ROOT|ADDR, test-unload MODULE..., by-type,"
-		    " by-module, sizes, find STRING [POS], trace ROOT[INDEX])",
+		    " anchored-by ROOT|ADDR, test-unload MODULE..., by-type"
+		    " [MODULE.TYPE*], by-module, sizes, find STRING [POS],"
+		    " trace [MODULE:]VAR{.FIELD|[INDEX]})",
 		    what);
 		goto bad;
 	}

@@ -132,6 +132,41 @@ static const char *const store_heap_migrations[] = {
 	"  dst INTEGER NOT NULL,"
 	"  dst_off INTEGER NOT NULL,"
 	"  PRIMARY KEY (session, idx)) WITHOUT ROWID;",
+	/*
+	 * 1 -> 2: what the modules' DWARF says (ingest/heapdwarf.c): the
+	 * innermost frame's source line of each site, and the type layouts
+	 * and variables that profview heap trace walks.
+	 */
+	"ALTER TABLE heap_site ADD COLUMN file TEXT;"
+	"ALTER TABLE heap_site ADD COLUMN line INTEGER;"
+	"CREATE TABLE IF NOT EXISTS heap_dtype ("
+	"  session INTEGER NOT NULL REFERENCES session(id) ON DELETE CASCADE,"
+	"  idx INTEGER NOT NULL,"
+	"  name TEXT NOT NULL,"
+	"  kind TEXT NOT NULL CHECK (kind IN ('struct', 'union', 'pointer',"
+	"   'array', 'base', 'other')),"
+	"  module INTEGER NOT NULL,"
+	"  size INTEGER NOT NULL,"
+	"  target INTEGER,"
+	"  count INTEGER NOT NULL,"
+	"  PRIMARY KEY (session, idx)) WITHOUT ROWID;"
+	"CREATE TABLE IF NOT EXISTS heap_dfield ("
+	"  session INTEGER NOT NULL REFERENCES session(id) ON DELETE CASCADE,"
+	"  type INTEGER NOT NULL,"
+	"  idx INTEGER NOT NULL,"
+	"  name TEXT NOT NULL,"
+	"  offset INTEGER NOT NULL,"
+	"  dtype INTEGER,"
+	"  base INTEGER NOT NULL,"
+	"  PRIMARY KEY (session, type, idx)) WITHOUT ROWID;"
+	"CREATE TABLE IF NOT EXISTS heap_dvar ("
+	"  session INTEGER NOT NULL REFERENCES session(id) ON DELETE CASCADE,"
+	"  idx INTEGER NOT NULL,"
+	"  module INTEGER NOT NULL,"
+	"  name TEXT NOT NULL,"
+	"  addr INTEGER NOT NULL,"
+	"  dtype INTEGER,"
+	"  PRIMARY KEY (session, idx)) WITHOUT ROWID;",
 };
 
 /* The rowids of session ?1's pointers, or every rowid when unknown. */
@@ -143,6 +178,9 @@ static const char *const store_heap_migrations[] = {
 static const char *const store_heap_purge[] = {
 	"DELETE FROM heap_ref WHERE" STORE_HEAP_REFS " AND session = ?1",
 	"DELETE FROM heap_root WHERE session = ?1",
+	"DELETE FROM heap_dvar WHERE session = ?1",
+	"DELETE FROM heap_dfield WHERE session = ?1",
+	"DELETE FROM heap_dtype WHERE session = ?1",
 	"DELETE FROM heap_block WHERE session = ?1",
 	"DELETE FROM heap_site WHERE session = ?1",
 	"DELETE FROM heap_type WHERE session = ?1",
@@ -188,7 +226,16 @@ static const struct store_table store_t_heap_type = {
 static const struct store_table store_t_heap_site = {
 	"heap_site", "idx, type, function, module, pc, stack, allocs, frees,"
 	" bytes, peak_bytes, live_bytes, live_blocks, collectable_bytes,"
-	" collectable_blocks", NULL
+	" collectable_blocks, file, line", NULL
+};
+static const struct store_table store_t_heap_dtype = {
+	"heap_dtype", "idx, name, kind, module, size, target, count", NULL
+};
+static const struct store_table store_t_heap_dfield = {
+	"heap_dfield", "type, idx, name, offset, dtype, base", NULL
+};
+static const struct store_table store_t_heap_dvar = {
+	"heap_dvar", "idx, module, name, addr, dtype", NULL
 };
 static const struct store_table store_t_heap_block = {
 	"heap_block", "idx, addr, size, usable, seq, site, type, tid, state,"
@@ -424,7 +471,184 @@ store_heap_site_add(struct store *st, int64_t session,
 	store_put_int(r, (int64_t)s->live_blocks);
 	store_put_int(r, (int64_t)s->collectable_bytes);
 	store_put_int(r, (int64_t)s->collectable_blocks);
+	store_heap_text(r, s->file);
+	if (s->file == NULL || *s->file == '\0')
+		store_put_null(r);
+	else
+		store_put_int(r, s->line);
 	return (store_row_end(st, r));
+}
+
+int
+store_heap_dtype_add(struct store *st, int64_t session,
+    const struct store_heap_dtype *t)
+{
+	struct store_row	*r;
+
+	if ((r = store_row(st, &store_t_heap_dtype, session)) == NULL)
+		return (-1);
+	store_put_int(r, t->idx);
+	store_put_text(r, t->name);
+	store_put_static(r, t->kind);
+	store_put_int(r, t->module);
+	store_put_int(r, (int64_t)t->size);
+	store_heap_idx(r, t->target);
+	store_put_int(r, (int64_t)t->count);
+	return (store_row_end(st, r));
+}
+
+int
+store_heap_dfield_add(struct store *st, int64_t session,
+    const struct store_heap_dfield *f)
+{
+	struct store_row	*r;
+
+	if ((r = store_row(st, &store_t_heap_dfield, session)) == NULL)
+		return (-1);
+	store_put_int(r, f->type);
+	store_put_int(r, f->idx);
+	store_put_text(r, f->name != NULL ? f->name : "");
+	store_put_int(r, (int64_t)f->offset);
+	store_heap_idx(r, f->dtype);
+	store_put_int(r, f->base);
+	return (store_row_end(st, r));
+}
+
+int
+store_heap_dvar_add(struct store *st, int64_t session,
+    const struct store_heap_dvar *v)
+{
+	struct store_row	*r;
+
+	if ((r = store_row(st, &store_t_heap_dvar, session)) == NULL)
+		return (-1);
+	store_put_int(r, v->idx);
+	store_put_int(r, v->module);
+	store_put_text(r, v->name);
+	store_put_int(r, (int64_t)v->addr);
+	store_heap_idx(r, v->dtype);
+	return (store_row_end(st, r));
+}
+
+/* DWARF types by index: idx, name, kind, module, size, target, count. */
+struct store_cursor *
+store_heap_dtypes(struct store *st, int64_t session)
+{
+	return (store_cursor_open(st, "SELECT idx, name, kind, module, size,"
+	    " coalesce(target, -1), count FROM heap_dtype WHERE session = ?1"
+	    " ORDER BY idx", session));
+}
+
+int
+store_heap_dtype_next(struct store_cursor *c, struct store_heap_dtype *t)
+{
+	int	rc;
+
+	if ((rc = store_cursor_step(c)) != 1)
+		return (rc);
+	t->idx = store_cursor_int(c, 0);
+	t->name = store_cursor_text(c, 1);
+	t->kind = store_cursor_text(c, 2);
+	t->module = store_cursor_int(c, 3);
+	t->size = (uint64_t)store_cursor_int(c, 4);
+	t->target = store_cursor_int(c, 5);
+	t->count = (uint64_t)store_cursor_int(c, 6);
+	return (1);
+}
+
+/* Members by type, then index (offset order). */
+struct store_cursor *
+store_heap_dfields(struct store *st, int64_t session)
+{
+	return (store_cursor_open(st, "SELECT type, idx, name, offset,"
+	    " coalesce(dtype, -1), base FROM heap_dfield WHERE session = ?1"
+	    " ORDER BY type, idx", session));
+}
+
+int
+store_heap_dfield_next(struct store_cursor *c, struct store_heap_dfield *f)
+{
+	int	rc;
+
+	if ((rc = store_cursor_step(c)) != 1)
+		return (rc);
+	f->type = store_cursor_int(c, 0);
+	f->idx = store_cursor_int(c, 1);
+	f->name = store_cursor_text(c, 2);
+	f->offset = (uint64_t)store_cursor_int(c, 3);
+	f->dtype = store_cursor_int(c, 4);
+	f->base = (int)store_cursor_int(c, 5);
+	return (1);
+}
+
+/* Variables by index. */
+struct store_cursor *
+store_heap_dvars(struct store *st, int64_t session)
+{
+	return (store_cursor_open(st, "SELECT idx, module, name, addr,"
+	    " coalesce(dtype, -1) FROM heap_dvar WHERE session = ?1"
+	    " ORDER BY idx", session));
+}
+
+int
+store_heap_dvar_next(struct store_cursor *c, struct store_heap_dvar *v)
+{
+	int	rc;
+
+	if ((rc = store_cursor_step(c)) != 1)
+		return (rc);
+	v->idx = store_cursor_int(c, 0);
+	v->module = store_cursor_int(c, 1);
+	v->name = store_cursor_text(c, 2);
+	v->addr = (uint64_t)store_cursor_int(c, 3);
+	v->dtype = store_cursor_int(c, 4);
+	return (1);
+}
+
+/*
+ * The pointer from byte src_off of block src: 1 with *dst and *dst_off,
+ * 0 if that word points to no block.  A session's heap_ref rows are one
+ * run of rowids in the file's order, by source and offset, so a binary
+ * search over the rowids finds it without an index.
+ */
+int
+store_heap_ref_at(struct store *st, int64_t session, int64_t src,
+    int64_t src_off, int64_t *dst, int64_t *dst_off)
+{
+	struct store_cursor	*c;
+	int64_t			 lo, hi, mid, s, o;
+	int			 rc, found = 0;
+
+	c = store_cursor_open(st, "SELECT ref_first, ref_last FROM heap"
+	    " WHERE session = ?1 AND ref_first IS NOT NULL", session);
+	if ((rc = store_cursor_step(c)) != 1) {
+		store_cursor_close(c);
+		return (rc < 0 ? -1 : 0);
+	}
+	lo = store_cursor_int(c, 0);
+	hi = store_cursor_int(c, 1) + 1;
+	store_cursor_close(c);
+	while (lo < hi && !found) {
+		mid = lo + (hi - lo) / 2;
+		c = store_cursor_open(st, "SELECT src, src_off, dst, dst_off"
+		    " FROM heap_ref WHERE rowid = ?1", mid);
+		if ((rc = store_cursor_step(c)) != 1) {
+			store_cursor_close(c);
+			return (-1);
+		}
+		s = store_cursor_int(c, 0);
+		o = store_cursor_int(c, 1);
+		if (s == src && o == src_off) {
+			*dst = store_cursor_int(c, 2);
+			*dst_off = store_cursor_int(c, 3);
+			found = 1;
+		} else if (s < src || (s == src && o < src_off))
+			lo = mid + 1;
+		else
+			hi = mid;
+		store_cursor_close(c);
+	}
+	return (found);
 }
 
 /* A million of these per snapshot: scalars, static text. */
@@ -497,11 +721,12 @@ store_heap_root_add(struct store *st, int64_t session,
 struct store_cursor *
 store_heap_sites(struct store *st, int64_t session, int64_t limit)
 {
-	char	sql[512];
+	char	sql[640];
 
 	snprintf(sql, sizeof sql, "SELECT s.idx, s.function, m.path, s.allocs,"
 	    " s.frees, s.bytes, s.peak_bytes, s.live_bytes, s.live_blocks,"
-	    " s.collectable_bytes, s.stack, s.collectable_blocks"
+	    " s.collectable_bytes, s.stack, s.collectable_blocks, s.file,"
+	    " coalesce(s.line, 0)"
 	    " FROM heap_site s LEFT JOIN heap_module m ON m.session = ?1"
 	    " AND m.idx = s.module WHERE s.session = ?1"
 	    " ORDER BY s.live_bytes DESC, s.idx LIMIT %lld",
@@ -529,6 +754,8 @@ store_heap_site_next(struct store_cursor *c, struct store_heap_site *s)
 	s->collectable_bytes = (uint64_t)store_cursor_int(c, 9);
 	s->stack = store_cursor_text(c, 10);
 	s->collectable_blocks = (uint64_t)store_cursor_int(c, 11);
+	s->file = store_cursor_text(c, 12);
+	s->line = store_cursor_int(c, 13);
 	return (1);
 }
 

@@ -363,6 +363,34 @@ struct store_heap_site {
 	uint64_t	 allocs, frees, bytes, peak_bytes;
 	uint64_t	 live_bytes, live_blocks;
 	uint64_t	 collectable_bytes, collectable_blocks;
+	const char	*file;		/* the innermost frame's, or NULL */
+	int64_t		 line;
+};
+
+/* A snapshot's DWARF: types, their members, the modules' variables. */
+struct store_heap_dtype {
+	int64_t		 idx;
+	const char	*name;
+	const char	*kind;		/* struct union pointer array base other */
+	int64_t		 module;
+	uint64_t	 size;
+	int64_t		 target;	/* pointee or element; -1: none */
+	uint64_t	 count;		/* an array's elements */
+};
+
+struct store_heap_dfield {
+	int64_t		 type, idx;
+	const char	*name;
+	uint64_t	 offset;
+	int64_t		 dtype;		/* -1: none */
+	int		 base;		/* a C++ base class */
+};
+
+struct store_heap_dvar {
+	int64_t		 idx, module;
+	const char	*name;
+	uint64_t	 addr;
+	int64_t		 dtype;		/* -1: none */
 };
 
 struct store_heap_block {
@@ -432,6 +460,23 @@ int		 store_heap_ref_add(struct store *, int64_t, uint32_t,
 		     uint64_t, uint32_t, uint32_t);
 int		 store_heap_root_add(struct store *, int64_t,
 		     const struct store_heap_root *);
+int		 store_heap_dtype_add(struct store *, int64_t,
+		     const struct store_heap_dtype *);
+int		 store_heap_dfield_add(struct store *, int64_t,
+		     const struct store_heap_dfield *);
+int		 store_heap_dvar_add(struct store *, int64_t,
+		     const struct store_heap_dvar *);
+struct store_cursor *store_heap_dtypes(struct store *, int64_t);
+int		 store_heap_dtype_next(struct store_cursor *,
+		     struct store_heap_dtype *);
+struct store_cursor *store_heap_dfields(struct store *, int64_t);
+int		 store_heap_dfield_next(struct store_cursor *,
+		     struct store_heap_dfield *);
+struct store_cursor *store_heap_dvars(struct store *, int64_t);
+int		 store_heap_dvar_next(struct store_cursor *,
+		     struct store_heap_dvar *);
+int		 store_heap_ref_at(struct store *, int64_t, int64_t, int64_t,
+		     int64_t *, int64_t *);
 struct store_cursor *store_heap_sites(struct store *, int64_t, int64_t);
 int		 store_heap_site_next(struct store_cursor *,
 		     struct store_heap_site *);

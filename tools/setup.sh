@@ -18,11 +18,13 @@ cd "$(dirname "$0")/.."
 # tests' oracle and heaptrack bench/heap's peer.  capstone also decodes
 # x86-64 for pvtrace's planner, which reads ELF with libelf; pvtrace's
 # tests check call counts against valgrind's callgrind and bench/trace
-# measures uftrace beside it.
+# measures uftrace beside it.  libdw reads heap snapshots' modules'
+# DWARF (block types, allocation file:line); bench/heap times ingest
+# with GNU time (CPU seconds beside wall).
 PKGS="build-essential autoconf automake pkg-config libncurses-dev
-libtermkey-dev libsqlite3-dev libcapstone-dev libunwind-dev libelf-dev sqlite3
+libtermkey-dev libsqlite3-dev libcapstone-dev libunwind-dev libelf-dev libdw-dev sqlite3
 check nasm dosbox tmux clang uftrace
-libclang-rt-${CLANG_MAJOR:-14}-dev valgrind heaptrack python3 groff-base"
+libclang-rt-${CLANG_MAJOR:-14}-dev valgrind heaptrack python3 groff-base time"
 
 say() { echo "setup: $*" >&2; }
 die() { say "$*"; exit 1; }

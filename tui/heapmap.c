@@ -175,6 +175,7 @@ struct heapmap {
 	enum hm_info			 info;
 	int				 loading;	/* a stored session */
 	struct hm_loader		*loader;	/* its thread */
+	int64_t				 session;	/* it, once loaded */
 	char				*load_error;
 	char				*graph_error;
 	uint32_t			*roots_in;	/* roots reaching rfrom_of */
@@ -1801,12 +1802,14 @@ static int
 hm_cmd_select(struct heapmap *hm, const char *args)
 {
 	const struct analyze_heap	*g = &hm->s->graph;
+	struct analyze_heapview_hit	*hits;
 	uint8_t				*tm, *mark;
 	uint32_t			 node, m, base = 1 + hm->s->nroots;
 	size_t				 n = 0, b, i;
 	char				 w[32], *str, *end, *what;
 	const char			*q;
 	long long			 pos = 0;
+	int				 rc = 1;
 
 	if (!hm_word(&args, w, sizeof w)) {
 		tui_message("error: usage: :select off|trace PATH|"
@@ -1825,7 +1828,22 @@ hm_cmd_select(struct heapmap *hm, const char *args)
 		tui_message("selection off");
 		return (TUI_R_DRAW);
 	}
-	if (strcasecmp(w, "trace") == 0 ||
+	/* A path through the snapshot's DWARF: where it ends points. */
+	if (strcasecmp(w, "trace") == 0 && *args != '\0' && hm->session != 0 &&
+	    (rc = analyze_heapview_trace(tui_store(), hm->session, hm->s,
+	    args, &hits, &n, &str)) <= 0) {
+		if (rc < 0) {
+			tui_message("error: %s", str);
+			free(str);
+			return (TUI_R_DRAW);
+		}
+		for (i = 0; i < n; i++)
+			hm->selset[hits[i].block] = 1;
+		free(hits);
+		for (b = n = 0; b < hm->s->nblocks; b++)
+			n += hm->selset[b];
+		what = xasprintf("trace %s", args);
+	} else if (strcasecmp(w, "trace") == 0 ||
 	    strcasecmp(w, "onlyanchoredby") == 0) {
 		if (*args == '\0' || hm_path(hm, args, &node) != 0) {
 			if (*args == '\0')
@@ -2219,6 +2237,7 @@ hm_loaded(struct tui_view *tv, uint64_t t0)
 
 	free(hm->s->program);
 	hm->s->program = tui_session_name(tv->session);
+	hm->session = tv->session;
 	hm_ready(tv);
 	tui_message("loaded %zu objects, %zu pointers in %llu ms",
 	    hm->s->nblocks, hm->s->graph.nedges - hm->s->nroots,

@@ -80,4 +80,50 @@ echo "snapshot of 1M blocks, 4M pointers: threads stopped $stop ms," \
     "written in $(echo "scale=1; $total / 1000000" | bc) ms" \
     "($(ls -l "$W/g.heap" | awk '{ print $5 }') bytes; budget 1000 ms stopped)"
 [ "$(echo "$stop < 1000" | bc)" = 1 ] || status=1
+
+# Its ingest (budget: 1M rows a second), with the DWARF types (the
+# program is built with -g: every block is typed along the 4M pointers)
+# and without (a copy stripped of its DWARF, snapshotted the same way).
+if ! readelf -S "$graph" | grep -q '\.debug_info'; then
+	# A stale build of it (the file is tracked): the figure would lie.
+	echo "bench/heap: $graph has no DWARF: rebuild it (make" \
+	    "bench/heap/graph after removing it)" >&2
+	exit 1
+fi
+objcopy --strip-debug "$graph" "$W/graph-nodw"
+(cd "$W" && "$pvheap" -q -o "$W/n.heap" -- "$W/graph-nodw" 1000000 \
+    4000000 >/dev/null 2>&1)
+# ingest FILE: five runs; W/wall and W/cpu get their seconds (user +
+# system: what the ingest itself costs on a busy machine).
+ingest_s()
+{
+	: > "$W/wall"
+	: > "$W/cpu"
+	for i in 1 2 3 4 5; do
+		rm -f "$W/i.db" "$W/i.db-wal" "$W/i.db-shm"
+		/usr/bin/time -f '%e %U %S' -o "$W/t" "$PROFVIEW" --db \
+		    "$W/i.db" ingest "$1" >/dev/null 2>&1
+		awk '{ print $1 }' "$W/t" >> "$W/wall"
+		awk '{ print $2 + $3 }' "$W/t" >> "$W/cpu"
+	done
+}
+ingest_s "$W/g.heap"
+dw=$(median < "$W/wall")
+dwc=$(median < "$W/cpu")
+typed=$("$PROFVIEW" --db "$W/i.db" sql --csv "SELECT count(*) FROM
+    heap_block b JOIN heap_type t ON t.session = b.session AND
+    t.idx = b.type WHERE t.kind = 'dwarf'" 2>/dev/null | sed -n 2p)
+ingest_s "$W/n.heap"
+nodw=$(median < "$W/wall")
+nodwc=$(median < "$W/cpu")
+rows=$("$PROFVIEW" --db "$W/i.db" sql --csv "SELECT blocks +
+    coalesce(ref_last - ref_first + 1, 0) + (SELECT count(*) FROM heap_root
+    r WHERE r.session = h.session) AS n FROM heap h" 2>/dev/null | sed -n 2p)
+echo "ingest of it ($rows rows), wall (CPU) seconds and rows/s:"
+printf '  %-34s %6.2f (%5.2f) %9.0f\n' "with DWARF ($typed blocks typed)" \
+    "$dw" "$dwc" "$(echo "$rows / $dw" | bc)"
+printf '  %-34s %6.2f (%5.2f) %9.0f\n' "without (stripped)" "$nodw" \
+    "$nodwc" "$(echo "$rows / $nodw" | bc)"
+echo "  budget: 1000000 rows/s with DWARF"
+[ "$(echo "$rows / $dw >= 1000000" | bc)" = 1 ] || status=1
 exit $status

@@ -78,8 +78,11 @@ while out[x]:
     chain.append(nxt)
     x = nxt
 assert len(chain) == 20, len(chain)
-assert all(name(i) == "build" and nodes[i * 7 + 3] == 16 for i in chain)
-# The leaked list: ten blocks named build that nothing roots.
+# Typed from the program's DWARF: the global is a struct node *.
+assert all(name(i) == "struct node" and nodes[i * 7 + 3] == 16
+    for i in chain)
+# The leaked list: ten blocks no typed pointer reaches, so named by their
+# allocation site, build, and nothing roots them.
 lost = [i for i in blocks if name(i) == "build" and i not in chain]
 assert len(lost) == 10 and sum(1 for i in lost if not rets[i]) == 1, lost
 print("ok")
@@ -104,9 +107,11 @@ EOPY
 check "collapsed stacks: well formed, adding up to the live bytes ($bytes)" \
     sh -c "python3 '$W/cs.py' '$W/list.collapsed' '$bytes' >&2"
 check "collapsed stacks: outermost frame first, the allocating one last" \
-    grep -q ';main (list);build (list) 320$' "$W/list.collapsed"
+    grep -q ';main (list\.c:[0-9]*);build (list\.c:[0-9]*) 320$' \
+    "$W/list.collapsed"
 check "collapsed stacks: the leaked list's site, through leak()" \
-    grep -q ';main (list);leak (list);build (list) 160$' "$W/list.collapsed"
+    grep -q ';main (list\.c:[0-9]*);leak (list\.c:[0-9]*);build (list\.c:[0-9]*) 160$' \
+    "$W/list.collapsed"
 
 $pv export -f chrome -o "$W/list.json" 1 > /dev/null 2> "$W/chrome.err"
 rc=$?

@@ -16,7 +16,8 @@ HEAPTEST_PROGS = tests/data/heap/list tests/data/heap/tree \
 	tests/data/heap/realloc tests/data/heap/aligned \
 	tests/data/heap/threads tests/data/heap/fork tests/data/heap/exits \
 	tests/data/heap/vtables tests/data/heap/sqlite \
-	tests/data/heap/dlopen tests/data/heap/plugin.so
+	tests/data/heap/dlopen tests/data/heap/plugin.so \
+	tests/data/heap/typed tests/data/heap/typedcc
 check_PROGRAMS += $(HEAPTEST_PROGS)
 EXTRA_DIST += tests/data/heap/heaptest.h
 tests_data_heap_list_SOURCES = tests/data/heap/list.c
@@ -49,6 +50,12 @@ tests_data_heap_exits_LDFLAGS = $(HEAPTEST_LDFLAGS)
 tests_data_heap_vtables_SOURCES = tests/data/heap/vtables.cc
 tests_data_heap_vtables_CXXFLAGS = $(HEAPTEST_CXXFLAGS)
 tests_data_heap_vtables_LDFLAGS = $(HEAPTEST_LDFLAGS)
+tests_data_heap_typed_SOURCES = tests/data/heap/typed.c
+tests_data_heap_typed_CFLAGS = $(HEAPTEST_CFLAGS)
+tests_data_heap_typed_LDFLAGS = $(HEAPTEST_LDFLAGS)
+tests_data_heap_typedcc_SOURCES = tests/data/heap/typedcc.cc
+tests_data_heap_typedcc_CXXFLAGS = $(HEAPTEST_CXXFLAGS)
+tests_data_heap_typedcc_LDFLAGS = $(HEAPTEST_LDFLAGS)
 tests_data_heap_dlopen_SOURCES = tests/data/heap/dlopen.c
 tests_data_heap_dlopen_CFLAGS = $(HEAPTEST_CFLAGS)
 tests_data_heap_dlopen_LDFLAGS = $(HEAPTEST_LDFLAGS)
@@ -66,7 +73,7 @@ tests_data_heap_sqlite_LDADD = $(SQLITE_LIBS)
 HEAP_E2E = tests/e2e/heap-memcheck.sh tests/e2e/heap-signal.sh \
 	tests/e2e/heap-fork.sh tests/e2e/heap-exits.sh tests/e2e/heap-cxx.sh \
 	tests/e2e/heap-sqlite.sh tests/e2e/heap-ingest.sh tests/e2e/heap-cli.sh \
-	tests/e2e/heap-live.sh tests/e2e/heap-export.sh
+	tests/e2e/heap-live.sh tests/e2e/heap-export.sh tests/e2e/heap-dwarf.sh
 TESTS += $(HEAP_E2E)
 EXTRA_DIST += $(HEAP_E2E) tests/e2e/heap.sh
 HEAP_E2E_LOGS = $(HEAP_E2E:=.log)

@@ -6,7 +6,7 @@
 # Python model of it below: who points where, what memcheck's rules make
 # of that, how the seed's map lays rows out), never from the screen.
 . "${top_srcdir:-.}/tests/tui/lib.sh"
-echo 1..52
+echo 1..54
 DEMO=${top_builddir:-.}/tests/tui/heapmap-demo
 
 cat > "$dir/hm.py" <<'PY'
@@ -468,9 +468,20 @@ if [ -x "$PVHEAP" ] && [ -x "$TREE" ] && (cd "$dir" && "$PVHEAP" -o tree.heap \
 	keys Enter
 	wait_for "wrote $dir/tree.txt (text)" && [ -s "$dir/tree.txt" ]
 	ok $? ":export text: the session's report"
+	# A path through the program's DWARF: the static's left child.
+	keys :
+	keys -l "select trace tree:kept.left"
+	keys Enter
+	wait_for "selected 1 objects: trace tree:kept.left"
+	ok $? ":select trace tree:kept.left: a field, by DWARF"
+	keys :
+	keys -l "select trace tree:kept.nope"
+	keys Enter
+	wait_for "error: tree:kept.nope: struct tree has no member nope"
+	ok $? ":select trace of a member the type has not says so"
 	keys q q
 else
-	for i in 1 2 3 4 5; do
+	for i in 1 2 3 4 5 6 7; do
 		ok 0 "stored session" "SKIP pvheap or the test program not built"
 	done
 fi

@@ -723,6 +723,71 @@ START_TEST(test_heuristics)
 }
 END_TEST
 
+/*
+ * ingest_dtype_pointer_at on a hand-made layout: a pointer only exactly
+ * at a pointer member, through nested structs and arrays, not past an
+ * array's count nor into a union; a declared struct by its definition.
+ */
+START_TEST(test_dwarf_layout)
+{
+#define T(k, sz, tg, n, f, nf)	{ NULL, NULL, k, 0, 0, 0, 0, sz, tg, n, f, nf, 0, 0, 0 }
+	struct ingest_dtype	types[] = {
+		/* 0 struct node { int value; struct node *next; } */
+		T(INGEST_DT_STRUCT, 16, INGEST_DT_NONE, 0, 0, 2),
+		T(INGEST_DT_BASE, 4, INGEST_DT_NONE, 0, 0, 0),	/* 1 int */
+		T(INGEST_DT_POINTER, 8, 0, 0, 0, 0),	/* 2 struct node * */
+		T(INGEST_DT_ARRAY, 32, 2, 4, 0, 0),	/* 3 [4] of 2 */
+		/* 4 struct outer { long; struct node in; 3 arr; 6 u; } */
+		T(INGEST_DT_STRUCT, 64, INGEST_DT_NONE, 0, 2, 4),
+		T(INGEST_DT_BASE, 8, INGEST_DT_NONE, 0, 0, 0),	/* 5 long */
+		T(INGEST_DT_POINTER, 8, 7, 0, 0, 0),	/* 6 union u * */
+		T(INGEST_DT_UNION, 8, INGEST_DT_NONE, 0, 6, 1),	/* 7 */
+		/* 8 struct node, only declared; 9 a pointer to it */
+		T(INGEST_DT_STRUCT, 0, INGEST_DT_NONE, 0, 0, 0),
+		T(INGEST_DT_POINTER, 8, 8, 0, 0, 0),
+		/* 10 struct list { struct node *(arr[2])[2]; } */
+		T(INGEST_DT_ARRAY, 16, 2, 2, 0, 0),
+		T(INGEST_DT_ARRAY, 32, 10, 2, 0, 0),
+		T(INGEST_DT_STRUCT, 32, INGEST_DT_NONE, 0, 7, 1),
+	};
+#undef T
+	struct ingest_dfield	fields[] = {
+		{ 0, "value", 0, 1, 0 }, { 0, "next", 8, 2, 0 },
+		{ 4, "tag", 0, 5, 0 }, { 4, "in", 8, 0, 0 },
+		{ 4, "arr", 24, 3, 0 }, { 4, "u", 56, 6, 0 },
+		{ 7, "n", 0, 2, 0 },
+		{ 12, "m", 0, 11, 0 },
+	};
+	struct ingest_heap_dwarf d;
+	size_t			 i;
+
+	memset(&d, 0, sizeof d);
+	for (i = 0; i < sizeof types / sizeof types[0]; i++)
+		types[i].def = (uint32_t)i;
+	types[8].def = 0;
+	d.types = types;
+	d.ntypes = sizeof types / sizeof types[0];
+	d.fields = fields;
+	d.nfields = sizeof fields / sizeof fields[0];
+	ck_assert_uint_eq(ingest_dtype_pointer_at(&d, 0, 8), 2);
+	ck_assert_uint_eq(ingest_dtype_pointer_at(&d, 0, 0), INGEST_DT_NONE);
+	ck_assert_uint_eq(ingest_dtype_pointer_at(&d, 0, 12), INGEST_DT_NONE);
+	ck_assert_uint_eq(ingest_dtype_pointer_at(&d, 4, 16), 2);
+	ck_assert_uint_eq(ingest_dtype_pointer_at(&d, 4, 24 + 16), 2);
+	ck_assert_uint_eq(ingest_dtype_pointer_at(&d, 4, 24 + 17),
+	    INGEST_DT_NONE);
+	ck_assert_uint_eq(ingest_dtype_pointer_at(&d, 3, 32), INGEST_DT_NONE);
+	ck_assert_uint_eq(ingest_dtype_pointer_at(&d, 4, 56), 6);
+	ck_assert_uint_eq(ingest_dtype_pointer_at(&d, 7, 0), INGEST_DT_NONE);
+	ck_assert_uint_eq(ingest_dtype_pointer_at(&d, 8, 8), 2);
+	ck_assert_uint_eq(ingest_dtype_pointer_at(&d, 9, 0), 9);
+	ck_assert_uint_eq(ingest_dtype_pointer_at(&d, 12, 24), 2);
+	ck_assert_uint_eq(ingest_dtype_pointer_at(&d, 12, 32), INGEST_DT_NONE);
+	ck_assert_uint_eq(ingest_dtype_pointer_at(&d, INGEST_DT_NONE, 0),
+	    INGEST_DT_NONE);
+}
+END_TEST
+
 static Suite *
 heap_suite(void)
 {
@@ -740,6 +805,9 @@ heap_suite(void)
 	tcase_add_test(tc, test_rules);
 	tcase_add_test(tc, test_upgrade);
 	tcase_add_test(tc, test_heuristics);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("dwarf");
+	tcase_add_test(tc, test_dwarf_layout);
 	suite_add_tcase(s, tc);
 	return (s);
 }
