@@ -413,7 +413,8 @@ record(struct prf *p, const struct perf_event_header *h)
 		break;
 	case PERF_RECORD_FORK:
 		/* pid, ppid, tid, ptid: a thread when pid is the parent's. */
-		if (len < 16 || p->pid == 0)
+		if (len < 16 || p->pid == 0 ||
+		    (p->flags & 3) == PRF_PROCESS_ST)
 			break;
 		memcpy(pt, b, 16);
 		if ((pid_t)pt[0] == p->pid)
@@ -925,12 +926,19 @@ prf_exit(struct prf *p)
  * Idle: the timer's periods while started less the samples taken, that
  * is the periods in which no thread of the process ran (clamped at 0:
  * threads on several CPUs at once take more samples than periods).
- * Through the clock divider at its average rate.
+ * Through the clock divider at its average rate.  For the whole system
+ * the periods are every CPU's, and the samples of the idle task are
+ * idle as well (cpu-clock stops on an idle CPU with no tick, so most
+ * idle time is periods with no sample at all).
  */
 static uint64_t
 idle_of(struct prf *p, uint64_t taken)
 {
 	uint64_t	periods = wall(p) / p->period_ns, idle;
+
+	/* The whole system: every CPU's periods, and its idle task's. */
+	if (p->pid == 0)
+		periods *= p->nrings;
 
 	idle = periods > taken ? periods - taken : 0;
 	if (p->flg.n > 0)
@@ -1084,7 +1092,8 @@ dump_global(struct prf *p, struct thread *t, struct out *o)
 		out_ulong(o, t->shrmem);
 		out_ulong(o, t->unknown);
 	} else {
-		out_ulong(o, p->pid == 0 ? p->idle : idle_of(p, p->taken));
+		out_ulong(o, p->pid == 0 ? p->idle + idle_of(p, p->taken) :
+		    idle_of(p, p->taken));
 		out_ulong(o, 0);
 		out_ulong(o, p->kernel);
 		out_ulong(o, p->shrmem);

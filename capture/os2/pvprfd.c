@@ -265,6 +265,9 @@ main(int argc, char **argv)
 		fprintf(stderr, "pvprfd: %s: %s\n", lock, strerror(errno));
 		return (1);
 	}
+	/* Who holds it, for pvprfd -k and for tests. */
+	if (ftruncate(lfd, 0) == 0)
+		dprintf(lfd, "%d\n", (int)getpid());
 	if ((lsock = listen_on(sock_path)) < 0) {
 		fprintf(stderr, "pvprfd: %s: %s\n", sock_path,
 		    strerror(errno));
