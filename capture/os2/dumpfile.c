@@ -15,6 +15,7 @@
 #include "capture/os2/pvprf.h"
 #include "capture/os2/prfd.h"
 #include "capture/os2/pvprfc.h"
+#include "vis.h"
 #include "xmalloc.h"
 
 /* Files larger than this are refused before they are read. */
@@ -177,6 +178,17 @@ ul(const struct dfile *d, const unsigned char *b, size_t i)
 	return (le_get(b + i * d->width, d->width));
 }
 
+/* Text from the file: no control character reaches a terminal. */
+static void
+fwrite_vis(FILE *out, const unsigned char *p, size_t len)
+{
+	char	*v;
+
+	v = vis_str((const char *)p, len);
+	fputs(v, out);
+	free(v);
+}
+
 static double
 share(uint64_t n, uint64_t total)
 {
@@ -234,6 +246,9 @@ dfile_print(struct dfile *d, FILE *out, char **cause)
 	uint32_t	 elen;
 	uint16_t	 tag;
 	char		 tid[16];
+	const unsigned char *mods[256], *argv0 = NULL, *mb;
+	uint32_t	 modlen[256], argvlen = 0;
+	size_t		 nmods = 0;
 
 	for (i = 0; i < d->nrecs; i++) {
 		r = &d->recs[i];
@@ -282,6 +297,22 @@ dfile_print(struct dfile *d, FILE *out, char **cause)
 					taken = le_get(b + 16, 8);
 					wall = le_get(b + 24, 8);
 				}
+				if (tag == PRFD_EXT_MODULE) {
+					k = 2 * (size_t)d->width;
+					if (elen < k + 1 || elen < k + 1 +
+					    b[8 + k])
+						return (fail(cause, d,
+						    b + 4 - d->data, "module"
+						    " len %" PRIu32 " too short"
+						    " for its build-id", elen));
+					if (nmods < 256)
+						mods[nmods++] = b + 8;
+					modlen[nmods - 1] = elen;
+				}
+				if (tag == PRFD_EXT_COMMAND) {
+					argv0 = b + 8;
+					argvlen = elen;
+				}
 				if (tag == PRFD_EXT_THREADS) {
 					if (elen < 4 || le_get(b + 8, 4) !=
 					    (elen - 4) / 4 || elen % 4 != 0)
@@ -308,11 +339,22 @@ dfile_print(struct dfile *d, FILE *out, char **cause)
 	for (j = 0; j < 5; j++)
 		total += g.v[j];
 
-	fprintf(out, "%s: pid %" PRIu32 ", timer %u us, ULONG %d bytes,"
-	    " flags 0x%04x%s%s%s\n", d->name, d->pid, d->timval, d->width,
+	fwrite_vis(out, (const unsigned char *)d->name, strlen(d->name));
+	fprintf(out, ": pid %" PRIu32 ", timer %u us, ULONG %d bytes,"
+	    " flags 0x%04x%s%s%s\n", d->pid, d->timval, d->width,
 	    g.flags, g.flags & PRFS_RUNNING ? " running" : "",
 	    g.flags & PRFS_THRDS ? " threads" : "",
 	    g.flags & PRFS_HITOVFL ? " hit-overflow" : "");
+	if (argv0 != NULL) {
+		fprintf(out, "command:");
+		for (i = 0; i < argvlen; i += strnlen((const char *)argv0 + i,
+		    argvlen - i) + 1) {
+			fputc(' ', out);
+			fwrite_vis(out, argv0 + i, strnlen((const char *)argv0 +
+			    i, argvlen - i));
+		}
+		fputc('\n', out);
+	}
 	if (period != 0)
 		fprintf(out, "period %" PRIu64 " ns, %" PRIu64 " samples"
 		    " taken, %.3f s profiled\n", period, taken, wall / 1e9);
@@ -334,6 +376,19 @@ dfile_print(struct dfile *d, FILE *out, char **cause)
 			    ul(d, b, 3) ? (ul(d, b, 2) & PRF_VAHIT ? "d+h" :
 			    "d") : (ul(d, b, 2) & PRF_VAHIT ? "h" : "t"),
 			    ul(d, b, 4), share(ul(d, b, 4), total));
+			if (j >= nmods)
+				continue;
+			/* Its module: path, and build-id in hex. */
+			mb = mods[j];
+			k = 2 * (size_t)d->width;
+			fprintf(out, "     ");
+			fwrite_vis(out, mb + k + 1 + mb[k],
+			    modlen[j] - k - 1 - mb[k]);
+			if (mb[k] > 0)
+				fprintf(out, " build-id ");
+			for (i = 0; i < mb[k]; i++)
+				fprintf(out, "%02x", mb[k + 1 + i]);
+			fputc('\n', out);
 		}
 	}
 	fprintf(out, "\nhit table: %" PRIu64 " of %" PRIu64 " entries%s\n",

@@ -13,7 +13,7 @@ tests_prfd_work_SOURCES = tests/prfd/work.c
 tests_prfd_work_CFLAGS = $(WARN_CFLAGS) -std=gnu11 -O1 -g -fno-inline -fno-pie
 tests_prfd_work_LDFLAGS = -no-pie
 
-PRFD_TESTS = tests/prfd/api.sh tests/prfd/truth.sh
+PRFD_TESTS = tests/prfd/api.sh tests/prfd/truth.sh tests/prfd/cli.sh
 TESTS += $(PRFD_TESTS)
 EXTRA_DIST += $(PRFD_TESTS) tests/prfd/prfd.sh tests/prfd/prfdfn.py
 PRFD_TEST_LOGS = $(PRFD_TESTS:=.log)
