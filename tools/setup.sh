@@ -18,11 +18,13 @@ cd "$(dirname "$0")/.."
 # tests' oracle and heaptrack bench/heap's peer.  capstone also decodes
 # x86-64 for pvtrace's planner, which reads ELF with libelf; pvtrace's
 # tests check call counts against valgrind's callgrind and bench/trace
-# measures uftrace beside it.
+# measures uftrace beside it.  perf (linux-perf) is pvprf's oracle in
+# tests/prfd and its peer in bench/prfd.
 PKGS="build-essential autoconf automake pkg-config libncurses-dev
 libtermkey-dev libsqlite3-dev libcapstone-dev libunwind-dev libelf-dev sqlite3
 check nasm dosbox tmux clang uftrace
-libclang-rt-${CLANG_MAJOR:-14}-dev valgrind heaptrack python3 groff-base"
+libclang-rt-${CLANG_MAJOR:-14}-dev valgrind heaptrack python3 groff-base
+linux-perf"
 
 say() { echo "setup: $*" >&2; }
 die() { say "$*"; exit 1; }

@@ -295,6 +295,17 @@ slot_find(struct prf *p, uint64_t ip)
 	return (NULL);
 }
 
+/* A slot's module: the file mapped at its address. */
+static void
+slot_path(struct prf *p, struct slot *s)
+{
+	struct map	*e;
+
+	if (s->path == NULL && p->pid != 0 &&
+	    (e = maps_find(&p->maps[0], s->vaddr)) != NULL && e->path != NULL)
+		s->path = xstrdup(e->path);
+}
+
 static struct thread *
 thread_get(struct prf *p, pid_t tid)
 {
@@ -803,7 +814,10 @@ prf_init(pid_t pid, int width, const struct prfd_init *in,
 		p->flgsum += p->flg.v[i];
 
 	if (pid != 0) {
+		/* Each slot's module as it is now, for the dump. */
 		maps_read(&p->maps[0], pid);
+		for (i = 0; i < p->nslots; i++)
+			slot_path(p, &p->slots[i]);
 		read_cmdline(p);
 		if ((p->flags & 3) == PRF_PROCESS_ST) {
 			thread_get(p, pid);
@@ -984,7 +998,6 @@ out_le(struct out *o, uint64_t v, int n)
 static void
 slot_module(struct prf *p, struct slot *s)
 {
-	struct map	*e;
 	Elf		*elf;
 	Elf_Data	*d;
 	GElf_Phdr	 ph;
@@ -994,9 +1007,7 @@ slot_module(struct prf *p, struct slot *s)
 
 	if (s->bid_read)
 		return;
-	if (s->path == NULL && p->pid != 0 &&
-	    (e = maps_find(&p->maps[0], s->vaddr)) != NULL && e->path != NULL)
-		s->path = xstrdup(e->path);
+	slot_path(p, s);
 	if (s->path == NULL)
 		return;
 	s->bid_read = 1;

@@ -340,6 +340,8 @@ main(int argc, char **argv)
 	 */
 	unlink(sock_path);
 	close(lsock);
+	if (ftruncate(lfd, 0) != 0)
+		log_msg("%s: %s", lock, strerror(errno));
 	log_msg("exiting");
 	return (0);
 }

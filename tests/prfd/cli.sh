@@ -13,6 +13,12 @@ DUMPCHK=$W/dumpchk.py
 # The calls on a process already running, from init to exit.
 "$WORK" split 1.5 0 >/dev/null 2>&1 &
 pid=$!
+# Once it is the program (the shell's fork execs it).
+i=0
+while [ "$(readlink "/proc/$pid/exe")" != "$WORK" ] && [ $i -lt 3000 ]; do
+	sleep 0.01
+	i=$((i + 1))
+done
 check "init" "$PVPRF" init "$pid" --slots auto --hit -b 65536
 "$PVPRF" init "$pid" -t 500 2>"$W/e"
 check "init again, another timer: 548" grep -q ": 548 ERROR_PRF_TIMER_RESET" "$W/e"
@@ -171,6 +177,7 @@ badfile 135 04 "r2_nhits" 124
 badfile 14 07 "no PRFRET0" 426
 
 # The daemon: one a user, and gone when idle.
+"$PVPRF" exit 1 2>/dev/null
 lockpid=$(cat "$W/run/pvprfd.lock")
 "$PVPRFD" -t 1 2>/dev/null
 rc=$?
