@@ -20,3 +20,13 @@ PRFD_TEST_LOGS = $(PRFD_TESTS:=.log)
 $(PRFD_TEST_LOGS): capture/os2/pvprf$(EXEEXT) capture/os2/pvprfd$(EXEEXT) \
 	capture/os2/libpvprf.so.1 tests/prfd/api$(EXEEXT) \
 	tests/prfd/work$(EXEEXT)
+
+# pvprf's reader of dump files, fuzzed (tests/fuzz/run.sh pvprf) and its
+# corpus replayed here.
+check_PROGRAMS += tests/fuzz/replay_pvprf
+TESTS += tests/fuzz/replay_pvprf
+tests_fuzz_replay_pvprf_SOURCES = tests/fuzz/fuzz_pvprf.c \
+	tests/fuzz/replay.c tests/fuzz/fuzz.h
+EXTRA_tests_fuzz_replay_pvprf_SOURCES = capture/os2/dumpfile.c
+tests_fuzz_replay_pvprf_CFLAGS = $(FUZZ_CFLAGS) -DFUZZ_CORPUS='"pvprf"'
+tests_fuzz_replay_pvprf_LDADD = $(CORE_LIBS)
