@@ -196,8 +196,9 @@ maps_read(struct maps *m, pid_t pid)
 	if ((f = fopen(path, "re")) == NULL)
 		return (-1);
 	while (fgets(line, sizeof line, f) != NULL) {
+		off = -1;
 		if (sscanf(line, "%lx-%lx %*s %*s %*s %*s %n", &lo, &hi,
-		    &off) < 2)
+		    &off) < 2 || off < 0)
 			continue;
 		p = line + off;
 		if ((nl = strchr(p, '\n')) != NULL)
@@ -483,8 +484,11 @@ prf_drain(struct prf *p)
 {
 	size_t	i;
 
-	for (i = 0; i < p->nrings; i++)
-		ring_drain(p, &p->rings[i]);
+	for (i = 0; i < p->nrings; i++) {
+		/* An offline CPU has none. */
+		if (p->rings[i].base != NULL)
+			ring_drain(p, &p->rings[i]);
+	}
 }
 
 void
@@ -506,8 +510,10 @@ prf_pollfds(int **fds)
 	*fds = NULL;
 	for (p = profiles; p != NULL; p = p->next) {
 		*fds = xreallocarray(*fds, n + p->nrings, sizeof **fds);
-		for (i = 0; i < p->nrings; i++)
-			(*fds)[n++] = p->rings[i].fd;
+		for (i = 0; i < p->nrings; i++) {
+			if (p->rings[i].base != NULL)
+				(*fds)[n++] = p->rings[i].fd;
+		}
 	}
 	return (n);
 }
@@ -936,6 +942,17 @@ prf_exit(struct prf *p)
 	return (NO_ERROR);
 }
 
+static uint64_t
+ncpus_on(struct prf *p)
+{
+	uint64_t	n = 0;
+	size_t		i;
+
+	for (i = 0; i < p->nrings; i++)
+		n += p->rings[i].base != NULL;
+	return (n);
+}
+
 /*
  * Idle: the timer's periods while started less the samples taken, that
  * is the periods in which no thread of the process ran (clamped at 0:
@@ -952,7 +969,7 @@ idle_of(struct prf *p, uint64_t taken)
 
 	/* The whole system: every CPU's periods, and its idle task's. */
 	if (p->pid == 0)
-		periods *= p->nrings;
+		periods *= ncpus_on(p);
 
 	idle = periods > taken ? periods - taken : 0;
 	if (p->flg.n > 0)

@@ -136,8 +136,9 @@ auto_slots(pid_t pid, PRFSLOT **slots, size_t *n)
 	if ((f = fopen(path, "re")) == NULL)
 		return (-1);
 	while (fgets(line, sizeof line, f) != NULL) {
+		off = -1;
 		if (sscanf(line, "%lx-%lx %7s %*s %*s %*s %n", &lo, &hi, perm,
-		    &off) < 3 || strchr(perm, 'x') == NULL)
+		    &off) < 3 || off < 0 || strchr(perm, 'x') == NULL)
 			continue;
 		p = line + off;
 		p[strcspn(p, "\n")] = '\0';

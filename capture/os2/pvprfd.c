@@ -342,6 +342,9 @@ main(int argc, char **argv)
 	close(lsock);
 	if (ftruncate(lfd, 0) != 0)
 		log_msg("%s: %s", lock, strerror(errno));
+	for (i = 0; i < nclients; i++)
+		close(clients[i]);
+	free(pfd);
 	log_msg("exiting");
 	return (0);
 }
