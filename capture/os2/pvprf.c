@@ -502,7 +502,8 @@ record(int argc, char **argv)
 	fflush(NULL);
 	if ((pid = fork()) < 0) {
 		fprintf(stderr, "pvprf: fork: %s\n", strerror(errno));
-		return (1);
+		r = 1;
+		goto done;
 	}
 	if (pid == 0) {
 		ptrace(PTRACE_TRACEME, 0, NULL, NULL);
@@ -525,14 +526,16 @@ record(int argc, char **argv)
 		;
 	if (!WIFSTOPPED(status)) {
 		/* The exec failed: the child said why. */
-		return (WIFEXITED(status) ? WEXITSTATUS(status) : 127);
+		r = WIFEXITED(status) ? WEXITSTATUS(status) : 127;
+		goto done;
 	}
 	if (o.auto_slots && auto_slots(pid, &o.slots, &o.nslots) != 0) {
 		fprintf(stderr, "pvprf: %s: no executable mapping found\n",
 		    argv[optind]);
 		kill(pid, SIGKILL);
 		ptrace(PTRACE_DETACH, pid, NULL, NULL);
-		return (1);
+		r = 1;
+		goto done;
 	}
 	o.auto_slots = 0;
 	for (i = 0; i < o.nslots; i++)
@@ -543,7 +546,7 @@ record(int argc, char **argv)
 		kill(pid, SIGKILL);
 		ptrace(PTRACE_DETACH, pid, NULL, NULL);
 		Dos32Profile(PRF_CM_EXIT, pid, NULL, NULL);
-		return (r);
+		goto done;
 	}
 	ptrace(PTRACE_DETACH, pid, NULL, NULL);
 	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
@@ -568,6 +571,10 @@ record(int argc, char **argv)
 	}
 	return (r != 0 && WEXITSTATUS(status) == 0 ? 1 :
 	    WEXITSTATUS(status));
+done:
+	free(out);
+	free(o.slots);
+	return (r);
 }
 
 static int

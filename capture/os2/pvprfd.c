@@ -136,6 +136,7 @@ serve(int fd)
 	struct prfd_req		 rq;
 	struct prfd_init	 in;
 	struct prfd_dump	 du;
+	struct prfd_slot	 sl[255];
 	struct prf		*p;
 	unsigned char		 body[PRFD_BODY_MAX], *buf;
 	size_t			 len, want;
@@ -158,9 +159,13 @@ serve(int fd)
 		    (size_t)in.nslots * sizeof (struct prfd_slot);
 		if (rq.len != want)
 			return (-1);
+		if (in.nslots > 255)
+			return (reply(fd, ERROR_INVALID_PARAMETER, NULL, 0, 0));
+		/* After the flag bytes the slots are not aligned: copied. */
+		memcpy(sl, body + want - (size_t)in.nslots * sizeof *sl,
+		    (size_t)in.nslots * sizeof *sl);
 		rc = prf_init((pid_t)rq.pid, rq.width, &in, body + sizeof in,
-		    (const struct prfd_slot *)(body + want -
-		    (size_t)in.nslots * sizeof (struct prfd_slot)));
+		    sl);
 		return (reply(fd, rc, NULL, 0, 0));
 	}
 	if (rq.func > PRF_CM_EXIT)

@@ -15,7 +15,8 @@ DUMPCHK=$W/dumpchk.py
 pid=$!
 # Once it is the program (the shell's fork execs it).
 i=0
-while [ "$(readlink "/proc/$pid/exe")" != "$WORK" ] && [ $i -lt 3000 ]; do
+real=$(readlink -f "$WORK")
+while [ "$(readlink "/proc/$pid/exe")" != "$real" ] && [ $i -lt 3000 ]; do
 	sleep 0.01
 	i=$((i + 1))
 done
@@ -82,11 +83,11 @@ check "records in order: process, threads, slots, hits, details, ours" \
     grep -qx "order ok" "$W/live.chk"
 bid=$(readelf -n "$WORK" | awk '/Build ID/ { print $3 }')
 check "module: the program and its build-id" \
-    grep -qx "module $bid $WORK" "$W/live.chk"
+    grep -qx "module $bid $real" "$W/live.chk"
 check "threads: the process's" grep -q "^threads 1 $pid\$" "$W/live.chk"
 check "period: 1000000 ns" grep -q "^period 1000000 " "$W/live.chk"
 "$PVPRF" print "$W/live.prfd" >"$W/live.txt"
-check "print: the slot with its module" grep -q "^     $WORK build-id $bid" \
+check "print: the slot with its module" grep -q "^     $real build-id $bid" \
     "$W/live.txt"
 
 # record: the whole run, then print.
