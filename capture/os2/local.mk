@@ -2,7 +2,8 @@
 # asks pvprfd, the per-user daemon that samples with perf_event_open; pvprf
 # is the command (init/start/stop/clear/dump/exit, record, print).  The
 # project has no libtool, so the library is a "program" linked with
-# -shared and a soname, and libpvprf.so is a link made at install.  It
+# -shared and a soname, and libpvprf.so is a link made at install (with
+# the data: automake installs a program of a made-up folder there).  It
 # runs inside other programs: never built with the sanitizers.
 PVPRF_LIB_SRC = capture/os2/lib.c capture/os2/proto.c capture/os2/pvprf.h \
 	capture/os2/prfd.h
@@ -17,7 +18,7 @@ capture_os2_libpvprf_so_1_LDFLAGS = -shared -Wl,--no-undefined \
 	-Wl,-soname,libpvprf.so.1
 include_HEADERS = capture/os2/pvprf.h
 
-install-exec-hook: install-pvprf-link
+install-data-hook: install-pvprf-link
 install-pvprf-link:
 	cd $(DESTDIR)$(libdir) && rm -f libpvprf.so && \
 	    $(LN_S) libpvprf.so.1 libpvprf.so
