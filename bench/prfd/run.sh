@@ -77,7 +77,9 @@ best() {
 	c=$(cut -d' ' -f2 "$W/runs" | sort -n | head -1)
 	echo "$w $c"
 }
-pct() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%+.1f%%", 100 * (a - b) / b }'; }
+pct() {
+	awk -v a="$1" -v b="$2" 'BEGIN { printf "%+.1f%%", 100 * (a - b) / b }'
+}
 ms() { awk -v a="$1" 'BEGIN { printf "%.0f ms", a / 1e6 }'; }
 
 set -- $(best "$WORK" "$N")

@@ -61,6 +61,8 @@ struct prfd_reply {
 };
 
 /* proto.c */
+struct sockaddr_un;
+int	prfd_socket(const char *, struct sockaddr_un *);
 int	prfd_sock_dir(char *, size_t);
 int	prfd_sock_path(char *, size_t);
 int	prfd_read_full(int, void *, size_t);

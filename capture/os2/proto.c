@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/un.h>
 #include <unistd.h>
 
 #include "capture/os2/prfd.h"
@@ -51,6 +52,20 @@ prfd_sock_path(char *buf, size_t len)
 		return (-1);
 	}
 	return (0);
+}
+
+/* A stream socket and the address of path, for connect or bind. */
+int
+prfd_socket(const char *path, struct sockaddr_un *sun)
+{
+	memset(sun, 0, sizeof *sun);
+	sun->sun_family = AF_UNIX;
+	if (strlen(path) >= sizeof sun->sun_path) {
+		errno = ENAMETOOLONG;
+		return (-1);
+	}
+	strcpy(sun->sun_path, path);
+	return (socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0));
 }
 
 /* 0 when all len bytes came; -1 on an error or an early end (errno 0). */

@@ -91,14 +91,7 @@ listen_on(const char *path)
 	struct sockaddr_un	sun;
 	int			fd;
 
-	memset(&sun, 0, sizeof sun);
-	sun.sun_family = AF_UNIX;
-	if (strlen(path) >= sizeof sun.sun_path) {
-		errno = ENAMETOOLONG;
-		return (-1);
-	}
-	strcpy(sun.sun_path, path);
-	if ((fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0)) < 0)
+	if ((fd = prfd_socket(path, &sun)) < 0)
 		return (-1);
 	unlink(path);
 	if (bind(fd, (struct sockaddr *)&sun, sizeof sun) != 0 ||

@@ -22,7 +22,8 @@ while [ "$(readlink "/proc/$pid/exe")" != "$real" ] && [ $i -lt 3000 ]; do
 done
 check "init" "$PVPRF" init "$pid" --slots auto --hit -b 65536
 "$PVPRF" init "$pid" -t 500 2>"$W/e"
-check "init again, another timer: 548" grep -q ": 548 ERROR_PRF_TIMER_RESET" "$W/e"
+check "init again, another timer: 548" \
+    grep -q ": 548 ERROR_PRF_TIMER_RESET" "$W/e"
 check "start" "$PVPRF" start "$pid"
 "$PVPRF" start "$pid" 2>"$W/e"
 rc=$?
@@ -130,12 +131,15 @@ for cmd, thr, vaddr, buf in ((0, 0, 0, r0), (1, 0, 0, r1), (2, 0, 0, r2),
 PY
 "$PVPRF" print "$W/os2.prfd" >"$W/os2.txt" 2>&1
 sed 's/^/# /' "$W/os2.txt"
-check "width 4: the counters" sh -c "grep -q '^idle  *10  *2.00%' '$W/os2.txt' &&
+check "width 4: the counters" sh -c \
+    "grep -q '^idle  *10  *2.00%' '$W/os2.txt' &&
     grep -q '^kernel  *20  *4.00%' '$W/os2.txt' &&
     grep -q '^unknown  *40  *8.00%' '$W/os2.txt' &&
     grep -q '^total  *500\$' '$W/os2.txt'"
-check "width 4: the slots" sh -c "grep -q '^   1 0x0000000000010000  *4096  *t  *100  *20.00%' '$W/os2.txt' &&
-    grep -q '^   2 0x0000000000020000  *256  *t  *300  *60.00%' '$W/os2.txt'"
+s1='^   1 0x0000000000010000  *4096  *t  *100  *20.00%'
+s2='^   2 0x0000000000020000  *256  *t  *300  *60.00%'
+check "width 4: the slots" sh -c "grep -q '$s1' '$W/os2.txt' &&
+    grep -q '$s2' '$W/os2.txt'"
 check "width 4: hit table 3 of 8" grep -q "^hit table: 3 of 8 entries" \
     "$W/os2.txt"
 
