@@ -39,7 +39,8 @@ capture_os2_pvprf_SOURCES = capture/os2/pvprf.c capture/os2/dumpfile.c \
 	xmalloc.c xmalloc.h vis.c vis.h
 capture_os2_pvprf_CPPFLAGS = $(AM_CPPFLAGS) $(LIBELF_CFLAGS)
 capture_os2_pvprf_LDADD = capture/os2/libpvprf.so.1 $(LIBELF_LIBS)
-capture_os2_pvprf_LDFLAGS = -Wl,-rpath,'$$ORIGIN' -Wl,-rpath,$(libdir)
+capture_os2_pvprf_LDFLAGS = $(AM_LDFLAGS) -Wl,-rpath,'$$ORIGIN' \
+	-Wl,-rpath,$(libdir)
 capture_os2_pvprf_DEPENDENCIES = capture/os2/libpvprf.so.1
 
 dist_man_MANS += man/pvprf.1 man/pvprfd.1 man/pvprf.3

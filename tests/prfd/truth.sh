@@ -10,6 +10,7 @@
 command -v perf >/dev/null 2>&1 ||
     skip_all "perf is not installed (Debian package linux-perf)"
 command -v nm >/dev/null 2>&1 || skip_all "nm (binutils) is needed"
+command -v python3 >/dev/null 2>&1 || skip_all "python3 is needed"
 WORK=$top_builddir/tests/prfd/work
 FN="python3 $top_srcdir/tests/prfd/prfdfn.py"
 truth() { case $1 in f5) echo 50 ;; f3) echo 30 ;; f2) echo 20 ;; esac; }
