@@ -212,6 +212,10 @@ maps_read(struct maps *m, pid_t pid)
 		v[n].file = p[0] == '/' || strcmp(p, "[vdso]") == 0 ||
 		    strcmp(p, "[vsyscall]") == 0;
 		v[n].path = p[0] == '/' ? xstrdup(p) : NULL;
+		/* A file replaced since it was mapped: its name as it was. */
+		if (v[n].path != NULL && (nl = strstr(v[n].path,
+		    " (deleted)")) != NULL && nl[10] == '\0')
+			*nl = '\0';
 		n++;
 	}
 	fclose(f);
