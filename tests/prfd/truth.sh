@@ -4,7 +4,8 @@
 # and f2 and sleeping a known share of its time; per-function shares
 # from the detail counters, the hit table and slots of one function each
 # within 3 points of the truth and of perf's; idle within 5 points of the
-# time the program did not run; kernel samples for a loop of system
+# time the program did not run, and idle less its waits for a CPU
+# (schedstat) within 5 of its sleep share; kernel samples for a loop of system
 # calls.  The program's output and exit status pass through pvprf.
 . "${top_srcdir:-.}/tests/prfd/prfd.sh"
 command -v perf >/dev/null 2>&1 ||
@@ -48,6 +49,16 @@ slept=$(awk -v s="$6" -v w="$4" 'BEGIN { printf "%.2f", 100 * s / w }')
 idle=$(awk '$1 == "idle" { sub(/%/, "", $3); print $3 }' "$W/split.txt")
 check "idle $idle% vs not running $notrun% (slept $slept%)" \
     near "$idle" "$notrun" 5
+# Not running is its sleeps and its waits for a CPU: with the waits taken
+# out (schedstat), idle less them is the sleep share.
+if [ "$8" -ge 0 ]; then
+	waited=$(awk -v q="$8" -v w="$4" 'BEGIN { printf "%.2f", 100 * q / w }')
+	rest=$(awk -v i="$idle" -v q="$waited" 'BEGIN { printf "%.2f", i - q }')
+	check "idle $idle% less waiting for a CPU $waited%: $rest%, slept\
+ $slept%" near "$rest" "$slept" 5
+else
+	echo "ok $((n += 1)) # SKIP no /proc/self/schedstat"
+fi
 
 # 2. One slot a function: the slots' shares.
 set -- $(nm -S --defined-only "$WORK" | awk '$4 == "f5" || $4 == "f3" ||

@@ -9,7 +9,8 @@
  *
  * The shares are of the thread's CPU time, not of the wall clock, so that
  * other work on the machine does not move them.  On stderr: the CPU and
- * wall time and the time asked to sleep, in ns.  Exit status 7, for the
+ * wall time, the time asked to sleep and the time spent waiting for a
+ * CPU (-1: no schedstat), in ns.  Exit status 7, for the
  * test to see it passed on.
  */
 #include <sys/syscall.h>
@@ -49,7 +50,8 @@ int
 main(int argc, char **argv)
 {
 	struct timespec	 ts;
-	long long	 w0, c0, slept = 0, cpu, sl;
+	long long	 w0, c0, slept = 0, cpu, sl, wait0 = 0, waited;
+	FILE		*f;
 	double		 want, share = 0;
 
 	if (argc < 3)
@@ -59,6 +61,11 @@ main(int argc, char **argv)
 		share = atof(argv[3]);
 	if (share < 0 || share > 0.9)
 		return (2);
+	if ((f = fopen("/proc/self/schedstat", "r")) != NULL) {
+		if (fscanf(f, "%*u %lld", &wait0) != 1)
+			wait0 = 0;
+		fclose(f);
+	}
 	w0 = ns(CLOCK_MONOTONIC);
 	c0 = ns(CLOCK_THREAD_CPUTIME_ID);
 	while (ns(CLOCK_THREAD_CPUTIME_ID) - c0 < want) {
@@ -79,8 +86,16 @@ main(int argc, char **argv)
 		}
 	}
 	cpu = ns(CLOCK_THREAD_CPUTIME_ID) - c0;
-	fprintf(stderr, "cpu %lld wall %lld slept %lld\n", cpu,
-	    ns(CLOCK_MONOTONIC) - w0, slept);
+	/* The time it waited for a CPU (schedstat's run_delay), or -1. */
+	if ((f = fopen("/proc/self/schedstat", "r")) == NULL ||
+	    fscanf(f, "%*u %lld", &waited) != 1)
+		waited = -1;
+	else
+		waited -= wait0;
+	if (f != NULL)
+		fclose(f);
+	fprintf(stderr, "cpu %lld wall %lld slept %lld waited %lld\n", cpu,
+	    ns(CLOCK_MONOTONIC) - w0, slept, waited);
 	printf("work: %s done\n", argv[1]);
 	return (7);
 }
