@@ -10,3 +10,4 @@ include $(srcdir)/bench/ovd.mk
 include $(srcdir)/bench/store.mk
 include $(srcdir)/bench/heap.mk
 include $(srcdir)/bench/trace.mk
+include $(srcdir)/bench/prfd.mk

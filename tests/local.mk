@@ -47,3 +47,4 @@ include $(srcdir)/tests/tui/local.mk
 include $(srcdir)/tests/data/trace/local.mk
 include $(srcdir)/tests/e2e/local.mk
 include $(srcdir)/tests/e2e/heap.mk
+include $(srcdir)/tests/prfd/local.mk

@@ -5,11 +5,11 @@
 # tests/fuzz/corpus/ (keep each under 200 files).  Crashes are left as
 # crash-* files in $FUZZ_OUT and fail the script.
 #
-# usage: tests/fuzz/run.sh [SECONDS] [prf|map|ovd|ingest|report|cell|listing|heap|mon ...]
+# usage: tests/fuzz/run.sh [SECONDS] [prf|map|ovd|ingest|report|cell|listing|heap|mon|pvprf ...]
 set -eu
 secs=${1:-60}
 [ $# -gt 0 ] && shift
-targets=${*:-prf map ovd ingest report cell listing heap mon}
+targets=${*:-prf map ovd ingest report cell listing heap mon pvprf}
 top=$(cd "$(dirname "$0")/../.." && pwd)
 out=${FUZZ_OUT:-$top/tests/fuzz/build}
 cc=${CLANG:-clang}

@@ -1,0 +1,254 @@
+/*
+ * libpvprf: Dos32Profile() as a client of the per-user daemon pvprfd.
+ * What can only be checked here (the caller's pointers) is checked here;
+ * everything else is the daemon's, which holds the profiles between
+ * calls and between callers.  The daemon is started when it is not
+ * running: two callers that both find no daemon both start one, and the
+ * daemon's lock lets one of them live (pvprfd.c).
+ */
+#include <dlfcn.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/un.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "capture/os2/pvprf.h"
+#include "capture/os2/prfd.h"
+
+#ifndef PVPRF_BINDIR
+#define PVPRF_BINDIR	"/usr/local/bin"
+#endif
+
+#define PRF_EXPORT	__attribute__((visibility("default")))
+
+static int
+connect_sock(const char *path)
+{
+	struct sockaddr_un	 sun;
+	int			 fd;
+
+	if ((fd = prfd_socket(path, &sun)) < 0)
+		return (-1);
+	if (connect(fd, (struct sockaddr *)&sun, sizeof sun) != 0) {
+		close(fd);
+		return (-1);
+	}
+	return (fd);
+}
+
+/*
+ * The daemon: $PVPRFD, else beside this library when that is a build
+ * tree (a pvprfd there), else where it is installed.
+ */
+static void
+daemon_path(char *buf, size_t len)
+{
+	const char	*e = getenv("PVPRFD");
+	Dl_info		 dli;
+	char		*p;
+
+	if (e != NULL && *e != '\0') {
+		snprintf(buf, len, "%s", e);
+		return;
+	}
+	if (dladdr((void *)daemon_path, &dli) != 0 && dli.dli_fname != NULL &&
+	    strchr(dli.dli_fname, '/') != NULL) {
+		snprintf(buf, len, "%s", dli.dli_fname);
+		if ((p = strrchr(buf, '/')) != NULL &&
+		    (size_t)(p - buf) + sizeof "/pvprfd" <= len) {
+			strcpy(p, "/pvprfd");
+			if (access(buf, X_OK) == 0)
+				return;
+		}
+	}
+	snprintf(buf, len, "%s/pvprfd", PVPRF_BINDIR);
+}
+
+/*
+ * Start the daemon detached (its own session, a grandchild so that no
+ * caller has to reap it), with nothing of the caller's but the
+ * environment.  Only async-signal-safe calls after the fork: the caller
+ * may have threads.
+ */
+static int
+start_daemon(void)
+{
+	char		 path[PATH_MAX];
+	char		*argv[] = { path, NULL };
+	extern char	**environ;
+	pid_t		 pid;
+	int		 status, fd;
+
+	daemon_path(path, sizeof path);
+	if (access(path, X_OK) != 0)
+		return (-1);
+	if ((pid = fork()) < 0)
+		return (-1);
+	if (pid == 0) {
+		if (fork() != 0)
+			_exit(0);
+		setsid();
+		if ((fd = open("/dev/null", O_RDWR)) >= 0) {
+			dup2(fd, 0);
+			dup2(fd, 1);
+			if (fd > 1)
+				close(fd);
+		}
+		execve(path, argv, environ);
+		_exit(127);
+	}
+	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+		;
+	return (0);
+}
+
+/*
+ * A connection to the daemon, starting it if need be.  It takes a moment
+ * to bind: try for up to five seconds.
+ */
+static int
+open_daemon(void)
+{
+	struct timespec	 ts = { 0, 20 * 1000 * 1000 };
+	char		 path[PATH_MAX];
+	int		 fd, i;
+
+	struct stat	 sb;
+	char		 dir[PATH_MAX];
+
+	if (prfd_sock_dir(dir, sizeof dir) != 0 ||
+	    prfd_sock_path(path, sizeof path) != 0)
+		return (-1);
+	/* Another user's folder could hold another user's daemon. */
+	if (lstat(dir, &sb) == 0 && (!S_ISDIR(sb.st_mode) ||
+	    sb.st_uid != getuid() || (sb.st_mode & 077) != 0)) {
+		errno = EPERM;
+		return (-1);
+	}
+	if ((fd = connect_sock(path)) >= 0)
+		return (fd);
+	if (errno != ENOENT && errno != ECONNREFUSED)
+		return (-1);
+	if (start_daemon() != 0)
+		return (-1);
+	for (i = 0; i < 250; i++) {
+		if ((fd = connect_sock(path)) >= 0)
+			return (fd);
+		nanosleep(&ts, NULL);
+	}
+	return (-1);
+}
+
+/* One request and its reply; -1 when the daemon could not be asked. */
+static int
+ask(struct prfd_req *rq, const void *body, struct prfd_reply *rp,
+    PRFRET *ret)
+{
+	int	fd, e;
+
+	if ((fd = open_daemon()) < 0)
+		return (-1);
+	rq->magic = PRFD_MAGIC;
+	rq->width = sizeof (ULONG);
+	if (prfd_write_full(fd, rq, sizeof *rq) != 0 ||
+	    (rq->len > 0 && prfd_write_full(fd, body, rq->len) != 0) ||
+	    prfd_read_full(fd, rp, sizeof *rp) != 0 ||
+	    rp->magic != PRFD_MAGIC)
+		goto fail;
+	if (rp->rc == NO_ERROR && rp->size > 0) {
+		/* The daemon sends no more than was asked for. */
+		if (ret == NULL || rp->size > ret->us_bufsz)
+			goto fail;
+		if (prfd_read_full(fd, ret->us_buf, rp->size) != 0)
+			goto fail;
+	}
+	close(fd);
+	return (0);
+fail:
+	e = errno;
+	close(fd);
+	errno = e;
+	return (-1);
+}
+
+PRF_EXPORT APIRET
+Dos32Profile(ULONG func, PID pid, PRFCMD *profcmd, PRFRET *profret)
+{
+	struct prfd_req		 rq;
+	struct prfd_reply	 rp;
+	struct prfd_init	*in;
+	struct prfd_slot	*sl;
+	struct prfd_dump	 du;
+	unsigned char		 body[PRFD_BODY_MAX];
+	size_t			 len = 0, i;
+
+	if (func > PRF_CM_EXIT)
+		return (ERROR_INVALID_PARAMETER);
+	memset(&rq, 0, sizeof rq);
+	rq.func = func;
+	rq.pid = pid;
+	if (func == PRF_CM_INIT) {
+		if (profcmd == NULL)
+			return (ERROR_INVALID_PARAMETER);
+		/* The seed's limit, which the daemon checks as well. */
+		if (profcmd->cm_nslots >= 256 ||
+		    (profcmd->cm_nslots > 0 && profcmd->cm_slots == NULL))
+			return (ERROR_INVALID_PARAMETER);
+		if ((profcmd->cm_flags & PRF_FLGBITS) &&
+		    profcmd->cm_nflgs > 0 && profcmd->cm_flgbits == NULL)
+			return (ERROR_INVALID_PARAMETER);
+		in = (struct prfd_init *)body;
+		memset(in, 0, sizeof *in);
+		in->bufsz = profcmd->cm_bufsz;
+		in->flags = profcmd->cm_flags;
+		in->nslots = profcmd->cm_nslots;
+		in->timval = profcmd->cm_timval;
+		len = sizeof *in;
+		if (profcmd->cm_flags & PRF_FLGBITS) {
+			in->nflgs = profcmd->cm_nflgs;
+			memcpy(body + len, profcmd->cm_flgbits, in->nflgs);
+			len += in->nflgs;
+		}
+		for (i = 0; i < profcmd->cm_nslots; i++) {
+			sl = (struct prfd_slot *)(body + len);
+			sl->vaddr = profcmd->cm_slots[i].sl_vaddr;
+			sl->size = profcmd->cm_slots[i].sl_size;
+			sl->mode = profcmd->cm_slots[i].sl_mode;
+			len += sizeof *sl;
+		}
+	} else if (func == PRF_CM_DUMP) {
+		if (profret == NULL)
+			return (ERROR_INVALID_PARAMETER);
+		/* No buffer and no size: the caller asks for the size. */
+		if (profret->us_buf == NULL && profret->us_bufsz != 0)
+			return (ERROR_PROTECTION_VIOLATION);
+		memset(&du, 0, sizeof du);
+		du.cmd = profret->us_cmd;
+		du.thrdno = profret->us_thrdno;
+		du.vaddr = profret->us_vaddr;
+		du.bufsz = profret->us_bufsz;
+		memcpy(body, &du, sizeof du);
+		len = sizeof du;
+	}
+	rq.len = len;
+	/*
+	 * A connection closed before any reply was one queued on a daemon
+	 * that was leaving (pvprfd.c): never read, so asked once more.
+	 */
+	if (ask(&rq, body, &rp, profret) != 0 && ((errno != 0 &&
+	    errno != ECONNRESET) || ask(&rq, body, &rp, profret) != 0))
+		return (ERROR_SYS_INTERNAL);
+	if (func == PRF_CM_DUMP && (rp.rc == NO_ERROR ||
+	    rp.rc == ERROR_BUFFER_OVERFLOW))
+		profret->us_bufsz = rp.size;
+	return (rp.rc);
+}
