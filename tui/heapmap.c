@@ -1222,8 +1222,7 @@ hm_key(struct tui_view *tv, enum tui_action a)
 		if (!HM_IS_TABLE(hm->info))
 			hm->info = (enum hm_info)(1 + TUI_HI_MODULES);
 		if (LINES - 2 < 14) {
-			tui_message("the screen is too small for the info"
-			    " pane");
+			tui_message("too small a screen for the info pane");
 			return (TUI_R_DRAW);
 		}
 		hm_focus(tv, 1);
