@@ -120,6 +120,7 @@ struct hi_table {
 	int		 desc;
 	int		 hcol;		/* first column on screen */
 	int		 stale;		/* sort again before drawing */
+	int		 w;		/* the width it was drawn in */
 	struct tui_list	 list;
 };
 
@@ -954,12 +955,13 @@ tui_heapinfo_draw(struct tui_heapinfo *hi, enum tui_heapinfo_table t,
 		tb->stale = 0;
 		tui_heapinfo_sort(hi, t, l);
 	}
+	/* Who has the keys first: the rest may not fit. */
+	tb->w = w;
 	x = tui_put(y, 0, w, focus ? tui_attr(TUI_C_TITLE) : (int)A_BOLD,
 	    d->name);
-	x += tui_putf(y, x, w - x, TUI_PLAIN, " %zu: %s", tb->n, what);
-	if (x + 2 < w)
-		tui_put(y, x + 2, w - x - 2, tui_attr(TUI_C_HEADER), focus ?
-		    "[keys here: i or Escape: the map]" : "[i: keys here]");
+	x += tui_put(y, x + 1, w - x - 1, tui_attr(TUI_C_HEADER), focus ?
+	    "[keys here; i, Escape: the map]" : "[i: keys here]") + 1;
+	tui_putf(y, x, w - x, TUI_PLAIN, " %zu: %s", tb->n, what);
 	if (h < 2)
 		return;
 	if (tb->hcol >= d->ncols)
@@ -1130,6 +1132,24 @@ tui_heapinfo_match(struct tui_heapinfo *hi, enum tui_heapinfo_table t,
 	return (0);
 }
 
+/* Scroll the columns as little as shows the sort column's head. */
+static void
+hi_show_col(const struct hi_def *d, struct hi_table *tb)
+{
+	int	x, c;
+
+	if (tb->scol < tb->hcol) {
+		tb->hcol = tb->scol;
+		return;
+	}
+	for (; tb->hcol < tb->scol; tb->hcol++) {
+		for (x = 0, c = tb->hcol; c < tb->scol; c++)
+			x += hi_width(d, c, x, tb->w) + 1;
+		if (x + (int)strlen(d->cols[tb->scol].name) + 1 <= tb->w)
+			break;
+	}
+}
+
 /*
  * A key for table t while it has the keys (l: the view's list): sort,
  * scroll the columns, Enter picks the row's objects (again: unpicks) or
@@ -1159,10 +1179,7 @@ tui_heapinfo_key(struct tui_heapinfo *hi, enum tui_heapinfo_table t,
 			tb->scol++;
 		/* Names ascending, numbers the most first, as the seed's. */
 		tb->desc = d->cols[tb->scol].kind != HI_TEXT;
-		if (tb->scol < tb->hcol)
-			tb->hcol = tb->scol;
-		else if (tb->scol > tb->hcol + 3)
-			tb->hcol = tb->scol - 3;
+		hi_show_col(d, tb);
 		break;
 	case TUI_ACT_HI_LEFT:
 		if (tb->hcol > 0)
