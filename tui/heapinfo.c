@@ -532,7 +532,8 @@ tui_heapinfo_make(struct tui_heapinfo *hi)
 
 /*
  * A cell of row i (in the table's own order) of table t: its sort key,
- * and its text in buf (or a string returned).
+ * and its text in buf (or a string returned); with no buf (a sort by a
+ * number), only the key: a hundred thousand rows sort without printing.
  */
 static const char *
 hi_cell(struct tui_heapinfo *hi, int t, size_t i, int c, uint64_t *key,
@@ -556,12 +557,14 @@ hi_cell(struct tui_heapinfo *hi, int t, size_t i, int c, uint64_t *key,
 		case 4: *key = m->types; break;
 		case 5:
 			*key = (uint64_t)m->imp << 32 | m->imp_all;
-			snprintf(buf, len, "%u/%u%s", m->imp, m->imp_all,
-			    m->mark);
+			if (buf != NULL)
+				snprintf(buf, len, "%u/%u%s", m->imp,
+				    m->imp_all, m->mark);
 			return (buf);
 		case 6:
 			*key = (uint64_t)m->by << 32 | m->by_all;
-			snprintf(buf, len, "%u/%u", m->by, m->by_all);
+			if (buf != NULL)
+				snprintf(buf, len, "%u/%u", m->by, m->by_all);
 			return (buf);
 		default: txt = s->modules[i].name; break;
 		}
@@ -595,6 +598,8 @@ hi_cell(struct tui_heapinfo *hi, int t, size_t i, int c, uint64_t *key,
 				break;
 			}
 			*key = u->key;
+			if (buf == NULL)
+				return (NULL);
 			if (u->key == 0)
 				snprintf(buf, len, "0");
 			else
@@ -651,7 +656,7 @@ hi_cell(struct tui_heapinfo *hi, int t, size_t i, int c, uint64_t *key,
 		}
 		break;
 	}
-	if (txt != NULL)
+	if (txt != NULL || buf == NULL)
 		return (txt);
 	switch (hi_defs[t].cols[c].kind) {
 	case HI_HEX:
@@ -756,7 +761,7 @@ tui_heapinfo_sort(struct tui_heapinfo *hi, enum tui_heapinfo_table t,
 		key = xreallocarray(NULL, n + 1, sizeof *key);
 		row = tb->order;
 		for (i = 0; i < n; i++) {
-			hi_cell(hi, t, i, c, &key[i], buf, sizeof buf);
+			hi_cell(hi, t, i, c, &key[i], NULL, 0);
 			if (tb->desc)
 				key[i] = ~key[i];
 			row[i] = (uint32_t)i;

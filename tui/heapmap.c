@@ -1219,12 +1219,12 @@ hm_key(struct tui_view *tv, enum tui_action a)
 		hm_info_step(tv, a == TUI_ACT_HM_INFO ? 1 : -1);
 		return (TUI_R_DRAW);
 	case TUI_ACT_HM_FOCUS:
-		if (!HM_IS_TABLE(hm->info))
-			hm->info = (enum hm_info)(1 + TUI_HI_MODULES);
 		if (LINES - 2 < 14) {
 			tui_message("too small a screen for the info pane");
 			return (TUI_R_DRAW);
 		}
+		if (!HM_IS_TABLE(hm->info))
+			hm->info = (enum hm_info)(1 + TUI_HI_MODULES);
 		hm_focus(tv, 1);
 		tui_message("keys to %s: j k move, s < > sort, Enter marks"
 		    " the row's objects, i or Escape: the map",
