@@ -5,7 +5,7 @@
 # and a model of it below decide every row, order, mark and count; a
 # pvheap snapshot stored as a session is checked against the store.
 . "${top_srcdir:-.}/tests/tui/lib.sh"
-echo 1..37
+echo 1..38
 DEMO=${top_builddir:-.}/tests/tui/heapmap-demo
 
 cat > "$dir/hi.py" <<'PY'
@@ -457,6 +457,14 @@ keys Tab
 wait_for "info: Modules"
 ok $? "Tab from the last table: the first one, the keys kept"
 
+# The mouse: a click on a table's row gives it the keys and the cursor.
+keys Escape
+wait_for "[heapmap]" &&
+    l=$(screen | grep -n ' libbar.so.2$' | cut -d: -f1) &&
+    h=$(screen | grep -n -E "$MH" | cut -d: -f1) &&
+    keys -l "$(printf '\033[<0;5;%dM\033[<0;5;%dm' "$l" "$l")" &&
+    wait_for "[heapinfo] $((l - h))/5"
+ok $? "a click on a table's row: the keys and the cursor there"
 $T resize-window -x 20 -y 6
 wait_for "[heapmap]"
 ok $? "20x6: the keys back to the map, no pane"
