@@ -6,7 +6,6 @@
 # pvheap snapshot stored as a session is checked against the store.
 . "${top_srcdir:-.}/tests/tui/lib.sh"
 echo 1..38
-DEMO=${top_builddir:-.}/tests/tui/heapmap-demo
 
 cat > "$dir/hi.py" <<'PY'
 import sys
@@ -269,26 +268,7 @@ hi() { python3 "$dir/hi.py" "$@"; }
 hi write "$dir/info.heap" || exit 1
 
 # demo [TERM [LANG]]: the browser on the snapshot in an 80x24 pane.
-demo() {
-	dterm=${1:-screen-256color}
-	dlang=${2:-C.UTF-8}
-	cat > "$dir/wrap.sh" <<EOS
-trap : INT
-stty -g > "$dir/stty.before"
-sh -c 'echo \$\$ > "$dir/pid"; exec env TERM=$dterm LC_ALL=$dlang \
-    XDG_STATE_HOME="$dir/state" "$DEMO" "$dir/info.heap"'
-echo \$? > "$dir/status"
-stty -g > "$dir/stty.after"
-echo "profview exited"
-exec sleep 600
-EOS
-	rm -f "$dir/status" "$dir/stty.before" "$dir/stty.after" "$dir/pid"
-	$T kill-server 2>/dev/null
-	runs=$((runs + 1))
-	T="tmux -L pvt$$-$runs -f /dev/null"
-	$T new-session -d -x 80 -y 24 "sh $dir/wrap.sh"
-	wait_file "$dir/pid"
-}
+demo() { heapdemo "$dir/info.heap" "$@"; }
 # rows HEAD N: the N lines under the column heads matching HEAD, with
 # runs of blanks as one (the model prints them so).
 rows() {
