@@ -26,6 +26,14 @@
 
 #define HI_NONE		ANALYZE_HEAPVIEW_NONE
 #define HI_GAP_MIN	ANALYZE_HEAPMAP_GRANULE
+/*
+ * Indirect imports need a walk from each module: a snapshot whose
+ * modules times (modules + imports) pass this gets direct counts only,
+ * so that a file of a million modules cannot hang the view.  A list of
+ * names stops at about HI_NAMES bytes.
+ */
+#define HI_WALK_MAX	((uint64_t)1 << 28)
+#define HI_NAMES	256
 
 /* How a column shows and sorts. */
 enum hi_kind {
@@ -152,6 +160,7 @@ struct tui_heapinfo {
 	uint32_t			*rdep;
 	uint8_t				*seen;		/* per module, scratch */
 	uint32_t			*todo;
+	int				 direct_only;	/* HI_WALK_MAX passed */
 
 	struct analyze_heapview_sum	*sums[3];
 	size_t				 nsums[3];
@@ -304,26 +313,30 @@ hi_deps(struct tui_heapinfo *hi)
 }
 
 /*
- * Mark in seen[] what module m imports, directly or not, following the
- * CSR given (imports, or with the importers' arrays, importers); m itself
- * only if a cycle comes back to it.  The count marked.
+ * Mark in seen[] what module m imports, directly or not (with from not
+ * NULL, what any module marked in from[] does): one walk.  m (or one in
+ * from) itself only if a cycle comes back to it.  The count marked.
  */
 static size_t
-hi_closure(struct tui_heapinfo *hi, uint32_t m, const uint32_t *off,
-    const uint32_t *to)
+hi_closure(struct tui_heapinfo *hi, uint32_t m, const uint8_t *from)
 {
 	size_t		n = 0, top = 0, j;
 	uint32_t	x;
 
 	memset(hi->seen, 0, hi->s->nmodules);
-	hi->todo[top++] = m;
+	if (from == NULL)
+		hi->todo[top++] = m;
+	for (x = 0; from != NULL && x < hi->s->nmodules; x++) {
+		if (from[x])
+			hi->todo[top++] = x;
+	}
 	while (top > 0) {
 		x = hi->todo[--top];
-		for (j = off[x]; j < off[x + 1]; j++) {
-			if (hi->seen[to[j]])
+		for (j = hi->dep_off[x]; j < hi->dep_off[x + 1]; j++) {
+			if (hi->seen[hi->dep[j]])
 				continue;
-			hi->seen[to[j]] = 1;
-			hi->todo[top++] = to[j];
+			hi->seen[hi->dep[j]] = 1;
+			hi->todo[top++] = hi->dep[j];
 			n++;
 		}
 	}
@@ -341,6 +354,11 @@ hi_names(struct tui_heapinfo *hi, const uint32_t *list, size_t n)
 	for (i = 0; i < (list != NULL ? n : s->nmodules); i++) {
 		if (list == NULL && !hi->seen[i])
 			continue;
+		if (strlen(out) >= HI_NAMES) {
+			t = xasprintf("%s, ...", out);
+			free(out);
+			return (t);
+		}
 		t = xasprintf("%s%s%s", out, *out != '\0' ? ", " : "",
 		    s->modules[list != NULL ? list[i] : i].name);
 		free(out);
@@ -404,7 +422,8 @@ hi_make_modules(struct tui_heapinfo *hi)
 
 	hi->mod = xcalloc(n + 1, sizeof *hi->mod);
 	hi->seen = xcalloc(n + 1, 1);
-	hi->todo = xcalloc(n + 1, sizeof *hi->todo);
+	/* A walk from every module at once pushes each twice at most. */
+	hi->todo = xcalloc(2 * n + 1, sizeof *hi->todo);
 	hi_deps(hi);
 	for (b = 0; b < s->nblocks; b++) {
 		if ((m = hi_block_module(s, b)) == HI_NONE)
@@ -424,9 +443,9 @@ hi_make_modules(struct tui_heapinfo *hi)
 		hi->mod[m].mark = "";
 	}
 	/* Transitive counts: a walk per module (modules are few). */
-	for (m = 0; m < n; m++) {
-		hi->mod[m].imp_all = (uint32_t)hi_closure(hi, m, hi->dep_off,
-		    hi->dep);
+	hi->direct_only = (uint64_t)n * (n + hi->dep_off[n]) > HI_WALK_MAX;
+	for (m = 0; m < n && !hi->direct_only; m++) {
+		hi->mod[m].imp_all = (uint32_t)hi_closure(hi, m, NULL);
 		for (i = 0; i < n; i++) {
 			if (hi->seen[i] && i != m)
 				hi->mod[i].by_all++;
@@ -557,13 +576,17 @@ hi_cell(struct tui_heapinfo *hi, int t, size_t i, int c, uint64_t *key,
 		case 4: *key = m->types; break;
 		case 5:
 			*key = (uint64_t)m->imp << 32 | m->imp_all;
-			if (buf != NULL)
+			if (buf != NULL && hi->direct_only)
+				snprintf(buf, len, "%u/?%s", m->imp, m->mark);
+			else if (buf != NULL)
 				snprintf(buf, len, "%u/%u%s", m->imp,
 				    m->imp_all, m->mark);
 			return (buf);
 		case 6:
 			*key = (uint64_t)m->by << 32 | m->by_all;
-			if (buf != NULL)
+			if (buf != NULL && hi->direct_only)
+				snprintf(buf, len, "%u/?", m->by);
+			else if (buf != NULL)
 				snprintf(buf, len, "%u/%u", m->by, m->by_all);
 			return (buf);
 		default: txt = s->modules[i].name; break;
@@ -613,10 +636,16 @@ hi_cell(struct tui_heapinfo *hi, int t, size_t i, int c, uint64_t *key,
 		m = &hi->mod[i];
 		switch (c) {
 		case 0: *key = m->imp; break;
-		case 1: *key = m->imp_all - m->imp; break;
+		case 1:
+			if (hi->direct_only) {
+				txt = "?";
+				break;
+			}
+			*key = m->imp_all - m->imp;
+			break;
 		case 2: txt = s->modules[i].name; break;
 		case 3: txt = m->imports; break;
-		default: txt = m->through; break;
+		default: txt = m->through != NULL ? m->through : "?"; break;
 		}
 		break;
 	case TUI_HI_HIERARCHY:
@@ -793,8 +822,9 @@ tui_heapinfo_unload(struct tui_heapinfo *hi, const uint8_t *named,
     const uint8_t *unloaded)
 {
 	size_t		 n = hi->s->nmodules, m, j, nnamed = 0, one = 0;
+	size_t		 top;
+	uint32_t	*left, x;
 	uint8_t		*need, *freed;
-	int		 more, all;
 
 	if (hi->mod == NULL)
 		return;
@@ -813,27 +843,30 @@ tui_heapinfo_unload(struct tui_heapinfo *hi, const uint8_t *named,
 			nnamed++;
 			one = m;
 		}
-		if (!unloaded[m])
-			continue;
-		hi_closure(hi, (uint32_t)m, hi->dep_off, hi->dep);
-		for (j = 0; j < n; j++)
-			need[j] |= hi->seen[j];
 	}
+	hi_closure(hi, 0, unloaded);
+	memcpy(need, hi->seen, n);
+	/*
+	 * System.Free M*: a module goes when its last importer has gone;
+	 * each import's importers left counted down as modules go.
+	 */
 	if (nnamed == 1 && hi->mod[one].by == 0) {
+		left = xcalloc(n + 1, sizeof *left);
+		for (m = 0; m < n; m++)
+			left[m] = hi->mod[m].by;
 		freed[one] = 1;
-		for (more = 1; more;) {
-			more = 0;
-			for (m = 0; m < n; m++) {
-				if (freed[m] || hi->mod[m].by == 0)
+		top = 0;
+		hi->todo[top++] = (uint32_t)one;
+		while (top > 0) {
+			x = hi->todo[--top];
+			for (j = hi->dep_off[x]; j < hi->dep_off[x + 1]; j++) {
+				if (--left[hi->dep[j]] != 0)
 					continue;
-				all = 1;
-				for (j = hi->rdep_off[m]; all &&
-				    j < hi->rdep_off[m + 1]; j++)
-					all = freed[hi->rdep[j]];
-				if (all)
-					more = freed[m] = 1;
+				freed[hi->dep[j]] = 1;
+				hi->todo[top++] = hi->dep[j];
 			}
 		}
+		free(left);
 	}
 	for (m = 0; m < n; m++) {
 		if (named[m])
@@ -956,6 +989,10 @@ tui_heapinfo_draw(struct tui_heapinfo *hi, enum tui_heapinfo_table t,
 		what = hi->roots_what;
 	} else if (t == TUI_HI_FREE)
 		what = hi->gap_what;
+	else if (hi->direct_only && (t == TUI_HI_MODULES ||
+	    t == TUI_HI_IMPORTS))
+		what = "too many modules to walk from each: direct imports"
+		    " only (?)";
 	if (tb->stale) {
 		tb->stale = 0;
 		tui_heapinfo_sort(hi, t, l);
@@ -1051,7 +1088,7 @@ hi_pick(struct tui_heapinfo *hi, int t, size_t row)
 		    "(none)" : s->types[u->key].name);
 		break;
 	case TUI_HI_IMPORTS:
-		hi_closure(hi, (uint32_t)row, hi->dep_off, hi->dep);
+		hi_closure(hi, (uint32_t)row, NULL);
 		hi->seen[row] = 1;
 		for (b = 0; b < s->nblocks; b++) {
 			want = hi_block_module(s, b);

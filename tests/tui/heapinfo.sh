@@ -5,7 +5,7 @@
 # and a model of it below decide every row, order, mark and count; a
 # pvheap snapshot stored as a session is checked against the store.
 . "${top_srcdir:-.}/tests/tui/lib.sh"
-echo 1..38
+echo 1..40
 
 cat > "$dir/hi.py" <<'PY'
 import sys
@@ -470,6 +470,31 @@ demo screen-256color C
 wait_for "heap graph made" && keys i && wait_for "[heapinfo]" &&
     same "$(hi modules 1 1)" "$(rows "$MH" 5)"
 ok $? "LANG=C: the same table"
+keys q q
+restored
+
+# A snapshot of 30000 modules, each importing the next: a walk from each
+# would take minutes, so direct counts only; a test unload of the top
+# one is one walk (all the rest would go with it: *).
+python3 - "$dir/chain.heap" <<'PY'
+import sys
+n = 30000
+f = open(sys.argv[1], 'w')
+f.write('program\tchain\n')
+for i in range(n):
+    f.write('module\tm%05d%s\n' % (i, '\t%d' % (i + 1) if i + 1 < n else ''))
+f.write('type\t0\tT\nregion\t0x1000\t0x2000\theap\n')
+f.write('block\t0x1010\t16\t24\t0\t-\n')
+PY
+heapdemo "$dir/chain.heap"
+wait_for "heap graph made" && keys i &&
+    wait_for "too many modules to walk" && wait_for -E ' 1/\? +0/\? +m00000$'
+ok $? "30000 modules in a chain: direct counts only, at once"
+keys -l ':testunload m00000'
+keys Enter
+wait_for "test unload of 1 module" && keys i '>' '>' '>' '>' '>' '>' s Home &&
+    wait_for -E ' 0/\?\* +1/\? +m29999$'
+ok $? "a test unload of its top: one walk, the rest marked *"
 keys q q
 restored
 
