@@ -512,6 +512,7 @@ enum analyze_heapmap_mark {
 	ANALYZE_HEAPMAP_UNLOAD,		/* collectable after :testunload */
 	ANALYZE_HEAPMAP_REACHABLE,	/* reachable from the selected object */
 	ANALYZE_HEAPMAP_REACHED_FROM,	/* reaches the selected object */
+	ANALYZE_HEAPMAP_PICKED,		/* an info table row's objects */
 	ANALYZE_HEAPMAP_SELECTED,	/* the selection */
 	ANALYZE_HEAPMAP_NMARKS
 };
@@ -695,6 +696,8 @@ struct analyze_heapview_module {
 	char		*name;
 	uint32_t	*imports;	/* DT_NEEDED, as module indices */
 	uint32_t	 nimports;
+	uint64_t	 code_size;	/* its executable and writable */
+	uint64_t	 data_size;	/* segments' bytes */
 };
 
 struct analyze_heapview_frame {

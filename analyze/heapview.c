@@ -536,6 +536,22 @@ analyze_heapview_load_watched(struct store *st, int64_t session,
 		memcpy(v->modules[j].imports, m.imp + m.imp_off[j],
 		    v->modules[j].nimports * sizeof(uint32_t));
 	}
+	/* The Modules list's code and data: the loader keeps only names. */
+	{
+		struct store_heap_module	mod;
+
+		if ((c = store_heap_modules(st, session)) == NULL)
+			goto store;
+		while ((rc = store_heap_module_next(c, &mod)) == 1) {
+			if (mod.idx < 0 || (size_t)mod.idx >= v->nmodules)
+				continue;
+			v->modules[mod.idx].code_size = mod.code_size;
+			v->modules[mod.idx].data_size = mod.data_size;
+		}
+		store_cursor_close(c);
+		if (rc < 0)
+			goto store;
+	}
 	v->nroots = m.nroots;
 	v->roots = xcalloc(m.nroots + 1, sizeof *v->roots);
 	for (j = 0; j < m.nroots; j++) {

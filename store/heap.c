@@ -893,13 +893,16 @@ store_heap_regions(struct store *st, int64_t session)
 	    " 'mmap') ORDER BY lo, idx", session));
 }
 
-/* Modules by index; store_heap_module_next fills idx, path, soname. */
+/*
+ * Modules by index; store_heap_module_next fills idx, path, soname, main,
+ * unloaded, code_size and data_size.
+ */
 struct store_cursor *
 store_heap_modules(struct store *st, int64_t session)
 {
 	return (store_cursor_open(st, "SELECT idx, path, soname, main,"
-	    " unloaded FROM heap_module WHERE session = ?1 ORDER BY idx",
-	    session));
+	    " unloaded, code_size, data_size FROM heap_module WHERE"
+	    " session = ?1 ORDER BY idx", session));
 }
 
 int
@@ -915,6 +918,8 @@ store_heap_module_next(struct store_cursor *c, struct store_heap_module *m)
 	m->soname = store_cursor_text(c, 2);
 	m->main = (int)store_cursor_int(c, 3);
 	m->unloaded = (int)store_cursor_int(c, 4);
+	m->code_size = (uint64_t)store_cursor_int(c, 5);
+	m->data_size = (uint64_t)store_cursor_int(c, 6);
 	return (1);
 }
 

@@ -147,6 +147,20 @@ static const struct draw_color {
 	/* Source lines among the instructions, as perf annotate dims them. */
 	[TUI_C_SOURCE] = { COLOR_CYAN, DRAW_DEFAULT, COLOR_CYAN, DRAW_DEFAULT,
 	    0, A_DIM },
+	/*
+	 * The objects of an info table's row: white on a blue no other mark
+	 * has.  ModuleHierarchy's names as the seed's: not imported red,
+	 * test-unloaded blue, imported by those green (a mark column says
+	 * the same without colours).
+	 */
+	[TUI_C_PICKED] = { 231, 27, COLOR_WHITE, COLOR_BLUE,
+	    A_BOLD, A_REVERSE | A_UNDERLINE },
+	[TUI_C_HIER_TOP] = { 196, DRAW_DEFAULT, COLOR_RED, DRAW_DEFAULT,
+	    0, A_BOLD },
+	[TUI_C_HIER_UNLOAD] = { 75, DRAW_DEFAULT, COLOR_BLUE, DRAW_DEFAULT,
+	    A_BOLD, A_UNDERLINE },
+	[TUI_C_HIER_NEEDED] = { 40, DRAW_DEFAULT, COLOR_GREEN, DRAW_DEFAULT,
+	    0, A_DIM },
 };
 
 static int	draw_colors;	/* pairs made: 0 none, 8 or 256 */

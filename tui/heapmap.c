@@ -5,8 +5,8 @@
  * half blocks where the terminal can (a UTF-8 locale and 256 colours),
  * a character a cell otherwise; a legend of each mark's colour and its
  * objects and bytes in view and in all; an info pane (the selected
- * object, ObjectsByType, ObjectsByModule, ObjectSizes, the roots that
- * reach it); a status line of what is in view.
+ * object, or one of the seed's Info lists as a table, tui/heapinfo.c's,
+ * which gets the keys with i); a status line of what is in view.
  *
  * The seed's vocabulary throughout: its moves (a page, a fifth, the
  * start a few cells on, Home, End), ZoomOut around the middle, its Show
@@ -58,20 +58,16 @@ enum hm_walk {
 	HM_WALK_ANCHORED	/* walk_mark, into the :select set */
 };
 
+/* The info pane: the object, heapinfo.c's tables (TUI_HI_*), none. */
 enum hm_info {
 	HM_INFO_OBJECT,
-	HM_INFO_TYPES,
-	HM_INFO_MODULES,
-	HM_INFO_SIZES,
-	HM_INFO_ROOTS,
-	HM_INFO_OFF,
+	HM_INFO_SIZES = 1 + TUI_HI_SIZES,
+	HM_INFO_ROOTS = 1 + TUI_HI_ROOTS,
+	HM_INFO_OFF = 1 + TUI_HI_COUNT,
 	HM_NINFO
 };
-
-static const char *hm_info_names[HM_NINFO] = {
-	"object", "objects by type", "objects by module", "object sizes",
-	"roots that reach it", "none"
-};
+#define HM_TABLE(i)	((enum tui_heapinfo_table)((i) - 1))
+#define HM_IS_TABLE(i)	((i) != HM_INFO_OBJECT && (i) != HM_INFO_OFF)
 
 /* Each mark's colour, letter (without colours) and name in the legend. */
 static const struct {
@@ -98,6 +94,7 @@ static const struct {
 	[ANALYZE_HEAPMAP_REACHABLE] = { TUI_C_REACHABLE, 'r', "reachable" },
 	[ANALYZE_HEAPMAP_REACHED_FROM] = { TUI_C_REACHED_FROM, 'f',
 	    "reached from" },
+	[ANALYZE_HEAPMAP_PICKED] = { TUI_C_PICKED, 'i', NULL },
 	[ANALYZE_HEAPMAP_SELECTED] = { TUI_C_SELECTED, '@', "selected" },
 };
 
@@ -178,11 +175,10 @@ struct heapmap {
 	int64_t				 session;	/* it, once loaded */
 	char				*load_error;
 	char				*graph_error;
-	uint32_t			*roots_in;	/* roots reaching rfrom_of */
-	size_t				 nroots_in;
-	size_t				 roots_of;
-	struct analyze_heapview_sum	*sums[3];
-	size_t				 nsums[3];
+	/* The info tables; while one has the keys, the map's list here. */
+	struct tui_heapinfo		*hi;
+	int				 focus;
+	struct tui_list			 maplist;
 
 	/* The search running in steps, if any (one at a time). */
 	struct analyze_heap_walk	 walk;
@@ -424,6 +420,8 @@ hm_make_marks(struct heapmap *hm)
 	const struct analyze_heapview	*s = hm->s;
 	const uint8_t			*st = s->graph.state;
 	const uint32_t			*type = s->type;
+	const uint8_t			*pick;
+	const char			*name;
 	uint8_t				*mk = hm->m->mark, k, st_mark[8];
 	uint8_t				 base[HM_MAX_SPECS + 1][8];
 	uint32_t			 t, b0 = 1 + (uint32_t)s->nroots;
@@ -487,6 +485,12 @@ hm_make_marks(struct heapmap *hm)
 			if (hm->rfrom[b0 + b] && !(hm->markedonly &&
 			    mk[b] == HM_NONE))
 				mk[b] = ANALYZE_HEAPMAP_REACHED_FROM;
+		}
+	}
+	if ((pick = tui_heapinfo_picked(hm->hi, &name)) != NULL) {
+		for (b = 0; b < n; b++) {
+			if (pick[b] && !(hm->markedonly && mk[b] == HM_NONE))
+				mk[b] = ANALYZE_HEAPMAP_PICKED;
 		}
 	}
 	if (hm->nselset != 0) {
@@ -636,6 +640,7 @@ hm_select(struct heapmap *hm, size_t b)
 static void	hm_layout(struct heapmap *, int, int);
 static void	hm_draw_loading(struct heapmap *, int64_t, int, int);
 static void	hm_load_stop(struct heapmap *);
+static void	hm_focus(struct tui_view *, int);
 static void	hm_graph_ready(struct heapmap *);
 static void	hm_ready(struct tui_view *);
 static int	hm_shown(const struct heapmap *);
@@ -674,6 +679,9 @@ hm_legend(struct heapmap *hm, int y, int lines, int w, int draw)
 		name = hm_marks[k].name;
 		if (k >= ANALYZE_HEAPMAP_TYPE1 && k <= ANALYZE_HEAPMAP_TYPE8)
 			name = hm->specs[k - ANALYZE_HEAPMAP_TYPE1];
+		if (k == ANALYZE_HEAPMAP_PICKED &&
+		    tui_heapinfo_picked(hm->hi, &name) == NULL)
+			continue;
 		/* Measured with the totals, so the lines stay put. */
 		tb = hm_size(tot[k].bytes);
 		line = xasprintf(" %s %llu (%s) of %llu (%s)", name,
@@ -902,163 +910,39 @@ hm_draw_object(struct heapmap *hm, int y, int h, int w)
 	free(txt);
 }
 
-static int
-hm_sum_cmp(const void *a, const void *b)
-{
-	const struct analyze_heapview_sum *x = a, *y = b;
-
-	if (x->bytes != y->bytes)
-		return (x->bytes > y->bytes ? -1 : 1);
-	return (x->key < y->key ? -1 : x->key > y->key);
-}
-
-/* Make ObjectsByType, ObjectsByModule or ObjectSizes, once. */
 static void
-hm_sums(struct heapmap *hm, int by)
+hm_draw_info(struct tui_view *tv, int y, int h, int w)
 {
-	if (hm->sums[by] != NULL)
-		return;
-	hm->nsums[by] = analyze_heapview_sums(hm->s, by, &hm->sums[by]);
-	if (by != ANALYZE_HEAPVIEW_BY_SIZE)
-		qsort(hm->sums[by], hm->nsums[by], sizeof *hm->sums[by],
-		    hm_sum_cmp);
-}
+	struct heapmap	*hm = tv->data;
 
-/* ObjectsByType, ObjectsByModule, ObjectSizes: the top rows by bytes. */
-static void
-hm_draw_sums(struct heapmap *hm, int by, int y, int h, int w)
-{
-	struct analyze_heapview_sum	*t;
-	const char			*name;
-	char				 buf[64];
-	size_t				 i;
+	struct tui_list	*l;
+	size_t		 of = hm->sel;
 
-	hm_sums(hm, by);
-	tui_putf(y, 0, w, tui_attr(TUI_C_HEADER), "%10s %12s %12s  %s",
-	    "objects", "bytes", "usable", by == ANALYZE_HEAPVIEW_BY_TYPE ?
-	    "type (by bytes)" : by == ANALYZE_HEAPVIEW_BY_MODULE ?
-	    "module (by bytes)" : "size");
-	for (i = 0; i < hm->nsums[by] && (int)i < h - 1; i++) {
-		t = &hm->sums[by][i];
-		if (by == ANALYZE_HEAPVIEW_BY_SIZE) {
-			if (t->key == 0)
-				snprintf(buf, sizeof buf, "0");
-			else
-				snprintf(buf, sizeof buf, "%llu-%llu",
-				    1ULL << (t->key - 1),
-				    t->key >= 64 ? ~0ULL : (1ULL << t->key) -
-				    1);
-			name = buf;
-		} else if (t->key == HM_SNONE)
-			name = by == ANALYZE_HEAPVIEW_BY_TYPE ? "(no type)" :
-			    "(no module)";
-		else
-			name = by == ANALYZE_HEAPVIEW_BY_TYPE ?
-			    hm->s->types[t->key].name :
-			    hm->s->modules[t->key].name;
-		tui_putf(y + 1 + (int)i, 0, w, TUI_PLAIN, "%10llu %12llu %12llu"
-		    "  %s", (unsigned long long)t->blocks,
-		    (unsigned long long)t->bytes,
-		    (unsigned long long)t->usable, name);
-	}
-}
-
-/*
- * ReachedFromModules / ReachedFromVariables: the roots that reach the
- * object of the ReachedFrom set (the overlay's search, made once for
- * both), gathered once for it.
- */
-static void
-hm_roots_of(struct heapmap *hm)
-{
-	const struct analyze_heapview	*s = hm->s;
-	uint32_t			 r;
-
-	if (hm->roots_of == hm->rfrom_of)
-		return;
-	hm->nroots_in = 0;
-	hm->roots_in = xreallocarray(hm->roots_in, s->nroots + 1,
-	    sizeof *hm->roots_in);
-	for (r = 0; r < s->nroots; r++) {
-		if (hm->rfrom[1 + r])
-			hm->roots_in[hm->nroots_in++] = r;
-	}
-	hm->roots_of = hm->rfrom_of;
-}
-
-static void
-hm_draw_roots(struct heapmap *hm, int y, int h, int w)
-{
-	const struct analyze_heapview	*s = hm->s;
-	uint8_t				*mods;
-	uint32_t			 r, nm = 0, m;
-	size_t				 i;
-	char				*line, *t;
-
-	if (hm->sel == SIZE_MAX || !s->graph_ready) {
-		tui_put(y, 0, w, TUI_PLAIN, !s->graph_ready ? "the heap graph"
-		    " is being made" : "no object selected (Enter or a click"
-		    " selects one)");
+	if (hm->info == HM_INFO_OBJECT) {
+		hm_draw_object(hm, y, h, w);
 		return;
 	}
-	hm_reach(hm);
-	if (hm->rfrom_of == SIZE_MAX) {
-		tui_putf(y, 0, w, TUI_PLAIN, "searching for what reaches"
-		    " %#llx: %zu objects so far (Esc cancels)",
-		    (unsigned long long)s->addr[hm->sel], hm->walking ==
-		    HM_WALK_RFROM ? hm->walk.count : 0);
+	if (!HM_IS_TABLE(hm->info))
 		return;
-	}
-	hm_roots_of(hm);
-	mods = xcalloc(s->nmodules + 1, 1);
-	for (i = 0; i < hm->nroots_in; i++) {
-		m = s->roots[hm->roots_in[i]].module;
-		if (m != HM_SNONE && !mods[m]) {
-			mods[m] = 1;
-			nm++;
+	l = hm->focus ? &tv->list : tui_heapinfo_list(hm->hi,
+	    HM_TABLE(hm->info));
+	/* The roots table takes R's search, which may still be going on. */
+	if (hm->info == HM_INFO_ROOTS && hm->sel != SIZE_MAX &&
+	    hm->s->graph_ready) {
+		hm_reach(hm);
+		if ((of = hm->rfrom_of) == SIZE_MAX) {
+			tui_putf(y, 0, w, A_BOLD, "%s: searching for what"
+			    " reaches %#llx: %zu objects so far (Esc"
+			    " cancels)", tui_heapinfo_name(TUI_HI_ROOTS),
+			    (unsigned long long)hm->s->addr[hm->sel],
+			    hm->walking == HM_WALK_RFROM ? hm->walk.count :
+			    0);
+			l->n = 0;
+			return;
 		}
 	}
-	line = xstrdup("");
-	for (r = 0; r < s->nmodules; r++) {
-		if (!mods[r])
-			continue;
-		t = xasprintf("%s%s%s", line, *line ? ", " : "",
-		    s->modules[r].name);
-		free(line);
-		line = t;
-	}
-	tui_putf(y, 0, w, A_BOLD, "%zu roots in %u modules reach %#llx%s%s",
-	    hm->nroots_in, nm, (unsigned long long)s->addr[hm->rfrom_of], nm ?
-	    ": " : "", line);
-	free(line);
-	for (i = 0; i < hm->nroots_in && (int)i + 1 < h; i++)
-		tui_put(y + 1 + (int)i, 2, w - 2, TUI_PLAIN,
-		    s->roots[hm->roots_in[i]].name);
-	free(mods);
-}
-
-static void
-hm_draw_info(struct heapmap *hm, int y, int h, int w)
-{
-	switch (hm->info) {
-	case HM_INFO_OBJECT:
-		hm_draw_object(hm, y, h, w);
-		break;
-	case HM_INFO_TYPES:
-		hm_draw_sums(hm, ANALYZE_HEAPVIEW_BY_TYPE, y, h, w);
-		break;
-	case HM_INFO_MODULES:
-		hm_draw_sums(hm, ANALYZE_HEAPVIEW_BY_MODULE, y, h, w);
-		break;
-	case HM_INFO_SIZES:
-		hm_draw_sums(hm, ANALYZE_HEAPVIEW_BY_SIZE, y, h, w);
-		break;
-	case HM_INFO_ROOTS:
-		hm_draw_roots(hm, y, h, w);
-		break;
-	default:
-		break;
-	}
+	tui_heapinfo_draw(hm->hi, HM_TABLE(hm->info), l, of, hm->rfrom_of ==
+	    SIZE_MAX ? NULL : hm->rfrom, hm->focus, y, h, w);
 }
 
 /* The status line: what is in view, a cell's bytes, the selection. */
@@ -1126,6 +1010,9 @@ hm_layout(struct heapmap *hm, int h, int w)
 	/* Small screens keep the map and the status line first. */
 	status = h >= 2;
 	info = hm->info != HM_INFO_OFF && h >= 14 ? HM_INFO_H : 0;
+	/* A table with the keys gets half the screen, to show rows. */
+	if (info != 0 && hm->focus && h / 2 > info)
+		info = h / 2;
 	legend = h >= 8 ? hm_legend(hm, 0, HM_LEGEND_MAX, w, 0) : 0;
 	lines = h - status - info - legend;
 	if (lines < 1)
@@ -1176,12 +1063,18 @@ hm_draw(struct tui_view *tv, int y, int h, int w)
 	}
 	hm_layout(hm, h, w);
 	hm->map_y = y;
+	/* The screen got too small for the pane: the keys to the map. */
+	if (hm->focus && hm->info_lines == 0)
+		hm_focus(tv, 0);
 	/* A search moved the list's cursor: the map's follows. */
-	if (tv->list.cur != hm->shown && tv->list.cur < hm->s->nblocks)
+	if (!hm->focus && tv->list.cur != hm->shown && tv->list.cur <
+	    hm->s->nblocks)
 		hm_goto(hm, tv->list.cur);
 	if (hm->cur == SIZE_MAX || hm->cur >= hm->s->nblocks)
 		hm_follow(hm);
-	tv->list.cur = hm->shown = hm->cur != SIZE_MAX ? hm->cur : 0;
+	hm->shown = hm->cur != SIZE_MAX ? hm->cur : 0;
+	if (!hm->focus)
+		tv->list.cur = hm->shown;
 	n = (size_t)hm->v.rows * hm->v.cols;
 	if (n > hm->ncells) {
 		hm->cells = xreallocarray(hm->cells, n, sizeof *hm->cells);
@@ -1193,7 +1086,7 @@ hm_draw(struct tui_view *tv, int y, int h, int w)
 	if (hm->legend_lines > 0)
 		hm_legend(hm, y + hm->map_lines, hm->legend_lines, w, 1);
 	if (hm->info_lines > 0)
-		hm_draw_info(hm, y + hm->map_lines + hm->legend_lines,
+		hm_draw_info(tv, y + hm->map_lines + hm->legend_lines,
 		    hm->info_lines, w);
 	if (hm->status_line)
 		hm_draw_status(hm, y + h - 1, w);
@@ -1328,6 +1221,110 @@ hm_toggle(struct heapmap *hm, int *flag, const char *name, int needsel)
 		tui_message("%s %s", name, *flag ? "on" : "off");
 }
 
+static const struct tui_view_ops hm_ops, hm_info_ops;
+
+/*
+ * The keys to the info pane's table (on), or back to the map.  While the
+ * table has them its list is the view's, so the loop moves its cursor
+ * and the status line counts its rows, and the view answers to the name
+ * "heapinfo", so the key table's heapinfo group applies.
+ */
+static void
+hm_focus(struct tui_view *tv, int on)
+{
+	struct heapmap	*hm = tv->data;
+
+	if (hm->focus) {
+		*tui_heapinfo_list(hm->hi, HM_TABLE(hm->info)) = tv->list;
+		tv->list = hm->maplist;
+		tv->ops = &hm_ops;
+		tv->search.stale = 1;
+		hm->focus = 0;
+	}
+	if (!on || !HM_IS_TABLE(hm->info))
+		return;
+	hm->maplist = tv->list;
+	tv->list = *tui_heapinfo_list(hm->hi, HM_TABLE(hm->info));
+	tv->ops = &hm_info_ops;
+	tv->search.stale = 1;
+	hm->focus = 1;
+}
+
+static const char *
+hm_info_name(enum hm_info i)
+{
+	if (i == HM_INFO_OBJECT)
+		return ("object");
+	if (i == HM_INFO_OFF)
+		return ("none");
+	return (tui_heapinfo_name(HM_TABLE(i)));
+}
+
+/* Tab and S-Tab: the info pane's next view; a table keeps the keys. */
+static void
+hm_info_step(struct tui_view *tv, int dir)
+{
+	struct heapmap	*hm = tv->data;
+	int		 focus = hm->focus;
+
+	hm_focus(tv, 0);
+	do
+		hm->info = (enum hm_info)((hm->info + HM_NINFO + dir) %
+		    HM_NINFO);
+	while (focus && !HM_IS_TABLE(hm->info));
+	hm_focus(tv, focus);
+	tui_message("info: %s", hm_info_name(hm->info));
+}
+
+static void
+hm_unpick(struct heapmap *hm)
+{
+	if (tui_heapinfo_unpick(hm->hi)) {
+		hm->dirty = 1;
+		tui_message("unmarked");
+	} else
+		tui_message("nothing marked by an info table (Enter on a row"
+		    " marks its objects)");
+}
+
+/* A key while the info table has them; list moves are the loop's. */
+static int
+hm_info_key(struct tui_view *tv, enum tui_action a)
+{
+	struct heapmap	*hm = tv->data;
+	uint64_t	 addr;
+	size_t		 b;
+	int		 r;
+
+	switch (a) {
+	case TUI_ACT_HI_NEXT:
+	case TUI_ACT_HI_PREV:
+		hm_info_step(tv, a == TUI_ACT_HI_NEXT ? 1 : -1);
+		return (TUI_R_DRAW);
+	case TUI_ACT_HI_MAP:
+		hm_focus(tv, 0);
+		tui_message("keys to the map (i: to the table again)");
+		return (TUI_R_DRAW);
+	case TUI_ACT_HI_UNPICK:
+		hm_unpick(hm);
+		return (TUI_R_DRAW);
+	default:
+		break;
+	}
+	r = tui_heapinfo_key(hm->hi, HM_TABLE(hm->info), &tv->list, a);
+	if (r & TUI_HI_MARKS)
+		hm->dirty = 1;
+	if (r & TUI_HI_GOTO) {
+		/* The gap in the middle, the cursor on the object after. */
+		addr = tui_heapinfo_goto(hm->hi);
+		analyze_heapmap_center(hm->m, &hm->v, addr);
+		b = hm_block_from(hm, addr);
+		hm->cur = b < hm->s->nblocks ? b : hm->s->nblocks - 1;
+		hm_follow(hm);
+	}
+	return (r & ~(TUI_HI_MARKS | TUI_HI_GOTO));
+}
+
 static int
 hm_key(struct tui_view *tv, enum tui_action a)
 {
@@ -1352,6 +1349,8 @@ hm_key(struct tui_view *tv, enum tui_action a)
 	}
 	if (hm->s->nregions == 0)
 		return (TUI_R_UNUSED);
+	if (hm->focus)
+		return (hm_info_key(tv, a));
 	switch (a) {
 	case TUI_ACT_HM_PAGE_DOWN:
 	case TUI_ACT_PAGE_DOWN:
@@ -1440,8 +1439,23 @@ hm_key(struct tui_view *tv, enum tui_action a)
 			hm_toggle(hm, &hm->collectable, "Collectable", 0);
 		return (TUI_R_DRAW);
 	case TUI_ACT_HM_INFO:
-		hm->info = (hm->info + 1) % HM_NINFO;
-		tui_message("info: %s", hm_info_names[hm->info]);
+	case TUI_ACT_HM_INFO_PREV:
+		hm_info_step(tv, a == TUI_ACT_HM_INFO ? 1 : -1);
+		return (TUI_R_DRAW);
+	case TUI_ACT_HM_FOCUS:
+		if (LINES - 2 < 14) {
+			tui_message("too small a screen for the info pane");
+			return (TUI_R_DRAW);
+		}
+		if (!HM_IS_TABLE(hm->info))
+			hm->info = (enum hm_info)(1 + TUI_HI_MODULES);
+		hm_focus(tv, 1);
+		tui_message("keys to %s: j k move, s < > sort, Enter marks"
+		    " the row's objects, i or Escape: the map",
+		    hm_info_name(hm->info));
+		return (TUI_R_DRAW);
+	case TUI_ACT_HM_UNPICK:
+		hm_unpick(hm);
 		return (TUI_R_DRAW);
 	default:
 		return (TUI_R_UNUSED);
@@ -1476,10 +1490,29 @@ hm_mouse(struct tui_view *tv, int button, int y, int x)
 	uint64_t	 row;
 	uint32_t	 col;
 	size_t		 b;
-	int		 btn = button & 0xff, on;
+	int		 btn = button & 0xff, on, iy;
 
 	if (!hm_shown(hm) || hm->s->nregions == 0)
 		return (TUI_R_NONE);
+	/*
+	 * On an info table: a click gives it the keys and its cursor goes
+	 * to the row; the wheel moves its cursor.  On the map, a click
+	 * gives the keys back.
+	 */
+	iy = hm->map_y + hm->map_lines + hm->legend_lines;
+	if (HM_IS_TABLE(hm->info) && y >= iy && y < iy + hm->info_lines &&
+	    !(button & (TUI_MOUSE_DRAG | TUI_MOUSE_RELEASE))) {
+		hm_focus(tv, 1);
+		if (button == 4 || button == 5)
+			return (tui_list_action(&tv->list, button == 4 ?
+			    TUI_ACT_UP : TUI_ACT_DOWN));
+		if (y >= iy + 2 && tv->list.top + (size_t)(y - iy - 2) <
+		    tv->list.n)
+			tv->list.cur = tv->list.top + (size_t)(y - iy - 2);
+		return (TUI_R_DRAW);
+	}
+	if (hm->focus && y < iy)
+		hm_focus(tv, 0);
 	if (button == 4 || button == 5) {
 		hm_move(hm, ANALYZE_HEAPMAP_ROWS, (button == 4 ? -1 : 1) *
 		    (int64_t)(hm->v.rows / 5 > 0 ? hm->v.rows / 5 : 1));
@@ -1999,6 +2032,7 @@ hm_cmd_testunload(struct heapmap *hm, const char *args)
 	memset(hm->unloaded, 0, hm->s->nmodules);
 	hm->nlost = 0;
 	hm->dirty = 1;
+	tui_heapinfo_unload(hm->hi, NULL, NULL);
 	if (*args == '\0') {
 		tui_message("test unload off");
 		return (TUI_R_DRAW);
@@ -2014,6 +2048,7 @@ hm_cmd_testunload(struct heapmap *hm, const char *args)
 	}
 	hm->nlost = analyze_heapview_unload(hm->s, drop, hm->unloaded,
 	    hm->lost);
+	tui_heapinfo_unload(hm->hi, drop, hm->unloaded);
 	for (i = 0; i < hm->s->nmodules; i++)
 		nu += hm->unloaded[i];
 	free(drop);
@@ -2049,6 +2084,8 @@ hm_command(struct tui_view *tv, const char *name, const char *args)
 		    " loaded" : "an empty heap");
 		return (TUI_R_DRAW);
 	}
+	/* A command is the map's: it takes the keys back from a table. */
+	hm_focus(tv, 0);
 	if (strcasecmp(name, "zoomout") == 0)
 		return (hm_cmd_zoomout(hm, args));
 	if (strcasecmp(name, "move") == 0)
@@ -2167,10 +2204,8 @@ hm_free(struct tui_view *tv)
 
 	for (k = 0; k < hm->nspecs; k++)
 		free(hm->specs[k]);
-	for (k = 0; k < 3; k++)
-		free(hm->sums[k]);
+	tui_heapinfo_free(hm->hi);
 	free(hm->cells);
-	free(hm->roots_in);
 	free(hm->graph_error);
 	free(hm->load_error);
 	free(hm->typemark);
@@ -2395,15 +2430,12 @@ hm_work(struct tui_view *tv, uint64_t deadline)
 static void
 hm_graph_ready(struct heapmap *hm)
 {
-	int	k;
-
 	hm->reach = xcalloc(hm->s->graph.nnodes + 1, 1);
 	hm->rfrom = xcalloc(hm->s->graph.nnodes + 1, 1);
 	hm->lost = xcalloc(hm->s->graph.nnodes + 1, 1);
 	hm->dirty = 1;
-	/* The info lists too, so Tab only draws them. */
-	for (k = 0; k < 3; k++)
-		hm_sums(hm, k);
+	/* The info tables too, so their keys only sort and draw. */
+	tui_heapinfo_make(hm->hi);
 }
 
 /* The snapshot's map is made: what the view keeps for it. */
@@ -2443,6 +2475,16 @@ hm_export(struct tui_view *tv, int format, FILE *f, char **cause)
 	return (report_session(tui_store(), tv->session, format, f, cause));
 }
 
+/* Search in the info table that has the keys. */
+static int
+hm_info_match(struct tui_view *tv, size_t row, const char *pattern)
+{
+	struct heapmap	*hm = tv->data;
+
+	return (tui_heapinfo_match(hm->hi, HM_TABLE(hm->info), row,
+	    pattern));
+}
+
 static const struct tui_view_ops hm_ops = {
 	.name = "heapmap",
 	.help = "a heap snapshot as HeapInspector's zoomable bitmap",
@@ -2450,6 +2492,22 @@ static const struct tui_view_ops hm_ops = {
 	.key = hm_key,
 	.title = hm_title,
 	.match = hm_match,
+	.mouse = hm_mouse,
+	.command = hm_command,
+	.complete = hm_complete,
+	.export = hm_export,
+	.work = hm_work,
+	.free = hm_free,
+};
+
+/* The map while its info table has the keys (hm_focus). */
+static const struct tui_view_ops hm_info_ops = {
+	.name = "heapinfo",
+	.help = "the heap map with the keys in its info table",
+	.draw = hm_draw,
+	.key = hm_key,
+	.title = hm_title,
+	.match = hm_info_match,
 	.mouse = hm_mouse,
 	.command = hm_command,
 	.complete = hm_complete,
@@ -2471,7 +2529,8 @@ hm_new(struct analyze_heapview *s)
 	hm->v.rows = 1;
 	hm->cur = SIZE_MAX;
 	hm->sel = SIZE_MAX;
-	hm->reach_of = hm->rfrom_of = hm->roots_of = SIZE_MAX;
+	hm->reach_of = hm->rfrom_of = SIZE_MAX;
+	hm->hi = tui_heapinfo_new(s);
 	hm->show_map = 1;
 	hm->dirty = 1;
 	hm->info = HM_INFO_OBJECT;

@@ -45,6 +45,7 @@ int	tui_main(struct store *, const int64_t *, size_t,
 	G(TIMELINE,	"timeline",	"In the timeline") \
 	G(UNITS,	"units",	"In the unit table") \
 	G(HEAPMAP,	"heapmap",	"In the heap map") \
+	G(HEAPINFO,	"heapinfo",	"In the heap map's info table") \
 	G(CALLS,	"calls",	"In the calls view") \
 	G(CALLERS,	"callers",	"In a function's callers and callees") \
 	G(TREE,		"tree",		"In the call tree") \
@@ -170,7 +171,27 @@ enum tui_group {
 	A(HEAPMAP, HM_COLLECTABLE, "c", \
 	    "Collectable: what no root reaches, on or off") \
 	A(HEAPMAP, HM_INFO,	"Tab", \
-	    "the info pane: object, by type, by module, sizes, roots, none") \
+	    "the info pane's next view: the object, Modules, ObjectsByModule," \
+	    " ObjectsByType, Imports, ModuleHierarchy, ObjectSizes," \
+	    " FreeBlocks, ReachedFrom, none") \
+	A(HEAPMAP, HM_INFO_PREV, "S-Tab", "the info pane's view before") \
+	A(HEAPMAP, HM_FOCUS,	"i", \
+	    "the keys to the info pane's table (Modules if none shows)") \
+	A(HEAPMAP, HM_UNPICK,	"x", \
+	    "unmark the objects Enter in an info table marked") \
+	A(HEAPINFO, HI_PICK,	"Enter", \
+	    "mark the row's objects on the map (again: unmark);" \
+	    " a free block: the map to it") \
+	A(HEAPINFO, HI_UNPICK,	"x", "unmark them") \
+	A(HEAPINFO, HI_SORT,	"s", "sort by the marked column the other way") \
+	A(HEAPINFO, HI_SORT_LEFT, "<", \
+	    "sort by the column to the left (names A-Z, numbers most first)") \
+	A(HEAPINFO, HI_SORT_RIGHT, ">", "sort by the column to the right") \
+	A(HEAPINFO, HI_LEFT,	"h Left", "scroll one column left") \
+	A(HEAPINFO, HI_RIGHT,	"l Right", "scroll one column right") \
+	A(HEAPINFO, HI_NEXT,	"Tab", "the next info table") \
+	A(HEAPINFO, HI_PREV,	"S-Tab", "the info table before") \
+	A(HEAPINFO, HI_MAP,	"i Escape", "the keys back to the map") \
 	A(CALLS, CALLS_SORT,	"s", \
 	    "cycle the sort (self, self+children, calls, per call, name)") \
 	A(CALLS, CALLS_CPU,	"c", "real time or CPU time") \
@@ -461,6 +482,11 @@ enum tui_color {
 	TUI_C_UNLOAD,
 	TUI_C_HEAP_CURSOR,
 	TUI_C_SOURCE,		/* the annotate view's source lines */
+	/* The heap map's info tables: a row's objects; ModuleHierarchy. */
+	TUI_C_PICKED,
+	TUI_C_HIER_TOP,		/* imported by no module */
+	TUI_C_HIER_UNLOAD,	/* test-unloaded */
+	TUI_C_HIER_NEEDED,	/* imported by a test-unloaded one */
 	TUI_C_COUNT
 };
 #define TUI_NUNIT_COLORS	(TUI_C_UNIT6 - TUI_C_UNIT1 + 1)
@@ -513,6 +539,48 @@ struct tui_view	*tui_help_new(struct tui_view *);
 struct analyze_heapview;
 struct tui_view	*tui_heapmap_new(int64_t, char **);
 struct tui_view	*tui_heapmap_open(struct analyze_heapview *, char **);
+/*
+ * heapinfo.c: the heap map's info tables (the seed's Info lists), made
+ * once from the map's snapshot; the map draws one in its info pane and
+ * gives it the keys while it has the focus.  Keys answer TUI_R_* with
+ * TUI_HI_MARKS (the objects picked changed) or TUI_HI_GOTO (go to
+ * tui_heapinfo_goto's address).
+ */
+#define TUI_HI_MARKS	0x100
+#define TUI_HI_GOTO	0x200
+enum tui_heapinfo_table {
+	TUI_HI_MODULES,
+	TUI_HI_BYMODULE,
+	TUI_HI_BYTYPE,
+	TUI_HI_IMPORTS,
+	TUI_HI_HIERARCHY,
+	TUI_HI_SIZES,
+	TUI_HI_FREE,
+	TUI_HI_ROOTS,
+	TUI_HI_COUNT
+};
+struct tui_heapinfo;
+struct tui_heapinfo *tui_heapinfo_new(const struct analyze_heapview *);
+void		 tui_heapinfo_make(struct tui_heapinfo *);
+void		 tui_heapinfo_free(struct tui_heapinfo *);
+const char	*tui_heapinfo_name(enum tui_heapinfo_table);
+struct tui_list	*tui_heapinfo_list(struct tui_heapinfo *,
+		    enum tui_heapinfo_table);
+void		 tui_heapinfo_sort(struct tui_heapinfo *,
+		    enum tui_heapinfo_table, struct tui_list *);
+void		 tui_heapinfo_draw(struct tui_heapinfo *,
+		    enum tui_heapinfo_table, struct tui_list *, size_t,
+		    const uint8_t *, int, int, int, int);
+int		 tui_heapinfo_key(struct tui_heapinfo *,
+		    enum tui_heapinfo_table, struct tui_list *,
+		    enum tui_action);
+int		 tui_heapinfo_match(struct tui_heapinfo *,
+		    enum tui_heapinfo_table, size_t, const char *);
+const uint8_t	*tui_heapinfo_picked(struct tui_heapinfo *, const char **);
+int		 tui_heapinfo_unpick(struct tui_heapinfo *);
+uint64_t	 tui_heapinfo_goto(struct tui_heapinfo *);
+void		 tui_heapinfo_unload(struct tui_heapinfo *, const uint8_t *,
+		    const uint8_t *);
 struct tui_view	*tui_annotate_new(struct tui_view *, uint64_t, uint64_t,
 		    uint64_t, uint64_t, const char *, char **);
 

@@ -7,6 +7,7 @@
  *	program	NAME
  *	region	LO	HI	NAME
  *	module	NAME	[IMPORT...]		imports: module numbers
+ *	modsize	MODULE	CODE	DATA		a module's segments' bytes
  *	type	MODULE	NAME			MODULE: number or -
  *	frame	FUNCTION	FILE	LINE		FILE: - for none
  *	site	FIRST	COUNT			frames [FIRST, FIRST+COUNT)
@@ -82,6 +83,12 @@ demo_read(const char *path)
 				    (uint32_t)demo_num(fld[i]);
 			}
 			s->nmodules++;
+		} else if (strcmp(fld[0], "modsize") == 0 && n >= 4) {
+			i = demo_num(fld[1]);
+			if (i >= s->nmodules)
+				fatal("%s: modsize: no module %zu", path, i);
+			s->modules[i].code_size = demo_num(fld[2]);
+			s->modules[i].data_size = demo_num(fld[3]);
 		} else if (strcmp(fld[0], "type") == 0 && n >= 3) {
 			DEMO_GROW(s->types, s->ntypes);
 			s->types[s->ntypes].module = (uint32_t)demo_num(fld[1]);

@@ -154,14 +154,15 @@ elif cmd == 'index':
     # index COLS ZOOM LABEL: which row of the layout has that label
     print(['%x' % r for r in layout(int(a[0]), int(a[1]))].index(a[2]))
 elif cmd == 'types':
-    # ObjectsByType's rows by bytes, as the pane prints them
+    # ObjectsByType's rows by bytes: objects, bytes, usable, type, module
     rows = []
     for t, (m, n) in enumerate(types):
         bs = [b for b in blocks if b[3] == t]
         rows.append((-sum(b[1] for b in bs), t, len(bs),
-            sum(b[1] for b in bs), sum(b[2] for b in bs), n))
+            sum(b[1] for b in bs), sum(b[2] for b in bs), n,
+            '' if m is None else modules[m][0]))
     for r in sorted(rows):
-        print('%10d %12d %12d  %s' % r[2:])
+        print(('%d %d %d %s %s' % r[2:]).strip())
 elif cmd == 'count':
     what = a[0]
     if what == 'NodeList':
@@ -272,12 +273,13 @@ keys r
 wait_for "$(hm legend reach0 reachable)"
 ok $? "r: what the selected object reaches"
 keys r
-keys Tab
-wait_for "type (by bytes)" && hm types > "$dir/types" &&
-    screen | grep -A4 "type (by bytes)" | tail -4 > "$dir/got" &&
+keys Tab Tab Tab
+wait_for "info: ObjectsByType" && hm types > "$dir/types" &&
+    screen | grep -A4 "usable  *type  *module" | tail -4 |
+    sed 's/^ *//; s/  */ /g; s/ *$//' > "$dir/got" &&
     diff "$dir/types" "$dir/got" >&2
 ok $? "Tab: ObjectsByType, by bytes"
-keys Tab Tab Tab Tab Tab
+keys Tab Tab Tab Tab Tab Tab Tab
 wait_for "info: object"
 ok $? "Tab cycles back to the object pane"
 

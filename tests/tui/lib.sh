@@ -207,6 +207,31 @@ EOS
 	wait_file "$dir/pid"
 }
 
+# heapdemo FILE [TERM [LANG]]: tests/tui/heapmap-demo on the snapshot
+# that FILE describes (heapmap-demo.c says how) in an 80x24 pane, from a
+# wrapper like start's.
+heapdemo() {
+	hd_term=${2:-screen-256color}
+	hd_lang=${3:-C.UTF-8}
+	cat > "$dir/wrap.sh" <<EOS
+trap : INT
+stty -g > "$dir/stty.before"
+sh -c 'echo \$\$ > "$dir/pid"; exec env TERM=$hd_term LC_ALL=$hd_lang \
+    XDG_STATE_HOME="$dir/state" "${top_builddir:-.}/tests/tui/heapmap-demo" \
+    "$1"'
+echo \$? > "$dir/status"
+stty -g > "$dir/stty.after"
+echo "profview exited"
+exec sleep 600
+EOS
+	rm -f "$dir/status" "$dir/stty.before" "$dir/stty.after" "$dir/pid"
+	$T kill-server 2>/dev/null
+	runs=$((runs + 1))
+	T="tmux -L pvt$$-$runs -f /dev/null"
+	$T new-session -d -x 80 -y 24 "sh $dir/wrap.sh"
+	wait_file "$dir/pid"
+}
+
 # After a quit: the wrapper's lines are there and stty is unchanged.
 restored() {
 	wait_for "profview exited" && wait_file "$dir/stty.after" &&

@@ -18,7 +18,8 @@ TUI_TESTS = tests/tui/keys.sh tests/tui/hist.sh tests/tui/sql.sh \
 	tests/tui/sessions.sh tests/tui/term.sh tests/tui/timeline.sh \
 	tests/tui/help.sh tests/tui/commands.sh tests/tui/colour.sh \
 	tests/tui/search.sh tests/tui/escape.sh tests/tui/heapmap.sh \
-	tests/tui/annotate.sh tests/tui/calls.sh tests/tui/heapwalk.sh
+	tests/tui/annotate.sh tests/tui/calls.sh tests/tui/heapinfo.sh \
+	tests/tui/heapwalk.sh
 TESTS += $(TUI_TESTS)
 # annotate.sh profiles attr.asm on paper: its image, map and listing.
 # (Through a variable: a rule naming the log would replace automake's.)

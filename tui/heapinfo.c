@@ -1,0 +1,1288 @@
+/*
+ * The heap map's info tables: the seed's Info lists (§1.4) as tables
+ * with a cursor, sortable by any column, in the map's info pane.
+ * Modules (code, data, objects, imports and importers direct/indirect,
+ * TestUnloadModules' marks), ObjectsByModule, ObjectsByType, Imports,
+ * ModuleHierarchy (levels from DT_NEEDED, coloured as the seed's),
+ * ObjectSizes, FreeBlocks (the gaps between blocks within regions) and
+ * the roots that reach the selected object (ReachedFromModules and
+ * ReachedFromVariables).
+ *
+ * Every table is made once, when the heap graph is (the roots' when an
+ * object is selected); a key only sorts an index or draws the rows in
+ * view, so a table of a hundred thousand free blocks answers a key as
+ * fast as one of three modules.  Enter on a row picks its objects (a
+ * module's, a type's, a size class's, what a root reaches) for the map
+ * to mark; on a free block it asks the map to go there.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include <curses.h>
+
+#include "xmalloc.h"
+#include "analyze/analyze.h"
+#include "tui/tui.h"
+
+#define HI_NONE		ANALYZE_HEAPVIEW_NONE
+#define HI_GAP_MIN	ANALYZE_HEAPMAP_GRANULE
+/*
+ * Indirect imports need a walk from each module: a snapshot whose
+ * modules times (modules + imports) pass this gets direct counts only,
+ * so that a file of a million modules cannot hang the view.  A list of
+ * names stops at about HI_NAMES bytes.
+ */
+#define HI_WALK_MAX	((uint64_t)1 << 28)
+#define HI_NAMES	256
+
+/* How a column shows and sorts. */
+enum hi_kind {
+	HI_NUM,		/* a count or bytes, right aligned */
+	HI_HEX,		/* an address */
+	HI_CLASS,	/* a size class: 0, or 2^(k-1) .. 2^k - 1 */
+	HI_PAIR,	/* direct/indirect (key: direct << 32 | indirect) */
+	HI_TEXT		/* sorted by its text */
+};
+
+struct hi_col {
+	const char	*name;
+	enum hi_kind	 kind;
+	int		 width;		/* text: the least it gets */
+};
+
+struct hi_def {
+	const char		*name;
+	const char		*what;		/* the pane's first line */
+	const struct hi_col	*cols;
+	int			 ncols;
+	int			 scol;		/* sorted by at first, */
+	int			 desc;		/* which way */
+};
+
+static const struct hi_col hi_modules_cols[] = {
+	{ "objects", HI_NUM, 8 }, { "bytes", HI_NUM, 10 },
+	{ "code", HI_NUM, 9 }, { "data", HI_NUM, 8 },
+	{ "types", HI_NUM, 5 }, { "imports", HI_PAIR, 9 },
+	{ "imported by", HI_PAIR, 11 }, { "module", HI_TEXT, 12 }
+};
+static const struct hi_col hi_sums_cols[] = {
+	{ "objects", HI_NUM, 8 }, { "bytes", HI_NUM, 11 },
+	{ "usable", HI_NUM, 11 }, { "module", HI_TEXT, 12 }
+};
+static const struct hi_col hi_types_cols[] = {
+	{ "objects", HI_NUM, 8 }, { "bytes", HI_NUM, 11 },
+	{ "usable", HI_NUM, 11 }, { "type", HI_TEXT, 24 },
+	{ "module", HI_TEXT, 12 }
+};
+static const struct hi_col hi_imports_cols[] = {
+	{ "direct", HI_NUM, 6 }, { "indirect", HI_NUM, 8 },
+	{ "module", HI_TEXT, 16 }, { "imports directly", HI_TEXT, 24 },
+	{ "and through them", HI_TEXT, 16 }
+};
+static const struct hi_col hi_hier_cols[] = {
+	{ "level", HI_NUM, 5 }, { "objects", HI_NUM, 8 },
+	{ "bytes", HI_NUM, 10 }, { "mark", HI_TEXT, 4 },
+	{ "module", HI_TEXT, 16 }, { "imports", HI_TEXT, 16 }
+};
+static const struct hi_col hi_sizes_cols[] = {
+	{ "size", HI_CLASS, 21 }, { "objects", HI_NUM, 8 },
+	{ "bytes", HI_NUM, 11 }, { "usable", HI_NUM, 11 }
+};
+static const struct hi_col hi_free_cols[] = {
+	{ "address", HI_HEX, 14 }, { "bytes", HI_NUM, 11 },
+	{ "region", HI_TEXT, 12 }
+};
+static const struct hi_col hi_roots_cols[] = {
+	{ "pointers", HI_NUM, 8 }, { "direct", HI_TEXT, 6 },
+	{ "module", HI_TEXT, 16 }, { "root", HI_TEXT, 20 }
+};
+
+#define HI_N(a)	((int)(sizeof (a) / sizeof (a)[0]))
+static const struct hi_def hi_defs[TUI_HI_COUNT] = {
+	[TUI_HI_MODULES] = { "Modules", "modules: code, data, objects;"
+	    " imports and importers direct/indirect", hi_modules_cols,
+	    HI_N(hi_modules_cols), 1, 1 },
+	[TUI_HI_BYMODULE] = { "ObjectsByModule", "objects by the module of"
+	    " their type", hi_sums_cols, HI_N(hi_sums_cols), 1, 1 },
+	[TUI_HI_BYTYPE] = { "ObjectsByType", "objects by type; usable:"
+	    " with fragmentation", hi_types_cols, HI_N(hi_types_cols), 1,
+	    1 },
+	[TUI_HI_IMPORTS] = { "Imports", "what each module imports (DT_NEEDED),"
+	    " directly and through those", hi_imports_cols,
+	    HI_N(hi_imports_cols), 2, 0 },
+	[TUI_HI_HIERARCHY] = { "ModuleHierarchy", "levels: 0 imports nothing,"
+	    " else 1 + its imports' highest", hi_hier_cols,
+	    HI_N(hi_hier_cols), 0, 1 },
+	[TUI_HI_SIZES] = { "ObjectSizes", "objects by size asked, in powers"
+	    " of two", hi_sizes_cols, HI_N(hi_sizes_cols), 0, 0 },
+	[TUI_HI_FREE] = { "FreeBlocks", NULL, hi_free_cols,
+	    HI_N(hi_free_cols), 0, 0 },
+	[TUI_HI_ROOTS] = { "ReachedFrom", NULL, hi_roots_cols,
+	    HI_N(hi_roots_cols), 3, 0 },
+};
+
+struct hi_table {
+	size_t		 n;
+	uint32_t	*order;		/* shown row -> row */
+	int		 scol;
+	int		 desc;
+	int		 hcol;		/* first column on screen */
+	int		 stale;		/* sort again before drawing */
+	int		 w;		/* the width it was drawn in */
+	struct tui_list	 list;
+};
+
+/* A module's numbers, for Modules, Imports and ModuleHierarchy. */
+struct hi_module {
+	uint64_t	 objects;
+	uint64_t	 bytes;
+	uint32_t	 types;
+	uint32_t	 imp;		/* modules it imports directly */
+	uint32_t	 imp_all;	/* directly or not */
+	uint32_t	 by;		/* modules that import it directly */
+	uint32_t	 by_all;
+	uint32_t	 level;
+	char		*imports;	/* names, direct */
+	char		*through;	/* names, only indirect */
+	const char	*mark;		/* TestUnloadModules': "", ++ ... */
+	enum tui_color	 color;		/* ModuleHierarchy's */
+};
+
+struct tui_heapinfo {
+	const struct analyze_heapview	*s;
+	int				 made;
+	struct hi_table			 t[TUI_HI_COUNT];
+
+	struct hi_module		*mod;
+	uint32_t			*dep_off;	/* CSR: distinct imports */
+	uint32_t			*dep;
+	uint32_t			*rdep_off;	/* and importers */
+	uint32_t			*rdep;
+	uint8_t				*seen;		/* per module, scratch */
+	uint32_t			*todo;
+	int				 direct_only;	/* HI_WALK_MAX passed */
+
+	struct analyze_heapview_sum	*sums[3];
+	size_t				 nsums[3];
+
+	uint64_t			*gap_addr;
+	uint64_t			*gap_size;
+	uint32_t			*gap_region;
+	char				*gap_what;
+
+	size_t				 roots_of;	/* block, or SIZE_MAX */
+	uint32_t			*roots;		/* reaching it */
+	uint8_t				*direct;	/* per root: points at it */
+	char				*roots_what;
+
+	uint8_t				*picked;	/* per block */
+	size_t				 npicked;
+	char				*pick_name;
+	int				 pick_table;	/* -1: none */
+	size_t				 pick_row;
+	uint64_t			 go;
+};
+
+static const int hi_sums_by[TUI_HI_COUNT] = {
+	[TUI_HI_BYMODULE] = ANALYZE_HEAPVIEW_BY_MODULE,
+	[TUI_HI_BYTYPE] = ANALYZE_HEAPVIEW_BY_TYPE,
+	[TUI_HI_SIZES] = ANALYZE_HEAPVIEW_BY_SIZE,
+};
+
+/* Whether table t is one of analyze_heapview_sums' lists. */
+static int
+hi_sums(int t)
+{
+	return (t == TUI_HI_BYMODULE || t == TUI_HI_BYTYPE ||
+	    t == TUI_HI_SIZES);
+}
+
+const char *
+tui_heapinfo_name(enum tui_heapinfo_table t)
+{
+	return (hi_defs[t].name);
+}
+
+struct tui_heapinfo *
+tui_heapinfo_new(const struct analyze_heapview *s)
+{
+	struct tui_heapinfo	*hi = xcalloc(1, sizeof *hi);
+	int			 t;
+
+	hi->s = s;
+	hi->roots_of = SIZE_MAX;
+	hi->pick_table = -1;
+	for (t = 0; t < TUI_HI_COUNT; t++) {
+		hi->t[t].scol = hi_defs[t].scol;
+		hi->t[t].desc = hi_defs[t].desc;
+	}
+	return (hi);
+}
+
+void
+tui_heapinfo_free(struct tui_heapinfo *hi)
+{
+	size_t	i;
+	int	t;
+
+	if (hi == NULL)
+		return;
+	for (t = 0; t < TUI_HI_COUNT; t++)
+		free(hi->t[t].order);
+	for (i = 0; hi->mod != NULL && i < hi->s->nmodules; i++) {
+		free(hi->mod[i].imports);
+		free(hi->mod[i].through);
+	}
+	free(hi->mod);
+	free(hi->dep_off);
+	free(hi->dep);
+	free(hi->rdep_off);
+	free(hi->rdep);
+	free(hi->seen);
+	free(hi->todo);
+	for (t = 0; t < 3; t++)
+		free(hi->sums[t]);
+	free(hi->gap_addr);
+	free(hi->gap_size);
+	free(hi->gap_region);
+	free(hi->gap_what);
+	free(hi->roots);
+	free(hi->direct);
+	free(hi->roots_what);
+	free(hi->picked);
+	free(hi->pick_name);
+	free(hi);
+}
+
+/* The module of block b's type, or HI_NONE. */
+static uint32_t
+hi_block_module(const struct analyze_heapview *s, size_t b)
+{
+	uint32_t	t = s->type[b];
+
+	return (t == HI_NONE ? HI_NONE : s->types[t].module);
+}
+
+/* The size class ObjectSizes puts n bytes in (analyze_heapview_sums'). */
+static uint32_t
+hi_class(uint64_t n)
+{
+	return (n == 0 ? 0 : 64 - (uint32_t)__builtin_clzll(n));
+}
+
+/*
+ * The modules each imports, each once (DT_NEEDED may repeat a name), and
+ * the importers of each: two CSR arrays.
+ */
+static void
+hi_deps(struct tui_heapinfo *hi)
+{
+	const struct analyze_heapview	*s = hi->s;
+	size_t				 n = s->nmodules, m, j, k = 0;
+	uint32_t			 x, *fill;
+
+	hi->dep_off = xcalloc(n + 1, sizeof *hi->dep_off);
+	hi->rdep_off = xcalloc(n + 2, sizeof *hi->rdep_off);
+	for (m = 0; m < n; m++)
+		k += s->modules[m].nimports;
+	hi->dep = xcalloc(k + 1, sizeof *hi->dep);
+	hi->rdep = xcalloc(k + 1, sizeof *hi->rdep);
+	memset(hi->seen, 0, n);
+	k = 0;
+	for (m = 0; m < n; m++) {
+		hi->dep_off[m] = (uint32_t)k;
+		for (j = 0; j < s->modules[m].nimports; j++) {
+			x = s->modules[m].imports[j];
+			if (x == m || hi->seen[x])
+				continue;
+			hi->seen[x] = 1;
+			hi->dep[k++] = x;
+			hi->rdep_off[x + 2]++;
+		}
+		for (j = hi->dep_off[m]; j < k; j++)
+			hi->seen[hi->dep[j]] = 0;
+	}
+	hi->dep_off[n] = (uint32_t)k;
+	for (m = 0; m < n; m++)
+		hi->rdep_off[m + 2] += hi->rdep_off[m + 1];
+	fill = hi->rdep_off + 1;
+	for (m = 0; m < n; m++) {
+		for (j = hi->dep_off[m]; j < hi->dep_off[m + 1]; j++)
+			hi->rdep[fill[hi->dep[j]]++] = (uint32_t)m;
+	}
+}
+
+/*
+ * Mark in seen[] what module m imports, directly or not (with from not
+ * NULL, what any module marked in from[] does): one walk.  m (or one in
+ * from) itself only if a cycle comes back to it.  The count marked.
+ */
+static size_t
+hi_closure(struct tui_heapinfo *hi, uint32_t m, const uint8_t *from)
+{
+	size_t		n = 0, top = 0, j;
+	uint32_t	x;
+
+	memset(hi->seen, 0, hi->s->nmodules);
+	if (from == NULL)
+		hi->todo[top++] = m;
+	for (x = 0; from != NULL && x < hi->s->nmodules; x++) {
+		if (from[x])
+			hi->todo[top++] = x;
+	}
+	while (top > 0) {
+		x = hi->todo[--top];
+		for (j = hi->dep_off[x]; j < hi->dep_off[x + 1]; j++) {
+			if (hi->seen[hi->dep[j]])
+				continue;
+			hi->seen[hi->dep[j]] = 1;
+			hi->todo[top++] = hi->dep[j];
+			n++;
+		}
+	}
+	return (n);
+}
+
+/* "a, b, c": the names of the modules marked in seen[] (or listed). */
+static char *
+hi_names(struct tui_heapinfo *hi, const uint32_t *list, size_t n)
+{
+	const struct analyze_heapview	*s = hi->s;
+	char				*out = xstrdup(""), *t;
+	size_t				 i;
+
+	for (i = 0; i < (list != NULL ? n : s->nmodules); i++) {
+		if (list == NULL && !hi->seen[i])
+			continue;
+		if (strlen(out) >= HI_NAMES) {
+			t = xasprintf("%s, ...", out);
+			free(out);
+			return (t);
+		}
+		t = xasprintf("%s%s%s", out, *out != '\0' ? ", " : "",
+		    s->modules[list != NULL ? list[i] : i].name);
+		free(out);
+		out = t;
+	}
+	return (out);
+}
+
+/*
+ * Levels as the seed's ModuleHierarchy: 0 for a module that imports
+ * nothing, else one more than the highest of its imports.  A depth-first
+ * walk with a stack of its own (a chain of a million modules must not
+ * take the C stack); an import that closes a cycle is not followed, so
+ * a cycle gets levels from where the walk entered it.
+ */
+static void
+hi_levels(struct tui_heapinfo *hi)
+{
+	size_t		 n = hi->s->nmodules, top, r;
+	uint32_t	*at = xcalloc(n + 1, sizeof *at), m, x;
+
+	memset(hi->seen, 0, n);		/* 0 new, 1 on the stack, 2 done */
+	for (r = 0; r < n; r++) {
+		if (hi->seen[r])
+			continue;
+		top = 0;
+		hi->todo[top++] = (uint32_t)r;
+		hi->seen[r] = 1;
+		at[r] = hi->dep_off[r];
+		while (top > 0) {
+			m = hi->todo[top - 1];
+			if (at[m] == hi->dep_off[m + 1]) {
+				hi->seen[m] = 2;
+				top--;
+				if (top > 0 && hi->mod[m].level + 1 >
+				    hi->mod[hi->todo[top - 1]].level)
+					hi->mod[hi->todo[top - 1]].level =
+					    hi->mod[m].level + 1;
+				continue;
+			}
+			x = hi->dep[at[m]++];
+			if (hi->seen[x] == 2) {
+				if (hi->mod[x].level + 1 > hi->mod[m].level)
+					hi->mod[m].level = hi->mod[x].level + 1;
+			} else if (hi->seen[x] == 0) {
+				hi->seen[x] = 1;
+				at[x] = hi->dep_off[x];
+				hi->todo[top++] = x;
+			}
+		}
+	}
+	free(at);
+}
+
+static void
+hi_make_modules(struct tui_heapinfo *hi)
+{
+	const struct analyze_heapview	*s = hi->s;
+	size_t				 n = s->nmodules, b, i;
+	uint32_t			 m;
+
+	hi->mod = xcalloc(n + 1, sizeof *hi->mod);
+	hi->seen = xcalloc(n + 1, 1);
+	/* A walk from every module at once pushes each twice at most. */
+	hi->todo = xcalloc(2 * n + 1, sizeof *hi->todo);
+	hi_deps(hi);
+	for (b = 0; b < s->nblocks; b++) {
+		if ((m = hi_block_module(s, b)) == HI_NONE)
+			continue;
+		hi->mod[m].objects++;
+		hi->mod[m].bytes += s->size[b];
+	}
+	for (i = 0; i < s->ntypes; i++) {
+		if (s->types[i].module != HI_NONE)
+			hi->mod[s->types[i].module].types++;
+	}
+	for (m = 0; m < n; m++) {
+		hi->mod[m].imp = hi->dep_off[m + 1] - hi->dep_off[m];
+		hi->mod[m].by = hi->rdep_off[m + 1] - hi->rdep_off[m];
+		hi->mod[m].imports = hi_names(hi, hi->dep + hi->dep_off[m],
+		    hi->mod[m].imp);
+		hi->mod[m].mark = "";
+	}
+	/* Transitive counts: a walk per module (modules are few). */
+	hi->direct_only = (uint64_t)n * (n + hi->dep_off[n]) > HI_WALK_MAX;
+	for (m = 0; m < n && !hi->direct_only; m++) {
+		hi->mod[m].imp_all = (uint32_t)hi_closure(hi, m, NULL);
+		for (i = 0; i < n; i++) {
+			if (hi->seen[i] && i != m)
+				hi->mod[i].by_all++;
+		}
+		for (i = hi->dep_off[m]; i < hi->dep_off[m + 1]; i++)
+			hi->seen[hi->dep[i]] = 0;
+		hi->seen[m] = 0;
+		hi->mod[m].through = hi_names(hi, NULL, 0);
+	}
+	hi_levels(hi);
+	tui_heapinfo_unload(hi, NULL, NULL);
+}
+
+/*
+ * FreeBlocks: the gaps between blocks within each region, from its start
+ * to its end.  A gap of a granule or less is the allocator's header of
+ * the next chunk, not free memory, and is left out.
+ */
+static void
+hi_make_free(struct tui_heapinfo *hi)
+{
+	const struct analyze_heapview	*s = hi->s;
+	const struct analyze_heapmap	*mp = &s->map;
+	uint64_t			 end, a, total = 0, big = 0;
+	uint64_t			 count[65];
+	size_t				 r, b, n = 0, cap = 0;
+	uint32_t			 k;
+	char				*sum, *t;
+
+	memset(count, 0, sizeof count);
+	for (r = 0; r < mp->nregions; r++) {
+		end = mp->regions[r].lo;
+		for (b = mp->rfirst[r]; b <= mp->rfirst[r + 1]; b++) {
+			a = b < mp->rfirst[r + 1] ? s->addr[b] :
+			    mp->regions[r].hi;
+			if (a > end && a - end > HI_GAP_MIN) {
+				if (n == cap) {
+					cap = cap != 0 ? cap * 2 : 1024;
+					hi->gap_addr = xreallocarray(
+					    hi->gap_addr, cap, 8);
+					hi->gap_size = xreallocarray(
+					    hi->gap_size, cap, 8);
+					hi->gap_region = xreallocarray(
+					    hi->gap_region, cap, 4);
+				}
+				hi->gap_addr[n] = end;
+				hi->gap_size[n] = a - end;
+				hi->gap_region[n++] = (uint32_t)r;
+				total += a - end;
+				if (a - end > big)
+					big = a - end;
+				count[hi_class(a - end)]++;
+			}
+			if (b < mp->rfirst[r + 1] && s->addr[b] +
+			    s->usable[b] > end)
+				end = s->addr[b] + s->usable[b];
+		}
+	}
+	hi->t[TUI_HI_FREE].n = n;
+	/* The seed's sizes summary: how many in each power of two. */
+	sum = xstrdup("");
+	for (k = 0; k < 65; k++) {
+		if (count[k] == 0)
+			continue;
+		t = xasprintf("%s, %llu of %llu+", sum, (unsigned long long)
+		    count[k], k == 0 ? 0ULL : 1ULL << (k - 1));
+		free(sum);
+		sum = t;
+	}
+	hi->gap_what = xasprintf("%zu gaps between objects, %llu bytes,"
+	    " largest %llu%s", n, (unsigned long long)total,
+	    (unsigned long long)big, sum);
+	free(sum);
+}
+
+/* Make every table but the roots' (made for each object selected). */
+void
+tui_heapinfo_make(struct tui_heapinfo *hi)
+{
+	int	t;
+
+	if (hi->made)
+		return;
+	hi_make_modules(hi);
+	for (t = 0; t < TUI_HI_COUNT; t++) {
+		if (hi_sums(t)) {
+			hi->nsums[hi_sums_by[t]] = analyze_heapview_sums(hi->s,
+			    hi_sums_by[t], &hi->sums[hi_sums_by[t]]);
+			hi->t[t].n = hi->nsums[hi_sums_by[t]];
+		}
+	}
+	hi->t[TUI_HI_MODULES].n = hi->s->nmodules;
+	hi->t[TUI_HI_IMPORTS].n = hi->s->nmodules;
+	hi->t[TUI_HI_HIERARCHY].n = hi->s->nmodules;
+	hi_make_free(hi);
+	hi->picked = xcalloc(hi->s->nblocks + 1, 1);
+	hi->made = 1;
+	for (t = 0; t < TUI_HI_COUNT; t++) {
+		hi->t[t].list.n = hi->t[t].n;
+		tui_heapinfo_sort(hi, t, &hi->t[t].list);
+	}
+}
+
+/*
+ * A cell of row i (in the table's own order) of table t: its sort key,
+ * and its text in buf (or a string returned); with no buf (a sort by a
+ * number), only the key: a hundred thousand rows sort without printing.
+ */
+static const char *
+hi_cell(struct tui_heapinfo *hi, int t, size_t i, int c, uint64_t *key,
+    char *buf, size_t len)
+{
+	const struct analyze_heapview	*s = hi->s;
+	const struct analyze_heapview_sum *u;
+	const struct hi_module		*m;
+	uint32_t			 k;
+	const char			*txt = NULL;
+
+	*key = 0;
+	switch (t) {
+	case TUI_HI_MODULES:
+		m = &hi->mod[i];
+		switch (c) {
+		case 0: *key = m->objects; break;
+		case 1: *key = m->bytes; break;
+		case 2: *key = s->modules[i].code_size; break;
+		case 3: *key = s->modules[i].data_size; break;
+		case 4: *key = m->types; break;
+		case 5:
+			*key = (uint64_t)m->imp << 32 | m->imp_all;
+			if (buf != NULL && hi->direct_only)
+				snprintf(buf, len, "%u/?%s", m->imp, m->mark);
+			else if (buf != NULL)
+				snprintf(buf, len, "%u/%u%s", m->imp,
+				    m->imp_all, m->mark);
+			return (buf);
+		case 6:
+			*key = (uint64_t)m->by << 32 | m->by_all;
+			if (buf != NULL && hi->direct_only)
+				snprintf(buf, len, "%u/?", m->by);
+			else if (buf != NULL)
+				snprintf(buf, len, "%u/%u", m->by, m->by_all);
+			return (buf);
+		default: txt = s->modules[i].name; break;
+		}
+		break;
+	case TUI_HI_BYMODULE:
+	case TUI_HI_BYTYPE:
+	case TUI_HI_SIZES:
+		u = &hi->sums[hi_sums_by[t]][i];
+		if (t == TUI_HI_SIZES) {
+			/* The class first, its numbers after. */
+			c = c == 0 ? 4 : c - 1;
+		}
+		switch (c) {
+		case 0: *key = u->blocks; break;
+		case 1: *key = u->bytes; break;
+		case 2: *key = u->usable; break;
+		case 3:
+			k = u->key;
+			if (t == TUI_HI_BYTYPE)
+				txt = k == HI_NONE ? "(no type)" :
+				    s->types[k].name;
+			else
+				txt = k == HI_NONE ? "(no module)" :
+				    s->modules[k].name;
+			break;
+		case 4:
+			if (t == TUI_HI_BYTYPE) {
+				k = u->key == HI_NONE ? HI_NONE :
+				    s->types[u->key].module;
+				txt = k == HI_NONE ? "" : s->modules[k].name;
+				break;
+			}
+			*key = u->key;
+			if (buf == NULL)
+				return (NULL);
+			if (u->key == 0)
+				snprintf(buf, len, "0");
+			else
+				snprintf(buf, len, "%llu-%llu",
+				    1ULL << (u->key - 1), u->key >= 64 ?
+				    ~0ULL : (1ULL << u->key) - 1);
+			return (buf);
+		}
+		break;
+	case TUI_HI_IMPORTS:
+		m = &hi->mod[i];
+		switch (c) {
+		case 0: *key = m->imp; break;
+		case 1:
+			if (hi->direct_only) {
+				txt = "?";
+				break;
+			}
+			*key = m->imp_all - m->imp;
+			break;
+		case 2: txt = s->modules[i].name; break;
+		case 3: txt = m->imports; break;
+		default: txt = m->through != NULL ? m->through : "?"; break;
+		}
+		break;
+	case TUI_HI_HIERARCHY:
+		m = &hi->mod[i];
+		switch (c) {
+		case 0: *key = m->level; break;
+		case 1: *key = m->objects; break;
+		case 2: *key = m->bytes; break;
+		case 3:
+			txt = *m->mark != '\0' ? m->mark : m->by == 0 ?
+			    "top" : "";
+			break;
+		case 4: txt = s->modules[i].name; break;
+		default: txt = m->imports; break;
+		}
+		break;
+	case TUI_HI_FREE:
+		switch (c) {
+		case 0: *key = hi->gap_addr[i]; break;
+		case 1: *key = hi->gap_size[i]; break;
+		default: txt = s->map.regions[hi->gap_region[i]].name; break;
+		}
+		break;
+	case TUI_HI_ROOTS:
+		k = hi->roots[i];
+		switch (c) {
+		case 0:
+			*key = s->graph.out_off[2 + k] - s->graph.out_off[1 +
+			    k];
+			break;
+		case 1: txt = hi->direct[k] ? "yes" : "no"; break;
+		case 2:
+			txt = s->roots[k].module == HI_NONE ? "" :
+			    s->modules[s->roots[k].module].name;
+			break;
+		default: txt = s->roots[k].name; break;
+		}
+		break;
+	}
+	if (txt != NULL || buf == NULL)
+		return (txt);
+	switch (hi_defs[t].cols[c].kind) {
+	case HI_HEX:
+		snprintf(buf, len, "%#llx", (unsigned long long)*key);
+		break;
+	default:
+		snprintf(buf, len, "%llu", (unsigned long long)*key);
+		break;
+	}
+	return (buf);
+}
+
+struct hi_skey {
+	const char	*s;
+	uint32_t	 row;
+};
+
+/* By text, either way; equal texts keep the table's own order. */
+static int
+hi_text_cmp(const void *a, const void *b, void *desc)
+{
+	const struct hi_skey	*x = a, *y = b;
+	int			 c = strcmp(x->s, y->s);
+
+	if (c != 0)
+		return (*(int *)desc ? -c : c);
+	return (x->row < y->row ? -1 : x->row > y->row);
+}
+
+/*
+ * Rows by a number: a stable radix sort of (key, row), 16 bits a pass,
+ * a pass left out where every key has the same digit; descending sorts
+ * the complement, so equal keys keep the table's own order both ways.
+ */
+static void
+hi_radix(uint64_t *key, uint32_t *row, size_t n)
+{
+	uint64_t	*kb = xreallocarray(NULL, n + 1, sizeof *kb);
+	uint32_t	*rb = xreallocarray(NULL, n + 1, sizeof *rb);
+	uint64_t	*ks = key, *kd = kb, *tk;
+	uint32_t	*rs = row, *rd = rb, *tr;
+	size_t		*cnt = xcalloc(65536, sizeof *cnt), i, sum, c;
+	int		 shift;
+
+	for (shift = 0; n > 0 && shift < 64; shift += 16) {
+		memset(cnt, 0, 65536 * sizeof *cnt);
+		for (i = 0; i < n; i++)
+			cnt[(ks[i] >> shift) & 0xffff]++;
+		if (cnt[(ks[0] >> shift) & 0xffff] == n)
+			continue;
+		for (i = 0, sum = 0; i < 65536; i++) {
+			c = cnt[i];
+			cnt[i] = sum;
+			sum += c;
+		}
+		for (i = 0; i < n; i++) {
+			c = cnt[(ks[i] >> shift) & 0xffff]++;
+			kd[c] = ks[i];
+			rd[c] = rs[i];
+		}
+		tk = ks; ks = kd; kd = tk;
+		tr = rs; rs = rd; rd = tr;
+	}
+	/* An odd number of passes left the rows in the scratch array. */
+	if (rs != row)
+		memcpy(row, rs, n * sizeof *row);
+	free(cnt);
+	free(kb);
+	free(rb);
+}
+
+/*
+ * Sort table t by its sort column, the cursor staying on its row (in the
+ * list l, the view's while the table has the keys).
+ */
+void
+tui_heapinfo_sort(struct tui_heapinfo *hi, enum tui_heapinfo_table t,
+    struct tui_list *l)
+{
+	struct hi_table		*tb = &hi->t[t];
+	struct hi_skey		*sk;
+	uint64_t		*key;
+	uint32_t		*row;
+	size_t			 i, n = tb->n, cur;
+	char			 buf[64];
+	int			 c = tb->scol;
+
+	cur = tb->order != NULL && l->cur < n ? tb->order[l->cur] : SIZE_MAX;
+	tb->order = xreallocarray(tb->order, n + 1, sizeof *tb->order);
+	if (hi_defs[t].cols[c].kind == HI_TEXT) {
+		sk = xreallocarray(NULL, n + 1, sizeof *sk);
+		for (i = 0; i < n; i++) {
+			sk[i].s = hi_cell(hi, t, i, c, &(uint64_t){ 0 }, buf,
+			    sizeof buf);
+			sk[i].row = (uint32_t)i;
+		}
+		qsort_r(sk, n, sizeof *sk, hi_text_cmp, &tb->desc);
+		for (i = 0; i < n; i++)
+			tb->order[i] = sk[i].row;
+		free(sk);
+	} else {
+		key = xreallocarray(NULL, n + 1, sizeof *key);
+		row = tb->order;
+		for (i = 0; i < n; i++) {
+			hi_cell(hi, t, i, c, &key[i], NULL, 0);
+			if (tb->desc)
+				key[i] = ~key[i];
+			row[i] = (uint32_t)i;
+		}
+		hi_radix(key, row, n);
+		free(key);
+	}
+	l->n = n;
+	for (i = 0; cur != SIZE_MAX && i < n; i++) {
+		if (tb->order[i] == cur) {
+			tui_list_goto(l, i);
+			break;
+		}
+	}
+}
+
+/*
+ * TestUnloadModules' marks (the seed's Modules list) and ModuleHierarchy's
+ * colours, for the modules named (named[], a byte per module) and those
+ * unloaded with them (unloaded[]: the named and their importers); NULL:
+ * no test unload.  "++" named, "+" unloaded as an importer, "*" what
+ * only one named module at the top needed (System.Free M* would free it
+ * too; it is not unloaded), "#" imported, directly or not, by an
+ * unloaded module.  Hierarchy: unloaded blue over not imported red over
+ * needed by the unloaded green.
+ */
+void
+tui_heapinfo_unload(struct tui_heapinfo *hi, const uint8_t *named,
+    const uint8_t *unloaded)
+{
+	size_t		 n = hi->s->nmodules, m, j, nnamed = 0, one = 0;
+	size_t		 top;
+	uint32_t	*left, x;
+	uint8_t		*need, *freed;
+
+	if (hi->mod == NULL)
+		return;
+	for (m = 0; m < n; m++) {
+		hi->mod[m].mark = "";
+		hi->mod[m].color = hi->mod[m].by == 0 ? TUI_C_HIER_TOP :
+		    TUI_C_NONE;
+	}
+	hi->t[TUI_HI_MODULES].stale = hi->t[TUI_HI_HIERARCHY].stale = 1;
+	if (named == NULL || unloaded == NULL)
+		return;
+	need = xcalloc(n + 1, 1);
+	freed = xcalloc(n + 1, 1);
+	for (m = 0; m < n; m++) {
+		if (named[m]) {
+			nnamed++;
+			one = m;
+		}
+	}
+	hi_closure(hi, 0, unloaded);
+	memcpy(need, hi->seen, n);
+	/*
+	 * System.Free M*: a module goes when its last importer has gone;
+	 * each import's importers left counted down as modules go.
+	 */
+	if (nnamed == 1 && hi->mod[one].by == 0) {
+		left = xcalloc(n + 1, sizeof *left);
+		for (m = 0; m < n; m++)
+			left[m] = hi->mod[m].by;
+		freed[one] = 1;
+		top = 0;
+		hi->todo[top++] = (uint32_t)one;
+		while (top > 0) {
+			x = hi->todo[--top];
+			for (j = hi->dep_off[x]; j < hi->dep_off[x + 1]; j++) {
+				if (--left[hi->dep[j]] != 0)
+					continue;
+				freed[hi->dep[j]] = 1;
+				hi->todo[top++] = hi->dep[j];
+			}
+		}
+		free(left);
+	}
+	for (m = 0; m < n; m++) {
+		if (named[m])
+			hi->mod[m].mark = "++";
+		else if (unloaded[m])
+			hi->mod[m].mark = "+";
+		else if (freed[m])
+			hi->mod[m].mark = "*";
+		else if (need[m])
+			hi->mod[m].mark = "#";
+		if (unloaded[m])
+			hi->mod[m].color = TUI_C_HIER_UNLOAD;
+		else if (hi->mod[m].by != 0 && (need[m] || freed[m]))
+			hi->mod[m].color = TUI_C_HIER_NEEDED;
+	}
+	free(need);
+	free(freed);
+}
+
+/*
+ * ReachedFromModules / ReachedFromVariables: the roots that reach block
+ * sel, from mark (per node: what reaches sel, the map's ReachedFrom
+ * search, which it runs in steps), made when sel changes; and which of
+ * them point at it themselves.
+ */
+static void
+hi_make_roots(struct tui_heapinfo *hi, size_t sel, const uint8_t *mark,
+    struct tui_list *l)
+{
+	const struct analyze_heapview	*s = hi->s;
+	const struct analyze_heap	*g = &s->graph;
+	uint8_t				*mods;
+	uint32_t			 node, v, r, nm = 0;
+	size_t				 i, n = 0;
+	char				*names = xstrdup(""), *t;
+
+	if (hi->roots_of == sel)
+		return;
+	node = (uint32_t)(1 + s->nroots + sel);
+	hi->roots = xreallocarray(hi->roots, s->nroots + 1, sizeof *hi->roots);
+	hi->direct = xreallocarray(hi->direct, s->nroots + 1, 1);
+	memset(hi->direct, 0, s->nroots + 1);
+	for (i = g->in_off[node]; i < g->in_off[node + 1]; i++) {
+		v = g->in[i] & 0x7fffffffu;
+		if (v >= 1 && v <= s->nroots)
+			hi->direct[v - 1] = 1;
+	}
+	mods = xcalloc(s->nmodules + 1, 1);
+	for (r = 0; r < s->nroots; r++) {
+		if (!mark[1 + r])
+			continue;
+		hi->roots[n++] = r;
+		v = s->roots[r].module;
+		if (v == HI_NONE || mods[v])
+			continue;
+		mods[v] = 1;
+		nm++;
+		t = xasprintf("%s%s%s", names, *names != '\0' ? ", " : "",
+		    s->modules[v].name);
+		free(names);
+		names = t;
+	}
+	free(mods);
+	free(hi->roots_what);
+	hi->roots_what = xasprintf("%zu roots in %u modules reach %#llx%s%s",
+	    n, nm, (unsigned long long)s->addr[sel], nm != 0 ? ": " : "",
+	    names);
+	free(names);
+	hi->t[TUI_HI_ROOTS].n = n;
+	hi->roots_of = sel;
+	l->cur = l->top = 0;
+	tui_heapinfo_sort(hi, TUI_HI_ROOTS, l);
+	/* A pick of the last object's roots names rows no longer here. */
+	if (hi->pick_table == TUI_HI_ROOTS)
+		hi->pick_table = -1;
+}
+
+/*
+ * Column c's width: room for its head and the sort mark; the last
+ * column, if text, all that is left (x: where it starts).
+ */
+static int
+hi_width(const struct hi_def *d, int c, int x, int w)
+{
+	int	n = (int)strlen(d->cols[c].name) + 1;
+
+	if (c + 1 == d->ncols && d->cols[c].kind == HI_TEXT)
+		return (w - x);
+	return (d->cols[c].width > n ? d->cols[c].width : n);
+}
+
+/*
+ * Table t in the pane at y, h lines by w: a line of what it is, the
+ * column heads (the sort column's with ^ or v), the rows in view; the
+ * cursor's row shows only while the table has the keys (focus), the
+ * picked row in bold.  l is the table's list (the view's while focused).
+ */
+void
+tui_heapinfo_draw(struct tui_heapinfo *hi, enum tui_heapinfo_table t,
+    struct tui_list *l, size_t sel, const uint8_t *rfrom, int focus, int y,
+    int h, int w)
+{
+	const struct hi_def	*d = &hi_defs[t];
+	struct hi_table		*tb = &hi->t[t];
+	const char		*what = d->what, *txt;
+	char			 buf[64];
+	uint64_t		 key;
+	size_t			 i, row;
+	int			 c, x, cw, r, attr, tw, x0;
+
+	if (!hi->made || (t == TUI_HI_ROOTS && (sel == SIZE_MAX ||
+	    rfrom == NULL))) {
+		tui_putf(y, 0, w, A_BOLD, "%s: %s", d->name, !hi->made ?
+		    "the info lists are made with the heap graph" :
+		    "no object selected (Enter on the map selects one)");
+		l->n = 0;
+		return;
+	}
+	if (t == TUI_HI_ROOTS) {
+		hi_make_roots(hi, sel, rfrom, l);
+		what = hi->roots_what;
+	} else if (t == TUI_HI_FREE)
+		what = hi->gap_what;
+	else if (hi->direct_only && (t == TUI_HI_MODULES ||
+	    t == TUI_HI_IMPORTS))
+		what = "too many modules to walk from each: direct imports"
+		    " only (?)";
+	if (tb->stale) {
+		tb->stale = 0;
+		tui_heapinfo_sort(hi, t, l);
+	}
+	/* Who has the keys first: the rest may not fit. */
+	tb->w = w;
+	x = tui_put(y, 0, w, focus ? tui_attr(TUI_C_TITLE) : (int)A_BOLD,
+	    d->name);
+	x += tui_put(y, x + 1, w - x - 1, tui_attr(TUI_C_HEADER), focus ?
+	    "[keys here; i, Escape: the map]" : "[i: keys here]") + 1;
+	tui_putf(y, x, w - x, TUI_PLAIN, " %zu: %s", tb->n, what);
+	if (h < 2)
+		return;
+	if (tb->hcol >= d->ncols)
+		tb->hcol = d->ncols - 1;
+	for (c = tb->hcol, x = 0; c < d->ncols && x < w; c++) {
+		cw = hi_width(d, c, x, w);
+		if (d->cols[c].kind == HI_TEXT)
+			tui_put(y + 1, x, cw, tui_attr(TUI_C_HEADER),
+			    d->cols[c].name);
+		else
+			tui_putf(y + 1, x, cw, tui_attr(TUI_C_HEADER), "%*s",
+			    cw - 1, d->cols[c].name);
+		if (c == tb->scol) {
+			x0 = d->cols[c].kind == HI_TEXT ?
+			    (int)strlen(d->cols[c].name) : cw - 1;
+			tui_put(y + 1, x + x0, 1, tui_attr(TUI_C_HEADER),
+			    tb->desc ? "v" : "^");
+		}
+		x += cw + 1;
+	}
+	l->y = y + 2;
+	l->n = tb->n;
+	tui_list_fit(l, h - 2);
+	for (r = 0; r < l->height; r++) {
+		if ((i = l->top + (size_t)r) >= tb->n)
+			break;
+		row = tb->order[i];
+		attr = focus && i == l->cur ? tui_attr(TUI_C_CURSOR) :
+		    hi->pick_table == (int)t && hi->pick_row == row ?
+		    (int)A_BOLD : TUI_PLAIN;
+		if (focus && i == l->cur)
+			tui_fill(y + 2 + r, 0, w, attr);
+		for (c = tb->hcol, x = 0; c < d->ncols && x < w; c++) {
+			cw = hi_width(d, c, x, w);
+			txt = hi_cell(hi, t, row, c, &key, buf, sizeof buf);
+			if (d->cols[c].kind == HI_TEXT) {
+				/* ModuleHierarchy's colours, on names. */
+				tui_put(y + 2 + r, x, cw, (t ==
+				    TUI_HI_HIERARCHY && c == 4 &&
+				    hi->mod[row].color != TUI_C_NONE &&
+				    !(focus && i == l->cur)) ?
+				    tui_attr(hi->mod[row].color) | attr :
+				    attr, txt);
+			} else {
+				tw = (int)strlen(txt);
+				tui_put(y + 2 + r, x + (tw < cw - 1 ? cw - 1 -
+				    tw : 0), cw, attr, txt);
+			}
+			x += cw + 1;
+		}
+	}
+}
+
+/*
+ * Pick the blocks whose type is marked in tm[] (ntypes + 1 bytes, the
+ * last for blocks of no type): a look-up a block, the pass over a
+ * million of them a few milliseconds.  The count.
+ */
+static size_t
+hi_pick_types(struct tui_heapinfo *hi, const uint8_t *tm)
+{
+	const struct analyze_heapview	*s = hi->s;
+	const uint32_t			*type = s->type;
+	uint32_t			 none = (uint32_t)s->ntypes, t;
+	uint8_t				*pk = hi->picked;
+	size_t				 b, n = 0;
+
+	for (b = 0; b < s->nblocks; b++) {
+		t = type[b];
+		n += pk[b] = tm[t < none ? t : none];
+	}
+	return (n);
+}
+
+/* What Enter on row (the table's own) of t picks, into picked[]. */
+static void
+hi_pick(struct tui_heapinfo *hi, int t, size_t row)
+{
+	const struct analyze_heapview	*s = hi->s;
+	const struct analyze_heapview_sum *u = NULL;
+	uint8_t				*mark, *tm;
+	uint32_t			 want = HI_NONE, node, base, m;
+	size_t				 b, n = 0, k;
+	char				 buf[64];
+
+	tm = xcalloc(s->ntypes + 1, 1);
+	if (hi_sums(t))
+		u = &hi->sums[hi_sums_by[t]][row];
+	free(hi->pick_name);
+	switch (t) {
+	case TUI_HI_MODULES:
+	case TUI_HI_HIERARCHY:
+	case TUI_HI_BYMODULE:
+		want = u != NULL ? u->key : (uint32_t)row;
+		for (k = 0; k < s->ntypes; k++)
+			tm[k] = s->types[k].module == want;
+		tm[s->ntypes] = want == HI_NONE;
+		n = hi_pick_types(hi, tm);
+		hi->pick_name = xasprintf("module %s", want == HI_NONE ?
+		    "(none)" : s->modules[want].name);
+		break;
+	case TUI_HI_BYTYPE:
+		tm[u->key != HI_NONE ? u->key : s->ntypes] = 1;
+		n = hi_pick_types(hi, tm);
+		hi->pick_name = xasprintf("type %s", u->key == HI_NONE ?
+		    "(none)" : s->types[u->key].name);
+		break;
+	case TUI_HI_IMPORTS:
+		hi_closure(hi, (uint32_t)row, NULL);
+		hi->seen[row] = 1;
+		for (k = 0; k < s->ntypes; k++) {
+			m = s->types[k].module;
+			tm[k] = m != HI_NONE && hi->seen[m];
+		}
+		n = hi_pick_types(hi, tm);
+		hi->pick_name = xasprintf("%s and its imports",
+		    s->modules[row].name);
+		break;
+	case TUI_HI_SIZES:
+		for (b = 0; b < s->nblocks; b++)
+			n += hi->picked[b] = hi_class(s->size[b]) == u->key;
+		hi->pick_name = xasprintf("size %s", hi_cell(hi, t, row, 0,
+		    &(uint64_t){ 0 }, buf, sizeof buf));
+		break;
+	case TUI_HI_ROOTS:
+		/* What the root reaches: what it anchors, with others. */
+		node = 1 + hi->roots[row];
+		base = (uint32_t)(1 + s->nroots);
+		mark = xcalloc(s->graph.nnodes + 1, 1);
+		analyze_heap_reach(&s->graph, &node, 1, 0, NULL, mark);
+		for (b = 0; b < s->nblocks; b++)
+			n += hi->picked[b] = mark[base + b];
+		free(mark);
+		hi->pick_name = xasprintf("reached from %s",
+		    s->roots[hi->roots[row]].name);
+		break;
+	}
+	free(tm);
+	hi->npicked = n;
+	hi->pick_table = t;
+	hi->pick_row = row;
+}
+
+/* Take the pick off the map; whether there was one. */
+int
+tui_heapinfo_unpick(struct tui_heapinfo *hi)
+{
+	if (hi->pick_table < 0)
+		return (0);
+	hi->pick_table = -1;
+	hi->npicked = 0;
+	return (1);
+}
+
+/* The objects picked (a byte per block) and the legend's name; NULL. */
+const uint8_t *
+tui_heapinfo_picked(struct tui_heapinfo *hi, const char **name)
+{
+	if (hi->pick_table < 0)
+		return (NULL);
+	*name = hi->pick_name;
+	return (hi->picked);
+}
+
+/* The address a FreeBlocks row asked the map to go to. */
+uint64_t
+tui_heapinfo_goto(struct tui_heapinfo *hi)
+{
+	return (hi->go);
+}
+
+struct tui_list *
+tui_heapinfo_list(struct tui_heapinfo *hi, enum tui_heapinfo_table t)
+{
+	return (&hi->t[t].list);
+}
+
+/* Search in a table: row (as shown) has pattern in a column's text. */
+int
+tui_heapinfo_match(struct tui_heapinfo *hi, enum tui_heapinfo_table t,
+    size_t row, const char *pattern)
+{
+	const struct hi_def	*d = &hi_defs[t];
+	char			 buf[64];
+	int			 c;
+
+	if (!hi->made || row >= hi->t[t].n)
+		return (0);
+	for (c = 0; c < d->ncols; c++) {
+		if (tui_strcasestr(hi_cell(hi, t, hi->t[t].order[row], c,
+		    &(uint64_t){ 0 }, buf, sizeof buf), pattern))
+			return (1);
+	}
+	return (0);
+}
+
+/* Scroll the columns as little as shows the sort column's head. */
+static void
+hi_show_col(const struct hi_def *d, struct hi_table *tb)
+{
+	int	x, c;
+
+	if (tb->scol < tb->hcol) {
+		tb->hcol = tb->scol;
+		return;
+	}
+	for (; tb->hcol < tb->scol; tb->hcol++) {
+		for (x = 0, c = tb->hcol; c < tb->scol; c++)
+			x += hi_width(d, c, x, tb->w) + 1;
+		if (x + (int)strlen(d->cols[tb->scol].name) + 1 <= tb->w)
+			break;
+	}
+}
+
+/*
+ * A key for table t while it has the keys (l: the view's list): sort,
+ * scroll the columns, Enter picks the row's objects (again: unpicks) or
+ * on a free block asks the map to go there.  TUI_R_* with TUI_HI_MARKS
+ * when the pick changed, TUI_HI_GOTO when the map should move.
+ */
+int
+tui_heapinfo_key(struct tui_heapinfo *hi, enum tui_heapinfo_table t,
+    struct tui_list *l, enum tui_action a)
+{
+	const struct hi_def	*d = &hi_defs[t];
+	struct hi_table		*tb = &hi->t[t];
+	size_t			 row;
+
+	if (!hi->made)
+		return (TUI_R_UNUSED);
+	switch (a) {
+	case TUI_ACT_HI_SORT:
+		tb->desc = !tb->desc;
+		break;
+	case TUI_ACT_HI_SORT_LEFT:
+	case TUI_ACT_HI_SORT_RIGHT:
+		if (a == TUI_ACT_HI_SORT_LEFT && tb->scol > 0)
+			tb->scol--;
+		else if (a == TUI_ACT_HI_SORT_RIGHT && tb->scol + 1 <
+		    d->ncols)
+			tb->scol++;
+		/* Names ascending, numbers the most first, as the seed's. */
+		tb->desc = d->cols[tb->scol].kind != HI_TEXT;
+		hi_show_col(d, tb);
+		break;
+	case TUI_ACT_HI_LEFT:
+		if (tb->hcol > 0)
+			tb->hcol--;
+		return (TUI_R_DRAW);
+	case TUI_ACT_HI_RIGHT:
+		if (tb->hcol + 1 < d->ncols)
+			tb->hcol++;
+		return (TUI_R_DRAW);
+	case TUI_ACT_HI_PICK:
+		if (l->cur >= tb->n)
+			return (TUI_R_DRAW);
+		row = tb->order[l->cur];
+		if (t == TUI_HI_FREE) {
+			hi->go = hi->gap_addr[row];
+			tui_message("free block %#llx: %llu bytes",
+			    (unsigned long long)hi->go,
+			    (unsigned long long)hi->gap_size[row]);
+			return (TUI_R_DRAW | TUI_HI_GOTO);
+		}
+		if (hi->pick_table == (int)t && hi->pick_row == row) {
+			tui_heapinfo_unpick(hi);
+			tui_message("unmarked");
+			return (TUI_R_DRAW | TUI_HI_MARKS);
+		}
+		hi_pick(hi, t, row);
+		tui_message("marked %zu objects: %s (Enter again or x"
+		    " unmarks)", hi->npicked, hi->pick_name);
+		return (TUI_R_DRAW | TUI_HI_MARKS);
+	default:
+		return (TUI_R_UNUSED);
+	}
+	tui_heapinfo_sort(hi, t, l);
+	tui_message("%s sorted by %s, %s", d->name, d->cols[tb->scol].name,
+	    tb->desc ? "descending" : "ascending");
+	return (TUI_R_DRAW);
+}
