@@ -7,7 +7,8 @@ counters are made from them.  A second slot without a module (an
 anonymous mapping, addresses only) gets --anon hits.  Used by the prfd
 tests until pvprf's own dumps can stand in; nm is the oracle of names.
 
-gen.py PROG OUT [--width 4|8] [--no-ext] [--share five=500,three=300,...]
+gen.py PROG OUT [--width 4|8] [--no-ext] [--shift N] [--anon N]
+       [--share five=500,three=300,...] [--path MODULE]
 """
 import argparse
 import struct
@@ -73,6 +74,7 @@ def main():
     ap.add_argument("--shift", type=int, default=4)
     ap.add_argument("--share", default="five=500,three=300,two=200")
     ap.add_argument("--anon", type=int, default=50)
+    ap.add_argument("--path", help="the module path the dump names")
     a = ap.parse_args()
 
     data = open(a.prog, "rb").read()
@@ -134,7 +136,7 @@ def main():
         b"".join(struct.pack(ul, v) for v in c1))
     if not a.no_ext:
         bid = build_id(notes)
-        path = a.prog.encode()
+        path = (a.path or a.prog).encode()
         ents = bytearray()
 
         def ent(tag, body):
