@@ -233,7 +233,8 @@ analyze_prfd_load(struct store *st, int64_t id, struct analyze_prfd *m,
 		return (-1);
 	}
 	prfd_sort_hits(m);
-	qsort(m->syms, m->nsyms, sizeof *m->syms, prfd_sym_cmp);
+	if (m->nsyms > 1)
+		qsort(m->syms, m->nsyms, sizeof *m->syms, prfd_sym_cmp);
 	m->counters = m->d.idle + m->d.vm86 + m->d.kernel + m->d.shrmem +
 	    m->d.unknown;
 	m->total = m->counters + m->slots_total;
