@@ -110,6 +110,7 @@ prfd_header(struct report_out *out, const struct analyze_prfd *m)
 	    (unsigned long long)1 << d->shift);
 	report_kv(out, "shift", report_int(d->shift), shown, "a detail"
 	    " counter covers");
+	free(shown);
 	report_kv_int(out, "samples", (int64_t)m->total, "%lld", "the global"
 	    " counters and the slots' counts");
 	report_kv_int(out, "nhitbufs", (int64_t)d->nhitbufs, "%lld", NULL);
