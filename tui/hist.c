@@ -73,6 +73,17 @@ hist_lv(struct hist *hs)
 }
 
 /*
+ * Whether the search's address is in [lo, hi) of the model: a linear
+ * model's addresses are offsets from its base, a search's are not.
+ */
+static int
+hist_search_in(const struct tui_view *tv, const struct analyze_hist *h,
+    uint64_t lo, uint64_t hi)
+{
+	return (tui_search_in(&tv->search, lo + h->base, hi + h->base));
+}
+
+/*
  * The current level's rows by hits and its largest count, made when the
  * level is first shown: sorting every level at open cost a 65535-bucket
  * session a third of its first frame.
@@ -361,13 +372,13 @@ hist_draw_buckets(struct tui_view *tv, int y, int w)
 		/* seg:off from the PSP, as the reports write it. */
 		segoff = analyze_hist_segoff(&hs->h, b->lo);
 		if (hs->h.linear)
-			tui_putf(yy, 0, w, marks != NULL && tui_search_in(
-			    &tv->search, b->lo, b->hi) ? tui_attr(TUI_C_MATCH) :
+			tui_putf(yy, 0, w, marks != NULL && hist_search_in(tv,
+			    &hs->h, b->lo, b->hi) ? tui_attr(TUI_C_MATCH) :
 			    attr, "%s +%07llX", segoff, (unsigned long long)
 			    b->lo);
 		else
-			tui_putf(yy, 0, w, marks != NULL && tui_search_in(
-			    &tv->search, b->lo, b->hi) ? tui_attr(TUI_C_MATCH) :
+			tui_putf(yy, 0, w, marks != NULL && hist_search_in(tv,
+			    &hs->h, b->lo, b->hi) ? tui_attr(TUI_C_MATCH) :
 			    attr, "%s %05llX-%05llX", segoff,
 			    (unsigned long long)b->lo,
 			    (unsigned long long)(b->hi - 1));
@@ -421,8 +432,8 @@ hist_draw_sym(struct tui_view *tv, size_t i, int yy, int w, int attr)
 	}
 	x += tui_put(yy, x, w - x, attr, " ");
 	segoff = analyze_hist_segoff(&hs->h, s->addr);
-	x += tui_putf(yy, x, w - x, marks != NULL && tui_search_in(
-	    &tv->search, s->addr, s->addr + (s->size != 0 ? s->size : 1)) ?
+	x += tui_putf(yy, x, w - x, marks != NULL && hist_search_in(tv,
+	    &hs->h, s->addr, s->addr + (s->size != 0 ? s->size : 1)) ?
 	    tui_attr(TUI_C_MATCH) : attr, "%s", segoff);
 	free(segoff);
 	x += tui_putf(yy, x, w - x, attr, " %5llu ", (unsigned long long)
@@ -659,11 +670,11 @@ hist_match(struct tui_view *tv, size_t row, const char *pattern)
 		s = &hs->h.syms[hist_item(hs, row)];
 		return (tui_strcasestr(s->name, pattern) ||
 		    tui_strcasestr(s->module, pattern) ||
-		    tui_search_in(&tv->search, s->addr, s->addr +
+		    hist_search_in(tv, &hs->h, s->addr, s->addr +
 		    (s->size != 0 ? s->size : 1)));
 	}
 	b = &hist_lv(hs)->b[hist_item(hs, row)];
-	if (tui_search_in(&tv->search, b->lo, b->hi))
+	if (hist_search_in(tv, &hs->h, b->lo, b->hi))
 		return (1);
 	end = (size_t)b->sym_first + b->sym_count;
 	for (k = analyze_bucket_sym(&hs->h, b, 0); k < end;
@@ -816,6 +827,13 @@ bsyms_title(struct tui_view *tv)
 {
 	struct bsyms	*bs = tv->data;
 
+	if (bs->hs->h.linear)
+		return (xasprintf("profview: %s: bucket %012llX-%012llX, %llu"
+		    " hits in %zu part%s", bs->hs->program,
+		    (unsigned long long)(bs->hs->h.base + bs->b.lo),
+		    (unsigned long long)(bs->hs->h.base + bs->b.hi - 1),
+		    (unsigned long long)bs->b.hits, bs->n, bs->n == 1 ? "" :
+		    "s"));
 	return (xasprintf("profview: %s: bucket %05llX-%05llX, %llu hits in"
 	    " %zu part%s", bs->hs->program, (unsigned long long)bs->b.lo,
 	    (unsigned long long)(bs->b.hi - 1),
@@ -908,8 +926,8 @@ bsyms_match(struct tui_view *tv, size_t row, const char *pattern)
 		return (0);
 	s = &bs->hs->h.syms[bs->sh[row].sym];
 	return (tui_strcasestr(s->name, pattern) ||
-	    tui_strcasestr(s->module, pattern) || tui_search_in(&tv->search,
-	    s->addr, s->addr + (s->size != 0 ? s->size : 1)));
+	    tui_strcasestr(s->module, pattern) || hist_search_in(tv,
+	    &bs->hs->h, s->addr, s->addr + (s->size != 0 ? s->size : 1)));
 }
 
 static void

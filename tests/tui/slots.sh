@@ -7,7 +7,7 @@
 # never from the screen.  Then the same at 20x6 on a vt100 in the C
 # locale.
 . "${top_srcdir:-.}/tests/tui/lib.sh"
-echo 1..14
+echo 1..15
 src=${top_srcdir:-.}
 cp "${top_builddir:-.}/tests/data/prfd/work" "$dir/work"
 python3 "$src/tests/data/prfd/gen.py" "$dir/work" "$dir/w.prfd" || exit 1
@@ -46,6 +46,12 @@ five=$(sql "SELECT printf('%.2f%%', 100.0 * sum(h.hits) / $total) FROM
 screen | sed -n 5p | grep -qE "^ +$five .* 500 .* work +five\$"
 ok $? "its first symbol is five: 500 samples, $five of all"
 
+three=$(sql "SELECT printf('%X', addr) FROM symbol WHERE name = 'three'")
+keys / "$three" Enter
+wait_for "[histogram] session 1 | 2/$nsym | /$three: 1/1"
+ok $? "/ finds the address of three ($three) in the slot"
+keys Escape
+wait_gone "/$three: 1/1"
 keys t z
 top=$(sql "SELECT max(hits) FROM bucket")
 wait_for "buckets x1 by hits" && screen | sed -n 5p | grep -qE " $top "
