@@ -385,13 +385,13 @@ analyze_prfd_slot_hist(struct store *st, const struct analyze_prfd *m,
 		goto fail;
 	l0->n = n;
 	h->total = m->total;
-	/* The hit table's entries in the slot, with running sums. */
+	/* The hit table's entries in the counters, with running sums. */
 	h->hit_addr = xreallocarray(NULL, m->nhit + 1, sizeof *h->hit_addr);
 	h->hit_cum = xreallocarray(NULL, m->nhit + 2, sizeof *h->hit_cum);
 	h->hit_cum[0] = 0;
 	for (i = 0; i < m->nhit; i++) {
-		if (m->hit_addr[i] < s->vaddr ||
-		    m->hit_addr[i] - s->vaddr >= s->size)
+		if (n == 0 || m->hit_addr[i] < s->vaddr ||
+		    m->hit_addr[i] - s->vaddr >= l0->b[n - 1].hi)
 			continue;
 		h->hit_addr[h->nhit] = m->hit_addr[i] - s->vaddr;
 		h->hit_cum[h->nhit + 1] = h->hit_cum[h->nhit] + m->hit_n[i];
@@ -411,6 +411,16 @@ analyze_prfd_slot_hist(struct store *st, const struct analyze_prfd *m,
 		if (y->size > s->size - y->addr)
 			y->size = s->size - y->addr;
 		y->hits = y->hits_lo = y->hits_hi = 0;
+	}
+	/*
+	 * A table that puts more samples in a counter than it holds
+	 * contradicts the counters (the reader warned): shares come from
+	 * the counters alone, by bytes.
+	 */
+	for (i = 0; i < n && h->nhit != 0; i++) {
+		if (analyze_hit_sum(h, l0->b[i].lo, l0->b[i].hi) >
+		    l0->b[i].hits)
+			h->nhit = 0;
 	}
 	analyze_hist_build(h);
 	return (0);

@@ -683,6 +683,49 @@ prfd_u64_cmp(const void *a, const void *b)
 	return (x < y ? -1 : x > y);
 }
 
+/*
+ * Whether the hit table agrees with the detail counters: a counter holds
+ * every sample of its bytes, so the table (which may have missed some)
+ * never puts more in one.  v is the table sorted.  A contradiction is a
+ * warning; the slot's histogram then shares by the counters alone.
+ */
+static void
+prfd_check_hits(struct prfd_read *r, const uint64_t *v, size_t n)
+{
+	struct prfd_slot	*s;
+	uint64_t		*per, k;
+	size_t			 i, j;
+
+	for (i = 0; i < r->nslots; i++) {
+		s = &r->slots[i];
+		if (s->r3_off == 0 || s->ncnts == 0)
+			continue;
+		/* Bounded by the bytes present: ncnts ULONGs are there. */
+		per = xcalloc((size_t)s->ncnts, sizeof *per);
+		for (j = 0; j < n; j++) {
+			if (v[j] < s->s.vaddr || v[j] - s->s.vaddr >= s->s.size)
+				continue;
+			k = (v[j] - s->s.vaddr) >> r->d.shift;
+			if (k < s->ncnts)
+				per[k]++;
+		}
+		for (k = 0; k < s->ncnts; k++) {
+			if (per[k] > prfd_at(r, s->cnts + k * r->w)) {
+				ingest_warn(r->ctx, r->r2_off, "the hit table"
+				    " puts %llu samples in the counter at"
+				    " %#llx, which holds %llu: the slot's"
+				    " shares come from its counters alone",
+				    (unsigned long long)per[k],
+				    (unsigned long long)(s->s.vaddr +
+				    (k << r->d.shift)), (unsigned long long)
+				    prfd_at(r, s->cnts + k * r->w));
+				break;
+			}
+		}
+		free(per);
+	}
+}
+
 /* The hit table by address, each address once with its count. */
 static int
 prfd_store_hits(struct prfd_read *r)
@@ -698,6 +741,7 @@ prfd_store_hits(struct prfd_read *r)
 	for (i = 0; i < r->nhits; i++)
 		v[i] = prfd_at(r, r->hits + i * r->w);
 	qsort(v, (size_t)r->nhits, sizeof *v, prfd_u64_cmp);
+	prfd_check_hits(r, v, (size_t)r->nhits);
 	for (i = 0; i < r->nhits; i = j) {
 		for (j = i; j < r->nhits && v[j] == v[i]; j++)
 			;

@@ -741,8 +741,12 @@ END_TEST
 
 START_TEST(test_bad_detail)
 {
-	struct good	g;
-	size_t		at;
+	struct good		 g;
+	struct analyze_prfd	 m;
+	struct analyze_hist	 h;
+	char			*cause = NULL;
+	int64_t			 id;
+	size_t			 at;
 
 	good(&g, 8, 1);
 	tw_patch(&g.t, g.off[O_R3A_NCNTS], 5, 8);
@@ -762,6 +766,18 @@ START_TEST(test_bad_detail)
 	good(&g, 8, 1);
 	tw_patch(&g.t, g.off[O_R3A_SIZE], 0x30, 8);
 	expect_load(&g, 1, "r3_size 48, the slot's 64");
+	/* A hit table that puts more in a counter than it holds. */
+	good(&g, 8, 1);
+	tw_patch(&g.t, g.off[O_R3A_NCNTS] + 8, 2, 8);
+	id = expect_load(&g, 2, "puts 3 samples in the counter at 0x401000,"
+	    " which holds 2");
+	ck_assert_int_eq(analyze_prfd_load(st, id, &m, &cause), 0);
+	ck_assert_int_eq(analyze_prfd_slot_hist(st, &m, 0, &h, &cause), 0);
+	ck_assert_uint_eq(h.nhit, 0);
+	ck_assert_uint_eq(h.in_program, 5);
+	ck_assert(fabs(h.unattributed - 5) < 1e-9);
+	analyze_hist_free(&h);
+	analyze_prfd_free(&m);
 	/* A slot's counters twice. */
 	good(&g, 8, 1);
 	at = g.t.len;
