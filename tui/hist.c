@@ -738,13 +738,29 @@ static const struct tui_view_ops hist_ops = {
 	.free = hist_free,
 };
 
+/* What a view over a loaded model keeps beside it, and its state. */
+static void
+hist_setup(struct hist *hs)
+{
+	size_t	i;
+
+	hs->order = xcalloc(hs->h.nlevels, sizeof *hs->order);
+	hs->max = xcalloc(hs->h.nlevels, sizeof *hs->max);
+	for (i = 0; i < hs->h.nsyms; i++) {
+		if (hs->h.syms[i].hits > hs->flatmax)
+			hs->flatmax = hs->h.syms[i].hits;
+		hs->estimates += hs->h.syms[i].hits_lo !=
+		    hs->h.syms[i].hits_hi;
+	}
+	hist_restore(hs);
+}
+
 struct tui_view *
 tui_hist_new(int64_t id, char **cause)
 {
 	struct hist		*hs = xcalloc(1, sizeof *hs);
 	struct store_session	 ss;
 	struct tui_view		*tv;
-	size_t			 i;
 
 	if (analyze_hist_load(tui_store(), id, &hs->h, cause) != 0) {
 		free(hs);
@@ -757,15 +773,7 @@ tui_hist_new(int64_t id, char **cause)
 		hs->key = xstrdup(ss.sha256);
 		store_session_free(&ss);
 	}
-	hs->order = xcalloc(hs->h.nlevels, sizeof *hs->order);
-	hs->max = xcalloc(hs->h.nlevels, sizeof *hs->max);
-	for (i = 0; i < hs->h.nsyms; i++) {
-		if (hs->h.syms[i].hits > hs->flatmax)
-			hs->flatmax = hs->h.syms[i].hits;
-		hs->estimates += hs->h.syms[i].hits_lo !=
-		    hs->h.syms[i].hits_hi;
-	}
-	hist_restore(hs);
+	hist_setup(hs);
 	tv = tui_view_new(&hist_ops, hs);
 	tv->session = id;
 	hist_rows(tv);
@@ -792,15 +800,7 @@ tui_hist_open(struct analyze_hist *h, int64_t id, const char *program,
 	hs->key = xstrdup(key);
 	hs->head[0] = head0;
 	hs->head[1] = head1;
-	hs->order = xcalloc(hs->h.nlevels, sizeof *hs->order);
-	hs->max = xcalloc(hs->h.nlevels, sizeof *hs->max);
-	for (i = 0; i < hs->h.nsyms; i++) {
-		if (hs->h.syms[i].hits > hs->flatmax)
-			hs->flatmax = hs->h.syms[i].hits;
-		hs->estimates += hs->h.syms[i].hits_lo !=
-		    hs->h.syms[i].hits_hi;
-	}
-	hist_restore(hs);
+	hist_setup(hs);
 	/* Asked for a symbol's place: the flat profile shows it. */
 	if (at != UINT64_MAX && hs->h.nsyms != 0)
 		hs->flat = 1;

@@ -192,22 +192,31 @@ slots_open(struct tui_view *tv, struct slots *ss, size_t k, uint64_t at)
 
 static struct tui_view	*tui_hits_new(struct tui_view *, struct slots *);
 
+/* After a sort: the search again, the cursor on item k where it went. */
+static void
+slots_resorted(struct tui_view *tv, const size_t *order, size_t k)
+{
+	size_t	i;
+
+	tv->search.stale = 1;
+	for (i = 0; i < tv->list.n; i++) {
+		if (order[i] == k)
+			tui_list_goto(&tv->list, i);
+	}
+}
+
 static int
 slots_key(struct tui_view *tv, enum tui_action a)
 {
 	struct slots	*ss = tv->data;
-	size_t		 k, i;
+	size_t		 k;
 
 	switch (a) {
 	case TUI_ACT_SLOTS_SORT:
 		k = tv->list.n != 0 ? ss->order[tv->list.cur] : 0;
 		ss->byaddr = !ss->byaddr;
 		slots_sort(ss);
-		tv->search.stale = 1;
-		for (i = 0; i < tv->list.n; i++) {
-			if (ss->order[i] == k)
-				tui_list_goto(&tv->list, i);
-		}
+		slots_resorted(tv, ss->order, k);
 		tui_message("sorted by %s", ss->byaddr ? "address" : "count");
 		return (TUI_R_DRAW);
 	case TUI_ACT_SLOTS_OPEN:
@@ -391,18 +400,14 @@ hits_key(struct tui_view *tv, enum tui_action a)
 {
 	struct hits			*hv = tv->data;
 	const struct analyze_prfd_flat	*f;
-	size_t				 k, i;
+	size_t				 k;
 
 	switch (a) {
 	case TUI_ACT_HITS_SORT:
 		k = tv->list.n != 0 ? hv->order[tv->list.cur] : 0;
 		hv->byaddr = !hv->byaddr;
 		hits_sort(hv);
-		tv->search.stale = 1;
-		for (i = 0; i < tv->list.n; i++) {
-			if (hv->order[i] == k)
-				tui_list_goto(&tv->list, i);
-		}
+		slots_resorted(tv, hv->order, k);
 		tui_message("sorted by %s", hv->byaddr ? "address" : "hits");
 		return (TUI_R_DRAW);
 	case TUI_ACT_HITS_OPEN:
