@@ -70,6 +70,7 @@ struct prfd_read {
 	size_t			 nslots;
 	size_t			 r1_off;	/* 0: no PRFRET1 */
 	size_t			 r2_off;	/* 0: no PRFRET2 */
+	size_t			 r0_off;	/* the process's PRFRET0 */
 	const uint8_t		*hits;		/* nhits ULONGs in the file */
 	uint64_t		 nhits;
 	size_t			 ext_off;	/* 0: no extension */
@@ -161,6 +162,7 @@ prfd_global(struct prfd_read *r, struct bytes *b, size_t start,
 			    "r0_shift", "%u: a detail counter of 2^%u bytes",
 			    shift, shift));
 		r->have_global = 1;
+		r->r0_off = start;
 		r->d.flags = flags;
 		r->d.shift = shift;
 		r->d.idle = v[0];
@@ -762,7 +764,7 @@ prfd_store_slots(struct prfd_read *r)
 	struct ingest_ctx	*ctx = r->ctx;
 	struct prfd_slot	*s;
 	uint64_t		 span = (uint64_t)1 << r->d.shift, lo, hi, end;
-	uint64_t		 expect, sum, c;
+	uint64_t		 expect, sum, c, total;
 	uint32_t		 idx = 0;
 	size_t			 i, k;
 
@@ -797,6 +799,12 @@ prfd_store_slots(struct prfd_read *r)
 				hi = lo + span < lo || lo + span > end ? end :
 				    lo + span;
 				c = prfd_at(r, s->cnts + k * r->w);
+				/* Samples are counted: they fit 63 bits. */
+				if (c > INT64_MAX - sum)
+					return (ingest_fail(ctx, s->r3_off +
+					    3 + 4 * (size_t)r->w + k * r->w,
+					    "r3_cnts", "the slot's counters add"
+					    " up past 2^63"));
 				sum += c;
 				if (idx == UINT32_MAX)
 					return (ingest_fail(ctx, s->r3_off,
@@ -806,9 +814,6 @@ prfd_store_slots(struct prfd_read *r)
 				    idx++, lo, hi, c) != 0)
 					return (ingest_store_fail(ctx,
 					    "bucket"));
-				if (c > INT64_MAX)
-					return (ingest_fail(ctx, s->r3_off,
-					    "r3_cnts", "a count past 2^63"));
 			}
 			if (k < s->ncnts)
 				ingest_warn(ctx, s->r3_off, "PRFRET3 at %#llx:"
@@ -835,6 +840,23 @@ prfd_store_slots(struct prfd_read *r)
 		if (store_prfd_slot_add(ctx->st, ctx->session, &s->s) != 0)
 			return (ingest_store_fail(ctx, "prfd_slot"));
 	}
+	/* Every sample is in one counter: together they fit 63 bits. */
+	total = 0;
+	for (i = 0; i < 5; i++) {
+		c = i == 0 ? r->d.idle : i == 1 ? r->d.vm86 : i == 2 ?
+		    r->d.kernel : i == 3 ? r->d.shrmem : r->d.unknown;
+		if (c > INT64_MAX - total)
+			return (ingest_fail(ctx, r->r0_off, "PRFRET0", "the"
+			    " global counters add up past 2^63"));
+		total += c;
+	}
+	for (i = 0; i < r->nslots; i++) {
+		if (r->slots[i].s.cnt > INT64_MAX - total)
+			return (ingest_fail(ctx, r->slots[i].off + 4 *
+			    (size_t)r->w, "va_cnt", "the samples add up past"
+			    " 2^63"));
+		total += r->slots[i].s.cnt;
+	}
 	return (0);
 }
 
@@ -848,8 +870,9 @@ prfd_check_i64(struct prfd_read *r)
 
 	for (i = 0; i < sizeof v / sizeof v[0]; i++) {
 		if (v[i] > INT64_MAX)
-			return (ingest_fail(r->ctx, PRFD_HEADER, "PRFRET0",
-			    "a counter past 2^63 (SQLite's integers)"));
+			return (ingest_fail(r->ctx, r->r0_off + 7 + 2 *
+			    (size_t)r->w + i * r->w, "PRFRET0", "a counter"
+			    " past 2^63 (SQLite's integers)"));
 	}
 	for (i = 0; i < r->nthreads; i++) {
 		if (r->threads[i].idle > INT64_MAX ||

@@ -654,6 +654,16 @@ START_TEST(test_bad_global)
 	tw_bytes(&g.t, g.t.p + g.off[O_T1], g.off[O_R1] - g.off[O_T1]);
 	expect_fail(&g, at + 1, "us_thrdno", "a second PRF_RET_GLOBAL record"
 	    " for thread 1");
+	/* Counters past SQLite's integers, alone and together. */
+	good(&g, 8, 1);
+	tw_patch(&g.t, g.off[O_SHIFT] + 2, 1ull << 63, 8);
+	expect_fail(&g, g.off[O_SHIFT] + 2, "PRFRET0", "a counter past 2^63");
+	good(&g, 8, 1);
+	tw_patch(&g.t, g.off[O_SHIFT] + 2, INT64_MAX, 8);
+	expect_fail(&g, 14, "PRFRET0", "the global counters add up past");
+	good(&g, 8, 1);
+	tw_patch(&g.t, g.off[O_SLOT0_CNT], INT64_MAX - 100, 8);
+	expect_fail(&g, g.off[O_SLOT0_CNT], "va_cnt", "add up past 2^63");
 	/* No record of the process: nothing to share by. */
 	good(&g, 8, 1);
 	memcpy(&t, &g.t, sizeof t);
@@ -755,6 +765,9 @@ START_TEST(test_bad_detail)
 	good(&g, 8, 1);
 	tw_patch(&g.t, g.off[O_R3A_NCNTS], UINT64_MAX, 8);
 	expect_fail(&g, g.off[O_R3A_NCNTS], "r3_ncnts", NULL);
+	good(&g, 8, 1);
+	tw_patch(&g.t, g.off[O_R3A_NCNTS] + 8, INT64_MAX, 8);
+	expect_fail(&g, g.off[O_R3A_NCNTS] + 16, "r3_cnts", "add up past");
 	good(&g, 8, 1);
 	tw_patch(&g.t, g.off[O_R3A_SIZE], 0, 8);
 	expect_fail(&g, g.off[O_R3A_SIZE], "r3_size", "an empty slot");
