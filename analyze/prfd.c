@@ -358,13 +358,10 @@ analyze_prfd_slot_hist(struct store *st, const struct analyze_prfd *m,
 	l0 = &h->levels[0];
 	l0->factor = 1;
 	l0->b = xcalloc((size_t)s->nbuckets + 1, sizeof *l0->b);
-	if ((c = store_buckets(st, m->session)) == NULL)
+	if ((c = store_prfd_buckets(st, m->session, s->bucket_first,
+	    s->nbuckets)) == NULL)
 		goto fail;
 	while ((rc = store_bucket_next(c, &row)) == 1) {
-		if ((int64_t)row.idx < s->bucket_first)
-			continue;
-		if ((int64_t)row.idx >= s->bucket_first + s->nbuckets)
-			break;
 		if (row.lo < s->vaddr || row.hi > s->vaddr + s->size ||
 		    row.lo > row.hi || n == (size_t)s->nbuckets) {
 			rc = -1;

@@ -317,6 +317,25 @@ store_prfd_hit_add(struct store *st, int64_t session, uint64_t addr,
 	return (store_row_end(st, r));
 }
 
+/*
+ * A slot's detail counters: the session's bucket rows from idx first,
+ * n of them, by idx (store_bucket_next), a range of the bucket table's
+ * key, not a scan of every slot's.
+ */
+struct store_cursor *
+store_prfd_buckets(struct store *st, int64_t session, int64_t first,
+    int64_t n)
+{
+	struct store_cursor	*c;
+
+	c = store_cursor_open(st, "SELECT idx, lo, hi, hits FROM bucket"
+	    " WHERE session = ?1 AND idx >= ?2 AND idx < ?3 ORDER BY idx",
+	    session);
+	store_cursor_bind(c, 2, first);
+	store_cursor_bind(c, 3, first + n);
+	return (c);
+}
+
 /* A session's hit table by address. */
 struct store_cursor *
 store_prfd_hits(struct store *st, int64_t session)

@@ -544,6 +544,8 @@ int		 store_prfd_slot_next(struct store_cursor *,
 		     struct store_prfd_slot *);
 int		 store_prfd_hit_add(struct store *, int64_t, uint64_t,
 		     uint64_t);
+struct store_cursor *store_prfd_buckets(struct store *, int64_t, int64_t,
+		     int64_t);
 struct store_cursor *store_prfd_hits(struct store *, int64_t);
 int		 store_prfd_hit_next(struct store_cursor *, uint64_t *,
 		     uint64_t *);
