@@ -835,6 +835,7 @@ struct analyze_prfd {
 	uint64_t		  counters;	/* idle + vm86 + kernel + ... */
 	uint64_t		  slots_total;	/* the slots' counts */
 	uint64_t		  total;	/* both */
+	/* Loaded by analyze_prfd_table (the slots view asks when shown). */
 	uint64_t		 *hit_addr;	/* the hit table by address */
 	uint64_t		 *hit_n;
 	size_t			  nhit;
@@ -843,10 +844,15 @@ struct analyze_prfd {
 	size_t			  nsyms;
 	struct analyze_prfd_flat *flat;		/* by hits, descending */
 	size_t			  nflat;
+	int			  table;	/* the four above are loaded */
 };
 
 int		 analyze_prfd_load(struct store *, int64_t,
 		     struct analyze_prfd *, char **);
+int		 analyze_prfd_load_head(struct store *, int64_t,
+		     struct analyze_prfd *, char **);
+int		 analyze_prfd_table(struct store *, struct analyze_prfd *,
+		     char **);
 void		 analyze_prfd_free(struct analyze_prfd *);
 void		*analyze_prfd_model(struct store *, int64_t, char **);
 void		 analyze_prfd_model_free(void *);
@@ -856,8 +862,7 @@ size_t		 analyze_prfd_sym_at(const struct analyze_prfd *, uint64_t);
 const char	*analyze_prfd_module(const struct analyze_prfd *, size_t);
 char		*analyze_prfd_flat_name(const struct analyze_prfd *,
 		     const struct analyze_prfd_flat *);
-int		 analyze_prfd_slot_hist(struct store *,
-		     const struct analyze_prfd *, size_t,
-		     struct analyze_hist *, char **);
+int		 analyze_prfd_slot_hist(struct store *, struct analyze_prfd *,
+		     size_t, struct analyze_hist *, char **);
 
 #endif

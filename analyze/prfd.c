@@ -213,8 +213,13 @@ prfd_sort_hits(struct analyze_prfd *m)
 	}
 }
 
+/*
+ * The header, the threads and the slots of session id: what the slots
+ * view's first frame needs.  The hit table and the symbols, which may be
+ * millions of rows, come with analyze_prfd_table.
+ */
 int
-analyze_prfd_load(struct store *st, int64_t id, struct analyze_prfd *m,
+analyze_prfd_load_head(struct store *st, int64_t id, struct analyze_prfd *m,
     char **cause)
 {
 	memset(m, 0, sizeof *m);
@@ -224,21 +229,54 @@ analyze_prfd_load(struct store *st, int64_t id, struct analyze_prfd *m,
 		    (long long)id);
 		return (-1);
 	}
-	if (prfd_load_slots(st, m) != 0 || prfd_load_threads(st, m) != 0 ||
-	    prfd_load_hits(st, m) != 0 ||
-	    analyze_syms_load(st, id, &m->syms, &m->nsyms) != 0) {
+	if (prfd_load_slots(st, m) != 0 || prfd_load_threads(st, m) != 0) {
 		*cause = xasprintf("session %lld: %s", (long long)id,
 		    store_error(st));
 		analyze_prfd_free(m);
 		return (-1);
 	}
-	prfd_sort_hits(m);
-	if (m->nsyms > 1)
-		qsort(m->syms, m->nsyms, sizeof *m->syms, prfd_sym_cmp);
 	m->counters = m->d.idle + m->d.vm86 + m->d.kernel + m->d.shrmem +
 	    m->d.unknown;
 	m->total = m->counters + m->slots_total;
+	return (0);
+}
+
+/* The hit table, the symbols and the exact flat profile, once. */
+int
+analyze_prfd_table(struct store *st, struct analyze_prfd *m, char **cause)
+{
+	if (m->table)
+		return (0);
+	if (prfd_load_hits(st, m) != 0 ||
+	    analyze_syms_load(st, m->session, &m->syms, &m->nsyms) != 0) {
+		*cause = xasprintf("session %lld: %s", (long long)m->session,
+		    store_error(st));
+		free(m->hit_addr);
+		free(m->hit_n);
+		m->hit_addr = m->hit_n = NULL;
+		m->nhit = 0;
+		m->hit_total = 0;
+		return (-1);
+	}
+	prfd_sort_hits(m);
+	if (m->nsyms > 1)
+		qsort(m->syms, m->nsyms, sizeof *m->syms, prfd_sym_cmp);
 	prfd_flat(m);
+	m->table = 1;
+	return (0);
+}
+
+/* Session id whole: the kind's model, as reports want it. */
+int
+analyze_prfd_load(struct store *st, int64_t id, struct analyze_prfd *m,
+    char **cause)
+{
+	if (analyze_prfd_load_head(st, id, m, cause) != 0)
+		return (-1);
+	if (analyze_prfd_table(st, m, cause) != 0) {
+		analyze_prfd_free(m);
+		return (-1);
+	}
 	return (0);
 }
 
@@ -325,7 +363,7 @@ analyze_prfd_flat_name(const struct analyze_prfd *m,
  * Shares stay of every sample of the dump.
  */
 int
-analyze_prfd_slot_hist(struct store *st, const struct analyze_prfd *m,
+analyze_prfd_slot_hist(struct store *st, struct analyze_prfd *m,
     size_t k, struct analyze_hist *h, char **cause)
 {
 	const struct store_prfd_slot	*s = &m->slots[k];
@@ -338,6 +376,8 @@ analyze_prfd_slot_hist(struct store *st, const struct analyze_prfd *m,
 
 	*cause = NULL;
 	memset(h, 0, sizeof *h);
+	if (analyze_prfd_table(st, m, cause) != 0)
+		return (-1);
 	h->session = m->session;
 	h->linear = 1;
 	h->base = s->vaddr;

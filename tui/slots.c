@@ -209,6 +209,7 @@ static int
 slots_key(struct tui_view *tv, enum tui_action a)
 {
 	struct slots	*ss = tv->data;
+	char		*cause = NULL;
 	size_t		 k;
 
 	switch (a) {
@@ -227,6 +228,11 @@ slots_key(struct tui_view *tv, enum tui_action a)
 	case TUI_ACT_SLOTS_HITS:
 		if (!ss->m->d.hit_table) {
 			tui_message("no hit table in this dump");
+			return (TUI_R_DRAW);
+		}
+		if (analyze_prfd_table(tui_store(), ss->m, &cause) != 0) {
+			tui_message("error: %s", cause);
+			free(cause);
 			return (TUI_R_DRAW);
 		}
 		tui_push(tui_hits_new(tv, ss));
@@ -253,6 +259,8 @@ slots_export(struct tui_view *tv, int format, FILE *f, char **cause)
 {
 	struct slots	*ss = tv->data;
 
+	if (analyze_prfd_table(tui_store(), ss->m, cause) != 0)
+		return (-1);
 	return (tui_export_model(tv, ss->m, format, f, cause));
 }
 
@@ -294,7 +302,10 @@ tui_slots_new(int64_t id, char **cause)
 	struct store_session	 sess;
 	struct tui_view		*tv;
 
-	if ((ss->m = analyze_prfd_model(tui_store(), id, cause)) == NULL) {
+	/* The hit table waits for t, Enter or :export: it may be big. */
+	ss->m = xcalloc(1, sizeof *ss->m);
+	if (analyze_prfd_load_head(tui_store(), id, ss->m, cause) != 0) {
+		free(ss->m);
 		free(ss);
 		return (NULL);
 	}

@@ -17,7 +17,7 @@
 
 /* Slot k's histogram, when it has one: every counter's samples placed. */
 static void
-fuzz_prfd_slot(struct store *st, const struct analyze_prfd *m, size_t k)
+fuzz_prfd_slot(struct store *st, struct analyze_prfd *m, size_t k)
 {
 	struct analyze_hist	 h;
 	char			*cause = NULL;
