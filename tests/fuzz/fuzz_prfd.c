@@ -8,6 +8,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "analyze/analyze.h"
 #include "ingest/ingest.h"
@@ -60,6 +61,9 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	if (ingest_bytes(st, "/nonexistent/fuzz.prfd", data, size, &opts, &id,
 	    &kind, &reused, &cause) == 0) {
+		/* Without the magic another reader may take the bytes. */
+		if (strcmp(kind, "prfd") != 0)
+			goto drop;
 		if (analyze_prfd_load(st, id, &m, &cause) != 0)
 			abort();
 		sum = 0;
@@ -75,6 +79,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		if (report_session(st, id, REPORT_TEXT, f, &cause) != 0)
 			abort();
 		fclose(f);
+drop:
 		if (store_session_delete(st, id, &cause) != 0)
 			abort();
 	} else if (cause == NULL)
