@@ -832,6 +832,7 @@ struct analyze_prfd {
 	size_t			  nthreads;
 	struct store_prfd_slot	 *slots;	/* the dump's order */
 	size_t			  nslots;
+	size_t			 *by_addr;	/* slots by vaddr */
 	uint64_t		  counters;	/* idle + vm86 + kernel + ... */
 	uint64_t		  slots_total;	/* the slots' counts */
 	uint64_t		  total;	/* both */

@@ -40,18 +40,39 @@ prfd_flat_cmp(const void *a, const void *b)
 	return (x->slot < y->slot ? -1 : x->slot > y->slot);
 }
 
-/* The slot holding addr, or SIZE_MAX. */
+/*
+ * The slot holding addr, or SIZE_MAX: the one starting nearest below it,
+ * by a binary search of the slots by address (a hit table of millions
+ * against thousands of slots).  Where slots overlap (the reader warns),
+ * one that starts later and ends before addr hides one that holds it.
+ */
 size_t
 analyze_prfd_slot_at(const struct analyze_prfd *m, uint64_t addr)
 {
-	size_t	i;
+	size_t	lo = 0, hi = m->nslots, mid, k;
 
-	for (i = 0; i < m->nslots; i++) {
-		if (addr >= m->slots[i].vaddr &&
-		    addr - m->slots[i].vaddr < m->slots[i].size)
-			return (i);
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		if (m->slots[m->by_addr[mid]].vaddr <= addr)
+			lo = mid + 1;
+		else
+			hi = mid;
 	}
-	return (SIZE_MAX);
+	if (lo == 0)
+		return (SIZE_MAX);
+	k = m->by_addr[lo - 1];
+	return (addr - m->slots[k].vaddr < m->slots[k].size ? k : SIZE_MAX);
+}
+
+static int
+prfd_slot_cmp(const void *a, const void *b, void *arg)
+{
+	const struct analyze_prfd	*m = arg;
+	uint64_t			 x, y;
+
+	x = m->slots[*(const size_t *)a].vaddr;
+	y = m->slots[*(const size_t *)b].vaddr;
+	return (x < y ? -1 : x > y);
 }
 
 /* The symbol holding addr (the last starting at or below it), or SIZE_MAX. */
@@ -222,6 +243,8 @@ int
 analyze_prfd_load_head(struct store *st, int64_t id, struct analyze_prfd *m,
     char **cause)
 {
+	size_t	i;
+
 	memset(m, 0, sizeof *m);
 	m->session = id;
 	if (store_prfd_get(st, id, &m->d) != 0) {
@@ -235,6 +258,10 @@ analyze_prfd_load_head(struct store *st, int64_t id, struct analyze_prfd *m,
 		analyze_prfd_free(m);
 		return (-1);
 	}
+	m->by_addr = xcalloc(m->nslots + 1, sizeof *m->by_addr);
+	for (i = 0; i < m->nslots; i++)
+		m->by_addr[i] = i;
+	qsort_r(m->by_addr, m->nslots, sizeof *m->by_addr, prfd_slot_cmp, m);
 	m->counters = m->d.idle + m->d.vm86 + m->d.kernel + m->d.shrmem +
 	    m->d.unknown;
 	m->total = m->counters + m->slots_total;
@@ -290,6 +317,7 @@ analyze_prfd_free(struct analyze_prfd *m)
 		free(m->slots[i].build_id);
 	}
 	free(m->slots);
+	free(m->by_addr);
 	free(m->threads);
 	free(m->hit_addr);
 	free(m->hit_n);

@@ -68,6 +68,8 @@ struct prfd_read {
 	uint8_t			*thread_seen;	/* by us_thrdno */
 	struct prfd_slot	*slots;
 	size_t			 nslots;
+	size_t			*hash;		/* slots by vaddr: index + 1 */
+	size_t			 hcap;
 	size_t			 r1_off;	/* 0: no PRFRET1 */
 	size_t			 r2_off;	/* 0: no PRFRET2 */
 	size_t			 r0_off;	/* the process's PRFRET0 */
@@ -193,6 +195,59 @@ prfd_global(struct prfd_read *r, struct bytes *b, size_t start,
 	return (0);
 }
 
+static size_t
+prfd_hash_at(uint64_t v, size_t cap)
+{
+	v ^= v >> 33;
+	v *= 0xff51afd7ed558ccdULL;
+	v ^= v >> 33;
+	return ((size_t)v & (cap - 1));
+}
+
+/*
+ * The slot at vaddr, or NULL: a hash of the slots, so that a dump of
+ * many slots and as many PRFRET3 records is not read in square time.
+ */
+static struct prfd_slot *
+prfd_find(const struct prfd_read *r, uint64_t vaddr)
+{
+	size_t	h;
+
+	if (r->hcap == 0)
+		return (NULL);
+	for (h = prfd_hash_at(vaddr, r->hcap); r->hash[h] != 0;
+	    h = (h + 1) & (r->hcap - 1)) {
+		if (r->slots[r->hash[h] - 1].s.vaddr == vaddr)
+			return (&r->slots[r->hash[h] - 1]);
+	}
+	return (NULL);
+}
+
+/* Put the last slot in the hash (its vaddr is not there yet). */
+static void
+prfd_index(struct prfd_read *r)
+{
+	size_t	h, i, n = r->nslots;
+
+	if (2 * n > r->hcap) {
+		free(r->hash);
+		r->hcap = r->hcap != 0 ? 2 * r->hcap : 64;
+		while (2 * n > r->hcap)
+			r->hcap *= 2;
+		r->hash = xcalloc(r->hcap, sizeof *r->hash);
+		for (i = 0; i + 1 < n; i++) {
+			for (h = prfd_hash_at(r->slots[i].s.vaddr, r->hcap);
+			    r->hash[h] != 0; h = (h + 1) & (r->hcap - 1))
+				;
+			r->hash[h] = i + 1;
+		}
+	}
+	for (h = prfd_hash_at(r->slots[n - 1].s.vaddr, r->hcap);
+	    r->hash[h] != 0; h = (h + 1) & (r->hcap - 1))
+		;
+	r->hash[h] = n;
+}
+
 /* PRFRET1: r1_nslots, then the PRFVAs the bytes hold. */
 static int
 prfd_slots(struct prfd_read *r, struct bytes *b, size_t start,
@@ -246,7 +301,12 @@ prfd_slots(struct prfd_read *r, struct bytes *b, size_t start,
 			    (unsigned long long)s->s.vaddr, s->s.size == 0 ?
 			    "an empty slot" : "past the end of the address"
 			    " space"));
+		if (prfd_find(r, s->s.vaddr) != NULL)
+			return (ingest_fail(ctx, s->off, "va_vaddr", "a second"
+			    " slot at %#llx", (unsigned long long)
+			    s->s.vaddr));
 		r->nslots++;
+		prfd_index(r);
 	}
 	return (0);
 }
@@ -288,7 +348,6 @@ prfd_detail(struct prfd_read *r, struct bytes *b, size_t start,
 	struct ingest_ctx	*ctx = r->ctx;
 	struct prfd_slot	*s = NULL;
 	uint64_t		 size, ncnts, room;
-	size_t			 i;
 
 	if (bufsz < 2 * (uint64_t)r->w)
 		return (ingest_fail(ctx, start + 3 + r->w, "us_bufsz", "%llu"
@@ -312,12 +371,7 @@ prfd_detail(struct prfd_read *r, struct bytes *b, size_t start,
 		    " bytes at %#llx: %s", (unsigned long long)size,
 		    (unsigned long long)vaddr, size == 0 ? "an empty slot" :
 		    "past the end of the address space"));
-	for (i = 0; i < r->nslots; i++) {
-		if (r->slots[i].s.vaddr == vaddr) {
-			s = &r->slots[i];
-			break;
-		}
-	}
+	s = prfd_find(r, vaddr);
 	if (s != NULL && s->r3_off != 0)
 		return (ingest_fail(ctx, start + 3, "us_vaddr", "a second"
 		    " PRF_RET_VADETAIL record for the slot at %#llx (the"
@@ -336,6 +390,7 @@ prfd_detail(struct prfd_read *r, struct bytes *b, size_t start,
 		s->from_r3 = 1;
 		s->s.vaddr = vaddr;
 		s->s.size = size;
+		prfd_index(r);
 	}
 	s->r3_off = start;
 	s->r3_size = size;
@@ -366,7 +421,7 @@ prfd_module(struct prfd_read *r, struct bytes *e, size_t start)
 	struct prfd_slot	*s = NULL;
 	uint64_t		 vaddr, size;
 	uint8_t			 idlen;
-	size_t			 i, plen;
+	size_t			 plen;
 
 	if (prfd_ulong(r, e, &vaddr) != 0 || prfd_ulong(r, e, &size) != 0 ||
 	    bytes_u8(e, &idlen) != 0)
@@ -377,12 +432,7 @@ prfd_module(struct prfd_read *r, struct bytes *e, size_t start)
 		return (ingest_fail(ctx, start + 8 + 2 * r->w, "build-id"
 		    " length", "%u bytes, the entry has %zu after it", idlen,
 		    bytes_left(e)));
-	for (i = 0; i < r->nslots; i++) {
-		if (r->slots[i].s.vaddr == vaddr) {
-			s = &r->slots[i];
-			break;
-		}
-	}
+	s = prfd_find(r, vaddr);
 	if (s == NULL) {
 		ingest_warn(ctx, start, "MODULE entry at %#llx: no slot starts"
 		    " there; it is ignored", (unsigned long long)vaddr);
@@ -696,7 +746,7 @@ prfd_check_hits(struct prfd_read *r, const uint64_t *v, size_t n)
 {
 	struct prfd_slot	*s;
 	uint64_t		*per, k;
-	size_t			 i, j;
+	size_t			 i, j, lo, hi;
 
 	for (i = 0; i < r->nslots; i++) {
 		s = &r->slots[i];
@@ -704,9 +754,17 @@ prfd_check_hits(struct prfd_read *r, const uint64_t *v, size_t n)
 			continue;
 		/* Bounded by the bytes present: ncnts ULONGs are there. */
 		per = xcalloc((size_t)s->ncnts, sizeof *per);
-		for (j = 0; j < n; j++) {
-			if (v[j] < s->s.vaddr || v[j] - s->s.vaddr >= s->s.size)
-				continue;
+		/* v is sorted: the slot's addresses are one run of it. */
+		lo = 0;
+		hi = n;
+		while (lo < hi) {
+			j = lo + (hi - lo) / 2;
+			if (v[j] < s->s.vaddr)
+				lo = j + 1;
+			else
+				hi = j;
+		}
+		for (j = lo; j < n && v[j] - s->s.vaddr < s->s.size; j++) {
 			k = (v[j] - s->s.vaddr) >> r->d.shift;
 			if (k < s->ncnts)
 				per[k]++;
@@ -757,6 +815,40 @@ prfd_store_hits(struct prfd_read *r)
 	return (0);
 }
 
+static int
+prfd_slot_cmp(const void *a, const void *b)
+{
+	const struct prfd_slot	*x = *(struct prfd_slot *const *)a;
+	const struct prfd_slot	*y = *(struct prfd_slot *const *)b;
+
+	return (x->s.vaddr < y->s.vaddr ? -1 : x->s.vaddr > y->s.vaddr);
+}
+
+/* Slots that overlap: said once, a sample can be in only one. */
+static void
+prfd_check_overlap(struct prfd_read *r)
+{
+	struct prfd_slot	**v;
+	size_t			  i;
+
+	if (r->nslots < 2)
+		return;
+	v = xreallocarray(NULL, r->nslots, sizeof *v);
+	for (i = 0; i < r->nslots; i++)
+		v[i] = &r->slots[i];
+	qsort(v, r->nslots, sizeof *v, prfd_slot_cmp);
+	for (i = 1; i < r->nslots; i++) {
+		if (v[i]->s.vaddr - v[i - 1]->s.vaddr < v[i - 1]->s.size) {
+			ingest_warn(r->ctx, v[i]->off, "the slots at %#llx and"
+			    " %#llx overlap", (unsigned long long)
+			    v[i - 1]->s.vaddr, (unsigned long long)
+			    v[i]->s.vaddr);
+			break;
+		}
+	}
+	free(v);
+}
+
 /* Each slot, its detail counters as bucket rows, its module's symbols. */
 static int
 prfd_store_slots(struct prfd_read *r)
@@ -768,6 +860,7 @@ prfd_store_slots(struct prfd_read *r)
 	uint32_t		 idx = 0;
 	size_t			 i, k;
 
+	prfd_check_overlap(r);
 	for (i = 0; i < r->nslots; i++) {
 		s = &r->slots[i];
 		s->s.idx = (int64_t)i;
@@ -1043,6 +1136,7 @@ out:
 		free(r.slots[i].s.build_id);
 	}
 	free(r.slots);
+	free(r.hash);
 	free(r.threads);
 	free(r.thread_seen);
 	free(r.tids);

@@ -701,6 +701,15 @@ START_TEST(test_bad_slots)
 	good(&g, 8, 1);
 	tw_patch(&g.t, g.off[O_SLOT0_SIZE], UINT64_MAX - 0x1000, 8);
 	expect_fail(&g, g.off[O_SLOT0_SIZE], "va_size", "past the end");
+	/* Two slots at one address: which would a PRFRET3 be of? */
+	good(&g, 8, 1);
+	tw_patch(&g.t, g.off[O_SLOT0_SIZE] + 32, SLOT0, 8);
+	expect_fail(&g, g.off[O_SLOT0_SIZE] + 32, "va_vaddr", "a second slot"
+	    " at 0x401000");
+	/* Slots that overlap: said. */
+	good(&g, 8, 1);
+	tw_patch(&g.t, g.off[O_SLOT0_SIZE] + 32, SLOT0 + 0x20, 8);
+	expect_load(&g, 2, "the slots at 0x401000 and 0x401020 overlap");
 	/* r1_nslots against the PRFVAs: the bytes decide. */
 	good(&g, 8, 1);
 	tw_patch(&g.t, g.off[O_NSLOTS], 1, 1);
