@@ -1118,6 +1118,18 @@ prfd_load(struct ingest_ctx *ctx)
 		ingest_store_fail(ctx, "prfd");
 		goto out;
 	}
+	/* The global counters as every kind's counters are, too. */
+	if (store_counter_add(ctx->st, ctx->session, "idle",
+	    (int64_t)r.d.idle) != 0 || store_counter_add(ctx->st,
+	    ctx->session, "vm86", (int64_t)r.d.vm86) != 0 ||
+	    store_counter_add(ctx->st, ctx->session, "kernel",
+	    (int64_t)r.d.kernel) != 0 || store_counter_add(ctx->st,
+	    ctx->session, "shrmem", (int64_t)r.d.shrmem) != 0 ||
+	    store_counter_add(ctx->st, ctx->session, "unknown",
+	    (int64_t)r.d.unknown) != 0) {
+		ingest_store_fail(ctx, "counter");
+		goto out;
+	}
 	for (i = 0; i < r.nthreads; i++) {
 		if (store_prfd_thread_add(ctx->st, ctx->session,
 		    &r.threads[i]) != 0) {

@@ -298,7 +298,8 @@ rows(void)
 {
 	return (count("SELECT (SELECT count(*) FROM session) + (SELECT"
 	    " count(*) FROM warning) + (SELECT count(*) FROM symbol) + (SELECT"
-	    " count(*) FROM bucket) + (SELECT count(*) FROM prfd) + (SELECT"
+	    " count(*) FROM bucket) + (SELECT count(*) FROM counter) + (SELECT"
+	    " count(*) FROM prfd) + (SELECT"
 	    " count(*) FROM prfd_thread) + (SELECT count(*) FROM prfd_slot) +"
 	    " (SELECT count(*) FROM prfd_hit)"));
 }
@@ -416,6 +417,9 @@ check_good(unsigned w, int ext)
 	    " = 2)", SLOT0, (unsigned long long)slot1(w));
 	ck_assert_int_eq(count(sql), 2);
 	ck_assert_int_eq(count("SELECT count(*) FROM bucket"), 6);
+	ck_assert_int_eq(count("SELECT group_concat(name || '=' || value, ' ')"
+	    " = 'idle=100 kernel=20 shrmem=10 unknown=5 vm86=0' FROM (SELECT *"
+	    " FROM counter ORDER BY name)"), 1);
 	snprintf(sql, sizeof sql, "SELECT group_concat(printf('%%d:%%d-%%d=%%d',"
 	    " idx, lo - %llu, hi - %llu, hits), ' ') FROM (SELECT * FROM bucket"
 	    " WHERE idx < 4 ORDER BY idx)", SLOT0, SLOT0);
