@@ -647,7 +647,9 @@ prfd_symbols(struct prfd_read *r, struct prfd_slot *s)
 	size_t			 i, n, len = 0;
 	int			 fd, rc = 0, dyn;
 
-	if ((fd = open(s->s.module, O_RDONLY)) == -1 || fstat(fd, &sb) != 0 ||
+	/* A FIFO named by the dump must not block the open. */
+	if ((fd = open(s->s.module, O_RDONLY | O_NONBLOCK | O_CLOEXEC)) ==
+	    -1 || fstat(fd, &sb) != 0 ||
 	    !S_ISREG(sb.st_mode) || sb.st_size == 0) {
 		ingest_warn(ctx, s->mod_off, "%s: not read (%s): the slot at"
 		    " %#llx has addresses only", s->s.module, fd == -1 ?
@@ -692,7 +694,8 @@ prfd_symbols(struct prfd_read *r, struct prfd_slot *s)
 				continue;
 			if ((d = elf_getdata(scn, NULL)) == NULL)
 				continue;
-			n = sh.sh_size / sh.sh_entsize;
+			/* The data's size, not the header's: it may lie. */
+			n = d->d_size / sh.sh_entsize;
 			for (i = 0; i < n; i++) {
 				if (gelf_getsym(d, (int)i, &sym) == NULL ||
 				    GELF_ST_TYPE(sym.st_info) != STT_FUNC ||

@@ -5,14 +5,14 @@
 # at nm's address plus the load bias, and the exact flat profile gives
 # five, three and two their 500, 300 and 200 hits.  A dump of OS/2's
 # width without the extension loads with addresses only; a module whose
-# build-id is not the dump's lends no names.
+# build-id is not the dump's lends no names, nor does a FIFO.
 : "${PROFVIEW:?}" "${top_srcdir:?}" "${top_builddir:?}"
 prog="$top_builddir/tests/data/prfd/work"
 gen="$top_srcdir/tests/data/prfd/gen.py"
-echo 1..7
+echo 1..8
 if ! command -v python3 >/dev/null || ! command -v nm >/dev/null ||
     ! command -v objcopy >/dev/null; then
-	for i in 1 2 3 4 5 6 7; do echo "ok $i # SKIP no python3, nm or objcopy"; done
+	for i in 1 2 3 4 5 6 7 8; do echo "ok $i # SKIP no python3, nm or objcopy"; done
 	exit 0
 fi
 tmp=$(mktemp -d)
@@ -95,3 +95,13 @@ if grep -q "build-id (none), the dump's" "$tmp/err" &&
     [ "$(pv sql --csv "SELECT count(*) FROM symbol WHERE session = $idb" |
     sed 1d)" = 0 ]; then ok "another build-id: no symbols, a warning"
 else notok "another build-id: $(cat "$tmp/err")"; fi
+
+# A module path that names a FIFO: never opened for reading (it would
+# block), a warning.
+mkfifo "$tmp/fifo"
+python3 "$gen" "$tmp/work" "$tmp/fifo.prfd" --share two=3 --path "$tmp/fifo" ||
+    exit 1
+if timeout 20 "$PROFVIEW" --db "$db" ingest "$tmp/fifo.prfd" 2>"$tmp/err" \
+    >/dev/null && grep -q "fifo: not read (not a regular file)" "$tmp/err"
+then ok "a FIFO as the module: a warning, no wait"
+else notok "a FIFO as the module: $(cat "$tmp/err")"; fi
