@@ -32,6 +32,10 @@ const struct kind kind_table[] = {
 	    report_mon, NULL, KIND_F(REPORT_CALLGRIND) |
 	    KIND_F(REPORT_COLLAPSED) | KIND_F(REPORT_SPEEDSCOPE),
 	    report_mon_profile },
+	{ "prfd", "Dos32Profile dump of pvprf or OS/2 (NAME.prfd)",
+	    &ingest_prfd_reader, &store_prfd_schema,
+	    analyze_prfd_model, analyze_prfd_model_free,
+	    report_prfd, NULL, 0, NULL },
 };
 const size_t kind_count = sizeof kind_table / sizeof kind_table[0];
 

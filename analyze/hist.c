@@ -553,19 +553,66 @@ hist_contested(const struct analyze_hist *h, const struct analyze_bucket *b)
 	return (n > 1 || (n == 1 && covered < b->hi - b->lo));
 }
 
+/*
+ * Share each raw bucket's samples among its symbols (d: the decoder of
+ * the image, or NULL), sort the flat profile, and count the zoom levels.
+ */
+static void
+hist_attribute(struct analyze_hist *h, struct hist_decoder *d)
+{
+	struct analyze_level	*l0 = &h->levels[0];
+	struct analyze_bucket	*b;
+	struct analyze_sym	*s;
+	struct hist_split	 sp;
+	size_t			 i, k, end;
+	uint64_t		 lo, hi, ex;
+	double			 share;
+
+	for (i = 0; i < l0->n; i++) {
+		b = &l0->b[i];
+		hist_syms_of(h, b);
+		/* Decode only where a split needs it: the image may be big. */
+		if (d != NULL && b->hits != 0 && hist_contested(h, b))
+			hist_decode(h, d, b->lo, b->hi);
+		hist_split_of(h, b, &sp);
+		end = (size_t)b->sym_first + b->sym_count;
+		for (k = b->sym_first; k < end; k++) {
+			s = &h->syms[k];
+			lo = s->addr > b->lo ? s->addr : b->lo;
+			hi = s->addr + s->size < b->hi ? s->addr + s->size :
+			    b->hi;
+			if (hi <= lo)
+				continue;
+			ex = hist_exact(h, lo, hi);
+			share = hist_part(h, &sp, lo, hi);
+			s->hits += share;
+			s->hits_hi += (double)ex + sp.resid;
+			s->hits_lo += (double)ex;
+			if (hi - lo == b->hi - b->lo)
+				s->hits_lo += sp.resid;
+		}
+		h->unattributed += hist_outside(&sp);
+	}
+	if (h->nsyms != 0) {
+		h->flat = xcalloc(h->nsyms, sizeof *h->flat);
+		for (i = 0; i < h->nsyms; i++)
+			h->flat[i] = i;
+		qsort_r(h->flat, h->nsyms, sizeof *h->flat, hist_flat_cmp, h);
+	}
+	/* The zoom levels, to make when shown (analyze_hist_level). */
+	h->nlevels = 1;
+	for (i = l0->n; i > 1; i = (i + 1) / 2)
+		h->nlevels++;
+	h->levels = xreallocarray(h->levels, h->nlevels, sizeof *h->levels);
+	memset(h->levels + 1, 0, (h->nlevels - 1) * sizeof *h->levels);
+}
+
 /* Load PRF session id into h. */
 int
 analyze_hist_load(struct store *st, int64_t id, struct analyze_hist *h,
     char **cause)
 {
-	struct analyze_level	*l0;
-	struct analyze_bucket	*b;
-	struct analyze_sym	*s;
-	struct hist_split	 sp;
 	struct hist_decoder	 d;
-	size_t			 i, k, end;
-	uint64_t		 lo, hi, ex;
-	double			 share;
 	char			*why = NULL;
 	int			 decoding = 0;
 
@@ -598,46 +645,24 @@ analyze_hist_load(struct store *st, int64_t id, struct analyze_hist *h,
 		}
 	}
 
-	l0 = &h->levels[0];
-	for (i = 0; i < l0->n; i++) {
-		b = &l0->b[i];
-		hist_syms_of(h, b);
-		/* Decode only where a split needs it: the image may be big. */
-		if (decoding && b->hits != 0 && hist_contested(h, b))
-			hist_decode(h, &d, b->lo, b->hi);
-		hist_split_of(h, b, &sp);
-		end = (size_t)b->sym_first + b->sym_count;
-		for (k = b->sym_first; k < end; k++) {
-			s = &h->syms[k];
-			lo = s->addr > b->lo ? s->addr : b->lo;
-			hi = s->addr + s->size < b->hi ? s->addr + s->size :
-			    b->hi;
-			if (hi <= lo)
-				continue;
-			ex = hist_exact(h, lo, hi);
-			share = hist_part(h, &sp, lo, hi);
-			s->hits += share;
-			s->hits_hi += (double)ex + sp.resid;
-			s->hits_lo += (double)ex;
-			if (hi - lo == b->hi - b->lo)
-				s->hits_lo += sp.resid;
-		}
-		h->unattributed += hist_outside(&sp);
-	}
+	hist_attribute(h, decoding ? &d : NULL);
 	if (decoding)
 		hist_decoder_close(&d);
-	if (h->nsyms != 0) {
-		h->flat = xcalloc(h->nsyms, sizeof *h->flat);
-		for (i = 0; i < h->nsyms; i++)
-			h->flat[i] = i;
-		qsort_r(h->flat, h->nsyms, sizeof *h->flat, hist_flat_cmp, h);
-	}
-	/* The zoom levels, to make when shown (analyze_hist_level). */
-	for (i = l0->n; i > 1; i = (i + 1) / 2)
-		h->nlevels++;
-	h->levels = xreallocarray(h->levels, h->nlevels, sizeof *h->levels);
-	memset(h->levels + 1, 0, (h->nlevels - 1) * sizeof *h->levels);
 	return (0);
+}
+
+/*
+ * A histogram a caller filled: the raw buckets (levels[0], one level),
+ * the hit table, the symbols, total and in_program.  Attribute it as a
+ * PRF session's (shares by bytes: there is no image to decode).  Another
+ * kind's detail counters (prfd) come this way.
+ */
+void
+analyze_hist_build(struct analyze_hist *h)
+{
+	h->split = h->nhit != 0 && h->hit_cum[h->nhit] >= h->in_program ?
+	    ANALYZE_SPLIT_NONE : ANALYZE_SPLIT_BYTES;
+	hist_attribute(h, NULL);
 }
 
 void
@@ -965,6 +990,8 @@ analyze_hist_model_free(void *h)
 
 /*
  * A DOS address as every view and report writes it: PSP-relative seg:off,
+ * or, in a linear histogram (prfd's detail counters), the address in hex
+ * (base + a: the model's addresses are the slot's offsets),
  * the segment prog_low_pa (the PSP) plus whole 64 KiB steps, so that a
  * COM program's addresses read as its CS:IP.  The linear address goes
  * beside it.
@@ -974,6 +1001,9 @@ analyze_hist_segoff(const struct analyze_hist *h, uint64_t a)
 {
 	uint64_t	seg = analyze_hist_seg(h, a);
 
+	if (h->linear)
+		return (xasprintf("%012llX", (unsigned long long)(h->base +
+		    a)));
 	return (xasprintf("%04llX:%04llX", (unsigned long long)seg,
 	    (unsigned long long)(a - seg * 16)));
 }

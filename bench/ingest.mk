@@ -19,3 +19,12 @@ bench-ingest: profview$(EXEEXT) bench/ingest_tool$(EXEEXT)
 # The map reader on overlapping segments against disjoint ones.
 BENCH_RUN += bench/map-overlap
 EXTRA_DIST += bench/map-overlap
+
+# A Dos32Profile dump of 2M rows (detail counters, hit table) against
+# sqlite3 .import of the same rows: "make bench-prfd-ingest".
+BENCH_RUN += bench/prfd-ingest
+EXTRA_DIST += bench/prfd-ingest
+bench-prfd-ingest: profview$(EXEEXT)
+	top_builddir='$(top_builddir)' PROFVIEW='$(abs_top_builddir)/profview' \
+	    $(SHELL) $(srcdir)/bench/prfd-ingest
+.PHONY: bench-prfd-ingest

@@ -37,6 +37,15 @@ bytes_have(const struct bytes *b, uint64_t n)
 }
 
 static inline int
+bytes_u8(struct bytes *b, uint8_t *v)
+{
+	if (!bytes_have(b, 1))
+		return (-1);
+	*v = b->p[b->off++];
+	return (0);
+}
+
+static inline int
 bytes_u16(struct bytes *b, uint16_t *v)
 {
 	if (!bytes_have(b, 2))
@@ -57,6 +66,19 @@ bytes_u32(struct bytes *b, uint32_t *v)
 	*v = (uint32_t)q[0] | ((uint32_t)q[1] << 8) | ((uint32_t)q[2] << 16) |
 	    ((uint32_t)q[3] << 24);
 	b->off += 4;
+	return (0);
+}
+
+static inline int
+bytes_u64(struct bytes *b, uint64_t *v)
+{
+	uint32_t	lo = 0, hi = 0;
+
+	if (!bytes_have(b, 8))
+		return (-1);
+	bytes_u32(b, &lo);
+	bytes_u32(b, &hi);
+	*v = (uint64_t)lo | ((uint64_t)hi << 32);
 	return (0);
 }
 

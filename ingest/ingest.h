@@ -90,6 +90,7 @@ extern const struct ingest_reader ingest_prf_reader;
 extern const struct ingest_reader ingest_ovd_reader;
 extern const struct ingest_reader ingest_heap_reader;
 extern const struct ingest_reader ingest_mon_reader;
+extern const struct ingest_reader ingest_prfd_reader;
 
 struct kind;
 const struct kind *ingest_detect(const uint8_t *, size_t, const char *);

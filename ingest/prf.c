@@ -53,7 +53,8 @@ prf_detect(const uint8_t *buf, size_t len, const char *name)
 		return (0);
 	if (len == PRF_HEADER + 2 * (size_t)num)
 		return (40);
-	if (len > PRF_HEADER + 2 * (size_t)num &&
+	/* The magic's 4 bytes must be there to compare. */
+	if (len >= PRF_HEADER + 2 * (size_t)num + 4 &&
 	    memcmp(buf + PRF_HEADER + 2 * (size_t)num, "PV32", 4) == 0)
 		return (60);
 	return (0);

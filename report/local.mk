@@ -6,4 +6,4 @@ libprofview_a_SOURCES += report/report.h report/report.c report/query.c \
 	report/prf.c report/ovd.c report/heap.c report/text.c report/csv.c \
 	report/json.c report/html.c report/chrome.c report/annotate.c \
 	report/heapq.c report/heapexport.c \
-	report/mon.c
+	report/mon.c report/prfd.c

@@ -103,6 +103,8 @@ int		 report_mon(struct store *, const struct store_session *,
 		     const void *, int, FILE *, char **);
 int		 report_mon_profile(const struct store_session *, const void *,
 		     int, FILE *, char **);
+int		 report_prfd(struct store *, const struct store_session *,
+		     const void *, int, FILE *, char **);
 
 /*
  * Below: the interface between the files of report/, not for callers.

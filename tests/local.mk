@@ -42,6 +42,7 @@ include $(srcdir)/tests/unit/report.mk
 include $(srcdir)/tests/unit/ovd.mk
 include $(srcdir)/tests/unit/heap.mk
 include $(srcdir)/tests/unit/mon.mk
+include $(srcdir)/tests/unit/prfd.mk
 include $(srcdir)/tests/fuzz/local.mk
 include $(srcdir)/tests/tui/local.mk
 include $(srcdir)/tests/data/trace/local.mk

@@ -8,6 +8,11 @@
  * frame needs is in memory: a key press never runs SQL.  Enter on a
  * bucket pushes the list of its symbols.  The shares, names and orders
  * come from analyze/; this file draws them.
+ *
+ * Another view may open it over a model it built (tui_hist_open): the
+ * slots view, a prfd slot's detail counters.  Such a histogram is
+ * linear (analyze_hist.linear): addresses in hex, no DOS header, and no
+ * instructions to annotate (a dump keeps no code).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -39,6 +44,8 @@ struct hist {
 	double			 *cum;
 	size_t			  nrows;
 	double			  listed;	/* hits of all of them */
+	char			 *head[2];	/* the header's lines, or NULL:
+						   the PRF header */
 };
 
 /* The symbols of one bucket, with their share of its hits. */
@@ -63,6 +70,17 @@ static const struct analyze_level *
 hist_lv(struct hist *hs)
 {
 	return (analyze_hist_level(&hs->h, hs->level));
+}
+
+/*
+ * Whether the search's address is in [lo, hi) of the model: a linear
+ * model's addresses are offsets from its base, a search's are not.
+ */
+static int
+hist_search_in(const struct tui_view *tv, const struct analyze_hist *h,
+    uint64_t lo, uint64_t hi)
+{
+	return (tui_search_in(&tv->search, lo + h->base, hi + h->base));
 }
 
 /*
@@ -291,6 +309,11 @@ hist_header(struct hist *hs, int y, int w)
 	const struct store_prf	*p = &hs->h.prf;
 	int			 x;
 
+	if (hs->head[0] != NULL) {
+		tui_put(y, 0, w, A_BOLD, hs->head[0]);
+		tui_put(y + 1, 0, w, TUI_PLAIN, hs->head[1]);
+		return;
+	}
 	tui_putf(y, 0, w, A_BOLD, "%s  grain %u us  bucket %u para (%u bytes)"
 	    "  %llu samples%s", hs->program, p->clock_grain, p->bucket_siz,
 	    p->bucket_siz * 16, (unsigned long long)hs->h.total,
@@ -348,10 +371,17 @@ hist_draw_buckets(struct tui_view *tv, int y, int w)
 		    sizeof names);
 		/* seg:off from the PSP, as the reports write it. */
 		segoff = analyze_hist_segoff(&hs->h, b->lo);
-		tui_putf(yy, 0, w, marks != NULL && tui_search_in(&tv->search,
-		    b->lo, b->hi) ? tui_attr(TUI_C_MATCH) : attr,
-		    "%s %05llX-%05llX", segoff, (unsigned long long)b->lo,
-		    (unsigned long long)(b->hi - 1));
+		if (hs->h.linear)
+			tui_putf(yy, 0, w, marks != NULL && hist_search_in(tv,
+			    &hs->h, b->lo, b->hi) ? tui_attr(TUI_C_MATCH) :
+			    attr, "%s +%07llX", segoff, (unsigned long long)
+			    b->lo);
+		else
+			tui_putf(yy, 0, w, marks != NULL && hist_search_in(tv,
+			    &hs->h, b->lo, b->hi) ? tui_attr(TUI_C_MATCH) :
+			    attr, "%s %05llX-%05llX", segoff,
+			    (unsigned long long)b->lo,
+			    (unsigned long long)(b->hi - 1));
 		free(segoff);
 		tui_put_marks(yy, 22, symw, attr, names, marks);
 		snprintf(share, sizeof share, "%.2f%%", hist_pct(hs,
@@ -402,8 +432,8 @@ hist_draw_sym(struct tui_view *tv, size_t i, int yy, int w, int attr)
 	}
 	x += tui_put(yy, x, w - x, attr, " ");
 	segoff = analyze_hist_segoff(&hs->h, s->addr);
-	x += tui_putf(yy, x, w - x, marks != NULL && tui_search_in(
-	    &tv->search, s->addr, s->addr + (s->size != 0 ? s->size : 1)) ?
+	x += tui_putf(yy, x, w - x, marks != NULL && hist_search_in(tv,
+	    &hs->h, s->addr, s->addr + (s->size != 0 ? s->size : 1)) ?
 	    tui_attr(TUI_C_MATCH) : attr, "%s", segoff);
 	free(segoff);
 	x += tui_putf(yy, x, w - x, attr, " %5llu ", (unsigned long long)
@@ -447,14 +477,17 @@ hist_draw(struct tui_view *tv, int y, int h, int w)
 		if (hs->flat) {
 			hasb = hist_bounds(hs, w);
 			tui_putf(y + top, 0, w, tui_attr(TUI_C_HEADER),
-			    "%8s %7s %9s%s%s %-9s %5s %-8s %s", "share", "cum",
+			    "%8s %7s %9s%s%s %-*s %5s %-8s %s", "share", "cum",
 			    "hits", hasb ? " " : "", hasb ? "     bounds %" : "",
+			    hs->h.linear ? 12 : 9, hs->h.linear ? "address" :
 			    "seg:off", "size", "module", "symbol");
 		} else
 			tui_putf(y + top, 0, w, tui_attr(TUI_C_HEADER),
-			    "%-9s %-11s %-*s %9s %7s %7s", "seg:off",
-			    "linear", hist_symw(w), "symbols", "hits",
-			    "share", "cum");
+			    "%-*s %-*s %-*s %9s %7s %7s", hs->h.linear ? 12 : 9,
+			    hs->h.linear ? "address" : "seg:off",
+			    hs->h.linear ? 8 : 11, hs->h.linear ? "offset" :
+			    "linear", hist_symw(w), "symbols", "hits", "share",
+			    "cum");
 		top++;
 	}
 	tv->list.y = y + top;
@@ -603,6 +636,12 @@ hist_key(struct tui_view *tv, enum tui_action a)
 	case TUI_ACT_HIST_ANNOTATE:
 		if (tv->list.n == 0)
 			return (TUI_R_NONE);
+		if (hs->h.linear && (hs->flat ||
+		    a == TUI_ACT_HIST_ANNOTATE)) {
+			tui_message("no instructions to annotate: a dump"
+			    " keeps no code");
+			return (TUI_R_DRAW);
+		}
 		/* A symbol: its instructions, as perf report's Enter. */
 		if (hs->flat)
 			return (hist_annotate_sym(tv, &hs->h,
@@ -631,11 +670,11 @@ hist_match(struct tui_view *tv, size_t row, const char *pattern)
 		s = &hs->h.syms[hist_item(hs, row)];
 		return (tui_strcasestr(s->name, pattern) ||
 		    tui_strcasestr(s->module, pattern) ||
-		    tui_search_in(&tv->search, s->addr, s->addr +
+		    hist_search_in(tv, &hs->h, s->addr, s->addr +
 		    (s->size != 0 ? s->size : 1)));
 	}
 	b = &hist_lv(hs)->b[hist_item(hs, row)];
-	if (tui_search_in(&tv->search, b->lo, b->hi))
+	if (hist_search_in(tv, &hs->h, b->lo, b->hi))
 		return (1);
 	end = (size_t)b->sym_first + b->sym_count;
 	for (k = analyze_bucket_sym(&hs->h, b, 0); k < end;
@@ -681,6 +720,8 @@ hist_free(struct tui_view *tv)
 	free(hs->cum);
 	free(hs->program);
 	free(hs->key);
+	free(hs->head[0]);
+	free(hs->head[1]);
 	analyze_hist_free(&hs->h);
 	free(hs);
 }
@@ -697,13 +738,29 @@ static const struct tui_view_ops hist_ops = {
 	.free = hist_free,
 };
 
+/* What a view over a loaded model keeps beside it, and its state. */
+static void
+hist_setup(struct hist *hs)
+{
+	size_t	i;
+
+	hs->order = xcalloc(hs->h.nlevels, sizeof *hs->order);
+	hs->max = xcalloc(hs->h.nlevels, sizeof *hs->max);
+	for (i = 0; i < hs->h.nsyms; i++) {
+		if (hs->h.syms[i].hits > hs->flatmax)
+			hs->flatmax = hs->h.syms[i].hits;
+		hs->estimates += hs->h.syms[i].hits_lo !=
+		    hs->h.syms[i].hits_hi;
+	}
+	hist_restore(hs);
+}
+
 struct tui_view *
 tui_hist_new(int64_t id, char **cause)
 {
 	struct hist		*hs = xcalloc(1, sizeof *hs);
 	struct store_session	 ss;
 	struct tui_view		*tv;
-	size_t			 i;
 
 	if (analyze_hist_load(tui_store(), id, &hs->h, cause) != 0) {
 		free(hs);
@@ -716,18 +773,50 @@ tui_hist_new(int64_t id, char **cause)
 		hs->key = xstrdup(ss.sha256);
 		store_session_free(&ss);
 	}
-	hs->order = xcalloc(hs->h.nlevels, sizeof *hs->order);
-	hs->max = xcalloc(hs->h.nlevels, sizeof *hs->max);
-	for (i = 0; i < hs->h.nsyms; i++) {
-		if (hs->h.syms[i].hits > hs->flatmax)
-			hs->flatmax = hs->h.syms[i].hits;
-		hs->estimates += hs->h.syms[i].hits_lo !=
-		    hs->h.syms[i].hits_hi;
-	}
-	hist_restore(hs);
+	hist_setup(hs);
 	tv = tui_view_new(&hist_ops, hs);
 	tv->session = id;
 	hist_rows(tv);
+	return (tv);
+}
+
+/*
+ * A histogram over h, a model another view built (prfd's slot detail
+ * counters), which the view takes; program names it in the title, key
+ * is what its state is kept under, head0 and head1 its header's lines
+ * (taken too), and the cursor starts on the row of address at.
+ */
+struct tui_view *
+tui_hist_open(struct analyze_hist *h, int64_t id, const char *program,
+    const char *key, char *head0, char *head1, uint64_t at)
+{
+	struct hist	*hs = xcalloc(1, sizeof *hs);
+	struct tui_view	*tv;
+	size_t		 i;
+
+	hs->h = *h;
+	memset(h, 0, sizeof *h);
+	hs->program = xstrdup(program);
+	hs->key = xstrdup(key);
+	hs->head[0] = head0;
+	hs->head[1] = head1;
+	hist_setup(hs);
+	/* Asked for a symbol's place: the flat profile shows it. */
+	if (at != UINT64_MAX && hs->h.nsyms != 0)
+		hs->flat = 1;
+	tv = tui_view_new(&hist_ops, hs);
+	tv->session = id;
+	hist_rows(tv);
+	if (at == UINT64_MAX)
+		return (tv);
+	/* A symbol of the flat profile exactly, else the row holding at. */
+	for (i = 0; hs->flat && i < hs->h.nsyms; i++) {
+		if (hs->h.syms[i].addr == at) {
+			tui_list_goto(&tv->list, hist_row(hs, i));
+			return (tv);
+		}
+	}
+	hist_cursor_to(tv, at);
 	return (tv);
 }
 
@@ -738,6 +827,13 @@ bsyms_title(struct tui_view *tv)
 {
 	struct bsyms	*bs = tv->data;
 
+	if (bs->hs->h.linear)
+		return (xasprintf("profview: %s: bucket %012llX-%012llX, %llu"
+		    " hits in %zu part%s", bs->hs->program,
+		    (unsigned long long)(bs->hs->h.base + bs->b.lo),
+		    (unsigned long long)(bs->hs->h.base + bs->b.hi - 1),
+		    (unsigned long long)bs->b.hits, bs->n, bs->n == 1 ? "" :
+		    "s"));
 	return (xasprintf("profview: %s: bucket %05llX-%05llX, %llu hits in"
 	    " %zu part%s", bs->hs->program, (unsigned long long)bs->b.lo,
 	    (unsigned long long)(bs->b.hi - 1),
@@ -830,8 +926,8 @@ bsyms_match(struct tui_view *tv, size_t row, const char *pattern)
 		return (0);
 	s = &bs->hs->h.syms[bs->sh[row].sym];
 	return (tui_strcasestr(s->name, pattern) ||
-	    tui_strcasestr(s->module, pattern) || tui_search_in(&tv->search,
-	    s->addr, s->addr + (s->size != 0 ? s->size : 1)));
+	    tui_strcasestr(s->module, pattern) || hist_search_in(tv,
+	    &bs->hs->h, s->addr, s->addr + (s->size != 0 ? s->size : 1)));
 }
 
 static void

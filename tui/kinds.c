@@ -15,6 +15,7 @@ static const struct tui_kind kinds_table[] = {
 	{ "ovd", tui_timeline_new },
 	{ "heap", tui_heapmap_new },
 	{ "mon", tui_calls_new },
+	{ "prfd", tui_slots_new },
 };
 
 /* The view of kind name, or NULL when it has none. */

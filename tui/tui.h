@@ -49,6 +49,8 @@ int	tui_main(struct store *, const int64_t *, size_t,
 	G(CALLS,	"calls",	"In the calls view") \
 	G(CALLERS,	"callers",	"In a function's callers and callees") \
 	G(TREE,		"tree",		"In the call tree") \
+	G(SLOTS,	"slots",	"In the slots view") \
+	G(HITS,		"hits",		"In the hit table's flat profile") \
 	G(SQL,		"sql",		"In a :sql table") \
 	G(HELP,		"help",		"In the help view") \
 	G(PROMPT,	"prompt",	"At the : and / prompt") \
@@ -204,6 +206,15 @@ enum tui_group {
 	A(TREE, TREE_CLOSE,	"h Left -", \
 	    "close the path, or go to its caller") \
 	A(TREE, TREE_CPU,	"c", "real time or CPU time") \
+	A(SLOTS, SLOTS_SORT,	"s", "cycle the sort (count, address)") \
+	A(SLOTS, SLOTS_OPEN,	"Enter", \
+	    "the slot's detail counters in the histogram, named by its" \
+	    " module's symbols") \
+	A(SLOTS, SLOTS_HITS,	"t", \
+	    "the exact flat profile by symbol from the hit table") \
+	A(HITS, HITS_SORT,	"s", "cycle the sort (hits, address)") \
+	A(HITS, HITS_OPEN,	"Enter", \
+	    "the row's slot in the histogram, on its symbol") \
 	A(SQL, LEFT,		"h Left", "scroll one column left") \
 	A(SQL, RIGHT,		"l Right", "scroll one column right") \
 	A(SQL, SQL_SORT,	"s", \
@@ -535,6 +546,10 @@ struct tui_view	*tui_table_new(const char *, char **);
 struct tui_view	*tui_timeline_new(int64_t, char **);
 struct tui_view	*tui_units_new(struct tui_view *);
 struct tui_view	*tui_calls_new(int64_t, char **);
+struct tui_view	*tui_slots_new(int64_t, char **);
+struct analyze_hist;
+struct tui_view	*tui_hist_open(struct analyze_hist *, int64_t, const char *,
+		    const char *, char *, char *, uint64_t);
 struct tui_view	*tui_help_new(struct tui_view *);
 struct analyze_heapview;
 struct tui_view	*tui_heapmap_new(int64_t, char **);

@@ -7,9 +7,9 @@ check_PROGRAMS += tests/fuzz/replay_prf tests/fuzz/replay_map \
 	tests/fuzz/replay_ovd tests/fuzz/replay_ingest \
 	tests/fuzz/replay_report tests/fuzz/replay_cell \
 	tests/fuzz/replay_listing tests/fuzz/replay_heap \
-	tests/fuzz/replay_mon
+	tests/fuzz/replay_mon tests/fuzz/replay_prfd
 TESTS += tests/fuzz/replay_prf tests/fuzz/replay_map tests/fuzz/replay_ovd \
-	tests/fuzz/replay_mon \
+	tests/fuzz/replay_mon tests/fuzz/replay_prfd \
 	tests/fuzz/replay_ingest tests/fuzz/replay_report \
 	tests/fuzz/replay_cell tests/fuzz/replay_listing tests/fuzz/replay_heap
 
@@ -32,6 +32,11 @@ tests_fuzz_replay_mon_SOURCES = tests/fuzz/fuzz_mon.c tests/fuzz/replay.c \
 	tests/fuzz/fuzz.h
 tests_fuzz_replay_mon_CFLAGS = $(FUZZ_CFLAGS) -DFUZZ_CORPUS='"mon"'
 tests_fuzz_replay_mon_LDADD = $(CORE_LIBS)
+
+tests_fuzz_replay_prfd_SOURCES = tests/fuzz/fuzz_prfd.c tests/fuzz/replay.c \
+	tests/fuzz/fuzz.h
+tests_fuzz_replay_prfd_CFLAGS = $(FUZZ_CFLAGS) -DFUZZ_CORPUS='"prfd"'
+tests_fuzz_replay_prfd_LDADD = $(CORE_LIBS)
 
 # The whole ingest path from files (a data file and its map, found or
 # named, load rules, a second ingest), every report writer, and the :sql

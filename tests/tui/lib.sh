@@ -181,6 +181,8 @@ sql() {
 
 # start [TERM] -- ARGS: profview ARGS in an 80x24 pane, from a wrapper
 # that records stty -g before and after, the exit status, and the pid.
+# pvsize="W H" and pvlocale=LOCALE, when set, change the pane's size and
+# profview's LC_ALL (C.UTF-8).
 start() {
 	pvterm=screen-256color
 	if [ "$1" != -- ]; then pvterm=$1; shift; fi
@@ -190,7 +192,7 @@ start() {
 	cat > "$dir/wrap.sh" <<EOS
 trap : INT
 stty -g > "$dir/stty.before"
-sh -c 'echo \$\$ > "$dir/pid"; exec env TERM=$pvterm LC_ALL=C.UTF-8 \
+sh -c 'echo \$\$ > "$dir/pid"; exec env TERM=$pvterm LC_ALL=${pvlocale:-C.UTF-8} \
     XDG_STATE_HOME="$dir/state" "$PROFVIEW" --db "$dir/db" "\$@"' profview $*
 echo \$? > "$dir/status"
 stty -g > "$dir/stty.after"
@@ -203,7 +205,8 @@ EOS
 	$T kill-server 2>/dev/null
 	runs=$((runs + 1))
 	T="tmux -L pvt$$-$runs -f /dev/null"
-	$T new-session -d -x 80 -y 24 "sh $dir/wrap.sh"
+	set -- ${pvsize:-80 24}
+	$T new-session -d -x "$1" -y "$2" "sh $dir/wrap.sh"
 	wait_file "$dir/pid"
 }
 

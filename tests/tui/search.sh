@@ -118,8 +118,11 @@ wait_for -E "^:sql SELECT idx, hits$"
 ok $? "hits completes"
 keys "FROM BUC" Tab
 wait_for -E "^:sql SELECT idx, hits FROM bucket$" &&
-    [ "$(screen | sed -n 23p)" = "bucket  bucket_num  bucket_siz" ]
-ok $? "BUC completes to bucket, as the store spells it, and lists the three"
+    [ "$(screen | sed -n 23p)" = "$(sql "SELECT group_concat(name, '  ') FROM
+    (SELECT name FROM sqlite_master WHERE type = 'table' AND name LIKE 'buc%'
+    UNION SELECT p.name FROM sqlite_master m, pragma_table_info(m.name) p
+    WHERE m.type = 'table' AND p.name LIKE 'buc%' ORDER BY 1)")" ]
+ok $? "BUC completes to bucket, as the store spells it, and lists the names"
 keys " WHERE session = 1 AND zzz" Tab
 wait_for -E "^:sql SELECT idx, hits FROM bucket WHERE session = 1 AND zzz$" &&
     [ "$(screen | sed -n 23p)" = "no completion" ]

@@ -1,0 +1,283 @@
+/*
+ * The prfd session report: a Dos32Profile dump as OS/2's profile tools
+ * printed it.  The global counters with their shares, the slots with
+ * their counts and shares, each thread's counters, and the exact flat
+ * profile by symbol from the hit table.  Shares are of every sample of
+ * the dump (analyze/prfd.c); everything comes from the model.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "xmalloc.h"
+#include "analyze/analyze.h"
+#include "report/report.h"
+
+static const struct report_table prfd_t_header = {
+	"prfd", "Dump", REPORT_OBJECT, REPORT_NOHEAD, report_kv_cols,
+	REPORT_KV_COLS, NULL, -1, 0
+};
+
+static const struct report_col prfd_global_cols[] = {
+	{ "counter", "counter", 0, 0, 0 },
+	{ "samples", "samples", 0, 0, 0 },
+	{ "percent", "share %", 0, 2, 0 },
+};
+#define PRFD_GLOBAL_COLS	(sizeof prfd_global_cols / sizeof prfd_global_cols[0])
+
+static const struct report_table prfd_t_global = {
+	"global", "Global counters (PRFRET0)", REPORT_ROWS, 0,
+	prfd_global_cols, PRFD_GLOBAL_COLS, NULL, 2, 0
+};
+
+static const struct report_col prfd_slot_cols[] = {
+	{ "slot", "slot", 0, 0, 0 },
+	{ "module", "module", 0, 0, 32 },
+	{ "vaddr", "address", REPORT_HEX, 12, 0 },
+	{ "size", "size", 0, 0, 0 },
+	{ "flags", "mode", REPORT_HEX, 0, 0 },
+	{ "cnt", "count", 0, 0, 0 },
+	{ "percent", "share %", 0, 2, 0 },
+	{ "counters", "counters", 0, 0, 0 },
+	{ "symbols", "symbols", 0, 0, 0 },
+	{ "build_id", "", REPORT_MACHINE, 0, 0 },
+	{ "path", "", REPORT_MACHINE, 0, 0 },
+};
+#define PRFD_SLOT_COLS	(sizeof prfd_slot_cols / sizeof prfd_slot_cols[0])
+#define PRFD_SLOT_PCT	6
+
+static const struct report_table prfd_t_slots = {
+	"slots", "Slots (PRFRET1)", REPORT_ROWS, 0, prfd_slot_cols,
+	PRFD_SLOT_COLS, "no slots", PRFD_SLOT_PCT, 0
+};
+
+static const struct report_col prfd_thread_cols[] = {
+	{ "thrdno", "thread", 0, 0, 0 },
+	{ "tid", "tid", 0, 0, 0 },
+	{ "idle", "idle", 0, 0, 0 },
+	{ "vm86", "vm86", 0, 0, 0 },
+	{ "kernel", "kernel", 0, 0, 0 },
+	{ "shrmem", "shrmem", 0, 0, 0 },
+	{ "unknown", "unknown", 0, 0, 0 },
+	{ "hitbufcnt", "hits", 0, 0, 0 },
+	{ "errcnt", "errors", 0, 0, 0 },
+};
+#define PRFD_THREAD_COLS (sizeof prfd_thread_cols / sizeof prfd_thread_cols[0])
+
+static const struct report_table prfd_t_threads = {
+	"threads", "Threads (PRFRET0 per thread)", REPORT_ROWS, 0,
+	prfd_thread_cols, PRFD_THREAD_COLS, "no per-thread records", -1, 0
+};
+
+static const struct report_col prfd_flat_cols[] = {
+	{ "hits", "hits", 0, 0, 0 },
+	{ "percent", "of hits %", 0, 2, 0 },
+	{ "of_all_percent", "of all %", 0, 2, 0 },
+	{ "addr", "address", REPORT_HEX, 12, 0 },
+	{ "module", "module", 0, 0, 24 },
+	{ "symbol", "symbol", 0, 0, 48 },
+};
+#define PRFD_FLAT_COLS	(sizeof prfd_flat_cols / sizeof prfd_flat_cols[0])
+
+static const struct report_table prfd_t_flat = {
+	"flat", "Flat profile by symbol (the hit table, exact)", REPORT_ROWS,
+	0, prfd_flat_cols, PRFD_FLAT_COLS, "no hit table", 1, 0
+};
+
+static struct report_cell
+prfd_pct(const struct analyze_prfd *m, uint64_t n)
+{
+	return (report_real(analyze_prfd_pct(m, (double)n)));
+}
+
+static void
+prfd_header(struct report_out *out, const struct analyze_prfd *m)
+{
+	const struct store_prfd	*d = &m->d;
+	char			*shown;
+
+	report_table(out, &prfd_t_header);
+	report_kv_int(out, "pid", d->pid, "%lld", d->pid == 0 ? "the kernel"
+	    " (PRF_KERNEL)" : NULL);
+	report_kv_int(out, "width", d->width, "%lld", d->width == 4 ?
+	    "bytes in a ULONG: OS/2's" : "bytes in a ULONG");
+	report_kv_int(out, "timval", d->timval, "%lld us", "the sampling"
+	    " period asked for");
+	shown = xasprintf("%#x", d->flags);
+	report_kv(out, "flags", report_int(d->flags), shown, "r0_flags");
+	free(shown);
+	shown = xasprintf("2^%u = %llu bytes", d->shift,
+	    (unsigned long long)1 << d->shift);
+	report_kv(out, "shift", report_int(d->shift), shown, "a detail"
+	    " counter covers");
+	free(shown);
+	report_kv_int(out, "samples", (int64_t)m->total, "%lld", "the global"
+	    " counters and the slots' counts");
+	report_kv_int(out, "nhitbufs", (int64_t)d->nhitbufs, "%lld", NULL);
+	report_kv_int(out, "hitbufcnt", (int64_t)d->hitbufcnt, "%lld",
+	    "entries in the hit table");
+	report_kv_int(out, "errcnt", d->errcnt, "%lld", NULL);
+	if (d->period_ns >= 0)
+		report_kv_int(out, "period_ns", d->period_ns, "%lld ns",
+		    "between samples");
+	if (d->samples >= 0)
+		report_kv_int(out, "samples_taken", d->samples, "%lld", NULL);
+	if (d->ns >= 0) {
+		shown = xasprintf("%.3f s", d->ns / 1e9);
+		report_kv(out, "ns", report_int(d->ns), shown, "profiled");
+		free(shown);
+	}
+	if (d->command != NULL)
+		report_kv(out, "command", report_str(d->command), d->command,
+		    NULL);
+	if (!d->extension)
+		report_kv(out, "extension", report_int(0), "none", "an OS/2"
+		    " dump: addresses only");
+	report_table_end(out);
+}
+
+static void
+prfd_global(struct report_out *out, const struct analyze_prfd *m)
+{
+	const char		*name[] = { "idle", "vm86", "kernel", "shrmem",
+	    "unknown", "slots" };
+	const uint64_t		 v[] = { m->d.idle, m->d.vm86, m->d.kernel,
+	    m->d.shrmem, m->d.unknown, m->slots_total };
+	struct report_cell	 c[PRFD_GLOBAL_COLS];
+	size_t			 i;
+
+	report_table(out, &prfd_t_global);
+	for (i = 0; i < sizeof v / sizeof v[0]; i++) {
+		c[0] = report_str(name[i]);
+		c[1] = report_int((int64_t)v[i]);
+		c[2] = prfd_pct(m, v[i]);
+		report_row(out, c);
+	}
+	report_table_end(out);
+}
+
+static void
+prfd_slots(struct report_out *out, const struct analyze_prfd *m)
+{
+	const struct store_prfd_slot	*s;
+	struct report_cell		 c[PRFD_SLOT_COLS];
+	const char			*mod;
+	size_t				 i;
+
+	report_table(out, &prfd_t_slots);
+	for (i = 0; i < m->nslots; i++) {
+		s = &m->slots[i];
+		mod = analyze_prfd_module(m, i);
+		c[0] = report_int((int64_t)i);
+		c[1] = mod != NULL ? report_str(mod) : report_null();
+		c[2] = report_int((int64_t)s->vaddr);
+		c[3] = report_int((int64_t)s->size);
+		c[4] = report_int((int64_t)s->flags);
+		c[5] = report_int((int64_t)s->cnt);
+		c[6] = prfd_pct(m, s->cnt);
+		c[7] = report_int(s->nbuckets);
+		c[8] = report_int(s->symbols);
+		c[9] = s->build_id != NULL ? report_str(s->build_id) :
+		    report_null();
+		c[10] = s->module != NULL ? report_str(s->module) :
+		    report_null();
+		report_row(out, c);
+	}
+	report_table_end(out);
+}
+
+static void
+prfd_threads(struct report_out *out, const struct analyze_prfd *m)
+{
+	const struct store_prfd_thread	*t;
+	struct report_cell		 c[PRFD_THREAD_COLS];
+	size_t				 i;
+
+	report_table(out, &prfd_t_threads);
+	for (i = 0; i < m->nthreads; i++) {
+		t = &m->threads[i];
+		c[0] = report_int(t->thrdno);
+		c[1] = t->tid >= 0 ? report_int(t->tid) : report_null();
+		c[2] = report_int((int64_t)t->idle);
+		c[3] = report_int((int64_t)t->vm86);
+		c[4] = report_int((int64_t)t->kernel);
+		c[5] = report_int((int64_t)t->shrmem);
+		c[6] = report_int((int64_t)t->unknown);
+		c[7] = report_int((int64_t)t->hitbufcnt);
+		c[8] = report_int(t->errcnt);
+		report_row(out, c);
+	}
+	report_table_end(out);
+}
+
+static void
+prfd_flat(struct report_out *out, const struct analyze_prfd *m)
+{
+	const struct analyze_prfd_flat	*f;
+	struct report_cell		 c[PRFD_FLAT_COLS];
+	const char			*mod;
+	char				*name;
+	size_t				 i;
+
+	report_table(out, &prfd_t_flat);
+	for (i = 0; i < m->nflat; i++) {
+		f = &m->flat[i];
+		name = analyze_prfd_flat_name(m, f);
+		mod = f->sym != SIZE_MAX ? m->syms[f->sym].module :
+		    f->slot != SIZE_MAX ? analyze_prfd_module(m, f->slot) :
+		    NULL;
+		c[0] = report_int((int64_t)f->hits);
+		c[1] = report_real(m->hit_total != 0 ? 100.0 *
+		    (double)f->hits / (double)m->hit_total : 0);
+		c[2] = prfd_pct(m, f->hits);
+		c[3] = f->slot != SIZE_MAX || f->sym != SIZE_MAX ?
+		    report_int((int64_t)f->addr) : report_null();
+		c[4] = mod != NULL ? report_str(mod) : report_null();
+		c[5] = report_str(name);
+		report_row(out, c);
+		free(name);
+	}
+	report_table_end(out);
+}
+
+int
+report_prfd(struct store *st, const struct store_session *ss,
+    const void *model, int format, FILE *f, char **cause)
+{
+	const struct analyze_prfd	*m = model;
+	struct report_out		 out;
+	struct report_doc		 doc;
+	const struct report_table	*tables[7];
+	char				**warn, *title;
+	size_t				 nwarn;
+	int				 rc;
+
+	if (report_warnings_get(st, ss, &warn, &nwarn, cause) != 0)
+		return (-1);
+	title = report_title(ss);
+	tables[0] = &report_tab_session;
+	tables[1] = &prfd_t_header;
+	tables[2] = &prfd_t_global;
+	tables[3] = &prfd_t_slots;
+	tables[4] = &prfd_t_flat;
+	tables[5] = &report_tab_warnings;
+	tables[6] = &prfd_t_threads;
+	doc.title = title;
+	doc.bare = 0;
+	doc.tables = tables;
+	doc.ntables = 7;
+
+	report_begin(&out, f, format, &doc);
+	report_session_rows(&out, ss, nwarn);
+	prfd_header(&out, m);
+	prfd_global(&out, m);
+	prfd_slots(&out, m);
+	prfd_flat(&out, m);
+	report_warnings_rows(&out, warn, nwarn);
+	prfd_threads(&out, m);
+	rc = report_end(&out, cause);
+
+	report_warnings_free(warn, nwarn);
+	free(title);
+	return (rc);
+}

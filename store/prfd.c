@@ -1,0 +1,357 @@
+/*
+ * The prfd kind's tables: a Dos32Profile dump.  The header with the
+ * process's global counters (PRFRET0 of us_thrdno 0) and what our
+ * extension record says, one row a session; each thread's PRFRET0; the
+ * slots (PRFVA) with their modules; the hit table (PRFRET2) by address.
+ * The detail counters (PRFRET3) are core bucket rows, each slot's a run
+ * of idx that prfd_slot names, and the modules' symbols core symbol
+ * rows, so that the histogram and its exports serve them.  Names are the
+ * seed's, without their r0_/va_ prefixes.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "xmalloc.h"
+#include "store/store.h"
+
+static const char *const store_prfd_migrations[] = {
+	/* 0 -> 1 */
+	"CREATE TABLE IF NOT EXISTS prfd ("
+	"  session INTEGER PRIMARY KEY REFERENCES session(id) ON DELETE CASCADE,"
+	"  pid INTEGER NOT NULL,"
+	"  width INTEGER NOT NULL,"
+	"  timval INTEGER NOT NULL,"
+	"  flags INTEGER NOT NULL,"
+	"  shift INTEGER NOT NULL,"
+	"  idle INTEGER NOT NULL,"
+	"  vm86 INTEGER NOT NULL,"
+	"  kernel INTEGER NOT NULL,"
+	"  shrmem INTEGER NOT NULL,"
+	"  unknown INTEGER NOT NULL,"
+	"  nhitbufs INTEGER NOT NULL,"
+	"  hitbufcnt INTEGER NOT NULL,"
+	"  errcnt INTEGER NOT NULL,"
+	"  r0_timval INTEGER NOT NULL,"
+	"  extension INTEGER NOT NULL,"
+	"  hit_table INTEGER NOT NULL,"
+	"  period_ns INTEGER,"
+	"  samples INTEGER,"
+	"  ns INTEGER,"
+	"  command TEXT);"
+	"CREATE TABLE IF NOT EXISTS prfd_thread ("
+	"  session INTEGER NOT NULL REFERENCES session(id) ON DELETE CASCADE,"
+	"  thrdno INTEGER NOT NULL,"
+	"  tid INTEGER,"
+	"  flags INTEGER NOT NULL,"
+	"  idle INTEGER NOT NULL,"
+	"  vm86 INTEGER NOT NULL,"
+	"  kernel INTEGER NOT NULL,"
+	"  shrmem INTEGER NOT NULL,"
+	"  unknown INTEGER NOT NULL,"
+	"  hitbufcnt INTEGER NOT NULL,"
+	"  errcnt INTEGER NOT NULL,"
+	"  PRIMARY KEY (session, thrdno)) WITHOUT ROWID;"
+	"CREATE TABLE IF NOT EXISTS prfd_slot ("
+	"  session INTEGER NOT NULL REFERENCES session(id) ON DELETE CASCADE,"
+	"  idx INTEGER NOT NULL,"
+	"  vaddr INTEGER NOT NULL,"
+	"  size INTEGER NOT NULL,"
+	"  flags INTEGER NOT NULL,"
+	"  cnt INTEGER NOT NULL,"
+	"  bucket_first INTEGER,"
+	"  nbuckets INTEGER NOT NULL,"
+	"  module TEXT,"
+	"  build_id TEXT,"
+	"  symbols INTEGER NOT NULL,"
+	"  PRIMARY KEY (session, idx)) WITHOUT ROWID;"
+	"CREATE TABLE IF NOT EXISTS prfd_hit ("
+	"  session INTEGER NOT NULL REFERENCES session(id) ON DELETE CASCADE,"
+	"  addr INTEGER NOT NULL,"
+	"  hits INTEGER NOT NULL,"
+	"  PRIMARY KEY (session, addr)) WITHOUT ROWID;",
+};
+
+static const char *const store_prfd_purge[] = {
+	"DELETE FROM prfd_hit WHERE session = ?1",
+	"DELETE FROM prfd_slot WHERE session = ?1",
+	"DELETE FROM prfd_thread WHERE session = ?1",
+	"DELETE FROM prfd WHERE session = ?1",
+};
+
+const struct store_schema store_prfd_schema = {
+	store_prfd_migrations,
+	sizeof store_prfd_migrations / sizeof store_prfd_migrations[0],
+	"SELECT printf('pid %d, %d slot%s, %d samples, counters of %d bytes',"
+	" p.pid, (SELECT count(*) FROM prfd_slot l WHERE l.session = s.id),"
+	" CASE (SELECT count(*) FROM prfd_slot l WHERE l.session = s.id)"
+	" WHEN 1 THEN '' ELSE 's' END,"
+	" p.idle + p.vm86 + p.kernel + p.shrmem + p.unknown +"
+	" (SELECT coalesce(sum(cnt), 0) FROM prfd_slot l"
+	" WHERE l.session = s.id), 1 << p.shift)"
+	" FROM prfd p WHERE p.session = s.id",
+	store_prfd_purge,
+	sizeof store_prfd_purge / sizeof store_prfd_purge[0]
+};
+
+static const struct store_table store_t_prfd = {
+	"prfd", "pid, width, timval, flags, shift, idle, vm86, kernel,"
+	" shrmem, unknown, nhitbufs, hitbufcnt, errcnt, r0_timval, extension,"
+	" hit_table, period_ns, samples, ns, command", NULL
+};
+static const struct store_table store_t_prfd_thread = {
+	"prfd_thread", "thrdno, tid, flags, idle, vm86, kernel, shrmem,"
+	" unknown, hitbufcnt, errcnt", NULL
+};
+static const struct store_table store_t_prfd_slot = {
+	"prfd_slot", "idx, vaddr, size, flags, cnt, bucket_first, nbuckets,"
+	" module, build_id, symbols", NULL
+};
+static const struct store_table store_t_prfd_hit = {
+	"prfd_hit", "addr, hits", NULL
+};
+
+/* An optional count: NULL for -1 (the dump does not say). */
+static void
+store_prfd_put_opt(struct store_row *r, int64_t v)
+{
+	if (v < 0)
+		store_put_null(r);
+	else
+		store_put_int(r, v);
+}
+
+int
+store_prfd_add(struct store *st, int64_t session, const struct store_prfd *d)
+{
+	struct store_row	*r;
+
+	if ((r = store_row(st, &store_t_prfd, session)) == NULL)
+		return (-1);
+	store_put_int(r, d->pid);
+	store_put_int(r, d->width);
+	store_put_int(r, d->timval);
+	store_put_int(r, d->flags);
+	store_put_int(r, d->shift);
+	store_put_int(r, (int64_t)d->idle);
+	store_put_int(r, (int64_t)d->vm86);
+	store_put_int(r, (int64_t)d->kernel);
+	store_put_int(r, (int64_t)d->shrmem);
+	store_put_int(r, (int64_t)d->unknown);
+	store_put_int(r, (int64_t)d->nhitbufs);
+	store_put_int(r, (int64_t)d->hitbufcnt);
+	store_put_int(r, d->errcnt);
+	store_put_int(r, d->r0_timval);
+	store_put_int(r, d->extension);
+	store_put_int(r, d->hit_table);
+	store_prfd_put_opt(r, d->period_ns);
+	store_prfd_put_opt(r, d->samples);
+	store_prfd_put_opt(r, d->ns);
+	if (d->command != NULL)
+		store_put_text(r, d->command);
+	else
+		store_put_null(r);
+	return (store_row_end(st, r));
+}
+
+/* The header of prfd session; -1 if it has none.  command is to free. */
+int
+store_prfd_get(struct store *st, int64_t session, struct store_prfd *d)
+{
+	struct store_cursor	*c;
+	const char		*t;
+	int			 rc;
+
+	memset(d, 0, sizeof *d);
+	c = store_cursor_open(st, "SELECT pid, width, timval, flags, shift,"
+	    " idle, vm86, kernel, shrmem, unknown, nhitbufs, hitbufcnt,"
+	    " errcnt, r0_timval, extension, hit_table, coalesce(period_ns, -1),"
+	    " coalesce(samples, -1), coalesce(ns, -1), command FROM prfd"
+	    " WHERE session = ?1", session);
+	if ((rc = store_cursor_step(c)) == 1) {
+		d->pid = (uint32_t)store_cursor_int(c, 0);
+		d->width = (unsigned)store_cursor_int(c, 1);
+		d->timval = (uint16_t)store_cursor_int(c, 2);
+		d->flags = (uint16_t)store_cursor_int(c, 3);
+		d->shift = (uint16_t)store_cursor_int(c, 4);
+		d->idle = (uint64_t)store_cursor_int(c, 5);
+		d->vm86 = (uint64_t)store_cursor_int(c, 6);
+		d->kernel = (uint64_t)store_cursor_int(c, 7);
+		d->shrmem = (uint64_t)store_cursor_int(c, 8);
+		d->unknown = (uint64_t)store_cursor_int(c, 9);
+		d->nhitbufs = (uint64_t)store_cursor_int(c, 10);
+		d->hitbufcnt = (uint64_t)store_cursor_int(c, 11);
+		d->errcnt = (uint8_t)store_cursor_int(c, 12);
+		d->r0_timval = (uint16_t)store_cursor_int(c, 13);
+		d->extension = (int)store_cursor_int(c, 14);
+		d->hit_table = (int)store_cursor_int(c, 15);
+		d->period_ns = store_cursor_int(c, 16);
+		d->samples = store_cursor_int(c, 17);
+		d->ns = store_cursor_int(c, 18);
+		if ((t = store_cursor_text(c, 19)) != NULL)
+			d->command = xstrdup(t);
+	}
+	store_cursor_close(c);
+	return (rc == 1 ? 0 : -1);
+}
+
+int
+store_prfd_thread_add(struct store *st, int64_t session,
+    const struct store_prfd_thread *t)
+{
+	struct store_row	*r;
+
+	if ((r = store_row(st, &store_t_prfd_thread, session)) == NULL)
+		return (-1);
+	store_put_int(r, t->thrdno);
+	store_prfd_put_opt(r, t->tid);
+	store_put_int(r, t->flags);
+	store_put_int(r, (int64_t)t->idle);
+	store_put_int(r, (int64_t)t->vm86);
+	store_put_int(r, (int64_t)t->kernel);
+	store_put_int(r, (int64_t)t->shrmem);
+	store_put_int(r, (int64_t)t->unknown);
+	store_put_int(r, (int64_t)t->hitbufcnt);
+	store_put_int(r, t->errcnt);
+	return (store_row_end(st, r));
+}
+
+/* A session's threads by us_thrdno. */
+struct store_cursor *
+store_prfd_threads(struct store *st, int64_t session)
+{
+	return (store_cursor_open(st, "SELECT thrdno, coalesce(tid, -1),"
+	    " flags, idle, vm86, kernel, shrmem, unknown, hitbufcnt, errcnt"
+	    " FROM prfd_thread WHERE session = ?1 ORDER BY thrdno", session));
+}
+
+int
+store_prfd_thread_next(struct store_cursor *c, struct store_prfd_thread *t)
+{
+	int	rc;
+
+	if ((rc = store_cursor_step(c)) != 1)
+		return (rc);
+	t->thrdno = (uint32_t)store_cursor_int(c, 0);
+	t->tid = store_cursor_int(c, 1);
+	t->flags = (uint16_t)store_cursor_int(c, 2);
+	t->idle = (uint64_t)store_cursor_int(c, 3);
+	t->vm86 = (uint64_t)store_cursor_int(c, 4);
+	t->kernel = (uint64_t)store_cursor_int(c, 5);
+	t->shrmem = (uint64_t)store_cursor_int(c, 6);
+	t->unknown = (uint64_t)store_cursor_int(c, 7);
+	t->hitbufcnt = (uint64_t)store_cursor_int(c, 8);
+	t->errcnt = (uint8_t)store_cursor_int(c, 9);
+	return (1);
+}
+
+int
+store_prfd_slot_add(struct store *st, int64_t session,
+    const struct store_prfd_slot *s)
+{
+	struct store_row	*r;
+
+	if ((r = store_row(st, &store_t_prfd_slot, session)) == NULL)
+		return (-1);
+	store_put_int(r, s->idx);
+	store_put_int(r, (int64_t)s->vaddr);
+	store_put_int(r, (int64_t)s->size);
+	store_put_int(r, (int64_t)s->flags);
+	store_put_int(r, (int64_t)s->cnt);
+	store_prfd_put_opt(r, s->bucket_first);
+	store_put_int(r, s->nbuckets);
+	if (s->module != NULL)
+		store_put_text(r, s->module);
+	else
+		store_put_null(r);
+	if (s->build_id != NULL)
+		store_put_text(r, s->build_id);
+	else
+		store_put_null(r);
+	store_put_int(r, s->symbols);
+	return (store_row_end(st, r));
+}
+
+/* A session's slots in the dump's order. */
+struct store_cursor *
+store_prfd_slots(struct store *st, int64_t session)
+{
+	return (store_cursor_open(st, "SELECT idx, vaddr, size, flags, cnt,"
+	    " coalesce(bucket_first, -1), nbuckets, module, build_id, symbols"
+	    " FROM prfd_slot WHERE session = ?1 ORDER BY idx", session));
+}
+
+/* The next slot; module and build_id are xstrdup'd (or NULL). */
+int
+store_prfd_slot_next(struct store_cursor *c, struct store_prfd_slot *s)
+{
+	const char	*t;
+	int		 rc;
+
+	if ((rc = store_cursor_step(c)) != 1)
+		return (rc);
+	s->idx = store_cursor_int(c, 0);
+	s->vaddr = (uint64_t)store_cursor_int(c, 1);
+	s->size = (uint64_t)store_cursor_int(c, 2);
+	s->flags = (uint64_t)store_cursor_int(c, 3);
+	s->cnt = (uint64_t)store_cursor_int(c, 4);
+	s->bucket_first = store_cursor_int(c, 5);
+	s->nbuckets = store_cursor_int(c, 6);
+	t = store_cursor_text(c, 7);
+	s->module = t != NULL ? xstrdup(t) : NULL;
+	t = store_cursor_text(c, 8);
+	s->build_id = t != NULL ? xstrdup(t) : NULL;
+	s->symbols = store_cursor_int(c, 9);
+	return (1);
+}
+
+int
+store_prfd_hit_add(struct store *st, int64_t session, uint64_t addr,
+    uint64_t hits)
+{
+	struct store_row	*r;
+
+	if ((r = store_row(st, &store_t_prfd_hit, session)) == NULL)
+		return (-1);
+	store_put_int(r, (int64_t)addr);
+	store_put_int(r, (int64_t)hits);
+	return (store_row_end(st, r));
+}
+
+/*
+ * A slot's detail counters: the session's bucket rows from idx first,
+ * n of them, by idx (store_bucket_next), a range of the bucket table's
+ * key, not a scan of every slot's.
+ */
+struct store_cursor *
+store_prfd_buckets(struct store *st, int64_t session, int64_t first,
+    int64_t n)
+{
+	struct store_cursor	*c;
+
+	c = store_cursor_open(st, "SELECT idx, lo, hi, hits FROM bucket"
+	    " WHERE session = ?1 AND idx >= ?2 AND idx < ?3 ORDER BY idx",
+	    session);
+	store_cursor_bind(c, 2, first);
+	store_cursor_bind(c, 3, first + n);
+	return (c);
+}
+
+/* A session's hit table by address. */
+struct store_cursor *
+store_prfd_hits(struct store *st, int64_t session)
+{
+	return (store_cursor_open(st, "SELECT addr, hits FROM prfd_hit"
+	    " WHERE session = ?1 ORDER BY addr", session));
+}
+
+int
+store_prfd_hit_next(struct store_cursor *c, uint64_t *addr, uint64_t *hits)
+{
+	int	rc;
+
+	if ((rc = store_cursor_step(c)) != 1)
+		return (rc);
+	*addr = (uint64_t)store_cursor_int(c, 0);
+	*hits = (uint64_t)store_cursor_int(c, 1);
+	return (1);
+}

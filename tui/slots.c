@@ -1,0 +1,503 @@
+/*
+ * The slots view of a Dos32Profile dump (prfd sessions), as OS/2's
+ * profile tools printed one: the global counters with their shares at
+ * the top, then a row per slot (module, address, size, mode, count,
+ * share), sorted by count or address.  Enter opens a slot's detail
+ * counters in the histogram view (tui/hist.c over analyze/hist.c), named
+ * by its module's symbols; t the exact flat profile by symbol from the
+ * hit table, whose Enter opens the row's slot on its symbol.  Shares are
+ * of every sample of the dump (analyze/prfd.c).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include <curses.h>
+
+#include "xmalloc.h"
+#include "analyze/analyze.h"
+#include "tui/tui.h"
+
+struct slots {
+	struct analyze_prfd	*m;
+	char			*program;
+	char			*key;		/* the file's SHA-256 */
+	size_t			*order;
+	int			 byaddr;	/* else by count */
+};
+
+struct hits {
+	struct slots		*ss;		/* the parent view's */
+	size_t			*order;
+	int			 byaddr;	/* else by hits */
+};
+
+/* A slot's module name, or what it is without one. */
+static const char *
+slots_module(const struct analyze_prfd *m, size_t k)
+{
+	const char	*mod = analyze_prfd_module(m, k);
+
+	return (mod != NULL ? mod : "(no module)");
+}
+
+static int
+slots_cmp(const void *a, const void *b, void *arg)
+{
+	const struct slots		*ss = arg;
+	const struct store_prfd_slot	*x = &ss->m->slots[*(const size_t *)a];
+	const struct store_prfd_slot	*y = &ss->m->slots[*(const size_t *)b];
+
+	if (!ss->byaddr && x->cnt != y->cnt)
+		return (x->cnt > y->cnt ? -1 : 1);
+	if (x->vaddr != y->vaddr)
+		return (x->vaddr < y->vaddr ? -1 : 1);
+	return (x->idx < y->idx ? -1 : x->idx > y->idx);
+}
+
+static void
+slots_sort(struct slots *ss)
+{
+	size_t	i;
+
+	for (i = 0; i < ss->m->nslots; i++)
+		ss->order[i] = i;
+	qsort_r(ss->order, ss->m->nslots, sizeof *ss->order, slots_cmp, ss);
+}
+
+static char *
+slots_title(struct tui_view *tv)
+{
+	struct slots	*ss = tv->data;
+
+	return (xasprintf("profview: %s: %zu slot%s by %s, %llu samples",
+	    ss->program, ss->m->nslots, ss->m->nslots == 1 ? "" : "s",
+	    ss->byaddr ? "address" : "count",
+	    (unsigned long long)ss->m->total));
+}
+
+/* The two lines over the table: the dump, and the global counters. */
+static char *
+slots_head(const struct analyze_prfd *m, const char *program)
+{
+	char	*period, *s;
+
+	if (m->d.period_ns > 0)
+		period = xasprintf("period %lld us", (long long)
+		    (m->d.period_ns / 1000));
+	else
+		period = xasprintf("timval %u us", m->d.timval);
+	s = xasprintf("%s  pid %u  %s  %llu samples  counters of %llu bytes",
+	    program, m->d.pid, period, (unsigned long long)m->total,
+	    (unsigned long long)1 << m->d.shift);
+	free(period);
+	return (s);
+}
+
+static char *
+slots_counters(const struct analyze_prfd *m)
+{
+	return (xasprintf("idle %llu (%.1f%%)  kernel %llu (%.1f%%)  shrmem"
+	    " %llu (%.1f%%)  unknown %llu (%.1f%%)  vm86 %llu",
+	    (unsigned long long)m->d.idle, analyze_prfd_pct(m,
+	    (double)m->d.idle), (unsigned long long)m->d.kernel,
+	    analyze_prfd_pct(m, (double)m->d.kernel),
+	    (unsigned long long)m->d.shrmem, analyze_prfd_pct(m,
+	    (double)m->d.shrmem), (unsigned long long)m->d.unknown,
+	    analyze_prfd_pct(m, (double)m->d.unknown),
+	    (unsigned long long)m->d.vm86));
+}
+
+static void
+slots_draw(struct tui_view *tv, int y, int h, int w)
+{
+	struct slots			*ss = tv->data;
+	const struct store_prfd_slot	*s;
+	char				*t;
+	size_t				 i;
+	int				 row, attr, yy, top = 0;
+
+	/* Small screens lose the counters first, as the histogram. */
+	if (h >= 6) {
+		t = slots_head(ss->m, ss->program);
+		tui_put(y, 0, w, A_BOLD, t);
+		free(t);
+		t = slots_counters(ss->m);
+		tui_put(y + 1, 0, w, TUI_PLAIN, t);
+		free(t);
+		top = 2;
+	}
+	if (h >= 3) {
+		tui_putf(y + top, 0, w, tui_attr(TUI_C_HEADER), "%-16s %12s"
+		    " %10s %6s %10s %7s", "module", "address", "size", "mode",
+		    "count", "share");
+		top++;
+	}
+	tv->list.y = y + top;
+	tui_list_fit(&tv->list, h - top);
+	if (tv->list.n == 0) {
+		tui_put(y + top, 0, w, TUI_PLAIN, "No slots.");
+		return;
+	}
+	for (row = 0; row < tv->list.height; row++) {
+		if ((i = tv->list.top + (size_t)row) >= tv->list.n)
+			break;
+		s = &ss->m->slots[ss->order[i]];
+		yy = y + top + row;
+		attr = i == tv->list.cur ? tui_attr(TUI_C_CURSOR) : TUI_PLAIN;
+		if (attr != TUI_PLAIN)
+			tui_fill(yy, 0, w, attr);
+		tui_fill(yy, 0, 16, attr);
+		tui_put_marks(yy, 0, 16, attr, slots_module(ss->m,
+		    ss->order[i]), tui_search_marks(tv));
+		tui_putf(yy, 16, w - 16, attr, " %012llX %10llu %#6llx %10llu"
+		    " %6.2f%%", (unsigned long long)s->vaddr,
+		    (unsigned long long)s->size, (unsigned long long)s->flags,
+		    (unsigned long long)s->cnt, analyze_prfd_pct(ss->m,
+		    (double)s->cnt));
+	}
+}
+
+/*
+ * Open slot k's detail counters in the histogram, the cursor on address
+ * at (UINT64_MAX: where the histogram opens).
+ */
+static int
+slots_open(struct tui_view *tv, struct slots *ss, size_t k, uint64_t at)
+{
+	struct analyze_hist	 h;
+	struct tui_view		*v;
+	char			*cause = NULL, *name, *key, *head;
+
+	if (analyze_prfd_slot_hist(tui_store(), ss->m, k, &h, &cause) != 0) {
+		tui_message("%s", cause);
+		free(cause);
+		return (TUI_R_DRAW);
+	}
+	name = xasprintf("%s %012llX", slots_module(ss->m, k),
+	    (unsigned long long)ss->m->slots[k].vaddr);
+	key = xasprintf("%s:slot%zu", ss->key, k);
+	head = xasprintf("%s  %llu samples (%.2f%%) in %lld counters of %llu"
+	    " bytes", name, (unsigned long long)ss->m->slots[k].cnt,
+	    analyze_prfd_pct(ss->m, (double)ss->m->slots[k].cnt),
+	    (long long)ss->m->slots[k].nbuckets,
+	    (unsigned long long)1 << ss->m->d.shift);
+	v = tui_hist_open(&h, tv->session, name, key, head,
+	    slots_counters(ss->m), at == UINT64_MAX ? at : at -
+	    ss->m->slots[k].vaddr);
+	free(name);
+	free(key);
+	tui_push(v);
+	return (TUI_R_DRAW);
+}
+
+static struct tui_view	*tui_hits_new(struct tui_view *, struct slots *);
+
+/* After a sort: the search again, the cursor on item k where it went. */
+static void
+slots_resorted(struct tui_view *tv, const size_t *order, size_t k)
+{
+	size_t	i;
+
+	tv->search.stale = 1;
+	for (i = 0; i < tv->list.n; i++) {
+		if (order[i] == k)
+			tui_list_goto(&tv->list, i);
+	}
+}
+
+static int
+slots_key(struct tui_view *tv, enum tui_action a)
+{
+	struct slots	*ss = tv->data;
+	char		*cause = NULL;
+	size_t		 k;
+
+	switch (a) {
+	case TUI_ACT_SLOTS_SORT:
+		k = tv->list.n != 0 ? ss->order[tv->list.cur] : 0;
+		ss->byaddr = !ss->byaddr;
+		slots_sort(ss);
+		slots_resorted(tv, ss->order, k);
+		tui_message("sorted by %s", ss->byaddr ? "address" : "count");
+		return (TUI_R_DRAW);
+	case TUI_ACT_SLOTS_OPEN:
+		if (tv->list.n == 0)
+			return (TUI_R_NONE);
+		return (slots_open(tv, ss, ss->order[tv->list.cur],
+		    UINT64_MAX));
+	case TUI_ACT_SLOTS_HITS:
+		if (!ss->m->d.hit_table) {
+			tui_message("no hit table in this dump");
+			return (TUI_R_DRAW);
+		}
+		if (analyze_prfd_table(tui_store(), ss->m, &cause) != 0) {
+			tui_message("error: %s", cause);
+			free(cause);
+			return (TUI_R_DRAW);
+		}
+		tui_push(tui_hits_new(tv, ss));
+		return (TUI_R_DRAW);
+	default:
+		return (TUI_R_UNUSED);
+	}
+}
+
+/* The module's name, or an address inside the slot. */
+static int
+slots_match(struct tui_view *tv, size_t row, const char *pattern)
+{
+	struct slots			*ss = tv->data;
+	const struct store_prfd_slot	*s = &ss->m->slots[ss->order[row]];
+
+	return (tui_strcasestr(slots_module(ss->m, ss->order[row]),
+	    pattern) || tui_search_in(&tv->search, s->vaddr, s->vaddr +
+	    s->size));
+}
+
+static int
+slots_export(struct tui_view *tv, int format, FILE *f, char **cause)
+{
+	struct slots	*ss = tv->data;
+
+	if (analyze_prfd_table(tui_store(), ss->m, cause) != 0)
+		return (-1);
+	return (tui_export_model(tv, ss->m, format, f, cause));
+}
+
+static const void *
+slots_model(struct tui_view *tv)
+{
+	return (((struct slots *)tv->data)->m);
+}
+
+static void
+slots_free(struct tui_view *tv)
+{
+	struct slots	*ss = tv->data;
+
+	analyze_prfd_model_free(ss->m);
+	free(ss->order);
+	free(ss->program);
+	free(ss->key);
+	free(ss);
+}
+
+static const struct tui_view_ops slots_ops = {
+	.name = "slots",
+	.help = "a Dos32Profile dump's slots and global counters, with"
+	    " their shares",
+	.draw = slots_draw,
+	.key = slots_key,
+	.title = slots_title,
+	.match = slots_match,
+	.export = slots_export,
+	.model = slots_model,
+	.free = slots_free,
+};
+
+struct tui_view *
+tui_slots_new(int64_t id, char **cause)
+{
+	struct slots		*ss = xcalloc(1, sizeof *ss);
+	struct store_session	 sess;
+	struct tui_view		*tv;
+
+	/* The hit table waits for t, Enter or :export: it may be big. */
+	ss->m = xcalloc(1, sizeof *ss->m);
+	if (analyze_prfd_load_head(tui_store(), id, ss->m, cause) != 0) {
+		free(ss->m);
+		free(ss);
+		return (NULL);
+	}
+	ss->program = tui_session_name(id);
+	ss->key = xstrdup("");
+	if (store_session_get(tui_store(), id, &sess) == 0) {
+		free(ss->key);
+		ss->key = xstrdup(sess.sha256);
+		store_session_free(&sess);
+	}
+	ss->order = xcalloc(ss->m->nslots + 1, sizeof *ss->order);
+	slots_sort(ss);
+	tv = tui_view_new(&slots_ops, ss);
+	tv->session = id;
+	tv->list.n = ss->m->nslots;
+	return (tv);
+}
+
+/* The exact flat profile by symbol, from the hit table. */
+
+static int
+hits_cmp(const void *a, const void *b, void *arg)
+{
+	const struct hits		*hv = arg;
+	const struct analyze_prfd_flat	*x, *y;
+
+	x = &hv->ss->m->flat[*(const size_t *)a];
+	y = &hv->ss->m->flat[*(const size_t *)b];
+	if (!hv->byaddr && x->hits != y->hits)
+		return (x->hits > y->hits ? -1 : 1);
+	if (x->addr != y->addr)
+		return (x->addr < y->addr ? -1 : 1);
+	return (*(const size_t *)a < *(const size_t *)b ? -1 : 1);
+}
+
+static void
+hits_sort(struct hits *hv)
+{
+	size_t	i;
+
+	for (i = 0; i < hv->ss->m->nflat; i++)
+		hv->order[i] = i;
+	qsort_r(hv->order, hv->ss->m->nflat, sizeof *hv->order, hits_cmp, hv);
+}
+
+static char *
+hits_title(struct tui_view *tv)
+{
+	struct hits	*hv = tv->data;
+
+	return (xasprintf("profview: %s: hit table, %llu samples in %zu rows"
+	    " by %s", hv->ss->program, (unsigned long long)hv->ss->m->hit_total,
+	    hv->ss->m->nflat, hv->byaddr ? "address" : "hits"));
+}
+
+static void
+hits_draw(struct tui_view *tv, int y, int h, int w)
+{
+	struct hits			*hv = tv->data;
+	const struct analyze_prfd	*m = hv->ss->m;
+	const struct analyze_prfd_flat	*f;
+	const char			*mod;
+	char				*name;
+	size_t				 i;
+	int				 row, attr, yy, x;
+
+	tui_putf(y, 0, w, tui_attr(TUI_C_HEADER), "%8s %8s %9s %-12s %-12s"
+	    " %s", "of hits", "of all", "hits", "address", "module",
+	    "symbol");
+	tv->list.y = y + 1;
+	tui_list_fit(&tv->list, h - 1);
+	for (row = 0; row < tv->list.height; row++) {
+		if ((i = tv->list.top + (size_t)row) >= tv->list.n)
+			break;
+		f = &m->flat[hv->order[i]];
+		yy = y + 1 + row;
+		attr = i == tv->list.cur ? tui_attr(TUI_C_CURSOR) : TUI_PLAIN;
+		if (attr != TUI_PLAIN)
+			tui_fill(yy, 0, w, attr);
+		x = tui_putf(yy, 0, w, attr != TUI_PLAIN ? attr :
+		    tui_attr(tui_heat(m->flat[0].hits != 0 ? (double)f->hits /
+		    (double)m->flat[0].hits : 0)), "%7.2f%%",
+		    m->hit_total != 0 ? 100.0 * (double)f->hits /
+		    (double)m->hit_total : 0);
+		x += tui_putf(yy, x, w - x, attr, " %7.2f%% %9llu %012llX ",
+		    analyze_prfd_pct(m, (double)f->hits),
+		    (unsigned long long)f->hits, (unsigned long long)f->addr);
+		mod = f->sym != SIZE_MAX ? m->syms[f->sym].module :
+		    f->slot != SIZE_MAX ? analyze_prfd_module(m, f->slot) :
+		    NULL;
+		tui_fill(yy, x, 12, attr);
+		tui_put_marks(yy, x, 12, attr, mod != NULL ? mod : "",
+		    tui_search_marks(tv));
+		x += 13;
+		name = analyze_prfd_flat_name(m, f);
+		tui_put_marks(yy, x, w - x, attr, name, tui_search_marks(tv));
+		free(name);
+	}
+}
+
+static int
+hits_key(struct tui_view *tv, enum tui_action a)
+{
+	struct hits			*hv = tv->data;
+	const struct analyze_prfd_flat	*f;
+	size_t				 k;
+
+	switch (a) {
+	case TUI_ACT_HITS_SORT:
+		k = tv->list.n != 0 ? hv->order[tv->list.cur] : 0;
+		hv->byaddr = !hv->byaddr;
+		hits_sort(hv);
+		slots_resorted(tv, hv->order, k);
+		tui_message("sorted by %s", hv->byaddr ? "address" : "hits");
+		return (TUI_R_DRAW);
+	case TUI_ACT_HITS_OPEN:
+		if (tv->list.n == 0)
+			return (TUI_R_NONE);
+		f = &hv->ss->m->flat[hv->order[tv->list.cur]];
+		if (f->slot == SIZE_MAX) {
+			tui_message("these samples are in no slot");
+			return (TUI_R_DRAW);
+		}
+		return (slots_open(tv, hv->ss, f->slot, f->addr));
+	default:
+		return (TUI_R_UNUSED);
+	}
+}
+
+static int
+hits_match(struct tui_view *tv, size_t row, const char *pattern)
+{
+	struct hits			*hv = tv->data;
+	const struct analyze_prfd_flat	*f = &hv->ss->m->flat[hv->order[row]];
+	char				*name;
+	int				 rc;
+
+	name = analyze_prfd_flat_name(hv->ss->m, f);
+	rc = tui_strcasestr(name, pattern) || (f->sym != SIZE_MAX &&
+	    tui_search_in(&tv->search, f->addr, f->addr +
+	    (hv->ss->m->syms[f->sym].size != 0 ?
+	    hv->ss->m->syms[f->sym].size : 1)));
+	free(name);
+	return (rc);
+}
+
+static int
+hits_export(struct tui_view *tv, int format, FILE *f, char **cause)
+{
+	struct hits	*hv = tv->data;
+
+	return (tui_export_model(tv, hv->ss->m, format, f, cause));
+}
+
+static const void *
+hits_model(struct tui_view *tv)
+{
+	return (((struct hits *)tv->data)->ss->m);
+}
+
+static void
+hits_free(struct tui_view *tv)
+{
+	struct hits	*hv = tv->data;
+
+	free(hv->order);
+	free(hv);
+}
+
+static const struct tui_view_ops hits_ops = {
+	.name = "hits",
+	.help = "the exact flat profile by symbol from a dump's hit table",
+	.draw = hits_draw,
+	.key = hits_key,
+	.title = hits_title,
+	.match = hits_match,
+	.export = hits_export,
+	.model = hits_model,
+	.free = hits_free,
+};
+
+static struct tui_view *
+tui_hits_new(struct tui_view *parent, struct slots *ss)
+{
+	struct hits	*hv = xcalloc(1, sizeof *hv);
+	struct tui_view	*tv;
+
+	hv->ss = ss;
+	hv->order = xcalloc(ss->m->nflat + 1, sizeof *hv->order);
+	hits_sort(hv);
+	tv = tui_view_new(&hits_ops, hv);
+	tv->session = parent->session;
+	tv->list.n = ss->m->nflat;
+	return (tv);
+}
