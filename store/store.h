@@ -344,6 +344,7 @@ struct store_heap {
 	int64_t		 indirect_blocks, indirect_bytes;
 	int64_t		 refs;		/* heap_ref rows the ingest wrote */
 	int64_t		 roots;		/* store_heap_get only */
+	int64_t		 started_ns;	/* the run's start; 0: not known */
 };
 
 struct store_heap_module {
