@@ -333,6 +333,19 @@ store_heap_get(struct store *st, int64_t session, struct store_heap *h)
 	return (rc == 1 ? 0 : -1);
 }
 
+/*
+ * The snapshot of session's run (same pid, same started_ns) taken last
+ * before it; 0 if none is stored or the run is not known.
+ */
+int64_t
+store_heap_previous(struct store *st, int64_t session)
+{
+	return (store_int_query(st, "SELECT p.session FROM heap h JOIN heap p"
+	    " ON p.pid = h.pid AND p.started_ns = h.started_ns AND"
+	    " p.time_ns < h.time_ns WHERE h.session = ?1 ORDER BY"
+	    " p.time_ns DESC LIMIT 1", session, 0));
+}
+
 int
 store_heap_module_add(struct store *st, int64_t session,
     const struct store_heap_module *m)

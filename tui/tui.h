@@ -9,6 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <sys/types.h>
 
 #include "store/store.h"
 
@@ -16,6 +17,10 @@ struct tui_view;
 
 struct tui_opts {
 	int	writable;	/* :sql may write */
+	/* --attach: the heap map of session attach_session, live. */
+	const char	*attach;
+	int64_t		 attach_session;
+	double		 every;		/* --every, seconds; 0 none */
 	/* A view to open over the sessions view (else none). */
 	struct tui_view	*(*open)(void *);
 	void	*open_arg;
@@ -23,6 +28,7 @@ struct tui_opts {
 
 int	tui_main(struct store *, const int64_t *, size_t,
 	    const struct tui_opts *);
+int	tui_heaplive_snapshot(const char *, char **, char **);
 
 /*
  * Everything below is shared by the files of tui/ only.
@@ -171,6 +177,8 @@ enum tui_group {
 	    "Collectable: what no root reaches, on or off") \
 	A(HEAPMAP, HM_INFO,	"Tab", \
 	    "the info pane: object, by type, by module, sizes, roots, none") \
+	A(HEAPMAP, HM_UPDATE,	"u", \
+	    "Update: a new snapshot of the live program (--attach)") \
 	A(CALLS, CALLS_SORT,	"s", \
 	    "cycle the sort (self, self+children, calls, per call, name)") \
 	A(CALLS, CALLS_CPU,	"c", "real time or CPU time") \
@@ -265,8 +273,11 @@ enum tui_action {
 	C(testunload,	NULL,	"[MODULE...]",	cmd_testunload, \
 	    cmd_testunload_complete, \
 	    "heap map: what unloading the modules (and importers) frees") \
-	C(update,	NULL,	"",		cmd_update,	NULL, \
-	    "heap map: a new snapshot of a live program") \
+	C(update,	NULL,	"[every SECS|off]", cmd_update, \
+	    cmd_update_complete, \
+	    "heap map: a new snapshot of a live program; or every SECS") \
+	C(compare,	NULL,	"[ID|off]",	cmd_compare,	NULL, \
+	    "heap map: objects born and freed since session ID of the run") \
 	C(remain,	NULL,	"on|off",	cmd_remain, \
 	    cmd_remain_complete, \
 	    "heap map: after an update, only the objects there now") \
@@ -389,6 +400,8 @@ void		 tui_message(const char *, ...)
 void		 tui_confirm(void (*)(void *), void *, const char *, ...)
 		    __attribute__((format(printf, 3, 4)));
 uint64_t	 tui_now_ns(void);
+void		 tui_wake(struct tui_view *, uint64_t);
+const struct tui_opts *tui_options(void);
 int		 tui_interrupted(void);
 struct tui_view	*tui_view_new(const struct tui_view_ops *, void *);
 void		 tui_view_free(struct tui_view *);
@@ -398,6 +411,52 @@ int		 tui_export_model(struct tui_view *, const void *, int, FILE *,
 struct tui_view	*tui_top(void);
 void		 tui_show_sessions(void);
 void		 tui_quit(void);
+
+/*
+ * heaplive.c: the heap map on a running program (pvheap's socket), two
+ * snapshots of one run compared, the seed's Remain.
+ */
+struct analyze_heapview;
+struct analyze_heapmap_view;
+struct analyze_heapmap_cell;
+struct analyze_heapmap_count;
+struct tui_heaplive;
+struct tui_heapcmp;
+struct tui_heapremain;
+struct tui_heaplive *tui_heaplive_new(const char *, double);
+void		 tui_heaplive_free(struct tui_heaplive *);
+const char	*tui_heaplive_socket(const struct tui_heaplive *);
+int		 tui_heaplive_ended(struct tui_heaplive *);
+pid_t		 tui_heaplive_pid(const struct tui_heaplive *);
+void		 tui_heaplive_every(struct tui_heaplive *, double);
+double		 tui_heaplive_every_secs(const struct tui_heaplive *);
+uint64_t	 tui_heaplive_due(const struct tui_heaplive *);
+int		 tui_heaplive_busy(const struct tui_heaplive *);
+const char	*tui_heaplive_doing(const struct tui_heaplive *);
+int		 tui_heaplive_start(struct tui_heaplive *, char **);
+int		 tui_heaplive_step(struct tui_heaplive *, uint64_t,
+		    struct analyze_heapview **, int64_t *, char **);
+void		 tui_heaplive_times(const struct tui_heaplive *, uint64_t *,
+		    uint64_t *, uint64_t *);
+struct tui_heapcmp *tui_heapcmp_new(const struct analyze_heapview *, int64_t,
+		    const struct analyze_heapview *, char **);
+void		 tui_heapcmp_free(struct tui_heapcmp *);
+int64_t		 tui_heapcmp_against(const struct tui_heapcmp *);
+void		 tui_heapcmp_counts(const struct tui_heapcmp *, size_t *,
+		    uint64_t *, size_t *, uint64_t *);
+uint32_t	 tui_heapcmp_was(const struct tui_heapcmp *, size_t);
+void		 tui_heapcmp_marks(const struct tui_heapcmp *,
+		    const uint8_t *, uint8_t *, size_t);
+void		 tui_heapcmp_frame(struct tui_heapcmp *,
+		    const struct analyze_heapmap_view *,
+		    struct analyze_heapmap_cell *,
+		    struct analyze_heapmap_count *);
+void		 tui_heapcmp_totals(const struct tui_heapcmp *,
+		    struct analyze_heapmap_count *);
+struct tui_heapremain *tui_heapremain_new(const struct analyze_heapview *);
+void		 tui_heapremain_free(struct tui_heapremain *);
+long		 tui_heapremain_hide(const struct tui_heapremain *,
+		    const struct analyze_heapview *, uint8_t *);
 
 /* keymap.c */
 int		 tui_keymap_init(void *);
@@ -513,6 +572,7 @@ struct tui_view	*tui_help_new(struct tui_view *);
 struct analyze_heapview;
 struct tui_view	*tui_heapmap_new(int64_t, char **);
 struct tui_view	*tui_heapmap_open(struct analyze_heapview *, char **);
+void		 tui_heapmap_live(struct tui_view *, struct tui_heaplive *);
 struct tui_view	*tui_annotate_new(struct tui_view *, uint64_t, uint64_t,
 		    uint64_t, uint64_t, const char *, char **);
 
