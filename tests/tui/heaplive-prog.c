@@ -99,6 +99,7 @@ cue(const char *what, int k)
 	if (strcmp(what, "ready") == 0) {
 		if ((f = fopen(path, "w")) == NULL)
 			exit(1);
+		fprintf(f, "%d\n", k);
 		fclose(f);
 		return;
 	}
