@@ -280,7 +280,7 @@ enum tui_action {
 	    "heap map: objects born and freed since session ID of the run") \
 	C(remain,	NULL,	"on|off",	cmd_remain, \
 	    cmd_remain_complete, \
-	    "heap map: after an update, only the objects there now") \
+	    "heap map: only the objects there now, after updates too") \
 	C(status,	NULL,	"",		cmd_status,	NULL, \
 	    "heap map: the map's settings in the status line")
 
