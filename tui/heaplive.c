@@ -24,9 +24,11 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <poll.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "xmalloc.h"
@@ -67,6 +69,15 @@ struct tui_heaplive {
 	int64_t		 session;
 	uint64_t	 t0, t_ask, t_ingest;
 	char		*error;
+
+	/* The load, on a thread with a connection of its own. */
+	pthread_t	 thread;
+	int		 loading;	/* the thread runs */
+	int		 loaded;	/* it is done (atomic) */
+	char		*store_path;
+	struct analyze_heapview	*s;
+	char		*load_cause;
+	int		 load_rc;
 };
 
 /* ---- the socket ----------------------------------------------------- */
@@ -239,7 +250,7 @@ tui_heaplive_new(const char *sock, double every)
 	int			 fd;
 
 	hl->sock = xstrdup(sock);
-	hl->every_ns = (uint64_t)(every * 1e9);
+	tui_heaplive_every(hl, every);
 	hl->fd = hl->out = hl->pidfd = -1;
 	hl->state = HL_IDLE;
 	/*
@@ -260,10 +271,59 @@ tui_heaplive_new(const char *sock, double every)
 	return (hl);
 }
 
+/*
+ * Load the session for the map: the store's rows into arrays and the map
+ * made of them, a second or more on a million blocks, so on a thread of
+ * its own over a read-only connection of its own while the browser goes
+ * on with the map it shows.  It touches nothing the browser does.
+ */
+static void *
+hl_load_main(void *arg)
+{
+	struct tui_heaplive	*hl = arg;
+	struct store		*st;
+
+	hl->load_rc = -1;
+	if ((st = store_open(hl->store_path, STORE_READONLY,
+	    &hl->load_cause)) != NULL) {
+		if (analyze_heapview_load(st, hl->session, hl->s,
+		    &hl->load_cause) == 0) {
+			hl->load_rc = analyze_heapview_map(hl->s,
+			    &hl->load_cause);
+			if (hl->load_rc != 0)
+				analyze_heapview_free(hl->s);
+		}
+		store_close(st);
+	}
+	__atomic_store_n(&hl->loaded, 1, __ATOMIC_RELEASE);
+	return (NULL);
+}
+
+/* The load's end: wait for the thread (at once when it is done). */
+static void
+hl_load_join(struct tui_heaplive *hl)
+{
+	if (!hl->loading)
+		return;
+	pthread_join(hl->thread, NULL);
+	hl->loading = 0;
+}
+
 static void
 hl_stop(struct tui_heaplive *hl)
 {
 	int	st;
+
+	/* A load cannot be stopped half way: it ends, and goes. */
+	if (hl->loading) {
+		hl_load_join(hl);
+		if (hl->load_rc == 0)
+			analyze_heapview_free(hl->s);
+		free(hl->s);
+		hl->s = NULL;
+		free(hl->load_cause);
+		hl->load_cause = NULL;
+	}
 
 	if (hl->fd != -1)
 		close(hl->fd);
@@ -290,6 +350,7 @@ tui_heaplive_free(struct tui_heaplive *hl)
 	free(hl->sock);
 	free(hl->file);
 	free(hl->error);
+	free(hl->store_path);
 	free(hl);
 }
 
@@ -536,6 +597,7 @@ tui_heaplive_step(struct tui_heaplive *hl, uint64_t deadline,
 {
 	struct analyze_heapview	*s;
 	struct pollfd		 p;
+	const char		*path;
 	uint64_t		 now;
 	int			 r, ms;
 
@@ -592,14 +654,48 @@ tui_heaplive_step(struct tui_heaplive *hl, uint64_t deadline,
 		}
 		hl->t_ingest = tui_now_ns();
 		hl->state = HL_LOADING;
+		hl->s = xcalloc(1, sizeof *hl->s);
+		path = store_path(tui_store());
+		if (path != NULL && strcmp(path, ":memory:") != 0) {
+			free(hl->store_path);
+			hl->store_path = xstrdup(path);
+			hl->loaded = 0;
+			hl->load_cause = NULL;
+			if (pthread_create(&hl->thread, NULL, hl_load_main,
+			    hl) == 0) {
+				hl->loading = 1;
+				return (1);
+			}
+		}
+		/* A store only this connection has: loaded here, at once. */
+		hl->load_rc = -1;
+		if (analyze_heapview_load(tui_store(), hl->session, hl->s,
+		    &hl->load_cause) == 0 && (hl->load_rc =
+		    analyze_heapview_map(hl->s, &hl->load_cause)) != 0)
+			analyze_heapview_free(hl->s);
+		hl->loaded = 1;
 		return (1);
 	case HL_LOADING:
-		/* One step, as a stored session's first load. */
+		if (!__atomic_load_n(&hl->loaded, __ATOMIC_ACQUIRE)) {
+			/* Sleep to the deadline, not spin: a slice is short. */
+			now = tui_now_ns();
+			if (now < deadline) {
+				struct timespec	ts;
+
+				ts.tv_sec = 0;
+				ts.tv_nsec = (long)(deadline - now < 2000000 ?
+				    deadline - now : 2000000);
+				nanosleep(&ts, NULL);
+			}
+			return (1);
+		}
+		hl_load_join(hl);
 		hl->state = HL_IDLE;
-		s = xcalloc(1, sizeof *s);
-		if (analyze_heapview_load(tui_store(), hl->session, s,
-		    cause) != 0 || analyze_heapview_map(s, cause) != 0) {
-			analyze_heapview_free(s);
+		s = hl->s;
+		hl->s = NULL;
+		if (hl->load_rc != 0) {
+			*cause = hl->load_cause;
+			hl->load_cause = NULL;
 			free(s);
 			return (0);
 		}
@@ -611,16 +707,16 @@ tui_heaplive_step(struct tui_heaplive *hl, uint64_t deadline,
 	}
 }
 
-/* How long the parts of the last update took, in ms, for the message. */
+/* How long the parts of the update just done took, in microseconds. */
 void
 tui_heaplive_times(const struct tui_heaplive *hl, uint64_t *ask,
     uint64_t *ingest, uint64_t *load)
 {
 	uint64_t	now = tui_now_ns();
 
-	*ask = (hl->t_ask - hl->t0) / 1000000;
-	*ingest = (hl->t_ingest - hl->t_ask) / 1000000;
-	*load = (now - hl->t_ingest) / 1000000;
+	*ask = (hl->t_ask - hl->t0) / 1000;
+	*ingest = (hl->t_ingest - hl->t_ask) / 1000;
+	*load = (now - hl->t_ingest) / 1000;
 }
 
 /* ---- two snapshots compared ----------------------------------------- */

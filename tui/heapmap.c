@@ -150,6 +150,7 @@ struct heapmap {
 	struct tui_heapcmp		*cmp;
 	struct tui_heapremain		*remain_base;
 	uint8_t				*hidden;	/* per block */
+	uint64_t			 swapped;	/* an update's end */
 };
 
 static uint32_t
@@ -1036,6 +1037,11 @@ hm_draw(struct tui_view *tv, int y, int h, int w)
 		    hm->info_lines, w);
 	if (hm->status_line)
 		hm_draw_status(hm, y + h - 1, w);
+	if (hm->swapped != 0) {
+		tui_trace("update_frame_us %llu", (unsigned long long)
+		    (tui_now_ns() - hm->swapped) / 1000);
+		hm->swapped = 0;
+	}
 }
 
 /* The cursor a row up (dir -1) or down: the object in that cell, or
@@ -2181,14 +2187,18 @@ hm_replace(struct tui_view *tv, struct analyze_heapview *ns, int64_t id)
 	uint64_t		 top = 0, row, born_b, freed_b;
 	uint32_t		 col;
 	size_t			 sel, cur, b, w, k, i, born, freed;
+	uint64_t		 t0;
 	int			 at_top, gone;
 
 	at_top = analyze_heapmap_row_addr(hm->m, &hm->v, hm->v.top,
 	    &top) >= 0;
+	t0 = tui_now_ns();
 	if ((c = tui_heapcmp_new(os, tv->session, ns, &cause)) == NULL) {
 		tui_message("error: update: %s", cause);
 		free(cause);
 	}
+	tui_trace("update_diff_us %llu", (unsigned long long)(tui_now_ns() -
+	    t0) / 1000);
 	sel = hm_carry(c, ns, os, hm->sel);
 	cur = hm_carry(c, ns, os, hm->cur);
 	gone = hm->sel != SIZE_MAX && sel == SIZE_MAX;
@@ -2249,10 +2259,10 @@ hm_replace(struct tui_view *tv, struct analyze_heapview *ns, int64_t id)
 	tui_heapcmp_counts(c, &born, &born_b, &freed, &freed_b);
 	bb = hm_size(born_b);
 	fb = hm_size(freed_b);
-	tui_message("session %lld: %zu objects; since session %lld %zu born"
-	    " (%s), %zu freed (%s)%s", (long long)id, ns->nblocks,
-	    (long long)tui_heapcmp_against(c), born, bb, freed, fb, gone ?
-	    "; the selected object was freed" : "");
+	tui_message("since session %lld: %zu born (%s), %zu freed (%s);"
+	    " now session %lld%s", (long long)tui_heapcmp_against(c), born,
+	    bb, freed, fb, (long long)id, gone ? ", the selected object was"
+	    " freed" : "");
 	free(bb);
 	free(fb);
 }
@@ -2330,14 +2340,15 @@ hm_live_work(struct tui_view *tv, uint64_t deadline)
 		tui_message("update cancelled: the map shows session %lld",
 		    (long long)tv->session);
 	else if (ns != NULL) {
+		tui_heaplive_times(hm->live, &a, &i, &l);
 		t0 = tui_now_ns();
 		hm_replace(tv, ns, id);
-		tui_heaplive_times(hm->live, &a, &i, &l);
-		if (getenv("PROFVIEW_TRACE") != NULL)
-			fprintf(stderr, "update %llu %llu %llu %llu\n",
-			    (unsigned long long)a, (unsigned long long)i,
-			    (unsigned long long)l, (unsigned long long)
-			    (tui_now_ns() - t0) / 1000000);
+		hm->swapped = tui_now_ns();
+		/* For bench/heaplive: the parts of one update. */
+		tui_trace("update_us snapshot %llu ingest %llu load %llu"
+		    " replace %llu", (unsigned long long)a, (unsigned long long)
+		    i, (unsigned long long)l, (unsigned long long)
+		    (hm->swapped - t0) / 1000);
 	} else if (cause != NULL) {
 		if (tui_heaplive_ended(hm->live)) {
 			hm->live_ended = 1;

@@ -167,6 +167,20 @@ tui_session_name(int64_t id)
 	return (name);
 }
 
+/* A line in the PROFVIEW_TRACE file, if there is one (for bench/). */
+void
+tui_trace(const char *fmt, ...)
+{
+	va_list	ap;
+
+	if (loop.trace == NULL)
+		return;
+	va_start(ap, fmt);
+	vfprintf(loop.trace, fmt, ap);
+	va_end(ap);
+	fputc('\n', loop.trace);
+}
+
 const struct tui_opts *
 tui_options(void)
 {

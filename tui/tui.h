@@ -401,6 +401,8 @@ void		 tui_confirm(void (*)(void *), void *, const char *, ...)
 		    __attribute__((format(printf, 3, 4)));
 uint64_t	 tui_now_ns(void);
 void		 tui_wake(struct tui_view *, uint64_t);
+void		 tui_trace(const char *, ...)
+		    __attribute__((format(printf, 1, 2)));
 const struct tui_opts *tui_options(void);
 int		 tui_interrupted(void);
 struct tui_view	*tui_view_new(const struct tui_view_ops *, void *);

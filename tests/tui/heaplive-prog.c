@@ -11,7 +11,9 @@
  *   4  exit
  *
  * Phase 1 starts at once.  Every node stays reachable from a global, so
- * the snapshots' states do not change under the test.
+ * the snapshots' states do not change under the test.  A second argument
+ * N scales the phases (N nodes of make_a, 0.6 N, 0.3 N, N / 10 freed):
+ * bench/heaplive runs it with a million.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -26,6 +28,7 @@ struct node {
 
 struct node	*a_head, *b_head, *c_head;
 static const char *dir;
+static int	 scale = 100;
 
 /* Append n nodes of size bytes to the list at *head. */
 #define GROW(head, size, n) do {					\
@@ -83,9 +86,9 @@ odd(int i)
 }
 
 static int
-after_ten(int i)
+after_tenth(int i)
 {
-	return (i >= 10);
+	return (i >= scale / 10);
 }
 
 static void
@@ -110,20 +113,22 @@ cue(const char *what, int k)
 int
 main(int argc, char **argv)
 {
-	if (argc != 2) {
-		fprintf(stderr, "usage: heaplive-prog DIR\n");
+	if (argc != 2 && argc != 3) {
+		fprintf(stderr, "usage: heaplive-prog DIR [N]\n");
 		return (2);
 	}
 	dir = argv[1];
-	make_a(100);
+	if (argc == 3 && (scale = atoi(argv[2])) < 10)
+		return (2);
+	make_a(scale);
 	cue("ready", 1);
 	cue("go", 2);
-	make_b(60);
+	make_b(scale * 6 / 10);
 	thin(&a_head, odd);
 	cue("ready", 2);
 	cue("go", 3);
-	make_c(30);
-	thin(&b_head, after_ten);
+	make_c(scale * 3 / 10);
+	thin(&b_head, after_tenth);
 	cue("ready", 3);
 	cue("go", 4);
 	return (0);
