@@ -78,6 +78,12 @@ struct tui_heaplive {
 	struct analyze_heapview	*s;
 	char		*load_cause;
 	int		 load_rc;
+	/* The snapshot shown, to compare the new one with (read only). */
+	const struct analyze_heapview *old;
+	int64_t		 old_session;
+	struct tui_heapcmp *cmp;
+	char		*cmp_cause;
+	uint64_t	 cmp_ns;	/* how long it took */
 };
 
 /* ---- the socket ----------------------------------------------------- */
@@ -295,6 +301,12 @@ hl_load_main(void *arg)
 		}
 		store_close(st);
 	}
+	/* The comparison too: the browser only reads the old snapshot. */
+	hl->cmp_ns = tui_now_ns();
+	if (hl->load_rc == 0 && hl->old != NULL)
+		hl->cmp = tui_heapcmp_new(hl->old, hl->old_session, hl->s,
+		    &hl->cmp_cause);
+	hl->cmp_ns = tui_now_ns() - hl->cmp_ns;
 	__atomic_store_n(&hl->loaded, 1, __ATOMIC_RELEASE);
 	return (NULL);
 }
@@ -323,6 +335,10 @@ hl_stop(struct tui_heaplive *hl)
 		hl->s = NULL;
 		free(hl->load_cause);
 		hl->load_cause = NULL;
+		tui_heapcmp_free(hl->cmp);
+		hl->cmp = NULL;
+		free(hl->cmp_cause);
+		hl->cmp_cause = NULL;
 	}
 
 	if (hl->fd != -1)
@@ -430,9 +446,14 @@ tui_heaplive_doing(const struct tui_heaplive *hl)
 	}
 }
 
-/* Start an update: -1 and a cause when one runs or the program ended. */
+/*
+ * Start an update, to be compared with old (session old_session), which
+ * must stay as it is until the update ends: -1 and a cause when one runs
+ * or the program has ended.
+ */
 int
-tui_heaplive_start(struct tui_heaplive *hl, char **cause)
+tui_heaplive_start(struct tui_heaplive *hl, const struct analyze_heapview *old,
+    int64_t old_session, char **cause)
 {
 	pid_t	pid;
 	int	fd, e;
@@ -467,6 +488,8 @@ tui_heaplive_start(struct tui_heaplive *hl, char **cause)
 	fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK);
 	hl->fd = fd;
 	hl->got = 0;
+	hl->old = old;
+	hl->old_session = old_session;
 	hl->state = HL_ASKING;
 	return (0);
 }
@@ -587,13 +610,15 @@ hl_ingest_poll(struct tui_heaplive *hl, uint64_t deadline, char **cause)
 
 /*
  * One step of an update until deadline (0 cancels it): 1 while it goes
- * on; 0 when it is over, with *out the new snapshot (its map made) and
- * *session its session, or *out NULL and *cause why not (NULL too when
- * it was cancelled).
+ * on; 0 when it is over, with *out the new snapshot (its map made),
+ * *session its session and *cmp its comparison with the old one (NULL
+ * and *cause why, if they could not be compared); or *out NULL and
+ * *cause why not (NULL too when it was cancelled).
  */
 int
 tui_heaplive_step(struct tui_heaplive *hl, uint64_t deadline,
-    struct analyze_heapview **out, int64_t *session, char **cause)
+    struct analyze_heapview **out, int64_t *session, struct tui_heapcmp **cmp,
+    char **cause)
 {
 	struct analyze_heapview	*s;
 	struct pollfd		 p;
@@ -602,6 +627,7 @@ tui_heaplive_step(struct tui_heaplive *hl, uint64_t deadline,
 	int			 r, ms;
 
 	*out = NULL;
+	*cmp = NULL;
 	*cause = NULL;
 	if (deadline == 0) {
 		hl_stop(hl);
@@ -673,6 +699,9 @@ tui_heaplive_step(struct tui_heaplive *hl, uint64_t deadline,
 		    &hl->load_cause) == 0 && (hl->load_rc =
 		    analyze_heapview_map(hl->s, &hl->load_cause)) != 0)
 			analyze_heapview_free(hl->s);
+		if (hl->load_rc == 0 && hl->old != NULL)
+			hl->cmp = tui_heapcmp_new(hl->old, hl->old_session,
+			    hl->s, &hl->cmp_cause);
 		hl->loaded = 1;
 		return (1);
 	case HL_LOADING:
@@ -701,22 +730,31 @@ tui_heaplive_step(struct tui_heaplive *hl, uint64_t deadline,
 		}
 		*out = s;
 		*session = hl->session;
+		*cmp = hl->cmp;
+		hl->cmp = NULL;
+		/* A comparison that failed: the update stands, said why. */
+		*cause = hl->cmp_cause;
+		hl->cmp_cause = NULL;
 		return (0);
 	default:
 		return (0);
 	}
 }
 
-/* How long the parts of the update just done took, in microseconds. */
+/*
+ * How long the parts of the update just done took, in microseconds: the
+ * load includes the comparison, also given alone.
+ */
 void
 tui_heaplive_times(const struct tui_heaplive *hl, uint64_t *ask,
-    uint64_t *ingest, uint64_t *load)
+    uint64_t *ingest, uint64_t *load, uint64_t *cmp)
 {
 	uint64_t	now = tui_now_ns();
 
 	*ask = (hl->t_ask - hl->t0) / 1000;
 	*ingest = (hl->t_ingest - hl->t_ask) / 1000;
 	*load = (now - hl->t_ingest) / 1000;
+	*cmp = hl->cmp_ns / 1000;
 }
 
 /* ---- two snapshots compared ----------------------------------------- */

@@ -2177,28 +2177,20 @@ hm_carry(const struct tui_heapcmp *c, const struct analyze_heapview *ns,
  * blocks still exist (same address and allocation number).
  */
 static void
-hm_replace(struct tui_view *tv, struct analyze_heapview *ns, int64_t id)
+hm_replace(struct tui_view *tv, struct analyze_heapview *ns, int64_t id,
+    struct tui_heapcmp *c)
 {
 	struct heapmap		*hm = tv->data;
 	struct analyze_heapview	*os = hm->s;
-	struct tui_heapcmp	*c;
 	uint8_t			*oldset = hm->selset, *tm;
-	char			*cause = NULL, *bb, *fb;
+	char			*bb, *fb;
 	uint64_t		 top = 0, row, born_b, freed_b;
 	uint32_t		 col;
 	size_t			 sel, cur, b, w, k, i, born, freed;
-	uint64_t		 t0;
 	int			 at_top, gone;
 
 	at_top = analyze_heapmap_row_addr(hm->m, &hm->v, hm->v.top,
 	    &top) >= 0;
-	t0 = tui_now_ns();
-	if ((c = tui_heapcmp_new(os, tv->session, ns, &cause)) == NULL) {
-		tui_message("error: update: %s", cause);
-		free(cause);
-	}
-	tui_trace("update_diff_us %llu", (unsigned long long)(tui_now_ns() -
-	    t0) / 1000);
 	sel = hm_carry(c, ns, os, hm->sel);
 	cur = hm_carry(c, ns, os, hm->cur);
 	gone = hm->sel != SIZE_MAX && sel == SIZE_MAX;
@@ -2279,7 +2271,7 @@ hm_update(struct tui_view *tv)
 		    " --attach); this is a stored snapshot");
 		return (TUI_R_DRAW);
 	}
-	if (tui_heaplive_start(hm->live, &cause) != 0) {
+	if (tui_heaplive_start(hm->live, hm->s, tv->session, &cause) != 0) {
 		tui_message("%s%s", tui_heaplive_ended(hm->live) ? "" :
 		    "error: ", cause);
 		free(cause);
@@ -2302,10 +2294,11 @@ hm_live_work(struct tui_view *tv, uint64_t deadline)
 {
 	struct heapmap		*hm = tv->data;
 	struct analyze_heapview	*ns;
+	struct tui_heapcmp	*c;
 	const char		*before;
 	char			*cause = NULL;
 	int64_t			 id = 0;
-	uint64_t		 due, a, i, l, t0;
+	uint64_t		 due, a, i, l, d, t0;
 	int			 r;
 
 	if (!tui_heaplive_busy(hm->live)) {
@@ -2329,7 +2322,7 @@ hm_live_work(struct tui_view *tv, uint64_t deadline)
 		return (0);
 	}
 	before = tui_heaplive_doing(hm->live);
-	r = tui_heaplive_step(hm->live, deadline, &ns, &id, &cause);
+	r = tui_heaplive_step(hm->live, deadline, &ns, &id, &c, &cause);
 	if (r == 1) {
 		if (tui_heaplive_doing(hm->live) != before)
 			tui_message("update: %s", tui_heaplive_doing(
@@ -2340,14 +2333,18 @@ hm_live_work(struct tui_view *tv, uint64_t deadline)
 		tui_message("update cancelled: the map shows session %lld",
 		    (long long)tv->session);
 	else if (ns != NULL) {
-		tui_heaplive_times(hm->live, &a, &i, &l);
+		tui_heaplive_times(hm->live, &a, &i, &l, &d);
 		t0 = tui_now_ns();
-		hm_replace(tv, ns, id);
+		hm_replace(tv, ns, id, c);
 		hm->swapped = tui_now_ns();
+		if (c == NULL)
+			tui_message("error: update: session %lld shown, not"
+			    " compared: %s", (long long)id, cause);
 		/* For bench/heaplive: the parts of one update. */
 		tui_trace("update_us snapshot %llu ingest %llu load %llu"
-		    " replace %llu", (unsigned long long)a, (unsigned long long)
-		    i, (unsigned long long)l, (unsigned long long)
+		    " compare %llu replace %llu", (unsigned long long)a,
+		    (unsigned long long)i, (unsigned long long)l,
+		    (unsigned long long)d, (unsigned long long)
 		    (hm->swapped - t0) / 1000);
 	} else if (cause != NULL) {
 		if (tui_heaplive_ended(hm->live)) {
