@@ -682,7 +682,7 @@ struct analyze_heapview {
 	uint64_t	*addr;
 	uint64_t	*size;		/* asked for */
 	uint64_t	*usable;
-	uint64_t	*seq;		/* allocation numbers; NULL: not known */
+	uint64_t	*seq;		/* allocation numbers, or NULL */
 	uint32_t	*type;		/* per block */
 	uint32_t	*site;		/* per block */
 	struct analyze_heapview_type *types;

@@ -438,8 +438,8 @@ const char	*tui_heaplive_doing(const struct tui_heaplive *);
 int		 tui_heaplive_start(struct tui_heaplive *,
 		    const struct analyze_heapview *, int64_t, char **);
 int		 tui_heaplive_step(struct tui_heaplive *, uint64_t,
-		    struct analyze_heapview **, int64_t *, struct tui_heapcmp **,
-		    char **);
+		    struct analyze_heapview **, int64_t *,
+		    struct tui_heapcmp **, char **);
 void		 tui_heaplive_times(const struct tui_heaplive *, uint64_t *,
 		    uint64_t *, uint64_t *, uint64_t *);
 struct tui_heapcmp *tui_heapcmp_new(const struct analyze_heapview *, int64_t,

@@ -32,7 +32,7 @@ static int	 scale = 100;
 
 /* Append n nodes of size bytes to the list at *head. */
 #define GROW(head, size, n) do {					\
-	struct node	**tail = (head);					\
+	struct node	**tail = (head);				\
 	int		  i_;						\
 									\
 	while (*tail != NULL)						\
