@@ -5,14 +5,14 @@
 # objects born and freed is checked against the two stored sessions
 # (matched by address and allocation number in SQL), never constants.
 . "${top_srcdir:-.}/tests/tui/lib.sh"
-echo 1..23
+echo 1..24
 build=$(cd "${top_builddir:-.}" && pwd)
 PVHEAP=$build/capture/oberon/pvheap
 PROG=$build/tests/tui/heaplive-prog
 
 if [ ! -x "$PVHEAP" ] || [ ! -x "$PROG" ]; then
 	i=0
-	while [ $i -lt 23 ]; do
+	while [ $i -lt 24 ]; do
 		ok 0 "heaplive" "SKIP pvheap or heaplive-prog not built"
 		i=$((i + 1))
 	done
@@ -76,6 +76,26 @@ start -- --attach "$dir/plain"
 wait_for "profview exited" && [ "$(cat "$dir/status")" = 1 ] &&
     wait_for "nothing listens there" && restored
 ok $? "--attach to a plain file: nothing listens, exit status 1"
+# A socket that answers, but not as pvheap's agent does.
+python3 - "$dir/wrong" <<'PY' &
+import socket, sys
+s = socket.socket(socket.AF_UNIX)
+s.bind(sys.argv[1])
+s.listen(1)
+c, _ = s.accept()
+c.recv(64)
+c.sendall(b"HTTP/1.0 400 Bad Request\r\n")
+c.close()
+PY
+i=0
+while [ $i -lt 100 ] && [ ! -S "$dir/wrong" ]; do
+	i=$((i + 1))
+	sleep 0.05
+done
+start -- --attach "$dir/wrong"
+wait_for "profview exited" && [ "$(cat "$dir/status")" = 1 ] &&
+    wait_for "not pvheap's answer: \"HTTP/1.0 400" && restored
+ok $? "--attach to another server's socket: not pvheap's, exit status 1"
 
 prog_start
 ok $? "the program runs under pvheap --socket"
@@ -123,8 +143,8 @@ f=$1 fb=$2
 wait_for "since session 1: $b born ($(size "$bb")), $f freed ($(size "$fb"))"
 ok $? "born $b and freed $f since session 1, as the store's sessions say"
 wait_for -E "born [0-9]+ \([^)]*\) of $b \($(size "$bb")\)" &&
-    wait_for -E "freed [0-9]+ \([^)]*\) of $f \($(size "$fb")\)"
-ok $? "the legend: born and freed, their counts and bytes"
+    wait_for "freed $f ($(size "$fb")) of $f ($(size "$fb"))"
+ok $? "the legend: born and freed, their counts and bytes (all freed drawn)"
 [ "$(sql "SELECT count(DISTINCT pid || '/' || started_ns) FROM heap")" = 1 ] &&
     [ "$(sql "SELECT count(*) FROM heap")" = 2 ]
 ok $? "both sessions are of one run (pid, started_ns)"
