@@ -35,6 +35,8 @@ struct main_args {
 	int			 format;
 	const char		*output;
 	struct ingest_opts	 ingest;
+	const char		*attach;	/* pvheap's socket */
+	double			 every;		/* --every, seconds */
 };
 
 /*
@@ -88,6 +90,8 @@ main_usage_exit(int status)
 "       profview [options] sql [--csv|--json] QUERY\n"
 "       profview [options] export [-f %s] [-o OUT] ID|FILE\n"
 "       profview [options] browse [ID...]    browse stored sessions\n"
+"       profview [options] --attach PATH [--every SECS]\n"
+"           the heap map of a program under pvheap --socket PATH, live\n"
 "       profview [options] heap [--csv|--json] ID QUESTION [ARGS]\n"
 "           ask a heap session: collectable, reachable ADDR|ROOT,\n"
 "           reached-from ADDR, anchored-by ROOT|ADDR, test-unload MODULE...,\n"
@@ -103,6 +107,9 @@ main_usage_exit(int status)
 "  --listing FILE    the program's NASM listing (nasm -l), for source lines\n"
 "                    (default NAME.LST beside the program)\n"
 "  --writable        let sql and :sql change the store\n"
+"  --attach PATH     take a snapshot over pvheap's socket PATH, store it,\n"
+"                    and open its heap map, which u and :update renew\n"
+"  --every SECS      with --attach: a new snapshot every SECS seconds\n"
 "  -f, --format FMT  report format for export (%s)\n"
 "  -o, --output OUT  write the report to OUT instead of standard output\n"
 "      --csv, --json sql, sessions and heap output (default: aligned text)\n"
@@ -425,7 +432,11 @@ static int
 main_browse(struct store *st, struct main_args *a, const int64_t *ids,
     size_t n)
 {
-	struct tui_opts	 opts = { .writable = a->writable };
+	struct tui_opts	 opts = { .writable = a->writable,
+			    .attach = a->attach, .every = a->every };
+
+	if (a->attach != NULL)
+		opts.attach_session = ids[0];
 	char		*cause = NULL;
 	size_t		 i;
 
@@ -441,6 +452,34 @@ main_browse(struct store *st, struct main_args *a, const int64_t *ids,
 		}
 	}
 	return (EXIT_OK);
+}
+
+/*
+ * profview --attach PATH: a snapshot of the program under pvheap
+ * --socket PATH, stored, and its heap map, live.  A socket that is
+ * not there or not pvheap's fails here, before the terminal is touched.
+ */
+static int
+main_attach(struct store *st, struct main_args *a)
+{
+	char	*file = NULL, *cause = NULL;
+	int64_t	 id;
+	size_t	 n = 0;
+	int	 rc;
+
+	if (isatty(STDERR_FILENO))
+		fprintf(stderr, "profview: taking a snapshot over %s\n",
+		    a->attach);
+	if (tui_heaplive_snapshot(a->attach, &file, &cause) != 0) {
+		main_error("--attach %s", cause);
+		free(cause);
+		return (EXIT_FAIL);
+	}
+	rc = main_ingest_files(st, a, &file, 1, &id, &n, 1);
+	free(file);
+	if (rc != EXIT_OK)
+		return (rc);
+	return (main_browse(st, a, &id, 1));
 }
 
 int
@@ -459,6 +498,8 @@ main(int argc, char **argv)
 		{ "json", no_argument, NULL, 'J' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
+		{ "attach", required_argument, NULL, 'A' },
+		{ "every", required_argument, NULL, 'E' },
 		{ NULL, 0, NULL, 0 }
 	};
 	struct main_args	 a;
@@ -468,6 +509,7 @@ main(int argc, char **argv)
 	int64_t			*ids, ids_one;
 	size_t			 nids = 0;
 	int			 c, rc, i, sqlfmt = REPORT_TEXT;
+	char			*end;
 
 	memset(&a, 0, sizeof a);
 	a.format = REPORT_TEXT;
@@ -519,6 +561,18 @@ main(int argc, char **argv)
 		case 'h':
 			main_usage_exit(EXIT_OK);
 			break;
+		case 'A':
+			a.attach = optarg;
+			break;
+		case 'E':
+			a.every = strtod(optarg, &end);
+			if (end == optarg || *end != '\0' ||
+			    !(a.every >= 0.1) || a.every > 86400) {
+				main_error("--every %s: seconds, 0.1 to 86400",
+				    optarg);
+				return (EXIT_USAGE);
+			}
+			break;
 		case 'V':
 			printf("profview %s\n", PACKAGE_VERSION);
 			return (main_stdout(EXIT_OK));
@@ -528,6 +582,18 @@ main(int argc, char **argv)
 	}
 	argc -= optind;
 	argv += optind;
+	if (a.every != 0 && a.attach == NULL) {
+		main_error("--every needs --attach");
+		return (EXIT_USAGE);
+	}
+	if (a.attach != NULL) {
+		if (argc != 0)
+			main_usage_exit(EXIT_USAGE);
+		st = main_open(&a, 0, 0);
+		rc = main_attach(st, &a);
+		store_close(st);
+		return (main_stdout(rc));
+	}
 	if (argc == 0)
 		main_usage_exit(EXIT_USAGE);
 	cmd = argv[0];

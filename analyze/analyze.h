@@ -727,6 +727,7 @@ struct analyze_heapview {
 	uint64_t	*addr;
 	uint64_t	*size;		/* asked for */
 	uint64_t	*usable;
+	uint64_t	*seq;		/* allocation numbers, or NULL */
 	uint32_t	*type;		/* per block */
 	uint32_t	*site;		/* per block */
 	struct analyze_heapview_type *types;
@@ -794,6 +795,33 @@ int		 analyze_heapview_trace(struct store *, int64_t,
 #define ANALYZE_HEAPVIEW_BY_SIZE	2
 
 /*
+ * Two snapshots of one run compared (heapdiff.c): the blocks born since
+ * the older and those freed, matched by address and allocation number
+ * over both sides' blocks by address.  A side is borrowed arrays: seq may
+ * be NULL (then address and usable size match a block).
+ */
+struct analyze_heapdiff_side {
+	const uint64_t	*addr;		/* rising */
+	const uint64_t	*usable;
+	const uint64_t	*seq;
+	size_t		 n;
+};
+
+struct analyze_heapdiff {
+	uint32_t	*was;		/* per new block: old index, or NONE */
+	size_t		 nborn;
+	uint64_t	 born_bytes;	/* usable */
+	uint32_t	*freed;		/* old blocks gone, by address */
+	size_t		 nfreed;
+	uint64_t	 freed_bytes;
+};
+
+int		 analyze_heapdiff_make(struct analyze_heapdiff *,
+		    const struct analyze_heapdiff_side *,
+		    const struct analyze_heapdiff_side *, char **);
+void		 analyze_heapdiff_free(struct analyze_heapdiff *);
+
+/*
  * The heap kind (heap.c): a snapshot's header and leak summary, and its
  * top allocation sites by live bytes, for the report.
  */
@@ -823,6 +851,7 @@ struct analyze_heap_snap {
 	uint64_t	 *addr;
 	uint64_t	 *size;
 	uint64_t	 *usable;
+	uint64_t	 *seq;		/* the allocation's number */
 	int32_t		 *type;		/* -1: none */
 	int32_t		 *site;
 	uint32_t	  nroots;

@@ -104,6 +104,7 @@ analyze_heap_snap_free(struct analyze_heap_snap *m)
 	free(m->addr);
 	free(m->size);
 	free(m->usable);
+	free(m->seq);
 	free(m->type);
 	free(m->site);
 	for (i = 0; i < m->nroots; i++)
@@ -238,6 +239,7 @@ analyze_heap_snap_load_watched(struct store *st, int64_t session,
 			m->size = xreallocarray(m->size, cap, sizeof *m->size);
 			m->usable = xreallocarray(m->usable, cap,
 			    sizeof *m->usable);
+			m->seq = xreallocarray(m->seq, cap, sizeof *m->seq);
 			m->type = xreallocarray(m->type, cap, sizeof *m->type);
 			m->site = xreallocarray(m->site, cap, sizeof *m->site);
 			state = xreallocarray(state, cap, 1);
@@ -245,6 +247,7 @@ analyze_heap_snap_load_watched(struct store *st, int64_t session,
 		m->addr[m->nblocks] = b.addr;
 		m->size[m->nblocks] = b.size;
 		m->usable[m->nblocks] = b.usable;
+		m->seq[m->nblocks] = b.seq;
 		m->type[m->nblocks] = (int32_t)b.type;
 		m->site[m->nblocks] = (int32_t)b.site;
 		state[m->nblocks] = snap_state(b.state, b.leak);

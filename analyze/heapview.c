@@ -38,6 +38,7 @@ analyze_heapview_free(struct analyze_heapview *s)
 	free(s->addr);
 	free(s->size);
 	free(s->usable);
+	free(s->seq);
 	free(s->type);
 	free(s->site);
 	free(s->types);
@@ -514,9 +515,10 @@ analyze_heapview_load_watched(struct store *st, int64_t session,
 	v->addr = m.addr;
 	v->size = m.size;
 	v->usable = m.usable;
+	v->seq = m.seq;
 	v->type = (uint32_t *)m.type;
 	v->site = (uint32_t *)m.site;
-	m.addr = m.size = m.usable = NULL;
+	m.addr = m.size = m.usable = m.seq = NULL;
 	m.type = m.site = NULL;
 	v->ntypes = m.ntypes;
 	v->types = xcalloc(m.ntypes + 1, sizeof *v->types);

@@ -31,3 +31,11 @@ bench-tui-annotate: profview
 	PROFVIEW='$(abs_top_builddir)/profview' \
 	    $(SHELL) $(srcdir)/bench/tui-annotate
 .PHONY: bench-tui-annotate
+# bench/heaplive: one update of the live heap map on a program with 1M
+# live blocks, split into its parts, beside gcore of the same process
+# (BENCH_HEAPLIVE_BLOCKS to change).
+EXTRA_DIST += bench/heaplive
+bench-heaplive: profview capture/oberon/pvheap tests/tui/heaplive-prog
+	top_builddir=. PROFVIEW='$(abs_top_builddir)/profview' \
+	    $(SHELL) $(srcdir)/bench/heaplive
+.PHONY: bench-heaplive

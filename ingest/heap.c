@@ -1116,6 +1116,8 @@ heap_load(struct ingest_ctx *ctx)
 	sh.taken = taken[trig <= 4 ? trig : 0];
 	sh.serial = ingest_heap_u32(&h.info, 0, HF_INFO_SERIAL);
 	sh.time_ns = (int64_t)ingest_heap_u64(&h.info, 0, HF_INFO_TIME_NS);
+	sh.started_ns = (int64_t)ingest_heap_u64(&h.info, 0,
+	    HF_INFO_STARTED_NS);
 	sh.stop_ns = (int64_t)ingest_heap_u64(&h.info, 0, HF_INFO_STOP_NS);
 	sh.seq = (int64_t)ingest_heap_u64(&h.info, 0, HF_INFO_SEQ);
 	sh.contents = h.contents == HEAPFMT_CONTENTS_ALL ? -1 :

@@ -167,6 +167,11 @@ static const char *const store_heap_migrations[] = {
 	"  addr INTEGER NOT NULL,"
 	"  dtype INTEGER,"
 	"  PRIMARY KEY (session, idx)) WITHOUT ROWID;",
+	/*
+	 * 2 -> 3: the run a snapshot is of (its process and when the agent
+	 * started in it), so a live program's snapshots are one run.
+	 */
+	"ALTER TABLE heap ADD COLUMN started_ns INTEGER;",
 };
 
 /* The rowids of session ?1's pointers, or every rowid when unknown. */
@@ -208,7 +213,7 @@ static const struct store_table store_t_heap = {
 	" contents, depth, cmdline, cwd, blocks, bytes, reachable_blocks,"
 	" reachable_bytes, possible_blocks, possible_bytes, definite_blocks,"
 	" definite_bytes, indirect_blocks, indirect_bytes, ref_first,"
-	" ref_last", NULL
+	" ref_last, started_ns", NULL
 };
 static const struct store_table store_t_heap_module = {
 	"heap_module", "idx, path, soname, build_id, base, lo, hi, code_size,"
@@ -310,6 +315,10 @@ store_heap_add(struct store *st, int64_t session, const struct store_heap *h)
 		store_put_int(r, last - h->refs + 1);
 		store_put_int(r, last);
 	}
+	if (h->started_ns == 0)
+		store_put_null(r);
+	else
+		store_put_int(r, h->started_ns);
 	return (store_row_end(st, r));
 }
 
@@ -326,7 +335,8 @@ store_heap_get(struct store *st, int64_t session, struct store_heap *h)
 	    " definite_blocks, definite_bytes, indirect_blocks,"
 	    " indirect_bytes, (SELECT count(*) FROM heap_ref WHERE"
 	    STORE_HEAP_REFS " AND session = ?1), (SELECT count(*) FROM"
-	    " heap_root WHERE session = ?1) FROM heap WHERE session = ?1",
+	    " heap_root WHERE session = ?1), started_ns FROM heap WHERE"
+	    " session = ?1",
 	    session);
 	if ((rc = store_cursor_step(c)) == 1) {
 		h->version = "1";
@@ -364,9 +374,23 @@ store_heap_get(struct store *st, int64_t session, struct store_heap *h)
 		h->indirect_bytes = store_cursor_int(c, 18);
 		h->refs = store_cursor_int(c, 19);
 		h->roots = store_cursor_int(c, 20);
+		h->started_ns = store_cursor_int(c, 21);
 	}
 	store_cursor_close(c);
 	return (rc == 1 ? 0 : -1);
+}
+
+/*
+ * The snapshot of session's run (same pid, same started_ns) taken last
+ * before it; 0 if none is stored or the run is not known.
+ */
+int64_t
+store_heap_previous(struct store *st, int64_t session)
+{
+	return (store_int_query(st, "SELECT p.session FROM heap h JOIN heap p"
+	    " ON p.pid = h.pid AND p.started_ns = h.started_ns AND"
+	    " p.time_ns < h.time_ns WHERE h.session = ?1 ORDER BY"
+	    " p.time_ns DESC LIMIT 1", session, 0));
 }
 
 int

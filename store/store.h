@@ -345,6 +345,7 @@ struct store_heap {
 	int64_t		 indirect_blocks, indirect_bytes;
 	int64_t		 refs;		/* heap_ref rows the ingest wrote */
 	int64_t		 roots;		/* store_heap_get only */
+	int64_t		 started_ns;	/* the run's start; 0: not known */
 };
 
 struct store_heap_module {
@@ -444,6 +445,7 @@ struct store_heap_region {
 int		 store_heap_add(struct store *, int64_t,
 		     const struct store_heap *);
 int		 store_heap_get(struct store *, int64_t, struct store_heap *);
+int64_t		 store_heap_previous(struct store *, int64_t);
 int		 store_heap_module_add(struct store *, int64_t,
 		     const struct store_heap_module *);
 int		 store_heap_import_add(struct store *, int64_t, int64_t,

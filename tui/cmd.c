@@ -57,7 +57,7 @@ cmd_view_complete(struct tui_view *v, const char *name, int arg)
 #define CMD_VIEWS \
 	V(zoomout, 0) V(move, 1) V(setmapto, 1) V(startmapat, 0) \
 	V(resizemap, 1) V(show, 1) V(select, 1) V(mark, 1) \
-	V(testunload, 1) V(update, 0) V(remain, 1) V(status, 0)
+	V(testunload, 1) V(update, 1) V(remain, 1) V(status, 0) V(compare, 0)
 
 #define V(n, c) \
 static int \

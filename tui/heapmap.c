@@ -194,6 +194,14 @@ struct heapmap {
 	 * small heap as a user does on a large one.  0: by the clock.
 	 */
 	size_t				 walk_slice;
+
+	/* Live (heaplive.c): the program, born/freed, Remain's objects. */
+	struct tui_heaplive		*live;
+	int				 live_ended;	/* said so */
+	struct tui_heapcmp		*cmp;
+	struct tui_heapremain		*remain_base;
+	uint8_t				*hidden;	/* per block */
+	uint64_t			 swapped;	/* an update's end */
 };
 
 static uint32_t
@@ -502,6 +510,9 @@ hm_make_marks(struct heapmap *hm)
 	}
 	if (hm->sel != SIZE_MAX && !(hm->markedonly && mk[hm->sel] == HM_NONE))
 		mk[hm->sel] = ANALYZE_HEAPMAP_SELECTED;
+	/* Born since the snapshot compared; with Remain, none born since. */
+	tui_heapcmp_marks(hm->cmp, hm->remain_base != NULL ? hm->hidden :
+	    NULL, mk, n);
 	analyze_heapmap_marks_changed(hm->m);
 	hm->dirty = 0;
 }
@@ -645,6 +656,27 @@ static void	hm_graph_ready(struct heapmap *);
 static void	hm_ready(struct tui_view *);
 static int	hm_shown(const struct heapmap *);
 
+/* Where a live map is: what an update does, or the program's state. */
+static const char *
+hm_live_title(struct heapmap *hm)
+{
+	static char	buf[128];
+	const char	*doing = tui_heaplive_doing(hm->live);
+
+	if (doing != NULL)
+		snprintf(buf, sizeof buf, ", updating: %s", doing);
+	else if (tui_heaplive_ended(hm->live))
+		snprintf(buf, sizeof buf, ", the program has ended");
+	else if (tui_heaplive_every_secs(hm->live) != 0)
+		snprintf(buf, sizeof buf, ", live (pid %ld, every %gs)",
+		    (long)tui_heaplive_pid(hm->live),
+		    tui_heaplive_every_secs(hm->live));
+	else
+		snprintf(buf, sizeof buf, ", live (pid %ld)",
+		    (long)tui_heaplive_pid(hm->live));
+	return (buf);
+}
+
 static char *
 hm_title(struct tui_view *tv)
 {
@@ -658,8 +690,9 @@ hm_title(struct tui_view *tv)
 	if (hm->s->nregions != 0)
 		hm_layout(hm, LINES - 2, COLS);
 	b = hm_size(analyze_heapmap_cell_bytes(hm->v.zoom));
-	t = xasprintf("profview: %s: heap map, %zu objects, %s a cell",
-	    hm->s->program, hm->s->nblocks, b);
+	t = xasprintf("profview: %s: heap map, %zu objects, %s a cell%s",
+	    hm->s->program, hm->s->nblocks, b, hm->live != NULL ?
+	    hm_live_title(hm) : "");
 	free(b);
 	return (t);
 }
@@ -668,11 +701,14 @@ hm_title(struct tui_view *tv)
 static int
 hm_legend(struct heapmap *hm, int y, int lines, int w, int draw)
 {
-	const struct analyze_heapmap_count *tot = hm->m->total;
+	struct analyze_heapmap_count tot[HM_NM];
 	char		*line, *vb, *tb;
 	const char	*name;
 	int		 x = 0, k, used = 1, n;
 
+	memcpy(tot, hm->m->total, sizeof tot);
+	/* Freed objects are no blocks of this snapshot's map. */
+	tui_heapcmp_totals(hm->cmp, tot);
 	for (k = HM_NM - 1; k >= 0; k--) {
 		if (tot[k].blocks == 0)
 			continue;
@@ -1082,6 +1118,8 @@ hm_draw(struct tui_view *tv, int y, int h, int w)
 	}
 	analyze_heapmap_frame(hm->m, &hm->v, hm->cells);
 	analyze_heapmap_counts(hm->m, &hm->v, hm->inview);
+	/* Freed objects where they were, in the cells now free. */
+	tui_heapcmp_frame(hm->cmp, &hm->v, hm->cells, hm->inview);
 	hm_draw_map(hm, w);
 	if (hm->legend_lines > 0)
 		hm_legend(hm, y + hm->map_lines, hm->legend_lines, w, 1);
@@ -1093,6 +1131,11 @@ hm_draw(struct tui_view *tv, int y, int h, int w)
 	/* A search that did not finish at once goes on in the loop's slices. */
 	if (hm->walking != HM_WALK_NONE)
 		tv->busy = 1;
+	if (hm->swapped != 0) {
+		tui_trace("update_frame_us %llu", (unsigned long long)
+		    (tui_now_ns() - hm->swapped) / 1000);
+		hm->swapped = 0;
+	}
 }
 
 /* The cursor a row up (dir -1) or down: the object in that cell, or
@@ -1324,6 +1367,7 @@ hm_info_key(struct tui_view *tv, enum tui_action a)
 	}
 	return (r & ~(TUI_HI_MARKS | TUI_HI_GOTO));
 }
+static int	hm_update(struct tui_view *);
 
 static int
 hm_key(struct tui_view *tv, enum tui_action a)
@@ -1457,6 +1501,8 @@ hm_key(struct tui_view *tv, enum tui_action a)
 	case TUI_ACT_HM_UNPICK:
 		hm_unpick(hm);
 		return (TUI_R_DRAW);
+	case TUI_ACT_HM_UPDATE:
+		return (hm_update(tv));
 	default:
 		return (TUI_R_UNUSED);
 	}
@@ -2074,6 +2120,10 @@ hm_cmd_status(struct heapmap *hm)
 	return (TUI_R_DRAW);
 }
 
+static int	hm_cmd_remain(struct heapmap *, const char *);
+static int	hm_cmd_update(struct tui_view *, const char *);
+static int	hm_cmd_compare(struct tui_view *, const char *);
+
 static int
 hm_command(struct tui_view *tv, const char *name, const char *args)
 {
@@ -2112,23 +2162,12 @@ hm_command(struct tui_view *tv, const char *name, const char *args)
 		    args) : TUI_R_DRAW);
 	if (strcasecmp(name, "status") == 0)
 		return (hm_cmd_status(hm));
-	if (strcasecmp(name, "remain") == 0) {
-		if (strcasecmp(args, "on") != 0 && strcasecmp(args, "off") !=
-		    0) {
-			tui_message("error: usage: :remain on|off");
-			return (TUI_R_DRAW);
-		}
-		hm->remain = strcasecmp(args, "on") == 0;
-		tui_message("remain %s: it takes effect at an update, and this"
-		    " snapshot is not of a live program", hm->remain ? "on" :
-		    "off");
-		return (TUI_R_DRAW);
-	}
-	if (strcasecmp(name, "update") == 0) {
-		tui_message("error: :update needs a live program; this is a"
-		    " stored snapshot");
-		return (TUI_R_DRAW);
-	}
+	if (strcasecmp(name, "remain") == 0)
+		return (hm_cmd_remain(hm, args));
+	if (strcasecmp(name, "update") == 0)
+		return (hm_cmd_update(tv, args));
+	if (strcasecmp(name, "compare") == 0)
+		return (hm_cmd_compare(tv, args));
 	tui_message("error: :%s is not a heap map command", name);
 	return (TUI_R_DRAW);
 }
@@ -2170,6 +2209,8 @@ hm_complete(struct tui_view *tv, const char *name, int arg)
 		return (arg == 0 ? xstrdup("double half") : NULL);
 	if (strcasecmp(name, "remain") == 0)
 		return (arg == 0 ? xstrdup("on off") : NULL);
+	if (strcasecmp(name, "update") == 0)
+		return (arg == 0 ? xstrdup("every off") : NULL);
 	if (strcasecmp(name, "show") == 0)
 		return (xstrdup(hm_show_words));
 	if (strcasecmp(name, "select") == 0)
@@ -2217,6 +2258,10 @@ hm_free(struct tui_view *tv)
 	free(hm->unloaded);
 	hm_walk_abort(hm);
 	hm_load_stop(hm);
+	tui_heaplive_free(hm->live);
+	tui_heapcmp_free(hm->cmp);
+	tui_heapremain_free(hm->remain_base);
+	free(hm->hidden);
 	analyze_heapview_free(hm->s);
 	free(hm->s);
 	free(hm);
@@ -2393,6 +2438,8 @@ hm_draw_loading(struct heapmap *hm, int64_t session, int y, int w)
  * step (a few hundred milliseconds on a million blocks); a deadline of 0
  * (^C, or the view closing) leaves it unmade.
  */
+static int	hm_live_work(struct tui_view *, uint64_t);
+
 static int
 hm_work(struct tui_view *tv, uint64_t deadline)
 {
@@ -2411,6 +2458,8 @@ hm_work(struct tui_view *tv, uint64_t deadline)
 	}
 	if (hm->loading)
 		return (hm_load_work(tv, deadline));
+	if (hm->live != NULL && hm_shown(hm))
+		return (hm_live_work(tv, deadline));
 	if (deadline == 0 || hm->s->graph_ready || hm->graph_error != NULL)
 		return (0);
 	if (analyze_heapview_graph(hm->s, &hm->graph_error) != 0) {
@@ -2483,6 +2532,416 @@ hm_info_match(struct tui_view *tv, size_t row, const char *pattern)
 
 	return (tui_heapinfo_match(hm->hi, HM_TABLE(hm->info), row,
 	    pattern));
+}
+
+/* ---- live: updates, born and freed, Remain (heaplive.c) ------------ */
+
+/* The next time the view wants its work op: an update due, or a look. */
+static void
+hm_live_arm(struct tui_view *tv)
+{
+	struct heapmap	*hm = tv->data;
+	uint64_t	 due, look;
+
+	if (hm->live == NULL || tui_heaplive_ended(hm->live)) {
+		tui_wake(tv, 0);
+		return;
+	}
+	/* Once a second, whether the program is still there. */
+	look = tui_now_ns() + 1000000000;
+	due = tui_heaplive_due(hm->live);
+	tui_wake(tv, due != 0 && due < look ? due : look);
+}
+
+/* Remain's hidden objects, for the snapshot now shown. */
+static void
+hm_remain_apply(struct heapmap *hm)
+{
+	long	n;
+
+	free(hm->hidden);
+	hm->hidden = NULL;
+	if (hm->remain_base == NULL)
+		return;
+	hm->hidden = xcalloc(hm->s->nblocks + 1, 1);
+	if ((n = tui_heapremain_hide(hm->remain_base, hm->s,
+	    hm->hidden)) < 0) {
+		tui_heapremain_free(hm->remain_base);
+		hm->remain_base = NULL;
+		hm->remain = 0;
+		tui_message("error: remain off: the snapshots are not in"
+		    " address order");
+	}
+	hm->dirty = 1;
+}
+
+/* Block b of the new snapshot, from block ob of the old one via c. */
+static size_t
+hm_carry(const struct tui_heapcmp *c, const struct analyze_heapview *ns,
+    const struct analyze_heapview *os, size_t ob)
+{
+	size_t	lo = 0, hi = ns->nblocks, mid;
+
+	if (ob == SIZE_MAX || c == NULL)
+		return (SIZE_MAX);
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		if (ns->addr[mid] < os->addr[ob])
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo < ns->nblocks && tui_heapcmp_was(c, lo) == ob)
+		return (lo);
+	return (SIZE_MAX);
+}
+
+/*
+ * Show snapshot ns (session id) in place of the one shown, compared with
+ * it: the same place in the heap at the same zoom, the same overlays and
+ * :mark specs, the selected object and the :select set where their
+ * blocks still exist (same address and allocation number).
+ */
+static void
+hm_replace(struct tui_view *tv, struct analyze_heapview *ns, int64_t id,
+    struct tui_heapcmp *c)
+{
+	struct heapmap		*hm = tv->data;
+	struct analyze_heapview	*os = hm->s;
+	uint8_t			*oldset = hm->selset, *tm;
+	char			*bb, *fb;
+	uint64_t		 top = 0, row, born_b, freed_b;
+	uint32_t		 col;
+	size_t			 sel, cur, b, w, k, i, born, freed;
+	int			 at_top, gone;
+
+	at_top = analyze_heapmap_row_addr(hm->m, &hm->v, hm->v.top,
+	    &top) >= 0;
+	sel = hm_carry(c, ns, os, hm->sel);
+	cur = hm_carry(c, ns, os, hm->cur);
+	gone = hm->sel != SIZE_MAX && sel == SIZE_MAX;
+	tui_heapcmp_free(hm->cmp);
+	hm->cmp = c;
+
+	/* What was made for the old snapshot goes with it. */
+	free(hm->typemark);
+	free(hm->unloaded);
+	free(hm->reach);
+	free(hm->rfrom);
+	free(hm->lost);
+	hm->reach = hm->rfrom = hm->lost = NULL;
+	hm->nlost = 0;
+	/* A search over the old graph; the old snapshot's info tables. */
+	hm_walk_abort(hm);
+	hm_focus(tv, 0);
+	tui_heapinfo_free(hm->hi);
+	hm->hi = tui_heapinfo_new(ns);
+	hm->reach_of = hm->rfrom_of = SIZE_MAX;
+	free(ns->program);
+	ns->program = tui_session_name(id);
+	hm->s = ns;
+	tv->session = id;
+	hm->session = id;
+	hm_ready(tv);
+
+	/* The :select set, block by block; the :mark specs, type by type. */
+	hm->nselset = 0;
+	for (b = 0; c != NULL && oldset != NULL && b < ns->nblocks; b++) {
+		w = tui_heapcmp_was(c, b);
+		hm->selset[b] = w != ANALYZE_HEAPVIEW_NONE && oldset[w];
+		hm->nselset += hm->selset[b];
+	}
+	free(oldset);
+	tm = xcalloc(ns->ntypes + 1, 1);
+	for (k = 0; k < hm->nspecs; k++) {
+		analyze_heapview_types(ns, hm->specs[k], tm);
+		for (i = 0; i < ns->ntypes; i++) {
+			if (tm[i] && hm->typemark[i] == 0)
+				hm->typemark[i] = (uint8_t)(k + 1);
+		}
+	}
+	free(tm);
+	analyze_heapview_free(os);
+	free(os);
+
+	/* The same place: the address that was top left, at the zoom. */
+	hm->fit = 0;
+	hm->sel = sel;
+	hm->cur = sel != SIZE_MAX ? sel : cur;
+	if (at_top && analyze_heapmap_locate(hm->m, &hm->v, top, &row,
+	    &col) == 0)
+		hm->v.top = hm->v.align > 1 ? row - row % hm->v.align : row;
+	analyze_heapmap_clamp(hm->m, &hm->v);
+	hm_remain_apply(hm);
+	hm->dirty = 1;
+	if (c == NULL)
+		return;
+	tui_heapcmp_counts(c, &born, &born_b, &freed, &freed_b);
+	bb = hm_size(born_b);
+	fb = hm_size(freed_b);
+	tui_message("since session %lld: %zu born (%s), %zu freed (%s);"
+	    " now session %lld%s", (long long)tui_heapcmp_against(c), born,
+	    bb, freed, fb, (long long)id, gone ? ", the selected object was"
+	    " freed" : "");
+	free(bb);
+	free(fb);
+}
+
+/* Start an update; say why not. */
+static int
+hm_update(struct tui_view *tv)
+{
+	struct heapmap	*hm = tv->data;
+	char		*cause = NULL;
+
+	if (hm->live == NULL) {
+		tui_message("error: :update needs a live program (profview"
+		    " --attach); this is a stored snapshot");
+		return (TUI_R_DRAW);
+	}
+	if (tui_heaplive_start(hm->live, hm->s, tv->session, &cause) != 0) {
+		tui_message("%s%s", tui_heaplive_ended(hm->live) ? "" :
+		    "error: ", cause);
+		free(cause);
+		hm_live_arm(tv);
+		return (TUI_R_DRAW);
+	}
+	tui_message("update: taking a snapshot of pid %ld",
+	    (long)tui_heaplive_pid(hm->live));
+	tv->busy = 1;
+	return (TUI_R_DRAW);
+}
+
+/*
+ * A live map's background work: an update's steps, one due by itself,
+ * or a look whether the program is still there.  A deadline of 0
+ * cancels an update (the map keeps the snapshot it shows).
+ */
+static int
+hm_live_work(struct tui_view *tv, uint64_t deadline)
+{
+	struct heapmap		*hm = tv->data;
+	struct analyze_heapview	*ns;
+	struct tui_heapcmp	*c;
+	const char		*before;
+	char			*cause = NULL;
+	int64_t			 id = 0;
+	uint64_t		 due, a, i, l, d, t0;
+	int			 r;
+
+	if (!tui_heaplive_busy(hm->live)) {
+		if (deadline == 0)
+			return (0);
+		due = tui_heaplive_due(hm->live);
+		if (due != 0 && tui_now_ns() >= due) {
+			hm_update(tv);
+			return (tui_heaplive_busy(hm->live));
+		}
+		if (tui_heaplive_ended(hm->live) && !hm->live_ended) {
+			hm->live_ended = 1;
+			tui_message("the program (pid %ld) has ended: session"
+			    " %lld, its last snapshot, stays",
+			    (long)tui_heaplive_pid(hm->live),
+			    (long long)tv->session);
+			tui_wake(tv, 0);
+			return (0);
+		}
+		hm_live_arm(tv);
+		return (0);
+	}
+	before = tui_heaplive_doing(hm->live);
+	r = tui_heaplive_step(hm->live, deadline, &ns, &id, &c, &cause);
+	if (r == 1) {
+		if (tui_heaplive_doing(hm->live) != before)
+			tui_message("update: %s", tui_heaplive_doing(
+			    hm->live));
+		return (1);
+	}
+	if (deadline == 0)
+		tui_message("update cancelled: the map shows session %lld",
+		    (long long)tv->session);
+	else if (ns != NULL) {
+		tui_heaplive_times(hm->live, &a, &i, &l, &d);
+		t0 = tui_now_ns();
+		hm_replace(tv, ns, id, c);
+		hm->swapped = tui_now_ns();
+		if (c == NULL)
+			tui_message("error: update: session %lld shown, not"
+			    " compared: %s", (long long)id, cause);
+		/* For bench/heaplive: the parts of one update. */
+		tui_trace("update_us snapshot %llu ingest %llu load %llu"
+		    " compare %llu replace %llu", (unsigned long long)a,
+		    (unsigned long long)i, (unsigned long long)l,
+		    (unsigned long long)d, (unsigned long long)
+		    (hm->swapped - t0) / 1000);
+	} else if (cause != NULL) {
+		if (tui_heaplive_ended(hm->live)) {
+			hm->live_ended = 1;
+			tui_message("%s: session %lld stays", cause,
+			    (long long)tv->session);
+		} else
+			tui_message("error: update: %s", cause);
+	}
+	free(cause);
+	hm_live_arm(tv);
+	return (0);
+}
+
+static int
+hm_cmd_update(struct tui_view *tv, const char *args)
+{
+	struct heapmap	*hm = tv->data;
+	char		 w[16], *end;
+	double		 secs;
+
+	if (*args == '\0')
+		return (hm_update(tv));
+	if (hm->live == NULL)
+		return (hm_update(tv));
+	if (!hm_word(&args, w, sizeof w) || (strcasecmp(w, "off") == 0 &&
+	    *args != '\0') || (strcasecmp(w, "every") != 0 &&
+	    strcasecmp(w, "off") != 0)) {
+		tui_message("error: usage: :update [every SECS|off]");
+		return (TUI_R_DRAW);
+	}
+	if (strcasecmp(w, "off") == 0 || strcasecmp(args, "off") == 0) {
+		tui_heaplive_every(hm->live, 0);
+		tui_message("updates only when asked (u, :update)");
+		hm_live_arm(tv);
+		return (TUI_R_DRAW);
+	}
+	secs = strtod(args, &end);
+	if (end == args || *end != '\0' || !(secs >= 0.1) ||
+	    secs > 86400) {
+		tui_message("error: :update every SECS: seconds, 0.1 to"
+		    " 86400");
+		return (TUI_R_DRAW);
+	}
+	tui_heaplive_every(hm->live, secs);
+	tui_message("an update every %g s", secs);
+	hm_live_arm(tv);
+	return (TUI_R_DRAW);
+}
+
+static int
+hm_cmd_remain(struct heapmap *hm, const char *args)
+{
+	if (strcasecmp(args, "on") != 0 && strcasecmp(args, "off") != 0) {
+		tui_message("error: usage: :remain on|off");
+		return (TUI_R_DRAW);
+	}
+	tui_heapremain_free(hm->remain_base);
+	hm->remain_base = NULL;
+	hm->remain = strcasecmp(args, "on") == 0;
+	if (hm->remain)
+		hm->remain_base = tui_heapremain_new(hm->s);
+	hm_remain_apply(hm);
+	hm->dirty = 1;
+	if (hm->remain)
+		tui_message("remain on: only the %zu objects there now are"
+		    " shown, after updates too", hm->s->nblocks);
+	else
+		tui_message("remain off: every object is shown");
+	return (TUI_R_DRAW);
+}
+
+/*
+ * :compare [ID|off]: born and freed since session ID, an earlier
+ * snapshot of the same run (by default the one before this one).
+ */
+static int
+hm_cmd_compare(struct tui_view *tv, const char *args)
+{
+	struct heapmap		*hm = tv->data;
+	struct analyze_heapview	*os;
+	struct store_heap	 h, o;
+	struct tui_heapcmp	*c;
+	char			*cause = NULL, *end, *bb, *fb;
+	long long		 id;
+	uint64_t		 born_b, freed_b;
+	size_t			 born, freed;
+
+	if (strcasecmp(args, "off") == 0) {
+		tui_heapcmp_free(hm->cmp);
+		hm->cmp = NULL;
+		hm->dirty = 1;
+		tui_message("compare off: no born or freed objects shown");
+		return (TUI_R_DRAW);
+	}
+	if (tv->session == 0 || store_heap_get(tui_store(), tv->session,
+	    &h) != 0) {
+		tui_message("error: :compare needs a stored heap session");
+		return (TUI_R_DRAW);
+	}
+	if (*args == '\0') {
+		id = store_heap_previous(tui_store(), tv->session);
+		if (id <= 0) {
+			tui_message("error: no earlier snapshot of this run"
+			    " (pid %lld) is stored", (long long)h.pid);
+			return (TUI_R_DRAW);
+		}
+	} else {
+		id = strtoll(args, &end, 10);
+		if (*end != '\0' || id <= 0) {
+			tui_message("error: usage: :compare [ID|off]");
+			return (TUI_R_DRAW);
+		}
+	}
+	if (store_heap_get(tui_store(), id, &o) != 0) {
+		tui_message("error: session %lld is not a heap snapshot", id);
+		return (TUI_R_DRAW);
+	}
+	if (o.pid != h.pid || o.started_ns != h.started_ns ||
+	    h.started_ns == 0) {
+		tui_message("error: session %lld is not of this run (pid %lld"
+		    " started at %lld): its blocks' numbers mean other"
+		    " things", id, (long long)h.pid, (long long)h.started_ns);
+		return (TUI_R_DRAW);
+	}
+	if (o.time_ns > h.time_ns) {
+		tui_message("error: session %lld was taken after this one:"
+		    " open it (:open %lld) and compare with %lld", id, id,
+		    (long long)tv->session);
+		return (TUI_R_DRAW);
+	}
+	os = xcalloc(1, sizeof *os);
+	if (analyze_heapview_load(tui_store(), id, os, &cause) != 0 ||
+	    (c = tui_heapcmp_new(os, id, hm->s, &cause)) == NULL) {
+		tui_message("error: %s", cause);
+		free(cause);
+		analyze_heapview_free(os);
+		free(os);
+		return (TUI_R_DRAW);
+	}
+	analyze_heapview_free(os);
+	free(os);
+	tui_heapcmp_free(hm->cmp);
+	hm->cmp = c;
+	hm->dirty = 1;
+	tui_heapcmp_counts(c, &born, &born_b, &freed, &freed_b);
+	bb = hm_size(born_b);
+	fb = hm_size(freed_b);
+	tui_message("since session %lld: %zu born (%s), %zu freed (%s)", id,
+	    born, bb, freed, fb);
+	free(bb);
+	free(fb);
+	return (TUI_R_DRAW);
+}
+
+/* The map of a live program: updates by u, :update and --every. */
+void
+tui_heapmap_live(struct tui_view *tv, struct tui_heaplive *live)
+{
+	struct heapmap	*hm;
+
+	if (tv == NULL || tv->ops != &hm_ops) {
+		tui_heaplive_free(live);
+		return;
+	}
+	hm = tv->data;
+	tui_heaplive_free(hm->live);
+	hm->live = live;
+	hm_live_arm(tv);
 }
 
 static const struct tui_view_ops hm_ops = {

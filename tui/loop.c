@@ -64,6 +64,10 @@ static struct {
 	size_t			 nheld;
 	uint64_t		 looked;	/* last look, for the rate */
 	uint64_t		 esc_since;	/* a lone Esc pending */
+
+	/* A view to make busy at a time (the heap map's --every). */
+	struct tui_view		*wake;
+	uint64_t		 wake_at;
 } loop;
 
 uint64_t
@@ -163,6 +167,38 @@ tui_session_name(int64_t id)
 	return (name);
 }
 
+/* A line in the PROFVIEW_TRACE file, if there is one (for bench/). */
+void
+tui_trace(const char *fmt, ...)
+{
+	va_list	ap;
+
+	if (loop.trace == NULL)
+		return;
+	va_start(ap, fmt);
+	vfprintf(loop.trace, fmt, ap);
+	va_end(ap);
+	fputc('\n', loop.trace);
+}
+
+const struct tui_opts *
+tui_options(void)
+{
+	return (loop.opts);
+}
+
+/*
+ * Make v busy (its work op runs) at time at (tui_now_ns), or never if at
+ * is 0: background work that waits, such as a timer, without the loop
+ * spinning meanwhile.  One view at a time.
+ */
+void
+tui_wake(struct tui_view *v, uint64_t at)
+{
+	loop.wake = at != 0 ? v : NULL;
+	loop.wake_at = at;
+}
+
 int
 tui_writable(void)
 {
@@ -211,6 +247,8 @@ tui_view_free(struct tui_view *v)
 {
 	if (v == NULL)
 		return;
+	if (loop.wake == v)
+		tui_wake(NULL, 0);
 	if (v->ops->free != NULL)
 		v->ops->free(v);
 	tui_search_free(&v->search);
@@ -885,9 +923,9 @@ static void
 loop_run(void)
 {
 	struct pollfd	pfd[2];
-	uint64_t	last_draw = 0, esc = 0;
+	uint64_t	last_draw = 0, esc = 0, now;
 	size_t		i;
-	int		wait = -1, r, timeout;
+	int		wait = -1, r, timeout, ms;
 
 	loop_draw(0);
 	while (!loop.quit) {
@@ -899,6 +937,13 @@ loop_run(void)
 			break;
 		/* A lone Esc waits termkey's time, even while work runs. */
 		timeout = wait;
+		if (loop.wake != NULL) {
+			now = tui_now_ns();
+			ms = loop.wake_at > now ? (int)((loop.wake_at - now +
+			    999999) / 1000000) : 0;
+			if (timeout < 0 || ms < timeout)
+				timeout = ms;
+		}
 		if (loop_busy())
 			timeout = 0;
 		pfd[0].fd = STDIN_FILENO;
@@ -924,6 +969,10 @@ loop_run(void)
 			    (uint64_t)wait * 1000000 : 0;
 		} else if (wait >= 0 && tui_now_ns() >= esc)
 			wait = loop_input(1);
+		if (loop.wake != NULL && tui_now_ns() >= loop.wake_at) {
+			loop.wake->busy = 1;
+			tui_wake(NULL, 0);
+		}
 		if (!loop.quit && loop_busy())
 			loop_work(&last_draw);
 	}
@@ -987,7 +1036,12 @@ tui_main(struct store *st, const int64_t *ids, size_t n,
 	tui_prompt_init();
 
 	tui_push(tui_sessions_new());
-	if (opts->open != NULL)
+	if (opts->attach != NULL) {
+		/* The map of the first snapshot, which updates then. */
+		if (tui_open_session(opts->attach_session, 1) == 0)
+			tui_heapmap_live(tui_top(), tui_heaplive_new(
+			    opts->attach, opts->every));
+	} else if (opts->open != NULL)
 		tui_push(opts->open(opts->open_arg));
 	else if (n == 1)
 		tui_open_session(ids[0], 1);

@@ -9,6 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <sys/types.h>
 
 #include "store/store.h"
 
@@ -16,6 +17,10 @@ struct tui_view;
 
 struct tui_opts {
 	int	writable;	/* :sql may write */
+	/* --attach: the heap map of session attach_session, live. */
+	const char	*attach;
+	int64_t		 attach_session;
+	double		 every;		/* --every, seconds; 0 none */
 	/* A view to open over the sessions view (else none). */
 	struct tui_view	*(*open)(void *);
 	void	*open_arg;
@@ -23,6 +28,7 @@ struct tui_opts {
 
 int	tui_main(struct store *, const int64_t *, size_t,
 	    const struct tui_opts *);
+int	tui_heaplive_snapshot(const char *, char **, char **);
 
 /*
  * Everything below is shared by the files of tui/ only.
@@ -181,6 +187,8 @@ enum tui_group {
 	    "the keys to the info pane's table (Modules if none shows)") \
 	A(HEAPMAP, HM_UNPICK,	"x", \
 	    "unmark the objects Enter in an info table marked") \
+	A(HEAPMAP, HM_UPDATE,	"u", \
+	    "Update: a new snapshot of the live program (--attach)") \
 	A(HEAPINFO, HI_PICK,	"Enter", \
 	    "mark the row's objects on the map (again: unmark);" \
 	    " a free block: the map to it") \
@@ -297,11 +305,14 @@ enum tui_action {
 	C(testunload,	NULL,	"[MODULE...]",	cmd_testunload, \
 	    cmd_testunload_complete, \
 	    "heap map: what unloading the modules (and importers) frees") \
-	C(update,	NULL,	"",		cmd_update,	NULL, \
-	    "heap map: a new snapshot of a live program") \
+	C(update,	NULL,	"[every SECS|off]", cmd_update, \
+	    cmd_update_complete, \
+	    "heap map: a new snapshot of a live program; or every SECS") \
+	C(compare,	NULL,	"[ID|off]",	cmd_compare,	NULL, \
+	    "heap map: objects born and freed since session ID of the run") \
 	C(remain,	NULL,	"on|off",	cmd_remain, \
 	    cmd_remain_complete, \
-	    "heap map: after an update, only the objects there now") \
+	    "heap map: only the objects there now, after updates too") \
 	C(status,	NULL,	"",		cmd_status,	NULL, \
 	    "heap map: the map's settings in the status line")
 
@@ -421,6 +432,10 @@ void		 tui_message(const char *, ...)
 void		 tui_confirm(void (*)(void *), void *, const char *, ...)
 		    __attribute__((format(printf, 3, 4)));
 uint64_t	 tui_now_ns(void);
+void		 tui_wake(struct tui_view *, uint64_t);
+void		 tui_trace(const char *, ...)
+		    __attribute__((format(printf, 1, 2)));
+const struct tui_opts *tui_options(void);
 int		 tui_interrupted(void);
 struct tui_view	*tui_view_new(const struct tui_view_ops *, void *);
 void		 tui_view_free(struct tui_view *);
@@ -430,6 +445,54 @@ int		 tui_export_model(struct tui_view *, const void *, int, FILE *,
 struct tui_view	*tui_top(void);
 void		 tui_show_sessions(void);
 void		 tui_quit(void);
+
+/*
+ * heaplive.c: the heap map on a running program (pvheap's socket), two
+ * snapshots of one run compared, the seed's Remain.
+ */
+struct analyze_heapview;
+struct analyze_heapmap_view;
+struct analyze_heapmap_cell;
+struct analyze_heapmap_count;
+struct tui_heaplive;
+struct tui_heapcmp;
+struct tui_heapremain;
+struct tui_heaplive *tui_heaplive_new(const char *, double);
+void		 tui_heaplive_free(struct tui_heaplive *);
+const char	*tui_heaplive_socket(const struct tui_heaplive *);
+int		 tui_heaplive_ended(struct tui_heaplive *);
+pid_t		 tui_heaplive_pid(const struct tui_heaplive *);
+void		 tui_heaplive_every(struct tui_heaplive *, double);
+double		 tui_heaplive_every_secs(const struct tui_heaplive *);
+uint64_t	 tui_heaplive_due(const struct tui_heaplive *);
+int		 tui_heaplive_busy(const struct tui_heaplive *);
+const char	*tui_heaplive_doing(const struct tui_heaplive *);
+int		 tui_heaplive_start(struct tui_heaplive *,
+		    const struct analyze_heapview *, int64_t, char **);
+int		 tui_heaplive_step(struct tui_heaplive *, uint64_t,
+		    struct analyze_heapview **, int64_t *,
+		    struct tui_heapcmp **, char **);
+void		 tui_heaplive_times(const struct tui_heaplive *, uint64_t *,
+		    uint64_t *, uint64_t *, uint64_t *);
+struct tui_heapcmp *tui_heapcmp_new(const struct analyze_heapview *, int64_t,
+		    const struct analyze_heapview *, char **);
+void		 tui_heapcmp_free(struct tui_heapcmp *);
+int64_t		 tui_heapcmp_against(const struct tui_heapcmp *);
+void		 tui_heapcmp_counts(const struct tui_heapcmp *, size_t *,
+		    uint64_t *, size_t *, uint64_t *);
+uint32_t	 tui_heapcmp_was(const struct tui_heapcmp *, size_t);
+void		 tui_heapcmp_marks(const struct tui_heapcmp *,
+		    const uint8_t *, uint8_t *, size_t);
+void		 tui_heapcmp_frame(struct tui_heapcmp *,
+		    const struct analyze_heapmap_view *,
+		    struct analyze_heapmap_cell *,
+		    struct analyze_heapmap_count *);
+void		 tui_heapcmp_totals(const struct tui_heapcmp *,
+		    struct analyze_heapmap_count *);
+struct tui_heapremain *tui_heapremain_new(const struct analyze_heapview *);
+void		 tui_heapremain_free(struct tui_heapremain *);
+long		 tui_heapremain_hide(const struct tui_heapremain *,
+		    const struct analyze_heapview *, uint8_t *);
 
 /* keymap.c */
 int		 tui_keymap_init(void *);
@@ -596,6 +659,7 @@ int		 tui_heapinfo_unpick(struct tui_heapinfo *);
 uint64_t	 tui_heapinfo_goto(struct tui_heapinfo *);
 void		 tui_heapinfo_unload(struct tui_heapinfo *, const uint8_t *,
 		    const uint8_t *);
+void		 tui_heapmap_live(struct tui_view *, struct tui_heaplive *);
 struct tui_view	*tui_annotate_new(struct tui_view *, uint64_t, uint64_t,
 		    uint64_t, uint64_t, const char *, char **);
 

@@ -61,6 +61,11 @@ extern void	*__libc_pvalloc(size_t);
 
 struct agent_opts	agent_opts;
 uint64_t		agent_seq;
+/*
+ * When this process (this image, after an exec) started to be watched:
+ * with the pid, it names the run its snapshots belong to.
+ */
+uint64_t		agent_started_ns;
 uint64_t		agent_frees_unknown;
 
 /*
@@ -1221,6 +1226,17 @@ self_find(void)
 	}
 }
 
+/* The wall clock, by the system call: libc may not be set up yet. */
+static uint64_t
+run_clock(void)
+{
+	struct timespec	ts;
+
+	if (syscall(SYS_clock_gettime, CLOCK_REALTIME, &ts) != 0)
+		return (0);
+	return ((uint64_t)ts.tv_sec * 1000000000 + (uint64_t)ts.tv_nsec);
+}
+
 /*
  * The first call of any hook, which may come before any constructor:
  * only what needs neither the loader nor libc's state.
@@ -1254,6 +1270,7 @@ agent_init(void)
 		    out != NULL ? "" : ".heap");
 	}
 	self_find();
+	agent_started_ns = run_clock();
 	tls.busy = 0;
 	__atomic_store_n(&agent_state, 2, __ATOMIC_RELEASE);
 }
@@ -1477,6 +1494,8 @@ fork_child(void)
 		wake_fd[0] = wake_fd[1] = -1;
 	}
 	ctor_pid = getpid();
+	/* A child is a run of its own. */
+	agent_started_ns = run_clock();
 	snap_atfork_child();
 	agent_thread_start();
 }

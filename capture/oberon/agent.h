@@ -61,6 +61,7 @@ struct abuf {
 
 extern struct agent_opts	agent_opts AGENT_HIDDEN;
 extern uint64_t			agent_seq AGENT_HIDDEN;
+extern uint64_t			agent_started_ns AGENT_HIDDEN;
 extern uint64_t			agent_frees_unknown AGENT_HIDDEN;
 
 /* agent.c */

@@ -83,6 +83,8 @@
 #define HF_INFO_PAGE_SIZE	64
 #define HF_INFO_SIGNAL		68
 #define HF_INFO_PTR_SIZE	72
+#define HF_INFO_STARTED_NS	80	/* 64: CLOCK_REALTIME when the agent
+					   started in the process; 0: unknown */
 
 #define HF_CNTR_NAME		0	/* str */
 #define HF_CNTR_VALUE		8	/* 64 */

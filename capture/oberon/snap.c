@@ -1821,6 +1821,7 @@ info(struct snap *s, struct out *o)
 	put32(r + 64, (uint32_t)sysconf(_SC_PAGESIZE));
 	put32(r + 68, (uint32_t)s->signo);
 	put32(r + 72, 8);
+	put64(r + HF_INFO_STARTED_NS, agent_started_ns);
 }
 
 /* ---- the file ---------------------------------------------------------- */

@@ -166,6 +166,7 @@ check "... and trace says DWARF is missing" sh -c "'$PV' --db \
 sqlite3 "$W/old.db" "DROP TABLE heap_dtype; DROP TABLE heap_dfield;
     DROP TABLE heap_dvar; ALTER TABLE heap_site DROP COLUMN file;
     ALTER TABLE heap_site DROP COLUMN line;
+    ALTER TABLE heap DROP COLUMN started_ns;
     UPDATE kind_schema SET version = 1 WHERE kind = 'heap'" ||
     echo "# could not make a version 1 store"
 cp "$HEAPBIN/typed" "$W/prog"

@@ -14,12 +14,21 @@ tests_tui_heapmap_demo_CFLAGS = $(AM_CFLAGS) $(NCURSES_CFLAGS) \
 	$(TERMKEY_CFLAGS) $(SQLITE_CFLAGS)
 tests_tui_heapmap_demo_LDADD = $(CORE_LIBS) $(NCURSES_LIBS) $(TERMKEY_LIBS)
 
+# heaplive-prog: a program whose heap changes on cue, for heaplive.sh
+# (built as the heap test programs are: it runs under the agent).
+check_PROGRAMS += tests/tui/heaplive-prog
+tests_tui_heaplive_prog_SOURCES = tests/tui/heaplive-prog.c
+tests_tui_heaplive_prog_CFLAGS = $(HEAPTEST_CFLAGS)
+# Linked without DWARF: its lists are all struct node to DWARF, and
+# heaplive.sh tells them apart by their allocation sites.
+tests_tui_heaplive_prog_LDFLAGS = $(HEAPTEST_LDFLAGS) -Wl,--strip-debug
+
 TUI_TESTS = tests/tui/keys.sh tests/tui/hist.sh tests/tui/sql.sh \
 	tests/tui/sessions.sh tests/tui/term.sh tests/tui/timeline.sh \
 	tests/tui/help.sh tests/tui/commands.sh tests/tui/colour.sh \
 	tests/tui/search.sh tests/tui/escape.sh tests/tui/heapmap.sh \
 	tests/tui/annotate.sh tests/tui/calls.sh tests/tui/heapinfo.sh \
-	tests/tui/heapwalk.sh tests/tui/slots.sh
+	tests/tui/heapwalk.sh tests/tui/slots.sh tests/tui/heaplive.sh
 TESTS += $(TUI_TESTS)
 # slots.sh profiles tests/data/prfd/work on paper (tests/unit/prfd.mk).
 SLOTS_LOG = tests/tui/slots.sh.log

@@ -29,3 +29,10 @@ tests_unit_check_heap_SOURCES = tests/unit/check_heap.c
 tests_unit_check_heap_CFLAGS = $(UNIT_CFLAGS)
 tests_unit_check_heap_LDADD = $(UNIT_LDADD)
 TESTS += tests/unit/check_heap
+
+# Two snapshots compared (analyze/heapdiff.c) against brute force.
+check_PROGRAMS += tests/unit/check_heapdiff
+tests_unit_check_heapdiff_SOURCES = tests/unit/check_heapdiff.c
+tests_unit_check_heapdiff_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_check_heapdiff_LDADD = $(UNIT_LDADD)
+TESTS += tests/unit/check_heapdiff

@@ -1,0 +1,1005 @@
+/*
+ * The heap map on a running program: the seed's Update and UpdateAfterGC
+ * over pvheap's socket (pvheap(1) --socket).  An update asks the agent
+ * for a snapshot (the line "snapshot", answered "ok FILE" or "error
+ * REASON"), ingests the file as a new session of the same run, and loads
+ * it for the map; each part is a step of the view's background work, so
+ * the map on screen stays browsable meanwhile.  The ingest, which takes
+ * longest, runs in a process of its own (profview ingest on the same
+ * store), so a hostile or huge file never stops the browser and a
+ * cancelled one leaves nothing in the store (the ingest is one
+ * transaction).
+ *
+ * Also here: two snapshots of one run compared, as the map shows them
+ * (born objects a mark of their own; freed ones where they were, in the
+ * cells now free, from a map of their own laid out like the new one's),
+ * and the seed's Remain (only the objects there when it was turned on).
+ */
+#include <sys/socket.h>
+#include <sys/syscall.h>
+#include <sys/un.h>
+#include <sys/wait.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <poll.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "xmalloc.h"
+#include "vis.h"
+#include "analyze/analyze.h"
+#include "ingest/ingest.h"
+#include "tui/tui.h"
+
+#define HL_NONE		ANALYZE_HEAPVIEW_NONE
+#define HL_NM		ANALYZE_HEAPMAP_NMARKS
+/* How long --attach waits for the first snapshot's answer. */
+#define HL_WAIT_MS	(120 * 1000)
+#define HL_REPLY_MAX	(PATH_MAX + 64)
+
+enum hl_state {
+	HL_IDLE,
+	HL_ASKING,		/* the request sent, the answer awaited */
+	HL_INGESTING,		/* the ingest process runs */
+	HL_LOADING,		/* the session is loaded for the map */
+	HL_ENDED		/* the program is gone */
+};
+
+struct tui_heaplive {
+	char		*sock;
+	uint64_t	 every_ns;	/* 0: only when asked */
+	uint64_t	 next_ns;	/* the next update by itself */
+	enum hl_state	 state;
+	pid_t		 pid;		/* the program, from the socket */
+	int		 pidfd;		/* readable when it has ended */
+	int		 fd;		/* the socket, while asking */
+	char		 reply[HL_REPLY_MAX];
+	size_t		 got;
+	char		*file;
+	pid_t		 child;		/* the ingest */
+	int		 out;		/* its output */
+	char		 text[1024];
+	size_t		 ntext;
+	int64_t		 session;
+	uint64_t	 t0, t_ask, t_ingest;
+	char		*error;
+
+	/* The load, on a thread with a connection of its own. */
+	pthread_t	 thread;
+	int		 loading;	/* the thread runs */
+	int		 loaded;	/* it is done (atomic) */
+	char		*store_path;
+	struct analyze_heapview	*s;
+	char		*load_cause;
+	int		 load_rc;
+	/* The snapshot shown, to compare the new one with (read only). */
+	const struct analyze_heapview *old;
+	int64_t		 old_session;
+	struct tui_heapcmp *cmp;
+	char		*cmp_cause;
+	uint64_t	 cmp_ns;	/* how long it took */
+};
+
+/* ---- the socket ----------------------------------------------------- */
+
+/*
+ * Connect to pvheap's socket: the fd, and the program's pid (0 if the
+ * kernel does not say); -1 and a cause that tells a missing socket from
+ * one nobody listens on.
+ */
+static int
+hl_connect(const char *path, pid_t *pid, char **cause)
+{
+	struct sockaddr_un	sun;
+	struct ucred		cr;
+	socklen_t		len = sizeof cr;
+	int			fd, e;
+
+	*pid = 0;
+	memset(&sun, 0, sizeof sun);
+	sun.sun_family = AF_UNIX;
+	if (strlen(path) >= sizeof sun.sun_path) {
+		*cause = xasprintf("%s: a socket path is at most %zu bytes",
+		    path, sizeof sun.sun_path - 1);
+		return (-1);
+	}
+	memcpy(sun.sun_path, path, strlen(path));
+	if ((fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0)) == -1) {
+		*cause = xasprintf("socket: %s", strerror(errno));
+		return (-1);
+	}
+	if (connect(fd, (struct sockaddr *)&sun, sizeof sun) != 0) {
+		e = errno;
+		close(fd);
+		if (e == ENOENT)
+			*cause = xasprintf("%s: no such socket (is pvheap"
+			    " --socket %s running?)", path, path);
+		else if (e == ECONNREFUSED)
+			*cause = xasprintf("%s: nothing listens there (the"
+			    " program has ended, or it is not pvheap's"
+			    " socket)", path);
+		else
+			*cause = xasprintf("%s: %s", path, strerror(e));
+		errno = e;
+		return (-1);
+	}
+	if (getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cr, &len) == 0)
+		*pid = cr.pid;
+	return (fd);
+}
+
+/* Send the request; -1 and a cause if the agent went meanwhile. */
+static int
+hl_ask(int fd, const char *path, char **cause)
+{
+	static const char	req[] = "snapshot\n";
+
+	if (send(fd, req, sizeof req - 1, MSG_NOSIGNAL) !=
+	    (ssize_t)(sizeof req - 1)) {
+		*cause = xasprintf("%s: %s", path, strerror(errno));
+		return (-1);
+	}
+	return (0);
+}
+
+/*
+ * Read what the agent has answered so far; 1 when the line is whole (or
+ * the agent closed), 0 for more, -1 and a cause on a read error.
+ */
+static int
+hl_read(int fd, char *buf, size_t *got, const char *path, char **cause)
+{
+	ssize_t	n;
+
+	for (;;) {
+		if (*got >= HL_REPLY_MAX - 1)
+			return (1);
+		n = read(fd, buf + *got, HL_REPLY_MAX - 1 - *got);
+		if (n == 0)
+			return (1);
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			if (errno == EAGAIN)
+				return (0);
+			*cause = xasprintf("%s: %s", path, strerror(errno));
+			return (-1);
+		}
+		*got += (size_t)n;
+		buf[*got] = '\0';
+		if (memchr(buf, '\n', *got) != NULL)
+			return (1);
+	}
+}
+
+/* The answer: the snapshot's file, or -1 and what was wrong with it. */
+static int
+hl_answer(char *buf, size_t got, const char *path, char **file,
+    char **cause)
+{
+	char	*nl, *v;
+
+	buf[got] = '\0';
+	if ((nl = memchr(buf, '\n', got)) == NULL) {
+		*cause = got == 0 ? xasprintf("%s: the program ended before it"
+		    " answered", path) : xasprintf("%s: an answer without an"
+		    " end of line: not pvheap's socket?", path);
+		return (-1);
+	}
+	*nl = '\0';
+	if (strncmp(buf, "ok /", 4) == 0) {
+		*file = xstrdup(buf + 3);
+		return (0);
+	}
+	v = vis(buf);
+	if (strncmp(buf, "error ", 6) == 0)
+		*cause = xasprintf("%s: the agent could not take a snapshot:"
+		    " %s", path, v + 6);
+	else
+		*cause = xasprintf("%s: not pvheap's answer: \"%s\"", path, v);
+	free(v);
+	return (-1);
+}
+
+/*
+ * A snapshot now, waiting for it (profview --attach, before the browser
+ * starts): its file, or -1 and a cause.
+ */
+int
+tui_heaplive_snapshot(const char *path, char **file, char **cause)
+{
+	struct pollfd	 p;
+	char		 buf[HL_REPLY_MAX];
+	size_t		 got = 0;
+	pid_t		 pid;
+	uint64_t	 end = tui_now_ns() + (uint64_t)HL_WAIT_MS * 1000000;
+	int		 fd, r = 0, ms;
+
+	if ((fd = hl_connect(path, &pid, cause)) == -1)
+		return (-1);
+	if (hl_ask(fd, path, cause) != 0) {
+		close(fd);
+		return (-1);
+	}
+	p.fd = fd;
+	p.events = POLLIN;
+	while (r == 0) {
+		ms = (int)((end - tui_now_ns()) / 1000000);
+		if (tui_now_ns() >= end || poll(&p, 1, ms) == 0) {
+			close(fd);
+			*cause = xasprintf("%s: no answer in %d seconds: not"
+			    " pvheap's socket?", path, HL_WAIT_MS / 1000);
+			return (-1);
+		}
+		r = hl_read(fd, buf, &got, path, cause);
+	}
+	close(fd);
+	if (r < 0)
+		return (-1);
+	return (hl_answer(buf, got, path, file, cause));
+}
+
+/* ---- an update, step by step ---------------------------------------- */
+
+struct tui_heaplive *
+tui_heaplive_new(const char *sock, double every)
+{
+	struct tui_heaplive	*hl = xcalloc(1, sizeof *hl);
+	pid_t			 pid;
+	char			*cause = NULL;
+	int			 fd;
+
+	hl->sock = xstrdup(sock);
+	tui_heaplive_every(hl, every);
+	hl->fd = hl->out = hl->pidfd = -1;
+	hl->state = HL_IDLE;
+	/*
+	 * The program, so its end is seen at once: the peer of a connection
+	 * made without a request (the agent answers "error unknown
+	 * request" and goes on).
+	 */
+	if ((fd = hl_connect(sock, &pid, &cause)) != -1) {
+		shutdown(fd, SHUT_WR);
+		close(fd);
+		hl->pid = pid;
+#ifdef SYS_pidfd_open
+		if (pid > 0)
+			hl->pidfd = (int)syscall(SYS_pidfd_open, pid, 0);
+#endif
+	}
+	free(cause);
+	return (hl);
+}
+
+/*
+ * Load the session for the map: the store's rows into arrays and the map
+ * made of them, a second or more on a million blocks, so on a thread of
+ * its own over a read-only connection of its own while the browser goes
+ * on with the map it shows.  It touches nothing the browser does.
+ */
+static void *
+hl_load_main(void *arg)
+{
+	struct tui_heaplive	*hl = arg;
+	struct store		*st;
+
+	hl->load_rc = -1;
+	if ((st = store_open(hl->store_path, STORE_READONLY,
+	    &hl->load_cause)) != NULL) {
+		if (analyze_heapview_load(st, hl->session, hl->s,
+		    &hl->load_cause) == 0) {
+			hl->load_rc = analyze_heapview_map(hl->s,
+			    &hl->load_cause);
+			if (hl->load_rc != 0)
+				analyze_heapview_free(hl->s);
+		}
+		store_close(st);
+	}
+	/* The comparison too: the browser only reads the old snapshot. */
+	hl->cmp_ns = tui_now_ns();
+	if (hl->load_rc == 0 && hl->old != NULL)
+		hl->cmp = tui_heapcmp_new(hl->old, hl->old_session, hl->s,
+		    &hl->cmp_cause);
+	hl->cmp_ns = tui_now_ns() - hl->cmp_ns;
+	__atomic_store_n(&hl->loaded, 1, __ATOMIC_RELEASE);
+	return (NULL);
+}
+
+/* The load's end: wait for the thread (at once when it is done). */
+static void
+hl_load_join(struct tui_heaplive *hl)
+{
+	if (!hl->loading)
+		return;
+	pthread_join(hl->thread, NULL);
+	hl->loading = 0;
+}
+
+static void
+hl_stop(struct tui_heaplive *hl)
+{
+	int	st;
+
+	/* A load cannot be stopped half way: it ends, and goes. */
+	if (hl->loading) {
+		hl_load_join(hl);
+		if (hl->load_rc == 0)
+			analyze_heapview_free(hl->s);
+		free(hl->s);
+		hl->s = NULL;
+		free(hl->load_cause);
+		hl->load_cause = NULL;
+		tui_heapcmp_free(hl->cmp);
+		hl->cmp = NULL;
+		free(hl->cmp_cause);
+		hl->cmp_cause = NULL;
+	}
+
+	if (hl->fd != -1)
+		close(hl->fd);
+	hl->fd = -1;
+	if (hl->child > 0) {
+		kill(hl->child, SIGKILL);
+		while (waitpid(hl->child, &st, 0) == -1 && errno == EINTR)
+			/* nothing */;
+	}
+	hl->child = 0;
+	if (hl->out != -1)
+		close(hl->out);
+	hl->out = -1;
+}
+
+void
+tui_heaplive_free(struct tui_heaplive *hl)
+{
+	if (hl == NULL)
+		return;
+	hl_stop(hl);
+	if (hl->pidfd != -1)
+		close(hl->pidfd);
+	free(hl->sock);
+	free(hl->file);
+	free(hl->error);
+	free(hl->store_path);
+	free(hl);
+}
+
+const char *
+tui_heaplive_socket(const struct tui_heaplive *hl)
+{
+	return (hl->sock);
+}
+
+/* Whether the program has ended (its pid's descriptor says so). */
+int
+tui_heaplive_ended(struct tui_heaplive *hl)
+{
+	struct pollfd	p;
+
+	if (hl->state == HL_ENDED)
+		return (1);
+	if (hl->pidfd == -1)
+		return (0);
+	p.fd = hl->pidfd;
+	p.events = POLLIN;
+	if (poll(&p, 1, 0) == 1) {
+		hl_stop(hl);
+		hl->state = HL_ENDED;
+		return (1);
+	}
+	return (0);
+}
+
+pid_t
+tui_heaplive_pid(const struct tui_heaplive *hl)
+{
+	return (hl->pid);
+}
+
+/* --every: 0 off; the next update by itself is due that long after now. */
+void
+tui_heaplive_every(struct tui_heaplive *hl, double secs)
+{
+	hl->every_ns = (uint64_t)(secs * 1e9);
+	hl->next_ns = hl->every_ns != 0 ? tui_now_ns() + hl->every_ns : 0;
+}
+
+double
+tui_heaplive_every_secs(const struct tui_heaplive *hl)
+{
+	return ((double)hl->every_ns / 1e9);
+}
+
+/* When the next update is due by itself (0: none). */
+uint64_t
+tui_heaplive_due(const struct tui_heaplive *hl)
+{
+	return (hl->state == HL_IDLE && hl->every_ns != 0 ? hl->next_ns : 0);
+}
+
+int
+tui_heaplive_busy(const struct tui_heaplive *hl)
+{
+	return (hl->state == HL_ASKING || hl->state == HL_INGESTING ||
+	    hl->state == HL_LOADING);
+}
+
+/* What an update is doing, for the status line; NULL when none runs. */
+const char *
+tui_heaplive_doing(const struct tui_heaplive *hl)
+{
+	switch (hl->state) {
+	case HL_ASKING:
+		return ("taking a snapshot");
+	case HL_INGESTING:
+		return ("storing the snapshot");
+	case HL_LOADING:
+		return ("loading the snapshot");
+	default:
+		return (NULL);
+	}
+}
+
+/*
+ * Start an update, to be compared with old (session old_session), which
+ * must stay as it is until the update ends: -1 and a cause when one runs
+ * or the program has ended.
+ */
+int
+tui_heaplive_start(struct tui_heaplive *hl, const struct analyze_heapview *old,
+    int64_t old_session, char **cause)
+{
+	pid_t	pid;
+	int	fd, e;
+
+	if (tui_heaplive_busy(hl)) {
+		*cause = xasprintf("an update is already %s",
+		    tui_heaplive_doing(hl));
+		return (-1);
+	}
+	if (tui_heaplive_ended(hl)) {
+		*cause = xasprintf("the program has ended: this is its last"
+		    " snapshot");
+		return (-1);
+	}
+	hl->t0 = tui_now_ns();
+	hl->next_ns = hl->every_ns != 0 ? hl->t0 + hl->every_ns : 0;
+	if ((fd = hl_connect(hl->sock, &pid, cause)) == -1 ||
+	    hl_ask(fd, hl->sock, cause) != 0) {
+		e = errno;
+		if (fd != -1)
+			close(fd);
+		/* A socket gone, refused or closed: the program has ended. */
+		if (e == ENOENT || e == ECONNREFUSED || e == EPIPE ||
+		    e == ECONNRESET) {
+			free(*cause);
+			*cause = xasprintf("the program has ended (%s is gone):"
+			    " this is its last snapshot", hl->sock);
+			hl->state = HL_ENDED;
+		}
+		return (-1);
+	}
+	fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK);
+	hl->fd = fd;
+	hl->got = 0;
+	hl->old = old;
+	hl->old_session = old_session;
+	hl->state = HL_ASKING;
+	return (0);
+}
+
+/*
+ * Ingest file as a session: in a process of its own (this program again,
+ * "ingest" on the same store), whose output says the session; a store
+ * only this process has (:memory:) is written here, while the map waits.
+ */
+static int
+hl_ingest_start(struct tui_heaplive *hl, char **cause)
+{
+	struct ingest_opts	 io;
+	const char		*path = store_path(tui_store()), *kind;
+	char			 self[PATH_MAX];
+	ssize_t			 n;
+	int			 p[2], reused, devnull;
+
+	if (path == NULL || strcmp(path, ":memory:") == 0 ||
+	    (n = readlink("/proc/self/exe", self, sizeof self - 1)) <= 0) {
+		memset(&io, 0, sizeof io);
+		if (ingest_file(tui_store(), hl->file, &io, &hl->session,
+		    &kind, &reused, cause) != 0)
+			return (-1);
+		hl->child = 0;
+		return (0);
+	}
+	self[n] = '\0';
+	if (pipe2(p, O_CLOEXEC) != 0) {
+		*cause = xasprintf("pipe: %s", strerror(errno));
+		return (-1);
+	}
+	if ((hl->child = fork()) == -1) {
+		*cause = xasprintf("fork: %s", strerror(errno));
+		close(p[0]);
+		close(p[1]);
+		hl->child = 0;
+		return (-1);
+	}
+	if (hl->child == 0) {
+		sigset_t	none;
+
+		/* The browser blocks its signals for its signalfd. */
+		sigemptyset(&none);
+		sigprocmask(SIG_SETMASK, &none, NULL);
+		devnull = open("/dev/null", O_RDONLY);
+		if (devnull == -1 || dup2(devnull, STDIN_FILENO) == -1 ||
+		    dup2(p[1], STDOUT_FILENO) == -1 ||
+		    dup2(p[1], STDERR_FILENO) == -1)
+			_exit(127);
+		execl(self, "profview", "--db", path, "ingest", hl->file,
+		    (char *)NULL);
+		dprintf(STDOUT_FILENO, "profview: %s: %s\n", self,
+		    strerror(errno));
+		_exit(127);
+	}
+	close(p[1]);
+	hl->out = p[0];
+	fcntl(hl->out, F_SETFL, fcntl(hl->out, F_GETFL) | O_NONBLOCK);
+	hl->ntext = 0;
+	return (0);
+}
+
+/*
+ * The ingest's progress until deadline: 1 still running, 0 done (the
+ * session set), -1 and a cause when it failed.
+ */
+static int
+hl_ingest_poll(struct tui_heaplive *hl, uint64_t deadline, char **cause)
+{
+	struct pollfd	 p;
+	ssize_t		 n;
+	uint64_t	 now;
+	char		*end, *nl;
+	long long	 id;
+	int		 st, ms;
+
+	if (hl->child == 0)
+		return (0);		/* made in this process */
+	p.fd = hl->out;
+	p.events = POLLIN;
+	for (;;) {
+		now = tui_now_ns();
+		ms = now < deadline ? (int)((deadline - now) / 1000000) : 0;
+		if (poll(&p, 1, ms) != 1)
+			return (1);
+		n = read(hl->out, hl->text + hl->ntext, sizeof hl->text - 1 -
+		    hl->ntext);
+		if (n < 0 && (errno == EINTR || errno == EAGAIN))
+			continue;
+		if (n <= 0)
+			break;
+		hl->ntext += (size_t)n;
+		if (hl->ntext == sizeof hl->text - 1)
+			hl->ntext = 0;	/* only the end matters */
+	}
+	hl->text[hl->ntext] = '\0';
+	close(hl->out);
+	hl->out = -1;
+	while (waitpid(hl->child, &st, 0) == -1 && errno == EINTR)
+		/* nothing */;
+	hl->child = 0;
+	/* "ID\tkind\tfile" on success, else its messages. */
+	id = strtoll(hl->text, &end, 10);
+	if (WIFEXITED(st) && WEXITSTATUS(st) == 0 && end != hl->text &&
+	    *end == '\t' && id > 0) {
+		hl->session = id;
+		return (0);
+	}
+	if ((nl = strchr(hl->text, '\n')) != NULL)
+		*nl = '\0';
+	*cause = hl->ntext != 0 ? xasprintf("%s", strncmp(hl->text,
+	    "profview: ", 10) == 0 ? hl->text + 10 : hl->text) :
+	    xasprintf("the ingest of %s ended with status %d", hl->file,
+	    WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st));
+	return (-1);
+}
+
+/*
+ * One step of an update until deadline (0 cancels it): 1 while it goes
+ * on; 0 when it is over, with *out the new snapshot (its map made),
+ * *session its session and *cmp its comparison with the old one (NULL
+ * and *cause why, if they could not be compared); or *out NULL and
+ * *cause why not (NULL too when it was cancelled).
+ */
+int
+tui_heaplive_step(struct tui_heaplive *hl, uint64_t deadline,
+    struct analyze_heapview **out, int64_t *session, struct tui_heapcmp **cmp,
+    char **cause)
+{
+	struct analyze_heapview	*s;
+	struct pollfd		 p;
+	const char		*path;
+	uint64_t		 now;
+	int			 r, ms;
+
+	*out = NULL;
+	*cmp = NULL;
+	*cause = NULL;
+	if (deadline == 0) {
+		hl_stop(hl);
+		if (hl->state != HL_ENDED)
+			hl->state = HL_IDLE;
+		return (0);
+	}
+	switch (hl->state) {
+	case HL_ASKING:
+		/* Wait in poll, not in the loop: the agent may take seconds. */
+		p.fd = hl->fd;
+		p.events = POLLIN;
+		now = tui_now_ns();
+		ms = now < deadline ? (int)((deadline - now) / 1000000) : 0;
+		if (poll(&p, 1, ms) != 1)
+			return (1);
+		if ((r = hl_read(hl->fd, hl->reply, &hl->got, hl->sock,
+		    cause)) == 0)
+			return (1);
+		close(hl->fd);
+		hl->fd = -1;
+		free(hl->file);
+		hl->file = NULL;
+		if (r < 0 || hl_answer(hl->reply, hl->got, hl->sock,
+		    &hl->file, cause) != 0) {
+			/* No answer at all: the program went. */
+			if (hl->got == 0 || tui_heaplive_ended(hl)) {
+				free(*cause);
+				*cause = xasprintf("the program has ended"
+				    " before it answered: this is its last"
+				    " snapshot");
+				hl->state = HL_ENDED;
+			} else
+				hl->state = HL_IDLE;
+			return (0);
+		}
+		hl->t_ask = tui_now_ns();
+		if (hl_ingest_start(hl, cause) != 0) {
+			hl->state = HL_IDLE;
+			return (0);
+		}
+		hl->state = HL_INGESTING;
+		return (1);
+	case HL_INGESTING:
+		if ((r = hl_ingest_poll(hl, deadline, cause)) == 1)
+			return (1);
+		if (r < 0) {
+			hl->state = HL_IDLE;
+			return (0);
+		}
+		hl->t_ingest = tui_now_ns();
+		hl->state = HL_LOADING;
+		hl->s = xcalloc(1, sizeof *hl->s);
+		path = store_path(tui_store());
+		if (path != NULL && strcmp(path, ":memory:") != 0) {
+			free(hl->store_path);
+			hl->store_path = xstrdup(path);
+			hl->loaded = 0;
+			hl->load_cause = NULL;
+			if (pthread_create(&hl->thread, NULL, hl_load_main,
+			    hl) == 0) {
+				hl->loading = 1;
+				return (1);
+			}
+		}
+		/* A store only this connection has: loaded here, at once. */
+		hl->load_rc = -1;
+		if (analyze_heapview_load(tui_store(), hl->session, hl->s,
+		    &hl->load_cause) == 0 && (hl->load_rc =
+		    analyze_heapview_map(hl->s, &hl->load_cause)) != 0)
+			analyze_heapview_free(hl->s);
+		if (hl->load_rc == 0 && hl->old != NULL)
+			hl->cmp = tui_heapcmp_new(hl->old, hl->old_session,
+			    hl->s, &hl->cmp_cause);
+		hl->loaded = 1;
+		return (1);
+	case HL_LOADING:
+		if (!__atomic_load_n(&hl->loaded, __ATOMIC_ACQUIRE)) {
+			/* Sleep to the deadline, not spin: a slice is short. */
+			now = tui_now_ns();
+			if (now < deadline) {
+				struct timespec	ts;
+
+				ts.tv_sec = 0;
+				ts.tv_nsec = (long)(deadline - now < 2000000 ?
+				    deadline - now : 2000000);
+				nanosleep(&ts, NULL);
+			}
+			return (1);
+		}
+		hl_load_join(hl);
+		hl->state = HL_IDLE;
+		s = hl->s;
+		hl->s = NULL;
+		if (hl->load_rc != 0) {
+			*cause = hl->load_cause;
+			hl->load_cause = NULL;
+			free(s);
+			return (0);
+		}
+		*out = s;
+		*session = hl->session;
+		*cmp = hl->cmp;
+		hl->cmp = NULL;
+		/* A comparison that failed: the update stands, said why. */
+		*cause = hl->cmp_cause;
+		hl->cmp_cause = NULL;
+		return (0);
+	default:
+		return (0);
+	}
+}
+
+/*
+ * How long the parts of the update just done took, in microseconds: the
+ * load includes the comparison, also given alone.
+ */
+void
+tui_heaplive_times(const struct tui_heaplive *hl, uint64_t *ask,
+    uint64_t *ingest, uint64_t *load, uint64_t *cmp)
+{
+	uint64_t	now = tui_now_ns();
+
+	*ask = (hl->t_ask - hl->t0) / 1000;
+	*ingest = (hl->t_ingest - hl->t_ask) / 1000;
+	*load = (now - hl->t_ingest) / 1000;
+	*cmp = hl->cmp_ns / 1000;
+}
+
+/* ---- two snapshots compared ----------------------------------------- */
+
+struct tui_heapcmp {
+	int64_t			 against;	/* the older session */
+	struct analyze_heapdiff	 d;
+	uint8_t			*born;		/* per new block */
+	/* The freed blocks in the new snapshot's regions, as a map. */
+	uint64_t		*gaddr;
+	uint64_t		*gusable;
+	size_t			 nghost;
+	struct analyze_heapmap	 ghost;
+	int			 ghost_ok;
+	struct analyze_heapmap_cell *gcells;
+	size_t			 ngcells;
+};
+
+static void
+hl_side(const struct analyze_heapview *s, struct analyze_heapdiff_side *d)
+{
+	d->addr = s->addr;
+	d->usable = s->usable;
+	d->seq = s->seq;
+	d->n = s->nblocks;
+}
+
+/*
+ * Compare old (session against) with new, whose map is made: born and
+ * freed, the freed laid out on new's regions.  NULL and a cause if the
+ * snapshots cannot be compared.
+ */
+struct tui_heapcmp *
+tui_heapcmp_new(const struct analyze_heapview *old, int64_t against,
+    const struct analyze_heapview *new, char **cause)
+{
+	struct tui_heapcmp		*c = xcalloc(1, sizeof *c);
+	struct analyze_heapdiff_side	 a, b;
+	const struct analyze_heapmap	*m = &new->map;
+	size_t				 i, r = 0;
+	uint32_t			 k;
+	uint64_t			 lo, hi;
+
+	hl_side(old, &a);
+	hl_side(new, &b);
+	if (analyze_heapdiff_make(&c->d, &a, &b, cause) != 0) {
+		free(c);
+		return (NULL);
+	}
+	c->against = against;
+	c->born = xcalloc(new->nblocks + 1, 1);
+	for (i = 0; i < new->nblocks; i++)
+		c->born[i] = c->d.was[i] == HL_NONE;
+	/* Freed blocks wholly inside a region of the new map, by address. */
+	c->gaddr = xreallocarray(NULL, c->d.nfreed + 1, sizeof *c->gaddr);
+	c->gusable = xreallocarray(NULL, c->d.nfreed + 1,
+	    sizeof *c->gusable);
+	for (i = 0; i < c->d.nfreed; i++) {
+		k = c->d.freed[i];
+		lo = old->addr[k];
+		hi = lo + (old->usable[k] != 0 ? old->usable[k] : 1);
+		while (r < m->nregions && m->regions[r].hi <= lo)
+			r++;
+		if (r == m->nregions)
+			break;
+		if (lo < m->regions[r].lo || hi > m->regions[r].hi)
+			continue;
+		c->gaddr[c->nghost] = lo;
+		c->gusable[c->nghost++] = old->usable[k];
+	}
+	if (analyze_heapmap_build(&c->ghost, m->regions, m->nregions,
+	    c->gaddr, c->gusable, c->nghost, cause) != 0) {
+		tui_heapcmp_free(c);
+		return (NULL);
+	}
+	c->ghost_ok = 1;
+	memset(c->ghost.mark, ANALYZE_HEAPMAP_FREED, c->nghost);
+	analyze_heapmap_marks_changed(&c->ghost);
+	return (c);
+}
+
+void
+tui_heapcmp_free(struct tui_heapcmp *c)
+{
+	if (c == NULL)
+		return;
+	analyze_heapdiff_free(&c->d);
+	if (c->ghost_ok)
+		analyze_heapmap_free(&c->ghost);
+	free(c->born);
+	free(c->gaddr);
+	free(c->gusable);
+	free(c->gcells);
+	free(c);
+}
+
+int64_t
+tui_heapcmp_against(const struct tui_heapcmp *c)
+{
+	return (c->against);
+}
+
+/* Born and freed: counts and usable bytes. */
+void
+tui_heapcmp_counts(const struct tui_heapcmp *c, size_t *born,
+    uint64_t *born_bytes, size_t *freed, uint64_t *freed_bytes)
+{
+	*born = c->d.nborn;
+	*born_bytes = c->d.born_bytes;
+	*freed = c->d.nfreed;
+	*freed_bytes = c->d.freed_bytes;
+}
+
+/* The new snapshot's block b: its old index, or NONE when born. */
+uint32_t
+tui_heapcmp_was(const struct tui_heapcmp *c, size_t b)
+{
+	return (c->d.was[b]);
+}
+
+/*
+ * The marks: a born block nothing higher picks is born; with Remain, a
+ * block born since it was turned on is not shown (remain: a byte per
+ * block, 1 hides it; NULL when off).
+ */
+void
+tui_heapcmp_marks(const struct tui_heapcmp *c, const uint8_t *remain,
+    uint8_t *mark, size_t n)
+{
+	size_t	b;
+
+	for (b = 0; c != NULL && b < n; b++) {
+		if (c->born[b] && mark[b] != ANALYZE_HEAPMAP_NONE &&
+		    mark[b] < ANALYZE_HEAPMAP_BORN)
+			mark[b] = ANALYZE_HEAPMAP_BORN;
+	}
+	for (b = 0; remain != NULL && b < n; b++) {
+		if (remain[b])
+			mark[b] = ANALYZE_HEAPMAP_NONE;
+	}
+}
+
+/*
+ * The freed blocks into a frame: a cell nothing live is drawn in shows
+ * them where they were.  inview gets their counts in view; the legend's
+ * total is every freed block, drawn or not (an mmap'd block's region
+ * went with it).
+ */
+void
+tui_heapcmp_frame(struct tui_heapcmp *c, const struct analyze_heapmap_view *v,
+    struct analyze_heapmap_cell *cells, struct analyze_heapmap_count *inview)
+{
+	struct analyze_heapmap_count	cnt[HL_NM];
+	size_t				i, n = (size_t)v->rows * v->cols;
+
+	if (c == NULL || c->nghost == 0)
+		return;
+	if (n > c->ngcells) {
+		c->gcells = xreallocarray(c->gcells, n, sizeof *c->gcells);
+		c->ngcells = n;
+	}
+	analyze_heapmap_frame(&c->ghost, v, c->gcells);
+	for (i = 0; i < n; i++) {
+		if (cells[i].mark == ANALYZE_HEAPMAP_NONE &&
+		    c->gcells[i].mark == ANALYZE_HEAPMAP_FREED)
+			cells[i] = c->gcells[i];
+	}
+	analyze_heapmap_counts(&c->ghost, v, cnt);
+	inview[ANALYZE_HEAPMAP_FREED] = cnt[ANALYZE_HEAPMAP_FREED];
+}
+
+/* The legend's totals: the freed blocks, all of them. */
+void
+tui_heapcmp_totals(const struct tui_heapcmp *c,
+    struct analyze_heapmap_count *tot)
+{
+	if (c == NULL)
+		return;
+	tot[ANALYZE_HEAPMAP_FREED].blocks = c->d.nfreed;
+	tot[ANALYZE_HEAPMAP_FREED].bytes = c->d.freed_bytes;
+}
+
+/* ---- Remain --------------------------------------------------------- */
+
+struct tui_heapremain {
+	uint64_t	*addr, *usable, *seq;
+	size_t		 n;
+};
+
+/* Remain on: the objects of s are the ones shown from now on. */
+struct tui_heapremain *
+tui_heapremain_new(const struct analyze_heapview *s)
+{
+	struct tui_heapremain	*r = xcalloc(1, sizeof *r);
+
+	r->n = s->nblocks;
+	r->addr = xreallocarray(NULL, r->n + 1, sizeof *r->addr);
+	r->usable = xreallocarray(NULL, r->n + 1, sizeof *r->usable);
+	memcpy(r->addr, s->addr, r->n * sizeof *r->addr);
+	memcpy(r->usable, s->usable, r->n * sizeof *r->usable);
+	if (s->seq != NULL) {
+		r->seq = xreallocarray(NULL, r->n + 1, sizeof *r->seq);
+		memcpy(r->seq, s->seq, r->n * sizeof *r->seq);
+	}
+	return (r);
+}
+
+void
+tui_heapremain_free(struct tui_heapremain *r)
+{
+	if (r == NULL)
+		return;
+	free(r->addr);
+	free(r->usable);
+	free(r->seq);
+	free(r);
+}
+
+/*
+ * The blocks of s that were not there when Remain was turned on, a byte
+ * each in hide (1: not shown); how many.  -1 if they cannot be compared.
+ */
+long
+tui_heapremain_hide(const struct tui_heapremain *r,
+    const struct analyze_heapview *s, uint8_t *hide)
+{
+	struct analyze_heapdiff_side	a, b;
+	struct analyze_heapdiff		d;
+	char				*cause = NULL;
+	size_t				i;
+	long				n = 0;
+
+	a.addr = r->addr;
+	a.usable = r->usable;
+	a.seq = r->seq;
+	a.n = r->n;
+	hl_side(s, &b);
+	if (analyze_heapdiff_make(&d, &a, &b, &cause) != 0) {
+		free(cause);
+		return (-1);
+	}
+	for (i = 0; i < s->nblocks; i++) {
+		hide[i] = d.was[i] == HL_NONE;
+		n += hide[i];
+	}
+	analyze_heapdiff_free(&d);
+	return (n);
+}
