@@ -1851,15 +1851,35 @@ write_all(int fd, const void *p, size_t n)
 	return (0);
 }
 
+/* An unnamed file in path's directory (O_TMPFILE), or -1. */
+static int
+snap_tmpfile(const char *path)
+{
+	char		 dir[PATH_MAX];
+	const char	*slash = strrchr(path, '/');
+	size_t		 n;
+
+	if (slash == NULL)
+		return (open(".", O_TMPFILE | O_WRONLY | O_CLOEXEC, 0644));
+	n = (size_t)(slash - path);
+	if (n == 0)
+		n = 1;		/* the root */
+	if (n >= sizeof dir)
+		return (-1);
+	memcpy(dir, path, n);
+	dir[n] = '\0';
+	return (open(dir, O_TMPFILE | O_WRONLY | O_CLOEXEC, 0644));
+}
+
 static int
 write_file(const char *path, const struct sec *sec, size_t nsec)
 {
 	uint8_t		 head[HEAPFMT_HEADER], ent[HEAPFMT_SECTION];
 	static const uint8_t zero[8];
-	char		 tmp[PATH_MAX + 8];
+	char		 tmp[PATH_MAX + 8], proc[32];
 	uint64_t	 off, size;
 	size_t		 i;
-	int		 fd;
+	int		 fd, anon = 0;
 
 	off = HEAPFMT_HEADER + nsec * HEAPFMT_SECTION;
 	for (i = 0; i < nsec; i++)
@@ -1873,7 +1893,14 @@ write_file(const char *path, const struct sec *sec, size_t nsec)
 	put64(head + 16, size);
 	put32(head + 24, HEAPFMT_HEADER);
 	snprintf(tmp, sizeof tmp, "%s.tmp", path);
-	if ((fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC,
+	/*
+	 * A file with no name until it is whole: a program that dies while
+	 * a periodic snapshot is written (abort, a signal) leaves nothing
+	 * behind.  Where the file system has no O_TMPFILE, a named one.
+	 */
+	if ((fd = snap_tmpfile(path)) != -1)
+		anon = 1;
+	else if ((fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC,
 	    0644)) == -1)
 		return (-1);
 	if (write_all(fd, head, sizeof head) != 0)
@@ -1899,6 +1926,14 @@ write_file(const char *path, const struct sec *sec, size_t nsec)
 			goto fail;
 		off += sec[i].len;
 	}
+	/* Named now that it is whole: the tmp name lives microseconds. */
+	if (anon) {
+		snprintf(proc, sizeof proc, "/proc/self/fd/%d", fd);
+		unlink(tmp);
+		if (linkat(AT_FDCWD, proc, AT_FDCWD, tmp,
+		    AT_SYMLINK_FOLLOW) != 0)
+			goto fail;
+	}
 	if (close(fd) != 0) {
 		unlink(tmp);
 		return (-1);
@@ -1911,7 +1946,8 @@ write_file(const char *path, const struct sec *sec, size_t nsec)
 	return (0);
 fail:
 	close(fd);
-	unlink(tmp);
+	if (!anon)
+		unlink(tmp);
 	return (-1);
 }
 

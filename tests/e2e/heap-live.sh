@@ -7,7 +7,11 @@
 heap_setup heap-live
 echo "1..6"
 sock=$W/s.sock
-(cd "$W" && "$PVHEAP" -q --socket "$sock" -o "$W/sl.heap" -- sleep 3) &
+# The program waits for the test's word (a file), not a time: on a loaded
+# machine a fixed sleep could end before the request is served.
+(cd "$W" && "$PVHEAP" -q --socket "$sock" -o "$W/sl.heap" -- sh -c \
+    'i=0; while [ ! -e "$1" ] && [ $i -lt 1200 ]; do sleep 0.05;
+    i=$((i + 1)); done' sh "$W/go") &
 pid=$!
 for i in $(seq 100); do
 	[ -S "$sock" ] && break
@@ -24,6 +28,7 @@ EOPY
 check "a request on the socket is answered ($reply)" \
     test "$reply" = "ok $W/sl.1.heap"
 check "and the file it names reads" sh -c "'$HEAPSUM' '$W/sl.1.heap' > /dev/null"
+touch "$W/go"
 wait "$pid"
 check "the program ends as it would ($?)" test "$?" = 0
 
