@@ -1134,7 +1134,9 @@ ingest_heap_dwarf(struct ingest_ctx *ctx, const struct ingest_heap *h,
 	for (i = 0; i < d->ntypes; i++)
 		dt_size(d, i, 0);
 	/* Members by offset (inheritance first at equal offsets). */
-	qsort(d->fields, d->nfields, sizeof *d->fields, dt_field_cmp);
+	/* (None at all when no module had DWARF: qsort wants an array.) */
+	if (d->nfields != 0)
+		qsort(d->fields, d->nfields, sizeof *d->fields, dt_field_cmp);
 	remap = xcalloc(d->ntypes + 1, sizeof *remap);
 	for (i = (uint32_t)d->nfields; i > 0; i--)
 		remap[d->fields[i - 1].owner] = i - 1;
@@ -1143,7 +1145,8 @@ ingest_heap_dwarf(struct ingest_ctx *ctx, const struct ingest_heap *h,
 			d->types[i].first = remap[i];
 	}
 	free(remap);
-	qsort(d->vars, d->nvars, sizeof *d->vars, dt_var_cmp);
+	if (d->nvars != 0)
+		qsort(d->vars, d->nvars, sizeof *d->vars, dt_var_cmp);
 	for (i = 0; i < d->ntypes; i++) {
 		if (d->types[i].derived)
 			d->types[d->types[i].def].derived = 1;
