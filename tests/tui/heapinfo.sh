@@ -391,7 +391,7 @@ wait_for "[heapinfo] 5/5" && colour_is app "$(hi colour app 1)" &&
 ok $? "test-unloaded blue, imported by them green, top still red"
 keys -l ':testunload app'
 keys Enter
-wait_for "test unload of 1 module" && keys i && wait_for "[heapinfo]" &&
+wait_long "test unload of 1 module" && keys i && wait_for "[heapinfo]" &&
     keys Tab Tab Tab Tab && wait_for "info: Modules" &&
     keys '<' '<' '<' '<' '<' '<' '<' '<' &&
     wait_for "Modules sorted by objects" &&
@@ -487,12 +487,12 @@ f.write('type\t0\tT\nregion\t0x1000\t0x2000\theap\n')
 f.write('block\t0x1010\t16\t24\t0\t-\n')
 PY
 heapdemo "$dir/chain.heap"
-wait_for "heap graph made" && keys i &&
+wait_long "heap graph made" && keys i &&
     wait_for "too many modules to walk" && wait_for -E ' 1/\? +0/\? +m00000$'
 ok $? "30000 modules in a chain: direct counts only, at once"
 keys -l ':testunload m00000'
 keys Enter
-wait_for "test unload of 1 module" && keys i '>' '>' '>' '>' '>' '>' s Home &&
+wait_long "test unload of 1 module" && keys i '>' '>' '>' '>' '>' '>' s Home &&
     wait_for -E ' 0/\?\* +1/\? +m29999$'
 ok $? "a test unload of its top: one walk, the rest marked *"
 keys q q

@@ -33,7 +33,7 @@ PY
 # heapdemo's browser inherits this (through tmux's server).
 export PROFVIEW_HEAPMAP_WALK=1
 heapdemo "$dir/chain.heap"
-wait_for "heap graph made" && wait_for "chain.c"
+wait_long "heap graph made" && wait_for "chain.c"
 ok $? "the chain of $N blocks is mapped and its graph made"
 
 # Enter selects the first block; R begins a search of all N.
@@ -72,7 +72,7 @@ ok $? "and its progress is gone"
 
 # Again, to the end: every block but the first reaches the second.
 keys R
-wait_for -E "ReachedFrom 0x555555560030: $((N - 1)) objects in [0-9]+ ms"
+wait_long -E "ReachedFrom 0x555555560030: $((N - 1)) objects in [0-9]+ ms"
 ok $? "left alone it ends: the second block and the $((N - 2)) after it"
 wait_for -E "reached from [0-9]+ \(.*\) of $((N - 2)) "
 ok $? "the legend counts the $((N - 2)) blocks that reach it"
@@ -98,8 +98,7 @@ ok $? "a cancelled :select selects nothing"
 keys : "select onlyanchoredby $b100" Enter
 wait_for -E "OnlyAnchoredBy: [0-9]+ objects so far"
 ok $? ":select onlyanchoredby on a long search shows its progress"
-wait_for "selected 101 objects: only anchored by $b100" ||
-    wait_for "selected 101 objects: only anchored by $b100"
+wait_long "selected 101 objects: only anchored by $b100"
 ok $? "left alone: blocks 0 to 100, which only block 100 anchors"
 keys Q
 restored

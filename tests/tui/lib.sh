@@ -117,6 +117,18 @@ wait_for() {
 	return 1
 }
 
+# wait_long [-E] TEXT: up to a minute, for what is not a key's answer but
+# work on a large input (a 200k-block demo read and its graph made), which
+# an ASan+UBSan build (make distcheck) does many times slower.
+wait_long() {
+	wl=0
+	while [ $wl -lt 12 ]; do
+		wait_for "$@" && return 0
+		wl=$((wl + 1))
+	done
+	return 1
+}
+
 # wait_gone [-E] TEXT: up to 5 s for TEXT to leave the screen.
 wait_gone() {
 	mode=-F
