@@ -129,6 +129,13 @@ wait_long() {
 	return 1
 }
 
+# asan_build BINARY: whether it is an ASan+UBSan build (make distcheck's),
+# where screen checks on a large input run so much slower that they skip
+# (the plain build runs them).
+asan_build() {
+	grep -q __asan_init "$1" 2>/dev/null
+}
+
 # wait_gone [-E] TEXT: up to 5 s for TEXT to leave the screen.
 wait_gone() {
 	mode=-F
