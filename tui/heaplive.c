@@ -24,7 +24,6 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <poll.h>
-#include <pthread.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -70,14 +69,9 @@ struct tui_heaplive {
 	uint64_t	 t0, t_ask, t_ingest;
 	char		*error;
 
-	/* The load, on a thread with a connection of its own. */
-	pthread_t	 thread;
-	int		 loading;	/* the thread runs */
-	int		 loaded;	/* it is done (atomic) */
-	char		*store_path;
+	/* The load, on a thread with a connection of its own (heapload.c). */
+	struct tui_heapload *load;
 	struct analyze_heapview	*s;
-	char		*load_cause;
-	int		 load_rc;
 	/* The snapshot shown, to compare the new one with (read only). */
 	const struct analyze_heapview *old;
 	int64_t		 old_session;
@@ -278,47 +272,19 @@ tui_heaplive_new(const char *sock, double every)
 }
 
 /*
- * Load the session for the map: the store's rows into arrays and the map
- * made of them, a second or more on a million blocks, so on a thread of
- * its own over a read-only connection of its own while the browser goes
- * on with the map it shows.  It touches nothing the browser does.
+ * After the new snapshot's load, on the loader's thread: its comparison
+ * with the one shown, which the browser only reads meanwhile.
  */
-static void *
-hl_load_main(void *arg)
+static void
+hl_compare(void *arg, struct analyze_heapview *s)
 {
 	struct tui_heaplive	*hl = arg;
-	struct store		*st;
 
-	hl->load_rc = -1;
-	if ((st = store_open(hl->store_path, STORE_READONLY,
-	    &hl->load_cause)) != NULL) {
-		if (analyze_heapview_load(st, hl->session, hl->s,
-		    &hl->load_cause) == 0) {
-			hl->load_rc = analyze_heapview_map(hl->s,
-			    &hl->load_cause);
-			if (hl->load_rc != 0)
-				analyze_heapview_free(hl->s);
-		}
-		store_close(st);
-	}
-	/* The comparison too: the browser only reads the old snapshot. */
 	hl->cmp_ns = tui_now_ns();
-	if (hl->load_rc == 0 && hl->old != NULL)
-		hl->cmp = tui_heapcmp_new(hl->old, hl->old_session, hl->s,
+	if (hl->old != NULL)
+		hl->cmp = tui_heapcmp_new(hl->old, hl->old_session, s,
 		    &hl->cmp_cause);
 	hl->cmp_ns = tui_now_ns() - hl->cmp_ns;
-	__atomic_store_n(&hl->loaded, 1, __ATOMIC_RELEASE);
-	return (NULL);
-}
-
-/* The load's end: wait for the thread (at once when it is done). */
-static void
-hl_load_join(struct tui_heaplive *hl)
-{
-	if (!hl->loading)
-		return;
-	pthread_join(hl->thread, NULL);
-	hl->loading = 0;
 }
 
 static void
@@ -326,15 +292,12 @@ hl_stop(struct tui_heaplive *hl)
 {
 	int	st;
 
-	/* A load cannot be stopped half way: it ends, and goes. */
-	if (hl->loading) {
-		hl_load_join(hl);
-		if (hl->load_rc == 0)
-			analyze_heapview_free(hl->s);
+	/* A load stops at its next look; what it made goes. */
+	if (hl->load != NULL) {
+		tui_heapload_stop(hl->load);
+		hl->load = NULL;
 		free(hl->s);
 		hl->s = NULL;
-		free(hl->load_cause);
-		hl->load_cause = NULL;
 		tui_heapcmp_free(hl->cmp);
 		hl->cmp = NULL;
 		free(hl->cmp_cause);
@@ -366,7 +329,6 @@ tui_heaplive_free(struct tui_heaplive *hl)
 	free(hl->sock);
 	free(hl->file);
 	free(hl->error);
-	free(hl->store_path);
 	free(hl);
 }
 
@@ -622,7 +584,6 @@ tui_heaplive_step(struct tui_heaplive *hl, uint64_t deadline,
 {
 	struct analyze_heapview	*s;
 	struct pollfd		 p;
-	const char		*path;
 	uint64_t		 now;
 	int			 r, ms;
 
@@ -681,50 +642,18 @@ tui_heaplive_step(struct tui_heaplive *hl, uint64_t deadline,
 		hl->t_ingest = tui_now_ns();
 		hl->state = HL_LOADING;
 		hl->s = xcalloc(1, sizeof *hl->s);
-		path = store_path(tui_store());
-		if (path != NULL && strcmp(path, ":memory:") != 0) {
-			free(hl->store_path);
-			hl->store_path = xstrdup(path);
-			hl->loaded = 0;
-			hl->load_cause = NULL;
-			if (pthread_create(&hl->thread, NULL, hl_load_main,
-			    hl) == 0) {
-				hl->loading = 1;
-				return (1);
-			}
-		}
-		/* A store only this connection has: loaded here, at once. */
-		hl->load_rc = -1;
-		if (analyze_heapview_load(tui_store(), hl->session, hl->s,
-		    &hl->load_cause) == 0 && (hl->load_rc =
-		    analyze_heapview_map(hl->s, &hl->load_cause)) != 0)
-			analyze_heapview_free(hl->s);
-		if (hl->load_rc == 0 && hl->old != NULL)
-			hl->cmp = tui_heapcmp_new(hl->old, hl->old_session,
-			    hl->s, &hl->cmp_cause);
-		hl->loaded = 1;
+		hl->cmp_ns = 0;
+		hl->load = tui_heapload_start(hl->session, hl->s, hl_compare, hl);
 		return (1);
 	case HL_LOADING:
-		if (!__atomic_load_n(&hl->loaded, __ATOMIC_ACQUIRE)) {
-			/* Sleep to the deadline, not spin: a slice is short. */
-			now = tui_now_ns();
-			if (now < deadline) {
-				struct timespec	ts;
-
-				ts.tv_sec = 0;
-				ts.tv_nsec = (long)(deadline - now < 2000000 ?
-				    deadline - now : 2000000);
-				nanosleep(&ts, NULL);
-			}
+		if (tui_heapload_wait(hl->load, deadline))
 			return (1);
-		}
-		hl_load_join(hl);
+		r = tui_heapload_end(hl->load, cause);
+		hl->load = NULL;
 		hl->state = HL_IDLE;
 		s = hl->s;
 		hl->s = NULL;
-		if (hl->load_rc != 0) {
-			*cause = hl->load_cause;
-			hl->load_cause = NULL;
+		if (r != 0) {
 			free(s);
 			return (0);
 		}

@@ -21,12 +21,9 @@
  * other key only asks the model for the cells in view.
  */
 #include <ctype.h>
-#include <errno.h>
-#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-#include <time.h>
 
 #include <curses.h>
 
@@ -98,26 +95,6 @@ static const struct {
 	[ANALYZE_HEAPMAP_SELECTED] = { TUI_C_SELECTED, '@', "selected" },
 };
 
-/*
- * A stored session loads in a thread of its own, on a connection of its
- * own to the store, so that the map's keys (q, Escape) answer while a
- * million blocks and their pointers are read: seconds.  The view owns
- * the snapshot only once the thread is done (or joined after a stop).
- */
-struct hm_loader {
-	pthread_t			 thread;
-	pthread_mutex_t			 lock;
-	pthread_cond_t			 cond;
-	int				 done;		/* under lock */
-	int				 rc;
-	char				*cause;
-	char				*path;
-	int64_t				 session;
-	struct analyze_heapview		*s;
-	struct analyze_heap_watch	 watch;
-	uint64_t			 t0;
-};
-
 struct heapmap {
 	struct analyze_heapview		*s;
 	struct analyze_heapmap		*m;
@@ -171,7 +148,8 @@ struct heapmap {
 
 	enum hm_info			 info;
 	int				 loading;	/* a stored session */
-	struct hm_loader		*loader;	/* its thread */
+	struct tui_heapload		*loader;	/* its load */
+	uint64_t			 load_t0;
 	int64_t				 session;	/* it, once loaded */
 	char				*load_error;
 	char				*graph_error;
@@ -2267,45 +2245,11 @@ hm_free(struct tui_view *tv)
 	free(hm);
 }
 
-static void *
-hm_load_main(void *arg)
-{
-	struct hm_loader	*l = arg;
-	struct store		*st;
-	char			*cause = NULL;
-	int			 rc = -1;
-
-	if ((st = store_open(l->path, STORE_READONLY, &cause)) != NULL) {
-		rc = analyze_heapview_load_watched(st, l->session, l->s,
-		    &l->watch, &cause);
-		if (rc == 0)
-			rc = analyze_heapview_map(l->s, &cause);
-		store_close(st);
-	}
-	pthread_mutex_lock(&l->lock);
-	l->rc = rc;
-	l->cause = cause;
-	l->done = 1;
-	pthread_cond_signal(&l->cond);
-	pthread_mutex_unlock(&l->lock);
-	return (NULL);
-}
-
-/* Stop the thread (if it runs), wait for it, and forget it. */
+/* Stop the load (if it runs) and forget it. */
 static void
 hm_load_stop(struct heapmap *hm)
 {
-	struct hm_loader	*l = hm->loader;
-
-	if (l == NULL)
-		return;
-	atomic_store(&l->watch.stop, 1);
-	pthread_join(l->thread, NULL);
-	pthread_mutex_destroy(&l->lock);
-	pthread_cond_destroy(&l->cond);
-	free(l->cause);
-	free(l->path);
-	free(l);
+	tui_heapload_stop(hm->loader);
 	hm->loader = NULL;
 }
 
@@ -2326,88 +2270,36 @@ hm_loaded(struct tui_view *tv, uint64_t t0)
 }
 
 /*
- * A stored session's load: begun in a thread (a store in memory, which a
- * second connection cannot see, loads here in one step), then waited for
- * a slice at a time; a deadline of 0 (^C, the view closing) stops it.
+ * A stored session's load (heapload.c): begun, then waited for a slice
+ * at a time; a deadline of 0 (^C, the view closing) stops it.
  */
 static int
 hm_load_work(struct tui_view *tv, uint64_t deadline)
 {
-	struct heapmap		*hm = tv->data;
-	struct hm_loader	*l = hm->loader;
-	struct timespec		 ts;
-	const char		*path = store_path(tui_store());
-	uint64_t		 now = tui_now_ns(), wait;
-	int			 done;
+	struct heapmap	*hm = tv->data;
 
 	if (deadline == 0) {
 		hm_load_stop(hm);
 		hm->loading = 0;
-		analyze_heapview_free(hm->s);
 		hm->load_error = xstrdup("loading was interrupted; q closes"
 		    " the view, :open loads it again");
 		return (0);
 	}
-	if (l == NULL && (path == NULL || strcmp(path, ":memory:") == 0)) {
-		hm->loading = 0;
-		if (analyze_heapview_load(tui_store(), tv->session, hm->s,
-		    &hm->load_error) != 0 || analyze_heapview_map(hm->s,
-		    &hm->load_error) != 0) {
-			tui_message("error: %s", hm->load_error);
-			return (0);
-		}
-		return (hm_loaded(tv, now));
+	if (hm->loader == NULL) {
+		hm->load_t0 = tui_now_ns();
+		hm->loader = tui_heapload_start(tv->session, hm->s, NULL,
+		    NULL);
 	}
-	if (l == NULL) {
-		l = xcalloc(1, sizeof *l);
-		pthread_mutex_init(&l->lock, NULL);
-		pthread_cond_init(&l->cond, NULL);
-		l->path = xstrdup(path);
-		l->session = tv->session;
-		l->s = hm->s;
-		l->t0 = now;
-		hm->loader = l;
-		if ((errno = pthread_create(&l->thread, NULL, hm_load_main,
-		    l)) != 0) {
-			hm->load_error = xasprintf("cannot start loading: %s",
-			    strerror(errno));
-			pthread_mutex_destroy(&l->lock);
-			pthread_cond_destroy(&l->cond);
-			free(l->path);
-			free(l);
-			hm->loader = NULL;
-			hm->loading = 0;
-			return (0);
-		}
-	}
-	/* Sleep on the thread for the rest of the slice, not spin. */
-	wait = deadline > now ? deadline - now : 0;
-	clock_gettime(CLOCK_REALTIME, &ts);
-	ts.tv_sec += (time_t)(wait / 1000000000);
-	ts.tv_nsec += (long)(wait % 1000000000);
-	if (ts.tv_nsec >= 1000000000) {
-		ts.tv_sec++;
-		ts.tv_nsec -= 1000000000;
-	}
-	pthread_mutex_lock(&l->lock);
-	while (!l->done && pthread_cond_timedwait(&l->cond, &l->lock,
-	    &ts) != ETIMEDOUT)
-		continue;
-	done = l->done;
-	pthread_mutex_unlock(&l->lock);
-	if (!done)
+	if (tui_heapload_wait(hm->loader, deadline))
 		return (1);
-	now = l->t0;
-	if (l->rc != 0) {
-		hm->load_error = l->cause;
-		l->cause = NULL;
-		tui_message("error: %s", hm->load_error);
-	}
-	hm_load_stop(hm);
 	hm->loading = 0;
-	if (hm->load_error != NULL)
+	if (tui_heapload_end(hm->loader, &hm->load_error) != 0) {
+		hm->loader = NULL;
+		tui_message("error: %s", hm->load_error);
 		return (0);
-	return (hm_loaded(tv, now));
+	}
+	hm->loader = NULL;
+	return (hm_loaded(tv, hm->load_t0));
 }
 
 /* While a stored session loads: how far, and how to leave. */
@@ -2416,10 +2308,8 @@ hm_draw_loading(struct heapmap *hm, int64_t session, int y, int w)
 {
 	uint64_t	rows = 0, total = 0;
 
-	if (hm->loader != NULL) {
-		rows = atomic_load(&hm->loader->watch.rows);
-		total = atomic_load(&hm->loader->watch.total);
-	}
+	if (hm->loader != NULL)
+		tui_heapload_progress(hm->loader, &rows, &total);
 	if (total != 0 && rows <= total)
 		tui_putf(y, 2, w - 2, TUI_PLAIN, "loading the heap snapshot"
 		    " of session %lld: %llu of %llu objects, pointers and"

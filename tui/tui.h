@@ -446,11 +446,21 @@ struct tui_view	*tui_top(void);
 void		 tui_show_sessions(void);
 void		 tui_quit(void);
 
+/* heapload.c: a stored heap session loaded on a thread of its own. */
+struct analyze_heapview;
+struct tui_heapload;
+struct tui_heapload *tui_heapload_start(int64_t, struct analyze_heapview *,
+		    void (*)(void *, struct analyze_heapview *), void *);
+int		 tui_heapload_wait(struct tui_heapload *, uint64_t);
+void		 tui_heapload_progress(struct tui_heapload *, uint64_t *,
+		    uint64_t *);
+int		 tui_heapload_end(struct tui_heapload *, char **);
+void		 tui_heapload_stop(struct tui_heapload *);
+
 /*
  * heaplive.c: the heap map on a running program (pvheap's socket), two
  * snapshots of one run compared, the seed's Remain.
  */
-struct analyze_heapview;
 struct analyze_heapmap_view;
 struct analyze_heapmap_cell;
 struct analyze_heapmap_count;
