@@ -54,6 +54,12 @@ static struct {
 	char			*question;
 
 	FILE			*trace;
+	/*
+	 * PROFVIEW_WORK_SLOW=MS: background work one step a slice and MS
+	 * between slices, so a screen test sees a load in progress and acts
+	 * on it however fast the machine.  0: by the clock.
+	 */
+	int			 slow_ms;
 	uint64_t		 start_ns;
 	int			 frames;
 	int			 keyed;		/* no more "? help" */
@@ -890,10 +896,12 @@ static void
 loop_work(uint64_t *last_draw)
 {
 	struct tui_view	*v, *top = tui_top();
-	uint64_t	 deadline = tui_now_ns() + LOOP_SLICE_NS, now;
+	uint64_t	 deadline = tui_now_ns(), now;
 	size_t		 i;
 	int		 top_done = 0;
 
+	if (loop.slow_ms == 0)
+		deadline += LOOP_SLICE_NS;
 	for (i = 0; i < loop.nstack; i++) {
 		v = loop.stack[i];
 		if (!v->busy)
@@ -944,8 +952,8 @@ loop_run(void)
 			if (timeout < 0 || ms < timeout)
 				timeout = ms;
 		}
-		if (loop_busy())
-			timeout = 0;
+		if (loop_busy() && (timeout < 0 || timeout > loop.slow_ms))
+			timeout = loop.slow_ms;
 		pfd[0].fd = STDIN_FILENO;
 		pfd[0].events = POLLIN;
 		pfd[1].fd = loop.sfd;
@@ -994,6 +1002,11 @@ tui_main(struct store *st, const int64_t *ids, size_t n,
 		if ((loop.trace = fopen(trace, "w")) != NULL)
 			setvbuf(loop.trace, NULL, _IOLBF, 0);
 	}
+	if ((trace = getenv("PROFVIEW_WORK_SLOW")) != NULL &&
+	    (loop.slow_ms = atoi(trace)) < 0)
+		loop.slow_ms = 0;
+	if (loop.slow_ms > 1000)
+		loop.slow_ms = 1000;
 	setlocale(LC_ALL, "");
 
 	/* Signals arrive on the fd only, so block them first. */
