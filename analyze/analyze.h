@@ -603,6 +603,7 @@ struct analyze_heapmap {
 	struct analyze_heapmap_count total[ANALYZE_HEAPMAP_NMARKS];
 	uint32_t	*ck_count;	/* per 64 blocks: counts by mark */
 	uint64_t	*ck_bytes;	/* and bytes, before the block */
+	uint32_t	*ck_zero;	/* and blocks of no size */
 	uint64_t	 gen;		/* of the marks, from 1 */
 	struct analyze_heapmap_level levels[ANALYZE_HEAPMAP_ZMAX + 1];
 	/* The layout of the last cols, zoom and phase asked for. */

@@ -15,7 +15,10 @@
  * when the marks change) as runs of equal cells, one sweep over the
  * blocks, and a row is a binary search into the runs.  Both go through
  * one sweep (hm_sweep), so a cell is the same whichever way it was made.
- * The legend's counts in view come from prefix sums every 64 blocks.
+ * The legend's counts in view come from prefix sums every 64 blocks, and
+ * so do a coarse cell's bytes by mark: a cell of a million-block heap at
+ * the zoom that shows it whole holds thousands of blocks, and a frame
+ * after new marks (a key that picks objects) must not visit them all.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -25,6 +28,9 @@
 
 #define HM_RUNS_ZOOM	4	/* from here on a level is made as runs */
 #define HM_CK		64	/* blocks between count checkpoints */
+/* From this many blocks in one cell, the sweep adds them up from the
+   checkpoints instead of one by one. */
+#define HM_WHOLE	(2 * HM_CK)
 #define HM_NM		ANALYZE_HEAPMAP_NMARKS
 #define HM_NONE		ANALYZE_HEAPMAP_NONE
 #define HM_G		ANALYZE_HEAPMAP_GRANULE
@@ -141,6 +147,7 @@ analyze_heapmap_free(struct analyze_heapmap *m)
 	free(m->mark);
 	free(m->ck_count);
 	free(m->ck_bytes);
+	free(m->ck_zero);
 	for (i = 0; i <= ANALYZE_HEAPMAP_ZMAX; i++) {
 		for (j = 0; j < m->levels[i].nchunks; j++) {
 			free(m->levels[i].chunks[j].off);
@@ -242,6 +249,8 @@ analyze_heapmap_build(struct analyze_heapmap *m,
 	    sizeof *m->ck_count);
 	m->ck_bytes = xreallocarray(NULL, (nblocks / HM_CK + 1) * HM_NM,
 	    sizeof *m->ck_bytes);
+	m->ck_zero = xreallocarray(NULL, (nblocks / HM_CK + 1) * HM_NM,
+	    sizeof *m->ck_zero);
 	m->gen = 0;
 	analyze_heapmap_marks_changed(m);
 	return (0);
@@ -258,30 +267,29 @@ fail:
 void
 analyze_heapmap_marks_changed(struct analyze_heapmap *m)
 {
-	uint32_t	cnt[HM_NM];
-	uint64_t	byt[HM_NM];
+	uint32_t	cnt[HM_NM], zer[HM_NM];
+	uint64_t	byt[HM_NM], s;
 	size_t		i, k;
 	uint8_t		mk;
 
 	memset(cnt, 0, sizeof cnt);
+	memset(zer, 0, sizeof zer);
 	memset(byt, 0, sizeof byt);
-	for (i = 0; i < m->nblocks; i++) {
+	for (i = 0; i <= m->nblocks; i++) {
 		if (i % HM_CK == 0) {
-			memcpy(m->ck_count + i / HM_CK * HM_NM, cnt,
-			    sizeof cnt);
-			memcpy(m->ck_bytes + i / HM_CK * HM_NM, byt,
-			    sizeof byt);
+			k = i / HM_CK * HM_NM;
+			memcpy(m->ck_count + k, cnt, sizeof cnt);
+			memcpy(m->ck_bytes + k, byt, sizeof byt);
+			memcpy(m->ck_zero + k, zer, sizeof zer);
 		}
+		if (i == m->nblocks)
+			break;
 		if ((mk = m->mark[i]) < HM_NM) {
+			s = m->size[i];
 			cnt[mk]++;
-			byt[mk] += m->size[i];
+			byt[mk] += s;
+			zer[mk] += s == 0;
 		}
-	}
-	if (m->nblocks % HM_CK == 0) {
-		memcpy(m->ck_count + m->nblocks / HM_CK * HM_NM, cnt,
-		    sizeof cnt);
-		memcpy(m->ck_bytes + m->nblocks / HM_CK * HM_NM, byt,
-		    sizeof byt);
 	}
 	for (k = 0; k < HM_NM; k++) {
 		m->total[k].blocks = cnt[k];
@@ -291,22 +299,29 @@ analyze_heapmap_marks_changed(struct analyze_heapmap *m)
 	m->gen++;
 }
 
-/* Counts and bytes by mark of blocks [0, i). */
+/*
+ * Counts and bytes by mark of blocks [0, i), and (if zer) how many of
+ * them have no size (a map draws such a block as one byte).
+ */
 static void
 hm_cum(const struct analyze_heapmap *m, size_t i, uint64_t *cnt,
-    uint64_t *byt)
+    uint64_t *byt, uint64_t *zer)
 {
-	size_t	j, k;
+	size_t	j, k, c = i / HM_CK * HM_NM;
 	uint8_t	mk;
 
 	for (k = 0; k < HM_NM; k++) {
-		cnt[k] = m->ck_count[i / HM_CK * HM_NM + k];
-		byt[k] = m->ck_bytes[i / HM_CK * HM_NM + k];
+		cnt[k] = m->ck_count[c + k];
+		byt[k] = m->ck_bytes[c + k];
+		if (zer != NULL)
+			zer[k] = m->ck_zero[c + k];
 	}
 	for (j = i / HM_CK * HM_CK; j < i; j++) {
 		if ((mk = m->mark[j]) < HM_NM) {
 			cnt[mk]++;
 			byt[mk] += m->size[j];
+			if (zer != NULL)
+				zer[mk] += m->size[j] == 0;
 		}
 	}
 }
@@ -317,6 +332,29 @@ hm_acc_add(struct hm_acc *a, uint8_t mk, uint64_t n)
 	a->bytes[mk] += n;
 	a->seen |= 1u << mk;
 	a->live += n;
+}
+
+/* Blocks [i, j), all inside the cell, from the checkpoints. */
+static void
+hm_acc_whole(struct hm_acc *a, const struct analyze_heapmap *m, size_t i,
+    size_t j)
+{
+	uint64_t	c0[HM_NM], b0[HM_NM], z0[HM_NM];
+	uint64_t	c1[HM_NM], b1[HM_NM], z1[HM_NM], n;
+	int		k;
+
+	hm_cum(m, i, c0, b0, z0);
+	hm_cum(m, j, c1, b1, z1);
+	for (k = 0; k < HM_NM; k++) {
+		if (c1[k] == c0[k])
+			continue;
+		/* What hm_end draws: a block of no size is a byte. */
+		n = b1[k] - b0[k] + z1[k] - z0[k];
+		a->bytes[k] += n;
+		a->seen |= 1u << k;
+		a->live += n;
+	}
+	a->start = 1;
 }
 
 /* The cell's mark and flags; the accumulator is empty after. */
@@ -365,8 +403,8 @@ hm_sweep(const struct analyze_heapmap *m, size_t r, uint64_t B, uint64_t c0,
 {
 	struct hm_acc	 acc;
 	uint64_t	 org = hm_origin(m, r, B), a0 = org + c0 * B;
-	uint64_t	 a1 = org + c1 * B, bs, be, cb, ce, cur = c0;
-	size_t		 i, rend = m->rfirst[r + 1];
+	uint64_t	 a1 = org + c1 * B, bs, be, cb, ce, cur = c0, E;
+	size_t		 i, j, rend = m->rfirst[r + 1];
 	uint8_t		 mk;
 	unsigned	 lb = (unsigned)__builtin_ctzll(B);
 
@@ -391,6 +429,18 @@ hm_sweep(const struct analyze_heapmap *m, size_t r, uint64_t B, uint64_t c0,
 				o->emit(o, cur, cb - cur, HM_NONE, 0);
 			acc.open = 1;
 			acc.cell = cur = cb;
+		}
+		/*
+		 * Many blocks wholly in this cell (a coarse zoom): up to the
+		 * first that ends past it, at once.
+		 */
+		E = org + (cb + 1) * B;
+		if (ce == cb && m->addr[i] >= a0 && i + HM_WHOLE < rend &&
+		    hm_end(m, i + HM_WHOLE) <= E) {
+			j = hm_first_after(m, i + HM_WHOLE, rend, E);
+			hm_acc_whole(&acc, m, i, j);
+			i = j - 1;
+			continue;
 		}
 		hm_acc_add(&acc, mk, (be < org + (cb + 1) * B ? be :
 		    org + (cb + 1) * B) - bs);
@@ -871,8 +921,8 @@ analyze_heapmap_counts(struct analyze_heapmap *m,
 	/* The first block ending after hi may start before it. */
 	if (i1 < m->nblocks && m->addr[i1] < hi)
 		i1++;
-	hm_cum(m, i0, c0, b0);
-	hm_cum(m, i1, c1, b1);
+	hm_cum(m, i0, c0, b0, NULL);
+	hm_cum(m, i1, c1, b1, NULL);
 	for (k = 0; k < HM_NM; k++) {
 		out[k].blocks = c1[k] - c0[k];
 		out[k].bytes = b1[k] - b0[k];

@@ -363,7 +363,9 @@ START_TEST(test_random_frames)
 	int				z, pass;
 
 	seed = 0x9e3779b97f4a7c15ULL * (uint64_t)(_i + 1);
-	heap_make(&h, 20 + rnd(300));
+	/* One in four big enough for cells of hundreds of blocks, which the
+	   sweep adds up from the checkpoints. */
+	heap_make(&h, _i % 4 == 0 ? 500 + rnd(3000) : 20 + rnd(300));
 	for (pass = 0; pass < 2; pass++) {
 		heap_marks(&h);
 		check_total(&h);
@@ -378,6 +380,67 @@ START_TEST(test_random_frames)
 			v.top = rnd(n + 2);
 			check_view(&h, &v);
 		}
+	}
+	heap_free(&h);
+}
+END_TEST
+
+/*
+ * A cell of hundreds of blocks, whose bytes the sweep takes from the
+ * checkpoints: 300 blocks of no size (a byte each, as drawn) outweigh a
+ * block of 200 bytes, and a block straddling the cell's end counts only
+ * its bytes inside.  Every zoom against the brute force too.
+ */
+START_TEST(test_whole_cells)
+{
+	struct heap			h;
+	struct analyze_heapmap_view	v;
+	struct analyze_heapmap_cell	cell;
+	char				*cause = NULL;
+	size_t				i;
+	int				z;
+
+	memset(&h, 0, sizeof h);
+	h.addr = calloc(400, sizeof *h.addr);
+	h.size = calloc(400, sizeof *h.size);
+	h.nreg = 1;
+	h.reg[0].lo = 0x10000;
+	h.reg[0].hi = 0x30000;
+	h.reg[0].name = names[0];
+	for (i = 0; i < 300; i++) {
+		h.addr[h.n] = 0x10000 + 16 * i;
+		h.size[h.n++] = 0;
+	}
+	h.addr[h.n] = 0x10000 + 16 * 300;
+	h.size[h.n++] = 200;
+	/* From 0x1ff00 into the next 64 KiB cell: 256 bytes in the first. */
+	h.addr[h.n] = 0x1ff00;
+	h.size[h.n++] = 0x1000;
+	ck_assert_int_eq(analyze_heapmap_build(&h.m, h.reg, h.nreg, h.addr,
+	    h.size, h.n, &cause), 0);
+	for (i = 0; i < h.n; i++)
+		h.m.mark[i] = i < 300 ? 1 : i == 300 ? 2 : 3;
+	analyze_heapmap_marks_changed(&h.m);
+	memset(&v, 0, sizeof v);
+	v.cols = 4;
+	v.rows = 1;
+	/* 64 KiB a cell: the first holds all but the last block's tail. */
+	v.zoom = 12;
+	analyze_heapmap_frame(&h.m, &v, &cell);
+	ck_assert_int_eq(cell.mark, 1);
+	ck_assert_int_eq(cell.flags, ANALYZE_HEAPMAP_START |
+	    ANALYZE_HEAPMAP_SPARSE);
+	h.m.mark[300] = 3;
+	analyze_heapmap_marks_changed(&h.m);
+	analyze_heapmap_frame(&h.m, &v, &cell);
+	/* 200 + 256 bytes of mark 3 now. */
+	ck_assert_int_eq(cell.mark, 3);
+	for (z = ANALYZE_HEAPMAP_ZMIN; z <= 14; z++) {
+		memset(&v, 0, sizeof v);
+		v.cols = 8;
+		v.rows = 6;
+		v.zoom = z;
+		check_view(&h, &v);
 	}
 	heap_free(&h);
 }
@@ -861,6 +924,7 @@ main(void)
 
 	tcase_add_loop_test(tc, test_random_frames, 0, 150);
 	tcase_add_loop_test(tc, test_moves, 0, 100);
+	tcase_add_test(tc, test_whole_cells);
 	tcase_add_test(tc, test_big_region);
 	tcase_add_test(tc, test_snapshot);
 	suite_add_tcase(s, tc);
