@@ -28,9 +28,6 @@
 
 #define HM_RUNS_ZOOM	4	/* from here on a level is made as runs */
 #define HM_CK		64	/* blocks between count checkpoints */
-/* From this many blocks in one cell, the sweep adds them up from the
-   checkpoints instead of one by one. */
-#define HM_WHOLE	(2 * HM_CK)
 #define HM_NM		ANALYZE_HEAPMAP_NMARKS
 #define HM_NONE		ANALYZE_HEAPMAP_NONE
 #define HM_G		ANALYZE_HEAPMAP_GRANULE
@@ -299,29 +296,22 @@ analyze_heapmap_marks_changed(struct analyze_heapmap *m)
 	m->gen++;
 }
 
-/*
- * Counts and bytes by mark of blocks [0, i), and (if zer) how many of
- * them have no size (a map draws such a block as one byte).
- */
+/* Counts and bytes by mark of blocks [0, i). */
 static void
 hm_cum(const struct analyze_heapmap *m, size_t i, uint64_t *cnt,
-    uint64_t *byt, uint64_t *zer)
+    uint64_t *byt)
 {
-	size_t	j, k, c = i / HM_CK * HM_NM;
+	size_t	j, k;
 	uint8_t	mk;
 
 	for (k = 0; k < HM_NM; k++) {
-		cnt[k] = m->ck_count[c + k];
-		byt[k] = m->ck_bytes[c + k];
-		if (zer != NULL)
-			zer[k] = m->ck_zero[c + k];
+		cnt[k] = m->ck_count[i / HM_CK * HM_NM + k];
+		byt[k] = m->ck_bytes[i / HM_CK * HM_NM + k];
 	}
 	for (j = i / HM_CK * HM_CK; j < i; j++) {
 		if ((mk = m->mark[j]) < HM_NM) {
 			cnt[mk]++;
 			byt[mk] += m->size[j];
-			if (zer != NULL)
-				zer[mk] += m->size[j] == 0;
 		}
 	}
 }
@@ -334,17 +324,23 @@ hm_acc_add(struct hm_acc *a, uint8_t mk, uint64_t n)
 	a->live += n;
 }
 
-/* Blocks [i, j), all inside the cell, from the checkpoints. */
+/*
+ * The blocks between checkpoints k0 and k1, all inside the cell, from the
+ * checkpoints: a mark at a time, not a block.
+ */
 static void
-hm_acc_whole(struct hm_acc *a, const struct analyze_heapmap *m, size_t i,
-    size_t j)
+hm_acc_chunks(struct hm_acc *a, const struct analyze_heapmap *m, size_t k0,
+    size_t k1)
 {
-	uint64_t	c0[HM_NM], b0[HM_NM], z0[HM_NM];
-	uint64_t	c1[HM_NM], b1[HM_NM], z1[HM_NM], n;
-	int		k;
+	const uint32_t	*c0 = m->ck_count + k0 * HM_NM;
+	const uint32_t	*c1 = m->ck_count + k1 * HM_NM;
+	const uint32_t	*z0 = m->ck_zero + k0 * HM_NM;
+	const uint32_t	*z1 = m->ck_zero + k1 * HM_NM;
+	const uint64_t	*b0 = m->ck_bytes + k0 * HM_NM;
+	const uint64_t	*b1 = m->ck_bytes + k1 * HM_NM;
+	uint64_t	 n;
+	int		 k;
 
-	hm_cum(m, i, c0, b0, z0);
-	hm_cum(m, j, c1, b1, z1);
 	for (k = 0; k < HM_NM; k++) {
 		if (c1[k] == c0[k])
 			continue;
@@ -431,16 +427,19 @@ hm_sweep(const struct analyze_heapmap *m, size_t r, uint64_t B, uint64_t c0,
 			acc.cell = cur = cb;
 		}
 		/*
-		 * Many blocks wholly in this cell (a coarse zoom): up to the
-		 * first that ends past it, at once.
+		 * At a checkpoint, the stretches of HM_CK blocks wholly in
+		 * this cell (a coarse zoom: hundreds of blocks a cell) at once.
 		 */
-		E = org + (cb + 1) * B;
-		if (ce == cb && m->addr[i] >= a0 && i + HM_WHOLE < rend &&
-		    hm_end(m, i + HM_WHOLE) <= E) {
-			j = hm_first_after(m, i + HM_WHOLE, rend, E);
-			hm_acc_whole(&acc, m, i, j);
-			i = j - 1;
-			continue;
+		if (i % HM_CK == 0 && ce == cb && m->addr[i] >= a0) {
+			E = org + (cb + 1) * B;
+			for (j = i; j + HM_CK <= rend &&
+			    hm_end(m, j + HM_CK - 1) <= E; j += HM_CK)
+				/* nothing */;
+			if (j > i) {
+				hm_acc_chunks(&acc, m, i / HM_CK, j / HM_CK);
+				i = j - 1;
+				continue;
+			}
 		}
 		hm_acc_add(&acc, mk, (be < org + (cb + 1) * B ? be :
 		    org + (cb + 1) * B) - bs);
@@ -921,8 +920,8 @@ analyze_heapmap_counts(struct analyze_heapmap *m,
 	/* The first block ending after hi may start before it. */
 	if (i1 < m->nblocks && m->addr[i1] < hi)
 		i1++;
-	hm_cum(m, i0, c0, b0, NULL);
-	hm_cum(m, i1, c1, b1, NULL);
+	hm_cum(m, i0, c0, b0);
+	hm_cum(m, i1, c1, b1);
 	for (k = 0; k < HM_NM; k++) {
 		out[k].blocks = c1[k] - c0[k];
 		out[k].bytes = b1[k] - b0[k];

@@ -43,9 +43,11 @@ bench-heapmap-model: bench/heapmap-model
 
 # bench/tui-heapmap: the heap map's first frame and keys in the browser
 # code on 1M objects and 4M pointers, made up and read by
-# tests/tui/heapmap-demo ("make bench-tui-heapmap").
+# tests/tui/heapmap-demo; then the real binary on a stored session of
+# bench/heap-prog's 1M blocks by pvheap ("make bench-tui-heapmap").
 EXTRA_DIST += bench/tui-heapmap
 bench: bench-tui-heapmap
-bench-tui-heapmap: tests/tui/heapmap-demo$(EXEEXT)
+bench-tui-heapmap: tests/tui/heapmap-demo$(EXEEXT) profview$(EXEEXT) \
+    capture/oberon/pvheap$(EXEEXT) bench/heap-prog$(EXEEXT)
 	top_builddir=. $(SHELL) $(srcdir)/bench/tui-heapmap
 .PHONY: bench-tui-heapmap
