@@ -11,8 +11,14 @@
 # pvprf, the daemon's, which samples outside the run's process tree (its
 # /proc/PID/stat before and after).  On a machine shared with other work
 # the wall clock also counts waiting for a CPU, so the budget is checked
-# on CPU time: pvprf's cost at most perf record's (-e cpu-clock -F HZ) at
-# each rate.  BENCH_PRFD_N changes the work (default 6000 rounds).
+# on CPU time: pvprf's cost at most perf record's at each rate.
+#
+# The same rate: perf record -e cpu-clock -c NS, a sample every NS of
+# CPU time, as pvprf's cm_timval is; perf's -F HZ instead adjusts the
+# period as it goes and took a tenth fewer samples than asked here (19K
+# for pvprf's 21K at 10 kHz), which made it look cheaper by sampling less.
+# The sample counts are printed side by side.  BENCH_PRFD_N changes the
+# work (default 6000 rounds).
 set -eu
 top_builddir=$(cd "${top_builddir:-.}" && pwd)
 N=${BENCH_PRFD_N:-6000}
@@ -65,16 +71,10 @@ cpu = (r.ru_utime - r0.ru_utime + r.ru_stime - r0.ru_stime) + d / hz
 print(w, int(cpu * 1e9))
 PY
 }
-# best CMD...: the least wall and CPU time of R runs.
-best() {
-	i=0
-	: >"$W/runs"
-	while [ "$i" -lt "$R" ]; do
-		once "$@" >>"$W/runs"
-		i=$((i + 1))
-	done
-	w=$(cut -d' ' -f1 "$W/runs" | sort -n | head -1)
-	c=$(cut -d' ' -f2 "$W/runs" | sort -n | head -1)
+# least FILE: the least wall and the least CPU time of the runs in FILE.
+least() {
+	w=$(cut -d' ' -f1 "$1" | sort -n | head -1)
+	c=$(cut -d' ' -f2 "$1" | sort -n | head -1)
 	echo "$w $c"
 }
 pct() {
@@ -82,21 +82,38 @@ pct() {
 }
 ms() { awk -v a="$1" 'BEGIN { printf "%.0f ms", a / 1e6 }'; }
 
-set -- $(best "$WORK" "$N")
+# The plain runs first; then at each rate pvprf's and perf's runs take
+# turns, so that a machine that gets slower or faster as the bench goes
+# on weighs on both alike.
+: >"$W/plain"
+i=0
+while [ "$i" -lt "$R" ]; do
+	once "$WORK" "$N" >>"$W/plain"
+	i=$((i + 1))
+done
+set -- $(least "$W/plain")
 pw=$1 pc=$2
-echo "bench/prfd: bench/prfd/work $N (2 threads), best of $R runs"
+echo "bench/prfd: bench/prfd/work $N (2 threads), best of $R runs each," \
+    "pvprf's and perf's in turn"
 echo "  plain:                  $(ms "$pw") wall, $(ms "$pc") CPU"
 for hz in 1000 10000; do
-	set -- $(best "$PVPRF" record -F "$hz" -o "$W/w.prfd" -- \
-	    "$WORK" "$N")
+	: >"$W/pvprf"
+	: >"$W/perf"
+	i=0
+	while [ "$i" -lt "$R" ]; do
+		once "$PVPRF" record -F "$hz" -o "$W/w.prfd" -- "$WORK" "$N" \
+		    >>"$W/pvprf"
+		once perf record -q -e cpu-clock -c $((1000000000 / hz)) \
+		    -o "$W/perf.data" -- "$WORK" "$N" >>"$W/perf"
+		i=$((i + 1))
+	done
+	set -- $(least "$W/pvprf")
 	vw=$1 vc=$2
-	set -- $(best perf record -q -e cpu-clock -F "$hz" \
-	    -o "$W/perf.data" -- "$WORK" "$N")
+	set -- $(least "$W/perf")
 	fw=$1 fc=$2
 	samples=$("$PVPRF" print "$W/w.prfd" | awk '/samples taken/ {
 	    print $4 }')
-	psamples=$(perf report -i "$W/perf.data" --stdio 2>/dev/null |
-	    awk '/^# Samples:/ { print $3 }')
+	psamples=$(perf script -i "$W/perf.data" -F ip 2>/dev/null | wc -l)
 	echo "  $hz Hz: pvprf record   $(pct "$vw" "$pw") wall," \
 	    "$(pct "$vc" "$pc") CPU ($samples samples)"
 	echo "  $hz Hz: perf record    $(pct "$fw" "$pw") wall," \
