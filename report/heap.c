@@ -174,12 +174,10 @@ report_heap(struct store *st, const struct store_session *ss,
     const void *model, int format, FILE *f, char **cause)
 {
 	const struct analyze_heap_summary	*m = model;
-	struct report_out		 out;
-	struct report_doc		 doc;
-	const struct report_table	*tables[6];
-	char				**warn, *title;
-	size_t				 nwarn;
-	int				 rc;
+	const struct report_table	*tables[] = { &report_tab_session,
+		&heap_t_header, &heap_t_leaks, &heap_t_sites,
+		&report_tab_warnings, &report_tab_legend };
+	struct report_session		 rs;
 
 	/* The formats of its own (kind.c) come from the store, not m. */
 	if (format == REPORT_HEAPSNAPSHOT)
@@ -191,30 +189,13 @@ report_heap(struct store *st, const struct store_session *ss,
 		    report_format_name(format));
 		return (-1);
 	}
-	if (report_warnings_get(st, ss, &warn, &nwarn, cause) != 0)
+	if (report_session_begin(&rs, st, ss, f, format, tables,
+	    sizeof tables / sizeof tables[0], cause) != 0)
 		return (-1);
-	title = report_title(ss);
-	tables[0] = &report_tab_session;
-	tables[1] = &heap_t_header;
-	tables[2] = &heap_t_leaks;
-	tables[3] = &heap_t_sites;
-	tables[4] = &report_tab_warnings;
-	tables[5] = &report_tab_legend;
-	doc.title = title;
-	doc.bare = 0;
-	doc.tables = tables;
-	doc.ntables = 6;
-
-	report_begin(&out, f, format, &doc);
-	report_session_rows(&out, ss, nwarn);
-	heap_header(&out, &m->h);
-	heap_leaks(&out, &m->h);
-	heap_sites(&out, m);
-	report_warnings_rows(&out, warn, nwarn);
-	heap_legend(&out);
-	rc = report_end(&out, cause);
-
-	report_warnings_free(warn, nwarn);
-	free(title);
-	return (rc);
+	heap_header(&rs.out, &m->h);
+	heap_leaks(&rs.out, &m->h);
+	heap_sites(&rs.out, m);
+	report_session_warnings(&rs);
+	heap_legend(&rs.out);
+	return (report_session_end(&rs, cause));
 }

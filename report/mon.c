@@ -244,39 +244,20 @@ report_mon(struct store *st, const struct store_session *ss,
     const void *model, int format, FILE *f, char **cause)
 {
 	const struct analyze_mon	*m = model;
-	struct report_out		 out;
-	struct report_doc		 doc;
-	const struct report_table	*tables[6];
-	char				**warn, *title;
-	size_t				 nwarn;
-	int				 rc;
+	const struct report_table	*tables[] = { &report_tab_session,
+		&mon_t_header, &mon_t_functions, &report_tab_warnings,
+		&mon_t_calls, &mon_t_paths };
+	struct report_session		 rs;
 
-	if (report_warnings_get(st, ss, &warn, &nwarn, cause) != 0)
+	if (report_session_begin(&rs, st, ss, f, format, tables,
+	    sizeof tables / sizeof tables[0], cause) != 0)
 		return (-1);
-	title = report_title(ss);
-	tables[0] = &report_tab_session;
-	tables[1] = &mon_t_header;
-	tables[2] = &mon_t_functions;
-	tables[3] = &report_tab_warnings;
-	tables[4] = &mon_t_calls;
-	tables[5] = &mon_t_paths;
-	doc.title = title;
-	doc.bare = 0;
-	doc.tables = tables;
-	doc.ntables = 6;
-
-	report_begin(&out, f, format, &doc);
-	report_session_rows(&out, ss, nwarn);
-	mon_header(&out, m);
-	mon_functions(&out, m);
-	report_warnings_rows(&out, warn, nwarn);
-	mon_calls(&out, m);
-	mon_paths(&out, m);
-	rc = report_end(&out, cause);
-
-	report_warnings_free(warn, nwarn);
-	free(title);
-	return (rc);
+	mon_header(&rs.out, m);
+	mon_functions(&rs.out, m);
+	report_session_warnings(&rs);
+	mon_calls(&rs.out, m);
+	mon_paths(&rs.out, m);
+	return (report_session_end(&rs, cause));
 }
 
 /*

@@ -375,49 +375,31 @@ report_ovd(struct store *st, const struct store_session *ss,
     const void *model, int format, FILE *f, char **cause)
 {
 	const struct analyze_ovd	*o = model;
-	struct report_out		 out;
-	struct report_doc		 doc;
 	struct report_table		 tunits = ovd_t_units;
 	struct report_table		 tevents = ovd_t_events;
-	const struct report_table	*tables[7];
-	char				**warn, *title;
-	size_t				 nwarn;
+	const struct report_table	*tables[] = { &report_tab_session,
+		&ovd_t_header, &tunits, &ovd_t_buffers, &report_tab_warnings,
+		&tevents, &report_tab_legend };
+	struct report_session		 rs;
 	uint64_t			 reprieves = ovd_reprieves(o);
-	int				 rc;
+	int				 rc = -1;
 
-	if (report_warnings_get(st, ss, &warn, &nwarn, cause) != 0)
-		return (-1);
-	title = report_title(ss);
 	tunits.title = xasprintf("Units (%zu overlaid)", o->nunits);
 	tevents.title = xasprintf("Events (%zu: %llu loads, %llu reprieves)",
 	    o->nevents, (unsigned long long)(o->nevents - reprieves),
 	    (unsigned long long)reprieves);
-	tables[0] = &report_tab_session;
-	tables[1] = &ovd_t_header;
-	tables[2] = &tunits;
-	tables[3] = &ovd_t_buffers;
-	tables[4] = &report_tab_warnings;
-	tables[5] = &tevents;
-	tables[6] = &report_tab_legend;
-	doc.title = title;
-	doc.bare = 0;
-	doc.tables = tables;
-	doc.ntables = 7;
-
-	report_begin(&out, f, format, &doc);
-	report_session_rows(&out, ss, nwarn);
-	ovd_header_table(&out, o);
-	ovd_units_table(&out, &tunits, o);
-	ovd_buffers_table(&out, o);
-	report_warnings_rows(&out, warn, nwarn);
-	ovd_events_table(&out, &tevents, o);
-	ovd_legend(&out);
-	rc = report_end(&out, cause);
-
-	report_warnings_free(warn, nwarn);
+	if (report_session_begin(&rs, st, ss, f, format, tables,
+	    sizeof tables / sizeof tables[0], cause) == 0) {
+		ovd_header_table(&rs.out, o);
+		ovd_units_table(&rs.out, &tunits, o);
+		ovd_buffers_table(&rs.out, o);
+		report_session_warnings(&rs);
+		ovd_events_table(&rs.out, &tevents, o);
+		ovd_legend(&rs.out);
+		rc = report_session_end(&rs, cause);
+	}
 	free((char *)tunits.title);
 	free((char *)tevents.title);
-	free(title);
 	return (rc);
 }
 

@@ -339,50 +339,32 @@ report_prf(struct store *st, const struct store_session *ss,
     const void *model, int format, FILE *f, char **cause)
 {
 	const struct analyze_hist	*h = model;
-	struct report_out		 o;
-	struct report_doc		 doc;
 	struct report_table		 tsym = prf_t_symbols;
 	struct report_table		 tbuck = prf_t_buckets;
-	const struct report_table	*tables[7];
-	char				**warn, *title;
-	size_t				 nwarn;
-	int				 rc, human;
+	const struct report_table	*tables[] = { &report_tab_session,
+		&prf_t_header, &prf_t_counters, &report_tab_warnings, &tsym,
+		&tbuck, &report_tab_legend };
+	struct report_session		 rs;
+	int				 rc = -1, human;
 
-	if (report_warnings_get(st, ss, &warn, &nwarn, cause) != 0)
-		return (-1);
 	human = (format == REPORT_TEXT || format == REPORT_HTML);
-	title = report_title(ss);
 	tsym.title = xasprintf("Flat profile (%zu symbols, by hits)",
 	    h->nsyms);
 	tbuck.title = xasprintf("Buckets (%zu of %zu have hits%s)",
 	    prf_nonzero(h), h->levels[0].n,
 	    human ? "; only those shown" : "");
-	tables[0] = &report_tab_session;
-	tables[1] = &prf_t_header;
-	tables[2] = &prf_t_counters;
-	tables[3] = &report_tab_warnings;
-	tables[4] = &tsym;
-	tables[5] = &tbuck;
-	tables[6] = &report_tab_legend;
-	doc.title = title;
-	doc.bare = 0;
-	doc.tables = tables;
-	doc.ntables = 7;
-
-	report_begin(&o, f, format, &doc);
-	report_session_rows(&o, ss, nwarn);
-	prf_header_table(&o, h);
-	prf_counters_table(&o, h);
-	report_warnings_rows(&o, warn, nwarn);
-	prf_symbols_table(&o, &tsym, h);
-	prf_buckets_table(&o, &tbuck, h, &h->levels[0], human);
-	prf_legend(&o, h);
-	rc = report_end(&o, cause);
-
-	report_warnings_free(warn, nwarn);
+	if (report_session_begin(&rs, st, ss, f, format, tables,
+	    sizeof tables / sizeof tables[0], cause) == 0) {
+		prf_header_table(&rs.out, h);
+		prf_counters_table(&rs.out, h);
+		report_session_warnings(&rs);
+		prf_symbols_table(&rs.out, &tsym, h);
+		prf_buckets_table(&rs.out, &tbuck, h, &h->levels[0], human);
+		prf_legend(&rs.out, h);
+		rc = report_session_end(&rs, cause);
+	}
 	free((char *)tsym.title);
 	free((char *)tbuck.title);
-	free(title);
 	return (rc);
 }
 

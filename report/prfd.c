@@ -245,39 +245,19 @@ report_prfd(struct store *st, const struct store_session *ss,
     const void *model, int format, FILE *f, char **cause)
 {
 	const struct analyze_prfd	*m = model;
-	struct report_out		 out;
-	struct report_doc		 doc;
-	const struct report_table	*tables[7];
-	char				**warn, *title;
-	size_t				 nwarn;
-	int				 rc;
+	const struct report_table	*tables[] = { &report_tab_session,
+		&prfd_t_header, &prfd_t_global, &prfd_t_slots, &prfd_t_flat,
+		&report_tab_warnings, &prfd_t_threads };
+	struct report_session		 rs;
 
-	if (report_warnings_get(st, ss, &warn, &nwarn, cause) != 0)
+	if (report_session_begin(&rs, st, ss, f, format, tables,
+	    sizeof tables / sizeof tables[0], cause) != 0)
 		return (-1);
-	title = report_title(ss);
-	tables[0] = &report_tab_session;
-	tables[1] = &prfd_t_header;
-	tables[2] = &prfd_t_global;
-	tables[3] = &prfd_t_slots;
-	tables[4] = &prfd_t_flat;
-	tables[5] = &report_tab_warnings;
-	tables[6] = &prfd_t_threads;
-	doc.title = title;
-	doc.bare = 0;
-	doc.tables = tables;
-	doc.ntables = 7;
-
-	report_begin(&out, f, format, &doc);
-	report_session_rows(&out, ss, nwarn);
-	prfd_header(&out, m);
-	prfd_global(&out, m);
-	prfd_slots(&out, m);
-	prfd_flat(&out, m);
-	report_warnings_rows(&out, warn, nwarn);
-	prfd_threads(&out, m);
-	rc = report_end(&out, cause);
-
-	report_warnings_free(warn, nwarn);
-	free(title);
-	return (rc);
+	prfd_header(&rs.out, m);
+	prfd_global(&rs.out, m);
+	prfd_slots(&rs.out, m);
+	prfd_flat(&rs.out, m);
+	report_session_warnings(&rs);
+	prfd_threads(&rs.out, m);
+	return (report_session_end(&rs, cause));
 }

@@ -251,7 +251,7 @@ const struct report_table report_tab_legend = {
 };
 
 /* The document title of a session's report. */
-char *
+static char *
 report_title(const struct store_session *ss)
 {
 	return (xasprintf("profview report: session %lld (%s) %s",
@@ -284,7 +284,7 @@ report_kv_int(struct report_out *o, const char *key, int64_t v,
 }
 
 /* The session table, whatever the kind. */
-void
+static void
 report_session_rows(struct report_out *o, const struct store_session *ss,
     size_t nwarn)
 {
@@ -305,7 +305,7 @@ report_session_rows(struct report_out *o, const struct store_session *ss,
 }
 
 /* What the reader tolerated in session ss. */
-int
+static int
 report_warnings_get(struct store *st, const struct store_session *ss,
     char ***warn, size_t *nwarn, char **cause)
 {
@@ -334,7 +334,7 @@ report_lines(struct report_out *o, const struct report_table *t,
 	}
 }
 
-void
+static void
 report_warnings_rows(struct report_out *o, char **warn, size_t nwarn)
 {
 	report_lines(o, &report_tab_warnings, (const char *const *)warn,
@@ -342,7 +342,7 @@ report_warnings_rows(struct report_out *o, char **warn, size_t nwarn)
 	report_table_end(o);
 }
 
-void
+static void
 report_warnings_free(char **warn, size_t nwarn)
 {
 	size_t	i;
@@ -350,6 +350,49 @@ report_warnings_free(char **warn, size_t nwarn)
 	for (i = 0; i < nwarn; i++)
 		free(warn[i]);
 	free(warn);
+}
+
+/*
+ * A session's report in the shape every kind's has: the session's table
+ * first (written here), then the kind's tables, tables[] in order, the
+ * warnings among them where the kind calls report_session_warnings.
+ * tables[] must outlive the report.  -1 and a cause before anything is
+ * written if the warnings cannot be read.
+ */
+int
+report_session_begin(struct report_session *rs, struct store *st,
+    const struct store_session *ss, FILE *f, int format,
+    const struct report_table **tables, size_t ntables, char **cause)
+{
+	memset(rs, 0, sizeof *rs);
+	if (report_warnings_get(st, ss, &rs->warn, &rs->nwarn, cause) != 0)
+		return (-1);
+	rs->title = report_title(ss);
+	rs->doc.title = rs->title;
+	rs->doc.bare = 0;
+	rs->doc.tables = tables;
+	rs->doc.ntables = ntables;
+	report_begin(&rs->out, f, format, &rs->doc);
+	report_session_rows(&rs->out, ss, rs->nwarn);
+	return (0);
+}
+
+/* The warnings' table, in its place among the kind's. */
+void
+report_session_warnings(struct report_session *rs)
+{
+	report_warnings_rows(&rs->out, rs->warn, rs->nwarn);
+}
+
+/* The report's end: 0, or -1 and a cause if it could not be written. */
+int
+report_session_end(struct report_session *rs, char **cause)
+{
+	int	rc = report_end(&rs->out, cause);
+
+	report_warnings_free(rs->warn, rs->nwarn);
+	free(rs->title);
+	return (rc);
 }
 
 void

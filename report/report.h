@@ -213,18 +213,24 @@ extern const struct report_table	report_tab_legend;
 void		 report_lines(struct report_out *, const struct report_table *,
 		     const char *const *, size_t);
 
-char		*report_title(const struct store_session *);
 void		 report_kv(struct report_out *, const char *,
 		     struct report_cell, const char *, const char *);
 void		 report_kv_int(struct report_out *, const char *, int64_t,
 		     const char *, const char *);
-void		 report_session_rows(struct report_out *,
-		     const struct store_session *, size_t);
-int		 report_warnings_get(struct store *,
-		     const struct store_session *, char ***, size_t *,
-		     char **);
-void		 report_warnings_rows(struct report_out *, char **, size_t);
-void		 report_warnings_free(char **, size_t);
+
+/* report.c: a session's report, as every kind writes one. */
+struct report_session {
+	struct report_out	 out;
+	struct report_doc	 doc;
+	char			*title;
+	char			**warn;
+	size_t			 nwarn;
+};
+int		 report_session_begin(struct report_session *, struct store *,
+		     const struct store_session *, FILE *, int,
+		     const struct report_table **, size_t, char **);
+void		 report_session_warnings(struct report_session *);
+int		 report_session_end(struct report_session *, char **);
 
 /* json.c: the one JSON escaper, for every format that writes JSON. */
 void		 report_json_string(FILE *, const char *, size_t);
