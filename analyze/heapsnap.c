@@ -9,78 +9,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "intern.h"
 #include "xmalloc.h"
 #include "analyze/analyze.h"
-
-/* Strings to small integers, for grouping roots: open addressing. */
-struct snap_names {
-	char		**key;
-	uint32_t	 *val;
-	size_t		  cap;
-	size_t		  n;
-};
-
-static uint64_t
-snap_hash(const char *s)
-{
-	uint64_t	h = 0xcbf29ce484222325ULL;
-
-	while (*s != '\0')
-		h = (h ^ (unsigned char)*s++) * 0x100000001b3ULL;
-	return (h);
-}
-
-/* The value of key, made next (*next) if new; keys are copied. */
-static uint32_t
-snap_intern(struct snap_names *t, const char *key, uint32_t *next, int *made)
-{
-	size_t	i, k, ncap;
-	char	**okey;
-	uint32_t *oval;
-
-	if (t->n * 2 >= t->cap) {
-		okey = t->key;
-		oval = t->val;
-		ncap = t->cap != 0 ? t->cap * 2 : 64;
-		t->key = xcalloc(ncap, sizeof *t->key);
-		t->val = xcalloc(ncap, sizeof *t->val);
-		for (k = 0; k < t->cap; k++) {
-			if (okey[k] == NULL)
-				continue;
-			for (i = snap_hash(okey[k]) & (ncap - 1);
-			    t->key[i] != NULL; i = (i + 1) & (ncap - 1))
-				;
-			t->key[i] = okey[k];
-			t->val[i] = oval[k];
-		}
-		free(okey);
-		free(oval);
-		t->cap = ncap;
-	}
-	for (i = snap_hash(key) & (t->cap - 1); t->key[i] != NULL;
-	    i = (i + 1) & (t->cap - 1)) {
-		if (strcmp(t->key[i], key) == 0) {
-			*made = 0;
-			return (t->val[i]);
-		}
-	}
-	t->key[i] = xstrdup(key);
-	t->val[i] = (*next)++;
-	t->n++;
-	*made = 1;
-	return (t->val[i]);
-}
-
-static void
-snap_names_free(struct snap_names *t)
-{
-	size_t	i;
-
-	for (i = 0; i < t->cap; i++)
-		free(t->key[i]);
-	free(t->key);
-	free(t->val);
-}
 
 static uint8_t
 snap_state(const char *state, const char *leak)
@@ -196,9 +127,9 @@ analyze_heap_snap_load_watched(struct store *st, int64_t session,
 	struct store_heap_import	 im;
 	struct store_cursor		*c;
 	struct analyze_heap_edge	*e = NULL;
-	struct snap_names		 names;
+	struct intern			 names;
 	uint64_t			*sizes;
-	uint32_t			 next = 0, k, *cnt;
+	uint32_t			 k, *cnt;
 	size_t				 ne = 0, ecap = 0, rcap = 0, i, cap;
 	char				*key;
 	uint8_t				*state = NULL;
@@ -286,7 +217,7 @@ analyze_heap_snap_load_watched(struct store *st, int64_t session,
 			goto stopped;
 		}
 		key = analyze_heap_snap_root_key(&o);
-		k = snap_intern(&names, key, &next, &made);
+		k = intern(&names, key, (uint32_t)m->nroots, &made);
 		if (made) {
 			SNAP_GROW(m->root_name, m->nroots, rcap);
 			m->root_module = xreallocarray(m->root_module, rcap,
@@ -304,7 +235,7 @@ analyze_heap_snap_load_watched(struct store *st, int64_t session,
 		    (o.dst_off != 0 ? ANALYZE_HEAP_E_INTERIOR : 0);
 	}
 	store_cursor_close(c);
-	snap_names_free(&names);
+	intern_free(&names);
 	if (rc < 0)
 		goto store;
 
@@ -394,7 +325,7 @@ store:
 	*cause = xasprintf("session %lld: %s", (long long)session,
 	    store_error(st));
 fail:
-	snap_names_free(&names);
+	intern_free(&names);
 	free(e);
 	free(state);
 	analyze_heap_snap_free(m);

@@ -34,6 +34,7 @@
 #include <elfutils/libdw.h>
 #include <elfutils/libdwelf.h>
 
+#include "intern.h"
 #include "xmalloc.h"
 #include "capture/oberon/heapfmt.h"
 #include "ingest/ingest.h"
@@ -49,17 +50,10 @@ struct dt_memo {
 	size_t		 cap, n;
 };
 
-/* Type names -> a small integer, for "the same type" across CUs. */
-struct dt_names {
-	char		**key;
-	uint32_t	 *val;
-	size_t		  cap, n;
-};
-
 struct dt_ctx {
 	struct ingest_heap_dwarf *d;
 	struct dt_memo		 memo;
-	struct dt_names		 names;
+	struct intern		 names;	/* type names, across CUs */
 	size_t			 tcap, fcap, vcap;
 	Dwarf			*dw;
 	uint32_t		 module;
@@ -173,66 +167,17 @@ dt_bases(struct dt_ctx *c, Dwarf_Die *parent, int depth)
 	} while (dwarf_siblingof(&child, &child) == 0);
 }
 
-static uint64_t
-dt_shash(const char *s)
-{
-	uint64_t	h = 0xcbf29ce484222325ULL;
-
-	while (*s != '\0')
-		h = (h ^ (unsigned char)*s++) * 0x100000001b3ULL;
-	return (h);
-}
-
 /* The number of name s in module m (names are per module). */
 static uint32_t
 dt_name_id(struct dt_ctx *c, uint32_t m, const char *s)
 {
-	struct dt_names	*t = &c->names;
-	size_t		 i, k, ncap;
-	char		**okey, *key;
-	uint32_t	*oval;
+	char		*key = xasprintf("%u:%s", m, s);
+	uint32_t	 id;
+	int		 made;
 
-	if ((t->n + 1) * 2 >= t->cap) {
-		okey = t->key;
-		oval = t->val;
-		ncap = t->cap != 0 ? t->cap * 2 : 256;
-		t->key = xcalloc(ncap, sizeof *t->key);
-		t->val = xcalloc(ncap, sizeof *t->val);
-		for (k = 0; k < t->cap; k++) {
-			if (okey[k] == NULL)
-				continue;
-			for (i = dt_shash(okey[k]) & (ncap - 1);
-			    t->key[i] != NULL; i = (i + 1) & (ncap - 1))
-				;
-			t->key[i] = okey[k];
-			t->val[i] = oval[k];
-		}
-		free(okey);
-		free(oval);
-		t->cap = ncap;
-	}
-	key = xasprintf("%u:%s", m, s);
-	for (i = dt_shash(key) & (t->cap - 1); t->key[i] != NULL;
-	    i = (i + 1) & (t->cap - 1)) {
-		if (strcmp(t->key[i], key) == 0) {
-			free(key);
-			return (t->val[i]);
-		}
-	}
-	t->key[i] = key;
-	t->val[i] = (uint32_t)t->n++;
-	return (t->val[i]);
-}
-
-static void
-dt_names_free(struct dt_names *t)
-{
-	size_t	i;
-
-	for (i = 0; i < t->cap; i++)
-		free(t->key[i]);
-	free(t->key);
-	free(t->val);
+	id = intern(&c->names, key, (uint32_t)c->names.n, &made);
+	free(key);
+	return (id);
 }
 
 /* A new dtype, its fields all empty. */
@@ -1156,7 +1101,7 @@ ingest_heap_dwarf(struct ingest_ctx *ctx, const struct ingest_heap *h,
 	free(c.memo.key);
 	free(c.memo.val);
 	free(c.work);
-	dt_names_free(&c.names);
+	intern_free(&c.names);
 }
 
 void
