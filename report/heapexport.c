@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "intern.h"
 #include "xmalloc.h"
 #include "analyze/analyze.h"
 #include "report/report.h"
@@ -52,57 +53,29 @@ static const char hs_meta[] =
     "\"location_fields\":[\"object_index\",\"script_id\",\"line\","
     "\"column\"]},\n";
 
-/* The snapshot's strings, each once: open addressing over a list. */
+/* The snapshot's strings, each once, in the order first asked for. */
 struct hs_strings {
+	struct intern	  in;		/* string -> its index */
 	char		**v;		/* in index order */
 	uint32_t	  n;
 	uint32_t	  vcap;
-	uint32_t	 *slot;		/* index + 1, 0 empty */
-	uint32_t	  cap;
 };
-
-static uint64_t
-hs_hash(const char *s)
-{
-	uint64_t	h = 0xcbf29ce484222325ULL;
-
-	while (*s != '\0')
-		h = (h ^ (unsigned char)*s++) * 0x100000001b3ULL;
-	return (h);
-}
 
 static uint32_t
 hs_string(struct hs_strings *t, const char *s)
 {
-	uint32_t	i, k, ncap, *old;
+	uint32_t	i;
+	int		made;
 
-	if ((uint64_t)t->n * 2 >= t->cap) {
-		old = t->slot;
-		ncap = t->cap != 0 ? t->cap * 2 : 256;
-		t->slot = xcalloc(ncap, sizeof *t->slot);
-		for (k = 0; k < t->cap; k++) {
-			if (old[k] == 0)
-				continue;
-			for (i = hs_hash(t->v[old[k] - 1]) & (ncap - 1);
-			    t->slot[i] != 0; i = (i + 1) & (ncap - 1))
-				;
-			t->slot[i] = old[k];
-		}
-		free(old);
-		t->cap = ncap;
-	}
-	for (i = hs_hash(s) & (t->cap - 1); t->slot[i] != 0;
-	    i = (i + 1) & (t->cap - 1)) {
-		if (strcmp(t->v[t->slot[i] - 1], s) == 0)
-			return (t->slot[i] - 1);
-	}
+	i = intern(&t->in, s, t->n, &made);
+	if (!made)
+		return (i);
 	if (t->n >= t->vcap) {
 		t->vcap = t->vcap != 0 ? t->vcap * 2 : 256;
 		t->v = xreallocarray(t->v, t->vcap, sizeof *t->v);
 	}
-	t->v[t->n] = xstrdup(s);
-	t->slot[i] = ++t->n;
-	return (t->n - 1);
+	t->v[t->n++] = xstrdup(s);
+	return (i);
 }
 
 static void
@@ -113,7 +86,7 @@ hs_strings_free(struct hs_strings *t)
 	for (i = 0; i < t->n; i++)
 		free(t->v[i]);
 	free(t->v);
-	free(t->slot);
+	intern_free(&t->in);
 }
 
 /*
