@@ -381,6 +381,29 @@ store_heap_get(struct store *st, int64_t session, struct store_heap *h)
 }
 
 /*
+ * Session's run (its program's pid and start) and when it was taken: 0,
+ * or -1 if it is no heap session.  What :compare checks, without
+ * store_heap_get's counts of millions of pointers.
+ */
+int
+store_heap_run(struct store *st, int64_t session, int64_t *pid,
+    int64_t *started_ns, int64_t *time_ns)
+{
+	struct store_cursor	*c;
+	int			 rc;
+
+	c = store_cursor_open(st, "SELECT pid, started_ns, time_ns FROM heap"
+	    " WHERE session = ?1", session);
+	if ((rc = store_cursor_step(c)) == 1) {
+		*pid = store_cursor_int(c, 0);
+		*started_ns = store_cursor_int(c, 1);
+		*time_ns = store_cursor_int(c, 2);
+	}
+	store_cursor_close(c);
+	return (rc == 1 ? 0 : -1);
+}
+
+/*
  * The snapshot of session's run (same pid, same started_ns) taken last
  * before it; 0 if none is stored or the run is not known.
  */

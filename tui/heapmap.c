@@ -96,6 +96,21 @@ static const struct {
 	[ANALYZE_HEAPMAP_SELECTED] = { TUI_C_SELECTED, '@', "selected" },
 };
 
+/*
+ * :compare ID loading session ID on the loader's thread (heapload.c), and
+ * comparing it there with the snapshot shown, which the browser only
+ * reads meanwhile (a live update stops it before it swaps the snapshot).
+ */
+struct hm_compare {
+	struct tui_heapload		*load;
+	struct analyze_heapview		*other;		/* ID's, being read */
+	const struct analyze_heapview	*shown;
+	int64_t				 id;
+	struct tui_heapcmp		*cmp;		/* made by the thread */
+	char				*cause;
+	uint64_t			 t0;
+};
+
 struct heapmap {
 	struct analyze_heapview		*s;
 	struct analyze_heapmap		*m;
@@ -178,6 +193,7 @@ struct heapmap {
 	struct tui_heaplive		*live;
 	int				 live_ended;	/* said so */
 	struct tui_heapcmp		*cmp;
+	struct hm_compare		*comparing;	/* :compare's load */
 	struct tui_heapremain		*remain_base;
 	uint8_t				*hidden;	/* per block */
 	uint64_t			 swapped;	/* an update's end */
@@ -630,6 +646,8 @@ hm_select(struct heapmap *hm, size_t b)
 static void	hm_layout(struct heapmap *, int, int);
 static void	hm_draw_loading(struct heapmap *, int64_t, int, int);
 static void	hm_load_stop(struct heapmap *);
+static void	hm_compare_stop(struct heapmap *);
+static int	hm_compare_work(struct heapmap *, uint64_t);
 static void	hm_focus(struct tui_view *, int);
 static void	hm_graph_ready(struct heapmap *);
 static void	hm_ready(struct tui_view *);
@@ -1444,6 +1462,12 @@ hm_key(struct tui_view *tv, enum tui_action a)
 			hm_walk_cancel(hm);
 			return (TUI_R_DRAW);
 		}
+		if (hm->comparing != NULL) {
+			tui_message("compare with session %lld cancelled",
+			    (long long)hm->comparing->id);
+			hm_compare_stop(hm);
+			return (TUI_R_DRAW);
+		}
 		if (!hm->rows_on)
 			return (TUI_R_UNUSED);
 		hm->rows_on = 0;
@@ -2237,6 +2261,7 @@ hm_free(struct tui_view *tv)
 	free(hm->unloaded);
 	hm_walk_abort(hm);
 	hm_load_stop(hm);
+	hm_compare_stop(hm);
 	tui_heaplive_free(hm->live);
 	tui_heapcmp_free(hm->cmp);
 	tui_heapremain_free(hm->remain_base);
@@ -2337,6 +2362,11 @@ hm_work(struct tui_view *tv, uint64_t deadline)
 	struct heapmap	*hm = tv->data;
 	uint64_t	 t0 = tui_now_ns();
 
+	if (deadline == 0 && hm->comparing != NULL) {
+		tui_message("compare with session %lld cancelled",
+		    (long long)hm->comparing->id);
+		hm_compare_stop(hm);
+	}
 	if (hm->walking != HM_WALK_NONE) {
 		if (deadline == 0) {
 			hm_walk_cancel(hm);
@@ -2345,8 +2375,10 @@ hm_work(struct tui_view *tv, uint64_t deadline)
 		if (hm_walk_run(hm, deadline))
 			return (1);
 		/* Done: the next search the overlays want starts drawing. */
-		return (0);
+		return (hm->comparing != NULL);
 	}
+	if (hm->comparing != NULL && hm_compare_work(hm, deadline))
+		return (1);
 	if (hm->loading)
 		return (hm_load_work(tv, deadline));
 	if (hm->live != NULL && hm_shown(hm))
@@ -2511,6 +2543,8 @@ hm_replace(struct tui_view *tv, struct analyze_heapview *ns, int64_t id,
 	sel = hm_carry(c, ns, os, hm->sel);
 	cur = hm_carry(c, ns, os, hm->cur);
 	gone = hm->sel != SIZE_MAX && sel == SIZE_MAX;
+	/* A :compare reads the snapshot that goes now. */
+	hm_compare_stop(hm);
 	tui_heapcmp_free(hm->cmp);
 	hm->cmp = c;
 
@@ -2736,6 +2770,75 @@ hm_cmd_remain(struct heapmap *hm, const char *args)
 	return (TUI_R_DRAW);
 }
 
+/* On the loader's thread: the snapshot read, compared with the shown. */
+static void
+hm_compare_after(void *arg, struct analyze_heapview *other)
+{
+	struct hm_compare	*hc = arg;
+
+	hc->cmp = tui_heapcmp_new(other, hc->id, hc->shown, &hc->cause);
+}
+
+/* Give up a :compare under way (Esc, ^C, an update, the view closing). */
+static void
+hm_compare_stop(struct heapmap *hm)
+{
+	struct hm_compare	*hc = hm->comparing;
+
+	if (hc == NULL)
+		return;
+	if (hc->load != NULL)
+		tui_heapload_stop(hc->load);
+	analyze_heapview_free(hc->other);
+	free(hc->other);
+	tui_heapcmp_free(hc->cmp);
+	free(hc->cause);
+	free(hc);
+	hm->comparing = NULL;
+}
+
+/* A slice of :compare: 1 while it loads, 0 once shown (or failed). */
+static int
+hm_compare_work(struct heapmap *hm, uint64_t deadline)
+{
+	struct hm_compare	*hc = hm->comparing;
+	struct tui_heapcmp	*c;
+	char			*cause, *bb, *fb;
+	uint64_t		 rows, total, born_b, freed_b;
+	size_t			 born, freed;
+
+	if (tui_heapload_wait(hc->load, deadline)) {
+		tui_heapload_progress(hc->load, &rows, &total);
+		tui_message("comparing with session %lld: %llu of %llu rows"
+		    " read (Esc cancels)", (long long)hc->id,
+		    (unsigned long long)rows, (unsigned long long)total);
+		return (1);
+	}
+	if (tui_heapload_end(hc->load, &cause) != 0 || hc->cmp == NULL) {
+		hc->load = NULL;
+		tui_message("error: %s", cause != NULL ? cause : hc->cause);
+		free(cause);
+		hm_compare_stop(hm);
+		return (0);
+	}
+	hc->load = NULL;
+	c = hc->cmp;
+	hc->cmp = NULL;
+	tui_heapcmp_free(hm->cmp);
+	hm->cmp = c;
+	hm->dirty = 1;
+	tui_heapcmp_counts(c, &born, &born_b, &freed, &freed_b);
+	bb = hm_size(born_b);
+	fb = hm_size(freed_b);
+	tui_message("since session %lld: %zu born (%s), %zu freed (%s), in"
+	    " %llu ms", (long long)hc->id, born, bb, freed, fb,
+	    (unsigned long long)(tui_now_ns() - hc->t0) / 1000000);
+	free(bb);
+	free(fb);
+	hm_compare_stop(hm);
+	return (0);
+}
+
 /*
  * :compare [ID|off]: born and freed since session ID, an earlier
  * snapshot of the same run (by default the one before this one).
@@ -2744,23 +2847,21 @@ static int
 hm_cmd_compare(struct tui_view *tv, const char *args)
 {
 	struct heapmap		*hm = tv->data;
-	struct analyze_heapview	*os;
-	struct store_heap	 h, o;
-	struct tui_heapcmp	*c;
-	char			*cause = NULL, *end, *bb, *fb;
+	struct hm_compare	*hc;
+	char			*end;
 	long long		 id;
-	uint64_t		 born_b, freed_b;
-	size_t			 born, freed;
+	int64_t			 pid, started, time, opid, ostarted, otime;
 
 	if (strcasecmp(args, "off") == 0) {
+		hm_compare_stop(hm);
 		tui_heapcmp_free(hm->cmp);
 		hm->cmp = NULL;
 		hm->dirty = 1;
 		tui_message("compare off: no born or freed objects shown");
 		return (TUI_R_DRAW);
 	}
-	if (tv->session == 0 || store_heap_get(tui_store(), tv->session,
-	    &h) != 0) {
+	if (tv->session == 0 || store_heap_run(tui_store(), tv->session, &pid,
+	    &started, &time) != 0) {
 		tui_message("error: :compare needs a stored heap session");
 		return (TUI_R_DRAW);
 	}
@@ -2768,7 +2869,7 @@ hm_cmd_compare(struct tui_view *tv, const char *args)
 		id = store_heap_previous(tui_store(), tv->session);
 		if (id <= 0) {
 			tui_message("error: no earlier snapshot of this run"
-			    " (pid %lld) is stored", (long long)h.pid);
+			    " (pid %lld) is stored", (long long)pid);
 			return (TUI_R_DRAW);
 		}
 	} else {
@@ -2778,44 +2879,33 @@ hm_cmd_compare(struct tui_view *tv, const char *args)
 			return (TUI_R_DRAW);
 		}
 	}
-	if (store_heap_get(tui_store(), id, &o) != 0) {
+	if (store_heap_run(tui_store(), id, &opid, &ostarted, &otime) != 0) {
 		tui_message("error: session %lld is not a heap snapshot", id);
 		return (TUI_R_DRAW);
 	}
-	if (o.pid != h.pid || o.started_ns != h.started_ns ||
-	    h.started_ns == 0) {
+	if (opid != pid || ostarted != started || started == 0) {
 		tui_message("error: session %lld is not of this run (pid %lld"
 		    " started at %lld): its blocks' numbers mean other"
-		    " things", id, (long long)h.pid, (long long)h.started_ns);
+		    " things", id, (long long)pid, (long long)started);
 		return (TUI_R_DRAW);
 	}
-	if (o.time_ns > h.time_ns) {
+	if (otime > time) {
 		tui_message("error: session %lld was taken after this one:"
 		    " open it (:open %lld) and compare with %lld", id, id,
 		    (long long)tv->session);
 		return (TUI_R_DRAW);
 	}
-	os = xcalloc(1, sizeof *os);
-	if (analyze_heapview_load(tui_store(), id, os, &cause) != 0 ||
-	    (c = tui_heapcmp_new(os, id, hm->s, &cause)) == NULL) {
-		tui_message("error: %s", cause);
-		free(cause);
-		analyze_heapview_free(os);
-		free(os);
-		return (TUI_R_DRAW);
-	}
-	analyze_heapview_free(os);
-	free(os);
-	tui_heapcmp_free(hm->cmp);
-	hm->cmp = c;
-	hm->dirty = 1;
-	tui_heapcmp_counts(c, &born, &born_b, &freed, &freed_b);
-	bb = hm_size(born_b);
-	fb = hm_size(freed_b);
-	tui_message("since session %lld: %zu born (%s), %zu freed (%s)", id,
-	    born, bb, freed, fb);
-	free(bb);
-	free(fb);
+	/* Read and compared on a thread; hm_work shows it when done. */
+	hm_compare_stop(hm);
+	hc = xcalloc(1, sizeof *hc);
+	hc->other = xcalloc(1, sizeof *hc->other);
+	hc->shown = hm->s;
+	hc->id = id;
+	hc->t0 = tui_now_ns();
+	hm->comparing = hc;
+	hc->load = tui_heapload_start(id, hc->other, hm_compare_after, hc);
+	tv->busy = 1;
+	tui_message("comparing with session %lld (Esc cancels)", id);
 	return (TUI_R_DRAW);
 }
 

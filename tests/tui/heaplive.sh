@@ -5,7 +5,7 @@
 # objects born and freed is checked against the two stored sessions
 # (matched by address and allocation number in SQL), never constants.
 . "${top_srcdir:-.}/tests/tui/lib.sh"
-echo 1..24
+echo 1..26
 build=$(cd "${top_builddir:-.}" && pwd)
 PVHEAP=$build/capture/oberon/pvheap
 PROG=$build/tests/tui/heaplive-prog
@@ -189,6 +189,17 @@ keys Enter
 set -- $(only_in 3 1)
 wait_for "since session 1: $1 born ($(size "$2"))"
 ok $? ":compare 1: born since session 1, from the store ($1)"
+keys :
+keys -l "compare 99"
+keys Enter
+wait_for "error: session 99 is not a heap snapshot" &&
+    wait_for -E "born $1 \([^)]*\) of"
+ok $? ":compare 99: no such snapshot, said; the comparison shown stays"
+keys :
+keys -l "compare x"
+keys Enter
+wait_for "error: usage: :compare [ID|off]"
+ok $? ":compare x: its usage"
 
 # The program ends while attached: said at once, the map stays.
 touch "$dir/go.4"
