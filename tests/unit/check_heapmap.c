@@ -395,7 +395,7 @@ START_TEST(test_whole_cells)
 {
 	struct heap			h;
 	struct analyze_heapmap_view	v;
-	struct analyze_heapmap_cell	cell;
+	struct analyze_heapmap_cell	cell[4];	/* a row of v.cols */
 	char				*cause = NULL;
 	size_t				i;
 	int				z;
@@ -426,15 +426,15 @@ START_TEST(test_whole_cells)
 	v.rows = 1;
 	/* 64 KiB a cell: the first holds all but the last block's tail. */
 	v.zoom = 12;
-	analyze_heapmap_frame(&h.m, &v, &cell);
-	ck_assert_int_eq(cell.mark, 1);
-	ck_assert_int_eq(cell.flags, ANALYZE_HEAPMAP_START |
+	analyze_heapmap_frame(&h.m, &v, cell);
+	ck_assert_int_eq(cell[0].mark, 1);
+	ck_assert_int_eq(cell[0].flags, ANALYZE_HEAPMAP_START |
 	    ANALYZE_HEAPMAP_SPARSE);
 	h.m.mark[300] = 3;
 	analyze_heapmap_marks_changed(&h.m);
-	analyze_heapmap_frame(&h.m, &v, &cell);
+	analyze_heapmap_frame(&h.m, &v, cell);
 	/* 200 + 256 bytes of mark 3 now. */
-	ck_assert_int_eq(cell.mark, 3);
+	ck_assert_int_eq(cell[0].mark, 3);
 	for (z = ANALYZE_HEAPMAP_ZMIN; z <= 14; z++) {
 		memset(&v, 0, sizeof v);
 		v.cols = 8;
