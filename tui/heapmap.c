@@ -46,8 +46,8 @@
  * one that needs more goes on in the loop's slices with its progress
  * shown and Esc to cancel, its answer due within 200 ms (issue 11).
  */
-#define HM_WALK_SYNC_NS	(6 * 1000 * 1000)
-#define HM_WALK_STEP	(1 << 16)	/* pointers between clock looks */
+#define HM_WALK_SYNC_NS	(4 * 1000 * 1000)
+#define HM_WALK_STEP	(1 << 13)	/* pointers between clock looks: ~1 ms */
 
 enum hm_walk {
 	HM_WALK_NONE,
@@ -1254,11 +1254,22 @@ static void
 hm_toggle(struct heapmap *hm, int *flag, const char *name, int needsel)
 {
 	*flag = !*flag;
-	hm->dirty = 1;
 	if (needsel && *flag && hm->sel == SIZE_MAX)
 		tui_message("%s on: select an object (Enter) to see it", name);
 	else
 		tui_message("%s %s", name, *flag ? "on" : "off");
+	/*
+	 * An overlay of a search (r, R) turned on: the search begins now.
+	 * While it goes on the overlay has nothing to show, so the marks
+	 * stay as they are (a pass over every block saved in the key's
+	 * frame); hm_walk_done remakes them with its answer.
+	 */
+	if (needsel && *flag) {
+		hm_reach(hm);
+		if (hm->walking != HM_WALK_NONE)
+			return;
+	}
+	hm->dirty = 1;
 }
 
 static const struct tui_view_ops hm_ops, hm_info_ops;
