@@ -154,6 +154,8 @@ struct tui_heapinfo {
 	struct hi_table			 t[TUI_HI_COUNT];
 
 	struct hi_module		*mod;
+	size_t				 nmod;	/* mod[]'s, for the free
+						   (the snapshot may be gone) */
 	uint32_t			*dep_off;	/* CSR: distinct imports */
 	uint32_t			*dep;
 	uint32_t			*rdep_off;	/* and importers */
@@ -229,7 +231,7 @@ tui_heapinfo_free(struct tui_heapinfo *hi)
 		return;
 	for (t = 0; t < TUI_HI_COUNT; t++)
 		free(hi->t[t].order);
-	for (i = 0; hi->mod != NULL && i < hi->s->nmodules; i++) {
+	for (i = 0; hi->mod != NULL && i < hi->nmod; i++) {
 		free(hi->mod[i].imports);
 		free(hi->mod[i].through);
 	}
@@ -421,6 +423,7 @@ hi_make_modules(struct tui_heapinfo *hi)
 	uint32_t			 m;
 
 	hi->mod = xcalloc(n + 1, sizeof *hi->mod);
+	hi->nmod = n;
 	hi->seen = xcalloc(n + 1, 1);
 	/* A walk from every module at once pushes each twice at most. */
 	hi->todo = xcalloc(2 * n + 1, sizeof *hi->todo);

@@ -76,6 +76,7 @@ struct tui_heaplive {
 	const struct analyze_heapview *old;
 	int64_t		 old_session;
 	struct tui_heapcmp *cmp;
+	struct tui_heapinfo *info;	/* the new snapshot's info tables */
 	char		*cmp_cause;
 	uint64_t	 cmp_ns;	/* how long it took */
 };
@@ -273,7 +274,9 @@ tui_heaplive_new(const char *sock, double every)
 
 /*
  * After the new snapshot's load, on the loader's thread: its comparison
- * with the one shown, which the browser only reads meanwhile.
+ * with the one shown, which the browser only reads meanwhile, and its
+ * info tables (tens of milliseconds of sums and sorts on a million
+ * blocks that the browser would otherwise spend swapping it in).
  */
 static void
 hl_compare(void *arg, struct analyze_heapview *s)
@@ -285,6 +288,19 @@ hl_compare(void *arg, struct analyze_heapview *s)
 		hl->cmp = tui_heapcmp_new(hl->old, hl->old_session, s,
 		    &hl->cmp_cause);
 	hl->cmp_ns = tui_now_ns() - hl->cmp_ns;
+	hl->info = tui_heapinfo_new(s);
+	if (s->graph_ready)
+		tui_heapinfo_make(hl->info);
+}
+
+/* The info tables of the snapshot the last update gave (the caller's). */
+struct tui_heapinfo *
+tui_heaplive_info(struct tui_heaplive *hl)
+{
+	struct tui_heapinfo	*hi = hl->info;
+
+	hl->info = NULL;
+	return (hi);
 }
 
 static void
@@ -303,6 +319,8 @@ hl_stop(struct tui_heaplive *hl)
 		free(hl->cmp_cause);
 		hl->cmp_cause = NULL;
 	}
+	tui_heapinfo_free(hl->info);
+	hl->info = NULL;
 
 	if (hl->fd != -1)
 		close(hl->fd);

@@ -2257,6 +2257,9 @@ hm_free(struct tui_view *tv)
 	struct heapmap	*hm = tv->data;
 	size_t		 k;
 
+	/* The loader's thread first: it may be making the info tables. */
+	hm_load_stop(hm);
+	hm_compare_stop(hm);
 	for (k = 0; k < hm->nspecs; k++)
 		free(hm->specs[k]);
 	tui_heapinfo_free(hm->hi);
@@ -2271,8 +2274,6 @@ hm_free(struct tui_view *tv)
 	free(hm->lost);
 	free(hm->unloaded);
 	hm_walk_abort(hm);
-	hm_load_stop(hm);
-	hm_compare_stop(hm);
 	tui_heaplive_free(hm->live);
 	tui_heapcmp_free(hm->cmp);
 	tui_heapremain_free(hm->remain_base);
@@ -2307,6 +2308,17 @@ hm_loaded(struct tui_view *tv, uint64_t t0)
 }
 
 /*
+ * After a stored session's load, on the loader's thread: the info tables'
+ * sums and sorts, which the browser does not touch before the load ends.
+ */
+static void
+hm_load_after(void *arg, struct analyze_heapview *s)
+{
+	if (s->graph_ready)
+		tui_heapinfo_make(arg);
+}
+
+/*
  * A stored session's load (heapload.c): begun, then waited for a slice
  * at a time; a deadline of 0 (^C, the view closing) stops it.
  */
@@ -2324,8 +2336,8 @@ hm_load_work(struct tui_view *tv, uint64_t deadline)
 	}
 	if (hm->loader == NULL) {
 		hm->load_t0 = tui_now_ns();
-		hm->loader = tui_heapload_start(tv->session, hm->s, NULL,
-		    NULL);
+		hm->loader = tui_heapload_start(tv->session, hm->s,
+		    hm_load_after, hm->hi);
 	}
 	if (tui_heapload_wait(hm->loader, deadline))
 		return (1);
@@ -2538,7 +2550,7 @@ hm_carry(const struct tui_heapcmp *c, const struct analyze_heapview *ns,
  */
 static void
 hm_replace(struct tui_view *tv, struct analyze_heapview *ns, int64_t id,
-    struct tui_heapcmp *c)
+    struct tui_heapcmp *c, struct tui_heapinfo *hi)
 {
 	struct heapmap		*hm = tv->data;
 	struct analyze_heapview	*os = hm->s;
@@ -2571,7 +2583,7 @@ hm_replace(struct tui_view *tv, struct analyze_heapview *ns, int64_t id,
 	hm_walk_abort(hm);
 	hm_focus(tv, 0);
 	tui_heapinfo_free(hm->hi);
-	hm->hi = tui_heapinfo_new(ns);
+	hm->hi = hi != NULL ? hi : tui_heapinfo_new(ns);
 	hm->reach_of = hm->rfrom_of = SIZE_MAX;
 	free(ns->program);
 	ns->program = tui_session_name(id);
@@ -2699,7 +2711,7 @@ hm_live_work(struct tui_view *tv, uint64_t deadline)
 	else if (ns != NULL) {
 		tui_heaplive_times(hm->live, &a, &i, &l, &d);
 		t0 = tui_now_ns();
-		hm_replace(tv, ns, id, c);
+		hm_replace(tv, ns, id, c, tui_heaplive_info(hm->live));
 		hm->swapped = tui_now_ns();
 		if (c == NULL)
 			tui_message("error: update: session %lld shown, not"

@@ -484,6 +484,7 @@ int		 tui_heaplive_step(struct tui_heaplive *, uint64_t,
 		    struct tui_heapcmp **, char **);
 void		 tui_heaplive_times(const struct tui_heaplive *, uint64_t *,
 		    uint64_t *, uint64_t *, uint64_t *);
+struct tui_heapinfo *tui_heaplive_info(struct tui_heaplive *);
 struct tui_heapcmp *tui_heapcmp_new(const struct analyze_heapview *, int64_t,
 		    const struct analyze_heapview *, char **);
 void		 tui_heapcmp_free(struct tui_heapcmp *);

@@ -49,6 +49,9 @@ ok $? "R on a long search: its progress, and Esc named"
 # The keys are answered while it runs.
 keys Right
 wait_for -E "cells on|in view"
+# The key's message shows until the next progress redraw (a tenth of a
+# second while the search runs): the count from that redraw on.
+wait_for -E "ReachedFrom: [0-9]+ objects so far|ReachedFrom 0x555555560010: $N objects in"
 before=$(screen | grep -o 'ReachedFrom: [0-9]*' | head -1)
 sleep 0.1
 after=$(screen | grep -o 'ReachedFrom: [0-9]*' | head -1)
