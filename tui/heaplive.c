@@ -661,7 +661,8 @@ tui_heaplive_step(struct tui_heaplive *hl, uint64_t deadline,
 		hl->state = HL_LOADING;
 		hl->s = xcalloc(1, sizeof *hl->s);
 		hl->cmp_ns = 0;
-		hl->load = tui_heapload_start(hl->session, hl->s, hl_compare, hl);
+		hl->load = tui_heapload_start(hl->session, hl->s, 1, hl_compare,
+		    hl);
 		return (1);
 	case HL_LOADING:
 		if (tui_heapload_wait(hl->load, deadline))

@@ -32,11 +32,24 @@ struct tui_heapload {
 	char				*path;
 	int64_t				 session;
 	struct analyze_heapview		*s;
+	int				 map;		/* make s's map too */
 	struct analyze_heap_watch	 watch;
 	void				(*after)(void *,
 					    struct analyze_heapview *);
 	void				*arg;
 };
+
+/* The load is over: rc and cause for tui_heapload_end, the waiter woken. */
+static void
+hl_done(struct tui_heapload *l, int rc, char *cause)
+{
+	pthread_mutex_lock(&l->lock);
+	l->rc = rc;
+	l->cause = cause;
+	l->done = 1;
+	pthread_cond_signal(&l->cond);
+	pthread_mutex_unlock(&l->lock);
+}
 
 /* The load itself, on st (the thread's connection, or the browser's). */
 static void
@@ -47,16 +60,12 @@ hl_run(struct tui_heapload *l, struct store *st)
 
 	rc = analyze_heapview_load_watched(st, l->session, l->s, &l->watch,
 	    &cause);
-	if (rc == 0 && (rc = analyze_heapview_map(l->s, &cause)) != 0)
+	if (rc == 0 && l->map && (rc = analyze_heapview_map(l->s,
+	    &cause)) != 0)
 		analyze_heapview_free(l->s);
 	if (rc == 0 && l->after != NULL)
 		l->after(l->arg, l->s);
-	pthread_mutex_lock(&l->lock);
-	l->rc = rc;
-	l->cause = cause;
-	l->done = 1;
-	pthread_cond_signal(&l->cond);
-	pthread_mutex_unlock(&l->lock);
+	hl_done(l, rc, cause);
 }
 
 static void *
@@ -67,12 +76,7 @@ hl_main(void *arg)
 	char			*cause = NULL;
 
 	if ((st = store_open(l->path, STORE_READONLY, &cause)) == NULL) {
-		pthread_mutex_lock(&l->lock);
-		l->rc = -1;
-		l->cause = cause;
-		l->done = 1;
-		pthread_cond_signal(&l->cond);
-		pthread_mutex_unlock(&l->lock);
+		hl_done(l, -1, cause);
 		return (NULL);
 	}
 	hl_run(l, st);
@@ -81,11 +85,12 @@ hl_main(void *arg)
 }
 
 /*
- * Begin loading session into s (zeroed by the caller), then after(arg, s)
- * on the same thread if the load worked.
+ * Begin loading session into s (zeroed by the caller), with its map if
+ * map (a snapshot only compared needs none), then after(arg, s) on the
+ * same thread if the load worked.
  */
 struct tui_heapload *
-tui_heapload_start(int64_t session, struct analyze_heapview *s,
+tui_heapload_start(int64_t session, struct analyze_heapview *s, int map,
     void (*after)(void *, struct analyze_heapview *), void *arg)
 {
 	struct tui_heapload	*l = xcalloc(1, sizeof *l);
@@ -95,6 +100,7 @@ tui_heapload_start(int64_t session, struct analyze_heapview *s,
 	pthread_cond_init(&l->cond, NULL);
 	l->session = session;
 	l->s = s;
+	l->map = map;
 	l->after = after;
 	l->arg = arg;
 	if (path != NULL && strcmp(path, ":memory:") != 0) {

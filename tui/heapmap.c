@@ -2336,7 +2336,7 @@ hm_load_work(struct tui_view *tv, uint64_t deadline)
 	}
 	if (hm->loader == NULL) {
 		hm->load_t0 = tui_now_ns();
-		hm->loader = tui_heapload_start(tv->session, hm->s,
+		hm->loader = tui_heapload_start(tv->session, hm->s, 1,
 		    hm_load_after, hm->hi);
 	}
 	if (tui_heapload_wait(hm->loader, deadline))
@@ -2926,7 +2926,8 @@ hm_cmd_compare(struct tui_view *tv, const char *args)
 	hc->id = id;
 	hc->t0 = tui_now_ns();
 	hm->comparing = hc;
-	hc->load = tui_heapload_start(id, hc->other, hm_compare_after, hc);
+	hc->load = tui_heapload_start(id, hc->other, 0, hm_compare_after,
+	    hc);
 	tv->busy = 1;
 	tui_message("comparing with session %lld (Esc cancels)", id);
 	return (TUI_R_DRAW);

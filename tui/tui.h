@@ -450,7 +450,7 @@ void		 tui_quit(void);
 struct analyze_heapview;
 struct tui_heapload;
 struct tui_heapload *tui_heapload_start(int64_t, struct analyze_heapview *,
-		    void (*)(void *, struct analyze_heapview *), void *);
+		    int, void (*)(void *, struct analyze_heapview *), void *);
 int		 tui_heapload_wait(struct tui_heapload *, uint64_t);
 void		 tui_heapload_progress(struct tui_heapload *, uint64_t *,
 		    uint64_t *);
