@@ -445,8 +445,6 @@ struct store_heap_region {
 int		 store_heap_add(struct store *, int64_t,
 		     const struct store_heap *);
 int		 store_heap_get(struct store *, int64_t, struct store_heap *);
-int		 store_heap_run(struct store *, int64_t, int64_t *, int64_t *,
-		     int64_t *);
 int64_t		 store_heap_previous(struct store *, int64_t);
 int		 store_heap_module_add(struct store *, int64_t,
 		     const struct store_heap_module *);

@@ -2873,7 +2873,7 @@ hm_cmd_compare(struct tui_view *tv, const char *args)
 	struct hm_compare	*hc;
 	char			*end;
 	long long		 id;
-	int64_t			 pid, started, time, opid, ostarted, otime;
+	struct store_heap	 h, o;
 
 	if (strcasecmp(args, "off") == 0) {
 		hm_compare_stop(hm);
@@ -2883,8 +2883,8 @@ hm_cmd_compare(struct tui_view *tv, const char *args)
 		tui_message("compare off: no born or freed objects shown");
 		return (TUI_R_DRAW);
 	}
-	if (tv->session == 0 || store_heap_run(tui_store(), tv->session, &pid,
-	    &started, &time) != 0) {
+	if (tv->session == 0 || store_heap_get(tui_store(), tv->session,
+	    &h) != 0) {
 		tui_message("error: :compare needs a stored heap session");
 		return (TUI_R_DRAW);
 	}
@@ -2892,7 +2892,7 @@ hm_cmd_compare(struct tui_view *tv, const char *args)
 		id = store_heap_previous(tui_store(), tv->session);
 		if (id <= 0) {
 			tui_message("error: no earlier snapshot of this run"
-			    " (pid %lld) is stored", (long long)pid);
+			    " (pid %lld) is stored", (long long)h.pid);
 			return (TUI_R_DRAW);
 		}
 	} else {
@@ -2902,17 +2902,18 @@ hm_cmd_compare(struct tui_view *tv, const char *args)
 			return (TUI_R_DRAW);
 		}
 	}
-	if (store_heap_run(tui_store(), id, &opid, &ostarted, &otime) != 0) {
+	if (store_heap_get(tui_store(), id, &o) != 0) {
 		tui_message("error: session %lld is not a heap snapshot", id);
 		return (TUI_R_DRAW);
 	}
-	if (opid != pid || ostarted != started || started == 0) {
+	if (o.pid != h.pid || o.started_ns != h.started_ns ||
+	    h.started_ns == 0) {
 		tui_message("error: session %lld is not of this run (pid %lld"
 		    " started at %lld): its blocks' numbers mean other"
-		    " things", id, (long long)pid, (long long)started);
+		    " things", id, (long long)h.pid, (long long)h.started_ns);
 		return (TUI_R_DRAW);
 	}
-	if (otime > time) {
+	if (o.time_ns > h.time_ns) {
 		tui_message("error: session %lld was taken after this one:"
 		    " open it (:open %lld) and compare with %lld", id, id,
 		    (long long)tv->session);

@@ -7,7 +7,7 @@
 
 heap_setup heap-ingest
 PV=${PROFVIEW:-$build/profview}
-echo "1..12"
+echo "1..13"
 pvheap s --contents 16 -- "$HEAPBIN/interior"
 db="$W/pv.db"
 id=$("$PV" --db "$db" ingest "$W/s.heap" | cut -f1)
@@ -29,9 +29,21 @@ check "the header's summary adds up" test "$(sql "SELECT definite_blocks +
     WHERE session = $id")" = 0
 check "kept contents: 16 bytes of big blocks" test "$(sql "SELECT
     max(length(contents)) FROM heap_block WHERE session = $id")" = 16
-check "the refs' rowids are in the header" test "$(sql "SELECT count(*)
-    FROM heap_ref WHERE session = $id")" = "$(sql "SELECT coalesce(ref_last
-    - ref_first + 1, 0) FROM heap WHERE session = $id")"
+# A second session in the same store: each one's pointers are its own run
+# of rowids, which is how profview counts them (the report's "pointers").
+pvheap s2 -- "$HEAPBIN/tree"
+id2=$("$PV" --db "$db" ingest "$W/s2.heap" | cut -f1)
+bad=0 badr=0
+for sid in $id $id2; do
+	cnt=$(sql "SELECT count(*) FROM heap_ref WHERE session = $sid")
+	[ "$cnt" -gt 0 ] || bad=1
+	[ "$cnt" = "$(sql "SELECT coalesce(ref_last - ref_first + 1, 0) FROM heap
+	    WHERE session = $sid")" ] || bad=1
+	"$PV" --db "$db" export -f csv "$sid" > "$W/r$sid.csv"
+	grep -q "^heap,pointers,$cnt," "$W/r$sid.csv" || badr=1
+done
+check "the refs' rowids are in the header, each session's own" test "$bad" = 0
+check "the report's pointers are each session's rows" test "$badr" = 0
 bad=0
 for f in text csv json html; do
 	"$PV" --db "$db" export -f $f "$id" > "$W/out.$f" 2> "$W/err" || bad=1
@@ -39,7 +51,7 @@ done
 check "export in every table format" test "$bad" = 0
 check "the text report has memcheck's summary" \
     grep -q 'definitely lost' "$W/out.text"
-"$PV" --db "$db" delete "$id" > /dev/null
+"$PV" --db "$db" delete "$id" "$id2" > /dev/null
 check "delete leaves no rows" test "$(sql "SELECT (SELECT count(*) FROM
     heap) + (SELECT count(*) FROM heap_block) + (SELECT count(*) FROM
     heap_ref) + (SELECT count(*) FROM heap_site)")" = 0

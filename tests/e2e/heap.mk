@@ -10,7 +10,7 @@ HEAPTEST_CFLAGS = $(WARN_CFLAGS) -std=gnu11 -g -pthread
 HEAPTEST_CXXFLAGS = $(WARN_CFLAGS) -g
 # Bound at load: lazy binding's frames leave loader pointers on the stack
 # on whichever path first calls a function, and the scans would differ.
-HEAPTEST_LDFLAGS = -pthread -Wl,-z,now
+HEAPTEST_LINK = -pthread -Wl,-z,now
 HEAPTEST_PROGS = tests/data/heap/list tests/data/heap/tree \
 	tests/data/heap/cycles tests/data/heap/interior \
 	tests/data/heap/realloc tests/data/heap/aligned \
@@ -22,43 +22,43 @@ check_PROGRAMS += $(HEAPTEST_PROGS)
 EXTRA_DIST += tests/data/heap/heaptest.h
 tests_data_heap_list_SOURCES = tests/data/heap/list.c
 tests_data_heap_list_CFLAGS = $(HEAPTEST_CFLAGS)
-tests_data_heap_list_LDFLAGS = $(HEAPTEST_LDFLAGS)
+tests_data_heap_list_LDFLAGS = $(HEAPTEST_LINK)
 tests_data_heap_tree_SOURCES = tests/data/heap/tree.c
 tests_data_heap_tree_CFLAGS = $(HEAPTEST_CFLAGS)
-tests_data_heap_tree_LDFLAGS = $(HEAPTEST_LDFLAGS)
+tests_data_heap_tree_LDFLAGS = $(HEAPTEST_LINK)
 tests_data_heap_cycles_SOURCES = tests/data/heap/cycles.c
 tests_data_heap_cycles_CFLAGS = $(HEAPTEST_CFLAGS)
-tests_data_heap_cycles_LDFLAGS = $(HEAPTEST_LDFLAGS)
+tests_data_heap_cycles_LDFLAGS = $(HEAPTEST_LINK)
 tests_data_heap_interior_SOURCES = tests/data/heap/interior.c
 tests_data_heap_interior_CFLAGS = $(HEAPTEST_CFLAGS)
-tests_data_heap_interior_LDFLAGS = $(HEAPTEST_LDFLAGS)
+tests_data_heap_interior_LDFLAGS = $(HEAPTEST_LINK)
 tests_data_heap_realloc_SOURCES = tests/data/heap/realloc.c
 tests_data_heap_realloc_CFLAGS = $(HEAPTEST_CFLAGS)
-tests_data_heap_realloc_LDFLAGS = $(HEAPTEST_LDFLAGS)
+tests_data_heap_realloc_LDFLAGS = $(HEAPTEST_LINK)
 tests_data_heap_aligned_SOURCES = tests/data/heap/aligned.c
 tests_data_heap_aligned_CFLAGS = $(HEAPTEST_CFLAGS)
-tests_data_heap_aligned_LDFLAGS = $(HEAPTEST_LDFLAGS)
+tests_data_heap_aligned_LDFLAGS = $(HEAPTEST_LINK)
 tests_data_heap_threads_SOURCES = tests/data/heap/threads.c
 tests_data_heap_threads_CFLAGS = $(HEAPTEST_CFLAGS)
-tests_data_heap_threads_LDFLAGS = $(HEAPTEST_LDFLAGS)
+tests_data_heap_threads_LDFLAGS = $(HEAPTEST_LINK)
 tests_data_heap_fork_SOURCES = tests/data/heap/fork.c
 tests_data_heap_fork_CFLAGS = $(HEAPTEST_CFLAGS)
-tests_data_heap_fork_LDFLAGS = $(HEAPTEST_LDFLAGS)
+tests_data_heap_fork_LDFLAGS = $(HEAPTEST_LINK)
 tests_data_heap_exits_SOURCES = tests/data/heap/exits.c
 tests_data_heap_exits_CFLAGS = $(HEAPTEST_CFLAGS)
-tests_data_heap_exits_LDFLAGS = $(HEAPTEST_LDFLAGS)
+tests_data_heap_exits_LDFLAGS = $(HEAPTEST_LINK)
 tests_data_heap_vtables_SOURCES = tests/data/heap/vtables.cc
 tests_data_heap_vtables_CXXFLAGS = $(HEAPTEST_CXXFLAGS)
-tests_data_heap_vtables_LDFLAGS = $(HEAPTEST_LDFLAGS)
+tests_data_heap_vtables_LDFLAGS = $(HEAPTEST_LINK)
 tests_data_heap_typed_SOURCES = tests/data/heap/typed.c
 tests_data_heap_typed_CFLAGS = $(HEAPTEST_CFLAGS)
-tests_data_heap_typed_LDFLAGS = $(HEAPTEST_LDFLAGS)
+tests_data_heap_typed_LDFLAGS = $(HEAPTEST_LINK)
 tests_data_heap_typedcc_SOURCES = tests/data/heap/typedcc.cc
 tests_data_heap_typedcc_CXXFLAGS = $(HEAPTEST_CXXFLAGS)
-tests_data_heap_typedcc_LDFLAGS = $(HEAPTEST_LDFLAGS)
+tests_data_heap_typedcc_LDFLAGS = $(HEAPTEST_LINK)
 tests_data_heap_dlopen_SOURCES = tests/data/heap/dlopen.c
 tests_data_heap_dlopen_CFLAGS = $(HEAPTEST_CFLAGS)
-tests_data_heap_dlopen_LDFLAGS = $(HEAPTEST_LDFLAGS)
+tests_data_heap_dlopen_LDFLAGS = $(HEAPTEST_LINK)
 tests_data_heap_dlopen_LDADD = -ldl
 # A module for dlopen: a "program" linked with -shared, like the agent.
 tests_data_heap_plugin_so_SOURCES = tests/data/heap/plugin.c
@@ -67,7 +67,7 @@ tests_data_heap_plugin_so_LDFLAGS = -shared
 
 tests_data_heap_sqlite_SOURCES = tests/data/heap/sqlite.c
 tests_data_heap_sqlite_CFLAGS = $(HEAPTEST_CFLAGS) $(SQLITE_CFLAGS)
-tests_data_heap_sqlite_LDFLAGS = $(HEAPTEST_LDFLAGS)
+tests_data_heap_sqlite_LDFLAGS = $(HEAPTEST_LINK)
 tests_data_heap_sqlite_LDADD = $(SQLITE_LIBS)
 
 HEAP_E2E = tests/e2e/heap-memcheck.sh tests/e2e/heap-signal.sh \

@@ -9,11 +9,12 @@ EXTRA_DIST += $(DOS_E2E) tests/e2e/dos.sh tests/e2e/dosbox.conf \
 
 # The DOS programs are not built by "make all" (only PROFIL.COM is).
 # Without NASM there is nothing to build and the scripts skip.
-DOS_E2E_LOGS = $(DOS_E2E:=.log)
-$(DOS_E2E_LOGS): profview$(EXEEXT)
+DOS_E2E_DEPS = profview$(EXEEXT)
 if HAVE_NASM
-$(DOS_E2E_LOGS): $(DOS_BUILT)
+DOS_E2E_DEPS += $(DOS_BUILT)
 endif
+DOS_E2E_LOGS = $(DOS_E2E:=.log)
+$(DOS_E2E_LOGS): $(DOS_E2E_DEPS)
 
 # pvtrace's truth tests: each traces programs from tests/data/trace and
 # checks them against valgrind's callgrind (skipped without valgrind).

@@ -21,7 +21,7 @@ tests_tui_heaplive_prog_SOURCES = tests/tui/heaplive-prog.c
 tests_tui_heaplive_prog_CFLAGS = $(HEAPTEST_CFLAGS)
 # Linked without DWARF: its lists are all struct node to DWARF, and
 # heaplive.sh tells them apart by their allocation sites.
-tests_tui_heaplive_prog_LDFLAGS = $(HEAPTEST_LDFLAGS) -Wl,--strip-debug
+tests_tui_heaplive_prog_LDFLAGS = $(HEAPTEST_LINK) -Wl,--strip-debug
 
 TUI_TESTS = tests/tui/keys.sh tests/tui/hist.sh tests/tui/sql.sh \
 	tests/tui/sessions.sh tests/tui/term.sh tests/tui/timeline.sh \
