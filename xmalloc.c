@@ -1,3 +1,4 @@
+#include <errno.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,7 +21,8 @@ fatal(const char *fmt, ...)
 
 	if (xmalloc_hook != NULL)
 		xmalloc_hook();
-	fputs("profview: fatal: ", stderr);
+	/* pvprf, pvprfd and pvheap's tools link this too: their own name. */
+	fprintf(stderr, "%s: fatal: ", program_invocation_short_name);
 	va_start(ap, fmt);
 	vfprintf(stderr, fmt, ap);
 	va_end(ap);

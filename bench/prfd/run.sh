@@ -99,7 +99,7 @@ pct() {
 	awk -v a="$1" -v b="$2" 'BEGIN { printf "%+.1f%%", 100 * (a - b) / b }'
 }
 ms() { awk -v a="$1" 'BEGIN { printf "%.0f ms", a / 1e6 }'; }
-# per FILE COST SAMPLES: CPU cost a thousand samples, in ms.
+# per COST SAMPLES: the CPU cost (ns) over a thousand samples, in ms.
 per() { awk -v c="$1" -v n="$2" 'BEGIN { printf "%.1f ms", c / n / 1e3 }'; }
 
 echo "bench/prfd: bench/prfd/work $N (2 threads), $R rounds a rate," \
