@@ -1,8 +1,11 @@
+#include <sys/mman.h>
+
 #include <errno.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "xmalloc.h"
 
@@ -47,6 +50,31 @@ xcalloc(size_t n, size_t size)
 
 	if ((p = calloc(n != 0 ? n : 1, size != 0 ? size : 1)) == NULL)
 		fatal("out of memory allocating %zu * %zu bytes", n, size);
+	return (p);
+}
+
+/*
+ * xcalloc for an array the browser writes first in a key (a mark a
+ * block): its pages are made now, in one system call, and not a page
+ * fault at a time in the key.  1 MB of first writes took 3-5 ms of a
+ * key's 16 on a virtual machine, MADV_POPULATE_WRITE 0.15 ms.  It keeps
+ * the bytes as they are; a kernel without it (before 5.14) refuses it and
+ * the faults come later, as before.
+ */
+#ifndef MADV_POPULATE_WRITE
+#define MADV_POPULATE_WRITE	23
+#endif
+void *
+xcalloc_populated(size_t n, size_t size)
+{
+	void		*p = xcalloc(n, size);
+	uintptr_t	 pg = (uintptr_t)sysconf(_SC_PAGESIZE), lo, hi;
+
+	if (pg != 0 && (pg & (pg - 1)) == 0 && n * size >= 16 * pg) {
+		lo = (uintptr_t)p & ~(pg - 1);
+		hi = ((uintptr_t)p + n * size + pg - 1) & ~(pg - 1);
+		madvise((void *)lo, hi - lo, MADV_POPULATE_WRITE);
+	}
 	return (p);
 }
 

@@ -11,6 +11,7 @@
 
 void	*xmalloc(size_t);
 void	*xcalloc(size_t, size_t);
+void	*xcalloc_populated(size_t, size_t);
 void	*xreallocarray(void *, size_t, size_t);
 char	*xstrdup(const char *);
 char	*xasprintf(const char *, ...) __attribute__((format(printf, 1, 2)));

@@ -210,7 +210,7 @@ analyze_heapmap_build(struct analyze_heapmap *m,
 	m->addr = addr;
 	m->size = size;
 	m->nblocks = nblocks;
-	m->mark = xcalloc(nblocks + 1, 1);
+	m->mark = xcalloc_populated(nblocks + 1, 1);
 	m->rfirst = xcalloc(nregions + 1, sizeof *m->rfirst);
 	m->rbytes = xcalloc(nregions + 1, sizeof *m->rbytes);
 	r = 0;
@@ -264,28 +264,41 @@ fail:
 void
 analyze_heapmap_marks_changed(struct analyze_heapmap *m)
 {
-	uint32_t	cnt[HM_NM], zer[HM_NM];
-	uint64_t	byt[HM_NM], s;
-	size_t		i, k;
+	uint32_t	cnt[HM_NM], zer[HM_NM], rn, rz;
+	uint64_t	byt[HM_NM], s, rs;
+	size_t		i, c, k, end;
 	uint8_t		mk;
 
 	memset(cnt, 0, sizeof cnt);
 	memset(zer, 0, sizeof zer);
 	memset(byt, 0, sizeof byt);
-	for (i = 0; i <= m->nblocks; i++) {
-		if (i % HM_CK == 0) {
-			k = i / HM_CK * HM_NM;
-			memcpy(m->ck_count + k, cnt, sizeof cnt);
-			memcpy(m->ck_bytes + k, byt, sizeof byt);
-			memcpy(m->ck_zero + k, zer, sizeof zer);
-		}
-		if (i == m->nblocks)
-			break;
-		if ((mk = m->mark[i]) < HM_NM) {
-			s = m->size[i];
-			cnt[mk]++;
-			byt[mk] += s;
-			zer[mk] += s == 0;
+	for (c = 0; c <= m->nblocks / HM_CK; c++) {
+		k = c * HM_NM;
+		memcpy(m->ck_count + k, cnt, sizeof cnt);
+		memcpy(m->ck_bytes + k, byt, sizeof byt);
+		memcpy(m->ck_zero + k, zer, sizeof zer);
+		end = c * HM_CK + HM_CK < m->nblocks ? c * HM_CK + HM_CK :
+		    m->nblocks;
+		/*
+		 * A run of one mark is summed in registers, then added: a
+		 * count in memory a block took twice as long (each add
+		 * waited for the last block's store).
+		 */
+		for (i = c * HM_CK; i < end; ) {
+			mk = m->mark[i];
+			rn = rz = 0;
+			rs = 0;
+			do {
+				s = m->size[i++];
+				rn++;
+				rs += s;
+				rz += s == 0;
+			} while (i < end && m->mark[i] == mk);
+			if (mk < HM_NM) {
+				cnt[mk] += rn;
+				byt[mk] += rs;
+				zer[mk] += rz;
+			}
 		}
 	}
 	for (k = 0; k < HM_NM; k++) {

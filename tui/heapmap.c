@@ -1943,7 +1943,7 @@ hm_cmd_select(struct heapmap *hm, const char *args)
 				tui_message("error: :select %s PATH", w);
 			return (TUI_R_DRAW);
 		}
-		mark = xcalloc(g->nnodes + 1, 1);
+		mark = xcalloc_populated(g->nnodes + 1, 1);
 		if (strcasecmp(w, "onlyanchoredby") == 0) {
 			/* A search over the graph: in steps if it is long. */
 			hm_walk_abort(hm);
@@ -2425,9 +2425,9 @@ hm_work(struct tui_view *tv, uint64_t deadline)
 static void
 hm_graph_ready(struct heapmap *hm)
 {
-	hm->reach = xcalloc(hm->s->graph.nnodes + 1, 1);
-	hm->rfrom = xcalloc(hm->s->graph.nnodes + 1, 1);
-	hm->lost = xcalloc(hm->s->graph.nnodes + 1, 1);
+	hm->reach = xcalloc_populated(hm->s->graph.nnodes + 1, 1);
+	hm->rfrom = xcalloc_populated(hm->s->graph.nnodes + 1, 1);
+	hm->lost = xcalloc_populated(hm->s->graph.nnodes + 1, 1);
 	hm->dirty = 1;
 	/* The info tables too, so their keys only sort and draw. */
 	tui_heapinfo_make(hm->hi);
@@ -2443,7 +2443,7 @@ hm_ready(struct tui_view *tv)
 	hm->m = &s->map;
 	hm->cur = s->nblocks > 0 ? 0 : SIZE_MAX;
 	hm->typemark = xcalloc(s->ntypes + 1, 1);
-	hm->selset = xcalloc(s->nblocks + 1, 1);
+	hm->selset = xcalloc_populated(s->nblocks + 1, 1);
 	hm->unloaded = xcalloc(s->nmodules + 1, 1);
 	hm->dirty = 1;
 	hm->fit = 1;
@@ -2509,7 +2509,7 @@ hm_remain_apply(struct heapmap *hm)
 	hm->hidden = NULL;
 	if (hm->remain_base == NULL)
 		return;
-	hm->hidden = xcalloc(hm->s->nblocks + 1, 1);
+	hm->hidden = xcalloc_populated(hm->s->nblocks + 1, 1);
 	if ((n = tui_heapremain_hide(hm->remain_base, hm->s,
 	    hm->hidden)) < 0) {
 		tui_heapremain_free(hm->remain_base);

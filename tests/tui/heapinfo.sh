@@ -5,7 +5,7 @@
 # and a model of it below decide every row, order, mark and count; a
 # pvheap snapshot stored as a session is checked against the store.
 . "${top_srcdir:-.}/tests/tui/lib.sh"
-echo 1..40
+echo 1..41
 
 cat > "$dir/hi.py" <<'PY'
 import sys
@@ -226,6 +226,9 @@ elif cmd == 'sizes':
         u) for k, c, b, u in sums('size')])
 elif cmd == 'free':
     show(['%#x' % g[0], g[1], g[2]] for g in gaps())
+elif cmd == 'freebyregion':
+    show(order([['%#x' % g[0], g[1], g[2]] for g in gaps()],
+        lambda r: r[2], a[0] == 'desc'))
 elif cmd == 'freesum':
     g = gaps()
     cls = {}
@@ -416,6 +419,17 @@ r=$?
 $T resize-window -x 80 -y 24
 [ $r = 0 ]
 ok $? "FreeBlocks: the gaps and their sizes, by address"
+# By region, a text most rows share: ties in address order both ways.
+$T resize-window -x 160 -y 24
+keys '>' '>' && wait_for "FreeBlocks sorted by region, ascending" &&
+    same "$(hi freebyregion asc | head -6)" "$(rows 'address.? +bytes' 6)" &&
+    keys s && wait_for "FreeBlocks sorted by region, descending" &&
+    same "$(hi freebyregion desc | head -6)" "$(rows 'address.? +bytes' 6)"
+r=$?
+keys '<' '<' s && wait_for "FreeBlocks sorted by address, ascending"
+$T resize-window -x 80 -y 24
+[ $r = 0 ]
+ok $? "FreeBlocks by region: stable, ascending and descending"
 keys j j Enter
 wait_for "free block $(hi gap 2)" && inview "$(hi gap 2 | cut -d: -f1)"
 ok $? "Enter on a free block: the map goes to it"
