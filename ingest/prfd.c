@@ -45,6 +45,7 @@
 #define PRFD_TAG_THREADS	2
 #define PRFD_TAG_PERIOD		3
 #define PRFD_TAG_COMMAND	4
+#define PRFD_TAG_LIMITS		5
 
 /* A slot as the reader collects it from PRFRET1, PRFRET3 and MODULE. */
 struct prfd_slot {
@@ -79,6 +80,7 @@ struct prfd_read {
 	uint32_t		*tids;
 	uint32_t		 ntids;
 	int			 have_tids, have_period, have_command;
+	int			 have_limits;
 	char			*command;
 	char			*argv0;
 };
@@ -552,6 +554,24 @@ prfd_ext(struct prfd_read *r, struct bytes *b, size_t start,
 				if (*p == '\0')
 					*p = ' ';
 			}
+			break;
+		case PRFD_TAG_LIMITS:
+			if (r->have_limits)
+				return (ingest_fail(ctx, at, "tag", "a second"
+				    " LIMITS entry"));
+			if (len != 4)
+				return (ingest_fail(ctx, at + 4, "len", "a"
+				    " LIMITS entry of %u bytes, 4 expected",
+				    len));
+			r->have_limits = 1;
+			bytes_u32(&e, &i);
+			/* The counters' truth: said with every report. */
+			if (i & 1)
+				ingest_warn(ctx, at + 8, "user mode only: the"
+				    " kernel refused kernel-mode samples"
+				    " (perf_event_paranoid), so the kernel"
+				    " counter is 0 and time in the kernel"
+				    " counts as idle");
 			break;
 		default:
 			/* A newer writer's: skipped by its length. */

@@ -247,7 +247,7 @@ dfile_print(struct dfile *d, FILE *out, char **cause)
 	uint16_t	 tag;
 	char		 tid[16];
 	const unsigned char *mods[256], *argv0 = NULL, *mb;
-	uint32_t	 modlen[256], argvlen = 0;
+	uint32_t	 modlen[256], argvlen = 0, limits = 0;
 	size_t		 nmods = 0;
 
 	for (i = 0; i < d->nrecs; i++) {
@@ -313,6 +313,8 @@ dfile_print(struct dfile *d, FILE *out, char **cause)
 					argv0 = b + 8;
 					argvlen = elen;
 				}
+				if (tag == PRFD_EXT_LIMITS && elen >= 4)
+					limits = (uint32_t)le_get(b + 8, 4);
 				if (tag == PRFD_EXT_THREADS) {
 					if (elen < 4 || le_get(b + 8, 4) !=
 					    (elen - 4) / 4 || elen % 4 != 0)
@@ -358,6 +360,10 @@ dfile_print(struct dfile *d, FILE *out, char **cause)
 	if (period != 0)
 		fprintf(out, "period %" PRIu64 " ns, %" PRIu64 " samples"
 		    " taken, %.3f s profiled\n", period, taken, wall / 1e9);
+	if (limits & PRFD_LIMIT_USER_ONLY)
+		fprintf(out, "user mode only: the kernel refused kernel-mode"
+		    " samples (perf_event_paranoid), so kernel is 0 and time"
+		    " in the kernel counts as idle\n");
 	fprintf(out, "\n%-16s %12s %7s\n", "counter", "count", "share");
 	for (j = 0; j < 5; j++)
 		fprintf(out, "%-16s %12" PRIu64 " %6.2f%%\n", names[j],

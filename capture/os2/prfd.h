@@ -95,5 +95,8 @@ int	prfd_flg_tick(struct prfd_flg *);
 #define PRFD_EXT_THREADS	2
 #define PRFD_EXT_PERIOD		3
 #define PRFD_EXT_COMMAND	4
+#define PRFD_EXT_LIMITS		5
+/* LIMITS' bits: the kernel refused kernel-mode samples (paranoid). */
+#define PRFD_LIMIT_USER_ONLY	0x1
 
 #endif

@@ -1102,6 +1102,14 @@ dump_ext(struct prf *p, struct out *o)
 		ext_entry(o, PRFD_EXT_COMMAND, p->cmdlen);
 		out_bytes(o, p->cmdline, p->cmdlen);
 	}
+	/*
+	 * What the counters could not see: without kernel-mode samples the
+	 * kernel counter is 0 and time in the kernel is among the periods no
+	 * sample came in (idle), which a reader must say (OS/2 has no such
+	 * case).
+	 */
+	ext_entry(o, PRFD_EXT_LIMITS, 4);
+	out_le(o, p->user_only ? PRFD_LIMIT_USER_ONLY : 0, 4);
 }
 
 static void

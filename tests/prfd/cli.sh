@@ -181,6 +181,36 @@ badfile 83 03 "PRFRET1: r1_nslots 3" 72
 badfile 135 04 "r2_nhits" 124
 badfile 14 07 "no PRFRET0" 426
 
+# Not root, where perf_event_paranoid is 2: the kernel refuses kernel-mode
+# samples, so the profile is of user mode only, and the dump and profview
+# say so (a syscall loop shows kernel 0, its time among idle).
+p=$(cat /proc/sys/kernel/perf_event_paranoid 2>/dev/null || echo none)
+if [ "$(id -u)" = 0 ] && [ "$p" = 2 ] && command -v setpriv >/dev/null; then
+	U=$(mktemp -d "${TMPDIR:-/tmp}/pvprf-user.XXXXXX")
+	chmod 755 "$U"
+	mkdir -m 700 "$U/run"
+	chown 65534:65534 "$U/run"
+	setpriv --reuid=65534 --regid=65534 --clear-groups env \
+	    XDG_RUNTIME_DIR="$U/run" PVPRFD="$PVPRFD" "$PVPRF" record \
+	    -o "$U/run/u.prfd" -- "$WORK" sys 0.2 >/dev/null 2>&1
+	rc=$?
+	"$PVPRF" print "$U/run/u.prfd" > "$W/u.txt" 2>&1
+	check "not root: user mode only, said by print ($rc)" sh -c \
+	    "test $rc = 7 && grep -q '^user mode only: the kernel refused' \
+	    '$W/u.txt' && grep -q '^kernel  *0 ' '$W/u.txt'"
+	"$top_builddir/profview" --db "$W/u.db" ingest "$U/run/u.prfd" > /dev/null \
+	    2> "$W/u.err"
+	check "not root: profview's ingest warns of it" grep -q \
+	    'user mode only: the kernel refused' "$W/u.err"
+	[ -s "$U/run/pvprfd.lock" ] && kill "$(cat "$U/run/pvprfd.lock")"
+	rm -rf "$U"
+else
+	for k in print ingest; do
+		echo "ok $((n += 1)) # SKIP not root ($k): needs root to" \
+		    "become nobody and perf_event_paranoid 2 (it is $p)"
+	done
+fi
+
 # The daemon: one a user, and gone when idle.
 "$PVPRF" exit 1 2>/dev/null
 lockpid=$(cat "$W/run/pvprfd.lock")

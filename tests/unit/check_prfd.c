@@ -98,7 +98,8 @@ enum {
 	O_VERSION, O_WIDTH, O_RESERVED, O_SHIFT, O_HITBUFCNT, O_T1,
 	O_R1, O_R1_BUFSZ, O_NSLOTS, O_SLOT0_SIZE, O_SLOT0_CNT, O_R2,
 	O_R2_BUFSZ, O_NHITS, O_R3A, O_R3A_SIZE, O_R3A_NCNTS, O_R3B, O_EXT,
-	O_EXT_BUFSZ, O_MOD0, O_THREADS, O_PERIOD, O_COMMAND, O_END,
+	O_EXT_BUFSZ, O_MOD0, O_THREADS, O_PERIOD, O_LIMITS, O_FUTURE,
+	O_COMMAND, O_END,
 	O_COUNT
 };
 
@@ -264,7 +265,11 @@ good(struct good *g, unsigned w, int ext)
 			}
 			ext_entry(t, 3, pe, sizeof pe);
 		}
-		ext_entry(t, 99, "future", 6);	/* skipped without a word */
+		/* LIMITS: kernel-mode samples taken. */
+		g->off[O_LIMITS] = t->len;
+		ext_entry(t, 5, "\0\0\0\0", 4);
+		g->off[O_FUTURE] = t->len;
+		ext_entry(t, 99, "futu", 4);	/* skipped without a word */
 		g->off[O_COMMAND] = t->len;
 		ext_entry(t, 4, "./prog\0-x\0", 10);
 		tw_end(t, at);
@@ -871,6 +876,19 @@ START_TEST(test_bad_extension)
 	good(&g, 8, 1);
 	tw_patch(&g.t, g.off[O_COMMAND] + 8 + 9, 'y', 1);
 	expect_fail(&g, g.off[O_COMMAND] + 8, "argv", "not NUL-terminated");
+	/* LIMITS: not 4 bytes; a second one; user mode only is said. */
+	good(&g, 8, 1);
+	tw_patch(&g.t, g.off[O_LIMITS] + 4, 3, 4);
+	expect_fail(&g, g.off[O_LIMITS] + 4, "len", "LIMITS entry of 3");
+	good(&g, 8, 1);
+	tw_patch(&g.t, g.off[O_FUTURE], 5, 2);
+	expect_fail(&g, g.off[O_FUTURE], "tag", "a second LIMITS");
+	good(&g, 8, 1);
+	tw_patch(&g.t, g.off[O_LIMITS] + 8, 1, 4);
+	expect_load(&g, 1, "user mode only: the kernel refused kernel-mode");
+	good(&g, 8, 1);
+	tw_patch(&g.t, g.off[O_LIMITS] + 8, 2, 4);
+	expect_load(&g, 0, NULL);
 	/* MODULE: a build-id longer than the entry; a slot it lacks. */
 	good(&g, 8, 1);
 	tw_patch(&g.t, g.off[O_MOD0] + 8 + 16, 200, 1);
