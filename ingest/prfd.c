@@ -469,6 +469,24 @@ prfd_module(struct prfd_read *r, struct bytes *e, size_t start)
 }
 
 /* The extension record: entries of tag, flags, len and len bytes. */
+/*
+ * An extension entry that may come once (*seen), of want bytes unless
+ * want is 0: 0, or -1 having said which it is not.
+ */
+static int
+prfd_ext_once(struct ingest_ctx *ctx, size_t at, int *seen,
+    const char *name, uint32_t len, uint32_t want)
+{
+	if (*seen)
+		return (ingest_fail(ctx, at, "tag", "a second %s entry",
+		    name));
+	*seen = 1;
+	if (want != 0 && len != want)
+		return (ingest_fail(ctx, at + 4, "len", "a %s entry of %u"
+		    " bytes, %u expected", name, len, want));
+	return (0);
+}
+
 static int
 prfd_ext(struct prfd_read *r, struct bytes *b, size_t start,
     uint64_t bufsz)
@@ -505,10 +523,9 @@ prfd_ext(struct prfd_read *r, struct bytes *b, size_t start,
 				return (-1);
 			break;
 		case PRFD_TAG_THREADS:
-			if (r->have_tids)
-				return (ingest_fail(ctx, at, "tag", "a second"
-				    " THREADS entry"));
-			r->have_tids = 1;
+			if (prfd_ext_once(ctx, at, &r->have_tids, "THREADS",
+			    len, 0) != 0)
+				return (-1);
 			if (bytes_u32(&e, &r->ntids) != 0 ||
 			    (uint64_t)r->ntids * 4 != len - 4)
 				return (ingest_fail(ctx, at + 4, "len", "a"
@@ -520,14 +537,9 @@ prfd_ext(struct prfd_read *r, struct bytes *b, size_t start,
 				bytes_u32(&e, &r->tids[i]);
 			break;
 		case PRFD_TAG_PERIOD:
-			if (r->have_period)
-				return (ingest_fail(ctx, at, "tag", "a second"
-				    " PERIOD entry"));
-			if (len != 24)
-				return (ingest_fail(ctx, at + 4, "len", "a"
-				    " PERIOD entry of %u bytes, 24 expected",
-				    len));
-			r->have_period = 1;
+			if (prfd_ext_once(ctx, at, &r->have_period, "PERIOD",
+			    len, 24) != 0)
+				return (-1);
 			for (i = 0; i < 3; i++)
 				bytes_u64(&e, &v[i]);
 			if (v[0] > INT64_MAX || v[1] > INT64_MAX ||
@@ -539,10 +551,9 @@ prfd_ext(struct prfd_read *r, struct bytes *b, size_t start,
 			r->d.ns = (int64_t)v[2];
 			break;
 		case PRFD_TAG_COMMAND:
-			if (r->have_command)
-				return (ingest_fail(ctx, at, "tag", "a second"
-				    " COMMAND entry"));
-			r->have_command = 1;
+			if (prfd_ext_once(ctx, at, &r->have_command, "COMMAND",
+			    len, 0) != 0)
+				return (-1);
 			if (len == 0 || e.p[len - 1] != '\0')
 				return (ingest_fail(ctx, at + 8, "argv", "the"
 				    " last argument is not NUL-terminated"));
@@ -556,17 +567,11 @@ prfd_ext(struct prfd_read *r, struct bytes *b, size_t start,
 			}
 			break;
 		case PRFD_TAG_LIMITS:
-			if (r->have_limits)
-				return (ingest_fail(ctx, at, "tag", "a second"
-				    " LIMITS entry"));
-			if (len != 4)
-				return (ingest_fail(ctx, at + 4, "len", "a"
-				    " LIMITS entry of %u bytes, 4 expected",
-				    len));
-			r->have_limits = 1;
-			bytes_u32(&e, &i);
+			if (prfd_ext_once(ctx, at, &r->have_limits, "LIMITS",
+			    len, 4) != 0)
+				return (-1);
 			/* The counters' truth: said with every report. */
-			if (i & 1)
+			if (bytes_u32(&e, &i) == 0 && (i & 1))
 				ingest_warn(ctx, at + 8, "user mode only: the"
 				    " kernel refused kernel-mode samples"
 				    " (perf_event_paranoid), so the kernel"
