@@ -468,7 +468,6 @@ prfd_module(struct prfd_read *r, struct bytes *e, size_t start)
 	return (0);
 }
 
-/* The extension record: entries of tag, flags, len and len bytes. */
 /*
  * An extension entry that may come once (*seen), of want bytes unless
  * want is 0: 0, or -1 having said which it is not.
@@ -487,6 +486,7 @@ prfd_ext_once(struct ingest_ctx *ctx, size_t at, int *seen,
 	return (0);
 }
 
+/* The extension record: entries of tag, flags, len and len bytes. */
 static int
 prfd_ext(struct prfd_read *r, struct bytes *b, size_t start,
     uint64_t bufsz)
