@@ -860,15 +860,14 @@ tui_heapinfo_sort(struct tui_heapinfo *hi, enum tui_heapinfo_table t,
 
 	cur = tb->order != NULL && l->cur < n ? tb->order[l->cur] : SIZE_MAX;
 	tb->order = xreallocarray(tb->order, n + 1, sizeof *tb->order);
+	hi_scratch(hi, n);
 	if (hi_defs[t].cols[c].kind == HI_TEXT) {
-		hi_scratch(hi, n);
 		sk = hi->ssk;
 		for (i = 0; i < n; i++)
 			sk[i].s = hi_cell(hi, t, i, c, &(uint64_t){ 0 }, buf,
 			    sizeof buf);
 		hi_text_order(hi, tb->desc, tb->order, n);
 	} else {
-		hi_scratch(hi, n);
 		key = hi->skey;
 		row = tb->order;
 		for (i = 0; i < n; i++) {

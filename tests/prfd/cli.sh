@@ -198,8 +198,8 @@ if [ "$(id -u)" = 0 ] && [ "$p" = 2 ] && command -v setpriv >/dev/null; then
 	check "not root: user mode only, said by print ($rc)" sh -c \
 	    "test $rc = 7 && grep -q '^user mode only: the kernel refused' \
 	    '$W/u.txt' && grep -q '^kernel  *0 ' '$W/u.txt'"
-	"$top_builddir/profview" --db "$W/u.db" ingest "$U/run/u.prfd" > /dev/null \
-	    2> "$W/u.err"
+	"$top_builddir/profview" --db "$W/u.db" ingest "$U/run/u.prfd" \
+	    > /dev/null 2> "$W/u.err"
 	check "not root: profview's ingest warns of it" grep -q \
 	    'user mode only: the kernel refused' "$W/u.err"
 	[ -s "$U/run/pvprfd.lock" ] && kill "$(cat "$U/run/pvprfd.lock")"
