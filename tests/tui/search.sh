@@ -100,7 +100,7 @@ keys q q
 
 # Tab: candidates above the prompt, and :sql's names.
 keys : s Tab
-wait_for -E "^:s$" && [ "$(screen | sed -n 23p)" = "sessions  sql" ] &&
+wait_for -E "^:s$" && wait_line 23 "sessions  sql" &&
     [ "$(cells | awk '$1 == 23 && $6 != "" { print $3, $4 }' | sort -u)" = "black cyan" ]
 ok $? ": s Tab lists sessions and sql above the prompt"
 keys q Tab
@@ -109,23 +109,23 @@ ok $? "q Tab completes :sql (and a space), and the list goes"
 # (A prefix few enough columns share that the list fits on the line.)
 keys "SELECT idx, hit_t" Tab
 wait_for -E "^:sql SELECT idx, hit_table$" &&
-    [ "$(screen | sed -n 23p)" = "$(sql "SELECT group_concat(name, '  ') FROM
+    wait_line 23 "$(sql "SELECT group_concat(name, '  ') FROM
     (SELECT DISTINCT p.name FROM sqlite_master m, pragma_table_info(m.name) p
-    WHERE m.type = 'table' AND p.name LIKE 'hit_t%' ORDER BY p.name)")" ]
+    WHERE m.type = 'table' AND p.name LIKE 'hit_t%' ORDER BY p.name)")"
 ok $? "the store's columns that start with hit_t, listed, the common part completed"
 keys BSpace BSpace BSpace BSpace BSpace BSpace s Tab
 wait_for -E "^:sql SELECT idx, hits$"
 ok $? "hits completes"
 keys "FROM BUC" Tab
 wait_for -E "^:sql SELECT idx, hits FROM bucket$" &&
-    [ "$(screen | sed -n 23p)" = "$(sql "SELECT group_concat(name, '  ') FROM
+    wait_line 23 "$(sql "SELECT group_concat(name, '  ') FROM
     (SELECT name FROM sqlite_master WHERE type = 'table' AND name LIKE 'buc%'
     UNION SELECT p.name FROM sqlite_master m, pragma_table_info(m.name) p
-    WHERE m.type = 'table' AND p.name LIKE 'buc%' ORDER BY 1)")" ]
+    WHERE m.type = 'table' AND p.name LIKE 'buc%' ORDER BY 1)")"
 ok $? "BUC completes to bucket, as the store spells it, and lists the names"
 keys " WHERE session = 1 AND zzz" Tab
 wait_for -E "^:sql SELECT idx, hits FROM bucket WHERE session = 1 AND zzz$" &&
-    [ "$(screen | sed -n 23p)" = "no completion" ]
+    wait_line 23 "no completion"
 ok $? "a word nothing starts with: no completion"
 keys C-w C-w C-h Enter
 wait_for -E "^idx +hits *$" && wait_for -E "^ +10 +500 *$"

@@ -213,8 +213,7 @@ start -- browse
 wait_for "[sessions]"
 # Enter and q in one go: q is read before the load can finish.
 keys G Enter q
-wait_for "[sessions]" && wait_file "$dir/trace" &&
-    grep -q "^key timeline-loading q " "$dir/trace" &&
+wait_grep "^key timeline-loading q " "$dir/trace" && wait_for "[sessions]" &&
     [ ! -s "$dir/status" ]
 ok $? "q while the timeline loads closes it: back to the sessions view"
 keys Enter
