@@ -1043,6 +1043,13 @@ tui_main(struct store *st, const int64_t *ids, size_t n,
 	cbreak();
 	noecho();
 	nonl();
+	/*
+	 * A frame goes out whole: with typeahead on, curses polls the
+	 * terminal as it writes one and, when a key is waiting, sends what
+	 * it has so far (a frame half old, half new, on screen until the
+	 * rest follows).  Keys are read between frames.
+	 */
+	typeahead(-1);
 	curs_set(0);
 	tui_draw_init();
 	loop_mouse_mode(1);

@@ -39,8 +39,8 @@ ok $? "/MAIN finds module MAIN's two symbols and marks module and name"
 keys t s g / p r i n t f Enter
 cnt=$(sql "SELECT count(*) FROM bucket b, symbol s WHERE s.name = 'printf' AND
     b.lo < s.addr + s.size AND b.hi > s.addr")
-on=$(marks | grep -c ':printf$')
-wait_for "/printf: 1/$cnt" && [ "$on" -gt 1 ] &&
+wait_for "/printf: 1/$cnt" && on=$(marks | grep -c ':printf$') &&
+    [ "$on" -gt 1 ] &&
     [ "$(marks | grep -vc ':printf$')" = 0 ]
 ok $? "the buckets: /printf marks printf in each of the $on rows on screen"
 keys / 1 0 0 a : 0 0 0 5 Enter
@@ -140,11 +140,15 @@ ok $? "the help names what Tab completes in :sql, in 80 columns"
 keys q
 
 # Escape closes the prompt, not profview.
-keys : s q l Escape
-wait_for "[sql] " && ! screen | grep -q "^:sql" && [ ! -s "$dir/status" ]
+# (Each Escape once the prompt is seen: termkey takes an Escape that
+# comes with the keys after it for Alt and one of them.)
+keys : s q l
+wait_for -E "^:sql$" && keys Escape && wait_gone -E "^:sql$" &&
+    wait_for "[sql] " && [ ! -s "$dir/status" ]
 ok $? "Escape closes the prompt"
-keys / x Escape
-wait_for "[sql] " && [ ! -s "$dir/status" ]
+keys / x
+wait_for -E "^/x$" && keys Escape && wait_gone -E "^/x$" &&
+    wait_for "[sql] " && [ ! -s "$dir/status" ]
 ok $? "and the search prompt"
 keys Q
 restored
