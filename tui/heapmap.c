@@ -2378,9 +2378,10 @@ hm_draw_loading(struct heapmap *hm, int64_t session, int y, int w)
  * (^C, or the view closing) leaves it unmade.
  */
 static int	hm_live_work(struct tui_view *, uint64_t);
+static void	hm_live_arm(struct tui_view *);
 
 static int
-hm_work(struct tui_view *tv, uint64_t deadline)
+hm_work_one(struct tui_view *tv, uint64_t deadline)
 {
 	struct heapmap	*hm = tv->data;
 	uint64_t	 t0 = tui_now_ns();
@@ -2418,6 +2419,25 @@ hm_work(struct tui_view *tv, uint64_t deadline)
 	    hm->s->graph.nedges - hm->s->nroots, (unsigned long long)
 	    (hm->s->graph.counts[ANALYZE_HEAP_DEFINITE] +
 	    hm->s->graph.counts[ANALYZE_HEAP_INDIRECT]));
+	return (0);
+}
+
+/*
+ * The loop's wake (a live map's look at the program each second) makes
+ * the view busy; the work that runs then may be another's, a search's
+ * say, which knows nothing of the wake it took.  So whatever work ends,
+ * a live map's next look is set again: without it the program's end
+ * went unsaid when the wake came during a search.
+ */
+static int
+hm_work(struct tui_view *tv, uint64_t deadline)
+{
+	struct heapmap	*hm = tv->data;
+
+	if (hm_work_one(tv, deadline))
+		return (1);
+	if (hm->live != NULL && hm_shown(hm))
+		hm_live_arm(tv);
 	return (0);
 }
 
@@ -2489,8 +2509,13 @@ hm_live_arm(struct tui_view *tv)
 	struct heapmap	*hm = tv->data;
 	uint64_t	 due, look;
 
-	if (hm->live == NULL || tui_heaplive_ended(hm->live)) {
+	if (hm->live == NULL) {
 		tui_wake(tv, 0);
+		return;
+	}
+	/* Ended: at once, to say so (hm_live_work), if not said yet. */
+	if (tui_heaplive_ended(hm->live)) {
+		tui_wake(tv, hm->live_ended ? 0 : tui_now_ns());
 		return;
 	}
 	/* Once a second, whether the program is still there. */

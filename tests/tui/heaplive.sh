@@ -5,14 +5,14 @@
 # objects born and freed is checked against the two stored sessions
 # (matched by address and allocation number in SQL), never constants.
 . "${top_srcdir:-.}/tests/tui/lib.sh"
-echo 1..26
+echo 1..28
 build=$(cd "${top_builddir:-.}" && pwd)
 PVHEAP=$build/capture/oberon/pvheap
 PROG=$build/tests/tui/heaplive-prog
 
 if [ ! -x "$PVHEAP" ] || [ ! -x "$PROG" ]; then
 	i=0
-	while [ $i -lt 24 ]; do
+	while [ $i -lt 26 ]; do
 		ok 0 "heaplive" "SKIP pvheap or heaplive-prog not built"
 		i=$((i + 1))
 	done
@@ -242,5 +242,33 @@ sleep 1
 ok $? ":update off: no more"
 keys q q
 prog_end
+
+# The program ends while a search runs, one pointer every 50 ms: the
+# second's look at the program comes during the search and finds it
+# ended; said once the search is done (that look used to be lost with
+# the search's work, and the end never said).
+prog_start
+PROFVIEW_HEAPMAP_WALK=1 PROFVIEW_WORK_SLOW=50
+export PROFVIEW_HEAPMAP_WALK PROFVIEW_WORK_SLOW
+start -- --attach "$dir/sock"
+unset PROFVIEW_HEAPMAP_WALK PROFVIEW_WORK_SLOW
+wait_long "heap graph made"
+# The last of make_a's list: ReachedFrom walks back the whole list.
+last=$(sql "SELECT printf('0x%x', b.addr) FROM heap_block b JOIN heap_type t
+    ON t.session = b.session AND t.idx = b.type WHERE b.session = (SELECT
+    max(session) FROM heap) AND t.name LIKE 'make_a%' ORDER BY b.seq DESC
+    LIMIT 1")
+keys :
+keys -l "setmapto $last"
+keys Enter Enter
+wait_for "selected $last" && keys R &&
+    wait_for -E "ReachedFrom: [0-9]+ objects so far" && prog_end &&
+    wait_long -E \
+    "the program \(pid [0-9]+\) has ended: session [0-9]+, its last" &&
+    ! screen | grep -q "so far" && wait_for -E "reached from [0-9]+ "
+ok $? "the program ends during a search: said when the search is done"
+keys q q
+restored
+ok $? "quit: the terminal restored"
 [ -n "${HLDEBUG:-}" ] && sql "SELECT session, pid, taken, serial, time_ns / 1000000 % 100000 FROM heap" >&2
 finish
