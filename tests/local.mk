@@ -34,7 +34,7 @@ tests_unit_check_store_bulk_CFLAGS = $(UNIT_CFLAGS)
 tests_unit_check_store_bulk_LDADD = $(UNIT_LDADD)
 TESTS += tests/unit/check_store_bulk
 
-EXTRA_DIST += tools/check.sh
+EXTRA_DIST += tools/check.sh tools/slowtui.sh
 
 # Each area keeps its tests in its own fragment.
 include $(srcdir)/tests/unit/ingest.mk

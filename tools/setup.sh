@@ -21,12 +21,13 @@ cd "$(dirname "$0")/.."
 # measures uftrace beside it.  libdw reads heap snapshots' modules'
 # DWARF (block types, allocation file:line); bench/heap times ingest
 # with GNU time (CPU seconds beside wall).  perf (linux-perf) is pvprf's
-# oracle in tests/prfd and its peer in bench/prfd.
+# oracle in tests/prfd and its peer in bench/prfd.  strace slows
+# profview's polls for tools/slowtui.sh (screen tests on a slow machine).
 PKGS="build-essential autoconf automake pkg-config libncurses-dev
 libtermkey-dev libsqlite3-dev libcapstone-dev libunwind-dev libelf-dev libdw-dev sqlite3
 check nasm dosbox tmux clang uftrace
 libclang-rt-${CLANG_MAJOR:-14}-dev valgrind heaptrack python3 groff-base time
-linux-perf"
+linux-perf strace"
 
 say() { echo "setup: $*" >&2; }
 die() { say "$*"; exit 1; }
