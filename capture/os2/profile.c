@@ -22,6 +22,7 @@
 #include <libelf.h>
 #include <limits.h>
 #include <linux/perf_event.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -114,6 +115,8 @@ struct prf {
 	size_t		 nextmap;
 
 	uint64_t	 wall_ns, start_ns, end_ns;
+	int		 pidfd;		/* readable once the process has ended */
+	uint64_t	 born;		/* its start time, where no pidfd */
 
 	int		*fds;
 	size_t		 nfds;
@@ -167,6 +170,67 @@ pid_exists(pid_t pid)
 		return (0);
 	snprintf(path, sizeof path, "/proc/%d/stat", (int)pid);
 	return (access(path, R_OK) == 0);
+}
+
+/*
+ * A process's state letter and start time (clock ticks after boot) from
+ * /proc/PID/stat; -1 when there is no such process.
+ */
+static int
+pid_stat(pid_t pid, char *state, uint64_t *born)
+{
+	char		 path[64], buf[1024], *s, *end;
+	ssize_t		 n;
+	int		 fd, i;
+
+	snprintf(path, sizeof path, "/proc/%d/stat", (int)pid);
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
+		return (-1);
+	n = read(fd, buf, sizeof buf - 1);
+	close(fd);
+	if (n <= 0)
+		return (-1);
+	buf[n] = '\0';
+	/* The command (field 2) may hold anything but ends at the last ')'. */
+	if ((s = strrchr(buf, ')')) == NULL || s[1] != ' ')
+		return (-1);
+	*state = s[2];
+	/* Fields 3 to 21, then the start time (22). */
+	for (i = 3; i <= 22; i++) {
+		while (*s != '\0' && *s != ' ')
+			s++;
+		if (*s++ == '\0')
+			return (-1);
+	}
+	errno = 0;
+	*born = strtoull(s, &end, 10);
+	return (errno != 0 || end == s ? -1 : 0);
+}
+
+/*
+ * Whether the process a profile was made for has ended and its pid is
+ * another process's now.  Its pidfd says it has ended (a pid is not
+ * reused before the process is reaped, so a live process at the pid
+ * then is another); without one (a kernel before 5.3), a start time
+ * other than its own, which cannot tell two processes apart that
+ * started within one clock tick.
+ */
+static int
+pid_reused(const struct prf *p)
+{
+	struct pollfd	pfd;
+	uint64_t	born;
+	char		state;
+
+	if (p->pid == 0 || pid_stat(p->pid, &state, &born) != 0 ||
+	    state == 'Z' || state == 'X')
+		return (0);
+	if (p->pidfd >= 0) {
+		pfd.fd = p->pidfd;
+		pfd.events = POLLIN;
+		return (poll(&pfd, 1, 0) == 1);
+	}
+	return (p->born != 0 && born != p->born);
 }
 
 static void
@@ -669,6 +733,8 @@ prf_free(struct prf *p)
 	size_t	i;
 
 	close_events(p);
+	if (p->pidfd >= 0)
+		close(p->pidfd);
 	for (i = 0; i < p->nslots; i++) {
 		free(p->slots[i].detail);
 		free(p->slots[i].path);
@@ -732,11 +798,21 @@ prf_init(pid_t pid, int width, const struct prfd_init *in,
 	struct prf	*p;
 	uint64_t	 total, need;
 	unsigned	 timval, i, j;
+	char		 state;
 	uint16_t	 known = 3 | PRF_VAHIT | PRF_VATOTAL | PRF_FLGBITS |
 	    PRF_WRAP;
 
 	timval = in->timval == 0 ? 1000 : in->timval;
-	if ((p = prf_find(pid)) != NULL) {
+	/*
+	 * A profile stays after its process ends, to be stopped and dumped.
+	 * Its pid may go to another process meanwhile: INIT of that one
+	 * is not "already initialized"; the ended one's profile goes.
+	 */
+	if ((p = prf_find(pid)) != NULL && pid_reused(p)) {
+		prf_exit(p);
+		p = NULL;
+	}
+	if (p != NULL) {
 		return (p->timval != timval ? ERROR_PRF_TIMER_RESET :
 		    ERROR_PRF_ALREADY_INITIALIZED);
 	}
@@ -775,6 +851,14 @@ prf_init(pid_t pid, int width, const struct prfd_init *in,
 
 	p = xcalloc(1, sizeof *p);
 	p->pid = pid;
+	p->pidfd = -1;
+	if (pid != 0) {
+#ifdef SYS_pidfd_open
+		p->pidfd = (int)syscall(SYS_pidfd_open, pid, 0);
+#endif
+		if (pid_stat(pid, &state, &p->born) != 0)
+			p->born = 0;
+	}
 	p->flags = in->flags;
 	p->timval = timval;
 	p->period_ns = (uint64_t)timval * 1000;

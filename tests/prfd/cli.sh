@@ -33,12 +33,45 @@ wait "$pid"
 check "stop after the process ended" "$PVPRF" stop "$pid"
 "$PVPRF" stop "$pid" 2>"$W/e"
 check "stop again: 545" grep -q ": 545 ERROR_PRF_NOT_STARTED" "$W/e"
+"$PVPRF" init "$pid" 2>"$W/e"
+check "init of the ended process's pid: 544, its profile kept" \
+    grep -q ": 544 ERROR_PRF_ALREADY_INITIALIZED" "$W/e"
 check "dump" "$PVPRF" dump "$pid" -o "$W/live.prfd"
 check "exit" "$PVPRF" exit "$pid"
 "$PVPRF" dump "$pid" -o "$W/none.prfd" 2>"$W/e"
 check "dump after exit: 303 (no such process any more)" \
     grep -q ": 303 ERROR_INVALID_PROCID" "$W/e"
 check "no file from a failed dump" test ! -e "$W/none.prfd"
+
+# A profile's process ends and its pid goes to another (the kernel's next
+# pid set by hand, as root): INIT of the new one makes its profile.
+sleep 30 &
+old=$!
+"$PVPRF" init "$old" 2>"$W/e"
+kill "$old"
+wait "$old" 2>/dev/null
+if [ -w /proc/sys/kernel/ns_last_pid ]; then
+	i=0
+	while [ $i -lt 20 ]; do
+		echo $((old - 1)) > /proc/sys/kernel/ns_last_pid
+		sleep 30 &
+		new=$!
+		[ "$new" = "$old" ] && break
+		kill "$new"
+		wait "$new" 2>/dev/null
+		i=$((i + 1))
+	done
+	"$PVPRF" init "$new" 2>"$W/e"
+	rc=$?
+	check "init of a pid that another process has now: a new profile ($rc)" \
+	    sh -c "test $new = $old && test $rc = 0"
+	"$PVPRF" exit "$new"
+	kill "$new"
+	wait "$new" 2>/dev/null
+else
+	"$PVPRF" exit "$old"
+	echo "ok $((n += 1)) # SKIP pid reuse: ns_last_pid needs root"
+fi
 
 # A reader of our own, to check the records' order and the extension.
 cat >"$DUMPCHK" <<'PY'
