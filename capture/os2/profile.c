@@ -795,7 +795,7 @@ uint32_t
 prf_init(pid_t pid, int width, const struct prfd_init *in,
     const uint8_t *flgs, const struct prfd_slot *sl)
 {
-	struct prf	*p;
+	struct prf	*p, *old;
 	uint64_t	 total, need;
 	unsigned	 timval, i, j;
 	char		 state;
@@ -806,14 +806,11 @@ prf_init(pid_t pid, int width, const struct prfd_init *in,
 	/*
 	 * A profile stays after its process ends, to be stopped and dumped.
 	 * Its pid may go to another process meanwhile: INIT of that one
-	 * is not "already initialized"; the ended one's profile goes.
+	 * is not "already initialized"; the ended one's profile goes once
+	 * the new one's parameters are good.
 	 */
-	if ((p = prf_find(pid)) != NULL && pid_reused(p)) {
-		prf_exit(p);
-		p = NULL;
-	}
-	if (p != NULL) {
-		return (p->timval != timval ? ERROR_PRF_TIMER_RESET :
+	if ((old = prf_find(pid)) != NULL && !pid_reused(old)) {
+		return (old->timval != timval ? ERROR_PRF_TIMER_RESET :
 		    ERROR_PRF_ALREADY_INITIALIZED);
 	}
 	if (in->flags & ~known)
@@ -849,6 +846,8 @@ prf_init(pid_t pid, int width, const struct prfd_init *in,
 	if (!pid_exists(pid))
 		return (ERROR_INVALID_PROCID);
 
+	if (old != NULL)
+		prf_exit(old);
 	p = xcalloc(1, sizeof *p);
 	p->pid = pid;
 	p->pidfd = -1;
