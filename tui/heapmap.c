@@ -2716,10 +2716,7 @@ hm_live_work(struct tui_view *tv, uint64_t deadline)
 			    " %lld, its last snapshot, stays",
 			    (long)tui_heaplive_pid(hm->live),
 			    (long long)tv->session);
-			tui_wake(tv, 0);
-			return (0);
 		}
-		hm_live_arm(tv);
 		return (0);
 	}
 	before = tui_heaplive_doing(hm->live);
@@ -2756,7 +2753,6 @@ hm_live_work(struct tui_view *tv, uint64_t deadline)
 			tui_message("error: update: %s", cause);
 	}
 	free(cause);
-	hm_live_arm(tv);
 	return (0);
 }
 

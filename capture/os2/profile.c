@@ -116,7 +116,6 @@ struct prf {
 
 	uint64_t	 wall_ns, start_ns, end_ns;
 	int		 pidfd;		/* readable once the process has ended */
-	uint64_t	 born;		/* its start time, where no pidfd */
 
 	int		*fds;
 	size_t		 nfds;
@@ -173,64 +172,37 @@ pid_exists(pid_t pid)
 }
 
 /*
- * A process's state letter and start time (clock ticks after boot) from
- * /proc/PID/stat; -1 when there is no such process.
- */
-static int
-pid_stat(pid_t pid, char *state, uint64_t *born)
-{
-	char		 path[64], buf[1024], *s, *end;
-	ssize_t		 n;
-	int		 fd, i;
-
-	snprintf(path, sizeof path, "/proc/%d/stat", (int)pid);
-	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
-		return (-1);
-	n = read(fd, buf, sizeof buf - 1);
-	close(fd);
-	if (n <= 0)
-		return (-1);
-	buf[n] = '\0';
-	/* The command (field 2) may hold anything but ends at the last ')'. */
-	if ((s = strrchr(buf, ')')) == NULL || s[1] != ' ')
-		return (-1);
-	*state = s[2];
-	/* Fields 3 to 21, then the start time (22). */
-	for (i = 3; i <= 22; i++) {
-		while (*s != '\0' && *s != ' ')
-			s++;
-		if (*s++ == '\0')
-			return (-1);
-	}
-	errno = 0;
-	*born = strtoull(s, &end, 10);
-	return (errno != 0 || end == s ? -1 : 0);
-}
-
-/*
  * Whether the process a profile was made for has ended and its pid is
- * another process's now.  Its pidfd says it has ended (a pid is not
- * reused before the process is reaped, so a live process at the pid
- * then is another); without one (a kernel before 5.3), a start time
- * other than its own, which cannot tell two processes apart that
- * started within one clock tick.
+ * another process's now: its pidfd says it has ended, and a pid is not
+ * reused before its process is reaped, so a process at the pid that is
+ * not a zombie is another.  Without a pidfd (a kernel before 5.3) the
+ * two cannot be told apart (start times are in clock ticks): never.
  */
 static int
 pid_reused(const struct prf *p)
 {
-	struct pollfd	pfd;
-	uint64_t	born;
-	char		state;
+	struct pollfd	 pfd;
+	char		 path[64], buf[512], *s;
+	ssize_t		 n;
+	int		 fd;
 
-	if (p->pid == 0 || pid_stat(p->pid, &state, &born) != 0 ||
-	    state == 'Z' || state == 'X')
+	if (p->pidfd < 0)
 		return (0);
-	if (p->pidfd >= 0) {
-		pfd.fd = p->pidfd;
-		pfd.events = POLLIN;
-		return (poll(&pfd, 1, 0) == 1);
-	}
-	return (p->born != 0 && born != p->born);
+	pfd.fd = p->pidfd;
+	pfd.events = POLLIN;
+	if (poll(&pfd, 1, 0) != 1)
+		return (0);
+	snprintf(path, sizeof path, "/proc/%d/stat", (int)p->pid);
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
+		return (0);
+	n = read(fd, buf, sizeof buf - 1);
+	close(fd);
+	if (n <= 0)
+		return (0);
+	buf[n] = '\0';
+	/* The state follows the command, which ends at the last ')'. */
+	s = strrchr(buf, ')');
+	return (s != NULL && s[1] == ' ' && s[2] != 'Z' && s[2] != 'X');
 }
 
 static void
@@ -798,7 +770,6 @@ prf_init(pid_t pid, int width, const struct prfd_init *in,
 	struct prf	*p, *old;
 	uint64_t	 total, need;
 	unsigned	 timval, i, j;
-	char		 state;
 	uint16_t	 known = 3 | PRF_VAHIT | PRF_VATOTAL | PRF_FLGBITS |
 	    PRF_WRAP;
 
@@ -851,13 +822,10 @@ prf_init(pid_t pid, int width, const struct prfd_init *in,
 	p = xcalloc(1, sizeof *p);
 	p->pid = pid;
 	p->pidfd = -1;
-	if (pid != 0) {
 #ifdef SYS_pidfd_open
+	if (pid != 0)
 		p->pidfd = (int)syscall(SYS_pidfd_open, pid, 0);
 #endif
-		if (pid_stat(pid, &state, &p->born) != 0)
-			p->born = 0;
-	}
 	p->flags = in->flags;
 	p->timval = timval;
 	p->period_ns = (uint64_t)timval * 1000;

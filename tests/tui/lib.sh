@@ -149,43 +149,31 @@ wait_gone() {
 	return 1
 }
 
+# wait_until COMMAND...: up to 5 s for COMMAND to succeed.
+wait_until() {
+	i=0
+	while [ $i -lt 100 ]; do
+		"$@" && return 0
+		i=$((i + 1))
+		sleep 0.05
+	done
+	return 1
+}
+
 # wait_line N TEXT: up to 5 s for screen line N to be TEXT exactly.  A
 # check of a line after wait_for of another text must wait too: the text
 # waited for may be on the screen before the key that changes the line
 # is read (typed text in the prompt before the Tab that follows it).
-wait_line() {
-	i=0
-	while [ $i -lt 100 ]; do
-		[ "$(screen | sed -n "${1}p")" = "$2" ] && return 0
-		i=$((i + 1))
-		sleep 0.05
-	done
-	return 1
-}
+line_is() { [ "$(screen | sed -n "${1}p")" = "$2" ]; }
+wait_line() { wait_until line_is "$@"; }
 
 # wait_grep PATTERN FILE: up to 5 s for a line of FILE to match PATTERN
 # (profview writes its trace after a key's work and drawing, which may be
 # well after the screen shows what a check waited for).
-wait_grep() {
-	i=0
-	while [ $i -lt 100 ]; do
-		grep -q -- "$1" "$2" 2>/dev/null && return 0
-		i=$((i + 1))
-		sleep 0.05
-	done
-	return 1
-}
+wait_grep() { wait_until grep -q -- "$1" "$2" 2>/dev/null; }
 
 # wait_file FILE: up to 5 s for FILE to exist.
-wait_file() {
-	i=0
-	while [ $i -lt 100 ]; do
-		[ -s "$1" ] && return 0
-		i=$((i + 1))
-		sleep 0.05
-	done
-	return 1
-}
+wait_file() { wait_until test -s "$1"; }
 
 keys() {
 	$T send-keys "$@"
