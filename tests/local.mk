@@ -34,6 +34,13 @@ tests_unit_check_store_bulk_CFLAGS = $(UNIT_CFLAGS)
 tests_unit_check_store_bulk_LDADD = $(UNIT_LDADD)
 TESTS += tests/unit/check_store_bulk
 
+check_PROGRAMS += tests/unit/check_outfile
+tests_unit_check_outfile_SOURCES = tests/unit/check_outfile.c outfile.c \
+	outfile.h
+tests_unit_check_outfile_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_check_outfile_LDADD = $(CHECK_LIBS)
+TESTS += tests/unit/check_outfile
+
 EXTRA_DIST += tools/check.sh tools/slowtui.sh
 
 # Each area keeps its tests in its own fragment.

@@ -654,7 +654,8 @@ pvt_mon_write(struct pvt_shm *shm, const struct pvt_plan *p,
 	FILE			*f;
 	uint32_t		*order;
 	size_t			 i, nfn = 0, nout = 0;
-	char			*tmp, when[64];
+	struct outfile		 o;
+	char			 when[64];
 	const char		*state;
 	time_t			 now = time(NULL);
 	int			 cpu_ok = shm->cpu_errno == 0, rv = -1;
@@ -675,14 +676,8 @@ pvt_mon_write(struct pvt_shm *shm, const struct pvt_plan *p,
 	mon_link(&m);
 	mon_derive(&m, NULL, NULL);
 
-	if (asprintf(&tmp, "%s.tmp", path) < 0)
+	if ((f = pvt_create(&o, path, cause)) == NULL)
 		goto out;
-	if ((f = fopen(tmp, "w")) == NULL) {
-		if (asprintf(cause, "%s: %s", tmp, strerror(errno)) < 0)
-			*cause = NULL;
-		free(tmp);
-		goto out;
-	}
 	fprintf(f, "pvtrace-mon %d\n", PVT_VERSION);
 	fputs("# pvtrace(1)'s p2 profile: calls, time in self and in"
 	    " self+children\n# (real and CPU, ns); layout in"
@@ -822,7 +817,7 @@ pvt_mon_write(struct pvt_shm *shm, const struct pvt_plan *p,
 		    "no trampoline within reach of a 32-bit displacement");
 	}
 	fputs("\n[end]\n", f);
-	if (pvt_commit(f, tmp, path, cause) != 0)
+	if (pvt_commit(f, &o, path, cause) != 0)
 		goto out;
 	rv = 0;
 out:

@@ -109,24 +109,32 @@ pvt_grow(void *p, size_t *cap, size_t n, size_t size)
 }
 
 /*
- * Finish a file written to tmp: flush, close and rename it over path, so
- * that a reader never sees half a plan or profile.  Frees tmp.
+ * Begin a plan or profile at path (outfile.h: 0600, never through a
+ * planted symlink, a FIFO or device written in place): the stream, or
+ * NULL and *cause.
+ */
+FILE *
+pvt_create(struct outfile *o, const char *path, char **cause)
+{
+	FILE	*f;
+
+	if ((f = outfile_fopen(o, path, "w")) == NULL &&
+	    asprintf(cause, "%s: %s", path, strerror(errno)) < 0)
+		*cause = NULL;
+	return (f);
+}
+
+/*
+ * Finish a file begun by pvt_create: flush, close and put it in place,
+ * so that a reader never sees half a plan or profile.
  */
 int
-pvt_commit(FILE *f, char *tmp, const char *path, char **cause)
+pvt_commit(FILE *f, struct outfile *o, const char *path, char **cause)
 {
-	int	bad = fflush(f) != 0 || ferror(f);
-
-	if (fclose(f) != 0)
-		bad = 1;
-	if (bad || rename(tmp, path) != 0) {
-		if (asprintf(cause, "%s: %s", bad ? tmp : path,
-		    strerror(errno)) < 0)
+	if (outfile_fclose(o, f) != 0) {
+		if (asprintf(cause, "%s: %s", path, strerror(errno)) < 0)
 			*cause = NULL;
-		remove(tmp);
-		free(tmp);
 		return (-1);
 	}
-	free(tmp);
 	return (0);
 }

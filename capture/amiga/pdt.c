@@ -62,16 +62,10 @@ pvt_pdt_write(const struct pvt_plan *p, const char *path, char **cause)
 	const struct pvt_func	*fn;
 	FILE			*f;
 	size_t			 i, j;
-	char			*tmp;
+	struct outfile		 o;
 
-	if (asprintf(&tmp, "%s.tmp", path) < 0)
+	if ((f = pvt_create(&o, path, cause)) == NULL)
 		return (-1);
-	if ((f = fopen(tmp, "w")) == NULL) {
-		if (asprintf(cause, "%s: %s", tmp, strerror(errno)) < 0)
-			*cause = NULL;
-		free(tmp);
-		return (-1);
-	}
 	fprintf(f, "pvtrace-plan %d\n", PVT_VERSION);
 	fputs("# pvtrace(1)'s p1 plan: how each function's entry is trapped."
 	    "\n# Layout: profview-formats(5), PDT FILES.\n", f);
@@ -110,7 +104,7 @@ pvt_pdt_write(const struct pvt_plan *p, const char *path, char **cause)
 	}
 	fprintf(f, "end %zu %zu %zu\n", p->counts[PVT_JUMP],
 	    p->counts[PVT_TRAP], p->counts[PVT_OUT]);
-	return (pvt_commit(f, tmp, path, cause));
+	return (pvt_commit(f, &o, path, cause));
 }
 
 void

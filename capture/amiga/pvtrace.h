@@ -19,6 +19,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "outfile.h"
+
 #define PVT_VERSION	1
 
 /* How a function's entry is trapped. */
@@ -330,7 +332,8 @@ void	 pvt_name_put(FILE *, const char *);
 char	*pvt_name_get(const char *, size_t);
 uint64_t pvt_clock(int);
 void	*pvt_grow(void *, size_t *, size_t, size_t);
-int	 pvt_commit(FILE *, char *, const char *, char **);
+FILE	*pvt_create(struct outfile *, const char *, char **);
+int	 pvt_commit(FILE *, struct outfile *, const char *, char **);
 
 /* capture/amiga/mon.c: the .mon file, made from the shared memory. */
 struct pvt_death {

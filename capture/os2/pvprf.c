@@ -24,6 +24,7 @@
 #include "capture/os2/prfd.h"
 #include "capture/os2/pvprfc.h"
 #include "xmalloc.h"
+#include "outfile.h"
 
 /* record's hit table: 1M entries, 17 minutes at 1 kHz. */
 #define RECORD_BUFSZ	(1024ul * 1024 * sizeof (ULONG))
@@ -384,16 +385,15 @@ write_dump(PID pid, const char *path)
 	PRFRET1	*s;
 	void	*gb, *sb;
 	ULONG	 gl, sl;
-	char	*tmp;
+	struct outfile o;
 	FILE	*f;
 	int	 r = 1;
 	size_t	 i, n;
 	APIRET	 rc;
 
-	tmp = xasprintf("%s.tmp", path);
-	if ((f = fopen(tmp, "wb")) == NULL) {
-		fprintf(stderr, "pvprf: %s: %s\n", tmp, strerror(errno));
-		free(tmp);
+	/* 0600 (it holds the command line), never through a symlink. */
+	if ((f = outfile_fopen(&o, path, "wb")) == NULL) {
+		fprintf(stderr, "pvprf: %s: %s\n", path, strerror(errno));
 		return (1);
 	}
 	if ((rc = dump_one(pid, PRF_RET_GLOBAL, 0, 0, &gb, &gl)) != 0) {
@@ -431,23 +431,15 @@ write_dump(PID pid, const char *path)
 	free(sb);
 	if ((r = put(f, pid, PRF_RET_PVEXT, 0, 0, NULL, NULL)) != 0)
 		goto out;
-	if (fclose(f) != 0) {
-		f = NULL;
-		goto io;
-	}
+	if (outfile_fclose(&o, f) == 0)
+		return (0);
 	f = NULL;
-	if (rename(tmp, path) != 0)
-		goto io;
-	free(tmp);
-	return (0);
 io:
 	fprintf(stderr, "pvprf: %s: %s\n", path, strerror(errno));
 	r = 1;
 out:
 	if (f != NULL)
-		fclose(f);
-	unlink(tmp);
-	free(tmp);
+		outfile_fabort(&o, f);
 	return (r);
 }
 
