@@ -69,9 +69,21 @@ tests_fuzz_replay_heap_SOURCES = tests/fuzz/fuzz_heap.c tests/fuzz/replay.c \
 tests_fuzz_replay_heap_CFLAGS = $(FUZZ_CFLAGS) -DFUZZ_CORPUS='"heap"'
 tests_fuzz_replay_heap_LDADD = $(CORE_LIBS)
 
-EXTRA_DIST += tests/fuzz/run.sh tests/fuzz/corpus
+EXTRA_DIST += tests/fuzz/run.sh tests/fuzz/build.sh tests/fuzz/corpus
+
+# The harnesses link the library's own list of sources and libraries, so
+# a file added to libprofview.a is in them too; tests/fuzz/build.sh
+# builds each in "make check".
+FUZZ_ENV = FUZZ_CORE='$(filter %.c,$(libprofview_a_SOURCES))' \
+	FUZZ_CPPFLAGS='-D_GNU_SOURCE $(CAPSTONE_CFLAGS) $(LIBDW_CFLAGS) \
+	$(LIBELF_CFLAGS) $(SQLITE_CFLAGS)' \
+	FUZZ_LIBS='$(SQLITE_LIBS) $(CAPSTONE_LIBS) $(LIBDW_LIBS) $(LIBELF_LIBS) $(LIBS)'
+AM_TESTS_ENVIRONMENT += $(FUZZ_ENV); export FUZZ_CORE FUZZ_CPPFLAGS FUZZ_LIBS;
+TESTS += tests/fuzz/build.sh
+CLEANFILES += tests/fuzz/build/core/*.o tests/fuzz/build/core.a \
+	tests/fuzz/build/fuzz_*
 
 FUZZ_SECONDS = 60
 fuzz:
-	$(SHELL) $(srcdir)/tests/fuzz/run.sh $(FUZZ_SECONDS)
+	$(FUZZ_ENV) $(SHELL) $(srcdir)/tests/fuzz/run.sh $(FUZZ_SECONDS)
 .PHONY: fuzz
