@@ -78,6 +78,7 @@ struct agent_tls {
 	int	agent;		/* the agent's own thread */
 	int	stop_pending;	/* a stop came while busy */
 	unsigned stops;		/* stops taken: a sleep they cut resumes */
+	int	exiting;	/* in agent_exit_snapshot */
 	pid_t	tid;
 };
 static __thread struct agent_tls tls __attribute__((tls_model("initial-exec")));
@@ -1647,6 +1648,7 @@ fork_child(void)
 	fork_parent();
 	ranges_lock = 0;
 	tls.tid = 0;
+	tls.exiting = 0;
 	serial = 0;
 	exit_done = 0;
 	agent_running = 0;
@@ -1734,8 +1736,13 @@ agent_exit_snapshot(void)
 {
 	char	path[PATH_MAX];
 
-	if (agent_state != 2)
+	/*
+	 * Once per thread: a signal handler that calls _exit while this
+	 * thread is here would wait for the locks it holds.
+	 */
+	if (agent_state != 2 || tls.exiting)
 		return;
+	tls.exiting = 1;
 	if (agent_opts.signal != 0)
 		sig_snapshots();
 	if (agent_opts.at_exit &&
