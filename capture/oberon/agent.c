@@ -1715,7 +1715,8 @@ agent_ctor(void)
 		while ((v /= 10) != 0);
 		setenv("PVHEAP_PID", p, 0);
 	}
-	err_open();
+	if (!agent_opts.quiet)
+		err_open();
 	snap_init();
 	install(agent_opts.stopsig, stop_handler, NULL);
 	if (agent_opts.signal != 0)
