@@ -132,7 +132,8 @@ prog_find(const char *prog, char *buf, size_t size)
  * not into a set-user-ID or set-group-ID program that changes who runs
  * it (secure execution: LD_PRELOAD is ignored), nor into a program with
  * no dynamic loader (static).  0, or -1 after saying why.  A file that
- * is not a 64-bit ELF (a script, say) is the kernel's to judge.
+ * is not a 64-bit ELF program (a script, an object file) is the
+ * kernel's to judge.
  */
 static int
 prog_check(const char *prog, const char *path)
@@ -166,7 +167,8 @@ prog_check(const char *prog, const char *path)
 	}
 	if (pread(fd, &eh, sizeof eh, 0) != (ssize_t)sizeof eh ||
 	    memcmp(eh.e_ident, ELFMAG, SELFMAG) != 0 ||
-	    eh.e_ident[EI_CLASS] != ELFCLASS64) {
+	    eh.e_ident[EI_CLASS] != ELFCLASS64 ||
+	    (eh.e_type != ET_EXEC && eh.e_type != ET_DYN)) {
 		close(fd);
 		return (0);
 	}
