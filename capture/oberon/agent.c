@@ -35,6 +35,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/un.h>
 #include <time.h>
@@ -77,6 +78,7 @@ struct agent_tls {
 	int	agent;		/* the agent's own thread */
 	int	stop_pending;	/* a stop came while busy */
 	unsigned stops;		/* stops taken: a sleep they cut resumes */
+	int	exiting;	/* in agent_exit_snapshot */
 	pid_t	tid;
 };
 static __thread struct agent_tls tls __attribute__((tls_model("initial-exec")));
@@ -1184,15 +1186,48 @@ agent_out_name(char *dst, size_t len, unsigned serial)
 	*p = '\0';
 }
 
+/*
+ * The program's standard error as it was at start: a program may close
+ * fd 2 and open a file of its own there, which must not get our lines.
+ * Kept above the numbers a program usually gets (its first open() is
+ * still 3), and known by its file, so that a program that closes it and
+ * reuses the number for something else gets nothing either.
+ */
+static int		 err_fd = -1;
+static dev_t		 err_dev;
+static ino_t		 err_ino;
+
+static void
+err_open(void)
+{
+	struct stat	st;
+
+	if ((err_fd = fcntl(STDERR_FILENO, F_DUPFD_CLOEXEC, 100)) == -1)
+		err_fd = fcntl(STDERR_FILENO, F_DUPFD_CLOEXEC, 3);
+	if (err_fd == -1)
+		return;
+	if (fstat(err_fd, &st) != 0) {
+		close(err_fd);
+		err_fd = -1;
+		return;
+	}
+	err_dev = st.st_dev;
+	err_ino = st.st_ino;
+}
+
 void
 agent_say(const char *fmt, ...)
 {
-	char	buf[PATH_MAX + 256];
-	va_list	ap;
-	int	n;
+	char		buf[PATH_MAX + 256];
+	struct stat	st;
+	va_list		ap;
+	int		n;
 
-	if (agent_opts.quiet)
+	if (agent_opts.quiet || err_fd == -1)
 		return;
+	if (fstat(err_fd, &st) != 0 || st.st_dev != err_dev ||
+	    st.st_ino != err_ino)
+		return;		/* closed, or the number is the program's */
 	n = snprintf(buf, sizeof buf, "==%d== pvheap: ", (int)getpid());
 	va_start(ap, fmt);
 	vsnprintf(buf + n, sizeof buf - n, fmt, ap);
@@ -1200,7 +1235,7 @@ agent_say(const char *fmt, ...)
 	n = (int)strlen(buf);
 	if (n < (int)sizeof buf - 1)
 		buf[n++] = '\n';
-	if (write(STDERR_FILENO, buf, n) < 0)
+	if (write(err_fd, buf, n) < 0)
 		return;
 }
 
@@ -1281,10 +1316,18 @@ static int		 wake_fd[2] = { -1, -1 };
 static int		 agent_starting;
 static int		 listen_fd = -1;
 static pthread_t	 agent_tid;
+static pid_t		 agent_ktid;	/* its kernel tid, once it runs */
 static int		 agent_running;
 static uint64_t		 agent_stk_lo, agent_stk_hi;
 static int		 exit_done;
 static unsigned		 serial;
+/*
+ * Signals received and not yet snapshotted: one snapshot each, taken by
+ * the agent's thread or, when the program ends first, by the exiting
+ * thread (sig_snapshots); the pipe only wakes the agent's thread.
+ */
+static unsigned		 sig_pending;
+static pthread_mutex_t	 sig_lock = PTHREAD_MUTEX_INITIALIZER;
 
 void
 agent_thread_stack(uint64_t *lo, uint64_t *hi)
@@ -1293,16 +1336,63 @@ agent_thread_stack(uint64_t *lo, uint64_t *hi)
 	*hi = agent_running ? agent_stk_hi : 0;
 }
 
+/*
+ * The agent's thread, which a snapshot does not stop: it blocks every
+ * signal (so a stop would wait two seconds for it in vain) and touches
+ * no table but under snap_lock, which the snapshot holds.  0: none.
+ */
+pid_t
+agent_thread_tid(void)
+{
+	return (agent_running ? __atomic_load_n(&agent_ktid,
+	    __ATOMIC_ACQUIRE) : 0);
+}
+
 static void
 trigger_handler(int sig)
 {
 	int	e = errno;
 	char	c = (char)sig;
 
-	/* A full pipe means a snapshot is pending anyway. */
+	__atomic_add_fetch(&sig_pending, 1, __ATOMIC_ACQ_REL);
+	/* A full pipe means the agent's thread is woken anyway. */
 	if (wake_fd[1] != -1 && write(wake_fd[1], &c, 1) < 0)
 		errno = e;
 	errno = e;
+}
+
+/* Take one pending signal's snapshot on; 0 when none is pending. */
+static int
+sig_claim(void)
+{
+	unsigned	n = __atomic_load_n(&sig_pending, __ATOMIC_ACQUIRE);
+
+	while (n != 0) {
+		if (__atomic_compare_exchange_n(&sig_pending, &n, n - 1, 0,
+		    __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
+			return (1);
+	}
+	return (0);
+}
+
+/*
+ * A snapshot for each pending signal.  sig_lock is held throughout, so
+ * the exiting thread that calls this waits for one the agent's thread
+ * has under way (exit_group would kill it half written) and then takes
+ * the rest itself.  Not busy while it waits: a stop must park it.
+ */
+static void
+sig_snapshots(void)
+{
+	char	path[PATH_MAX];
+
+	pthread_mutex_lock(&sig_lock);
+	while (sig_claim()) {
+		if (snap_take(HEAPFMT_AT_SIGNAL, agent_opts.signal, path,
+		    sizeof path) != 0)
+			agent_say("%s", path);
+	}
+	pthread_mutex_unlock(&sig_lock);
 }
 
 static void
@@ -1333,10 +1423,55 @@ serve(int fd)
 		return;		/* the client left */
 }
 
+/*
+ * The socket this process made at the --socket path, known by its inode
+ * so that it is removed at exit only if it is still there.
+ */
+static int		 sock_made;
+static dev_t		 sock_dev;
+static ino_t		 sock_ino;
+
+/*
+ * Put the bound socket at path: where nothing is, or over a socket (one
+ * an earlier run left), never over anything else, which is the user's.
+ */
+static int
+sock_place(const char *tmp, const char *path)
+{
+	struct stat	st;
+
+	if (renameat2(AT_FDCWD, tmp, AT_FDCWD, path, RENAME_NOREPLACE) == 0)
+		return (0);
+	/* EINVAL: a file system without RENAME_NOREPLACE. */
+	if (errno != EEXIST && errno != EINVAL)
+		return (-1);
+	if (lstat(path, &st) != 0)
+		return (errno == ENOENT ? rename(tmp, path) : -1);
+	if (!S_ISSOCK(st.st_mode)) {
+		errno = EEXIST;
+		return (-1);
+	}
+	return (rename(tmp, path));
+}
+
+static void
+sock_remove(void)
+{
+	struct stat	st;
+
+	if (!sock_made || getpid() != ctor_pid)
+		return;
+	sock_made = 0;
+	if (lstat(agent_opts.socket, &st) == 0 && S_ISSOCK(st.st_mode) &&
+	    st.st_dev == sock_dev && st.st_ino == sock_ino)
+		unlink(agent_opts.socket);
+}
+
 static void
 listen_open(void)
 {
 	struct sockaddr_un	sun;
+	struct stat		st;
 	int			fd;
 
 	if (agent_opts.socket[0] == '\0' || getpid() != main_pid)
@@ -1357,15 +1492,29 @@ listen_open(void)
 		close(fd);
 		return;
 	}
-	unlink(sun.sun_path);
-	if (bind(fd, (struct sockaddr *)&sun, sizeof sun) != 0 ||
-	    listen(fd, 4) != 0 || rename(sun.sun_path, agent_opts.socket) !=
-	    0) {
+	/*
+	 * Nothing at that name is removed first: it may be anyone's file
+	 * (a socket of ours left there would need this pid again).
+	 */
+	if (bind(fd, (struct sockaddr *)&sun, sizeof sun) != 0) {
+		agent_say("cannot listen on %s: %s: %s", agent_opts.socket,
+		    sun.sun_path, strerror(errno));
+		close(fd);
+		return;
+	}
+	if (listen(fd, 4) != 0 || sock_place(sun.sun_path,
+	    agent_opts.socket) != 0) {
 		agent_say("cannot listen on %s: %s", agent_opts.socket,
+		    errno == EEXIST ? "it exists and is not a socket" :
 		    strerror(errno));
 		unlink(sun.sun_path);
 		close(fd);
 		return;
+	}
+	if (lstat(agent_opts.socket, &st) == 0) {
+		sock_dev = st.st_dev;
+		sock_ino = st.st_ino;
+		sock_made = 1;
 	}
 	listen_fd = fd;
 }
@@ -1380,11 +1529,12 @@ agent_main(void *arg)
 	char		 buf[16], path[PATH_MAX];
 	uint64_t	 next = 0, now;
 	struct timespec	 ts;
-	int		 n, timeout, fd, sig = 0;
+	int		 n, timeout, fd;
 
 	(void)arg;
 	tls.agent = 1;
 	tls.busy = 1;
+	__atomic_store_n(&agent_ktid, agent_gettid(), __ATOMIC_RELEASE);
 	if (pthread_getattr_np(pthread_self(), &a) == 0) {
 		if (pthread_attr_getstack(&a, &stk, &sz) == 0) {
 			agent_stk_lo = (uint64_t)(uintptr_t)stk;
@@ -1392,7 +1542,9 @@ agent_main(void *arg)
 		}
 		pthread_attr_destroy(&a);
 	}
-	listen_open();
+	/* A signal before the pipe was made wrote nothing to it. */
+	if (agent_opts.signal != 0)
+		sig_snapshots();
 	for (;;) {
 		p[0].fd = wake_fd[0];
 		p[0].events = POLLIN;
@@ -1418,11 +1570,10 @@ agent_main(void *arg)
 		if (n < 0)
 			continue;
 		if (p[0].revents & POLLIN) {
-			if (read(wake_fd[0], buf, sizeof buf) > 0)
-				sig = (unsigned char)buf[0];
-			if (snap_take(HEAPFMT_AT_SIGNAL, sig, path,
-			    sizeof path) != 0)
-				agent_say("%s", path);
+			/* The count is in sig_pending, not in the pipe. */
+			while (read(wake_fd[0], buf, sizeof buf) > 0)
+				;
+			sig_snapshots();
 		}
 		if (listen_fd != -1 && (p[1].revents & POLLIN)) {
 			if ((fd = accept4(listen_fd, NULL, NULL,
@@ -1445,12 +1596,25 @@ agent_thread_start(void)
 		return;
 	if (wake_fd[0] == -1 && pipe2(wake_fd, O_CLOEXEC | O_NONBLOCK) != 0)
 		return;
+	/*
+	 * Before the program runs: a program that ends at once finds the
+	 * socket made, and removes it (agent_exit_snapshot).
+	 */
+	listen_open();
 	/* The agent's thread takes no signal of the program's. */
 	sigfillset(&all);
 	real_pthread_sigmask(SIG_SETMASK, &all, &old);
 	agent_starting = 1;
-	if (pthread_create(&agent_tid, NULL, agent_main, NULL) == 0)
+	__atomic_store_n(&agent_ktid, 0, __ATOMIC_RELEASE);
+	if (pthread_create(&agent_tid, NULL, agent_main, NULL) == 0) {
 		agent_running = 1;
+		/*
+		 * Its tid before the program runs on: a snapshot taken
+		 * before it is known would wait for the thread to stop.
+		 */
+		while (__atomic_load_n(&agent_ktid, __ATOMIC_ACQUIRE) == 0)
+			sched_yield();
+	}
 	agent_starting = 0;
 	real_pthread_sigmask(SIG_SETMASK, &old, NULL);
 }
@@ -1484,6 +1648,7 @@ fork_child(void)
 	fork_parent();
 	ranges_lock = 0;
 	tls.tid = 0;
+	tls.exiting = 0;
 	serial = 0;
 	exit_done = 0;
 	agent_running = 0;
@@ -1494,6 +1659,10 @@ fork_child(void)
 		wake_fd[0] = wake_fd[1] = -1;
 	}
 	ctor_pid = getpid();
+	/* The parent's signals are the parent's to snapshot. */
+	sig_pending = 0;
+	pthread_mutex_init(&sig_lock, NULL);
+	sock_made = 0;
 	/* A child is a run of its own. */
 	agent_started_ns = run_clock();
 	snap_atfork_child();
@@ -1546,6 +1715,8 @@ agent_ctor(void)
 		while ((v /= 10) != 0);
 		setenv("PVHEAP_PID", p, 0);
 	}
+	if (!agent_opts.quiet)
+		err_open();
 	snap_init();
 	install(agent_opts.stopsig, stop_handler, NULL);
 	if (agent_opts.signal != 0)
@@ -1555,17 +1726,34 @@ agent_ctor(void)
 	agent_busy_leave(was);
 }
 
-/* The exit snapshot, once, from the thread that ends the process. */
+/*
+ * The end of the process, on the thread that ends it: the snapshots of
+ * the signals received before it (the agent's thread dies with the
+ * process, perhaps before it took them), the exit snapshot once, the
+ * snapshots of signals that came during it, and the socket goes.
+ */
 static void
 agent_exit_snapshot(void)
 {
 	char	path[PATH_MAX];
 
-	if (!agent_opts.at_exit || agent_state != 2 ||
-	    __atomic_exchange_n(&exit_done, 1, __ATOMIC_ACQ_REL) != 0)
+	/*
+	 * Once per thread: a signal handler that calls _exit while this
+	 * thread is here would wait for the locks it holds.
+	 */
+	if (agent_state != 2 || tls.exiting)
 		return;
-	if (snap_take(HEAPFMT_AT_EXIT, 0, path, sizeof path) != 0)
-		agent_say("%s", path);
+	tls.exiting = 1;
+	if (agent_opts.signal != 0)
+		sig_snapshots();
+	if (agent_opts.at_exit &&
+	    __atomic_exchange_n(&exit_done, 1, __ATOMIC_ACQ_REL) == 0) {
+		if (snap_take(HEAPFMT_AT_EXIT, 0, path, sizeof path) != 0)
+			agent_say("%s", path);
+		if (agent_opts.signal != 0)
+			sig_snapshots();
+	}
+	sock_remove();
 }
 
 /*

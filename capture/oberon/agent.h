@@ -84,6 +84,7 @@ void		 agent_say(const char *, ...) AGENT_HIDDEN
 		    __attribute__((format(printf, 1, 2)));
 int		 agent_is_agent_thread(void) AGENT_HIDDEN;
 void		 agent_thread_stack(uint64_t *, uint64_t *) AGENT_HIDDEN;
+pid_t		 agent_thread_tid(void) AGENT_HIDDEN;
 void		 agent_modules_unloaded(struct abuf *) AGENT_HIDDEN;
 unsigned	 agent_next_serial(void) AGENT_HIDDEN;
 void		*agent_libc_addr(void) AGENT_HIDDEN;

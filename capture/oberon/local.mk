@@ -4,7 +4,8 @@
 # in the build tree).  Neither gets the sanitizers (configure.ac): the
 # agent runs inside other programs.
 PVHEAP_AGENT_SRC = capture/oberon/agent.c capture/oberon/snap.c \
-	capture/oberon/elf.c capture/oberon/agent.h capture/oberon/heapfmt.h
+	capture/oberon/elf.c capture/oberon/agent.h capture/oberon/heapfmt.h \
+	outfile.c outfile.h
 
 agentdir = $(pkglibdir)
 agent_PROGRAMS = capture/oberon/libpvheap.so

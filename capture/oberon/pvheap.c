@@ -5,14 +5,18 @@
  * input and exit status are untouched, and a death by a signal is told
  * the way a shell tells it.
  */
+#include <elf.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <limits.h>
 #include <signal.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <sys/types.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -89,6 +93,117 @@ agent_path(void)
 	return (strdup(PVHEAP_LIBDIR "/libpvheap.so"));
 }
 
+/*
+ * The file execvp(3) would run for prog into buf: prog itself when it
+ * has a slash, else the first executable regular file along PATH; 0 if
+ * none (the exec then fails, and says why).
+ */
+static int
+prog_find(const char *prog, char *buf, size_t size)
+{
+	const char	*path, *p, *colon;
+	struct stat	 sb;
+	size_t		 n;
+	int		 len;
+
+	if (strchr(prog, '/') != NULL) {
+		len = snprintf(buf, size, "%s", prog);
+		return (len >= 0 && (size_t)len < size);
+	}
+	if ((path = getenv("PATH")) == NULL)
+		path = "/bin:/usr/bin";
+	for (p = path;; p = colon + 1) {
+		if ((colon = strchr(p, ':')) == NULL)
+			colon = p + strlen(p);
+		n = (size_t)(colon - p);
+		/* An empty element is the current folder. */
+		len = n == 0 ? snprintf(buf, size, "%s", prog) :
+		    snprintf(buf, size, "%.*s/%s", (int)n, p, prog);
+		if (len >= 0 && (size_t)len < size && stat(buf, &sb) == 0 &&
+		    S_ISREG(sb.st_mode) && access(buf, X_OK) == 0)
+			return (1);
+		if (*colon == '\0')
+			return (0);
+	}
+}
+
+/*
+ * Whether the loader will preload the agent into the program at path:
+ * not into a set-user-ID or set-group-ID program that changes who runs
+ * it (secure execution: LD_PRELOAD is ignored), nor into a program with
+ * no dynamic loader (static).  0, or -1 after saying why.  A file that
+ * is not a 64-bit ELF program (a script, an object file) is the
+ * kernel's to judge.
+ */
+static int
+prog_check(const char *prog, const char *path)
+{
+	Elf64_Ehdr	 eh;
+	Elf64_Phdr	 ph;
+	struct stat	 sb;
+	struct statvfs	 vfs;
+	off_t		 off;
+	int		 fd, i, nosuid;
+
+	/* What exec would run, readable or not (a setuid file may not be). */
+	if (stat(path, &sb) != 0 || !S_ISREG(sb.st_mode))
+		return (0);
+	nosuid = statvfs(path, &vfs) == 0 && (vfs.f_flag & ST_NOSUID);
+	if (!nosuid && (((sb.st_mode & S_ISUID) && sb.st_uid != getuid()) ||
+	    ((sb.st_mode & S_ISGID) && sb.st_gid != getgid()))) {
+		fprintf(stderr, "pvheap: %s: set-%s-ID program: the loader does"
+		    " not preload the agent into it (LD_PRELOAD is ignored),"
+		    " no snapshot could be taken\n", prog,
+		    (sb.st_mode & S_ISUID) && sb.st_uid != getuid() ? "user" :
+		    "group");
+		return (-1);
+	}
+	/* Never blocks: a FIFO put there meanwhile is not a program. */
+	if ((fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)) == -1)
+		return (0);
+	if (fstat(fd, &sb) != 0 || !S_ISREG(sb.st_mode)) {
+		close(fd);
+		return (0);
+	}
+	if (pread(fd, &eh, sizeof eh, 0) != (ssize_t)sizeof eh ||
+	    memcmp(eh.e_ident, ELFMAG, SELFMAG) != 0 ||
+	    eh.e_ident[EI_CLASS] != ELFCLASS64 ||
+	    (eh.e_type != ET_EXEC && eh.e_type != ET_DYN)) {
+		close(fd);
+		return (0);
+	}
+	if (eh.e_phentsize != sizeof ph) {
+		fprintf(stderr, "pvheap: %s: offset %zu: e_phentsize %u, not"
+		    " %zu\n", prog, offsetof(Elf64_Ehdr, e_phentsize),
+		    (unsigned)eh.e_phentsize, sizeof ph);
+		close(fd);
+		return (-1);
+	}
+	if (eh.e_phoff > (uint64_t)sb.st_size || (uint64_t)eh.e_phnum *
+	    sizeof ph > (uint64_t)sb.st_size - eh.e_phoff) {
+		fprintf(stderr, "pvheap: %s: offset %zu: e_phoff %llu: %u"
+		    " program headers past the end of the file (%lld"
+		    " bytes)\n", prog, offsetof(Elf64_Ehdr, e_phoff),
+		    (unsigned long long)eh.e_phoff, (unsigned)eh.e_phnum,
+		    (long long)sb.st_size);
+		close(fd);
+		return (-1);
+	}
+	for (i = 0; i < eh.e_phnum; i++) {
+		off = (off_t)(eh.e_phoff + (uint64_t)i * sizeof ph);
+		if (pread(fd, &ph, sizeof ph, off) != (ssize_t)sizeof ph)
+			break;
+		if (ph.p_type == PT_INTERP) {
+			close(fd);
+			return (0);
+		}
+	}
+	close(fd);
+	fprintf(stderr, "pvheap: %s: statically linked: no dynamic loader"
+	    " to preload the agent, no snapshot could be taken\n", prog);
+	return (-1);
+}
+
 /* Pass what is meant for the program on to it. */
 static void
 forward(int sig)
@@ -115,7 +230,9 @@ main(int argc, char **argv)
 	static const int fwd[] = { SIGTERM, SIGHUP, SIGUSR1, SIGUSR2,
 	    SIGALRM, SIGCONT, SIGWINCH };
 	struct sigaction sa;
+	struct stat	 sb;
 	char		 opts[512], cwd[PATH_MAX], *pre, *end, *prog, *base;
+	char		 file[PATH_MAX];
 	const char	*sock = NULL, *contents = NULL;
 	int		 c, at_exit = 0, depth = 0, quiet = 0, status;
 	double		 every = 0;
@@ -181,6 +298,18 @@ main(int argc, char **argv)
 	if (optind >= argc)
 		usage();
 	prog = argv[optind];
+	/*
+	 * Refused rather than replaced: the path may be any file of the
+	 * user's (the agent checks again when it makes the socket).
+	 */
+	if (sock != NULL && lstat(sock, &sb) == 0 && !S_ISSOCK(sb.st_mode)) {
+		fprintf(stderr, "pvheap: --socket %s: exists and is not a"
+		    " socket\n", sock);
+		return (2);
+	}
+	/* Better said now than found out from a run with no snapshot. */
+	if (prog_find(prog, file, sizeof file) && prog_check(prog, file) != 0)
+		return (1);
 	/* Without another trigger, a snapshot is taken at exit. */
 	if (!snap_sig && every == 0 && sock == NULL)
 		at_exit = 1;

@@ -41,6 +41,7 @@
 
 #include "capture/oberon/agent.h"
 #include "capture/oberon/heapfmt.h"
+#include "outfile.h"
 
 #define PARK_MAX	4096
 #define STOP_WAIT_NS	(2 * 1000000000ull)
@@ -1851,35 +1852,23 @@ write_all(int fd, const void *p, size_t n)
 	return (0);
 }
 
-/* An unnamed file in path's directory (O_TMPFILE), or -1. */
-static int
-snap_tmpfile(const char *path)
-{
-	char		 dir[PATH_MAX];
-	const char	*slash = strrchr(path, '/');
-	size_t		 n;
-
-	if (slash == NULL)
-		return (open(".", O_TMPFILE | O_WRONLY | O_CLOEXEC, 0644));
-	n = (size_t)(slash - path);
-	if (n == 0)
-		n = 1;		/* the root */
-	if (n >= sizeof dir)
-		return (-1);
-	memcpy(dir, path, n);
-	dir[n] = '\0';
-	return (open(dir, O_TMPFILE | O_WRONLY | O_CLOEXEC, 0644));
-}
-
+/*
+ * The file is made by outfile.c (0600, never through a symlink planted
+ * beside it, a FIFO or device written in place, whole or not at all: a
+ * program that dies while a periodic snapshot is written leaves nothing
+ * behind).  Its calls on a descriptor allocate nothing, and the struct
+ * is static: one snapshot at a time (snap_lock), and a thread's stack
+ * may be small.
+ */
 static int
 write_file(const char *path, const struct sec *sec, size_t nsec)
 {
-	uint8_t		 head[HEAPFMT_HEADER], ent[HEAPFMT_SECTION];
-	static const uint8_t zero[8];
-	char		 tmp[PATH_MAX + 8], proc[32];
-	uint64_t	 off, size;
-	size_t		 i;
-	int		 fd, anon = 0;
+	static struct outfile	 of;
+	uint8_t			 head[HEAPFMT_HEADER], ent[HEAPFMT_SECTION];
+	static const uint8_t	 zero[8];
+	uint64_t		 off, size;
+	size_t			 i;
+	int			 fd;
 
 	off = HEAPFMT_HEADER + nsec * HEAPFMT_SECTION;
 	for (i = 0; i < nsec; i++)
@@ -1892,16 +1881,7 @@ write_file(const char *path, const struct sec *sec, size_t nsec)
 	put32(head + 12, (uint32_t)nsec);
 	put64(head + 16, size);
 	put32(head + 24, HEAPFMT_HEADER);
-	snprintf(tmp, sizeof tmp, "%s.tmp", path);
-	/*
-	 * A file with no name until it is whole: a program that dies while
-	 * a periodic snapshot is written (abort, a signal) leaves nothing
-	 * behind.  Where the file system has no O_TMPFILE, a named one.
-	 */
-	if ((fd = snap_tmpfile(path)) != -1)
-		anon = 1;
-	else if ((fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC,
-	    0644)) == -1)
+	if ((fd = outfile_open(&of, path)) == -1)
 		return (-1);
 	if (write_all(fd, head, sizeof head) != 0)
 		goto fail;
@@ -1926,28 +1906,10 @@ write_file(const char *path, const struct sec *sec, size_t nsec)
 			goto fail;
 		off += sec[i].len;
 	}
-	/* Named now that it is whole: the tmp name lives microseconds. */
-	if (anon) {
-		snprintf(proc, sizeof proc, "/proc/self/fd/%d", fd);
-		unlink(tmp);
-		if (linkat(AT_FDCWD, proc, AT_FDCWD, tmp,
-		    AT_SYMLINK_FOLLOW) != 0)
-			goto fail;
-	}
-	if (close(fd) != 0) {
-		unlink(tmp);
-		return (-1);
-	}
 	/* Whole or not at all: a reader never sees half a snapshot. */
-	if (rename(tmp, path) != 0) {
-		unlink(tmp);
-		return (-1);
-	}
-	return (0);
+	return (outfile_close(&of));
 fail:
-	close(fd);
-	if (!anon)
-		unlink(tmp);
+	outfile_abort(&of);
 	return (-1);
 }
 
@@ -1990,7 +1952,7 @@ snap_take(int trigger, int signo, char *msg, size_t msglen)
 	s.signo = signo;
 	s.self = agent_gettid();
 	s.self_program = !agent_is_agent_thread();
-	s.agent = s.self_program ? 0 : s.self;
+	s.agent = agent_thread_tid();
 	s.t0 = now_ns(CLOCK_MONOTONIC);
 	getcontext(&s.uc);
 	/* The loader's lock may be held by a thread we stop: ask first. */

@@ -17,7 +17,8 @@ HEAPTEST_PROGS = tests/data/heap/list tests/data/heap/tree \
 	tests/data/heap/threads tests/data/heap/fork tests/data/heap/exits \
 	tests/data/heap/vtables tests/data/heap/sqlite \
 	tests/data/heap/dlopen tests/data/heap/plugin.so \
-	tests/data/heap/typed tests/data/heap/typedcc
+	tests/data/heap/typed tests/data/heap/typedcc \
+	tests/data/heap/notmpfile.so tests/data/heap/static
 check_PROGRAMS += $(HEAPTEST_PROGS)
 EXTRA_DIST += tests/data/heap/heaptest.h
 tests_data_heap_list_SOURCES = tests/data/heap/list.c
@@ -64,6 +65,15 @@ tests_data_heap_dlopen_LDADD = -ldl
 tests_data_heap_plugin_so_SOURCES = tests/data/heap/plugin.c
 tests_data_heap_plugin_so_CFLAGS = $(HEAPTEST_CFLAGS) -fPIC
 tests_data_heap_plugin_so_LDFLAGS = -shared
+# Static: no dynamic loader, so nothing is preloaded (heap-refuse.sh).
+tests_data_heap_static_SOURCES = tests/data/heap/list.c
+tests_data_heap_static_CFLAGS = $(HEAPTEST_CFLAGS)
+tests_data_heap_static_LDFLAGS = -static
+# Preloaded after the agent: a file system without O_TMPFILE.
+tests_data_heap_notmpfile_so_SOURCES = tests/data/heap/notmpfile.c
+tests_data_heap_notmpfile_so_CFLAGS = $(HEAPTEST_CFLAGS) -fPIC
+tests_data_heap_notmpfile_so_LDFLAGS = -shared
+tests_data_heap_notmpfile_so_LDADD = -ldl
 
 tests_data_heap_sqlite_SOURCES = tests/data/heap/sqlite.c
 tests_data_heap_sqlite_CFLAGS = $(HEAPTEST_CFLAGS) $(SQLITE_CFLAGS)
@@ -73,7 +83,8 @@ tests_data_heap_sqlite_LDADD = $(SQLITE_LIBS)
 HEAP_E2E = tests/e2e/heap-memcheck.sh tests/e2e/heap-signal.sh \
 	tests/e2e/heap-fork.sh tests/e2e/heap-exits.sh tests/e2e/heap-cxx.sh \
 	tests/e2e/heap-sqlite.sh tests/e2e/heap-ingest.sh tests/e2e/heap-cli.sh \
-	tests/e2e/heap-live.sh tests/e2e/heap-export.sh tests/e2e/heap-dwarf.sh
+	tests/e2e/heap-live.sh tests/e2e/heap-export.sh tests/e2e/heap-dwarf.sh \
+	tests/e2e/heap-files.sh tests/e2e/heap-trigger.sh tests/e2e/heap-refuse.sh
 TESTS += $(HEAP_E2E)
 EXTRA_DIST += $(HEAP_E2E) tests/e2e/heap.sh
 HEAP_E2E_LOGS = $(HEAP_E2E:=.log)
