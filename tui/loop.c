@@ -86,6 +86,29 @@ tui_now_ns(void)
 }
 
 /*
+ * The next key, as the key table knows it.  tmux (with TERM=xterm-*),
+ * PuTTY and GNU screen send Home and End as CSI 1~ and CSI 4~, which
+ * libtermkey names after the VT220 keys there, Find and Select, when the
+ * terminfo entry does not claim them: vim and less take them as Home and
+ * End, and so does profview (it binds no Find or Select).
+ */
+static TermKeyResult
+loop_getkey(int force, TermKeyKey *key)
+{
+	TermKeyResult	res;
+
+	res = force ? termkey_getkey_force(loop.tk, key) :
+	    termkey_getkey(loop.tk, key);
+	if (res == TERMKEY_RES_KEY && key->type == TERMKEY_TYPE_KEYSYM) {
+		if (key->code.sym == TERMKEY_SYM_FIND)
+			key->code.sym = TERMKEY_SYM_HOME;
+		else if (key->code.sym == TERMKEY_SYM_SELECT)
+			key->code.sym = TERMKEY_SYM_END;
+	}
+	return (res);
+}
+
+/*
  * Whether to stop a statement that runs inside one step (the :sql table's
  * watcher asks, store_query_watch): Ctrl-C, read here so the loop does
  * not quit on it; SIGTERM or SIGHUP, left for the loop, which dies of
@@ -124,11 +147,8 @@ tui_interrupted(void)
 		return (0);
 	while (loop.nheld < LOOP_HELD) {
 		key = &loop.held[loop.nheld];
-		if (loop.esc_since != 0 && t - loop.esc_since >=
-		    (uint64_t)termkey_get_waittime(loop.tk) * 1000000)
-			res = termkey_getkey_force(loop.tk, key);
-		else
-			res = termkey_getkey(loop.tk, key);
+		res = loop_getkey(loop.esc_since != 0 && t - loop.esc_since >=
+		    (uint64_t)termkey_get_waittime(loop.tk) * 1000000, key);
 		if (res == TERMKEY_RES_AGAIN && loop.esc_since == 0)
 			loop.esc_since = t;
 		if (res != TERMKEY_RES_KEY)
@@ -872,8 +892,7 @@ loop_input(int forced)
 	int		wait;
 
 	for (;;) {
-		res = forced ? termkey_getkey_force(loop.tk, &key) :
-		    termkey_getkey(loop.tk, &key);
+		res = loop_getkey(forced, &key);
 		forced = 0;
 		if (res == TERMKEY_RES_KEY) {
 			loop_one_key(&key);

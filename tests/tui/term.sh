@@ -8,7 +8,7 @@
 # alternate screen, mouse reporting, application cursor keys and keypad
 # (tmux reports each mode).
 . "${top_srcdir:-.}/tests/tui/lib.sh"
-echo 1..24
+echo 1..25
 mkprf
 
 # Alternate screen, application cursor keys, keypad, mouse (normal and
@@ -108,6 +108,16 @@ for term in xterm-256color vt100 linux; do
 	    wait_for "sorted by " && keys Q && restored
 	ok $? "TERM=$term: draws, takes keys, quits cleanly"
 done
+
+# Home and End as tmux sends them to an xterm-256color pane (CSI 1~
+# and 4~, as PuTTY and GNU screen do): termkey's Find and Select, which
+# were "not bound".
+start xterm-256color -- browse 1
+wait_for "[histogram] session 1 | 1/3" && keys End &&
+    wait_for "[histogram] session 1 | 3/3" && keys Home &&
+    wait_for "[histogram] session 1 | 1/3" && ! screen | grep -q "not bound"
+ok $? "TERM=xterm-256color in tmux: Home and End (CSI 1~, 4~) move"
+keys Q
 
 # A TERM curses does not know: an error and status 1, the keypad as
 # termkey found it (initscr would have exited with it in keypad mode).
