@@ -67,6 +67,8 @@ struct mon_rd {
 	size_t			 tmask;
 	int64_t			*open;		/* v2: the path above, by depth */
 	size_t			 nopen;
+	/* What the store's summary and the model add up: must fit. */
+	int64_t			 sum_calls, sum_self, sum_top;
 };
 
 /* "pvtrace-mon 1" or "pvtrace-mon 2", then the end of the line. */
@@ -656,6 +658,22 @@ mon_row(struct mon_rd *r, const char *sect, int64_t i, int64_t count,
 	return (0);
 }
 
+/*
+ * Add v to a sum profview makes of the file's numbers (the session's
+ * summary adds the functions' calls, the model their self times and the
+ * top paths' times): a sum past 64 bits is refused here, at the line
+ * that takes it over, not by the store with no line or field.
+ */
+static int
+mon_sum(struct mon_rd *r, int64_t *sum, int64_t v, const struct mon_tok *t,
+    const char *field, const char *what)
+{
+	if (__builtin_add_overflow(*sum, v, sum))
+		return (ingest_fail(r->ctx, t->off, field, "the %s add up"
+		    " past 64 bits here", what));
+	return (0);
+}
+
 /* The times of a [functions] or [paths] line: calls and seven times. */
 static int
 mon_times(struct mon_rd *r, size_t at, const char *sect, uint64_t *calls,
@@ -711,6 +729,11 @@ mon_functions(struct mon_rd *r, int64_t count)
 			return (ingest_fail(ctx, r->v[11].off, "function",
 			    "'%.*s' is listed twice", (int)r->v[11].len,
 			    r->v[11].p));
+		if (mon_sum(r, &r->sum_calls, (int64_t)f.calls, &r->v[0],
+		    "calls", "functions' calls") != 0 || mon_sum(r,
+		    &r->sum_self, t[0], &r->v[1], "self_ns",
+		    "functions' self times") != 0)
+			return (-1);
 		if ((module = mon_name(r, &r->v[8], "module")) == NULL)
 			return (-1);
 		if ((key = mon_key(r, r->v[11].p, r->v[11].len, r->v[11].off,
@@ -853,6 +876,9 @@ mon_paths(struct mon_rd *r, int64_t count)
 				return (ingest_fail(ctx, r->v[7].off, "path",
 				    "its parent path is not above it"));
 		}
+		if (parent < 0 && mon_sum(r, &r->sum_top, t[1], &r->v[2],
+		    "total_ns", "top paths' times") != 0)
+			return (-1);
 		if (mon_set(r->path, r->npath, &r->pmap, &r->pmask, s, len,
 		    0) >= 0)
 			return (ingest_fail(ctx, r->v[7].off, "path", "listed"
@@ -972,6 +998,9 @@ mon_paths_tree(struct mon_rd *r, int64_t count)
 			return (ingest_fail(ctx, v[7].off, "parent", "path %"
 			    PRId64 " is not above path %" PRId64 " (a parent"
 			    " comes before its children)", parent, i));
+		if (parent < 0 && mon_sum(r, &r->sum_top, t[1], &v[2],
+		    "total_ns", "top paths' times") != 0)
+			return (-1);
 		depth = parent < 0 ? 1 : r->tree[parent].depth + 1;
 		if (depth > 1 && ((size_t)depth - 1 > r->nopen ||
 		    r->open[depth - 2] != parent))

@@ -519,6 +519,51 @@ START_TEST(test_bad_v1_paths)
 }
 END_TEST
 
+/*
+ * Numbers each in range whose sum is not: the functions' calls (the
+ * session's summary adds them: the store said "integer overflow" with
+ * no line or field), their self times and the top paths' times (the
+ * model adds them).
+ */
+static void
+overflow(const char *base, const char *from1, const char *to1,
+    const char *from2, const char *to2, const char *field)
+{
+	char	*text = edit_in(base, from1, to1);
+
+	bad_in(text, from2, to2, field, "add up past 64 bits");
+	free(text);
+}
+
+START_TEST(test_overflow)
+{
+	overflow(good_text, "       1000          500000",
+	    "9223372036854775000          500000",
+	    "          2          300000          800000",
+	    "9000000000000000000          300000          800000", "calls");
+	overflow(good_text, "       1000          500000",
+	    "       1000 9000000000000000000",
+	    "          2          300000          800000",
+	    "          2 9000000000000000000          800000", "self_ns");
+	overflow(good_text, "       1000          500000",
+	    "       1000 -9000000000000000000",
+	    "          2          300000          800000",
+	    "          2 -9000000000000000000          800000", "self_ns");
+	overflow(good_text, "1000000           90000          890000          30"
+	    "       10200 - main", "9000000000000000000           90000"
+	    "          890000          30       10200 - main",
+	    "-20000          -20000          -20000          50          50 -"
+	    " helper", "9000000000000000000          -20000          -20000"
+	    "          50          50 - helper", "total_ns");
+	overflow(good_v1_text, "1000000           90000          890000"
+	    "          30       10200 main", "9000000000000000000"
+	    "           90000          890000          30       10200 main",
+	    "-20000          -20000          -20000          50          50"
+	    " helper", "9000000000000000000          -20000          -20000"
+	    "          50          50 helper", "total_ns");
+}
+END_TEST
+
 START_TEST(test_nul)
 {
 	char	 text[sizeof good_text], *at, *cause;
@@ -665,6 +710,7 @@ mon_suite(void)
 	tcase_add_test(tc, test_bad_fields);
 	tcase_add_test(tc, test_bad_tree);
 	tcase_add_test(tc, test_bad_v1_paths);
+	tcase_add_test(tc, test_overflow);
 	tcase_add_test(tc, test_nul);
 	tcase_add_test(tc, test_unknown_header);
 	tcase_add_test(tc, test_inconsistent_calls);
