@@ -58,14 +58,14 @@ struct mon_rd {
 	size_t			 nfn;
 	uint32_t		*fmap;		/* key hash -> fn + 1 */
 	size_t			 fmask;
-	char			**path;		/* v1: [paths], escaped, by id */
+	char			**path;		/* v1: paths, escaped, by id */
 	size_t			 npath, cappath;
 	uint32_t		*pmap;		/* path hash -> id + 1 */
 	size_t			 pmask;
 	struct mon_path		*tree;		/* v2: [paths] by id */
-	uint32_t		*tmap;		/* (parent, fn) hash -> id + 1 */
+	uint32_t		*tmap;		/* (parent, fn) -> id + 1 */
 	size_t			 tmask;
-	int64_t			*open;		/* v2: the path above, by depth */
+	int64_t			*open;		/* v2: path above, by depth */
 	size_t			 nopen;
 	/* What the store's summary and the model add up: must fit. */
 	int64_t			 sum_calls, sum_self, sum_top;
@@ -913,9 +913,10 @@ mon_paths(struct mon_rd *r, int64_t count)
 static uint64_t
 mon_tree_hash(int64_t parent, uint32_t fn)
 {
-	uint64_t	h = ((uint64_t)parent << 32 ^ fn) * 0x9e3779b97f4a7c15ULL;
+	uint64_t	h = (uint64_t)parent << 32 ^ fn;
 
-	/* The high half folded in: the low one is fn's alone. */
+	/* The high half folded in: the product's low one is fn's alone. */
+	h *= 0x9e3779b97f4a7c15ULL;
 	return (h ^ h >> 32);
 }
 
