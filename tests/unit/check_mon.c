@@ -498,6 +498,9 @@ START_TEST(test_bad_tree)
 	bad("10000 1 leaf", "10000 0 work", "function", "twice");
 	bad("10000 1 leaf", "10000 main;work;leaf", "[paths]", "8 fields");
 	bad("10000 1 leaf", "10000 1 leaf 2", "[paths]", "10 fields");
+	/* Counts that lie either way. */
+	bad("[paths] 5", "[paths] 6", "[paths]", "not the 6");
+	bad("[paths] 5", "[paths] 3", "[left out]", "expected");
 }
 END_TEST
 
