@@ -19,8 +19,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
+#include <fcntl.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "capture/amiga/pvtrace.h"
 
@@ -891,12 +894,26 @@ mon_read_old(struct mon *m, const char *path, const struct pvt_plan *p,
 	uint32_t	 node, fi, *pnode = NULL;
 	size_t		 npath = 0, cappath = 0;
 	char		 bid[80];
+	struct stat	 st;
+	int		 fd;
 
-	if ((f = fopen(path, "r")) == NULL) {
-		if (errno == ENOENT)
-			return (0);	/* the first run */
+	/*
+	 * A FIFO or device named with -o holds no profile to add to (and
+	 * reading a FIFO would wait for a writer that never comes): the run
+	 * is written to it alone, as a first run is.
+	 */
+	if ((fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)) == -1 &&
+	    errno == ENOENT)
+		return (0);	/* the first run */
+	if (fd != -1 && fstat(fd, &st) == 0 && !S_ISREG(st.st_mode)) {
+		close(fd);
+		return (0);
+	}
+	if (fd == -1 || (f = fdopen(fd, "r")) == NULL) {
 		if (asprintf(cause, "-a: %s: %s", path, strerror(errno)) < 0)
 			*cause = NULL;
+		if (fd != -1)
+			close(fd);
 		return (-1);
 	}
 	bid[0] = '\0';
