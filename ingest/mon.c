@@ -6,6 +6,11 @@
  * must be in [functions], a path's parent must come before it, and the
  * file must reach [end], so a profile cut short or edited wrong is
  * refused with the byte offset and the field.
+ *
+ * Version 2 writes [paths] as a tree, each path its parent's number and
+ * one function; version 1 wrote every path in full (its size grew with
+ * the square of the recursion's depth) and is still read: users keep
+ * old profiles.
  */
 #include <ctype.h>
 #include <errno.h>
@@ -17,7 +22,7 @@
 #include "xmalloc.h"
 #include "ingest/ingest.h"
 
-#define MON_MAGIC	"pvtrace-mon 1"
+#define MON_MAGIC	"pvtrace-mon "
 #define MON_FIELDS	16
 
 /* A field of a line: where it is in the file and its bytes. */
@@ -33,31 +38,49 @@ struct mon_fn {
 	size_t		 off;
 };
 
+/* A path of version 2's tree. */
+struct mon_path {
+	int64_t		 parent;	/* -1: from the top */
+	int64_t		 depth;
+	uint32_t	 fn;
+};
+
 struct mon_rd {
 	struct ingest_ctx	*ctx;
 	size_t			 pos;		/* the next line's offset */
 	size_t			 line;		/* this line's offset */
 	struct mon_tok		 v[MON_FIELDS];
 	size_t			 n;
+	int			 version;	/* 1 or 2 */
 	int			 cpu;		/* CPU times were kept */
 	struct mon_fn		*fn;
 	char			**fkey;		/* by fn: the key as written */
 	size_t			 nfn;
 	uint32_t		*fmap;		/* key hash -> fn + 1 */
 	size_t			 fmask;
-	char			**path;		/* [paths], escaped, by id */
+	char			**path;		/* v1: paths, escaped, by id */
 	size_t			 npath, cappath;
 	uint32_t		*pmap;		/* path hash -> id + 1 */
 	size_t			 pmask;
+	struct mon_path		*tree;		/* v2: [paths] by id */
+	uint32_t		*tmap;		/* (parent, fn) -> id + 1 */
+	size_t			 tmask;
+	int64_t			*open;		/* v2: path above, by depth */
+	size_t			 nopen;
+	/* What the store's summary and the model add up: must fit. */
+	int64_t			 sum_calls, sum_self, sum_top;
 };
 
+/* "pvtrace-mon 1" or "pvtrace-mon 2", then the end of the line. */
 static int
 mon_detect(const uint8_t *buf, size_t len, const char *name)
 {
+	size_t	n = sizeof MON_MAGIC - 1;
+
 	(void)name;
-	if (len >= sizeof MON_MAGIC && memcmp(buf, MON_MAGIC,
-	    sizeof MON_MAGIC - 1) == 0 && (buf[sizeof MON_MAGIC - 1] == '\n' ||
-	    buf[sizeof MON_MAGIC - 1] == '\r'))
+	if (len >= n + 2 && memcmp(buf, MON_MAGIC, n) == 0 &&
+	    (buf[n] == '1' || buf[n] == '2') && (buf[n + 1] == '\n' ||
+	    buf[n + 1] == '\r'))
 		return (100);
 	return (0);
 }
@@ -635,6 +658,22 @@ mon_row(struct mon_rd *r, const char *sect, int64_t i, int64_t count,
 	return (0);
 }
 
+/*
+ * Add v to a sum profview makes of the file's numbers (the session's
+ * summary adds the functions' calls, the model their self times and the
+ * top paths' times): a sum past 64 bits is refused here, at the line
+ * that takes it over, not by the store with no line or field.
+ */
+static int
+mon_sum(struct mon_rd *r, int64_t *sum, int64_t v, const struct mon_tok *t,
+    const char *field, const char *what)
+{
+	if (__builtin_add_overflow(*sum, v, sum))
+		return (ingest_fail(r->ctx, t->off, field, "the %s add up"
+		    " past 64 bits here", what));
+	return (0);
+}
+
 /* The times of a [functions] or [paths] line: calls and seven times. */
 static int
 mon_times(struct mon_rd *r, size_t at, const char *sect, uint64_t *calls,
@@ -690,6 +729,11 @@ mon_functions(struct mon_rd *r, int64_t count)
 			return (ingest_fail(ctx, r->v[11].off, "function",
 			    "'%.*s' is listed twice", (int)r->v[11].len,
 			    r->v[11].p));
+		if (mon_sum(r, &r->sum_calls, (int64_t)f.calls, &r->v[0],
+		    "calls", "functions' calls") != 0 || mon_sum(r,
+		    &r->sum_self, t[0], &r->v[1], "self_ns",
+		    "functions' self times") != 0)
+			return (-1);
 		if ((module = mon_name(r, &r->v[8], "module")) == NULL)
 			return (-1);
 		if ((key = mon_key(r, r->v[11].p, r->v[11].len, r->v[11].off,
@@ -832,6 +876,9 @@ mon_paths(struct mon_rd *r, int64_t count)
 				return (ingest_fail(ctx, r->v[7].off, "path",
 				    "its parent path is not above it"));
 		}
+		if (parent < 0 && mon_sum(r, &r->sum_top, t[1], &r->v[2],
+		    "total_ns", "top paths' times") != 0)
+			return (-1);
 		if (mon_set(r->path, r->npath, &r->pmap, &r->pmask, s, len,
 		    0) >= 0)
 			return (ingest_fail(ctx, r->v[7].off, "path", "listed"
@@ -848,6 +895,137 @@ mon_paths(struct mon_rd *r, int64_t count)
 		p.parent = parent;
 		p.func = func;
 		p.depth = (int64_t)depth;
+		p.self_ns = t[0];
+		p.total_ns = t[1];
+		p.self_cpu_ns = t[2];
+		p.total_cpu_ns = t[3];
+		p.self_err_ns = t[4];
+		p.total_err_ns = t[5];
+		rc = store_callpath_add(ctx->st, ctx->session, &p, r->cpu);
+		free(func);
+		if (rc != 0)
+			return (ingest_store_fail(ctx, "callpath"));
+		ingest_progress(ctx, r->pos);
+	}
+	return (0);
+}
+
+static uint64_t
+mon_tree_hash(int64_t parent, uint32_t fn)
+{
+	uint64_t	h = (uint64_t)parent << 32 ^ fn;
+
+	/* The high half folded in: the product's low one is fn's alone. */
+	h *= 0x9e3779b97f4a7c15ULL;
+	return (h ^ h >> 32);
+}
+
+/*
+ * Version 2's path: parent is a path above it (or none), fn is new under
+ * it; 1 if so and added, 0 if (parent, fn) is there already.
+ */
+static int
+mon_tree_add(struct mon_rd *r, int64_t parent, uint32_t fn, int64_t depth)
+{
+	struct mon_path	*t;
+	size_t		 h, i, mask;
+	uint32_t	*nm;
+
+	if (r->tmap == NULL || (r->npath + 1) * 2 > r->tmask + 1) {
+		mask = r->tmap == NULL ? 255 : r->tmask * 2 + 1;
+		nm = xcalloc(mask + 1, sizeof *nm);
+		for (i = 0; i < r->npath; i++) {
+			h = mon_tree_hash(r->tree[i].parent, r->tree[i].fn) &
+			    mask;
+			while (nm[h] != 0)
+				h = (h + 1) & mask;
+			nm[h] = (uint32_t)i + 1;
+		}
+		free(r->tmap);
+		r->tmap = nm;
+		r->tmask = mask;
+	}
+	for (h = mon_tree_hash(parent, fn) & r->tmask; r->tmap[h] != 0;
+	    h = (h + 1) & r->tmask) {
+		t = &r->tree[r->tmap[h] - 1];
+		if (t->parent == parent && t->fn == fn)
+			return (0);
+	}
+	if (r->npath == r->cappath) {
+		r->cappath = r->cappath != 0 ? r->cappath * 2 : 256;
+		r->tree = xreallocarray(r->tree, r->cappath, sizeof *r->tree);
+		r->open = xreallocarray(r->open, r->cappath, sizeof *r->open);
+	}
+	t = &r->tree[r->npath];
+	t->parent = parent;
+	t->fn = fn;
+	t->depth = depth;
+	r->tmap[h] = (uint32_t)r->npath + 1;
+	return (1);
+}
+
+/*
+ * Version 2's [paths]: "... parent function", parent the number of a
+ * path above it (from 0) or '-'.  Each line's depth is its parent's plus
+ * one, and the order must be depth first (the parent is the line above or
+ * a path that line extends: the call tree's view draws it so), which also
+ * makes a cycle impossible: a parent is always an earlier line.
+ */
+static int
+mon_paths_tree(struct mon_rd *r, int64_t count)
+{
+	struct ingest_ctx	*ctx = r->ctx;
+	struct store_callpath	 p;
+	struct mon_tok		*v = r->v;
+	char			*func;
+	int64_t			 i, t[6], fi, parent, depth;
+	int			 rc, null;
+
+	for (i = 0; i < count; i++) {
+		if (mon_row(r, "[paths]", i, count, 9, 10) != 0)
+			return (-1);
+		memset(&p, 0, sizeof p);
+		if (mon_times(r, 0, "[paths]", &p.calls, t) != 0)
+			return (-1);
+		if (mon_int(r, &v[7], "parent", 0, 1, &parent, &null) != 0)
+			return (-1);
+		if (null)
+			parent = -1;
+		else if (parent >= count)
+			return (ingest_fail(ctx, v[7].off, "parent", "path %"
+			    PRId64 " is out of range: [paths] has %" PRId64,
+			    parent, count));
+		else if (parent >= i)
+			return (ingest_fail(ctx, v[7].off, "parent", "path %"
+			    PRId64 " is not above path %" PRId64 " (a parent"
+			    " comes before its children)", parent, i));
+		if (parent < 0 && mon_sum(r, &r->sum_top, t[1], &v[2],
+		    "total_ns", "top paths' times") != 0)
+			return (-1);
+		depth = parent < 0 ? 1 : r->tree[parent].depth + 1;
+		if (depth > 1 && ((size_t)depth - 1 > r->nopen ||
+		    r->open[depth - 2] != parent))
+			return (ingest_fail(ctx, v[7].off, "parent", "path %"
+			    PRId64 " is not on the path above it: not depth"
+			    " first", parent));
+		if ((fi = mon_known(r, v[8].p, v[8].len, v[8].off,
+		    "function")) < 0)
+			return (-1);
+		if (!mon_tree_add(r, parent, (uint32_t)fi, depth))
+			return (ingest_fail(ctx, v[8].off, "function", "'%.*s'"
+			    " is under path %" PRId64 " twice",
+			    (int)(v[8].len > 60 ? 60 : v[8].len), v[8].p,
+			    parent));
+		r->nopen = (size_t)depth;
+		r->open[depth - 1] = (int64_t)r->npath;
+		if ((func = mon_key(r, v[8].p, v[8].len, v[8].off, "function",
+		    NULL)) == NULL)
+			return (-1);
+		r->fn[fi].pathcalls += p.calls;
+		p.id = (int64_t)r->npath++;
+		p.parent = parent;
+		p.func = func;
+		p.depth = depth;
 		p.self_ns = t[0];
 		p.total_ns = t[1];
 		p.self_cpu_ns = t[2];
@@ -913,11 +1091,13 @@ mon_load(struct ingest_ctx *ctx)
 	memset(&h, 0, sizeof h);
 	r.ctx = ctx;
 	if (mon_next(&r, 2) != 1 || r.n != 2 || !mon_is(&r.v[0],
-	    "pvtrace-mon") || !mon_is(&r.v[1], "1")) {
+	    "pvtrace-mon") || (!mon_is(&r.v[1], "1") && !mon_is(&r.v[1],
+	    "2"))) {
 		ingest_fail(ctx, 0, "magic", "not a pvtrace profile of"
-		    " version 1");
+		    " version 1 or 2");
 		goto out;
 	}
+	r.version = r.v[1].p[0] - '0';
 	for (;;) {
 		if ((s = mon_data(&r, MON_FIELDS)) != 1) {
 			if (s == 0)
@@ -979,7 +1159,8 @@ mon_load(struct ingest_ctx *ctx)
 			s = mon_calls(&r, count);
 			break;
 		case 2:
-			s = mon_paths(&r, count);
+			s = r.version == 1 ? mon_paths(&r, count) :
+			    mon_paths_tree(&r, count);
 			break;
 		default:
 			s = mon_left_out(&r, count);
@@ -1018,10 +1199,13 @@ out:
 	free(r.fkey);
 	free(r.fn);
 	free(r.fmap);
-	for (i = 0; i < r.npath; i++)
+	for (i = 0; r.path != NULL && i < r.npath; i++)
 		free(r.path[i]);
 	free(r.path);
 	free(r.pmap);
+	free(r.tree);
+	free(r.tmap);
+	free(r.open);
 	return (rc);
 }
 

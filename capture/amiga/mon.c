@@ -19,8 +19,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
+#include <fcntl.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "capture/amiga/pvtrace.h"
 
@@ -92,10 +95,17 @@ mon_hash_str(const char *s)
 	return (h);
 }
 
+/*
+ * The maps take the low bits, and a product's low 32 bits depend on b's
+ * alone: every node of one function (a deep recursion's thousands) fell
+ * into one run of the table.  The high half, folded in, depends on a.
+ */
 static uint64_t
 mon_hash2(uint32_t a, uint32_t b)
 {
-	return (((uint64_t)a << 32 | b) * 0x9e3779b97f4a7c15ULL);
+	uint64_t	h = ((uint64_t)a << 32 | b) * 0x9e3779b97f4a7c15ULL;
+
+	return (h ^ h >> 32);
 }
 
 /* Grow a map to keep it at most half full; rehash with hashfn. */
@@ -560,11 +570,18 @@ mon_put_err(FILE *f, double v)
 	fprintf(f, " %11.0f", v);
 }
 
+/*
+ * [paths] is written as a tree, each path its parent's number (its place
+ * in the section, from 0) and one function: a path written out in full
+ * made the file grow with the square of the recursion's depth (10,000
+ * levels were half a GB).  The walk is depth first, so a parent is
+ * always numbered before its children.
+ */
 struct mon_pathw {
-	FILE	*f;
-	char	**keys;		/* path so far */
-	size_t	 depth, cap;
-	int	 cpu_ok;
+	FILE		*f;
+	uint32_t	*id;		/* by node: its number in [paths] */
+	uint32_t	 next;
+	int		 cpu_ok;
 };
 
 static void
@@ -572,19 +589,8 @@ mon_path_visit(struct mon *m, uint32_t i, void *arg)
 {
 	struct mon_pathw	*w = arg;
 	struct mon_node		*n = &m->node[i];
-	uint32_t		 j, d = 0;
-	size_t			 k;
 
-	for (j = i; j != 0; j = m->node[j].parent)
-		d++;
-	if (d > w->cap) {
-		w->cap = d * 2;
-		w->keys = reallocarray(w->keys, w->cap, sizeof *w->keys);
-		if (w->keys == NULL)
-			exit(127);
-	}
-	for (j = i, k = d; j != 0; j = m->node[j].parent)
-		w->keys[--k] = m->fn[m->node[j].func].key;
+	w->id[i] = w->next++;
 	fprintf(w->f, "%11" PRIu64, n->calls);
 	mon_put_time(w->f, n->self, 1);
 	mon_put_time(w->f, n->total, 1);
@@ -592,13 +598,11 @@ mon_path_visit(struct mon *m, uint32_t i, void *arg)
 	mon_put_time(w->f, n->tcpu, w->cpu_ok);
 	mon_put_err(w->f, n->eself);
 	mon_put_err(w->f, n->etotal);
-	fputc(' ', w->f);
-	for (k = 0; k < d; k++) {
-		if (k > 0)
-			fputc(';', w->f);
-		fputs(w->keys[k], w->f);
-	}
-	fputc('\n', w->f);
+	if (n->parent == 0)
+		fputs(" -", w->f);
+	else
+		fprintf(w->f, " %" PRIu32, w->id[n->parent]);
+	fprintf(w->f, " %s\n", m->fn[n->func].key);
 }
 
 static int
@@ -678,7 +682,7 @@ pvt_mon_write(struct pvt_shm *shm, const struct pvt_plan *p,
 
 	if ((f = pvt_create(&o, path, cause)) == NULL)
 		goto out;
-	fprintf(f, "pvtrace-mon %d\n", PVT_VERSION);
+	fprintf(f, "pvtrace-mon %d\n", PVT_MON_VERSION);
 	fputs("# pvtrace(1)'s p2 profile: calls, time in self and in"
 	    " self+children\n# (real and CPU, ns); layout in"
 	    " profview-formats(5), MON FILES.\n", f);
@@ -794,12 +798,14 @@ pvt_mon_write(struct pvt_shm *shm, const struct pvt_plan *p,
 	fprintf(f, "\n[paths] %zu\n", m.nnode - 1);
 	fprintf(f, "#%10s %15s %15s %15s %15s %11s %11s %s\n", "calls",
 	    "self_ns", "total_ns", "self_cpu_ns", "total_cpu_ns", "self_err",
-	    "total_err", "path");
+	    "total_err", "parent function");
 	memset(&w, 0, sizeof w);
 	w.f = f;
 	w.cpu_ok = cpu_ok;
+	if ((w.id = calloc(m.nnode, sizeof *w.id)) == NULL)
+		exit(127);
 	mon_derive(&m, mon_path_visit, &w);
-	free(w.keys);
+	free(w.id);
 
 	fstate = (const uint8_t *)((char *)shm + shm->fn_state_off);
 	for (i = 0; i < p->nfn; i++)
@@ -882,17 +888,32 @@ mon_read_old(struct mon *m, const char *path, const struct pvt_plan *p,
 	char		*line = NULL, *v[14], *s, *key, *save;
 	size_t		 cap = 0, ln = 0, n, i;
 	ssize_t		 len;
-	int		 sect = 0, rv = -1;
-	int64_t		 x[5];
+	int		 sect = 0, rv = -1, version = 0;
+	int64_t		 x[5], up;
 	double		 e[2];
-	uint32_t	 node, fi;
+	uint32_t	 node, fi, *pnode = NULL;
+	size_t		 npath = 0, cappath = 0;
 	char		 bid[80];
+	struct stat	 st;
+	int		 fd;
 
-	if ((f = fopen(path, "r")) == NULL) {
-		if (errno == ENOENT)
-			return (0);	/* the first run */
+	/*
+	 * A FIFO or device named with -o holds no profile to add to (and
+	 * reading a FIFO would wait for a writer that never comes): the run
+	 * is written to it alone, as a first run is.
+	 */
+	if ((fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)) == -1 &&
+	    errno == ENOENT)
+		return (0);	/* the first run */
+	if (fd != -1 && fstat(fd, &st) == 0 && !S_ISREG(st.st_mode)) {
+		close(fd);
+		return (0);
+	}
+	if (fd == -1 || (f = fdopen(fd, "r")) == NULL) {
 		if (asprintf(cause, "-a: %s: %s", path, strerror(errno)) < 0)
 			*cause = NULL;
+		if (fd != -1)
+			close(fd);
 		return (-1);
 	}
 	bid[0] = '\0';
@@ -902,9 +923,16 @@ mon_read_old(struct mon *m, const char *path, const struct pvt_plan *p,
 		ln++;
 		if (len > 0 && line[len - 1] == '\n')
 			line[--len] = '\0';
-		if (ln == 1 && strcmp(line, "pvtrace-mon 1") != 0) {
-			mon_bad(cause, path, ln, "not a pvtrace .mon file");
-			goto out;
+		if (ln == 1) {
+			if (strcmp(line, "pvtrace-mon 1") == 0)
+				version = 1;
+			else if (strcmp(line, "pvtrace-mon 2") == 0)
+				version = 2;
+			else {
+				mon_bad(cause, path, ln, "not a pvtrace .mon"
+				    " file of version 1 or 2");
+				goto out;
+			}
 		}
 		if (line[0] == '#' || line[0] == '\0' || ln == 1)
 			continue;
@@ -977,7 +1005,7 @@ mon_read_old(struct mon *m, const char *path, const struct pvt_plan *p,
 			m->fn[m->nfn].how = strcmp(v[7], "trap") == 0;
 			mon_fn_index(m, (uint32_t)m->nfn++);
 		} else if (sect == 2) {
-			if (n != 8)
+			if (n != (version == 1 ? 8 : 9))
 				goto bad;
 			for (i = 0; i < 5; i++) {
 				if (mon_num(v[i], &x[i], i > 0) != 0)
@@ -987,14 +1015,40 @@ mon_read_old(struct mon *m, const char *path, const struct pvt_plan *p,
 			    sscanf(v[6], "%lf", &e[1]) != 1)
 				goto bad;
 			node = 0;
-			for (key = strtok_r(v[7], ";", &save); key != NULL;
-			    key = strtok_r(NULL, ";", &save)) {
-				if (!mon_fn_find(m, key, &fi)) {
+			if (version == 1) {
+				/* The path in full, from the outermost. */
+				for (key = strtok_r(v[7], ";", &save);
+				    key != NULL;
+				    key = strtok_r(NULL, ";", &save)) {
+					if (!mon_fn_find(m, key, &fi)) {
+						mon_bad(cause, path, ln,
+						    "function %s is in no"
+						    " [functions] line", key);
+						goto out;
+					}
+					node = mon_child(m, node, fi);
+				}
+			} else {
+				/* Its parent's number, above it, or '-'. */
+				if (strcmp(v[7], "-") != 0) {
+					if (mon_num(v[7], &up, 0) != 0 ||
+					    (uint64_t)up >= npath) {
+						mon_bad(cause, path, ln,
+						    "parent %s is not a path"
+						    " above it", v[7]);
+						goto out;
+					}
+					node = pnode[up];
+				}
+				if (!mon_fn_find(m, v[8], &fi)) {
 					mon_bad(cause, path, ln, "function %s"
-					    " is in no [functions] line", key);
+					    " is in no [functions] line", v[8]);
 					goto out;
 				}
 				node = mon_child(m, node, fi);
+				pnode = pvt_grow(pnode, &cappath, npath,
+				    sizeof *pnode);
+				pnode[npath++] = node;
 			}
 			if (node == 0)
 				goto bad;
@@ -1012,6 +1066,7 @@ mon_read_old(struct mon *m, const char *path, const struct pvt_plan *p,
 bad:
 	mon_bad(cause, path, ln, "malformed line");
 out:
+	free(pnode);
 	free(line);
 	fclose(f);
 	return (rv);

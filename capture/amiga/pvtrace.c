@@ -9,13 +9,17 @@
 #include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <sys/wait.h>
+#include <sys/xattr.h>
 
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
+#include <grp.h>
 #include <inttypes.h>
 #include <limits.h>
+#include <pwd.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -132,6 +136,53 @@ pvt_find_prog(const char *prog)
 			return (r);
 	}
 	pvt_die("%s: not found in PATH", prog);
+}
+
+/*
+ * Refuse a program that exec would run with other credentials: set-user-
+ * ID to another user, set-group-ID to another group, or given file
+ * capabilities (not root).  The loader runs such a program in secure mode
+ * and ignores LD_PRELOAD, so the agent would never load and the profile
+ * would be empty, without a word.  The kernel's own exceptions are kept:
+ * a nosuid mount, and no_new_privs, run it with ours.
+ */
+static void
+pvt_check_secure(const char *prog)
+{
+	struct stat	 st;
+	struct statvfs	 vfs;
+	struct passwd	*pw;
+	struct group	*gr;
+	char		 id[32];
+
+	if (stat(prog, &st) != 0)
+		return;		/* the exec says why */
+	if ((statvfs(prog, &vfs) == 0 && (vfs.f_flag & ST_NOSUID)) ||
+	    prctl(PR_GET_NO_NEW_PRIVS, 0, 0, 0, 0) == 1)
+		return;
+	if ((st.st_mode & S_ISUID) && st.st_uid != getuid()) {
+		if ((pw = getpwuid(st.st_uid)) == NULL)
+			snprintf(id, sizeof id, "%u", (unsigned)st.st_uid);
+		pvt_die("%s is set-user-ID (to %s): the loader ignores"
+		    " LD_PRELOAD for it, so the agent cannot be loaded and"
+		    " nothing would be counted; no profile written", prog,
+		    pw != NULL ? pw->pw_name : id);
+	}
+	/* Without group execute, the bit means mandatory locking. */
+	if ((st.st_mode & (S_ISGID | S_IXGRP)) == (S_ISGID | S_IXGRP) &&
+	    st.st_gid != getgid()) {
+		if ((gr = getgrgid(st.st_gid)) == NULL)
+			snprintf(id, sizeof id, "%u", (unsigned)st.st_gid);
+		pvt_die("%s is set-group-ID (to %s): the loader ignores"
+		    " LD_PRELOAD for it, so the agent cannot be loaded and"
+		    " nothing would be counted; no profile written", prog,
+		    gr != NULL ? gr->gr_name : id);
+	}
+	if (getuid() != 0 && getxattr(prog, "security.capability", NULL,
+	    0) > 0)
+		pvt_die("%s has file capabilities: the loader ignores"
+		    " LD_PRELOAD for it, so the agent cannot be loaded and"
+		    " nothing would be counted; no profile written", prog);
 }
 
 /* NAME.EXT in the current directory, for a program path. */
@@ -365,6 +416,7 @@ pvt_cmd_run(int argc, char **argv)
 	if (optind >= argc)
 		pvt_usage();
 	prog = pvt_find_prog(argv[optind]);
+	pvt_check_secure(prog);
 
 	/* p1's plan: the one given, the one beside, or a new one. */
 	pdt = plan != NULL ? strdup(plan) : pvt_beside(prog, "pdt");

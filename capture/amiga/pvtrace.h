@@ -22,6 +22,11 @@
 #include "outfile.h"
 
 #define PVT_VERSION	1
+/*
+ * The .mon's own version: 2 writes [paths] as a tree (parent number and
+ * function), 1 wrote each path in full; -a reads both.
+ */
+#define PVT_MON_VERSION	2
 
 /* How a function's entry is trapped. */
 enum pvt_how {

@@ -19,9 +19,64 @@
 /*
  * A profile as pvtrace writes one: main calls work (which calls leaf)
  * and two static functions both named helper (so qualified), and a
- * function with a space in its name.
+ * function with a space in its name.  Its [paths] are a tree: each
+ * path's parent (its number in the section) and its function.
  */
 static const char good_text[] =
+"pvtrace-mon 2\n"
+"# pvtrace(1)'s p2 profile\n"
+"program /tmp/prog\n"
+"build_id 0a1b2c\n"
+"command ./prog a%20b\n"
+"first_run 2026-11-23T10:00:00Z\n"
+"last_run 2026-11-23T10:05:00Z\n"
+"runs 2\n"
+"real_ns 123456789\n"
+"status exit 3\n"
+"clock tsc 2096000000\n"
+"cpu perf-task-clock\n"
+"overhead jump 26.7 15.3 41.5 42.5 28896\n"
+"overhead trap 1500.0 5600.5 7000.0 14000.0 164\n"
+"stat processes 1\n"
+"stat threads 2\n"
+"stat traps 5\n"
+"module prog patched /tmp/prog\n"
+"\n"
+"[functions] 5\n"
+"#      calls         self_ns        total_ns     self_cpu_ns    total_cpu_ns    self_err   total_err how  module addr size function\n"
+"       1000          500000          500000          400000          400000        10000       10000 jump prog 0x1190 5 leaf\n"
+"          2          300000          800000          250000          650000          100       10100 jump prog 0x11a0 45 work\n"
+"          1          100000         1000000           90000          890000           30       10200 jump prog 0x1050 61 main\n"
+"          1           50000           50000           50000           50000          5          5 trap prog 0x1200 3 helper@prog+0x1200\n"
+"          1          -20000          -20000          -20000          -20000          50          50 jump prog 0x1210 8 helper@prog+0x1210\n"
+"\n"
+"[calls] 4\n"
+"#      calls        total_ns    total_cpu_ns   total_err caller callee\n"
+"          1         1000000          890000       10200 - main\n"
+"          2          800000          650000       10100 main work\n"
+"       1000          500000          400000       10000 work leaf\n"
+"          1           50000           50000           5 main helper@prog+0x1200\n"
+"\n"
+"[paths] 5\n"
+"#      calls         self_ns        total_ns     self_cpu_ns    total_cpu_ns    self_err   total_err parent function\n"
+"          1          100000         1000000           90000          890000          30       10200 - main\n"
+"          2          300000          800000          250000          650000         100       10100 0 work\n"
+"       1000          500000          500000          400000          400000       10000       10000 1 leaf\n"
+"          1           50000           50000           50000           50000           5           5 0 helper@prog+0x1200\n"
+"          1          -20000          -20000          -20000          -20000          50          50 - helper@prog+0x1210\n"
+"\n"
+"[left out] 2\n"
+"# module addr size function reason\n"
+"prog 0x1090 34 _start the program's entry point: the loader jumps to it\n"
+"prog 0x10d0 81 f%20g.cold the cold part of a function: entered by a jump\n"
+"\n"
+"[end]\n";
+
+/*
+ * The same profile as pvtrace wrote it before version 2, each path in
+ * full: still read (users keep old profiles).
+ */
+static const char good_v1_text[] =
 "pvtrace-mon 1\n"
 "# pvtrace(1)'s p2 profile\n"
 "program /tmp/prog\n"
@@ -137,23 +192,31 @@ no_rows(void)
 	}
 }
 
-/* The good text with its first from replaced by to. */
+/* A text with its first from replaced by to. */
 static char *
-edit(const char *from, const char *to)
+edit_in(const char *base, const char *from, const char *to)
 {
-	const char	*at = strstr(good_text, from);
+	const char	*at = strstr(base, from);
 	char		*s;
 
 	ck_assert_msg(at != NULL, "no '%s' in the good file", from);
-	ck_assert_int_ne(asprintf(&s, "%.*s%s%s", (int)(at - good_text),
-	    good_text, to, at + strlen(from)), -1);
+	ck_assert_int_ne(asprintf(&s, "%.*s%s%s", (int)(at - base), base, to,
+	    at + strlen(from)), -1);
 	return (s);
 }
 
-static void
-bad(const char *from, const char *to, const char *field, const char *detail)
+static char *
+edit(const char *from, const char *to)
 {
-	char	*text = edit(from, to), *cause;
+	return (edit_in(good_text, from, to));
+}
+
+/* The edited base is refused, naming an offset, field and detail. */
+static void
+bad_in(const char *base, const char *from, const char *to, const char *field,
+    const char *detail)
+{
+	char	*text = edit_in(base, from, to), *cause;
 	int64_t	 id;
 
 	ck_assert_msg(ingest(text, strlen(text), &id, &cause) != 0,
@@ -168,9 +231,15 @@ bad(const char *from, const char *to, const char *field, const char *detail)
 	no_rows();
 }
 
+static void
+bad(const char *from, const char *to, const char *field, const char *detail)
+{
+	bad_in(good_text, from, to, field, detail);
+}
+
 START_TEST(test_detect)
 {
-	char	*text = edit("pvtrace-mon 1\n", "pvtrace-mon 2\n"), *cause;
+	char	*text = edit("pvtrace-mon 2\n", "pvtrace-mon 3\n"), *cause;
 	int64_t	 id;
 
 	ck_assert_int_ne(ingest(text, strlen(text), &id, &cause), 0);
@@ -181,6 +250,8 @@ START_TEST(test_detect)
 	ck_assert_int_eq(ingest_mon_reader.detect((const uint8_t *)good_text,
 	    sizeof good_text - 1, "x"), 100);
 	ck_assert_int_eq(ingest_mon_reader.detect((const uint8_t *)
+	    good_v1_text, sizeof good_v1_text - 1, "x"), 100);
+	ck_assert_int_eq(ingest_mon_reader.detect((const uint8_t *)
 	    "pvtrace-mon 10\n", 15, "x.mon"), 0);
 	ck_assert_int_eq(ingest_mon_reader.detect((const uint8_t *)
 	    "pvtrace-plan 1\n", 15, "x.mon"), 0);
@@ -189,13 +260,14 @@ START_TEST(test_detect)
 }
 END_TEST
 
-START_TEST(test_good)
+/* What the good profile (either version) puts in the tables. */
+static void
+good_rows(const char *text, size_t len)
 {
 	char	*cause;
 	int64_t	 id;
 
-	ck_assert_msg(ingest(good_text, sizeof good_text - 1, &id,
-	    &cause) == 0, "%s", cause);
+	ck_assert_msg(ingest(text, len, &id, &cause) == 0, "%s", cause);
 	ck_assert_int_eq(tu_count(st, "SELECT count(*) FROM session WHERE"
 	    " kind = 'mon' AND program = 'prog' AND captured ="
 	    " '2026-11-23T10:05:00Z'"), 1);
@@ -241,6 +313,26 @@ START_TEST(test_good)
 	    " name = 'prog' AND state = 'patched' AND path = '/tmp/prog'"),
 	    1);
 	ck_assert_int_eq(tu_count(st, "SELECT count(*) FROM warning"), 0);
+}
+
+START_TEST(test_good)
+{
+	good_rows(good_text, sizeof good_text - 1);
+	/* Each path's parent is the one the file names. */
+	ck_assert_int_eq(tu_count(st, "SELECT group_concat(id || ':' ||"
+	    " coalesce(parent, '-') || ':' || depth, ' ') = '0:-:1 1:0:2"
+	    " 2:1:3 3:0:2 4:-:1' FROM (SELECT * FROM callpath ORDER BY id)"),
+	    1);
+}
+END_TEST
+
+START_TEST(test_good_v1)
+{
+	good_rows(good_v1_text, sizeof good_v1_text - 1);
+	ck_assert_int_eq(tu_count(st, "SELECT group_concat(id || ':' ||"
+	    " coalesce(parent, '-') || ':' || depth, ' ') = '0:-:1 1:0:2"
+	    " 2:1:3 3:0:2 4:-:1' FROM (SELECT * FROM callpath ORDER BY id)"),
+	    1);
 }
 END_TEST
 
@@ -371,18 +463,107 @@ START_TEST(test_bad_fields)
 	bad("       10200 - main", "          -1 - main", "total_err",
 	    "not a");
 	bad("[paths] 5", "[paths] 4", "[left out]", "expected");
-	bad("10000 main;work;leaf", "10000 main;wirk;leaf", "path",
-	    "parent path");
-	bad("10000 main;work;leaf", "10000 main;work;leef", "path",
-	    "no [functions]");
-	bad("10000 main;work;leaf", "10000 main;work;", "path", "empty");
-	bad("10100 main;work\n", "10100 main\n", "path", "twice");
 	bad("[left out] 2", "[left out] 3", "[left out]", "not the 3");
 	bad("prog 0x1090 34 _start the program's entry point: the loader jumps"
 	    " to it\n", "prog 0x1090 34 _start\n", "[left out]", "4 fields");
 	bad("prog 0x1090 34", "prog 1090 34", "addr", "0x");
 	bad("[end]\n", "[fin]\n", "[end]", "no [end]");
 	bad("[end]\n", "[end]\nmore\n", "[end]", "lines after");
+}
+END_TEST
+
+/*
+ * Version 2's tree: a parent out of range, below its child or the child
+ * itself, in a cycle, off the path above (not depth first); a function
+ * twice under one parent; a version 1 path in a version 2 file.
+ */
+START_TEST(test_bad_tree)
+{
+	bad("10000 1 leaf", "10000 5 leaf", "parent", "out of range");
+	bad("10000 1 leaf", "10000 99999999999 leaf", "parent",
+	    "out of range");
+	bad("10000 1 leaf", "10000 99999999999999999999 leaf", "parent",
+	    "out of range");
+	bad("10000 1 leaf", "10000 3 leaf", "parent", "not above path 2");
+	bad("10000 1 leaf", "10000 2 leaf", "parent", "not above path 2");
+	/* A cycle, 0 under 1 under 0: the first line names a later one. */
+	bad("30       10200 - main", "30       10200 1 main", "parent",
+	    "not above path 0");
+	bad("10000 1 leaf", "10000 -1 leaf", "parent", "not a non-negative");
+	bad("10000 1 leaf", "10000 x leaf", "parent", "not a non-negative");
+	/* helper@prog+0x1200's parent is main, no longer on the path. */
+	bad("50 - helper@prog+0x1210", "50 1 helper@prog+0x1210", "parent",
+	    "not depth first");
+	bad("10000 1 leaf", "10000 1 leef", "function", "no [functions]");
+	bad("10000 1 leaf", "10000 0 work", "function", "twice");
+	bad("10000 1 leaf", "10000 main;work;leaf", "[paths]", "8 fields");
+	bad("10000 1 leaf", "10000 1 leaf 2", "[paths]", "10 fields");
+	/* Counts that lie either way. */
+	bad("[paths] 5", "[paths] 6", "[paths]", "not the 6");
+	bad("[paths] 5", "[paths] 3", "[left out]", "expected");
+}
+END_TEST
+
+/* Version 1's paths, each in full. */
+START_TEST(test_bad_v1_paths)
+{
+	const char	*v1 = good_v1_text;
+
+	bad_in(v1, "10000 main;work;leaf", "10000 main;wirk;leaf", "path",
+	    "parent path");
+	bad_in(v1, "10000 main;work;leaf", "10000 main;work;leef", "path",
+	    "no [functions]");
+	bad_in(v1, "10000 main;work;leaf", "10000 main;work;", "path",
+	    "empty");
+	bad_in(v1, "10100 main;work\n", "10100 main\n", "path", "twice");
+	/* A version 2 line: its last field takes the rest of the line. */
+	bad_in(v1, "10000 main;work;leaf", "10000 1 leaf", "path",
+	    "'1 leaf' is in no [functions]");
+}
+END_TEST
+
+/*
+ * Numbers each in range whose sum is not: the functions' calls (the
+ * session's summary adds them: the store said "integer overflow" with
+ * no line or field), their self times and the top paths' times (the
+ * model adds them).
+ */
+static void
+overflow(const char *base, const char *from1, const char *to1,
+    const char *from2, const char *to2, const char *field)
+{
+	char	*text = edit_in(base, from1, to1);
+
+	bad_in(text, from2, to2, field, "add up past 64 bits");
+	free(text);
+}
+
+START_TEST(test_overflow)
+{
+	overflow(good_text, "       1000          500000",
+	    "9223372036854775000          500000",
+	    "          2          300000          800000",
+	    "9000000000000000000          300000          800000", "calls");
+	overflow(good_text, "       1000          500000",
+	    "       1000 9000000000000000000",
+	    "          2          300000          800000",
+	    "          2 9000000000000000000          800000", "self_ns");
+	overflow(good_text, "       1000          500000",
+	    "       1000 -9000000000000000000",
+	    "          2          300000          800000",
+	    "          2 -9000000000000000000          800000", "self_ns");
+	overflow(good_text, "1000000           90000          890000"
+	    "          30       10200 - main", "9000000000000000000"
+	    "           90000          890000          30       10200 - main",
+	    "-20000          -20000          -20000          50          50 -"
+	    " helper", "9000000000000000000          -20000          -20000"
+	    "          50          50 - helper", "total_ns");
+	overflow(good_v1_text, "1000000           90000          890000"
+	    "          30       10200 main", "9000000000000000000"
+	    "           90000          890000          30       10200 main",
+	    "-20000          -20000          -20000          50          50"
+	    " helper", "9000000000000000000          -20000          -20000"
+	    "          50          50 helper", "total_ns");
 }
 END_TEST
 
@@ -431,21 +612,33 @@ START_TEST(test_inconsistent_calls)
 }
 END_TEST
 
-START_TEST(test_truncation_every_length)
+static void
+truncations(const char *text, size_t n)
 {
-	size_t	 n = sizeof good_text - 1, len;
+	size_t	 len;
 	char	*cause;
 	int64_t	 id;
 
 	for (len = 0; len < n - 1; len++) {
-		ck_assert_msg(ingest_mem(good_text, len, &id, &cause) != 0,
+		ck_assert_msg(ingest_mem(text, len, &id, &cause) != 0,
 		    "the first %zu bytes loaded", len);
 		ck_assert_ptr_nonnull(cause);
 		free(cause);
 		no_rows();
 	}
 	/* Only the last newline missing: the file is whole. */
-	ck_assert_msg(ingest(good_text, n - 1, &id, &cause) == 0, "%s", cause);
+	ck_assert_msg(ingest(text, n - 1, &id, &cause) == 0, "%s", cause);
+}
+
+START_TEST(test_truncation_every_length)
+{
+	truncations(good_text, sizeof good_text - 1);
+}
+END_TEST
+
+START_TEST(test_truncation_every_length_v1)
+{
+	truncations(good_v1_text, sizeof good_v1_text - 1);
 }
 END_TEST
 
@@ -515,12 +708,17 @@ mon_suite(void)
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_add_test(tc, test_detect);
 	tcase_add_test(tc, test_good);
+	tcase_add_test(tc, test_good_v1);
 	tcase_add_test(tc, test_no_cpu);
 	tcase_add_test(tc, test_bad_fields);
+	tcase_add_test(tc, test_bad_tree);
+	tcase_add_test(tc, test_bad_v1_paths);
+	tcase_add_test(tc, test_overflow);
 	tcase_add_test(tc, test_nul);
 	tcase_add_test(tc, test_unknown_header);
 	tcase_add_test(tc, test_inconsistent_calls);
 	tcase_add_test(tc, test_truncation_every_length);
+	tcase_add_test(tc, test_truncation_every_length_v1);
 	tcase_add_test(tc, test_report);
 	suite_add_tcase(s, tc);
 	return (s);

@@ -6,12 +6,14 @@
 TRACE_PROGS = tests/data/trace/recurse tests/data/trace/recurse-nopie \
 	tests/data/trace/tiny tests/data/trace/jump tests/data/trace/except \
 	tests/data/trace/threads tests/data/trace/procs \
-	tests/data/trace/signals tests/data/trace/sqlite-driver
+	tests/data/trace/signals tests/data/trace/sqlite-driver \
+	tests/data/trace/deep
 TRACE_CC = $(CC) -O2 -g
 EXTRA_DIST += tests/data/trace/recurse.c tests/data/trace/tiny.c \
 	tests/data/trace/jump.c tests/data/trace/except.cc \
 	tests/data/trace/threads.c tests/data/trace/procs.c \
-	tests/data/trace/signals.c tests/data/trace/sqlite-driver.c
+	tests/data/trace/signals.c tests/data/trace/sqlite-driver.c \
+	tests/data/trace/deep.c
 CLEANFILES += $(TRACE_PROGS)
 
 tests/data/trace/recurse: tests/data/trace/recurse.c
@@ -40,6 +42,9 @@ tests/data/trace/procs: tests/data/trace/procs.c
 tests/data/trace/signals: tests/data/trace/signals.c
 	@$(MKDIR_P) tests/data/trace
 	$(AM_V_CC)$(TRACE_CC) -o $@ $(srcdir)/tests/data/trace/signals.c
+tests/data/trace/deep: tests/data/trace/deep.c
+	@$(MKDIR_P) tests/data/trace
+	$(AM_V_CC)$(TRACE_CC) -o $@ $(srcdir)/tests/data/trace/deep.c
 # SQLite's own code, from Debian's static library (libsqlite3-dev).
 tests/data/trace/sqlite-driver: tests/data/trace/sqlite-driver.c
 	@$(MKDIR_P) tests/data/trace
