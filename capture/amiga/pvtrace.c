@@ -276,6 +276,42 @@ pvt_options(int argc, char **argv, const char *optstring,
 	}
 }
 
+/*
+ * Say, before the program runs, what a module without a symbol table
+ * leaves to trace: only the functions its .dynsym exports (none, for a
+ * stripped program that exports nothing), where a user would otherwise
+ * find a profile with nothing in it and no word why.  Before a run
+ * (run), nothing at all to trace is an error: no profile is written.
+ */
+static void
+pvt_check_symbols(const struct pvt_plan *p, const char *prog, int run)
+{
+	const struct pvt_module	*m;
+	size_t			 i, j, dyn, traced;
+
+	for (i = 0; i < p->nmod; i++) {
+		m = &p->mod[i];
+		for (dyn = traced = 0, j = m->first; j < m->first + m->nfunc;
+		    j++) {
+			if (p->fn[j].flags & PVT_F_DYNSYM)
+				dyn++;
+			if (p->fn[j].how != PVT_OUT)
+				traced++;
+		}
+		if (dyn != m->nfunc)
+			continue;	/* it has a .symtab */
+		pvt_warn("%s: no symbol table (stripped): only its exported"
+		    " functions (.dynsym) can be traced: %zu of them, %zu"
+		    " patched or trapped", p->str + m->path, (size_t)m->nfunc,
+		    traced);
+	}
+	if (run && p->counts[PVT_JUMP] + p->counts[PVT_TRAP] == 0)
+		pvt_die("%s: no function can be traced: nothing to profile"
+		    " (rebuild it unstripped, or name a library with --lib)",
+		    prog);
+}
+
+
 static int
 pvt_cmd_plan(int argc, char **argv)
 {
@@ -301,6 +337,7 @@ pvt_cmd_plan(int argc, char **argv)
 		pvt_die("%s", cause);
 	pvt_print_left_out(&p, pvt_verbose);
 	pvt_pdt_summary(&p, stdout);
+	pvt_check_symbols(&p, prog, 0);
 	printf("wrote %s: %zu patched, %zu trapped, %zu left out (planned in"
 	    " %.3f s)\n", pdt, p.counts[PVT_JUMP], p.counts[PVT_TRAP],
 	    p.counts[PVT_OUT], (t1.tv_sec - t0.tv_sec) +
@@ -459,6 +496,7 @@ pvt_cmd_run(int argc, char **argv)
 			    " left out", pdt, p.counts[PVT_JUMP],
 			    p.counts[PVT_TRAP], p.counts[PVT_OUT]);
 	}
+	pvt_check_symbols(&p, prog, 1);
 	mon = out != NULL ? strdup(out) : pvt_beside(prog, "mon");
 	agent = pvt_agent();
 
