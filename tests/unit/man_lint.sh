@@ -21,7 +21,7 @@ tables=$(echo "$cols" | cut -d' ' -f1 | sort -u)
 ncols=$(echo "$cols" | grep -c .)
 ntables=$(echo "$tables" | grep -c .)
 nfmts=$(echo "$fmts" | wc -w)
-echo "1..$((2 + $(echo "$opts" | wc -l) + 6 + 1 + nfmts + 1 + ntables + ncols))"
+echo "1..$((2 + $(echo "$opts" | wc -l) + 6 + 1 + nfmts + 2 + 1 + ntables + ncols))"
 
 for p in "$page1" "$page5"; do
 	if ! command -v groff >/dev/null 2>&1; then
@@ -41,17 +41,32 @@ for c in $cmds; do
 	if grep -q "^\.It Cm $c\\>" "$page1"; then ok "profview.1 has $c"
 	else notok "profview.1 has $c"; fi
 done
-# The export formats: in the synopsis, and each described under -f.
+# The export formats: each described under -f.
 if [ "$nfmts" -gt 1 ]; then ok "--help lists $nfmts export formats"
 else notok "--help lists the export formats (found: $fmts)"; fi
-synopsis=$(grep '^\.Op Fl f Cm ' "$page1")
 for f in $fmts; do
-	if echo "$synopsis" | grep -q "[ |]$f\\>" &&
-	    sed -n '/^\.It Fl f , Fl \\-format/,/^\.It Fl o/p' "$page1" |
+	if sed -n '/^\.It Fl f , Fl \\-format/,/^\.It Fl o/p' "$page1" |
 	    grep -q "^\.Cm $f\\>"; then
 		ok "profview.1 has export format $f"
 	else notok "profview.1 has export format $f"; fi
 done
+
+# A newcomer's reading: the synopsis names the export's -f once (it had
+# three lines of formats, collapsed in two), and the DESCRIPTION names
+# every capture tool whose files profview reads.
+synopsis=$(sed -n '/^\.Sh SYNOPSIS/,/^\.Sh /p' "$page1" | grep '^\.Op Fl f ')
+if [ "$synopsis" = ".Op Fl f Ar format" ]; then
+	ok "profview.1: one -f in the synopsis"
+else notok "profview.1: -f in the synopsis: $synopsis"; fi
+desc=$(sed -n '/^\.Sh DESCRIPTION/,/^\.\\" BEGIN KINDS/p' "$page1")
+missing=
+for t in pvheap pvtrace pvprf; do
+	echo "$desc" | grep -q "^\.Xr $t 1" || missing="$missing $t"
+done
+if [ -z "$missing" ] &&
+    [ "$(echo "$desc" | grep -c "beside them")" -le 1 ]; then
+	ok "profview.1: the DESCRIPTION names pvheap, pvtrace and pvprf"
+else notok "profview.1: the DESCRIPTION lacks:$missing"; fi
 
 # Every table in both pages; every column in profview-formats.5 under its
 # table's .Ss, and in profview.1's ".It Sy table Ns Pq Va ..." line.
