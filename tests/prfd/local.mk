@@ -13,9 +13,11 @@ tests_prfd_work_SOURCES = tests/prfd/work.c
 tests_prfd_work_CFLAGS = $(WARN_CFLAGS) -std=gnu11 -O1 -g -fno-inline -fno-pie
 tests_prfd_work_LDFLAGS = -no-pie
 
-PRFD_TESTS = tests/prfd/api.sh tests/prfd/truth.sh tests/prfd/cli.sh
+PRFD_TESTS = tests/prfd/api.sh tests/prfd/truth.sh tests/prfd/cli.sh \
+	tests/prfd/daemon.sh
 TESTS += $(PRFD_TESTS)
-EXTRA_DIST += $(PRFD_TESTS) tests/prfd/prfd.sh tests/prfd/prfdfn.py
+EXTRA_DIST += $(PRFD_TESTS) tests/prfd/prfd.sh tests/prfd/prfdfn.py \
+	tests/prfd/client.py
 PRFD_TEST_LOGS = $(PRFD_TESTS:=.log)
 $(PRFD_TEST_LOGS): capture/os2/pvprf$(EXEEXT) capture/os2/pvprfd$(EXEEXT) \
 	capture/os2/libpvprf.so.1 tests/prfd/api$(EXEEXT) \
