@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/auxv.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
@@ -97,17 +98,35 @@ start_daemon(void)
 	char		 path[PATH_MAX];
 	char		*argv[] = { path, NULL };
 	extern char	**environ;
+	char		**envp = environ;
 	struct rlimit	 rl;
 	pid_t		 pid;
 	uid_t		 uid = getuid();
 	gid_t		 gid = getgid();
-	int		 status, fd, i;
+	int		 status, fd, i, n;
 
 	daemon_path(path, sizeof path);
 	if (access(path, X_OK) != 0)
 		return (-1);
-	if ((pid = fork()) < 0)
+	/*
+	 * Where secure_getenv hid $XDG_RUNTIME_DIR from the library, the
+	 * daemon must not listen there either: made before the fork.
+	 */
+	if (getauxval(AT_SECURE) != 0) {
+		for (n = 0; environ[n] != NULL; n++)
+			;
+		if ((envp = calloc(n + 1, sizeof *envp)) == NULL)
+			return (-1);
+		for (i = n = 0; environ[i] != NULL; i++) {
+			if (strncmp(environ[i], "XDG_RUNTIME_DIR=", 16) != 0)
+				envp[n++] = environ[i];
+		}
+	}
+	if ((pid = fork()) < 0) {
+		if (envp != environ)
+			free(envp);
 		return (-1);
+	}
 	if (pid == 0) {
 		if (fork() != 0)
 			_exit(0);
@@ -130,9 +149,11 @@ start_daemon(void)
 		if (syscall(SYS_setresgid, gid, gid, gid) != 0 ||
 		    syscall(SYS_setresuid, uid, uid, uid) != 0)
 			_exit(127);
-		execve(path, argv, environ);
+		execve(path, argv, envp);
 		_exit(127);
 	}
+	if (envp != environ)
+		free(envp);
 	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
 		;
 	return (0);
