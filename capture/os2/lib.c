@@ -248,8 +248,10 @@ ask(struct prfd_req *rq, const void *body, struct prfd_reply *rp,
 	} else if (rp->rc != NO_ERROR && rp->rc != ERROR_BUFFER_OVERFLOW &&
 	    rp->size > 0) {
 		if (rp->size > PRFD_WHY_MAX ||
-		    prfd_read_full(fd, why, rp->size) != 0)
+		    prfd_read_full(fd, why, rp->size) != 0) {
+			why[0] = '\0';
 			goto fail;
+		}
 		why[rp->size] = '\0';
 		for (i = 0; i < rp->size; i++) {
 			if ((unsigned char)why[i] < 0x20 || why[i] == 0x7f)
