@@ -13,7 +13,8 @@
 /*
  * A request: the header, then for INIT a struct prfd_init, its nflgs
  * flag bytes and nslots struct prfd_slot; for DUMP a struct prfd_dump.
- * A reply: a struct prfd_reply, then (a DUMP that succeeded) size bytes.
+ * A reply: a struct prfd_reply, then (a DUMP that succeeded) size bytes;
+ * a failure other than 111 may be followed by size bytes of text, why.
  * Both ends are on one machine and of one build: native byte order.
  */
 #define PRFD_MAGIC	0x44465250u	/* "PRFD" */
@@ -21,6 +22,8 @@
 /* The most a DUMP returns: 4M detail counters or the largest hit table. */
 #define PRFD_BUFSZ_MAX	(64ul * 1024 * 1024)
 #define PRFD_REPLY_MAX	(PRFD_BUFSZ_MAX + 1024)
+/* A failed call's reply may say why in this many bytes (no NUL). */
+#define PRFD_WHY_MAX	256
 
 struct prfd_req {
 	uint32_t	magic;

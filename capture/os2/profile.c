@@ -12,6 +12,7 @@
  */
 #include <sys/ioctl.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
 #include <sys/syscall.h>
 
 #include <ctype.h>
@@ -80,6 +81,7 @@ struct ring {
 	int		 fd;		/* the event the buffer is mapped on */
 	void		*base;
 	size_t		 len;
+	int		 hup;		/* its event has ended: not polled */
 };
 
 struct prf {
@@ -116,6 +118,7 @@ struct prf {
 
 	uint64_t	 wall_ns, start_ns, end_ns;
 	int		 pidfd;		/* readable once the process has ended */
+	int		 ended;		/* drained a last time, events closed */
 
 	int		*fds;
 	size_t		 nfds;
@@ -129,6 +132,8 @@ struct prf {
 };
 
 static struct prf	*profiles;
+/* Why the last INIT failed, in words for the caller (pvprf(3)). */
+static char		 why[PRFD_WHY_MAX];
 
 static uint64_t
 now_ns(void)
@@ -149,6 +154,43 @@ prf_find(pid_t pid)
 			return (p);
 	}
 	return (NULL);
+}
+
+const char *
+prf_why(void)
+{
+	return (why);
+}
+
+/*
+ * mmap of a perf buffer is EPERM when the user's locked memory is spent:
+ * perf_event_mlock_kb a CPU for all the user's buffers, then the
+ * daemon's RLIMIT_MEMLOCK (which root's CAP_IPC_LOCK passes).  Not a
+ * process the user may not profile: 8, and which limit.
+ */
+static void
+why_memlock(void)
+{
+	struct rlimit	 rl;
+	char		 kb[32] = "?", lim[32] = "unlimited";
+	ssize_t		 n;
+	int		 fd;
+
+	if ((fd = open("/proc/sys/kernel/perf_event_mlock_kb",
+	    O_RDONLY | O_CLOEXEC)) >= 0) {
+		if ((n = read(fd, kb, sizeof kb - 1)) > 0)
+			kb[strcspn(kb, "\n")] = '\0';
+		else
+			strcpy(kb, "?");
+		close(fd);
+	}
+	if (getrlimit(RLIMIT_MEMLOCK, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY)
+		snprintf(lim, sizeof lim, "%llu KiB",
+		    (unsigned long long)rl.rlim_cur / 1024);
+	snprintf(why, sizeof why, "the perf buffers' locked memory is spent:"
+	    " the user's %s KiB a CPU (kernel.perf_event_mlock_kb) and"
+	    " pvprfd's RLIMIT_MEMLOCK (%s); EXIT profiles not needed",
+	    kb, lim);
 }
 
 int
@@ -540,24 +582,6 @@ prf_drain_all(void)
 		prf_drain(p);
 }
 
-/* The ring buffers' fds, for the daemon's poll. */
-size_t
-prf_pollfds(int **fds)
-{
-	struct prf	*p;
-	size_t		 n = 0, i;
-
-	*fds = NULL;
-	for (p = profiles; p != NULL; p = p->next) {
-		*fds = xreallocarray(*fds, n + p->nrings, sizeof **fds);
-		for (i = 0; i < p->nrings; i++) {
-			if (p->rings[i].base != NULL)
-				(*fds)[n++] = p->rings[i].fd;
-		}
-	}
-	return (n);
-}
-
 static int
 event_open(struct prf *p, pid_t tid, int cpu)
 {
@@ -626,6 +650,7 @@ open_task(struct prf *p, pid_t tid)
 			p->rings = xreallocarray(p->rings, n, sizeof *p->rings);
 			while (p->nrings < (size_t)n) {
 				p->rings[p->nrings].fd = -1;
+				p->rings[p->nrings].hup = 0;
 				p->rings[p->nrings++].base = NULL;
 			}
 		}
@@ -634,6 +659,10 @@ open_task(struct prf *p, pid_t tid)
 		    fd, 0);
 		if (r->base == MAP_FAILED) {
 			r->base = NULL;
+			if (errno == EPERM) {
+				why_memlock();
+				errno = ENOMEM;
+			}
 			return (-1);
 		}
 		r->fd = fd;
@@ -697,6 +726,97 @@ close_events(struct prf *p)
 	p->rings = NULL;
 	p->fds = NULL;
 	p->nrings = p->nfds = 0;
+}
+
+/*
+ * The process has ended: its last samples drained and its events closed.
+ * They would say POLLHUP to every poll from now on (the loop woke at
+ * once, again and again, until the profile's EXIT), and their buffers'
+ * locked memory is the user's, which other profiles need.
+ */
+static void
+prf_end(struct prf *p)
+{
+	prf_drain(p);
+	close_events(p);
+	p->ended = 1;
+	if (p->end_ns == 0)
+		p->end_ns = now_ns();
+}
+
+/*
+ * What the daemon polls for the profiles, appended to pfd[n...]: of each
+ * process not known to have ended, its pidfd (its end) and its rings
+ * (their wakeups).  The new count; prf_polled takes the same entries.
+ */
+size_t
+prf_pollfds(struct pollfd **pfd, size_t n)
+{
+	struct prf	*p;
+	size_t		 i;
+
+	for (p = profiles; p != NULL; p = p->next) {
+		if (p->ended)
+			continue;
+		*pfd = xreallocarray(*pfd, n + 1 + p->nrings, sizeof **pfd);
+		if (p->pidfd >= 0) {
+			(*pfd)[n].fd = p->pidfd;
+			(*pfd)[n++].events = POLLIN;
+		}
+		for (i = 0; i < p->nrings; i++) {
+			if (p->rings[i].base == NULL || p->rings[i].hup)
+				continue;
+			(*pfd)[n].fd = p->rings[i].fd;
+			(*pfd)[n++].events = POLLIN;
+		}
+	}
+	return (n);
+}
+
+/*
+ * The poll's answers for prf_pollfds' entries, before any request can
+ * change the profiles.  A ring's event that has ended (POLLHUP) is not
+ * polled again: it is the first thread's on its CPU, and threads that
+ * were there before INIT may still write into its buffer, which the
+ * clock drains.  Without a pidfd the process has ended when every ring's
+ * event has.
+ */
+void
+prf_polled(const struct pollfd *pfd, size_t n)
+{
+	struct prf	*p;
+	size_t		 i = 0, k;
+	int		 end, live;
+
+	for (p = profiles; p != NULL && i < n; p = p->next) {
+		if (p->ended)
+			continue;
+		end = p->pidfd >= 0 && pfd[i++].revents != 0;
+		live = 0;
+		for (k = 0; k < p->nrings && i < n; k++) {
+			if (p->rings[k].base == NULL || p->rings[k].hup)
+				continue;
+			if (pfd[i++].revents & (POLLHUP | POLLERR))
+				p->rings[k].hup = 1;
+			else
+				live = 1;
+		}
+		if (end || (p->pid != 0 && p->pidfd < 0 && !live))
+			prf_end(p);
+	}
+}
+
+/* Whether a started profile's process runs: its rings drained on a clock. */
+int
+prf_sampling(void)
+{
+	struct prf	*p;
+
+	for (p = profiles; p != NULL; p = p->next) {
+		if (p->running && !p->ended)
+			return (1);
+	}
+	return (0);
 }
 
 static void
@@ -770,9 +890,11 @@ prf_init(pid_t pid, int width, const struct prfd_init *in,
 	struct prf	*p, *old;
 	uint64_t	 total, need;
 	unsigned	 timval, i, j;
+	int		 e;
 	uint16_t	 known = 3 | PRF_VAHIT | PRF_VATOTAL | PRF_FLGBITS |
 	    PRF_WRAP;
 
+	why[0] = '\0';
 	timval = in->timval == 0 ? 1000 : in->timval;
 	/*
 	 * A profile stays after its process ends, to be stopped and dumped.
@@ -810,8 +932,11 @@ prf_init(pid_t pid, int width, const struct prfd_init *in,
 	}
 	if ((in->flags & PRF_VAHIT) && in->bufsz < (uint64_t)width)
 		return (ERROR_INVALID_PARAMETER);
-	if (in->bufsz > PRFD_BUFSZ_MAX)
+	if (in->bufsz > PRFD_BUFSZ_MAX) {
+		snprintf(why, sizeof why, "cm_bufsz over %lu MiB",
+		    PRFD_BUFSZ_MAX >> 20);
 		return (ERROR_NOT_ENOUGH_MEMORY);
+	}
 	if (timval < TIMVAL_MIN)
 		return (ERROR_PRF_TIMER_OUT_OF_RANGE);
 	if (!pid_exists(pid))
@@ -892,10 +1017,18 @@ prf_init(pid_t pid, int width, const struct prfd_init *in,
 	profiles = p;
 	return (NO_ERROR);
 fail:
-	log_msg("pid %d: perf_event_open: %s", (int)pid, strerror(errno));
-	i = errno == ESRCH ? ERROR_INVALID_PROCID :
-	    errno == ENOMEM || errno == EMFILE ? ERROR_NOT_ENOUGH_MEMORY :
-	    (errno == EACCES || errno == EPERM) ? ERROR_INVALID_PROCID :
+	e = errno;
+	if ((e == EMFILE || e == ENFILE) && why[0] == '\0') {
+		snprintf(why, sizeof why, "pvprfd has too many files open"
+		    " (%s): a profile takes one a thread and CPU",
+		    e == EMFILE ? "RLIMIT_NOFILE" : "the system's");
+	}
+	log_msg("pid %d: perf_event_open: %s%s%s", (int)pid, strerror(e),
+	    why[0] != '\0' ? ": " : "", why);
+	i = e == ESRCH ? ERROR_INVALID_PROCID :
+	    e == ENOMEM || e == EMFILE || e == ENFILE ?
+	    ERROR_NOT_ENOUGH_MEMORY :
+	    (e == EACCES || e == EPERM) ? ERROR_INVALID_PROCID :
 	    ERROR_SYS_INTERNAL;
 	prf_free(p);
 	return (i);
@@ -917,7 +1050,7 @@ prf_start(struct prf *p)
 {
 	if (p->running)
 		return (ERROR_PRF_ALREADY_STARTED);
-	if (p->end_ns != 0 || !pid_exists(p->pid))
+	if (p->ended || p->end_ns != 0 || !pid_exists(p->pid))
 		return (ERROR_INVALID_PROCID);
 	if (p->pid != 0)
 		maps_read(&p->maps[0], p->pid);

@@ -15,12 +15,14 @@
 /*
  * $XDG_RUNTIME_DIR when it is set and absolute (the session's own, mode
  * 0700 by the spec), else /tmp/pvprfd-UID, which the daemon makes 0700
- * and both ends refuse unless it is ours and closed to others.
+ * and both ends refuse unless it is ours and closed to others.  Not
+ * $XDG_RUNTIME_DIR in a setuid or setgid program (secure_getenv): the
+ * library runs in those too.
  */
 int
 prfd_sock_dir(char *buf, size_t len)
 {
-	const char	*x = getenv("XDG_RUNTIME_DIR");
+	const char	*x = secure_getenv("XDG_RUNTIME_DIR");
 	int		 n;
 
 	if (x != NULL && x[0] == '/')
@@ -37,7 +39,7 @@ prfd_sock_dir(char *buf, size_t len)
 int
 prfd_sock_path(char *buf, size_t len)
 {
-	const char	*x = getenv("XDG_RUNTIME_DIR");
+	const char	*x = secure_getenv("XDG_RUNTIME_DIR");
 	char		 dir[4096];
 	int		 n;
 

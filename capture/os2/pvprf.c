@@ -83,12 +83,17 @@ rc_name(APIRET rc)
 	return ("unknown");
 }
 
-/* An API error: its number (what scripts test) and its name. */
+/*
+ * An API error: its number (what scripts test), its name and, when the
+ * library or the daemon said, why.
+ */
 static int
 api_fail(const char *what, PID pid, APIRET rc)
 {
-	fprintf(stderr, "pvprf: %s %lu: %lu %s\n", what, pid, rc,
-	    rc_name(rc));
+	const char	*why = Dos32ProfileError();
+
+	fprintf(stderr, "pvprf: %s %lu: %lu %s%s%s\n", what, pid, rc,
+	    rc_name(rc), why != NULL ? ": " : "", why != NULL ? why : "");
 	return (3);
 }
 
@@ -352,6 +357,7 @@ dump_one(PID pid, UCHAR cmd, USHORT thrdno, ULONG vaddr, void **buf,
 	}
 }
 
+/* One record: 0, an API error's exit status, or -1 (errno) to say. */
 static int
 put(FILE *f, PID pid, UCHAR cmd, USHORT thrdno, ULONG vaddr, void **keep,
     ULONG *keeplen)
@@ -363,8 +369,10 @@ put(FILE *f, PID pid, UCHAR cmd, USHORT thrdno, ULONG vaddr, void **keep,
 	if ((rc = dump_one(pid, cmd, thrdno, vaddr, &buf, &len)) != 0)
 		return (api_fail("dump", pid, rc));
 	if (dfile_record(f, sizeof (ULONG), cmd, thrdno, vaddr, buf,
-	    len) != 0)
+	    len) != 0) {
+		free(buf);
 		return (-1);
+	}
 	if (keep != NULL) {
 		*keep = buf;
 		*keeplen = len;
@@ -413,9 +421,12 @@ write_dump(PID pid, const char *path)
 		if ((r = put(f, pid, PRF_RET_GLOBAL, i, 0, NULL, NULL)) != 0)
 			goto out;
 	}
-	if ((r = put(f, pid, PRF_RET_VASLOTS, 0, 0, &sb, &sl)) != 0 ||
-	    (r = put(f, pid, PRF_RET_VAHITS, 0, 0, NULL, NULL)) != 0)
+	if ((r = put(f, pid, PRF_RET_VASLOTS, 0, 0, &sb, &sl)) != 0)
 		goto out;
+	if ((r = put(f, pid, PRF_RET_VAHITS, 0, 0, NULL, NULL)) != 0) {
+		free(sb);
+		goto out;
+	}
 	s = sb;
 	for (i = 0; i < s->r1_nslots && 1 + (i + 1) * sizeof (PRFVA) <= sl;
 	    i++) {
@@ -435,9 +446,13 @@ write_dump(PID pid, const char *path)
 		return (0);
 	f = NULL;
 io:
-	fprintf(stderr, "pvprf: %s: %s\n", path, strerror(errno));
-	r = 1;
+	r = -1;
 out:
+	if (r < 0) {
+		/* A write that failed (a full disk): said, and status 1. */
+		fprintf(stderr, "pvprf: %s: %s\n", path, strerror(errno));
+		r = 1;
+	}
 	if (f != NULL)
 		outfile_fabort(&o, f);
 	return (r);

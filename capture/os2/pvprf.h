@@ -145,6 +145,8 @@ typedef struct {
 #pragma pack(pop)
 
 APIRET	Dos32Profile(ULONG func, PID pid, PRFCMD *profcmd, PRFRET *profret);
+/* Ours: why this thread's last call failed, in words, or NULL. */
+const char *Dos32ProfileError(void);
 
 #ifdef __cplusplus
 }

@@ -31,11 +31,41 @@
 #include "capture/os2/pvprfd.h"
 #include "xmalloc.h"
 
-#define MAX_CLIENTS	64
+#define MAX_CLIENTS	256
+/* One process's connections at once: more are refused, and told why. */
+#define MAX_PER_PEER	16
+/* A request must come whole, and its reply be taken, in this (ms). */
+#define REQ_MS		5000
+/* A running profile's rings are drained at least this often (ms). */
+#define DRAIN_MS	100
+/* After accept4 ran out of descriptors: the first wait and the most. */
+#define ACCEPT_MS	50
+#define ACCEPT_MAX_MS	1600
+
+/*
+ * A caller's connection: its request as it comes, then its reply as it
+ * goes, neither waited for (poll says when).
+ */
+struct client {
+	int			 fd;
+	pid_t			 pid;		/* the peer's, at connect */
+	uint64_t		 deadline;	/* ms: drop it then */
+	struct prfd_req		 rq;
+	unsigned char		*body;
+	size_t			 got;		/* of rq, then of body */
+	int			 replying;
+	struct prfd_reply	 rp;
+	unsigned char		*data;
+	size_t			 len, sent;	/* of rp, then of data */
+};
 
 static volatile sig_atomic_t	 quit;
 static int			 foreground;
 static char			 sock_path[PATH_MAX];
+static struct client		 clients[MAX_CLIENTS];
+static int			 nclients;
+static uint64_t			 accept_at;
+static unsigned			 accept_backoff = ACCEPT_MS;
 
 static void
 usage(void)
@@ -94,110 +124,14 @@ listen_on(const char *path)
 	if ((fd = prfd_socket(path, &sun)) < 0)
 		return (-1);
 	unlink(path);
+	/* Non-blocking: every caller waiting is taken, then no more. */
 	if (bind(fd, (struct sockaddr *)&sun, sizeof sun) != 0 ||
-	    chmod(path, 0600) != 0 || listen(fd, 64) != 0) {
+	    chmod(path, 0600) != 0 || listen(fd, 64) != 0 ||
+	    fcntl(fd, F_SETFL, O_NONBLOCK) != 0) {
 		close(fd);
 		return (-1);
 	}
 	return (fd);
-}
-
-static int
-reply(int fd, uint32_t rc, const void *data, size_t len, uint64_t size)
-{
-	struct prfd_reply	rp;
-
-	memset(&rp, 0, sizeof rp);
-	rp.magic = PRFD_MAGIC;
-	rp.rc = rc;
-	rp.size = size;
-	if (prfd_write_full(fd, &rp, sizeof rp) != 0)
-		return (-1);
-	if (len > 0 && prfd_write_full(fd, data, len) != 0)
-		return (-1);
-	return (0);
-}
-
-/*
- * One request from a caller; -1 drops the connection (a request that is
- * not one, or a caller gone).  Everything in it is checked against the
- * bytes that came.
- */
-static int
-serve(int fd)
-{
-	struct prfd_req		 rq;
-	struct prfd_init	 in;
-	struct prfd_dump	 du;
-	struct prfd_slot	 sl[255];
-	struct prf		*p;
-	unsigned char		 body[PRFD_BODY_MAX], *buf;
-	size_t			 len, want;
-	uint32_t		 rc;
-	int			 r;
-
-	if (prfd_read_full(fd, &rq, sizeof rq) != 0)
-		return (-1);
-	if (rq.magic != PRFD_MAGIC || rq.len > sizeof body ||
-	    (rq.width != 4 && rq.width != 8) || rq.pid > INT_MAX)
-		return (-1);
-	if (rq.len > 0 && prfd_read_full(fd, body, rq.len) != 0)
-		return (-1);
-	p = prf_find((pid_t)rq.pid);
-	if (rq.func == PRF_CM_INIT) {
-		if (rq.len < sizeof in)
-			return (-1);
-		memcpy(&in, body, sizeof in);
-		want = sizeof in + ((in.flags & PRF_FLGBITS) ? in.nflgs : 0) +
-		    (size_t)in.nslots * sizeof (struct prfd_slot);
-		if (rq.len != want)
-			return (-1);
-		if (in.nslots > 255)
-			return (reply(fd, ERROR_INVALID_PARAMETER, NULL, 0, 0));
-		/* After the flag bytes the slots are not aligned: copied. */
-		memcpy(sl, body + want - (size_t)in.nslots * sizeof *sl,
-		    (size_t)in.nslots * sizeof *sl);
-		rc = prf_init((pid_t)rq.pid, rq.width, &in, body + sizeof in,
-		    sl);
-		return (reply(fd, rc, NULL, 0, 0));
-	}
-	if (rq.func > PRF_CM_EXIT)
-		return (reply(fd, ERROR_INVALID_PARAMETER, NULL, 0, 0));
-	if (p == NULL) {
-		rc = rq.pid != 0 && kill((pid_t)rq.pid, 0) != 0 ?
-		    ERROR_INVALID_PROCID : ERROR_PRF_NOT_INITIALIZED;
-		return (reply(fd, rc, NULL, 0, 0));
-	}
-	switch (rq.func) {
-	case PRF_CM_START:
-		return (reply(fd, prf_start(p), NULL, 0, 0));
-	case PRF_CM_STOP:
-		return (reply(fd, prf_stop(p), NULL, 0, 0));
-	case PRF_CM_CLEAR:
-		return (reply(fd, prf_clear(p), NULL, 0, 0));
-	case PRF_CM_EXIT:
-		return (reply(fd, prf_exit(p), NULL, 0, 0));
-	}
-	if (rq.len != sizeof du)
-		return (-1);
-	memcpy(&du, body, sizeof du);
-	rc = prf_dump(p, &du, rq.width, &buf, &len);
-	r = reply(fd, rc, buf, rc == NO_ERROR ? len : 0,
-	    rc == NO_ERROR || rc == ERROR_BUFFER_OVERFLOW ? len : 0);
-	free(buf);
-	return (r);
-}
-
-/* Only the user's own processes may ask. */
-static int
-peer_ok(int fd)
-{
-	struct ucred	uc;
-	socklen_t	len = sizeof uc;
-
-	if (getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &uc, &len) != 0)
-		return (0);
-	return (uc.uid == getuid());
 }
 
 static uint64_t
@@ -209,21 +143,336 @@ now_ms(void)
 	return ((uint64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000);
 }
 
+/* The reply to send: header, then len bytes of data (ours to free). */
+static void
+reply(struct client *c, uint32_t rc, unsigned char *data, size_t len,
+    uint64_t size)
+{
+	memset(&c->rp, 0, sizeof c->rp);
+	c->rp.magic = PRFD_MAGIC;
+	c->rp.rc = rc;
+	c->rp.size = size;
+	c->data = data;
+	c->len = len;
+	c->sent = 0;
+	c->replying = 1;
+	c->deadline = now_ms() + REQ_MS;
+}
+
+/* A failure, with why when there is something to say (pvprf(3)). */
+static void
+reply_why(struct client *c, uint32_t rc, const char *why)
+{
+	size_t		 len = why != NULL ? strnlen(why, PRFD_WHY_MAX) : 0;
+	unsigned char	*text = NULL;
+
+	if (len > 0) {
+		text = xmalloc(len);
+		memcpy(text, why, len);
+	}
+	reply(c, rc, text, len, len);
+}
+
+/*
+ * The request that has come whole; -1 drops the connection (not a
+ * request).  Everything in it is checked against the bytes that came.
+ */
+static int
+handle(struct client *c)
+{
+	struct prfd_req		*rq = &c->rq;
+	struct prfd_init	 in;
+	struct prfd_dump	 du;
+	struct prfd_slot	 sl[255];
+	struct prf		*p;
+	unsigned char		*body = c->body, *buf;
+	size_t			 len, want;
+	uint32_t		 rc;
+
+	p = prf_find((pid_t)rq->pid);
+	if (rq->func == PRF_CM_INIT) {
+		if (rq->len < sizeof in)
+			return (-1);
+		memcpy(&in, body, sizeof in);
+		want = sizeof in + ((in.flags & PRF_FLGBITS) ? in.nflgs : 0) +
+		    (size_t)in.nslots * sizeof (struct prfd_slot);
+		if (rq->len != want)
+			return (-1);
+		if (in.nslots > 255) {
+			reply(c, ERROR_INVALID_PARAMETER, NULL, 0, 0);
+			return (0);
+		}
+		/* After the flag bytes the slots are not aligned: copied. */
+		memcpy(sl, body + want - (size_t)in.nslots * sizeof *sl,
+		    (size_t)in.nslots * sizeof *sl);
+		rc = prf_init((pid_t)rq->pid, rq->width, &in, body + sizeof in,
+		    sl);
+		reply_why(c, rc, rc != NO_ERROR ? prf_why() : NULL);
+		return (0);
+	}
+	if (rq->func > PRF_CM_EXIT) {
+		reply(c, ERROR_INVALID_PARAMETER, NULL, 0, 0);
+		return (0);
+	}
+	if (p == NULL) {
+		rc = rq->pid != 0 && kill((pid_t)rq->pid, 0) != 0 ?
+		    ERROR_INVALID_PROCID : ERROR_PRF_NOT_INITIALIZED;
+		reply(c, rc, NULL, 0, 0);
+		return (0);
+	}
+	switch (rq->func) {
+	case PRF_CM_START:
+		reply(c, prf_start(p), NULL, 0, 0);
+		return (0);
+	case PRF_CM_STOP:
+		reply(c, prf_stop(p), NULL, 0, 0);
+		return (0);
+	case PRF_CM_CLEAR:
+		reply(c, prf_clear(p), NULL, 0, 0);
+		return (0);
+	case PRF_CM_EXIT:
+		reply(c, prf_exit(p), NULL, 0, 0);
+		return (0);
+	}
+	if (rq->len != sizeof du)
+		return (-1);
+	memcpy(&du, body, sizeof du);
+	rc = prf_dump(p, &du, rq->width, &buf, &len);
+	if (rc != NO_ERROR) {
+		free(buf);
+		buf = NULL;
+	}
+	reply(c, rc, buf, rc == NO_ERROR ? len : 0,
+	    rc == NO_ERROR || rc == ERROR_BUFFER_OVERFLOW ? len : 0);
+	return (0);
+}
+
+/*
+ * Read what has come of a caller's request, without waiting for more: a
+ * caller that sends a byte now and then holds nobody (its request's
+ * deadline drops it).  -1 drops the connection: an end, an error or not
+ * a request.
+ */
+static int
+client_read(struct client *c)
+{
+	size_t	 want;
+	ssize_t	 n;
+	void	*at;
+	int	 r;
+
+	for (;;) {
+		if (c->got < sizeof c->rq) {
+			at = (char *)&c->rq + c->got;
+			want = sizeof c->rq - c->got;
+		} else {
+			at = c->body + (c->got - sizeof c->rq);
+			want = sizeof c->rq + c->rq.len - c->got;
+		}
+		if (want == 0) {
+			r = handle(c);
+			free(c->body);
+			c->body = NULL;
+			c->got = 0;
+			return (r);
+		}
+		n = read(c->fd, at, want);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
+			return (0);
+		if (n <= 0)
+			return (-1);
+		c->got += n;
+		if (c->got != sizeof c->rq)
+			continue;
+		if (c->rq.magic != PRFD_MAGIC || c->rq.len > PRFD_BODY_MAX ||
+		    (c->rq.width != 4 && c->rq.width != 8) ||
+		    c->rq.pid > INT_MAX)
+			return (-1);
+		c->body = xmalloc(c->rq.len > 0 ? c->rq.len : 1);
+	}
+}
+
+/*
+ * Send what the caller takes of its reply, without waiting; once it is
+ * all sent, the connection may bring another request.
+ */
+static int
+client_write(struct client *c)
+{
+	const void	*at;
+	size_t		 want;
+	ssize_t		 n;
+
+	while (c->sent < sizeof c->rp + c->len) {
+		if (c->sent < sizeof c->rp) {
+			at = (const char *)&c->rp + c->sent;
+			want = sizeof c->rp - c->sent;
+		} else {
+			at = c->data + (c->sent - sizeof c->rp);
+			want = sizeof c->rp + c->len - c->sent;
+		}
+		n = send(c->fd, at, want, MSG_NOSIGNAL | MSG_DONTWAIT);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
+			return (0);
+		if (n < 0)
+			return (-1);
+		c->sent += n;
+	}
+	free(c->data);
+	c->data = NULL;
+	c->replying = 0;
+	c->deadline = now_ms() + REQ_MS;
+	return (0);
+}
+
+static void
+client_drop(int i)
+{
+	struct client	*c = &clients[i];
+
+	close(c->fd);
+	free(c->body);
+	free(c->data);
+	clients[i] = clients[--nclients];
+}
+
+/* Only the user's own processes may ask. */
+static int
+peer(int fd, pid_t *pid)
+{
+	struct ucred	uc;
+	socklen_t	len = sizeof uc;
+
+	if (getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &uc, &len) != 0 ||
+	    uc.uid != getuid())
+		return (-1);
+	*pid = uc.pid;
+	return (0);
+}
+
+/*
+ * A process that has MAX_PER_PEER connections open is told so on the
+ * next and it is closed: it cannot take every connection from the
+ * user's other callers.  The reply fits an empty socket's buffer.
+ */
+static void
+refuse(int fd, pid_t pid)
+{
+	struct prfd_reply	rp;
+	char			buf[sizeof rp + PRFD_WHY_MAX];
+	int			n;
+
+	n = snprintf(buf + sizeof rp, PRFD_WHY_MAX, "pvprfd: pid %d has %d"
+	    " connections open, the most one process may", (int)pid,
+	    MAX_PER_PEER);
+	if (n < 0)
+		return;
+	if (n >= PRFD_WHY_MAX)
+		n = PRFD_WHY_MAX - 1;
+	memset(&rp, 0, sizeof rp);
+	rp.magic = PRFD_MAGIC;
+	rp.rc = ERROR_SYS_INTERNAL;
+	rp.size = n;
+	memcpy(buf, &rp, sizeof rp);
+	if (send(fd, buf, sizeof rp + n, MSG_NOSIGNAL | MSG_DONTWAIT) < 0)
+		log_msg("pid %d: %s", (int)pid, strerror(errno));
+	log_msg("pid %d: refused, %d connections open", (int)pid,
+	    MAX_PER_PEER);
+}
+
+/*
+ * Every caller waiting on the socket, while there is room.  Out of
+ * descriptors, a caller stays queued and the socket readable: asked
+ * again at once, accept4 failed again and again (a busy loop).  It is
+ * not polled for a while then, longer each time.
+ */
+static void
+accept_clients(int lsock)
+{
+	struct client	*c;
+	pid_t		 pid;
+	int		 fd, i, k;
+
+	while (nclients < MAX_CLIENTS) {
+		fd = accept4(lsock, NULL, NULL, SOCK_CLOEXEC | SOCK_NONBLOCK);
+		if (fd < 0) {
+			if (errno == EINTR || errno == ECONNABORTED)
+				continue;
+			if (errno == EMFILE || errno == ENFILE ||
+			    errno == ENOBUFS || errno == ENOMEM) {
+				log_msg("accept: %s: again in %u ms",
+				    strerror(errno), accept_backoff);
+				accept_at = now_ms() + accept_backoff;
+				if (accept_backoff < ACCEPT_MAX_MS)
+					accept_backoff *= 2;
+			}
+			return;
+		}
+		accept_backoff = ACCEPT_MS;
+		if (peer(fd, &pid) != 0) {
+			close(fd);
+			continue;
+		}
+		for (i = k = 0; i < nclients; i++)
+			k += clients[i].pid == pid;
+		if (k >= MAX_PER_PEER) {
+			refuse(fd, pid);
+			close(fd);
+			continue;
+		}
+		c = &clients[nclients++];
+		memset(c, 0, sizeof *c);
+		c->fd = fd;
+		c->pid = pid;
+		c->deadline = now_ms() + REQ_MS;
+	}
+}
+
+/*
+ * How long poll may sleep: until a request's deadline, the next look at
+ * a running profile's rings, the next accept after a failed one, or the
+ * idle exit; for ever with none of those (an idle daemon takes no CPU).
+ */
+static int
+poll_ms(uint64_t now, uint64_t last, long idle_s)
+{
+	uint64_t	t = UINT64_MAX;
+	int		i;
+
+	if (prf_sampling())
+		t = now + DRAIN_MS;
+	for (i = 0; i < nclients; i++) {
+		if (clients[i].deadline < t)
+			t = clients[i].deadline;
+	}
+	if (nclients < MAX_CLIENTS && accept_at > now && accept_at < t)
+		t = accept_at;
+	if (nclients == 0 && !prf_any() && idle_s > 0 &&
+	    last + (uint64_t)idle_s * 1000 < t)
+		t = last + (uint64_t)idle_s * 1000;
+	if (t == UINT64_MAX)
+		return (-1);
+	return (t <= now ? 0 : t - now > INT_MAX ? INT_MAX : (int)(t - now));
+}
+
 int
 main(int argc, char **argv)
 {
 	struct sigaction sa;
 	struct pollfd	*pfd = NULL;
-	struct timeval	 tv = { 5, 0 };
+	struct client	*c;
 	char		 dir[PATH_MAX], lock[PATH_MAX + 16], *end;
-	int		 clients[MAX_CLIENTS], nclients = 0, lfd, lsock, c;
-	int		*rfds, fd, i, n;
-	size_t		 nr, k;
+	int		 lfd, lsock, ch, i, n, r;
+	size_t		 np;
 	long		 idle_s = 60;
-	uint64_t	 last;
+	uint64_t	 last, now;
 
-	while ((c = getopt(argc, argv, "ft:")) != -1) {
-		switch (c) {
+	while ((ch = getopt(argc, argv, "ft:")) != -1) {
+		switch (ch) {
 		case 'f':
 			foreground = 1;
 			break;
@@ -283,53 +532,54 @@ main(int argc, char **argv)
 
 	last = now_ms();
 	while (!quit) {
-		nr = prf_pollfds(&rfds);
-		pfd = xreallocarray(pfd, 1 + nclients + nr, sizeof *pfd);
-		pfd[0].fd = lsock;
+		now = now_ms();
+		if (nclients == 0 && !prf_any() && idle_s > 0 &&
+		    now - last >= (uint64_t)idle_s * 1000)
+			break;
+		/* A request not whole, or a reply not taken, in time. */
+		for (i = nclients - 1; i >= 0; i--) {
+			if (now < clients[i].deadline)
+				continue;
+			log_msg("pid %d: no whole %s in %d ms: dropped",
+			    (int)clients[i].pid, clients[i].replying ?
+			    "reply taken" : "request", REQ_MS);
+			client_drop(i);
+		}
+		pfd = xreallocarray(pfd, 1 + nclients, sizeof *pfd);
+		/* A negative fd is not polled: no room, or backing off. */
+		pfd[0].fd = nclients < MAX_CLIENTS && now >= accept_at ?
+		    lsock : -1;
 		pfd[0].events = POLLIN;
 		for (i = 0; i < nclients; i++) {
-			pfd[1 + i].fd = clients[i];
-			pfd[1 + i].events = POLLIN;
+			pfd[1 + i].fd = clients[i].fd;
+			pfd[1 + i].events = clients[i].replying ? POLLOUT :
+			    POLLIN;
 		}
-		for (k = 0; k < nr; k++) {
-			pfd[1 + nclients + k].fd = rfds[k];
-			pfd[1 + nclients + k].events = POLLIN;
-		}
-		free(rfds);
-		/* The rings are drained at least ten times a second. */
-		n = poll(pfd, 1 + nclients + nr, 100);
+		np = prf_pollfds(&pfd, 1 + nclients);
+		n = poll(pfd, np, poll_ms(now, last, idle_s));
 		if (n < 0 && errno != EINTR)
 			break;
-		prf_drain_all();
-		if (n <= 0) {
-			if (nclients == 0 && !prf_any() && idle_s > 0 &&
-			    now_ms() - last >= (uint64_t)idle_s * 1000)
-				break;
+		if (n < 0)
 			continue;
-		}
+		prf_polled(pfd + 1 + nclients, np - 1 - nclients);
+		prf_drain_all();
 		for (i = nclients - 1; i >= 0; i--) {
+			c = &clients[i];
 			if (pfd[1 + i].revents == 0)
 				continue;
 			last = now_ms();
-			if (!(pfd[1 + i].revents & POLLIN) ||
-			    serve(clients[i]) != 0) {
-				close(clients[i]);
-				clients[i] = clients[--nclients];
-			}
+			if (pfd[1 + i].revents & (POLLERR | POLLNVAL))
+				r = -1;
+			else if (c->replying)
+				r = client_write(c);
+			else if ((r = client_read(c)) == 0 && c->replying)
+				r = client_write(c);
+			if (r != 0)
+				client_drop(i);
 		}
 		if (pfd[0].revents & POLLIN) {
-			fd = accept4(lsock, NULL, NULL, SOCK_CLOEXEC);
-			if (fd < 0)
-				continue;
 			last = now_ms();
-			if (nclients == MAX_CLIENTS || !peer_ok(fd)) {
-				close(fd);
-				continue;
-			}
-			/* A caller that stops halfway does not hold us. */
-			setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
-			setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof tv);
-			clients[nclients++] = fd;
+			accept_clients(lsock);
 		}
 	}
 	/*
@@ -340,8 +590,8 @@ main(int argc, char **argv)
 	close(lsock);
 	if (ftruncate(lfd, 0) != 0)
 		log_msg("%s: %s", lock, strerror(errno));
-	for (i = 0; i < nclients; i++)
-		close(clients[i]);
+	while (nclients > 0)
+		client_drop(nclients - 1);
 	free(pfd);
 	log_msg("exiting");
 	return (0);

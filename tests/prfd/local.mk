@@ -9,17 +9,27 @@ tests_prfd_api_CFLAGS = $(WARN_CFLAGS) -std=gnu11 -O1 -g -pthread
 tests_prfd_api_LDFLAGS = -pthread -Wl,-rpath,$(abs_top_builddir)/capture/os2
 tests_prfd_api_LDADD = capture/os2/libpvprf.so.1
 tests_prfd_api_DEPENDENCIES = capture/os2/libpvprf.so.1
+# call: one call, made setuid root by errors.sh (an absolute rpath: the
+# loader ignores $$ORIGIN and LD_LIBRARY_PATH in a setuid program).
+check_PROGRAMS += tests/prfd/call
+tests_prfd_call_SOURCES = tests/prfd/call.c
+tests_prfd_call_CFLAGS = $(WARN_CFLAGS) -std=gnu11
+tests_prfd_call_LDFLAGS = -Wl,-rpath,$(abs_top_builddir)/capture/os2
+tests_prfd_call_LDADD = capture/os2/libpvprf.so.1
+tests_prfd_call_DEPENDENCIES = capture/os2/libpvprf.so.1
 tests_prfd_work_SOURCES = tests/prfd/work.c
 tests_prfd_work_CFLAGS = $(WARN_CFLAGS) -std=gnu11 -O1 -g -fno-inline -fno-pie
 tests_prfd_work_LDFLAGS = -no-pie
 
-PRFD_TESTS = tests/prfd/api.sh tests/prfd/truth.sh tests/prfd/cli.sh
+PRFD_TESTS = tests/prfd/api.sh tests/prfd/truth.sh tests/prfd/cli.sh \
+	tests/prfd/daemon.sh tests/prfd/errors.sh tests/prfd/dumpout.sh
 TESTS += $(PRFD_TESTS)
-EXTRA_DIST += $(PRFD_TESTS) tests/prfd/prfd.sh tests/prfd/prfdfn.py
+EXTRA_DIST += $(PRFD_TESTS) tests/prfd/prfd.sh tests/prfd/prfdfn.py \
+	tests/prfd/client.py
 PRFD_TEST_LOGS = $(PRFD_TESTS:=.log)
 $(PRFD_TEST_LOGS): capture/os2/pvprf$(EXEEXT) capture/os2/pvprfd$(EXEEXT) \
 	capture/os2/libpvprf.so.1 tests/prfd/api$(EXEEXT) \
-	tests/prfd/work$(EXEEXT)
+	tests/prfd/work$(EXEEXT) tests/prfd/call$(EXEEXT)
 
 # pvprf's reader of dump files, fuzzed (tests/fuzz/run.sh pvprf) and its
 # corpus replayed here.
