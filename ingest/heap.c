@@ -104,6 +104,27 @@ heap_idx(struct ingest_ctx *ctx, const struct ingest_heap_sec *s,
 }
 
 /*
+ * A 64-bit count, time, size or address the store keeps: SQLite's
+ * integers are signed, so 2^63 and more would come back negative.  No
+ * process has an address or a count that large; such a field is damage.
+ */
+static int
+heap_u63(struct ingest_ctx *ctx, const struct ingest_heap_sec *s,
+    const char *tag, uint64_t i, unsigned off, const char *name)
+{
+	uint64_t	v = ingest_heap_u64(s, i, off);
+	char		field[48];
+
+	if (v <= INT64_MAX)
+		return (0);
+	snprintf(field, sizeof field, "%s[%llu].%s", tag,
+	    (unsigned long long)i, name);
+	return (ingest_fail(ctx, heap_at(s, i, off), field, "%llu is 2^63 or"
+	    " more, past what the store's integers hold",
+	    (unsigned long long)v));
+}
+
+/*
  * A run of records of section t: a first index at off and a count in
  * the next field, both inside t.
  */
@@ -229,13 +250,28 @@ heap_records(struct ingest_ctx *ctx, struct ingest_heap *h)
 	s = &h->info;
 	if (heap_str(ctx, h, s, "INFO", 0, HF_INFO_PROGRAM, "program") ||
 	    heap_str(ctx, h, s, "INFO", 0, HF_INFO_CMDLINE, "cmdline") ||
-	    heap_str(ctx, h, s, "INFO", 0, HF_INFO_CWD, "cwd"))
+	    heap_str(ctx, h, s, "INFO", 0, HF_INFO_CWD, "cwd") ||
+	    heap_u63(ctx, s, "INFO", 0, HF_INFO_TIME_NS, "time_ns") ||
+	    heap_u63(ctx, s, "INFO", 0, HF_INFO_STOP_NS, "stop_ns") ||
+	    heap_u63(ctx, s, "INFO", 0, HF_INFO_SEQ, "seq") ||
+	    heap_u63(ctx, s, "INFO", 0, HF_INFO_STARTED_NS, "started_ns"))
+		return (-1);
+	/* All of every block is kept as -1; any other value is a count. */
+	if (h->contents != HEAPFMT_CONTENTS_ALL &&
+	    heap_u63(ctx, s, "INFO", 0, HF_INFO_CONTENTS, "contents"))
 		return (-1);
 	for (i = 0, s = &h->cntr; i < s->count; i++) {
-		if (heap_str(ctx, h, s, "CNTR", i, HF_CNTR_NAME, "name"))
+		if (heap_str(ctx, h, s, "CNTR", i, HF_CNTR_NAME, "name") ||
+		    heap_u63(ctx, s, "CNTR", i, HF_CNTR_VALUE, "value"))
 			return (-1);
 	}
 	for (i = 0, s = &h->mods; i < s->count; i++) {
+		if (heap_u63(ctx, s, "MODS", i, HF_MODS_BASE, "base") ||
+		    heap_u63(ctx, s, "MODS", i, HF_MODS_LO, "lo") ||
+		    heap_u63(ctx, s, "MODS", i, HF_MODS_HI, "hi") ||
+		    heap_u63(ctx, s, "MODS", i, HF_MODS_CODE, "code") ||
+		    heap_u63(ctx, s, "MODS", i, HF_MODS_DATA, "data"))
+			return (-1);
 		if (heap_str(ctx, h, s, "MODS", i, HF_MODS_PATH, "path") ||
 		    heap_str(ctx, h, s, "MODS", i, HF_MODS_BUILD_ID,
 		    "build_id") ||
@@ -273,6 +309,9 @@ heap_records(struct ingest_ctx *ctx, struct ingest_heap *h)
 			return (-1);
 	}
 	for (i = 0, s = &h->regn; i < s->count; i++) {
+		if (heap_u63(ctx, s, "REGN", i, HF_REGN_LO, "lo") ||
+		    heap_u63(ctx, s, "REGN", i, HF_REGN_HI, "hi"))
+			return (-1);
 		if (ingest_heap_u64(s, i, HF_REGN_LO) >
 		    ingest_heap_u64(s, i, HF_REGN_HI)) {
 			snprintf(field, sizeof field, "REGN[%llu].hi",
@@ -288,7 +327,8 @@ heap_records(struct ingest_ctx *ctx, struct ingest_heap *h)
 			return (-1);
 	}
 	for (i = 0, s = &h->locs; i < s->count; i++) {
-		if (heap_idx(ctx, s, "LOCS", i, HF_LOCS_MODULE, "module",
+		if (heap_u63(ctx, s, "LOCS", i, HF_LOCS_PC, "pc") ||
+		    heap_idx(ctx, s, "LOCS", i, HF_LOCS_MODULE, "module",
 		    "MODS", h->mods.count, 1) ||
 		    heap_str(ctx, h, s, "LOCS", i, HF_LOCS_FUNCTION,
 		    "function") ||
@@ -315,7 +355,15 @@ heap_records(struct ingest_ctx *ctx, struct ingest_heap *h)
 			    HF_SITE_NFRAMES), HEAPFMT_DEPTH_MAX));
 		}
 		if (heap_idx(ctx, s, "SITE", i, HF_SITE_TYPE, "type", "TYPE",
-		    h->type.count, 1))
+		    h->type.count, 1) ||
+		    heap_u63(ctx, s, "SITE", i, HF_SITE_ALLOCS, "allocs") ||
+		    heap_u63(ctx, s, "SITE", i, HF_SITE_FREES, "frees") ||
+		    heap_u63(ctx, s, "SITE", i, HF_SITE_BYTES, "bytes") ||
+		    heap_u63(ctx, s, "SITE", i, HF_SITE_PEAK, "peak") ||
+		    heap_u63(ctx, s, "SITE", i, HF_SITE_LIVE_BYTES,
+		    "live_bytes") ||
+		    heap_u63(ctx, s, "SITE", i, HF_SITE_LIVE_BLOCKS,
+		    "live_blocks"))
 			return (-1);
 	}
 	for (i = 0, s = &h->type; i < s->count; i++) {
@@ -323,13 +371,17 @@ heap_records(struct ingest_ctx *ctx, struct ingest_heap *h)
 		    heap_idx(ctx, s, "TYPE", i, HF_TYPE_MODULE, "module",
 		    "MODS", h->mods.count, 1) ||
 		    heap_idx(ctx, s, "TYPE", i, HF_TYPE_SITE, "site", "SITE",
-		    h->site.count, 1))
+		    h->site.count, 1) ||
+		    heap_u63(ctx, s, "TYPE", i, HF_TYPE_VTABLE, "vtable"))
 			return (-1);
 	}
 	sum = 0;
 	for (i = 0, s = &h->blks; i < nblk; i++) {
 		addr = ingest_heap_u64(s, i, HF_BLKS_ADDR);
 		size = ingest_heap_u64(s, i, HF_BLKS_SIZE);
+		if (heap_u63(ctx, s, "BLKS", i, HF_BLKS_ADDR, "addr") ||
+		    heap_u63(ctx, s, "BLKS", i, HF_BLKS_SEQ, "seq"))
+			return (-1);
 		if (i != 0 && addr <= prev) {
 			snprintf(field, sizeof field, "BLKS[%llu].addr",
 			    (unsigned long long)i);
@@ -347,6 +399,27 @@ heap_records(struct ingest_ctx *ctx, struct ingest_heap *h)
 			    field, "%llu bytes at %#llx run into the next"
 			    " block", (unsigned long long)size,
 			    (unsigned long long)addr));
+		}
+		/*
+		 * Below 2^63 the block's end too, and so the sum of all
+		 * the sizes (the blocks do not overlap), and its usable size.
+		 */
+		if (size > INT64_MAX - addr) {
+			snprintf(field, sizeof field, "BLKS[%llu].size",
+			    (unsigned long long)i);
+			return (ingest_fail(ctx, heap_at(s, i, HF_BLKS_SIZE),
+			    field, "%llu bytes at %#llx end at 2^63 or more,"
+			    " past what the store's integers hold",
+			    (unsigned long long)size,
+			    (unsigned long long)addr));
+		}
+		if (ingest_heap_u32(s, i, HF_BLKS_SLACK) > INT64_MAX - size) {
+			snprintf(field, sizeof field, "BLKS[%llu].slack",
+			    (unsigned long long)i);
+			return (ingest_fail(ctx, heap_at(s, i, HF_BLKS_SLACK),
+			    field, "%u bytes past the %llu asked for make"
+			    " 2^63 or more", ingest_heap_u32(s, i,
+			    HF_BLKS_SLACK), (unsigned long long)size));
 		}
 		if (heap_idx(ctx, s, "BLKS", i, HF_BLKS_SITE, "site", "SITE",
 		    h->site.count, 1) ||
@@ -410,7 +483,8 @@ heap_records(struct ingest_ctx *ctx, struct ingest_heap *h)
 		    "REGN", h->regn.count, 0) ||
 		    heap_idx(ctx, s, "ROOT", i, HF_ROOT_DST, "dst", "BLKS",
 		    nblk, 0) ||
-		    heap_str(ctx, h, s, "ROOT", i, HF_ROOT_SYMBOL, "symbol"))
+		    heap_str(ctx, h, s, "ROOT", i, HF_ROOT_SYMBOL, "symbol") ||
+		    heap_u63(ctx, s, "ROOT", i, HF_ROOT_ADDR, "addr"))
 			return (-1);
 		dst = ingest_heap_u32(s, i, HF_ROOT_DST);
 		off = ingest_heap_u32(s, i, HF_ROOT_DST_OFF) & HEAPFMT_OFF_MASK;

@@ -532,6 +532,76 @@ START_TEST(test_bad_fields)
 }
 END_TEST
 
+/*
+ * Every 64-bit value the store keeps, at 2^63: SQLite's integers are
+ * signed, and it came back negative.  The block's end and usable size
+ * past 2^63 - 1 too, which would make the sums of sizes overflow.
+ */
+START_TEST(test_past_2_63)
+{
+	static const struct {
+		const char	*tag;
+		size_t		 i;
+		size_t		 off;
+		const char	*field;
+	} f[] = {
+		{ HEAPFMT_INFO, 0, HF_INFO_TIME_NS, "INFO[0].time_ns" },
+		{ HEAPFMT_INFO, 0, HF_INFO_STOP_NS, "INFO[0].stop_ns" },
+		{ HEAPFMT_INFO, 0, HF_INFO_SEQ, "INFO[0].seq" },
+		{ HEAPFMT_INFO, 0, HF_INFO_STARTED_NS, "INFO[0].started_ns" },
+		{ HEAPFMT_INFO, 0, HF_INFO_CONTENTS, "INFO[0].contents" },
+		{ HEAPFMT_CNTR, 0, HF_CNTR_VALUE, "CNTR[0].value" },
+		{ HEAPFMT_MODS, 1, HF_MODS_BASE, "MODS[1].base" },
+		{ HEAPFMT_MODS, 0, HF_MODS_LO, "MODS[0].lo" },
+		{ HEAPFMT_MODS, 0, HF_MODS_HI, "MODS[0].hi" },
+		{ HEAPFMT_MODS, 1, HF_MODS_CODE, "MODS[1].code" },
+		{ HEAPFMT_MODS, 1, HF_MODS_DATA, "MODS[1].data" },
+		{ HEAPFMT_REGN, 0, HF_REGN_LO, "REGN[0].lo" },
+		{ HEAPFMT_REGN, 2, HF_REGN_HI, "REGN[2].hi" },
+		{ HEAPFMT_LOCS, 1, HF_LOCS_PC, "LOCS[1].pc" },
+		{ HEAPFMT_SITE, 0, HF_SITE_ALLOCS, "SITE[0].allocs" },
+		{ HEAPFMT_SITE, 1, HF_SITE_FREES, "SITE[1].frees" },
+		{ HEAPFMT_SITE, 0, HF_SITE_BYTES, "SITE[0].bytes" },
+		{ HEAPFMT_SITE, 0, HF_SITE_PEAK, "SITE[0].peak" },
+		{ HEAPFMT_SITE, 1, HF_SITE_LIVE_BYTES, "SITE[1].live_bytes" },
+		{ HEAPFMT_SITE, 1, HF_SITE_LIVE_BLOCKS,
+		    "SITE[1].live_blocks" },
+		{ HEAPFMT_TYPE, 0, HF_TYPE_VTABLE, "TYPE[0].vtable" },
+		{ HEAPFMT_BLKS, 5, HF_BLKS_ADDR, "BLKS[5].addr" },
+		{ HEAPFMT_BLKS, 2, HF_BLKS_SEQ, "BLKS[2].seq" },
+		{ HEAPFMT_ROOT, 1, HF_ROOT_ADDR, "ROOT[1].addr" },
+	};
+	struct hb		 b;
+	struct ingest_heap	 h;
+	char			*cause, want[64];
+	size_t			 i;
+
+	good(&b);
+	for (i = 0; i < sizeof f / sizeof f[0]; i++) {
+		bad64(&b, at(&b, f[i].tag, f[i].i, f[i].off),
+		    (uint64_t)1 << 63, f[i].field);
+		/* INFO.contents' all ones is HEAPFMT_CONTENTS_ALL. */
+		if (strcmp(f[i].field, "INFO[0].contents") != 0)
+			bad64(&b, at(&b, f[i].tag, f[i].i, f[i].off),
+			    UINT64_MAX, f[i].field);
+	}
+	/* A block below 2^63 that ends there. */
+	snprintf(want, sizeof want, "offset %zu: BLKS[5].size", at(&b,
+	    HEAPFMT_BLKS, 5, HF_BLKS_SIZE));
+	bad_at(&b, at(&b, HEAPFMT_BLKS, 5, HF_BLKS_ADDR), 8, INT64_MAX - 8,
+	    want);
+	bad64(&b, at(&b, HEAPFMT_BLKS, 5, HF_BLKS_SIZE),
+	    INT64_MAX - 0x1100 + 1, "BLKS[5].size");
+	/* 2^63 - 1 itself is kept; a usable size past it is not. */
+	p64(b.buf + at(&b, HEAPFMT_SITE, 0, HF_SITE_ALLOCS), INT64_MAX);
+	p64(b.buf + at(&b, HEAPFMT_BLKS, 5, HF_BLKS_SIZE), INT64_MAX - 0x1100);
+	ck_assert_msg(parse(b.buf, b.len, &h, &cause) == 0, "%s", cause);
+	bad32(&b, at(&b, HEAPFMT_BLKS, 5, HF_BLKS_SLACK), 0xffffffff,
+	    "BLKS[5].slack");
+	hb_free(&b);
+}
+END_TEST
+
 /* A later minor version: longer records, an unknown section. */
 START_TEST(test_later_minor)
 {
@@ -799,6 +869,7 @@ heap_suite(void)
 	tcase_add_test(tc, test_bad_header);
 	tcase_add_test(tc, test_bad_sections);
 	tcase_add_test(tc, test_bad_fields);
+	tcase_add_test(tc, test_past_2_63);
 	tcase_add_test(tc, test_later_minor);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("states");
