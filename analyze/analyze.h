@@ -737,6 +737,12 @@ struct analyze_heapview {
 	size_t		 nmodules;
 	uint32_t	*site_first;	/* site s: frames [first[s], first[s+1]) */
 	size_t		 nsites;
+	/*
+	 * Those frames' indices into frames[], sites sharing frames; NULL:
+	 * site_first indexes frames[] itself.
+	 */
+	uint32_t	*site_frame;
+	size_t		 nsite_frames;
 	struct analyze_heapview_frame *frames;
 	size_t		 nframes;
 	struct analyze_heapview_root *roots;

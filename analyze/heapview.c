@@ -44,6 +44,7 @@ analyze_heapview_free(struct analyze_heapview *s)
 	free(s->types);
 	free(s->modules);
 	free(s->site_first);
+	free(s->site_frame);
 	free(s->frames);
 	free(s->roots);
 	free(s->edges);
@@ -118,9 +119,17 @@ analyze_heapview_map(struct analyze_heapview *s, char **cause)
 	}
 	for (i = 0; i < s->nsites; i++) {
 		if (s->site_first[i + 1] < s->site_first[i] ||
-		    s->site_first[i + 1] > s->nframes) {
+		    s->site_first[i + 1] > (s->site_frame != NULL ?
+		    s->nsite_frames : s->nframes)) {
 			*cause = xasprintf("heap snapshot: site %zu: frames out"
 			    " of range", i);
+			return (-1);
+		}
+	}
+	for (i = 0; s->site_frame != NULL && i < s->nsite_frames; i++) {
+		if (s->site_frame[i] >= s->nframes) {
+			*cause = xasprintf("heap snapshot: a stack's frame %u"
+			    " out of range", s->site_frame[i]);
 			return (-1);
 		}
 	}
@@ -402,13 +411,14 @@ hv_frame_line(struct analyze_heapview_frame *f)
 }
 
 /*
- * The stack text the heap kind keeps per site ("function (file:line)" or
- * "function (module)", a line each) as frames.
+ * A frame's text as the heap kind keeps it ("function (file:line)" or
+ * "function (module)", a line each for the functions inlined there) as
+ * frames of the view.
  */
 static void
-hv_site_frames(struct analyze_heapview *v, size_t *cap, const char *stack)
+hv_text_frames(struct analyze_heapview *v, size_t *cap, const char *text)
 {
-	const char	*p = stack, *nl;
+	const char	*p = text, *nl;
 
 	while (p != NULL && *p != '\0') {
 		nl = strchr(p, '\n');
@@ -424,6 +434,110 @@ hv_site_frames(struct analyze_heapview *v, size_t *cap, const char *stack)
 		hv_frame_line(&v->frames[v->nframes++]);
 		p = nl != NULL ? nl + 1 : NULL;
 	}
+}
+
+/* Grow an array of uint32_t to hold index i. */
+static uint32_t *
+hv_grow32(uint32_t *a, size_t *cap, size_t i)
+{
+	if (i < *cap)
+		return (a);
+	while (*cap <= i)
+		*cap = *cap != 0 ? *cap * 2 : 256;
+	return (xreallocarray(a, *cap, sizeof *a));
+}
+
+/*
+ * The sites' stacks: each stored frame once in v->frames (its lines),
+ * and each site's run of them as indices in v->site_frame.  A frame many
+ * sites share is not copied for each: a long one shared by 40 sites
+ * made gigabytes when each site had its stack's text.  Rows that name
+ * what is not there are passed over.  -1 on a store error.
+ */
+static int
+hv_stacks(struct store *st, int64_t session, struct analyze_heapview *v)
+{
+	struct store_cursor	*c;
+	uint32_t		*ffirst = NULL, *stk = NULL, *sf = NULL, fr;
+	size_t			 nf = 0, fcap = 0, vcap = 0, ns = 0, scap = 0;
+	size_t			 nsf = 0, sfcap = 0, k;
+	int64_t			 idx, first, n, j;
+	int			 rc;
+
+	/* Frame f is v->frames[ffirst[f] .. ffirst[f + 1]). */
+	if ((c = store_heap_frames(st, session)) == NULL)
+		return (-1);
+	ffirst = hv_grow32(ffirst, &fcap, 0);
+	ffirst[0] = 0;
+	while ((rc = store_cursor_step(c)) == 1) {
+		idx = store_cursor_int(c, 0);
+		if (idx < (int64_t)nf || idx >= (int64_t)UINT32_MAX - 1)
+			continue;
+		/* Indices not stored are frames without lines. */
+		ffirst = hv_grow32(ffirst, &fcap, (size_t)idx + 1);
+		for (; nf < (size_t)idx; nf++)
+			ffirst[nf + 1] = (uint32_t)v->nframes;
+		hv_text_frames(v, &vcap, store_cursor_text(c, 1));
+		ffirst[++nf] = (uint32_t)v->nframes;
+	}
+	store_cursor_close(c);
+	if (rc < 0)
+		goto fail;
+	/* The stacks' entries: stk[i] is a frame. */
+	if ((c = store_heap_stacks(st, session)) == NULL)
+		goto fail;
+	while ((rc = store_cursor_step(c)) == 1) {
+		idx = store_cursor_int(c, 0);
+		if (idx < (int64_t)ns || idx >= (int64_t)UINT32_MAX)
+			continue;
+		stk = hv_grow32(stk, &scap, (size_t)idx);
+		for (; ns < (size_t)idx; ns++)
+			stk[ns] = UINT32_MAX;
+		stk[ns++] = (uint32_t)store_cursor_int(c, 1);
+	}
+	store_cursor_close(c);
+	if (rc < 0)
+		goto fail;
+	/* Each site's run, by index: the lines of its frames in order. */
+	if ((c = store_heap_site_runs(st, session)) == NULL)
+		goto fail;
+	k = 0;
+	v->site_first[0] = 0;
+	while ((rc = store_cursor_step(c)) == 1) {
+		idx = store_cursor_int(c, 0);
+		first = store_cursor_int(c, 1);
+		n = store_cursor_int(c, 2);
+		if (idx < (int64_t)k || (uint64_t)idx >= v->nsites)
+			continue;
+		for (; k < (size_t)idx; k++)
+			v->site_first[k + 1] = (uint32_t)nsf;
+		for (j = first; n > 0 && j >= 0 && j < first + n &&
+		    (uint64_t)j < ns; j++) {
+			if ((fr = stk[j]) >= nf)
+				continue;
+			sf = hv_grow32(sf, &sfcap, nsf + ffirst[fr + 1] -
+			    ffirst[fr]);
+			for (idx = ffirst[fr]; idx < ffirst[fr + 1]; idx++)
+				sf[nsf++] = (uint32_t)idx;
+		}
+		v->site_first[++k] = (uint32_t)nsf;
+	}
+	store_cursor_close(c);
+	if (rc < 0)
+		goto fail;
+	for (; k < v->nsites; k++)
+		v->site_first[k + 1] = (uint32_t)nsf;
+	v->site_frame = sf != NULL ? sf : xcalloc(1, sizeof *sf);
+	v->nsite_frames = nsf;
+	free(ffirst);
+	free(stk);
+	return (0);
+
+fail:
+	free(ffirst);
+	free(stk);
+	free(sf);
+	return (-1);
 }
 
 /*
@@ -448,11 +562,10 @@ analyze_heapview_load_watched(struct store *st, int64_t session,
 {
 	struct analyze_heap_snap	 m;
 	struct store_cursor		*c;
-	struct store_heap_site		 site;
 	struct store_heap_block		 b;
 	struct store_heap_region	 reg;
 	struct analyze_heapmap_region	*rg = NULL;
-	size_t				 nrg = 0, cap = 0, fcap = 0, i, k, r;
+	size_t				 nrg = 0, cap = 0, i, k, r;
 	uint64_t			 lo, hi, end, kept = 0;
 	uint32_t			 j;
 	int				 rc;
@@ -572,28 +685,8 @@ analyze_heapview_load_watched(struct store *st, int64_t session,
 			v->nsites = v->site[i] + 1;
 	}
 	v->site_first = xcalloc(v->nsites + 1, sizeof *v->site_first);
-	if ((c = store_heap_sites(st, session, INT64_MAX)) == NULL)
+	if (hv_stacks(st, session, v) != 0)
 		goto store;
-	/* Sites come by live bytes: gather each one's stack, then lay out. */
-	{
-		char	**stack = xcalloc(v->nsites + 1, sizeof *stack);
-
-		while ((rc = store_heap_site_next(c, &site)) == 1) {
-			if (site.idx >= 0 && (size_t)site.idx < v->nsites &&
-			    site.stack != NULL)
-				stack[site.idx] = xstrdup(site.stack);
-		}
-		store_cursor_close(c);
-		for (k = 0; k < v->nsites; k++) {
-			v->site_first[k] = (uint32_t)v->nframes;
-			hv_site_frames(v, &fcap, stack[k]);
-			free(stack[k]);
-		}
-		v->site_first[v->nsites] = (uint32_t)v->nframes;
-		free(stack);
-		if (rc < 0)
-			goto store;
-	}
 
 	/* Kept contents, when the snapshot kept any; rows come by index. */
 	if ((c = store_heap_contents(st, session)) == NULL)

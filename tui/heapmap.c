@@ -853,7 +853,8 @@ hm_stack(const struct heapmap *hm, uint32_t site)
 		return (xstrdup("(not known)"));
 	for (i = hm->s->site_first[site]; i < hm->s->site_first[site + 1];
 	    i++) {
-		f = &hm->s->frames[i];
+		f = &hm->s->frames[hm->s->site_frame != NULL ?
+		    hm->s->site_frame[i] : i];
 		if (f->file != NULL)
 			t = xasprintf("%s%s%s (%s:%u)", out, *out ? " < " : "",
 			    f->function, f->file, f->line);

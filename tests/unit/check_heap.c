@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "capture/oberon/heapfmt.h"
+#include "analyze/analyze.h"
 #include "ingest/ingest.h"
 
 #define MAXSEC	20
@@ -633,6 +634,218 @@ START_TEST(test_later_minor)
 }
 END_TEST
 
+/* ---- into the store ------------------------------------------------- */
+
+/*
+ * Stacks sharing long frames: one name of namelen bytes, nlocs code
+ * addresses in that function, nframes FRMS records going round them,
+ * nsites sites each with the first depth of those frames and a block of
+ * its own in one heap region.
+ */
+static void
+shared(struct hb *b, size_t namelen, size_t nlocs, size_t nframes,
+    size_t depth, size_t nsites)
+{
+	struct hsec	*strs;
+	uint8_t		*r;
+	uint32_t	 name;
+	size_t		 i;
+
+	memset(b, 0, sizeof *b);
+	sec_new(b, HEAPFMT_INFO, HEAPFMT_INFO_SIZE);
+	sec_new(b, HEAPFMT_REGN, HEAPFMT_REGN_SIZE);
+	sec_new(b, HEAPFMT_LOCS, HEAPFMT_LOCS_SIZE);
+	sec_new(b, HEAPFMT_FRMS, HEAPFMT_FRMS_SIZE);
+	sec_new(b, HEAPFMT_SITE, HEAPFMT_SITE_SIZE);
+	sec_new(b, HEAPFMT_BLKS, HEAPFMT_BLKS_SIZE);
+	sec_new(b, HEAPFMT_STRS, 1);
+	str(b, "");
+	strs = sec(b, HEAPFMT_STRS);
+	name = (uint32_t)strs->n;
+	strs->p = realloc(strs->p, strs->n + namelen + 1);
+	memset(strs->p + strs->n, 'f', namelen);
+	strs->p[strs->n + namelen] = '\0';
+	strs->n += namelen + 1;
+	r = rec(b, HEAPFMT_INFO);
+	p32(r + HF_INFO_PID, 42);
+	p32(r + HF_INFO_DEPTH, (uint32_t)depth);
+	r = rec(b, HEAPFMT_REGN);
+	p64(r + HF_REGN_LO, 0x1000);
+	p64(r + HF_REGN_HI, 0x1000 + 0x20 * nsites);
+	p32(r + HF_REGN_KIND, HEAPFMT_RGN_HEAP);
+	p32(r + HF_REGN_MODULE, HEAPFMT_NONE);
+	p32(r + HF_REGN_THREAD, HEAPFMT_NONE);
+	for (i = 0; i < nlocs; i++) {
+		r = rec(b, HEAPFMT_LOCS);
+		p64(r + HF_LOCS_PC, 0x400000 + 16 * i);
+		p32(r + HF_LOCS_MODULE, HEAPFMT_NONE);
+		p32(r + HF_LOCS_FUNCTION, name);
+	}
+	for (i = 0; i < nframes; i++)
+		p32(rec(b, HEAPFMT_FRMS), (uint32_t)(i % nlocs));
+	for (i = 0; i < nsites; i++) {
+		r = rec(b, HEAPFMT_SITE);
+		p32(r + HF_SITE_NFRAMES, (uint32_t)depth);
+		p64(r + HF_SITE_ALLOCS, 1);
+		p32(r + HF_SITE_TYPE, HEAPFMT_NONE);
+		r = rec(b, HEAPFMT_BLKS);
+		p64(r + HF_BLKS_ADDR, 0x1000 + 0x20 * i);
+		p64(r + HF_BLKS_SIZE, 16);
+		p32(r + HF_BLKS_SITE, (uint32_t)i);
+		p32(r + HF_BLKS_TYPE, HEAPFMT_NONE);
+		p32(r + HF_BLKS_REGION, 0);
+	}
+	build(b);
+}
+
+/* A store in memory holding at most max bytes, and b ingested into it. */
+static struct store *
+stored(struct hb *b, int64_t max, int64_t *id, char **cause)
+{
+	struct store	*st;
+	const char	*kind;
+	char		 sql[64];
+	int		 reused;
+
+	st = store_open(":memory:", 0, cause);
+	ck_assert_msg(st != NULL, "%s", *cause);
+	snprintf(sql, sizeof sql, "PRAGMA max_page_count = %lld",
+	    (long long)(max / store_int_query(st, "PRAGMA page_size", 0, 0)));
+	ck_assert_int_eq(store_exec(st, sql, cause), 0);
+	*cause = NULL;
+	if (ingest_bytes(st, "t.heap", b->buf, b->len, NULL, id, &kind,
+	    &reused, cause) != 0)
+		*id = -1;
+	return (st);
+}
+
+/* The store's bytes now. */
+static int64_t
+store_bytes(struct store *st)
+{
+	return (store_int_query(st, "PRAGMA page_count", 0, 0) *
+	    store_int_query(st, "PRAGMA page_size", 0, 0));
+}
+
+/*
+ * The issue's file: a 1 MiB name, 64 frames of it, 40 sites.  Each site
+ * kept its stack as text, 64 MiB a site, and the ingest wrote gigabytes;
+ * frames are stored once, so the store is about the file's size (and a
+ * store that may not grow past three times the file holds it).  The
+ * heap map shares them too: one frame, 40 runs of 64.
+ */
+START_TEST(test_frames_once)
+{
+	struct analyze_heapview	 v;
+	struct hb		 b;
+	struct store		*st;
+	char			*cause = NULL;
+	int64_t			 id, bytes;
+
+	shared(&b, ((size_t)1 << 20) - 4096, 1, 64, 64, 40);
+	st = stored(&b, 3 * (int64_t)b.len, &id, &cause);
+	ck_assert_msg(id > 0, "%s", cause);
+	bytes = store_bytes(st);
+	fprintf(stderr, "# a %zu-byte file made a store of %lld bytes\n",
+	    b.len, (long long)bytes);
+	ck_assert_int_le(bytes, 3 * (int64_t)b.len);
+	ck_assert_int_eq(store_int_query(st, "SELECT count(*) FROM heap_frame"
+	    " WHERE session = ?1", id, -1), 1);
+	ck_assert_int_eq(store_int_query(st, "SELECT count(*) FROM heap_stack"
+	    " WHERE session = ?1", id, -1), 64);
+	ck_assert_int_eq(store_int_query(st, "SELECT sum(nframes) FROM"
+	    " heap_allocsite WHERE session = ?1", id, -1), 64 * 40);
+	ck_assert_int_eq(analyze_heapview_load(st, id, &v, &cause), 0);
+	ck_assert_uint_eq(v.nframes, 1);
+	ck_assert_uint_eq(v.nsite_frames, 64 * 40);
+	ck_assert_uint_eq(v.site_first[39], 64 * 39);
+	ck_assert_int_eq(analyze_heapview_map(&v, &cause), 0);
+	analyze_heapview_free(&v);
+	store_close(st);
+	hb_free(&b);
+}
+END_TEST
+
+/*
+ * Many small records naming one long string: 2000 code addresses in a
+ * function of a 64 KiB name would store 2000 frames of it (250 MB from
+ * a 120 KB file).  The text the records name is bounded by the file's
+ * size: refused at the record that passes it, before anything is
+ * stored.  Twenty of them are taken; a name with line ends is not.
+ */
+START_TEST(test_text_bound)
+{
+	struct hb		 b;
+	struct ingest_heap	 h;
+	struct store		*st;
+	char			*cause;
+	int64_t			 id;
+
+	shared(&b, (size_t)64 << 10, 2000, 2000, 64, 1);
+	ck_assert_int_ne(parse(b.buf, b.len, &h, &cause), 0);
+	ck_assert_msg(strstr(cause, ": LOCS[") != NULL && strstr(cause,
+	    "the strings the records name come to more than") != NULL, "%s",
+	    cause);
+	free(cause);
+	hb_free(&b);
+	shared(&b, (size_t)64 << 10, 20, 64, 64, 1);
+	st = stored(&b, (int64_t)16 << 20, &id, &cause);
+	ck_assert_msg(id > 0, "%s", cause);
+	store_close(st);
+	/* A name of line ends would be that many frames in the heap map. */
+	memset(b.buf + sec(&b, HEAPFMT_STRS)->off + 1, '\n', 100);
+	ck_assert_int_ne(parse(b.buf, b.len, &h, &cause), 0);
+	ck_assert_msg(strstr(cause, "LOCS[0].function: a name with a line"
+	    " end") != NULL, "%s", cause);
+	free(cause);
+	hb_free(&b);
+}
+END_TEST
+
+/*
+ * heap_site keeps its shape over the frames: the stack's text, the first
+ * frame's function and pc, as when each site had its own.
+ */
+START_TEST(test_site_view)
+{
+	struct analyze_heapview	 v;
+	struct hb		 b;
+	struct store		*st;
+	struct store_cursor	*c;
+	char			*cause = NULL;
+	int64_t			 id;
+
+	good(&b);
+	st = stored(&b, (int64_t)16 << 20, &id, &cause);
+	ck_assert_msg(id > 0, "%s", cause);
+	c = store_cursor_open(st, "SELECT idx, stack, function, pc,"
+	    " coalesce(file, '-') FROM heap_site WHERE session = ?1"
+	    " ORDER BY idx", id);
+	ck_assert_int_eq(store_cursor_step(c), 1);
+	ck_assert_str_eq(store_cursor_text(c, 1), "make (prog)\nmain (prog)");
+	ck_assert_str_eq(store_cursor_text(c, 2), "make");
+	ck_assert_int_eq(store_cursor_int(c, 3), 0x400100);
+	ck_assert_str_eq(store_cursor_text(c, 4), "-");
+	ck_assert_int_eq(store_cursor_step(c), 1);
+	ck_assert_str_eq(store_cursor_text(c, 1), "make (prog)");
+	ck_assert_int_eq(store_cursor_step(c), 0);
+	store_cursor_close(c);
+	/* The heap map's stacks: site 1's one frame is site 0's first. */
+	ck_assert_int_eq(analyze_heapview_load(st, id, &v, &cause), 0);
+	ck_assert_uint_eq(v.nsites, 2);
+	ck_assert_uint_eq(v.nframes, 2);
+	ck_assert_uint_eq(v.site_first[1], 2);
+	ck_assert_uint_eq(v.site_first[2], 3);
+	ck_assert_str_eq(v.frames[v.site_frame[0]].function, "make (prog)");
+	ck_assert_str_eq(v.frames[v.site_frame[1]].function, "main (prog)");
+	ck_assert_uint_eq(v.site_frame[2], v.site_frame[0]);
+	ck_assert_int_eq(analyze_heapview_map(&v, &cause), 0);
+	analyze_heapview_free(&v);
+	store_close(st);
+	hb_free(&b);
+}
+END_TEST
+
 /* ---- memcheck's rules ---------------------------------------------- */
 
 /*
@@ -871,6 +1084,12 @@ heap_suite(void)
 	tcase_add_test(tc, test_bad_fields);
 	tcase_add_test(tc, test_past_2_63);
 	tcase_add_test(tc, test_later_minor);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("store");
+	tcase_set_timeout(tc, 60);
+	tcase_add_test(tc, test_frames_once);
+	tcase_add_test(tc, test_text_bound);
+	tcase_add_test(tc, test_site_view);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("states");
 	tcase_add_test(tc, test_rules);
