@@ -540,13 +540,81 @@ fail:
 	return (-1);
 }
 
+static int
+hv_region_cmp(const void *a, const void *b)
+{
+	const struct analyze_heapmap_region *x = a, *y = b;
+
+	if (x->lo != y->lo)
+		return (x->lo < y->lo ? -1 : 1);
+	return (x->hi < y->hi ? -1 : x->hi > y->hi);
+}
+
+/*
+ * The regions the heap map lays out for regions rg (any order; empty
+ * ones left out) and the blocks (addr, usable size): a block no region
+ * holds whole gets a region of its own, "unmapped" (none should), and
+ * regions that overlap or share a granule are made one (the map refuses
+ * either, and a snapshot of blocks outside its regions, or of regions
+ * that touch, ingests cleanly).  Every block is then inside a region.
+ * *out is new, with its names; its count.  Ingest lays out the same, so
+ * that what it takes the map opens.
+ */
+size_t
+analyze_heapview_regions(const struct analyze_heapmap_region *rg,
+    size_t nrg, const uint64_t *addr, const uint64_t *usable,
+    size_t nblocks, struct analyze_heapmap_region **out)
+{
+	struct analyze_heapmap_region	*all, *o;
+	size_t				 n = 0, nreal, i, r, k = 0;
+	uint64_t			 end;
+
+	all = xreallocarray(NULL, nrg + nblocks + 1, sizeof *all);
+	for (r = 0; r < nrg; r++) {
+		if (rg[r].hi > rg[r].lo)
+			all[n++] = rg[r];
+	}
+	qsort(all, n, sizeof *all, hv_region_cmp);
+	nreal = n;
+	for (i = 0, r = 0; i < nblocks; i++) {
+		end = addr[i] + (usable[i] != 0 ? usable[i] : 1);
+		while (r < nreal && all[r].hi <= addr[i])
+			r++;
+		if (r < nreal && all[r].lo <= addr[i] && end <= all[r].hi)
+			continue;
+		all[n].lo = addr[i] & ~(uint64_t)(ANALYZE_HEAPMAP_GRANULE - 1);
+		all[n].hi = end;
+		all[n++].name = NULL;
+	}
+	qsort(all, n, sizeof *all, hv_region_cmp);
+	o = xcalloc(n + 1, sizeof *o);
+	for (i = 0; i < n; i++) {
+		if (k > 0 && (all[i].lo &
+		    ~(uint64_t)(ANALYZE_HEAPMAP_GRANULE - 1)) < o[k - 1].hi) {
+			if (all[i].hi > o[k - 1].hi)
+				o[k - 1].hi = all[i].hi;
+			if (o[k - 1].name == NULL)
+				o[k - 1].name = all[i].name;
+			continue;
+		}
+		o[k++] = all[i];
+	}
+	for (i = 0; i < k; i++)
+		o[i].name = xstrdup(o[i].name != NULL ? o[i].name :
+		    "unmapped");
+	free(all);
+	*out = o;
+	return (k);
+}
+
 /*
  * A heap session from the store, on the heap kind's loader
  * (analyze_heap_snap_load, its graph and ingest's states taken over),
  * with what the map needs besides: the regions blocks live in, the
- * sites' stacks, the kept contents.  A block outside every region (none
- * should be) gets one of its own, "unmapped", so the map still shows it.
- * The map is not made: analyze_heapview_map does that.
+ * sites' stacks, the kept contents.  The regions are laid out as
+ * analyze_heapview_regions does (a block outside every region gets one
+ * of its own, "unmapped", so the map still shows it).  The map is not
+ * made: analyze_heapview_map does that.
  */
 int
 analyze_heapview_load(struct store *st, int64_t session,
@@ -565,8 +633,8 @@ analyze_heapview_load_watched(struct store *st, int64_t session,
 	struct store_heap_block		 b;
 	struct store_heap_region	 reg;
 	struct analyze_heapmap_region	*rg = NULL;
-	size_t				 nrg = 0, cap = 0, i, k, r;
-	uint64_t			 lo, hi, end, kept = 0;
+	size_t				 nrg = 0, cap = 0, i, k;
+	uint64_t			 kept = 0;
 	uint32_t			 j;
 	int				 rc;
 
@@ -575,53 +643,29 @@ analyze_heapview_load_watched(struct store *st, int64_t session,
 		return (-1);
 	v->program = xasprintf("session %lld", (long long)session);
 
-	/* The regions, by address. */
+	/* The regions, by address, and regions for blocks outside them. */
 	if ((c = store_heap_regions(st, session)) == NULL)
 		goto store;
 	while ((rc = store_heap_region_next(c, &reg)) == 1) {
-		lo = reg.lo;
-		hi = reg.hi;
-		if (hi <= lo || (nrg > 0 && lo < rg[nrg - 1].hi))
-			continue;	/* the map would refuse it */
 		if (nrg == cap) {
 			cap = cap != 0 ? cap * 2 : 64;
 			rg = xreallocarray(rg, cap, sizeof *rg);
 		}
-		rg[nrg].lo = lo;
-		rg[nrg].hi = hi;
+		rg[nrg].lo = reg.lo;
+		rg[nrg].hi = reg.hi;
 		rg[nrg++].name = xstrdup(strcmp(reg.kind, "heap") == 0 ?
 		    "main heap" : reg.kind);
 	}
 	store_cursor_close(c);
 	if (rc < 0)
 		goto store;
-	/* Blocks no region holds: a region of their own. */
-	for (i = 0, r = 0; i < m.nblocks; i++) {
-		end = m.addr[i] + (m.usable[i] != 0 ? m.usable[i] : 1);
-		while (r < nrg && rg[r].hi <= m.addr[i])
-			r++;
-		if (r < nrg && rg[r].lo <= m.addr[i] && end <= rg[r].hi)
-			continue;
-		if (r < nrg && rg[r].lo < end) {
-			*cause = xasprintf("session %lld: block %zu at %#llx"
-			    " straddles region %s", (long long)session, i,
-			    (unsigned long long)m.addr[i], rg[r].name);
-			goto fail;
-		}
-		if (nrg == cap) {
-			cap = cap != 0 ? cap * 2 : 64;
-			rg = xreallocarray(rg, cap, sizeof *rg);
-		}
-		memmove(rg + r + 1, rg + r, (nrg - r) * sizeof *rg);
-		rg[r].lo = m.addr[i] & ~(uint64_t)15;
-		rg[r].hi = end;
-		rg[r].name = xstrdup("unmapped");
-		nrg++;
-		r++;
-	}
-	v->regions = rg;
-	v->nregions = nrg;
+	v->nregions = analyze_heapview_regions(rg, nrg, m.addr, m.usable,
+	    m.nblocks, &v->regions);
+	for (i = 0; i < nrg; i++)
+		free(rg[i].name);
+	free(rg);
 	rg = NULL;
+	nrg = 0;
 
 	/* Blocks: the loader's arrays (its -1 is ANALYZE_HEAPVIEW_NONE). */
 	v->nblocks = m.nblocks;
@@ -722,7 +766,6 @@ analyze_heapview_load_watched(struct store *st, int64_t session,
 store:
 	*cause = xasprintf("session %lld: %s", (long long)session,
 	    store_error(st));
-fail:
 	for (i = 0; rg != NULL && i < nrg; i++)
 		free(rg[i].name);
 	free(rg);

@@ -478,6 +478,17 @@ heap_records(struct ingest_ctx *ctx, struct ingest_heap *h)
 			    " 2^63 or more", ingest_heap_u32(s, i,
 			    HF_BLKS_SLACK), (unsigned long long)size));
 		}
+		/* The heap map draws usable sizes: they must not overlap. */
+		if (i + 1 < nblk && addr + size + ingest_heap_u32(s, i,
+		    HF_BLKS_SLACK) > ingest_heap_u64(s, i + 1, HF_BLKS_ADDR)) {
+			snprintf(field, sizeof field, "BLKS[%llu].slack",
+			    (unsigned long long)i);
+			return (ingest_fail(ctx, heap_at(s, i, HF_BLKS_SLACK),
+			    field, "%llu usable bytes at %#llx run into the next"
+			    " block", (unsigned long long)(size +
+			    ingest_heap_u32(s, i, HF_BLKS_SLACK)),
+			    (unsigned long long)addr));
+		}
 		if (heap_idx(ctx, s, "BLKS", i, HF_BLKS_SITE, "site", "SITE",
 		    h->site.count, 1) ||
 		    heap_idx(ctx, s, "BLKS", i, HF_BLKS_TYPE, "type", "TYPE",
@@ -1173,6 +1184,60 @@ heap_about(struct ingest_ctx *ctx, const struct ingest_heap *h)
 		ctx->captured = xstrdup(buf);
 }
 
+/*
+ * What the heap map lays out (analyze_heapview_regions over the heap
+ * regions and the blocks' usable sizes) must be a map it opens: the
+ * file is refused here, with the map's words, rather than stored for a
+ * map that refuses it.  Only more than it can lay out is left to fail.
+ */
+static int
+heap_map_check(struct ingest_ctx *ctx, const struct ingest_heap *h)
+{
+	const struct ingest_heap_sec	*s = &h->regn;
+	struct analyze_heapmap_region	*rg, *out;
+	struct analyze_heapmap		 map;
+	uint64_t			*addr, *usable, i;
+	size_t				 nrg = 0, n;
+	uint32_t			 k;
+	char				*cause = NULL;
+	int				 rc = 0;
+
+	rg = xreallocarray(NULL, s->count + 1, sizeof *rg);
+	for (i = 0; i < s->count; i++) {
+		k = ingest_heap_u32(s, i, HF_REGN_KIND);
+		if (k != HEAPFMT_RGN_HEAP && k != HEAPFMT_RGN_ARENA &&
+		    k != HEAPFMT_RGN_MMAP)
+			continue;
+		rg[nrg].lo = ingest_heap_u64(s, i, HF_REGN_LO);
+		rg[nrg].hi = ingest_heap_u64(s, i, HF_REGN_HI);
+		rg[nrg++].name = (char *)(k == HEAPFMT_RGN_HEAP ? "main heap" :
+		    heap_region_kind(k));
+	}
+	addr = xreallocarray(NULL, h->blks.count + 1, sizeof *addr);
+	usable = xreallocarray(NULL, h->blks.count + 1, sizeof *usable);
+	for (i = 0; i < h->blks.count; i++) {
+		addr[i] = ingest_heap_u64(&h->blks, i, HF_BLKS_ADDR);
+		usable[i] = ingest_heap_u64(&h->blks, i, HF_BLKS_SIZE) +
+		    ingest_heap_u32(&h->blks, i, HF_BLKS_SLACK);
+	}
+	n = analyze_heapview_regions(rg, nrg, addr, usable,
+	    (size_t)h->blks.count, &out);
+	if (analyze_heapmap_build(&map, out, n, addr, usable,
+	    (size_t)h->blks.count, &cause) != 0) {
+		rc = ingest_fail(ctx, s->p != NULL ? s->at : h->blks.at,
+		    s->p != NULL ? "REGN" : "BLKS", "%s", cause);
+		free(cause);
+	} else
+		analyze_heapmap_free(&map);
+	for (i = 0; i < n; i++)
+		free(out[i].name);
+	free(out);
+	free(rg);
+	free(addr);
+	free(usable);
+	return (rc);
+}
+
 static int
 heap_load(struct ingest_ctx *ctx)
 {
@@ -1187,7 +1252,7 @@ heap_load(struct ingest_ctx *ctx)
 	uint32_t		 site, trig;
 	int			 rc = -1;
 
-	if (ingest_heap_parse(ctx, &h) != 0)
+	if (ingest_heap_parse(ctx, &h) != 0 || heap_map_check(ctx, &h) != 0)
 		return (-1);
 	state = xmalloc(h.blks.count + 1);
 	ingest_heap_states(&h, state);

@@ -508,6 +508,8 @@ START_TEST(test_bad_fields)
 		{ HEAPFMT_ROOT, 1, HF_ROOT_DST_OFF, 1, "ROOT[1].dst_off" },
 		{ HEAPFMT_ROOT, 0, HF_ROOT_SYMBOL, 1 << 20,
 		    "ROOT[0].symbol" },
+		/* Usable bytes into the next block: the map draws them. */
+		{ HEAPFMT_BLKS, 0, HF_BLKS_SLACK, 17, "BLKS[0].slack" },
 	};
 	struct hb	b;
 	size_t		i;
@@ -846,6 +848,172 @@ START_TEST(test_site_view)
 }
 END_TEST
 
+/*
+ * A snapshot of blocks (addr, size, slack, region) in regions (lo, hi):
+ * what the heap map must open.
+ */
+struct mapcase {
+	uint64_t	 rg[4][2];
+	size_t		 nrg;
+	struct { uint64_t addr, size; uint32_t slack, region; } b[8];
+	size_t		 nb;
+};
+
+static void
+mapfile(struct hb *b, const struct mapcase *mc)
+{
+	uint8_t	*r;
+	size_t	 i;
+
+	memset(b, 0, sizeof *b);
+	sec_new(b, HEAPFMT_INFO, HEAPFMT_INFO_SIZE);
+	sec_new(b, HEAPFMT_REGN, HEAPFMT_REGN_SIZE);
+	sec_new(b, HEAPFMT_BLKS, HEAPFMT_BLKS_SIZE);
+	sec_new(b, HEAPFMT_STRS, 1);
+	str(b, "");
+	rec(b, HEAPFMT_INFO);
+	for (i = 0; i < mc->nrg; i++) {
+		r = rec(b, HEAPFMT_REGN);
+		p64(r + HF_REGN_LO, mc->rg[i][0]);
+		p64(r + HF_REGN_HI, mc->rg[i][1]);
+		p32(r + HF_REGN_KIND, i == 0 ? HEAPFMT_RGN_HEAP :
+		    HEAPFMT_RGN_MMAP);
+		p32(r + HF_REGN_MODULE, HEAPFMT_NONE);
+		p32(r + HF_REGN_THREAD, HEAPFMT_NONE);
+	}
+	for (i = 0; i < mc->nb; i++) {
+		r = rec(b, HEAPFMT_BLKS);
+		p64(r + HF_BLKS_ADDR, mc->b[i].addr);
+		p64(r + HF_BLKS_SIZE, mc->b[i].size);
+		p32(r + HF_BLKS_SLACK, mc->b[i].slack);
+		p32(r + HF_BLKS_SITE, HEAPFMT_NONE);
+		p32(r + HF_BLKS_TYPE, HEAPFMT_NONE);
+		p32(r + HF_BLKS_REGION, mc->b[i].region);
+	}
+	build(b);
+}
+
+/* mc ingests and the heap map opens on it; the map's regions. */
+static size_t
+mapopens(const struct mapcase *mc)
+{
+	struct analyze_heapview		 v;
+	struct analyze_heapmap_view	 view;
+	struct analyze_heapmap_cell	*cells;
+	struct hb			 b;
+	struct store			*st;
+	char				*cause = NULL;
+	int64_t				 id;
+	size_t				 n, i;
+
+	mapfile(&b, mc);
+	st = stored(&b, (int64_t)16 << 20, &id, &cause);
+	ck_assert_msg(id > 0, "%s", cause);
+	ck_assert_int_eq(analyze_heapview_load(st, id, &v, &cause), 0);
+	ck_assert_msg(analyze_heapview_map(&v, &cause) == 0, "%s", cause);
+	n = v.map.nregions;
+	/* Drawn whole at every zoom; each block found at its address. */
+	memset(&view, 0, sizeof view);
+	view.cols = 64;
+	view.rows = 24;
+	cells = calloc((size_t)view.cols * view.rows, sizeof *cells);
+	for (view.zoom = ANALYZE_HEAPMAP_ZMIN; view.zoom <=
+	    ANALYZE_HEAPMAP_ZMAX; view.zoom++) {
+		analyze_heapmap_frame(&v.map, &view, cells);
+		analyze_heapmap_level_build(&v.map, view.zoom);
+	}
+	view.zoom = analyze_heapmap_fit(&v.map, &view);
+	analyze_heapmap_frame(&v.map, &view, cells);
+	for (i = 0; i < mc->nb; i++)
+		ck_assert_uint_eq(analyze_heapmap_find(&v.map, mc->b[i].addr),
+		    i);
+	free(cells);
+	analyze_heapview_free(&v);
+	store_close(st);
+	hb_free(&b);
+	return (n);
+}
+
+/*
+ * Three snapshots that ingested cleanly and that the heap map refused;
+ * it opens them now.  Blocks of no size (malloc(0)) outside the regions,
+ * two in a granule: each got a region of its own, [addr & ~15, addr + 1),
+ * and those overlapped.
+ */
+START_TEST(test_map_zero_sizes)
+{
+	struct mapcase	mc = { .nb = 3, .b = { { 0x1010, 0, 0, HEAPFMT_NONE },
+	    { 0x1011, 0, 0, HEAPFMT_NONE }, { 0x1018, 0, 0, HEAPFMT_NONE } } };
+
+	ck_assert_uint_eq(mapopens(&mc), 1);
+}
+END_TEST
+
+/*
+ * Blocks outside every region: one just past a region's end, in its last
+ * granule (the regions shared it), one that starts inside a region and
+ * runs out of it (it straddled), two 8 bytes apart (their regions shared
+ * a granule).  A region just after another in its granule too.
+ */
+START_TEST(test_map_outside)
+{
+	struct mapcase	mc = { .nrg = 3, .rg = { { 0x1000, 0x1008 },
+	    { 0x2000, 0x2108 }, { 0x2108, 0x3000 } }, .nb = 6,
+	    .b = { { 0x1000, 8, 0, 0 }, { 0x1008, 4, 0, HEAPFMT_NONE },
+	    { 0x20f0, 0x20, 0, 1 }, { 0x2f00, 0x100, 0, 2 },
+	    { 0x5000, 4, 0, HEAPFMT_NONE }, { 0x5008, 4, 0, HEAPFMT_NONE } } };
+
+	ck_assert_uint_eq(mapopens(&mc), 3);
+}
+END_TEST
+
+/*
+ * Regions far apart: one low, one at 2^60 (and a block past 2^52 outside
+ * them).  The map took no region ending past 2^52, though what it can
+ * lay out is 2^52 bytes in all, wherever they are.
+ */
+START_TEST(test_map_far_apart)
+{
+	struct mapcase	mc = { .nrg = 2, .rg = { { 0x1000, 0x2000 },
+	    { (uint64_t)1 << 60, ((uint64_t)1 << 60) + 0x1000 } }, .nb = 3,
+	    .b = { { 0x1010, 16, 0, 0 }, { ((uint64_t)1 << 53) + 16, 16, 0,
+	    HEAPFMT_NONE }, { ((uint64_t)1 << 60) + 16, 16, 0, 1 } } };
+
+	ck_assert_uint_eq(mapopens(&mc), 3);
+}
+END_TEST
+
+/*
+ * What the map cannot lay out, more than 2^52 bytes of regions, is
+ * refused at ingest in the map's words (it ingested, and the map refused
+ * it); 2^52 itself opens.
+ */
+START_TEST(test_map_too_big)
+{
+	struct mapcase	 mc = { .nrg = 1, .rg = { { 0x1000,
+	    0x1000 + ((uint64_t)1 << 52) + 16 } }, .nb = 1,
+	    .b = { { 0x1010, 16, 0, 0 } } };
+	struct hb	 b;
+	struct store	*st;
+	char		*cause = NULL, want[64];
+	int64_t		 id;
+
+	mapfile(&b, &mc);
+	st = stored(&b, (int64_t)16 << 20, &id, &cause);
+	ck_assert_int_lt(id, 0);
+	snprintf(want, sizeof want, "offset %zu: REGN: heap map: ",
+	    entry(&b, HEAPFMT_REGN));
+	ck_assert_msg(strstr(cause, want) != NULL && strstr(cause,
+	    "more than the 4503599627370496 bytes it lays out") != NULL, "%s",
+	    cause);
+	free(cause);
+	store_close(st);
+	hb_free(&b);
+	mc.rg[0][1] = 0x1000 + ((uint64_t)1 << 52);
+	ck_assert_uint_eq(mapopens(&mc), 1);
+}
+END_TEST
+
 /* ---- memcheck's rules ---------------------------------------------- */
 
 /*
@@ -1090,6 +1258,10 @@ heap_suite(void)
 	tcase_add_test(tc, test_frames_once);
 	tcase_add_test(tc, test_text_bound);
 	tcase_add_test(tc, test_site_view);
+	tcase_add_test(tc, test_map_zero_sizes);
+	tcase_add_test(tc, test_map_outside);
+	tcase_add_test(tc, test_map_far_apart);
+	tcase_add_test(tc, test_map_too_big);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("states");
 	tcase_add_test(tc, test_rules);
