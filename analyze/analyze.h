@@ -773,6 +773,8 @@ int		 analyze_heapview_load_watched(struct store *, int64_t,
 		    struct analyze_heapview *, struct analyze_heap_watch *,
 		    char **);
 int		 analyze_heapview_map(struct analyze_heapview *, char **);
+char		*analyze_heapview_stack(const struct analyze_heapview *,
+		     uint32_t, size_t);
 size_t		 analyze_heapview_regions(const struct analyze_heapmap_region *,
 		     size_t, const uint64_t *, const uint64_t *, size_t,
 		     struct analyze_heapmap_region **);

@@ -6,6 +6,7 @@
  * types by Module.Type* pattern, ObjectsByType / ByModule / ObjectSizes,
  * objects holding a string, and which roots TestUnloadModules drops.
  */
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -538,6 +539,43 @@ fail:
 	free(stk);
 	free(sf);
 	return (-1);
+}
+
+/*
+ * The allocation stack of site s as one line, "f (file:line) < g
+ * (file:line)", cut at max bytes (what a pane shows): sites share
+ * frames, and one of a long name made each draw of the inspector copy
+ * megabytes.  "(not known)" for no site.
+ */
+char *
+analyze_heapview_stack(const struct analyze_heapview *v, uint32_t site,
+    size_t max)
+{
+	const struct analyze_heapview_frame	*f;
+	char					*out = xstrdup(""), *t;
+	uint32_t				 i;
+	size_t					 len = 0;
+	int					 room;
+
+	if (site == ANALYZE_HEAPVIEW_NONE || site >= v->nsites)
+		return (xstrdup("(not known)"));
+	for (i = v->site_first[site]; i < v->site_first[site + 1] &&
+	    len < max; i++) {
+		f = &v->frames[v->site_frame != NULL ? v->site_frame[i] : i];
+		room = max - len < INT_MAX ? (int)(max - len) : INT_MAX;
+		if (f->file != NULL)
+			t = xasprintf("%s%s%.*s (%s:%u)", out, *out ? " < " :
+			    "", room, f->function, f->file, f->line);
+		else
+			t = xasprintf("%s%s%.*s", out, *out ? " < " : "", room,
+			    f->function);
+		free(out);
+		out = t;
+		len = strlen(out);
+	}
+	if (len > max)
+		out[max] = '\0';
+	return (out);
 }
 
 static int

@@ -879,20 +879,45 @@ store_heap_root_add(struct store *st, int64_t session,
 	return (store_row_end(st, r));
 }
 
-/* A session's allocation sites, most live bytes first, at most limit. */
-struct store_cursor *
-store_heap_sites(struct store *st, int64_t session, int64_t limit)
-{
-	char	sql[640];
+/*
+ * A report's frame: its text cut here (characters), "..." after.  Sites
+ * share frames, so a 1 MiB name in 64 frames of 40 sites made a report
+ * of gigabytes from a 1 MB file; no function's name is this long.
+ */
+#define STORE_HEAP_FRAME_MAX	"4096"
 
-	snprintf(sql, sizeof sql, "SELECT s.idx, s.function, m.path, s.allocs,"
+/*
+ * A session's allocation sites, most live bytes first, at most limit (-1:
+ * all), with their first frame's function, module and line; with each
+ * one's stack as text when stacks is set (each frame cut at
+ * STORE_HEAP_FRAME_MAX), else NULL.  A stack is made from the frames for
+ * the sites returned alone: for all of them it cost a lookup per frame
+ * of every site.
+ */
+struct store_cursor *
+store_heap_sites(struct store *st, int64_t session, int64_t limit,
+    int stacks)
+{
+	char	sql[1536];
+
+	snprintf(sql, sizeof sql, "SELECT s.idx, f.function, m.path, s.allocs,"
 	    " s.frees, s.bytes, s.peak_bytes, s.live_bytes, s.live_blocks,"
-	    " s.collectable_bytes, s.stack, s.collectable_blocks, s.file,"
-	    " coalesce(s.line, 0)"
-	    " FROM heap_site s LEFT JOIN heap_module m ON m.session = ?1"
-	    " AND m.idx = s.module WHERE s.session = ?1"
-	    " ORDER BY s.live_bytes DESC, s.idx LIMIT %lld",
-	    (long long)limit);
+	    " s.collectable_bytes, %s, s.collectable_blocks, f.file,"
+	    " coalesce(f.line, 0) FROM (SELECT * FROM heap_allocsite"
+	    " WHERE session = ?1 ORDER BY live_bytes DESC, idx LIMIT %lld) s"
+	    " LEFT JOIN heap_stack k0 ON k0.session = ?1"
+	    " AND k0.idx = s.first_frame AND s.nframes > 0"
+	    " LEFT JOIN heap_frame f ON f.session = ?1 AND f.idx = k0.frame"
+	    " LEFT JOIN heap_module m ON m.session = ?1 AND m.idx = f.module"
+	    " ORDER BY s.live_bytes DESC, s.idx", stacks ?
+	    "coalesce((SELECT group_concat(text, char(10)) FROM"
+	    " (SELECT CASE WHEN length(g.text) > " STORE_HEAP_FRAME_MAX
+	    " THEN substr(g.text, 1, " STORE_HEAP_FRAME_MAX ") || '...'"
+	    " ELSE g.text END AS text FROM heap_stack k JOIN heap_frame g"
+	    " ON g.session = k.session AND g.idx = k.frame"
+	    " WHERE k.session = ?1 AND k.idx >= s.first_frame"
+	    " AND k.idx < s.first_frame + s.nframes ORDER BY k.idx)), '')" :
+	    "NULL", (long long)limit);
 	return (store_cursor_open(st, sql, session));
 }
 

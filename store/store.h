@@ -486,7 +486,8 @@ int		 store_heap_dvar_next(struct store_cursor *,
 		     struct store_heap_dvar *);
 int		 store_heap_ref_at(struct store *, int64_t, int64_t, int64_t,
 		     int64_t *, int64_t *);
-struct store_cursor *store_heap_sites(struct store *, int64_t, int64_t);
+struct store_cursor *store_heap_sites(struct store *, int64_t, int64_t,
+		     int);
 int		 store_heap_site_next(struct store_cursor *,
 		     struct store_heap_site *);
 struct store_cursor *store_heap_frames(struct store *, int64_t);

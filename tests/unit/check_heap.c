@@ -741,7 +741,7 @@ START_TEST(test_frames_once)
 	struct analyze_heapview	 v;
 	struct hb		 b;
 	struct store		*st;
-	char			*cause = NULL;
+	char			*cause = NULL, *stack;
 	int64_t			 id, bytes;
 
 	shared(&b, ((size_t)1 << 20) - 4096, 1, 64, 64, 40);
@@ -761,6 +761,10 @@ START_TEST(test_frames_once)
 	ck_assert_uint_eq(v.nframes, 1);
 	ck_assert_uint_eq(v.nsite_frames, 64 * 40);
 	ck_assert_uint_eq(v.site_first[39], 64 * 39);
+	/* The inspector's line: what its pane shows, not 64 MiB. */
+	stack = analyze_heapview_stack(&v, 39, 80 * 24);
+	ck_assert_uint_eq(strlen(stack), 80 * 24);
+	free(stack);
 	ck_assert_int_eq(analyze_heapview_map(&v, &cause), 0);
 	analyze_heapview_free(&v);
 	store_close(st);
@@ -814,7 +818,7 @@ START_TEST(test_site_view)
 	struct hb		 b;
 	struct store		*st;
 	struct store_cursor	*c;
-	char			*cause = NULL;
+	char			*cause = NULL, *stack;
 	int64_t			 id;
 
 	good(&b);
@@ -841,6 +845,12 @@ START_TEST(test_site_view)
 	ck_assert_str_eq(v.frames[v.site_frame[0]].function, "make (prog)");
 	ck_assert_str_eq(v.frames[v.site_frame[1]].function, "main (prog)");
 	ck_assert_uint_eq(v.site_frame[2], v.site_frame[0]);
+	stack = analyze_heapview_stack(&v, 0, 1000);
+	ck_assert_str_eq(stack, "make (prog) < main (prog)");
+	free(stack);
+	stack = analyze_heapview_stack(&v, 0, 8);
+	ck_assert_str_eq(stack, "make (pr");
+	free(stack);
 	ck_assert_int_eq(analyze_heapview_map(&v, &cause), 0);
 	analyze_heapview_free(&v);
 	store_close(st);
@@ -933,6 +943,40 @@ mapopens(const struct mapcase *mc)
 	hb_free(&b);
 	return (n);
 }
+
+/*
+ * A report's stacks: a frame past 4096 characters is cut, "..." after
+ * it (two frames of an 8 KiB name: a site's 1 MiB frames shared by 64
+ * frames of 40 sites made a report of gigabytes from a 1 MB file).
+ */
+START_TEST(test_report_cut)
+{
+	struct analyze_heap_summary	 m;
+	struct hb			 b;
+	struct store			*st;
+	char				*cause = NULL, *want;
+	int64_t				 id;
+
+	shared(&b, 8192, 1, 2, 2, 1);
+	st = stored(&b, (int64_t)16 << 20, &id, &cause);
+	ck_assert_msg(id > 0, "%s", cause);
+	ck_assert_int_eq(analyze_heap_summary_load(st, id, 20, &m, &cause),
+	    0);
+	ck_assert_uint_eq(m.nsites, 1);
+	want = malloc(2 * 4100);
+	memset(want, 'f', 4096);
+	memcpy(want + 4096, "...\n", 4);
+	memset(want + 4100, 'f', 4096);
+	memcpy(want + 8196, "...", 4);
+	ck_assert_msg(strcmp(m.sites[0].stack, want) == 0, "a stack of %zu"
+	    " bytes, not %zu", strlen(m.sites[0].stack), strlen(want));
+	free(want);
+	ck_assert_uint_eq(strlen(m.sites[0].function), 8192);
+	analyze_heap_summary_free(&m);
+	store_close(st);
+	hb_free(&b);
+}
+END_TEST
 
 /*
  * Three snapshots that ingested cleanly and that the heap map refused;
@@ -1258,6 +1302,7 @@ heap_suite(void)
 	tcase_add_test(tc, test_frames_once);
 	tcase_add_test(tc, test_text_bound);
 	tcase_add_test(tc, test_site_view);
+	tcase_add_test(tc, test_report_cut);
 	tcase_add_test(tc, test_map_zero_sizes);
 	tcase_add_test(tc, test_map_outside);
 	tcase_add_test(tc, test_map_far_apart);
