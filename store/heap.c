@@ -882,7 +882,8 @@ store_heap_root_add(struct store *st, int64_t session,
 /*
  * A report's frame: its text cut here (characters), "..." after.  Sites
  * share frames, so a 1 MiB name in 64 frames of 40 sites made a report
- * of gigabytes from a 1 MB file; no function's name is this long.
+ * of gigabytes from a 1 MB file; no function's name is this long.  Told
+ * by the character after it, not length(), which counts them all.
  */
 #define STORE_HEAP_FRAME_MAX	"4096"
 
@@ -911,9 +912,10 @@ store_heap_sites(struct store *st, int64_t session, int64_t limit,
 	    " LEFT JOIN heap_module m ON m.session = ?1 AND m.idx = f.module"
 	    " ORDER BY s.live_bytes DESC, s.idx", stacks ?
 	    "coalesce((SELECT group_concat(text, char(10)) FROM"
-	    " (SELECT CASE WHEN length(g.text) > " STORE_HEAP_FRAME_MAX
-	    " THEN substr(g.text, 1, " STORE_HEAP_FRAME_MAX ") || '...'"
-	    " ELSE g.text END AS text FROM heap_stack k JOIN heap_frame g"
+	    " (SELECT CASE WHEN substr(g.text, " STORE_HEAP_FRAME_MAX
+	    " + 1, 1) <> '' THEN substr(g.text, 1, " STORE_HEAP_FRAME_MAX
+	    ") || '...' ELSE g.text END AS text FROM heap_stack k"
+	    " JOIN heap_frame g"
 	    " ON g.session = k.session AND g.idx = k.frame"
 	    " WHERE k.session = ?1 AND k.idx >= s.first_frame"
 	    " AND k.idx < s.first_frame + s.nframes ORDER BY k.idx)), '')" :
