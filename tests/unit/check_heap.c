@@ -853,6 +853,11 @@ START_TEST(test_site_view)
 	free(stack);
 	ck_assert_int_eq(analyze_heapview_map(&v, &cause), 0);
 	analyze_heapview_free(&v);
+	/* Deleted, the session leaves no frame, stack or site behind. */
+	ck_assert_int_eq(store_session_delete(st, id, &cause), 0);
+	ck_assert_int_eq(store_int_query(st, "SELECT (SELECT count(*) FROM"
+	    " heap_frame) + (SELECT count(*) FROM heap_stack) +"
+	    " (SELECT count(*) FROM heap_allocsite)", 0, -1), 0);
 	store_close(st);
 	hb_free(&b);
 }
