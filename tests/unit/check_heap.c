@@ -777,21 +777,40 @@ END_TEST
  * function of a 64 KiB name would store 2000 frames of it (250 MB from
  * a 120 KB file).  The text the records name is bounded by the file's
  * size: refused at the record that passes it, before anything is
- * stored.  Twenty of them are taken; a name with line ends is not.
+ * stored; 200 types of that name too.  Twenty of them are taken; a name
+ * with line ends is not.
  */
 START_TEST(test_text_bound)
 {
 	struct hb		 b;
 	struct ingest_heap	 h;
 	struct store		*st;
+	uint8_t			*r;
 	char			*cause;
 	int64_t			 id;
+	size_t			 i;
 
 	shared(&b, (size_t)64 << 10, 2000, 2000, 64, 1);
 	ck_assert_int_ne(parse(b.buf, b.len, &h, &cause), 0);
 	ck_assert_msg(strstr(cause, ": LOCS[") != NULL && strstr(cause,
 	    "the strings the records name come to more than") != NULL, "%s",
 	    cause);
+	free(cause);
+	hb_free(&b);
+	/* Any record that names a string: 200 types of that name. */
+	shared(&b, (size_t)64 << 10, 1, 1, 1, 1);
+	sec_new(&b, HEAPFMT_TYPE, HEAPFMT_TYPE_SIZE);
+	for (i = 0; i < 200; i++) {
+		r = rec(&b, HEAPFMT_TYPE);
+		p32(r + HF_TYPE_NAME, 1);
+		p32(r + HF_TYPE_MODULE, HEAPFMT_NONE);
+		p32(r + HF_TYPE_SITE, HEAPFMT_NONE);
+	}
+	build(&b);
+	ck_assert_int_ne(parse(b.buf, b.len, &h, &cause), 0);
+	ck_assert_msg(strstr(cause, ": TYPE[") != NULL && strstr(cause,
+	    "].name: the strings the records name come to more than") !=
+	    NULL, "%s", cause);
 	free(cause);
 	hb_free(&b);
 	shared(&b, (size_t)64 << 10, 20, 64, 64, 1);
