@@ -737,6 +737,12 @@ struct analyze_heapview {
 	size_t		 nmodules;
 	uint32_t	*site_first;	/* site s: frames [first[s], first[s+1]) */
 	size_t		 nsites;
+	/*
+	 * Those frames' indices into frames[], sites sharing frames; NULL:
+	 * site_first indexes frames[] itself.
+	 */
+	uint32_t	*site_frame;
+	size_t		 nsite_frames;
 	struct analyze_heapview_frame *frames;
 	size_t		 nframes;
 	struct analyze_heapview_root *roots;
@@ -767,6 +773,11 @@ int		 analyze_heapview_load_watched(struct store *, int64_t,
 		    struct analyze_heapview *, struct analyze_heap_watch *,
 		    char **);
 int		 analyze_heapview_map(struct analyze_heapview *, char **);
+char		*analyze_heapview_stack(const struct analyze_heapview *,
+		     uint32_t, size_t);
+size_t		 analyze_heapview_regions(const struct analyze_heapmap_region *,
+		     size_t, const uint64_t *, const uint64_t *, size_t,
+		     struct analyze_heapmap_region **);
 int		 analyze_heapview_graph(struct analyze_heapview *, char **);
 void		 analyze_heapview_free(struct analyze_heapview *);
 size_t		 analyze_heapview_types(const struct analyze_heapview *,

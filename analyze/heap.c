@@ -32,7 +32,7 @@ analyze_heap_summary_load(struct store *st, int64_t session, size_t top,
 		return (-1);
 	}
 	m->sites = xcalloc(top + 1, sizeof *m->sites);
-	if ((c = store_heap_sites(st, session, (int64_t)top)) == NULL) {
+	if ((c = store_heap_sites(st, session, (int64_t)top, 1)) == NULL) {
 		*cause = xasprintf("session %lld: cannot read its sites",
 		    (long long)session);
 		free(m->sites);

@@ -31,6 +31,7 @@
 #define HM_NM		ANALYZE_HEAPMAP_NMARKS
 #define HM_NONE		ANALYZE_HEAPMAP_NONE
 #define HM_G		ANALYZE_HEAPMAP_GRANULE
+#define HM_MAX_BYTES	((uint64_t)1 << 52)	/* laid out, in all */
 
 /* What a cell adds up while the sweep is in it. */
 struct hm_acc {
@@ -169,7 +170,8 @@ analyze_heapmap_build(struct analyze_heapmap *m,
     const struct analyze_heapmap_region *regions, size_t nregions,
     const uint64_t *addr, const uint64_t *size, size_t nblocks, char **cause)
 {
-	size_t	r, i;
+	size_t		r, i;
+	uint64_t	bytes = 0;
 
 	memset(m, 0, sizeof *m);
 	m->regions = xcalloc(nregions + 1, sizeof *m->regions);
@@ -182,12 +184,27 @@ analyze_heapmap_build(struct analyze_heapmap *m,
 	qsort(m->regions, nregions, sizeof *m->regions, hm_region_cmp);
 	for (r = 0; r < nregions; r++) {
 		if (m->regions[r].hi <= m->regions[r].lo ||
-		    m->regions[r].hi > (uint64_t)1 << 52) {
+		    m->regions[r].hi > (uint64_t)INT64_MAX + 1) {
 			*cause = xasprintf("heap map: region %s %#llx..%#llx is"
 			    " empty or beyond the address space",
 			    m->regions[r].name,
 			    (unsigned long long)m->regions[r].lo,
 			    (unsigned long long)m->regions[r].hi);
+			goto fail;
+		}
+		/*
+		 * What bounds the map is the bytes it lays out, not where
+		 * they are (a chunk's runs count cells in 32 bits): regions
+		 * far apart are rows apart, however far.
+		 */
+		bytes += m->regions[r].hi - m->regions[r].lo;
+		if (bytes > HM_MAX_BYTES) {
+			*cause = xasprintf("heap map: the regions up to %s"
+			    " %#llx..%#llx hold more than the %llu bytes it"
+			    " lays out", m->regions[r].name,
+			    (unsigned long long)m->regions[r].lo,
+			    (unsigned long long)m->regions[r].hi,
+			    (unsigned long long)HM_MAX_BYTES);
 			goto fail;
 		}
 		if (r > 0 && m->regions[r].lo < m->regions[r - 1].hi) {

@@ -6,6 +6,7 @@
  * types by Module.Type* pattern, ObjectsByType / ByModule / ObjectSizes,
  * objects holding a string, and which roots TestUnloadModules drops.
  */
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -44,6 +45,7 @@ analyze_heapview_free(struct analyze_heapview *s)
 	free(s->types);
 	free(s->modules);
 	free(s->site_first);
+	free(s->site_frame);
 	free(s->frames);
 	free(s->roots);
 	free(s->edges);
@@ -118,9 +120,17 @@ analyze_heapview_map(struct analyze_heapview *s, char **cause)
 	}
 	for (i = 0; i < s->nsites; i++) {
 		if (s->site_first[i + 1] < s->site_first[i] ||
-		    s->site_first[i + 1] > s->nframes) {
+		    s->site_first[i + 1] > (s->site_frame != NULL ?
+		    s->nsite_frames : s->nframes)) {
 			*cause = xasprintf("heap snapshot: site %zu: frames out"
 			    " of range", i);
+			return (-1);
+		}
+	}
+	for (i = 0; s->site_frame != NULL && i < s->nsite_frames; i++) {
+		if (s->site_frame[i] >= s->nframes) {
+			*cause = xasprintf("heap snapshot: a stack's frame %u"
+			    " out of range", s->site_frame[i]);
 			return (-1);
 		}
 	}
@@ -402,13 +412,14 @@ hv_frame_line(struct analyze_heapview_frame *f)
 }
 
 /*
- * The stack text the heap kind keeps per site ("function (file:line)" or
- * "function (module)", a line each) as frames.
+ * A frame's text as the heap kind keeps it ("function (file:line)" or
+ * "function (module)", a line each for the functions inlined there) as
+ * frames of the view.
  */
 static void
-hv_site_frames(struct analyze_heapview *v, size_t *cap, const char *stack)
+hv_text_frames(struct analyze_heapview *v, size_t *cap, const char *text)
 {
-	const char	*p = stack, *nl;
+	const char	*p = text, *nl;
 
 	while (p != NULL && *p != '\0') {
 		nl = strchr(p, '\n');
@@ -426,13 +437,222 @@ hv_site_frames(struct analyze_heapview *v, size_t *cap, const char *stack)
 	}
 }
 
+/* Grow an array of uint32_t to hold index i. */
+static uint32_t *
+hv_grow32(uint32_t *a, size_t *cap, size_t i)
+{
+	if (i < *cap)
+		return (a);
+	while (*cap <= i)
+		*cap = *cap != 0 ? *cap * 2 : 256;
+	return (xreallocarray(a, *cap, sizeof *a));
+}
+
+/*
+ * The sites' stacks: each stored frame once in v->frames (its lines),
+ * and each site's run of them as indices in v->site_frame.  A frame many
+ * sites share is not copied for each: a long one shared by 40 sites
+ * made gigabytes when each site had its stack's text.  Rows that name
+ * what is not there are passed over.  -1 on a store error.
+ */
+static int
+hv_stacks(struct store *st, int64_t session, struct analyze_heapview *v)
+{
+	struct store_cursor	*c;
+	uint32_t		*ffirst = NULL, *stk = NULL, *sf = NULL, fr;
+	size_t			 nf = 0, fcap = 0, vcap = 0, ns = 0, scap = 0;
+	size_t			 nsf = 0, sfcap = 0, k;
+	int64_t			 idx, first, n, j;
+	int			 rc;
+
+	/* Frame f is v->frames[ffirst[f] .. ffirst[f + 1]). */
+	if ((c = store_heap_frames(st, session)) == NULL)
+		return (-1);
+	ffirst = hv_grow32(ffirst, &fcap, 0);
+	ffirst[0] = 0;
+	while ((rc = store_cursor_step(c)) == 1) {
+		idx = store_cursor_int(c, 0);
+		if (idx < (int64_t)nf || idx >= (int64_t)UINT32_MAX - 1)
+			continue;
+		/* Indices not stored are frames without lines. */
+		ffirst = hv_grow32(ffirst, &fcap, (size_t)idx + 1);
+		for (; nf < (size_t)idx; nf++)
+			ffirst[nf + 1] = (uint32_t)v->nframes;
+		hv_text_frames(v, &vcap, store_cursor_text(c, 1));
+		ffirst[++nf] = (uint32_t)v->nframes;
+	}
+	store_cursor_close(c);
+	if (rc < 0)
+		goto fail;
+	/* The stacks' entries: stk[i] is a frame. */
+	if ((c = store_heap_stacks(st, session)) == NULL)
+		goto fail;
+	while ((rc = store_cursor_step(c)) == 1) {
+		idx = store_cursor_int(c, 0);
+		if (idx < (int64_t)ns || idx >= (int64_t)UINT32_MAX)
+			continue;
+		stk = hv_grow32(stk, &scap, (size_t)idx);
+		for (; ns < (size_t)idx; ns++)
+			stk[ns] = UINT32_MAX;
+		stk[ns++] = (uint32_t)store_cursor_int(c, 1);
+	}
+	store_cursor_close(c);
+	if (rc < 0)
+		goto fail;
+	/* Each site's run, by index: the lines of its frames in order. */
+	if ((c = store_heap_site_runs(st, session)) == NULL)
+		goto fail;
+	k = 0;
+	v->site_first[0] = 0;
+	while ((rc = store_cursor_step(c)) == 1) {
+		idx = store_cursor_int(c, 0);
+		first = store_cursor_int(c, 1);
+		n = store_cursor_int(c, 2);
+		if (idx < (int64_t)k || (uint64_t)idx >= v->nsites)
+			continue;
+		for (; k < (size_t)idx; k++)
+			v->site_first[k + 1] = (uint32_t)nsf;
+		for (j = first; n > 0 && j >= 0 && j < first + n &&
+		    (uint64_t)j < ns; j++) {
+			if ((fr = stk[j]) >= nf)
+				continue;
+			sf = hv_grow32(sf, &sfcap, nsf + ffirst[fr + 1] -
+			    ffirst[fr]);
+			for (idx = ffirst[fr]; idx < ffirst[fr + 1]; idx++)
+				sf[nsf++] = (uint32_t)idx;
+		}
+		v->site_first[++k] = (uint32_t)nsf;
+	}
+	store_cursor_close(c);
+	if (rc < 0)
+		goto fail;
+	for (; k < v->nsites; k++)
+		v->site_first[k + 1] = (uint32_t)nsf;
+	v->site_frame = sf != NULL ? sf : xcalloc(1, sizeof *sf);
+	v->nsite_frames = nsf;
+	free(ffirst);
+	free(stk);
+	return (0);
+
+fail:
+	free(ffirst);
+	free(stk);
+	free(sf);
+	return (-1);
+}
+
+/*
+ * The allocation stack of site s as one line, "f (file:line) < g
+ * (file:line)", cut at max bytes (what a pane shows): sites share
+ * frames, and one of a long name made each draw of the inspector copy
+ * megabytes.  "(not known)" for no site.
+ */
+char *
+analyze_heapview_stack(const struct analyze_heapview *v, uint32_t site,
+    size_t max)
+{
+	const struct analyze_heapview_frame	*f;
+	char					*out = xstrdup(""), *t;
+	uint32_t				 i;
+	size_t					 len = 0;
+	int					 room;
+
+	if (site == ANALYZE_HEAPVIEW_NONE || site >= v->nsites)
+		return (xstrdup("(not known)"));
+	for (i = v->site_first[site]; i < v->site_first[site + 1] &&
+	    len < max; i++) {
+		f = &v->frames[v->site_frame != NULL ? v->site_frame[i] : i];
+		room = max - len < INT_MAX ? (int)(max - len) : INT_MAX;
+		if (f->file != NULL)
+			t = xasprintf("%s%s%.*s (%s:%u)", out, *out ? " < " :
+			    "", room, f->function, f->file, f->line);
+		else
+			t = xasprintf("%s%s%.*s", out, *out ? " < " : "", room,
+			    f->function);
+		free(out);
+		out = t;
+		len = strlen(out);
+	}
+	if (len > max)
+		out[max] = '\0';
+	return (out);
+}
+
+static int
+hv_region_cmp(const void *a, const void *b)
+{
+	const struct analyze_heapmap_region *x = a, *y = b;
+
+	if (x->lo != y->lo)
+		return (x->lo < y->lo ? -1 : 1);
+	return (x->hi < y->hi ? -1 : x->hi > y->hi);
+}
+
+/*
+ * The regions the heap map lays out for regions rg (any order; empty
+ * ones left out) and the blocks (addr, usable size): a block no region
+ * holds whole gets a region of its own, "unmapped" (none should), and
+ * regions that overlap or share a granule are made one (the map refuses
+ * either, and a snapshot of blocks outside its regions, or of regions
+ * that touch, ingests cleanly).  Every block is then inside a region.
+ * *out is new, with its names; its count.  Ingest lays out the same, so
+ * that what it takes the map opens.
+ */
+size_t
+analyze_heapview_regions(const struct analyze_heapmap_region *rg,
+    size_t nrg, const uint64_t *addr, const uint64_t *usable,
+    size_t nblocks, struct analyze_heapmap_region **out)
+{
+	struct analyze_heapmap_region	*all, *o;
+	size_t				 n = 0, nreal, i, r, k = 0;
+	uint64_t			 end;
+
+	all = xreallocarray(NULL, nrg + nblocks + 1, sizeof *all);
+	for (r = 0; r < nrg; r++) {
+		if (rg[r].hi > rg[r].lo)
+			all[n++] = rg[r];
+	}
+	qsort(all, n, sizeof *all, hv_region_cmp);
+	nreal = n;
+	for (i = 0, r = 0; i < nblocks; i++) {
+		end = addr[i] + (usable[i] != 0 ? usable[i] : 1);
+		while (r < nreal && all[r].hi <= addr[i])
+			r++;
+		if (r < nreal && all[r].lo <= addr[i] && end <= all[r].hi)
+			continue;
+		all[n].lo = addr[i] & ~(uint64_t)(ANALYZE_HEAPMAP_GRANULE - 1);
+		all[n].hi = end;
+		all[n++].name = NULL;
+	}
+	qsort(all, n, sizeof *all, hv_region_cmp);
+	o = xcalloc(n + 1, sizeof *o);
+	for (i = 0; i < n; i++) {
+		if (k > 0 && (all[i].lo &
+		    ~(uint64_t)(ANALYZE_HEAPMAP_GRANULE - 1)) < o[k - 1].hi) {
+			if (all[i].hi > o[k - 1].hi)
+				o[k - 1].hi = all[i].hi;
+			if (o[k - 1].name == NULL)
+				o[k - 1].name = all[i].name;
+			continue;
+		}
+		o[k++] = all[i];
+	}
+	for (i = 0; i < k; i++)
+		o[i].name = xstrdup(o[i].name != NULL ? o[i].name :
+		    "unmapped");
+	free(all);
+	*out = o;
+	return (k);
+}
+
 /*
  * A heap session from the store, on the heap kind's loader
  * (analyze_heap_snap_load, its graph and ingest's states taken over),
  * with what the map needs besides: the regions blocks live in, the
- * sites' stacks, the kept contents.  A block outside every region (none
- * should be) gets one of its own, "unmapped", so the map still shows it.
- * The map is not made: analyze_heapview_map does that.
+ * sites' stacks, the kept contents.  The regions are laid out as
+ * analyze_heapview_regions does (a block outside every region gets one
+ * of its own, "unmapped", so the map still shows it).  The map is not
+ * made: analyze_heapview_map does that.
  */
 int
 analyze_heapview_load(struct store *st, int64_t session,
@@ -448,12 +668,11 @@ analyze_heapview_load_watched(struct store *st, int64_t session,
 {
 	struct analyze_heap_snap	 m;
 	struct store_cursor		*c;
-	struct store_heap_site		 site;
 	struct store_heap_block		 b;
 	struct store_heap_region	 reg;
 	struct analyze_heapmap_region	*rg = NULL;
-	size_t				 nrg = 0, cap = 0, fcap = 0, i, k, r;
-	uint64_t			 lo, hi, end, kept = 0;
+	size_t				 nrg = 0, cap = 0, i, k;
+	uint64_t			 kept = 0;
 	uint32_t			 j;
 	int				 rc;
 
@@ -462,53 +681,29 @@ analyze_heapview_load_watched(struct store *st, int64_t session,
 		return (-1);
 	v->program = xasprintf("session %lld", (long long)session);
 
-	/* The regions, by address. */
+	/* The regions, by address, and regions for blocks outside them. */
 	if ((c = store_heap_regions(st, session)) == NULL)
 		goto store;
 	while ((rc = store_heap_region_next(c, &reg)) == 1) {
-		lo = reg.lo;
-		hi = reg.hi;
-		if (hi <= lo || (nrg > 0 && lo < rg[nrg - 1].hi))
-			continue;	/* the map would refuse it */
 		if (nrg == cap) {
 			cap = cap != 0 ? cap * 2 : 64;
 			rg = xreallocarray(rg, cap, sizeof *rg);
 		}
-		rg[nrg].lo = lo;
-		rg[nrg].hi = hi;
+		rg[nrg].lo = reg.lo;
+		rg[nrg].hi = reg.hi;
 		rg[nrg++].name = xstrdup(strcmp(reg.kind, "heap") == 0 ?
 		    "main heap" : reg.kind);
 	}
 	store_cursor_close(c);
 	if (rc < 0)
 		goto store;
-	/* Blocks no region holds: a region of their own. */
-	for (i = 0, r = 0; i < m.nblocks; i++) {
-		end = m.addr[i] + (m.usable[i] != 0 ? m.usable[i] : 1);
-		while (r < nrg && rg[r].hi <= m.addr[i])
-			r++;
-		if (r < nrg && rg[r].lo <= m.addr[i] && end <= rg[r].hi)
-			continue;
-		if (r < nrg && rg[r].lo < end) {
-			*cause = xasprintf("session %lld: block %zu at %#llx"
-			    " straddles region %s", (long long)session, i,
-			    (unsigned long long)m.addr[i], rg[r].name);
-			goto fail;
-		}
-		if (nrg == cap) {
-			cap = cap != 0 ? cap * 2 : 64;
-			rg = xreallocarray(rg, cap, sizeof *rg);
-		}
-		memmove(rg + r + 1, rg + r, (nrg - r) * sizeof *rg);
-		rg[r].lo = m.addr[i] & ~(uint64_t)15;
-		rg[r].hi = end;
-		rg[r].name = xstrdup("unmapped");
-		nrg++;
-		r++;
-	}
-	v->regions = rg;
-	v->nregions = nrg;
+	v->nregions = analyze_heapview_regions(rg, nrg, m.addr, m.usable,
+	    m.nblocks, &v->regions);
+	for (i = 0; i < nrg; i++)
+		free(rg[i].name);
+	free(rg);
 	rg = NULL;
+	nrg = 0;
 
 	/* Blocks: the loader's arrays (its -1 is ANALYZE_HEAPVIEW_NONE). */
 	v->nblocks = m.nblocks;
@@ -572,28 +767,8 @@ analyze_heapview_load_watched(struct store *st, int64_t session,
 			v->nsites = v->site[i] + 1;
 	}
 	v->site_first = xcalloc(v->nsites + 1, sizeof *v->site_first);
-	if ((c = store_heap_sites(st, session, INT64_MAX)) == NULL)
+	if (hv_stacks(st, session, v) != 0)
 		goto store;
-	/* Sites come by live bytes: gather each one's stack, then lay out. */
-	{
-		char	**stack = xcalloc(v->nsites + 1, sizeof *stack);
-
-		while ((rc = store_heap_site_next(c, &site)) == 1) {
-			if (site.idx >= 0 && (size_t)site.idx < v->nsites &&
-			    site.stack != NULL)
-				stack[site.idx] = xstrdup(site.stack);
-		}
-		store_cursor_close(c);
-		for (k = 0; k < v->nsites; k++) {
-			v->site_first[k] = (uint32_t)v->nframes;
-			hv_site_frames(v, &fcap, stack[k]);
-			free(stack[k]);
-		}
-		v->site_first[v->nsites] = (uint32_t)v->nframes;
-		free(stack);
-		if (rc < 0)
-			goto store;
-	}
 
 	/* Kept contents, when the snapshot kept any; rows come by index. */
 	if ((c = store_heap_contents(st, session)) == NULL)
@@ -629,7 +804,6 @@ analyze_heapview_load_watched(struct store *st, int64_t session,
 store:
 	*cause = xasprintf("session %lld: %s", (long long)session,
 	    store_error(st));
-fail:
 	for (i = 0; rg != NULL && i < nrg; i++)
 		free(rg[i].name);
 	free(rg);

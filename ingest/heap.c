@@ -68,19 +68,50 @@ heap_at(const struct ingest_heap_sec *s, uint64_t i, unsigned off)
 	return ((size_t)(s->off + i * s->size + off));
 }
 
-/* A string offset must fall inside STRS, whose last byte is NUL. */
+/*
+ * The most bytes of text the records may name, counted each time one
+ * names it: a string is stored with each row that names it, so one long
+ * string named by thousands of small records made a store thousands of
+ * times the file.  pvheap's strings are each named a few times.
+ */
+#define HEAP_TEXT_TIMES	8
+#define HEAP_TEXT_MIN	((uint64_t)4 << 20)
+
+/* String str, named by field at, goes to the store: count it. */
 static int
-heap_str(struct ingest_ctx *ctx, const struct ingest_heap *h,
+heap_text(struct ingest_ctx *ctx, struct ingest_heap *h, const char *str,
+    size_t at, const char *field)
+{
+	uint64_t	max = (uint64_t)ctx->len * HEAP_TEXT_TIMES +
+			    HEAP_TEXT_MIN;
+
+	/* Never more than one byte past max: strnlen bounds the work. */
+	h->text += strnlen(str, (size_t)(max - h->text + 1));
+	if (h->text <= max)
+		return (0);
+	return (ingest_fail(ctx, at, field, "the strings the records name come"
+	    " to more than %llu bytes (%d times the file's size and %llu"
+	    " MiB): a string named again and again", (unsigned long long)max,
+	    HEAP_TEXT_TIMES, (unsigned long long)(HEAP_TEXT_MIN >> 20)));
+}
+
+/*
+ * A string offset must fall inside STRS, whose last byte is NUL; the
+ * string counts towards the text the store gets.
+ */
+static int
+heap_str(struct ingest_ctx *ctx, struct ingest_heap *h,
     const struct ingest_heap_sec *s, const char *tag, uint64_t i,
     unsigned off, const char *name)
 {
 	uint32_t	v = ingest_heap_u32(s, i, off);
 	char		field[48];
 
-	if (v < h->strs.count)
-		return (0);
 	snprintf(field, sizeof field, "%s[%llu].%s", tag,
 	    (unsigned long long)i, name);
+	if (v < h->strs.count)
+		return (heap_text(ctx, h, (const char *)h->strs.p + v,
+		    heap_at(s, i, off), field));
 	return (ingest_fail(ctx, heap_at(s, i, off), field, "string offset"
 	    " %u is past the string table (%llu bytes)", v,
 	    (unsigned long long)h->strs.count));
@@ -101,6 +132,27 @@ heap_idx(struct ingest_ctx *ctx, const struct ingest_heap_sec *s,
 	    (unsigned long long)i, name);
 	return (ingest_fail(ctx, heap_at(s, i, off), field, "%u is not a"
 	    " record of %s (%llu records)", v, ttag, (unsigned long long)n));
+}
+
+/*
+ * A 64-bit count, time, size or address the store keeps: SQLite's
+ * integers are signed, so 2^63 and more would come back negative.  No
+ * process has an address or a count that large; such a field is damage.
+ */
+static int
+heap_u63(struct ingest_ctx *ctx, const struct ingest_heap_sec *s,
+    const char *tag, uint64_t i, unsigned off, const char *name)
+{
+	uint64_t	v = ingest_heap_u64(s, i, off);
+	char		field[48];
+
+	if (v <= INT64_MAX)
+		return (0);
+	snprintf(field, sizeof field, "%s[%llu].%s", tag,
+	    (unsigned long long)i, name);
+	return (ingest_fail(ctx, heap_at(s, i, off), field, "%llu is 2^63 or"
+	    " more, past what the store's integers hold",
+	    (unsigned long long)v));
 }
 
 /*
@@ -224,18 +276,34 @@ heap_records(struct ingest_ctx *ctx, struct ingest_heap *h)
 	uint64_t	 i, prev = 0, addr, size, end, off, sum, nimp = 0;
 	uint64_t	 nblk = h->blks.count, src, word, psrc = 0, pword = 0;
 	uint32_t	 v, dst;
+	const char	*fn;
 	char		 field[48];
 
 	s = &h->info;
 	if (heap_str(ctx, h, s, "INFO", 0, HF_INFO_PROGRAM, "program") ||
 	    heap_str(ctx, h, s, "INFO", 0, HF_INFO_CMDLINE, "cmdline") ||
-	    heap_str(ctx, h, s, "INFO", 0, HF_INFO_CWD, "cwd"))
+	    heap_str(ctx, h, s, "INFO", 0, HF_INFO_CWD, "cwd") ||
+	    heap_u63(ctx, s, "INFO", 0, HF_INFO_TIME_NS, "time_ns") ||
+	    heap_u63(ctx, s, "INFO", 0, HF_INFO_STOP_NS, "stop_ns") ||
+	    heap_u63(ctx, s, "INFO", 0, HF_INFO_SEQ, "seq") ||
+	    heap_u63(ctx, s, "INFO", 0, HF_INFO_STARTED_NS, "started_ns"))
+		return (-1);
+	/* All of every block is kept as -1; any other value is a count. */
+	if (h->contents != HEAPFMT_CONTENTS_ALL &&
+	    heap_u63(ctx, s, "INFO", 0, HF_INFO_CONTENTS, "contents"))
 		return (-1);
 	for (i = 0, s = &h->cntr; i < s->count; i++) {
-		if (heap_str(ctx, h, s, "CNTR", i, HF_CNTR_NAME, "name"))
+		if (heap_str(ctx, h, s, "CNTR", i, HF_CNTR_NAME, "name") ||
+		    heap_u63(ctx, s, "CNTR", i, HF_CNTR_VALUE, "value"))
 			return (-1);
 	}
 	for (i = 0, s = &h->mods; i < s->count; i++) {
+		if (heap_u63(ctx, s, "MODS", i, HF_MODS_BASE, "base") ||
+		    heap_u63(ctx, s, "MODS", i, HF_MODS_LO, "lo") ||
+		    heap_u63(ctx, s, "MODS", i, HF_MODS_HI, "hi") ||
+		    heap_u63(ctx, s, "MODS", i, HF_MODS_CODE, "code") ||
+		    heap_u63(ctx, s, "MODS", i, HF_MODS_DATA, "data"))
+			return (-1);
 		if (heap_str(ctx, h, s, "MODS", i, HF_MODS_PATH, "path") ||
 		    heap_str(ctx, h, s, "MODS", i, HF_MODS_BUILD_ID,
 		    "build_id") ||
@@ -273,6 +341,9 @@ heap_records(struct ingest_ctx *ctx, struct ingest_heap *h)
 			return (-1);
 	}
 	for (i = 0, s = &h->regn; i < s->count; i++) {
+		if (heap_u63(ctx, s, "REGN", i, HF_REGN_LO, "lo") ||
+		    heap_u63(ctx, s, "REGN", i, HF_REGN_HI, "hi"))
+			return (-1);
 		if (ingest_heap_u64(s, i, HF_REGN_LO) >
 		    ingest_heap_u64(s, i, HF_REGN_HI)) {
 			snprintf(field, sizeof field, "REGN[%llu].hi",
@@ -288,11 +359,37 @@ heap_records(struct ingest_ctx *ctx, struct ingest_heap *h)
 			return (-1);
 	}
 	for (i = 0, s = &h->locs; i < s->count; i++) {
-		if (heap_idx(ctx, s, "LOCS", i, HF_LOCS_MODULE, "module",
+		if (heap_u63(ctx, s, "LOCS", i, HF_LOCS_PC, "pc") ||
+		    heap_idx(ctx, s, "LOCS", i, HF_LOCS_MODULE, "module",
 		    "MODS", h->mods.count, 1) ||
 		    heap_str(ctx, h, s, "LOCS", i, HF_LOCS_FUNCTION,
 		    "function") ||
 		    heap_str(ctx, h, s, "LOCS", i, HF_LOCS_FILE, "file"))
+			return (-1);
+		/*
+		 * Its frame has the function twice (its text too) and the
+		 * module's name, or the module's name twice without one.
+		 */
+		snprintf(field, sizeof field, "LOCS[%llu].function",
+		    (unsigned long long)i);
+		fn = ingest_heap_str(h, ingest_heap_u32(s, i,
+		    HF_LOCS_FUNCTION));
+		if (heap_text(ctx, h, fn, heap_at(s, i, HF_LOCS_FUNCTION),
+		    field) != 0)
+			return (-1);
+		/* A stack's text is a line per frame (the heap map's). */
+		if (strchr(fn, '\n') != NULL)
+			return (ingest_fail(ctx, heap_at(s, i,
+			    HF_LOCS_FUNCTION), field, "a name with a line end"));
+		v = ingest_heap_u32(s, i, HF_LOCS_MODULE);
+		snprintf(field, sizeof field, "LOCS[%llu].module",
+		    (unsigned long long)i);
+		if (v != HEAPFMT_NONE && (heap_text(ctx, h, ingest_heap_str(h,
+		    ingest_heap_u32(&h->mods, v, HF_MODS_PATH)),
+		    heap_at(s, i, HF_LOCS_MODULE), field) != 0 ||
+		    heap_text(ctx, h, ingest_heap_str(h, ingest_heap_u32(
+		    &h->mods, v, HF_MODS_PATH)), heap_at(s, i,
+		    HF_LOCS_MODULE), field) != 0))
 			return (-1);
 	}
 	for (i = 0, s = &h->frms; i < s->count; i++) {
@@ -315,7 +412,15 @@ heap_records(struct ingest_ctx *ctx, struct ingest_heap *h)
 			    HF_SITE_NFRAMES), HEAPFMT_DEPTH_MAX));
 		}
 		if (heap_idx(ctx, s, "SITE", i, HF_SITE_TYPE, "type", "TYPE",
-		    h->type.count, 1))
+		    h->type.count, 1) ||
+		    heap_u63(ctx, s, "SITE", i, HF_SITE_ALLOCS, "allocs") ||
+		    heap_u63(ctx, s, "SITE", i, HF_SITE_FREES, "frees") ||
+		    heap_u63(ctx, s, "SITE", i, HF_SITE_BYTES, "bytes") ||
+		    heap_u63(ctx, s, "SITE", i, HF_SITE_PEAK, "peak") ||
+		    heap_u63(ctx, s, "SITE", i, HF_SITE_LIVE_BYTES,
+		    "live_bytes") ||
+		    heap_u63(ctx, s, "SITE", i, HF_SITE_LIVE_BLOCKS,
+		    "live_blocks"))
 			return (-1);
 	}
 	for (i = 0, s = &h->type; i < s->count; i++) {
@@ -323,13 +428,17 @@ heap_records(struct ingest_ctx *ctx, struct ingest_heap *h)
 		    heap_idx(ctx, s, "TYPE", i, HF_TYPE_MODULE, "module",
 		    "MODS", h->mods.count, 1) ||
 		    heap_idx(ctx, s, "TYPE", i, HF_TYPE_SITE, "site", "SITE",
-		    h->site.count, 1))
+		    h->site.count, 1) ||
+		    heap_u63(ctx, s, "TYPE", i, HF_TYPE_VTABLE, "vtable"))
 			return (-1);
 	}
 	sum = 0;
 	for (i = 0, s = &h->blks; i < nblk; i++) {
 		addr = ingest_heap_u64(s, i, HF_BLKS_ADDR);
 		size = ingest_heap_u64(s, i, HF_BLKS_SIZE);
+		if (heap_u63(ctx, s, "BLKS", i, HF_BLKS_ADDR, "addr") ||
+		    heap_u63(ctx, s, "BLKS", i, HF_BLKS_SEQ, "seq"))
+			return (-1);
 		if (i != 0 && addr <= prev) {
 			snprintf(field, sizeof field, "BLKS[%llu].addr",
 			    (unsigned long long)i);
@@ -346,6 +455,38 @@ heap_records(struct ingest_ctx *ctx, struct ingest_heap *h)
 			return (ingest_fail(ctx, heap_at(s, i, HF_BLKS_SIZE),
 			    field, "%llu bytes at %#llx run into the next"
 			    " block", (unsigned long long)size,
+			    (unsigned long long)addr));
+		}
+		/*
+		 * Below 2^63 the block's end too, and so the sum of all
+		 * the sizes (the blocks do not overlap), and its usable size.
+		 */
+		if (size > INT64_MAX - addr) {
+			snprintf(field, sizeof field, "BLKS[%llu].size",
+			    (unsigned long long)i);
+			return (ingest_fail(ctx, heap_at(s, i, HF_BLKS_SIZE),
+			    field, "%llu bytes at %#llx end at 2^63 or more,"
+			    " past what the store's integers hold",
+			    (unsigned long long)size,
+			    (unsigned long long)addr));
+		}
+		if (ingest_heap_u32(s, i, HF_BLKS_SLACK) > INT64_MAX - size) {
+			snprintf(field, sizeof field, "BLKS[%llu].slack",
+			    (unsigned long long)i);
+			return (ingest_fail(ctx, heap_at(s, i, HF_BLKS_SLACK),
+			    field, "%u bytes past the %llu asked for make"
+			    " 2^63 or more", ingest_heap_u32(s, i,
+			    HF_BLKS_SLACK), (unsigned long long)size));
+		}
+		/* The heap map draws usable sizes: they must not overlap. */
+		if (i + 1 < nblk && addr + size + ingest_heap_u32(s, i,
+		    HF_BLKS_SLACK) > ingest_heap_u64(s, i + 1, HF_BLKS_ADDR)) {
+			snprintf(field, sizeof field, "BLKS[%llu].slack",
+			    (unsigned long long)i);
+			return (ingest_fail(ctx, heap_at(s, i, HF_BLKS_SLACK),
+			    field, "%llu usable bytes at %#llx run into the next"
+			    " block", (unsigned long long)(size +
+			    ingest_heap_u32(s, i, HF_BLKS_SLACK)),
 			    (unsigned long long)addr));
 		}
 		if (heap_idx(ctx, s, "BLKS", i, HF_BLKS_SITE, "site", "SITE",
@@ -410,7 +551,8 @@ heap_records(struct ingest_ctx *ctx, struct ingest_heap *h)
 		    "REGN", h->regn.count, 0) ||
 		    heap_idx(ctx, s, "ROOT", i, HF_ROOT_DST, "dst", "BLKS",
 		    nblk, 0) ||
-		    heap_str(ctx, h, s, "ROOT", i, HF_ROOT_SYMBOL, "symbol"))
+		    heap_str(ctx, h, s, "ROOT", i, HF_ROOT_SYMBOL, "symbol") ||
+		    heap_u63(ctx, s, "ROOT", i, HF_ROOT_ADDR, "addr"))
 			return (-1);
 		dst = ingest_heap_u32(s, i, HF_ROOT_DST);
 		off = ingest_heap_u32(s, i, HF_ROOT_DST_OFF) & HEAPFMT_OFF_MASK;
@@ -840,88 +982,94 @@ heap_regions_types(struct ingest_ctx *ctx, const struct ingest_heap *h,
 }
 
 /*
- * A site's stack as lines "function (file.c:12)" where the module's
- * DWARF gives the line, else "function (module)"; innermost first.
+ * LOCS record loc as a frame of the stacks: its text "function
+ * (file.c:12)" where the module's DWARF gives the line (a line before it
+ * for each function inlined there), else "function (module)"; its
+ * function, module+offset where there is no symbol.  *name gets what
+ * the caller frees.
  */
 static char *
-heap_stack(const struct ingest_heap *h, const struct ingest_heap_dwarf *dw,
-    uint64_t site, uint32_t *loc0)
+heap_frame(const struct ingest_heap *h, const struct ingest_heap_dwarf *dw,
+    uint64_t loc, struct store_heap_site *f, char **name)
 {
-	uint64_t	 first, n, k;
-	uint32_t	 loc, mod;
-	char		*out = xstrdup(""), *t;
+	uint32_t	 mod;
 	const char	*fn, *path;
 
-	first = ingest_heap_u32(&h->site, site, HF_SITE_FIRST_FRAME);
-	n = ingest_heap_u32(&h->site, site, HF_SITE_NFRAMES);
-	*loc0 = HEAPFMT_NONE;
-	for (k = 0; k < n; k++) {
-		loc = ingest_heap_u32(&h->frms, first + k, HF_FRMS_LOC);
-		if (k == 0)
-			*loc0 = loc;
-		fn = ingest_heap_str(h, ingest_heap_u32(&h->locs, loc,
-		    HF_LOCS_FUNCTION));
-		mod = ingest_heap_u32(&h->locs, loc, HF_LOCS_MODULE);
-		path = mod != HEAPFMT_NONE ? heap_base(ingest_heap_str(h,
-		    ingest_heap_u32(&h->mods, mod, HF_MODS_PATH))) : "?";
-		if (dw->loc_text[loc] != NULL)
-			t = xasprintf("%s%s%s", out, k != 0 ? "\n" : "",
-			    dw->loc_text[loc]);
-		else if (*fn != '\0' && dw->loc_file[loc] != NULL)
-			t = xasprintf("%s%s%s (%s:%u)", out, k != 0 ? "\n" :
-			    "", fn, dw->loc_file[loc], dw->loc_line[loc]);
-		else if (*fn != '\0')
-			t = xasprintf("%s%s%s (%s)", out, k != 0 ? "\n" : "",
-			    fn, path);
-		else
-			t = xasprintf("%s%s%#llx (%s)", out, k != 0 ? "\n" : "",
-			    (unsigned long long)ingest_heap_u64(&h->locs, loc,
-			    HF_LOCS_PC), path);
-		free(out);
-		out = t;
+	memset(f, 0, sizeof *f);
+	*name = NULL;
+	f->idx = (int64_t)loc;
+	fn = ingest_heap_str(h, ingest_heap_u32(&h->locs, loc,
+	    HF_LOCS_FUNCTION));
+	mod = ingest_heap_u32(&h->locs, loc, HF_LOCS_MODULE);
+	path = mod != HEAPFMT_NONE ? heap_base(ingest_heap_str(h,
+	    ingest_heap_u32(&h->mods, mod, HF_MODS_PATH))) : "?";
+	f->pc = ingest_heap_u64(&h->locs, loc, HF_LOCS_PC);
+	f->module = heap_ix(mod);
+	f->file = dw->loc_file[loc];
+	f->line = dw->loc_line[loc];
+	f->function = fn;
+	/* No symbol (a stripped library): module+offset. */
+	if (*fn == '\0' && mod != HEAPFMT_NONE) {
+		*name = xasprintf("%s+%#llx", path, (unsigned long long)(f->pc -
+		    ingest_heap_u64(&h->mods, mod, HF_MODS_BASE)));
+		f->function = *name;
 	}
-	return (out);
+	if (dw->loc_text[loc] != NULL)
+		return (xstrdup(dw->loc_text[loc]));
+	if (*fn != '\0' && dw->loc_file[loc] != NULL)
+		return (xasprintf("%s (%s:%u)", fn, dw->loc_file[loc],
+		    dw->loc_line[loc]));
+	if (*fn != '\0')
+		return (xasprintf("%s (%s)", fn, path));
+	return (xasprintf("%#llx (%s)", (unsigned long long)f->pc, path));
+}
+
+/*
+ * The stacks as the file has them: each LOCS record a frame, stored
+ * once however many stacks share it, each FRMS record a heap_stack row
+ * naming its frame (a site names its run).  Storing each site's stack as
+ * text multiplied a long frame by the sites that share it.
+ */
+static int
+heap_frames(struct ingest_ctx *ctx, const struct ingest_heap *h,
+    const struct ingest_heap_dwarf *dw)
+{
+	struct store_heap_site	 f;
+	uint64_t		 i;
+	char			*text, *name;
+	int			 rc;
+
+	for (i = 0; i < h->locs.count; i++) {
+		text = heap_frame(h, dw, i, &f, &name);
+		f.stack = text;
+		rc = store_heap_frame_add(ctx->st, ctx->session, &f);
+		free(text);
+		free(name);
+		if (rc != 0)
+			return (ingest_store_fail(ctx, "heap_frame"));
+	}
+	for (i = 0; i < h->frms.count; i++) {
+		if (store_heap_stack_add(ctx->st, ctx->session, (int64_t)i,
+		    ingest_heap_u32(&h->frms, i, HF_FRMS_LOC)) != 0)
+			return (ingest_store_fail(ctx, "heap_stack"));
+	}
+	return (0);
 }
 
 static int
 heap_sites(struct ingest_ctx *ctx, const struct ingest_heap *h,
-    const struct ingest_heap_dwarf *dw, const uint64_t *cbytes,
-    const uint64_t *cblocks)
+    const uint64_t *cbytes, const uint64_t *cblocks)
 {
 	struct store_heap_site		 st;
 	const struct ingest_heap_sec	*s = &h->site;
 	uint64_t			 i;
-	uint32_t			 loc;
-	char				*stack, *name;
-	int				 rc;
 
 	for (i = 0; i < s->count; i++) {
 		memset(&st, 0, sizeof st);
 		st.idx = (int64_t)i;
 		st.type = heap_ix(ingest_heap_u32(s, i, HF_SITE_TYPE));
-		stack = heap_stack(h, dw, i, &loc);
-		st.stack = stack;
-		st.module = -1;
-		name = NULL;
-		if (loc != HEAPFMT_NONE) {
-			st.function = ingest_heap_str(h, ingest_heap_u32(
-			    &h->locs, loc, HF_LOCS_FUNCTION));
-			st.module = heap_ix(ingest_heap_u32(&h->locs, loc,
-			    HF_LOCS_MODULE));
-			st.pc = ingest_heap_u64(&h->locs, loc, HF_LOCS_PC);
-			st.file = dw->loc_file[loc];
-			st.line = dw->loc_line[loc];
-			/* No symbol (a stripped library): module+offset. */
-			if (*st.function == '\0' && st.module >= 0) {
-				name = xasprintf("%s+%#llx", heap_base(
-				    ingest_heap_str(h, ingest_heap_u32(&h->mods,
-				    (uint64_t)st.module, HF_MODS_PATH))),
-				    (unsigned long long)(st.pc -
-				    ingest_heap_u64(&h->mods,
-				    (uint64_t)st.module, HF_MODS_BASE)));
-				st.function = name;
-			}
-		}
+		st.first_frame = ingest_heap_u32(s, i, HF_SITE_FIRST_FRAME);
+		st.nframes = ingest_heap_u32(s, i, HF_SITE_NFRAMES);
 		st.allocs = ingest_heap_u64(s, i, HF_SITE_ALLOCS);
 		st.frees = ingest_heap_u64(s, i, HF_SITE_FREES);
 		st.bytes = ingest_heap_u64(s, i, HF_SITE_BYTES);
@@ -930,11 +1078,8 @@ heap_sites(struct ingest_ctx *ctx, const struct ingest_heap *h,
 		st.live_blocks = ingest_heap_u64(s, i, HF_SITE_LIVE_BLOCKS);
 		st.collectable_bytes = cbytes[i];
 		st.collectable_blocks = cblocks[i];
-		rc = store_heap_site_add(ctx->st, ctx->session, &st);
-		free(stack);
-		free(name);
-		if (rc != 0)
-			return (ingest_store_fail(ctx, "heap_site"));
+		if (store_heap_site_add(ctx->st, ctx->session, &st) != 0)
+			return (ingest_store_fail(ctx, "heap_allocsite"));
 	}
 	return (0);
 }
@@ -1039,6 +1184,60 @@ heap_about(struct ingest_ctx *ctx, const struct ingest_heap *h)
 		ctx->captured = xstrdup(buf);
 }
 
+/*
+ * What the heap map lays out (analyze_heapview_regions over the heap
+ * regions and the blocks' usable sizes) must be a map it opens: the
+ * file is refused here, with the map's words, rather than stored for a
+ * map that refuses it.  Only more than it can lay out is left to fail.
+ */
+static int
+heap_map_check(struct ingest_ctx *ctx, const struct ingest_heap *h)
+{
+	const struct ingest_heap_sec	*s = &h->regn;
+	struct analyze_heapmap_region	*rg, *out;
+	struct analyze_heapmap		 map;
+	uint64_t			*addr, *usable, i;
+	size_t				 nrg = 0, n;
+	uint32_t			 k;
+	char				*cause = NULL;
+	int				 rc = 0;
+
+	rg = xreallocarray(NULL, s->count + 1, sizeof *rg);
+	for (i = 0; i < s->count; i++) {
+		k = ingest_heap_u32(s, i, HF_REGN_KIND);
+		if (k != HEAPFMT_RGN_HEAP && k != HEAPFMT_RGN_ARENA &&
+		    k != HEAPFMT_RGN_MMAP)
+			continue;
+		rg[nrg].lo = ingest_heap_u64(s, i, HF_REGN_LO);
+		rg[nrg].hi = ingest_heap_u64(s, i, HF_REGN_HI);
+		rg[nrg++].name = (char *)(k == HEAPFMT_RGN_HEAP ? "main heap" :
+		    heap_region_kind(k));
+	}
+	addr = xreallocarray(NULL, h->blks.count + 1, sizeof *addr);
+	usable = xreallocarray(NULL, h->blks.count + 1, sizeof *usable);
+	for (i = 0; i < h->blks.count; i++) {
+		addr[i] = ingest_heap_u64(&h->blks, i, HF_BLKS_ADDR);
+		usable[i] = ingest_heap_u64(&h->blks, i, HF_BLKS_SIZE) +
+		    ingest_heap_u32(&h->blks, i, HF_BLKS_SLACK);
+	}
+	n = analyze_heapview_regions(rg, nrg, addr, usable,
+	    (size_t)h->blks.count, &out);
+	if (analyze_heapmap_build(&map, out, n, addr, usable,
+	    (size_t)h->blks.count, &cause) != 0) {
+		rc = ingest_fail(ctx, s->p != NULL ? s->at : h->blks.at,
+		    s->p != NULL ? "REGN" : "BLKS", "%s", cause);
+		free(cause);
+	} else
+		analyze_heapmap_free(&map);
+	for (i = 0; i < n; i++)
+		free(out[i].name);
+	free(out);
+	free(rg);
+	free(addr);
+	free(usable);
+	return (rc);
+}
+
 static int
 heap_load(struct ingest_ctx *ctx)
 {
@@ -1053,7 +1252,7 @@ heap_load(struct ingest_ctx *ctx)
 	uint32_t		 site, trig;
 	int			 rc = -1;
 
-	if (ingest_heap_parse(ctx, &h) != 0)
+	if (ingest_heap_parse(ctx, &h) != 0 || heap_map_check(ctx, &h) != 0)
 		return (-1);
 	state = xmalloc(h.blks.count + 1);
 	ingest_heap_states(&h, state);
@@ -1097,7 +1296,8 @@ heap_load(struct ingest_ctx *ctx)
 	}
 	if (heap_modules(ctx, &h) != 0 ||
 	    heap_regions_types(ctx, &h, &dw, dwtype) != 0 ||
-	    heap_sites(ctx, &h, &dw, cbytes, cblocks) != 0 ||
+	    heap_frames(ctx, &h, &dw) != 0 ||
+	    heap_sites(ctx, &h, cbytes, cblocks) != 0 ||
 	    heap_blocks(ctx, &h, state, &dw, dwtype) != 0 ||
 	    heap_pointers(ctx, &h) != 0)
 		goto out;

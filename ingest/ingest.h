@@ -158,6 +158,7 @@ struct ingest_heap {
 	size_t			 len;
 	uint16_t		 major, minor;
 	uint64_t		 contents;	/* INFO.contents */
+	uint64_t		 text;		/* bytes of the strings named */
 	struct ingest_heap_sec	 info, strs, cntr, mods, imps, thrs, regn;
 	struct ingest_heap_sec	 locs, frms, site, type, blks, edgs, root;
 	struct ingest_heap_sec	 data;

@@ -104,7 +104,7 @@ hs_sites(struct store *st, int64_t session, struct hs_strings *t,
 	char			*fn;
 	int			 rc;
 
-	if ((c = store_heap_sites(st, session, -1)) == NULL) {
+	if ((c = store_heap_sites(st, session, -1, 0)) == NULL) {
 		*cause = xasprintf("session %lld: cannot read its sites",
 		    (long long)session);
 		return (-1);
@@ -284,7 +284,7 @@ report_heap_collapsed(struct store *st, const struct store_session *ss,
 	const char		*p, *q, *end;
 	int			 rc, n;
 
-	if ((c = store_heap_sites(st, ss->id, -1)) == NULL) {
+	if ((c = store_heap_sites(st, ss->id, -1, 1)) == NULL) {
 		*cause = xasprintf("session %lld: cannot read its sites",
 		    (long long)ss->id);
 		return (-1);

@@ -4,6 +4,8 @@
  * live blocks with memcheck's state, the pointers between blocks and from
  * the roots.  heap_ref is the big one (four per block is common): no
  * index, its rows are one run of rowids per session, kept in the header.
+ * A stack is a run of heap_stack rows naming heap_frame rows, as the file
+ * has it: the text of a frame many sites share is stored once.
  */
 #include <stddef.h>
 #include <stdio.h>
@@ -172,6 +174,98 @@ static const char *const store_heap_migrations[] = {
 	 * started in it), so a live program's snapshots are one run.
 	 */
 	"ALTER TABLE heap ADD COLUMN started_ns INTEGER;",
+	/*
+	 * 3 -> 4: frames once, stacks as references.  Each site kept its
+	 * whole stack as text, and its first frame's function and file, so
+	 * sites sharing long frames multiplied them (a 1 MB file made
+	 * gigabytes).  Now a frame is a heap_frame row, the file's runs of
+	 * frames are heap_stack rows and a site names its run; heap_site is
+	 * a view with the old columns, made from its frames.  Stored
+	 * sessions' stacks are split into their lines, each distinct line a
+	 * frame; a site's first one also by its function, pc and line, which
+	 * it keeps.
+	 */
+	"CREATE TABLE IF NOT EXISTS heap_frame ("
+	"  session INTEGER NOT NULL REFERENCES session(id) ON DELETE CASCADE,"
+	"  idx INTEGER NOT NULL,"
+	"  pc INTEGER,"
+	"  module INTEGER,"
+	"  function TEXT,"
+	"  file TEXT,"
+	"  line INTEGER,"
+	"  text TEXT NOT NULL,"
+	"  PRIMARY KEY (session, idx)) WITHOUT ROWID;"
+	"CREATE TABLE IF NOT EXISTS heap_stack ("
+	"  session INTEGER NOT NULL REFERENCES session(id) ON DELETE CASCADE,"
+	"  idx INTEGER NOT NULL,"
+	"  frame INTEGER NOT NULL,"
+	"  PRIMARY KEY (session, idx)) WITHOUT ROWID;"
+	"CREATE TABLE IF NOT EXISTS heap_allocsite ("
+	"  session INTEGER NOT NULL REFERENCES session(id) ON DELETE CASCADE,"
+	"  idx INTEGER NOT NULL,"
+	"  type INTEGER,"
+	"  first_frame INTEGER NOT NULL,"
+	"  nframes INTEGER NOT NULL,"
+	"  allocs INTEGER NOT NULL,"
+	"  frees INTEGER NOT NULL,"
+	"  bytes INTEGER NOT NULL,"
+	"  peak_bytes INTEGER NOT NULL,"
+	"  live_bytes INTEGER NOT NULL,"
+	"  live_blocks INTEGER NOT NULL,"
+	"  collectable_bytes INTEGER NOT NULL,"
+	"  collectable_blocks INTEGER NOT NULL,"
+	"  PRIMARY KEY (session, idx)) WITHOUT ROWID;"
+	"CREATE TEMP TABLE heap_m4_line AS WITH RECURSIVE"
+	"  l(session, site, n, text, rest) AS ("
+	"  SELECT session, idx, -1, '', stack || char(10) FROM heap_site"
+	"   WHERE stack <> ''"
+	"  UNION ALL SELECT session, site, n + 1,"
+	"   substr(rest, 1, instr(rest, char(10)) - 1),"
+	"   substr(rest, instr(rest, char(10)) + 1) FROM l WHERE rest <> '')"
+	" SELECT l.session, l.site, l.n, l.text, o.pc, o.module, o.function,"
+	"  o.file, o.line FROM l LEFT JOIN heap_site o ON l.n = 0"
+	"  AND o.session = l.session AND o.idx = l.site WHERE l.n >= 0;"
+	"CREATE TEMP TABLE heap_m4_frame AS SELECT session,"
+	"  row_number() OVER (PARTITION BY session ORDER BY text, pc) - 1"
+	"  AS idx, text, pc, module, function, file, line FROM"
+	"  (SELECT DISTINCT session, text, pc, module, function, file, line"
+	"  FROM temp.heap_m4_line);"
+	"CREATE INDEX temp.heap_m4_frame_text ON heap_m4_frame (session, text);"
+	"CREATE TEMP TABLE heap_m4_run AS SELECT session, site,"
+	"  sum(n) OVER (PARTITION BY session ORDER BY site) - n AS first, n"
+	"  FROM (SELECT session, site, count(*) AS n FROM temp.heap_m4_line"
+	"  GROUP BY session, site);"
+	"INSERT INTO heap_frame SELECT session, idx, pc, module, function,"
+	"  file, line, text FROM temp.heap_m4_frame;"
+	"INSERT INTO heap_stack (session, idx, frame) SELECT l.session,"
+	"  row_number() OVER (PARTITION BY l.session ORDER BY l.site, l.n) - 1,"
+	"  f.idx FROM temp.heap_m4_line l JOIN temp.heap_m4_frame f"
+	"  ON f.session = l.session AND f.text = l.text AND f.pc IS l.pc"
+	"  AND f.module IS l.module AND f.function IS l.function"
+	"  AND f.file IS l.file AND f.line IS l.line;"
+	"INSERT INTO heap_allocsite SELECT s.session, s.idx, s.type,"
+	"  coalesce(r.first, 0), coalesce(r.n, 0), s.allocs, s.frees,"
+	"  s.bytes, s.peak_bytes, s.live_bytes, s.live_blocks,"
+	"  s.collectable_bytes, s.collectable_blocks"
+	"  FROM heap_site s LEFT JOIN temp.heap_m4_run r"
+	"  ON r.session = s.session AND r.site = s.idx;"
+	"DROP TABLE temp.heap_m4_line;"
+	"DROP TABLE temp.heap_m4_frame;"
+	"DROP TABLE temp.heap_m4_run;"
+	"DROP TABLE heap_site;"
+	"CREATE VIEW heap_site AS SELECT s.session, s.idx, s.type,"
+	"  f.function, f.module, f.pc,"
+	"  coalesce((SELECT group_concat(text, char(10)) FROM"
+	"  (SELECT g.text FROM heap_stack k JOIN heap_frame g"
+	"  ON g.session = k.session AND g.idx = k.frame"
+	"  WHERE k.session = s.session AND k.idx >= s.first_frame"
+	"  AND k.idx < s.first_frame + s.nframes ORDER BY k.idx)), '')"
+	"  AS stack, s.allocs, s.frees, s.bytes, s.peak_bytes, s.live_bytes,"
+	"  s.live_blocks, s.collectable_bytes, s.collectable_blocks, f.file,"
+	"  f.line FROM heap_allocsite s LEFT JOIN heap_stack k0"
+	"  ON k0.session = s.session AND k0.idx = s.first_frame"
+	"  AND s.nframes > 0 LEFT JOIN heap_frame f"
+	"  ON f.session = k0.session AND f.idx = k0.frame;",
 };
 
 /* The rowids of session ?1's pointers, or every rowid when unknown. */
@@ -187,7 +281,9 @@ static const char *const store_heap_purge[] = {
 	"DELETE FROM heap_dfield WHERE session = ?1",
 	"DELETE FROM heap_dtype WHERE session = ?1",
 	"DELETE FROM heap_block WHERE session = ?1",
-	"DELETE FROM heap_site WHERE session = ?1",
+	"DELETE FROM heap_allocsite WHERE session = ?1",
+	"DELETE FROM heap_stack WHERE session = ?1",
+	"DELETE FROM heap_frame WHERE session = ?1",
 	"DELETE FROM heap_type WHERE session = ?1",
 	"DELETE FROM heap_region WHERE session = ?1",
 	"DELETE FROM heap_import WHERE session = ?1",
@@ -228,10 +324,16 @@ static const struct store_table store_t_heap_region = {
 static const struct store_table store_t_heap_type = {
 	"heap_type", "idx, name, kind, module, site, vtable", NULL
 };
-static const struct store_table store_t_heap_site = {
-	"heap_site", "idx, type, function, module, pc, stack, allocs, frees,"
+static const struct store_table store_t_heap_allocsite = {
+	"heap_allocsite", "idx, type, first_frame, nframes, allocs, frees,"
 	" bytes, peak_bytes, live_bytes, live_blocks, collectable_bytes,"
-	" collectable_blocks, file, line", NULL
+	" collectable_blocks", NULL
+};
+static const struct store_table store_t_heap_frame = {
+	"heap_frame", "idx, pc, module, function, file, line, text", NULL
+};
+static const struct store_table store_t_heap_stack = {
+	"heap_stack", "idx, frame", NULL
 };
 static const struct store_table store_t_heap_dtype = {
 	"heap_dtype", "idx, name, kind, module, size, target, count", NULL
@@ -479,17 +581,12 @@ store_heap_site_add(struct store *st, int64_t session,
 {
 	struct store_row	*r;
 
-	if ((r = store_row(st, &store_t_heap_site, session)) == NULL)
+	if ((r = store_row(st, &store_t_heap_allocsite, session)) == NULL)
 		return (-1);
 	store_put_int(r, s->idx);
 	store_heap_idx(r, s->type);
-	store_heap_text(r, s->function);
-	store_heap_idx(r, s->module);
-	if (s->pc == 0)
-		store_put_null(r);
-	else
-		store_put_int(r, (int64_t)s->pc);
-	store_put_text(r, s->stack != NULL ? s->stack : "");
+	store_put_int(r, s->first_frame);
+	store_put_int(r, s->nframes);
 	store_put_int(r, (int64_t)s->allocs);
 	store_put_int(r, (int64_t)s->frees);
 	store_put_int(r, (int64_t)s->bytes);
@@ -498,11 +595,49 @@ store_heap_site_add(struct store *st, int64_t session,
 	store_put_int(r, (int64_t)s->live_blocks);
 	store_put_int(r, (int64_t)s->collectable_bytes);
 	store_put_int(r, (int64_t)s->collectable_blocks);
-	store_heap_text(r, s->file);
-	if (s->file == NULL || *s->file == '\0')
+	return (store_row_end(st, r));
+}
+
+/*
+ * A distinct frame of the stacks: its code address, module, function,
+ * DWARF's file and line, and its text in stack (a line per function,
+ * inlined ones first); first_frame and nframes are not used.
+ */
+int
+store_heap_frame_add(struct store *st, int64_t session,
+    const struct store_heap_site *f)
+{
+	struct store_row	*r;
+
+	if ((r = store_row(st, &store_t_heap_frame, session)) == NULL)
+		return (-1);
+	store_put_int(r, f->idx);
+	if (f->pc == 0)
 		store_put_null(r);
 	else
-		store_put_int(r, s->line);
+		store_put_int(r, (int64_t)f->pc);
+	store_heap_idx(r, f->module);
+	store_heap_text(r, f->function);
+	store_heap_text(r, f->file);
+	if (f->file == NULL || *f->file == '\0')
+		store_put_null(r);
+	else
+		store_put_int(r, f->line);
+	store_put_text(r, f->stack != NULL ? f->stack : "");
+	return (store_row_end(st, r));
+}
+
+/* Entry idx of the stacks' frames: frame, a heap_frame. */
+int
+store_heap_stack_add(struct store *st, int64_t session, int64_t idx,
+    int64_t frame)
+{
+	struct store_row	*r;
+
+	if ((r = store_row(st, &store_t_heap_stack, session)) == NULL)
+		return (-1);
+	store_put_int(r, idx);
+	store_put_int(r, frame);
 	return (store_row_end(st, r));
 }
 
@@ -744,20 +879,47 @@ store_heap_root_add(struct store *st, int64_t session,
 	return (store_row_end(st, r));
 }
 
-/* A session's allocation sites, most live bytes first, at most limit. */
-struct store_cursor *
-store_heap_sites(struct store *st, int64_t session, int64_t limit)
-{
-	char	sql[640];
+/*
+ * A report's frame: its text cut here (characters), "..." after.  Sites
+ * share frames, so a 1 MiB name in 64 frames of 40 sites made a report
+ * of gigabytes from a 1 MB file; no function's name is this long.  Told
+ * by the character after it, not length(), which counts them all.
+ */
+#define STORE_HEAP_FRAME_MAX	"4096"
 
-	snprintf(sql, sizeof sql, "SELECT s.idx, s.function, m.path, s.allocs,"
+/*
+ * A session's allocation sites, most live bytes first, at most limit (-1:
+ * all), with their first frame's function, module and line; with each
+ * one's stack as text when stacks is set (each frame cut at
+ * STORE_HEAP_FRAME_MAX), else NULL.  A stack is made from the frames for
+ * the sites returned alone: for all of them it cost a lookup per frame
+ * of every site.
+ */
+struct store_cursor *
+store_heap_sites(struct store *st, int64_t session, int64_t limit,
+    int stacks)
+{
+	char	sql[1536];
+
+	snprintf(sql, sizeof sql, "SELECT s.idx, f.function, m.path, s.allocs,"
 	    " s.frees, s.bytes, s.peak_bytes, s.live_bytes, s.live_blocks,"
-	    " s.collectable_bytes, s.stack, s.collectable_blocks, s.file,"
-	    " coalesce(s.line, 0)"
-	    " FROM heap_site s LEFT JOIN heap_module m ON m.session = ?1"
-	    " AND m.idx = s.module WHERE s.session = ?1"
-	    " ORDER BY s.live_bytes DESC, s.idx LIMIT %lld",
-	    (long long)limit);
+	    " s.collectable_bytes, %s, s.collectable_blocks, f.file,"
+	    " coalesce(f.line, 0) FROM (SELECT * FROM heap_allocsite"
+	    " WHERE session = ?1 ORDER BY live_bytes DESC, idx LIMIT %lld) s"
+	    " LEFT JOIN heap_stack k0 ON k0.session = ?1"
+	    " AND k0.idx = s.first_frame AND s.nframes > 0"
+	    " LEFT JOIN heap_frame f ON f.session = ?1 AND f.idx = k0.frame"
+	    " LEFT JOIN heap_module m ON m.session = ?1 AND m.idx = f.module"
+	    " ORDER BY s.live_bytes DESC, s.idx", stacks ?
+	    "coalesce((SELECT group_concat(text, char(10)) FROM"
+	    " (SELECT CASE WHEN substr(g.text, " STORE_HEAP_FRAME_MAX
+	    " + 1, 1) <> '' THEN substr(g.text, 1, " STORE_HEAP_FRAME_MAX
+	    ") || '...' ELSE g.text END AS text FROM heap_stack k"
+	    " JOIN heap_frame g"
+	    " ON g.session = k.session AND g.idx = k.frame"
+	    " WHERE k.session = ?1 AND k.idx >= s.first_frame"
+	    " AND k.idx < s.first_frame + s.nframes ORDER BY k.idx)), '')" :
+	    "NULL", (long long)limit);
 	return (store_cursor_open(st, sql, session));
 }
 
@@ -784,6 +946,35 @@ store_heap_site_next(struct store_cursor *c, struct store_heap_site *s)
 	s->file = store_cursor_text(c, 12);
 	s->line = store_cursor_int(c, 13);
 	return (1);
+}
+
+/*
+ * The distinct frames by index: idx, text (a line per function, an
+ * inlined one's first); the frames of the stacks in order, frame by
+ * frame: idx, frame; the sites by index with their run of those:
+ * idx, first_frame, nframes.  Read each with store_cursor_int/_text:
+ * a reader that wants each site's frames without their text made again
+ * for every site (heap_site's stack does that).
+ */
+struct store_cursor *
+store_heap_frames(struct store *st, int64_t session)
+{
+	return (store_cursor_open(st, "SELECT idx, text FROM heap_frame"
+	    " WHERE session = ?1 ORDER BY idx", session));
+}
+
+struct store_cursor *
+store_heap_stacks(struct store *st, int64_t session)
+{
+	return (store_cursor_open(st, "SELECT idx, frame FROM heap_stack"
+	    " WHERE session = ?1 ORDER BY idx", session));
+}
+
+struct store_cursor *
+store_heap_site_runs(struct store *st, int64_t session)
+{
+	return (store_cursor_open(st, "SELECT idx, first_frame, nframes FROM"
+	    " heap_allocsite WHERE session = ?1 ORDER BY idx", session));
 }
 
 /*

@@ -362,6 +362,8 @@ struct store_heap_site {
 	const char	*module_path;	/* store_heap_site_next only */
 	uint64_t	 pc;
 	const char	*stack;		/* "function (module)" lines */
+	int64_t		 first_frame;	/* heap_stack rows: the stack's */
+	int64_t		 nframes;
 	uint64_t	 allocs, frees, bytes, peak_bytes;
 	uint64_t	 live_bytes, live_blocks;
 	uint64_t	 collectable_bytes, collectable_blocks;
@@ -457,6 +459,10 @@ int		 store_heap_type_add(struct store *, int64_t, int64_t,
 		     const char *, const char *, int64_t, int64_t, uint64_t);
 int		 store_heap_site_add(struct store *, int64_t,
 		     const struct store_heap_site *);
+int		 store_heap_frame_add(struct store *, int64_t,
+		     const struct store_heap_site *);
+int		 store_heap_stack_add(struct store *, int64_t, int64_t,
+		     int64_t);
 int		 store_heap_block_add(struct store *, int64_t,
 		     const struct store_heap_block *);
 int		 store_heap_ref_add(struct store *, int64_t, uint32_t,
@@ -480,9 +486,13 @@ int		 store_heap_dvar_next(struct store_cursor *,
 		     struct store_heap_dvar *);
 int		 store_heap_ref_at(struct store *, int64_t, int64_t, int64_t,
 		     int64_t *, int64_t *);
-struct store_cursor *store_heap_sites(struct store *, int64_t, int64_t);
+struct store_cursor *store_heap_sites(struct store *, int64_t, int64_t,
+		     int);
 int		 store_heap_site_next(struct store_cursor *,
 		     struct store_heap_site *);
+struct store_cursor *store_heap_frames(struct store *, int64_t);
+struct store_cursor *store_heap_stacks(struct store *, int64_t);
+struct store_cursor *store_heap_site_runs(struct store *, int64_t);
 struct store_cursor *store_heap_blocks(struct store *, int64_t);
 int		 store_heap_block_next(struct store_cursor *,
 		     struct store_heap_block *);

@@ -841,31 +841,6 @@ hm_draw_map(struct heapmap *hm, int w)
 	}
 }
 
-/* The allocation stack of site s: "f (file:line) < g (file:line)". */
-static char *
-hm_stack(const struct heapmap *hm, uint32_t site)
-{
-	const struct analyze_heapview_frame	*f;
-	char					*out = xstrdup(""), *t;
-	uint32_t				 i;
-
-	if (site == HM_SNONE)
-		return (xstrdup("(not known)"));
-	for (i = hm->s->site_first[site]; i < hm->s->site_first[site + 1];
-	    i++) {
-		f = &hm->s->frames[i];
-		if (f->file != NULL)
-			t = xasprintf("%s%s%s (%s:%u)", out, *out ? " < " : "",
-			    f->function, f->file, f->line);
-		else
-			t = xasprintf("%s%s%s", out, *out ? " < " : "",
-			    f->function);
-		free(out);
-		out = t;
-	}
-	return (out);
-}
-
 /* The inspector: the selected object (or the cursor's). */
 static void
 hm_draw_object(struct heapmap *hm, int y, int h, int w)
@@ -910,7 +885,8 @@ hm_draw_object(struct heapmap *hm, int y, int h, int w)
 	} else
 		tui_putf(y + line++, 0, w, TUI_PLAIN, "the heap graph is"
 		    " being made; block %zu of %zu", b + 1, s->nblocks);
-	stack = hm_stack(hm, s->site[b]);
+	stack = analyze_heapview_stack(s, s->site[b], (size_t)(h > 0 ? h : 1) *
+	    (size_t)(w > 0 ? w : 1));
 	p = xasprintf("allocated at %s", stack);
 	free(stack);
 	/* The stack over the lines left, the contents keeping the last. */

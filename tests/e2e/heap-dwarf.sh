@@ -11,7 +11,7 @@
 
 heap_setup heap-dwarf valgrind
 PV=${PROFVIEW:-$build/profview}
-echo "1..19"
+echo "1..20"
 
 # ingest NAME: W/NAME.heap into W/NAME.db; its session, ingest's stderr
 # in W/NAME.ing.
@@ -161,9 +161,17 @@ check "... and trace says DWARF is missing" sh -c "'$PV' --db \
     'no variable of that name in the DWARF'"
 
 # A store whose heap tables are version 1 (before DWARF): the migration
-# adds the columns and tables, and the old session stays readable.
+# adds the columns and tables, and the old session stays readable.  Its
+# sites are one table again, each with its stack's text (before version
+# 4): their stacks come back the same from the frames made of them.
 "$PV" --db "$W/old.db" ingest "$W/stripped.heap" > /dev/null 2>&1
-sqlite3 "$W/old.db" "DROP TABLE heap_dtype; DROP TABLE heap_dfield;
+sites="SELECT idx, function, pc, stack, allocs FROM heap_site
+    WHERE session = 1 ORDER BY idx"
+sqlite3 "$W/old.db" "$sites" > "$W/old.sites"
+sqlite3 "$W/old.db" "CREATE TABLE heap_site_3 AS SELECT * FROM heap_site;
+    DROP VIEW heap_site; DROP TABLE heap_allocsite; DROP TABLE heap_frame;
+    DROP TABLE heap_stack; ALTER TABLE heap_site_3 RENAME TO heap_site;
+    DROP TABLE heap_dtype; DROP TABLE heap_dfield;
     DROP TABLE heap_dvar; ALTER TABLE heap_site DROP COLUMN file;
     ALTER TABLE heap_site DROP COLUMN line;
     ALTER TABLE heap DROP COLUMN started_ns;
@@ -175,3 +183,7 @@ check "a version 1 store is migrated: a new session typed, the old one read" \
     sh -c "test -n '$s' && '$PV' --db '$W/old.db' heap --csv $s trace \
     typed:head | grep -q 'struct node' && '$PV' --db '$W/old.db' heap \
     --csv 1 by-type | grep -q '^new_node,'"
+sqlite3 "$W/old.db" "$sites" > "$W/new.sites"
+check "... its sites' stacks, functions and pcs as they were" sh -c \
+    "grep -q 'main (prog)' '$W/old.sites' && cmp '$W/old.sites' \
+    '$W/new.sites'"

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "capture/oberon/heapfmt.h"
+#include "analyze/analyze.h"
 #include "ingest/ingest.h"
 
 #define MAXSEC	20
@@ -507,6 +508,8 @@ START_TEST(test_bad_fields)
 		{ HEAPFMT_ROOT, 1, HF_ROOT_DST_OFF, 1, "ROOT[1].dst_off" },
 		{ HEAPFMT_ROOT, 0, HF_ROOT_SYMBOL, 1 << 20,
 		    "ROOT[0].symbol" },
+		/* Usable bytes into the next block: the map draws them. */
+		{ HEAPFMT_BLKS, 0, HF_BLKS_SLACK, 17, "BLKS[0].slack" },
 	};
 	struct hb	b;
 	size_t		i;
@@ -528,6 +531,76 @@ START_TEST(test_bad_fields)
 	bad64(&b, at(&b, HEAPFMT_REGN, 0, HF_REGN_HI), 0x10, "REGN[0].hi");
 	bad32_msg(&b, at(&b, HEAPFMT_INFO, 0, HF_INFO_CONTENTS), 8,
 	    "DATA.count: the blocks' first 8 bytes make 40 bytes, DATA has 80");
+	hb_free(&b);
+}
+END_TEST
+
+/*
+ * Every 64-bit value the store keeps, at 2^63: SQLite's integers are
+ * signed, and it came back negative.  The block's end and usable size
+ * past 2^63 - 1 too, which would make the sums of sizes overflow.
+ */
+START_TEST(test_past_2_63)
+{
+	static const struct {
+		const char	*tag;
+		size_t		 i;
+		size_t		 off;
+		const char	*field;
+	} f[] = {
+		{ HEAPFMT_INFO, 0, HF_INFO_TIME_NS, "INFO[0].time_ns" },
+		{ HEAPFMT_INFO, 0, HF_INFO_STOP_NS, "INFO[0].stop_ns" },
+		{ HEAPFMT_INFO, 0, HF_INFO_SEQ, "INFO[0].seq" },
+		{ HEAPFMT_INFO, 0, HF_INFO_STARTED_NS, "INFO[0].started_ns" },
+		{ HEAPFMT_INFO, 0, HF_INFO_CONTENTS, "INFO[0].contents" },
+		{ HEAPFMT_CNTR, 0, HF_CNTR_VALUE, "CNTR[0].value" },
+		{ HEAPFMT_MODS, 1, HF_MODS_BASE, "MODS[1].base" },
+		{ HEAPFMT_MODS, 0, HF_MODS_LO, "MODS[0].lo" },
+		{ HEAPFMT_MODS, 0, HF_MODS_HI, "MODS[0].hi" },
+		{ HEAPFMT_MODS, 1, HF_MODS_CODE, "MODS[1].code" },
+		{ HEAPFMT_MODS, 1, HF_MODS_DATA, "MODS[1].data" },
+		{ HEAPFMT_REGN, 0, HF_REGN_LO, "REGN[0].lo" },
+		{ HEAPFMT_REGN, 2, HF_REGN_HI, "REGN[2].hi" },
+		{ HEAPFMT_LOCS, 1, HF_LOCS_PC, "LOCS[1].pc" },
+		{ HEAPFMT_SITE, 0, HF_SITE_ALLOCS, "SITE[0].allocs" },
+		{ HEAPFMT_SITE, 1, HF_SITE_FREES, "SITE[1].frees" },
+		{ HEAPFMT_SITE, 0, HF_SITE_BYTES, "SITE[0].bytes" },
+		{ HEAPFMT_SITE, 0, HF_SITE_PEAK, "SITE[0].peak" },
+		{ HEAPFMT_SITE, 1, HF_SITE_LIVE_BYTES, "SITE[1].live_bytes" },
+		{ HEAPFMT_SITE, 1, HF_SITE_LIVE_BLOCKS,
+		    "SITE[1].live_blocks" },
+		{ HEAPFMT_TYPE, 0, HF_TYPE_VTABLE, "TYPE[0].vtable" },
+		{ HEAPFMT_BLKS, 5, HF_BLKS_ADDR, "BLKS[5].addr" },
+		{ HEAPFMT_BLKS, 2, HF_BLKS_SEQ, "BLKS[2].seq" },
+		{ HEAPFMT_ROOT, 1, HF_ROOT_ADDR, "ROOT[1].addr" },
+	};
+	struct hb		 b;
+	struct ingest_heap	 h;
+	char			*cause, want[64];
+	size_t			 i;
+
+	good(&b);
+	for (i = 0; i < sizeof f / sizeof f[0]; i++) {
+		bad64(&b, at(&b, f[i].tag, f[i].i, f[i].off),
+		    (uint64_t)1 << 63, f[i].field);
+		/* INFO.contents' all ones is HEAPFMT_CONTENTS_ALL. */
+		if (strcmp(f[i].field, "INFO[0].contents") != 0)
+			bad64(&b, at(&b, f[i].tag, f[i].i, f[i].off),
+			    UINT64_MAX, f[i].field);
+	}
+	/* A block below 2^63 that ends there. */
+	snprintf(want, sizeof want, "offset %zu: BLKS[5].size", at(&b,
+	    HEAPFMT_BLKS, 5, HF_BLKS_SIZE));
+	bad_at(&b, at(&b, HEAPFMT_BLKS, 5, HF_BLKS_ADDR), 8, INT64_MAX - 8,
+	    want);
+	bad64(&b, at(&b, HEAPFMT_BLKS, 5, HF_BLKS_SIZE),
+	    INT64_MAX - 0x1100 + 1, "BLKS[5].size");
+	/* 2^63 - 1 itself is kept; a usable size past it is not. */
+	p64(b.buf + at(&b, HEAPFMT_SITE, 0, HF_SITE_ALLOCS), INT64_MAX);
+	p64(b.buf + at(&b, HEAPFMT_BLKS, 5, HF_BLKS_SIZE), INT64_MAX - 0x1100);
+	ck_assert_msg(parse(b.buf, b.len, &h, &cause) == 0, "%s", cause);
+	bad32(&b, at(&b, HEAPFMT_BLKS, 5, HF_BLKS_SLACK), 0xffffffff,
+	    "BLKS[5].slack");
 	hb_free(&b);
 }
 END_TEST
@@ -560,6 +633,452 @@ START_TEST(test_later_minor)
 	ck_assert_uint_eq(h.blks.size, HEAPFMT_BLKS_SIZE + 8);
 	ck_assert_uint_eq(ingest_heap_u64(&h.blks, 5, HF_BLKS_ADDR), 0x1100);
 	hb_free(&b);
+}
+END_TEST
+
+/* ---- into the store ------------------------------------------------- */
+
+/*
+ * Stacks sharing long frames: one name of namelen bytes, nlocs code
+ * addresses in that function, nframes FRMS records going round them,
+ * nsites sites each with the first depth of those frames and a block of
+ * its own in one heap region.
+ */
+static void
+shared(struct hb *b, size_t namelen, size_t nlocs, size_t nframes,
+    size_t depth, size_t nsites)
+{
+	struct hsec	*strs;
+	uint8_t		*r;
+	uint32_t	 name;
+	size_t		 i;
+
+	memset(b, 0, sizeof *b);
+	sec_new(b, HEAPFMT_INFO, HEAPFMT_INFO_SIZE);
+	sec_new(b, HEAPFMT_REGN, HEAPFMT_REGN_SIZE);
+	sec_new(b, HEAPFMT_LOCS, HEAPFMT_LOCS_SIZE);
+	sec_new(b, HEAPFMT_FRMS, HEAPFMT_FRMS_SIZE);
+	sec_new(b, HEAPFMT_SITE, HEAPFMT_SITE_SIZE);
+	sec_new(b, HEAPFMT_BLKS, HEAPFMT_BLKS_SIZE);
+	sec_new(b, HEAPFMT_STRS, 1);
+	str(b, "");
+	strs = sec(b, HEAPFMT_STRS);
+	name = (uint32_t)strs->n;
+	strs->p = realloc(strs->p, strs->n + namelen + 1);
+	memset(strs->p + strs->n, 'f', namelen);
+	strs->p[strs->n + namelen] = '\0';
+	strs->n += namelen + 1;
+	r = rec(b, HEAPFMT_INFO);
+	p32(r + HF_INFO_PID, 42);
+	p32(r + HF_INFO_DEPTH, (uint32_t)depth);
+	r = rec(b, HEAPFMT_REGN);
+	p64(r + HF_REGN_LO, 0x1000);
+	p64(r + HF_REGN_HI, 0x1000 + 0x20 * nsites);
+	p32(r + HF_REGN_KIND, HEAPFMT_RGN_HEAP);
+	p32(r + HF_REGN_MODULE, HEAPFMT_NONE);
+	p32(r + HF_REGN_THREAD, HEAPFMT_NONE);
+	for (i = 0; i < nlocs; i++) {
+		r = rec(b, HEAPFMT_LOCS);
+		p64(r + HF_LOCS_PC, 0x400000 + 16 * i);
+		p32(r + HF_LOCS_MODULE, HEAPFMT_NONE);
+		p32(r + HF_LOCS_FUNCTION, name);
+	}
+	for (i = 0; i < nframes; i++)
+		p32(rec(b, HEAPFMT_FRMS), (uint32_t)(i % nlocs));
+	for (i = 0; i < nsites; i++) {
+		r = rec(b, HEAPFMT_SITE);
+		p32(r + HF_SITE_NFRAMES, (uint32_t)depth);
+		p64(r + HF_SITE_ALLOCS, 1);
+		p32(r + HF_SITE_TYPE, HEAPFMT_NONE);
+		r = rec(b, HEAPFMT_BLKS);
+		p64(r + HF_BLKS_ADDR, 0x1000 + 0x20 * i);
+		p64(r + HF_BLKS_SIZE, 16);
+		p32(r + HF_BLKS_SITE, (uint32_t)i);
+		p32(r + HF_BLKS_TYPE, HEAPFMT_NONE);
+		p32(r + HF_BLKS_REGION, 0);
+	}
+	build(b);
+}
+
+/* A store in memory holding at most max bytes, and b ingested into it. */
+static struct store *
+stored(struct hb *b, int64_t max, int64_t *id, char **cause)
+{
+	struct store	*st;
+	const char	*kind;
+	char		 sql[64];
+	int		 reused;
+
+	st = store_open(":memory:", 0, cause);
+	ck_assert_msg(st != NULL, "%s", *cause);
+	snprintf(sql, sizeof sql, "PRAGMA max_page_count = %lld",
+	    (long long)(max / store_int_query(st, "PRAGMA page_size", 0, 0)));
+	ck_assert_int_eq(store_exec(st, sql, cause), 0);
+	*cause = NULL;
+	if (ingest_bytes(st, "t.heap", b->buf, b->len, NULL, id, &kind,
+	    &reused, cause) != 0)
+		*id = -1;
+	return (st);
+}
+
+/* The store's bytes now. */
+static int64_t
+store_bytes(struct store *st)
+{
+	return (store_int_query(st, "PRAGMA page_count", 0, 0) *
+	    store_int_query(st, "PRAGMA page_size", 0, 0));
+}
+
+/*
+ * The issue's file: a 1 MiB name, 64 frames of it, 40 sites.  Each site
+ * kept its stack as text, 64 MiB a site, and the ingest wrote gigabytes;
+ * frames are stored once, so the store is about the file's size (and a
+ * store that may not grow past three times the file holds it).  The
+ * heap map shares them too: one frame, 40 runs of 64.
+ */
+START_TEST(test_frames_once)
+{
+	struct analyze_heapview	 v;
+	struct hb		 b;
+	struct store		*st;
+	char			*cause = NULL, *stack;
+	int64_t			 id, bytes;
+
+	shared(&b, ((size_t)1 << 20) - 4096, 1, 64, 64, 40);
+	st = stored(&b, 3 * (int64_t)b.len, &id, &cause);
+	ck_assert_msg(id > 0, "%s", cause);
+	bytes = store_bytes(st);
+	fprintf(stderr, "# a %zu-byte file made a store of %lld bytes\n",
+	    b.len, (long long)bytes);
+	ck_assert_int_le(bytes, 3 * (int64_t)b.len);
+	ck_assert_int_eq(store_int_query(st, "SELECT count(*) FROM heap_frame"
+	    " WHERE session = ?1", id, -1), 1);
+	ck_assert_int_eq(store_int_query(st, "SELECT count(*) FROM heap_stack"
+	    " WHERE session = ?1", id, -1), 64);
+	ck_assert_int_eq(store_int_query(st, "SELECT sum(nframes) FROM"
+	    " heap_allocsite WHERE session = ?1", id, -1), 64 * 40);
+	ck_assert_int_eq(analyze_heapview_load(st, id, &v, &cause), 0);
+	ck_assert_uint_eq(v.nframes, 1);
+	ck_assert_uint_eq(v.nsite_frames, 64 * 40);
+	ck_assert_uint_eq(v.site_first[39], 64 * 39);
+	/* The inspector's line: what its pane shows, not 64 MiB. */
+	stack = analyze_heapview_stack(&v, 39, 80 * 24);
+	ck_assert_uint_eq(strlen(stack), 80 * 24);
+	free(stack);
+	ck_assert_int_eq(analyze_heapview_map(&v, &cause), 0);
+	analyze_heapview_free(&v);
+	store_close(st);
+	hb_free(&b);
+}
+END_TEST
+
+/*
+ * Many small records naming one long string: 2000 code addresses in a
+ * function of a 64 KiB name would store 2000 frames of it (250 MB from
+ * a 120 KB file).  The text the records name is bounded by the file's
+ * size: refused at the record that passes it, before anything is
+ * stored; 200 types of that name too.  Twenty of them are taken; a name
+ * with line ends is not.
+ */
+START_TEST(test_text_bound)
+{
+	struct hb		 b;
+	struct ingest_heap	 h;
+	struct store		*st;
+	uint8_t			*r;
+	char			*cause;
+	int64_t			 id;
+	size_t			 i;
+
+	shared(&b, (size_t)64 << 10, 2000, 2000, 64, 1);
+	ck_assert_int_ne(parse(b.buf, b.len, &h, &cause), 0);
+	ck_assert_msg(strstr(cause, ": LOCS[") != NULL && strstr(cause,
+	    "the strings the records name come to more than") != NULL, "%s",
+	    cause);
+	free(cause);
+	hb_free(&b);
+	/* Any record that names a string: 200 types of that name. */
+	shared(&b, (size_t)64 << 10, 1, 1, 1, 1);
+	sec_new(&b, HEAPFMT_TYPE, HEAPFMT_TYPE_SIZE);
+	for (i = 0; i < 200; i++) {
+		r = rec(&b, HEAPFMT_TYPE);
+		p32(r + HF_TYPE_NAME, 1);
+		p32(r + HF_TYPE_MODULE, HEAPFMT_NONE);
+		p32(r + HF_TYPE_SITE, HEAPFMT_NONE);
+	}
+	build(&b);
+	ck_assert_int_ne(parse(b.buf, b.len, &h, &cause), 0);
+	ck_assert_msg(strstr(cause, ": TYPE[") != NULL && strstr(cause,
+	    "].name: the strings the records name come to more than") !=
+	    NULL, "%s", cause);
+	free(cause);
+	hb_free(&b);
+	shared(&b, (size_t)64 << 10, 20, 64, 64, 1);
+	st = stored(&b, (int64_t)16 << 20, &id, &cause);
+	ck_assert_msg(id > 0, "%s", cause);
+	store_close(st);
+	/* A name of line ends would be that many frames in the heap map. */
+	memset(b.buf + sec(&b, HEAPFMT_STRS)->off + 1, '\n', 100);
+	ck_assert_int_ne(parse(b.buf, b.len, &h, &cause), 0);
+	ck_assert_msg(strstr(cause, "LOCS[0].function: a name with a line"
+	    " end") != NULL, "%s", cause);
+	free(cause);
+	hb_free(&b);
+}
+END_TEST
+
+/*
+ * heap_site keeps its shape over the frames: the stack's text, the first
+ * frame's function and pc, as when each site had its own.
+ */
+START_TEST(test_site_view)
+{
+	struct analyze_heapview	 v;
+	struct hb		 b;
+	struct store		*st;
+	struct store_cursor	*c;
+	char			*cause = NULL, *stack;
+	int64_t			 id;
+
+	good(&b);
+	st = stored(&b, (int64_t)16 << 20, &id, &cause);
+	ck_assert_msg(id > 0, "%s", cause);
+	c = store_cursor_open(st, "SELECT idx, stack, function, pc,"
+	    " coalesce(file, '-') FROM heap_site WHERE session = ?1"
+	    " ORDER BY idx", id);
+	ck_assert_int_eq(store_cursor_step(c), 1);
+	ck_assert_str_eq(store_cursor_text(c, 1), "make (prog)\nmain (prog)");
+	ck_assert_str_eq(store_cursor_text(c, 2), "make");
+	ck_assert_int_eq(store_cursor_int(c, 3), 0x400100);
+	ck_assert_str_eq(store_cursor_text(c, 4), "-");
+	ck_assert_int_eq(store_cursor_step(c), 1);
+	ck_assert_str_eq(store_cursor_text(c, 1), "make (prog)");
+	ck_assert_int_eq(store_cursor_step(c), 0);
+	store_cursor_close(c);
+	/* The heap map's stacks: site 1's one frame is site 0's first. */
+	ck_assert_int_eq(analyze_heapview_load(st, id, &v, &cause), 0);
+	ck_assert_uint_eq(v.nsites, 2);
+	ck_assert_uint_eq(v.nframes, 2);
+	ck_assert_uint_eq(v.site_first[1], 2);
+	ck_assert_uint_eq(v.site_first[2], 3);
+	ck_assert_str_eq(v.frames[v.site_frame[0]].function, "make (prog)");
+	ck_assert_str_eq(v.frames[v.site_frame[1]].function, "main (prog)");
+	ck_assert_uint_eq(v.site_frame[2], v.site_frame[0]);
+	stack = analyze_heapview_stack(&v, 0, 1000);
+	ck_assert_str_eq(stack, "make (prog) < main (prog)");
+	free(stack);
+	stack = analyze_heapview_stack(&v, 0, 8);
+	ck_assert_str_eq(stack, "make (pr");
+	free(stack);
+	ck_assert_int_eq(analyze_heapview_map(&v, &cause), 0);
+	analyze_heapview_free(&v);
+	/* Deleted, the session leaves no frame, stack or site behind. */
+	ck_assert_int_eq(store_session_delete(st, id, &cause), 0);
+	ck_assert_int_eq(store_int_query(st, "SELECT (SELECT count(*) FROM"
+	    " heap_frame) + (SELECT count(*) FROM heap_stack) +"
+	    " (SELECT count(*) FROM heap_allocsite)", 0, -1), 0);
+	store_close(st);
+	hb_free(&b);
+}
+END_TEST
+
+/*
+ * A snapshot of blocks (addr, size, slack, region) in regions (lo, hi):
+ * what the heap map must open.
+ */
+struct mapcase {
+	uint64_t	 rg[4][2];
+	size_t		 nrg;
+	struct { uint64_t addr, size; uint32_t slack, region; } b[8];
+	size_t		 nb;
+};
+
+static void
+mapfile(struct hb *b, const struct mapcase *mc)
+{
+	uint8_t	*r;
+	size_t	 i;
+
+	memset(b, 0, sizeof *b);
+	sec_new(b, HEAPFMT_INFO, HEAPFMT_INFO_SIZE);
+	sec_new(b, HEAPFMT_REGN, HEAPFMT_REGN_SIZE);
+	sec_new(b, HEAPFMT_BLKS, HEAPFMT_BLKS_SIZE);
+	sec_new(b, HEAPFMT_STRS, 1);
+	str(b, "");
+	rec(b, HEAPFMT_INFO);
+	for (i = 0; i < mc->nrg; i++) {
+		r = rec(b, HEAPFMT_REGN);
+		p64(r + HF_REGN_LO, mc->rg[i][0]);
+		p64(r + HF_REGN_HI, mc->rg[i][1]);
+		p32(r + HF_REGN_KIND, i == 0 ? HEAPFMT_RGN_HEAP :
+		    HEAPFMT_RGN_MMAP);
+		p32(r + HF_REGN_MODULE, HEAPFMT_NONE);
+		p32(r + HF_REGN_THREAD, HEAPFMT_NONE);
+	}
+	for (i = 0; i < mc->nb; i++) {
+		r = rec(b, HEAPFMT_BLKS);
+		p64(r + HF_BLKS_ADDR, mc->b[i].addr);
+		p64(r + HF_BLKS_SIZE, mc->b[i].size);
+		p32(r + HF_BLKS_SLACK, mc->b[i].slack);
+		p32(r + HF_BLKS_SITE, HEAPFMT_NONE);
+		p32(r + HF_BLKS_TYPE, HEAPFMT_NONE);
+		p32(r + HF_BLKS_REGION, mc->b[i].region);
+	}
+	build(b);
+}
+
+/* mc ingests and the heap map opens on it; the map's regions. */
+static size_t
+mapopens(const struct mapcase *mc)
+{
+	struct analyze_heapview		 v;
+	struct analyze_heapmap_view	 view;
+	struct analyze_heapmap_cell	*cells;
+	struct hb			 b;
+	struct store			*st;
+	char				*cause = NULL;
+	int64_t				 id;
+	size_t				 n, i;
+
+	mapfile(&b, mc);
+	st = stored(&b, (int64_t)16 << 20, &id, &cause);
+	ck_assert_msg(id > 0, "%s", cause);
+	ck_assert_int_eq(analyze_heapview_load(st, id, &v, &cause), 0);
+	ck_assert_msg(analyze_heapview_map(&v, &cause) == 0, "%s", cause);
+	n = v.map.nregions;
+	/* Drawn whole at every zoom; each block found at its address. */
+	memset(&view, 0, sizeof view);
+	view.cols = 64;
+	view.rows = 24;
+	cells = calloc((size_t)view.cols * view.rows, sizeof *cells);
+	for (view.zoom = ANALYZE_HEAPMAP_ZMIN; view.zoom <=
+	    ANALYZE_HEAPMAP_ZMAX; view.zoom++) {
+		analyze_heapmap_frame(&v.map, &view, cells);
+		analyze_heapmap_level_build(&v.map, view.zoom);
+	}
+	view.zoom = analyze_heapmap_fit(&v.map, &view);
+	analyze_heapmap_frame(&v.map, &view, cells);
+	for (i = 0; i < mc->nb; i++)
+		ck_assert_uint_eq(analyze_heapmap_find(&v.map, mc->b[i].addr),
+		    i);
+	free(cells);
+	analyze_heapview_free(&v);
+	store_close(st);
+	hb_free(&b);
+	return (n);
+}
+
+/*
+ * A report's stacks: a frame past 4096 characters is cut, "..." after
+ * it (two frames of an 8 KiB name: a site's 1 MiB frames shared by 64
+ * frames of 40 sites made a report of gigabytes from a 1 MB file).
+ */
+START_TEST(test_report_cut)
+{
+	struct analyze_heap_summary	 m;
+	struct hb			 b;
+	struct store			*st;
+	char				*cause = NULL, *want;
+	int64_t				 id;
+
+	shared(&b, 8192, 1, 2, 2, 1);
+	st = stored(&b, (int64_t)16 << 20, &id, &cause);
+	ck_assert_msg(id > 0, "%s", cause);
+	ck_assert_int_eq(analyze_heap_summary_load(st, id, 20, &m, &cause),
+	    0);
+	ck_assert_uint_eq(m.nsites, 1);
+	want = malloc(2 * 4100);
+	memset(want, 'f', 4096);
+	memcpy(want + 4096, "...\n", 4);
+	memset(want + 4100, 'f', 4096);
+	memcpy(want + 8196, "...", 4);
+	ck_assert_msg(strcmp(m.sites[0].stack, want) == 0, "a stack of %zu"
+	    " bytes, not %zu", strlen(m.sites[0].stack), strlen(want));
+	free(want);
+	ck_assert_uint_eq(strlen(m.sites[0].function), 8192);
+	analyze_heap_summary_free(&m);
+	store_close(st);
+	hb_free(&b);
+}
+END_TEST
+
+/*
+ * Three snapshots that ingested cleanly and that the heap map refused;
+ * it opens them now.  Blocks of no size (malloc(0)) outside the regions,
+ * two in a granule: each got a region of its own, [addr & ~15, addr + 1),
+ * and those overlapped.
+ */
+START_TEST(test_map_zero_sizes)
+{
+	struct mapcase	mc = { .nb = 3, .b = { { 0x1010, 0, 0, HEAPFMT_NONE },
+	    { 0x1011, 0, 0, HEAPFMT_NONE }, { 0x1018, 0, 0, HEAPFMT_NONE } } };
+
+	ck_assert_uint_eq(mapopens(&mc), 1);
+}
+END_TEST
+
+/*
+ * Blocks outside every region: one just past a region's end, in its last
+ * granule (the regions shared it), one that starts inside a region and
+ * runs out of it (it straddled), two 8 bytes apart (their regions shared
+ * a granule).  A region just after another in its granule too.
+ */
+START_TEST(test_map_outside)
+{
+	struct mapcase	mc = { .nrg = 3, .rg = { { 0x1000, 0x1008 },
+	    { 0x2000, 0x2108 }, { 0x2108, 0x3000 } }, .nb = 6,
+	    .b = { { 0x1000, 8, 0, 0 }, { 0x1008, 4, 0, HEAPFMT_NONE },
+	    { 0x20f0, 0x20, 0, 1 }, { 0x2f00, 0x100, 0, 2 },
+	    { 0x5000, 4, 0, HEAPFMT_NONE }, { 0x5008, 4, 0, HEAPFMT_NONE } } };
+
+	ck_assert_uint_eq(mapopens(&mc), 3);
+}
+END_TEST
+
+/*
+ * Regions far apart: one low, one at 2^60 (and a block past 2^52 outside
+ * them).  The map took no region ending past 2^52, though what it can
+ * lay out is 2^52 bytes in all, wherever they are.
+ */
+START_TEST(test_map_far_apart)
+{
+	struct mapcase	mc = { .nrg = 2, .rg = { { 0x1000, 0x2000 },
+	    { (uint64_t)1 << 60, ((uint64_t)1 << 60) + 0x1000 } }, .nb = 3,
+	    .b = { { 0x1010, 16, 0, 0 }, { ((uint64_t)1 << 53) + 16, 16, 0,
+	    HEAPFMT_NONE }, { ((uint64_t)1 << 60) + 16, 16, 0, 1 } } };
+
+	ck_assert_uint_eq(mapopens(&mc), 3);
+}
+END_TEST
+
+/*
+ * What the map cannot lay out, more than 2^52 bytes of regions, is
+ * refused at ingest in the map's words (it ingested, and the map refused
+ * it); 2^52 itself opens.
+ */
+START_TEST(test_map_too_big)
+{
+	struct mapcase	 mc = { .nrg = 1, .rg = { { 0x1000,
+	    0x1000 + ((uint64_t)1 << 52) + 16 } }, .nb = 1,
+	    .b = { { 0x1010, 16, 0, 0 } } };
+	struct hb	 b;
+	struct store	*st;
+	char		*cause = NULL, want[64];
+	int64_t		 id;
+
+	mapfile(&b, &mc);
+	st = stored(&b, (int64_t)16 << 20, &id, &cause);
+	ck_assert_int_lt(id, 0);
+	snprintf(want, sizeof want, "offset %zu: REGN: heap map: ",
+	    entry(&b, HEAPFMT_REGN));
+	ck_assert_msg(strstr(cause, want) != NULL && strstr(cause,
+	    "more than the 4503599627370496 bytes it lays out") != NULL, "%s",
+	    cause);
+	free(cause);
+	store_close(st);
+	hb_free(&b);
+	mc.rg[0][1] = 0x1000 + ((uint64_t)1 << 52);
+	ck_assert_uint_eq(mapopens(&mc), 1);
 }
 END_TEST
 
@@ -799,7 +1318,19 @@ heap_suite(void)
 	tcase_add_test(tc, test_bad_header);
 	tcase_add_test(tc, test_bad_sections);
 	tcase_add_test(tc, test_bad_fields);
+	tcase_add_test(tc, test_past_2_63);
 	tcase_add_test(tc, test_later_minor);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("store");
+	tcase_set_timeout(tc, 60);
+	tcase_add_test(tc, test_frames_once);
+	tcase_add_test(tc, test_text_bound);
+	tcase_add_test(tc, test_site_view);
+	tcase_add_test(tc, test_report_cut);
+	tcase_add_test(tc, test_map_zero_sizes);
+	tcase_add_test(tc, test_map_outside);
+	tcase_add_test(tc, test_map_far_apart);
+	tcase_add_test(tc, test_map_too_big);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("states");
 	tcase_add_test(tc, test_rules);
