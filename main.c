@@ -20,6 +20,7 @@
 #include "ingest/ingest.h"
 #include "report/report.h"
 #include "store/store.h"
+#include "suggest.h"
 #include "tui/tui.h"
 #include "vis.h"
 #include "xmalloc.h"
@@ -74,7 +75,12 @@ main_stdout(int rc)
 	return (rc);
 }
 
-/* The usage; the formats and kinds come from kind_table (kind.c). */
+/*
+ * The usage; the formats and kinds come from kind_table (kind.c).  Asked
+ * for (--help), all of it on standard output; after a bad command line,
+ * the commands alone on standard error, where they do not bury the error
+ * that came before them.
+ */
 static void
 main_usage_exit(int status)
 {
@@ -95,7 +101,16 @@ main_usage_exit(int status)
 "       profview [options] heap [--csv|--json] ID QUESTION [ARGS]\n"
 "           ask a heap session: collectable, reachable ADDR|ROOT,\n"
 "           reached-from ADDR, anchored-by ROOT|ADDR, test-unload MODULE...,\n"
-"           by-type, by-module, sizes, find STRING [POS], trace ROOT[N]\n"
+"           by-type, by-module, sizes, find STRING [POS], trace ROOT[N]\n",
+	    bar);
+	if (status != EXIT_OK) {
+		fputs("(profview --help for the options and the files it"
+		    " reads)\n", f);
+		free(bar);
+		free(list);
+		exit(status);
+	}
+	fprintf(f,
 "\n"
 "options:\n"
 "  --db PATH         the store (default $PROFVIEW_DB, else\n"
@@ -116,7 +131,7 @@ main_usage_exit(int status)
 "  -h, --help        this text\n"
 "  -V, --version     the version\n"
 "\n"
-"files read (session kinds):\n", bar, list);
+"files read (session kinds):\n", list);
 	for (i = 0; i < kind_count; i++) {
 		fprintf(f, "  %-16s  %s\n", kind_table[i].name,
 		    kind_table[i].what);
@@ -126,6 +141,38 @@ main_usage_exit(int status)
 	free(bar);
 	free(list);
 	exit(status == EXIT_OK ? main_stdout(status) : status);
+}
+
+/* The commands, the likelier meant first (suggest takes the first). */
+static const char *const main_commands[] = {
+	"sessions", "export", "ingest", "browse", "sql", "delete", "heap"
+};
+
+/*
+ * A first argument that is no command is a file to ingest; one that is
+ * no file either is most often a mistyped command ("sesions"), which the
+ * file's error ("No such file or directory") left the user to guess.
+ * EXIT_OK if arg is there (or cannot be told: ingest says why), else
+ * said, with what it was near or that it was neither, before the store
+ * is opened (and maybe made) for nothing.
+ */
+static int
+main_not_command(const char *arg)
+{
+	const char	*near;
+
+	if (access(arg, F_OK) == 0 || errno != ENOENT)
+		return (EXIT_OK);
+	near = suggest(arg, main_commands, sizeof main_commands /
+	    sizeof main_commands[0]);
+	if (near != NULL) {
+		main_error("unknown command '%s' (did you mean '%s'?)", arg,
+		    near);
+		return (EXIT_USAGE);
+	}
+	main_error("%s: no such file, and not a command (see profview"
+	    " --help)", arg);
+	return (EXIT_FAIL);
 }
 
 /*
@@ -508,7 +555,7 @@ main(int argc, char **argv)
 	char			*list;
 	int64_t			*ids, ids_one;
 	size_t			 nids = 0;
-	int			 c, rc, i, sqlfmt = REPORT_TEXT;
+	int			 c, rc, i, skip, sqlfmt = REPORT_TEXT;
 	char			*end;
 
 	memset(&a, 0, sizeof a);
@@ -634,6 +681,13 @@ main(int argc, char **argv)
 		    STORE_READONLY : 0, 0);
 		rc = main_export(st, &a, argv[1]);
 	} else {
+		skip = 0;
+		if (strcmp(cmd, "browse") != 0 &&
+		    (rc = main_not_command(cmd)) != EXIT_OK) {
+			if (rc == EXIT_USAGE || argc == 1)
+				return (rc);
+			skip = 1;	/* said; the other files still load */
+		}
 		st = main_open(&a, 0, strcmp(cmd, "browse") == 0);
 		if ((ids = calloc((size_t)argc, sizeof *ids)) == NULL) {
 			main_error("out of memory");
@@ -649,9 +703,12 @@ main(int argc, char **argv)
 				} else
 					nids++;
 			}
-		} else
-			rc = main_ingest_files(st, &a, argv, argc, ids, &nids,
-			    1);
+		} else {
+			rc = main_ingest_files(st, &a, argv + skip, argc - skip,
+			    ids, &nids, 1);
+			if (skip)
+				rc = EXIT_FAIL;
+		}
 		if (rc == EXIT_OK || nids != 0) {
 			c = main_browse(st, &a, ids, nids);
 			if (rc == EXIT_OK)

@@ -5,7 +5,8 @@
 bin_PROGRAMS += capture/amiga/pvtrace
 capture_amiga_pvtrace_SOURCES = capture/amiga/pvtrace.c \
 	capture/amiga/plan.c capture/amiga/pdt.c capture/amiga/mon.c \
-	capture/amiga/name.c capture/amiga/pvtrace.h outfile.c outfile.h
+	capture/amiga/name.c capture/amiga/pvtrace.h outfile.c outfile.h \
+	suggest.c suggest.h
 capture_amiga_pvtrace_CPPFLAGS = $(AM_CPPFLAGS) $(LIBELF_CFLAGS) \
 	-DPVT_PKGLIBDIR='"$(pkglibdir)"'
 capture_amiga_pvtrace_LDADD = $(LIBELF_LIBS) $(CAPSTONE_LIBS) -lm

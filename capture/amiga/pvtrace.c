@@ -30,6 +30,7 @@
 
 #include "config.h"
 #include "capture/amiga/pvtrace.h"
+#include "suggest.h"
 
 #define EXIT_USAGE	2
 #define EXIT_TOOL	127	/* pvtrace itself failed, as env(1) does */
@@ -65,14 +66,62 @@ pvt_die(const char *fmt, ...)
 	exit(EXIT_TOOL);
 }
 
+#define PVT_SYNOPSIS \
+	"usage: pvtrace plan [-v] [-o FILE] [--lib NAME]... [--no-padding]" \
+	" PROG\n" \
+	"       pvtrace [-av] [-o FILE] [-p PLAN] [--lib NAME]..." \
+	" [--no-padding] -- PROG [ARG]...\n"
+
+/* A bad command line: the synopsis, on standard error. */
 static void __attribute__((noreturn))
 pvt_usage(void)
 {
-	fputs("usage: pvtrace plan [-v] [-o FILE] [--lib NAME]... [--no-padding]"
-	    " PROG\n"
-	    "       pvtrace [-av] [-o FILE] [-p PLAN] [--lib NAME]..."
-	    " [--no-padding] -- PROG [ARG]...\n", stderr);
+	fputs(PVT_SYNOPSIS "(pvtrace --help for the options)\n", stderr);
 	exit(EXIT_USAGE);
+}
+
+/* --help: all of it, on standard output, which must take it whole. */
+static void __attribute__((noreturn))
+pvt_help(void)
+{
+	fputs(PVT_SYNOPSIS
+	    "\n"
+	    "plan writes PROG.pdt, which functions are patched or trapped;"
+	    " a run\n"
+	    "runs PROG with the agent preloaded (planning first if there is"
+	    " no plan)\n"
+	    "and writes its call counts and times to PROG.mon.\n"
+	    "\n"
+	    "options:\n"
+	    "  -a               add to an existing .mon instead of replacing"
+	    " it\n"
+	    "  -o FILE          write the plan (plan) or the profile to"
+	    " FILE\n"
+	    "  -p PLAN          use this plan file, made there if it does not"
+	    " exist\n"
+	    "  -v               plan: list the trapped functions too; run: say"
+	    " what\n"
+	    "                   was written\n"
+	    "  --lib NAME       plan and trace a shared library too"
+	    " (repeatable)\n"
+	    "  --no-padding     trap functions shorter than a jump instead of"
+	    " covering\n"
+	    "                   the fill after them\n"
+	    "  -h, --help       this text\n"
+	    "  -V, --version    the version\n"
+	    "\n"
+	    "exit status: plan 0, 2 usage, 127 when it cannot plan; a run, the"
+	    " program's\n"
+	    "(or its signal), 127 when pvtrace fails before it runs\n",
+	    stdout);
+	exit(fflush(stdout) != 0 || ferror(stdout) ? EXIT_TOOL : 0);
+}
+
+static void __attribute__((noreturn))
+pvt_version(void)
+{
+	printf("pvtrace (profview) %s\n", PACKAGE_VERSION);
+	exit(fflush(stdout) != 0 || ferror(stdout) ? EXIT_TOOL : 0);
 }
 
 static uint64_t
@@ -110,18 +159,18 @@ pvt_clock_mono(void)
 	return (strcmp(cs, "tsc\n") != 0);
 }
 
-/* PROG as execvp would find it, made absolute and real. */
+/*
+ * PROG as execvp would find it, made absolute and real, or NULL (errno)
+ * if it is not there.
+ */
 static char *
-pvt_find_prog(const char *prog)
+pvt_lookup(const char *prog)
 {
 	const char	*path, *p, *end;
 	char		 buf[PATH_MAX], *r;
 
-	if (strchr(prog, '/') != NULL) {
-		if ((r = realpath(prog, NULL)) == NULL)
-			pvt_die("%s: %s", prog, strerror(errno));
-		return (r);
-	}
+	if (strchr(prog, '/') != NULL)
+		return (realpath(prog, NULL));
 	if ((path = getenv("PATH")) == NULL)
 		path = "/usr/local/bin:/usr/bin:/bin";
 	for (p = path; *p != '\0'; p = *end != '\0' ? end + 1 : end) {
@@ -135,7 +184,44 @@ pvt_find_prog(const char *prog)
 		    NULL)
 			return (r);
 	}
+	errno = ENOENT;
+	return (NULL);
+}
+
+static char *
+pvt_find_prog(const char *prog)
+{
+	char	*r;
+
+	if ((r = pvt_lookup(prog)) != NULL)
+		return (r);
+	if (strchr(prog, '/') != NULL)
+		pvt_die("%s: %s", prog, strerror(errno));
 	pvt_die("%s: not found in PATH", prog);
+}
+
+/*
+ * The word a run takes for its program, when no program has that name
+ * and it is near "plan" ("plna", "pla"): a mistyped command, which "not
+ * found in PATH" would leave the user to guess.  A program of that name,
+ * on PATH or here, is run as asked.
+ */
+static void
+pvt_check_command(const char *word)
+{
+	static const char *const cmds[] = { "plan" };
+	const char		*near;
+	char			*r;
+
+	if (strchr(word, '/') != NULL || strcmp(word, "plan") == 0 ||
+	    (near = suggest(word, cmds, 1)) == NULL)
+		return;
+	if ((r = pvt_lookup(word)) != NULL || access(word, F_OK) == 0) {
+		free(r);
+		return;
+	}
+	pvt_warn("unknown command '%s' (did you mean '%s'?)", word, near);
+	exit(EXIT_USAGE);
 }
 
 /*
@@ -242,6 +328,8 @@ pvt_options(int argc, char **argv, const char *optstring,
 	static const struct option opts[] = {
 		{ "lib", required_argument, NULL, 'l' },
 		{ "no-padding", no_argument, NULL, 'P' },
+		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 }
 	};
 	int	c;
@@ -270,6 +358,10 @@ pvt_options(int argc, char **argv, const char *optstring,
 		case 'P':
 			pvt_plan_flags |= PVT_PLAN_NOPAD;
 			break;
+		case 'h':
+			pvt_help();
+		case 'V':
+			pvt_version();
 		default:
 			pvt_usage();
 		}
@@ -322,7 +414,7 @@ pvt_cmd_plan(int argc, char **argv)
 	struct pvt_opts	 o;
 	int		 c;
 
-	pvt_options(argc, argv, "+o:v", &o);
+	pvt_options(argc, argv, "+o:vhV", &o);
 	if (argc - optind != 1)
 		pvt_usage();
 	prog = pvt_find_prog(argv[optind]);
@@ -446,12 +538,13 @@ pvt_cmd_run(int argc, char **argv)
 	int		 fd, status = 0, st, have = 0, replan = 0, mono;
 
 	memset(&run, 0, sizeof run);
-	pvt_options(argc, argv, "+ao:p:v", &o);
+	pvt_options(argc, argv, "+ao:p:vhV", &o);
 	run.accumulate = o.accumulate;
 	out = o.out;
 	plan = o.plan;
 	if (optind >= argc)
 		pvt_usage();
+	pvt_check_command(argv[optind]);
 	prog = pvt_find_prog(argv[optind]);
 	pvt_check_secure(prog);
 
@@ -632,14 +725,8 @@ pvt_cmd_run(int argc, char **argv)
 int
 main(int argc, char **argv)
 {
+	/* -h, -V and the rest are each command's options. */
 	if (argc >= 2 && strcmp(argv[1], "plan") == 0)
 		return (pvt_cmd_plan(argc - 1, argv + 1));
-	if (argc >= 2 && (strcmp(argv[1], "-h") == 0 ||
-	    strcmp(argv[1], "--help") == 0))
-		pvt_usage();
-	if (argc >= 2 && strcmp(argv[1], "--version") == 0) {
-		printf("pvtrace %s\n", PACKAGE_VERSION);
-		return (0);
-	}
 	return (pvt_cmd_run(argc, argv));
 }

@@ -33,13 +33,53 @@ static int	snap_sig;
 /* Kept for the whole run (leak checkers see them from here). */
 static char	*out, *lib, *env;
 
+#define SYNOPSIS \
+	"usage: pvheap [-q] [-o FILE] [--at-exit] [--signal SIG] [--every" \
+	" SECS]\n\t[--socket PATH] [--contents N|all] [--depth N] -- PROG" \
+	" [ARGS]\n"
+
+/* A bad command line: the synopsis, on standard error. */
 static void
 usage(void)
 {
-	fprintf(stderr, "usage: pvheap [-q] [-o FILE] [--at-exit] [--signal"
-	    " SIG] [--every SECS]\n\t[--socket PATH] [--contents N|all]"
-	    " [--depth N] -- PROG [ARGS]\n");
+	fputs(SYNOPSIS "(pvheap --help for the options)\n", stderr);
 	exit(2);
+}
+
+/* --help: all of it, on standard output, which must take it whole. */
+static void
+help(void)
+{
+	fputs(SYNOPSIS
+	    "\n"
+	    "Runs PROG with the heap agent preloaded; it writes heap snapshots"
+	    " for\n"
+	    "profview (by default one, PROG.heap, when the program ends).\n"
+	    "\n"
+	    "options:\n"
+	    "  -o, --output FILE    the snapshot file (default PROG.heap here)\n"
+	    "  --at-exit            a snapshot when the program ends (the"
+	    " default when\n"
+	    "                       no other is asked for)\n"
+	    "  --signal SIG         a snapshot on each SIG (USR2, or a"
+	    " number)\n"
+	    "  --every SECS         a snapshot every SECS seconds\n"
+	    "  --socket PATH        a snapshot for each client of this Unix"
+	    " socket\n"
+	    "                       (profview --attach PATH)\n"
+	    "  --contents N|all     keep the first N bytes of every block, or"
+	    " all\n"
+	    "  --depth N            keep up to N frames (1 to 64) of each"
+	    " stack\n"
+	    "  -q, --quiet          the agent says nothing on standard"
+	    " error\n"
+	    "  -h, --help           this text\n"
+	    "  -V, --version        the version\n"
+	    "\n"
+	    "exit status: the program's, 128 + its signal; 127 not found, 126"
+	    " cannot\n"
+	    "run; 1 when no snapshot could be taken of it; 2 usage\n", stdout);
+	exit(fflush(stdout) != 0 || ferror(stdout) ? 1 : 0);
 }
 
 static int
@@ -225,6 +265,7 @@ main(int argc, char **argv)
 		{ "output", required_argument, NULL, 'o' },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 }
 	};
 	static const int fwd[] = { SIGTERM, SIGHUP, SIGUSR1, SIGUSR2,
@@ -238,7 +279,8 @@ main(int argc, char **argv)
 	double		 every = 0;
 	size_t		 i;
 
-	while ((c = getopt_long(argc, argv, "+o:qh", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+o:qhV", longopts,
+	    NULL)) != -1) {
 		switch (c) {
 		case 'o':
 			out = strdup(optarg);
@@ -291,6 +333,12 @@ main(int argc, char **argv)
 		case 'q':
 			quiet = 1;
 			break;
+		case 'h':
+			help();
+			break;
+		case 'V':
+			printf("pvheap (profview) %s\n", PACKAGE_VERSION);
+			return (fflush(stdout) != 0 || ferror(stdout) ? 1 : 0);
 		default:
 			usage();
 		}

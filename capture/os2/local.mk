@@ -36,7 +36,8 @@ capture_os2_pvprfd_LDADD = $(LIBELF_LIBS)
 # pvprf calls the API the way a program would: through the library.
 capture_os2_pvprf_SOURCES = capture/os2/pvprf.c capture/os2/dumpfile.c \
 	capture/os2/prfd.h capture/os2/pvprf.h capture/os2/pvprfc.h \
-	xmalloc.c xmalloc.h vis.c vis.h outfile.c outfile.h
+	xmalloc.c xmalloc.h vis.c vis.h outfile.c outfile.h suggest.c \
+	suggest.h
 capture_os2_pvprf_CPPFLAGS = $(AM_CPPFLAGS) $(LIBELF_CFLAGS)
 capture_os2_pvprf_LDADD = capture/os2/libpvprf.so.1 $(LIBELF_LIBS)
 capture_os2_pvprf_LDFLAGS = $(AM_LDFLAGS) -Wl,-rpath,'$$ORIGIN' \

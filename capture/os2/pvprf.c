@@ -20,31 +20,92 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "config.h"
 #include "capture/os2/pvprf.h"
 #include "capture/os2/prfd.h"
 #include "capture/os2/pvprfc.h"
 #include "xmalloc.h"
 #include "outfile.h"
+#include "suggest.h"
 
 /* record's hit table: 1M entries, 17 minutes at 1 kHz. */
 #define RECORD_BUFSZ	(1024ul * 1024 * sizeof (ULONG))
 
 static pid_t	child;
 
+#define SYNOPSIS \
+	"usage: pvprf init PID [-t USEC] [-b BYTES] [--st] [--kernel]" \
+	" [--hit] [--total]\n" \
+	"\t\t[--wrap] [--flgbits N,N...] [--slots auto|ADDR:SIZE[:MODE]" \
+	"...]\n" \
+	"       pvprf start|stop|clear|exit PID\n" \
+	"       pvprf dump PID [-o FILE]\n" \
+	"       pvprf record [-o FILE] [-F HZ] [-b BYTES] [--wrap] [--st]" \
+	"\n\t\t[--slots auto|ADDR:SIZE...] -- PROG [ARGS]\n" \
+	"       pvprf print FILE\n"
+
+/* The commands, in the order a mistyped one is matched against them. */
+static const char *const commands[] = {
+	"record", "print", "dump", "init", "start", "stop", "clear", "exit"
+};
+
+/* A bad command line: the synopsis, on standard error. */
 static void
 usage(void)
 {
-	fprintf(stderr,
-	    "usage: pvprf init PID [-t USEC] [-b BYTES] [--st] [--kernel]"
-	    " [--hit] [--total]\n"
-	    "\t\t[--wrap] [--flgbits N,N...] [--slots auto|ADDR:SIZE[:MODE]"
-	    "...]\n"
-	    "       pvprf start|stop|clear|exit PID\n"
-	    "       pvprf dump PID [-o FILE]\n"
-	    "       pvprf record [-o FILE] [-F HZ] [-b BYTES] [--wrap] [--st]"
-	    "\n\t\t[--slots auto|ADDR:SIZE...] -- PROG [ARGS]\n"
-	    "       pvprf print FILE\n");
+	fputs(SYNOPSIS "(pvprf --help for the commands and options)\n",
+	    stderr);
 	exit(2);
+}
+
+/* --help: all of it, on standard output, which must take it whole. */
+static int
+help(void)
+{
+	fputs(SYNOPSIS
+	    "\n"
+	    "commands (Dos32Profile's calls on a process, through pvprfd):\n"
+	    "  init PID        make a profile (PRF_CM_INIT); pid 0 with"
+	    " --kernel:\n"
+	    "                  the whole system\n"
+	    "  start, stop, clear, exit PID\n"
+	    "                  start or stop sampling, zero the counters,"
+	    " delete it\n"
+	    "  dump PID        write the profile to FILE (default"
+	    " PID.prfd)\n"
+	    "  record -- PROG  run PROG profiled from its first instruction"
+	    " to its\n"
+	    "                  end and write PROG.prfd (or FILE)\n"
+	    "  print FILE      print a dump file as OS/2's tools did\n"
+	    "\n"
+	    "options:\n"
+	    "  -t, --timer USEC    init: the sampling period, 100 to 65535 us"
+	    " (1000)\n"
+	    "  -F, --freq HZ       record: the sampling frequency, 16 to"
+	    " 10000 (1000)\n"
+	    "  -b, --bufsz BYTES   the hit table's size (record: 8 MiB)\n"
+	    "  -o, --output FILE   dump, record: the dump file\n"
+	    "  --st                the main thread alone (default: every"
+	    " thread)\n"
+	    "  --kernel            the kernel (init 0)\n"
+	    "  --hit               init: the hit table (needs -b)\n"
+	    "  --total             init: totals only, no detail counters\n"
+	    "  --wrap              a full hit table takes new entries over"
+	    " the oldest\n"
+	    "  --flgbits N,N...    init: the clock divider, 2 to 255 values"
+	    " of 1 to 255\n"
+	    "  --slots auto|ADDR:SIZE[:MODE],...\n"
+	    "                      the slots; auto: each executable mapping"
+	    " of the\n"
+	    "                      program (record's default)\n"
+	    "  -h, --help          this text\n"
+	    "  -V, --version       the version\n"
+	    "\n"
+	    "exit status: 0; 1 a command's error; 2 usage; 3 Dos32Profile"
+	    " failed\n"
+	    "(its number and name are printed); record exits as the program"
+	    " did\n", stdout);
+	return (fflush(stdout) != 0 || ferror(stdout) ? 1 : 0);
 }
 
 static const char *
@@ -611,7 +672,7 @@ main(int argc, char **argv)
 		{ "clear", PRF_CM_CLEAR }, { "exit", PRF_CM_EXIT },
 	};
 	struct opts	 o;
-	const char	*cmd;
+	const char	*cmd, *near;
 	char		*out;
 	PID		 pid;
 	APIRET		 rc;
@@ -621,6 +682,34 @@ main(int argc, char **argv)
 	if (argc < 2)
 		usage();
 	cmd = argv[1];
+	if (strcmp(cmd, "-h") == 0 || strcmp(cmd, "--help") == 0)
+		return (help());
+	if (strcmp(cmd, "-V") == 0 || strcmp(cmd, "--version") == 0) {
+		printf("pvprf (profview) %s\n", PACKAGE_VERSION);
+		return (fflush(stdout) != 0 || ferror(stdout) ? 1 : 0);
+	}
+	/*
+	 * Before anything is taken for a pid: "pvprf recrd -- ./calc" said
+	 * "--: not a pid", of the word after the one mistyped.
+	 */
+	for (i = 0; i < sizeof commands / sizeof commands[0]; i++) {
+		if (strcmp(cmd, commands[i]) == 0)
+			break;
+	}
+	if (i == sizeof commands / sizeof commands[0]) {
+		if (*cmd == '-') {
+			fprintf(stderr, "pvprf: unknown option '%s'\n", cmd);
+			usage();
+		}
+		near = suggest(cmd, commands, i);
+		if (near != NULL) {
+			fprintf(stderr, "pvprf: unknown command '%s' (did you"
+			    " mean '%s'?)\n", cmd, near);
+			return (2);
+		}
+		fprintf(stderr, "pvprf: unknown command '%s'\n", cmd);
+		usage();
+	}
 	if (strcmp(cmd, "record") == 0)
 		return (record(argc - 1, argv + 1));
 	if (strcmp(cmd, "print") == 0)

@@ -17,6 +17,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <getopt.h>
 #include <limits.h>
 #include <poll.h>
 #include <signal.h>
@@ -27,6 +28,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "config.h"
 #include "capture/os2/pvprf.h"
 #include "capture/os2/pvprfd.h"
 #include "xmalloc.h"
@@ -67,11 +69,39 @@ static int			 nclients;
 static uint64_t			 accept_at;
 static unsigned			 accept_backoff = ACCEPT_MS;
 
+#define SYNOPSIS	"usage: pvprfd [-f] [-t SECONDS]\n"
+
+/* A bad command line: the synopsis, on standard error. */
 static void
 usage(void)
 {
-	fprintf(stderr, "usage: pvprfd [-f] [-t SECONDS]\n");
+	fputs(SYNOPSIS "(pvprfd --help for the options)\n", stderr);
 	exit(2);
+}
+
+/* --help: all of it, on standard output, which must take it whole. */
+static int
+help(void)
+{
+	fputs(SYNOPSIS
+	    "\n"
+	    "The per-user Dos32Profile daemon: it holds the profiles and"
+	    " answers\n"
+	    "libpvprf's calls (pvprf, or a program linked with the library),"
+	    " which\n"
+	    "starts it when it finds none: it is not started by hand.\n"
+	    "\n"
+	    "options:\n"
+	    "  -f                say what it does on standard error\n"
+	    "  -t SECONDS        leave after this long with nothing to do"
+	    " (60)\n"
+	    "  -h, --help        this text\n"
+	    "  -V, --version     the version\n"
+	    "\n"
+	    "exit status: 0, also when another daemon already serves; 1 an"
+	    " error;\n"
+	    "2 usage\n", stdout);
+	return (fflush(stdout) != 0 || ferror(stdout) ? 1 : 0);
 }
 
 void
@@ -462,6 +492,11 @@ poll_ms(uint64_t now, uint64_t last, long idle_s)
 int
 main(int argc, char **argv)
 {
+	static const struct option longopts[] = {
+		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'V' },
+		{ NULL, 0, NULL, 0 }
+	};
 	struct sigaction sa;
 	struct pollfd	*pfd = NULL;
 	struct client	*c;
@@ -471,8 +506,14 @@ main(int argc, char **argv)
 	long		 idle_s = 60;
 	uint64_t	 last, now;
 
-	while ((ch = getopt(argc, argv, "ft:")) != -1) {
+	while ((ch = getopt_long(argc, argv, "ft:hV", longopts,
+	    NULL)) != -1) {
 		switch (ch) {
+		case 'h':
+			return (help());
+		case 'V':
+			printf("pvprfd (profview) %s\n", PACKAGE_VERSION);
+			return (fflush(stdout) != 0 || ferror(stdout) ? 1 : 0);
 		case 'f':
 			foreground = 1;
 			break;

@@ -15,6 +15,10 @@ EXTRA_DIST += tests/unit/report_cli.sh
 TESTS += tests/unit/robust.sh
 EXTRA_DIST += tests/unit/robust.sh
 
+# Every tool's --help, --version, bad option and mistyped command.
+TESTS += tests/unit/cli_help.sh
+EXTRA_DIST += tests/unit/cli_help.sh
+
 # The manual pages lint clean and list every option and command.
 TESTS += tests/unit/man_lint.sh
 EXTRA_DIST += tests/unit/man_lint.sh
