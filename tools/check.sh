@@ -2,7 +2,8 @@
 # Run every test: the suite in this build, then the whole suite again in a
 # sanitizer build (ASan + UBSan, -Werror) from the distribution tarball
 # (make distcheck, which also proves the tarball builds, installs and
-# uninstalls).  The last line is "N passed, N failed", counting every test
+# uninstalls), and as root the tests that drop privileges once more
+# from a copy of the tree in a 0700 folder.  The last line is "N passed, N failed", counting every test
 # point of both runs plus one failure for each step that failed without a
 # failing test (a compile error, say); the exit status is non-zero if
 # anything failed.
@@ -54,6 +55,27 @@ if [ -z "${PROFVIEW_NO_SANITIZE:-}" ]; then
 	    CK_TIMEOUT_MULTIPLIER
 	run make -j2 distcheck \
 	    DISTCHECK_CONFIGURE_FLAGS="--enable-sanitizers --enable-werror"
+fi
+
+# The tests that run programs as nobody (setpriv), again from a copy of
+# the tree in a 0700 folder, as a clone in /root is: they must run
+# copies nobody can reach, not the build tree's programs.  Root only (no
+# one else can become nobody); PROFVIEW_NO_PRIVDROP=1 skips it.
+if [ "$(id -u)" = 0 ] && [ -z "${PROFVIEW_NO_PRIVDROP:-}" ] &&
+    command -v setpriv >/dev/null 2>&1; then
+	home=$(mktemp -d "${TMPDIR:-/tmp}/profview-home.XXXXXX")
+	chmod 700 "$home"
+	PROFVIEW_CHECK_PASS=privdrop
+	export PROFVIEW_CHECK_PASS
+	# Only what those tests need is built (check_PROGRAMS overridden).
+	run sh -c 'make dist >/dev/null && tar -C "$1" -xzf \
+	    "$(ls -t profview-*.tar.gz | head -1)" && rm -f profview-*.tar.gz &&
+	    cd "$1"/profview-* && ./configure -q --enable-werror >/dev/null &&
+	    make -j2 >/dev/null && make -j2 check \
+	    check_PROGRAMS="tests/prfd/work tests/prfd/call" \
+	    TESTS="tests/prfd/cli.sh tests/prfd/errors.sh tests/unit/robust.sh"' \
+	    sh "$home"
+	rm -rf "$home"
 fi
 
 # Automake's harness prints "# PASS:  N" etc. under "Testsuite summary"

@@ -223,9 +223,10 @@ if [ "$(id -u)" = 0 ] && [ "$p" = 2 ] && command -v setpriv >/dev/null; then
 	chmod 755 "$U"
 	mkdir -m 700 "$U/run"
 	chown 65534:65534 "$U/run"
+	nobody_tree "$U"
 	setpriv --reuid=65534 --regid=65534 --clear-groups env \
-	    XDG_RUNTIME_DIR="$U/run" PVPRFD="$PVPRFD" "$PVPRF" record \
-	    -o "$U/run/u.prfd" -- "$WORK" sys 0.2 >/dev/null 2>&1
+	    XDG_RUNTIME_DIR="$U/run" PVPRFD="$NPVPRFD" "$NPVPRF" record \
+	    -o "$U/run/u.prfd" -- "$NWORK" sys 0.2 >/dev/null 2>&1
 	rc=$?
 	"$PVPRF" print "$U/run/u.prfd" > "$W/u.txt" 2>&1
 	check "not root: user mode only, said by print ($rc)" sh -c \

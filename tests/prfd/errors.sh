@@ -60,6 +60,7 @@ U=$(mktemp -d "${TMPDIR:-/tmp}/pvprf-user.XXXXXX")
 chmod 755 "$U"
 mkdir -m 700 "$U/run" "$U/out"
 chown 65534:65534 "$U/run" "$U/out"
+nobody_tree "$U"
 nobody() { setpriv --reuid=65534 --regid=65534 --clear-groups "$@"; }
 # Wait until process $1 is nobody's.
 wait_nobody() {
@@ -81,8 +82,8 @@ while [ $i -lt 12 ] && [ $rc = 0 ]; do
 	setpriv --reuid=65534 --regid=65534 --clear-groups sleep 30 &
 	pids="$pids $!"
 	wait_nobody $!
-	nobody env XDG_RUNTIME_DIR="$U/run" PVPRFD="$PVPRFD" prlimit \
-	    --memlock=0:0 "$PVPRF" init $! 2>"$W/e"
+	nobody env XDG_RUNTIME_DIR="$U/run" PVPRFD="$NPVPRFD" prlimit \
+	    --memlock=0:0 "$NPVPRF" init $! 2>"$W/e"
 	rc=$?
 	i=$((i + 1))
 done
@@ -106,8 +107,17 @@ nobody env XDG_RUNTIME_DIR="$U/run" PVPRFD="$U/evil" "$U/call" 5 1 \
 sed 's/^/# /' "$W/o"
 check "setuid: \$PVPRFD not run${made:+ }" test ! -e "$U/out/ran"
 l=/tmp/pvprfd-65534/pvprfd.lock
-check "setuid: the daemon started runs as the caller's real user" sh -c \
-    "test -s $l && test \"\$(stat -c %u /proc/\$(cat $l))\" = 65534"
+# The daemon beside the library is the build tree's, which nobody
+# cannot run where the tree is in a 0700 home (the setuid program's
+# loader, as root, still reads the library there).
+if reachable "$PVPRFD"; then
+	check "setuid: the daemon started runs as the caller's real user" \
+	    sh -c "test -s $l &&
+	    test \"\$(stat -c %u /proc/\$(cat $l))\" = 65534"
+else
+	echo "ok $((n += 1)) # SKIP setuid daemon: nobody cannot reach" \
+	    "the build tree's pvprfd ($PVPRFD)"
+fi
 [ -s "$l" ] && kill "$(cat "$l")"
 if [ -n "$made" ]; then
 	sleep 0.2

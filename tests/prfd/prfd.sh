@@ -31,6 +31,26 @@ check() {
 finish() { echo "1..$n"; exit 0; }
 skip_all() { echo "1..0 # SKIP $*"; exit 0; }
 
+# nobody_tree DIR: copies of what the tests run as nobody (pvprf with
+# the library its $ORIGIN rpath finds, pvprfd, the workload) in DIR,
+# which nobody can reach: the build tree may be under a 0700 home (a
+# clone in /root), where nobody could run none of it.  Sets NPVPRF,
+# NPVPRFD and NWORK.
+nobody_tree() {
+	cp "$PVPRF" "$top_builddir/capture/os2/libpvprf.so.1" "$PVPRFD" \
+	    "$top_builddir/tests/prfd/work" "$1/" &&
+	    chmod 755 "$1/pvprf" "$1/pvprfd" "$1/work" &&
+	    chmod 644 "$1/libpvprf.so.1"
+	NPVPRF=$1/pvprf
+	NPVPRFD=$1/pvprfd
+	NWORK=$1/work
+}
+# reachable PATH: whether nobody can reach PATH (every folder on the
+# way open to others).
+reachable() {
+	setpriv --reuid=65534 --regid=65534 --clear-groups test -r "$1"
+}
+
 # near A B POINTS: |A - B| <= POINTS (decimals).
 near() { awk -v a="$1" -v b="$2" -v p="$3" \
     'BEGIN { d = a - b; if (d < 0) d = -d; exit !(d <= p) }'; }

@@ -217,14 +217,21 @@ if [ "$(id -u)" != 0 ] || [ -n "$asuser" ]; then
 		chown 65534 "$tmp/rofile"
 	fi
 	chmod 555 "$tmp/rodir"
-	$asuser "$PROFVIEW" --db "$tmp/rodir/s.db" sessions >"$tmp/out" \
+	# A copy nobody can run: the build tree may be in a 0700 home.
+	pvro=$PROFVIEW
+	if [ -n "$asuser" ]; then
+		cp "$PROFVIEW" "$tmp/profview"
+		chmod 755 "$tmp/profview"
+		pvro=$tmp/profview
+	fi
+	$asuser "$pvro" --db "$tmp/rodir/s.db" sessions >"$tmp/out" \
 	    2>"$tmp/err"
 	check "sessions in a read-only folder" test $? -eq 0
-	$asuser "$PROFVIEW" --db "$tmp/rodir/s.db" sql --csv \
+	$asuser "$pvro" --db "$tmp/rodir/s.db" sql --csv \
 	    'SELECT count(*) AS n FROM session' >"$tmp/out" 2>>"$tmp/err"
 	check "sql in a read-only folder" \
 	    test "$(sed 1d "$tmp/out")" = "$(nsessions)"
-	$asuser "$PROFVIEW" --db "$tmp/rofile/s.db" export "$id" >"$tmp/out" \
+	$asuser "$pvro" --db "$tmp/rofile/s.db" export "$id" >"$tmp/out" \
 	    2>>"$tmp/err"
 	check "export from a read-only store file" test $? -eq 0
 	chmod 755 "$tmp/rodir"
