@@ -3,13 +3,13 @@
 # sanitizer build (ASan + UBSan, -Werror) from the distribution tarball
 # (make distcheck, which also proves the tarball builds, installs and
 # uninstalls), and as root the tests that drop privileges once more
-# from a copy of the tree in a 0700 folder.  The last line is "N passed, N failed", counting every test
-# point of both runs plus one failure for each step that failed without a
-# failing test (a compile error, say); the exit status is non-zero if
-# anything failed.
+# from a copy of the tree in a 0700 folder.  The last line is "N passed,
+# N failed", counting every test point of the runs plus one failure for
+# each step that failed without a failing test (a compile error, say);
+# the exit status is non-zero if anything failed.
 #
 # PROFVIEW_NO_SANITIZE=1 skips the second run.  Tests can tell the runs
-# apart by PROFVIEW_CHECK_PASS (plain or sanitizer): a test whose slow part
+# apart by PROFVIEW_CHECK_PASS (plain, sanitizer or privdrop): a test whose slow part
 # runs no profview code (DOSBox itself) may skip that part in the second.
 set -u
 cd "$(dirname "$0")/.." || exit 2
