@@ -8,9 +8,10 @@
 # each step that failed without a failing test (a compile error, say);
 # the exit status is non-zero if anything failed.
 #
-# PROFVIEW_NO_SANITIZE=1 skips the second run.  Tests can tell the runs
-# apart by PROFVIEW_CHECK_PASS (plain, sanitizer or privdrop): a test whose slow part
-# runs no profview code (DOSBox itself) may skip that part in the second.
+# PROFVIEW_NO_SANITIZE=1 skips the second run, PROFVIEW_NO_PRIVDROP=1
+# the third.  Tests can tell the runs apart by PROFVIEW_CHECK_PASS
+# (plain, sanitizer or privdrop): a test whose slow part runs no
+# profview code (DOSBox itself) may skip that part in the second.
 set -u
 cd "$(dirname "$0")/.." || exit 2
 if [ ! -f Makefile ]; then
