@@ -99,7 +99,9 @@ html_cell(FILE *f, const char *tag, const struct report_col *col,
 		free(s);
 		break;
 	default:
-		fprintf(f, "<%s class=\"null\">NULL</%s>", tag, tag);
+		fprintf(f, "<%s class=\"null\">", tag);
+		html_str(f, report_none(col));
+		fprintf(f, "</%s>", tag);
 		break;
 	}
 }

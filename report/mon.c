@@ -47,7 +47,8 @@ static const struct report_table mon_t_functions = {
 };
 
 static const struct report_col mon_call_cols[] = {
-	{ "caller", "caller", 0, 0, 40 },
+	/* No caller: called from outside what was traced. */
+	{ "caller", "caller", REPORT_ROOTNULL, 0, 40 },
 	{ "callee", "callee", 0, 0, 40 },
 	{ "calls", "calls", 0, 0, 0 },
 	{ "total_ns", "", REPORT_MACHINE, 0, 0 },

@@ -358,7 +358,7 @@ ovd_legend(struct report_out *out)
 		"resident %: the share of the time from the first to the"
 		" last event a unit spent",
 		"  in the buffer; reload s: the mean time between two of its"
-		" loads (NULL: fewer).",
+		" loads (-: fewer).",
 		"buffer: the buffer's limits heap_org..heap_end (segments),"
 		" where they change;",
 		"  load list: after a load, the units in the buffer as"

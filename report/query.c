@@ -102,6 +102,7 @@ report_query(struct store_query *q, int format, FILE *f, char **cause)
 		cols[i].name = names[i];
 		cols[i].title = store_query_name(q, i);
 		cols[i].prec = -1;
+		cols[i].flags = REPORT_SQLNULL;
 	}
 	memset(&t, 0, sizeof t);
 	t.name = "rows";

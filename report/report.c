@@ -614,6 +614,21 @@ report_number(const struct report_col *col, const struct report_cell *c,
 }
 
 /*
+ * What a NULL cell says to a person: a dash in a session's report (a
+ * literal NULL read as a name there), the column's own word where it has
+ * one, and NULL in a query's results, as SQL says it.
+ */
+const char *
+report_none(const struct report_col *col)
+{
+	if (col->flags & REPORT_SQLNULL)
+		return ("NULL");
+	if (col->flags & REPORT_ROOTNULL)
+		return ("<spontaneous>");
+	return ("-");
+}
+
+/*
  * A blob for humans: x'00ff', or only its size when it is too big to be
  * copied out of the query (STORE_BLOB_MAX).
  */

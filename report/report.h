@@ -115,6 +115,9 @@ int		 report_prfd(struct store *, const struct store_session *,
 #define REPORT_MACHINE	0x02	/* only in csv and json */
 #define REPORT_HEX	0x04	/* integers in hex for humans */
 #define REPORT_NOHEAD	0x08	/* table: no heading line for humans */
+/* What a NULL cell says to humans (report_none); a dash by default. */
+#define REPORT_SQLNULL	0x10	/* NULL, as SQL says it: query results */
+#define REPORT_ROOTNULL	0x20	/* <spontaneous>: no caller (gprof's word) */
 
 struct report_col {
 	const char	*name;	/* csv header, json key */
@@ -192,6 +195,7 @@ char		*report_number(const struct report_col *,
 		     const struct report_cell *, int);
 char		*report_hex(const void *, size_t);
 char		*report_blob_show(const struct report_cell *);
+const char	*report_none(const struct report_col *);
 int		 report_utf8(const unsigned char *, size_t, size_t *);
 size_t		 report_width(const char *);
 

@@ -13,7 +13,6 @@
 #include "vis.h"
 #include "report/report.h"
 
-#define TEXT_NULL	"NULL"
 
 struct text_data {
 	size_t	*vis;		/* the columns text shows */
@@ -65,7 +64,7 @@ text_cell(const struct report_col *col, const struct report_cell *c)
 	case REPORT_BLOB:
 		return (report_blob_show(c));
 	}
-	return (xstrdup(TEXT_NULL));
+	return (xstrdup(report_none(col)));
 }
 
 /*
@@ -76,7 +75,8 @@ text_cell(const struct report_col *col, const struct report_cell *c)
 char *
 report_cell_show(const struct report_cell *c)
 {
-	static const struct report_col	col = { "", "", 0, -1, 0 };
+	static const struct report_col	col = { "", "", REPORT_SQLNULL, -1,
+	    0 };
 
 	return (text_cell(&col, c));
 }

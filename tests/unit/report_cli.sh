@@ -19,7 +19,7 @@ else
 	    head -c 1 "$1" | grep -q '[[{]'; }
 	py() { echo "# no python3: not checked"; }
 fi
-echo 1..28
+echo 1..32
 
 # FOO.PRF: PSP 1000h, 8 buckets of a paragraph: 10 0 5 0 0 20 0 3; 2 I/O,
 # 7 DOS, 1 high.  Octal escapes: printf's only portable way to bytes.
@@ -174,3 +174,19 @@ b = open(sys.argv[1], "rb").read()
 b.decode("utf-8")
 sys.exit(not (b"\x1b" not in b and b"q&quot;u,o" in b and
     b"q\"u" not in b))' "$tmp/h.html"
+
+# A session's report says a missing value as a person reads it: a dash,
+# <spontaneous> for a call edge with no caller (gprof's word), never a
+# literal NULL read as a name; query results keep SQL's NULL.
+mon=$(pv ingest "${top_srcdir:-.}/tests/data/calls.mon" | cut -f1)
+pv export "$mon" >"$tmp/m.txt"
+check "text report: no literal NULL" sh -c '! grep -qw NULL "$1"' sh \
+    "$tmp/m.txt"
+check "text report: the edge into main has caller <spontaneous>" grep -q \
+    '^  <spontaneous>  *main  ' "$tmp/m.txt"
+pv export -f html "$mon" >"$tmp/m.html"
+check "html report: &lt;spontaneous&gt;, no NULL" sh -c \
+    'grep -q "class=\"null\">&lt;spontaneous&gt;<" "$1" &&
+    ! grep -qw NULL "$1"' sh "$tmp/m.html"
+check "query results keep NULL" test "$(pv sql 'SELECT NULL AS x' |
+    sed -n 3p)" = NULL
