@@ -5,7 +5,8 @@
 # own).  "make examples"' recipe for the C program (c-examples.sh) makes
 # a heap snapshot, a call profile and a Dos32Profile dump that ingest as
 # their kinds, and they ingest with the program gone (it lends names and
-# types only).  The demo (demo.sh) twice leaves one session per file.
+# types only).  The demo (demo.sh) twice leaves one session per file,
+# and gives the DOS sessions of an older demo's store their programs.
 : "${PROFVIEW:?PROFVIEW must name the built binary}"
 : "${top_srcdir:=.}" "${top_builddir:=.}"
 src=$(cd "$top_srcdir" && pwd)
@@ -13,7 +14,7 @@ bld=$(cd "$top_builddir" && pwd)
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/pvexamples.XXXXXX") || exit 1
 trap 'rm -rf "$tmp"' EXIT
 trap 'exit 1' HUP INT TERM
-echo 1..10
+echo 1..11
 n=0
 ok() {	# ok STATUS DESCRIPTION
 	n=$((n + 1))
@@ -122,3 +123,17 @@ PROFVIEW_DB=$tmp/db sh "$src/examples/demo.sh" > /dev/null 2>&1 &&
     [ "$(q "SELECT count(*) FROM session")" = "$a" ] &&
     [ "$a" = "$(wc -l < "$tmp/files")" ]
 ok $? "demo.sh twice: one session per example ($a)"
+
+# A demo store from before the programs were there: the PRFs without
+# them (the same bytes, so the same sessions).  The demo reads them
+# again, into the same sessions, with their programs.
+rm -f "$tmp/db"
+mkdir "$tmp/old"
+cp "$src"/examples/*.PRF "$src"/examples/*.MAP "$tmp/old/"
+pv ingest "$tmp/old"/*.PRF > /dev/null 2>&1 &&
+    [ "$(q "SELECT count(*) FROM prf_image")" = 0 ] &&
+    PROFVIEW_DB=$tmp/db sh "$src/examples/demo.sh" > /dev/null 2>&1 &&
+    [ "$(q "SELECT count(*) FROM session")" = "$(wc -l < "$tmp/files")" ] &&
+    [ "$(q "SELECT count(*) FROM session WHERE kind = 'prf' AND
+    id NOT IN (SELECT session FROM prf_image)")" = 0 ]
+ok $? "demo.sh on an older demo's store: its DOS sessions get their programs"
