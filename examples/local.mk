@@ -48,7 +48,7 @@ EXAMPLES_C_TOOLS = capture/oberon/pvheap capture/oberon/libpvheap.so \
 	capture/os2/pvprf capture/os2/pvprfd capture/os2/libpvprf.so.1
 examples/wordfreq: examples/wordfreq.c
 	@$(MKDIR_P) examples
-	$(AM_V_CC)$(CC) -O1 -g -fno-inline -Wl,-z,now -o $@ \
+	$(AM_V_CC)$(CC) $(WARN_CFLAGS) -O1 -g -fno-inline -Wl,-z,now -o $@ \
 	    $(srcdir)/examples/wordfreq.c
 examples-c: examples/wordfreq $(EXAMPLES_C_TOOLS)
 	top_srcdir=$(top_srcdir) top_builddir=$(top_builddir) \
