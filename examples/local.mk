@@ -1,9 +1,17 @@
-# Real data for the demo ("sh tools/setup.sh demo" opens examples/*.PRF
-# and examples/*.OVD):
-# made by PROFIL.COM under DOSBox, remade by "make examples-dos".
-EXTRA_DIST += examples/W3.PRF examples/W3.MAP examples/W10.PRF \
-	examples/W10.MAP examples/SHARE.PRF examples/SHARE.MAP \
-	examples/dos-examples.sh
+# Real data for the demo ("sh tools/setup.sh demo" runs examples/demo.sh,
+# which ingests every example and opens the sessions list).  "make
+# examples" remakes them all; the files shipped are what it made.
+EXTRA_DIST += examples/demo.sh
+examples: examples-dos examples-ovd examples-c
+.PHONY: examples
+
+# Made by PROFIL.COM under DOSBox, remade by "make examples-dos", with
+# what annotate needs beside each: the program PROFIL ran (NASM's flat
+# binary, byte for byte the build's) and its NASM map and listing.
+EXTRA_DIST += examples/W3.PRF examples/W3.COM examples/W3.MAP \
+	examples/W3.LST examples/W10.PRF examples/W10.EXE examples/W10.MAP \
+	examples/W10.LST examples/SHARE.PRF examples/SHARE.COM \
+	examples/SHARE.MAP examples/SHARE.LST examples/dos-examples.sh
 examples-dos: $(DOS_BUILT)
 	top_srcdir=$(top_srcdir) top_builddir=$(top_builddir) \
 	    $(SHELL) $(top_srcdir)/examples/dos-examples.sh
@@ -22,3 +30,27 @@ examples-ovd:
 		rm -f $${s#*:}-simulated.json || exit 1; \
 	done
 .PHONY: examples-ovd
+
+# wordfreq.c's heap snapshot (pvheap), call profile (pvtrace) and
+# Dos32Profile dump (pvprf record), remade by "make examples-c"
+# (examples/c-examples.sh).  The program is built as the traced test
+# programs are, by the compiler alone: never with the user's CFLAGS (a
+# sanitizer's runtime must not sit in a program the agents go into),
+# with -g for the heap's types and lines, and -fno-inline so that each
+# function of the source is one pvtrace counts and pvprf names.  Bound
+# at load (-z now), as the heap test programs are, so that no lazy
+# binding's frames are left on the stack for the snapshot's scan.
+EXTRA_DIST += examples/wordfreq.c examples/wordfreq.heap \
+	examples/wordfreq.mon examples/wordfreq.prfd examples/c-examples.sh
+CLEANFILES += examples/wordfreq
+EXAMPLES_C_TOOLS = capture/oberon/pvheap capture/oberon/libpvheap.so \
+	capture/amiga/pvtrace capture/amiga/libpvtrace.so \
+	capture/os2/pvprf capture/os2/pvprfd capture/os2/libpvprf.so.1
+examples/wordfreq: examples/wordfreq.c
+	@$(MKDIR_P) examples
+	$(AM_V_CC)$(CC) $(WARN_CFLAGS) -O1 -g -fno-inline -Wl,-z,now -o $@ \
+	    $(srcdir)/examples/wordfreq.c
+examples-c: examples/wordfreq $(EXAMPLES_C_TOOLS)
+	top_srcdir=$(top_srcdir) top_builddir=$(top_builddir) \
+	    $(SHELL) $(top_srcdir)/examples/c-examples.sh
+.PHONY: examples-c

@@ -6,7 +6,7 @@
 #
 #	tools/setup.sh deps		install the packages only
 #	tools/setup.sh build [ARGS]	and configure (with ARGS) and build
-#	tools/setup.sh demo		and browse the example profiles
+#	tools/setup.sh demo		and browse the examples (examples/demo.sh)
 #	tools/setup.sh check		and run tools/check.sh (what CI runs)
 set -eu
 cd "$(dirname "$0")/.."
@@ -85,9 +85,9 @@ install_deps
 case "$what" in
 build)	build "$@" ;;
 demo)	build
-	# A store of its own, so the demo leaves the user's store alone.
-	exec ./profview --db "${PROFVIEW_DB:-${TMPDIR:-/tmp}/profview-demo.db}" \
-	    examples/*.PRF examples/*.OVD ;;
+	# A store of its own, so the demo leaves the user's store alone:
+	# every example ingested, then the sessions list.
+	exec env PROFVIEW=./profview sh examples/demo.sh ;;
 check)	# Warnings fail the plain build too, as in the sanitizer build.
 	build --enable-werror
 	exec sh tools/check.sh ;;
