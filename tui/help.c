@@ -40,6 +40,40 @@ help_add(struct help *h, int header, const char *fmt, ...)
 	h->header[h->n++] = header;
 }
 
+/*
+ * An entry: keys (or a command) and what it does, the text wrapped at
+ * HELP_WIDTH on spaces under its own column, so a long one reads whole
+ * rather than running off a terminal's edge; keys too wide for their
+ * column stand on a line of their own, as in a man page's list.
+ */
+static void
+help_item(struct help *h, const char *keys, const char *text)
+{
+	const size_t	 room = HELP_WIDTH - 25;
+	const char	*p = text, *sp;
+	size_t		 n;
+
+	if (strlen(keys) > 22) {
+		help_add(h, 0, "  %s", keys);
+		keys = "";
+	}
+	do {
+		n = strlen(p);
+		if (n > room) {
+			/* The last space that fits, else the first after. */
+			for (sp = p + room; sp > p && *sp != ' '; sp--)
+				;
+			if (sp == p && (sp = strchr(p + room, ' ')) == NULL)
+				sp = p + n;
+			n = (size_t)(sp - p);
+		}
+		help_add(h, 0, "  %-22s %.*s", keys, (int)n, p);
+		keys = "";
+		p += n;
+		p += strspn(p, " ");
+	} while (*p != '\0');
+}
+
 static char *
 help_title(struct tui_view *tv)
 {
@@ -155,21 +189,21 @@ help_group(struct help *h, enum tui_group g, int shadow)
 		}
 		free(copy);
 		if (*keys != '\0') {
-			help_add(h, 0, "  %-22s %s", keys, tui_actions[i].help);
+			help_item(h, keys, tui_actions[i].help);
 			n++;
 		}
 		free(keys);
 	}
 	if (g == TUI_G_GLOBAL) {
-		help_add(h, 0, "  %-22s %s", "mouse", "click selects a row,"
-		    " the wheel scrolls");
-		help_add(h, 0, "  %-22s %s", "", "the timeline: a click picks"
-		    " an event, the wheel pans");
+		help_item(h, "mouse", "click selects a row, the wheel"
+		    " scrolls");
+		help_item(h, "", "the timeline: a click picks an event, the"
+		    " wheel pans");
 		n++;
 	}
 	if (n == 0)
-		help_add(h, 0, "  %-22s %s", "", "(no keys of its own: those"
-		    " of every view work)");
+		help_item(h, "", "(no keys of its own: those of every view"
+		    " work)");
 	help_add(h, 0, "%s", "");
 }
 
@@ -194,7 +228,7 @@ tui_help_new(struct tui_view *from)
 		    tui_commands[i].alias != NULL ? ", :" : "",
 		    tui_commands[i].alias != NULL ? tui_commands[i].alias : "",
 		    tui_commands[i].args);
-		help_add(h, 0, "  %-22s %s", args, tui_commands[i].help);
+		help_item(h, args, tui_commands[i].help);
 		free(args);
 		cand = tui_command_complete(tui_commands[i].name, from, 0);
 		if (cand != NULL) {

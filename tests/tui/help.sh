@@ -3,7 +3,7 @@
 # view it is pressed in first, then the keys of every view that view
 # leaves alone, the commands, the prompt's and the y/n question's keys.
 . "${top_srcdir:-.}/tests/tui/lib.sh"
-echo 1..16
+echo 1..17
 mkprf && mkovd ovrdemo OVRDEMO || exit 1
 
 # at REGEX: the first screen line matching REGEX, empty if none.
@@ -87,4 +87,20 @@ ok $? ":help in the unit table: its group first, u goes back"
 keys q u
 wait_for "[timeline] session 2"
 ok $? "u in the unit table goes back to the timeline"
+keys q
+
+# A long entry wraps under its column at 80, its wide command on a line
+# of its own (it ran on to column 120, cut by a narrower terminal).
+pvsize="130 40" start -- browse 1
+wait_for "[histogram] session 1"
+keys ?
+wait_for "profview: help for the histogram view"
+keys / o b j e c t s Space b y Space r o o t Enter
+wide() { screen | sed '$d' | sed 's/ *$//' | awk 'length > 80' | grep -q .; }
+wait_for "/objects by root: 1/1" &&
+    screen | grep -A1 -E '^  :select off\|trace\|.*module \.\.\.$' |
+    grep -qE '^ {25}heap map: select objects by root, string, type or$' &&
+    screen | grep -qE '^ {25}module$' && ! wide
+ok $? "a long help entry wraps at 80 columns under its column"
+keys q Q
 finish
