@@ -6,6 +6,7 @@
 #
 #	tools/setup.sh deps		install the packages only
 #	tools/setup.sh build [ARGS]	and configure (with ARGS) and build
+#	tools/setup.sh install		and install (make install; says where)
 #	tools/setup.sh demo		and browse the examples (examples/demo.sh)
 #	tools/setup.sh check		and run tools/check.sh (what CI runs)
 set -eu
@@ -23,11 +24,12 @@ cd "$(dirname "$0")/.."
 # with GNU time (CPU seconds beside wall).  perf (linux-perf) is pvprf's
 # oracle in tests/prfd and its peer in bench/prfd.  strace slows
 # profview's polls for tools/slowtui.sh (screen tests on a slow machine).
+# man-db: the README says "man profview", which a minimal system lacks.
 PKGS="build-essential autoconf automake pkg-config libncurses-dev
 libtermkey-dev libsqlite3-dev libcapstone-dev libunwind-dev libelf-dev libdw-dev sqlite3
 check nasm dosbox tmux clang uftrace
 libclang-rt-${CLANG_MAJOR:-14}-dev valgrind heaptrack python3 groff-base time
-linux-perf strace"
+linux-perf strace man-db"
 
 say() { echo "setup: $*" >&2; }
 die() { say "$*"; exit 1; }
@@ -77,13 +79,27 @@ build() {
 what=${1:-check}
 [ $# -gt 0 ] && shift
 case "$what" in
-deps|build|demo|check) ;;
-*)	echo "usage: tools/setup.sh [deps|build [CONFIGURE-ARGS]|demo|check]" >&2
+deps|build|install|demo|check) ;;
+*)	echo "usage: tools/setup.sh [deps|build [CONFIGURE-ARGS]|install|demo|check]" >&2
 	exit 2 ;;
 esac
 install_deps
 case "$what" in
 build)	build "$@" ;;
+install) build
+	make install >/dev/null || die "make install failed"
+	# The Makefile's own words, ${prefix} and ${exec_prefix} put in.
+	prefix=$(sed -n 's/^prefix = //p' Makefile)
+	eprefix=$(sed -n 's/^exec_prefix = //p' Makefile |
+	    sed "s|\${prefix}|$prefix|")
+	bindir=$(sed -n 's/^bindir = //p' Makefile |
+	    sed "s|\${exec_prefix}|$eprefix|")
+	say "installed profview pvheap pvtrace pvprf pvprfd in $bindir"
+	say "and their manual pages: man profview, man pvheap, ..."
+	case ":$PATH:" in
+	*":$bindir:"*) ;;
+	*)	say "$bindir is not on your PATH: add it" ;;
+	esac ;;
 demo)	build
 	# A store of its own, so the demo leaves the user's store alone:
 	# every example ingested, then the sessions list.

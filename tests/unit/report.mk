@@ -40,5 +40,5 @@ update-man-kinds: tests/unit/kindtable$(EXEEXT)
 .PHONY: update-man-kinds
 
 # The README's and profview(1)'s examples run as written.
-TESTS += tests/unit/docs_examples.sh
-EXTRA_DIST += tests/unit/docs_examples.sh
+TESTS += tests/unit/docs_examples.sh tests/unit/setup_install.sh
+EXTRA_DIST += tests/unit/docs_examples.sh tests/unit/setup_install.sh
