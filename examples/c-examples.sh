@@ -1,18 +1,26 @@
 #!/bin/sh
 # Remake the C examples: wordfreq.heap, wordfreq.mon and wordfreq.prfd,
 # made by the project's own capture tools (pvheap, pvtrace, pvprf record)
-# from one run each of examples/wordfreq, which the build makes with -g.
+# from one run each of examples/wordfreq, which the build makes with -g
+# (examples/build/wordfreq, copied to OUTDIR to be run from there).
 #	make examples-c		or
 #	top_builddir=BUILD sh examples/c-examples.sh [OUTDIR [PROGRAM]]
 # OUTDIR (examples/ of the source tree by default) takes the files, made
-# from PROGRAM (the build's examples/wordfreq by default); the tests make
-# them in a folder of their own, from a copy of their own.  Each file names the program
-# by its absolute path: profview reads its symbols and DWARF from there
-# at ingest when it is still there, and does without otherwise.
+# from PROGRAM (by default the build's, put in OUTDIR as wordfreq); the
+# tests make them in a folder of their own, from a copy of their own.
+# Each file names the program by its absolute path: profview reads its
+# symbols and DWARF from there at ingest, else from a file of its name
+# beside the profile with its build-id (the shipped examples/wordfreq),
+# and does without otherwise.
 : "${top_srcdir:=$(dirname "$0")/..}" "${top_builddir:=.}"
 b=$(cd "$top_builddir" && pwd) || exit 1
 out=$(cd "${1:-$top_srcdir/examples}" && pwd) || exit 1
-prog=${2:-$b/examples/wordfreq}
+prog=${2:-}
+if [ -z "$prog" ]; then
+	prog=$out/wordfreq
+	cp "$b/examples/build/wordfreq" "$prog" && chmod 755 "$prog" ||
+	    exit 1
+fi
 for f in "$prog" "$b/capture/oberon/pvheap" "$b/capture/amiga/pvtrace" \
     "$b/capture/os2/pvprf" "$b/capture/os2/pvprfd"; do
 	if [ ! -x "$f" ]; then

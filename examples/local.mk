@@ -33,24 +33,30 @@ examples-ovd:
 
 # wordfreq.c's heap snapshot (pvheap), call profile (pvtrace) and
 # Dos32Profile dump (pvprf record), remade by "make examples-c"
-# (examples/c-examples.sh).  The program is built as the traced test
-# programs are, by the compiler alone: never with the user's CFLAGS (a
-# sanitizer's runtime must not sit in a program the agents go into),
-# with -g for the heap's types and lines, and -fno-inline so that each
-# function of the source is one pvtrace counts and pvprf names.  Bound
-# at load (-z now), as the heap test programs are, so that no lazy
-# binding's frames are left on the stack for the snapshot's scan.
-EXTRA_DIST += examples/wordfreq.c examples/wordfreq.heap \
+# (examples/c-examples.sh), and beside them the program that made them,
+# whose symbols and DWARF profview reads at ingest (found beside a
+# profile by its name and build-id, wherever the tree is).  The build
+# makes the program as examples/build/wordfreq, never over the shipped
+# one (its build-id would change with the build's folder, which -g
+# records), and examples-c puts it in examples/ before running it.  It is
+# built as the traced test programs are, by the compiler alone: never
+# with the user's CFLAGS (a sanitizer's runtime must not sit in a
+# program the agents go into), with -g for the heap's types and lines,
+# and -fno-inline so that each function of the source is one pvtrace
+# counts and pvprf names.  Bound at load (-z now), as the heap test
+# programs are, so that no lazy binding's frames are left on the stack
+# for the snapshot's scan.
+EXTRA_DIST += examples/wordfreq.c examples/wordfreq examples/wordfreq.heap \
 	examples/wordfreq.mon examples/wordfreq.prfd examples/c-examples.sh
-CLEANFILES += examples/wordfreq
+CLEANFILES += examples/build/wordfreq
 EXAMPLES_C_TOOLS = capture/oberon/pvheap capture/oberon/libpvheap.so \
 	capture/amiga/pvtrace capture/amiga/libpvtrace.so \
 	capture/os2/pvprf capture/os2/pvprfd capture/os2/libpvprf.so.1
-examples/wordfreq: examples/wordfreq.c
-	@$(MKDIR_P) examples
+examples/build/wordfreq: examples/wordfreq.c
+	@$(MKDIR_P) examples/build
 	$(AM_V_CC)$(CC) $(WARN_CFLAGS) -O1 -g -fno-inline -Wl,-z,now -o $@ \
 	    $(srcdir)/examples/wordfreq.c
-examples-c: examples/wordfreq $(EXAMPLES_C_TOOLS)
+examples-c: examples/build/wordfreq $(EXAMPLES_C_TOOLS)
 	top_srcdir=$(top_srcdir) top_builddir=$(top_builddir) \
 	    $(SHELL) $(top_srcdir)/examples/c-examples.sh
 .PHONY: examples-c

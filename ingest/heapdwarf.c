@@ -704,7 +704,8 @@ static void
 dt_module(struct ingest_ctx *ctx, struct dt_ctx *c, const struct ingest_heap *h,
     uint32_t m)
 {
-	const char	*path, *build;
+	const char	*path, *build, *file;
+	char		*beside;
 	uint64_t	 base, cuoff, next;
 	uint32_t	 flags;
 	size_t		 hsize;
@@ -728,29 +729,29 @@ dt_module(struct ingest_ctx *ctx, struct dt_ctx *c, const struct ingest_heap *h,
 	 * The path is the file's word: not blocking on a FIFO, and only a
 	 * regular file (a device would be read, or mapped, as an ELF).
 	 */
-	if ((fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)) < 0) {
+	if ((fd = ingest_module_open(ctx, path, *build != '\0',
+	    &beside)) < 0) {
 		ingest_warn(ctx, 0, "module %s: no longer there; no types or"
 		    " lines from its debug information", path);
 		return;
 	}
+	/* Messages name the file read: the snapshot's, or one beside it. */
+	file = beside != NULL ? beside : path;
 	if (fstat(fd, &sb) != 0 || !S_ISREG(sb.st_mode)) {
 		ingest_warn(ctx, 0, "module %s: not a regular file; no types"
-		    " or lines from it", path);
-		close(fd);
-		return;
+		    " or lines from it", file);
+		goto fail;
 	}
-	if ((elf = elf_begin(fd, ELF_C_READ_MMAP, NULL)) == NULL) {
-		close(fd);
-		return;
-	}
+	if ((elf = elf_begin(fd, ELF_C_READ_MMAP, NULL)) == NULL)
+		goto fail;
 	if (!dt_same_build(elf, build)) {
 		ingest_warn(ctx, 0, "module %s: not the file the snapshot saw"
-		    " (build-id %s); no types or lines from it", path,
+		    " (build-id %s); no types or lines from it", file,
 		    *build != '\0' ? build : "none");
 		elf_end(elf);
-		close(fd);
-		return;
+		goto fail;
 	}
+	free(beside);
 	/* No DWARF (a stripped file): untyped, and no warning. */
 	if ((c->dw = dwarf_begin_elf(elf, DWARF_C_READ, NULL)) == NULL) {
 		elf_end(elf);
@@ -789,6 +790,10 @@ dt_module(struct ingest_ctx *ctx, struct dt_ctx *c, const struct ingest_heap *h,
 	dwarf_end(c->dw);
 	c->dw = NULL;
 	elf_end(elf);
+	close(fd);
+	return;
+fail:
+	free(beside);
 	close(fd);
 }
 

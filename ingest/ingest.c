@@ -53,6 +53,47 @@ ingest_store_fail(struct ingest_ctx *ctx, const char *what)
 	return (-1);
 }
 
+/*
+ * Open a module a profile names (its program, a library it saw) to read
+ * its symbols or debug information: at the path the profile recorded,
+ * else, when the profile has a build-id to check it by (by_id), a file
+ * of that name beside the profile: a profile copied with its program to
+ * another folder or machine, as the examples are.  Read-only and never
+ * blocking on a FIFO; the caller checks the build-id and the file type.
+ * A descriptor, or -1 with the recorded path's errno; *beside is the file
+ * opened there (the caller frees it), NULL when it was path.
+ */
+int
+ingest_module_open(const struct ingest_ctx *ctx, const char *path,
+    int by_id, char **beside)
+{
+	const char	*base, *slash;
+	char		*alt;
+	int		 fd, saved;
+
+	*beside = NULL;
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)) != -1 ||
+	    !by_id || ctx->path == NULL)
+		return (fd);
+	saved = errno;
+	base = strrchr(path, '/');
+	base = base != NULL ? base + 1 : path;
+	if (*base != '\0') {
+		slash = strrchr(ctx->path, '/');
+		alt = slash != NULL ? xasprintf("%.*s/%s",
+		    (int)(slash - ctx->path), ctx->path, base) :
+		    xstrdup(base);
+		if (strcmp(alt, path) != 0 &&
+		    (fd = open(alt, O_RDONLY | O_CLOEXEC | O_NONBLOCK)) != -1) {
+			*beside = alt;
+			return (fd);
+		}
+		free(alt);
+	}
+	errno = saved;
+	return (-1);
+}
+
 /* A readable-but-odd file: keep the note with the session and say it. */
 void
 ingest_warn(struct ingest_ctx *ctx, size_t offset, const char *fmt, ...)

@@ -105,6 +105,8 @@ int		 ingest_fail(struct ingest_ctx *, size_t, const char *,
 void		 ingest_warn(struct ingest_ctx *, size_t, const char *, ...)
 		    __attribute__((format(printf, 3, 4)));
 int		 ingest_store_fail(struct ingest_ctx *, const char *);
+int		 ingest_module_open(const struct ingest_ctx *, const char *,
+		    int, char **);
 void		 ingest_progress(struct ingest_ctx *, size_t);
 
 /* Maps (map.c). */

@@ -665,7 +665,8 @@ prfd_symbols(struct prfd_read *r, struct prfd_slot *s)
 	GElf_Shdr		 sh;
 	GElf_Sym		 sym;
 	Elf_Data		*d;
-	const char		*name, *base;
+	const char		*name, *base, *file;
+	char			*beside;
 	char			*id = NULL;
 	void			*map = MAP_FAILED;
 	uint64_t		 bias = 0, a;
@@ -673,11 +674,14 @@ prfd_symbols(struct prfd_read *r, struct prfd_slot *s)
 	int			 fd, rc = 0, dyn;
 
 	/* A FIFO named by the dump must not block the open. */
-	if ((fd = open(s->s.module, O_RDONLY | O_NONBLOCK | O_CLOEXEC)) ==
-	    -1 || fstat(fd, &sb) != 0 ||
+	fd = ingest_module_open(ctx, s->s.module, s->s.build_id != NULL,
+	    &beside);
+	/* Messages name the file read: the dump's, or one beside it. */
+	file = beside != NULL ? beside : s->s.module;
+	if (fd == -1 || fstat(fd, &sb) != 0 ||
 	    !S_ISREG(sb.st_mode) || sb.st_size == 0) {
 		ingest_warn(ctx, s->mod_off, "%s: not read (%s): the slot at"
-		    " %#llx has addresses only", s->s.module, fd == -1 ?
+		    " %#llx has addresses only", file, fd == -1 ?
 		    "cannot open it" : "not a regular file",
 		    (unsigned long long)s->s.vaddr);
 		goto out;
@@ -690,7 +694,7 @@ prfd_symbols(struct prfd_read *r, struct prfd_slot *s)
 	if ((elf = elf_memory(map, len)) == NULL ||
 	    elf_kind(elf) != ELF_K_ELF) {
 		ingest_warn(ctx, s->mod_off, "%s: not an ELF file: the slot at"
-		    " %#llx has addresses only", s->s.module,
+		    " %#llx has addresses only", file,
 		    (unsigned long long)s->s.vaddr);
 		goto out;
 	}
@@ -699,12 +703,12 @@ prfd_symbols(struct prfd_read *r, struct prfd_slot *s)
 	    strcmp(id, s->s.build_id) != 0)) {
 		ingest_warn(ctx, s->mod_off, "%s: build-id %s, the dump's %s:"
 		    " not the file profiled, its symbols are not used",
-		    s->s.module, id != NULL ? id : "(none)", s->s.build_id);
+		    file, id != NULL ? id : "(none)", s->s.build_id);
 		goto out;
 	}
 	if (prfd_elf_bias(elf, s->s.vaddr, s->s.size, &bias) != 0) {
 		ingest_warn(ctx, s->mod_off, "%s: no executable segment",
-		    s->s.module);
+		    file);
 		goto out;
 	}
 	base = strrchr(s->s.module, '/');
@@ -745,6 +749,7 @@ prfd_symbols(struct prfd_read *r, struct prfd_slot *s)
 		}
 	}
 out:
+	free(beside);
 	free(id);
 	if (elf != NULL)
 		elf_end(elf);

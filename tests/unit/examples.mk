@@ -6,7 +6,7 @@ TESTS += tests/unit/examples.sh
 EXTRA_DIST += tests/unit/examples.sh
 # (Through a variable: a rule naming the log would replace automake's.)
 EXAMPLES_LOG = tests/unit/examples.sh.log
-EXAMPLES_TEST_DEPS = examples/wordfreq $(EXAMPLES_C_TOOLS)
+EXAMPLES_TEST_DEPS = examples/build/wordfreq $(EXAMPLES_C_TOOLS)
 if HAVE_NASM
 EXAMPLES_TEST_DEPS += $(DOS_BUILT)
 endif

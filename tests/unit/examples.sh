@@ -14,7 +14,7 @@ bld=$(cd "$top_builddir" && pwd)
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/pvexamples.XXXXXX") || exit 1
 trap 'rm -rf "$tmp"' EXIT
 trap 'exit 1' HUP INT TERM
-echo 1..11
+echo 1..13
 n=0
 ok() {	# ok STATUS DESCRIPTION
 	n=$((n + 1))
@@ -78,7 +78,7 @@ fi
 # The recipe of "make examples-c", into a folder of the test's own, on
 # a copy of the program that the test can take away.
 mkdir "$tmp/made"
-cp "$bld/examples/wordfreq" "$tmp/wordfreq" &&
+cp "$bld/examples/build/wordfreq" "$tmp/wordfreq" &&
     top_srcdir=$src top_builddir=$bld sh "$src/examples/c-examples.sh" \
     "$tmp/made" "$tmp/wordfreq" 2> "$tmp/err"
 st=$?
@@ -98,6 +98,29 @@ ok $? "what it makes ingests as heap, mon and prfd, without a warning"
 wordfreq && [ "$(q "SELECT count(*) FROM symbol y JOIN session s ON
     s.id = y.session WHERE s.kind = 'prfd' AND y.name = 'distance'")" = 1 ]
 ok $? "leaks in the snapshot, lookup's 2000000 calls, distance named"
+
+# Moved with their program beside them, the path they name gone (the
+# shipped examples, in any clone): the program is found by its name and
+# build-id, and names and types come back; another file of that name is
+# not taken for it.
+mkdir "$tmp/moved" "$tmp/other"
+cp "$tmp/made"/wordfreq.* "$tmp/moved/" && cp "$tmp/made"/wordfreq.* \
+    "$tmp/other/" && mv "$tmp/wordfreq" "$tmp/moved/wordfreq" &&
+    cp "$PROFVIEW" "$tmp/other/wordfreq"
+rm -f "$tmp/db"
+pv ingest "$tmp/moved/wordfreq.heap" "$tmp/moved/wordfreq.prfd" \
+    > /dev/null 2> "$tmp/err"
+sed 's/^/# /' "$tmp/err"
+[ ! -s "$tmp/err" ] && [ "$(q "SELECT count(*) FROM symbol y JOIN session s
+    ON s.id = y.session WHERE s.kind = 'prfd' AND y.name = 'distance'")" = 1 ]
+ok $? "moved with the program beside: found by name and build-id"
+rm -f "$tmp/db"
+pv ingest "$tmp/other/wordfreq.heap" "$tmp/other/wordfreq.prfd" \
+    > /dev/null 2> "$tmp/err"
+sed "s/^/# /" "$tmp/err"
+[ "$(grep -c "build-id" "$tmp/err")" = 2 ] &&
+    [ "$(q "SELECT count(*) FROM symbol WHERE name = 'distance'")" = 0 ]
+ok $? "another file of its name beside them: not used, said so"
 
 # Without the program: the profiles stand alone (no names or types
 # from it, which the warnings say).
