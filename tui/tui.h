@@ -596,6 +596,8 @@ void		 tui_fill(int, int, int, int);
 void		 tui_bar(int, int, int, double, int);
 enum tui_color	 tui_heat(double);
 int		 tui_strwidth(const char *);
+void		 tui_num_fit(char *, size_t, int, double, int);
+void		 tui_count_fit(char *, size_t, int, uint64_t);
 
 /* prompt.c */
 void		 tui_prompt_init(void);
