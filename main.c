@@ -139,6 +139,24 @@ main_usage_exit(int status)
 }
 
 /*
+ * An ingest waits for another process's lock on the store: say so, and
+ * who holds it, before the wait (which may be minutes) begins.  Before
+ * the browser starts, nothing else is on the terminal to say it.
+ */
+static void
+main_waiting(void *arg, const char *path, long pid)
+{
+	(void)arg;
+	if (pid > 0)
+		main_error("%s: waiting for process %ld, which is writing to"
+		    " the store (another ingest), to finish; ^C gives up",
+		    path, pid);
+	else
+		main_error("%s: waiting for another process writing to the"
+		    " store (another ingest) to finish; ^C gives up", path);
+}
+
+/*
  * Open the store for a command.  Commands that only read open it
  * read-only (no lock, no new file).  With fallback, a store that cannot
  * be written is opened read-only (browsing a store one may only read).
@@ -166,6 +184,7 @@ main_open(struct main_args *a, int flags, int fallback)
 		exit(EXIT_FAIL);
 	}
 	free(path);
+	store_waiting_hook(st, main_waiting, NULL);
 	return (st);
 }
 

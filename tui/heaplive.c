@@ -85,6 +85,7 @@ struct tui_heaplive {
 	int		 out;		/* its output */
 	char		 text[1024];
 	size_t		 ntext;
+	char		 waiting[256];	/* what the ingest waits for */
 	int64_t		 session;
 	uint64_t	 t0, t_ask, t_ingest;
 	char		*error;
@@ -507,7 +508,8 @@ tui_heaplive_doing(const struct tui_heaplive *hl)
 	case HL_ASKING:
 		return ("taking a snapshot");
 	case HL_INGESTING:
-		return ("storing the snapshot");
+		return (hl->waiting[0] != '\0' ? hl->waiting :
+		    "storing the snapshot");
 	case HL_LOADING:
 		return ("loading the snapshot");
 	default:
@@ -641,10 +643,29 @@ hl_ingest_start(struct tui_heaplive *hl, char **cause)
 		    &kind, &reused, cause));
 	}
 	close(p[1]);
+	hl->waiting[0] = '\0';
 	hl->out = p[0];
 	fcntl(hl->out, F_SETFL, fcntl(hl->out, F_GETFL) | O_NONBLOCK);
 	hl->ntext = 0;
 	return (0);
+}
+
+/*
+ * What the ingest has said so far: that it waits for another process's
+ * lock on the store (main.c's main_waiting), for the status line.
+ */
+static void
+hl_ingest_waits(struct tui_heaplive *hl)
+{
+	const char	*w;
+	char		*nl;
+	size_t		 n;
+
+	if ((w = strstr(hl->text, ": waiting for ")) == NULL)
+		return;
+	n = (nl = strchr(w, '\n')) != NULL ? (size_t)(nl - w) : strlen(w);
+	snprintf(hl->waiting, sizeof hl->waiting, "storing the snapshot%.*s",
+	    (int)n, w);
 }
 
 /*
@@ -657,8 +678,8 @@ hl_ingest_poll(struct tui_heaplive *hl, uint64_t deadline, char **cause)
 	struct pollfd	 p;
 	ssize_t		 n;
 	uint64_t	 now;
-	char		*end, *nl;
-	long long	 id;
+	char		*end, *nl, *line, *last;
+	long long	 id = 0;
 	int		 st, ms;
 
 	if (hl->child == 0)
@@ -679,6 +700,8 @@ hl_ingest_poll(struct tui_heaplive *hl, uint64_t deadline, char **cause)
 		hl->ntext += (size_t)n;
 		if (hl->ntext == sizeof hl->text - 1)
 			hl->ntext = 0;	/* only the end matters */
+		hl->text[hl->ntext] = '\0';
+		hl_ingest_waits(hl);
 	}
 	hl->text[hl->ntext] = '\0';
 	close(hl->out);
@@ -686,17 +709,29 @@ hl_ingest_poll(struct tui_heaplive *hl, uint64_t deadline, char **cause)
 	while (waitpid(hl->child, &st, 0) == -1 && errno == EINTR)
 		/* nothing */;
 	hl->child = 0;
-	/* "ID\tkind\tfile" on success, else its messages. */
-	id = strtoll(hl->text, &end, 10);
-	if (WIFEXITED(st) && WEXITSTATUS(st) == 0 && end != hl->text &&
-	    *end == '\t' && id > 0) {
+	/*
+	 * "ID\tkind\tfile" on success, after any messages (a wait for the
+	 * lock, warnings); else its messages, the last of them the error.
+	 */
+	last = NULL;
+	for (line = hl->text; *line != '\0'; line = nl + 1) {
+		if ((nl = strchr(line, '\n')) == NULL)
+			nl = line + strlen(line) - 1;
+		else
+			*nl = '\0';
+		if (*line != '\0')
+			last = line;
+		id = strtoll(line, &end, 10);
+		if (end != line && *end == '\t' && id > 0)
+			break;
+	}
+	if (WIFEXITED(st) && WEXITSTATUS(st) == 0 && *line != '\0' &&
+	    id > 0) {
 		hl->session = id;
 		return (0);
 	}
-	if ((nl = strchr(hl->text, '\n')) != NULL)
-		*nl = '\0';
-	*cause = hl->ntext != 0 ? xasprintf("%s", strncmp(hl->text,
-	    "profview: ", 10) == 0 ? hl->text + 10 : hl->text) :
+	*cause = last != NULL ? xasprintf("%s", strncmp(last, "profview: ",
+	    10) == 0 ? last + 10 : last) :
 	    xasprintf("the ingest of %s ended with status %d", hl->file,
 	    WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st));
 	return (-1);

@@ -5,14 +5,14 @@
 # objects born and freed is checked against the two stored sessions
 # (matched by address and allocation number in SQL), never constants.
 . "${top_srcdir:-.}/tests/tui/lib.sh"
-echo 1..34
+echo 1..36
 build=$(cd "${top_builddir:-.}" && pwd)
 PVHEAP=$build/capture/oberon/pvheap
 PROG=$build/tests/tui/heaplive-prog
 
 if [ ! -x "$PVHEAP" ] || [ ! -x "$PROG" ]; then
 	i=0
-	while [ $i -lt 32 ]; do
+	while [ $i -lt 34 ]; do
 		ok 0 "heaplive" "SKIP pvheap or heaplive-prog not built"
 		i=$((i + 1))
 	done
@@ -299,7 +299,8 @@ for sig in TERM KILL; do
 	n0=$(sql "SELECT max(id) FROM session")
 	lock_store
 	keys u
-	wait_for "update: storing the snapshot"
+	wait_for "storing the snapshot: waiting for process $lock_pid,"
+	ok $? "the update says it waits for the lock's holder ($lock_pid)"
 	pv=$(cat "$dir/pid")
 	child=$(cat /proc/"$pv"/task/*/children 2>/dev/null | tr -d ' ')
 	[ -n "$child" ] && kill -"$sig" "$pv" && wait_for "profview exited" &&
