@@ -303,7 +303,9 @@ for sig in TERM KILL; do
 	ok $? "the update says it waits for the lock's holder ($lock_pid)"
 	pv=$(cat "$dir/pid")
 	child=$(cat /proc/"$pv"/task/*/children 2>/dev/null | tr -d ' ')
-	[ -n "$child" ] && kill -"$sig" "$pv" && wait_for "profview exited" &&
+	# (The wrapper's status file: a killed profview leaves the
+	# terminal as it was, where the wrapper's last line may wrap.)
+	[ -n "$child" ] && kill -"$sig" "$pv" && wait_file "$dir/status" &&
 	    wait_until gone "$child"
 	ok $? "SIG$sig to profview during an update: its ingest ends too"
 	touch "$dir/release"
@@ -329,13 +331,15 @@ done
 keys :
 keys -l "update off"
 keys Enter
-wait_for "updates only when asked"
+# Until an update under way when it was said is over (the frame with
+# the message has the title of then).
+wait_for "updates only when asked" && wait_gone "updating:"
 last=$(sql "SELECT max(id) FROM session")
 kept() { sql "SELECT group_concat(id, ' ') FROM (SELECT id FROM session
     WHERE id > $n0 ORDER BY id)"; }
 kept_is() { [ "$(kept)" = "$1" ]; }
 [ "$last" -ge $((n0 + 5)) ] && wait_until kept_is "$((last - 1)) $last" &&
-    wait_for "[heapmap] session $last "
+    wait_for -E "(\[heapmap\] |now )session $last( |\$)"
 ok $? "--keep 2: of $((last - n0)) sessions, the newest two stay ($(kept))"
 files() {
 	ls "$dir"/*.heap 2>/dev/null | sort | tr '\n' ' '
