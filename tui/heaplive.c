@@ -568,9 +568,10 @@ tui_heaplive_start(struct tui_heaplive *hl, const struct analyze_heapview *old,
 /*
  * This program again on the store, in a process of its own: "profview
  * --db STORE" and the arguments in argv (argv[0] and argv[2], the store,
- * are filled in here), its output and errors to out (-1: none).  The process ends with this one:
- * the kernel kills it when the browser dies, however it dies.  0 if the
- * store is only this process's (:memory:), or with -1 and a cause.
+ * are filled in here), its output and errors to out (-1: none).  The
+ * process ends with this one: the kernel kills it when the browser
+ * dies, however it dies.  0 if the store is only this process's
+ * (:memory:), or -1 and a cause.
  */
 static pid_t
 hl_spawn(const char **argv, int out, char **cause)
