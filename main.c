@@ -30,6 +30,12 @@
 #define EXIT_FAIL	1	/* a file, query or export failed */
 #define EXIT_USAGE	2	/* bad command line */
 
+/*
+ * --attach's sessions kept by default: the minutes before with --every
+ * of a few seconds, and a bound on the disk a forgotten one can fill.
+ */
+#define MAIN_KEEP	10
+
 struct main_args {
 	const char		*db;
 	int			 writable;
@@ -38,6 +44,8 @@ struct main_args {
 	struct ingest_opts	 ingest;
 	const char		*attach;	/* pvheap's socket */
 	double			 every;		/* --every, seconds */
+	long			 keep;		/* --keep; -1: not given */
+	const char		*attach_file;	/* the first snapshot */
 };
 
 /*
@@ -96,7 +104,7 @@ main_usage_exit(int status)
 "       profview [options] sql [--csv|--json] QUERY\n"
 "       profview [options] export [-f %s] [-o OUT] ID|FILE\n"
 "       profview [options] browse [ID...]    browse stored sessions\n"
-"       profview [options] --attach PATH [--every SECS]\n"
+"       profview [options] --attach PATH [--every SECS] [--keep N]\n"
 "           the heap map of a program under pvheap --socket PATH, live\n"
 "       profview [options] heap [--csv|--json] ID QUESTION [ARGS]\n"
 "           ask a heap session: collectable, reachable ADDR|ROOT,\n"
@@ -125,13 +133,15 @@ main_usage_exit(int status)
 "  --attach PATH     take a snapshot over pvheap's socket PATH, store it,\n"
 "                    and open its heap map, which u and :update renew\n"
 "  --every SECS      with --attach: a new snapshot every SECS seconds\n"
+"  --keep N          with --attach: keep its newest N sessions and their\n"
+"                    snapshot files, delete older ones (default %d, 0 all)\n"
 "  -f, --format FMT  report format for export (%s)\n"
 "  -o, --output OUT  write the report to OUT instead of standard output\n"
 "      --csv, --json sql, sessions and heap output (default: aligned text)\n"
 "  -h, --help        this text\n"
 "  -V, --version     the version\n"
 "\n"
-"files read (session kinds):\n", list);
+"files read (session kinds):\n", MAIN_KEEP, list);
 	for (i = 0; i < kind_count; i++) {
 		fprintf(f, "  %-16s  %s\n", kind_table[i].name,
 		    kind_table[i].what);
@@ -176,6 +186,24 @@ main_not_command(const char *arg)
 }
 
 /*
+ * An ingest waits for another process's lock on the store: say so, and
+ * who holds it, before the wait (which may be minutes) begins.  Before
+ * the browser starts, nothing else is on the terminal to say it.
+ */
+static void
+main_waiting(void *arg, const char *path, long pid)
+{
+	(void)arg;
+	if (pid > 0)
+		main_error("%s: waiting for process %ld, which is writing to"
+		    " the store (another ingest), to finish; ^C gives up",
+		    path, pid);
+	else
+		main_error("%s: waiting for another process writing to the"
+		    " store (another ingest) to finish; ^C gives up", path);
+}
+
+/*
  * Open the store for a command.  Commands that only read open it
  * read-only (no lock, no new file).  With fallback, a store that cannot
  * be written is opened read-only (browsing a store one may only read).
@@ -203,6 +231,7 @@ main_open(struct main_args *a, int flags, int fallback)
 		exit(EXIT_FAIL);
 	}
 	free(path);
+	store_waiting_hook(st, main_waiting, NULL);
 	return (st);
 }
 
@@ -480,7 +509,9 @@ main_browse(struct store *st, struct main_args *a, const int64_t *ids,
     size_t n)
 {
 	struct tui_opts	 opts = { .writable = a->writable,
-			    .attach = a->attach, .every = a->every };
+			    .attach = a->attach, .every = a->every,
+			    .keep = (unsigned)(a->keep >= 0 ? a->keep :
+			    MAIN_KEEP), .attach_file = a->attach_file };
 
 	if (a->attach != NULL)
 		opts.attach_session = ids[0];
@@ -523,10 +554,12 @@ main_attach(struct store *st, struct main_args *a)
 		return (EXIT_FAIL);
 	}
 	rc = main_ingest_files(st, a, &file, 1, &id, &n, 1);
+	if (rc == EXIT_OK) {
+		a->attach_file = file;
+		rc = main_browse(st, a, &id, 1);
+	}
 	free(file);
-	if (rc != EXIT_OK)
-		return (rc);
-	return (main_browse(st, a, &id, 1));
+	return (rc);
 }
 
 int
@@ -547,6 +580,7 @@ main(int argc, char **argv)
 		{ "version", no_argument, NULL, 'V' },
 		{ "attach", required_argument, NULL, 'A' },
 		{ "every", required_argument, NULL, 'E' },
+		{ "keep", required_argument, NULL, 'K' },
 		{ NULL, 0, NULL, 0 }
 	};
 	struct main_args	 a;
@@ -560,6 +594,7 @@ main(int argc, char **argv)
 
 	memset(&a, 0, sizeof a);
 	a.format = REPORT_TEXT;
+	a.keep = -1;
 	while ((c = getopt_long(argc, argv, "f:o:hV", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'd':
@@ -620,6 +655,16 @@ main(int argc, char **argv)
 				return (EXIT_USAGE);
 			}
 			break;
+		case 'K':
+			errno = 0;
+			a.keep = strtol(optarg, &end, 10);
+			if (end == optarg || *end != '\0' || errno != 0 ||
+			    a.keep < 0 || a.keep > 1000000) {
+				main_error("--keep %s: sessions, 0 (all) to"
+				    " 1000000", optarg);
+				return (EXIT_USAGE);
+			}
+			break;
 		case 'V':
 			printf("profview %s\n", PACKAGE_VERSION);
 			return (main_stdout(EXIT_OK));
@@ -631,6 +676,10 @@ main(int argc, char **argv)
 	argv += optind;
 	if (a.every != 0 && a.attach == NULL) {
 		main_error("--every needs --attach");
+		return (EXIT_USAGE);
+	}
+	if (a.keep >= 0 && a.attach == NULL) {
+		main_error("--keep needs --attach");
 		return (EXIT_USAGE);
 	}
 	if (a.attach != NULL) {

@@ -254,20 +254,14 @@ report_heap_snapshot(struct store *st, const struct store_session *ss,
 	return (rc);
 }
 
-/* A frame for a collapsed stack: no semicolons, no line ends. */
+/*
+ * A frame for a collapsed stack: no semicolons, and no control
+ * character (report_put_name: no line end, no escape sequence).
+ */
 static void
 hs_frame(FILE *f, const char *s, size_t n)
 {
-	size_t	i;
-
-	for (i = 0; i < n; i++) {
-		if (s[i] == ';')
-			fputc(',', f);
-		else if (s[i] == '\r' || s[i] == '\t')
-			fputc(' ', f);
-		else
-			fputc(s[i], f);
-	}
+	report_put_name(f, s, n, ',');
 }
 
 /*

@@ -277,8 +277,17 @@ mon_cost(int64_t ns)
 static void
 mon_put_frame(FILE *f, const char *s)
 {
-	for (; *s != '\0'; s++)
-		fputc(*s == ';' ? ':' : *s, f);
+	report_put_name(f, s, strlen(s), ':');
+}
+
+/* A header's or a module's text on a line of callgrind's: made safe. */
+static void
+mon_put_text(FILE *f, const char *key, const char *s)
+{
+	fputs(key, f);
+	if (s != NULL)
+		report_put_name(f, s, strlen(s), 0);
+	fputc('\n', f);
 }
 
 /* Each path's stack, as function indexes in the model, outermost first. */
@@ -318,15 +327,17 @@ mon_callgrind(const struct store_session *ss, const struct analyze_mon *m,
 		sum += mon_cost(m->fn[i].self_ns);
 	fputs("# callgrind format\nversion: 1\ncreator: profview (a pvtrace"
 	    " profile)\n", f);
-	fprintf(f, "cmd: %s\n", m->hdr.command);
-	fprintf(f, "desc: Session %lld: %s\n", (long long)ss->id,
-	    ss->source != NULL ? ss->source : "");
+	mon_put_text(f, "cmd: ", m->hdr.command);
+	fprintf(f, "desc: Session %lld: ", (long long)ss->id);
+	mon_put_text(f, "", ss->source);
 	fputs("positions: line\nevents: ns\n", f);
 	fprintf(f, "summary: %llu\n\n", (unsigned long long)sum);
 	for (i = 0; i < m->nfn; i++) {
 		fn = &m->fn[i];
 		/* No source files: the module stands for one. */
-		fprintf(f, "ob=%s\nfl=%s\nfn=", fn->module, fn->module);
+		mon_put_text(f, "ob=", fn->module);
+		mon_put_text(f, "fl=", fn->module);
+		fputs("fn=", f);
 		mon_put_frame(f, fn->key);
 		fprintf(f, "\n0 %llu\n", (unsigned long long)
 		    mon_cost(fn->self_ns));

@@ -685,3 +685,26 @@ report_width(const char *s)
 	}
 	return (n);
 }
+
+/*
+ * A name in a format of lines (collapsed stacks, callgrind), len bytes
+ * of s: made safe as vis.c makes it, whether the export goes to a
+ * terminal or a file.  A control character is no name's part in these
+ * formats: a line end in it would split its line, an escape sequence
+ * would drive the terminal it is read on.  Each ';', which separates
+ * frames, is written as semi (0: as it is).
+ */
+void
+report_put_name(FILE *f, const char *s, size_t len, int semi)
+{
+	char	*safe = NULL;
+	size_t	 i;
+
+	if (vis_needed(s, len)) {
+		s = safe = vis_str(s, len);
+		len = strlen(safe);
+	}
+	for (i = 0; i < len; i++)
+		fputc(s[i] == ';' && semi != 0 ? semi : s[i], f);
+	free(safe);
+}

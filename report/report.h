@@ -198,6 +198,7 @@ char		*report_blob_show(const struct report_cell *);
 const char	*report_none(const struct report_col *);
 int		 report_utf8(const unsigned char *, size_t, size_t *);
 size_t		 report_width(const char *);
+void		 report_put_name(FILE *, const char *, size_t, int);
 
 struct report_cell report_int(int64_t);
 struct report_cell report_real(double);

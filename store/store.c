@@ -4,6 +4,7 @@
  * descriptors, and read cursors.  No table of any kind is named here.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -75,6 +76,9 @@ struct store {
 	struct store_batch	*batch;		/* in first-use order */
 	size_t			 nbatch;
 	char			*failure;	/* a batch failed: no commit */
+	/* Told when an ingest must wait for another's lock. */
+	void			(*waiting)(void *, const char *, long);
+	void			*waiting_arg;
 };
 
 struct store_cursor {
@@ -569,6 +573,48 @@ store_exec(struct store *st, const char *sql, char **cause)
 }
 
 /*
+ * fn(arg, path, pid) is called when an ingest finds the store locked by
+ * another process and starts to wait (pid: the holder, 0 if unknown), so
+ * the user learns what profview waits for before the wait, which may be
+ * minutes, begins.
+ */
+void
+store_waiting_hook(struct store *st, void (*fn)(void *, const char *, long),
+    void *arg)
+{
+	st->waiting = fn;
+	st->waiting_arg = arg;
+}
+
+/*
+ * The process that holds the store's write lock, or 0: SQLite's unix VFS
+ * takes it with fcntl on byte 120 of PATH-shm in WAL mode (the first of
+ * its WAL locks), where F_GETLK names the holder.
+ */
+static long
+store_lock_holder(struct store *st)
+{
+	struct flock	 fl;
+	char		*shm;
+	int		 fd;
+
+	shm = xasprintf("%s-shm", st->path);
+	fd = open(shm, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+	free(shm);
+	if (fd == -1)
+		return (0);
+	memset(&fl, 0, sizeof fl);
+	fl.l_type = F_WRLCK;
+	fl.l_whence = SEEK_SET;
+	fl.l_start = 120;
+	fl.l_len = 1;
+	if (fcntl(fd, F_GETLK, &fl) != 0 || fl.l_type == F_UNLCK)
+		fl.l_pid = 0;
+	close(fd);
+	return ((long)fl.l_pid);
+}
+
+/*
  * An ingest transaction.  Foreign keys are not checked inside it: every
  * row an ingest writes belongs to the session it added in this same
  * transaction, so the per-row parent lookup (a fifth of the insert time)
@@ -578,15 +624,33 @@ store_exec(struct store *st, const char *sql, char **cause)
 int
 store_begin(struct store *st, char **cause)
 {
-	int	rc;
+	char	*busy = NULL;
+	int	 rc;
 
 	if (store_exec(st, "PRAGMA foreign_keys = OFF", cause) != 0)
 		return (-1);
-	/* Another ingest may hold the lock for as long as its file takes. */
-	sqlite3_busy_timeout(st->db, STORE_WRITE_WAIT_MS);
-	rc = store_exec(st, "BEGIN IMMEDIATE", cause);
+	/*
+	 * Another ingest may hold the lock for as long as its file takes:
+	 * the waiting hook says so first (a browser started on a file said
+	 * nothing, its screen blank, until the other ingest ended).
+	 */
+	sqlite3_busy_timeout(st->db, 0);
+	rc = store_exec(st, "BEGIN IMMEDIATE", &busy);
+	if (rc != 0 && (sqlite3_errcode(st->db) & 0xff) == SQLITE_BUSY) {
+		free(busy);
+		busy = NULL;
+		if (st->waiting != NULL)
+			st->waiting(st->waiting_arg, st->path,
+			    store_lock_holder(st));
+		sqlite3_busy_timeout(st->db, STORE_WRITE_WAIT_MS);
+		rc = store_exec(st, "BEGIN IMMEDIATE", &busy);
+	}
 	sqlite3_busy_timeout(st->db, STORE_BUSY_MS);
 	if (rc != 0) {
+		if (cause != NULL)
+			*cause = busy;
+		else
+			free(busy);
 		store_exec(st, "PRAGMA foreign_keys = ON", NULL);
 		return (-1);
 	}

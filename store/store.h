@@ -221,6 +221,8 @@ struct sqlite3	*store_db(struct store *);
 const char	*store_path(struct store *);
 int		 store_exec(struct store *, const char *, char **);
 int		 store_begin(struct store *, char **);
+void		 store_waiting_hook(struct store *,
+		     void (*)(void *, const char *, long), void *);
 int		 store_commit(struct store *, char **);
 void		 store_rollback(struct store *);
 const char	*store_error(struct store *);

@@ -111,12 +111,12 @@ calls_find(const struct analyze_mon *m, const char *key)
 
 /* A time in ms, for a column of width w ("-" when not measured). */
 static void
-calls_ms(char *buf, size_t len, const struct calls *cs, int64_t ns)
+calls_ms(char *buf, size_t len, int w, const struct calls *cs, int64_t ns)
 {
 	if (cs->cpu && !cs->m->cpu)
 		snprintf(buf, len, "-");
 	else
-		snprintf(buf, len, "%.3f", ns / 1e6);
+		tui_num_fit(buf, len, w, ns / 1e6, 3);
 }
 
 static char *
@@ -135,7 +135,8 @@ calls_draw(struct tui_view *tv, int y, int h, int w)
 {
 	struct calls		*cs = tv->data;
 	const struct store_func	*f;
-	char			 self[32], total[32], avg[32];
+	char			 self[32], total[32], avg[32], calls[32];
+	char			 pct[32];
 	double			 share;
 	size_t			 i;
 	int			 row, attr, yy;
@@ -153,17 +154,19 @@ calls_draw(struct tui_view *tv, int y, int h, int w)
 		attr = i == tv->list.cur ? tui_attr(TUI_C_CURSOR) : TUI_PLAIN;
 		if (attr != TUI_PLAIN)
 			tui_fill(yy, 0, w, attr);
-		calls_ms(self, sizeof self, cs, calls_self(cs, f));
-		calls_ms(total, sizeof total, cs, calls_total(cs, f));
+		/* Each value in its column's width, the name after them. */
+		tui_count_fit(calls, sizeof calls, 10, f->calls);
+		calls_ms(self, sizeof self, 12, cs, calls_self(cs, f));
+		calls_ms(total, sizeof total, 14, cs, calls_total(cs, f));
 		if (cs->cpu && !cs->m->cpu)
 			snprintf(avg, sizeof avg, "-");
 		else
-			snprintf(avg, sizeof avg, "%.3f", f->calls ?
-			    calls_self(cs, f) / 1e3 / (double)f->calls : 0);
+			tui_num_fit(avg, sizeof avg, 10, f->calls ?
+			    calls_self(cs, f) / 1e3 / (double)f->calls : 0, 3);
 		share = cs->all > 0 ? 100.0 * calls_self(cs, f) / cs->all : 0;
-		tui_putf(yy, 0, w, attr, "%10llu %12s %5.1f%% %14s %10s %-4s",
-		    (unsigned long long)f->calls, self, share, total, avg,
-		    f->trap ? "trap" : "jump");
+		tui_num_fit(pct, sizeof pct, 5, share, 1);
+		tui_putf(yy, 0, w, attr, "%10s %12s %5s%% %14s %10s %-4s",
+		    calls, self, pct, total, avg, f->trap ? "trap" : "jump");
 		tui_put_marks(yy, 62, w - 62, attr, f->key,
 		    tui_search_marks(tv));
 	}
@@ -322,6 +325,7 @@ callers_draw(struct tui_view *tv, int y, int h, int w)
 	struct callers		*cr = tv->data;
 	const struct store_call	*e;
 	const char		*who;
+	char			 calls[32], ms[32];
 	size_t			 i;
 	int			 row, attr, yy;
 	int64_t			 t;
@@ -341,9 +345,10 @@ callers_draw(struct tui_view *tv, int y, int h, int w)
 		who = i < cr->ncallers ? (e->caller != NULL ? e->caller :
 		    "(no traced caller)") : e->callee;
 		t = cr->cpu ? e->total_cpu_ns : e->total_ns;
-		tui_putf(yy, 0, w, attr, "%-7s %10llu %14.3f ", i <
-		    cr->ncallers ? "caller" : "callee",
-		    (unsigned long long)e->calls, t / 1e6);
+		tui_count_fit(calls, sizeof calls, 10, e->calls);
+		tui_num_fit(ms, sizeof ms, 14, t / 1e6, 3);
+		tui_putf(yy, 0, w, attr, "%-7s %10s %14s ", i <
+		    cr->ncallers ? "caller" : "callee", calls, ms);
 		tui_put_marks(yy, 34, w - 34, attr, who,
 		    tui_search_marks(tv));
 	}
@@ -498,7 +503,7 @@ tree_draw(struct tui_view *tv, int y, int h, int w)
 {
 	struct tree			*t = tv->data;
 	const struct store_callpath	*p;
-	char				*name;
+	char				*name, tms[32], sms[32], calls[32];
 	size_t				 i, k;
 	int				 row, attr, yy, ind;
 	int64_t				 self, total;
@@ -518,8 +523,11 @@ tree_draw(struct tui_view *tv, int y, int h, int w)
 			tui_fill(yy, 0, w, attr);
 		self = t->cpu ? p->self_cpu_ns : p->self_ns;
 		total = t->cpu ? p->total_cpu_ns : p->total_ns;
-		tui_putf(yy, 0, w, attr, "%14.3f %12.3f %10llu", total / 1e6,
-		    self / 1e6, (unsigned long long)p->calls);
+		/* Each value in its column's width, the name after them. */
+		tui_num_fit(tms, sizeof tms, 14, total / 1e6, 3);
+		tui_num_fit(sms, sizeof sms, 12, self / 1e6, 3);
+		tui_count_fit(calls, sizeof calls, 10, p->calls);
+		tui_putf(yy, 0, w, attr, "%14s %12s %10s", tms, sms, calls);
 		ind = (int)(p->depth > 40 ? 40 : p->depth - 1) * 2;
 		name = xasprintf("%*s%s %s", ind, "", !tree_has_kids(t, i) ?
 		    " " : t->open[i] ? "-" : "+", p->func);

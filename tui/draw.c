@@ -382,6 +382,36 @@ tui_putf(int y, int x, int width, int attr, const char *fmt, ...)
 	return (n);
 }
 
+/*
+ * v with prec decimals in at most width columns (len bytes of buf): fewer
+ * decimals when it is wider, else in exponent form, else '#'s, as a
+ * spreadsheet does.  A number from a hostile file must never run into
+ * the column after it (the name a row is about).
+ */
+void
+tui_num_fit(char *buf, size_t len, int width, double v, int prec)
+{
+	int	p;
+
+	for (p = prec; p >= 0; p--) {
+		if (snprintf(buf, len, "%.*f", p, v) <= width)
+			return;
+	}
+	for (p = 6; p >= 0; p--) {
+		if (snprintf(buf, len, "%.*e", p, v) <= width)
+			return;
+	}
+	snprintf(buf, len, "%.*s", width, "################################");
+}
+
+/* A count, as tui_num_fit: exact when it fits. */
+void
+tui_count_fit(char *buf, size_t len, int width, uint64_t v)
+{
+	if (snprintf(buf, len, "%llu", (unsigned long long)v) > width)
+		tui_num_fit(buf, len, width, (double)v, 0);
+}
+
 /* Fill width columns from (y, x) with blanks in attr. */
 void
 tui_fill(int y, int x, int width, int attr)

@@ -111,8 +111,8 @@ static const struct hi_def hi_defs[TUI_HI_COUNT] = {
 	    " directly and through those", hi_imports_cols,
 	    HI_N(hi_imports_cols), 2, 0 },
 	[TUI_HI_HIERARCHY] = { "ModuleHierarchy", "levels: 0 imports nothing,"
-	    " else 1 + its imports' highest", hi_hier_cols,
-	    HI_N(hi_hier_cols), 0, 1 },
+	    " else 1 + its imports' highest; a cycle's modules share one",
+	    hi_hier_cols, HI_N(hi_hier_cols), 0, 1 },
 	[TUI_HI_SIZES] = { "ObjectSizes", "objects by size asked, in powers"
 	    " of two", hi_sizes_cols, HI_N(hi_sizes_cols), 0, 0 },
 	[TUI_HI_FREE] = { "FreeBlocks", NULL, hi_free_cols,
@@ -142,6 +142,7 @@ struct hi_module {
 	uint32_t	 by;		/* modules that import it directly */
 	uint32_t	 by_all;
 	uint32_t	 level;
+	int		 cycle;		/* in an import cycle */
 	char		*imports;	/* names, direct */
 	char		*through;	/* names, only indirect */
 	const char	*mark;		/* TestUnloadModules': "", ++ ... */
@@ -387,50 +388,107 @@ hi_names(struct tui_heapinfo *hi, const uint32_t *list, size_t n)
 	return (out);
 }
 
+/* Tarjan's walk over the imports (hi_levels), on stacks of its own. */
+struct hi_scc {
+	uint32_t	*at;		/* per module: its next import */
+	uint32_t	*idx;		/* its order in the walk; 0: new */
+	uint32_t	*low;
+	uint32_t	*stk;		/* components not yet done */
+	size_t		 ns;
+	size_t		 nc;		/* the walk's path, in hi->todo */
+	uint32_t	 next;
+};
+
+static void
+hi_scc_enter(struct tui_heapinfo *hi, struct hi_scc *c, uint32_t x)
+{
+	c->idx[x] = c->low[x] = ++c->next;
+	c->at[x] = hi->dep_off[x];
+	c->stk[c->ns++] = x;
+	hi->seen[x] = 1;
+	hi->todo[c->nc++] = x;
+}
+
+/*
+ * The component stk[first..ns) is done: every component it imports is
+ * done before it, so its level is one more than the highest of theirs,
+ * and at least 1 for a cycle (each of its modules imports another).
+ */
+static void
+hi_scc_done(struct tui_heapinfo *hi, struct hi_scc *c, size_t first)
+{
+	size_t		i;
+	uint32_t	y, x, j, lvl = c->ns - first > 1;
+
+	for (i = first; i < c->ns; i++) {
+		y = c->stk[i];
+		for (j = hi->dep_off[y]; j < hi->dep_off[y + 1]; j++) {
+			x = hi->dep[j];
+			if (!hi->seen[x] && hi->mod[x].level + 1 > lvl)
+				lvl = hi->mod[x].level + 1;
+		}
+	}
+	for (i = first; i < c->ns; i++) {
+		hi->mod[c->stk[i]].level = lvl;
+		hi->mod[c->stk[i]].cycle = c->ns - first > 1;
+		hi->seen[c->stk[i]] = 0;
+	}
+	c->ns = first;
+}
+
 /*
  * Levels as the seed's ModuleHierarchy: 0 for a module that imports
- * nothing, else one more than the highest of its imports.  A depth-first
- * walk with a stack of its own (a chain of a million modules must not
- * take the C stack); an import that closes a cycle is not followed, so
- * a cycle gets levels from where the walk entered it.
+ * nothing, else one more than the highest of its imports.  The modules
+ * of an import cycle (a strongly connected component of the imports)
+ * share one level and are marked as in a cycle; a walk that stopped
+ * where a cycle closed gave the module it entered last level 0, as if
+ * it imported nothing.  Tarjan's algorithm, with stacks of its own (a
+ * chain of a million modules must not take the C stack).
  */
 static void
 hi_levels(struct tui_heapinfo *hi)
 {
-	size_t		 n = hi->s->nmodules, top, r;
-	uint32_t	*at = xcalloc(n + 1, sizeof *at), m, x;
+	struct hi_scc	 c;
+	size_t		 n = hi->s->nmodules, r, first;
+	uint32_t	 m, x, *up;
 
-	memset(hi->seen, 0, n);		/* 0 new, 1 on the stack, 2 done */
+	memset(&c, 0, sizeof c);
+	c.at = xcalloc(n + 1, sizeof *c.at);
+	c.idx = xcalloc(n + 1, sizeof *c.idx);
+	c.low = xcalloc(n + 1, sizeof *c.low);
+	c.stk = xcalloc(n + 1, sizeof *c.stk);
+	memset(hi->seen, 0, n);		/* on stk: its component not done */
 	for (r = 0; r < n; r++) {
-		if (hi->seen[r])
-			continue;
-		top = 0;
-		hi->todo[top++] = (uint32_t)r;
-		hi->seen[r] = 1;
-		at[r] = hi->dep_off[r];
-		while (top > 0) {
-			m = hi->todo[top - 1];
-			if (at[m] == hi->dep_off[m + 1]) {
-				hi->seen[m] = 2;
-				top--;
-				if (top > 0 && hi->mod[m].level + 1 >
-				    hi->mod[hi->todo[top - 1]].level)
-					hi->mod[hi->todo[top - 1]].level =
-					    hi->mod[m].level + 1;
+		if (c.idx[r] == 0)
+			hi_scc_enter(hi, &c, (uint32_t)r);
+		while (c.nc > 0) {
+			m = hi->todo[c.nc - 1];
+			if (c.at[m] < hi->dep_off[m + 1]) {
+				x = hi->dep[c.at[m]++];
+				if (c.idx[x] == 0)
+					hi_scc_enter(hi, &c, x);
+				else if (hi->seen[x] && c.idx[x] < c.low[m])
+					c.low[m] = c.idx[x];
 				continue;
 			}
-			x = hi->dep[at[m]++];
-			if (hi->seen[x] == 2) {
-				if (hi->mod[x].level + 1 > hi->mod[m].level)
-					hi->mod[m].level = hi->mod[x].level + 1;
-			} else if (hi->seen[x] == 0) {
-				hi->seen[x] = 1;
-				at[x] = hi->dep_off[x];
-				hi->todo[top++] = x;
+			/* m's walk is over: its caller sees as low. */
+			if (--c.nc > 0) {
+				up = &c.low[hi->todo[c.nc - 1]];
+				if (c.low[m] < *up)
+					*up = c.low[m];
 			}
+			/* m is its component's first: the component is done. */
+			if (c.low[m] != c.idx[m])
+				continue;
+			for (first = c.ns; c.stk[first - 1] != m; first--)
+				/* nothing */;
+			hi_scc_done(hi, &c, first - 1);
 		}
 	}
-	free(at);
+	free(c.at);
+	free(c.idx);
+	free(c.low);
+	free(c.stk);
 }
 
 static void
@@ -676,6 +734,11 @@ hi_cell(struct tui_heapinfo *hi, int t, size_t i, int c, uint64_t *key,
 		case 1: *key = m->objects; break;
 		case 2: *key = m->bytes; break;
 		case 3:
+			if (m->cycle && buf != NULL) {
+				snprintf(buf, len, "%s%scycle", m->mark,
+				    *m->mark != '\0' ? " " : "");
+				return (buf);
+			}
 			txt = *m->mark != '\0' ? m->mark : m->by == 0 ?
 			    "top" : "";
 			break;

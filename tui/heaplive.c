@@ -8,14 +8,24 @@
  * longest, runs in a process of its own (profview ingest on the same
  * store), so a hostile or huge file never stops the browser and a
  * cancelled one leaves nothing in the store (the ingest is one
- * transaction).
+ * transaction).  It ends with the browser however the browser ends
+ * (killed at a quit or on SIGTERM, SIGHUP or SIGINT, and by the kernel,
+ * PR_SET_PDEATHSIG, when the browser is killed outright): an ingest left
+ * behind stored a session after profview had gone.
+ *
+ * The sessions an attach makes are kept to --keep (the oldest go, each
+ * with the snapshot file it was made from, by a "profview delete" of
+ * their own: deleting a million blocks takes seconds the map must not
+ * stop for), so --every never fills the disk.
  *
  * Also here: two snapshots of one run compared, as the map shows them
  * (born objects a mark of their own; freed ones where they were, in the
  * cells now free, from a map of their own laid out like the new one's),
  * and the seed's Remain (only the objects there when it was turned on).
  */
+#include <sys/prctl.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/un.h>
 #include <sys/wait.h>
@@ -50,6 +60,16 @@ enum hl_state {
 	HL_ENDED		/* the program is gone */
 };
 
+/* A session this attach made, oldest first: deleted past --keep. */
+struct hl_kept {
+	int64_t		 session;
+	char		*file;		/* the snapshot it was made from */
+	int		 owned;		/* file is ours, dev and ino its */
+	dev_t		 dev;
+	ino_t		 ino;
+	int		 deleting;	/* in the deleter's list */
+};
+
 struct tui_heaplive {
 	char		*sock;
 	uint64_t	 every_ns;	/* 0: only when asked */
@@ -65,9 +85,16 @@ struct tui_heaplive {
 	int		 out;		/* its output */
 	char		 text[1024];
 	size_t		 ntext;
+	char		 waiting[256];	/* what the ingest waits for */
 	int64_t		 session;
 	uint64_t	 t0, t_ask, t_ingest;
 	char		*error;
+	struct hl_kept	 answered;	/* the file, as the answer named it */
+
+	unsigned	 keep;		/* --keep: sessions kept, 0 all */
+	struct hl_kept	*kept;
+	size_t		 nkept;
+	pid_t		 deleter;	/* profview delete, of those deleting */
 
 	/* The load, on a thread with a connection of its own (heapload.c). */
 	struct tui_heapload *load;
@@ -242,15 +269,65 @@ tui_heaplive_snapshot(const char *path, char **file, char **cause)
 
 /* ---- an update, step by step ---------------------------------------- */
 
+/*
+ * The snapshot file of a session to be: deleted with it only if it is
+ * still the very file (device, inode) it was when the agent named it, a
+ * plain file of this user's.  The name comes from the program's socket,
+ * and a hostile one could name any file.
+ */
+static void
+hl_kept_file(struct hl_kept *k, const char *file)
+{
+	struct stat	sb;
+
+	free(k->file);
+	k->file = file != NULL ? xstrdup(file) : NULL;
+	k->owned = file != NULL && lstat(file, &sb) == 0 &&
+	    S_ISREG(sb.st_mode) && sb.st_uid == geteuid();
+	k->dev = k->owned ? sb.st_dev : 0;
+	k->ino = k->owned ? sb.st_ino : 0;
+	k->deleting = 0;
+}
+
+/* Session id, made from the file in k, is the attach's newest. */
+static void
+hl_kept_add(struct tui_heaplive *hl, int64_t id, struct hl_kept *k)
+{
+	size_t	i;
+
+	/* The same bytes again are the same session (ingest's reuse). */
+	for (i = 0; i < hl->nkept; i++) {
+		if (hl->kept[i].session == id) {
+			free(k->file);
+			memset(k, 0, sizeof *k);
+			return;
+		}
+	}
+	hl->kept = xreallocarray(hl->kept, hl->nkept + 1, sizeof *hl->kept);
+	hl->kept[hl->nkept] = *k;
+	hl->kept[hl->nkept++].session = id;
+	memset(k, 0, sizeof *k);
+}
+
+/*
+ * Live on sock, every seconds apart (0: when asked), keeping keep
+ * sessions (0: all); session first, made from file, is the first.
+ */
 struct tui_heaplive *
-tui_heaplive_new(const char *sock, double every)
+tui_heaplive_new(const char *sock, double every, unsigned keep,
+    int64_t first, const char *file)
 {
 	struct tui_heaplive	*hl = xcalloc(1, sizeof *hl);
+	struct hl_kept		 k;
 	pid_t			 pid;
 	char			*cause = NULL;
 	int			 fd;
 
 	hl->sock = xstrdup(sock);
+	hl->keep = keep;
+	memset(&k, 0, sizeof k);
+	hl_kept_file(&k, file);
+	hl_kept_add(hl, first, &k);
 	tui_heaplive_every(hl, every);
 	hl->fd = hl->out = hl->pidfd = -1;
 	hl->state = HL_IDLE;
@@ -339,9 +416,22 @@ hl_stop(struct tui_heaplive *hl)
 void
 tui_heaplive_free(struct tui_heaplive *hl)
 {
+	size_t	i;
+	int	st;
+
 	if (hl == NULL)
 		return;
 	hl_stop(hl);
+	/* A delete cut short rolls back: its sessions stay, and their files. */
+	if (hl->deleter > 0) {
+		kill(hl->deleter, SIGKILL);
+		while (waitpid(hl->deleter, &st, 0) == -1 && errno == EINTR)
+			/* nothing */;
+	}
+	for (i = 0; i < hl->nkept; i++)
+		free(hl->kept[i].file);
+	free(hl->kept);
+	free(hl->answered.file);
 	if (hl->pidfd != -1)
 		close(hl->pidfd);
 	free(hl->sock);
@@ -418,7 +508,8 @@ tui_heaplive_doing(const struct tui_heaplive *hl)
 	case HL_ASKING:
 		return ("taking a snapshot");
 	case HL_INGESTING:
-		return ("storing the snapshot");
+		return (hl->waiting[0] != '\0' ? hl->waiting :
+		    "storing the snapshot");
 	case HL_LOADING:
 		return ("loading the snapshot");
 	default:
@@ -475,6 +566,52 @@ tui_heaplive_start(struct tui_heaplive *hl, const struct analyze_heapview *old,
 }
 
 /*
+ * This program again on the store, in a process of its own: "profview
+ * --db STORE" and the arguments in argv (argv[0] and argv[2], the store,
+ * are filled in here), its output and errors to out (-1: none).  The
+ * process ends with this one: the kernel kills it when the browser
+ * dies, however it dies.  0 if the store is only this process's
+ * (:memory:), or -1 and a cause.
+ */
+static pid_t
+hl_spawn(const char **argv, int out, char **cause)
+{
+	const char	*path = store_path(tui_store());
+	char		 self[PATH_MAX];
+	ssize_t		 n;
+	pid_t		 pid, parent = getpid();
+	sigset_t	 none;
+	int		 devnull;
+
+	if (path == NULL || strcmp(path, ":memory:") == 0 ||
+	    (n = readlink("/proc/self/exe", self, sizeof self - 1)) <= 0)
+		return (0);
+	self[n] = '\0';
+	argv[0] = "profview";
+	argv[2] = path;
+	if ((pid = fork()) == -1) {
+		*cause = xasprintf("fork: %s", strerror(errno));
+		return (-1);
+	}
+	if (pid != 0)
+		return (pid);
+	/* Dead with the browser, even if it died before this line. */
+	if (prctl(PR_SET_PDEATHSIG, SIGKILL) != 0 || getppid() != parent)
+		_exit(127);
+	/* The browser blocks its signals for its signalfd. */
+	sigemptyset(&none);
+	sigprocmask(SIG_SETMASK, &none, NULL);
+	devnull = open("/dev/null", O_RDWR);
+	if (devnull == -1 || dup2(devnull, STDIN_FILENO) == -1 ||
+	    dup2(out != -1 ? out : devnull, STDOUT_FILENO) == -1 ||
+	    dup2(out != -1 ? out : devnull, STDERR_FILENO) == -1)
+		_exit(127);
+	execv(self, (char *const *)argv);
+	dprintf(STDOUT_FILENO, "profview: %s: %s\n", self, strerror(errno));
+	_exit(127);
+}
+
+/*
  * Ingest file as a session: in a process of its own (this program again,
  * "ingest" on the same store), whose output says the session; a store
  * only this process has (:memory:) is written here, while the map waits.
@@ -483,54 +620,53 @@ static int
 hl_ingest_start(struct tui_heaplive *hl, char **cause)
 {
 	struct ingest_opts	 io;
-	const char		*path = store_path(tui_store()), *kind;
-	char			 self[PATH_MAX];
-	ssize_t			 n;
-	int			 p[2], reused, devnull;
+	const char		*kind;
+	const char		*argv[] = { NULL, "--db", NULL, "ingest",
+				    hl->file, NULL };
+	int			 p[2], reused;
 
-	if (path == NULL || strcmp(path, ":memory:") == 0 ||
-	    (n = readlink("/proc/self/exe", self, sizeof self - 1)) <= 0) {
-		memset(&io, 0, sizeof io);
-		if (ingest_file(tui_store(), hl->file, &io, &hl->session,
-		    &kind, &reused, cause) != 0)
-			return (-1);
-		hl->child = 0;
-		return (0);
-	}
-	self[n] = '\0';
 	if (pipe2(p, O_CLOEXEC) != 0) {
 		*cause = xasprintf("pipe: %s", strerror(errno));
 		return (-1);
 	}
-	if ((hl->child = fork()) == -1) {
-		*cause = xasprintf("fork: %s", strerror(errno));
+	hl->child = hl_spawn(argv, p[1], cause);
+	if (hl->child <= 0) {
 		close(p[0]);
 		close(p[1]);
+	}
+	if (hl->child == -1) {
 		hl->child = 0;
 		return (-1);
 	}
 	if (hl->child == 0) {
-		sigset_t	none;
-
-		/* The browser blocks its signals for its signalfd. */
-		sigemptyset(&none);
-		sigprocmask(SIG_SETMASK, &none, NULL);
-		devnull = open("/dev/null", O_RDONLY);
-		if (devnull == -1 || dup2(devnull, STDIN_FILENO) == -1 ||
-		    dup2(p[1], STDOUT_FILENO) == -1 ||
-		    dup2(p[1], STDERR_FILENO) == -1)
-			_exit(127);
-		execl(self, "profview", "--db", path, "ingest", hl->file,
-		    (char *)NULL);
-		dprintf(STDOUT_FILENO, "profview: %s: %s\n", self,
-		    strerror(errno));
-		_exit(127);
+		memset(&io, 0, sizeof io);
+		return (ingest_file(tui_store(), hl->file, &io, &hl->session,
+		    &kind, &reused, cause));
 	}
 	close(p[1]);
+	hl->waiting[0] = '\0';
 	hl->out = p[0];
 	fcntl(hl->out, F_SETFL, fcntl(hl->out, F_GETFL) | O_NONBLOCK);
 	hl->ntext = 0;
 	return (0);
+}
+
+/*
+ * What the ingest has said so far: that it waits for another process's
+ * lock on the store (main.c's main_waiting), for the status line.
+ */
+static void
+hl_ingest_waits(struct tui_heaplive *hl)
+{
+	const char	*w;
+	char		*nl;
+	size_t		 n;
+
+	if ((w = strstr(hl->text, ": waiting for ")) == NULL)
+		return;
+	n = (nl = strchr(w, '\n')) != NULL ? (size_t)(nl - w) : strlen(w);
+	snprintf(hl->waiting, sizeof hl->waiting, "storing the snapshot%.*s",
+	    (int)n, w);
 }
 
 /*
@@ -543,8 +679,8 @@ hl_ingest_poll(struct tui_heaplive *hl, uint64_t deadline, char **cause)
 	struct pollfd	 p;
 	ssize_t		 n;
 	uint64_t	 now;
-	char		*end, *nl;
-	long long	 id;
+	char		*end, *nl, *line, *last;
+	long long	 id = 0;
 	int		 st, ms;
 
 	if (hl->child == 0)
@@ -565,6 +701,8 @@ hl_ingest_poll(struct tui_heaplive *hl, uint64_t deadline, char **cause)
 		hl->ntext += (size_t)n;
 		if (hl->ntext == sizeof hl->text - 1)
 			hl->ntext = 0;	/* only the end matters */
+		hl->text[hl->ntext] = '\0';
+		hl_ingest_waits(hl);
 	}
 	hl->text[hl->ntext] = '\0';
 	close(hl->out);
@@ -572,17 +710,29 @@ hl_ingest_poll(struct tui_heaplive *hl, uint64_t deadline, char **cause)
 	while (waitpid(hl->child, &st, 0) == -1 && errno == EINTR)
 		/* nothing */;
 	hl->child = 0;
-	/* "ID\tkind\tfile" on success, else its messages. */
-	id = strtoll(hl->text, &end, 10);
-	if (WIFEXITED(st) && WEXITSTATUS(st) == 0 && end != hl->text &&
-	    *end == '\t' && id > 0) {
+	/*
+	 * "ID\tkind\tfile" on success, after any messages (a wait for the
+	 * lock, warnings); else its messages, the last of them the error.
+	 */
+	last = NULL;
+	for (line = hl->text; *line != '\0'; line = nl + 1) {
+		if ((nl = strchr(line, '\n')) == NULL)
+			nl = line + strlen(line) - 1;
+		else
+			*nl = '\0';
+		if (*line != '\0')
+			last = line;
+		id = strtoll(line, &end, 10);
+		if (end != line && *end == '\t' && id > 0)
+			break;
+	}
+	if (WIFEXITED(st) && WEXITSTATUS(st) == 0 && *line != '\0' &&
+	    id > 0) {
 		hl->session = id;
 		return (0);
 	}
-	if ((nl = strchr(hl->text, '\n')) != NULL)
-		*nl = '\0';
-	*cause = hl->ntext != 0 ? xasprintf("%s", strncmp(hl->text,
-	    "profview: ", 10) == 0 ? hl->text + 10 : hl->text) :
+	*cause = last != NULL ? xasprintf("%s", strncmp(last, "profview: ",
+	    10) == 0 ? last + 10 : last) :
 	    xasprintf("the ingest of %s ended with status %d", hl->file,
 	    WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st));
 	return (-1);
@@ -644,6 +794,7 @@ tui_heaplive_step(struct tui_heaplive *hl, uint64_t deadline,
 			return (0);
 		}
 		hl->t_ask = tui_now_ns();
+		hl_kept_file(&hl->answered, hl->file);
 		if (hl_ingest_start(hl, cause) != 0) {
 			hl->state = HL_IDLE;
 			return (0);
@@ -658,6 +809,7 @@ tui_heaplive_step(struct tui_heaplive *hl, uint64_t deadline,
 			return (0);
 		}
 		hl->t_ingest = tui_now_ns();
+		hl_kept_add(hl, hl->session, &hl->answered);
 		hl->state = HL_LOADING;
 		hl->s = xcalloc(1, sizeof *hl->s);
 		hl->cmp_ns = 0;
@@ -687,6 +839,121 @@ tui_heaplive_step(struct tui_heaplive *hl, uint64_t deadline,
 	default:
 		return (0);
 	}
+}
+
+/* Whether session id is still in the store. */
+static int
+hl_stored(int64_t id)
+{
+	struct store_session	ss;
+
+	if (store_session_get(tui_store(), id, &ss) != 0)
+		return (0);
+	store_session_free(&ss);
+	return (1);
+}
+
+/*
+ * The sessions the deleter was given: those gone from the store leave
+ * the list, each with its file if that is still the one ingested; those
+ * still there (the delete failed: a lock held too long) are tried again
+ * at the next prune.
+ */
+static void
+hl_deleted(struct tui_heaplive *hl)
+{
+	struct hl_kept	*k;
+	struct stat	 sb;
+	size_t		 i, n = 0;
+
+	for (i = 0; i < hl->nkept; i++) {
+		k = &hl->kept[i];
+		if (k->deleting && !hl_stored(k->session)) {
+			if (k->owned && lstat(k->file, &sb) == 0 &&
+			    S_ISREG(sb.st_mode) && sb.st_uid == geteuid() &&
+			    sb.st_dev == k->dev && sb.st_ino == k->ino)
+				unlink(k->file);
+			free(k->file);
+			continue;
+		}
+		k->deleting = 0;
+		hl->kept[n++] = *k;
+	}
+	hl->nkept = n;
+}
+
+/* Whether a delete of --keep's runs. */
+int
+tui_heaplive_deleting(const struct tui_heaplive *hl)
+{
+	return (hl->deleter > 0);
+}
+
+/* A delete that has ended: its sessions and files gone. */
+void
+tui_heaplive_tidy(struct tui_heaplive *hl)
+{
+	int	st;
+
+	if (hl->deleter <= 0 || waitpid(hl->deleter, &st, WNOHANG) <= 0)
+		return;
+	hl->deleter = 0;
+	hl_deleted(hl);
+}
+
+/*
+ * --keep: the oldest sessions this attach made, past the newest keep,
+ * deleted with their snapshot files (never shown, the one the map
+ * shows): by a "profview delete" of its own, or here for a store only
+ * this process has.  One delete at a time; what it leaves is tried
+ * again at the next update.
+ */
+void
+tui_heaplive_prune(struct tui_heaplive *hl, int64_t shown)
+{
+	const char	**argv;
+	char		**ids, *cause = NULL;
+	size_t		  i, n = 0, over;
+
+	tui_heaplive_tidy(hl);
+	if (hl->keep == 0 || hl->nkept <= hl->keep || hl->deleter > 0)
+		return;
+	over = hl->nkept - hl->keep;
+	argv = xcalloc(over + 5, sizeof *argv);
+	ids = xcalloc(over + 1, sizeof *ids);
+	argv[1] = "--db";
+	argv[3] = "delete";
+	for (i = 0; i < hl->nkept && n < over; i++) {
+		if (hl->kept[i].session == shown)
+			continue;
+		hl->kept[i].deleting = 1;
+		ids[n] = xasprintf("%lld", (long long)hl->kept[i].session);
+		argv[4 + n] = ids[n];
+		n++;
+	}
+	if (n != 0) {
+		hl->deleter = hl_spawn(argv, -1, &cause);
+		if (hl->deleter == 0) {
+			/* Only this process has the store: a small one. */
+			for (i = 0; i < hl->nkept; i++) {
+				if (hl->kept[i].deleting &&
+				    store_session_delete(tui_store(),
+				    hl->kept[i].session, &cause) != 0) {
+					free(cause);
+					cause = NULL;
+				}
+			}
+		}
+		if (hl->deleter <= 0) {
+			hl->deleter = 0;
+			hl_deleted(hl);
+		}
+	}
+	free(cause);
+	for (i = 0; i < n; i++)
+		free(ids[i]);
+	free(ids);
+	free(argv);
 }
 
 /*

@@ -2489,9 +2489,14 @@ hm_live_arm(struct tui_view *tv)
 		tui_wake(tv, 0);
 		return;
 	}
-	/* Ended: at once, to say so (hm_live_work), if not said yet. */
+	/*
+	 * Ended: at once, to say so (hm_live_work), if not said yet; in a
+	 * second while --keep's delete runs, to see it end.
+	 */
 	if (tui_heaplive_ended(hm->live)) {
-		tui_wake(tv, hm->live_ended ? 0 : tui_now_ns());
+		tui_wake(tv, !hm->live_ended ? tui_now_ns() :
+		    tui_heaplive_deleting(hm->live) ? tui_now_ns() +
+		    1000000000 : 0);
 		return;
 	}
 	/* Once a second, whether the program is still there. */
@@ -2678,6 +2683,7 @@ hm_live_work(struct tui_view *tv, uint64_t deadline)
 	uint64_t		 due, a, i, l, d, t0;
 	int			 r;
 
+	tui_heaplive_tidy(hm->live);
 	if (!tui_heaplive_busy(hm->live)) {
 		if (deadline == 0)
 			return (0);
@@ -2711,6 +2717,8 @@ hm_live_work(struct tui_view *tv, uint64_t deadline)
 		t0 = tui_now_ns();
 		hm_replace(tv, ns, id, c, tui_heaplive_info(hm->live));
 		hm->swapped = tui_now_ns();
+		/* --keep: the oldest go once the new one is shown. */
+		tui_heaplive_prune(hm->live, id);
 		if (c == NULL)
 			tui_message("error: update: session %lld shown, not"
 			    " compared: %s", (long long)id, cause);

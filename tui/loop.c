@@ -596,6 +596,12 @@ loop_signals(void)
 			loop_die(SIGINT);
 		case SIGTERM:
 		case SIGHUP:
+			/*
+			 * The views' work stops first: an update's ingest
+			 * process must not outlive the browser and store
+			 * its session after it has gone.
+			 */
+			loop_cancel();
 			loop_die((int)si.ssi_signo);
 		case SIGTSTP:
 			loop_suspend();
@@ -1079,7 +1085,8 @@ tui_main(struct store *st, const int64_t *ids, size_t n,
 		/* The map of the first snapshot, which updates then. */
 		if (tui_open_session(opts->attach_session, 1) == 0)
 			tui_heapmap_live(tui_top(), tui_heaplive_new(
-			    opts->attach, opts->every));
+			    opts->attach, opts->every, opts->keep,
+			    opts->attach_session, opts->attach_file));
 	} else if (opts->open != NULL)
 		tui_push(opts->open(opts->open_arg));
 	else if (n == 1)

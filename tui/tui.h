@@ -21,6 +21,8 @@ struct tui_opts {
 	const char	*attach;
 	int64_t		 attach_session;
 	double		 every;		/* --every, seconds; 0 none */
+	unsigned	 keep;		/* --keep: its sessions kept; 0 all */
+	const char	*attach_file;	/* attach_session's snapshot */
 	/* A view to open over the sessions view (else none). */
 	struct tui_view	*(*open)(void *);
 	void	*open_arg;
@@ -467,7 +469,11 @@ struct analyze_heapmap_count;
 struct tui_heaplive;
 struct tui_heapcmp;
 struct tui_heapremain;
-struct tui_heaplive *tui_heaplive_new(const char *, double);
+struct tui_heaplive *tui_heaplive_new(const char *, double, unsigned,
+		    int64_t, const char *);
+void		 tui_heaplive_tidy(struct tui_heaplive *);
+int		 tui_heaplive_deleting(const struct tui_heaplive *);
+void		 tui_heaplive_prune(struct tui_heaplive *, int64_t);
 void		 tui_heaplive_free(struct tui_heaplive *);
 const char	*tui_heaplive_socket(const struct tui_heaplive *);
 int		 tui_heaplive_ended(struct tui_heaplive *);
@@ -590,6 +596,8 @@ void		 tui_fill(int, int, int, int);
 void		 tui_bar(int, int, int, double, int);
 enum tui_color	 tui_heat(double);
 int		 tui_strwidth(const char *);
+void		 tui_num_fit(char *, size_t, int, double, int);
+void		 tui_count_fit(char *, size_t, int, uint64_t);
 
 /* prompt.c */
 void		 tui_prompt_init(void);

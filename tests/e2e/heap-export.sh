@@ -10,7 +10,7 @@ if ! command -v python3 >/dev/null 2>&1; then
 	exit 0
 fi
 heap_setup heap-export
-echo "1..7"
+echo "1..9"
 pv="$build/profview --db $W/pv.db"
 pvheap list -- "$HEAPBIN/list"
 check "list: ran under pvheap ($pv_rc)" test "$pv_rc" = 7
@@ -112,6 +112,21 @@ check "collapsed stacks: outermost frame first, the allocating one last" \
 check "collapsed stacks: the leaked list's site, through leak()" \
     grep -q ';main (list\.c:[0-9]*);leak (list\.c:[0-9]*);build (list\.c:[0-9]*) 160$' \
     "$W/list.collapsed"
+
+# A frame that would retitle the terminal, with a carriage return, a tab
+# and a ';' (issue 18, point 17): the export, which may go to a
+# terminal, has no control byte but its line ends, the frame escaped as
+# vis.c escapes, its ';' a ','.
+$pv --writable sql "UPDATE heap_site SET stack = 'bad' || char(27) ||
+    ']0;owned' || char(7) || char(13) || char(9) || 'x' || char(10) ||
+    stack WHERE session = 1 AND idx = (SELECT min(idx) FROM heap_site
+    WHERE session = 1 AND live_bytes > 0)" > /dev/null
+$pv export -f collapsed 1 > "$W/bad.collapsed" 2> "$W/cs.err"
+check "collapsed stacks: a hostile frame leaves no control byte" \
+    sh -c "python3 '$W/cs.py' '$W/bad.collapsed' '$bytes' >&2 &&
+    ! LC_ALL=C grep -q '[[:cntrl:]]' '$W/bad.collapsed'"
+check "... and is there, escaped" grep -qF \
+    ';bad\x1B]0,owned\x07\r\tx ' "$W/bad.collapsed"
 
 $pv export -f chrome -o "$W/list.json" 1 > /dev/null 2> "$W/chrome.err"
 rc=$?

@@ -4,7 +4,7 @@
 # calls work twice, which calls leaf 1000 times; two static helpers);
 # expected values come from the store, never from the screen.
 . "${top_srcdir:-.}/tests/tui/lib.sh"
-echo 1..13
+echo 1..16
 src=${top_srcdir:-.}
 cp "$src/tests/data/calls.mon" "$dir/calls.mon"
 "$PROFVIEW" --db "$dir/db" ingest "$dir/calls.mon" >/dev/null || exit 1
@@ -73,3 +73,55 @@ ok $? "/ finds the helpers in the tree"
 keys q q q
 wait_file "$dir/status"
 ok $? "q closes the views and quits"
+
+# Values wider than their columns (issue 18, point 21): main's function,
+# its path and its call edge with 9e18 calls and 8e18 ns self, 9e18 ns
+# self+children.  Each value stays within its column, the name after
+# them whole.  cols LINE FROM-TO=NUMBER... FROM-=TEXT: the screen line's
+# columns (from 1) hold those numbers (to a 1e-4 part, no blank inside)
+# and, from a column on, that text.
+python3 - "$src/tests/data/calls.mon" "$dir/wide.mon" <<'PY'
+import sys
+big = "9000000000000000000 8000000000000000000 9000000000000000000"
+out = []
+for l in open(sys.argv[1]).read().splitlines():
+    t = l.split()
+    if t[-5:] == ["jump", "prog", "0x1050", "61", "main"]:
+        l = " ".join([big] + t[3:])
+    elif t[-2:] == ["-", "main"]:
+        l = " ".join(["9000000000000000000"] * 2 + t[2:])
+    elif len(t) == 8 and t[-1] == "main":
+        l = " ".join([big] + t[3:])
+    out.append(l)
+open(sys.argv[2], "w").write("\n".join(out) + "\n")
+PY
+cols() {
+	python3 - "$@" <<'PY'
+import sys
+line = sys.argv[1]
+for spec in sys.argv[2:]:
+    cols, want = spec.split("=", 1)
+    a, b = cols.split("-")
+    if b == "":
+        assert line[int(a) - 1:].rstrip() == want, (spec, line)
+        continue
+    f = line[int(a) - 1:int(b)].strip()
+    assert f and " " not in f, (spec, line)
+    assert abs(float(f) - float(want)) <= abs(float(want)) * 1e-4, \
+        (spec, line)
+PY
+}
+start -- "$dir/wide.mon"
+wait_for "profview: prog: $nf functions" &&
+    cols "$(screen | sed -n 3p)" 1-10=9e18 12-23=8e12 32-45=9e12 63-=main
+ok $? "calls view: values wider than their columns fit them, the name whole"
+keys t
+wait_for "profview: call tree" &&
+    cols "$(screen | sed -n 3p)" 1-14=9e12 16-27=8e12 29-38=9e18 41-="- main"
+ok $? "call tree: values wider than their columns fit them, the name whole"
+keys q
+wait_for "profview: prog: $nf functions" && keys g Enter &&
+    wait_for "profview: main: " && cols "$(screen | sed -n 3p)" 9-18=9e18 \
+    20-33=9e12 35-="(no traced caller)"
+ok $? "callers: values wider than their columns fit them, the name whole"
+keys q q q

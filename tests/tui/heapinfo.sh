@@ -5,7 +5,7 @@
 # and a model of it below decide every row, order, mark and count; a
 # pvheap snapshot stored as a session is checked against the store.
 . "${top_srcdir:-.}/tests/tui/lib.sh"
-echo 1..41
+echo 1..42
 
 cat > "$dir/hi.py" <<'PY'
 import sys
@@ -557,4 +557,23 @@ else
 		ok 0 "stored session" "SKIP pvheap or the test program not built"
 	done
 fi
+
+# An import cycle (issue 18, point 21): app imports liba, liba libb and
+# libc, libb liba again, libc libd.  libd imports nothing (0), libc it
+# (1); liba and libb, the cycle, share one level, one more than libc's
+# (2), and say they are in a cycle; app one more (3).  The walk that
+# stopped where the cycle closed gave libb 0.
+printf 'program\tcyc\nmodule\tapp\t1\nmodule\tliba\t2\t3\nmodule\tlibb\t1
+module\tlibc\t4\nmodule\tlibd\nregion\t0x1000\t0x2000\theap
+type\t0\tNode\nblock\t0x1010\t16\t16\t0\t-\n' > "$dir/cycle.heap"
+heapdemo "$dir/cycle.heap"
+wait_for "heap graph made in " && keys i && wait_for "keys to Modules" &&
+    keys Tab Tab Tab Tab && wait_for "info: ModuleHierarchy" &&
+    same "3 1 16 top app liba
+2 0 0 cycle liba libb, libc
+2 0 0 cycle libb liba
+1 0 0 libc libd
+0 0 0 libd" "$(rows 'level.? +objects.? +bytes' 5)"
+ok $? "ModuleHierarchy: an import cycle's modules share a level, marked cycle"
+keys q q
 finish

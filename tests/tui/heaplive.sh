@@ -5,14 +5,14 @@
 # objects born and freed is checked against the two stored sessions
 # (matched by address and allocation number in SQL), never constants.
 . "${top_srcdir:-.}/tests/tui/lib.sh"
-echo 1..28
+echo 1..36
 build=$(cd "${top_builddir:-.}" && pwd)
 PVHEAP=$build/capture/oberon/pvheap
 PROG=$build/tests/tui/heaplive-prog
 
 if [ ! -x "$PVHEAP" ] || [ ! -x "$PROG" ]; then
 	i=0
-	while [ $i -lt 26 ]; do
+	while [ $i -lt 34 ]; do
 		ok 0 "heaplive" "SKIP pvheap or heaplive-prog not built"
 		i=$((i + 1))
 	done
@@ -270,5 +270,87 @@ ok $? "the program ends during a search: said when the search is done"
 keys q q
 restored
 ok $? "quit: the terminal restored"
+# An update's ingest when profview is ended (issue 18, point 20): the
+# store's write lock held by another process keeps the ingest waiting;
+# SIGTERM (the views' work cancelled) or SIGKILL (the kernel's parent-
+# death signal) to profview ends it too, and once the lock is free no
+# session comes of it.
+gone() {	# gone PID: no such process, or only its zombie
+	! [ -e "/proc/$1" ] || grep -q '^[0-9]* (.*) Z' "/proc/$1/stat"
+}
+lock_store() {
+	rm -f "$dir/locked" "$dir/release"
+	python3 - "$dir/db" "$dir/locked" "$dir/release" <<'PY' &
+import os, sqlite3, sys, time
+c = sqlite3.connect(sys.argv[1], isolation_level=None, timeout=30)
+c.execute("BEGIN IMMEDIATE")
+open(sys.argv[2], "w").write("1")
+while not os.path.exists(sys.argv[3]):
+    time.sleep(0.05)
+c.execute("ROLLBACK")
+PY
+	lock_pid=$!
+	wait_file "$dir/locked"
+}
+prog_start
+for sig in TERM KILL; do
+	start -- --attach "$dir/sock"
+	wait_long "live (pid"
+	n0=$(sql "SELECT max(id) FROM session")
+	lock_store
+	keys u
+	wait_for "storing the snapshot: waiting for process $lock_pid,"
+	ok $? "the update says it waits for the lock's holder ($lock_pid)"
+	pv=$(cat "$dir/pid")
+	child=$(cat /proc/"$pv"/task/*/children 2>/dev/null | tr -d ' ')
+	# (The wrapper's status file: a killed profview leaves the
+	# terminal as it was, where the wrapper's last line may wrap.)
+	[ -n "$child" ] && kill -"$sig" "$pv" && wait_file "$dir/status" &&
+	    wait_until gone "$child"
+	ok $? "SIG$sig to profview during an update: its ingest ends too"
+	touch "$dir/release"
+	wait "$lock_pid"
+	[ -z "$child" ] || wait_until gone "$child"
+	[ "$(sql "SELECT max(id) FROM session")" = "$n0" ]
+	ok $? "... and stores no session after profview has gone"
+done
+prog_end
+
+# --keep 2: an attach keeps its newest two sessions, and their snapshot
+# files, whatever --every makes.
+rm -f "$dir"/*.heap
+prog_start
+n0=$(sql "SELECT coalesce(max(id), 0) FROM session")
+start -- --attach "$dir/sock" --every 0.3 --keep 2
+i=0
+while [ $i -lt 300 ] && [ "$(sql "SELECT max(id) FROM session")" -lt \
+    $((n0 + 5)) ]; do
+	i=$((i + 1))
+	sleep 0.05
+done
+keys :
+keys -l "update off"
+keys Enter
+# Until an update under way when it was said is over (the frame with
+# the message has the title of then).
+wait_for "updates only when asked" && wait_gone "updating:"
+last=$(sql "SELECT max(id) FROM session")
+kept() { sql "SELECT group_concat(id, ' ') FROM (SELECT id FROM session
+    WHERE id > $n0 ORDER BY id)"; }
+kept_is() { [ "$(kept)" = "$1" ]; }
+[ "$last" -ge $((n0 + 5)) ] && wait_until kept_is "$((last - 1)) $last" &&
+    wait_for -E "(\[heapmap\] |now )session $last( |\$)"
+ok $? "--keep 2: of $((last - n0)) sessions, the newest two stay ($(kept))"
+files() {
+	ls "$dir"/*.heap 2>/dev/null | sort | tr '\n' ' '
+}
+files_are() { [ "$(files)" = "$1" ]; }
+want=$(sql "SELECT source FROM session WHERE id > $n0 ORDER BY source" |
+    tr '\n' ' ')
+[ "$(echo $want | wc -w)" = 2 ] && wait_until files_are "$want"
+ok $? "--keep 2: their snapshot files stay, the others' are gone ($(files))"
+keys q q
+prog_end
+
 [ -n "${HLDEBUG:-}" ] && sql "SELECT session, pid, taken, serial, time_ns / 1000000 % 100000 FROM heap" >&2
 finish

@@ -29,7 +29,7 @@ TUI_TESTS = tests/tui/keys.sh tests/tui/hist.sh tests/tui/sql.sh \
 	tests/tui/search.sh tests/tui/escape.sh tests/tui/heapmap.sh \
 	tests/tui/annotate.sh tests/tui/calls.sh tests/tui/heapinfo.sh \
 	tests/tui/heapwalk.sh tests/tui/slots.sh tests/tui/heaplive.sh \
-	tests/tui/demo.sh
+	tests/tui/demo.sh tests/tui/lock.sh
 TESTS += $(TUI_TESTS)
 # slots.sh profiles tests/data/prfd/work on paper (tests/unit/prfd.mk).
 SLOTS_LOG = tests/tui/slots.sh.log

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "kind.h"
+#include "xmalloc.h"
 #include "analyze/analyze.h"
 #include "ingest/ingest.h"
 #include "report/report.h"
@@ -699,6 +700,87 @@ START_TEST(test_report)
 }
 END_TEST
 
+/* Text with every from replaced by to. */
+static char *
+edit_all(const char *text, const char *from, const char *to)
+{
+	const char	*p = text, *at;
+	char		*s = xstrdup(""), *t;
+
+	while ((at = strstr(p, from)) != NULL) {
+		ck_assert_int_ne(asprintf(&t, "%s%.*s%s", s, (int)(at - p), p,
+		    to), -1);
+		free(s);
+		s = t;
+		p = at + strlen(from);
+	}
+	ck_assert_int_ne(asprintf(&t, "%s%s", s, p), -1);
+	free(s);
+	return (t);
+}
+
+/* The bytes below ' ' but line ends, and DEL, in s. */
+static size_t
+controls(const char *s)
+{
+	size_t	n = 0;
+
+	for (; *s != '\0'; s++)
+		n += ((unsigned char)*s < ' ' && *s != '\n') || *s == 0x7f;
+	return (n);
+}
+
+/*
+ * A function named to retitle the terminal, with a line end, and a
+ * command that would clear the screen: the call profiles, which may go
+ * to a terminal, hold none of their bytes raw (issue 18, point 17), and
+ * the names stay on their lines.
+ */
+START_TEST(test_report_hostile_names)
+{
+	struct store_session	 ss;
+	const struct kind	*k = kind_find("mon");
+	static const int	 fmts[] = { REPORT_COLLAPSED,
+				    REPORT_CALLGRIND };
+	void			*model;
+	char			*text, *t2, *cause, *buf = NULL;
+	size_t			 len = 0, i;
+	int64_t			 id;
+	FILE			*f;
+
+	t2 = edit_all(good_text, "leaf", "le%1B]0%3Bowned%07%0Aaf%7F");
+	text = edit_all(t2, "command ./prog a%20b\n",
+	    "command ./prog %1Bc%0D\n");
+	free(t2);
+	ck_assert_msg(ingest(text, strlen(text), &id, &cause) == 0, "%s",
+	    cause);
+	ck_assert_int_eq(store_session_get(st, id, &ss), 0);
+	model = k->model_load(st, id, &cause);
+	ck_assert_msg(model != NULL, "%s", cause);
+	for (i = 0; i < sizeof fmts / sizeof fmts[0]; i++) {
+		f = open_memstream(&buf, &len);
+		ck_assert_msg(report_write(st, &ss, model, fmts[i], f,
+		    &cause) == 0, "%s", cause);
+		fclose(f);
+		ck_assert_msg(controls(buf) == 0, "format %d: %s", fmts[i],
+		    buf);
+		if (fmts[i] == REPORT_COLLAPSED)
+			ck_assert_msg(strstr(buf, "main;work;le\\x1B]0:owned"
+			    "\\x07\\naf\\x7F 500000\n") != NULL, "%s", buf);
+		else
+			ck_assert_msg(strstr(buf, "\ncmd: ./prog \\x1Bc\\r\n")
+			    != NULL && strstr(buf, "\ncfn=le\\x1B]0:owned"
+			    "\\x07\\naf\\x7F\ncalls=1000 0\n") != NULL, "%s",
+			    buf);
+		free(buf);
+		buf = NULL;
+	}
+	k->model_free(model);
+	store_session_free(&ss);
+	free(text);
+}
+END_TEST
+
 static Suite *
 mon_suite(void)
 {
@@ -720,6 +802,7 @@ mon_suite(void)
 	tcase_add_test(tc, test_truncation_every_length);
 	tcase_add_test(tc, test_truncation_every_length_v1);
 	tcase_add_test(tc, test_report);
+	tcase_add_test(tc, test_report_hostile_names);
 	suite_add_tcase(s, tc);
 	return (s);
 }
