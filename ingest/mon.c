@@ -775,6 +775,36 @@ mon_functions(struct mon_rd *r, int64_t count)
 	return (0);
 }
 
+/*
+ * Store path p (its calls read) as the next path: its parent's number,
+ * its function's key (freed here), its depth and times t, as both
+ * versions' [paths] give them.
+ */
+static int
+mon_path_store(struct mon_rd *r, struct store_callpath *p, int64_t parent,
+    char *func, int64_t depth, const int64_t *t)
+{
+	struct ingest_ctx	*ctx = r->ctx;
+	int			 rc;
+
+	p->id = (int64_t)r->npath++;
+	p->parent = parent;
+	p->func = func;
+	p->depth = depth;
+	p->self_ns = t[0];
+	p->total_ns = t[1];
+	p->self_cpu_ns = t[2];
+	p->total_cpu_ns = t[3];
+	p->self_err_ns = t[4];
+	p->total_err_ns = t[5];
+	rc = store_callpath_add(ctx->st, ctx->session, p, r->cpu);
+	free(func);
+	if (rc != 0)
+		return (ingest_store_fail(ctx, "callpath"));
+	ingest_progress(ctx, r->pos);
+	return (0);
+}
+
 /* A function named in [calls] or [paths]: its index, or -1 (failed). */
 static int64_t
 mon_known(struct mon_rd *r, const char *p, size_t len, size_t off,
@@ -846,7 +876,6 @@ mon_paths(struct mon_rd *r, int64_t count)
 	char			*func;
 	int64_t			 i, t[6], fi, parent;
 	size_t			 len, depth, k;
-	int			 rc;
 
 	for (i = 0; i < count; i++) {
 		if (mon_row(r, "[paths]", i, count, 8, 8) != 0)
@@ -891,21 +920,9 @@ mon_paths(struct mon_rd *r, int64_t count)
 		    r->v[7].off, "path", NULL)) == NULL)
 			return (-1);
 		r->fn[fi].pathcalls += p.calls;
-		p.id = (int64_t)r->npath++;
-		p.parent = parent;
-		p.func = func;
-		p.depth = (int64_t)depth;
-		p.self_ns = t[0];
-		p.total_ns = t[1];
-		p.self_cpu_ns = t[2];
-		p.total_cpu_ns = t[3];
-		p.self_err_ns = t[4];
-		p.total_err_ns = t[5];
-		rc = store_callpath_add(ctx->st, ctx->session, &p, r->cpu);
-		free(func);
-		if (rc != 0)
-			return (ingest_store_fail(ctx, "callpath"));
-		ingest_progress(ctx, r->pos);
+		if (mon_path_store(r, &p, parent, func, (int64_t)depth,
+		    t) != 0)
+			return (-1);
 	}
 	return (0);
 }
@@ -979,7 +996,7 @@ mon_paths_tree(struct mon_rd *r, int64_t count)
 	struct mon_tok		*v = r->v;
 	char			*func;
 	int64_t			 i, t[6], fi, parent, depth;
-	int			 rc, null;
+	int			 null;
 
 	for (i = 0; i < count; i++) {
 		if (mon_row(r, "[paths]", i, count, 9, 10) != 0)
@@ -1022,21 +1039,8 @@ mon_paths_tree(struct mon_rd *r, int64_t count)
 		    NULL)) == NULL)
 			return (-1);
 		r->fn[fi].pathcalls += p.calls;
-		p.id = (int64_t)r->npath++;
-		p.parent = parent;
-		p.func = func;
-		p.depth = depth;
-		p.self_ns = t[0];
-		p.total_ns = t[1];
-		p.self_cpu_ns = t[2];
-		p.total_cpu_ns = t[3];
-		p.self_err_ns = t[4];
-		p.total_err_ns = t[5];
-		rc = store_callpath_add(ctx->st, ctx->session, &p, r->cpu);
-		free(func);
-		if (rc != 0)
-			return (ingest_store_fail(ctx, "callpath"));
-		ingest_progress(ctx, r->pos);
+		if (mon_path_store(r, &p, parent, func, depth, t) != 0)
+			return (-1);
 	}
 	return (0);
 }
