@@ -40,6 +40,7 @@ static size_t		 pvt_nlibs;
 static int		 pvt_verbose;
 static int		 pvt_plan_flags;
 static volatile pid_t	 pvt_child;
+static volatile sig_atomic_t pvt_stop;	/* stop waiting for orphans */
 
 static void __attribute__((format(printf, 1, 2)))
 pvt_warn(const char *fmt, ...)
@@ -498,6 +499,8 @@ pvt_forward(int sig)
 {
 	if (pvt_child > 0)
 		kill(pvt_child, sig);
+	else if (sig == SIGTERM || sig == SIGHUP)
+		pvt_stop = 1;	/* the program has ended: see the wait */
 }
 
 /* Die as the program died, or exit with its status. */
@@ -655,9 +658,9 @@ pvt_cmd_run(int argc, char **argv)
 	ign.sa_handler = SIG_IGN;
 	sigaction(SIGINT, &ign, &old_int);
 	sigaction(SIGQUIT, &ign, &old_quit);
+	/* No SA_RESTART: the wait must see a stop come (pvt_stop). */
 	memset(&sa, 0, sizeof sa);
 	sa.sa_handler = pvt_forward;
-	sa.sa_flags = SA_RESTART;
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGHUP, &sa, NULL);
 	sigaction(SIGUSR1, &sa, NULL);
@@ -666,6 +669,15 @@ pvt_cmd_run(int argc, char **argv)
 	sigprocmask(SIG_SETMASK, &mask, NULL);
 
 	for (;;) {
+		/*
+		 * Once the program has ended, its orphans are waited for
+		 * (their counts are the profile's too) until a SIGTERM or
+		 * SIGHUP says to stop: the profile is then written
+		 * with what they counted so far, rather than the signal
+		 * going to a program long gone while pvtrace waits on.
+		 */
+		if (pvt_stop)
+			break;
 		w = waitpid(-1, &st, 0);
 		if (w < 0) {
 			if (errno == EINTR)
@@ -687,6 +699,13 @@ pvt_cmd_run(int argc, char **argv)
 			pvt_child = 0;
 		}
 	}
+	/* Writing the profile (to a FIFO, say) is not cut short by one. */
+	sa.sa_flags = SA_RESTART;
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+	sigaction(SIGUSR1, &sa, NULL);
+	sigaction(SIGUSR2, &sa, NULL);
+	sigaction(SIGALRM, &sa, NULL);
 	mn = pvt_mono();
 	tn = pvt_clock(mono);
 	if (m_end == 0)

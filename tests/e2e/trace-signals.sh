@@ -68,6 +68,40 @@ check "exec: main and 11 dives closed at the exec ($e)" test "$e" = 12
 check "exec: two processes applied the plan" \
     test "$(stat exec processes)" = 2
 
+# The program has ended and left a child that sleeps on, which pvtrace
+# waits for (its counts are the profile's too): a SIGTERM then stops the
+# wait and the profile is written, with the program's status 3 (it went
+# to the ended program, and pvtrace waited the 30 s out).
+"$PVTRACE" -o orphan.mon -p sig.pdt -- "$TD/signals" orphan 30 \
+    >orphan.out 2>orphan.err &
+pv=$!
+# Until pvtrace's only child is the orphan (the program reaped).
+orphan_only() {
+	o=$(sed -n 's/^orphan //p' orphan.out)
+	[ -n "$o" ] &&
+	    [ "$(cat /proc/$pv/task/*/children 2>/dev/null | tr -s ' ' |
+	    sed 's/^ //; s/ $//')" = "$o" ]
+}
+i=0
+while ! orphan_only && [ $i -lt 200 ]; do sleep 0.05; i=$((i + 1)); done
+kill -TERM "$pv"
+i=0
+while kill -0 "$pv" 2>/dev/null && [ $i -lt 200 ]; do
+	sleep 0.05
+	i=$((i + 1))
+done
+if kill -0 "$pv" 2>/dev/null; then
+	r=waiting
+	kill -KILL "$pv"
+else
+	wait "$pv"
+	r=$?
+fi
+[ -n "${o:-}" ] && kill "$o" 2>/dev/null
+check "orphan left: SIGTERM ends the wait, status 3 ($r)" test "$r" = 3
+check "... and the profile is written (main once)" \
+    test "$(field orphan main 1)" = 1
+
 rm -f acc.mon
 "$PVTRACE" -a -o acc.mon -p sig.pdt -- "$TD/signals" >/dev/null
 "$PVTRACE" -a -o acc.mon -p sig.pdt -- "$TD/signals" >/dev/null

@@ -8,6 +8,8 @@
  *	signals segv		a null dereference ten calls deep
  *	signals abort		abort() ten calls deep
  *	signals exec		ten calls deep, exec itself as "signals exit 5"
+ *	signals orphan N	leave a child that sleeps N s, return 3 (it
+ *				prints "orphan PID" first)
  */
 #include <signal.h>
 #include <stdio.h>
@@ -55,6 +57,17 @@ main(int argc, char **argv)
 	printf("stepped %d\n", sink);
 	if (argc > 2 && strcmp(argv[1], "exit") == 0)
 		return (atoi(argv[2]));
+	if (argc > 2 && strcmp(argv[1], "orphan") == 0) {
+		pid_t	pid;
+
+		fflush(stdout);
+		if ((pid = fork()) == 0) {
+			sleep((unsigned)atoi(argv[2]));
+			_exit(0);
+		}
+		printf("orphan %d\n", (int)pid);
+		return (3);
+	}
 	if (argc > 1)
 		dive(10, argv[1], argc > 2 ? atoi(argv[2]) : 0);
 	return (0);
