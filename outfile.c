@@ -85,9 +85,9 @@ outfile_name(struct outfile *o)
 int
 outfile_open(struct outfile *o, const char *path)
 {
-	struct stat	 st;
+	struct stat	 lst, st, now;
 	char		 dir[PATH_MAX];
-	int		 tries;
+	int		 tries, link = 0;
 
 	memset(o, 0, sizeof *o);
 	o->fd = -1;
@@ -96,13 +96,30 @@ outfile_open(struct outfile *o, const char *path)
 		return (-1);
 	}
 	strcpy(o->path, path);
-	if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
+	/*
+	 * A link is followed to a FIFO or device only when it is ours or
+	 * root's (/dev/stdout): one another user put at the name, in a
+	 * shared folder, could lead root's write to any disk, so it is a
+	 * name to replace like any other (or, in a sticky folder, that
+	 * rename is refused).
+	 */
+	if (lstat(path, &lst) == 0 && (!(link = S_ISLNK(lst.st_mode)) ||
+	    lst.st_uid == geteuid() || lst.st_uid == 0) &&
+	    stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
 		if (S_ISDIR(st.st_mode)) {
 			errno = EISDIR;
 			return (-1);
 		}
 		o->direct = 1;
-		o->fd = open(path, O_WRONLY | O_NOCTTY | O_CLOEXEC);
+		o->fd = open(path, O_WRONLY | O_NOCTTY | O_CLOEXEC |
+		    (link ? 0 : O_NOFOLLOW));
+		/* What was looked at is what was opened, or nothing. */
+		if (o->fd != -1 && (fstat(o->fd, &now) != 0 ||
+		    now.st_dev != st.st_dev || now.st_ino != st.st_ino)) {
+			close(o->fd);
+			o->fd = -1;
+			errno = EAGAIN;
+		}
 		return (o->fd);
 	}
 	if (outfile_dir(path, dir, sizeof dir) != 0)

@@ -184,6 +184,47 @@ START_TEST(test_fifo)
 }
 END_TEST
 
+/*
+ * A link another user put at the name, to a FIFO (or a disk): replaced,
+ * not followed (following it, the write would wait for a reader for
+ * ever, or go to the disk); one of ours to a FIFO is followed, as
+ * /dev/stdout is.
+ */
+START_TEST(test_their_link)
+{
+	struct stat	 st;
+	char		 buf[16];
+	pid_t		 pid;
+	int		 fd;
+	ssize_t		 n;
+
+	if (geteuid() != 0)
+		return;		/* only root can give a link away */
+	ck_assert_int_eq(mkfifo(in_dir("pipe"), 0600), 0);
+	ck_assert_int_eq(symlink(in_dir("pipe"), in_dir("theirs")), 0);
+	ck_assert_int_eq(lchown(in_dir("theirs"), 65534, 65534), 0);
+	write_out(in_dir("theirs"), "mine\n");
+	ck_assert_int_eq(lstat(in_dir("theirs"), &st), 0);
+	ck_assert(S_ISREG(st.st_mode));
+	ck_assert_str_eq(contents(in_dir("theirs")), "mine\n");
+	ck_assert_int_eq(lstat(in_dir("pipe"), &st), 0);
+	ck_assert(S_ISFIFO(st.st_mode));
+
+	ck_assert_int_eq(symlink(in_dir("pipe"), in_dir("ours")), 0);
+	if ((pid = fork()) == 0) {
+		write_out(in_dir("ours"), "through\n");
+		_exit(0);
+	}
+	fd = open(in_dir("pipe"), O_RDONLY);
+	ck_assert_int_ge(fd, 0);
+	n = read(fd, buf, sizeof buf - 1);
+	ck_assert_int_eq(n, 8);
+	close(fd);
+	ck_assert_int_eq(lstat(in_dir("ours"), &st), 0);
+	ck_assert(S_ISLNK(st.st_mode));
+}
+END_TEST
+
 /* /dev/null stays the device (as root the old way replaced it). */
 START_TEST(test_device)
 {
@@ -257,6 +298,7 @@ main(void)
 	tcase_add_test(tc, test_replace);
 	tcase_add_test(tc, test_planted_symlink);
 	tcase_add_test(tc, test_fifo);
+	tcase_add_test(tc, test_their_link);
 	tcase_add_test(tc, test_device);
 	tcase_add_test(tc, test_abort);
 	tcase_add_test(tc, test_descriptor);
