@@ -10,6 +10,7 @@
  * in place.  A bad file gets one error that names the file, the byte
  * offset and the field.
  */
+#include <stdarg.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -96,6 +97,29 @@ heap_text(struct ingest_ctx *ctx, struct ingest_heap *h, const char *str,
 }
 
 /*
+ * Refuse the file at field name of record i of section s (tag): every
+ * check of a record names it TAG[i].name, at its offset.
+ */
+static int __attribute__((format(printf, 7, 8)))
+heap_bad(struct ingest_ctx *ctx, const struct ingest_heap_sec *s,
+    const char *tag, uint64_t i, unsigned off, const char *name,
+    const char *fmt, ...)
+{
+	va_list	 ap;
+	char	 field[48], *detail;
+	int	 rc;
+
+	snprintf(field, sizeof field, "%s[%llu].%s", tag,
+	    (unsigned long long)i, name);
+	va_start(ap, fmt);
+	detail = xvasprintf(fmt, ap);
+	va_end(ap);
+	rc = ingest_fail(ctx, heap_at(s, i, off), field, "%s", detail);
+	free(detail);
+	return (rc);
+}
+
+/*
  * A string offset must fall inside STRS, whose last byte is NUL; the
  * string counts towards the text the store gets.
  */
@@ -112,8 +136,8 @@ heap_str(struct ingest_ctx *ctx, struct ingest_heap *h,
 	if (v < h->strs.count)
 		return (heap_text(ctx, h, (const char *)h->strs.p + v,
 		    heap_at(s, i, off), field));
-	return (ingest_fail(ctx, heap_at(s, i, off), field, "string offset"
-	    " %u is past the string table (%llu bytes)", v,
+	return (heap_bad(ctx, s, tag, i, off, name, "string offset %u is"
+	    " past the string table (%llu bytes)", v,
 	    (unsigned long long)h->strs.count));
 }
 
@@ -124,14 +148,11 @@ heap_idx(struct ingest_ctx *ctx, const struct ingest_heap_sec *s,
     const char *ttag, uint64_t n, int none)
 {
 	uint32_t	v = ingest_heap_u32(s, i, off);
-	char		field[48];
 
 	if (v < n || (none && v == HEAPFMT_NONE))
 		return (0);
-	snprintf(field, sizeof field, "%s[%llu].%s", tag,
-	    (unsigned long long)i, name);
-	return (ingest_fail(ctx, heap_at(s, i, off), field, "%u is not a"
-	    " record of %s (%llu records)", v, ttag, (unsigned long long)n));
+	return (heap_bad(ctx, s, tag, i, off, name, "%u is not a record of"
+	    " %s (%llu records)", v, ttag, (unsigned long long)n));
 }
 
 /*
@@ -144,15 +165,11 @@ heap_u63(struct ingest_ctx *ctx, const struct ingest_heap_sec *s,
     const char *tag, uint64_t i, unsigned off, const char *name)
 {
 	uint64_t	v = ingest_heap_u64(s, i, off);
-	char		field[48];
 
 	if (v <= INT64_MAX)
 		return (0);
-	snprintf(field, sizeof field, "%s[%llu].%s", tag,
-	    (unsigned long long)i, name);
-	return (ingest_fail(ctx, heap_at(s, i, off), field, "%llu is 2^63 or"
-	    " more, past what the store's integers hold",
-	    (unsigned long long)v));
+	return (heap_bad(ctx, s, tag, i, off, name, "%llu is 2^63 or more,"
+	    " past what the store's integers hold", (unsigned long long)v));
 }
 
 /*
@@ -166,15 +183,13 @@ heap_run(struct ingest_ctx *ctx, const struct ingest_heap_sec *s,
 {
 	uint64_t	first = ingest_heap_u32(s, i, off);
 	uint64_t	n = ingest_heap_u32(s, i, off + 4);
-	char		field[48];
 	int		bad_first = first > t->count;
 
 	if (first + n <= t->count)
 		return (0);
-	snprintf(field, sizeof field, "%s[%llu].%s", tag,
-	    (unsigned long long)i, bad_first ? fname : nname);
-	return (ingest_fail(ctx, heap_at(s, i, bad_first ? off : off + 4),
-	    field, "records %llu..%llu are past %s (%llu records)",
+	return (heap_bad(ctx, s, tag, i, bad_first ? off : off + 4,
+	    bad_first ? fname : nname, "records %llu..%llu are past %s (%llu"
+	    " records)",
 	    (unsigned long long)first, (unsigned long long)(first + n),
 	    t->tag != NULL ? t->tag : "its section",
 	    (unsigned long long)t->count));
@@ -318,11 +333,10 @@ heap_records(struct ingest_ctx *ctx, struct ingest_heap *h)
 		 */
 		nimp += ingest_heap_u32(s, i, HF_MODS_NIMPORTS);
 		if (nimp > h->imps.count) {
-			snprintf(field, sizeof field, "MODS[%llu].nimports",
-			    (unsigned long long)i);
-			return (ingest_fail(ctx, heap_at(s, i,
-			    HF_MODS_NIMPORTS), field, "the modules claim %llu"
-			    " imports of %llu records", (unsigned long long)nimp,
+			return (heap_bad(ctx, s, "MODS", i, HF_MODS_NIMPORTS,
+			    "nimports", "the modules claim %llu"
+			    " imports of %llu records",
+			    (unsigned long long)nimp,
 			    (unsigned long long)h->imps.count));
 		}
 	}
@@ -346,10 +360,8 @@ heap_records(struct ingest_ctx *ctx, struct ingest_heap *h)
 			return (-1);
 		if (ingest_heap_u64(s, i, HF_REGN_LO) >
 		    ingest_heap_u64(s, i, HF_REGN_HI)) {
-			snprintf(field, sizeof field, "REGN[%llu].hi",
-			    (unsigned long long)i);
-			return (ingest_fail(ctx, heap_at(s, i, HF_REGN_HI),
-			    field, "the region ends before it starts"));
+			return (heap_bad(ctx, s, "REGN", i, HF_REGN_HI, "hi",
+			    "the region ends before it starts"));
 		}
 		if (heap_str(ctx, h, s, "REGN", i, HF_REGN_NAME, "name") ||
 		    heap_idx(ctx, s, "REGN", i, HF_REGN_MODULE, "module",
@@ -404,10 +416,8 @@ heap_records(struct ingest_ctx *ctx, struct ingest_heap *h)
 		/* Frames may be shared between sites, but no deeper. */
 		if (ingest_heap_u32(s, i, HF_SITE_NFRAMES) >
 		    HEAPFMT_DEPTH_MAX) {
-			snprintf(field, sizeof field, "SITE[%llu].nframes",
-			    (unsigned long long)i);
-			return (ingest_fail(ctx, heap_at(s, i,
-			    HF_SITE_NFRAMES), field, "%u frames, more than the"
+			return (heap_bad(ctx, s, "SITE", i, HF_SITE_NFRAMES,
+			    "nframes", "%u frames, more than the"
 			    " %d a stack keeps", ingest_heap_u32(s, i,
 			    HF_SITE_NFRAMES), HEAPFMT_DEPTH_MAX));
 		}
@@ -440,20 +450,16 @@ heap_records(struct ingest_ctx *ctx, struct ingest_heap *h)
 		    heap_u63(ctx, s, "BLKS", i, HF_BLKS_SEQ, "seq"))
 			return (-1);
 		if (i != 0 && addr <= prev) {
-			snprintf(field, sizeof field, "BLKS[%llu].addr",
-			    (unsigned long long)i);
-			return (ingest_fail(ctx, heap_at(s, i, HF_BLKS_ADDR),
-			    field, "%#llx is not above the block before it"
+			return (heap_bad(ctx, s, "BLKS", i, HF_BLKS_ADDR,
+			    "addr", "%#llx is not above the block before it"
 			    " (%#llx): blocks go by address",
 			    (unsigned long long)addr,
 			    (unsigned long long)prev));
 		}
 		if (size > UINT64_MAX - addr || (i + 1 < nblk &&
 		    addr + size > ingest_heap_u64(s, i + 1, HF_BLKS_ADDR))) {
-			snprintf(field, sizeof field, "BLKS[%llu].size",
-			    (unsigned long long)i);
-			return (ingest_fail(ctx, heap_at(s, i, HF_BLKS_SIZE),
-			    field, "%llu bytes at %#llx run into the next"
+			return (heap_bad(ctx, s, "BLKS", i, HF_BLKS_SIZE,
+			    "size", "%llu bytes at %#llx run into the next"
 			    " block", (unsigned long long)size,
 			    (unsigned long long)addr));
 		}
@@ -462,32 +468,27 @@ heap_records(struct ingest_ctx *ctx, struct ingest_heap *h)
 		 * the sizes (the blocks do not overlap), and its usable size.
 		 */
 		if (size > INT64_MAX - addr) {
-			snprintf(field, sizeof field, "BLKS[%llu].size",
-			    (unsigned long long)i);
-			return (ingest_fail(ctx, heap_at(s, i, HF_BLKS_SIZE),
-			    field, "%llu bytes at %#llx end at 2^63 or more,"
+			return (heap_bad(ctx, s, "BLKS", i, HF_BLKS_SIZE,
+			    "size", "%llu bytes at %#llx end at 2^63 or more,"
 			    " past what the store's integers hold",
 			    (unsigned long long)size,
 			    (unsigned long long)addr));
 		}
 		if (ingest_heap_u32(s, i, HF_BLKS_SLACK) > INT64_MAX - size) {
-			snprintf(field, sizeof field, "BLKS[%llu].slack",
-			    (unsigned long long)i);
-			return (ingest_fail(ctx, heap_at(s, i, HF_BLKS_SLACK),
-			    field, "%u bytes past the %llu asked for make"
+			return (heap_bad(ctx, s, "BLKS", i, HF_BLKS_SLACK,
+			    "slack", "%u bytes past the %llu asked for make"
 			    " 2^63 or more", ingest_heap_u32(s, i,
 			    HF_BLKS_SLACK), (unsigned long long)size));
 		}
 		/* The heap map draws usable sizes: they must not overlap. */
 		if (i + 1 < nblk && addr + size + ingest_heap_u32(s, i,
 		    HF_BLKS_SLACK) > ingest_heap_u64(s, i + 1, HF_BLKS_ADDR)) {
-			snprintf(field, sizeof field, "BLKS[%llu].slack",
-			    (unsigned long long)i);
-			return (ingest_fail(ctx, heap_at(s, i, HF_BLKS_SLACK),
-			    field, "%llu usable bytes at %#llx run into the next"
-			    " block", (unsigned long long)(size +
-			    ingest_heap_u32(s, i, HF_BLKS_SLACK)),
-			    (unsigned long long)addr));
+			return (heap_bad(ctx, s, "BLKS", i, HF_BLKS_SLACK,
+			    "slack",
+			    "%llu usable bytes at %#llx run into the next"
+			    " block",
+			    (unsigned long long)(size + ingest_heap_u32(s, i,
+			    HF_BLKS_SLACK)), (unsigned long long)addr));
 		}
 		if (heap_idx(ctx, s, "BLKS", i, HF_BLKS_SITE, "site", "SITE",
 		    h->site.count, 1) ||
@@ -509,10 +510,8 @@ heap_records(struct ingest_ctx *ctx, struct ingest_heap *h)
 		    nblk, 0))
 			return (-1);
 		if (i != 0 && (src < psrc || (src == psrc && word <= pword))) {
-			snprintf(field, sizeof field, "EDGS[%llu].src",
-			    (unsigned long long)i);
-			return (ingest_fail(ctx, heap_at(s, i, HF_EDGS_SRC),
-			    field, "edges go by source block and word: %llu"
+			return (heap_bad(ctx, s, "EDGS", i, HF_EDGS_SRC, "src",
+			    "edges go by source block and word: %llu"
 			    " word %llu follows %llu word %llu",
 			    (unsigned long long)src, (unsigned long long)word,
 			    (unsigned long long)psrc,
@@ -520,10 +519,8 @@ heap_records(struct ingest_ctx *ctx, struct ingest_heap *h)
 		}
 		if (word * 8 + 8 > ingest_heap_u64(&h->blks, src,
 		    HF_BLKS_SIZE)) {
-			snprintf(field, sizeof field, "EDGS[%llu].src_word",
-			    (unsigned long long)i);
-			return (ingest_fail(ctx, heap_at(s, i,
-			    HF_EDGS_SRC_WORD), field, "word %llu is past the"
+			return (heap_bad(ctx, s, "EDGS", i, HF_EDGS_SRC_WORD,
+			    "src_word", "word %llu is past the"
 			    " %llu bytes of block %llu",
 			    (unsigned long long)word,
 			    (unsigned long long)ingest_heap_u64(&h->blks, src,
@@ -537,10 +534,8 @@ heap_records(struct ingest_ctx *ctx, struct ingest_heap *h)
 		size = ingest_heap_u64(&h->blks, dst, HF_BLKS_SIZE);
 		if (off != HEAPFMT_OFF_MASK && off >= size && !(size == 0 &&
 		    off == 0)) {
-			snprintf(field, sizeof field, "EDGS[%llu].dst_off",
-			    (unsigned long long)i);
-			return (ingest_fail(ctx, heap_at(s, i,
-			    HF_EDGS_DST_OFF), field, "offset %llu is outside"
+			return (heap_bad(ctx, s, "EDGS", i, HF_EDGS_DST_OFF,
+			    "dst_off", "offset %llu is outside"
 			    " the %llu bytes of block %u",
 			    (unsigned long long)off, (unsigned long long)size,
 			    dst));
@@ -559,10 +554,8 @@ heap_records(struct ingest_ctx *ctx, struct ingest_heap *h)
 		size = ingest_heap_u64(&h->blks, dst, HF_BLKS_SIZE);
 		if (off != HEAPFMT_OFF_MASK && off >= size && !(size == 0 &&
 		    off == 0)) {
-			snprintf(field, sizeof field, "ROOT[%llu].dst_off",
-			    (unsigned long long)i);
-			return (ingest_fail(ctx, heap_at(s, i,
-			    HF_ROOT_DST_OFF), field, "offset %llu is outside"
+			return (heap_bad(ctx, s, "ROOT", i, HF_ROOT_DST_OFF,
+			    "dst_off", "offset %llu is outside"
 			    " the %llu bytes of block %u",
 			    (unsigned long long)off, (unsigned long long)size,
 			    dst));
