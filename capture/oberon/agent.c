@@ -34,6 +34,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/random.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
@@ -1223,8 +1224,8 @@ agent_say(const char *fmt, ...)
 	va_list		ap;
 	int		n;
 
-	if (agent_opts.quiet || err_fd == -1)
-		return;
+	if (err_fd == -1)
+		return;		/* -q, or no standard error at start */
 	if (fstat(err_fd, &st) != 0 || st.st_dev != err_dev ||
 	    st.st_ino != err_ino)
 		return;		/* closed, or the number is the program's */
@@ -1400,12 +1401,38 @@ serve(int fd)
 {
 	char		 line[64], path[PATH_MAX], reply[PATH_MAX + 16];
 	struct pollfd	 p;
+	struct ucred	 uc;
+	struct timespec	 t0, t;
+	socklen_t	 ulen = sizeof uc;
 	ssize_t		 n;
 	size_t		 got = 0;
+	long		 left;
 
+	/*
+	 * The program's owner (or root) only: the socket is 0600, and a
+	 * snapshot holds the program's memory.
+	 */
+	if (getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &uc, &ulen) != 0 ||
+	    (uc.uid != geteuid() && uc.uid != 0)) {
+		snprintf(reply, sizeof reply, "error not the program's user\n");
+		if (write(fd, reply, strlen(reply)) < 0)
+			return;
+		return;
+	}
+	/*
+	 * The whole request within 2 s, not 2 s a byte: this thread serves
+	 * one client at a time, and a slow one would hold it.
+	 */
+	clock_gettime(CLOCK_MONOTONIC, &t0);
 	p.fd = fd;
 	p.events = POLLIN;
-	while (got < sizeof line - 1 && poll(&p, 1, 2000) == 1) {
+	for (;;) {
+		clock_gettime(CLOCK_MONOTONIC, &t);
+		left = 2000 - ((t.tv_sec - t0.tv_sec) * 1000 +
+		    (t.tv_nsec - t0.tv_nsec) / 1000000);
+		if (got >= sizeof line - 1 || left <= 0 ||
+		    poll(&p, 1, (int)left) != 1)
+			break;
 		if ((n = read(fd, line + got, sizeof line - 1 - got)) <= 0)
 			break;
 		got += (size_t)n;
@@ -1472,6 +1499,7 @@ listen_open(void)
 {
 	struct sockaddr_un	sun;
 	struct stat		st;
+	unsigned		rnd;
 	int			fd;
 
 	if (agent_opts.socket[0] == '\0' || getpid() != main_pid)
@@ -1485,8 +1513,11 @@ listen_open(void)
 	 */
 	memset(&sun, 0, sizeof sun);
 	sun.sun_family = AF_UNIX;
-	if ((size_t)snprintf(sun.sun_path, sizeof sun.sun_path, "%s.%ld",
-	    agent_opts.socket, (long)getpid()) >= sizeof sun.sun_path) {
+	/* A name nobody can take first: the folder may be shared. */
+	if (getrandom(&rnd, sizeof rnd, 0) != (ssize_t)sizeof rnd)
+		rnd = (unsigned)run_clock();
+	if ((size_t)snprintf(sun.sun_path, sizeof sun.sun_path, "%s.%ld.%08x",
+	    agent_opts.socket, (long)getpid(), rnd) >= sizeof sun.sun_path) {
 		agent_say("cannot listen on %s: path too long",
 		    agent_opts.socket);
 		close(fd);
@@ -1502,7 +1533,9 @@ listen_open(void)
 		close(fd);
 		return;
 	}
-	if (listen(fd, 4) != 0 || sock_place(sun.sun_path,
+	/* Its owner's alone, before it listens (the umask is the program's). */
+	if (chmod(sun.sun_path, 0600) != 0 || listen(fd, 4) != 0 ||
+	    sock_place(sun.sun_path,
 	    agent_opts.socket) != 0) {
 		agent_say("cannot listen on %s: %s", agent_opts.socket,
 		    errno == EEXIST ? "it exists and is not a socket" :

@@ -11,7 +11,7 @@
 . "${top_srcdir:-.}/tests/e2e/heap.sh"
 
 heap_setup heap-files
-echo "1..17"
+echo "1..19"
 prog=$HEAPBIN/exits
 AGENT=${PVHEAP_LIB:-$build/capture/oberon/libpvheap.so}
 umask 022
@@ -82,3 +82,33 @@ pvheap o --at-exit --socket "$W/old.sock" -- "$prog"
 check "a socket an earlier run left is replaced (status $pv_rc)" \
     test "$pv_rc" = 0 -a -f "$W/o.heap"
 check "the socket is removed at exit" test ! -e "$W/old.sock"
+
+# The socket is its owner's alone, whatever the program's umask (a
+# snapshot holds the program's memory), and a client must send its
+# request within 2 s in all, not 2 s a byte.
+(umask 022; cd "$W" && exec "$PVHEAP" -q -o "$W/m.heap" --socket \
+    "$W/m.sock" -- sleep 30) > /dev/null 2>&1 &
+mpid=$!
+i=0
+while [ ! -S "$W/m.sock" ] && [ $i -lt 200 ]; do sleep 0.05; i=$((i + 1)); done
+check "the socket is 0600 under umask 022 ($(stat -c %a "$W/m.sock"))" \
+    test "$(stat -c %a "$W/m.sock")" = 600
+slow_client() {
+	python3 -c 'import socket, sys, time
+s = socket.socket(socket.AF_UNIX)
+s.connect(sys.argv[1])
+t = time.monotonic()
+s.settimeout(10)
+try:
+    for c in b"snapshot\n":
+        s.send(bytes([c]))
+        time.sleep(0.5)
+except OSError:
+    pass
+s.recv(100)
+sys.exit(time.monotonic() - t > 3.5)' "$1"
+}
+check "a client dribbling its request is answered or dropped within 2 s" \
+    slow_client "$W/m.sock"
+kill "$mpid" 2>/dev/null
+wait "$mpid" 2>/dev/null
