@@ -220,6 +220,10 @@ outfile_fclose(struct outfile *o, FILE *f)
 {
 	int	bad;
 
+	/*
+	 * A write error stdio kept (ferror) left its errno, ENOSPC say,
+	 * unless something cleared it since: EIO then.
+	 */
 	bad = fflush(f) != 0 || ferror(f);
 	if (bad || outfile_link(o) != 0) {
 		outfile_fabort(o, f);

@@ -275,6 +275,14 @@ tui_heaplive_snapshot(const char *path, char **file, char **cause)
  * plain file of this user's.  The name comes from the program's socket,
  * and a hostile one could name any file.
  */
+/* A plain file of this user's, not followed through a link: its stat. */
+static int
+hl_own_file(const char *file, struct stat *sb)
+{
+	return (lstat(file, sb) == 0 && S_ISREG(sb->st_mode) &&
+	    sb->st_uid == geteuid());
+}
+
 static void
 hl_kept_file(struct hl_kept *k, const char *file)
 {
@@ -282,8 +290,7 @@ hl_kept_file(struct hl_kept *k, const char *file)
 
 	free(k->file);
 	k->file = file != NULL ? xstrdup(file) : NULL;
-	k->owned = file != NULL && lstat(file, &sb) == 0 &&
-	    S_ISREG(sb.st_mode) && sb.st_uid == geteuid();
+	k->owned = file != NULL && hl_own_file(file, &sb);
 	k->dev = k->owned ? sb.st_dev : 0;
 	k->ino = k->owned ? sb.st_ino : 0;
 	k->deleting = 0;
@@ -869,8 +876,7 @@ hl_deleted(struct tui_heaplive *hl)
 	for (i = 0; i < hl->nkept; i++) {
 		k = &hl->kept[i];
 		if (k->deleting && !hl_stored(k->session)) {
-			if (k->owned && lstat(k->file, &sb) == 0 &&
-			    S_ISREG(sb.st_mode) && sb.st_uid == geteuid() &&
+			if (k->owned && hl_own_file(k->file, &sb) &&
 			    sb.st_dev == k->dev && sb.st_ino == k->ino)
 				unlink(k->file);
 			free(k->file);

@@ -597,10 +597,12 @@ loop_signals(void)
 		case SIGTERM:
 		case SIGHUP:
 			/*
-			 * The views' work stops first: an update's ingest
-			 * process must not outlive the browser and store
-			 * its session after it has gone.
+			 * The terminal first (the cancels may wait on a
+			 * thread or a child), then the views' work stops:
+			 * an update's ingest process must not outlive the
+			 * browser and store its session after it has gone.
 			 */
+			loop_restore();
 			loop_cancel();
 			loop_die((int)si.ssi_signo);
 		case SIGTSTP:

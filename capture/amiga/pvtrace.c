@@ -41,6 +41,9 @@ static int		 pvt_verbose;
 static int		 pvt_plan_flags;
 static volatile pid_t	 pvt_child;
 static volatile sig_atomic_t pvt_stop;	/* stop waiting for orphans */
+/* What a run passes on to its program (pvt_forward). */
+static const int	 pvt_forwarded[] = { SIGTERM, SIGHUP, SIGUSR1,
+			     SIGUSR2, SIGALRM };
 
 static void __attribute__((format(printf, 1, 2)))
 pvt_warn(const char *fmt, ...)
@@ -661,11 +664,8 @@ pvt_cmd_run(int argc, char **argv)
 	/* No SA_RESTART: the wait must see a stop come (pvt_stop). */
 	memset(&sa, 0, sizeof sa);
 	sa.sa_handler = pvt_forward;
-	sigaction(SIGTERM, &sa, NULL);
-	sigaction(SIGHUP, &sa, NULL);
-	sigaction(SIGUSR1, &sa, NULL);
-	sigaction(SIGUSR2, &sa, NULL);
-	sigaction(SIGALRM, &sa, NULL);
+	for (i = 0; i < sizeof pvt_forwarded / sizeof pvt_forwarded[0]; i++)
+		sigaction(pvt_forwarded[i], &sa, NULL);
 	sigprocmask(SIG_SETMASK, &mask, NULL);
 
 	for (;;) {
@@ -701,11 +701,8 @@ pvt_cmd_run(int argc, char **argv)
 	}
 	/* Writing the profile (to a FIFO, say) is not cut short by one. */
 	sa.sa_flags = SA_RESTART;
-	sigaction(SIGTERM, &sa, NULL);
-	sigaction(SIGHUP, &sa, NULL);
-	sigaction(SIGUSR1, &sa, NULL);
-	sigaction(SIGUSR2, &sa, NULL);
-	sigaction(SIGALRM, &sa, NULL);
+	for (i = 0; i < sizeof pvt_forwarded / sizeof pvt_forwarded[0]; i++)
+		sigaction(pvt_forwarded[i], &sa, NULL);
 	mn = pvt_mono();
 	tn = pvt_clock(mono);
 	if (m_end == 0)

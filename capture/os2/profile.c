@@ -1050,7 +1050,7 @@ prf_start(struct prf *p)
 {
 	if (p->running)
 		return (ERROR_PRF_ALREADY_STARTED);
-	if (p->ended || p->end_ns != 0 || !pid_exists(p->pid))
+	if (p->end_ns != 0 || !pid_exists(p->pid))
 		return (ERROR_INVALID_PROCID);
 	if (p->pid != 0)
 		maps_read(&p->maps[0], p->pid);

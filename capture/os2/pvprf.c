@@ -24,6 +24,7 @@
 #include "capture/os2/pvprf.h"
 #include "capture/os2/prfd.h"
 #include "capture/os2/pvprfc.h"
+#include "vis.h"
 #include "xmalloc.h"
 #include "outfile.h"
 #include "suggest.h"
@@ -153,8 +154,13 @@ api_fail(const char *what, PID pid, APIRET rc)
 {
 	const char	*why = Dos32ProfileError();
 
-	fprintf(stderr, "pvprf: %s %lu: %lu %s%s%s\n", what, pid, rc,
-	    rc_name(rc), why != NULL ? ": " : "", why != NULL ? why : "");
+	fprintf(stderr, "pvprf: %s %lu: %lu %s", what, pid, rc, rc_name(rc));
+	/* The daemon's words (a path, say) made safe for a terminal. */
+	if (why != NULL) {
+		fputs(": ", stderr);
+		vis_fputs(why, stderr);
+	}
+	fputc('\n', stderr);
 	return (3);
 }
 
