@@ -111,4 +111,5 @@ sys.exit(time.monotonic() - t > 3.5)' "$1"
 check "a client dribbling its request is answered or dropped within 2 s" \
     slow_client "$W/m.sock"
 kill "$mpid" 2>/dev/null
-wait "$mpid" 2>/dev/null
+# (It dies of the SIGTERM it passes on: not this script's status.)
+wait "$mpid" 2>/dev/null || :
