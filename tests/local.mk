@@ -42,6 +42,9 @@ tests_unit_check_outfile_LDADD = $(CHECK_LIBS)
 TESTS += tests/unit/check_outfile
 
 EXTRA_DIST += tools/check.sh tools/slowtui.sh
+# The TAP helper (plan, ok, check, skip, finish) that the shell tests
+# and their shared helpers source.
+EXTRA_DIST += tests/tap.sh
 
 # Each area keeps its tests in its own fragment.
 include $(srcdir)/tests/unit/ingest.mk

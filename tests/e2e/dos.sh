@@ -64,22 +64,7 @@ hex()
 	printf '%d\n' "0x$1"
 }
 
-n=0
-ok()
-{
-	n=$((n + 1))
-	if [ "$1" = 0 ]; then
-		echo "ok $n - $2"
-	else
-		echo "not ok $n - $2"
-	fi
-}
-check()
-{
-	desc=$1
-	shift
-	if "$@"; then ok 0 "$desc"; else ok 1 "$desc"; fi
-}
+. "$top_srcdir/tests/tap.sh"
 
 # pv_ingest FILE: ingest into DOSDIR/pv.db; sets pv_id, keeps stderr in
 # DOSDIR/ingest.err.  Returns profview's status.

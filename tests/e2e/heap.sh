@@ -8,22 +8,7 @@ PVHEAP=${PVHEAP:-$build/capture/oberon/pvheap}
 HEAPSUM=${HEAPSUM:-$build/tests/e2e/heapsum}
 HEAPBIN=$build/tests/data/heap
 
-n=0
-ok()
-{
-	n=$((n + 1))
-	if [ "$1" = 0 ]; then
-		echo "ok $n - $2"
-	else
-		echo "not ok $n - $2"
-	fi
-}
-check()
-{
-	desc=$1
-	shift
-	if "$@"; then ok 0 "$desc"; else ok 1 "$desc"; fi
-}
+. "$top_srcdir/tests/tap.sh"
 
 # heap_setup NAME [valgrind]: a scratch folder W; skip without valgrind
 # when the test needs it.
@@ -31,8 +16,7 @@ heap_setup()
 {
 	if [ "${2:-}" = valgrind ] && ! command -v valgrind >/dev/null 2>&1
 	then
-		echo "1..0 # SKIP valgrind not found"
-		exit 0
+		skip_all "valgrind not found"
 	fi
 	W=$(mktemp -d "${TMPDIR:-/tmp}/profview-$1.XXXXXX")
 	trap 'rm -rf "$W"' EXIT

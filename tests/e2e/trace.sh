@@ -8,17 +8,7 @@ TD=$(cd "$top_builddir" && pwd)/tests/data/trace
 TRACECMP="$top_srcdir/tests/e2e/tracecmp.py"
 W=$(mktemp -d "${TMPDIR:-/tmp}/pvtrace-test.XXXXXX")
 trap '[ -n "${KEEP:-}" ] || rm -rf "$W"' EXIT
-n=0
-
-ok() { n=$((n + 1)); echo "ok $n - $*"; }
-not_ok() { n=$((n + 1)); echo "not ok $n - $*"; }
-check() {
-	d=$1
-	shift
-	if "$@"; then ok "$d"; else not_ok "$d"; fi
-}
-finish() { echo "1..$n"; exit 0; }
-skip_all() { echo "1..0 # SKIP $*"; exit 0; }
+. "$top_srcdir/tests/tap.sh"
 
 need_valgrind() {
 	command -v valgrind >/dev/null 2>&1 ||
@@ -34,11 +24,6 @@ trace() {
 	shift 2
 	(cd "$W" && "$PVTRACE" -o "$name.mon" -p "$name.pdt" -- "$prog" "$@" \
 	    >"$name.out" 2>"$name.err"; echo $? >"$name.rc")
-}
-
-# plan NAME PROG: p1 alone.
-plan() {
-	(cd "$W" && "$PVTRACE" plan -o "$1.pdt" "$2" >"$1.plan")
 }
 
 # callgrind NAME PROG [ARG]...: the oracle's run, one file per process;
@@ -58,8 +43,8 @@ compare() {
 	    "$W"/cg."$1".* >"$W/$1.cmp" 2>&1
 	while IFS= read -r line; do
 		case $line in
-		"ok "*) ok "${line#ok [0-9]* - }" ;;
-		"not ok "*) not_ok "${line#not ok [0-9]* - }" ;;
+		"ok "*) ok 0 "${line#ok [0-9]* - }" ;;
+		"not ok "*) ok 1 "${line#not ok [0-9]* - }" ;;
 		1..*) ;;
 		*) echo "# $line" ;;
 		esac

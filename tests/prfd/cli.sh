@@ -70,7 +70,7 @@ if [ -w /proc/sys/kernel/ns_last_pid ]; then
 	wait "$new" 2>/dev/null
 else
 	"$PVPRF" exit "$old"
-	echo "ok $((n += 1)) # SKIP pid reuse: ns_last_pid needs root"
+	skip "" "pid reuse: ns_last_pid needs root"
 fi
 
 # A reader of our own, to check the records' order and the extension.
@@ -240,7 +240,7 @@ if [ "$(id -u)" = 0 ] && [ "$p" = 2 ] && command -v setpriv >/dev/null; then
 	rm -rf "$U"
 else
 	for k in print ingest; do
-		echo "ok $((n += 1)) # SKIP not root ($k): needs root to" \
+		skip "" "not root ($k): needs root to" \
 		    "become nobody and perf_event_paranoid 2 (it is $p)"
 	done
 fi

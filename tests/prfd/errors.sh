@@ -46,13 +46,13 @@ if [ "$(id -u)" = 0 ]; then
 	check "another user's folder: named ($(cat "$W/e"))" grep -q \
 	    ": 328 ERROR_SYS_INTERNAL: $W/theirs: owned by uid 65534" "$W/e"
 else
-	echo "ok $((n += 1)) # SKIP another user's folder: needs root"
+	skip "" "another user's folder: needs root"
 fi
 
 if [ "$(id -u)" != 0 ] || ! command -v setpriv >/dev/null ||
     ! command -v prlimit >/dev/null; then
 	for k in memlock setuid setuid-daemon; do
-		echo "ok $((n += 1)) # SKIP $k: needs root, setpriv, prlimit"
+		skip "" "$k: needs root, setpriv, prlimit"
 	done
 	finish
 fi
@@ -118,7 +118,7 @@ if reachable "$PVPRFD"; then
 	    sh -c "test -s $l &&
 	    test \"\$(stat -c %u /proc/\$(cat $l))\" = 65534"
 else
-	echo "ok $((n += 1)) # SKIP setuid daemon: nobody cannot reach" \
+	skip "" "setuid daemon: nobody cannot reach" \
 	    "the build tree's pvprfd ($PVPRFD)"
 fi
 [ -s "$l" ] && kill "$(cat "$l")"

@@ -19,17 +19,7 @@ cleanup() {
 	[ -n "${KEEP:-}" ] || rm -rf "$W"
 }
 trap cleanup EXIT
-n=0
-
-ok() { n=$((n + 1)); echo "ok $n - $*"; }
-not_ok() { n=$((n + 1)); echo "not ok $n - $*"; }
-check() {
-	d=$1
-	shift
-	if "$@"; then ok "$d"; else not_ok "$d"; fi
-}
-finish() { echo "1..$n"; exit 0; }
-skip_all() { echo "1..0 # SKIP $*"; exit 0; }
+. "$top_srcdir/tests/tap.sh"
 
 # nobody_tree DIR: copies of what the tests run as nobody (pvprf with
 # the library its $ORIGIN rpath finds, pvprfd, the workload) in DIR,

@@ -9,10 +9,9 @@
 . "${top_srcdir:-.}/tests/tui/lib.sh"
 data="${top_builddir:-.}/tests/data"
 if [ ! -f "$data/attr.com" ] || [ ! -f "$data/attr.lst" ]; then
-	echo "1..0 # SKIP tests/data/attr.com not built (nasm not found)"
-	exit 0
+	skip_all "tests/data/attr.com not built (nasm not found)"
 fi
-echo 1..27
+plan 27
 
 for s in ATTR VINT; do
 	cp "$data/attr.com" "$dir/$s.COM" &&

@@ -6,7 +6,7 @@
 # lane and the buffer band, and the legend of its glyphs.  On vt100 the
 # same things in reverse and bold.
 . "${top_srcdir:-.}/tests/tui/lib.sh"
-echo 1..16
+plan 16
 mkprf && mkovd ovrdemo OVRDEMO || exit 1
 
 # attrs ROW [FROM TO] [all]: the "FG BG FLAGS" the cells of ROW (columns

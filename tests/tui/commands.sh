@@ -3,7 +3,7 @@
 # takes are the session kind's (kind.h), as the man page's generated
 # COMMANDS section lists them: the expectations are read from there.
 . "${top_srcdir:-.}/tests/tui/lib.sh"
-echo 1..10
+plan 10
 src=${top_srcdir:-.}
 mkprf
 python3 "$src/tests/ovdsim/ovdsim.py" ovrdemo "$dir/OVRDEMO" &&

@@ -5,7 +5,7 @@
 # Enter on the hottest symbol of the DOS example annotates it.
 . "${top_srcdir:-.}/tests/tui/lib.sh"
 src=$(cd "${top_srcdir:-.}" && pwd)
-echo 1..8
+plan 8
 
 # demo: examples/demo.sh in an 80x24 pane, on the test's store.
 demo() {

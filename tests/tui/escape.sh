@@ -3,7 +3,7 @@
 # question, a search's marks, a view over another) and never quits
 # profview; q on the last view does.
 . "${top_srcdir:-.}/tests/tui/lib.sh"
-echo 1..14
+plan 14
 mkprf && mkovd ovrdemo OVRDEMO || exit 1
 
 # esc TEXT: Escape alone (termkey waits to see it is not a sequence),

@@ -5,7 +5,7 @@
 # and a model of it below decide every row, order, mark and count; a
 # pvheap snapshot stored as a session is checked against the store.
 . "${top_srcdir:-.}/tests/tui/lib.sh"
-echo 1..42
+plan 42
 
 cat > "$dir/hi.py" <<'PY'
 import sys
@@ -493,10 +493,10 @@ restored
 # A snapshot of 30000 modules (minutes to load under ASan+UBSan: skipped
 # there, the plain build runs it).
 if asan_build "${top_builddir:-.}/tests/tui/heapmap-demo"; then
-	ok 0 "30000 modules in a chain: direct counts only, at once" \
-	    "SKIP minutes under ASan+UBSan"
-	ok 0 "a test unload of its top: one walk, the rest marked *" \
-	    "SKIP minutes under ASan+UBSan"
+	skip "30000 modules in a chain: direct counts only, at once" \
+	    "minutes under ASan+UBSan"
+	skip "a test unload of its top: one walk, the rest marked *" \
+	    "minutes under ASan+UBSan"
 else
 	# A snapshot of 30000 modules, each importing the next: a walk from each
 	# would take minutes, so direct counts only; a test unload of the top
@@ -557,7 +557,7 @@ if [ -x "$PVHEAP" ] && [ -x "$TREE" ] && (cd "$dir" && "$PVHEAP" -o tree.heap \
 	keys q q
 else
 	for i in 1 2; do
-		ok 0 "stored session" "SKIP pvheap or the test program not built"
+		skip "stored session" "pvheap or the test program not built"
 	done
 fi
 

@@ -5,7 +5,7 @@
 # objects born and freed is checked against the two stored sessions
 # (matched by address and allocation number in SQL), never constants.
 . "${top_srcdir:-.}/tests/tui/lib.sh"
-echo 1..36
+plan 36
 build=$(cd "${top_builddir:-.}" && pwd)
 PVHEAP=$build/capture/oberon/pvheap
 PROG=$build/tests/tui/heaplive-prog
@@ -13,7 +13,7 @@ PROG=$build/tests/tui/heaplive-prog
 if [ ! -x "$PVHEAP" ] || [ ! -x "$PROG" ]; then
 	i=0
 	while [ $i -lt 34 ]; do
-		ok 0 "heaplive" "SKIP pvheap or heaplive-prog not built"
+		skip "heaplive" "pvheap or heaplive-prog not built"
 		i=$((i + 1))
 	done
 	finish

@@ -3,7 +3,7 @@
 # view it is pressed in first, then the keys of every view that view
 # leaves alone, the commands, the prompt's and the y/n question's keys.
 . "${top_srcdir:-.}/tests/tui/lib.sh"
-echo 1..17
+plan 17
 mkprf && mkovd ovrdemo OVRDEMO || exit 1
 
 # at REGEX: the first screen line matching REGEX, empty if none.

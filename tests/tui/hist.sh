@@ -3,7 +3,7 @@
 # profile by hits, as perf report does; t shows the buckets.  Expected
 # values come from the store (sqlite3 on the same database).
 . "${top_srcdir:-.}/tests/tui/lib.sh"
-echo 1..29
+plan 29
 mkprf
 
 # pct HITS [OF]: HITS as a percentage of OF (every sample: 2093), as shown.

@@ -9,8 +9,6 @@ export TMUX_TMPDIR
 dir=$(mktemp -d "${TMPDIR:-/tmp}/pvtui.XXXXXX")
 runs=0
 T="tmux -L pvt$$-0 -f /dev/null"
-n=0
-failed=0
 cleanup() {
 	$T kill-server 2>/dev/null
 	rm -rf "$dir"
@@ -18,19 +16,13 @@ cleanup() {
 trap cleanup EXIT
 trap 'exit 1' INT TERM
 
-ok() {	# ok STATUS DESCRIPTION [DIRECTIVE]
-	n=$((n + 1))
-	if [ "$1" -eq 0 ]; then
-		echo "ok $n - $2${3:+ # $3}"
-	else
-		echo "not ok $n - $2${3:+ # $3}"
-		[ -z "${3:-}" ] && failed=1
-		if [ -z "${3:-}" ]; then
-			echo "# screen:"
-			screen | sed 's/^/#   /'
-		fi
-	fi
+# A failed check shows the screen it saw.
+. "${top_srcdir:-.}/tests/tap.sh"
+screen_failed() {
+	echo "# screen:"
+	screen | sed 's/^/#   /'
 }
+tap_on_fail=screen_failed
 
 screen() {
 	$T capture-pane -p 2>/dev/null
@@ -273,8 +265,4 @@ EOS
 restored() {
 	wait_for "profview exited" && wait_file "$dir/stty.after" &&
 	    cmp -s "$dir/stty.before" "$dir/stty.after"
-}
-
-finish() {
-	exit $failed
 }

@@ -4,7 +4,7 @@
 # who holds the lock, before the wait, and opens the file once the lock
 # is free (issue 18, point 21: its screen was blank meanwhile).
 . "${top_srcdir:-.}/tests/tui/lib.sh"
-echo 1..3
+plan 3
 mkprf || exit 1
 # A second file, one count changed: a new session, not the first again.
 python3 - "$dir/DEMO.PRF" "$dir/TWO.PRF" <<'PY'

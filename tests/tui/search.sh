@@ -6,7 +6,7 @@
 # fit, and completes the store's tables and columns in :sql.  Expected
 # values come from the store (sqlite3 on the same database).
 . "${top_srcdir:-.}/tests/tui/lib.sh"
-echo 1..24
+plan 24
 mkprf && mkovd retry RETRY --seed 7 || exit 1
 
 # marks: every row's text in the match colour (bold, underlined, black on

@@ -1,7 +1,7 @@
 #!/bin/sh
 # Screen test: the sessions view.
 . "${top_srcdir:-.}/tests/tui/lib.sh"
-echo 1..8
+plan 8
 mkprf
 python3 - "$dir/TWO.PRF" <<'PY'
 import struct, sys

@@ -7,7 +7,7 @@
 # never from the screen.  Then the same at 20x6 on a vt100 in the C
 # locale.
 . "${top_srcdir:-.}/tests/tui/lib.sh"
-echo 1..15
+plan 15
 src=${top_srcdir:-.}
 cp "${top_builddir:-.}/tests/data/prfd/work" "$dir/work"
 python3 "$src/tests/data/prfd/gen.py" "$dir/work" "$dir/w.prfd" || exit 1

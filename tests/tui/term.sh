@@ -8,7 +8,7 @@
 # alternate screen, mouse reporting, application cursor keys and keypad
 # (tmux reports each mode).
 . "${top_srcdir:-.}/tests/tui/lib.sh"
-echo 1..25
+plan 25
 mkprf
 
 # Alternate screen, application cursor keys, keypad, mouse (normal and

@@ -2,7 +2,7 @@
 # Screen test: the OVD timeline and its unit table.  Expected values come
 # from the store (sqlite3 on the same database), never from the screen.
 . "${top_srcdir:-.}/tests/tui/lib.sh"
-echo 1..39
+plan 39
 src=${top_srcdir:-.}
 # Turbo Pascal's OVRDEMO as the simulator plays it (two units taking
 # turns in a buffer that holds one), and a run with reprieves.

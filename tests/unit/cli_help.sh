@@ -8,15 +8,13 @@
 : "${top_builddir:?}"
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/pvclihelp.XXXXXX") || exit 1
 trap 'rm -rf "$tmp"' EXIT INT TERM
-n=0
-ok() { n=$((n + 1)); echo "ok $n - $1"; }
-notok() { n=$((n + 1)); echo "not ok $n - $1"; }
+. "${top_srcdir:-.}/tests/tap.sh"
 b=$(cd "$top_builddir" && pwd)
 version=$(sed -n 's/^#define PACKAGE_VERSION "\(.*\)"$/\1/p' "$b/config.h")
 tools="profview=$PROFVIEW pvtrace=$b/capture/amiga/pvtrace
 pvheap=$b/capture/oberon/pvheap pvprf=$b/capture/os2/pvprf
 pvprfd=$b/capture/os2/pvprfd"
-echo "1..$((5 * 7 + 10))"
+plan $((5 * 7 + 10))
 
 # run CMD...: its status in rc, its outputs in $tmp/out and $tmp/err.
 run() { "$@" >"$tmp/out" 2>"$tmp/err" </dev/null; rc=$?; }
@@ -34,9 +32,9 @@ for t in $tools; do
 		if [ $rc -eq 0 ] && [ ! -s "$tmp/err" ] &&
 		    head -1 "$tmp/out" | grep -q "^usage: $name " &&
 		    [ "$(grep -c . "$tmp/out")" -gt 3 ]; then
-			ok "$name $h: the usage on stdout, status 0"
+			ok 0 "$name $h: the usage on stdout, status 0"
 		else
-			notok "$name $h: status $rc, stdout $(wc -l \
+			ok 1 "$name $h: status $rc, stdout $(wc -l \
 			    <"$tmp/out") lines, stderr: $(err)"
 		fi
 	done
@@ -44,15 +42,15 @@ for t in $tools; do
 	"$bin" --help >/dev/full 2>/dev/null </dev/null
 	rc=$?
 	if [ $rc -ne 0 ] && [ $rc -ne 2 ]; then
-		ok "$name --help >/dev/full fails ($rc)"
-	else notok "$name --help >/dev/full: status $rc"; fi
+		ok 0 "$name --help >/dev/full fails ($rc)"
+	else ok 1 "$name --help >/dev/full: status $rc"; fi
 	for v in --version -V; do
 		run "$bin" $v
 		if [ $rc -eq 0 ] && [ ! -s "$tmp/err" ] &&
 		    grep -q "^$name .*$version\$" "$tmp/out"; then
-			ok "$name $v: $(cat "$tmp/out")"
+			ok 0 "$name $v: $(cat "$tmp/out")"
 		else
-			notok "$name $v: status $rc, stdout $(cat \
+			ok 1 "$name $v: status $rc, stdout $(cat \
 			    "$tmp/out"), stderr: $(err)"
 		fi
 	done
@@ -60,14 +58,14 @@ for t in $tools; do
 	if [ $rc -eq 2 ] && [ ! -s "$tmp/out" ] &&
 	    grep -q "no-such-option" "$tmp/err" &&
 	    grep -q "^usage: $name " "$tmp/err"; then
-		ok "$name --no-such-option: the usage on stderr, status 2"
+		ok 0 "$name --no-such-option: the usage on stderr, status 2"
 	else
-		notok "$name --no-such-option: status $rc, stderr: $(err)"
+		ok 1 "$name --no-such-option: status $rc, stderr: $(err)"
 	fi
 	# The short usage: the synopsis, not every option's description.
 	if [ $rc -eq 2 ] && ! grep -q -- "--version" "$tmp/err"; then
-		ok "$name --no-such-option: the short usage"
-	else notok "$name --no-such-option: the whole help on stderr"; fi
+		ok 0 "$name --no-such-option: the short usage"
+	else ok 1 "$name --no-such-option: the whole help on stderr"; fi
 done
 
 # expect WHAT STATUS MESSAGE CMD...: exactly that one line on stderr.
@@ -77,16 +75,16 @@ expect() {
 	run "$@"
 	if [ $rc -eq "$want" ] && [ "$(err)" = "$msg" ] &&
 	    [ ! -s "$tmp/out" ]; then
-		ok "$what"
-	else notok "$what: status $rc, stderr: $(err)"; fi
+		ok 0 "$what"
+	else ok 1 "$what: status $rc, stderr: $(err)"; fi
 }
 cd "$tmp" || exit 1
 db="$tmp/store.db"
 expect "profview sesions: unknown command, did you mean sessions" 2 \
     "profview: unknown command 'sesions' (did you mean 'sessions'?)" \
     "$PROFVIEW" --db "$db" sesions
-if [ ! -e "$db" ]; then ok "profview sesions makes no store"
-else notok "profview sesions made $db"; fi
+if [ ! -e "$db" ]; then ok 0 "profview sesions makes no store"
+else ok 1 "profview sesions made $db"; fi
 expect "profview sess: the start of sessions" 2 \
     "profview: unknown command 'sess' (did you mean 'sessions'?)" \
     "$PROFVIEW" --db "$db" sess
@@ -101,8 +99,8 @@ echo "not a profile" >sesions
 run "$PROFVIEW" --db "$db" sesions
 if [ $rc -eq 1 ] && ! grep -q "unknown command" "$tmp/err" &&
     grep -q "sesions" "$tmp/err"; then
-	ok "profview sesions, a file there: read as a file"
-else notok "profview sesions, a file there: status $rc, stderr: $(err)"; fi
+	ok 0 "profview sesions, a file there: read as a file"
+else ok 1 "profview sesions, a file there: status $rc, stderr: $(err)"; fi
 
 expect "pvprf recrd -- ./calc: did you mean record" 2 \
     "pvprf: unknown command 'recrd' (did you mean 'record'?)" \
@@ -111,8 +109,8 @@ run "$b/capture/os2/pvprf" frobnicate 1
 if [ $rc -eq 2 ] && head -1 "$tmp/err" | grep -qx \
     "pvprf: unknown command 'frobnicate'" &&
     grep -q "^usage: pvprf " "$tmp/err"; then
-	ok "pvprf frobnicate 1: unknown command, and the usage"
-else notok "pvprf frobnicate 1: status $rc, stderr: $(err)"; fi
+	ok 0 "pvprf frobnicate 1: unknown command, and the usage"
+else ok 1 "pvprf frobnicate 1: status $rc, stderr: $(err)"; fi
 
 expect "pvtrace plna ./prog: did you mean plan" 2 \
     "pvtrace: unknown command 'plna' (did you mean 'plan'?)" \
@@ -123,5 +121,5 @@ mkdir "$tmp/bin" && printf '#!/bin/sh\nexit 0\n' >"$tmp/bin/plna" &&
 PATH="$tmp/bin:$PATH" run "$b/capture/amiga/pvtrace" plna
 if ! grep -q "unknown command" "$tmp/err" &&
     grep -qF "$tmp/bin/plna" "$tmp/err"; then
-	ok "pvtrace plna, a program on PATH: taken as the program ($rc)"
-else notok "pvtrace plna, a program on PATH: $(err)"; fi
+	ok 0 "pvtrace plna, a program on PATH: taken as the program ($rc)"
+else ok 1 "pvtrace plna, a program on PATH: $(err)"; fi

@@ -14,12 +14,8 @@ bld=$(cd "$top_builddir" && pwd)
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/pvexamples.XXXXXX") || exit 1
 trap 'rm -rf "$tmp"' EXIT
 trap 'exit 1' HUP INT TERM
-echo 1..13
-n=0
-ok() {	# ok STATUS DESCRIPTION
-	n=$((n + 1))
-	if [ "$1" = 0 ]; then echo "ok $n - $2"; else echo "not ok $n - $2"; fi
-}
+. "$top_srcdir/tests/tap.sh"
+plan 13
 pv() { "$PROFVIEW" --db "$tmp/db" "$@"; }
 q() { pv --csv sql "$1" | sed 1d; }
 # wordfreq: the store's heap session has leaks and its mon session
@@ -75,8 +71,7 @@ if [ -f "$bld/capture/dos/work/W10.EXE" ]; then
 	done
 	ok $st "the DOS programs, listings and maps are the build's"
 else
-	n=$((n + 1))
-	echo "ok $n # SKIP the DOS workloads are not built (nasm not found)"
+	skip "" "the DOS workloads are not built (nasm not found)"
 fi
 
 # The recipe of "make examples-c", into a folder of the test's own, on

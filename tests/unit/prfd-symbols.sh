@@ -9,25 +9,23 @@
 : "${PROFVIEW:?}" "${top_srcdir:?}" "${top_builddir:?}"
 prog="$top_builddir/tests/data/prfd/work"
 gen="$top_srcdir/tests/data/prfd/gen.py"
-echo 1..8
+. "$top_srcdir/tests/tap.sh"
+plan 8
 if ! command -v python3 >/dev/null || ! command -v nm >/dev/null ||
     ! command -v objcopy >/dev/null; then
-	for i in 1 2 3 4 5 6 7 8; do echo "ok $i # SKIP no python3, nm or objcopy"; done
+	for i in 1 2 3 4 5 6 7 8; do skip "" "no python3, nm or objcopy"; done
 	exit 0
 fi
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 db="$tmp/s.db"
 cp "$prog" "$tmp/work"
-n=0
-ok() { n=$((n + 1)); echo "ok $n - $1"; }
-notok() { n=$((n + 1)); echo "not ok $n - $1"; }
 pv() { "$PROFVIEW" --db "$db" "$@"; }
 
 python3 "$gen" "$tmp/work" "$tmp/w8.prfd" || exit 1
 id=$(pv ingest "$tmp/w8.prfd" 2>"$tmp/err" | cut -f1)
-if [ -n "$id" ] && [ ! -s "$tmp/err" ]; then ok "width 8 loads, no warning"
-else notok "width 8 loads: $(cat "$tmp/err")"; fi
+if [ -n "$id" ] && [ ! -s "$tmp/err" ]; then ok 0 "width 8 loads, no warning"
+else ok 1 "width 8 loads: $(cat "$tmp/err")"; fi
 
 # nm's functions inside the slot, moved by the bias, against the store's:
 # the bias is the slot's address less the executable segment's page.
@@ -53,8 +51,8 @@ for line in sys.stdin:
 pv sql --csv "SELECT name, addr, size FROM symbol WHERE session = $id" |
     sed 1d | sort > "$tmp/store"
 if [ -s "$tmp/nm" ] && diff "$tmp/nm" "$tmp/store" >&2; then
-	ok "symbols are nm's at the bias ($(wc -l < "$tmp/nm") functions)"
-else notok "symbols differ from nm's"; fi
+	ok 0 "symbols are nm's at the bias ($(wc -l < "$tmp/nm") functions)"
+else ok 1 "symbols differ from nm's"; fi
 
 flat() {
 	pv export -f json "$1" | python3 -c '
@@ -64,8 +62,8 @@ print(" ".join("%s=%d" % (r["symbol"], r["hits"]) for r in d["flat"]))'
 }
 got=$(flat "$id")
 want="five=500 three=300 two=200 (slot 7F1234560000)=50"
-if [ "$got" = "$want" ]; then ok "the exact flat profile: $got"
-else notok "flat profile: got '$got', want '$want'"; fi
+if [ "$got" = "$want" ]; then ok 0 "the exact flat profile: $got"
+else ok 1 "flat profile: got '$got', want '$want'"; fi
 
 # Each detail counter holds the hit table's samples in its bytes.
 got=$(pv sql --csv "SELECT count(*) AS n, sum(hits) AS hits, sum(hits !=
@@ -73,19 +71,19 @@ got=$(pv sql --csv "SELECT count(*) AS n, sum(hits) AS hits, sum(hits !=
     AND h.addr >= b.lo AND h.addr < b.hi)) AS bad FROM bucket b WHERE
     session = $id" | sed 1d)
 if [ "$got" = "768,1050,0" ]; then
-	ok "768 detail counters, 1050 samples, each the hit table's"
-else notok "detail counters: $got"; fi
+	ok 0 "768 detail counters, 1050 samples, each the hit table's"
+else ok 1 "detail counters: $got"; fi
 
 # OS/2's width and no extension: addresses only.
 python3 "$gen" "$tmp/work" "$tmp/w4.prfd" --width 4 --no-ext || exit 1
 id4=$(pv ingest "$tmp/w4.prfd" 2>"$tmp/err" | cut -f1)
 got=$(flat "$id4")
 if [ ! -s "$tmp/err" ] && [ "$got" = "(slot 000000011000)=1000 (slot 000007000000)=50" ]; then
-	ok "width 4 without extension: $got"
-else notok "width 4: '$got' $(cat "$tmp/err")"; fi
+	ok 0 "width 4 without extension: $got"
+else ok 1 "width 4: '$got' $(cat "$tmp/err")"; fi
 if [ "$(pv sql --csv "SELECT count(*) FROM symbol WHERE session = $id4" |
-    sed 1d)" = 0 ]; then ok "no symbols without the extension"
-else notok "symbols without the extension"; fi
+    sed 1d)" = 0 ]; then ok 0 "no symbols without the extension"
+else ok 1 "symbols without the extension"; fi
 
 # Another build-id: the names are not lent.
 python3 "$gen" "$tmp/work" "$tmp/w8b.prfd" --share five=10 || exit 1
@@ -93,8 +91,8 @@ objcopy --remove-section .note.gnu.build-id "$tmp/work"
 idb=$(pv ingest "$tmp/w8b.prfd" 2>"$tmp/err" | cut -f1)
 if grep -q "build-id (none), the dump's" "$tmp/err" &&
     [ "$(pv sql --csv "SELECT count(*) FROM symbol WHERE session = $idb" |
-    sed 1d)" = 0 ]; then ok "another build-id: no symbols, a warning"
-else notok "another build-id: $(cat "$tmp/err")"; fi
+    sed 1d)" = 0 ]; then ok 0 "another build-id: no symbols, a warning"
+else ok 1 "another build-id: $(cat "$tmp/err")"; fi
 
 # A module path that names a FIFO: never opened for reading (it would
 # block), a warning.
@@ -103,5 +101,5 @@ python3 "$gen" "$tmp/work" "$tmp/fifo.prfd" --share two=3 --path "$tmp/fifo" ||
     exit 1
 if timeout 20 "$PROFVIEW" --db "$db" ingest "$tmp/fifo.prfd" 2>"$tmp/err" \
     >/dev/null && grep -q "fifo: not read (not a regular file)" "$tmp/err"
-then ok "a FIFO as the module: a warning, no wait"
-else notok "a FIFO as the module: $(cat "$tmp/err")"; fi
+then ok 0 "a FIFO as the module: a warning, no wait"
+else ok 1 "a FIFO as the module: $(cat "$tmp/err")"; fi

@@ -7,10 +7,7 @@ tmp=$(mktemp -d "${TMPDIR:-/tmp}/pvcli.XXXXXX") || exit 1
 trap 'rm -rf "$tmp"' EXIT INT TERM
 db="$tmp/t.db"
 pv() { "$PROFVIEW" --db "$db" "$@"; }
-n=0
-ok() { n=$((n + 1)); echo "ok $n - $1"; }
-notok() { n=$((n + 1)); echo "not ok $n - $1"; }
-check() { d=$1; shift; if "$@"; then ok "$d"; else notok "$d"; fi; }
+. "${top_srcdir:-.}/tests/tap.sh"
 if command -v python3 >/dev/null 2>&1; then
 	json() { python3 -m json.tool "$1" >/dev/null; }
 	py() { python3 -c "$@"; }
@@ -19,7 +16,7 @@ else
 	    head -c 1 "$1" | grep -q '[[{]'; }
 	py() { echo "# no python3: not checked"; }
 fi
-echo 1..32
+plan 32
 
 # FOO.PRF: PSP 1000h, 8 buckets of a paragraph: 10 0 5 0 0 20 0 3; 2 I/O,
 # 7 DOS, 1 high.  Octal escapes: printf's only portable way to bytes.

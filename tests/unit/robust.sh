@@ -15,17 +15,13 @@ trap cleanup EXIT
 trap 'exit 1' INT TERM
 db="$tmp/t.db"
 pv() { "$PROFVIEW" --db "$db" "$@"; }
-n=0
-ok() { n=$((n + 1)); echo "ok $n - $1"; }
-notok() { n=$((n + 1)); echo "not ok $n - $1"; }
-skip() { n=$((n + 1)); echo "ok $n - $1 # SKIP $2"; }
-check() { d=$1; shift; if "$@"; then ok "$d"; else notok "$d"; fi; }
+. "${top_srcdir:-.}/tests/tap.sh"
 py() { python3 -c "$@"; }
 # Everything into the store file itself, none left in its -wal.
 checkpoint() { py 'import sqlite3, sys
 sqlite3.connect(sys.argv[1]).execute("PRAGMA wal_checkpoint(TRUNCATE)")' \
     "$1"; }
-echo 1..54
+plan 54
 
 # OVD files: version 1, units at 0040h (48 bytes), 0044h, 0048h, one load
 # event at ticks $2 of 0040h into a buffer 3000h..3008h.

@@ -10,10 +10,8 @@ src=$(cd "$top_srcdir" && pwd)
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/pvinstall.XXXXXX") || exit 1
 trap 'rm -rf "$tmp"' EXIT
 trap 'exit 1' INT TERM
-n=0
-check() { d=$1; shift; n=$((n + 1))
-	if "$@"; then echo "ok $n - $d"; else echo "not ok $n - $d"; fi; }
-echo 1..5
+. "$top_srcdir/tests/tap.sh"
+plan 5
 
 check "README: setup.sh install comes before the commands" sh -c \
     'sed -n "/^## Using it/,/^    profview /p" "$1" | grep -q "sh tools/setup.sh install"' \
