@@ -3,10 +3,11 @@
 # sanitizer build (ASan + UBSan, -Werror) from the distribution tarball
 # (make distcheck, which also proves the tarball builds, installs and
 # uninstalls), and as root the tests that drop privileges once more
-# from a copy of the tree in a 0700 folder.  The last line is "N passed,
-# N failed", counting every test point of the runs plus one failure for
-# each step that failed without a failing test (a compile error, say);
-# the exit status is non-zero if anything failed.
+# from a copy of the tree in a 0700 folder.  Each run's count has a line
+# of its own, "check: RUN: N passed, N failed, N skipped", a run whose
+# step failed without a failing test (a compile error, say) counting one
+# failure; the last line, which CI reads, is their sum, "N passed, N
+# failed".  The exit status is non-zero if anything failed.
 #
 # PROFVIEW_NO_SANITIZE=1 skips the second run, PROFVIEW_NO_PRIVDROP=1
 # the third.  Tests can tell the runs apart by PROFVIEW_CHECK_PASS
@@ -18,21 +19,24 @@ if [ ! -f Makefile ]; then
 	echo "check: no Makefile: run tools/setup.sh build (or ./configure)" >&2
 	exit 2
 fi
-log=$(mktemp "${TMPDIR:-/tmp}/profview-check.XXXXXX") || exit 2
-trap 'rm -f "$log" "$log.rc"' EXIT
+log=$(mktemp -d "${TMPDIR:-/tmp}/profview-check.XXXXXX") || exit 2
+trap 'rm -rf "$log"' EXIT
 trap 'exit 1' HUP INT TERM
 status=0
-steps_failed=0
+runs=
 
-# run CMD...: run a step with its output shown and logged.
+# run RUN CMD...: run RUN's step with its output shown, and logged in
+# $log/RUN (its exit status in $log/RUN.rc) to be counted at the end.
 run() {
+	runs="$runs $1"
+	rlog=$log/$1
+	shift
 	echo "check: $*"
-	{ "$@" 2>&1; echo $? >"$log.rc"; } | tee -a "$log"
-	rc=$(cat "$log.rc" 2>/dev/null || echo 1)
+	{ "$@" 2>&1; echo $? >"$rlog.rc"; } | tee "$rlog"
+	rc=$(cat "$rlog.rc" 2>/dev/null || echo 1)
 	if [ "$rc" != 0 ]; then
 		echo "check: failed (exit $rc): $*"
 		status=1
-		steps_failed=$((steps_failed + 1))
 	fi
 }
 
@@ -40,7 +44,7 @@ run() {
 VERBOSE=1
 PROFVIEW_CHECK_PASS=plain
 export VERBOSE PROFVIEW_CHECK_PASS
-run make -j2 check
+run plain make -j2 check
 
 if [ -z "${PROFVIEW_NO_SANITIZE:-}" ]; then
 	# A finding fails the test that made it, with a stack; library leaks
@@ -54,7 +58,7 @@ if [ -z "${PROFVIEW_NO_SANITIZE:-}" ]; then
 	PROFVIEW_CHECK_PASS=sanitizer
 	export ASAN_OPTIONS LSAN_OPTIONS UBSAN_OPTIONS PROFVIEW_CHECK_PASS \
 	    CK_TIMEOUT_MULTIPLIER
-	run make -j2 distcheck \
+	run sanitizer make -j2 distcheck \
 	    DISTCHECK_CONFIGURE_FLAGS="--enable-sanitizers --enable-werror"
 fi
 
@@ -69,7 +73,7 @@ if [ "$(id -u)" = 0 ] && [ -z "${PROFVIEW_NO_PRIVDROP:-}" ] &&
 	PROFVIEW_CHECK_PASS=privdrop
 	export PROFVIEW_CHECK_PASS
 	# Only what those tests need is built (check_PROGRAMS overridden).
-	run sh -c 'make dist >/dev/null && tar -C "$1" -xzf \
+	run privdrop sh -c 'make dist >/dev/null && tar -C "$1" -xzf \
 	    "$(ls -t profview-*.tar.gz | head -1)" && rm -f profview-*.tar.gz &&
 	    cd "$1"/profview-* && ./configure -q --enable-werror >/dev/null &&
 	    make -j2 >/dev/null && make -j2 check \
@@ -79,19 +83,28 @@ if [ "$(id -u)" = 0 ] && [ -z "${PROFVIEW_NO_PRIVDROP:-}" ] &&
 	rm -rf "$home"
 fi
 
-# Automake's harness prints "# PASS:  N" etc. under "Testsuite summary"
-# once per run (VERBOSE repeats them from test-suite.log: not counted).
+# sum WHAT LOG: automake's count of WHAT (PASS, SKIP, ...) in a run's
+# LOG.  Its harness prints "# PASS:  N" etc. under "Testsuite summary"
+# once per "make check" (VERBOSE repeats them from test-suite.log: not
+# counted); SKIP counts each "# SKIP" point and each script skipped
+# whole ("1..0 # SKIP").
 sum() {
 	awk -v k="$1:" '/^Testsuite summary for/ { on = 1; next }
 	    on && $1 == "#" && $2 == k { n += $3 }
 	    on && $1 == "#" && $2 == "ERROR:" { on = 0 }
-	    END { print n + 0 }' "$log"
+	    END { print n + 0 }' "$2"
 }
-pass=$(sum PASS)
-fail=$(( $(sum FAIL) + $(sum ERROR) + $(sum XPASS) ))
-if [ "$fail" -eq 0 ] && [ "$steps_failed" -ne 0 ]; then
-	fail=$steps_failed
-fi
+pass=0
+fail=0
+for r in $runs; do
+	p=$(sum PASS "$log/$r")
+	f=$(( $(sum FAIL "$log/$r") + $(sum ERROR "$log/$r") + \
+	    $(sum XPASS "$log/$r") ))
+	[ "$(cat "$log/$r.rc" 2>/dev/null)" = 0 ] || [ "$f" -ne 0 ] || f=1
+	echo "check: $r: $p passed, $f failed, $(sum SKIP "$log/$r") skipped"
+	pass=$((pass + p))
+	fail=$((fail + f))
+done
 [ "$pass" -gt 0 ] || status=1
 [ "$fail" -eq 0 ] || status=1
 [ "$status" -eq 0 ] || [ "$fail" -ne 0 ] || fail=1
