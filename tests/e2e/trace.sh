@@ -37,7 +37,8 @@ callgrind() {
 	    >"$W/$name.cgout" 2>"$W/$name.cgerr"
 }
 
-# compare NAME [MODULE]: one TAP point per traced function.
+# compare NAME [MODULE]: one TAP point per traced function callgrind saw
+# called, and one for all those it did not (tracecmp.py).
 compare() {
 	python3 "$TRACECMP" --module "${2:-0}" "$W/$1.pdt" "$W/$1.mon" \
 	    "$W"/cg."$1".* >"$W/$1.cmp" 2>&1
