@@ -1,7 +1,8 @@
 # Tests.  Every test speaks TAP, so "make check" counts each test point:
 # Check suites write TAP to stdout (CK_TAP_LOG_FILE_NAME=-), shell tests
-# print it themselves.  tools/check.sh turns the counts into the closing
-# "N passed, N failed" line.
+# print it themselves (tests/tap.sh).  tools/check.sh turns each run's counts
+# into a line of passed, failed and skipped, and their sum into the
+# closing "N passed, N failed" line.
 LOG_DRIVER = env AM_TAP_AWK='$(AWK)' $(SHELL) $(top_srcdir)/build-aux/tap-driver.sh
 # CK_DEFAULT_TIMEOUT: Check's per-test timeout guards against a hang,
 # and brute-force checks of the analyses take seconds on a loaded machine:
@@ -42,8 +43,6 @@ tests_unit_check_outfile_LDADD = $(CHECK_LIBS)
 TESTS += tests/unit/check_outfile
 
 EXTRA_DIST += tools/check.sh tools/slowtui.sh
-# The TAP helper (plan, ok, check, skip, finish) that the shell tests
-# and their shared helpers source.
 EXTRA_DIST += tests/tap.sh
 
 # Each area keeps its tests in its own fragment.
