@@ -11,6 +11,7 @@
 
 #include "xmalloc.h"
 #include "analyze/analyze.h"
+#include "analyze/heap.h"
 #include "report/report.h"
 
 static const struct report_table heap_t_header = {

@@ -18,6 +18,7 @@
 #include "intern.h"
 #include "xmalloc.h"
 #include "analyze/analyze.h"
+#include "analyze/heap.h"
 #include "report/report.h"
 
 /*

@@ -22,6 +22,7 @@
 
 #include "xmalloc.h"
 #include "analyze/analyze.h"
+#include "analyze/heap.h"
 #include "report/report.h"
 
 static const struct report_col heapq_block_cols[] = {

@@ -11,6 +11,7 @@
 
 #include "xmalloc.h"
 #include "analyze/analyze.h"
+#include "analyze/mon.h"
 #include "report/report.h"
 
 static const struct report_table mon_t_header = {

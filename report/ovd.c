@@ -11,6 +11,7 @@
 
 #include "xmalloc.h"
 #include "analyze/analyze.h"
+#include "analyze/ovd.h"
 #include "report/report.h"
 
 static const struct report_table ovd_t_header = {

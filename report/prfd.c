@@ -11,6 +11,7 @@
 
 #include "xmalloc.h"
 #include "analyze/analyze.h"
+#include "analyze/prfd.h"
 #include "report/report.h"
 
 static const struct report_table prfd_t_header = {

@@ -11,6 +11,7 @@
 
 #include "capture/oberon/heapfmt.h"
 #include "analyze/analyze.h"
+#include "analyze/heap.h"
 #include "ingest/ingest.h"
 
 #define MAXSEC	20

@@ -12,6 +12,7 @@
 #include "kind.h"
 #include "xmalloc.h"
 #include "analyze/analyze.h"
+#include "analyze/mon.h"
 #include "ingest/ingest.h"
 #include "report/report.h"
 #include "store/store.h"

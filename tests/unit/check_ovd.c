@@ -13,6 +13,7 @@
 
 #include "kind.h"
 #include "analyze/analyze.h"
+#include "analyze/ovd.h"
 #include "ingest/ingest.h"
 #include "store/store.h"
 #include "tests/unit/testutil.h"

@@ -16,6 +16,7 @@
 #include "xmalloc.h"
 #include "kind.h"
 #include "analyze/analyze.h"
+#include "analyze/ovd.h"
 #include "ingest/ingest.h"
 #include "report/report.h"
 #include "store/store.h"
