@@ -13,7 +13,17 @@
 #include "analyze/mon.h"
 #include "analyze/prfd.h"
 #include "ingest/ingest.h"
+#include "ingest/prfd.h"
+#include "ingest/mon.h"
+#include "ingest/heap.h"
+#include "ingest/ovd.h"
+#include "ingest/prf.h"
 #include "report/report.h"
+#include "report/prfd.h"
+#include "report/mon.h"
+#include "report/heap.h"
+#include "report/ovd.h"
+#include "report/prf.h"
 #include "store/store.h"
 
 const struct kind kind_table[] = {

@@ -23,6 +23,7 @@
 #include "capture/oberon/heapfmt.h"
 #include "ingest/bytes.h"
 #include "ingest/ingest.h"
+#include "ingest/heap.h"
 
 struct heap_known {
 	const char	*tag;

@@ -82,30 +82,6 @@ struct report_cell report_value_cell(const struct store_value *);
 char		*report_cell_show(const struct report_cell *);
 char		*report_cell_brief(const struct report_cell *, size_t, size_t);
 
-/* The kinds' writers (kind.h): tables from the model, and timelines. */
-struct report_trace;
-int		 report_prf(struct store *, const struct store_session *,
-		     const void *, int, FILE *, char **);
-int		 report_ovd(struct store *, const struct store_session *,
-		     const void *, int, FILE *, char **);
-int		 report_ovd_trace(const struct store_session *, const void *,
-		     struct report_trace *);
-int		 report_heap(struct store *, const struct store_session *,
-		     const void *, int, FILE *, char **);
-int		 report_heap_question(struct store *, int64_t, char **, int,
-		     int, FILE *, char **);
-/* heapexport.c: report_heap's formats of its own (kind.h's formats). */
-int		 report_heap_snapshot(struct store *,
-		     const struct store_session *, FILE *, char **);
-int		 report_heap_collapsed(struct store *,
-		     const struct store_session *, FILE *, char **);
-int		 report_mon(struct store *, const struct store_session *,
-		     const void *, int, FILE *, char **);
-int		 report_mon_profile(const struct store_session *, const void *,
-		     int, FILE *, char **);
-int		 report_prfd(struct store *, const struct store_session *,
-		     const void *, int, FILE *, char **);
-
 /*
  * Below: the interface between the files of report/, not for callers.
  */

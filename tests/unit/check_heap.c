@@ -13,6 +13,7 @@
 #include "analyze/analyze.h"
 #include "analyze/heap.h"
 #include "ingest/ingest.h"
+#include "ingest/heap.h"
 
 #define MAXSEC	20
 

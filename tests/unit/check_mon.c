@@ -14,6 +14,7 @@
 #include "analyze/analyze.h"
 #include "analyze/mon.h"
 #include "ingest/ingest.h"
+#include "ingest/mon.h"
 #include "report/report.h"
 #include "store/store.h"
 #include "tests/unit/testutil.h"

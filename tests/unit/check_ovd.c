@@ -15,6 +15,7 @@
 #include "analyze/analyze.h"
 #include "analyze/ovd.h"
 #include "ingest/ingest.h"
+#include "ingest/ovd.h"
 #include "store/store.h"
 #include "tests/unit/testutil.h"
 
