@@ -8,6 +8,7 @@
 #include "xmalloc.h"
 #include "kind.h"
 #include "analyze/analyze.h"
+#include "analyze/hist.h"
 #include "analyze/ovd.h"
 #include "analyze/heap.h"
 #include "analyze/mon.h"

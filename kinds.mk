@@ -3,12 +3,15 @@
 # block here, a line in kind.c's table and one in tui/kinds.c's; every
 # other file it needs is its own (HACKING.md, "Adding a session kind";
 # tests/unit/kindfiles.sh checks that nothing else names a kind).
-# What several kinds share (DOS maps, the histogram, annotate) is in the
-# folders' local.mk.
+# What several kinds share (DOS maps and images, symbols) is in the
+# folders' local.mk; a kind that uses another's files says so ("uses:").
 
-# prf: MS-DOS PROFIL bucket files (its view is the shared histogram).
-libprofview_a_SOURCES += ingest/prf.h ingest/prf.c store/prf.c \
-	report/prf.h report/prf.c
+# prf: MS-DOS PROFIL bucket files, the histogram and annotate views.
+libprofview_a_SOURCES += ingest/prf.h ingest/prf.c ingest/listing.c \
+	store/prf.c analyze/hist.h analyze/hist.c analyze/annotate.c \
+	report/prf.h report/prf.c report/annotate.c
+TUI_SOURCES += tui/hist.c tui/annotate.c
+TUI_TESTS += tests/tui/hist.sh tests/tui/annotate.sh
 include $(srcdir)/tests/unit/prf.mk
 
 # ovd: Turbo Pascal overlay logs, the timeline.
@@ -37,7 +40,8 @@ TUI_SOURCES += tui/calls.c
 TUI_TESTS += tests/tui/calls.sh
 include $(srcdir)/tests/unit/mon.mk
 
-# prfd: Dos32Profile dumps, the slots view.
+# prfd: Dos32Profile dumps, the slots view; uses: prf (a slot's
+# histogram is prf's view of it).
 libprofview_a_SOURCES += ingest/prfd.h ingest/prfd.c store/prfd.c \
 	analyze/prfd.h analyze/prfd.c report/prfd.h report/prfd.c
 TUI_SOURCES += tui/slots.c

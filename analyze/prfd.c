@@ -17,6 +17,7 @@
 
 #include "xmalloc.h"
 #include "analyze/analyze.h"
+#include "analyze/hist.h"
 #include "analyze/prfd.h"
 
 static int

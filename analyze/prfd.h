@@ -6,6 +6,7 @@
 #define ANALYZE_PRFD_H
 
 #include "analyze/analyze.h"
+#include "analyze/hist.h"
 
 /*
  * prfd.c: a Dos32Profile dump (the prfd kind's model).  Shares are of

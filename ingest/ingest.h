@@ -131,10 +131,6 @@ int		 ingest_image_open(struct ingest_ctx *, uint32_t,
 		    struct ingest_image *);
 void		 ingest_image_free(struct ingest_image *);
 
-/* The program's NASM listing (listing.c). */
-int		 ingest_listing_attach(struct ingest_ctx *,
-		    const struct ingest_image *);
-
 /* SHA-256 (sha256.c), hex-encoded into 65 bytes. */
 void		 ingest_sha256(const uint8_t *, size_t, char *);
 

@@ -4,5 +4,4 @@
 # rows of a statement a user typed.
 # Each kind's writer is in its block of kinds.mk.
 libprofview_a_SOURCES += report/report.h report/report.c report/query.c \
-	report/text.c report/csv.c report/json.c report/html.c report/chrome.c \
-	report/annotate.c
+	report/text.c report/csv.c report/json.c report/html.c report/chrome.c

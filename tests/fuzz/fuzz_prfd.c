@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "analyze/analyze.h"
+#include "analyze/hist.h"
 #include "analyze/prfd.h"
 #include "ingest/ingest.h"
 #include "report/report.h"

@@ -24,11 +24,10 @@ tests_tui_heaplive_prog_CFLAGS = $(HEAPTEST_CFLAGS)
 tests_tui_heaplive_prog_LDFLAGS = $(HEAPTEST_LINK) -Wl,--strip-debug
 
 # The core's screen tests; each kind's view's are in its block of kinds.mk.
-TUI_TESTS = tests/tui/keys.sh tests/tui/hist.sh tests/tui/sql.sh \
-	tests/tui/sessions.sh tests/tui/term.sh tests/tui/help.sh \
-	tests/tui/commands.sh tests/tui/colour.sh tests/tui/search.sh \
-	tests/tui/escape.sh tests/tui/annotate.sh tests/tui/demo.sh \
-	tests/tui/lock.sh
+TUI_TESTS = tests/tui/keys.sh tests/tui/sql.sh tests/tui/sessions.sh \
+	tests/tui/term.sh tests/tui/help.sh tests/tui/commands.sh \
+	tests/tui/colour.sh tests/tui/search.sh tests/tui/escape.sh \
+	tests/tui/demo.sh tests/tui/lock.sh
 TESTS += $(TUI_TESTS)
 # slots.sh profiles tests/data/prfd/work on paper (tests/unit/prfd.mk).
 SLOTS_LOG = tests/tui/slots.sh.log
