@@ -27,6 +27,7 @@
 
 #include "xmalloc.h"
 #include "analyze/analyze.h"
+#include "analyze/hist.h"
 
 /* An arena of NUL-terminated texts, addressed by offset. */
 struct ann_arena {

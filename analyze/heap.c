@@ -9,6 +9,7 @@
 
 #include "xmalloc.h"
 #include "analyze/analyze.h"
+#include "analyze/heap.h"
 
 static char *
 heap_dup(const char *s)

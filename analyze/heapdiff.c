@@ -13,6 +13,7 @@
 
 #include "xmalloc.h"
 #include "analyze/analyze.h"
+#include "analyze/heap.h"
 
 #define HD_NONE	ANALYZE_HEAPVIEW_NONE
 

@@ -16,6 +16,7 @@
 
 #include "xmalloc.h"
 #include "analyze/analyze.h"
+#include "analyze/heap.h"
 
 #define HG_NONE		UINT32_MAX
 /* In out[]/in[]: the pointer is interior and no heuristic excuses it. */

@@ -25,6 +25,7 @@
 
 #include "xmalloc.h"
 #include "analyze/analyze.h"
+#include "analyze/heap.h"
 
 #define HM_RUNS_ZOOM	4	/* from here on a level is made as runs */
 #define HM_CK		64	/* blocks between count checkpoints */

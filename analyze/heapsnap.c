@@ -12,6 +12,7 @@
 #include "intern.h"
 #include "xmalloc.h"
 #include "analyze/analyze.h"
+#include "analyze/heap.h"
 
 static uint8_t
 snap_state(const char *state, const char *leak)

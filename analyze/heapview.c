@@ -12,6 +12,7 @@
 
 #include "xmalloc.h"
 #include "analyze/analyze.h"
+#include "analyze/heap.h"
 
 #define HS_NONE	ANALYZE_HEAPVIEW_NONE
 

@@ -25,6 +25,7 @@
 
 #include "xmalloc.h"
 #include "analyze/analyze.h"
+#include "analyze/hist.h"
 
 /* How one raw bucket's unplaced samples are split among its parties. */
 struct hist_split {

@@ -1,4 +1,3 @@
-libprofview_a_SOURCES += analyze/analyze.h analyze/hist.c analyze/ovd.c \
-	analyze/heapgraph.c analyze/heapsnap.c analyze/annotate.c analyze/heap.c \
-	analyze/heapmap.c analyze/heapview.c analyze/heapdiff.c analyze/mon.c \
-	analyze/prfd.c
+# What every kind's model may use (symbols); each kind's model is in its
+# block of kinds.mk.
+libprofview_a_SOURCES += analyze/analyze.h

@@ -8,6 +8,7 @@
 
 #include "xmalloc.h"
 #include "analyze/analyze.h"
+#include "analyze/mon.h"
 
 static char *
 mon_dup(const char *s)

@@ -17,6 +17,8 @@
 
 #include "xmalloc.h"
 #include "analyze/analyze.h"
+#include "analyze/hist.h"
+#include "analyze/prfd.h"
 
 static int
 prfd_sym_cmp(const void *a, const void *b)

@@ -13,6 +13,7 @@
 #include <time.h>
 
 #include "analyze/analyze.h"
+#include "analyze/heap.h"
 #include "heap-shape.h"
 
 static double

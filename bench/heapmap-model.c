@@ -22,6 +22,7 @@
 
 #include "xmalloc.h"
 #include "analyze/analyze.h"
+#include "analyze/heap.h"
 
 #define HB_COLS		200
 #define HB_ROWS		100

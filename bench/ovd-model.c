@@ -12,6 +12,7 @@
 
 #include "xmalloc.h"
 #include "analyze/analyze.h"
+#include "analyze/ovd.h"
 #include "store/store.h"
 
 static size_t

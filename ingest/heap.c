@@ -19,9 +19,11 @@
 
 #include "xmalloc.h"
 #include "analyze/analyze.h"
+#include "analyze/heap.h"
 #include "capture/oberon/heapfmt.h"
 #include "ingest/bytes.h"
 #include "ingest/ingest.h"
+#include "ingest/heap.h"
 
 struct heap_known {
 	const char	*tag;

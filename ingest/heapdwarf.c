@@ -38,6 +38,7 @@
 #include "xmalloc.h"
 #include "capture/oberon/heapfmt.h"
 #include "ingest/ingest.h"
+#include "ingest/heap.h"
 
 #define DT_NONE		INGEST_DT_NONE
 /* Array elements whose pointer fields are spelled out one by one. */

@@ -13,6 +13,7 @@
 #include "xmalloc.h"
 #include "ingest/bytes.h"
 #include "ingest/ingest.h"
+#include "ingest/ovd.h"
 
 #define OVD_VERSION	1
 #define OVD_MARK	0xffff		/* OvrHeapMark: a buffer change follows */

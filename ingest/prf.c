@@ -18,6 +18,7 @@
 #include "xmalloc.h"
 #include "ingest/bytes.h"
 #include "ingest/ingest.h"
+#include "ingest/prf.h"
 
 #define PRF_HEADER	18
 #define PRF_PV32_FIXED	24	/* magic, version, flags, four u32 */

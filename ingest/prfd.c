@@ -36,6 +36,7 @@
 #include "xmalloc.h"
 #include "ingest/bytes.h"
 #include "ingest/ingest.h"
+#include "ingest/prfd.h"
 
 #define PRFD_HEADER	14
 #define PRFD_EXT	0xf0	/* our extension record's us_cmd */

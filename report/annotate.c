@@ -11,6 +11,8 @@
 
 #include "xmalloc.h"
 #include "report/report.h"
+#include "report/prf.h"
+#include "analyze/hist.h"
 
 static const struct report_col ann_insn_cols[] = {
 	{ "percent", "%", 0, 2, 0 },

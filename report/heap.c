@@ -11,7 +11,9 @@
 
 #include "xmalloc.h"
 #include "analyze/analyze.h"
+#include "analyze/heap.h"
 #include "report/report.h"
+#include "report/heap.h"
 
 static const struct report_table heap_t_header = {
 	"heap", "Snapshot", REPORT_OBJECT, REPORT_NOHEAD, report_kv_cols,

@@ -18,7 +18,9 @@
 #include "intern.h"
 #include "xmalloc.h"
 #include "analyze/analyze.h"
+#include "analyze/heap.h"
 #include "report/report.h"
+#include "report/heap.h"
 
 /*
  * The layout, as V8 describes it in each snapshot's meta.  Node and edge

@@ -22,7 +22,9 @@
 
 #include "xmalloc.h"
 #include "analyze/analyze.h"
+#include "analyze/heap.h"
 #include "report/report.h"
+#include "report/heap.h"
 
 static const struct report_col heapq_block_cols[] = {
 	{ "block", "block", 0, 0, 0 },

@@ -11,7 +11,9 @@
 
 #include "xmalloc.h"
 #include "analyze/analyze.h"
+#include "analyze/mon.h"
 #include "report/report.h"
+#include "report/mon.h"
 
 static const struct report_table mon_t_header = {
 	"mon", "Profile", REPORT_OBJECT, REPORT_NOHEAD, report_kv_cols,

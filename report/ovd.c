@@ -11,7 +11,9 @@
 
 #include "xmalloc.h"
 #include "analyze/analyze.h"
+#include "analyze/ovd.h"
 #include "report/report.h"
+#include "report/ovd.h"
 
 static const struct report_table ovd_t_header = {
 	"ovd", "OVD header", REPORT_OBJECT, REPORT_NOHEAD, report_kv_cols,

@@ -10,6 +10,8 @@
 
 #include "xmalloc.h"
 #include "report/report.h"
+#include "report/prf.h"
+#include "analyze/hist.h"
 
 /* Linear address columns: DOS addresses fit five hex digits. */
 #define PRF_HEXDIGITS	5

@@ -11,7 +11,9 @@
 
 #include "xmalloc.h"
 #include "analyze/analyze.h"
+#include "analyze/prfd.h"
 #include "report/report.h"
+#include "report/prfd.h"
 
 static const struct report_table prfd_t_header = {
 	"prfd", "Dump", REPORT_OBJECT, REPORT_NOHEAD, report_kv_cols,

@@ -33,10 +33,6 @@ enum report_format {
 	REPORT_FORMATS
 };
 
-/* report_hist flags: which rows the browser is showing. */
-#define REPORT_HIST_FLAT	0x1	/* the flat profile, not the buckets */
-#define REPORT_HIST_NONZERO	0x2	/* leave out buckets without hits */
-
 /* Rows (and bytes of them) of text output buffered, to align columns,
  * before falling back to tab-separated lines. */
 #define REPORT_TEXT_MAX_ROWS	10000
@@ -71,40 +67,11 @@ const char	*report_format_name(int);
 int		 report_session(struct store *, int64_t, int, FILE *, char **);
 int		 report_write(struct store *, const struct store_session *,
 		     const void *, int, FILE *, char **);
-int		 report_hist(struct analyze_hist *, size_t, int, int,
-		     FILE *, char **);
-int		 report_annotate(const struct analyze_hist *,
-		     const struct analyze_annotate *, const char *, int, FILE *,
-		     char **);
 int		 report_query(struct store_query *, int, FILE *, char **);
 int		 report_sessions(struct store *, int, FILE *, char **);
 struct report_cell report_value_cell(const struct store_value *);
 char		*report_cell_show(const struct report_cell *);
 char		*report_cell_brief(const struct report_cell *, size_t, size_t);
-
-/* The kinds' writers (kind.h): tables from the model, and timelines. */
-struct report_trace;
-int		 report_prf(struct store *, const struct store_session *,
-		     const void *, int, FILE *, char **);
-int		 report_ovd(struct store *, const struct store_session *,
-		     const void *, int, FILE *, char **);
-int		 report_ovd_trace(const struct store_session *, const void *,
-		     struct report_trace *);
-int		 report_heap(struct store *, const struct store_session *,
-		     const void *, int, FILE *, char **);
-int		 report_heap_question(struct store *, int64_t, char **, int,
-		     int, FILE *, char **);
-/* heapexport.c: report_heap's formats of its own (kind.h's formats). */
-int		 report_heap_snapshot(struct store *,
-		     const struct store_session *, FILE *, char **);
-int		 report_heap_collapsed(struct store *,
-		     const struct store_session *, FILE *, char **);
-int		 report_mon(struct store *, const struct store_session *,
-		     const void *, int, FILE *, char **);
-int		 report_mon_profile(const struct store_session *, const void *,
-		     int, FILE *, char **);
-int		 report_prfd(struct store *, const struct store_session *,
-		     const void *, int, FILE *, char **);
 
 /*
  * Below: the interface between the files of report/, not for callers.

@@ -1,3 +1,4 @@
+# The store's engine and the tables every kind shares; each kind's own
+# tables (store/KIND.c) are in its block of kinds.mk.
 libprofview_a_SOURCES += store/store.h store/store.c store/core.c \
-	store/query.c store/prf.c store/ovd.c store/heap.c store/mon.c \
-	store/prfd.c
+	store/query.c

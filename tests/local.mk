@@ -48,14 +48,8 @@ EXTRA_DIST += tests/tap.sh
 # Each area keeps its tests in its own fragment.
 include $(srcdir)/tests/unit/ingest.mk
 include $(srcdir)/tests/unit/report.mk
-include $(srcdir)/tests/unit/ovd.mk
-include $(srcdir)/tests/unit/heap.mk
-include $(srcdir)/tests/unit/mon.mk
-include $(srcdir)/tests/unit/prfd.mk
 include $(srcdir)/tests/unit/examples.mk
 include $(srcdir)/tests/fuzz/local.mk
 include $(srcdir)/tests/tui/local.mk
 include $(srcdir)/tests/data/trace/local.mk
 include $(srcdir)/tests/e2e/local.mk
-include $(srcdir)/tests/e2e/heap.mk
-include $(srcdir)/tests/prfd/local.mk

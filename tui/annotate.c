@@ -18,7 +18,9 @@
 
 #include "xmalloc.h"
 #include "analyze/analyze.h"
+#include "analyze/hist.h"
 #include "report/report.h"
+#include "report/prf.h"
 #include "tui/tui.h"
 
 /* What a row of the view shows. */

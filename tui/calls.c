@@ -14,6 +14,7 @@
 
 #include "xmalloc.h"
 #include "analyze/analyze.h"
+#include "analyze/mon.h"
 #include "tui/tui.h"
 
 enum calls_sort {

@@ -22,6 +22,7 @@
 
 #include "xmalloc.h"
 #include "analyze/analyze.h"
+#include "analyze/heap.h"
 #include "tui/tui.h"
 
 #define HI_NONE		ANALYZE_HEAPVIEW_NONE

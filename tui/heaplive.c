@@ -43,6 +43,7 @@
 #include "xmalloc.h"
 #include "vis.h"
 #include "analyze/analyze.h"
+#include "analyze/heap.h"
 #include "ingest/ingest.h"
 #include "tui/tui.h"
 

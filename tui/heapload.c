@@ -19,6 +19,7 @@
 
 #include "xmalloc.h"
 #include "analyze/analyze.h"
+#include "analyze/heap.h"
 #include "tui/tui.h"
 
 struct tui_heapload {

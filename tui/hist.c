@@ -21,7 +21,9 @@
 
 #include "xmalloc.h"
 #include "analyze/analyze.h"
+#include "analyze/hist.h"
 #include "report/report.h"
+#include "report/prf.h"
 #include "tui/tui.h"
 
 struct hist {

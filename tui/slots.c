@@ -15,6 +15,8 @@
 
 #include "xmalloc.h"
 #include "analyze/analyze.h"
+#include "analyze/hist.h"
+#include "analyze/prfd.h"
 #include "tui/tui.h"
 
 struct slots {

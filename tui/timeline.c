@@ -19,6 +19,7 @@
 
 #include "xmalloc.h"
 #include "analyze/analyze.h"
+#include "analyze/ovd.h"
 #include "report/report.h"
 #include "tui/tui.h"
 

@@ -13,6 +13,7 @@
 
 #include "xmalloc.h"
 #include "analyze/analyze.h"
+#include "analyze/ovd.h"
 #include "report/report.h"
 #include "tui/tui.h"
 

@@ -15,6 +15,7 @@
 
 #include "capture/oberon/heapfmt.h"
 #include "ingest/ingest.h"
+#include "ingest/heap.h"
 
 static const char *state_name[] = { "?", "reachable", "possible",
     "definite", "indirect" };

@@ -13,6 +13,7 @@
 #include "capture/oberon/heapfmt.h"
 #include "tests/fuzz/fuzz.h"
 #include "ingest/ingest.h"
+#include "ingest/heap.h"
 #include "store/store.h"
 
 /* Touch what the parse promised is there; abort if a promise breaks. */

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "analyze/analyze.h"
+#include "analyze/hist.h"
 #include "ingest/ingest.h"
 #include "store/store.h"
 #include "tests/fuzz/fuzz.h"

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "analyze/analyze.h"
+#include "analyze/ovd.h"
 #include "tests/fuzz/fuzz.h"
 #include "ingest/ingest.h"
 #include "store/store.h"

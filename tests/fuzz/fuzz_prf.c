@@ -9,6 +9,7 @@
 #include <stdlib.h>
 
 #include "analyze/analyze.h"
+#include "analyze/hist.h"
 #include "ingest/ingest.h"
 #include "store/store.h"
 #include "tests/fuzz/fuzz.h"

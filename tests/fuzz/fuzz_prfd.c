@@ -11,6 +11,8 @@
 #include <string.h>
 
 #include "analyze/analyze.h"
+#include "analyze/hist.h"
+#include "analyze/prfd.h"
 #include "ingest/ingest.h"
 #include "report/report.h"
 #include "store/store.h"

@@ -3,40 +3,18 @@
 # clang -fsanitize=fuzzer,address,undefined and fuzzes for FUZZ_SECONDS.
 FUZZ_CFLAGS = $(AM_CFLAGS) $(SQLITE_CFLAGS)
 
-check_PROGRAMS += tests/fuzz/replay_prf tests/fuzz/replay_map \
-	tests/fuzz/replay_ovd tests/fuzz/replay_ingest \
+# Each kind's reader's harness is in its test fragment (kinds.mk).
+check_PROGRAMS += tests/fuzz/replay_map tests/fuzz/replay_ingest \
 	tests/fuzz/replay_report tests/fuzz/replay_cell \
-	tests/fuzz/replay_listing tests/fuzz/replay_heap \
-	tests/fuzz/replay_mon tests/fuzz/replay_prfd
-TESTS += tests/fuzz/replay_prf tests/fuzz/replay_map tests/fuzz/replay_ovd \
-	tests/fuzz/replay_mon tests/fuzz/replay_prfd \
-	tests/fuzz/replay_ingest tests/fuzz/replay_report \
-	tests/fuzz/replay_cell tests/fuzz/replay_listing tests/fuzz/replay_heap
-
-tests_fuzz_replay_prf_SOURCES = tests/fuzz/fuzz_prf.c tests/fuzz/replay.c \
-	tests/fuzz/fuzz.h
-tests_fuzz_replay_prf_CFLAGS = $(FUZZ_CFLAGS) -DFUZZ_CORPUS='"prf"'
-tests_fuzz_replay_prf_LDADD = $(CORE_LIBS)
+	tests/fuzz/replay_listing
+TESTS += tests/fuzz/replay_map tests/fuzz/replay_ingest \
+	tests/fuzz/replay_report tests/fuzz/replay_cell \
+	tests/fuzz/replay_listing
 
 tests_fuzz_replay_map_SOURCES = tests/fuzz/fuzz_map.c tests/fuzz/replay.c \
 	tests/fuzz/fuzz.h
 tests_fuzz_replay_map_CFLAGS = $(FUZZ_CFLAGS) -DFUZZ_CORPUS='"map"'
 tests_fuzz_replay_map_LDADD = $(CORE_LIBS)
-
-tests_fuzz_replay_ovd_SOURCES = tests/fuzz/fuzz_ovd.c tests/fuzz/replay.c \
-	tests/fuzz/fuzz.h
-tests_fuzz_replay_ovd_CFLAGS = $(FUZZ_CFLAGS) -DFUZZ_CORPUS='"ovd"'
-tests_fuzz_replay_ovd_LDADD = $(CORE_LIBS)
-
-tests_fuzz_replay_mon_SOURCES = tests/fuzz/fuzz_mon.c tests/fuzz/replay.c \
-	tests/fuzz/fuzz.h
-tests_fuzz_replay_mon_CFLAGS = $(FUZZ_CFLAGS) -DFUZZ_CORPUS='"mon"'
-tests_fuzz_replay_mon_LDADD = $(CORE_LIBS)
-
-tests_fuzz_replay_prfd_SOURCES = tests/fuzz/fuzz_prfd.c tests/fuzz/replay.c \
-	tests/fuzz/fuzz.h
-tests_fuzz_replay_prfd_CFLAGS = $(FUZZ_CFLAGS) -DFUZZ_CORPUS='"prfd"'
-tests_fuzz_replay_prfd_LDADD = $(CORE_LIBS)
 
 # The whole ingest path from files (a data file and its map, found or
 # named, load rules, a second ingest), every report writer, and the :sql
@@ -63,11 +41,6 @@ tests_fuzz_replay_listing_SOURCES = tests/fuzz/fuzz_listing.c \
 	tests/fuzz/replay.c tests/fuzz/fuzz.h
 tests_fuzz_replay_listing_CFLAGS = $(FUZZ_CFLAGS) -DFUZZ_CORPUS='"listing"'
 tests_fuzz_replay_listing_LDADD = $(CORE_LIBS)
-
-tests_fuzz_replay_heap_SOURCES = tests/fuzz/fuzz_heap.c tests/fuzz/replay.c \
-	tests/fuzz/fuzz.h
-tests_fuzz_replay_heap_CFLAGS = $(FUZZ_CFLAGS) -DFUZZ_CORPUS='"heap"'
-tests_fuzz_replay_heap_LDADD = $(CORE_LIBS)
 
 EXTRA_DIST += tests/fuzz/run.sh tests/fuzz/build.sh tests/fuzz/corpus
 

@@ -25,6 +25,7 @@
 
 #include "xmalloc.h"
 #include "analyze/analyze.h"
+#include "analyze/heap.h"
 #include "store/store.h"
 #include "tui/tui.h"
 

@@ -23,12 +23,10 @@ tests_tui_heaplive_prog_CFLAGS = $(HEAPTEST_CFLAGS)
 # heaplive.sh tells them apart by their allocation sites.
 tests_tui_heaplive_prog_LDFLAGS = $(HEAPTEST_LINK) -Wl,--strip-debug
 
-TUI_TESTS = tests/tui/keys.sh tests/tui/hist.sh tests/tui/sql.sh \
-	tests/tui/sessions.sh tests/tui/term.sh tests/tui/timeline.sh \
-	tests/tui/help.sh tests/tui/commands.sh tests/tui/colour.sh \
-	tests/tui/search.sh tests/tui/escape.sh tests/tui/heapmap.sh \
-	tests/tui/annotate.sh tests/tui/calls.sh tests/tui/heapinfo.sh \
-	tests/tui/heapwalk.sh tests/tui/slots.sh tests/tui/heaplive.sh \
+# The core's screen tests; each kind's view's are in its block of kinds.mk.
+TUI_TESTS = tests/tui/keys.sh tests/tui/sql.sh tests/tui/sessions.sh \
+	tests/tui/term.sh tests/tui/help.sh tests/tui/commands.sh \
+	tests/tui/colour.sh tests/tui/search.sh tests/tui/escape.sh \
 	tests/tui/demo.sh tests/tui/lock.sh
 TESTS += $(TUI_TESTS)
 # slots.sh profiles tests/data/prfd/work on paper (tests/unit/prfd.mk).

@@ -9,6 +9,7 @@
 #include <stdint.h>
 
 #include "analyze/analyze.h"
+#include "analyze/hist.h"
 #include "tests/unit/testutil.h"
 
 /*

@@ -11,7 +11,9 @@
 
 #include "capture/oberon/heapfmt.h"
 #include "analyze/analyze.h"
+#include "analyze/heap.h"
 #include "ingest/ingest.h"
+#include "ingest/heap.h"
 
 #define MAXSEC	20
 

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "analyze/analyze.h"
+#include "analyze/heap.h"
 
 #define NONE	ANALYZE_HEAPVIEW_NONE
 

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "analyze/analyze.h"
+#include "analyze/heap.h"
 
 #define R(s, d)		{ (s), (d), ANALYZE_HEAP_E_ROOT }
 #define RI(s, d)	{ (s), (d), ANALYZE_HEAP_E_ROOT | ANALYZE_HEAP_E_INTERIOR }

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "analyze/analyze.h"
+#include "analyze/heap.h"
 
 #define NM	ANALYZE_HEAPMAP_NMARKS
 #define NONE	ANALYZE_HEAPMAP_NONE

@@ -13,7 +13,9 @@
 
 #include "kind.h"
 #include "analyze/analyze.h"
+#include "analyze/ovd.h"
 #include "ingest/ingest.h"
+#include "ingest/ovd.h"
 #include "store/store.h"
 #include "tests/unit/testutil.h"
 

@@ -9,6 +9,8 @@
 
 #include "tests/unit/testutil.h"
 #include "analyze/analyze.h"
+#include "analyze/hist.h"
+#include "analyze/prfd.h"
 #include "kind.h"
 #include "report/report.h"
 

@@ -16,8 +16,11 @@
 #include "xmalloc.h"
 #include "kind.h"
 #include "analyze/analyze.h"
+#include "analyze/hist.h"
+#include "analyze/ovd.h"
 #include "ingest/ingest.h"
 #include "report/report.h"
+#include "report/prf.h"
 #include "store/store.h"
 
 /*

@@ -36,3 +36,11 @@ tests_unit_check_heapdiff_SOURCES = tests/unit/check_heapdiff.c
 tests_unit_check_heapdiff_CFLAGS = $(UNIT_CFLAGS)
 tests_unit_check_heapdiff_LDADD = $(UNIT_LDADD)
 TESTS += tests/unit/check_heapdiff
+
+# The reader's libFuzzer harness: its corpus replayed (tests/fuzz/).
+check_PROGRAMS += tests/fuzz/replay_heap
+TESTS += tests/fuzz/replay_heap
+tests_fuzz_replay_heap_SOURCES = tests/fuzz/fuzz_heap.c tests/fuzz/replay.c \
+	tests/fuzz/fuzz.h
+tests_fuzz_replay_heap_CFLAGS = $(FUZZ_CFLAGS) -DFUZZ_CORPUS='"heap"'
+tests_fuzz_replay_heap_LDADD = $(CORE_LIBS)

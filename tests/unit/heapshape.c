@@ -8,6 +8,7 @@
 #include <stdlib.h>
 
 #include "analyze/analyze.h"
+#include "analyze/heap.h"
 #include "bench/heap-shape.h"
 
 int

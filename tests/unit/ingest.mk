@@ -1,11 +1,6 @@
-# tests/unit tests: readers, maps, store, analysis.
-check_PROGRAMS += tests/unit/check_prf tests/unit/check_map \
-	tests/unit/check_analyze
-TESTS += tests/unit/check_prf tests/unit/check_map tests/unit/check_analyze
-
-tests_unit_check_prf_SOURCES = tests/unit/check_prf.c tests/unit/testutil.h
-tests_unit_check_prf_CFLAGS = $(UNIT_CFLAGS)
-tests_unit_check_prf_LDADD = $(UNIT_LDADD)
+# tests/unit tests: the DOS maps and the shared analyses.
+check_PROGRAMS += tests/unit/check_map tests/unit/check_analyze
+TESTS += tests/unit/check_map tests/unit/check_analyze
 
 tests_unit_check_analyze_SOURCES = tests/unit/check_analyze.c \
 	tests/unit/testutil.h

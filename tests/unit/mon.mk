@@ -5,3 +5,11 @@ tests_unit_check_mon_SOURCES = tests/unit/check_mon.c tests/unit/testutil.h
 tests_unit_check_mon_CFLAGS = $(UNIT_CFLAGS)
 tests_unit_check_mon_LDADD = $(UNIT_LDADD)
 TESTS += tests/unit/check_mon
+
+# The reader's libFuzzer harness: its corpus replayed (tests/fuzz/).
+check_PROGRAMS += tests/fuzz/replay_mon
+TESTS += tests/fuzz/replay_mon
+tests_fuzz_replay_mon_SOURCES = tests/fuzz/fuzz_mon.c tests/fuzz/replay.c \
+	tests/fuzz/fuzz.h
+tests_fuzz_replay_mon_CFLAGS = $(FUZZ_CFLAGS) -DFUZZ_CORPUS='"mon"'
+tests_fuzz_replay_mon_LDADD = $(CORE_LIBS)

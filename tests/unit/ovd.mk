@@ -9,3 +9,11 @@ TESTS += tests/unit/check_ovd
 TESTS += tests/ovdsim/check-ovdsim
 EXTRA_DIST += tests/ovdsim/check-ovdsim tests/ovdsim/ovdsim.py \
 	tests/ovdsim/check_truth.py
+
+# The reader's libFuzzer harness: its corpus replayed (tests/fuzz/).
+check_PROGRAMS += tests/fuzz/replay_ovd
+TESTS += tests/fuzz/replay_ovd
+tests_fuzz_replay_ovd_SOURCES = tests/fuzz/fuzz_ovd.c tests/fuzz/replay.c \
+	tests/fuzz/fuzz.h
+tests_fuzz_replay_ovd_CFLAGS = $(FUZZ_CFLAGS) -DFUZZ_CORPUS='"ovd"'
+tests_fuzz_replay_ovd_LDADD = $(CORE_LIBS)

@@ -20,3 +20,11 @@ $(PRFD_SYMBOLS_LOG): $(PRFD_PROG)
 $(PRFD_PROG): tests/data/prfd/work.c
 	@$(MKDIR_P) tests/data/prfd
 	$(AM_V_CC)$(CC) -O1 -g -o $@ $(srcdir)/tests/data/prfd/work.c
+
+# The reader's libFuzzer harness: its corpus replayed (tests/fuzz/).
+check_PROGRAMS += tests/fuzz/replay_prfd
+TESTS += tests/fuzz/replay_prfd
+tests_fuzz_replay_prfd_SOURCES = tests/fuzz/fuzz_prfd.c tests/fuzz/replay.c \
+	tests/fuzz/fuzz.h
+tests_fuzz_replay_prfd_CFLAGS = $(FUZZ_CFLAGS) -DFUZZ_CORPUS='"prfd"'
+tests_fuzz_replay_prfd_LDADD = $(CORE_LIBS)

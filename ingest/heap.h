@@ -1,0 +1,135 @@
+/*
+ * ingest/heap.h: the pvheap snapshot reader's checked file and the DWARF
+ * its modules carry (heap.c, heapdwarf.c), for the heap kind's reader and
+ * its tests.
+ */
+#ifndef INGEST_HEAP_H
+#define INGEST_HEAP_H
+
+#include "ingest/ingest.h"
+
+extern const struct ingest_reader ingest_heap_reader;
+
+/*
+ * pvheap snapshots (heap.c): the checked file as views into its bytes.
+ * A section's records are count records of size bytes (size may exceed
+ * this version's: fields it does not know are ignored); read them with
+ * ingest_heap_u32/u64 at the HF_* offsets of capture/oberon/heapfmt.h.
+ */
+struct ingest_heap_sec {
+	const uint8_t	*p;		/* NULL: the file has no such section */
+	uint64_t	 count;
+	uint32_t	 size;
+	uint64_t	 off;		/* in the file */
+	size_t		 at;		/* its section table entry */
+	const char	*tag;
+};
+
+struct ingest_heap {
+	const uint8_t		*buf;
+	size_t			 len;
+	uint16_t		 major, minor;
+	uint64_t		 contents;	/* INFO.contents */
+	uint64_t		 text;		/* bytes of the strings named */
+	struct ingest_heap_sec	 info, strs, cntr, mods, imps, thrs, regn;
+	struct ingest_heap_sec	 locs, frms, site, type, blks, edgs, root;
+	struct ingest_heap_sec	 data;
+};
+
+/* Block states by memcheck's rules (ingest_heap_states). */
+#define INGEST_HEAP_REACHABLE	1
+#define INGEST_HEAP_POSSIBLE	2
+#define INGEST_HEAP_DEFINITE	3	/* collectable, a clique's leader */
+#define INGEST_HEAP_INDIRECT	4	/* collectable, reached from one */
+
+static inline uint32_t
+ingest_heap_u32(const struct ingest_heap_sec *s, uint64_t i, unsigned off)
+{
+	const uint8_t	*p = s->p + i * s->size + off;
+
+	return ((uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 |
+	    (uint32_t)p[3] << 24);
+}
+
+static inline uint64_t
+ingest_heap_u64(const struct ingest_heap_sec *s, uint64_t i, unsigned off)
+{
+	return ((uint64_t)ingest_heap_u32(s, i, off) |
+	    (uint64_t)ingest_heap_u32(s, i, off + 4) << 32);
+}
+
+int		 ingest_heap_parse(struct ingest_ctx *, struct ingest_heap *);
+const char	*ingest_heap_str(const struct ingest_heap *, uint32_t);
+uint64_t	 ingest_heap_data_at(const struct ingest_heap *, uint64_t);
+void		 ingest_heap_states(const struct ingest_heap *, uint8_t *);
+
+/*
+ * What the modules' debug information says of a snapshot (heapdwarf.c):
+ * type layouts (typedefs, const and volatile looked through), the
+ * modules' variables, each LOCS address's source line and each block's
+ * type by the typed pointers that reach it.  Indices are into types[];
+ * INGEST_DT_NONE is none (void, or not known).
+ */
+#define INGEST_DT_NONE		0xffffffffu
+#define INGEST_DT_OTHER		0	/* a function, or unknown */
+#define INGEST_DT_STRUCT	1	/* struct or class */
+#define INGEST_DT_UNION		2
+#define INGEST_DT_POINTER	3	/* pointers and references */
+#define INGEST_DT_ARRAY		4
+#define INGEST_DT_BASE		5	/* int, double, enums */
+
+struct ingest_dtype {
+	char		*name;		/* "struct node", "ns::Foo", "int *" */
+	char		*tdname;	/* the typedef that reached it, or NULL */
+	int		 kind;		/* INGEST_DT_* */
+	int		 declared;	/* an aggregate declared, not defined */
+	int		 chars;		/* a character type */
+	int		 derived;	/* a C++ class others derive from */
+	uint32_t	 module;	/* that defines it */
+	uint64_t	 size;
+	uint32_t	 target;	/* pointee, element */
+	uint64_t	 count;		/* elements; 0 unknown */
+	uint32_t	 first, nfields;	/* members, in fields[] */
+	uint32_t	 name_id;	/* equal for equal (module, name) */
+	uint32_t	 def;		/* the defined type for a declared one */
+	uint64_t	 die;		/* while reading: its DIE */
+};
+
+struct ingest_dfield {
+	uint32_t	 owner;
+	char		*name;		/* "" for an anonymous member */
+	uint64_t	 offset;
+	uint32_t	 type;
+	int		 base;		/* a base class (C++ inheritance) */
+};
+
+struct ingest_dvar {
+	uint32_t	 module;
+	char		*name;		/* "head", "ns::head" */
+	uint64_t	 addr;		/* in the process */
+	uint32_t	 type;
+};
+
+struct ingest_heap_dwarf {
+	struct ingest_dtype	*types;
+	size_t			 ntypes;
+	struct ingest_dfield	*fields;	/* by owner, then offset */
+	size_t			 nfields;
+	struct ingest_dvar	*vars;		/* by module, then address */
+	size_t			 nvars;
+	size_t			 nnames;
+	uint8_t			*has;		/* per module: DWARF was read */
+	char			**loc_file;	/* per LOCS record, or NULL */
+	uint32_t		*loc_line;
+	char			**loc_text;	/* with inlined frames, or NULL */
+	uint32_t		*btype;		/* per block, or INGEST_DT_NONE */
+	uint64_t		 conflicts;	/* typed pointers that disagreed */
+};
+
+void		 ingest_heap_dwarf(struct ingest_ctx *, const struct ingest_heap *,
+		    struct ingest_heap_dwarf *);
+void		 ingest_heap_dwarf_free(struct ingest_heap_dwarf *, uint64_t);
+uint32_t	 ingest_dtype_pointer_at(const struct ingest_heap_dwarf *,
+		    uint32_t, uint64_t);
+
+#endif
