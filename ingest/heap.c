@@ -19,7 +19,7 @@
 
 #include "xmalloc.h"
 #include "analyze/analyze.h"
-#include "capture/oberon/heapfmt.h"
+#include "capture/pvheap/heapfmt.h"
 #include "ingest/bytes.h"
 #include "ingest/ingest.h"
 

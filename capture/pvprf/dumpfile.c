@@ -12,9 +12,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "capture/os2/pvprf.h"
-#include "capture/os2/prfd.h"
-#include "capture/os2/pvprfc.h"
+#include "capture/pvprf/pvprf.h"
+#include "capture/pvprf/prfd.h"
+#include "capture/pvprf/pvprfc.h"
 #include "vis.h"
 #include "xmalloc.h"
 

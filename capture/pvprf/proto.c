@@ -10,7 +10,7 @@
 #include <sys/un.h>
 #include <unistd.h>
 
-#include "capture/os2/prfd.h"
+#include "capture/pvprf/prfd.h"
 
 /*
  * $XDG_RUNTIME_DIR when it is set and absolute (the session's own, mode

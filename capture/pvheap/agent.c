@@ -45,8 +45,8 @@
 #define UNW_LOCAL_ONLY
 #include <libunwind.h>
 
-#include "capture/oberon/agent.h"
-#include "capture/oberon/heapfmt.h"
+#include "capture/pvheap/agent.h"
+#include "capture/pvheap/heapfmt.h"
 
 #define EXPORT	__attribute__((visibility("default")))
 #define LIKELY(x)	__builtin_expect(!!(x), 1)

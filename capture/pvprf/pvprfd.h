@@ -9,7 +9,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 
-#include "capture/os2/prfd.h"
+#include "capture/pvprf/prfd.h"
 
 struct prf;
 struct pollfd;

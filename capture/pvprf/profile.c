@@ -31,9 +31,9 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "capture/os2/pvprf.h"
-#include "capture/os2/prfd.h"
-#include "capture/os2/pvprfd.h"
+#include "capture/pvprf/pvprf.h"
+#include "capture/pvprf/prfd.h"
+#include "capture/pvprf/pvprfd.h"
 #include "xmalloc.h"
 
 /* Detail counters of all slots together: 4M, 32 MB at most. */

@@ -7,7 +7,7 @@
  * by return-address substitution and counts into memory shared with the
  * runner, which writes PROG.mon.
  *
- * This is the one header of capture/amiga: the plan, the shared-memory
+ * This is the one header of capture/pvtrace: the plan, the shared-memory
  * layout both sides read and write, and the functions between the files.
  * Everything in the shared memory is addressed by offset, because the
  * runner and each traced process map it at different addresses.
@@ -317,7 +317,7 @@ void	 pvt_stat(int, uint64_t);
 uint32_t pvt_path_node(struct pvt_thread *, uint32_t, uint32_t);
 int	 pvt_grow_frames(struct pvt_thread *);
 
-/* capture/amiga/plan.c: p1. */
+/* capture/pvtrace/plan.c: p1. */
 #define PVT_PLAN_NOPAD	0x01	/* never use the fill after a function */
 int	 pvt_plan_make(struct pvt_plan *, const char *, const char **,
 	     size_t, int, char **);
@@ -326,13 +326,13 @@ uint32_t pvt_plan_str(struct pvt_plan *, const char *);
 int	 pvt_plan_resolve_lib(const char *, const char *, char **,
 	     char **);
 
-/* capture/amiga/pdt.c: the .pdt file. */
+/* capture/pvtrace/pdt.c: the .pdt file. */
 int	 pvt_pdt_write(const struct pvt_plan *, const char *, char **);
 int	 pvt_pdt_read(struct pvt_plan *, const char *, char **);
 void	 pvt_pdt_summary(const struct pvt_plan *, FILE *);
 int	 pvt_plan_stale(const struct pvt_plan *, char **);
 
-/* capture/amiga/name.c: names in text files. */
+/* capture/pvtrace/name.c: names in text files. */
 void	 pvt_name_put(FILE *, const char *);
 char	*pvt_name_get(const char *, size_t);
 uint64_t pvt_clock(int);
@@ -340,7 +340,7 @@ void	*pvt_grow(void *, size_t *, size_t, size_t);
 FILE	*pvt_create(struct outfile *, const char *, char **);
 int	 pvt_commit(FILE *, struct outfile *, const char *, char **);
 
-/* capture/amiga/mon.c: the .mon file, made from the shared memory. */
+/* capture/pvtrace/mon.c: the .mon file, made from the shared memory. */
 struct pvt_death {
 	int		 pid;
 	uint64_t	 tsc;

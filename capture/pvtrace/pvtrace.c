@@ -29,7 +29,7 @@
 #include <unistd.h>
 
 #include "config.h"
-#include "capture/amiga/pvtrace.h"
+#include "capture/pvtrace/pvtrace.h"
 #include "suggest.h"
 
 #define EXIT_USAGE	2

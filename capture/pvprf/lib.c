@@ -24,8 +24,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "capture/os2/pvprf.h"
-#include "capture/os2/prfd.h"
+#include "capture/pvprf/pvprf.h"
+#include "capture/pvprf/prfd.h"
 
 #ifndef PVPRF_BINDIR
 #define PVPRF_BINDIR	"/usr/local/bin"

@@ -25,7 +25,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "capture/amiga/pvtrace.h"
+#include "capture/pvtrace/pvtrace.h"
 
 static const char *const mon_stat_name[PVT_ST_COUNT] = {
 	"processes", "inert_processes", "threads", "traps", "tail_calls",

@@ -29,8 +29,8 @@
 #include <unistd.h>
 
 #include "config.h"
-#include "capture/os2/pvprf.h"
-#include "capture/os2/pvprfd.h"
+#include "capture/pvprf/pvprf.h"
+#include "capture/pvprf/pvprfd.h"
 #include "xmalloc.h"
 
 #define MAX_CLIENTS	256

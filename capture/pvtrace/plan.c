@@ -24,7 +24,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "capture/amiga/pvtrace.h"
+#include "capture/pvtrace/pvtrace.h"
 
 struct plan_sym {
 	uint64_t	 addr, size;

@@ -39,8 +39,8 @@
 #define UNW_LOCAL_ONLY
 #include <libunwind.h>
 
-#include "capture/oberon/agent.h"
-#include "capture/oberon/heapfmt.h"
+#include "capture/pvheap/agent.h"
+#include "capture/pvheap/heapfmt.h"
 #include "outfile.h"
 
 #define PARK_MAX	4096

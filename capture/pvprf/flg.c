@@ -7,7 +7,7 @@
  */
 #include <string.h>
 
-#include "capture/os2/prfd.h"
+#include "capture/pvprf/prfd.h"
 
 void
 prfd_flg_init(struct prfd_flg *f, const uint8_t *v, unsigned n)

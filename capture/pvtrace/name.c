@@ -12,7 +12,7 @@
 #include <time.h>
 #include <x86intrin.h>
 
-#include "capture/amiga/pvtrace.h"
+#include "capture/pvtrace/pvtrace.h"
 
 void
 pvt_name_put(FILE *f, const char *s)

@@ -19,8 +19,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "capture/oberon/agent.h"
-#include "capture/oberon/heapfmt.h"
+#include "capture/pvheap/agent.h"
+#include "capture/pvheap/heapfmt.h"
 
 struct elf_walk {
 	struct abuf	 mods;

@@ -22,7 +22,7 @@
 #include <unistd.h>
 
 #include "config.h"
-#include "capture/oberon/heapfmt.h"
+#include "capture/pvheap/heapfmt.h"
 
 #ifndef PVHEAP_LIBDIR
 #define PVHEAP_LIBDIR	"/usr/local/lib/profview"

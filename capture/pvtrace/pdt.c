@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "capture/amiga/pvtrace.h"
+#include "capture/pvtrace/pvtrace.h"
 
 static const char *const pdt_how[] = { "jump", "trap", "out" };
 

@@ -33,7 +33,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "capture/amiga/pvtrace.h"
+#include "capture/pvtrace/pvtrace.h"
 
 #define AGENT_EXPORT	__attribute__((visibility("default")))
 #define AGENT_CAL_BATCH		64	/* calls per batch */
