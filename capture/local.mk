@@ -1,4 +1,5 @@
-# Capture tools, one folder per seed method.
+# Capture tools, one folder per tool (HACKING.md names the system each
+# one comes from).
 include $(srcdir)/capture/profil/local.mk
 include $(srcdir)/capture/pvheap/local.mk
 include $(srcdir)/capture/pvtrace/local.mk

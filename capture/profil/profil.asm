@@ -8,7 +8,7 @@
 ; sample in the program is also counted under its exact CS:IP in the hit
 ; table, while the table has room.  When the program ends -- in any
 ; way -- the PIT and every vector PROFIL hooked are put back and
-; fname.PRF is written: the seed's header and 16-bit buckets, then the
+; fname.PRF is written: PROFIL's header and 16-bit buckets, then the
 ; PV32 trailer with the 32-bit counts, then the HITS section (the table).
 ;
 ; Assemble: nasm -f bin -o PROFIL.COM profil.asm
@@ -1609,7 +1609,7 @@ exec_fcb2	dw	fcb2, 0
 exec_sssp	dd	0
 exec_csip	dd	0
 
-; The .PRF header (the seed's struct profdata), then the PV32 trailer.
+; The .PRF header (PROFIL's struct profdata), then the PV32 trailer.
 hdr:
 h_grain		dw	0
 h_num		dw	0

@@ -1,9 +1,9 @@
 /*
- * The seed's flag-bits clock divider ("if one of the bytes decrements to
- * 0"): the bytes count down from the last to the first and round again,
- * and a tick accumulates when the current byte reaches 0.  With
- * {5,6,7,8} the gaps are 8, 7, 6, 5, 8, ...: ticks 8, 15, 21, 26, 34,
- * 41, 47, 52, the seed's sequence.
+ * Dos32Profile's flag-bits clock divider ("if one of the bytes decrements
+ * to 0"): the bytes count down from the last to the first and round
+ * again, and a tick accumulates when the current byte reaches 0.  With
+ * {5,6,7,8} the gaps are 8, 7, 6, 5, 8, ...: ticks 8, 15, 21, 26, 34, 41,
+ * 47, 52, the sequence its documentation gives.
  */
 #include <string.h>
 

@@ -326,7 +326,7 @@ Dos32Profile(ULONG func, PID pid, PRFCMD *profcmd, PRFRET *profret)
 	if (func == PRF_CM_INIT) {
 		if (profcmd == NULL)
 			return (ERROR_INVALID_PARAMETER);
-		/* The seed's limit, which the daemon checks as well. */
+		/* Dos32Profile's limit, which the daemon checks as well. */
 		if (profcmd->cm_nslots >= 256 ||
 		    (profcmd->cm_nslots > 0 && profcmd->cm_slots == NULL))
 			return (ERROR_INVALID_PARAMETER);

@@ -72,7 +72,7 @@ int	prfd_read_full(int, void *, size_t);
 int	prfd_write_full(int, const void *, size_t);
 
 /*
- * flg.c: the seed's clock divider.  The flag bytes are taken from the
+ * flg.c: Dos32Profile's clock divider.  The flag bytes are taken from the
  * last to the first, again and again; each is the number of ticks until
  * the next one that accumulates: {5,6,7,8} accumulates at ticks 8, 15,
  * 21, 26, 34, 41, 47, 52 ...

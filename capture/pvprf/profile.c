@@ -1,5 +1,5 @@
 /*
- * pvprfd's profiles: one per pid, the seed's state machine over
+ * pvprfd's profiles: one per pid, Dos32Profile's state machine over
  * perf_event_open sampling, every sample classified as OS/2 counted it
  * (pvprfd(1) says how each counter is made on Linux).
  *
@@ -1334,7 +1334,7 @@ dump_global(struct prf *p, struct thread *t, struct out *o)
 }
 
 /*
- * DUMP: the buffer of us_cmd in the seed's packed layout with ULONGs of
+ * DUMP: the buffer of us_cmd in Dos32Profile's packed layout with ULONGs of
  * the caller's width.  111 and the size needed when bufsz is short.
  */
 uint32_t

@@ -1,11 +1,11 @@
 /*
  * pvprf.h: OS/2's Dos32Profile() on Linux (libpvprf, pvprf(3)).
  *
- * The structures, constants and return codes are the seed's
- * (seeds/dos32profile.txt) exactly: every structure packed, ULONG the
- * platform's unsigned long, so that on x86-64 addresses are 64-bit and
- * PRFCMD and PRFRET carry native pointers.  The calls go to the per-user
- * daemon pvprfd(1), started on demand.
+ * The structures, constants and return codes are those of Dos32Profile's
+ * documentation (seeds/dos32profile.txt) exactly: every structure packed,
+ * ULONG the platform's unsigned long, so that on x86-64 addresses are
+ * 64-bit and PRFCMD and PRFRET carry native pointers.  The calls go to
+ * the per-user daemon pvprfd(1), started on demand.
  */
 #ifndef PVPRF_H
 #define PVPRF_H

@@ -1,6 +1,6 @@
 /*
  * p1: plan how to trap the entry of every function of an ELF executable
- * (and of the shared libraries named with --lib).  The seed's p1 looked
+ * (and of the shared libraries named with --lib).  Rokicki's p1 looked
  * for LINK and UNLK in each routine of the symbol file; today's code has
  * no such markers, so the entry is displaced instead: the first whole
  * instructions covering five bytes move to a trampoline (relocated) and a

@@ -1,9 +1,10 @@
 /*
- * pvtrace: the command.  "pvtrace plan PROG" is the seed's p1 (writes
- * PROG.pdt); "pvtrace -- PROG ARGS" is p2: it runs PROG with the agent
- * preloaded and the counters in memory it shares with it, waits for the
- * program and everything it started, and writes PROG.mon.  The program's
- * output, exit status and death by signal are passed on unchanged.
+ * pvtrace: the command.  "pvtrace plan PROG" is the Amiga profiler's p1
+ * (writes PROG.pdt); "pvtrace -- PROG ARGS" is p2: it runs PROG with the
+ * agent preloaded and the counters in memory it shares with it, waits for
+ * the program and everything it started, and writes PROG.mon.  The
+ * program's output, exit status and death by signal are passed on
+ * unchanged.
  */
 #include <sys/mman.h>
 #include <sys/prctl.h>
