@@ -2,3 +2,5 @@ libprofview_a_SOURCES += ingest/ingest.h ingest/bytes.h ingest/ingest.c \
 	ingest/sha256.c ingest/prf.c ingest/map.c ingest/image.c \
 	ingest/ovd.c ingest/listing.c ingest/heap.c ingest/heapdwarf.c \
 	ingest/mon.c ingest/prfd.c
+# pvtrace's names in .mon files: the one codec its writer uses too.
+libprofview_a_SOURCES += monname.h monname.c

@@ -1,8 +1,8 @@
 /*
- * The .mon file: what p2 leaves, readable like the seed's foo.mon (one
- * line per routine: calls, time in self, time in self plus children;
- * here real and CPU, sorted by self) and exact enough for profview to
- * load.  Layout in profview-formats(5), MON FILES.
+ * The .mon file: what p2 leaves, readable like the Amiga profiler's
+ * foo.mon (one line per routine: calls, time in self, time in self plus
+ * children; here real and CPU, sorted by self) and exact enough for
+ * profview to load.  Layout in profview-formats(5), MON FILES.
  *
  * Every thread's call tree (in the shared memory) is merged into one;
  * the functions and call edges are derived from it, so that recursion is
@@ -25,6 +25,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "monname.h"
 #include "capture/pvtrace/pvtrace.h"
 
 static const char *const mon_stat_name[PVT_ST_COUNT] = {
@@ -245,7 +246,7 @@ mon_esc(const char *s)
 		fputs("pvtrace: out of memory\n", stderr);
 		exit(127);
 	}
-	pvt_name_put(f, s);
+	monname_put(f, s);
 	fclose(f);
 	return (buf);
 }
@@ -687,7 +688,7 @@ pvt_mon_write(struct pvt_shm *shm, const struct pvt_plan *p,
 	    " self+children\n# (real and CPU, ns); layout in"
 	    " profview-formats(5), MON FILES.\n", f);
 	fputs("program ", f);
-	pvt_name_put(f, p->str + p->mod[0].path);
+	monname_put(f, p->str + p->mod[0].path);
 	fputs("\nbuild_id ", f);
 	if (p->mod[0].build_id_len == 0)
 		fputc('-', f);
@@ -696,7 +697,7 @@ pvt_mon_write(struct pvt_shm *shm, const struct pvt_plan *p,
 	fputs("\ncommand", f);
 	for (i = 0; run->argv[i] != NULL; i++) {
 		fputc(' ', f);
-		pvt_name_put(f, run->argv[i]);
+		monname_put(f, run->argv[i]);
 	}
 	fprintf(f, "\nfirst_run %s\nlast_run %s\n", m.first != NULL ?
 	    m.first : when, when);
@@ -738,9 +739,9 @@ pvt_mon_write(struct pvt_shm *shm, const struct pvt_plan *p,
 			state = "not-loaded";
 		}
 		fputs("module ", f);
-		pvt_name_put(f, p->str + mod->name);
+		monname_put(f, p->str + mod->name);
 		fprintf(f, " %s ", state);
-		pvt_name_put(f, p->str + mod->path);
+		monname_put(f, p->str + mod->path);
 		fputc('\n', f);
 	}
 	if (shm->error_set) {
@@ -773,7 +774,7 @@ pvt_mon_write(struct pvt_shm *shm, const struct pvt_plan *p,
 		mon_put_err(f, fn->eself);
 		mon_put_err(f, fn->etotal);
 		fprintf(f, " %-4s ", mon_how[fn->how]);
-		pvt_name_put(f, fn->module);
+		monname_put(f, fn->module);
 		fprintf(f, " 0x%" PRIx64 " %" PRIu64 " %s\n", fn->addr,
 		    fn->size, fn->key);
 	}
@@ -816,7 +817,7 @@ pvt_mon_write(struct pvt_shm *shm, const struct pvt_plan *p,
 	for (i = 0; i < p->nfn; i++) {
 		if (p->fn[i].how != PVT_OUT && fstate[i] != PVT_FS_UNREACH)
 			continue;
-		pvt_name_put(f, p->str + p->mod[p->fn[i].module].name);
+		monname_put(f, p->str + p->mod[p->fn[i].module].name);
 		fprintf(f, " 0x%" PRIx64 " %" PRIu64 " %s %s\n",
 		    p->fn[i].addr, p->fn[i].size, m.fn[i].key,
 		    p->fn[i].how == PVT_OUT ? p->str + p->fn[i].reason :

@@ -1,8 +1,6 @@
 /*
- * Names in pvtrace's text files (.pdt, .mon): a symbol name may hold any
- * byte but NUL, and the files are split on white space, so every byte
- * outside '!'..'~', and '%' itself, is written as %XX; so are ';', which
- * joins a call path in a .mon, and '@', which qualifies a name there.
+ * What pvtrace's files share: names read back in the codec profview's
+ * reader shares (monname.c), the clock, growing arrays, making files.
  */
 #include <errno.h>
 #include <stdint.h>
@@ -12,74 +10,26 @@
 #include <time.h>
 #include <x86intrin.h>
 
+#include "monname.h"
 #include "capture/pvtrace/pvtrace.h"
 
-void
-pvt_name_put(FILE *f, const char *s)
-{
-	const unsigned char	*p;
-
-	if (*s == '\0') {
-		fputs("%00", f);	/* never an empty field */
-		return;
-	}
-	for (p = (const unsigned char *)s; *p != '\0'; p++) {
-		if (*p <= ' ' || *p >= 0x7f || *p == '%' || *p == ';' ||
-		    *p == '@')
-			fprintf(f, "%%%02X", *p);
-		else
-			fputc(*p, f);
-	}
-}
-
-static int
-pvt_hexval(int c)
-{
-	if (c >= '0' && c <= '9')
-		return (c - '0');
-	if (c >= 'A' && c <= 'F')
-		return (c - 'A' + 10);
-	if (c >= 'a' && c <= 'f')
-		return (c - 'a' + 10);
-	return (-1);
-}
-
 /*
- * Decode n bytes of an escaped name; NULL if an escape is malformed or
- * decodes to NUL (which pvt_name_put writes only for the empty name).
+ * Decode n bytes of an escaped name; NULL if it is malformed (or out of
+ * memory).  A bare ';' or '@' passes: pvtrace reads names one field at a
+ * time, where they separate nothing.
  */
 char *
 pvt_name_get(const char *s, size_t n)
 {
-	char	*out, *o;
-	size_t	 i;
-	int	 h, l;
+	char	*out;
 
-	if (n == 3 && memcmp(s, "%00", 3) == 0)
-		return (calloc(1, 1));
 	if ((out = malloc(n + 1)) == NULL)
 		return (NULL);
-	for (i = 0, o = out; i < n; i++) {
-		if (s[i] != '%') {
-			if ((unsigned char)s[i] <= ' ' ||
-			    (unsigned char)s[i] >= 0x7f)
-				goto bad;
-			*o++ = s[i];
-			continue;
-		}
-		if (n - i < 3)
-			goto bad;
-		if ((h = pvt_hexval(s[i + 1])) < 0 ||
-		    (l = pvt_hexval(s[i + 2])) < 0 || (h | l) == 0)
-			goto bad;
-		*o++ = (char)(h << 4 | l);
-		i += 2;
+	if (monname_decode(s, n, out, 0) != 0) {
+		free(out);
+		return (NULL);
 	}
-	*o = '\0';
 	return (out);
-bad:
-	free(out);
-	return (NULL);
 }
 
 /* The runner's reading of the agents' clock (see struct pvt_shm). */

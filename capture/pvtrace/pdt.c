@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "monname.h"
 #include "capture/pvtrace/pvtrace.h"
 
 static const char *const pdt_how[] = { "jump", "trap", "out" };
@@ -72,7 +73,7 @@ pvt_pdt_write(const struct pvt_plan *p, const char *path, char **cause)
 	for (i = 0; i < p->nmod; i++) {
 		m = &p->mod[i];
 		fputs("module ", f);
-		pvt_name_put(f, p->str + m->name);
+		monname_put(f, p->str + m->name);
 		fprintf(f, " %s %" PRIu64 " ", m->type == 2 ? "exec" : "dyn",
 		    m->file_size);
 		if (m->build_id_len == 0)
@@ -80,7 +81,7 @@ pvt_pdt_write(const struct pvt_plan *p, const char *path, char **cause)
 		for (j = 0; j < m->build_id_len; j++)
 			fprintf(f, "%02x", m->build_id[j]);
 		fprintf(f, " 0x%" PRIx64 " 0x%" PRIx64 " ", m->lo, m->hi);
-		pvt_name_put(f, p->str + m->path);
+		monname_put(f, p->str + m->path);
 		fputc('\n', f);
 	}
 	for (i = 0; i < p->nfn; i++) {
@@ -97,7 +98,7 @@ pvt_pdt_write(const struct pvt_plan *p, const char *path, char **cause)
 		    (fn->flags & PVT_F_DYNSYM) ? "d" : "",
 		    (fn->flags & PVT_F_SIZED) ? "s" : "",
 		    (fn->flags & PVT_F_PADDED) ? "p" : "");
-		pvt_name_put(f, p->str + fn->name);
+		monname_put(f, p->str + fn->name);
 		if (fn->reason != 0)
 			fprintf(f, " %s", p->str + fn->reason);
 		fputc('\n', f);

@@ -332,8 +332,7 @@ int	 pvt_pdt_read(struct pvt_plan *, const char *, char **);
 void	 pvt_pdt_summary(const struct pvt_plan *, FILE *);
 int	 pvt_plan_stale(const struct pvt_plan *, char **);
 
-/* capture/pvtrace/name.c: names in text files. */
-void	 pvt_name_put(FILE *, const char *);
+/* capture/pvtrace/name.c: names read back, the clock, arrays, files. */
 char	*pvt_name_get(const char *, size_t);
 uint64_t pvt_clock(int);
 void	*pvt_grow(void *, size_t *, size_t, size_t);

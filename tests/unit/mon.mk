@@ -5,3 +5,10 @@ tests_unit_check_mon_SOURCES = tests/unit/check_mon.c tests/unit/testutil.h
 tests_unit_check_mon_CFLAGS = $(UNIT_CFLAGS)
 tests_unit_check_mon_LDADD = $(UNIT_LDADD)
 TESTS += tests/unit/check_mon
+
+# The .mon name codec pvtrace and the reader share (monname.c).
+check_PROGRAMS += tests/unit/check_monname
+tests_unit_check_monname_SOURCES = tests/unit/check_monname.c
+tests_unit_check_monname_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_check_monname_LDADD = $(UNIT_LDADD)
+TESTS += tests/unit/check_monname
