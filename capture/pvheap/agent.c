@@ -17,7 +17,7 @@
  *
  * A thread inside a hook is "busy": allocations it makes meanwhile (from
  * libunwind, dlsym, the snapshot) go straight to glibc untracked, and a
- * request to stop it waits until it leaves the hook (snap.c).
+ * request to stop it waits until it leaves the hook (snap_stop.c).
  */
 #include <dlfcn.h>
 #include <elf.h>
@@ -781,7 +781,7 @@ static inline void
 leave(void)
 {
 	tls.busy = 0;
-	/* A stop that came while we were busy parks us now (snap.c). */
+	/* A stop that came while we were busy parks us now (snap_stop.c). */
 	if (UNLIKELY(tls.stop_pending))
 		stop_again();
 }
@@ -1053,7 +1053,7 @@ EXPORT void _ZdaPvSt11align_val_tRKSt9nothrow_t(void *p, size_t a,
 /* ---- stopping ------------------------------------------------------ */
 
 /*
- * The stop signal (snap.c sends it to every thread for a snapshot).  A
+ * The stop signal (snap_stop.c sends it to every thread for a snapshot).  A
  * thread inside a hook may hold a shard's lock: it notes the request and
  * parks when it leaves the hook, by sending itself the signal again.
  */

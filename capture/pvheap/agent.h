@@ -1,8 +1,9 @@
 /*
  * libpvheap.so's insides, shared by its files: agent.c (the allocator
- * hooks and the tables of live blocks and sites), snap.c (stopping the
- * threads, the roots, the scan, the file) and elf.c (modules and their
- * symbols).  Nothing here is exported from the library; the hooks are.
+ * hooks and the tables of live blocks and sites), the snap_ files (a
+ * snapshot: stopping the threads, the roots, the scan, the file; their
+ * own header is snap.h) and elf.c (modules and their symbols).  Nothing
+ * here is exported from the library; the hooks are.
  */
 #ifndef AGENT_H
 #define AGENT_H
@@ -93,7 +94,7 @@ void		*agent_libc_addr(void) AGENT_HIDDEN;
 void		*abuf_grow(struct abuf *, size_t) AGENT_HIDDEN;
 void		 abuf_free(struct abuf *) AGENT_HIDDEN;
 
-/* snap.c */
+/* snap.c and snap_stop.c */
 void		 snap_init(void) AGENT_HIDDEN;
 int		 snap_take(int, int, char *, size_t) AGENT_HIDDEN;
 void		 snap_stop_handler(int, void *) AGENT_HIDDEN;

@@ -4,6 +4,10 @@
 # in the build tree).  Neither gets the sanitizers (configure.ac): the
 # agent runs inside other programs.
 PVHEAP_AGENT_SRC = capture/pvheap/agent.c capture/pvheap/snap.c \
+	capture/pvheap/snap_stop.c capture/pvheap/snap_maps.c \
+	capture/pvheap/snap_index.c capture/pvheap/snap_roots.c \
+	capture/pvheap/snap_scan.c capture/pvheap/snap_names.c \
+	capture/pvheap/snap_write.c capture/pvheap/snap.h \
 	capture/pvheap/elf.c capture/pvheap/agent.h capture/pvheap/heapfmt.h \
 	outfile.c outfile.h
 
