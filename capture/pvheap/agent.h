@@ -10,6 +10,8 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <signal.h>
+#include <sched.h>
 #include <sys/types.h>
 
 #define AGENT_HIDDEN	__attribute__((visibility("hidden")))
@@ -64,6 +66,119 @@ extern struct agent_opts	agent_opts AGENT_HIDDEN;
 extern uint64_t			agent_seq AGENT_HIDDEN;
 extern uint64_t			agent_started_ns AGENT_HIDDEN;
 extern uint64_t			agent_frees_unknown AGENT_HIDDEN;
+
+#define LIKELY(x)	__builtin_expect(!!(x), 1)
+#define UNLIKELY(x)	__builtin_expect(!!(x), 0)
+
+/* glibc's allocator under its own names: what the hooks call. */
+extern void	*__libc_malloc(size_t);
+extern void	*__libc_calloc(size_t, size_t);
+extern void	*__libc_realloc(void *, size_t);
+extern void	 __libc_free(void *);
+extern void	*__libc_memalign(size_t, size_t);
+extern void	*__libc_valloc(size_t);
+extern void	*__libc_pvalloc(size_t);
+
+/* agent.c: the state the agent's files share. */
+/*
+ * Per thread: initial-exec TLS, so reading it is one instruction and
+ * never calls __tls_get_addr (which may allocate).
+ */
+struct agent_tls {
+	int	busy;
+	int	agent;		/* the agent's own thread */
+	int	stop_pending;	/* a stop came while busy */
+	unsigned stops;		/* stops taken: a sleep they cut resumes */
+	int	exiting;	/* in agent_exit_snapshot */
+	pid_t	tid;
+};
+extern __thread struct agent_tls agent_tls
+		    __attribute__((tls_model("initial-exec"))) AGENT_HIDDEN;
+
+/* 0 cold, 1 starting, 2 ready */
+extern int		 agent_state AGENT_HIDDEN;
+extern uint64_t		 agent_self_lo AGENT_HIDDEN;	/* our code */
+extern uint64_t		 agent_self_hi AGENT_HIDDEN;
+extern size_t		 (*agent_real_usable)(void *) AGENT_HIDDEN;
+extern int		 (*agent_real_sigaction)(int, const struct sigaction *,
+			    struct sigaction *) AGENT_HIDDEN;
+extern int		 (*agent_real_pthread_sigmask)(int, const sigset_t *,
+			    sigset_t *) AGENT_HIDDEN;
+extern int		 (*agent_real_dlclose)(void *) AGENT_HIDDEN;
+extern pid_t		 agent_main_pid AGENT_HIDDEN;
+extern pid_t		 agent_ctor_pid AGENT_HIDDEN;	/* for _exit */
+/*
+ * Until the program starts a second thread, nothing else touches the
+ * tables (the agent's own thread only reads them while the program is
+ * stopped), so the counters and shard locks need no atomic operations:
+ * a plain increment costs nothing, a locked one several nanoseconds.
+ * pthread_create turns this on before the thread exists; a hook on a
+ * thread that is not the first also turns it on (threads from a raw
+ * clone).
+ */
+extern int		 agent_mt AGENT_HIDDEN;
+
+void		 agent_init(void) AGENT_HIDDEN;
+void		 agent_stop_again(void) AGENT_HIDDEN;
+uint64_t	 agent_run_clock(void) AGENT_HIDDEN;
+
+/* agent_mem.c: the agent's own memory. */
+void		 agent_mem_atfork_child(void) AGENT_HIDDEN;
+
+/* agent_blocks.c: the live blocks. */
+void		 agent_blk_insert(const struct agent_blk *) AGENT_HIDDEN;
+int		 agent_blk_remove(uint64_t, struct agent_blk *) AGENT_HIDDEN;
+void		 agent_blocks_lock(void) AGENT_HIDDEN;
+void		 agent_blocks_unlock(void) AGENT_HIDDEN;
+
+/* agent_sites.c: the allocation sites. */
+struct agent_site *agent_site_get(const uintptr_t *, int) AGENT_HIDDEN;
+void		 agent_sites_lock(void) AGENT_HIDDEN;
+void		 agent_sites_unlock(void) AGENT_HIDDEN;
+
+/* agent_server.c: the agent's thread and the snapshots it takes. */
+extern int	 agent_starting AGENT_HIDDEN;
+void		 agent_thread_start(void) AGENT_HIDDEN;
+void		 agent_trigger_handler(int) AGENT_HIDDEN;
+void		 agent_exit_snapshot(void) AGENT_HIDDEN;
+void		 agent_server_atfork_child(void) AGENT_HIDDEN;
+
+/* Spinlocks, taken in the hooks. */
+static inline void
+agent_spin_lock(int *l)
+{
+	unsigned	n = 0;
+
+	if (!__atomic_load_n(&agent_mt, __ATOMIC_RELAXED)) {
+		*l = 1;
+		return;
+	}
+	while (__atomic_exchange_n(l, 1, __ATOMIC_ACQUIRE) != 0) {
+		while (__atomic_load_n(l, __ATOMIC_RELAXED) != 0) {
+			/* Two cores: a preempted holder needs the CPU. */
+			if (++n > 200)
+				sched_yield();
+			else
+				__builtin_ia32_pause();
+		}
+	}
+}
+
+static inline void
+agent_spin_unlock(int *l)
+{
+	__atomic_store_n(l, 0, __ATOMIC_RELEASE);
+}
+
+/* The ranges' lock is taken by the agent's thread too: always atomic. */
+static inline void
+agent_spin_lock_always(int *l)
+{
+	while (__atomic_exchange_n(l, 1, __ATOMIC_ACQUIRE) != 0) {
+		while (__atomic_load_n(l, __ATOMIC_RELAXED) != 0)
+			sched_yield();
+	}
+}
 
 /* agent.c */
 void		*agent_mmap(size_t) AGENT_HIDDEN;

@@ -3,7 +3,10 @@
 # installed in $(pkglibdir) where pvheap looks for it (or beside pvheap,
 # in the build tree).  Neither gets the sanitizers (configure.ac): the
 # agent runs inside other programs.
-PVHEAP_AGENT_SRC = capture/pvheap/agent.c capture/pvheap/snap.c \
+PVHEAP_AGENT_SRC = capture/pvheap/agent.c capture/pvheap/agent_hooks.c \
+	capture/pvheap/agent_blocks.c capture/pvheap/agent_sites.c \
+	capture/pvheap/agent_mem.c capture/pvheap/agent_server.c \
+	capture/pvheap/snap.c \
 	capture/pvheap/snap_stop.c capture/pvheap/snap_maps.c \
 	capture/pvheap/snap_index.c capture/pvheap/snap_roots.c \
 	capture/pvheap/snap_scan.c capture/pvheap/snap_names.c \
