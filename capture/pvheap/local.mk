@@ -24,7 +24,8 @@ capture_pvheap_libpvheap_so_LDFLAGS = -shared -Wl,--no-undefined \
 capture_pvheap_libpvheap_so_LDADD = $(UNWIND_LIBS) -ldl -lpthread
 
 bin_PROGRAMS += capture/pvheap/pvheap
-capture_pvheap_pvheap_SOURCES = capture/pvheap/pvheap.c
+capture_pvheap_pvheap_SOURCES = capture/pvheap/pvheap.c execprog.c \
+	execprog.h
 capture_pvheap_pvheap_CPPFLAGS = $(AM_CPPFLAGS) \
 	-DPVHEAP_LIBDIR='"$(pkglibdir)"'
 

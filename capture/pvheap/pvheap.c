@@ -16,12 +16,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/statvfs.h>
 #include <sys/types.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include "config.h"
+#include "execprog.h"
 #include "capture/pvheap/heapfmt.h"
 
 #ifndef PVHEAP_LIBDIR
@@ -134,44 +134,10 @@ agent_path(void)
 }
 
 /*
- * The file execvp(3) would run for prog into buf: prog itself when it
- * has a slash, else the first executable regular file along PATH; 0 if
- * none (the exec then fails, and says why).
- */
-static int
-prog_find(const char *prog, char *buf, size_t size)
-{
-	const char	*path, *p, *colon;
-	struct stat	 sb;
-	size_t		 n;
-	int		 len;
-
-	if (strchr(prog, '/') != NULL) {
-		len = snprintf(buf, size, "%s", prog);
-		return (len >= 0 && (size_t)len < size);
-	}
-	if ((path = getenv("PATH")) == NULL)
-		path = "/bin:/usr/bin";
-	for (p = path;; p = colon + 1) {
-		if ((colon = strchr(p, ':')) == NULL)
-			colon = p + strlen(p);
-		n = (size_t)(colon - p);
-		/* An empty element is the current folder. */
-		len = n == 0 ? snprintf(buf, size, "%s", prog) :
-		    snprintf(buf, size, "%.*s/%s", (int)n, p, prog);
-		if (len >= 0 && (size_t)len < size && stat(buf, &sb) == 0 &&
-		    S_ISREG(sb.st_mode) && access(buf, X_OK) == 0)
-			return (1);
-		if (*colon == '\0')
-			return (0);
-	}
-}
-
-/*
  * Whether the loader will preload the agent into the program at path:
- * not into a set-user-ID or set-group-ID program that changes who runs
- * it (secure execution: LD_PRELOAD is ignored), nor into a program with
- * no dynamic loader (static).  0, or -1 after saying why.  A file that
+ * not into a program exec runs with other credentials (secure execution,
+ * execprog.c: LD_PRELOAD is ignored), nor into a program with no dynamic
+ * loader (static).  0, or -1 after saying why.  A file that
  * is not a 64-bit ELF program (a script, an object file) is the
  * kernel's to judge.
  */
@@ -181,21 +147,19 @@ prog_check(const char *prog, const char *path)
 	Elf64_Ehdr	 eh;
 	Elf64_Phdr	 ph;
 	struct stat	 sb;
-	struct statvfs	 vfs;
 	off_t		 off;
-	int		 fd, i, nosuid;
+	int		 fd, i, why;
 
 	/* What exec would run, readable or not (a setuid file may not be). */
 	if (stat(path, &sb) != 0 || !S_ISREG(sb.st_mode))
 		return (0);
-	nosuid = statvfs(path, &vfs) == 0 && (vfs.f_flag & ST_NOSUID);
-	if (!nosuid && (((sb.st_mode & S_ISUID) && sb.st_uid != getuid()) ||
-	    ((sb.st_mode & S_ISGID) && sb.st_gid != getgid()))) {
-		fprintf(stderr, "pvheap: %s: set-%s-ID program: the loader does"
-		    " not preload the agent into it (LD_PRELOAD is ignored),"
-		    " no snapshot could be taken\n", prog,
-		    (sb.st_mode & S_ISUID) && sb.st_uid != getuid() ? "user" :
-		    "group");
+	if ((why = execprog_secure(path, &sb)) != EXECPROG_OK) {
+		fprintf(stderr, "pvheap: %s: %s: the loader does not preload"
+		    " the agent into it (LD_PRELOAD is ignored), no snapshot"
+		    " could be taken\n", prog, why == EXECPROG_SETUID ?
+		    "set-user-ID program" : why == EXECPROG_SETGID ?
+		    "set-group-ID program" : "a program with file"
+		    " capabilities");
 		return (-1);
 	}
 	/* Never blocks: a FIFO put there meanwhile is not a program. */
@@ -356,7 +320,7 @@ main(int argc, char **argv)
 		return (2);
 	}
 	/* Better said now than found out from a run with no snapshot. */
-	if (prog_find(prog, file, sizeof file) && prog_check(prog, file) != 0)
+	if (execprog_find(prog, file, sizeof file) && prog_check(prog, file) != 0)
 		return (1);
 	/* Without another trigger, a snapshot is taken at exit. */
 	if (!snap_sig && every == 0 && sock == NULL)

@@ -6,7 +6,7 @@ bin_PROGRAMS += capture/pvtrace/pvtrace
 capture_pvtrace_pvtrace_SOURCES = capture/pvtrace/pvtrace.c \
 	capture/pvtrace/plan.c capture/pvtrace/pdt.c capture/pvtrace/mon.c \
 	capture/pvtrace/name.c capture/pvtrace/pvtrace.h outfile.c outfile.h \
-	suggest.c suggest.h monname.c monname.h
+	suggest.c suggest.h monname.c monname.h execprog.c execprog.h
 capture_pvtrace_pvtrace_CPPFLAGS = $(AM_CPPFLAGS) $(LIBELF_CFLAGS) \
 	-DPVT_PKGLIBDIR='"$(pkglibdir)"'
 capture_pvtrace_pvtrace_LDADD = $(LIBELF_LIBS) $(CAPSTONE_LIBS) -lm

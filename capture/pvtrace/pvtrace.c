@@ -10,9 +10,7 @@
 #include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
-#include <sys/statvfs.h>
 #include <sys/wait.h>
-#include <sys/xattr.h>
 
 #include <errno.h>
 #include <fcntl.h>
@@ -30,6 +28,7 @@
 #include <unistd.h>
 
 #include "config.h"
+#include "execprog.h"
 #include "capture/pvtrace/pvtrace.h"
 #include "suggest.h"
 
@@ -171,26 +170,13 @@ pvt_clock_mono(void)
 static char *
 pvt_lookup(const char *prog)
 {
-	const char	*path, *p, *end;
-	char		 buf[PATH_MAX], *r;
+	char	buf[PATH_MAX];
 
-	if (strchr(prog, '/') != NULL)
-		return (realpath(prog, NULL));
-	if ((path = getenv("PATH")) == NULL)
-		path = "/usr/local/bin:/usr/bin:/bin";
-	for (p = path; *p != '\0'; p = *end != '\0' ? end + 1 : end) {
-		end = p + strcspn(p, ":");
-		snprintf(buf, sizeof buf, "%.*s%s%s", (int)(end - p), p,
-		    end == p ? "." : "", "/");
-		if (strlen(buf) + strlen(prog) >= sizeof buf)
-			continue;
-		strcat(buf, prog);
-		if (access(buf, X_OK) == 0 && (r = realpath(buf, NULL)) !=
-		    NULL)
-			return (r);
+	if (!execprog_find(prog, buf, sizeof buf)) {
+		errno = ENOENT;
+		return (NULL);
 	}
-	errno = ENOENT;
-	return (NULL);
+	return (realpath(buf, NULL));
 }
 
 static char *
@@ -241,39 +227,30 @@ static void
 pvt_check_secure(const char *prog)
 {
 	struct stat	 st;
-	struct statvfs	 vfs;
 	struct passwd	*pw;
 	struct group	*gr;
 	char		 id[32];
 
-	if (stat(prog, &st) != 0)
-		return;		/* the exec says why */
-	if ((statvfs(prog, &vfs) == 0 && (vfs.f_flag & ST_NOSUID)) ||
-	    prctl(PR_GET_NO_NEW_PRIVS, 0, 0, 0, 0) == 1)
-		return;
-	if ((st.st_mode & S_ISUID) && st.st_uid != getuid()) {
+	switch (execprog_secure(prog, &st)) {
+	case EXECPROG_SETUID:
 		if ((pw = getpwuid(st.st_uid)) == NULL)
 			snprintf(id, sizeof id, "%u", (unsigned)st.st_uid);
 		pvt_die("%s is set-user-ID (to %s): the loader ignores"
 		    " LD_PRELOAD for it, so the agent cannot be loaded and"
 		    " nothing would be counted; no profile written", prog,
 		    pw != NULL ? pw->pw_name : id);
-	}
-	/* Without group execute, the bit means mandatory locking. */
-	if ((st.st_mode & (S_ISGID | S_IXGRP)) == (S_ISGID | S_IXGRP) &&
-	    st.st_gid != getgid()) {
+	case EXECPROG_SETGID:
 		if ((gr = getgrgid(st.st_gid)) == NULL)
 			snprintf(id, sizeof id, "%u", (unsigned)st.st_gid);
 		pvt_die("%s is set-group-ID (to %s): the loader ignores"
 		    " LD_PRELOAD for it, so the agent cannot be loaded and"
 		    " nothing would be counted; no profile written", prog,
 		    gr != NULL ? gr->gr_name : id);
-	}
-	if (getuid() != 0 && getxattr(prog, "security.capability", NULL,
-	    0) > 0)
+	case EXECPROG_CAPS:
 		pvt_die("%s has file capabilities: the loader ignores"
 		    " LD_PRELOAD for it, so the agent cannot be loaded and"
 		    " nothing would be counted; no profile written", prog);
+	}
 }
 
 /* NAME.EXT in the current directory, for a program path. */
