@@ -33,8 +33,10 @@ TUI_TESTS += tests/tui/heapmap.sh tests/tui/heapinfo.sh \
 include $(srcdir)/tests/unit/heap.mk
 include $(srcdir)/tests/e2e/heap.mk
 
-# mon: pvtrace call profiles, the calls view.
-libprofview_a_SOURCES += ingest/mon.h ingest/mon.c store/mon.c \
+# mon: pvtrace call profiles, the calls view.  monname.c is the one
+# codec of names in .mon files, pvtrace's writer's too.
+libprofview_a_SOURCES += monname.h monname.c \
+	ingest/mon.h ingest/mon.c store/mon.c \
 	analyze/mon.h analyze/mon.c report/mon.h report/mon.c
 TUI_SOURCES += tui/calls.c
 TUI_TESTS += tests/tui/calls.sh

@@ -15,7 +15,7 @@
 
 rep=${BENCH_REPEAT:-9}
 dos_setup bench
-dos_copy capture/dos/PROFIL.COM capture/dos/work/W3.COM
+dos_copy capture/profil/PROFIL.COM capture/profil/work/W3.COM
 dos_run 600 "W3 $rep" "REN W3.OUT PLAIN.OUT" \
     "PROFIL /B:1 /C:1000 W3.COM $rep > K1.TXT" "REN W3.OUT K1.OUT" \
     "PROFIL /B:1 /C:100 W3.COM $rep > K10.TXT" "REN W3.OUT K10.OUT" \

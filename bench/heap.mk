@@ -23,7 +23,7 @@ bench_heap_graph_SOURCES = bench/heap/graph.c
 bench_heap_graph_CFLAGS = $(WARN_CFLAGS) -std=gnu11 -O2 -g
 bench_heap_graph_LDFLAGS = -Wl,-z,now
 BENCH_DEPS += bench/heap/churn$(EXEEXT) bench/heap/graph$(EXEEXT) \
-	capture/oberon/pvheap$(EXEEXT) capture/oberon/libpvheap.so \
+	capture/pvheap/pvheap$(EXEEXT) capture/pvheap/libpvheap.so \
 	tests/e2e/heapsum$(EXEEXT)
 BENCH_RUN += bench/heap/run.sh
 EXTRA_DIST += bench/heap/run.sh
@@ -48,6 +48,6 @@ bench-heapmap-model: bench/heapmap-model
 EXTRA_DIST += bench/tui-heapmap
 bench: bench-tui-heapmap
 bench-tui-heapmap: tests/tui/heapmap-demo$(EXEEXT) profview$(EXEEXT) \
-    capture/oberon/pvheap$(EXEEXT) bench/heap-prog$(EXEEXT)
+    capture/pvheap/pvheap$(EXEEXT) bench/heap-prog$(EXEEXT)
 	top_builddir=. $(SHELL) $(srcdir)/bench/tui-heapmap
 .PHONY: bench-tui-heapmap

@@ -7,7 +7,7 @@ bench_prfd_work_LDFLAGS = -pthread
 CLEANFILES += bench/prfd/work
 EXTRA_DIST += bench/prfd/run.sh
 bench: bench-prfd
-bench-prfd: bench/prfd/work$(EXEEXT) capture/os2/pvprf$(EXEEXT) \
-	capture/os2/pvprfd$(EXEEXT) capture/os2/libpvprf.so.1
+bench-prfd: bench/prfd/work$(EXEEXT) capture/pvprf/pvprf$(EXEEXT) \
+	capture/pvprf/pvprfd$(EXEEXT) capture/pvprf/libpvprf.so.1
 	top_builddir=. $(SHELL) $(srcdir)/bench/prfd/run.sh
 .PHONY: bench-prfd

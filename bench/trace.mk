@@ -3,7 +3,7 @@
 # plan's time for a program of 10000 functions ("make bench-trace").
 EXTRA_DIST += bench/trace.sh bench/trace-work.c bench/trace-gen.py
 bench: bench-trace
-bench-trace: capture/amiga/pvtrace$(EXEEXT) capture/amiga/libpvtrace.so
+bench-trace: capture/pvtrace/pvtrace$(EXEEXT) capture/pvtrace/libpvtrace.so
 	CC='$(CC)' top_srcdir=$(top_srcdir) top_builddir=. \
 	    $(SHELL) $(srcdir)/bench/trace.sh
 .PHONY: bench-trace

@@ -20,7 +20,7 @@ set -eu
 top_builddir=${top_builddir:-.}
 top_srcdir=${top_srcdir:-.}
 N=${BENCH_TRACE_N:-1000000}
-PV=$(cd "$top_builddir" && pwd)/capture/amiga/pvtrace
+PV=$(cd "$top_builddir" && pwd)/capture/pvtrace/pvtrace
 W=$(mktemp -d "${TMPDIR:-/tmp}/bench-trace.XXXXXX")
 trap 'rm -rf "$W"' EXIT
 cc=${CC:-cc}

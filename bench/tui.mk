@@ -35,7 +35,7 @@ bench-tui-annotate: profview
 # live blocks, split into its parts, beside gcore of the same process
 # (BENCH_HEAPLIVE_BLOCKS to change).
 EXTRA_DIST += bench/heaplive
-bench-heaplive: profview capture/oberon/pvheap tests/tui/heaplive-prog
+bench-heaplive: profview capture/pvheap/pvheap tests/tui/heaplive-prog
 	top_builddir=. PROFVIEW='$(abs_top_builddir)/profview' \
 	    $(SHELL) $(srcdir)/bench/heaplive
 .PHONY: bench-heaplive

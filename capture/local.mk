@@ -1,5 +1,6 @@
-# Capture tools, one folder per seed method.
-include $(srcdir)/capture/dos/local.mk
-include $(srcdir)/capture/oberon/local.mk
-include $(srcdir)/capture/amiga/local.mk
-include $(srcdir)/capture/os2/local.mk
+# Capture tools, one folder per tool (HACKING.md names the system each
+# one comes from).
+include $(srcdir)/capture/profil/local.mk
+include $(srcdir)/capture/pvheap/local.mk
+include $(srcdir)/capture/pvtrace/local.mk
+include $(srcdir)/capture/pvprf/local.mk

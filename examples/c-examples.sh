@@ -21,8 +21,8 @@ if [ -z "$prog" ]; then
 	cp "$b/examples/build/wordfreq" "$prog" && chmod 755 "$prog" ||
 	    exit 1
 fi
-for f in "$prog" "$b/capture/oberon/pvheap" "$b/capture/amiga/pvtrace" \
-    "$b/capture/os2/pvprf" "$b/capture/os2/pvprfd"; do
+for f in "$prog" "$b/capture/pvheap/pvheap" "$b/capture/pvtrace/pvtrace" \
+    "$b/capture/pvprf/pvprf" "$b/capture/pvprf/pvprfd"; do
 	if [ ! -x "$f" ]; then
 		echo "c-examples.sh: $f: not built (make examples-c)" >&2
 		exit 1
@@ -45,12 +45,12 @@ chmod 700 "$run"
 
 # The plan pvtrace writes (wordfreq.pdt) goes to the scratch folder:
 # only the profile is an example.
-"$b/capture/oberon/pvheap" -q -o "$out/wordfreq.heap" -- "$prog" \
+"$b/capture/pvheap/pvheap" -q -o "$out/wordfreq.heap" -- "$prog" \
     > /dev/null &&
-    (cd "$run" && "$b/capture/amiga/pvtrace" -o "$out/wordfreq.mon" \
+    (cd "$run" && "$b/capture/pvtrace/pvtrace" -o "$out/wordfreq.mon" \
     -- "$prog" > /dev/null) &&
-    XDG_RUNTIME_DIR=$run PVPRFD=$b/capture/os2/pvprfd \
-    "$b/capture/os2/pvprf" record -o "$out/wordfreq.prfd" -- "$prog" \
+    XDG_RUNTIME_DIR=$run PVPRFD=$b/capture/pvprf/pvprfd \
+    "$b/capture/pvprf/pvprf" record -o "$out/wordfreq.prfd" -- "$prog" \
     > /dev/null || exit 1
 # Made 0600, as every output of the tools is; these are for everyone.
 chmod 644 "$out/wordfreq.heap" "$out/wordfreq.mon" "$out/wordfreq.prfd"

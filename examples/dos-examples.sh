@@ -7,9 +7,9 @@
 . "${top_srcdir:-$(dirname "$0")/..}/tests/e2e/dos.sh"
 
 dos_setup examples
-dos_copy capture/dos/PROFIL.COM capture/dos/work/W3.COM \
-    capture/dos/work/W3.MAP capture/dos/work/W10.EXE capture/dos/work/W10.MAP \
-    capture/dos/work/SHARE.COM capture/dos/work/SHARE.MAP
+dos_copy capture/profil/PROFIL.COM capture/profil/work/W3.COM \
+    capture/profil/work/W3.MAP capture/profil/work/W10.EXE capture/profil/work/W10.MAP \
+    capture/profil/work/SHARE.COM capture/profil/work/SHARE.MAP
 dos_run 150 "PROFIL /B:1 /C:200 W3.COM > W3.LOG" \
     "PROFIL /B:1 /C:200 W10.EXE > W10.LOG" \
     "PROFIL /B:1 /C:200 SHARE.COM > SHARE.LOG"
@@ -17,6 +17,6 @@ for f in W3.COM W10.EXE SHARE.COM; do
 	b=${f%.*}
 	tr -d '\r' < "$DOSDIR/$b.LOG"
 	cp "$DOSDIR/$b.PRF" "$DOSDIR/$f" "$DOSDIR/$b.MAP" \
-	    "$top_builddir/capture/dos/work/$b.LST" "$top_srcdir/examples/" ||
+	    "$top_builddir/capture/profil/work/$b.LST" "$top_srcdir/examples/" ||
 	    exit 1
 done

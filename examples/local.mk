@@ -49,9 +49,9 @@ examples-ovd:
 EXTRA_DIST += examples/wordfreq.c examples/wordfreq examples/wordfreq.heap \
 	examples/wordfreq.mon examples/wordfreq.prfd examples/c-examples.sh
 CLEANFILES += examples/build/wordfreq
-EXAMPLES_C_TOOLS = capture/oberon/pvheap capture/oberon/libpvheap.so \
-	capture/amiga/pvtrace capture/amiga/libpvtrace.so \
-	capture/os2/pvprf capture/os2/pvprfd capture/os2/libpvprf.so.1
+EXAMPLES_C_TOOLS = capture/pvheap/pvheap capture/pvheap/libpvheap.so \
+	capture/pvtrace/pvtrace capture/pvtrace/libpvtrace.so \
+	capture/pvprf/pvprf capture/pvprf/pvprfd capture/pvprf/libpvprf.so.1
 examples/build/wordfreq: examples/wordfreq.c
 	@$(MKDIR_P) examples/build
 	$(AM_V_CC)$(CC) $(WARN_CFLAGS) -O1 -g -fno-inline -Wl,-z,now -o $@ \

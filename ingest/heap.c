@@ -20,7 +20,7 @@
 #include "xmalloc.h"
 #include "analyze/analyze.h"
 #include "analyze/heap.h"
-#include "capture/oberon/heapfmt.h"
+#include "capture/pvheap/heapfmt.h"
 #include "ingest/bytes.h"
 #include "ingest/ingest.h"
 #include "ingest/heap.h"

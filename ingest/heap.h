@@ -14,7 +14,7 @@ extern const struct ingest_reader ingest_heap_reader;
  * pvheap snapshots (heap.c): the checked file as views into its bytes.
  * A section's records are count records of size bytes (size may exceed
  * this version's: fields it does not know are ignored); read them with
- * ingest_heap_u32/u64 at the HF_* offsets of capture/oberon/heapfmt.h.
+ * ingest_heap_u32/u64 at the HF_* offsets of capture/pvheap/heapfmt.h.
  */
 struct ingest_heap_sec {
 	const uint8_t	*p;		/* NULL: the file has no such section */

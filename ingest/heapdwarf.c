@@ -36,7 +36,7 @@
 
 #include "intern.h"
 #include "xmalloc.h"
-#include "capture/oberon/heapfmt.h"
+#include "capture/pvheap/heapfmt.h"
 #include "ingest/ingest.h"
 #include "ingest/heap.h"
 

@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "monname.h"
 #include "xmalloc.h"
 #include "ingest/ingest.h"
 #include "ingest/mon.h"
@@ -253,50 +254,20 @@ bad:
 	    " non-negative decimal", (int)t->len, t->p));
 }
 
-static int
-mon_hexval(char c)
-{
-	if (c >= '0' && c <= '9')
-		return (c - '0');
-	if (c >= 'A' && c <= 'F')
-		return (c - 'A' + 10);
-	if (c >= 'a' && c <= 'f')
-		return (c - 'a' + 10);
-	return (-1);
-}
-
 /*
- * An escaped name: every byte outside '!'..'~', and '%', ';', '@', as
- * %XX; "%00" is the empty name.  NULL if malformed.
+ * An escaped name (monname.c): every byte outside '!'..'~', and '%', ';',
+ * '@', as %XX; "%00" is the empty name.  NULL if malformed.
  */
 static char *
 mon_unescape(const char *p, size_t len)
 {
-	char	*s, *o;
-	size_t	 i;
-	int	 h, l;
+	char	*s = xmalloc(len + 1);
 
-	if (len == 3 && memcmp(p, "%00", 3) == 0)
-		return (xstrdup(""));
-	o = s = xmalloc(len + 1);
-	for (i = 0; i < len; i++) {
-		if (p[i] == '%') {
-			if (len - i < 3 || (h = mon_hexval(p[i + 1])) < 0 ||
-			    (l = mon_hexval(p[i + 2])) < 0 || (h | l) == 0)
-				goto bad;
-			*o++ = (char)(h << 4 | l);
-			i += 2;
-		} else if ((unsigned char)p[i] <= ' ' ||
-		    (unsigned char)p[i] >= 0x7f || p[i] == ';' || p[i] == '@')
-			goto bad;
-		else
-			*o++ = p[i];
+	if (monname_decode(p, len, s, MONNAME_FIELD) != 0) {
+		free(s);
+		return (NULL);
 	}
-	*o = '\0';
 	return (s);
-bad:
-	free(s);
-	return (NULL);
 }
 
 static char *

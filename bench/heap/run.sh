@@ -10,7 +10,7 @@ set -u
 b=$(cd "$top_builddir" && pwd)
 churn=$b/bench/heap/churn
 graph=$b/bench/heap/graph
-pvheap=$b/capture/oberon/pvheap
+pvheap=$b/capture/pvheap/pvheap
 heapsum=$b/tests/e2e/heapsum
 W=$(mktemp -d "${TMPDIR:-/tmp}/bench-heap.XXXXXX")
 trap 'rm -rf "$W"' EXIT

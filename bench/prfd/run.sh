@@ -38,8 +38,8 @@ top_builddir=$(cd "${top_builddir:-.}" && pwd)
 N=${BENCH_PRFD_N:-6000}
 R=${BENCH_PRFD_RUNS:-21}
 WORK=$top_builddir/bench/prfd/work
-PVPRF=$top_builddir/capture/os2/pvprf
-PVPRFD=$top_builddir/capture/os2/pvprfd
+PVPRF=$top_builddir/capture/pvprf/pvprf
+PVPRFD=$top_builddir/capture/pvprf/pvprfd
 export PVPRFD
 W=$(mktemp -d "${TMPDIR:-/tmp}/bench-prfd.XXXXXX")
 chmod 700 "$W"

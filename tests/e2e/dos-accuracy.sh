@@ -12,10 +12,10 @@
 . "${top_srcdir:-.}/tests/e2e/dos.sh"
 
 dos_setup accuracy
-dos_copy capture/dos/PROFIL.COM capture/dos/work/W3.COM \
-    capture/dos/work/W3.MAP capture/dos/work/W3.LST \
-    capture/dos/work/W10.EXE capture/dos/work/W10.MAP \
-    capture/dos/work/W10.LST
+dos_copy capture/profil/PROFIL.COM capture/profil/work/W3.COM \
+    capture/profil/work/W3.MAP capture/profil/work/W3.LST \
+    capture/profil/work/W10.EXE capture/profil/work/W10.MAP \
+    capture/profil/work/W10.LST
 echo "1..44"
 # The saturation run first, so that W3.OUT is the accuracy run's.
 dos_run 150 "PROFIL /B:4096 /C:50 W3.COM 2 > W3S.LOG" "REN W3.PRF W3S.PRF" \

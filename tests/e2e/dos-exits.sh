@@ -14,9 +14,9 @@
 . "${top_srcdir:-.}/tests/e2e/dos.sh"
 
 dos_setup exits
-dos_copy capture/dos/PROFIL.COM capture/dos/work/EXITS.COM \
-    capture/dos/work/ABORT24.COM capture/dos/work/VECCHK.COM \
-    capture/dos/work/EATMEM.COM
+dos_copy capture/profil/PROFIL.COM capture/profil/work/EXITS.COM \
+    capture/profil/work/ABORT24.COM capture/profil/work/VECCHK.COM \
+    capture/profil/work/EATMEM.COM
 echo "1..52"
 
 # Typed answers: a zero and a word for the bucket size, an interval

@@ -16,10 +16,10 @@ if [ "${PROFVIEW_CHECK_PASS:-}" = sanitizer ]; then
 	exit 0
 fi
 dos_setup hits
-dos_copy capture/dos/PROFIL.COM capture/dos/work/W3.COM \
-    capture/dos/work/W3.LST capture/dos/work/W10.EXE \
-    capture/dos/work/W10.LST capture/dos/work/SHARE.COM \
-    capture/dos/work/SHARE.LST
+dos_copy capture/profil/PROFIL.COM capture/profil/work/W3.COM \
+    capture/profil/work/W3.LST capture/profil/work/W10.EXE \
+    capture/profil/work/W10.LST capture/profil/work/SHARE.COM \
+    capture/profil/work/SHARE.LST
 echo "1..30"
 dos_run 150 "PROFIL /B:1 /C:200 W3.COM > W3.LOG" \
     "PROFIL /B:3 /C:200 W10.EXE > W10.LOG" \

@@ -13,7 +13,7 @@ dos_setup()
 		echo "1..0 # SKIP dosbox not found"
 		exit 0
 	fi
-	if [ ! -f "$top_builddir/capture/dos/PROFIL.COM" ]; then
+	if [ ! -f "$top_builddir/capture/profil/PROFIL.COM" ]; then
 		echo "1..0 # SKIP PROFIL.COM not built (nasm not found)"
 		exit 0
 	fi

@@ -13,7 +13,7 @@
 heap_setup heap-files
 echo "1..19"
 prog=$HEAPBIN/exits
-AGENT=${PVHEAP_LIB:-$build/capture/oberon/libpvheap.so}
+AGENT=${PVHEAP_LIB:-$build/capture/pvheap/libpvheap.so}
 umask 022
 
 echo victim > "$W/victim"

@@ -89,4 +89,4 @@ TESTS += $(HEAP_E2E)
 EXTRA_DIST += $(HEAP_E2E) tests/e2e/heap.sh
 HEAP_E2E_LOGS = $(HEAP_E2E:=.log)
 $(HEAP_E2E_LOGS): $(HEAPTEST_PROGS) tests/e2e/heapsum$(EXEEXT) \
-	capture/oberon/pvheap$(EXEEXT) capture/oberon/libpvheap.so profview$(EXEEXT)
+	capture/pvheap/pvheap$(EXEEXT) capture/pvheap/libpvheap.so profview$(EXEEXT)

@@ -4,7 +4,7 @@
 : "${top_srcdir:=.}" "${top_builddir:=.}"
 # Absolute: the programs run in a scratch folder.
 build=$(cd "$top_builddir" && pwd)
-PVHEAP=${PVHEAP:-$build/capture/oberon/pvheap}
+PVHEAP=${PVHEAP:-$build/capture/pvheap/pvheap}
 HEAPSUM=${HEAPSUM:-$build/tests/e2e/heapsum}
 HEAPBIN=$build/tests/data/heap
 

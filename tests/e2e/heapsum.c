@@ -13,7 +13,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "capture/oberon/heapfmt.h"
+#include "capture/pvheap/heapfmt.h"
 #include "ingest/ingest.h"
 #include "ingest/heap.h"
 

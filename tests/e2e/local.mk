@@ -27,5 +27,5 @@ TRACE_E2E = tests/e2e/trace-recurse.sh tests/e2e/trace-tiny.sh \
 TESTS += $(TRACE_E2E)
 EXTRA_DIST += $(TRACE_E2E) tests/e2e/trace.sh tests/e2e/tracecmp.py
 TRACE_E2E_LOGS = $(TRACE_E2E:=.log)
-$(TRACE_E2E_LOGS): capture/amiga/pvtrace$(EXEEXT) \
-	capture/amiga/libpvtrace.so $(TRACE_PROGS)
+$(TRACE_E2E_LOGS): capture/pvtrace/pvtrace$(EXEEXT) \
+	capture/pvtrace/libpvtrace.so $(TRACE_PROGS)

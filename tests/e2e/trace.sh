@@ -3,7 +3,7 @@
 # again under valgrind's callgrind (the oracle for call counts), and
 # prints TAP; the plan line comes last, when the count is known.
 : "${top_builddir:=.}" "${top_srcdir:=.}"
-PVTRACE=$(cd "$top_builddir" && pwd)/capture/amiga/pvtrace
+PVTRACE=$(cd "$top_builddir" && pwd)/capture/pvtrace/pvtrace
 TD=$(cd "$top_builddir" && pwd)/tests/data/trace
 TRACECMP="$top_srcdir/tests/e2e/tracecmp.py"
 W=$(mktemp -d "${TMPDIR:-/tmp}/pvtrace-test.XXXXXX")

@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "capture/oberon/heapfmt.h"
+#include "capture/pvheap/heapfmt.h"
 #include "tests/fuzz/fuzz.h"
 #include "ingest/ingest.h"
 #include "ingest/heap.h"

@@ -1,5 +1,5 @@
 /*
- * libFuzzer harness for pvprf's reader of dump files (capture/os2/
+ * libFuzzer harness for pvprf's reader of dump files (capture/pvprf/
  * dumpfile.c, compiled in here so that tests/fuzz/run.sh builds it like
  * the others): any bytes are printed or refused with a cause, never read
  * past their end.
@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-#include "capture/os2/dumpfile.c"
+#include "capture/pvprf/dumpfile.c"
 #include "tests/fuzz/fuzz.h"
 
 int

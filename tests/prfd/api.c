@@ -23,8 +23,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "capture/os2/pvprf.h"
-#include "capture/os2/prfd.h"
+#include "capture/pvprf/pvprf.h"
+#include "capture/pvprf/prfd.h"
 
 extern char	__start_pvfa[], __stop_pvfa[], __start_pvfb[], __stop_pvfb[];
 static volatile unsigned long sink;

@@ -7,7 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "capture/os2/pvprf.h"
+#include "capture/pvprf/pvprf.h"
 
 int
 main(int argc, char **argv)

@@ -13,7 +13,7 @@ import sys
 import time
 
 path, mode = sys.argv[1], sys.argv[2]
-# EXIT of pid 1, as libpvprf sends it (capture/os2/prfd.h).
+# EXIT of pid 1, as libpvprf sends it (capture/pvprf/prfd.h).
 req = struct.pack("<IIIB3xQ", 0x44465250, 0, 5, 8, 1)
 
 

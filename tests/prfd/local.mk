@@ -1,22 +1,22 @@
-# Dos32Profile (capture/os2): the API's return codes, divider, hit table,
+# Dos32Profile (capture/pvprf): the API's return codes, divider, hit table,
 # processes and threads through the real library and daemon (api); the
 # truth of pvprf record against known CPU shares and perf record on the
 # same run (truth.sh, work).  Test programs get no sanitizer: they are
 # profiled, and api links the library, which has none.
 check_PROGRAMS += tests/prfd/api tests/prfd/work
-tests_prfd_api_SOURCES = tests/prfd/api.c capture/os2/flg.c
+tests_prfd_api_SOURCES = tests/prfd/api.c capture/pvprf/flg.c
 tests_prfd_api_CFLAGS = $(WARN_CFLAGS) -std=gnu11 -O1 -g -pthread
-tests_prfd_api_LDFLAGS = -pthread -Wl,-rpath,$(abs_top_builddir)/capture/os2
-tests_prfd_api_LDADD = capture/os2/libpvprf.so.1
-tests_prfd_api_DEPENDENCIES = capture/os2/libpvprf.so.1
+tests_prfd_api_LDFLAGS = -pthread -Wl,-rpath,$(abs_top_builddir)/capture/pvprf
+tests_prfd_api_LDADD = capture/pvprf/libpvprf.so.1
+tests_prfd_api_DEPENDENCIES = capture/pvprf/libpvprf.so.1
 # call: one call, made setuid root by errors.sh (an absolute rpath: the
 # loader ignores $$ORIGIN and LD_LIBRARY_PATH in a setuid program).
 check_PROGRAMS += tests/prfd/call
 tests_prfd_call_SOURCES = tests/prfd/call.c
 tests_prfd_call_CFLAGS = $(WARN_CFLAGS) -std=gnu11
-tests_prfd_call_LDFLAGS = -Wl,-rpath,$(abs_top_builddir)/capture/os2
-tests_prfd_call_LDADD = capture/os2/libpvprf.so.1
-tests_prfd_call_DEPENDENCIES = capture/os2/libpvprf.so.1
+tests_prfd_call_LDFLAGS = -Wl,-rpath,$(abs_top_builddir)/capture/pvprf
+tests_prfd_call_LDADD = capture/pvprf/libpvprf.so.1
+tests_prfd_call_DEPENDENCIES = capture/pvprf/libpvprf.so.1
 tests_prfd_work_SOURCES = tests/prfd/work.c
 tests_prfd_work_CFLAGS = $(WARN_CFLAGS) -std=gnu11 -O1 -g -fno-inline -fno-pie
 tests_prfd_work_LDFLAGS = -no-pie
@@ -27,8 +27,8 @@ TESTS += $(PRFD_TESTS)
 EXTRA_DIST += $(PRFD_TESTS) tests/prfd/prfd.sh tests/prfd/prfdfn.py \
 	tests/prfd/client.py
 PRFD_TEST_LOGS = $(PRFD_TESTS:=.log)
-$(PRFD_TEST_LOGS): capture/os2/pvprf$(EXEEXT) capture/os2/pvprfd$(EXEEXT) \
-	capture/os2/libpvprf.so.1 tests/prfd/api$(EXEEXT) \
+$(PRFD_TEST_LOGS): capture/pvprf/pvprf$(EXEEXT) capture/pvprf/pvprfd$(EXEEXT) \
+	capture/pvprf/libpvprf.so.1 tests/prfd/api$(EXEEXT) \
 	tests/prfd/work$(EXEEXT) tests/prfd/call$(EXEEXT)
 
 # pvprf's reader of dump files, fuzzed (tests/fuzz/run.sh pvprf) and its
@@ -37,6 +37,6 @@ check_PROGRAMS += tests/fuzz/replay_pvprf
 TESTS += tests/fuzz/replay_pvprf
 tests_fuzz_replay_pvprf_SOURCES = tests/fuzz/fuzz_pvprf.c \
 	tests/fuzz/replay.c tests/fuzz/fuzz.h
-EXTRA_tests_fuzz_replay_pvprf_SOURCES = capture/os2/dumpfile.c
+EXTRA_tests_fuzz_replay_pvprf_SOURCES = capture/pvprf/dumpfile.c
 tests_fuzz_replay_pvprf_CFLAGS = $(FUZZ_CFLAGS) -DFUZZ_CORPUS='"pvprf"'
 tests_fuzz_replay_pvprf_LDADD = $(CORE_LIBS)

@@ -4,8 +4,8 @@
 # the pid in its lock file.
 : "${top_builddir:=.}" "${top_srcdir:=.}"
 top_builddir=$(cd "$top_builddir" && pwd)
-PVPRF=$top_builddir/capture/os2/pvprf
-PVPRFD=$top_builddir/capture/os2/pvprfd
+PVPRF=$top_builddir/capture/pvprf/pvprf
+PVPRFD=$top_builddir/capture/pvprf/pvprfd
 export PVPRFD
 W=$(mktemp -d "${TMPDIR:-/tmp}/pvprf-test.XXXXXX")
 chmod 700 "$W"
@@ -27,7 +27,7 @@ trap cleanup EXIT
 # clone in /root), where nobody could run none of it.  Sets NPVPRF,
 # NPVPRFD and NWORK.
 nobody_tree() {
-	cp "$PVPRF" "$top_builddir/capture/os2/libpvprf.so.1" "$PVPRFD" \
+	cp "$PVPRF" "$top_builddir/capture/pvprf/libpvprf.so.1" "$PVPRFD" \
 	    "$top_builddir/tests/prfd/work" "$1/" &&
 	    chmod 755 "$1/pvprf" "$1/pvprfd" "$1/work" &&
 	    chmod 644 "$1/libpvprf.so.1"

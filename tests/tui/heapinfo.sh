@@ -527,7 +527,7 @@ fi
 # A stored session: pvheap's snapshot of tests/data/heap/tree, against
 # the store: the modules' code and data, and a module's objects marked.
 build=$(cd "${top_builddir:-.}" && pwd)
-PVHEAP=$build/capture/oberon/pvheap
+PVHEAP=$build/capture/pvheap/pvheap
 TREE=$build/tests/data/heap/tree
 if [ -x "$PVHEAP" ] && [ -x "$TREE" ] && (cd "$dir" && "$PVHEAP" -o tree.heap \
     -- "$TREE" >/dev/null 2>&1) &&

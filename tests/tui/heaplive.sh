@@ -7,7 +7,7 @@
 . "${top_srcdir:-.}/tests/tui/lib.sh"
 plan 36
 build=$(cd "${top_builddir:-.}" && pwd)
-PVHEAP=$build/capture/oberon/pvheap
+PVHEAP=$build/capture/pvheap/pvheap
 PROG=$build/tests/tui/heaplive-prog
 
 if [ ! -x "$PVHEAP" ] || [ ! -x "$PROG" ]; then

@@ -436,7 +436,7 @@ restored
 # A stored session: pvheap's snapshot of tests/data/heap/tree, ingested;
 # what the map says against what the store holds.
 build=$(cd "${top_builddir:-.}" && pwd)
-PVHEAP=$build/capture/oberon/pvheap
+PVHEAP=$build/capture/pvheap/pvheap
 TREE=$build/tests/data/heap/tree
 if [ -x "$PVHEAP" ] && [ -x "$TREE" ] && (cd "$dir" && "$PVHEAP" -o tree.heap \
     -- "$TREE" >/dev/null 2>&1) &&

@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "capture/oberon/heapfmt.h"
+#include "capture/pvheap/heapfmt.h"
 #include "analyze/analyze.h"
 #include "analyze/heap.h"
 #include "ingest/ingest.h"

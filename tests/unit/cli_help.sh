@@ -11,9 +11,9 @@ trap 'rm -rf "$tmp"' EXIT INT TERM
 . "${top_srcdir:-.}/tests/tap.sh"
 b=$(cd "$top_builddir" && pwd)
 version=$(sed -n 's/^#define PACKAGE_VERSION "\(.*\)"$/\1/p' "$b/config.h")
-tools="profview=$PROFVIEW pvtrace=$b/capture/amiga/pvtrace
-pvheap=$b/capture/oberon/pvheap pvprf=$b/capture/os2/pvprf
-pvprfd=$b/capture/os2/pvprfd"
+tools="profview=$PROFVIEW pvtrace=$b/capture/pvtrace/pvtrace
+pvheap=$b/capture/pvheap/pvheap pvprf=$b/capture/pvprf/pvprf
+pvprfd=$b/capture/pvprf/pvprfd"
 echo "1..$((5 * 7 + 10))"
 
 # run CMD...: its status in rc, its outputs in $tmp/out and $tmp/err.
@@ -104,8 +104,8 @@ else ok 1 "profview sesions, a file there: status $rc, stderr: $(err)"; fi
 
 expect "pvprf recrd -- ./calc: did you mean record" 2 \
     "pvprf: unknown command 'recrd' (did you mean 'record'?)" \
-    "$b/capture/os2/pvprf" recrd -- ./calc
-run "$b/capture/os2/pvprf" frobnicate 1
+    "$b/capture/pvprf/pvprf" recrd -- ./calc
+run "$b/capture/pvprf/pvprf" frobnicate 1
 if [ $rc -eq 2 ] && head -1 "$tmp/err" | grep -qx \
     "pvprf: unknown command 'frobnicate'" &&
     grep -q "^usage: pvprf " "$tmp/err"; then
@@ -114,11 +114,11 @@ else ok 1 "pvprf frobnicate 1: status $rc, stderr: $(err)"; fi
 
 expect "pvtrace plna ./prog: did you mean plan" 2 \
     "pvtrace: unknown command 'plna' (did you mean 'plan'?)" \
-    "$b/capture/amiga/pvtrace" plna ./prog
+    "$b/capture/pvtrace/pvtrace" plna ./prog
 # A program of that name on PATH is run as asked, not taken for plan.
 mkdir "$tmp/bin" && printf '#!/bin/sh\nexit 0\n' >"$tmp/bin/plna" &&
     chmod +x "$tmp/bin/plna"
-PATH="$tmp/bin:$PATH" run "$b/capture/amiga/pvtrace" plna
+PATH="$tmp/bin:$PATH" run "$b/capture/pvtrace/pvtrace" plna
 if ! grep -q "unknown command" "$tmp/err" &&
     grep -qF "$tmp/bin/plna" "$tmp/err"; then
 	ok 0 "pvtrace plna, a program on PATH: taken as the program ($rc)"

@@ -58,14 +58,14 @@ ok $st "each DOS profile keeps its program and its listing (annotate)"
 # The programs beside the .PRF files are the ones the build assembles
 # (NASM's output is the same every time), so that they are the ones
 # PROFIL ran.
-if [ -f "$bld/capture/dos/work/W10.EXE" ]; then
+if [ -f "$bld/capture/profil/work/W10.EXE" ]; then
 	st=0
 	for f in W3.COM W10.EXE SHARE.COM W3.LST W10.LST SHARE.LST W3.MAP \
 	    W10.MAP SHARE.MAP; do
 		# A map names its source as the build found it (a VPATH
 		# build's is another path to the same file).
 		grep -v '^Source file:' "$src/examples/$f" > "$tmp/a"
-		grep -v '^Source file:' "$bld/capture/dos/work/$f" > "$tmp/b"
+		grep -v '^Source file:' "$bld/capture/profil/work/$f" > "$tmp/b"
 		cmp -s "$tmp/a" "$tmp/b" ||
 		    { st=1; echo "# examples/$f is not the build's"; }
 	done

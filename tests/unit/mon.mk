@@ -6,6 +6,13 @@ tests_unit_check_mon_CFLAGS = $(UNIT_CFLAGS)
 tests_unit_check_mon_LDADD = $(UNIT_LDADD)
 TESTS += tests/unit/check_mon
 
+# The .mon name codec pvtrace and the reader share (monname.c).
+check_PROGRAMS += tests/unit/check_monname
+tests_unit_check_monname_SOURCES = tests/unit/check_monname.c
+tests_unit_check_monname_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_check_monname_LDADD = $(UNIT_LDADD)
+TESTS += tests/unit/check_monname
+
 # The reader's libFuzzer harness: its corpus replayed (tests/fuzz/).
 check_PROGRAMS += tests/fuzz/replay_mon
 TESTS += tests/fuzz/replay_mon

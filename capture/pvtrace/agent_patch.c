@@ -1,0 +1,481 @@
+/*
+ * Tracing a module: a trampoline per planned function, in memory mapped
+ * within reach of a rel32 jump from it; the function's first bytes
+ * replaced by that jump, or by int3 where no jump fits (the SIGTRAP
+ * handler takes those); the text patched in memory only.
+ */
+#include <sys/mman.h>
+
+#include <elf.h>
+#include <errno.h>
+#include <limits.h>
+#include <link.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "capture/pvtrace/pvtrace.h"
+#include "capture/pvtrace/agent.h"
+
+/* Trampolines. */
+
+static void
+agent_put32(uint8_t *p, uint32_t v)
+{
+	memcpy(p, &v, 4);
+}
+
+static int
+agent_rel32(uint64_t from, uint64_t to, int32_t *out)
+{
+	int64_t	d = (int64_t)(to - from);
+
+	if (d < INT32_MIN || d > INT32_MAX)
+		return (-1);
+	*out = (int32_t)d;
+	return (0);
+}
+
+/* Emit one trampoline at t for f, which lives at fva; 0 or -1. */
+int
+agent_tramp(uint8_t *t, uint8_t *area, const struct pvt_func *f,
+    uint64_t fva, uint32_t idx)
+{
+	const struct pvt_insn	*in;
+	const uint8_t		*src = f->bytes;
+	uint8_t			*o;
+	uint64_t		 sva = fva, next, target = 0;
+	int32_t			 r, disp;
+	size_t			 i;
+
+	if (agent_rel32((uint64_t)t + 6, (uint64_t)area, &r) != 0)
+		return (-1);
+	t[0] = 0xff;			/* call *area(%rip) */
+	t[1] = 0x15;
+	agent_put32(t + 2, (uint32_t)r);
+	agent_put32(t + 6, idx);
+	o = t + PVT_TRAMP_CODE;
+	for (i = 0; i < f->ninsn; i++) {
+		in = &f->insn[i];
+		next = sva + in->len;
+		switch (in->kind) {
+		case PVT_I_PLAIN:
+			memcpy(o, src, in->len);
+			o += in->len;
+			break;
+		case PVT_I_PAD:
+			break;		/* the function returned before it */
+		case PVT_I_RIP:
+			memcpy(o, src, in->len);
+			memcpy(&disp, src + in->field, 4);
+			target = next + (int64_t)disp;
+			if (agent_rel32((uint64_t)o + in->len, target,
+			    &r) != 0)
+				return (-1);
+			agent_put32(o + in->field, (uint32_t)r);
+			o += in->len;
+			break;
+		case PVT_I_JMP8:
+		case PVT_I_JMP32:
+			if (in->kind == PVT_I_JMP8)
+				target = next + (int8_t)src[1];
+			else {
+				memcpy(&disp, src + 1, 4);
+				target = next + (int64_t)disp;
+			}
+			if (agent_rel32((uint64_t)o + 5, target, &r) != 0)
+				return (-1);
+			o[0] = 0xe9;
+			agent_put32(o + 1, (uint32_t)r);
+			o += 5;
+			break;
+		case PVT_I_JCC8:
+		case PVT_I_JCC32:
+			if (in->kind == PVT_I_JCC8) {
+				o[1] = (uint8_t)(0x80 | (src[0] & 0x0f));
+				target = next + (int8_t)src[1];
+			} else {
+				o[1] = src[1];
+				memcpy(&disp, src + 2, 4);
+				target = next + (int64_t)disp;
+			}
+			if (agent_rel32((uint64_t)o + 6, target, &r) != 0)
+				return (-1);
+			o[0] = 0x0f;
+			agent_put32(o + 2, (uint32_t)r);
+			o += 6;
+			break;
+		case PVT_I_CALL:
+			/* Push the original return address, then jump. */
+			memcpy(&disp, src + 1, 4);
+			target = next + (int64_t)disp;
+			memcpy(o, "\x48\x8d\x64\x24\xf8", 5);	/* lea -8(%rsp) */
+			memcpy(o + 5, "\xc7\x04\x24", 3);	/* movl $lo,(%rsp) */
+			agent_put32(o + 8, (uint32_t)next);
+			memcpy(o + 12, "\xc7\x44\x24\x04", 4); /* movl $hi,4() */
+			agent_put32(o + 16, (uint32_t)(next >> 32));
+			if (agent_rel32((uint64_t)o + 25, target, &r) != 0)
+				return (-1);
+			o[20] = 0xe9;
+			agent_put32(o + 21, (uint32_t)r);
+			o += 25;
+			break;
+		default:
+			return (-1);
+		}
+		src += in->len;
+		sva = next;
+	}
+	if (o + 5 > t + PVT_TRAMP_SIZE ||
+	    agent_rel32((uint64_t)o + 5, fva + f->len, &r) != 0)
+		return (-1);
+	o[0] = 0xe9;
+	agent_put32(o + 1, (uint32_t)r);
+	return (0);
+}
+
+/*
+ * Room for n trampolines within reach (rel32) of [lo, hi): tried below
+ * the module first, then above, up to 1 GB away.  Its first 8 bytes hold
+ * pvt_entry's address for the trampolines' indirect calls.
+ */
+uint8_t *
+agent_area(uint64_t lo, uint64_t hi, size_t n, size_t *sizep)
+{
+	uint64_t	 pg = (uint64_t)sysconf(_SC_PAGESIZE), d, at;
+	size_t		 size = ((n + 1) * PVT_TRAMP_SIZE + pg - 1) & ~(pg - 1);
+	void		*p;
+	int		 side;
+
+	for (d = (size + (1 << 20)) & ~(uint64_t)((1 << 20) - 1);
+	    d < (1ULL << 30); d += 1 << 20) {
+		for (side = 0; side < 2; side++) {
+			if (side == 0 && lo < d + pg)
+				continue;
+			at = side == 0 ? (lo - d) & ~(pg - 1) :
+			    (hi + d - size + pg - 1) & ~(pg - 1);
+			p = mmap((void *)at, size, PROT_READ | PROT_WRITE,
+			    MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE,
+			    -1, 0);
+			if (p == MAP_FAILED)
+				continue;
+			if ((uint64_t)p != at) {
+				munmap(p, size);
+				continue;
+			}
+			*(uint64_t *)p = (uint64_t)pvt_entry;
+			*sizep = size;
+			return (p);
+		}
+	}
+	return (NULL);
+}
+
+static int
+agent_cmp_trap(const void *a, const void *b)
+{
+	const struct agent_trap	*x = a, *y = b;
+
+	return (x->addr < y->addr ? -1 : x->addr > y->addr);
+}
+
+/* Add traps and re-sort; the handler reads the table being replaced. */
+void
+agent_add_traps(const struct agent_trap *add, size_t n)
+{
+	struct agent_trap	*v;
+
+	if (n == 0)
+		return;
+	v = malloc((agent_g.ntraps + n) * sizeof *v);
+	if (v == NULL)
+		return;
+	if (agent_g.ntraps > 0)
+		memcpy(v, agent_g.traps, agent_g.ntraps * sizeof *v);
+	memcpy(v + agent_g.ntraps, add, n * sizeof *v);
+	qsort(v, agent_g.ntraps + n, sizeof *v, agent_cmp_trap);
+	/* The old table stays allocated: a handler may be reading it. */
+	__atomic_store_n(&agent_g.traps, v, __ATOMIC_RELEASE);
+	__atomic_store_n(&agent_g.ntraps, agent_g.ntraps + n, __ATOMIC_RELEASE);
+}
+
+static int
+agent_find_trap(uint64_t addr, uint32_t *idx)
+{
+	const struct agent_trap	*v = __atomic_load_n(&agent_g.traps,
+				    __ATOMIC_ACQUIRE);
+	size_t			 a = 0, b = __atomic_load_n(&agent_g.ntraps,
+				    __ATOMIC_ACQUIRE), m;
+
+	while (a < b) {
+		m = a + (b - a) / 2;
+		if (v[m].addr == addr) {
+			*idx = v[m].idx;
+			return (1);
+		}
+		if (v[m].addr < addr)
+			a = m + 1;
+		else
+			b = m;
+	}
+	return (0);
+}
+
+/*
+ * A breakpoint: ours is an entry to trace, then the displaced instruction
+ * runs from the trampoline.  Anyone else's goes to the program's own
+ * handler, or kills the process as it would have without us.
+ */
+static void
+agent_sigtrap(int sig, siginfo_t *si, void *ucv)
+{
+	ucontext_t	*uc = ucv;
+	uint64_t	 rip = (uint64_t)uc->uc_mcontext.gregs[REG_RIP];
+	uint32_t	 idx;
+	int		 saved = errno;
+
+	if (si->si_code == SI_KERNEL && agent_find_trap(rip - 1, &idx)) {
+		if (!agent_g.cal)
+			pvt_stat(PVT_ST_TRAPS, 1);
+		pvt_enter(idx, (uint64_t *)uc->uc_mcontext.gregs[REG_RSP],
+		    PVT_TRAP);
+		uc->uc_mcontext.gregs[REG_RIP] =
+		    (greg_t)(pvt_g.tramp[idx] + PVT_TRAMP_CODE);
+		errno = saved;
+		return;
+	}
+	if (agent_g.user_trap.sa_handler != SIG_DFL &&
+	    agent_g.user_trap.sa_handler != SIG_IGN) {
+		if (agent_g.user_trap.sa_flags & SA_SIGINFO)
+			agent_g.user_trap.sa_sigaction(sig, si, ucv);
+		else
+			agent_g.user_trap.sa_handler(sig);
+		return;
+	}
+	{
+		struct sigaction	dfl;
+
+		REAL(sigaction);
+		memset(&dfl, 0, sizeof dfl);
+		dfl.sa_handler = SIG_DFL;
+		real_sigaction(SIGTRAP, &dfl, NULL);
+		raise(SIGTRAP);
+	}
+}
+
+void
+agent_trap_handler(void)
+{
+	struct sigaction	sa;
+
+	if (agent_g.trap_handler)
+		return;
+	memset(&sa, 0, sizeof sa);
+	sa.sa_sigaction = agent_sigtrap;
+	sa.sa_flags = SA_SIGINFO | SA_NODEFER | SA_RESTART;
+	sigemptyset(&sa.sa_mask);
+	REAL(sigaction);
+	real_sigaction(SIGTRAP, &sa, &agent_g.user_trap);
+	agent_g.trap_handler = 1;
+}
+
+/* The build-id of a loaded object, from its PT_NOTE segments. */
+static int
+agent_build_id(const struct dl_phdr_info *info, const uint8_t **id,
+    size_t *len)
+{
+	const ElfW(Nhdr)	*nh;
+	const char		*p, *end;
+	int			 i;
+
+	for (i = 0; i < info->dlpi_phnum; i++) {
+		if (info->dlpi_phdr[i].p_type != PT_NOTE)
+			continue;
+		p = (const char *)(info->dlpi_addr +
+		    info->dlpi_phdr[i].p_vaddr);
+		end = p + info->dlpi_phdr[i].p_memsz;
+		while (p + sizeof *nh <= end) {
+			nh = (const ElfW(Nhdr) *)p;
+			p += sizeof *nh + ((nh->n_namesz + 3) & ~3u);
+			if (p + nh->n_descsz > end)
+				break;
+			if (nh->n_type == NT_GNU_BUILD_ID &&
+			    nh->n_namesz == 4 &&
+			    memcmp((const char *)(nh + 1), "GNU", 4) == 0) {
+				*id = (const uint8_t *)p;
+				*len = nh->n_descsz;
+				return (1);
+			}
+			p += (nh->n_descsz + 3) & ~3u;
+		}
+	}
+	return (0);
+}
+
+/* Patch module mi, loaded at base; 0, or -1 and the state set. */
+static int
+agent_patch(uint32_t mi, uint64_t base)
+{
+	const struct pvt_module	*m = &agent_g.mod[mi];
+	const struct pvt_func	*f;
+	struct agent_trap	*traps;
+	uint8_t			*area, *t;
+	uint64_t		 pg = (uint64_t)sysconf(_SC_PAGESIZE), fva, lo,
+	    hi;
+	size_t			 i, n = 0, ntr = 0, size;
+	uint32_t		 idx;
+
+	for (i = 0; i < m->nfunc; i++) {
+		f = &agent_g.fn[m->first + i];
+		if (f->how == PVT_OUT)
+			continue;
+		if (memcmp((void *)(base + f->addr), f->bytes, f->len) != 0) {
+			agent_error("%s: the code of %s differs from the"
+			    " plan: not patched", agent_g.str + m->name,
+			    agent_g.str + f->name);
+			pvt_g.shm->mod_state[mi] = PVT_MOD_MISMATCH;
+			return (-1);
+		}
+		n++;
+	}
+	if (n == 0) {
+		pvt_g.shm->mod_state[mi] = PVT_MOD_PATCHED;
+		return (0);
+	}
+	lo = base + m->lo;
+	hi = base + m->hi;
+	if ((area = agent_area(lo, hi, n, &size)) == NULL) {
+		agent_error("%s: no room for trampolines within 2 GB of its"
+		    " code", agent_g.str + m->name);
+		pvt_g.shm->mod_state[mi] = PVT_MOD_FAILED;
+		return (-1);
+	}
+	if ((traps = calloc(n, sizeof *traps)) == NULL)
+		return (-1);
+	t = area + PVT_TRAMP_SIZE;
+	for (i = 0; i < m->nfunc; i++) {
+		f = &agent_g.fn[m->first + i];
+		idx = m->first + (uint32_t)i;
+		if (f->how == PVT_OUT)
+			continue;
+		fva = base + f->addr;
+		if (agent_tramp(t, area, f, fva, idx) != 0) {
+			pvt_stat(PVT_ST_UNREACH, 1);
+			pvt_g.tramp[idx] = 0;
+			agent_g.fstate[idx] = PVT_FS_UNREACH;
+		} else {
+			pvt_g.tramp[idx] = (uint64_t)t;
+			agent_g.fstate[idx] = PVT_FS_PATCHED;
+		}
+		t += PVT_TRAMP_SIZE;
+	}
+	mprotect(area, size, PROT_READ | PROT_EXEC);
+	lo &= ~(pg - 1);
+	hi = (hi + pg - 1) & ~(pg - 1);
+	if (mprotect((void *)lo, hi - lo, PROT_READ | PROT_WRITE |
+	    PROT_EXEC) != 0) {
+		agent_error("%s: cannot make its code writable: %s",
+		    agent_g.str + m->name, strerror(errno));
+		pvt_g.shm->mod_state[mi] = PVT_MOD_FAILED;
+		free(traps);
+		return (-1);
+	}
+	for (i = 0; i < m->nfunc; i++) {
+		f = &agent_g.fn[m->first + i];
+		idx = m->first + (uint32_t)i;
+		if (f->how == PVT_OUT || pvt_g.tramp[idx] == 0)
+			continue;
+		fva = base + f->addr;
+		if (f->how == PVT_TRAP) {
+			traps[ntr].addr = fva;
+			traps[ntr++].idx = idx;
+			continue;
+		}
+		memset((void *)fva, 0xcc, f->len);
+		*(uint8_t *)fva = 0xe9;
+		agent_put32((uint8_t *)fva + 1, (uint32_t)(pvt_g.tramp[idx] -
+		    (fva + 5)));
+	}
+	if (ntr > 0) {
+		agent_add_traps(traps, ntr);
+		agent_trap_handler();
+		for (i = 0; i < ntr; i++)
+			*(uint8_t *)traps[i].addr = 0xcc;
+	}
+	free(traps);
+	mprotect((void *)lo, hi - lo, PROT_READ | PROT_EXEC);
+	__builtin___clear_cache((char *)lo, (char *)hi);
+	pvt_g.shm->mod_state[mi] = PVT_MOD_PATCHED;
+	return (0);
+}
+
+
+int
+agent_scan_one(struct dl_phdr_info *info, size_t size, void *arg)
+{
+	struct agent_scan	*sc = arg;
+	const struct pvt_module	*m;
+	const uint8_t		*id;
+	char			 path[PATH_MAX];
+	const char		*name;
+	size_t			 idlen, mi;
+	int			 same_path, same_id, has_id;
+
+	(void)size;
+	name = info->dlpi_name;
+	if (name == NULL || *name == '\0')
+		name = sc->exe;
+	else if (realpath(name, path) != NULL)
+		name = path;
+	has_id = agent_build_id(info, &id, &idlen);
+	for (mi = 0; mi < pvt_g.shm->nmod; mi++) {
+		m = &agent_g.mod[mi];
+		if (agent_g.m[mi].done)
+			continue;
+		same_path = strcmp(name, agent_g.str + m->path) == 0;
+		same_id = has_id && m->build_id_len == idlen &&
+		    memcmp(id, m->build_id, idlen) == 0;
+		if (!same_path && !(same_id && (mi == 0 ?
+		    name == sc->exe : 1)))
+			continue;
+		if (m->build_id_len != 0 && !same_id) {
+			agent_g.m[mi].done = 1;
+			pvt_g.shm->mod_state[mi] = PVT_MOD_MISMATCH;
+			if (mi != 0)
+				agent_error("%s: loaded from %s but not the"
+				    " file planned (build-id differs)",
+				    agent_g.str + m->name, name);
+			continue;
+		}
+		agent_g.m[mi].base = info->dlpi_addr;
+		agent_g.m[mi].done = 2;
+		if (mi == 0)
+			sc->main_found = 1;
+	}
+	return (0);
+}
+
+/* Patch every planned module that is loaded and not yet looked at. */
+int
+agent_patch_loaded(void)
+{
+	struct agent_scan	sc;
+	ssize_t			n;
+	uint32_t		mi;
+
+	memset(&sc, 0, sizeof sc);
+	n = readlink("/proc/self/exe", sc.exe, sizeof sc.exe - 1);
+	if (n > 0)
+		sc.exe[n] = '\0';
+	dl_iterate_phdr(agent_scan_one, &sc);
+	for (mi = 0; mi < pvt_g.shm->nmod; mi++) {
+		if (agent_g.m[mi].done == 2) {
+			agent_g.m[mi].done = 1;
+			agent_patch(mi, agent_g.m[mi].base);
+		}
+	}
+	return (sc.main_found);
+}

@@ -1,0 +1,502 @@
+/*
+ * The agent's fast path: what runs at every traced entry and exit.  It
+ * is built with -mgeneral-regs-only, so it never touches a vector, x87 or
+ * mask register, and the stubs (stubs.S) need only save the general
+ * registers around it: arguments in xmm0-7 and return values in xmm0-1 or
+ * st0 pass through untouched.  It calls nothing in the C library; the
+ * rare slow paths that must go through pvt_xcall, which saves the whole
+ * register file.
+ *
+ * A thread's state is a slot in the shared memory: its shadow stack (one
+ * frame per traced activation: where the return address lives, what it
+ * was, the clocks at entry) and its call tree (one node per distinct call
+ * path, with calls and times).  Counts are made at entry, times at exit;
+ * the runner derives functions and call edges from the tree afterwards.
+ */
+#include <stddef.h>
+#include <stdint.h>
+
+#include "capture/pvtrace/pvtrace.h"
+
+#define RT_NR_WRITE		1
+#define RT_NR_GETPID		39
+#define RT_NR_KILL		62
+#define RT_NR_CLOCK_GETTIME	228
+#define RT_CLOCK_THREAD_CPUTIME	3
+#define RT_SIGABRT		6
+
+struct pvt_agent	pvt_g;
+__thread struct pvt_thread pvt_t __attribute__((tls_model("initial-exec")));
+
+#define rt_barrier()	__asm__ __volatile__("" ::: "memory")
+
+static inline long
+rt_syscall3(long n, long a, long b, long c)
+{
+	long	r;
+
+	__asm__ __volatile__("syscall" : "=a"(r) : "a"(n), "D"(a), "S"(b),
+	    "d"(c) : "rcx", "r11", "memory");
+	return (r);
+}
+
+/*
+ * The clock: rdtsc, or the vDSO's CLOCK_MONOTONIC where the kernel does
+ * not trust the TSC (a VM may step it).  The vDSO is kernel code, built
+ * without vector registers like this file.
+ */
+uint64_t
+pvt_now(void)
+{
+	struct {
+		long	sec, nsec;
+	}		ts;
+	uint32_t	lo, hi;
+
+	if (pvt_g.vclock != NULL) {
+		pvt_g.vclock(1, &ts);	/* CLOCK_MONOTONIC */
+		return ((uint64_t)ts.sec * 1000000000u + (uint64_t)ts.nsec);
+	}
+	__asm__ __volatile__("rdtsc" : "=a"(lo), "=d"(hi));
+	return ((uint64_t)hi << 32 | lo);
+}
+
+void
+pvt_stat(int which, uint64_t n)
+{
+	if (pvt_g.shm != NULL && n != 0)
+		__atomic_fetch_add(&pvt_g.shm->stat[which], n,
+		    __ATOMIC_RELAXED);
+}
+
+/* Offset of size fresh bytes of shared memory, 0 when it is full. */
+uint64_t
+pvt_shm_alloc(uint64_t size)
+{
+	struct pvt_shm	*shm = pvt_g.shm;
+	uint64_t	 off;
+
+	size = (size + 63) & ~(uint64_t)63;
+	off = __atomic_fetch_add(&shm->brk, size, __ATOMIC_RELAXED);
+	if (off + size > shm->size || off + size < off)
+		return (0);
+	return (off);
+}
+
+/*
+ * The thread's CPU clock, in TSC units.  A perf task-clock event's page
+ * (mapped at attach) changes its sequence number whenever the kernel
+ * switches the thread in or out; while it has not, the thread ran all
+ * along and its CPU clock advanced with the TSC.  When it has, the exact
+ * figure comes from the kernel (a system call, but only after a switch).
+ */
+static uint64_t
+rt_cpu_resync(struct pvt_thread *t, uint32_t seq)
+{
+	struct {
+		long	sec, nsec;
+	}		 ts;
+	uint64_t	 ns;
+
+	if (rt_syscall3(RT_NR_CLOCK_GETTIME, RT_CLOCK_THREAD_CPUTIME,
+	    (long)&ts, 0) != 0)
+		return (t->cpu_base);
+	ns = (uint64_t)ts.sec * 1000000000u + (uint64_t)ts.nsec;
+	t->cpu_base = (uint64_t)(((unsigned __int128)ns *
+	    pvt_g.shm->tsc_per_ns_q32) >> 32);
+	t->tsc_base = pvt_now();
+	t->seq = seq;
+	pvt_stat(PVT_ST_RESYNC, 1);
+	return (t->cpu_base);
+}
+
+uint64_t
+pvt_cpu_now(struct pvt_thread *t, uint64_t tsc)
+{
+	uint32_t	seq;
+
+	if (t->seqp == NULL)
+		return (tsc);
+	seq = *t->seqp;
+	if (seq == t->seq && (int64_t)(tsc - t->tsc_base) >= 0)
+		return (t->cpu_base + (tsc - t->tsc_base));
+	return (rt_cpu_resync(t, seq));
+}
+
+static inline int
+rt_same_stack(const struct pvt_thread *t, uint64_t a, uint64_t b)
+{
+	if (t->stk_hi == 0)
+		return (1);
+	return ((a >= t->stk_lo && a < t->stk_hi) ==
+	    (b >= t->stk_lo && b < t->stk_hi));
+}
+
+static void
+rt_close(struct pvt_thread *t, uint32_t i, uint64_t tsc, uint64_t cpu)
+{
+	uint64_t	back = 0;
+
+	pvt_close(t->fr, i, t->nodes, tsc, cpu, pvt_g.a, pvt_g.b, &back);
+	pvt_stat(PVT_ST_BACKWARDS, back);
+	rt_barrier();
+	t->slot->depth = i;
+}
+
+static void
+rt_copy(void *dst, const void *src, uint64_t n)
+{
+	uint64_t	*d = dst;
+	const uint64_t	*s = src;
+
+	for (n /= 8; n > 0; n--)
+		*d++ = *s++;
+}
+
+int
+pvt_grow_frames(struct pvt_thread *t)
+{
+	struct pvt_slot	*s = t->slot;
+	uint64_t	 off, cap = (uint64_t)s->fcap * 2;
+
+	if (cap > UINT32_MAX ||
+	    (off = pvt_shm_alloc(cap * sizeof *t->fr)) == 0)
+		return (-1);
+	rt_copy(pvt_g.base + off, t->fr, (uint64_t)s->depth * sizeof *t->fr);
+	rt_barrier();
+	s->frames = off;
+	s->fcap = (uint32_t)cap;
+	t->fr = (struct pvt_frame *)(pvt_g.base + off);
+	return (0);
+}
+
+static inline uint32_t
+rt_hash(uint32_t parent, uint32_t func)
+{
+	uint64_t	k = (uint64_t)parent << 32 | func;
+
+	k *= 0x9e3779b97f4a7c15ULL;
+	return ((uint32_t)(k >> 32));
+}
+
+static int
+rt_grow_nodes(struct pvt_thread *t)
+{
+	struct pvt_slot	*s = t->slot;
+	uint64_t	 off, cap = (uint64_t)s->ncap * 2, hoff, hcap, i;
+	uint32_t	*h, k;
+
+	if (cap >= UINT32_MAX ||
+	    (off = pvt_shm_alloc(cap * sizeof *t->nodes)) == 0)
+		return (-1);
+	hcap = cap * 2;
+	if ((hoff = pvt_shm_alloc(hcap * sizeof *h)) == 0)
+		return (-1);
+	rt_copy(pvt_g.base + off, t->nodes, (uint64_t)s->nnode *
+	    sizeof *t->nodes);
+	h = (uint32_t *)(pvt_g.base + hoff);
+	for (i = 1; i < s->nnode; i++) {
+		k = rt_hash(t->nodes[i].parent, t->nodes[i].func) &
+		    (uint32_t)(hcap - 1);
+		while (h[k] != 0)
+			k = (k + 1) & (uint32_t)(hcap - 1);
+		h[k] = (uint32_t)i;
+	}
+	rt_barrier();
+	s->nodes = off;
+	s->hash = hoff;
+	s->hmask = (uint32_t)(hcap - 1);
+	s->ncap = (uint32_t)cap;
+	t->nodes = (struct pvt_node *)(pvt_g.base + off);
+	t->hash = h;
+	return (0);
+}
+
+/* The node for func called under parent, made if new; 0 if no memory. */
+uint32_t
+pvt_path_node(struct pvt_thread *t, uint32_t parent, uint32_t func)
+{
+	struct pvt_slot	*s = t->slot;
+	struct pvt_node	*n;
+	uint32_t	 c, h, i;
+
+	c = t->nodes[parent].last_child;
+	if (c != 0 && t->nodes[c].func == func)
+		return (c);
+	h = rt_hash(parent, func) & s->hmask;
+	while ((i = t->hash[h]) != 0) {
+		n = &t->nodes[i];
+		if (n->parent == parent && n->func == func) {
+			t->nodes[parent].last_child = i;
+			return (i);
+		}
+		h = (h + 1) & s->hmask;
+	}
+	if (s->nnode == s->ncap) {
+		if (rt_grow_nodes(t) != 0)
+			return (0);
+		h = rt_hash(parent, func) & s->hmask;
+		while (t->hash[h] != 0)
+			h = (h + 1) & s->hmask;
+	}
+	i = s->nnode;
+	n = &t->nodes[i];
+	n->parent = parent;
+	n->func = func;
+	n->last_child = 0;
+	n->calls = 0;
+	n->self = n->total = n->self_cpu = n->total_cpu = 0;
+	rt_barrier();
+	t->hash[h] = i;
+	s->nnode = i + 1;
+	t->nodes[parent].last_child = i;
+	return (i);
+}
+
+/*
+ * A return address nobody saved: the program moved a return address the
+ * agent had swapped (a coroutine switch, a hand-made stack).  There is
+ * nowhere to return to.
+ */
+static void __attribute__((noreturn))
+rt_lost(void)
+{
+	static const char msg[] = "pvtrace: a traced function returned to"
+	    " a frame the agent does not know (stack switched?); stopping\n";
+
+	rt_syscall3(RT_NR_WRITE, 2, (long)msg, sizeof msg - 1);
+	for (;;)
+		rt_syscall3(RT_NR_KILL, rt_syscall3(RT_NR_GETPID, 0, 0, 0),
+		    RT_SIGABRT, 0);
+}
+
+/*
+ * Entry of function idx, whose return address is at *slotp; how is the
+ * way it was reached (a jump or a trap).  Called with the thread's own
+ * register state saved by the stub or the signal frame.
+ */
+void
+pvt_enter(uint32_t idx, uint64_t *slotp, int how)
+{
+	struct pvt_thread	*t = &pvt_t;
+	struct pvt_slot		*s;
+	struct pvt_frame	*f;
+	uint64_t		 tsc, cpu, ra, orig, sp = (uint64_t)slotp;
+	uint32_t		 d, k, parent, node;
+
+	if (t->busy) {
+		pvt_stat(PVT_ST_MISSED, 1);
+		return;
+	}
+	if (!pvt_g.on)
+		return;
+	t->busy = 1;
+	if (t->slot == NULL && pvt_xcall(pvt_g.attach, t) != 0)
+		goto out;
+	s = t->slot;
+	tsc = pvt_now();
+	cpu = pvt_cpu_now(t, tsc);
+	d = s->depth;
+	ra = *slotp;
+	if (ra == (uint64_t)pvt_exit) {
+		/* Reached by a jump from a traced function. */
+		for (k = d; k > 0 && t->fr[k - 1].slot != sp; k--)
+			;
+		if (k == 0) {
+			pvt_stat(PVT_ST_MISSED, 1);
+			goto out;
+		}
+		while (d > k) {
+			rt_close(t, --d, tsc, cpu);
+			pvt_stat(PVT_ST_ABANDONED, 1);
+		}
+		if (t->nodes[t->fr[d - 1].node].func == idx) {
+			/*
+			 * A jump to its own entry: a self tail call, or a
+			 * loop back to the top.  A call to count (callgrind
+			 * counts it too), but the activation goes on: a new
+			 * frame each time would grow without bound.
+			 */
+			t->nodes[t->fr[d - 1].node].calls++;
+			pvt_stat(PVT_ST_SELFJUMPS, 1);
+			goto out;
+		}
+		pvt_stat(PVT_ST_TAILCALLS, 1);
+		orig = t->fr[d - 1].ret;
+		parent = t->fr[d - 1].node;
+	} else {
+		/* Frames at or below this one's return address are dead. */
+		while (d > 0 && t->fr[d - 1].slot <= sp &&
+		    rt_same_stack(t, t->fr[d - 1].slot, sp)) {
+			rt_close(t, --d, tsc, cpu);
+			pvt_stat(t->unwinding ? PVT_ST_UNWOUND :
+			    PVT_ST_ABANDONED, 1);
+		}
+		orig = ra;
+		parent = d > 0 ? t->fr[d - 1].node : PVT_ROOT;
+	}
+	if ((node = pvt_path_node(t, parent, idx)) == 0 ||
+	    (d == s->fcap && pvt_grow_frames(t) != 0)) {
+		pvt_stat(PVT_ST_NOMEM, 1);
+		goto out;
+	}
+	f = &t->fr[d];
+	f->slot = sp;
+	f->ret = orig;
+	f->t0 = tsc;
+	f->c0 = cpu;
+	f->cw = f->ccw = 0;
+	f->ob = f->oc = pvt_g.a[how];
+	f->node = node;
+	f->how = (uint16_t)how;
+	f->flags = 0;
+	t->nodes[node].calls++;
+	rt_barrier();
+	s->depth = d + 1;
+	*slotp = (uint64_t)pvt_exit;
+	s->last_tsc = tsc;
+	s->last_cpu = cpu;
+out:
+	t->busy = 0;
+}
+
+/* From the trampoline: its return address points at the index. */
+void
+pvt_enter_jump(uint64_t *tret)
+{
+	uint32_t	idx = *(const uint32_t *)*tret;
+
+	*tret += 4;
+	pvt_enter(idx, tret + 1, PVT_JUMP);
+}
+
+/*
+ * A traced function returned to pvt_exit; sp is the stack pointer after
+ * its ret.  Close its frame (and those of functions that tail-called it,
+ * which share the return address; and any left above it by a non-local
+ * exit nobody reported) and give the stub the real return address.
+ */
+uint64_t
+pvt_leave(uint64_t *sp)
+{
+	struct pvt_thread	*t = &pvt_t;
+	struct pvt_slot		*s = t->slot;
+	uint64_t		 tsc, cpu, ret = 0, slot = (uint64_t)(sp - 1);
+	uint32_t		 d, k;
+	int			 busy = t->busy;
+
+	t->busy = 1;
+	tsc = pvt_now();
+	if (s == NULL)
+		rt_lost();
+	cpu = pvt_cpu_now(t, tsc);
+	d = s->depth;
+	for (k = d; k > 0 && t->fr[k - 1].slot != slot; k--)
+		;
+	if (k == 0)
+		rt_lost();
+	while (d > k) {
+		rt_close(t, --d, tsc, cpu);
+		pvt_stat(t->unwinding ? PVT_ST_UNWOUND : PVT_ST_ABANDONED, 1);
+	}
+	while (d > 0 && t->fr[d - 1].slot == slot) {
+		ret = t->fr[d - 1].ret;
+		rt_close(t, --d, tsc, cpu);
+	}
+	s->last_tsc = tsc;
+	s->last_cpu = cpu;
+	t->busy = busy;
+	return (ret);
+}
+
+/*
+ * A non-local exit (longjmp, a caught exception) leaves the stack at sp:
+ * every frame whose return address lies below it is gone.  Frames on
+ * another stack (a signal handler's, say) above them went too.
+ */
+void
+pvt_unwind_below(uint64_t sp)
+{
+	struct pvt_thread	*t = &pvt_t;
+	struct pvt_slot		*s = t->slot;
+	uint64_t		 tsc, cpu;
+	uint32_t		 d;
+
+	if (s == NULL || !pvt_g.on)
+		return;
+	t->busy = 1;
+	tsc = pvt_now();
+	cpu = pvt_cpu_now(t, tsc);
+	d = s->depth;
+	while (d > 0 && (t->fr[d - 1].slot < sp ||
+	    !rt_same_stack(t, t->fr[d - 1].slot, sp))) {
+		rt_close(t, --d, tsc, cpu);
+		pvt_stat(PVT_ST_UNWOUND, 1);
+	}
+	s->last_tsc = tsc;
+	s->last_cpu = cpu;
+	t->busy = 0;
+}
+
+/* Put the original return addresses back (an unwinder will read them). */
+void
+pvt_restore_all(void)
+{
+	struct pvt_thread	*t = &pvt_t;
+	uint32_t		 i;
+
+	if (t->slot == NULL)
+		return;
+	for (i = 0; i < t->slot->depth; i++) {
+		if (*(uint64_t *)t->fr[i].slot == (uint64_t)pvt_exit) {
+			*(uint64_t *)t->fr[i].slot = t->fr[i].ret;
+			t->fr[i].flags |= PVT_FR_RESTORED;
+		}
+	}
+}
+
+/* Swap them again in the frames that are still there. */
+void
+pvt_rearm(void)
+{
+	struct pvt_thread	*t = &pvt_t;
+	uint32_t		 i;
+
+	if (t->slot == NULL)
+		return;
+	for (i = 0; i < t->slot->depth; i++) {
+		if ((t->fr[i].flags & PVT_FR_RESTORED) &&
+		    *(uint64_t *)t->fr[i].slot == t->fr[i].ret)
+			*(uint64_t *)t->fr[i].slot = (uint64_t)pvt_exit;
+		t->fr[i].flags &= ~PVT_FR_RESTORED;
+	}
+}
+
+/*
+ * The thread leaves for good (exit, exec, thread exit): close every open
+ * frame now; with restore, put the return addresses back, for an exec
+ * that may fail or an unwinder that will walk them.
+ */
+void
+pvt_detach_all(int restore, int stat)
+{
+	struct pvt_thread	*t = &pvt_t;
+	struct pvt_slot		*s = t->slot;
+	uint64_t		 tsc, cpu;
+	uint32_t		 d;
+
+	if (s == NULL)
+		return;
+	t->busy = 1;
+	tsc = pvt_now();
+	cpu = pvt_cpu_now(t, tsc);
+	if (restore)
+		pvt_restore_all();
+	for (d = s->depth; d > 0; d--) {
+		rt_close(t, d - 1, tsc, cpu);
+		pvt_stat(stat, 1);
+	}
+	s->last_tsc = tsc;
+	s->last_cpu = cpu;
+	t->busy = 0;
+}
