@@ -834,6 +834,43 @@ int		 analyze_heapdiff_make(struct analyze_heapdiff *,
 void		 analyze_heapdiff_free(struct analyze_heapdiff *);
 
 /*
+ * Over that diff, what the heap map draws (heapdiff.c): a comparison
+ * (born blocks marked, freed ones drawn where they were on the new
+ * snapshot's regions) and the seed's Remain (the blocks there when it
+ * was turned on; the ones born since hidden).
+ */
+struct analyze_heapdiff_cmp;
+struct analyze_heapdiff_remain;
+struct analyze_heapdiff_cmp *analyze_heapdiff_cmp_new(
+		    const struct analyze_heapview *, int64_t,
+		    const struct analyze_heapview *, char **);
+void		 analyze_heapdiff_cmp_free(struct analyze_heapdiff_cmp *);
+int64_t		 analyze_heapdiff_cmp_against(
+		    const struct analyze_heapdiff_cmp *);
+void		 analyze_heapdiff_cmp_counts(
+		    const struct analyze_heapdiff_cmp *, size_t *, uint64_t *,
+		    size_t *, uint64_t *);
+uint32_t	 analyze_heapdiff_cmp_was(const struct analyze_heapdiff_cmp *,
+		    size_t);
+void		 analyze_heapdiff_cmp_marks(
+		    const struct analyze_heapdiff_cmp *, const uint8_t *,
+		    uint8_t *, size_t);
+void		 analyze_heapdiff_cmp_frame(struct analyze_heapdiff_cmp *,
+		    const struct analyze_heapmap_view *,
+		    struct analyze_heapmap_cell *,
+		    struct analyze_heapmap_count *);
+void		 analyze_heapdiff_cmp_totals(
+		    const struct analyze_heapdiff_cmp *,
+		    struct analyze_heapmap_count *);
+struct analyze_heapdiff_remain *analyze_heapdiff_remain_new(
+		    const struct analyze_heapview *);
+void		 analyze_heapdiff_remain_free(
+		    struct analyze_heapdiff_remain *);
+long		 analyze_heapdiff_remain_hide(
+		    const struct analyze_heapdiff_remain *,
+		    const struct analyze_heapview *, uint8_t *);
+
+/*
  * The heap kind (heap.c): a snapshot's header and leak summary, and its
  * top allocation sites by live bytes, for the report.
  */
