@@ -51,6 +51,7 @@ include $(srcdir)/tests/unit/heap.mk
 include $(srcdir)/tests/unit/mon.mk
 include $(srcdir)/tests/unit/prfd.mk
 include $(srcdir)/tests/unit/examples.mk
+include $(srcdir)/tests/unit/helpers.mk
 include $(srcdir)/tests/fuzz/local.mk
 include $(srcdir)/tests/tui/local.mk
 include $(srcdir)/tests/data/trace/local.mk
