@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bsearch.h"
 #include "xmalloc.h"
 #include "analyze/analyze.h"
 
@@ -968,7 +969,7 @@ static int
 hv_word(const struct hv_trace *tr, uint64_t a, int64_t *dst, int64_t *off)
 {
 	const struct analyze_heapview	*v = tr->v;
-	size_t				 b, lo = 0, hi = tr->nr, mid;
+	size_t				 b, i;
 
 	if ((b = analyze_heapmap_find(&v->map, a)) != SIZE_MAX) {
 		if ((a - v->addr[b]) % 8 != 0)
@@ -976,18 +977,12 @@ hv_word(const struct hv_trace *tr, uint64_t a, int64_t *dst, int64_t *off)
 		return (store_heap_ref_at(tr->st, tr->session, (int64_t)b,
 		    (int64_t)(a - v->addr[b]), dst, off));
 	}
-	while (lo < hi) {
-		mid = lo + (hi - lo) / 2;
-		if (tr->r[mid].addr < a)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	if (lo == tr->nr || tr->r[lo].addr != a || tr->r[lo].dst < 0 ||
-	    (uint64_t)tr->r[lo].dst >= v->nblocks)
+	BSEARCH_FIRST(i, 0, tr->nr, tr->r[i].addr < a);
+	if (i == tr->nr || tr->r[i].addr != a || tr->r[i].dst < 0 ||
+	    (uint64_t)tr->r[i].dst >= v->nblocks)
 		return (0);
-	*dst = tr->r[lo].dst;
-	*off = tr->r[lo].dst_off;
+	*dst = tr->r[i].dst;
+	*off = tr->r[i].dst_off;
 	return (1);
 }
 
