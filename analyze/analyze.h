@@ -782,6 +782,7 @@ int		 analyze_heapview_graph(struct analyze_heapview *, char **);
 void		 analyze_heapview_free(struct analyze_heapview *);
 size_t		 analyze_heapview_types(const struct analyze_heapview *,
 		    const char *, uint8_t *);
+uint32_t	 analyze_heapview_class(uint64_t);
 size_t		 analyze_heapview_sums(const struct analyze_heapview *, int,
 		    struct analyze_heapview_sum **);
 size_t		 analyze_heapview_find(const struct analyze_heapview *,
@@ -805,6 +806,64 @@ int		 analyze_heapview_trace(struct store *, int64_t,
 #define ANALYZE_HEAPVIEW_BY_TYPE	0
 #define ANALYZE_HEAPVIEW_BY_MODULE	1
 #define ANALYZE_HEAPVIEW_BY_SIZE	2
+
+/*
+ * The heap map's info tables as numbers (heapinfo.c): per module its
+ * objects, imports and importers (direct and indirect: DT_NEEDED's
+ * graph as two CSR arrays), ModuleHierarchy's level and class and
+ * TestUnloadModules' mark; the gaps between blocks (FreeBlocks).
+ */
+enum analyze_heapinfo_hier {
+	ANALYZE_HEAPINFO_PLAIN,
+	ANALYZE_HEAPINFO_TOP,		/* nothing imports it */
+	ANALYZE_HEAPINFO_UNLOAD,	/* unloaded by the test */
+	ANALYZE_HEAPINFO_NEEDED		/* imported by an unloaded one */
+};
+
+struct analyze_heapinfo_module {
+	uint64_t	 objects;
+	uint64_t	 bytes;
+	uint32_t	 types;
+	uint32_t	 imp;		/* modules it imports directly */
+	uint32_t	 imp_all;	/* directly or not */
+	uint32_t	 by;		/* modules that import it directly */
+	uint32_t	 by_all;
+	uint32_t	 level;
+	int		 cycle;		/* in an import cycle */
+	char		*imports;	/* names, direct */
+	char		*through;	/* names, only indirect */
+	const char	*mark;		/* TestUnloadModules': "", ++ ... */
+	enum analyze_heapinfo_hier hier;
+};
+
+struct analyze_heapinfo {
+	const struct analyze_heapview *s;
+	struct analyze_heapinfo_module *mod;	/* NULL until made */
+	size_t		 nmod;
+	uint32_t	*dep_off;	/* CSR: distinct imports */
+	uint32_t	*dep;
+	uint32_t	*rdep_off;	/* and importers */
+	uint32_t	*rdep;
+	uint8_t		*seen;		/* per module: a closure's answer */
+	uint32_t	*todo;
+	int		 direct_only;	/* too many for indirect counts */
+
+	uint64_t	*gap_addr;	/* FreeBlocks, by address */
+	uint64_t	*gap_size;
+	uint32_t	*gap_region;
+	size_t		 ngaps;
+	char		*gap_what;	/* their summary */
+};
+
+void		 analyze_heapinfo_make(struct analyze_heapinfo *,
+		    const struct analyze_heapview *);
+void		 analyze_heapinfo_free(struct analyze_heapinfo *);
+size_t		 analyze_heapinfo_closure(struct analyze_heapinfo *, uint32_t,
+		    const uint8_t *);
+void		 analyze_heapinfo_unload(struct analyze_heapinfo *,
+		    const uint8_t *, const uint8_t *);
+void		 analyze_heapinfo_importers(const struct analyze_heapview *,
+		    uint8_t *);
 
 /*
  * Two snapshots of one run compared (heapdiff.c): the blocks born since

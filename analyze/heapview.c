@@ -282,6 +282,13 @@ hs_sum_cmp(const void *a, const void *b)
 	return (x->key < y->key ? -1 : x->key > y->key);
 }
 
+/* The size class ObjectSizes puts n bytes in (see below). */
+uint32_t
+analyze_heapview_class(uint64_t n)
+{
+	return (n == 0 ? 0 : 64 - (uint32_t)__builtin_clzll(n));
+}
+
 /*
  * ObjectsByType, ObjectsByModule (by the module of the block's type) or
  * ObjectSizes (key: 0 for empty blocks, else k + 1 for sizes in [2^k,
@@ -303,7 +310,7 @@ analyze_heapview_sums(const struct analyze_heapview *s, int by,
 	for (i = 0; i < s->nblocks; i++) {
 		if (by == ANALYZE_HEAPVIEW_BY_SIZE) {
 			z = s->size[i];
-			key = z == 0 ? 0 : 64 - (uint32_t)__builtin_clzll(z);
+			key = analyze_heapview_class(z);
 			k = key;
 		} else {
 			key = s->type[i];
@@ -364,22 +371,10 @@ analyze_heapview_unload(const struct analyze_heapview *s, const uint8_t *drop,
     uint8_t *unloaded, uint8_t *lost)
 {
 	uint8_t	*roots;
-	size_t	 i, j, n;
-	int	 more = 1;
+	size_t	 i, n;
 
 	memcpy(unloaded, drop, s->nmodules);
-	while (more) {
-		more = 0;
-		for (i = 0; i < s->nmodules; i++) {
-			for (j = 0; !unloaded[i] && j < s->modules[i].nimports;
-			    j++) {
-				if (unloaded[s->modules[i].imports[j]]) {
-					unloaded[i] = 1;
-					more = 1;
-				}
-			}
-		}
-	}
+	analyze_heapinfo_importers(s, unloaded);
 	roots = xcalloc(s->nroots + 1, 1);
 	for (i = 0; i < s->nroots; i++)
 		roots[i] = s->roots[i].module != HS_NONE &&

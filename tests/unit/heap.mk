@@ -36,3 +36,10 @@ tests_unit_check_heapdiff_SOURCES = tests/unit/check_heapdiff.c
 tests_unit_check_heapdiff_CFLAGS = $(UNIT_CFLAGS)
 tests_unit_check_heapdiff_LDADD = $(UNIT_LDADD)
 TESTS += tests/unit/check_heapdiff
+
+# The info tables' numbers (analyze/heapinfo.c) against brute force.
+check_PROGRAMS += tests/unit/check_heapinfo
+tests_unit_check_heapinfo_SOURCES = tests/unit/check_heapinfo.c
+tests_unit_check_heapinfo_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_check_heapinfo_LDADD = $(UNIT_LDADD)
+TESTS += tests/unit/check_heapinfo
