@@ -39,6 +39,8 @@
 #define UNW_LOCAL_ONLY
 #include <libunwind.h>
 
+#include "bsearch.h"
+#include "hex.h"
 #include "capture/oberon/agent.h"
 #include "capture/oberon/heapfmt.h"
 #include "outfile.h"
@@ -189,11 +191,7 @@ num(const char **s, int base)
 	int		d;
 
 	for (;; (*s)++) {
-		if (**s >= '0' && **s <= '9')
-			d = **s - '0';
-		else if (base == 16 && **s >= 'a' && **s <= 'f')
-			d = **s - 'a' + 10;
-		else
+		if ((d = hex_digit((unsigned char)**s)) < 0 || d >= base)
 			return (v);
 		v = v * (uint64_t)base + (uint64_t)d;
 	}
@@ -281,18 +279,11 @@ maps_read(struct abuf *text, struct abuf *out)
 static const struct map *
 map_find(const struct map *m, size_t n, uint64_t a)
 {
-	size_t	lo = 0, hi = n, mid;
+	size_t	i;
 
-	while (lo < hi) {
-		mid = lo + (hi - lo) / 2;
-		if (m[mid].hi <= a)
-			lo = mid + 1;
-		else if (m[mid].lo > a)
-			hi = mid;
-		else
-			return (&m[mid]);
-	}
-	return (NULL);
+	/* The mappings are sorted and disjoint: the first ending after a. */
+	BSEARCH_FIRST(i, 0, n, m[i].hi <= a);
+	return (i < n && m[i].lo <= a ? &m[i] : NULL);
 }
 
 /* ---- the snapshot's working state ----------------------------------- */
@@ -665,24 +656,18 @@ heap_regions(struct snap *s)
 static inline const struct hregion *
 region_of(struct snap *s, uint64_t p)
 {
-	size_t	lo = 0, hi = s->nhr, mid;
+	size_t	i;
 
 	if (p < s->lo || p >= s->hi)
 		return (NULL);
 	if (p >= s->hr[s->last].lo && p < s->hr[s->last].hi)
 		return (&s->hr[s->last]);
-	while (lo < hi) {
-		mid = lo + (hi - lo) / 2;
-		if (s->hr[mid].hi <= p)
-			lo = mid + 1;
-		else if (s->hr[mid].lo > p)
-			hi = mid;
-		else {
-			s->last = mid;
-			return (&s->hr[mid]);
-		}
-	}
-	return (NULL);
+	/* Sorted and disjoint (heap_regions): the first ending after p. */
+	BSEARCH_FIRST(i, 0, s->nhr, s->hr[i].hi <= p);
+	if (i == s->nhr || s->hr[i].lo > p)
+		return (NULL);
+	s->last = i;
+	return (&s->hr[i]);
 }
 
 /*
