@@ -25,7 +25,7 @@ include $(srcdir)/tests/unit/ovd.mk
 libprofview_a_SOURCES += ingest/heap.h ingest/heap.c ingest/heapdwarf.c \
 	store/heap.c analyze/heap.h analyze/heapgraph.c analyze/heapsnap.c \
 	analyze/heap.c analyze/heapmap.c analyze/heapview.c \
-	analyze/heapdiff.c report/heap.h report/heap.c report/heapq.c \
+	analyze/heapdiff.c analyze/heapinfo.c report/heap.h report/heap.c report/heapq.c \
 	report/heapexport.c
 TUI_SOURCES += tui/heapmap.c tui/heapinfo.c tui/heapload.c tui/heaplive.c
 TUI_TESTS += tests/tui/heapmap.sh tests/tui/heapinfo.sh \

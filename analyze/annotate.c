@@ -25,6 +25,7 @@
 
 #include <capstone.h>
 
+#include "bsearch.h"
 #include "xmalloc.h"
 #include "analyze/analyze.h"
 #include "analyze/hist.h"
@@ -211,16 +212,10 @@ ann_gap(struct analyze_annotate *a, uint64_t lo, uint64_t hi,
 static size_t
 ann_row_at(const struct analyze_annotate *a, uint64_t addr)
 {
-	size_t	lo = 0, hi = a->ninsn, mid;
+	size_t	i;
 
-	while (lo < hi) {
-		mid = lo + (hi - lo) / 2;
-		if (a->insn[mid].addr <= addr)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return (lo != 0 ? lo - 1 : SIZE_MAX);
+	BSEARCH_FIRST(i, 0, a->ninsn, a->insn[i].addr <= addr);
+	return (i != 0 ? i - 1 : SIZE_MAX);
 }
 
 /* Where row i ends: its bytes, but never past the next row's start. */

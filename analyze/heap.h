@@ -388,6 +388,7 @@ int		 analyze_heapview_graph(struct analyze_heapview *, char **);
 void		 analyze_heapview_free(struct analyze_heapview *);
 size_t		 analyze_heapview_types(const struct analyze_heapview *,
 		    const char *, uint8_t *);
+uint32_t	 analyze_heapview_class(uint64_t);
 size_t		 analyze_heapview_sums(const struct analyze_heapview *, int,
 		    struct analyze_heapview_sum **);
 size_t		 analyze_heapview_find(const struct analyze_heapview *,
@@ -411,6 +412,64 @@ int		 analyze_heapview_trace(struct store *, int64_t,
 #define ANALYZE_HEAPVIEW_BY_TYPE	0
 #define ANALYZE_HEAPVIEW_BY_MODULE	1
 #define ANALYZE_HEAPVIEW_BY_SIZE	2
+
+/*
+ * The heap map's info tables as numbers (heapinfo.c): per module its
+ * objects, imports and importers (direct and indirect: DT_NEEDED's
+ * graph as two CSR arrays), ModuleHierarchy's level and class and
+ * TestUnloadModules' mark; the gaps between blocks (FreeBlocks).
+ */
+enum analyze_heapinfo_hier {
+	ANALYZE_HEAPINFO_PLAIN,
+	ANALYZE_HEAPINFO_TOP,		/* nothing imports it */
+	ANALYZE_HEAPINFO_UNLOAD,	/* unloaded by the test */
+	ANALYZE_HEAPINFO_NEEDED		/* imported by an unloaded one */
+};
+
+struct analyze_heapinfo_module {
+	uint64_t	 objects;
+	uint64_t	 bytes;
+	uint32_t	 types;
+	uint32_t	 imp;		/* modules it imports directly */
+	uint32_t	 imp_all;	/* directly or not */
+	uint32_t	 by;		/* modules that import it directly */
+	uint32_t	 by_all;
+	uint32_t	 level;
+	int		 cycle;		/* in an import cycle */
+	char		*imports;	/* names, direct */
+	char		*through;	/* names, only indirect */
+	const char	*mark;		/* TestUnloadModules': "", ++ ... */
+	enum analyze_heapinfo_hier hier;
+};
+
+struct analyze_heapinfo {
+	const struct analyze_heapview *s;
+	struct analyze_heapinfo_module *mod;	/* NULL until made */
+	size_t		 nmod;
+	uint32_t	*dep_off;	/* CSR: distinct imports */
+	uint32_t	*dep;
+	uint32_t	*rdep_off;	/* and importers */
+	uint32_t	*rdep;
+	uint8_t		*seen;		/* per module: a closure's answer */
+	uint32_t	*todo;
+	int		 direct_only;	/* too many for indirect counts */
+
+	uint64_t	*gap_addr;	/* FreeBlocks, by address */
+	uint64_t	*gap_size;
+	uint32_t	*gap_region;
+	size_t		 ngaps;
+	char		*gap_what;	/* their summary */
+};
+
+void		 analyze_heapinfo_make(struct analyze_heapinfo *,
+		    const struct analyze_heapview *);
+void		 analyze_heapinfo_free(struct analyze_heapinfo *);
+size_t		 analyze_heapinfo_closure(struct analyze_heapinfo *, uint32_t,
+		    const uint8_t *);
+void		 analyze_heapinfo_unload(struct analyze_heapinfo *,
+		    const uint8_t *, const uint8_t *);
+void		 analyze_heapinfo_importers(const struct analyze_heapview *,
+		    uint8_t *);
 
 /*
  * Two snapshots of one run compared (heapdiff.c): the blocks born since
@@ -438,6 +497,43 @@ int		 analyze_heapdiff_make(struct analyze_heapdiff *,
 		    const struct analyze_heapdiff_side *,
 		    const struct analyze_heapdiff_side *, char **);
 void		 analyze_heapdiff_free(struct analyze_heapdiff *);
+
+/*
+ * Over that diff, what the heap map draws (heapdiff.c): a comparison
+ * (born blocks marked, freed ones drawn where they were on the new
+ * snapshot's regions) and the seed's Remain (the blocks there when it
+ * was turned on; the ones born since hidden).
+ */
+struct analyze_heapdiff_cmp;
+struct analyze_heapdiff_remain;
+struct analyze_heapdiff_cmp *analyze_heapdiff_cmp_new(
+		    const struct analyze_heapview *, int64_t,
+		    const struct analyze_heapview *, char **);
+void		 analyze_heapdiff_cmp_free(struct analyze_heapdiff_cmp *);
+int64_t		 analyze_heapdiff_cmp_against(
+		    const struct analyze_heapdiff_cmp *);
+void		 analyze_heapdiff_cmp_counts(
+		    const struct analyze_heapdiff_cmp *, size_t *, uint64_t *,
+		    size_t *, uint64_t *);
+uint32_t	 analyze_heapdiff_cmp_was(const struct analyze_heapdiff_cmp *,
+		    size_t);
+void		 analyze_heapdiff_cmp_marks(
+		    const struct analyze_heapdiff_cmp *, const uint8_t *,
+		    uint8_t *, size_t);
+void		 analyze_heapdiff_cmp_frame(struct analyze_heapdiff_cmp *,
+		    const struct analyze_heapmap_view *,
+		    struct analyze_heapmap_cell *,
+		    struct analyze_heapmap_count *);
+void		 analyze_heapdiff_cmp_totals(
+		    const struct analyze_heapdiff_cmp *,
+		    struct analyze_heapmap_count *);
+struct analyze_heapdiff_remain *analyze_heapdiff_remain_new(
+		    const struct analyze_heapview *);
+void		 analyze_heapdiff_remain_free(
+		    struct analyze_heapdiff_remain *);
+long		 analyze_heapdiff_remain_hide(
+		    const struct analyze_heapdiff_remain *,
+		    const struct analyze_heapview *, uint8_t *);
 
 /*
  * The heap kind (heap.c): a snapshot's header and leak summary, and its

@@ -23,6 +23,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bsearch.h"
+#include "hex.h"
 #include "xmalloc.h"
 #include "analyze/analyze.h"
 #include "analyze/heap.h"
@@ -95,16 +97,10 @@ static size_t
 hm_first_after(const struct analyze_heapmap *m, size_t lo, size_t hi,
     uint64_t a)
 {
-	size_t	mid;
+	size_t	i;
 
-	while (lo < hi) {
-		mid = lo + (hi - lo) / 2;
-		if (hm_end(m, mid) > a)
-			hi = mid;
-		else
-			lo = mid + 1;
-	}
-	return (lo);
+	BSEARCH_FIRST(i, lo, hi, hm_end(m, i) <= a);
+	return (i);
 }
 
 /* The region holding a, or the one after the gap a is in; nregions
@@ -112,16 +108,10 @@ hm_first_after(const struct analyze_heapmap *m, size_t lo, size_t hi,
 static size_t
 hm_region_of(const struct analyze_heapmap *m, uint64_t a)
 {
-	size_t	lo = 0, hi = m->nregions, mid;
+	size_t	r;
 
-	while (lo < hi) {
-		mid = lo + (hi - lo) / 2;
-		if (m->regions[mid].hi > a)
-			hi = mid;
-		else
-			lo = mid + 1;
-	}
-	return (lo);
+	BSEARCH_FIRST(r, 0, m->nregions, m->regions[r].hi <= a);
+	return (r);
 }
 
 static int
@@ -525,16 +515,11 @@ hm_emit_run(struct hm_out *o, uint64_t c, uint64_t n, uint8_t mk, uint8_t fl)
 static size_t
 hm_cell_region(const struct analyze_heapmap *m, uint64_t L)
 {
-	size_t	lo = 0, hi = m->nregions, mid;
+	size_t	r;
 
-	while (hi - lo > 1) {
-		mid = lo + (hi - lo) / 2;
-		if (m->l_cell[mid] <= L)
-			lo = mid;
-		else
-			hi = mid;
-	}
-	return (lo);
+	/* The last r with l_cell[r] <= L; the first starts at cell 0. */
+	BSEARCH_FIRST(r, 1, m->nregions, m->l_cell[r] <= L);
+	return (r - 1);
 }
 
 /* Lay zoom level z's chunks out, once (the layout must be z's). */
@@ -646,17 +631,11 @@ hm_layout(struct analyze_heapmap *m, const struct analyze_heapmap_view *v)
 static size_t
 hm_row_region(const struct analyze_heapmap *m, uint64_t row)
 {
-	size_t	lo = 0, hi = m->nregions, mid;
+	size_t	r;
 
-	/* The last r with l_row[r] <= row. */
-	while (hi - lo > 1) {
-		mid = lo + (hi - lo) / 2;
-		if (m->l_row[mid] <= row)
-			lo = mid;
-		else
-			hi = mid;
-	}
-	return (lo);
+	/* The last r with l_row[r] <= row; the first starts at row 0. */
+	BSEARCH_FIRST(r, 1, m->nregions, m->l_row[r] <= row);
+	return (r - 1);
 }
 
 /* Row's region and its cells [*c0, *c1) (the layout is current). */
@@ -722,7 +701,7 @@ analyze_heapmap_frame(struct analyze_heapmap *m,
 	uint64_t			 B, row, n, c0, c1, L0, L1, E, a, b;
 	uint64_t			 W, K;
 	size_t				 r, i;
-	uint32_t			 lo, hi, mid, k, y;
+	uint32_t			 k, y;
 	unsigned			 sh;
 
 	B = analyze_heapmap_cell_bytes(v->zoom);
@@ -756,16 +735,8 @@ analyze_heapmap_frame(struct analyze_heapmap *m,
 			K = L0 >> sh << sh;
 			E = K + ((uint64_t)1 << sh) < L1 ? K + ((uint64_t)1 <<
 			    sh) : L1;
-			lo = 0;
-			hi = ch->n;
-			while (hi - lo > 1) {
-				mid = lo + (hi - lo) / 2;
-				if (K + ch->off[mid] <= L0)
-					lo = mid;
-				else
-					hi = mid;
-			}
-			for (k = lo; k < ch->n && K + ch->off[k] < E; k++) {
+			BSEARCH_FIRST(k, 1, ch->n, K + ch->off[k] <= L0);
+			for (k = k - 1; k < ch->n && K + ch->off[k] < E; k++) {
 				a = K + ch->off[k] > L0 ? K + ch->off[k] : L0;
 				b = k + 1 < ch->n && K + ch->off[k + 1] < E ?
 				    K + ch->off[k + 1] : E;
@@ -1017,20 +988,13 @@ static void
 hm_start_cell(struct analyze_heapmap *m, struct analyze_heapmap_view *v,
     uint64_t L)
 {
-	size_t		lo = 0, hi = m->nregions, mid;
+	size_t		r = hm_cell_region(m, L);
 	uint64_t	c, W = v->cols;
 
-	while (hi - lo > 1) {
-		mid = lo + (hi - lo) / 2;
-		if (m->l_cell[mid] <= L)
-			lo = mid;
-		else
-			hi = mid;
-	}
-	c = L - m->l_cell[lo];
+	c = L - m->l_cell[r];
 	v->phase = (uint32_t)((W - c % W) % W);
 	hm_layout(m, v);
-	v->top = m->l_row[lo] + (c + v->phase) / W;
+	v->top = m->l_row[r] + (c + v->phase) / W;
 }
 
 /*
@@ -1216,16 +1180,12 @@ analyze_heapmap_zoom_to(struct analyze_heapmap *m,
 static uint64_t
 hm_rel(const struct analyze_heapmap *m, uint64_t off)
 {
-	size_t	lo = 0, hi = m->nregions, mid;
+	size_t	r;
 
-	while (hi - lo > 1) {
-		mid = lo + (hi - lo) / 2;
-		if (m->rbytes[mid] <= off)
-			lo = mid;
-		else
-			hi = mid;
-	}
-	return (m->regions[lo].lo + (off - m->rbytes[lo]));
+	/* The last r with rbytes[r] <= off; the first's is 0. */
+	BSEARCH_FIRST(r, 1, m->nregions, m->rbytes[r] <= off);
+	r--;
+	return (m->regions[r].lo + (off - m->rbytes[r]));
 }
 
 /* The heap's middle byte, its regions end to end (SetMapTo Center). */
@@ -1247,8 +1207,9 @@ analyze_heapmap_addr(const struct analyze_heapmap *m, const char *text,
     uint64_t *addr, int *relative, char **cause)
 {
 	const char	*p = text;
-	uint64_t	 n = 0;
-	int		 plus = 0, digits = 0, d;
+	uint64_t	 n;
+	size_t		 digits;
+	int		 plus = 0;
 
 	while (*p == ' ')
 		p++;
@@ -1258,21 +1219,11 @@ analyze_heapmap_addr(const struct analyze_heapmap *m, const char *text,
 	}
 	if (p[0] == '0' && (p[1] == 'x' || p[1] == 'X'))
 		p += 2;
-	for (; *p != '\0'; p++, digits++) {
-		if (*p >= '0' && *p <= '9')
-			d = *p - '0';
-		else if (*p >= 'a' && *p <= 'f')
-			d = *p - 'a' + 10;
-		else if (*p >= 'A' && *p <= 'F')
-			d = *p - 'A' + 10;
-		else
-			break;
-		if (n >> 60 != 0) {
-			*cause = xasprintf("%s: too large", text);
-			return (-1);
-		}
-		n = n << 4 | (uint64_t)d;
+	if ((digits = hex_scan(p, SIZE_MAX, &n)) == HEX_TOO_BIG) {
+		*cause = xasprintf("%s: too large", text);
+		return (-1);
 	}
+	p += digits;
 	if (*p == 'h' || *p == 'H')
 		p++;
 	while (*p == ' ')

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bsearch.h"
 #include "xmalloc.h"
 #include "analyze/analyze.h"
 #include "analyze/heap.h"
@@ -282,6 +283,13 @@ hs_sum_cmp(const void *a, const void *b)
 	return (x->key < y->key ? -1 : x->key > y->key);
 }
 
+/* The size class ObjectSizes puts n bytes in (see below). */
+uint32_t
+analyze_heapview_class(uint64_t n)
+{
+	return (n == 0 ? 0 : 64 - (uint32_t)__builtin_clzll(n));
+}
+
 /*
  * ObjectsByType, ObjectsByModule (by the module of the block's type) or
  * ObjectSizes (key: 0 for empty blocks, else k + 1 for sizes in [2^k,
@@ -303,7 +311,7 @@ analyze_heapview_sums(const struct analyze_heapview *s, int by,
 	for (i = 0; i < s->nblocks; i++) {
 		if (by == ANALYZE_HEAPVIEW_BY_SIZE) {
 			z = s->size[i];
-			key = z == 0 ? 0 : 64 - (uint32_t)__builtin_clzll(z);
+			key = analyze_heapview_class(z);
 			k = key;
 		} else {
 			key = s->type[i];
@@ -364,22 +372,10 @@ analyze_heapview_unload(const struct analyze_heapview *s, const uint8_t *drop,
     uint8_t *unloaded, uint8_t *lost)
 {
 	uint8_t	*roots;
-	size_t	 i, j, n;
-	int	 more = 1;
+	size_t	 i, n;
 
 	memcpy(unloaded, drop, s->nmodules);
-	while (more) {
-		more = 0;
-		for (i = 0; i < s->nmodules; i++) {
-			for (j = 0; !unloaded[i] && j < s->modules[i].nimports;
-			    j++) {
-				if (unloaded[s->modules[i].imports[j]]) {
-					unloaded[i] = 1;
-					more = 1;
-				}
-			}
-		}
-	}
+	analyze_heapinfo_importers(s, unloaded);
 	roots = xcalloc(s->nroots + 1, 1);
 	for (i = 0; i < s->nroots; i++)
 		roots[i] = s->roots[i].module != HS_NONE &&
@@ -969,7 +965,7 @@ static int
 hv_word(const struct hv_trace *tr, uint64_t a, int64_t *dst, int64_t *off)
 {
 	const struct analyze_heapview	*v = tr->v;
-	size_t				 b, lo = 0, hi = tr->nr, mid;
+	size_t				 b, i;
 
 	if ((b = analyze_heapmap_find(&v->map, a)) != SIZE_MAX) {
 		if ((a - v->addr[b]) % 8 != 0)
@@ -977,18 +973,12 @@ hv_word(const struct hv_trace *tr, uint64_t a, int64_t *dst, int64_t *off)
 		return (store_heap_ref_at(tr->st, tr->session, (int64_t)b,
 		    (int64_t)(a - v->addr[b]), dst, off));
 	}
-	while (lo < hi) {
-		mid = lo + (hi - lo) / 2;
-		if (tr->r[mid].addr < a)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	if (lo == tr->nr || tr->r[lo].addr != a || tr->r[lo].dst < 0 ||
-	    (uint64_t)tr->r[lo].dst >= v->nblocks)
+	BSEARCH_FIRST(i, 0, tr->nr, tr->r[i].addr < a);
+	if (i == tr->nr || tr->r[i].addr != a || tr->r[i].dst < 0 ||
+	    (uint64_t)tr->r[i].dst >= v->nblocks)
 		return (0);
-	*dst = tr->r[lo].dst;
-	*off = tr->r[lo].dst_off;
+	*dst = tr->r[i].dst;
+	*off = tr->r[i].dst_off;
 	return (1);
 }
 

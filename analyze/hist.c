@@ -23,6 +23,7 @@
 
 #include <capstone.h>
 
+#include "bsearch.h"
 #include "xmalloc.h"
 #include "analyze/analyze.h"
 #include "analyze/hist.h"
@@ -54,16 +55,10 @@ analyze_overlap(const struct analyze_bucket *b, const struct analyze_sym *s)
 static void
 hist_syms_of(struct analyze_hist *h, struct analyze_bucket *b)
 {
-	size_t	lo = 0, hi = h->nsyms, mid, first;
+	size_t	lo, hi, first;
 
 	/* First symbol starting at or after b->lo ... */
-	while (lo < hi) {
-		mid = lo + (hi - lo) / 2;
-		if (h->syms[mid].addr < b->lo)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
+	BSEARCH_FIRST(lo, 0, h->nsyms, h->syms[lo].addr < b->lo);
 	first = lo;
 	/* ... and earlier ones that still reach into it. */
 	while (first > 0 && h->syms[first - 1].addr + h->syms[first - 1].size >
@@ -80,16 +75,10 @@ hist_syms_of(struct analyze_hist *h, struct analyze_bucket *b)
 static size_t
 hist_hit_at(const struct analyze_hist *h, uint64_t addr)
 {
-	size_t	lo = 0, hi = h->nhit, mid;
+	size_t	i;
 
-	while (lo < hi) {
-		mid = lo + (hi - lo) / 2;
-		if (h->hit_addr[mid] < addr)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return (lo);
+	BSEARCH_FIRST(i, 0, h->nhit, h->hit_addr[i] < addr);
+	return (i);
 }
 
 /* The hit table's samples in [lo, hi). */
@@ -508,19 +497,13 @@ static void
 hist_decode(struct analyze_hist *h, struct hist_decoder *d, uint64_t lo,
     uint64_t hi)
 {
-	size_t	a = 0, b = d->ncut - 1, mid;
+	size_t	a;
 
 	if (hi <= h->image_lo || lo >= h->image_hi)
 		return;
-	/* The last boundary at or below lo. */
-	while (b - a > 1) {
-		mid = a + (b - a) / 2;
-		if (d->cut[mid] <= lo)
-			a = mid;
-		else
-			b = mid;
-	}
-	for (; a + 1 < d->ncut && d->cut[a] < hi; a++) {
+	/* The last boundary at or below lo, or the first: the piece of lo. */
+	BSEARCH_FIRST(a, 1, d->ncut - 1, d->cut[a] <= lo);
+	for (a = a - 1; a + 1 < d->ncut && d->cut[a] < hi; a++) {
 		if (!d->done[a])
 			hist_decode_piece(h, d, a);
 	}
@@ -735,16 +718,10 @@ analyze_level_by_hits(const struct analyze_level *lv)
 size_t
 analyze_level_at(const struct analyze_level *lv, uint64_t addr)
 {
-	size_t	lo = 0, hi = lv->n, mid;
+	size_t	i;
 
-	while (lo < hi) {
-		mid = lo + (hi - lo) / 2;
-		if (lv->b[mid].hi <= addr)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return (lo < lv->n ? lo : (lv->n != 0 ? lv->n - 1 : 0));
+	BSEARCH_FIRST(i, 0, lv->n, lv->b[i].hi <= addr);
+	return (i < lv->n ? i : (lv->n != 0 ? lv->n - 1 : 0));
 }
 
 /*

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bsearch.h"
 #include "xmalloc.h"
 #include "analyze/analyze.h"
 #include "analyze/ovd.h"
@@ -22,22 +23,14 @@ analyze_ovd_seconds(int64_t ticks)
 	return ((double)ticks / ANALYZE_OVD_TICKS_PER_S);
 }
 
-/* Index of the unit with this static segment, or -1. */
+/* Index of the unit with this static segment (one at most), or -1. */
 static long
 ovr_unit_index(const struct analyze_ovd *o, int seg)
 {
-	size_t	lo = 0, hi = o->nunits, mid;
+	size_t	i;
 
-	while (lo < hi) {
-		mid = lo + (hi - lo) / 2;
-		if (o->units[mid].stat_seg == seg)
-			return ((long)mid);
-		if (o->units[mid].stat_seg < seg)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return (-1);
+	BSEARCH_FIRST(i, 0, o->nunits, o->units[i].stat_seg < seg);
+	return (i < o->nunits && o->units[i].stat_seg == seg ? (long)i : -1);
 }
 
 static int
@@ -568,15 +561,9 @@ analyze_ovd_site(const struct analyze_ovd *o, uint32_t unit, uint16_t ofs)
 	const struct analyze_sym	*y;
 	uint64_t			 base = (uint64_t)u->stat_seg * 16;
 	uint64_t			 addr = base + ofs;
-	size_t				 lo = 0, hi = o->nsyms, mid;
+	size_t				 lo;
 
-	while (lo < hi) {
-		mid = lo + (hi - lo) / 2;
-		if (o->syms[mid].addr <= addr)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
+	BSEARCH_FIRST(lo, 0, o->nsyms, o->syms[lo].addr <= addr);
 	/* lo is the first symbol above addr; walk down within the unit. */
 	while (lo > 0) {
 		y = &o->syms[--lo];
@@ -677,28 +664,16 @@ ovr_key_init(struct analyze_ovd_key *x, const struct analyze_ovd *o,
 static size_t
 ovr_key_lb(const struct analyze_ovd_key *x, int64_t t)
 {
-	size_t	lo = 0, hi = x->ns, mid;
+	size_t	k, i;
 
-	while (lo < hi) {
-		mid = lo + (hi - lo) / 2;
-		if (x->s[mid] < t)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	if (lo == 0)
+	/* Among every stride'th key first, kept in x->s. */
+	BSEARCH_FIRST(k, 0, x->ns, x->s[k] < t);
+	if (k == 0)
 		return (0);
-	/* key (lo - 1) * stride < t, and key lo * stride >= t if there. */
-	hi = lo * OVR_STRIDE < x->n ? lo * OVR_STRIDE : x->n;
-	lo = (lo - 1) * OVR_STRIDE + 1;
-	while (lo < hi) {
-		mid = lo + (hi - lo) / 2;
-		if (ovr_key_get(x, mid) < t)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return (lo);
+	/* key (k - 1) * stride < t, and key k * stride >= t if there. */
+	BSEARCH_FIRST(i, (k - 1) * OVR_STRIDE + 1, k * OVR_STRIDE < x->n ?
+	    k * OVR_STRIDE : x->n, ovr_key_get(x, i) < t);
+	return (i);
 }
 
 /*
@@ -902,18 +877,11 @@ size_t
 analyze_ovd_lane_pos(const struct analyze_ovd_index *ix, size_t i)
 {
 	const struct analyze_ovd_lane	*ln;
-	size_t				 lo = 0, hi, mid;
+	size_t				 k;
 
 	ln = &ix->lanes[ix->o->events[i].unit];
-	hi = ln->nev;
-	while (lo < hi) {
-		mid = lo + (hi - lo) / 2;
-		if (ln->ev[mid] < i)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return (lo);
+	BSEARCH_FIRST(k, 0, ln->nev, ln->ev[k] < i);
+	return (k);
 }
 
 /*

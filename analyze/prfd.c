@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bsearch.h"
 #include "xmalloc.h"
 #include "analyze/analyze.h"
 #include "analyze/hist.h"
@@ -51,18 +52,12 @@ prfd_flat_cmp(const void *a, const void *b)
 size_t
 analyze_prfd_slot_at(const struct analyze_prfd *m, uint64_t addr)
 {
-	size_t	lo = 0, hi = m->nslots, mid, k;
+	size_t	i, k;
 
-	while (lo < hi) {
-		mid = lo + (hi - lo) / 2;
-		if (m->slots[m->by_addr[mid]].vaddr <= addr)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	if (lo == 0)
+	BSEARCH_FIRST(i, 0, m->nslots, m->slots[m->by_addr[i]].vaddr <= addr);
+	if (i == 0)
 		return (SIZE_MAX);
-	k = m->by_addr[lo - 1];
+	k = m->by_addr[i - 1];
 	return (addr - m->slots[k].vaddr < m->slots[k].size ? k : SIZE_MAX);
 }
 
@@ -81,15 +76,9 @@ prfd_slot_cmp(const void *a, const void *b, void *arg)
 size_t
 analyze_prfd_sym_at(const struct analyze_prfd *m, uint64_t addr)
 {
-	size_t	lo = 0, hi = m->nsyms, mid, k;
+	size_t	lo, k;
 
-	while (lo < hi) {
-		mid = lo + (hi - lo) / 2;
-		if (m->syms[mid].addr <= addr)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
+	BSEARCH_FIRST(lo, 0, m->nsyms, m->syms[lo].addr <= addr);
 	/* Symbols may nest (aliases): the nearest that holds it. */
 	for (k = lo; k > 0; k--) {
 		if (addr - m->syms[k - 1].addr < (m->syms[k - 1].size != 0 ?

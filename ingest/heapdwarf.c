@@ -34,6 +34,7 @@
 #include <elfutils/libdw.h>
 #include <elfutils/libdwelf.h>
 
+#include "bsearch.h"
 #include "intern.h"
 #include "xmalloc.h"
 #include "capture/pvheap/heapfmt.h"
@@ -837,7 +838,7 @@ ingest_dtype_pointer_at(const struct ingest_heap_dwarf *d, uint32_t t,
 	const struct ingest_dtype	*x;
 	const struct ingest_dfield	*f;
 	uint64_t			 es;
-	uint32_t			 lo, hi, mid, k;
+	uint32_t			 k;
 	int				 n;
 
 	for (n = 0; n < DT_DEPTH && t != DT_NONE; n++) {
@@ -856,16 +857,9 @@ ingest_dtype_pointer_at(const struct ingest_heap_dwarf *d, uint32_t t,
 			break;
 		case INGEST_DT_STRUCT:
 			/* The last member at or before off that covers it. */
-			lo = 0;
-			hi = x->nfields;
-			while (lo < hi) {
-				mid = lo + (hi - lo) / 2;
-				if (d->fields[x->first + mid].offset <= off)
-					lo = mid + 1;
-				else
-					hi = mid;
-			}
-			for (k = lo; k > 0; k--) {
+			BSEARCH_FIRST(k, 0, x->nfields,
+			    d->fields[x->first + k].offset <= off);
+			for (; k > 0; k--) {
 				f = &d->fields[x->first + k - 1];
 				if (f->type != DT_NONE && off - f->offset <
 				    d->types[d->types[f->type].def].size)
@@ -929,21 +923,16 @@ dt_field_cmp(const void *a, const void *b)
 static const struct ingest_dvar *
 dt_var_at(const struct ingest_heap_dwarf *d, uint32_t m, uint64_t a)
 {
-	size_t				 lo = 0, hi = d->nvars, mid;
+	size_t				 i;
 	const struct ingest_dvar	*v;
 	uint64_t			 size;
 
-	while (lo < hi) {
-		mid = lo + (hi - lo) / 2;
-		v = &d->vars[mid];
-		if (v->module < m || (v->module == m && v->addr <= a))
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	if (lo == 0)
+	/* The last at or below (m, a). */
+	BSEARCH_FIRST(i, 0, d->nvars, d->vars[i].module < m ||
+	    (d->vars[i].module == m && d->vars[i].addr <= a));
+	if (i == 0)
 		return (NULL);
-	v = &d->vars[lo - 1];
+	v = &d->vars[i - 1];
 	if (v->module != m || v->type == DT_NONE)
 		return (NULL);
 	size = d->types[d->types[v->type].def].size;

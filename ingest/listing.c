@@ -30,6 +30,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "hex.h"
 #include "xmalloc.h"
 #include "ingest/ingest.h"
 #include "ingest/prf.h"
@@ -61,18 +62,6 @@ struct lst_check {
 	int		 first_have;
 };
 
-static int
-lst_hex(int c)
-{
-	if (c >= '0' && c <= '9')
-		return (c - '0');
-	if (c >= 'A' && c <= 'F')
-		return (c - 'A' + 10);
-	if (c >= 'a' && c <= 'f')
-		return (c - 'a' + 10);
-	return (-1);
-}
-
 /*
  * The end of the bytes field that starts at p[i], or (size_t)-1 when it
  * is not one.  Hex pairs, [..] and (..) of hex digits, <rep Nh> and
@@ -84,13 +73,13 @@ lst_bytes_end(const char *p, size_t len, size_t i)
 	size_t	j;
 
 	while (i < len) {
-		if (i + 1 < len && lst_hex(p[i]) >= 0 &&
-		    lst_hex(p[i + 1]) >= 0) {
+		if (i + 1 < len && hex_digit(p[i]) >= 0 &&
+		    hex_digit(p[i + 1]) >= 0) {
 			i += 2;
 			continue;
 		}
 		if (p[i] == '[' || p[i] == '(') {
-			for (j = i + 1; j < len && lst_hex(p[j]) >= 0; j++)
+			for (j = i + 1; j < len && hex_digit(p[j]) >= 0; j++)
 				;
 			if (j >= len || p[j] != (p[i] == '[' ? ']' : ')'))
 				return ((size_t)-1);
@@ -99,7 +88,7 @@ lst_bytes_end(const char *p, size_t len, size_t i)
 		}
 		if (p[i] == '<' && len - i > 5 && (memcmp(p + i, "<rep ", 5) ==
 		    0 || memcmp(p + i, "<res ", 5) == 0)) {
-			for (j = i + 5; j < len && lst_hex(p[j]) >= 0; j++)
+			for (j = i + 5; j < len && hex_digit(p[j]) >= 0; j++)
 				;
 			if (j == i + 5 || j + 1 >= len || p[j] != 'h' ||
 			    p[j + 1] != '>')
@@ -118,8 +107,7 @@ lst_bytes_end(const char *p, size_t len, size_t i)
 static int
 lst_parse(const char *p, size_t len, struct lst_line *l)
 {
-	size_t	i = 0, start, end, textcol, n, k;
-	int	d;
+	size_t	i = 0, start, end, textcol, n;
 
 	memset(l, 0, sizeof *l);
 	l->text = l->bytes = p + len;	/* empty, never NULL */
@@ -140,9 +128,7 @@ lst_parse(const char *p, size_t len, struct lst_line *l)
 	end = start;
 	/* The offset: eight hex digits and a space. */
 	if (len - start >= 9 && p[start + 8] == ' ') {
-		for (k = 0; k < 8 && (d = lst_hex(p[start + k])) >= 0; k++)
-			l->off = l->off << 4 | (uint64_t)d;
-		if (k == 8) {
+		if (hex_scan(p + start, 8, &l->off) == 8) {
 			l->addressed = 1;
 			l->bytes = p + start + 9;
 			end = lst_bytes_end(p, len, start + 9);
@@ -234,7 +220,7 @@ lst_compare_once(const struct lst_line *l, const struct ingest_image *im,
 			p++;
 			continue;
 		}
-		v = lst_hex(p[0]) << 4 | lst_hex(p[1]);
+		v = hex_digit(p[0]) << 4 | hex_digit(p[1]);
 		if (*pos >= im->len || im->bytes[*pos] != v) {
 			*want = v;
 			*have = *pos < im->len ? im->bytes[*pos] : -1;
@@ -262,7 +248,7 @@ lst_compare(const struct lst_line *l, const struct ingest_image *im,
 	    strncmp(p, "<rep ", 5) == 0) {
 		for (p += 5, reps = 0; *p != 'h' && reps < LISTING_REP_CHECK;
 		    p++)
-			reps = reps << 4 | (uint64_t)lst_hex(*p);
+			reps = reps << 4 | (uint64_t)hex_digit(*p);
 	}
 	for (r = 0; r < reps && r < LISTING_REP_CHECK; r++) {
 		*at = pos;

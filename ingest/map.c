@@ -32,6 +32,8 @@
 #include <fcntl.h>
 #include <unistd.h>
 
+#include "bsearch.h"
+#include "hex.h"
 #include "xmalloc.h"
 #include "vis.h"
 #include "ingest/ingest.h"
@@ -311,25 +313,10 @@ map_starts(const struct map_line *l, const char *s)
 static int
 map_hex(const char *p, size_t len, uint64_t max, uint32_t *v)
 {
-	uint64_t	x = 0;
-	size_t		i;
-	int		d;
+	uint64_t	x;
 
-	if (len == 0 || len > 16)
+	if (len == 0 || len > 16 || hex_scan(p, len, &x) != len || x > max)
 		return (-1);
-	for (i = 0; i < len; i++) {
-		if (p[i] >= '0' && p[i] <= '9')
-			d = p[i] - '0';
-		else if (p[i] >= 'a' && p[i] <= 'f')
-			d = p[i] - 'a' + 10;
-		else if (p[i] >= 'A' && p[i] <= 'F')
-			d = p[i] - 'A' + 10;
-		else
-			return (-1);
-		x = x * 16 + (uint64_t)d;
-		if (x > max)
-			return (-1);
-	}
 	*v = (uint32_t)x;
 	return (0);
 }
@@ -911,19 +898,13 @@ map_seg_paint(const struct ingest_seg *segs, size_t nsegs)
 static const struct ingest_seg *
 map_seg_find(const struct ingest_seg **v, size_t n, uint32_t a)
 {
-	size_t	lo = 0, hi = n, mid;
+	size_t	i;
 
 	/* The last segment starting at or below a. */
-	while (lo < hi) {
-		mid = lo + (hi - lo) / 2;
-		if (v[mid]->start <= a)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	if (lo == 0 || a > v[lo - 1]->stop)
+	BSEARCH_FIRST(i, 0, n, v[i]->start <= a);
+	if (i == 0 || a > v[i - 1]->stop)
 		return (NULL);
-	return (v[lo - 1]);
+	return (v[i - 1]);
 }
 
 static int

@@ -33,6 +33,7 @@
 #include <gelf.h>
 #include <libelf.h>
 
+#include "bsearch.h"
 #include "xmalloc.h"
 #include "ingest/bytes.h"
 #include "ingest/ingest.h"
@@ -780,7 +781,7 @@ prfd_check_hits(struct prfd_read *r, const uint64_t *v, size_t n)
 {
 	struct prfd_slot	*s;
 	uint64_t		*per, k;
-	size_t			 i, j, lo, hi;
+	size_t			 i, j;
 
 	for (i = 0; i < r->nslots; i++) {
 		s = &r->slots[i];
@@ -789,16 +790,8 @@ prfd_check_hits(struct prfd_read *r, const uint64_t *v, size_t n)
 		/* Bounded by the bytes present: ncnts ULONGs are there. */
 		per = xcalloc((size_t)s->ncnts, sizeof *per);
 		/* v is sorted: the slot's addresses are one run of it. */
-		lo = 0;
-		hi = n;
-		while (lo < hi) {
-			j = lo + (hi - lo) / 2;
-			if (v[j] < s->s.vaddr)
-				lo = j + 1;
-			else
-				hi = j;
-		}
-		for (j = lo; j < n && v[j] - s->s.vaddr < s->s.size; j++) {
+		BSEARCH_FIRST(j, 0, n, v[j] < s->s.vaddr);
+		for (; j < n && v[j] - s->s.vaddr < s->s.size; j++) {
 			k = (v[j] - s->s.vaddr) >> r->d.shift;
 			if (k < s->ncnts)
 				per[k]++;

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bsearch.h"
 #include "xmalloc.h"
 #include "analyze/analyze.h"
 #include "analyze/mon.h"
@@ -427,22 +428,15 @@ mon_cmp_key(const void *a, const void *b, void *arg)
 	    m->fn[*(const long *)b].key));
 }
 
-/* Function index of key through the sorted index by, or -1. */
+/* Function index of key (keys are unique) through the index by, or -1. */
 static long
 mon_fn_of(const struct analyze_mon *m, const long *by, const char *key)
 {
-	size_t	lo = 0, hi = m->nfn, mid;
-	int	c;
+	size_t	i;
 
-	while (lo < hi) {
-		mid = lo + (hi - lo) / 2;
-		if ((c = strcmp(m->fn[by[mid]].key, key)) == 0)
-			return (by[mid]);
-		if (c < 0)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
+	BSEARCH_FIRST(i, 0, m->nfn, strcmp(m->fn[by[i]].key, key) < 0);
+	if (i < m->nfn && strcmp(m->fn[by[i]].key, key) == 0)
+		return (by[i]);
 	return (-1);
 }
 

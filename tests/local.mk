@@ -49,6 +49,7 @@ EXTRA_DIST += tests/tap.sh
 include $(srcdir)/tests/unit/ingest.mk
 include $(srcdir)/tests/unit/report.mk
 include $(srcdir)/tests/unit/examples.mk
+include $(srcdir)/tests/unit/helpers.mk
 include $(srcdir)/tests/fuzz/local.mk
 include $(srcdir)/tests/tui/local.mk
 include $(srcdir)/tests/data/trace/local.mk

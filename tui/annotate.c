@@ -16,6 +16,7 @@
 
 #include <curses.h>
 
+#include "bsearch.h"
 #include "xmalloc.h"
 #include "analyze/analyze.h"
 #include "analyze/hist.h"
@@ -100,16 +101,10 @@ annotate_hot_cmp(const void *x, const void *y, void *arg)
 static size_t
 annotate_hot_row(const size_t *insn, const size_t *row, size_t n, size_t k)
 {
-	size_t	lo = 0, hi = n, mid;
+	size_t	i;
 
-	while (lo < hi) {
-		mid = lo + (hi - lo) / 2;
-		if (insn[mid] < k)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return (lo < n ? row[lo] : 0);
+	BSEARCH_FIRST(i, 0, n, insn[i] < k);
+	return (i < n ? row[i] : 0);
 }
 
 /*

@@ -9,11 +9,13 @@
  * ReachedFromVariables).
  *
  * Every table is made once, when the heap graph is (the roots' when an
- * object is selected); a key only sorts an index or draws the rows in
- * view, so a table of a hundred thousand free blocks answers a key as
- * fast as one of three modules.  Enter on a row picks its objects (a
- * module's, a type's, a size class's, what a root reaches) for the map
- * to mark; on a free block it asks the map to go there.
+ * object is selected), the modules' and free blocks' numbers by
+ * analyze/heapinfo.c and the sums by analyze_heapview_sums; a key only
+ * sorts an index or draws the rows in view, so a table of a hundred
+ * thousand free blocks answers a key as fast as one of three modules.
+ * Enter on a row picks its objects (a module's, a type's, a size
+ * class's, what a root reaches) for the map to mark; on a free block it
+ * asks the map to go there.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -26,15 +28,6 @@
 #include "tui/tui.h"
 
 #define HI_NONE		ANALYZE_HEAPVIEW_NONE
-#define HI_GAP_MIN	ANALYZE_HEAPMAP_GRANULE
-/*
- * Indirect imports need a walk from each module: a snapshot whose
- * modules times (modules + imports) pass this gets direct counts only,
- * so that a file of a million modules cannot hang the view.  A list of
- * names stops at about HI_NAMES bytes.
- */
-#define HI_WALK_MAX	((uint64_t)1 << 28)
-#define HI_NAMES	256
 
 /* How a column shows and sorts. */
 enum hi_kind {
@@ -133,21 +126,12 @@ struct hi_table {
 	struct tui_list	 list;
 };
 
-/* A module's numbers, for Modules, Imports and ModuleHierarchy. */
-struct hi_module {
-	uint64_t	 objects;
-	uint64_t	 bytes;
-	uint32_t	 types;
-	uint32_t	 imp;		/* modules it imports directly */
-	uint32_t	 imp_all;	/* directly or not */
-	uint32_t	 by;		/* modules that import it directly */
-	uint32_t	 by_all;
-	uint32_t	 level;
-	int		 cycle;		/* in an import cycle */
-	char		*imports;	/* names, direct */
-	char		*through;	/* names, only indirect */
-	const char	*mark;		/* TestUnloadModules': "", ++ ... */
-	enum tui_color	 color;		/* ModuleHierarchy's */
+/* ModuleHierarchy's colours, by the class of a module. */
+static const enum tui_color hi_hier_color[] = {
+	[ANALYZE_HEAPINFO_PLAIN] = TUI_C_NONE,
+	[ANALYZE_HEAPINFO_TOP] = TUI_C_HIER_TOP,
+	[ANALYZE_HEAPINFO_UNLOAD] = TUI_C_HIER_UNLOAD,
+	[ANALYZE_HEAPINFO_NEEDED] = TUI_C_HIER_NEEDED
 };
 
 struct tui_heapinfo {
@@ -155,24 +139,9 @@ struct tui_heapinfo {
 	int				 made;
 	struct hi_table			 t[TUI_HI_COUNT];
 
-	struct hi_module		*mod;
-	size_t				 nmod;	/* mod[]'s, for the free
-						   (the snapshot may be gone) */
-	uint32_t			*dep_off;	/* CSR: distinct imports */
-	uint32_t			*dep;
-	uint32_t			*rdep_off;	/* and importers */
-	uint32_t			*rdep;
-	uint8_t				*seen;		/* per module, scratch */
-	uint32_t			*todo;
-	int				 direct_only;	/* HI_WALK_MAX passed */
-
+	struct analyze_heapinfo		 m;	/* modules, free blocks */
 	struct analyze_heapview_sum	*sums[3];
 	size_t				 nsums[3];
-
-	uint64_t			*gap_addr;
-	uint64_t			*gap_size;
-	uint32_t			*gap_region;
-	char				*gap_what;
 
 	size_t				 roots_of;	/* block, or SIZE_MAX */
 	uint32_t			*roots;		/* reaching it */
@@ -237,30 +206,15 @@ tui_heapinfo_new(const struct analyze_heapview *s)
 void
 tui_heapinfo_free(struct tui_heapinfo *hi)
 {
-	size_t	i;
 	int	t;
 
 	if (hi == NULL)
 		return;
 	for (t = 0; t < TUI_HI_COUNT; t++)
 		free(hi->t[t].order);
-	for (i = 0; hi->mod != NULL && i < hi->nmod; i++) {
-		free(hi->mod[i].imports);
-		free(hi->mod[i].through);
-	}
-	free(hi->mod);
-	free(hi->dep_off);
-	free(hi->dep);
-	free(hi->rdep_off);
-	free(hi->rdep);
-	free(hi->seen);
-	free(hi->todo);
+	analyze_heapinfo_free(&hi->m);
 	for (t = 0; t < 3; t++)
 		free(hi->sums[t]);
-	free(hi->gap_addr);
-	free(hi->gap_size);
-	free(hi->gap_region);
-	free(hi->gap_what);
 	free(hi->roots);
 	free(hi->direct);
 	free(hi->roots_what);
@@ -276,331 +230,6 @@ tui_heapinfo_free(struct tui_heapinfo *hi)
 	free(hi);
 }
 
-/* The module of block b's type, or HI_NONE. */
-static uint32_t
-hi_block_module(const struct analyze_heapview *s, size_t b)
-{
-	uint32_t	t = s->type[b];
-
-	return (t == HI_NONE ? HI_NONE : s->types[t].module);
-}
-
-/* The size class ObjectSizes puts n bytes in (analyze_heapview_sums'). */
-static uint32_t
-hi_class(uint64_t n)
-{
-	return (n == 0 ? 0 : 64 - (uint32_t)__builtin_clzll(n));
-}
-
-/*
- * The modules each imports, each once (DT_NEEDED may repeat a name), and
- * the importers of each: two CSR arrays.
- */
-static void
-hi_deps(struct tui_heapinfo *hi)
-{
-	const struct analyze_heapview	*s = hi->s;
-	size_t				 n = s->nmodules, m, j, k = 0;
-	uint32_t			 x, *fill;
-
-	hi->dep_off = xcalloc(n + 1, sizeof *hi->dep_off);
-	hi->rdep_off = xcalloc(n + 2, sizeof *hi->rdep_off);
-	for (m = 0; m < n; m++)
-		k += s->modules[m].nimports;
-	hi->dep = xcalloc(k + 1, sizeof *hi->dep);
-	hi->rdep = xcalloc(k + 1, sizeof *hi->rdep);
-	memset(hi->seen, 0, n);
-	k = 0;
-	for (m = 0; m < n; m++) {
-		hi->dep_off[m] = (uint32_t)k;
-		for (j = 0; j < s->modules[m].nimports; j++) {
-			x = s->modules[m].imports[j];
-			if (x == m || hi->seen[x])
-				continue;
-			hi->seen[x] = 1;
-			hi->dep[k++] = x;
-			hi->rdep_off[x + 2]++;
-		}
-		for (j = hi->dep_off[m]; j < k; j++)
-			hi->seen[hi->dep[j]] = 0;
-	}
-	hi->dep_off[n] = (uint32_t)k;
-	for (m = 0; m < n; m++)
-		hi->rdep_off[m + 2] += hi->rdep_off[m + 1];
-	fill = hi->rdep_off + 1;
-	for (m = 0; m < n; m++) {
-		for (j = hi->dep_off[m]; j < hi->dep_off[m + 1]; j++)
-			hi->rdep[fill[hi->dep[j]]++] = (uint32_t)m;
-	}
-}
-
-/*
- * Mark in seen[] what module m imports, directly or not (with from not
- * NULL, what any module marked in from[] does): one walk.  m (or one in
- * from) itself only if a cycle comes back to it.  The count marked.
- */
-static size_t
-hi_closure(struct tui_heapinfo *hi, uint32_t m, const uint8_t *from)
-{
-	size_t		n = 0, top = 0, j;
-	uint32_t	x;
-
-	memset(hi->seen, 0, hi->s->nmodules);
-	if (from == NULL)
-		hi->todo[top++] = m;
-	for (x = 0; from != NULL && x < hi->s->nmodules; x++) {
-		if (from[x])
-			hi->todo[top++] = x;
-	}
-	while (top > 0) {
-		x = hi->todo[--top];
-		for (j = hi->dep_off[x]; j < hi->dep_off[x + 1]; j++) {
-			if (hi->seen[hi->dep[j]])
-				continue;
-			hi->seen[hi->dep[j]] = 1;
-			hi->todo[top++] = hi->dep[j];
-			n++;
-		}
-	}
-	return (n);
-}
-
-/* "a, b, c": the names of the modules marked in seen[] (or listed). */
-static char *
-hi_names(struct tui_heapinfo *hi, const uint32_t *list, size_t n)
-{
-	const struct analyze_heapview	*s = hi->s;
-	char				*out = xstrdup(""), *t;
-	size_t				 i;
-
-	for (i = 0; i < (list != NULL ? n : s->nmodules); i++) {
-		if (list == NULL && !hi->seen[i])
-			continue;
-		if (strlen(out) >= HI_NAMES) {
-			t = xasprintf("%s, ...", out);
-			free(out);
-			return (t);
-		}
-		t = xasprintf("%s%s%s", out, *out != '\0' ? ", " : "",
-		    s->modules[list != NULL ? list[i] : i].name);
-		free(out);
-		out = t;
-	}
-	return (out);
-}
-
-/* Tarjan's walk over the imports (hi_levels), on stacks of its own. */
-struct hi_scc {
-	uint32_t	*at;		/* per module: its next import */
-	uint32_t	*idx;		/* its order in the walk; 0: new */
-	uint32_t	*low;
-	uint32_t	*stk;		/* components not yet done */
-	size_t		 ns;
-	size_t		 nc;		/* the walk's path, in hi->todo */
-	uint32_t	 next;
-};
-
-static void
-hi_scc_enter(struct tui_heapinfo *hi, struct hi_scc *c, uint32_t x)
-{
-	c->idx[x] = c->low[x] = ++c->next;
-	c->at[x] = hi->dep_off[x];
-	c->stk[c->ns++] = x;
-	hi->seen[x] = 1;
-	hi->todo[c->nc++] = x;
-}
-
-/*
- * The component stk[first..ns) is done: every component it imports is
- * done before it, so its level is one more than the highest of theirs,
- * and at least 1 for a cycle (each of its modules imports another).
- */
-static void
-hi_scc_done(struct tui_heapinfo *hi, struct hi_scc *c, size_t first)
-{
-	size_t		i;
-	uint32_t	y, x, j, lvl = c->ns - first > 1;
-
-	for (i = first; i < c->ns; i++) {
-		y = c->stk[i];
-		for (j = hi->dep_off[y]; j < hi->dep_off[y + 1]; j++) {
-			x = hi->dep[j];
-			if (!hi->seen[x] && hi->mod[x].level + 1 > lvl)
-				lvl = hi->mod[x].level + 1;
-		}
-	}
-	for (i = first; i < c->ns; i++) {
-		hi->mod[c->stk[i]].level = lvl;
-		hi->mod[c->stk[i]].cycle = c->ns - first > 1;
-		hi->seen[c->stk[i]] = 0;
-	}
-	c->ns = first;
-}
-
-/*
- * Levels as the seed's ModuleHierarchy: 0 for a module that imports
- * nothing, else one more than the highest of its imports.  The modules
- * of an import cycle (a strongly connected component of the imports)
- * share one level and are marked as in a cycle; a walk that stopped
- * where a cycle closed gave the module it entered last level 0, as if
- * it imported nothing.  Tarjan's algorithm, with stacks of its own (a
- * chain of a million modules must not take the C stack).
- */
-static void
-hi_levels(struct tui_heapinfo *hi)
-{
-	struct hi_scc	 c;
-	size_t		 n = hi->s->nmodules, r, first;
-	uint32_t	 m, x, *up;
-
-	memset(&c, 0, sizeof c);
-	c.at = xcalloc(n + 1, sizeof *c.at);
-	c.idx = xcalloc(n + 1, sizeof *c.idx);
-	c.low = xcalloc(n + 1, sizeof *c.low);
-	c.stk = xcalloc(n + 1, sizeof *c.stk);
-	memset(hi->seen, 0, n);		/* on stk: its component not done */
-	for (r = 0; r < n; r++) {
-		if (c.idx[r] == 0)
-			hi_scc_enter(hi, &c, (uint32_t)r);
-		while (c.nc > 0) {
-			m = hi->todo[c.nc - 1];
-			if (c.at[m] < hi->dep_off[m + 1]) {
-				x = hi->dep[c.at[m]++];
-				if (c.idx[x] == 0)
-					hi_scc_enter(hi, &c, x);
-				else if (hi->seen[x] && c.idx[x] < c.low[m])
-					c.low[m] = c.idx[x];
-				continue;
-			}
-			/* m's walk is over: its caller sees as low. */
-			if (--c.nc > 0) {
-				up = &c.low[hi->todo[c.nc - 1]];
-				if (c.low[m] < *up)
-					*up = c.low[m];
-			}
-			/* m is its component's first: the component is done. */
-			if (c.low[m] != c.idx[m])
-				continue;
-			for (first = c.ns; c.stk[first - 1] != m; first--)
-				/* nothing */;
-			hi_scc_done(hi, &c, first - 1);
-		}
-	}
-	free(c.at);
-	free(c.idx);
-	free(c.low);
-	free(c.stk);
-}
-
-static void
-hi_make_modules(struct tui_heapinfo *hi)
-{
-	const struct analyze_heapview	*s = hi->s;
-	size_t				 n = s->nmodules, b, i;
-	uint32_t			 m;
-
-	hi->mod = xcalloc(n + 1, sizeof *hi->mod);
-	hi->nmod = n;
-	hi->seen = xcalloc(n + 1, 1);
-	/* A walk from every module at once pushes each twice at most. */
-	hi->todo = xcalloc(2 * n + 1, sizeof *hi->todo);
-	hi_deps(hi);
-	for (b = 0; b < s->nblocks; b++) {
-		if ((m = hi_block_module(s, b)) == HI_NONE)
-			continue;
-		hi->mod[m].objects++;
-		hi->mod[m].bytes += s->size[b];
-	}
-	for (i = 0; i < s->ntypes; i++) {
-		if (s->types[i].module != HI_NONE)
-			hi->mod[s->types[i].module].types++;
-	}
-	for (m = 0; m < n; m++) {
-		hi->mod[m].imp = hi->dep_off[m + 1] - hi->dep_off[m];
-		hi->mod[m].by = hi->rdep_off[m + 1] - hi->rdep_off[m];
-		hi->mod[m].imports = hi_names(hi, hi->dep + hi->dep_off[m],
-		    hi->mod[m].imp);
-		hi->mod[m].mark = "";
-	}
-	/* Transitive counts: a walk per module (modules are few). */
-	hi->direct_only = (uint64_t)n * (n + hi->dep_off[n]) > HI_WALK_MAX;
-	for (m = 0; m < n && !hi->direct_only; m++) {
-		hi->mod[m].imp_all = (uint32_t)hi_closure(hi, m, NULL);
-		for (i = 0; i < n; i++) {
-			if (hi->seen[i] && i != m)
-				hi->mod[i].by_all++;
-		}
-		for (i = hi->dep_off[m]; i < hi->dep_off[m + 1]; i++)
-			hi->seen[hi->dep[i]] = 0;
-		hi->seen[m] = 0;
-		hi->mod[m].through = hi_names(hi, NULL, 0);
-	}
-	hi_levels(hi);
-	tui_heapinfo_unload(hi, NULL, NULL);
-}
-
-/*
- * FreeBlocks: the gaps between blocks within each region, from its start
- * to its end.  A gap of a granule or less is the allocator's header of
- * the next chunk, not free memory, and is left out.
- */
-static void
-hi_make_free(struct tui_heapinfo *hi)
-{
-	const struct analyze_heapview	*s = hi->s;
-	const struct analyze_heapmap	*mp = &s->map;
-	uint64_t			 end, a, total = 0, big = 0;
-	uint64_t			 count[65];
-	size_t				 r, b, n = 0, cap = 0;
-	uint32_t			 k;
-	char				*sum, *t;
-
-	memset(count, 0, sizeof count);
-	for (r = 0; r < mp->nregions; r++) {
-		end = mp->regions[r].lo;
-		for (b = mp->rfirst[r]; b <= mp->rfirst[r + 1]; b++) {
-			a = b < mp->rfirst[r + 1] ? s->addr[b] :
-			    mp->regions[r].hi;
-			if (a > end && a - end > HI_GAP_MIN) {
-				if (n == cap) {
-					cap = cap != 0 ? cap * 2 : 1024;
-					hi->gap_addr = xreallocarray(
-					    hi->gap_addr, cap, 8);
-					hi->gap_size = xreallocarray(
-					    hi->gap_size, cap, 8);
-					hi->gap_region = xreallocarray(
-					    hi->gap_region, cap, 4);
-				}
-				hi->gap_addr[n] = end;
-				hi->gap_size[n] = a - end;
-				hi->gap_region[n++] = (uint32_t)r;
-				total += a - end;
-				if (a - end > big)
-					big = a - end;
-				count[hi_class(a - end)]++;
-			}
-			if (b < mp->rfirst[r + 1] && s->addr[b] +
-			    s->usable[b] > end)
-				end = s->addr[b] + s->usable[b];
-		}
-	}
-	hi->t[TUI_HI_FREE].n = n;
-	/* The seed's sizes summary: how many in each power of two. */
-	sum = xstrdup("");
-	for (k = 0; k < 65; k++) {
-		if (count[k] == 0)
-			continue;
-		t = xasprintf("%s, %llu of %llu+", sum, (unsigned long long)
-		    count[k], k == 0 ? 0ULL : 1ULL << (k - 1));
-		free(sum);
-		sum = t;
-	}
-	hi->gap_what = xasprintf("%zu gaps between objects, %llu bytes,"
-	    " largest %llu%s", n, (unsigned long long)total,
-	    (unsigned long long)big, sum);
-	free(sum);
-}
-
 /* Make every table but the roots' (made for each object selected). */
 void
 tui_heapinfo_make(struct tui_heapinfo *hi)
@@ -609,7 +238,7 @@ tui_heapinfo_make(struct tui_heapinfo *hi)
 
 	if (hi->made)
 		return;
-	hi_make_modules(hi);
+	analyze_heapinfo_make(&hi->m, hi->s);
 	for (t = 0; t < TUI_HI_COUNT; t++) {
 		if (hi_sums(t)) {
 			hi->nsums[hi_sums_by[t]] = analyze_heapview_sums(hi->s,
@@ -620,13 +249,20 @@ tui_heapinfo_make(struct tui_heapinfo *hi)
 	hi->t[TUI_HI_MODULES].n = hi->s->nmodules;
 	hi->t[TUI_HI_IMPORTS].n = hi->s->nmodules;
 	hi->t[TUI_HI_HIERARCHY].n = hi->s->nmodules;
-	hi_make_free(hi);
+	hi->t[TUI_HI_FREE].n = hi->m.ngaps;
 	hi->picked = xcalloc_populated(hi->s->nblocks + 1, 1);
 	hi->made = 1;
 	for (t = 0; t < TUI_HI_COUNT; t++) {
 		hi->t[t].list.n = hi->t[t].n;
 		tui_heapinfo_sort(hi, t, &hi->t[t].list);
 	}
+}
+
+/* The colour ModuleHierarchy draws module m's name in. */
+static enum tui_color
+hi_hier(const struct tui_heapinfo *hi, size_t m)
+{
+	return (hi_hier_color[hi->m.mod[m].hier]);
 }
 
 /*
@@ -640,14 +276,14 @@ hi_cell(struct tui_heapinfo *hi, int t, size_t i, int c, uint64_t *key,
 {
 	const struct analyze_heapview	*s = hi->s;
 	const struct analyze_heapview_sum *u;
-	const struct hi_module		*m;
+	const struct analyze_heapinfo_module *m;
 	uint32_t			 k;
 	const char			*txt = NULL;
 
 	*key = 0;
 	switch (t) {
 	case TUI_HI_MODULES:
-		m = &hi->mod[i];
+		m = &hi->m.mod[i];
 		switch (c) {
 		case 0: *key = m->objects; break;
 		case 1: *key = m->bytes; break;
@@ -656,7 +292,7 @@ hi_cell(struct tui_heapinfo *hi, int t, size_t i, int c, uint64_t *key,
 		case 4: *key = m->types; break;
 		case 5:
 			*key = (uint64_t)m->imp << 32 | m->imp_all;
-			if (buf != NULL && hi->direct_only)
+			if (buf != NULL && hi->m.direct_only)
 				snprintf(buf, len, "%u/?%s", m->imp, m->mark);
 			else if (buf != NULL)
 				snprintf(buf, len, "%u/%u%s", m->imp,
@@ -664,7 +300,7 @@ hi_cell(struct tui_heapinfo *hi, int t, size_t i, int c, uint64_t *key,
 			return (buf);
 		case 6:
 			*key = (uint64_t)m->by << 32 | m->by_all;
-			if (buf != NULL && hi->direct_only)
+			if (buf != NULL && hi->m.direct_only)
 				snprintf(buf, len, "%u/?", m->by);
 			else if (buf != NULL)
 				snprintf(buf, len, "%u/%u", m->by, m->by_all);
@@ -713,11 +349,11 @@ hi_cell(struct tui_heapinfo *hi, int t, size_t i, int c, uint64_t *key,
 		}
 		break;
 	case TUI_HI_IMPORTS:
-		m = &hi->mod[i];
+		m = &hi->m.mod[i];
 		switch (c) {
 		case 0: *key = m->imp; break;
 		case 1:
-			if (hi->direct_only) {
+			if (hi->m.direct_only) {
 				txt = "?";
 				break;
 			}
@@ -729,7 +365,7 @@ hi_cell(struct tui_heapinfo *hi, int t, size_t i, int c, uint64_t *key,
 		}
 		break;
 	case TUI_HI_HIERARCHY:
-		m = &hi->mod[i];
+		m = &hi->m.mod[i];
 		switch (c) {
 		case 0: *key = m->level; break;
 		case 1: *key = m->objects; break;
@@ -749,9 +385,9 @@ hi_cell(struct tui_heapinfo *hi, int t, size_t i, int c, uint64_t *key,
 		break;
 	case TUI_HI_FREE:
 		switch (c) {
-		case 0: *key = hi->gap_addr[i]; break;
-		case 1: *key = hi->gap_size[i]; break;
-		default: txt = s->map.regions[hi->gap_region[i]].name; break;
+		case 0: *key = hi->m.gap_addr[i]; break;
+		case 1: *key = hi->m.gap_size[i]; break;
+		default: txt = s->map.regions[hi->m.gap_region[i]].name; break;
 		}
 		break;
 	case TUI_HI_ROOTS:
@@ -952,82 +588,18 @@ tui_heapinfo_sort(struct tui_heapinfo *hi, enum tui_heapinfo_table t,
 }
 
 /*
- * TestUnloadModules' marks (the seed's Modules list) and ModuleHierarchy's
- * colours, for the modules named (named[], a byte per module) and those
- * unloaded with them (unloaded[]: the named and their importers); NULL:
- * no test unload.  "++" named, "+" unloaded as an importer, "*" what
- * only one named module at the top needed (System.Free M* would free it
- * too; it is not unloaded), "#" imported, directly or not, by an
- * unloaded module.  Hierarchy: unloaded blue over not imported red over
- * needed by the unloaded green.
+ * TestUnloadModules' marks and ModuleHierarchy's colours
+ * (analyze_heapinfo_unload) for the modules named and those unloaded
+ * with them; NULL: no test unload.
  */
 void
 tui_heapinfo_unload(struct tui_heapinfo *hi, const uint8_t *named,
     const uint8_t *unloaded)
 {
-	size_t		 n = hi->s->nmodules, m, j, nnamed = 0, one = 0;
-	size_t		 top;
-	uint32_t	*left, x;
-	uint8_t		*need, *freed;
-
-	if (hi->mod == NULL)
+	if (hi->m.mod == NULL)
 		return;
-	for (m = 0; m < n; m++) {
-		hi->mod[m].mark = "";
-		hi->mod[m].color = hi->mod[m].by == 0 ? TUI_C_HIER_TOP :
-		    TUI_C_NONE;
-	}
+	analyze_heapinfo_unload(&hi->m, named, unloaded);
 	hi->t[TUI_HI_MODULES].stale = hi->t[TUI_HI_HIERARCHY].stale = 1;
-	if (named == NULL || unloaded == NULL)
-		return;
-	need = xcalloc(n + 1, 1);
-	freed = xcalloc(n + 1, 1);
-	for (m = 0; m < n; m++) {
-		if (named[m]) {
-			nnamed++;
-			one = m;
-		}
-	}
-	hi_closure(hi, 0, unloaded);
-	memcpy(need, hi->seen, n);
-	/*
-	 * System.Free M*: a module goes when its last importer has gone;
-	 * each import's importers left counted down as modules go.
-	 */
-	if (nnamed == 1 && hi->mod[one].by == 0) {
-		left = xcalloc(n + 1, sizeof *left);
-		for (m = 0; m < n; m++)
-			left[m] = hi->mod[m].by;
-		freed[one] = 1;
-		top = 0;
-		hi->todo[top++] = (uint32_t)one;
-		while (top > 0) {
-			x = hi->todo[--top];
-			for (j = hi->dep_off[x]; j < hi->dep_off[x + 1]; j++) {
-				if (--left[hi->dep[j]] != 0)
-					continue;
-				freed[hi->dep[j]] = 1;
-				hi->todo[top++] = hi->dep[j];
-			}
-		}
-		free(left);
-	}
-	for (m = 0; m < n; m++) {
-		if (named[m])
-			hi->mod[m].mark = "++";
-		else if (unloaded[m])
-			hi->mod[m].mark = "+";
-		else if (freed[m])
-			hi->mod[m].mark = "*";
-		else if (need[m])
-			hi->mod[m].mark = "#";
-		if (unloaded[m])
-			hi->mod[m].color = TUI_C_HIER_UNLOAD;
-		else if (hi->mod[m].by != 0 && (need[m] || freed[m]))
-			hi->mod[m].color = TUI_C_HIER_NEEDED;
-	}
-	free(need);
-	free(freed);
 }
 
 /*
@@ -1133,8 +705,8 @@ tui_heapinfo_draw(struct tui_heapinfo *hi, enum tui_heapinfo_table t,
 		hi_make_roots(hi, sel, rfrom, l);
 		what = hi->roots_what;
 	} else if (t == TUI_HI_FREE)
-		what = hi->gap_what;
-	else if (hi->direct_only && (t == TUI_HI_MODULES ||
+		what = hi->m.gap_what;
+	else if (hi->m.direct_only && (t == TUI_HI_MODULES ||
 	    t == TUI_HI_IMPORTS))
 		what = "too many modules to walk from each: direct imports"
 		    " only (?)";
@@ -1188,9 +760,9 @@ tui_heapinfo_draw(struct tui_heapinfo *hi, enum tui_heapinfo_table t,
 				/* ModuleHierarchy's colours, on names. */
 				tui_put(y + 2 + r, x, cw, (t ==
 				    TUI_HI_HIERARCHY && c == 4 &&
-				    hi->mod[row].color != TUI_C_NONE &&
+				    hi_hier(hi, row) != TUI_C_NONE &&
 				    !(focus && i == l->cur)) ?
-				    tui_attr(hi->mod[row].color) | attr :
+				    tui_attr(hi_hier(hi, row)) | attr :
 				    attr, txt);
 			} else {
 				tw = (int)strlen(txt);
@@ -1257,11 +829,11 @@ hi_pick(struct tui_heapinfo *hi, int t, size_t row)
 		    "(none)" : s->types[u->key].name);
 		break;
 	case TUI_HI_IMPORTS:
-		hi_closure(hi, (uint32_t)row, NULL);
-		hi->seen[row] = 1;
+		analyze_heapinfo_closure(&hi->m, (uint32_t)row, NULL);
+		hi->m.seen[row] = 1;
 		for (k = 0; k < s->ntypes; k++) {
 			m = s->types[k].module;
-			tm[k] = m != HI_NONE && hi->seen[m];
+			tm[k] = m != HI_NONE && hi->m.seen[m];
 		}
 		n = hi_pick_types(hi, tm);
 		hi->pick_name = xasprintf("%s and its imports",
@@ -1269,7 +841,8 @@ hi_pick(struct tui_heapinfo *hi, int t, size_t row)
 		break;
 	case TUI_HI_SIZES:
 		for (b = 0; b < s->nblocks; b++)
-			n += hi->picked[b] = hi_class(s->size[b]) == u->key;
+			n += hi->picked[b] =
+			    analyze_heapview_class(s->size[b]) == u->key;
 		hi->pick_name = xasprintf("size %s", hi_cell(hi, t, row, 0,
 		    &(uint64_t){ 0 }, buf, sizeof buf));
 		break;
@@ -1407,10 +980,10 @@ tui_heapinfo_key(struct tui_heapinfo *hi, enum tui_heapinfo_table t,
 			return (TUI_R_DRAW);
 		row = tb->order[l->cur];
 		if (t == TUI_HI_FREE) {
-			hi->go = hi->gap_addr[row];
+			hi->go = hi->m.gap_addr[row];
 			tui_message("free block %#llx: %llu bytes",
 			    (unsigned long long)hi->go,
-			    (unsigned long long)hi->gap_size[row]);
+			    (unsigned long long)hi->m.gap_size[row]);
 			return (TUI_R_DRAW | TUI_HI_GOTO);
 		}
 		if (hi->pick_table == (int)t && hi->pick_row == row) {

@@ -18,10 +18,8 @@
  * their own: deleting a million blocks takes seconds the map must not
  * stop for), so --every never fills the disk.
  *
- * Also here: two snapshots of one run compared, as the map shows them
- * (born objects a mark of their own; freed ones where they were, in the
- * cells now free, from a map of their own laid out like the new one's),
- * and the seed's Remain (only the objects there when it was turned on).
+ * The new snapshot is compared with the one shown on the loader's
+ * thread (analyze/heapdiff.c's comparison, which the map draws).
  */
 #include <sys/prctl.h>
 #include <sys/socket.h>
@@ -47,8 +45,6 @@
 #include "ingest/ingest.h"
 #include "tui/tui.h"
 
-#define HL_NONE		ANALYZE_HEAPVIEW_NONE
-#define HL_NM		ANALYZE_HEAPMAP_NMARKS
 /* How long --attach waits for the first snapshot's answer. */
 #define HL_WAIT_MS	(120 * 1000)
 #define HL_REPLY_MAX	(PATH_MAX + 64)
@@ -103,7 +99,7 @@ struct tui_heaplive {
 	/* The snapshot shown, to compare the new one with (read only). */
 	const struct analyze_heapview *old;
 	int64_t		 old_session;
-	struct tui_heapcmp *cmp;
+	struct analyze_heapdiff_cmp *cmp;
 	struct tui_heapinfo *info;	/* the new snapshot's info tables */
 	char		*cmp_cause;
 	uint64_t	 cmp_ns;	/* how long it took */
@@ -370,7 +366,7 @@ hl_compare(void *arg, struct analyze_heapview *s)
 
 	hl->cmp_ns = tui_now_ns();
 	if (hl->old != NULL)
-		hl->cmp = tui_heapcmp_new(hl->old, hl->old_session, s,
+		hl->cmp = analyze_heapdiff_cmp_new(hl->old, hl->old_session, s,
 		    &hl->cmp_cause);
 	hl->cmp_ns = tui_now_ns() - hl->cmp_ns;
 	hl->info = tui_heapinfo_new(s);
@@ -399,7 +395,7 @@ hl_stop(struct tui_heaplive *hl)
 		hl->load = NULL;
 		free(hl->s);
 		hl->s = NULL;
-		tui_heapcmp_free(hl->cmp);
+		analyze_heapdiff_cmp_free(hl->cmp);
 		hl->cmp = NULL;
 		free(hl->cmp_cause);
 		hl->cmp_cause = NULL;
@@ -755,8 +751,8 @@ hl_ingest_poll(struct tui_heaplive *hl, uint64_t deadline, char **cause)
  */
 int
 tui_heaplive_step(struct tui_heaplive *hl, uint64_t deadline,
-    struct analyze_heapview **out, int64_t *session, struct tui_heapcmp **cmp,
-    char **cause)
+    struct analyze_heapview **out, int64_t *session,
+    struct analyze_heapdiff_cmp **cmp, char **cause)
 {
 	struct analyze_heapview	*s;
 	struct pollfd		 p;
@@ -977,251 +973,4 @@ tui_heaplive_times(const struct tui_heaplive *hl, uint64_t *ask,
 	*ingest = (hl->t_ingest - hl->t_ask) / 1000;
 	*load = (now - hl->t_ingest) / 1000;
 	*cmp = hl->cmp_ns / 1000;
-}
-
-/* ---- two snapshots compared ----------------------------------------- */
-
-struct tui_heapcmp {
-	int64_t			 against;	/* the older session */
-	struct analyze_heapdiff	 d;
-	uint8_t			*born;		/* per new block */
-	/* The freed blocks in the new snapshot's regions, as a map. */
-	uint64_t		*gaddr;
-	uint64_t		*gusable;
-	size_t			 nghost;
-	struct analyze_heapmap	 ghost;
-	int			 ghost_ok;
-	struct analyze_heapmap_cell *gcells;
-	size_t			 ngcells;
-};
-
-static void
-hl_side(const struct analyze_heapview *s, struct analyze_heapdiff_side *d)
-{
-	d->addr = s->addr;
-	d->usable = s->usable;
-	d->seq = s->seq;
-	d->n = s->nblocks;
-}
-
-/*
- * Compare old (session against) with new, whose map is made: born and
- * freed, the freed laid out on new's regions.  NULL and a cause if the
- * snapshots cannot be compared.
- */
-struct tui_heapcmp *
-tui_heapcmp_new(const struct analyze_heapview *old, int64_t against,
-    const struct analyze_heapview *new, char **cause)
-{
-	struct tui_heapcmp		*c = xcalloc(1, sizeof *c);
-	struct analyze_heapdiff_side	 a, b;
-	const struct analyze_heapmap	*m = &new->map;
-	size_t				 i, r = 0;
-	uint32_t			 k;
-	uint64_t			 lo, hi;
-
-	hl_side(old, &a);
-	hl_side(new, &b);
-	if (analyze_heapdiff_make(&c->d, &a, &b, cause) != 0) {
-		free(c);
-		return (NULL);
-	}
-	c->against = against;
-	c->born = xcalloc(new->nblocks + 1, 1);
-	for (i = 0; i < new->nblocks; i++)
-		c->born[i] = c->d.was[i] == HL_NONE;
-	/* Freed blocks wholly inside a region of the new map, by address. */
-	c->gaddr = xreallocarray(NULL, c->d.nfreed + 1, sizeof *c->gaddr);
-	c->gusable = xreallocarray(NULL, c->d.nfreed + 1,
-	    sizeof *c->gusable);
-	for (i = 0; i < c->d.nfreed; i++) {
-		k = c->d.freed[i];
-		lo = old->addr[k];
-		hi = lo + (old->usable[k] != 0 ? old->usable[k] : 1);
-		while (r < m->nregions && m->regions[r].hi <= lo)
-			r++;
-		if (r == m->nregions)
-			break;
-		if (lo < m->regions[r].lo || hi > m->regions[r].hi)
-			continue;
-		c->gaddr[c->nghost] = lo;
-		c->gusable[c->nghost++] = old->usable[k];
-	}
-	if (analyze_heapmap_build(&c->ghost, m->regions, m->nregions,
-	    c->gaddr, c->gusable, c->nghost, cause) != 0) {
-		tui_heapcmp_free(c);
-		return (NULL);
-	}
-	c->ghost_ok = 1;
-	memset(c->ghost.mark, ANALYZE_HEAPMAP_FREED, c->nghost);
-	analyze_heapmap_marks_changed(&c->ghost);
-	return (c);
-}
-
-void
-tui_heapcmp_free(struct tui_heapcmp *c)
-{
-	if (c == NULL)
-		return;
-	analyze_heapdiff_free(&c->d);
-	if (c->ghost_ok)
-		analyze_heapmap_free(&c->ghost);
-	free(c->born);
-	free(c->gaddr);
-	free(c->gusable);
-	free(c->gcells);
-	free(c);
-}
-
-int64_t
-tui_heapcmp_against(const struct tui_heapcmp *c)
-{
-	return (c->against);
-}
-
-/* Born and freed: counts and usable bytes. */
-void
-tui_heapcmp_counts(const struct tui_heapcmp *c, size_t *born,
-    uint64_t *born_bytes, size_t *freed, uint64_t *freed_bytes)
-{
-	*born = c->d.nborn;
-	*born_bytes = c->d.born_bytes;
-	*freed = c->d.nfreed;
-	*freed_bytes = c->d.freed_bytes;
-}
-
-/* The new snapshot's block b: its old index, or NONE when born. */
-uint32_t
-tui_heapcmp_was(const struct tui_heapcmp *c, size_t b)
-{
-	return (c->d.was[b]);
-}
-
-/*
- * The marks: a born block nothing higher picks is born; with Remain, a
- * block born since it was turned on is not shown (remain: a byte per
- * block, 1 hides it; NULL when off).
- */
-void
-tui_heapcmp_marks(const struct tui_heapcmp *c, const uint8_t *remain,
-    uint8_t *mark, size_t n)
-{
-	size_t	b;
-
-	for (b = 0; c != NULL && b < n; b++) {
-		if (c->born[b] && mark[b] != ANALYZE_HEAPMAP_NONE &&
-		    mark[b] < ANALYZE_HEAPMAP_BORN)
-			mark[b] = ANALYZE_HEAPMAP_BORN;
-	}
-	for (b = 0; remain != NULL && b < n; b++) {
-		if (remain[b])
-			mark[b] = ANALYZE_HEAPMAP_NONE;
-	}
-}
-
-/*
- * The freed blocks into a frame: a cell nothing live is drawn in shows
- * them where they were.  inview gets their counts in view; the legend's
- * total is every freed block, drawn or not (an mmap'd block's region
- * went with it).
- */
-void
-tui_heapcmp_frame(struct tui_heapcmp *c, const struct analyze_heapmap_view *v,
-    struct analyze_heapmap_cell *cells, struct analyze_heapmap_count *inview)
-{
-	struct analyze_heapmap_count	cnt[HL_NM];
-	size_t				i, n = (size_t)v->rows * v->cols;
-
-	if (c == NULL || c->nghost == 0)
-		return;
-	if (n > c->ngcells) {
-		c->gcells = xreallocarray(c->gcells, n, sizeof *c->gcells);
-		c->ngcells = n;
-	}
-	analyze_heapmap_frame(&c->ghost, v, c->gcells);
-	for (i = 0; i < n; i++) {
-		if (cells[i].mark == ANALYZE_HEAPMAP_NONE &&
-		    c->gcells[i].mark == ANALYZE_HEAPMAP_FREED)
-			cells[i] = c->gcells[i];
-	}
-	analyze_heapmap_counts(&c->ghost, v, cnt);
-	inview[ANALYZE_HEAPMAP_FREED] = cnt[ANALYZE_HEAPMAP_FREED];
-}
-
-/* The legend's totals: the freed blocks, all of them. */
-void
-tui_heapcmp_totals(const struct tui_heapcmp *c,
-    struct analyze_heapmap_count *tot)
-{
-	if (c == NULL)
-		return;
-	tot[ANALYZE_HEAPMAP_FREED].blocks = c->d.nfreed;
-	tot[ANALYZE_HEAPMAP_FREED].bytes = c->d.freed_bytes;
-}
-
-/* ---- Remain --------------------------------------------------------- */
-
-struct tui_heapremain {
-	uint64_t	*addr, *usable, *seq;
-	size_t		 n;
-};
-
-/* Remain on: the objects of s are the ones shown from now on. */
-struct tui_heapremain *
-tui_heapremain_new(const struct analyze_heapview *s)
-{
-	struct tui_heapremain	*r = xcalloc(1, sizeof *r);
-
-	r->n = s->nblocks;
-	r->addr = xreallocarray(NULL, r->n + 1, sizeof *r->addr);
-	r->usable = xreallocarray(NULL, r->n + 1, sizeof *r->usable);
-	memcpy(r->addr, s->addr, r->n * sizeof *r->addr);
-	memcpy(r->usable, s->usable, r->n * sizeof *r->usable);
-	if (s->seq != NULL) {
-		r->seq = xreallocarray(NULL, r->n + 1, sizeof *r->seq);
-		memcpy(r->seq, s->seq, r->n * sizeof *r->seq);
-	}
-	return (r);
-}
-
-void
-tui_heapremain_free(struct tui_heapremain *r)
-{
-	if (r == NULL)
-		return;
-	free(r->addr);
-	free(r->usable);
-	free(r->seq);
-	free(r);
-}
-
-/*
- * The blocks of s that were not there when Remain was turned on, a byte
- * each in hide (1: not shown); how many.  -1 if they cannot be compared.
- */
-long
-tui_heapremain_hide(const struct tui_heapremain *r,
-    const struct analyze_heapview *s, uint8_t *hide)
-{
-	struct analyze_heapdiff_side	a, b;
-	struct analyze_heapdiff		d;
-	char				*cause = NULL;
-	size_t				i;
-	long				n = 0;
-
-	a.addr = r->addr;
-	a.usable = r->usable;
-	a.seq = r->seq;
-	a.n = r->n;
-	hl_side(s, &b);
-	if (analyze_heapdiff_make(&d, &a, &b, &cause) != 0) {
-		free(cause);
-		return (-1);
-	}
-	for (i = 0; i < s->nblocks; i++) {
-		hide[i] = d.was[i] == HL_NONE;
-		n += hide[i];
-	}
-	analyze_heapdiff_free(&d);
-	return (n);
 }

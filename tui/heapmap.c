@@ -107,7 +107,7 @@ struct hm_compare {
 	struct analyze_heapview		*other;		/* ID's, being read */
 	const struct analyze_heapview	*shown;
 	int64_t				 id;
-	struct tui_heapcmp		*cmp;		/* made by the thread */
+	struct analyze_heapdiff_cmp	*cmp;		/* made by the thread */
 	char				*cause;
 	uint64_t			 t0;
 };
@@ -193,9 +193,9 @@ struct heapmap {
 	/* Live (heaplive.c): the program, born/freed, Remain's objects. */
 	struct tui_heaplive		*live;
 	int				 live_ended;	/* said so */
-	struct tui_heapcmp		*cmp;
+	struct analyze_heapdiff_cmp		*cmp;
 	struct hm_compare		*comparing;	/* :compare's load */
-	struct tui_heapremain		*remain_base;
+	struct analyze_heapdiff_remain		*remain_base;
 	uint8_t				*hidden;	/* per block */
 	uint64_t			 swapped;	/* an update's end */
 };
@@ -507,8 +507,8 @@ hm_make_marks(struct heapmap *hm)
 	if (hm->sel != SIZE_MAX && !(hm->markedonly && mk[hm->sel] == HM_NONE))
 		mk[hm->sel] = ANALYZE_HEAPMAP_SELECTED;
 	/* Born since the snapshot compared; with Remain, none born since. */
-	tui_heapcmp_marks(hm->cmp, hm->remain_base != NULL ? hm->hidden :
-	    NULL, mk, n);
+	analyze_heapdiff_cmp_marks(hm->cmp, hm->remain_base != NULL ?
+	    hm->hidden : NULL, mk, n);
 	analyze_heapmap_marks_changed(hm->m);
 	hm->dirty = 0;
 }
@@ -706,7 +706,7 @@ hm_legend(struct heapmap *hm, int y, int lines, int w, int draw)
 
 	memcpy(tot, hm->m->total, sizeof tot);
 	/* Freed objects are no blocks of this snapshot's map. */
-	tui_heapcmp_totals(hm->cmp, tot);
+	analyze_heapdiff_cmp_totals(hm->cmp, tot);
 	for (k = HM_NM - 1; k >= 0; k--) {
 		if (tot[k].blocks == 0)
 			continue;
@@ -1093,7 +1093,7 @@ hm_draw(struct tui_view *tv, int y, int h, int w)
 	analyze_heapmap_frame(hm->m, &hm->v, hm->cells);
 	analyze_heapmap_counts(hm->m, &hm->v, hm->inview);
 	/* Freed objects where they were, in the cells now free. */
-	tui_heapcmp_frame(hm->cmp, &hm->v, hm->cells, hm->inview);
+	analyze_heapdiff_cmp_frame(hm->cmp, &hm->v, hm->cells, hm->inview);
 	hm_draw_map(hm, w);
 	if (hm->legend_lines > 0)
 		hm_legend(hm, y + hm->map_lines, hm->legend_lines, w, 1);
@@ -2252,8 +2252,8 @@ hm_free(struct tui_view *tv)
 	free(hm->unloaded);
 	hm_walk_abort(hm);
 	tui_heaplive_free(hm->live);
-	tui_heapcmp_free(hm->cmp);
-	tui_heapremain_free(hm->remain_base);
+	analyze_heapdiff_cmp_free(hm->cmp);
+	analyze_heapdiff_remain_free(hm->remain_base);
 	free(hm->hidden);
 	analyze_heapview_free(hm->s);
 	free(hm->s);
@@ -2517,9 +2517,9 @@ hm_remain_apply(struct heapmap *hm)
 	if (hm->remain_base == NULL)
 		return;
 	hm->hidden = xcalloc_populated(hm->s->nblocks + 1, 1);
-	if ((n = tui_heapremain_hide(hm->remain_base, hm->s,
+	if ((n = analyze_heapdiff_remain_hide(hm->remain_base, hm->s,
 	    hm->hidden)) < 0) {
-		tui_heapremain_free(hm->remain_base);
+		analyze_heapdiff_remain_free(hm->remain_base);
 		hm->remain_base = NULL;
 		hm->remain = 0;
 		tui_message("error: remain off: the snapshots are not in"
@@ -2530,8 +2530,9 @@ hm_remain_apply(struct heapmap *hm)
 
 /* Block b of the new snapshot, from block ob of the old one via c. */
 static size_t
-hm_carry(const struct tui_heapcmp *c, const struct analyze_heapview *ns,
-    const struct analyze_heapview *os, size_t ob)
+hm_carry(const struct analyze_heapdiff_cmp *c,
+    const struct analyze_heapview *ns, const struct analyze_heapview *os,
+    size_t ob)
 {
 	size_t	lo = 0, hi = ns->nblocks, mid;
 
@@ -2544,7 +2545,7 @@ hm_carry(const struct tui_heapcmp *c, const struct analyze_heapview *ns,
 		else
 			hi = mid;
 	}
-	if (lo < ns->nblocks && tui_heapcmp_was(c, lo) == ob)
+	if (lo < ns->nblocks && analyze_heapdiff_cmp_was(c, lo) == ob)
 		return (lo);
 	return (SIZE_MAX);
 }
@@ -2557,7 +2558,7 @@ hm_carry(const struct tui_heapcmp *c, const struct analyze_heapview *ns,
  */
 static void
 hm_replace(struct tui_view *tv, struct analyze_heapview *ns, int64_t id,
-    struct tui_heapcmp *c, struct tui_heapinfo *hi)
+    struct analyze_heapdiff_cmp *c, struct tui_heapinfo *hi)
 {
 	struct heapmap		*hm = tv->data;
 	struct analyze_heapview	*os = hm->s;
@@ -2575,7 +2576,7 @@ hm_replace(struct tui_view *tv, struct analyze_heapview *ns, int64_t id,
 	gone = hm->sel != SIZE_MAX && sel == SIZE_MAX;
 	/* A :compare reads the snapshot that goes now. */
 	hm_compare_stop(hm);
-	tui_heapcmp_free(hm->cmp);
+	analyze_heapdiff_cmp_free(hm->cmp);
 	hm->cmp = c;
 
 	/* What was made for the old snapshot goes with it. */
@@ -2602,7 +2603,7 @@ hm_replace(struct tui_view *tv, struct analyze_heapview *ns, int64_t id,
 	/* The :select set, block by block; the :mark specs, type by type. */
 	hm->nselset = 0;
 	for (b = 0; c != NULL && oldset != NULL && b < ns->nblocks; b++) {
-		w = tui_heapcmp_was(c, b);
+		w = analyze_heapdiff_cmp_was(c, b);
 		hm->selset[b] = w != ANALYZE_HEAPVIEW_NONE && oldset[w];
 		hm->nselset += hm->selset[b];
 	}
@@ -2631,13 +2632,13 @@ hm_replace(struct tui_view *tv, struct analyze_heapview *ns, int64_t id,
 	hm->dirty = 1;
 	if (c == NULL)
 		return;
-	tui_heapcmp_counts(c, &born, &born_b, &freed, &freed_b);
+	analyze_heapdiff_cmp_counts(c, &born, &born_b, &freed, &freed_b);
 	bb = hm_size(born_b);
 	fb = hm_size(freed_b);
 	tui_message("since session %lld: %zu born (%s), %zu freed (%s);"
-	    " now session %lld%s", (long long)tui_heapcmp_against(c), born,
-	    bb, freed, fb, (long long)id, gone ? ", the selected object was"
-	    " freed" : "");
+	    " now session %lld%s", (long long)analyze_heapdiff_cmp_against(c),
+	    born, bb, freed, fb, (long long)id, gone ? ", the selected object"
+	    " was freed" : "");
 	free(bb);
 	free(fb);
 }
@@ -2677,7 +2678,7 @@ hm_live_work(struct tui_view *tv, uint64_t deadline)
 {
 	struct heapmap		*hm = tv->data;
 	struct analyze_heapview	*ns;
-	struct tui_heapcmp	*c;
+	struct analyze_heapdiff_cmp	*c;
 	const char		*before;
 	char			*cause = NULL;
 	int64_t			 id = 0;
@@ -2784,11 +2785,11 @@ hm_cmd_remain(struct heapmap *hm, const char *args)
 		tui_message("error: usage: :remain on|off");
 		return (TUI_R_DRAW);
 	}
-	tui_heapremain_free(hm->remain_base);
+	analyze_heapdiff_remain_free(hm->remain_base);
 	hm->remain_base = NULL;
 	hm->remain = strcasecmp(args, "on") == 0;
 	if (hm->remain)
-		hm->remain_base = tui_heapremain_new(hm->s);
+		hm->remain_base = analyze_heapdiff_remain_new(hm->s);
 	hm_remain_apply(hm);
 	hm->dirty = 1;
 	if (hm->remain)
@@ -2805,7 +2806,8 @@ hm_compare_after(void *arg, struct analyze_heapview *other)
 {
 	struct hm_compare	*hc = arg;
 
-	hc->cmp = tui_heapcmp_new(other, hc->id, hc->shown, &hc->cause);
+	hc->cmp = analyze_heapdiff_cmp_new(other, hc->id, hc->shown,
+	    &hc->cause);
 }
 
 /* Give up a :compare under way (Esc, ^C, an update, the view closing). */
@@ -2820,7 +2822,7 @@ hm_compare_stop(struct heapmap *hm)
 		tui_heapload_stop(hc->load);
 	analyze_heapview_free(hc->other);
 	free(hc->other);
-	tui_heapcmp_free(hc->cmp);
+	analyze_heapdiff_cmp_free(hc->cmp);
 	free(hc->cause);
 	free(hc);
 	hm->comparing = NULL;
@@ -2831,7 +2833,7 @@ static int
 hm_compare_work(struct heapmap *hm, uint64_t deadline)
 {
 	struct hm_compare	*hc = hm->comparing;
-	struct tui_heapcmp	*c;
+	struct analyze_heapdiff_cmp	*c;
 	char			*cause, *bb, *fb;
 	uint64_t		 rows, total, born_b, freed_b;
 	size_t			 born, freed;
@@ -2853,10 +2855,10 @@ hm_compare_work(struct heapmap *hm, uint64_t deadline)
 	hc->load = NULL;
 	c = hc->cmp;
 	hc->cmp = NULL;
-	tui_heapcmp_free(hm->cmp);
+	analyze_heapdiff_cmp_free(hm->cmp);
 	hm->cmp = c;
 	hm->dirty = 1;
-	tui_heapcmp_counts(c, &born, &born_b, &freed, &freed_b);
+	analyze_heapdiff_cmp_counts(c, &born, &born_b, &freed, &freed_b);
 	bb = hm_size(born_b);
 	fb = hm_size(freed_b);
 	tui_message("since session %lld: %zu born (%s), %zu freed (%s), in"
@@ -2883,7 +2885,7 @@ hm_cmd_compare(struct tui_view *tv, const char *args)
 
 	if (strcasecmp(args, "off") == 0) {
 		hm_compare_stop(hm);
-		tui_heapcmp_free(hm->cmp);
+		analyze_heapdiff_cmp_free(hm->cmp);
 		hm->cmp = NULL;
 		hm->dirty = 1;
 		tui_message("compare off: no born or freed objects shown");

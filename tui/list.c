@@ -2,10 +2,10 @@
  * What list views share: cursor movement that keeps the cursor on screen,
  * and search with a match count.
  */
-#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "hex.h"
 #include "xmalloc.h"
 #include "tui/tui.h"
 
@@ -102,21 +102,17 @@ static const char *
 search_hex(const char *s, uint64_t *v)
 {
 	const char	*p;
-	int		 n = 0, x = 0;
+	size_t		 n;
+	int		 x = 0;
 
 	if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
 		s += 2;
 		x = 1;
 	}
-	*v = 0;
-	for (p = s; isxdigit((unsigned char)*p); p++, n++) {
-		if (n == 16)
-			return (NULL);
-		*v = *v << 4 | (uint64_t)(isdigit((unsigned char)*p) ?
-		    *p - '0' : tolower((unsigned char)*p) - 'a' + 10);
-	}
-	if (n == 0)
+	/* At most 16 digits, leading zeros too. */
+	if ((n = hex_scan(s, SIZE_MAX, v)) == 0 || n > 16)
 		return (NULL);
+	p = s + n;
 	if (!x && (*p == 'h' || *p == 'H'))
 		p++;
 	return (p);

@@ -459,16 +459,9 @@ void		 tui_heapload_progress(struct tui_heapload *, uint64_t *,
 int		 tui_heapload_end(struct tui_heapload *, char **);
 void		 tui_heapload_stop(struct tui_heapload *);
 
-/*
- * heaplive.c: the heap map on a running program (pvheap's socket), two
- * snapshots of one run compared, the seed's Remain.
- */
-struct analyze_heapmap_view;
-struct analyze_heapmap_cell;
-struct analyze_heapmap_count;
+/* heaplive.c: the heap map on a running program (pvheap's socket). */
+struct analyze_heapdiff_cmp;
 struct tui_heaplive;
-struct tui_heapcmp;
-struct tui_heapremain;
 struct tui_heaplive *tui_heaplive_new(const char *, double, unsigned,
 		    int64_t, const char *);
 void		 tui_heaplive_tidy(struct tui_heaplive *);
@@ -487,29 +480,10 @@ int		 tui_heaplive_start(struct tui_heaplive *,
 		    const struct analyze_heapview *, int64_t, char **);
 int		 tui_heaplive_step(struct tui_heaplive *, uint64_t,
 		    struct analyze_heapview **, int64_t *,
-		    struct tui_heapcmp **, char **);
+		    struct analyze_heapdiff_cmp **, char **);
 void		 tui_heaplive_times(const struct tui_heaplive *, uint64_t *,
 		    uint64_t *, uint64_t *, uint64_t *);
 struct tui_heapinfo *tui_heaplive_info(struct tui_heaplive *);
-struct tui_heapcmp *tui_heapcmp_new(const struct analyze_heapview *, int64_t,
-		    const struct analyze_heapview *, char **);
-void		 tui_heapcmp_free(struct tui_heapcmp *);
-int64_t		 tui_heapcmp_against(const struct tui_heapcmp *);
-void		 tui_heapcmp_counts(const struct tui_heapcmp *, size_t *,
-		    uint64_t *, size_t *, uint64_t *);
-uint32_t	 tui_heapcmp_was(const struct tui_heapcmp *, size_t);
-void		 tui_heapcmp_marks(const struct tui_heapcmp *,
-		    const uint8_t *, uint8_t *, size_t);
-void		 tui_heapcmp_frame(struct tui_heapcmp *,
-		    const struct analyze_heapmap_view *,
-		    struct analyze_heapmap_cell *,
-		    struct analyze_heapmap_count *);
-void		 tui_heapcmp_totals(const struct tui_heapcmp *,
-		    struct analyze_heapmap_count *);
-struct tui_heapremain *tui_heapremain_new(const struct analyze_heapview *);
-void		 tui_heapremain_free(struct tui_heapremain *);
-long		 tui_heapremain_hide(const struct tui_heapremain *,
-		    const struct analyze_heapview *, uint8_t *);
 
 /* keymap.c */
 int		 tui_keymap_init(void *);

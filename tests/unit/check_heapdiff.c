@@ -4,7 +4,10 @@
  * new allocation numbers), each answer against a search of the other
  * side block by block; the edges (empty sides, one side empty, every
  * block the same, every block new at the same addresses); the sides out
- * of order refused.
+ * of order refused.  Then the models the heap map draws over it, through
+ * analyze/'s API on snapshots made here: the comparison's born and freed
+ * (counts, marks, the freed drawn where they were and nowhere a live
+ * block is), and Remain after several updates.
  */
 #include <check.h>
 #include <stdio.h>
@@ -260,6 +263,341 @@ START_TEST(out_of_order)
 }
 END_TEST
 
+/* ---- the map's comparison and Remain --------------------------------- */
+
+#define BASE	0x555555559010ULL
+#define COLS	64
+
+/* A snapshot of side s as the map holds it: one region over every slot. */
+static struct analyze_heapview *
+view_make(const struct side *s, size_t slots)
+{
+	struct analyze_heapview	*v = calloc(1, sizeof *v);
+	char			*cause = NULL;
+	size_t			 i;
+
+	v->regions = calloc(1, sizeof *v->regions);
+	v->regions[0].lo = BASE;
+	v->regions[0].hi = BASE + 64 * (slots != 0 ? slots : 1);
+	v->nregions = 1;
+	v->addr = s->addr;
+	v->usable = s->usable;
+	v->seq = (uint64_t *)s->s.seq;
+	v->nblocks = s->n;
+	ck_assert_int_eq(analyze_heapmap_build(&v->map, v->regions, 1, v->addr,
+	    v->usable, v->nblocks, &cause), 0);
+	for (i = 0; i < v->nblocks; i++)
+		v->map.mark[i] = ANALYZE_HEAPMAP_PLAIN;
+	analyze_heapmap_marks_changed(&v->map);
+	return (v);
+}
+
+static void
+view_free(struct analyze_heapview *v)
+{
+	analyze_heapmap_free(&v->map);
+	free(v->regions);
+	free(v);
+}
+
+/*
+ * The comparison of o with n against brute force: counts, which blocks
+ * are born, their marks, and a frame at a cell for 16 bytes where each
+ * freed block shows in the cell it started in unless a live block is
+ * drawn there.
+ */
+static void
+check_cmp(const struct side *o, const struct side *n, size_t slots,
+    int withseq)
+{
+	struct analyze_heapview		*ov = view_make(o, slots);
+	struct analyze_heapview		*nv = view_make(n, slots);
+	struct analyze_heapdiff_cmp	*c;
+	struct analyze_heapmap_view	 v;
+	struct analyze_heapmap_cell	*cells;
+	struct analyze_heapmap_count	 inview[ANALYZE_HEAPMAP_NMARKS];
+	struct analyze_heapmap_count	 tot[ANALYZE_HEAPMAP_NMARKS];
+	uint8_t				*mark, *live;
+	char				*cause = NULL;
+	size_t				 i, j, nb, nf, born = 0, nfreed = 0;
+	uint64_t			 bb, fb, fbytes = 0, cell;
+
+	c = analyze_heapdiff_cmp_new(ov, 42, nv, &cause);
+	ck_assert_ptr_nonnull(c);
+	ck_assert_int_eq(analyze_heapdiff_cmp_against(c), 42);
+	mark = calloc(n->n + 1, 1);
+	for (j = 0; j < n->n; j++) {
+		ck_assert_uint_eq(analyze_heapdiff_cmp_was(c, j),
+		    brute_was(o, n, j, withseq));
+		born += brute_was(o, n, j, withseq) == NONE;
+		mark[j] = j % 3 == 0 ? ANALYZE_HEAPMAP_NONE :
+		    j % 3 == 1 ? ANALYZE_HEAPMAP_PLAIN : ANALYZE_HEAPMAP_KEPT;
+	}
+	/* Born over a lower mark; a block not drawn, or marked higher, not. */
+	analyze_heapdiff_cmp_marks(c, NULL, mark, n->n);
+	for (j = 0; j < n->n; j++) {
+		if (j % 3 == 1 && brute_was(o, n, j, withseq) == NONE)
+			ck_assert_uint_eq(mark[j], ANALYZE_HEAPMAP_BORN);
+		else
+			ck_assert_uint_eq(mark[j], j % 3 == 0 ?
+			    ANALYZE_HEAPMAP_NONE : j % 3 == 1 ?
+			    ANALYZE_HEAPMAP_PLAIN : ANALYZE_HEAPMAP_KEPT);
+	}
+	/* The old blocks no new block is: freed. */
+	live = calloc(slots + 1, 1);
+	for (j = 0; j < n->n; j++)
+		live[(n->addr[j] - BASE) / 64] = 1;
+	for (i = 0; i < o->n; i++) {
+		for (j = 0; j < n->n; j++) {
+			if (brute_was(o, n, j, withseq) == i)
+				break;
+		}
+		if (j == n->n) {
+			nfreed++;
+			fbytes += o->usable[i];
+		}
+	}
+	analyze_heapdiff_cmp_counts(c, &nb, &bb, &nf, &fb);
+	ck_assert_uint_eq(nb, born);
+	ck_assert_uint_eq(nf, nfreed);
+	ck_assert_uint_eq(fb, fbytes);
+	memset(tot, 0, sizeof tot);
+	analyze_heapdiff_cmp_totals(c, tot);
+	ck_assert_uint_eq(tot[ANALYZE_HEAPMAP_FREED].blocks, nfreed);
+	ck_assert_uint_eq(tot[ANALYZE_HEAPMAP_FREED].bytes, fbytes);
+
+	memset(&v, 0, sizeof v);
+	v.cols = COLS;
+	v.rows = (uint32_t)(slots * 4 / COLS + 1);
+	cells = calloc((size_t)v.rows * v.cols, sizeof *cells);
+	memset(inview, 0, sizeof inview);
+	analyze_heapmap_frame(&nv->map, &v, cells);
+	analyze_heapdiff_cmp_frame(c, &v, cells, inview);
+	for (i = 0; i < o->n; i++) {
+		cell = (o->addr[i] - BASE) / 16;
+		if (live[(o->addr[i] - BASE) / 64])
+			ck_assert_uint_ne(cells[cell].mark,
+			    ANALYZE_HEAPMAP_FREED);
+		else
+			ck_assert_uint_eq(cells[cell].mark,
+			    ANALYZE_HEAPMAP_FREED);
+	}
+	for (j = 0; j < n->n; j++) {
+		cell = (n->addr[j] - BASE) / 16;
+		ck_assert_uint_eq(cells[cell].mark, ANALYZE_HEAPMAP_PLAIN);
+	}
+	/* Every freed block is in the one region, all of it in view. */
+	ck_assert_uint_eq(inview[ANALYZE_HEAPMAP_FREED].blocks, nfreed);
+	ck_assert_uint_eq(inview[ANALYZE_HEAPMAP_FREED].bytes, fbytes);
+	free(cells);
+	free(live);
+	free(mark);
+	analyze_heapdiff_cmp_free(c);
+	view_free(ov);
+	view_free(nv);
+}
+
+START_TEST(cmp_random_runs)
+{
+	struct side	a, b, z, *o = &a, *n = &b, *t;
+	uint64_t	sq = 1;
+	size_t		slots = 50 + rnd(600), r;
+	int		withseq = _i % 4 != 3;
+
+	seed = 0x2545f4914f6cdd1dULL * (uint64_t)(_i + 1);
+	side_init(&a, slots);
+	side_init(&b, slots);
+	side_init(&z, 0);
+	step(&z, o, &sq, slots, 0, 30 + (unsigned)rnd(60));
+	side_free(&z);
+	for (r = 0; r < 4; r++) {
+		step(o, n, &sq, slots, (unsigned)rnd(60), (unsigned)rnd(60));
+		side_done(o, withseq);
+		side_done(n, withseq);
+		check_cmp(o, n, slots, withseq);
+		t = o;
+		o = n;
+		n = t;
+	}
+	side_free(&a);
+	side_free(&b);
+}
+END_TEST
+
+START_TEST(cmp_edges)
+{
+	struct side			 a, b;
+	struct analyze_heapview		*av, *bv;
+	struct analyze_heapdiff_cmp	*c;
+	struct analyze_heapmap_view	 v;
+	struct analyze_heapmap_cell	 cells[COLS * 4];
+	struct analyze_heapmap_count	 inview[ANALYZE_HEAPMAP_NMARKS];
+	uint8_t				 mark[8];
+	char				*cause = NULL;
+	size_t				 i, nb, nf;
+	uint64_t			 bb, fb;
+
+	side_init(&a, 8);
+	side_init(&b, 8);
+	side_done(&a, 1);
+	side_done(&b, 1);
+	/* Two empty snapshots: nothing born, nothing freed, nothing drawn. */
+	av = view_make(&a, 8);
+	bv = view_make(&b, 8);
+	c = analyze_heapdiff_cmp_new(av, 1, bv, &cause);
+	ck_assert_ptr_nonnull(c);
+	analyze_heapdiff_cmp_counts(c, &nb, &bb, &nf, &fb);
+	ck_assert_uint_eq(nb + nf + bb + fb, 0);
+	memset(&v, 0, sizeof v);
+	v.cols = COLS;
+	v.rows = 4;
+	analyze_heapmap_frame(&bv->map, &v, cells);
+	memset(inview, 0, sizeof inview);
+	analyze_heapdiff_cmp_frame(c, &v, cells, inview);
+	for (i = 0; i < COLS * 4; i++)
+		ck_assert_uint_ne(cells[i].mark, ANALYZE_HEAPMAP_FREED);
+	ck_assert_uint_eq(inview[ANALYZE_HEAPMAP_FREED].blocks, 0);
+	analyze_heapdiff_cmp_free(c);
+	view_free(av);
+	view_free(bv);
+
+	/* A snapshot with itself: every block was there, none born. */
+	for (i = 0; i < 8; i++) {
+		a.addr[i] = BASE + 64 * i;
+		a.usable[i] = 40;
+		a.seq[i] = 1 + i;
+	}
+	a.n = 8;
+	side_done(&a, 1);
+	av = view_make(&a, 8);
+	c = analyze_heapdiff_cmp_new(av, 1, av, &cause);
+	ck_assert_ptr_nonnull(c);
+	analyze_heapdiff_cmp_counts(c, &nb, &bb, &nf, &fb);
+	ck_assert_uint_eq(nb + nf, 0);
+	memset(mark, ANALYZE_HEAPMAP_PLAIN, sizeof mark);
+	analyze_heapdiff_cmp_marks(c, NULL, mark, 8);
+	for (i = 0; i < 8; i++) {
+		ck_assert_uint_eq(analyze_heapdiff_cmp_was(c, i), i);
+		ck_assert_uint_eq(mark[i], ANALYZE_HEAPMAP_PLAIN);
+	}
+	analyze_heapdiff_cmp_free(c);
+
+	/* From nothing: all born; to nothing: all freed, drawn. */
+	bv = view_make(&b, 8);
+	c = analyze_heapdiff_cmp_new(bv, 1, av, &cause);
+	analyze_heapdiff_cmp_counts(c, &nb, &bb, &nf, &fb);
+	ck_assert_uint_eq(nb, 8);
+	ck_assert_uint_eq(bb, 8 * 40);
+	ck_assert_uint_eq(nf, 0);
+	analyze_heapdiff_cmp_marks(c, NULL, mark, 8);
+	for (i = 0; i < 8; i++)
+		ck_assert_uint_eq(mark[i], ANALYZE_HEAPMAP_BORN);
+	analyze_heapdiff_cmp_free(c);
+	c = analyze_heapdiff_cmp_new(av, 1, bv, &cause);
+	analyze_heapdiff_cmp_counts(c, &nb, &bb, &nf, &fb);
+	ck_assert_uint_eq(nf, 8);
+	ck_assert_uint_eq(fb, 8 * 40);
+	analyze_heapmap_frame(&bv->map, &v, cells);
+	memset(inview, 0, sizeof inview);
+	analyze_heapdiff_cmp_frame(c, &v, cells, inview);
+	for (i = 0; i < 8; i++)
+		ck_assert_uint_eq(cells[4 * i].mark, ANALYZE_HEAPMAP_FREED);
+	ck_assert_uint_eq(inview[ANALYZE_HEAPMAP_FREED].blocks, 8);
+	analyze_heapdiff_cmp_free(c);
+	view_free(bv);
+
+	/* Out of order: no comparison, and why. */
+	b.addr[0] = BASE + 64;
+	b.addr[1] = BASE;
+	b.n = 2;
+	side_done(&b, 1);
+	bv = calloc(1, sizeof *bv);
+	bv->addr = b.addr;
+	bv->usable = b.usable;
+	bv->seq = b.seq;
+	bv->nblocks = 2;
+	ck_assert_ptr_null(analyze_heapdiff_cmp_new(av, 1, bv, &cause));
+	ck_assert_ptr_nonnull(strstr(cause, "newer"));
+	free(cause);
+	free(bv);
+	view_free(av);
+	side_free(&a);
+	side_free(&b);
+}
+END_TEST
+
+/*
+ * Remain turned on at one snapshot, then several updates: each hides
+ * exactly the blocks not there at the first (by address and number, or
+ * address and size without numbers), however many updates came between.
+ */
+START_TEST(remain_updates)
+{
+	struct side			 first, a, b, *o = &a, *n = &b, *t;
+	struct analyze_heapview		*fv, *nv;
+	struct analyze_heapdiff_remain	*rm;
+	uint8_t				*hide;
+	uint64_t			 sq = 1;
+	size_t				 slots = 50 + rnd(800), r, j;
+	long				 want;
+	int				 withseq = _i % 3 != 2;
+
+	seed = 0x71d67fffeda60000ULL * (uint64_t)(_i + 3);
+	side_init(&first, slots);
+	side_init(&a, slots);
+	side_init(&b, slots);
+	step(&a, &first, &sq, slots, 0, 40 + (unsigned)rnd(50));
+	side_done(&first, withseq);
+	fv = view_make(&first, slots);
+	rm = analyze_heapdiff_remain_new(fv);
+	view_free(fv);
+	hide = calloc(slots + 1, 1);
+	/* The snapshot it was turned on at hides nothing. */
+	fv = view_make(&first, slots);
+	ck_assert_int_eq(analyze_heapdiff_remain_hide(rm, fv, hide), 0);
+	view_free(fv);
+	memcpy(o->addr, first.addr, first.n * sizeof *o->addr);
+	memcpy(o->usable, first.usable, first.n * sizeof *o->usable);
+	memcpy(o->seq, first.seq, first.n * sizeof *o->seq);
+	o->n = first.n;
+	for (r = 0; r < 6; r++) {
+		step(o, n, &sq, slots, (unsigned)rnd(40), (unsigned)rnd(40));
+		side_done(n, withseq);
+		nv = view_make(n, slots);
+		memset(hide, 0xaa, slots + 1);
+		want = 0;
+		for (j = 0; j < n->n; j++)
+			want += brute_was(&first, n, j, withseq) == NONE;
+		ck_assert_int_eq(analyze_heapdiff_remain_hide(rm, nv, hide),
+		    want);
+		for (j = 0; j < n->n; j++)
+			ck_assert_uint_eq(hide[j],
+			    brute_was(&first, n, j, withseq) == NONE);
+		view_free(nv);
+		t = o;
+		o = n;
+		n = t;
+	}
+	/* An update out of order cannot be compared: -1. */
+	n->addr[0] = BASE + 64;
+	n->addr[1] = BASE;
+	n->n = 2;
+	side_done(n, withseq);
+	nv = calloc(1, sizeof *nv);
+	nv->addr = n->addr;
+	nv->usable = n->usable;
+	nv->seq = n->s.seq != NULL ? n->seq : NULL;
+	nv->nblocks = 2;
+	ck_assert_int_eq(analyze_heapdiff_remain_hide(rm, nv, hide), -1);
+	free(nv);
+	analyze_heapdiff_remain_free(rm);
+	free(hide);
+	side_free(&first);
+	side_free(&a);
+	side_free(&b);
+}
+END_TEST
+
 int
 main(void)
 {
@@ -271,6 +609,9 @@ main(void)
 	tcase_add_loop_test(tc, random_runs, 0, 40);
 	tcase_add_test(tc, edges);
 	tcase_add_test(tc, out_of_order);
+	tcase_add_loop_test(tc, cmp_random_runs, 0, 12);
+	tcase_add_test(tc, cmp_edges);
+	tcase_add_loop_test(tc, remain_updates, 0, 6);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);

@@ -37,6 +37,13 @@ tests_unit_check_heapdiff_CFLAGS = $(UNIT_CFLAGS)
 tests_unit_check_heapdiff_LDADD = $(UNIT_LDADD)
 TESTS += tests/unit/check_heapdiff
 
+# The info tables' numbers (analyze/heapinfo.c) against brute force.
+check_PROGRAMS += tests/unit/check_heapinfo
+tests_unit_check_heapinfo_SOURCES = tests/unit/check_heapinfo.c
+tests_unit_check_heapinfo_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_check_heapinfo_LDADD = $(UNIT_LDADD)
+TESTS += tests/unit/check_heapinfo
+
 # The reader's libFuzzer harness: its corpus replayed (tests/fuzz/).
 check_PROGRAMS += tests/fuzz/replay_heap
 TESTS += tests/fuzz/replay_heap
