@@ -52,19 +52,6 @@ kind_find(const char *name)
 	return (NULL);
 }
 
-/* Whether kind k can be exported in format: tables always, others if listed. */
-int
-kind_exports(const struct kind *k, int format)
-{
-	if (report_tabular(format))
-		return (1);
-	if (format < 0 || format >= REPORT_FORMATS ||
-	    !(k->formats & KIND_F(format)))
-		return (0);
-	/* A timeline format needs the trace writer that feeds it. */
-	return (!report_traced(format) || k->trace != NULL);
-}
-
 /* "prf, ovd": every kind's name, joined by sep. */
 char *
 kind_names(const char *sep)
@@ -81,26 +68,23 @@ kind_names(const char *sep)
 	return (s);
 }
 
-/* The formats kind k exports (every format if k is NULL), joined by sep. */
-char *
-kind_formats(const struct kind *k, const char *sep)
+/*
+ * The kinds as the store knows them (store_open takes them), made from
+ * kind_table on the first call: the program's first store_open, before
+ * any thread; later calls only read it.
+ */
+const struct store_kind *
+kind_store(void)
 {
-	char	*s = xstrdup(""), *t;
-	size_t	 i;
-	int	 f, any;
+	static struct store_kind	v[sizeof kind_table /
+					    sizeof kind_table[0] + 1];
+	size_t				i;
 
-	for (f = 0; f < REPORT_FORMATS; f++) {
-		any = 0;
-		if (k != NULL)
-			any = kind_exports(k, f);
-		for (i = 0; k == NULL && i < kind_count; i++)
-			any |= kind_exports(&kind_table[i], f);
-		if (!any)
-			continue;
-		t = xasprintf("%s%s%s", s, *s != '\0' ? sep : "",
-		    report_format_name(f));
-		free(s);
-		s = t;
+	if (v[0].name == NULL) {
+		for (i = 0; i < kind_count; i++) {
+			v[i].name = kind_table[i].name;
+			v[i].schema = kind_table[i].schema;
+		}
 	}
-	return (s);
+	return (v);
 }

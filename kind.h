@@ -18,6 +18,7 @@
 #include <stdio.h>
 
 struct store;
+struct store_kind;
 struct store_schema;
 struct store_session;
 struct ingest_reader;
@@ -69,8 +70,7 @@ extern const struct kind	kind_table[];
 extern const size_t		kind_count;
 
 const struct kind	*kind_find(const char *);
-int			 kind_exports(const struct kind *, int);
 char			*kind_names(const char *);
-char			*kind_formats(const struct kind *, const char *);
+const struct store_kind	*kind_store(void);
 
 #endif

@@ -93,7 +93,8 @@ static void
 main_usage_exit(int status)
 {
 	FILE	*f = status == EXIT_OK ? stdout : stderr;
-	char	*bar = kind_formats(NULL, "|"), *list = kind_formats(NULL, ", ");
+	char	*bar = report_formats(NULL, "|"), *list = report_formats(NULL,
+	    ", ");
 	size_t	 i;
 
 	fprintf(f,
@@ -219,9 +220,9 @@ main_open(struct main_args *a, int flags, int fallback)
 		main_error("out of memory");
 		exit(EXIT_FAIL);
 	}
-	st = store_open(path, flags, &cause);
+	st = store_open(path, flags, kind_store(), &cause);
 	if (st == NULL && fallback && (st = store_open(path, STORE_READONLY,
-	    &again)) != NULL) {
+	    kind_store(), &again)) != NULL) {
 		free(cause);
 		cause = NULL;
 	}
@@ -624,7 +625,7 @@ main(int argc, char **argv)
 			break;
 		case 'f':
 			if ((a.format = report_format_parse(optarg)) < 0) {
-				list = kind_formats(NULL, ", ");
+				list = report_formats(NULL, ", ");
 				main_error("unknown format %s (formats: %s)",
 				    optarg, list);
 				free(list);

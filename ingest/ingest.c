@@ -233,8 +233,9 @@ ingest_run(struct store *st, const char *path, const uint8_t *buf,
 		goto done;
 	}
 	if (ctx.session > 0) {
-		if (store_session_reread(st, k, ctx.session, source, (int64_t)len,
-		    prog, captured[0] != '\0' ? captured : NULL, cause) != 0)
+		if (store_session_reread(st, k->name, ctx.session, source,
+		    (int64_t)len, prog, captured[0] != '\0' ? captured : NULL,
+		    cause) != 0)
 			goto rollback;
 	} else
 		ctx.session = store_session_add(st, k->name, source, sha,
@@ -250,7 +251,7 @@ ingest_run(struct store *st, const char *path, const uint8_t *buf,
 	}
 	if (store_session_set(st, ctx.session, ctx.program,
 	    ctx.captured) != 0 ||
-	    store_session_summarize(st, ctx.session, k) != 0) {
+	    store_session_summarize(st, ctx.session, k->name) != 0) {
 		*cause = xasprintf("%s: store: session: %s", path,
 		    store_error(st));
 		goto rollback;

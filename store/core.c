@@ -9,7 +9,6 @@
 #include <sqlite3.h>
 
 #include "xmalloc.h"
-#include "kind.h"
 #include "store/store.h"
 
 /*
@@ -65,6 +64,32 @@ const char *const store_core_migrations[STORE_SCHEMA_VERSION] = {
 	 * Sessions stored before get theirs at the end of the migration.
 	 */
 	"ALTER TABLE session ADD COLUMN summary TEXT;",
+	/*
+	 * 3 -> 4: session.kind without its CHECK of the kinds' names, which
+	 * made every new kind a rebuild of session: the store checks the
+	 * name against its kinds (store_session_add).  SQLite cannot drop a
+	 * constraint, so the table is made anew, copied, dropped and the
+	 * copy renamed, foreign keys off (store_migrate), so dropping it
+	 * cascades to no child and the children's REFERENCES session name
+	 * the copy once it is renamed; the columns, their order, keys and
+	 * defaults are as before.
+	 */
+	"CREATE TABLE session_4 ("
+	"  id INTEGER PRIMARY KEY,"
+	"  kind TEXT NOT NULL,"
+	"  source TEXT NOT NULL,"
+	"  sha256 TEXT NOT NULL UNIQUE,"
+	"  bytes INTEGER NOT NULL,"
+	"  program TEXT,"
+	"  captured TEXT,"
+	"  ingested TEXT NOT NULL"
+	"   DEFAULT (strftime('%Y-%m-%dT%H:%M:%SZ', 'now')),"
+	"  summary TEXT);"
+	"INSERT INTO session_4 (id, kind, source, sha256, bytes, program,"
+	"  captured, ingested, summary) SELECT id, kind, source, sha256, bytes,"
+	"  program, captured, ingested, summary FROM session;"
+	"DROP TABLE session;"
+	"ALTER TABLE session_4 RENAME TO session;",
 };
 
 static const char *const store_core_purge[] = {
@@ -115,6 +140,10 @@ store_session_find(struct store *st, const char *sha256)
 	return (id);
 }
 
+/*
+ * Add a session of kind, which must be one of the kinds the store was
+ * opened with: session.kind has no CHECK of its own (core migration 4).
+ */
 int64_t
 store_session_add(struct store *st, const char *kind, const char *source,
     const char *sha256, int64_t bytes, const char *program,
@@ -123,6 +152,11 @@ store_session_add(struct store *st, const char *kind, const char *source,
 	sqlite3_stmt	*s;
 	int		 rc;
 
+	if (store_kind_find(st, kind) == NULL) {
+		*cause = xasprintf("%s: adding session: unknown kind '%s'",
+		    store_path(st), kind);
+		return (-1);
+	}
 	if (sqlite3_prepare_v2(store_db(st), "INSERT INTO session(kind,"
 	    " source, sha256, bytes, program, captured) VALUES (?1, ?2, ?3,"
 	    " ?4, ?5, ?6)", -1, &s, NULL) != SQLITE_OK) {
@@ -165,21 +199,27 @@ store_run_each(sqlite3 *db, const char *const *v, size_t n, int64_t id)
 }
 
 /*
- * Make session id, of kind k, new again for a file read anew (its
+ * Make session id, of kind kind, new again for a file read anew (its
  * symbols follow other options): its rows go, by the core's and the
  * kind's purge statements, and the session row gets the file's name and
  * the time of this ingest.  Inside an ingest's transaction, so a failed
  * reading leaves the old rows.
  */
 int
-store_session_reread(struct store *st, const struct kind *k, int64_t id,
+store_session_reread(struct store *st, const char *kind, int64_t id,
     const char *source, int64_t bytes, const char *program,
     const char *captured, char **cause)
 {
-	sqlite3_stmt	*s;
-	sqlite3		*db = store_db(st);
-	int		 rc;
+	const struct store_kind	*k;
+	sqlite3_stmt		*s;
+	sqlite3			*db = store_db(st);
+	int			 rc;
 
+	if ((k = store_kind_find(st, kind)) == NULL) {
+		*cause = xasprintf("%s: unknown kind '%s'", store_path(st),
+		    kind);
+		return (-1);
+	}
 	if (store_run_each(db, store_core_purge, sizeof store_core_purge /
 	    sizeof store_core_purge[0], id) != 0 || store_run_each(db,
 	    k->schema->purge, k->schema->npurge, id) != 0) {
@@ -242,7 +282,7 @@ store_session_set(struct store *st, int64_t id, const char *program,
 int
 store_session_delete(struct store *st, int64_t id, char **cause)
 {
-	const struct kind	*k;
+	const struct store_kind	*k;
 	sqlite3			*db = store_db(st);
 	struct store_session	 ss;
 	int			 changed, rc;
@@ -265,7 +305,7 @@ store_session_delete(struct store *st, int64_t id, char **cause)
 			*cause = xasprintf("no session %lld", (long long)id);
 		goto fail;
 	}
-	k = kind_find(ss.kind);
+	k = store_kind_find(st, ss.kind);
 	store_session_free(&ss);
 	if (store_run_each(db, store_core_purge, sizeof store_core_purge /
 	    sizeof store_core_purge[0], id) != 0 ||
@@ -293,7 +333,7 @@ fail:
 
 /* The kind's summary SQL as an UPDATE of session ?1's summary column. */
 static char *
-store_summary_update(const struct kind *k, const char *where)
+store_summary_update(const struct store_kind *k, const char *where)
 {
 	return (xasprintf("UPDATE session AS s SET summary = coalesce((%s),"
 	    " '') WHERE s.kind = '%s' AND %s", k->schema->summary, k->name,
@@ -301,15 +341,18 @@ store_summary_update(const struct kind *k, const char *where)
 }
 
 /*
- * Make the one-line summary of session id, of kind k: at the end of its
- * ingest, which knows the kind (no read of the session to learn it).
+ * Make the one-line summary of session id, of kind kind: at the end of
+ * its ingest, which knows the kind (no read of the session to learn it).
  */
 int
-store_session_summarize(struct store *st, int64_t id, const struct kind *k)
+store_session_summarize(struct store *st, int64_t id, const char *kind)
 {
-	char	*sql;
-	int	 rc;
+	const struct store_kind	*k;
+	char			*sql;
+	int			 rc;
 
+	if ((k = store_kind_find(st, kind)) == NULL)
+		return (-1);
 	if (k->schema->summary == NULL)
 		return (0);
 	sql = store_summary_update(k, "s.id = ?1");
@@ -323,15 +366,14 @@ store_session_summarize(struct store *st, int64_t id, const struct kind *k)
 int
 store_summaries(struct store *st, char **cause)
 {
-	char	*sql;
-	size_t	 i;
-	int	 rc;
+	const struct store_kind	*k;
+	char			*sql;
+	int			 rc;
 
-	for (i = 0; i < kind_count; i++) {
-		if (kind_table[i].schema->summary == NULL)
+	for (k = store_kinds(st); k->name != NULL; k++) {
+		if (k->schema->summary == NULL)
 			continue;
-		sql = store_summary_update(&kind_table[i],
-		    "s.summary IS NULL");
+		sql = store_summary_update(k, "s.summary IS NULL");
 		rc = store_exec(st, sql, cause);
 		free(sql);
 		if (rc != 0)

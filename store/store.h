@@ -5,7 +5,10 @@
  * driven by table descriptors, and read cursors.  core.c has the tables
  * every kind shares (session, warning, symbol, counter, bucket); each
  * kind's own tables, their DDL, migrations and statements are in
- * store/KIND.c, described by a store_schema that kind.c lists.
+ * store/KIND.c, described by a store_schema.  The store never looks up
+ * which kinds there are: whoever opens it passes them (kind.c's
+ * kind_store(), made from kind_table), so store/ builds and is tested
+ * without any reader, analysis or report.
  *
  * Table and column names are a public interface (users type :sql queries
  * against them, profview-formats.5 documents them): change them only with
@@ -20,7 +23,7 @@
 struct sqlite3;
 
 /* The core tables' version, in PRAGMA user_version (core.c). */
-#define STORE_SCHEMA_VERSION	3
+#define STORE_SCHEMA_VERSION	4
 
 #define STORE_READONLY	0x1	/* open the file read-only, never create it */
 #define STORE_NOCREATE	0x2	/* open it read-write, never create it */
@@ -44,6 +47,17 @@ struct store_schema {
 	 */
 	const char *const	 *purge;
 	size_t			  npurge;
+};
+
+/*
+ * A kind as the store knows it: its name (session.kind, kind_schema.kind)
+ * and its schema.  store_open takes an array of these ended by a NULL
+ * name, as tmux's tables end, and keeps the pointer: it must outlive the
+ * store.
+ */
+struct store_kind {
+	const char			*name;
+	const struct store_schema	*schema;
 };
 extern const struct store_schema	store_prf_schema;
 extern const struct store_schema	store_ovd_schema;
@@ -215,7 +229,8 @@ struct store_callpath {
 
 /* The engine (store.c). */
 char		*store_default_path(void);
-struct store	*store_open(const char *, int, char **);
+struct store	*store_open(const char *, int, const struct store_kind *,
+		     char **);
 void		 store_close(struct store *);
 struct sqlite3	*store_db(struct store *);
 const char	*store_path(struct store *);
@@ -251,18 +266,17 @@ struct store_cursor;
 void		 store_cursor_close(struct store_cursor *);
 
 /* The tables every kind shares (core.c). */
-struct kind;
 int64_t		 store_session_find(struct store *, const char *);
 int64_t		 store_session_add(struct store *, const char *, const char *,
 		     const char *, int64_t, const char *, const char *, char **);
 int		 store_session_set(struct store *, int64_t, const char *,
 		     const char *);
-int		 store_session_reread(struct store *, const struct kind *,
+int		 store_session_reread(struct store *, const char *,
 		     int64_t, const char *, int64_t, const char *,
 		     const char *, char **);
 int		 store_session_delete(struct store *, int64_t, char **);
 int		 store_session_summarize(struct store *, int64_t,
-		     const struct kind *);
+		     const char *);
 int		 store_session_get(struct store *, int64_t,
 		     struct store_session *);
 int		 store_sessions(struct store *, struct store_session **,
@@ -657,6 +671,8 @@ int		 store_cursor_null(struct store_cursor *, int);
 int64_t		 store_int_query(struct store *, const char *, int64_t,
 		     int64_t);
 int		 store_ingesting(struct store *);
+const struct store_kind *store_kind_find(struct store *, const char *);
+const struct store_kind *store_kinds(struct store *);
 int		 store_summaries(struct store *, char **);
 
 #endif

@@ -100,7 +100,8 @@ fuzz_store(void)
 	static struct store	*st;
 	char			*cause = NULL;
 
-	if (st == NULL && (st = store_open(":memory:", 0, &cause)) == NULL)
+	if (st == NULL && (st = store_open(":memory:", 0, kind_store(),
+	    &cause)) == NULL)
 		abort();
 	return (st);
 }

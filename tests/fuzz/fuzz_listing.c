@@ -13,6 +13,7 @@
 
 #include "analyze/analyze.h"
 #include "ingest/ingest.h"
+#include "kind.h"
 #include "store/store.h"
 #include "tests/fuzz/fuzz.h"
 
@@ -149,7 +150,8 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (st == NULL) {
 		snprintf(dir, sizeof dir, "%s/pvfuzzXXXXXX", P_tmpdir);
 		if (mkdtemp(dir) == NULL ||
-		    (st = store_open(":memory:", 0, &cause)) == NULL)
+		    (st = store_open(":memory:", 0, kind_store(),
+		        &cause)) == NULL)
 			abort();
 		snprintf(path, sizeof path, "%s/P.COM", dir);
 		fuzz_write(path, fuzz_com, sizeof fuzz_com);

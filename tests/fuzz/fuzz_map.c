@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "ingest/ingest.h"
+#include "kind.h"
 #include "store/store.h"
 #include "tests/fuzz/fuzz.h"
 
@@ -41,7 +42,8 @@ fuzz_attach(const uint8_t *data, size_t size)
 	FILE			*f;
 
 	if (st == NULL) {
-		if ((st = store_open(":memory:", 0, &cause)) == NULL ||
+		if ((st = store_open(":memory:", 0, kind_store(),
+		    &cause)) == NULL ||
 		    (fd = mkstemp(fuzz_path)) == -1)
 			abort();
 		close(fd);

@@ -10,6 +10,7 @@
 
 #include "analyze/analyze.h"
 #include "ingest/ingest.h"
+#include "kind.h"
 #include "store/store.h"
 #include "tests/fuzz/fuzz.h"
 
@@ -27,7 +28,8 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	double			 sum;
 	size_t			 i;
 
-	if (st == NULL && (st = store_open(":memory:", 0, &cause)) == NULL) {
+	if (st == NULL && (st = store_open(":memory:", 0, kind_store(),
+	    &cause)) == NULL) {
 		fprintf(stderr, "fuzz_prf: %s\n", cause);
 		abort();
 	}

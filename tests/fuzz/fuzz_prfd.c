@@ -12,6 +12,7 @@
 
 #include "analyze/analyze.h"
 #include "ingest/ingest.h"
+#include "kind.h"
 #include "report/report.h"
 #include "store/store.h"
 #include "tests/fuzz/fuzz.h"
@@ -55,7 +56,8 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	size_t			 i;
 	FILE			*f;
 
-	if (st == NULL && (st = store_open(":memory:", 0, &cause)) == NULL) {
+	if (st == NULL && (st = store_open(":memory:", 0, kind_store(),
+	    &cause)) == NULL) {
 		fprintf(stderr, "fuzz_prfd: %s\n", cause);
 		abort();
 	}
