@@ -6,9 +6,9 @@
  * every kind shares (session, warning, symbol, counter, bucket); each
  * kind's own tables, their DDL, migrations and statements are in
  * store/KIND.c, described by a store_schema.  The store never looks up
- * which kinds there are: whoever opens it passes them (kind.c's
- * kind_store(), made from kind_table), so store/ builds and is tested
- * without any reader, analysis or report.
+ * which kinds there are: whoever opens it passes them (the program its
+ * table of kinds), so store/ builds and is tested without any reader,
+ * analysis or report (tests/unit/store_deps.sh, check_store_core).
  *
  * Table and column names are a public interface (users type :sql queries
  * against them, profview-formats.5 documents them): change them only with
