@@ -12,30 +12,41 @@
 #include "report/report.h"
 #include "store/store.h"
 
+static const struct kind_question kind_heap_question = {
+	"heap",
+	"           ask a heap session: collectable, reachable ADDR|ROOT,\n"
+	"           reached-from ADDR, anchored-by ROOT|ADDR, test-unload"
+	" MODULE...,\n"
+	"           by-type, by-module, sizes, find STRING [POS], trace"
+	" ROOT[N]\n",
+	report_heap_question
+};
+
 const struct kind kind_table[] = {
 	{ "prf", "MS-DOS PROFIL bucket file (NAME.PRF)",
 	    &ingest_prf_reader, &store_prf_schema,
 	    analyze_hist_model, analyze_hist_model_free,
-	    report_prf, NULL, 0, NULL },
+	    report_prf, NULL, 0, NULL, NULL },
 	{ "ovd", "OVRACT overlay log of Turbo Pascal 5 (NAME.OVD)",
 	    &ingest_ovd_reader, &store_ovd_schema,
 	    analyze_ovd_model, analyze_ovd_model_free,
-	    report_ovd, report_ovd_trace, KIND_F(REPORT_CHROME), NULL },
+	    report_ovd, report_ovd_trace, KIND_F(REPORT_CHROME), NULL, NULL },
 	{ "heap", "pvheap snapshot of a C/C++ heap (NAME.heap)",
 	    &ingest_heap_reader, &store_heap_schema,
 	    analyze_heap_model, analyze_heap_model_free,
 	    report_heap, NULL,
-	    KIND_F(REPORT_HEAPSNAPSHOT) | KIND_F(REPORT_COLLAPSED), NULL },
+	    KIND_F(REPORT_HEAPSNAPSHOT) | KIND_F(REPORT_COLLAPSED), NULL,
+	    &kind_heap_question },
 	{ "mon", "pvtrace call profile (PROG.mon)",
 	    &ingest_mon_reader, &store_mon_schema,
 	    analyze_mon_model, analyze_mon_model_free,
 	    report_mon, NULL, KIND_F(REPORT_CALLGRIND) |
 	    KIND_F(REPORT_COLLAPSED) | KIND_F(REPORT_SPEEDSCOPE),
-	    report_mon_profile },
+	    report_mon_profile, NULL },
 	{ "prfd", "Dos32Profile dump of pvprf or OS/2 (NAME.prfd)",
 	    &ingest_prfd_reader, &store_prfd_schema,
 	    analyze_prfd_model, analyze_prfd_model_free,
-	    report_prfd, NULL, 0, NULL },
+	    report_prfd, NULL, 0, NULL, NULL },
 };
 const size_t kind_count = sizeof kind_table / sizeof kind_table[0];
 
@@ -48,6 +59,20 @@ kind_find(const char *name)
 	for (i = 0; i < kind_count; i++) {
 		if (strcmp(kind_table[i].name, name) == 0)
 			return (&kind_table[i]);
+	}
+	return (NULL);
+}
+
+/* The question whose verb is verb, or NULL. */
+const struct kind_question *
+kind_question_find(const char *verb)
+{
+	size_t	i;
+
+	for (i = 0; i < kind_count; i++) {
+		if (kind_table[i].question != NULL &&
+		    strcmp(kind_table[i].question->verb, verb) == 0)
+			return (kind_table[i].question);
 	}
 	return (NULL);
 }

@@ -23,6 +23,7 @@ struct store_schema;
 struct store_session;
 struct ingest_reader;
 struct report_trace;
+struct kind_question;
 
 struct kind {
 	const char			*name;	/* session.kind, the files' */
@@ -62,6 +63,24 @@ struct kind {
 	 */
 	int	 (*profile)(const struct store_session *, const void *, int,
 		     FILE *, char **);
+	/*
+	 * Optional, report/NAME.c: a question asked of one session on the
+	 * command line, profview VERB ID QUESTION [ARGS].
+	 */
+	const struct kind_question	*question;
+};
+
+/*
+ * A kind's command-line question: main dispatches its verb, and its
+ * usage lines and the list of commands a mistyped one is matched
+ * against come from here.
+ */
+struct kind_question {
+	const char	*verb;
+	const char	*usage;	/* the lines under "profview VERB ID ..." */
+	/* Answer argv (the question and its arguments) in a table format. */
+	int		 (*ask)(struct store *, int64_t, char **, int, int,
+			     FILE *, char **);
 };
 
 #define KIND_F(format)	(1u << (format))
@@ -71,6 +90,7 @@ extern const size_t		kind_count;
 
 const struct kind	*kind_find(const char *);
 char			*kind_names(const char *);
+const struct kind_question *kind_question_find(const char *);
 const struct store_kind	*kind_store(void);
 
 #endif

@@ -92,10 +92,13 @@ main_stdout(int rc)
 static void
 main_usage_exit(int status)
 {
-	FILE	*f = status == EXIT_OK ? stdout : stderr;
-	char	*bar = report_formats(NULL, "|"), *list = report_formats(NULL,
-	    ", ");
-	size_t	 i;
+	FILE				*f = status == EXIT_OK ? stdout : stderr;
+	const struct kind_question	*q;
+	char				*bar, *list;
+	size_t				 i;
+
+	bar = report_formats(NULL, "|");
+	list = report_formats(NULL, ", ");
 
 	fprintf(f,
 "usage: profview [options] FILE...           ingest, then browse\n"
@@ -106,12 +109,14 @@ main_usage_exit(int status)
 "       profview [options] export [-f %s] [-o OUT] ID|FILE\n"
 "       profview [options] browse [ID...]    browse stored sessions\n"
 "       profview [options] --attach PATH [--every SECS] [--keep N]\n"
-"           the heap map of a program under pvheap --socket PATH, live\n"
-"       profview [options] heap [--csv|--json] ID QUESTION [ARGS]\n"
-"           ask a heap session: collectable, reachable ADDR|ROOT,\n"
-"           reached-from ADDR, anchored-by ROOT|ADDR, test-unload MODULE...,\n"
-"           by-type, by-module, sizes, find STRING [POS], trace ROOT[N]\n",
+"           the heap map of a program under pvheap --socket PATH, live\n",
 	    bar);
+	for (i = 0; i < kind_count; i++) {
+		if ((q = kind_table[i].question) == NULL)
+			continue;
+		fprintf(f, "       profview [options] %s [--csv|--json] ID"
+		    " QUESTION [ARGS]\n%s", q->verb, q->usage);
+	}
 	if (status != EXIT_OK) {
 		fputs("(profview --help for the options and the files it"
 		    " reads)\n", f);
@@ -154,10 +159,14 @@ main_usage_exit(int status)
 	exit(status == EXIT_OK ? main_stdout(status) : status);
 }
 
-/* The commands, the likelier meant first (suggest takes the first). */
+/*
+ * The commands, the likelier meant first (suggest takes the first); the
+ * kinds' questions (kind.c) come after them.
+ */
 static const char *const main_commands[] = {
-	"sessions", "export", "ingest", "browse", "sql", "delete", "heap"
+	"sessions", "export", "ingest", "browse", "sql", "delete"
 };
+#define MAIN_NCOMMANDS	(sizeof main_commands / sizeof main_commands[0])
 
 /*
  * A first argument that is no command is a file to ingest; one that is
@@ -170,12 +179,19 @@ static const char *const main_commands[] = {
 static int
 main_not_command(const char *arg)
 {
-	const char	*near;
+	const char	*near, **all;
+	size_t		 i, n = MAIN_NCOMMANDS;
 
 	if (access(arg, F_OK) == 0 || errno != ENOENT)
 		return (EXIT_OK);
-	near = suggest(arg, main_commands, sizeof main_commands /
-	    sizeof main_commands[0]);
+	all = xreallocarray(NULL, MAIN_NCOMMANDS + kind_count, sizeof *all);
+	memcpy(all, main_commands, sizeof main_commands);
+	for (i = 0; i < kind_count; i++) {
+		if (kind_table[i].question != NULL)
+			all[n++] = kind_table[i].question->verb;
+	}
+	near = suggest(arg, all, n);
+	free(all);
 	if (near != NULL) {
 		main_error("unknown command '%s' (did you mean '%s'?)", arg,
 		    near);
@@ -284,9 +300,10 @@ main_sessions(struct store *st, int format)
 static int
 main_parse_id(const char *s, int64_t *id);
 
-/* profview heap SESSION QUESTION [ARGS]: report/heapq.c answers. */
+/* profview VERB SESSION QUESTION [ARGS]: the kind's question answers. */
 static int
-main_heap(struct store *st, char **argv, int argc, int format)
+main_question(struct store *st, const struct kind_question *q, char **argv,
+    int argc, int format)
 {
 	char	*cause = NULL;
 	int64_t	 id;
@@ -295,9 +312,8 @@ main_heap(struct store *st, char **argv, int argc, int format)
 		main_error("%s: not a session id", argv[0]);
 		return (EXIT_USAGE);
 	}
-	if (report_heap_question(st, id, argv + 1, argc - 1, format, stdout,
-	    &cause) != 0) {
-		main_error("heap: %s", cause);
+	if (q->ask(st, id, argv + 1, argc - 1, format, stdout, &cause) != 0) {
+		main_error("%s: %s", q->verb, cause);
 		free(cause);
 		return (EXIT_FAIL);
 	}
@@ -586,6 +602,7 @@ main(int argc, char **argv)
 	};
 	struct main_args	 a;
 	struct store		*st;
+	const struct kind_question *q;
 	const char		*cmd;
 	char			*list;
 	int64_t			*ids, ids_one;
@@ -717,12 +734,12 @@ main(int argc, char **argv)
 			main_usage_exit(EXIT_USAGE);
 		st = main_open(&a, STORE_NOCREATE, 0);
 		rc = main_delete(st, argv + 1, argc - 1);
-	} else if (strcmp(cmd, "heap") == 0) {
+	} else if ((q = kind_question_find(cmd)) != NULL) {
 		if (argc < 3)
 			main_usage_exit(EXIT_USAGE);
 		st = main_open(&a, STORE_READONLY, 0);
-		rc = main_heap(st, argv + 1, argc - 1, sqlfmt != REPORT_TEXT ?
-		    sqlfmt : a.format);
+		rc = main_question(st, q, argv + 1, argc - 1,
+		    sqlfmt != REPORT_TEXT ? sqlfmt : a.format);
 	} else if (strcmp(cmd, "export") == 0) {
 		if (argc != 2)
 			main_usage_exit(EXIT_USAGE);

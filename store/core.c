@@ -441,12 +441,17 @@ store_bucket_add(struct store *st, int64_t session, uint32_t idx,
 	return (store_row_end(st, r));
 }
 
+#define STORE_SYMBOL_COLUMNS(X) \
+	X(SYM_MODULE, "module") X(SYM_NAME, "name") X(SYM_ADDR, "addr") \
+	X(SYM_SIZE, "size")
+STORE_COLUMNS(store_symbol_columns, STORE_SYMBOL_COLUMNS);
+
 /* A session's symbols, by address (ties in map order). */
 struct store_cursor *
 store_symbols(struct store *st, int64_t session)
 {
-	return (store_cursor_open(st, "SELECT module, name, addr, size FROM"
-	    " symbol WHERE session = ?1 ORDER BY addr, rowid", session));
+	return (store_cursor_select(st, store_symbol_columns,
+	    "FROM symbol WHERE session = ?1 ORDER BY addr, rowid", session));
 }
 
 int
@@ -456,19 +461,31 @@ store_symbol_next(struct store_cursor *c, struct store_symbol *y)
 
 	if ((rc = store_cursor_step(c)) != 1)
 		return (rc);
-	y->module = store_cursor_text(c, 0);
-	y->name = store_cursor_text(c, 1);
-	y->addr = (uint64_t)store_cursor_int(c, 2);
-	y->size = (uint64_t)store_cursor_int(c, 3);
+	y->module = store_cursor_text(c, SYM_MODULE);
+	y->name = store_cursor_text(c, SYM_NAME);
+	y->addr = (uint64_t)store_cursor_int(c, SYM_ADDR);
+	y->size = (uint64_t)store_cursor_int(c, SYM_SIZE);
 	return (1);
 }
+
+#define STORE_BUCKET_COLUMNS(X) \
+	X(BUCKET_IDX, "idx") X(BUCKET_LO, "lo") X(BUCKET_HI, "hi") \
+	X(BUCKET_HITS, "hits")
+STORE_COLUMNS(store_bucket_columns, STORE_BUCKET_COLUMNS);
 
 /* A session's buckets, by index. */
 struct store_cursor *
 store_buckets(struct store *st, int64_t session)
 {
-	return (store_cursor_open(st, "SELECT idx, lo, hi, hits FROM bucket"
-	    " WHERE session = ?1 ORDER BY idx", session));
+	return (store_bucket_cursor(st, "FROM bucket WHERE session = ?1"
+	    " ORDER BY idx", session));
+}
+
+/* Buckets of the query tail (FROM bucket ...), read by store_bucket_next. */
+struct store_cursor *
+store_bucket_cursor(struct store *st, const char *tail, int64_t session)
+{
+	return (store_cursor_select(st, store_bucket_columns, tail, session));
 }
 
 int
@@ -478,10 +495,10 @@ store_bucket_next(struct store_cursor *c, struct store_bucket *b)
 
 	if ((rc = store_cursor_step(c)) != 1)
 		return (rc);
-	b->idx = (uint32_t)store_cursor_int(c, 0);
-	b->lo = (uint64_t)store_cursor_int(c, 1);
-	b->hi = (uint64_t)store_cursor_int(c, 2);
-	b->hits = (uint64_t)store_cursor_int(c, 3);
+	b->idx = (uint32_t)store_cursor_int(c, BUCKET_IDX);
+	b->lo = (uint64_t)store_cursor_int(c, BUCKET_LO);
+	b->hi = (uint64_t)store_cursor_int(c, BUCKET_HI);
+	b->hits = (uint64_t)store_cursor_int(c, BUCKET_HITS);
 	return (1);
 }
 
@@ -493,14 +510,26 @@ store_column_dup(sqlite3_stmt *s, int col)
 	return (t != NULL ? strdup((const char *)t) : NULL);
 }
 
+#define STORE_SESSION_COLUMNS(X) \
+	X(SESSION_ID, "id") X(SESSION_KIND, "kind") \
+	X(SESSION_SOURCE, "source") X(SESSION_SHA256, "sha256") \
+	X(SESSION_BYTES, "bytes") X(SESSION_PROGRAM, "program") \
+	X(SESSION_CAPTURED, "captured") X(SESSION_INGESTED, "ingested") \
+	X(SESSION_WARNINGS, "(SELECT count(*) FROM warning w" \
+	    " WHERE w.session = s.id)") \
+	X(SESSION_SUMMARY, "coalesce(summary, '')")
+STORE_COLUMNS(store_session_columns, STORE_SESSION_COLUMNS);
+
 /* The session columns, the summary made at ingest among them. */
 static char *
 store_session_select(const char *where)
 {
-	return (xasprintf("SELECT id, kind, source, sha256, bytes, program,"
-	    " captured, ingested, (SELECT count(*) FROM warning w"
-	    " WHERE w.session = s.id), coalesce(summary, '') FROM session s"
-	    " %s", where));
+	char	*tail, *sql;
+
+	tail = xasprintf("FROM session s %s", where);
+	sql = store_select_sql(store_session_columns, tail);
+	free(tail);
+	return (sql);
 }
 
 static void
@@ -509,18 +538,18 @@ store_session_fill(sqlite3_stmt *s, struct store_session *ss)
 	const unsigned char	*t;
 
 	memset(ss, 0, sizeof *ss);
-	ss->id = sqlite3_column_int64(s, 0);
-	if ((t = sqlite3_column_text(s, 1)) != NULL)
+	ss->id = sqlite3_column_int64(s, SESSION_ID);
+	if ((t = sqlite3_column_text(s, SESSION_KIND)) != NULL)
 		snprintf(ss->kind, sizeof ss->kind, "%s", t);
-	ss->source = store_column_dup(s, 2);
-	if ((t = sqlite3_column_text(s, 3)) != NULL)
+	ss->source = store_column_dup(s, SESSION_SOURCE);
+	if ((t = sqlite3_column_text(s, SESSION_SHA256)) != NULL)
 		snprintf(ss->sha256, sizeof ss->sha256, "%s", t);
-	ss->bytes = sqlite3_column_int64(s, 4);
-	ss->program = store_column_dup(s, 5);
-	ss->captured = store_column_dup(s, 6);
-	ss->ingested = store_column_dup(s, 7);
-	ss->warnings = sqlite3_column_int(s, 8);
-	ss->summary = store_column_dup(s, 9);
+	ss->bytes = sqlite3_column_int64(s, SESSION_BYTES);
+	ss->program = store_column_dup(s, SESSION_PROGRAM);
+	ss->captured = store_column_dup(s, SESSION_CAPTURED);
+	ss->ingested = store_column_dup(s, SESSION_INGESTED);
+	ss->warnings = sqlite3_column_int(s, SESSION_WARNINGS);
+	ss->summary = store_column_dup(s, SESSION_SUMMARY);
 }
 
 /*

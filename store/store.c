@@ -1058,6 +1058,46 @@ store_cursor_open(struct store *st, const char *sql, int64_t session)
 	return (c);
 }
 
+/* "SELECT a, b, c tail" from the NULL-ended column list cols. */
+char *
+store_select_sql(const char *const *cols, const char *tail)
+{
+	char	*sql, *p;
+	size_t	 i, len = sizeof "SELECT " + strlen(tail) + 1;
+
+	for (i = 0; cols[i] != NULL; i++)
+		len += strlen(cols[i]) + 2;
+	p = sql = xmalloc(len);
+	p = stpcpy(p, "SELECT ");
+	for (i = 0; cols[i] != NULL; i++) {
+		if (i != 0)
+			p = stpcpy(p, ", ");
+		p = stpcpy(p, cols[i]);
+	}
+	*p++ = ' ';
+	stpcpy(p, tail);
+	return (sql);
+}
+
+/*
+ * A read query of the columns cols (a STORE_COLUMNS list, read back by
+ * its enum) and tail, the rest of the statement, with ?1 bound to
+ * session; NULL on error (store_error).  The text is made once an open,
+ * the columns are read by position: no lookup a row.
+ */
+struct store_cursor *
+store_cursor_select(struct store *st, const char *const *cols,
+    const char *tail, int64_t session)
+{
+	struct store_cursor	*c;
+	char			*sql;
+
+	sql = store_select_sql(cols, tail);
+	c = store_cursor_open(st, sql, session);
+	free(sql);
+	return (c);
+}
+
 /* Bind ?n of an open cursor's query (?1 is the session) to v. */
 void
 store_cursor_bind(struct store_cursor *c, int n, int64_t v)

@@ -75,6 +75,10 @@ struct store_table {
 	const char	*verb;		/* NULL: "INSERT" */
 };
 
+/* A read query's column list makes its enum and its SQL (see below). */
+#define STORE_COLUMN_ENUM(name, sql)	name,
+#define STORE_COLUMN_SQL(name, sql)	sql,
+
 /* One row of the session table. */
 struct store_session {
 	int64_t		 id;
@@ -506,6 +510,18 @@ struct store_cursor *store_heap_sites(struct store *, int64_t, int64_t,
 		     int);
 int		 store_heap_site_next(struct store_cursor *,
 		     struct store_heap_site *);
+/* The columns of store_heap_frames, _stacks and _site_runs, by name. */
+#define STORE_HEAP_FRAME_COLUMNS(X)					\
+	X(STORE_HEAP_FRAME_IDX, "idx") X(STORE_HEAP_FRAME_TEXT, "text")
+#define STORE_HEAP_STACK_COLUMNS(X)					\
+	X(STORE_HEAP_STACK_IDX, "idx") X(STORE_HEAP_STACK_FRAME, "frame")
+#define STORE_HEAP_SITE_RUN_COLUMNS(X)					\
+	X(STORE_HEAP_RUN_IDX, "idx")					\
+	X(STORE_HEAP_RUN_FIRST_FRAME, "first_frame")			\
+	X(STORE_HEAP_RUN_NFRAMES, "nframes")
+enum { STORE_HEAP_FRAME_COLUMNS(STORE_COLUMN_ENUM) };
+enum { STORE_HEAP_STACK_COLUMNS(STORE_COLUMN_ENUM) };
+enum { STORE_HEAP_SITE_RUN_COLUMNS(STORE_COLUMN_ENUM) };
 struct store_cursor *store_heap_frames(struct store *, int64_t);
 struct store_cursor *store_heap_stacks(struct store *, int64_t);
 struct store_cursor *store_heap_site_runs(struct store *, int64_t);
@@ -660,6 +676,25 @@ void		 store_query_close(struct store_query *);
 /*
  * Below: the interface between the files of store/, not for callers.
  */
+
+/*
+ * A read query's columns are named as a written table's are by its
+ * store_table: one list, X(NAME, "SQL expression") per column, makes
+ * both the enum a _next function reads them by and the column list
+ * store_cursor_select selects, so the two cannot disagree:
+ *
+ *	#define SYMBOL_COLUMNS(X) X(SYM_NAME, "name") X(SYM_ADDR, "addr")
+ *	STORE_COLUMNS(store_symbol_columns, SYMBOL_COLUMNS);
+ *	...store_cursor_int(c, SYM_ADDR)
+ */
+#define STORE_COLUMNS(var, list)					\
+	enum { list(STORE_COLUMN_ENUM) };				\
+	static const char *const var[] = { list(STORE_COLUMN_SQL) NULL }
+char		*store_select_sql(const char *const *, const char *);
+struct store_cursor *store_bucket_cursor(struct store *, const char *,
+		     int64_t);
+struct store_cursor *store_cursor_select(struct store *,
+		     const char *const *, const char *, int64_t);
 struct store_cursor *store_cursor_open(struct store *, const char *,
 		     int64_t);
 void		 store_cursor_bind(struct store_cursor *, int, int64_t);
