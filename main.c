@@ -92,11 +92,12 @@ main_stdout(int rc)
 static void
 main_usage_exit(int status)
 {
-	FILE				*f = status == EXIT_OK ? stdout : stderr;
 	const struct kind_question	*q;
+	FILE				*f;
 	char				*bar, *list;
 	size_t				 i;
 
+	f = status == EXIT_OK ? stdout : stderr;
 	bar = report_formats(NULL, "|");
 	list = report_formats(NULL, ", ");
 
