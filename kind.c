@@ -22,31 +22,59 @@ static const struct kind_question kind_heap_question = {
 	report_heap_question
 };
 
+/* The DOS readers' options: prf's all four, ovd's the map. */
+static const struct kind_option kind_map_option = {
+	"map", "FILE", 0, 1,
+	"linker map for the symbols (default NAME.MAP beside FILE)"
+};
+static const struct kind_option kind_load_option = {
+	"load", "com|exe", 1, 1,
+	"how the DOS program was loaded (default: from the map)"
+};
+static const struct kind_option kind_program_option = {
+	"program", "FILE", 0, 0,
+	"the profiled DOS program, kept for its code\n"
+	"(default NAME.COM or NAME.EXE beside FILE)"
+};
+static const struct kind_option kind_listing_option = {
+	"listing", "FILE", 0, 0,
+	"the program's NASM listing (nasm -l), for source lines\n"
+	"(default NAME.LST beside the program)"
+};
+static const struct kind_option *const kind_prf_options[] = {
+	&kind_map_option, &kind_load_option, &kind_program_option,
+	&kind_listing_option, NULL
+};
+static const struct kind_option *const kind_ovd_options[] = {
+	&kind_map_option, NULL
+};
+
 const struct kind kind_table[] = {
 	{ "prf", "MS-DOS PROFIL bucket file (NAME.PRF)",
 	    &ingest_prf_reader, &store_prf_schema,
 	    analyze_hist_model, analyze_hist_model_free,
-	    report_prf, NULL, 0, NULL, NULL },
+	    report_prf, NULL, 0, NULL, NULL, kind_prf_options },
 	{ "ovd", "OVRACT overlay log of Turbo Pascal 5 (NAME.OVD)",
 	    &ingest_ovd_reader, &store_ovd_schema,
 	    analyze_ovd_model, analyze_ovd_model_free,
-	    report_ovd, report_ovd_trace, KIND_F(REPORT_CHROME), NULL, NULL },
+	    report_ovd, report_ovd_trace, KIND_F(REPORT_CHROME), NULL, NULL,
+	    kind_ovd_options },
 	{ "heap", "pvheap snapshot of a C/C++ heap (NAME.heap)",
 	    &ingest_heap_reader, &store_heap_schema,
 	    analyze_heap_model, analyze_heap_model_free,
 	    report_heap, NULL,
 	    KIND_F(REPORT_HEAPSNAPSHOT) | KIND_F(REPORT_COLLAPSED), NULL,
-	    &kind_heap_question },
+	    &kind_heap_question, NULL },
 	{ "mon", "pvtrace call profile (PROG.mon)",
 	    &ingest_mon_reader, &store_mon_schema,
 	    analyze_mon_model, analyze_mon_model_free,
 	    report_mon, NULL, KIND_F(REPORT_CALLGRIND) |
 	    KIND_F(REPORT_COLLAPSED) | KIND_F(REPORT_SPEEDSCOPE),
-	    report_mon_profile, NULL },
+	    report_mon_profile, NULL, NULL },
 	{ "prfd", "Dos32Profile dump of pvprf or OS/2 (NAME.prfd)",
 	    &ingest_prfd_reader, &store_prfd_schema,
 	    analyze_prfd_model, analyze_prfd_model_free,
-	    report_prfd, NULL, 0, NULL, NULL },
+	    report_prfd, NULL, 0, NULL, NULL, NULL },
 };
 const size_t kind_count = sizeof kind_table / sizeof kind_table[0];
 
@@ -73,6 +101,22 @@ kind_question_find(const char *verb)
 		if (kind_table[i].question != NULL &&
 		    strcmp(kind_table[i].question->verb, verb) == 0)
 			return (kind_table[i].question);
+	}
+	return (NULL);
+}
+
+/* The option called name that a kind takes, or NULL. */
+const struct kind_option *
+kind_option_find(const char *name)
+{
+	const struct kind_option *const	*o;
+	size_t				 i;
+
+	for (i = 0; i < kind_count; i++) {
+		for (o = kind_table[i].options; o != NULL && *o != NULL; o++) {
+			if (strcmp((*o)->name, name) == 0)
+				return (*o);
+		}
 	}
 	return (NULL);
 }

@@ -24,6 +24,7 @@ struct store_session;
 struct ingest_reader;
 struct report_trace;
 struct kind_question;
+struct kind_option;
 
 struct kind {
 	const char			*name;	/* session.kind, the files' */
@@ -68,6 +69,25 @@ struct kind {
 	 * command line, profview VERB ID QUESTION [ARGS].
 	 */
 	const struct kind_question	*question;
+	/*
+	 * Optional: the options its reader takes, NULL-ended; main makes
+	 * --NAME VALUE and --help's lines of them, the reader asks for one
+	 * with ingest_option.  Kinds share one by pointing to the same.
+	 */
+	const struct kind_option *const	*options;
+};
+
+/* An option of a kind's reader: --NAME ARG on the command line. */
+struct kind_option {
+	const char	*name;
+	const char	*arg;	/* in --help; with choice, the values "a|b" */
+	int		 choice;	/* only a value of arg is taken */
+	/*
+	 * Given, a file already stored is read again: what the option
+	 * says is derived from the file with it (--map: the symbols).
+	 */
+	int		 reread;
+	const char	*help;	/* --help's text, "\n" between lines */
 };
 
 /*
@@ -91,6 +111,7 @@ extern const size_t		kind_count;
 const struct kind	*kind_find(const char *);
 char			*kind_names(const char *);
 const struct kind_question *kind_question_find(const char *);
+const struct kind_option *kind_option_find(const char *);
 const struct store_kind	*kind_store(void);
 
 #endif

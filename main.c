@@ -84,6 +84,96 @@ main_stdout(int rc)
 }
 
 /*
+ * The options of the kinds' readers (kind.c), each once, in the order
+ * the kinds list them: main_options_make fills them, getopt gets them
+ * as MAIN_KIND_OPTION + their index.
+ */
+#define MAIN_KIND_OPTION	0x100
+static const struct kind_option	*main_kind_options[INGEST_OPTIONS_MAX];
+static size_t			 main_nkind_options;
+
+static void
+main_options_make(void)
+{
+	const struct kind_option *const	*o;
+	size_t				 i, j;
+
+	for (i = 0; i < kind_count; i++) {
+		for (o = kind_table[i].options; o != NULL && *o != NULL; o++) {
+			for (j = 0; j < main_nkind_options; j++) {
+				if (strcmp(main_kind_options[j]->name,
+				    (*o)->name) == 0)
+					break;
+			}
+			if (j == main_nkind_options &&
+			    main_nkind_options < INGEST_OPTIONS_MAX)
+				main_kind_options[main_nkind_options++] = *o;
+		}
+	}
+}
+
+/* A kind's option in --help: "  --NAME ARG" and its text, a line each. */
+static void
+main_usage_option(FILE *f, const struct kind_option *o)
+{
+	const char	*p, *nl, *indent = "";
+	char		*head;
+
+	head = xasprintf("--%s %s", o->name, o->arg);
+	fprintf(f, "  %-17s ", head);
+	free(head);
+	for (p = o->help; p != NULL; p = nl != NULL ? nl + 1 : NULL) {
+		nl = strchr(p, '\n');
+		fprintf(f, "%s%.*s\n", indent, nl != NULL ? (int)(nl - p) :
+		    (int)strlen(p), p);
+		indent = "                    ";
+	}
+}
+
+/* A choice option's values for a message: "com|exe" is "com or exe". */
+static char *
+main_choices(const char *arg)
+{
+	const char	*p, *bar;
+	char		*s = xstrdup(""), *t;
+
+	for (p = arg; p != NULL; p = bar != NULL ? bar + 1 : NULL) {
+		bar = strchr(p, '|');
+		t = xasprintf("%s%s%.*s", s, p == arg ? "" : bar != NULL ?
+		    ", " : " or ", bar != NULL ? (int)(bar - p) :
+		    (int)strlen(p), p);
+		free(s);
+		s = t;
+	}
+	return (s);
+}
+
+/* Give a kind's option o value: any, or with choice one arg lists. */
+static int
+main_kind_option(struct main_args *a, const struct kind_option *o,
+    const char *value)
+{
+	const char	*p, *bar;
+	char		*said;
+	size_t		 len;
+
+	for (p = o->arg; o->choice; p = bar + 1) {
+		bar = strchr(p, '|');
+		len = bar != NULL ? (size_t)(bar - p) : strlen(p);
+		if (strlen(value) == len && strncmp(p, value, len) == 0)
+			break;
+		if (bar == NULL) {
+			said = main_choices(o->arg);
+			main_error("--%s takes %s", o->name, said);
+			free(said);
+			return (EXIT_USAGE);
+		}
+	}
+	ingest_opts_set(&a->ingest, o->name, value);
+	return (EXIT_OK);
+}
+
+/*
  * The usage; the formats and kinds come from kind_table (kind.c).  Asked
  * for (--help), all of it on standard output; after a bad command line,
  * the commands alone on standard error, where they do not bury the error
@@ -125,17 +215,15 @@ main_usage_exit(int status)
 		free(list);
 		exit(status);
 	}
-	fprintf(f,
+	fputs(
 "\n"
 "options:\n"
 "  --db PATH         the store (default $PROFVIEW_DB, else\n"
-"                    $XDG_DATA_HOME/profview/profview.db); :memory: keeps nothing\n"
-"  --map FILE        linker map for the symbols (default NAME.MAP beside FILE)\n"
-"  --load com|exe    how the DOS program was loaded (default: from the map)\n"
-"  --program FILE    the profiled DOS program, kept for its code\n"
-"                    (default NAME.COM or NAME.EXE beside FILE)\n"
-"  --listing FILE    the program's NASM listing (nasm -l), for source lines\n"
-"                    (default NAME.LST beside the program)\n"
+"                    $XDG_DATA_HOME/profview/profview.db); :memory: keeps nothing\n",
+	    f);
+	for (i = 0; i < main_nkind_options; i++)
+		main_usage_option(f, main_kind_options[i]);
+	fprintf(f,
 "  --writable        let sql and :sql change the store\n"
 "  --attach PATH     take a snapshot over pvheap's socket PATH, store it,\n"
 "                    and open its heap map, which u and :update renew\n"
@@ -583,12 +671,8 @@ main_attach(struct store *st, struct main_args *a)
 int
 main(int argc, char **argv)
 {
-	static const struct option longopts[] = {
+	static const struct option options[] = {
 		{ "db", required_argument, NULL, 'd' },
-		{ "map", required_argument, NULL, 'm' },
-		{ "load", required_argument, NULL, 'l' },
-		{ "program", required_argument, NULL, 'p' },
-		{ "listing", required_argument, NULL, 'L' },
 		{ "writable", no_argument, NULL, 'w' },
 		{ "format", required_argument, NULL, 'f' },
 		{ "output", required_argument, NULL, 'o' },
@@ -599,8 +683,9 @@ main(int argc, char **argv)
 		{ "attach", required_argument, NULL, 'A' },
 		{ "every", required_argument, NULL, 'E' },
 		{ "keep", required_argument, NULL, 'K' },
-		{ NULL, 0, NULL, 0 }
 	};
+	struct option		 longopts[sizeof options / sizeof options[0] +
+				    INGEST_OPTIONS_MAX + 1];
 	struct main_args	 a;
 	struct store		*st;
 	const struct kind_question *q;
@@ -614,29 +699,18 @@ main(int argc, char **argv)
 	memset(&a, 0, sizeof a);
 	a.format = REPORT_TEXT;
 	a.keep = -1;
+	main_options_make();
+	memset(longopts, 0, sizeof longopts);
+	memcpy(longopts, options, sizeof options);
+	for (i = 0; i < (int)main_nkind_options; i++) {
+		longopts[sizeof options / sizeof options[0] + i] =
+		    (struct option){ main_kind_options[i]->name,
+		    required_argument, NULL, MAIN_KIND_OPTION + i };
+	}
 	while ((c = getopt_long(argc, argv, "f:o:hV", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'd':
 			a.db = optarg;
-			break;
-		case 'm':
-			a.ingest.map = optarg;
-			break;
-		case 'l':
-			if (strcmp(optarg, "com") == 0)
-				a.ingest.load = INGEST_LOAD_COM;
-			else if (strcmp(optarg, "exe") == 0)
-				a.ingest.load = INGEST_LOAD_EXE;
-			else {
-				main_error("--load takes com or exe");
-				return (EXIT_USAGE);
-			}
-			break;
-		case 'p':
-			a.ingest.program = optarg;
-			break;
-		case 'L':
-			a.ingest.listing = optarg;
 			break;
 		case 'w':
 			a.writable = 1;
@@ -688,6 +762,13 @@ main(int argc, char **argv)
 			printf("profview %s\n", PACKAGE_VERSION);
 			return (main_stdout(EXIT_OK));
 		default:
+			if (c >= MAIN_KIND_OPTION && c < MAIN_KIND_OPTION +
+			    (int)main_nkind_options) {
+				if (main_kind_option(&a, main_kind_options[c -
+				    MAIN_KIND_OPTION], optarg) != EXIT_OK)
+					return (EXIT_USAGE);
+				break;
+			}
 			main_usage_exit(EXIT_USAGE);
 		}
 	}

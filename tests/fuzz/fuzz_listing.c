@@ -138,8 +138,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static struct store	*st;
 	static char		 dir[64];
-	struct ingest_opts	 opts = { NULL, INGEST_LOAD_AUTO, 0, NULL,
-	    NULL };
+	struct ingest_opts	 opts = { 0 };
 	uint8_t			 prf[512];
 	char			 path[96], *cause = NULL;
 	const char		*kind;

@@ -33,8 +33,8 @@ static void
 fuzz_attach(const uint8_t *data, size_t size)
 {
 	static struct store	*st;
-	struct ingest_opts	 opts = { fuzz_path, INGEST_LOAD_AUTO, 0,
-	    NULL, NULL };
+	struct ingest_opts	 opts = { .options = { { "map", fuzz_path } },
+	    .noptions = 1 };
 	const char		*kind;
 	char			*cause = NULL;
 	int64_t			 id;

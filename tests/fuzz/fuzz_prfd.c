@@ -45,8 +45,7 @@ int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static struct store	*st;
-	struct ingest_opts	 opts = { NULL, INGEST_LOAD_AUTO, 0, NULL,
-	    NULL };
+	struct ingest_opts	 opts = { 0 };
 	struct analyze_prfd	 m;
 	const char		*kind;
 	char			*cause = NULL;

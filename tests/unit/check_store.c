@@ -387,7 +387,7 @@ START_TEST(test_rollback_after_buckets)
 {
 	static const char	 badmap[] = " Start Stop Length Name Class\n"
 	    " 00000H 0001FH 00020H _TEXT CODE\n 00020H oops\n";
-	struct ingest_opts	 o = { NULL, INGEST_LOAD_AUTO, 0, NULL, NULL };
+	struct ingest_opts	 o = { 0 };
 	struct store		*st;
 	uint8_t			*a;
 	size_t			 alen;
@@ -399,13 +399,14 @@ START_TEST(test_rollback_after_buckets)
 	st = store_open(tu_tmpdb, 0, kind_store(), &cause);
 	ck_assert_msg(st != NULL, "%s", cause);
 	a = small_prf(&alen, 55);
-	o.map = tu_tmpfile(".map", badmap, sizeof badmap - 1);
+	ingest_opts_set(&o, "map",
+	    tu_tmpfile(".map", badmap, sizeof badmap - 1));
 	ck_assert_int_eq(ingest_bytes(st, "/nonexistent/a.prf", a, alen, &o,
 	    &id, &kind, &reused, &cause), -1);
 	ck_assert_ptr_nonnull(strstr(cause, ": line 3: segment: "));
 	free(cause);
 	ck_assert_int_eq(tu_rows(st), 0);
-	unlink(o.map);
+	unlink(ingest_opts_get(&o, "map"));
 	/* Without the map the same bytes load. */
 	ck_assert_int_eq(ingest_bytes(st, "/nonexistent/a.prf", a, alen, NULL,
 	    &id, &kind, &reused, &cause), 0);
