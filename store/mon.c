@@ -294,7 +294,7 @@ store_mon_get(struct store *st, int64_t session)
 int
 store_mon_next(struct store_cursor *c, struct store_mon *m)
 {
-	int	rc, i;
+	int	rc;
 
 	if ((rc = store_cursor_step(c)) != 1)
 		return (rc);
@@ -308,13 +308,16 @@ store_mon_next(struct store_cursor *c, struct store_mon *m)
 	m->clock = store_cursor_text(c, MON_CLOCK);
 	m->clock_hz = store_cursor_int(c, MON_CLOCK_HZ);
 	m->cpu = store_cursor_text(c, MON_CPU);
-	for (i = 0; i < 2; i++) {
-		m->over_ps[i][0] = store_cursor_int(c, MON_JUMP_A_PS + 5 * i);
-		m->over_ps[i][1] = store_cursor_int(c, MON_JUMP_B_PS + 5 * i);
-		m->over_ps[i][2] = store_cursor_int(c, MON_JUMP_LO_PS + 5 * i);
-		m->over_ps[i][3] = store_cursor_int(c, MON_JUMP_HI_PS + 5 * i);
-		m->over_calls[i] = store_cursor_int(c, MON_JUMP_CALLS + 5 * i);
-	}
+	m->over_ps[0][0] = store_cursor_int(c, MON_JUMP_A_PS);
+	m->over_ps[0][1] = store_cursor_int(c, MON_JUMP_B_PS);
+	m->over_ps[0][2] = store_cursor_int(c, MON_JUMP_LO_PS);
+	m->over_ps[0][3] = store_cursor_int(c, MON_JUMP_HI_PS);
+	m->over_calls[0] = store_cursor_int(c, MON_JUMP_CALLS);
+	m->over_ps[1][0] = store_cursor_int(c, MON_TRAP_A_PS);
+	m->over_ps[1][1] = store_cursor_int(c, MON_TRAP_B_PS);
+	m->over_ps[1][2] = store_cursor_int(c, MON_TRAP_LO_PS);
+	m->over_ps[1][3] = store_cursor_int(c, MON_TRAP_HI_PS);
+	m->over_calls[1] = store_cursor_int(c, MON_TRAP_CALLS);
 	m->error = store_cursor_text(c, MON_ERROR);
 	return (1);
 }

@@ -87,6 +87,9 @@ struct store_cursor {
 	sqlite3_stmt	*s;
 };
 
+/* A store opened with no kinds (NULL) has the core's tables alone. */
+static const struct store_kind	store_no_kinds[] = { { NULL, NULL } };
+
 /* The core: every kind's tables build on these (core.c). */
 extern const char *const	store_core_migrations[STORE_SCHEMA_VERSION];
 
@@ -484,6 +487,8 @@ store_open(const char *path, int flags, const struct store_kind *kinds,
 		return (NULL);
 	}
 	st->flags = flags;
+	if (kinds == NULL)
+		kinds = store_no_kinds;
 	st->kinds = kinds;
 	while (kinds[st->nkinds].name != NULL)
 		st->nkinds++;
