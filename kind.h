@@ -65,8 +65,8 @@ struct kind {
 	int	 (*profile)(const struct store_session *, const void *, int,
 		     FILE *, char **);
 	/*
-	 * Optional, report/NAME.c: a question asked of one session on the
-	 * command line, profview VERB ID QUESTION [ARGS].
+	 * Optional: a question asked of one session on the command line,
+	 * profview VERB ID QUESTION [ARGS], answered in report/NAME.c.
 	 */
 	const struct kind_question	*question;
 	/*

@@ -59,6 +59,7 @@ struct store_kind {
 	const char			*name;
 	const struct store_schema	*schema;
 };
+
 extern const struct store_schema	store_prf_schema;
 extern const struct store_schema	store_ovd_schema;
 extern const struct store_schema	store_heap_schema;
