@@ -27,30 +27,69 @@
 #include "report/prf.h"
 #include "store/store.h"
 
+static const struct kind_question kind_heap_question = {
+	"heap",
+	"           ask a heap session: collectable, reachable ADDR|ROOT,\n"
+	"           reached-from ADDR, anchored-by ROOT|ADDR, test-unload"
+	" MODULE...,\n"
+	"           by-type, by-module, sizes, find STRING [POS], trace"
+	" ROOT[N]\n",
+	report_heap_question
+};
+
+/* The DOS readers' options: prf's all four, ovd's the map. */
+static const struct kind_option kind_map_option = {
+	"map", "FILE", 0, 1,
+	"linker map for the symbols (default NAME.MAP beside FILE)"
+};
+static const struct kind_option kind_load_option = {
+	"load", "com|exe", 1, 1,
+	"how the DOS program was loaded (default: from the map)"
+};
+static const struct kind_option kind_program_option = {
+	"program", "FILE", 0, 0,
+	"the profiled DOS program, kept for its code\n"
+	"(default NAME.COM or NAME.EXE beside FILE)"
+};
+static const struct kind_option kind_listing_option = {
+	"listing", "FILE", 0, 0,
+	"the program's NASM listing (nasm -l), for source lines\n"
+	"(default NAME.LST beside the program)"
+};
+static const struct kind_option *const kind_prf_options[] = {
+	&kind_map_option, &kind_load_option, &kind_program_option,
+	&kind_listing_option, NULL
+};
+static const struct kind_option *const kind_ovd_options[] = {
+	&kind_map_option, NULL
+};
+
 const struct kind kind_table[] = {
 	{ "prf", "MS-DOS PROFIL bucket file (NAME.PRF)",
 	    &ingest_prf_reader, &store_prf_schema,
 	    analyze_hist_model, analyze_hist_model_free,
-	    report_prf, NULL, 0, NULL },
+	    report_prf, NULL, 0, NULL, NULL, kind_prf_options },
 	{ "ovd", "OVRACT overlay log of Turbo Pascal 5 (NAME.OVD)",
 	    &ingest_ovd_reader, &store_ovd_schema,
 	    analyze_ovd_model, analyze_ovd_model_free,
-	    report_ovd, report_ovd_trace, KIND_F(REPORT_CHROME), NULL },
+	    report_ovd, report_ovd_trace, KIND_F(REPORT_CHROME), NULL, NULL,
+	    kind_ovd_options },
 	{ "heap", "pvheap snapshot of a C/C++ heap (NAME.heap)",
 	    &ingest_heap_reader, &store_heap_schema,
 	    analyze_heap_model, analyze_heap_model_free,
 	    report_heap, NULL,
-	    KIND_F(REPORT_HEAPSNAPSHOT) | KIND_F(REPORT_COLLAPSED), NULL },
+	    KIND_F(REPORT_HEAPSNAPSHOT) | KIND_F(REPORT_COLLAPSED), NULL,
+	    &kind_heap_question, NULL },
 	{ "mon", "pvtrace call profile (PROG.mon)",
 	    &ingest_mon_reader, &store_mon_schema,
 	    analyze_mon_model, analyze_mon_model_free,
 	    report_mon, NULL, KIND_F(REPORT_CALLGRIND) |
 	    KIND_F(REPORT_COLLAPSED) | KIND_F(REPORT_SPEEDSCOPE),
-	    report_mon_profile },
+	    report_mon_profile, NULL, NULL },
 	{ "prfd", "Dos32Profile dump of pvprf or OS/2 (NAME.prfd)",
 	    &ingest_prfd_reader, &store_prfd_schema,
 	    analyze_prfd_model, analyze_prfd_model_free,
-	    report_prfd, NULL, 0, NULL },
+	    report_prfd, NULL, 0, NULL, NULL, NULL },
 };
 const size_t kind_count = sizeof kind_table / sizeof kind_table[0];
 
@@ -67,17 +106,34 @@ kind_find(const char *name)
 	return (NULL);
 }
 
-/* Whether kind k can be exported in format: tables always, others if listed. */
-int
-kind_exports(const struct kind *k, int format)
+/* The question whose verb is verb, or NULL. */
+const struct kind_question *
+kind_question_find(const char *verb)
 {
-	if (report_tabular(format))
-		return (1);
-	if (format < 0 || format >= REPORT_FORMATS ||
-	    !(k->formats & KIND_F(format)))
-		return (0);
-	/* A timeline format needs the trace writer that feeds it. */
-	return (!report_traced(format) || k->trace != NULL);
+	size_t	i;
+
+	for (i = 0; i < kind_count; i++) {
+		if (kind_table[i].question != NULL &&
+		    strcmp(kind_table[i].question->verb, verb) == 0)
+			return (kind_table[i].question);
+	}
+	return (NULL);
+}
+
+/* The option called name that a kind takes, or NULL. */
+const struct kind_option *
+kind_option_find(const char *name)
+{
+	const struct kind_option *const	*o;
+	size_t				 i;
+
+	for (i = 0; i < kind_count; i++) {
+		for (o = kind_table[i].options; o != NULL && *o != NULL; o++) {
+			if (strcmp((*o)->name, name) == 0)
+				return (*o);
+		}
+	}
+	return (NULL);
 }
 
 /* "prf, ovd": every kind's name, joined by sep. */
@@ -96,26 +152,23 @@ kind_names(const char *sep)
 	return (s);
 }
 
-/* The formats kind k exports (every format if k is NULL), joined by sep. */
-char *
-kind_formats(const struct kind *k, const char *sep)
+/*
+ * The kinds as the store knows them (store_open takes them), made from
+ * kind_table on the first call: the program's first store_open, before
+ * any thread; later calls only read it.
+ */
+const struct store_kind *
+kind_store(void)
 {
-	char	*s = xstrdup(""), *t;
-	size_t	 i;
-	int	 f, any;
+	static struct store_kind	v[sizeof kind_table /
+					    sizeof kind_table[0] + 1];
+	size_t				i;
 
-	for (f = 0; f < REPORT_FORMATS; f++) {
-		any = 0;
-		if (k != NULL)
-			any = kind_exports(k, f);
-		for (i = 0; k == NULL && i < kind_count; i++)
-			any |= kind_exports(&kind_table[i], f);
-		if (!any)
-			continue;
-		t = xasprintf("%s%s%s", s, *s != '\0' ? sep : "",
-		    report_format_name(f));
-		free(s);
-		s = t;
+	if (v[0].name == NULL) {
+		for (i = 0; i < kind_count; i++) {
+			v[i].name = kind_table[i].name;
+			v[i].schema = kind_table[i].schema;
+		}
 	}
-	return (s);
+	return (v);
 }

@@ -18,10 +18,13 @@
 #include <stdio.h>
 
 struct store;
+struct store_kind;
 struct store_schema;
 struct store_session;
 struct ingest_reader;
 struct report_trace;
+struct kind_question;
+struct kind_option;
 
 struct kind {
 	const char			*name;	/* session.kind, the files' */
@@ -61,6 +64,43 @@ struct kind {
 	 */
 	int	 (*profile)(const struct store_session *, const void *, int,
 		     FILE *, char **);
+	/*
+	 * Optional: a question asked of one session on the command line,
+	 * profview VERB ID QUESTION [ARGS], answered in report/NAME.c.
+	 */
+	const struct kind_question	*question;
+	/*
+	 * Optional: the options its reader takes, NULL-ended; main makes
+	 * --NAME VALUE and --help's lines of them, the reader asks for one
+	 * with ingest_option.  Kinds share one by pointing to the same.
+	 */
+	const struct kind_option *const	*options;
+};
+
+/* An option of a kind's reader: --NAME ARG on the command line. */
+struct kind_option {
+	const char	*name;
+	const char	*arg;	/* in --help; with choice, the values "a|b" */
+	int		 choice;	/* only a value of arg is taken */
+	/*
+	 * Given, a file already stored is read again: what the option
+	 * says is derived from the file with it (--map: the symbols).
+	 */
+	int		 reread;
+	const char	*help;	/* --help's text, "\n" between lines */
+};
+
+/*
+ * A kind's command-line question: main dispatches its verb, and its
+ * usage lines and the list of commands a mistyped one is matched
+ * against come from here.
+ */
+struct kind_question {
+	const char	*verb;
+	const char	*usage;	/* the lines under "profview VERB ID ..." */
+	/* Answer argv (the question and its arguments) in a table format. */
+	int		 (*ask)(struct store *, int64_t, char **, int, int,
+			     FILE *, char **);
 };
 
 #define KIND_F(format)	(1u << (format))
@@ -69,8 +109,9 @@ extern const struct kind	kind_table[];
 extern const size_t		kind_count;
 
 const struct kind	*kind_find(const char *);
-int			 kind_exports(const struct kind *, int);
 char			*kind_names(const char *);
-char			*kind_formats(const struct kind *, const char *);
+const struct kind_question *kind_question_find(const char *);
+const struct kind_option *kind_option_find(const char *);
+const struct store_kind	*kind_store(void);
 
 #endif

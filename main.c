@@ -85,6 +85,96 @@ main_stdout(int rc)
 }
 
 /*
+ * The options of the kinds' readers (kind.c), each once, in the order
+ * the kinds list them: main_options_make fills them, getopt gets them
+ * as MAIN_KIND_OPTION + their index.
+ */
+#define MAIN_KIND_OPTION	0x100
+static const struct kind_option	*main_kind_options[INGEST_OPTIONS_MAX];
+static size_t			 main_nkind_options;
+
+static void
+main_options_make(void)
+{
+	const struct kind_option *const	*o;
+	size_t				 i, j;
+
+	for (i = 0; i < kind_count; i++) {
+		for (o = kind_table[i].options; o != NULL && *o != NULL; o++) {
+			for (j = 0; j < main_nkind_options; j++) {
+				if (strcmp(main_kind_options[j]->name,
+				    (*o)->name) == 0)
+					break;
+			}
+			if (j == main_nkind_options &&
+			    main_nkind_options < INGEST_OPTIONS_MAX)
+				main_kind_options[main_nkind_options++] = *o;
+		}
+	}
+}
+
+/* A kind's option in --help: "  --NAME ARG" and its text, a line each. */
+static void
+main_usage_option(FILE *f, const struct kind_option *o)
+{
+	const char	*p, *nl, *indent = "";
+	char		*head;
+
+	head = xasprintf("--%s %s", o->name, o->arg);
+	fprintf(f, "  %-17s ", head);
+	free(head);
+	for (p = o->help; p != NULL; p = nl != NULL ? nl + 1 : NULL) {
+		nl = strchr(p, '\n');
+		fprintf(f, "%s%.*s\n", indent, nl != NULL ? (int)(nl - p) :
+		    (int)strlen(p), p);
+		indent = "                    ";
+	}
+}
+
+/* A choice option's values for a message: "com|exe" is "com or exe". */
+static char *
+main_choices(const char *arg)
+{
+	const char	*p, *bar;
+	char		*s = xstrdup(""), *t;
+
+	for (p = arg; p != NULL; p = bar != NULL ? bar + 1 : NULL) {
+		bar = strchr(p, '|');
+		t = xasprintf("%s%s%.*s", s, p == arg ? "" : bar != NULL ?
+		    ", " : " or ", bar != NULL ? (int)(bar - p) :
+		    (int)strlen(p), p);
+		free(s);
+		s = t;
+	}
+	return (s);
+}
+
+/* Give a kind's option o value: any, or with choice one arg lists. */
+static int
+main_kind_option(struct main_args *a, const struct kind_option *o,
+    const char *value)
+{
+	const char	*p, *bar;
+	char		*said;
+	size_t		 len;
+
+	for (p = o->arg; o->choice; p = bar + 1) {
+		bar = strchr(p, '|');
+		len = bar != NULL ? (size_t)(bar - p) : strlen(p);
+		if (strlen(value) == len && strncmp(p, value, len) == 0)
+			break;
+		if (bar == NULL) {
+			said = main_choices(o->arg);
+			main_error("--%s takes %s", o->name, said);
+			free(said);
+			return (EXIT_USAGE);
+		}
+	}
+	ingest_opts_set(&a->ingest, o->name, value);
+	return (EXIT_OK);
+}
+
+/*
  * The usage; the formats and kinds come from kind_table (kind.c).  Asked
  * for (--help), all of it on standard output; after a bad command line,
  * the commands alone on standard error, where they do not bury the error
@@ -93,9 +183,14 @@ main_stdout(int rc)
 static void
 main_usage_exit(int status)
 {
-	FILE	*f = status == EXIT_OK ? stdout : stderr;
-	char	*bar = kind_formats(NULL, "|"), *list = kind_formats(NULL, ", ");
-	size_t	 i;
+	const struct kind_question	*q;
+	FILE				*f;
+	char				*bar, *list;
+	size_t				 i;
+
+	f = status == EXIT_OK ? stdout : stderr;
+	bar = report_formats(NULL, "|");
+	list = report_formats(NULL, ", ");
 
 	fprintf(f,
 "usage: profview [options] FILE...           ingest, then browse\n"
@@ -106,12 +201,14 @@ main_usage_exit(int status)
 "       profview [options] export [-f %s] [-o OUT] ID|FILE\n"
 "       profview [options] browse [ID...]    browse stored sessions\n"
 "       profview [options] --attach PATH [--every SECS] [--keep N]\n"
-"           the heap map of a program under pvheap --socket PATH, live\n"
-"       profview [options] heap [--csv|--json] ID QUESTION [ARGS]\n"
-"           ask a heap session: collectable, reachable ADDR|ROOT,\n"
-"           reached-from ADDR, anchored-by ROOT|ADDR, test-unload MODULE...,\n"
-"           by-type, by-module, sizes, find STRING [POS], trace ROOT[N]\n",
+"           the heap map of a program under pvheap --socket PATH, live\n",
 	    bar);
+	for (i = 0; i < kind_count; i++) {
+		if ((q = kind_table[i].question) == NULL)
+			continue;
+		fprintf(f, "       profview [options] %s [--csv|--json] ID"
+		    " QUESTION [ARGS]\n%s", q->verb, q->usage);
+	}
 	if (status != EXIT_OK) {
 		fputs("(profview --help for the options and the files it"
 		    " reads)\n", f);
@@ -119,17 +216,15 @@ main_usage_exit(int status)
 		free(list);
 		exit(status);
 	}
-	fprintf(f,
+	fputs(
 "\n"
 "options:\n"
 "  --db PATH         the store (default $PROFVIEW_DB, else\n"
-"                    $XDG_DATA_HOME/profview/profview.db); :memory: keeps nothing\n"
-"  --map FILE        linker map for the symbols (default NAME.MAP beside FILE)\n"
-"  --load com|exe    how the DOS program was loaded (default: from the map)\n"
-"  --program FILE    the profiled DOS program, kept for its code\n"
-"                    (default NAME.COM or NAME.EXE beside FILE)\n"
-"  --listing FILE    the program's NASM listing (nasm -l), for source lines\n"
-"                    (default NAME.LST beside the program)\n"
+"                    $XDG_DATA_HOME/profview/profview.db); :memory: keeps nothing\n",
+	    f);
+	for (i = 0; i < main_nkind_options; i++)
+		main_usage_option(f, main_kind_options[i]);
+	fprintf(f,
 "  --writable        let sql and :sql change the store\n"
 "  --attach PATH     take a snapshot over pvheap's socket PATH, store it,\n"
 "                    and open its heap map, which u and :update renew\n"
@@ -154,10 +249,14 @@ main_usage_exit(int status)
 	exit(status == EXIT_OK ? main_stdout(status) : status);
 }
 
-/* The commands, the likelier meant first (suggest takes the first). */
+/*
+ * The commands, the likelier meant first (suggest takes the first); the
+ * kinds' questions (kind.c) come after them.
+ */
 static const char *const main_commands[] = {
-	"sessions", "export", "ingest", "browse", "sql", "delete", "heap"
+	"sessions", "export", "ingest", "browse", "sql", "delete"
 };
+#define MAIN_NCOMMANDS	(sizeof main_commands / sizeof main_commands[0])
 
 /*
  * A first argument that is no command is a file to ingest; one that is
@@ -170,12 +269,19 @@ static const char *const main_commands[] = {
 static int
 main_not_command(const char *arg)
 {
-	const char	*near;
+	const char	*near, **all;
+	size_t		 i, n = MAIN_NCOMMANDS;
 
 	if (access(arg, F_OK) == 0 || errno != ENOENT)
 		return (EXIT_OK);
-	near = suggest(arg, main_commands, sizeof main_commands /
-	    sizeof main_commands[0]);
+	all = xreallocarray(NULL, MAIN_NCOMMANDS + kind_count, sizeof *all);
+	memcpy(all, main_commands, sizeof main_commands);
+	for (i = 0; i < kind_count; i++) {
+		if (kind_table[i].question != NULL)
+			all[n++] = kind_table[i].question->verb;
+	}
+	near = suggest(arg, all, n);
+	free(all);
 	if (near != NULL) {
 		main_error("unknown command '%s' (did you mean '%s'?)", arg,
 		    near);
@@ -220,9 +326,9 @@ main_open(struct main_args *a, int flags, int fallback)
 		main_error("out of memory");
 		exit(EXIT_FAIL);
 	}
-	st = store_open(path, flags, &cause);
+	st = store_open(path, flags, kind_store(), &cause);
 	if (st == NULL && fallback && (st = store_open(path, STORE_READONLY,
-	    &again)) != NULL) {
+	    kind_store(), &again)) != NULL) {
 		free(cause);
 		cause = NULL;
 	}
@@ -284,9 +390,10 @@ main_sessions(struct store *st, int format)
 static int
 main_parse_id(const char *s, int64_t *id);
 
-/* profview heap SESSION QUESTION [ARGS]: report/heapq.c answers. */
+/* profview VERB SESSION QUESTION [ARGS]: the kind's question answers. */
 static int
-main_heap(struct store *st, char **argv, int argc, int format)
+main_question(struct store *st, const struct kind_question *q, char **argv,
+    int argc, int format)
 {
 	char	*cause = NULL;
 	int64_t	 id;
@@ -295,9 +402,8 @@ main_heap(struct store *st, char **argv, int argc, int format)
 		main_error("%s: not a session id", argv[0]);
 		return (EXIT_USAGE);
 	}
-	if (report_heap_question(st, id, argv + 1, argc - 1, format, stdout,
-	    &cause) != 0) {
-		main_error("heap: %s", cause);
+	if (q->ask(st, id, argv + 1, argc - 1, format, stdout, &cause) != 0) {
+		main_error("%s: %s", q->verb, cause);
 		free(cause);
 		return (EXIT_FAIL);
 	}
@@ -566,12 +672,8 @@ main_attach(struct store *st, struct main_args *a)
 int
 main(int argc, char **argv)
 {
-	static const struct option longopts[] = {
+	static const struct option options[] = {
 		{ "db", required_argument, NULL, 'd' },
-		{ "map", required_argument, NULL, 'm' },
-		{ "load", required_argument, NULL, 'l' },
-		{ "program", required_argument, NULL, 'p' },
-		{ "listing", required_argument, NULL, 'L' },
 		{ "writable", no_argument, NULL, 'w' },
 		{ "format", required_argument, NULL, 'f' },
 		{ "output", required_argument, NULL, 'o' },
@@ -582,10 +684,12 @@ main(int argc, char **argv)
 		{ "attach", required_argument, NULL, 'A' },
 		{ "every", required_argument, NULL, 'E' },
 		{ "keep", required_argument, NULL, 'K' },
-		{ NULL, 0, NULL, 0 }
 	};
+	struct option		 longopts[sizeof options / sizeof options[0] +
+				    INGEST_OPTIONS_MAX + 1];
 	struct main_args	 a;
 	struct store		*st;
+	const struct kind_question *q;
 	const char		*cmd;
 	char			*list;
 	int64_t			*ids, ids_one;
@@ -596,36 +700,25 @@ main(int argc, char **argv)
 	memset(&a, 0, sizeof a);
 	a.format = REPORT_TEXT;
 	a.keep = -1;
+	main_options_make();
+	memset(longopts, 0, sizeof longopts);
+	memcpy(longopts, options, sizeof options);
+	for (i = 0; i < (int)main_nkind_options; i++) {
+		longopts[sizeof options / sizeof options[0] + i] =
+		    (struct option){ main_kind_options[i]->name,
+		    required_argument, NULL, MAIN_KIND_OPTION + i };
+	}
 	while ((c = getopt_long(argc, argv, "f:o:hV", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'd':
 			a.db = optarg;
-			break;
-		case 'm':
-			a.ingest.map = optarg;
-			break;
-		case 'l':
-			if (strcmp(optarg, "com") == 0)
-				a.ingest.load = INGEST_LOAD_COM;
-			else if (strcmp(optarg, "exe") == 0)
-				a.ingest.load = INGEST_LOAD_EXE;
-			else {
-				main_error("--load takes com or exe");
-				return (EXIT_USAGE);
-			}
-			break;
-		case 'p':
-			a.ingest.program = optarg;
-			break;
-		case 'L':
-			a.ingest.listing = optarg;
 			break;
 		case 'w':
 			a.writable = 1;
 			break;
 		case 'f':
 			if ((a.format = report_format_parse(optarg)) < 0) {
-				list = kind_formats(NULL, ", ");
+				list = report_formats(NULL, ", ");
 				main_error("unknown format %s (formats: %s)",
 				    optarg, list);
 				free(list);
@@ -670,6 +763,13 @@ main(int argc, char **argv)
 			printf("profview %s\n", PACKAGE_VERSION);
 			return (main_stdout(EXIT_OK));
 		default:
+			if (c >= MAIN_KIND_OPTION && c < MAIN_KIND_OPTION +
+			    (int)main_nkind_options) {
+				if (main_kind_option(&a, main_kind_options[c -
+				    MAIN_KIND_OPTION], optarg) != EXIT_OK)
+					return (EXIT_USAGE);
+				break;
+			}
 			main_usage_exit(EXIT_USAGE);
 		}
 	}
@@ -717,12 +817,12 @@ main(int argc, char **argv)
 			main_usage_exit(EXIT_USAGE);
 		st = main_open(&a, STORE_NOCREATE, 0);
 		rc = main_delete(st, argv + 1, argc - 1);
-	} else if (strcmp(cmd, "heap") == 0) {
+	} else if ((q = kind_question_find(cmd)) != NULL) {
 		if (argc < 3)
 			main_usage_exit(EXIT_USAGE);
 		st = main_open(&a, STORE_READONLY, 0);
-		rc = main_heap(st, argv + 1, argc - 1, sqlfmt != REPORT_TEXT ?
-		    sqlfmt : a.format);
+		rc = main_question(st, q, argv + 1, argc - 1,
+		    sqlfmt != REPORT_TEXT ? sqlfmt : a.format);
 	} else if (strcmp(cmd, "export") == 0) {
 		if (argc != 2)
 			main_usage_exit(EXIT_USAGE);

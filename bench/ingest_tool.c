@@ -28,6 +28,7 @@
 #include <sqlite3.h>
 
 #include "xmalloc.h"
+#include "kind.h"
 #include "store/store.h"
 
 /* PRF for (a): buckets of one paragraph from BENCH_LOW up. */
@@ -166,7 +167,7 @@ bench_open(const char *db)
 	struct store	*st;
 	char		*cause = NULL;
 
-	if ((st = store_open(db, 0, &cause)) == NULL)
+	if ((st = store_open(db, 0, kind_store(), &cause)) == NULL)
 		fatal("%s", cause);
 	return (st);
 }

@@ -16,6 +16,7 @@
 #include <sqlite3.h>
 
 #include "xmalloc.h"
+#include "kind.h"
 #include "store/store.h"
 
 struct row {
@@ -134,8 +135,9 @@ main(int argc, char **argv)
 	session = strtoll(argv[2], NULL, 10);
 	if (argc == 5 && ((rows = atoi(argv[4])) < 1 || rows > 1000))
 		fatal("ROWS: 1 to 1000");
-	if ((src = store_open(argv[1], STORE_READONLY, &cause)) == NULL ||
-	    (dst = store_open(argv[3], 0, &cause)) == NULL)
+	if ((src = store_open(argv[1], STORE_READONLY, kind_store(),
+	    &cause)) == NULL ||
+	    (dst = store_open(argv[3], 0, kind_store(), &cause)) == NULL)
 		fatal("%s", cause);
 	e = load(store_db(src), "SELECT seq, ticks, kind = 'reprieve',"
 	    " ovr_seg, ovr_ofs, heap_org, heap_end FROM ovr_event WHERE"

@@ -13,6 +13,7 @@
 #include "xmalloc.h"
 #include "analyze/analyze.h"
 #include "analyze/ovd.h"
+#include "kind.h"
 #include "store/store.h"
 
 static size_t
@@ -46,7 +47,8 @@ main(int argc, char **argv)
 		fprintf(stderr, "usage: ovd-model DB SESSION\n");
 		return (2);
 	}
-	if ((st = store_open(argv[1], STORE_READONLY, &cause)) == NULL) {
+	if ((st = store_open(argv[1], STORE_READONLY, kind_store(),
+	    &cause)) == NULL) {
 		fprintf(stderr, "ovd-model: %s\n", cause);
 		return (1);
 	}

@@ -253,8 +253,8 @@ ingest_image_open(struct ingest_ctx *ctx, uint32_t psp,
 	int	 given, other = 0;
 
 	memset(im, 0, sizeof *im);
-	given = (ctx->opts != NULL && ctx->opts->program != NULL);
-	path = given ? xstrdup(ctx->opts->program) :
+	given = (ingest_option(ctx, "program") != NULL);
+	path = given ? xstrdup(ingest_option(ctx, "program")) :
 	    ingest_image_find(ctx->path, &other);
 	if (path == NULL)
 		return (0);

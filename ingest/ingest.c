@@ -94,6 +94,47 @@ ingest_module_open(const struct ingest_ctx *ctx, const char *path,
 	return (-1);
 }
 
+/*
+ * Give option name (a kind's, kind.c) the value value, replacing one
+ * given before: the last on a command line wins, as getopt's did.
+ */
+void
+ingest_opts_set(struct ingest_opts *o, const char *name, const char *value)
+{
+	size_t	i;
+
+	for (i = 0; i < o->noptions; i++) {
+		if (strcmp(o->options[i].name, name) == 0) {
+			o->options[i].value = value;
+			return;
+		}
+	}
+	if (o->noptions == INGEST_OPTIONS_MAX)
+		fatal("too many ingest options");
+	o->options[o->noptions].name = name;
+	o->options[o->noptions++].value = value;
+}
+
+/* Option name's value, NULL if it was not given (or o is NULL). */
+const char *
+ingest_opts_get(const struct ingest_opts *o, const char *name)
+{
+	size_t	i;
+
+	for (i = 0; o != NULL && i < o->noptions; i++) {
+		if (strcmp(o->options[i].name, name) == 0)
+			return (o->options[i].value);
+	}
+	return (NULL);
+}
+
+/* What a reader asks: option name's value for this ingest, or NULL. */
+const char *
+ingest_option(const struct ingest_ctx *ctx, const char *name)
+{
+	return (ingest_opts_get(ctx->opts, name));
+}
+
 /* A readable-but-odd file: keep the note with the session and say it. */
 void
 ingest_warn(struct ingest_ctx *ctx, size_t offset, const char *fmt, ...)
@@ -183,8 +224,10 @@ ingest_run(struct store *st, const char *path, const uint8_t *buf,
 	static const uint8_t	 empty[1];
 	const struct kind	*k;
 	struct ingest_ctx	 ctx;
+	const struct kind_option *o;
 	char			 sha[65], captured[32], *source, *prog, *names;
 	struct tm		 tm;
+	size_t			 i;
 	int			 reread, rc;
 
 	if (buf == NULL)
@@ -199,12 +242,17 @@ ingest_run(struct store *st, const char *path, const uint8_t *buf,
 	*kind = k->name;
 	ingest_sha256(buf, len, sha);
 	/*
-	 * A file already there is its session, unless --map or --load says
-	 * how to read its symbols: they are derived from the file and the
-	 * options, so it is read again into the same session.
+	 * A file already there is its session, unless an option says how to
+	 * read what is derived from it (--map, --load: its symbols), so it is
+	 * read again into the same session.
 	 */
-	reread = opts != NULL && (opts->map != NULL ||
-	    opts->load != INGEST_LOAD_AUTO);
+	reread = 0;
+	for (i = 0; opts != NULL && i < opts->noptions; i++) {
+		if (opts->options[i].value == NULL)
+			continue;
+		o = kind_option_find(opts->options[i].name);
+		reread |= (o != NULL && o->reread);
+	}
 	if ((*session = store_session_find(st, sha)) > 0 && !reread)
 		return (1);
 
@@ -233,8 +281,9 @@ ingest_run(struct store *st, const char *path, const uint8_t *buf,
 		goto done;
 	}
 	if (ctx.session > 0) {
-		if (store_session_reread(st, k, ctx.session, source, (int64_t)len,
-		    prog, captured[0] != '\0' ? captured : NULL, cause) != 0)
+		if (store_session_reread(st, k->name, ctx.session, source,
+		    (int64_t)len, prog, captured[0] != '\0' ? captured : NULL,
+		    cause) != 0)
 			goto rollback;
 	} else
 		ctx.session = store_session_add(st, k->name, source, sha,
@@ -250,7 +299,7 @@ ingest_run(struct store *st, const char *path, const uint8_t *buf,
 	}
 	if (store_session_set(st, ctx.session, ctx.program,
 	    ctx.captured) != 0 ||
-	    store_session_summarize(st, ctx.session, k) != 0) {
+	    store_session_summarize(st, ctx.session, k->name) != 0) {
 		*cause = xasprintf("%s: store: session: %s", path,
 		    store_error(st));
 		goto rollback;

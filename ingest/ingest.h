@@ -10,19 +10,21 @@
 
 #include "store/store.h"
 
-/* How a DOS program was laid out in memory (for map relocation). */
-enum ingest_load {
-	INGEST_LOAD_AUTO,	/* guess from the map flavour */
-	INGEST_LOAD_COM,	/* image at PSP:0100, map offsets include 100h */
-	INGEST_LOAD_EXE		/* image at PSP+10h:0000 */
+/*
+ * The options of a kind's reader (--map FILE ...) are the kind's: kind.c
+ * declares which a kind takes, main parses them from that, and a reader
+ * asks for one by name (ingest_option).  This struct names none, so a
+ * new kind's option edits no shared struct.
+ */
+#define INGEST_OPTIONS_MAX	16
+struct ingest_option {
+	const char	*name;
+	const char	*value;
 };
-
 struct ingest_opts {
-	const char	*map;		/* --map FILE, or NULL to look nearby */
-	enum ingest_load load;
-	int		 progress;	/* draw a progress bar on stderr */
-	const char	*program;	/* --program FILE; NULL: look nearby */
-	const char	*listing;	/* --listing FILE; NULL: look nearby */
+	int			 progress;	/* a progress bar on stderr */
+	struct ingest_option	 options[INGEST_OPTIONS_MAX];
+	size_t			 noptions;
 };
 
 /* What a reader gets: the file's bytes and where its rows go. */
@@ -95,6 +97,10 @@ int		 ingest_file(struct store *, const char *,
 int		 ingest_bytes(struct store *, const char *, const uint8_t *,
 		    size_t, const struct ingest_opts *, int64_t *,
 		    const char **, int *, char **);
+void		 ingest_opts_set(struct ingest_opts *, const char *,
+		     const char *);
+const char	*ingest_opts_get(const struct ingest_opts *, const char *);
+const char	*ingest_option(const struct ingest_ctx *, const char *);
 int		 ingest_fail(struct ingest_ctx *, size_t, const char *,
 		    const char *, ...) __attribute__((format(printf, 4, 5)));
 void		 ingest_warn(struct ingest_ctx *, size_t, const char *, ...)

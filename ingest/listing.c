@@ -401,8 +401,8 @@ ingest_listing_attach(struct ingest_ctx *ctx, const struct ingest_image *im)
 	size_t			 len;
 	int			 given, rc = 0;
 
-	given = (ctx->opts != NULL && ctx->opts->listing != NULL);
-	path = given ? xstrdup(ctx->opts->listing) :
+	given = (ingest_option(ctx, "listing") != NULL);
+	path = given ? xstrdup(ingest_option(ctx, "listing")) :
 	    ingest_find_beside(im->path, ".lst");
 	if (path == NULL)
 		return (0);

@@ -1213,8 +1213,9 @@ ingest_map_open(struct ingest_ctx *ctx, struct ingest_map *map, char **path)
 	int		 given, rc;
 
 	memset(map, 0, sizeof *map);
-	given = (ctx->opts != NULL && ctx->opts->map != NULL);
-	*path = given ? xstrdup(ctx->opts->map) : ingest_map_find(ctx->path);
+	given = (ingest_option(ctx, "map") != NULL);
+	*path = given ? xstrdup(ingest_option(ctx, "map")) :
+	    ingest_map_find(ctx->path);
 	if (*path == NULL)
 		return (0);
 	if (ingest_text_read(*path, MAP_MAX_BYTES, &text, &len, &cause) ==
@@ -1273,16 +1274,15 @@ ingest_map_attach(struct ingest_ctx *ctx, uint32_t psp, uint32_t high)
 	size_t			 i, n, outside = 0;
 	uint64_t		 base, end = (uint64_t)high * 16, addr, next;
 	uint64_t		 prev = 0, size;
+	const char		*load;
 	int			 com, rc, sorted = 1;
 
 	if ((rc = ingest_map_open(ctx, &map, &path)) <= 0)
 		return (rc);
 	rc = -1;
 	com = map.com;
-	if (ctx->opts != NULL && ctx->opts->load == INGEST_LOAD_COM)
-		com = 1;
-	else if (ctx->opts != NULL && ctx->opts->load == INGEST_LOAD_EXE)
-		com = 0;
+	if ((load = ingest_option(ctx, "load")) != NULL)
+		com = (strcmp(load, "com") == 0);
 	/* COM: PSP:0000 is the origin (offsets carry the 100h); EXE: PSP+10h. */
 	base = ((uint64_t)psp + (com ? 0 : 0x10)) * 16;
 	n = map.nsyms;

@@ -310,10 +310,10 @@ prf_image(struct ingest_ctx *ctx, const struct store_prf *p)
 
 	if ((rc = ingest_image_open(ctx, p->prog_low_pa, &im)) <= 0) {
 		/* Source lines are placed by the image's bytes. */
-		if (rc == 0 && ctx->opts != NULL && ctx->opts->listing != NULL)
+		if (rc == 0 && ingest_option(ctx, "listing") != NULL)
 			ingest_warn(ctx, 0, "listing ignored: %s: no program"
 			    " image to check it against (--program FILE)",
-			    ctx->opts->listing);
+			    ingest_option(ctx, "listing"));
 		return (rc);
 	}
 	if (im.addr + im.len > end)

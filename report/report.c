@@ -75,6 +75,43 @@ report_format_name(int f)
 	return (f >= 0 && f < REPORT_FORMATS ? report_names[f] : "?");
 }
 
+/* Whether kind k can be exported in format: tables always, others if listed. */
+int
+report_exports(const struct kind *k, int format)
+{
+	if (report_tabular(format))
+		return (1);
+	if (format < 0 || format >= REPORT_FORMATS ||
+	    !(k->formats & KIND_F(format)))
+		return (0);
+	/* A timeline format needs the trace writer that feeds it. */
+	return (!report_traced(format) || k->trace != NULL);
+}
+
+/* The formats kind k exports (every format if k is NULL), joined by sep. */
+char *
+report_formats(const struct kind *k, const char *sep)
+{
+	char	*s = xstrdup(""), *t;
+	size_t	 i;
+	int	 f, any;
+
+	for (f = 0; f < REPORT_FORMATS; f++) {
+		any = 0;
+		if (k != NULL)
+			any = report_exports(k, f);
+		for (i = 0; k == NULL && i < kind_count; i++)
+			any |= report_exports(&kind_table[i], f);
+		if (!any)
+			continue;
+		t = xasprintf("%s%s%s", s, *s != '\0' ? sep : "",
+		    report_format_name(f));
+		free(s);
+		s = t;
+	}
+	return (s);
+}
+
 /*
  * The kind of session ss if it has a report in format, else NULL and a
  * cause naming the session, the kind and what it does export.
@@ -94,8 +131,8 @@ report_kind(const struct store_session *ss, int format, char **cause)
 		    (long long)ss->id, ss->kind);
 		return (NULL);
 	}
-	if (!kind_exports(k, format)) {
-		fmts = kind_formats(k, ", ");
+	if (!report_exports(k, format)) {
+		fmts = report_formats(k, ", ");
 		*cause = xasprintf("session %lld: no %s report for kind %s"
 		    " (it exports %s)", (long long)ss->id,
 		    report_names[format], k->name, fmts);

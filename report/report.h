@@ -64,6 +64,9 @@ int		 report_tabular(int);
 int		 report_traced(int);
 int		 report_profiled(int);
 const char	*report_format_name(int);
+struct kind;
+int		 report_exports(const struct kind *, int);
+char		*report_formats(const struct kind *, const char *);
 int		 report_session(struct store *, int64_t, int, FILE *, char **);
 int		 report_write(struct store *, const struct store_session *,
 		     const void *, int, FILE *, char **);

@@ -9,7 +9,6 @@
 #include <sqlite3.h>
 
 #include "xmalloc.h"
-#include "kind.h"
 #include "store/store.h"
 
 /*
@@ -65,6 +64,32 @@ const char *const store_core_migrations[STORE_SCHEMA_VERSION] = {
 	 * Sessions stored before get theirs at the end of the migration.
 	 */
 	"ALTER TABLE session ADD COLUMN summary TEXT;",
+	/*
+	 * 3 -> 4: session.kind without its CHECK of the kinds' names, which
+	 * made every new kind a rebuild of session: the store checks the
+	 * name against its kinds (store_session_add).  SQLite cannot drop a
+	 * constraint, so the table is made anew, copied, dropped and the
+	 * copy renamed, foreign keys off (store_migrate), so dropping it
+	 * cascades to no child and the children's REFERENCES session name
+	 * the copy once it is renamed; the columns, their order, keys and
+	 * defaults are as before.
+	 */
+	"CREATE TABLE session_4 ("
+	"  id INTEGER PRIMARY KEY,"
+	"  kind TEXT NOT NULL,"
+	"  source TEXT NOT NULL,"
+	"  sha256 TEXT NOT NULL UNIQUE,"
+	"  bytes INTEGER NOT NULL,"
+	"  program TEXT,"
+	"  captured TEXT,"
+	"  ingested TEXT NOT NULL"
+	"   DEFAULT (strftime('%Y-%m-%dT%H:%M:%SZ', 'now')),"
+	"  summary TEXT);"
+	"INSERT INTO session_4 (id, kind, source, sha256, bytes, program,"
+	"  captured, ingested, summary) SELECT id, kind, source, sha256, bytes,"
+	"  program, captured, ingested, summary FROM session;"
+	"DROP TABLE session;"
+	"ALTER TABLE session_4 RENAME TO session;",
 };
 
 static const char *const store_core_purge[] = {
@@ -115,6 +140,10 @@ store_session_find(struct store *st, const char *sha256)
 	return (id);
 }
 
+/*
+ * Add a session of kind, which must be one of the kinds the store was
+ * opened with: session.kind has no CHECK of its own (core migration 4).
+ */
 int64_t
 store_session_add(struct store *st, const char *kind, const char *source,
     const char *sha256, int64_t bytes, const char *program,
@@ -123,6 +152,11 @@ store_session_add(struct store *st, const char *kind, const char *source,
 	sqlite3_stmt	*s;
 	int		 rc;
 
+	if (store_kind_find(st, kind) == NULL) {
+		*cause = xasprintf("%s: adding session: unknown kind '%s'",
+		    store_path(st), kind);
+		return (-1);
+	}
 	if (sqlite3_prepare_v2(store_db(st), "INSERT INTO session(kind,"
 	    " source, sha256, bytes, program, captured) VALUES (?1, ?2, ?3,"
 	    " ?4, ?5, ?6)", -1, &s, NULL) != SQLITE_OK) {
@@ -165,21 +199,27 @@ store_run_each(sqlite3 *db, const char *const *v, size_t n, int64_t id)
 }
 
 /*
- * Make session id, of kind k, new again for a file read anew (its
+ * Make session id, of kind kind, new again for a file read anew (its
  * symbols follow other options): its rows go, by the core's and the
  * kind's purge statements, and the session row gets the file's name and
  * the time of this ingest.  Inside an ingest's transaction, so a failed
  * reading leaves the old rows.
  */
 int
-store_session_reread(struct store *st, const struct kind *k, int64_t id,
+store_session_reread(struct store *st, const char *kind, int64_t id,
     const char *source, int64_t bytes, const char *program,
     const char *captured, char **cause)
 {
-	sqlite3_stmt	*s;
-	sqlite3		*db = store_db(st);
-	int		 rc;
+	const struct store_kind	*k;
+	sqlite3_stmt		*s;
+	sqlite3			*db = store_db(st);
+	int			 rc;
 
+	if ((k = store_kind_find(st, kind)) == NULL) {
+		*cause = xasprintf("%s: unknown kind '%s'", store_path(st),
+		    kind);
+		return (-1);
+	}
 	if (store_run_each(db, store_core_purge, sizeof store_core_purge /
 	    sizeof store_core_purge[0], id) != 0 || store_run_each(db,
 	    k->schema->purge, k->schema->npurge, id) != 0) {
@@ -242,7 +282,7 @@ store_session_set(struct store *st, int64_t id, const char *program,
 int
 store_session_delete(struct store *st, int64_t id, char **cause)
 {
-	const struct kind	*k;
+	const struct store_kind	*k;
 	sqlite3			*db = store_db(st);
 	struct store_session	 ss;
 	int			 changed, rc;
@@ -265,7 +305,7 @@ store_session_delete(struct store *st, int64_t id, char **cause)
 			*cause = xasprintf("no session %lld", (long long)id);
 		goto fail;
 	}
-	k = kind_find(ss.kind);
+	k = store_kind_find(st, ss.kind);
 	store_session_free(&ss);
 	if (store_run_each(db, store_core_purge, sizeof store_core_purge /
 	    sizeof store_core_purge[0], id) != 0 ||
@@ -293,7 +333,7 @@ fail:
 
 /* The kind's summary SQL as an UPDATE of session ?1's summary column. */
 static char *
-store_summary_update(const struct kind *k, const char *where)
+store_summary_update(const struct store_kind *k, const char *where)
 {
 	return (xasprintf("UPDATE session AS s SET summary = coalesce((%s),"
 	    " '') WHERE s.kind = '%s' AND %s", k->schema->summary, k->name,
@@ -301,15 +341,18 @@ store_summary_update(const struct kind *k, const char *where)
 }
 
 /*
- * Make the one-line summary of session id, of kind k: at the end of its
- * ingest, which knows the kind (no read of the session to learn it).
+ * Make the one-line summary of session id, of kind kind: at the end of
+ * its ingest, which knows the kind (no read of the session to learn it).
  */
 int
-store_session_summarize(struct store *st, int64_t id, const struct kind *k)
+store_session_summarize(struct store *st, int64_t id, const char *kind)
 {
-	char	*sql;
-	int	 rc;
+	const struct store_kind	*k;
+	char			*sql;
+	int			 rc;
 
+	if ((k = store_kind_find(st, kind)) == NULL)
+		return (-1);
 	if (k->schema->summary == NULL)
 		return (0);
 	sql = store_summary_update(k, "s.id = ?1");
@@ -323,15 +366,14 @@ store_session_summarize(struct store *st, int64_t id, const struct kind *k)
 int
 store_summaries(struct store *st, char **cause)
 {
-	char	*sql;
-	size_t	 i;
-	int	 rc;
+	const struct store_kind	*k;
+	char			*sql;
+	int			 rc;
 
-	for (i = 0; i < kind_count; i++) {
-		if (kind_table[i].schema->summary == NULL)
+	for (k = store_kinds(st); k->name != NULL; k++) {
+		if (k->schema->summary == NULL)
 			continue;
-		sql = store_summary_update(&kind_table[i],
-		    "s.summary IS NULL");
+		sql = store_summary_update(k, "s.summary IS NULL");
 		rc = store_exec(st, sql, cause);
 		free(sql);
 		if (rc != 0)
@@ -399,12 +441,17 @@ store_bucket_add(struct store *st, int64_t session, uint32_t idx,
 	return (store_row_end(st, r));
 }
 
+#define STORE_SYMBOL_COLUMNS(X) \
+	X(SYM_MODULE, "module") X(SYM_NAME, "name") X(SYM_ADDR, "addr") \
+	X(SYM_SIZE, "size")
+STORE_COLUMNS(store_symbol_columns, STORE_SYMBOL_COLUMNS);
+
 /* A session's symbols, by address (ties in map order). */
 struct store_cursor *
 store_symbols(struct store *st, int64_t session)
 {
-	return (store_cursor_open(st, "SELECT module, name, addr, size FROM"
-	    " symbol WHERE session = ?1 ORDER BY addr, rowid", session));
+	return (store_cursor_select(st, store_symbol_columns,
+	    "FROM symbol WHERE session = ?1 ORDER BY addr, rowid", session));
 }
 
 int
@@ -414,19 +461,31 @@ store_symbol_next(struct store_cursor *c, struct store_symbol *y)
 
 	if ((rc = store_cursor_step(c)) != 1)
 		return (rc);
-	y->module = store_cursor_text(c, 0);
-	y->name = store_cursor_text(c, 1);
-	y->addr = (uint64_t)store_cursor_int(c, 2);
-	y->size = (uint64_t)store_cursor_int(c, 3);
+	y->module = store_cursor_text(c, SYM_MODULE);
+	y->name = store_cursor_text(c, SYM_NAME);
+	y->addr = (uint64_t)store_cursor_int(c, SYM_ADDR);
+	y->size = (uint64_t)store_cursor_int(c, SYM_SIZE);
 	return (1);
 }
+
+#define STORE_BUCKET_COLUMNS(X) \
+	X(BUCKET_IDX, "idx") X(BUCKET_LO, "lo") X(BUCKET_HI, "hi") \
+	X(BUCKET_HITS, "hits")
+STORE_COLUMNS(store_bucket_columns, STORE_BUCKET_COLUMNS);
 
 /* A session's buckets, by index. */
 struct store_cursor *
 store_buckets(struct store *st, int64_t session)
 {
-	return (store_cursor_open(st, "SELECT idx, lo, hi, hits FROM bucket"
-	    " WHERE session = ?1 ORDER BY idx", session));
+	return (store_bucket_cursor(st, "FROM bucket WHERE session = ?1"
+	    " ORDER BY idx", session));
+}
+
+/* Buckets of the query tail (FROM bucket ...), read by store_bucket_next. */
+struct store_cursor *
+store_bucket_cursor(struct store *st, const char *tail, int64_t session)
+{
+	return (store_cursor_select(st, store_bucket_columns, tail, session));
 }
 
 int
@@ -436,10 +495,10 @@ store_bucket_next(struct store_cursor *c, struct store_bucket *b)
 
 	if ((rc = store_cursor_step(c)) != 1)
 		return (rc);
-	b->idx = (uint32_t)store_cursor_int(c, 0);
-	b->lo = (uint64_t)store_cursor_int(c, 1);
-	b->hi = (uint64_t)store_cursor_int(c, 2);
-	b->hits = (uint64_t)store_cursor_int(c, 3);
+	b->idx = (uint32_t)store_cursor_int(c, BUCKET_IDX);
+	b->lo = (uint64_t)store_cursor_int(c, BUCKET_LO);
+	b->hi = (uint64_t)store_cursor_int(c, BUCKET_HI);
+	b->hits = (uint64_t)store_cursor_int(c, BUCKET_HITS);
 	return (1);
 }
 
@@ -451,14 +510,26 @@ store_column_dup(sqlite3_stmt *s, int col)
 	return (t != NULL ? strdup((const char *)t) : NULL);
 }
 
+#define STORE_SESSION_COLUMNS(X) \
+	X(SESSION_ID, "id") X(SESSION_KIND, "kind") \
+	X(SESSION_SOURCE, "source") X(SESSION_SHA256, "sha256") \
+	X(SESSION_BYTES, "bytes") X(SESSION_PROGRAM, "program") \
+	X(SESSION_CAPTURED, "captured") X(SESSION_INGESTED, "ingested") \
+	X(SESSION_WARNINGS, "(SELECT count(*) FROM warning w" \
+	    " WHERE w.session = s.id)") \
+	X(SESSION_SUMMARY, "coalesce(summary, '')")
+STORE_COLUMNS(store_session_columns, STORE_SESSION_COLUMNS);
+
 /* The session columns, the summary made at ingest among them. */
 static char *
 store_session_select(const char *where)
 {
-	return (xasprintf("SELECT id, kind, source, sha256, bytes, program,"
-	    " captured, ingested, (SELECT count(*) FROM warning w"
-	    " WHERE w.session = s.id), coalesce(summary, '') FROM session s"
-	    " %s", where));
+	char	*tail, *sql;
+
+	tail = xasprintf("FROM session s %s", where);
+	sql = store_select_sql(store_session_columns, tail);
+	free(tail);
+	return (sql);
 }
 
 static void
@@ -467,18 +538,18 @@ store_session_fill(sqlite3_stmt *s, struct store_session *ss)
 	const unsigned char	*t;
 
 	memset(ss, 0, sizeof *ss);
-	ss->id = sqlite3_column_int64(s, 0);
-	if ((t = sqlite3_column_text(s, 1)) != NULL)
+	ss->id = sqlite3_column_int64(s, SESSION_ID);
+	if ((t = sqlite3_column_text(s, SESSION_KIND)) != NULL)
 		snprintf(ss->kind, sizeof ss->kind, "%s", t);
-	ss->source = store_column_dup(s, 2);
-	if ((t = sqlite3_column_text(s, 3)) != NULL)
+	ss->source = store_column_dup(s, SESSION_SOURCE);
+	if ((t = sqlite3_column_text(s, SESSION_SHA256)) != NULL)
 		snprintf(ss->sha256, sizeof ss->sha256, "%s", t);
-	ss->bytes = sqlite3_column_int64(s, 4);
-	ss->program = store_column_dup(s, 5);
-	ss->captured = store_column_dup(s, 6);
-	ss->ingested = store_column_dup(s, 7);
-	ss->warnings = sqlite3_column_int(s, 8);
-	ss->summary = store_column_dup(s, 9);
+	ss->bytes = sqlite3_column_int64(s, SESSION_BYTES);
+	ss->program = store_column_dup(s, SESSION_PROGRAM);
+	ss->captured = store_column_dup(s, SESSION_CAPTURED);
+	ss->ingested = store_column_dup(s, SESSION_INGESTED);
+	ss->warnings = sqlite3_column_int(s, SESSION_WARNINGS);
+	ss->summary = store_column_dup(s, SESSION_SUMMARY);
 }
 
 /*

@@ -9,8 +9,10 @@
  */
 #include <stddef.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "xmalloc.h"
 #include "store/store.h"
 
 static const char *const store_heap_migrations[] = {
@@ -424,6 +426,25 @@ store_heap_add(struct store *st, int64_t session, const struct store_heap *h)
 	return (store_row_end(st, r));
 }
 
+#define STORE_HEAP_COLUMNS(X) \
+	X(HEAP_PID, "pid") X(HEAP_PPID, "ppid") X(HEAP_TAKEN, "taken") \
+	X(HEAP_SERIAL, "serial") X(HEAP_TIME_NS, "time_ns") \
+	X(HEAP_STOP_NS, "stop_ns") X(HEAP_SEQ, "seq") \
+	X(HEAP_CONTENTS, "contents") X(HEAP_DEPTH, "depth") \
+	X(HEAP_BLOCKS, "blocks") X(HEAP_BYTES, "bytes") \
+	X(HEAP_REACHABLE_BLOCKS, "reachable_blocks") \
+	X(HEAP_REACHABLE_BYTES, "reachable_bytes") \
+	X(HEAP_POSSIBLE_BLOCKS, "possible_blocks") \
+	X(HEAP_POSSIBLE_BYTES, "possible_bytes") \
+	X(HEAP_DEFINITE_BLOCKS, "definite_blocks") \
+	X(HEAP_DEFINITE_BYTES, "definite_bytes") \
+	X(HEAP_INDIRECT_BLOCKS, "indirect_blocks") \
+	X(HEAP_INDIRECT_BYTES, "indirect_bytes") \
+	X(HEAP_REFS, "coalesce(ref_last - ref_first + 1, 0)") \
+	X(HEAP_ROOTS, "(SELECT count(*) FROM heap_root WHERE session = ?1)") \
+	X(HEAP_STARTED_NS, "started_ns")
+STORE_COLUMNS(store_heap_columns, STORE_HEAP_COLUMNS);
+
 /*
  * The header of heap session; -1 if it has none.  Its pointers are
  * counted from their run of rowids, which store_heap_add made exactly
@@ -435,51 +456,46 @@ store_heap_get(struct store *st, int64_t session, struct store_heap *h)
 	struct store_cursor	*c;
 	int			 rc;
 
-	c = store_cursor_open(st, "SELECT pid, ppid, taken, serial, time_ns,"
-	    " stop_ns, seq, contents, depth, blocks, bytes, reachable_blocks,"
-	    " reachable_bytes, possible_blocks, possible_bytes,"
-	    " definite_blocks, definite_bytes, indirect_blocks,"
-	    " indirect_bytes, coalesce(ref_last - ref_first + 1, 0),"
-	    " (SELECT count(*) FROM heap_root WHERE session = ?1),"
-	    " started_ns FROM heap WHERE session = ?1",
-	    session);
+	c = store_cursor_select(st, store_heap_columns,
+	    "FROM heap WHERE session = ?1", session);
 	if ((rc = store_cursor_step(c)) == 1) {
 		h->version = "1";
-		h->pid = store_cursor_int(c, 0);
-		h->ppid = store_cursor_int(c, 1);
+		h->pid = store_cursor_int(c, HEAP_PID);
+		h->ppid = store_cursor_int(c, HEAP_PPID);
 		h->taken = "other";
-		if (store_cursor_text(c, 2) != NULL) {
+		if (store_cursor_text(c, HEAP_TAKEN) != NULL) {
 			static const char *const names[] = { "exit", "signal",
 			    "every", "socket" };
 			size_t	i;
 
 			for (i = 0; i < 4; i++) {
-				if (strcmp(store_cursor_text(c, 2),
+				if (strcmp(store_cursor_text(c, HEAP_TAKEN),
 				    names[i]) == 0)
 					h->taken = names[i];
 			}
 		}
-		h->serial = store_cursor_int(c, 3);
-		h->time_ns = store_cursor_int(c, 4);
-		h->stop_ns = store_cursor_int(c, 5);
-		h->seq = store_cursor_int(c, 6);
-		h->contents = store_cursor_int(c, 7);
-		h->depth = store_cursor_int(c, 8);
+		h->serial = store_cursor_int(c, HEAP_SERIAL);
+		h->time_ns = store_cursor_int(c, HEAP_TIME_NS);
+		h->stop_ns = store_cursor_int(c, HEAP_STOP_NS);
+		h->seq = store_cursor_int(c, HEAP_SEQ);
+		h->contents = store_cursor_int(c, HEAP_CONTENTS);
+		h->depth = store_cursor_int(c, HEAP_DEPTH);
 		h->cmdline = NULL;
 		h->cwd = NULL;
-		h->blocks = store_cursor_int(c, 9);
-		h->bytes = store_cursor_int(c, 10);
-		h->reachable_blocks = store_cursor_int(c, 11);
-		h->reachable_bytes = store_cursor_int(c, 12);
-		h->possible_blocks = store_cursor_int(c, 13);
-		h->possible_bytes = store_cursor_int(c, 14);
-		h->definite_blocks = store_cursor_int(c, 15);
-		h->definite_bytes = store_cursor_int(c, 16);
-		h->indirect_blocks = store_cursor_int(c, 17);
-		h->indirect_bytes = store_cursor_int(c, 18);
-		h->refs = store_cursor_int(c, 19);
-		h->roots = store_cursor_int(c, 20);
-		h->started_ns = store_cursor_int(c, 21);
+		h->blocks = store_cursor_int(c, HEAP_BLOCKS);
+		h->bytes = store_cursor_int(c, HEAP_BYTES);
+		h->reachable_blocks =
+		    store_cursor_int(c, HEAP_REACHABLE_BLOCKS);
+		h->reachable_bytes = store_cursor_int(c, HEAP_REACHABLE_BYTES);
+		h->possible_blocks = store_cursor_int(c, HEAP_POSSIBLE_BLOCKS);
+		h->possible_bytes = store_cursor_int(c, HEAP_POSSIBLE_BYTES);
+		h->definite_blocks = store_cursor_int(c, HEAP_DEFINITE_BLOCKS);
+		h->definite_bytes = store_cursor_int(c, HEAP_DEFINITE_BYTES);
+		h->indirect_blocks = store_cursor_int(c, HEAP_INDIRECT_BLOCKS);
+		h->indirect_bytes = store_cursor_int(c, HEAP_INDIRECT_BYTES);
+		h->refs = store_cursor_int(c, HEAP_REFS);
+		h->roots = store_cursor_int(c, HEAP_ROOTS);
+		h->started_ns = store_cursor_int(c, HEAP_STARTED_NS);
 	}
 	store_cursor_close(c);
 	return (rc == 1 ? 0 : -1);
@@ -692,13 +708,18 @@ store_heap_dvar_add(struct store *st, int64_t session,
 	return (store_row_end(st, r));
 }
 
+#define STORE_HEAP_DTYPE_COLUMNS(X) \
+	X(DTYPE_IDX, "idx") X(DTYPE_NAME, "name") X(DTYPE_KIND, "kind") \
+	X(DTYPE_MODULE, "module") X(DTYPE_SIZE, "size") \
+	X(DTYPE_TARGET, "coalesce(target, -1)") X(DTYPE_COUNT, "count")
+STORE_COLUMNS(store_heap_dtype_columns, STORE_HEAP_DTYPE_COLUMNS);
+
 /* DWARF types by index: idx, name, kind, module, size, target, count. */
 struct store_cursor *
 store_heap_dtypes(struct store *st, int64_t session)
 {
-	return (store_cursor_open(st, "SELECT idx, name, kind, module, size,"
-	    " coalesce(target, -1), count FROM heap_dtype WHERE session = ?1"
-	    " ORDER BY idx", session));
+	return (store_cursor_select(st, store_heap_dtype_columns,
+	    "FROM heap_dtype WHERE session = ?1 ORDER BY idx", session));
 }
 
 int
@@ -708,23 +729,28 @@ store_heap_dtype_next(struct store_cursor *c, struct store_heap_dtype *t)
 
 	if ((rc = store_cursor_step(c)) != 1)
 		return (rc);
-	t->idx = store_cursor_int(c, 0);
-	t->name = store_cursor_text(c, 1);
-	t->kind = store_cursor_text(c, 2);
-	t->module = store_cursor_int(c, 3);
-	t->size = (uint64_t)store_cursor_int(c, 4);
-	t->target = store_cursor_int(c, 5);
-	t->count = (uint64_t)store_cursor_int(c, 6);
+	t->idx = store_cursor_int(c, DTYPE_IDX);
+	t->name = store_cursor_text(c, DTYPE_NAME);
+	t->kind = store_cursor_text(c, DTYPE_KIND);
+	t->module = store_cursor_int(c, DTYPE_MODULE);
+	t->size = (uint64_t)store_cursor_int(c, DTYPE_SIZE);
+	t->target = store_cursor_int(c, DTYPE_TARGET);
+	t->count = (uint64_t)store_cursor_int(c, DTYPE_COUNT);
 	return (1);
 }
+
+#define STORE_HEAP_DFIELD_COLUMNS(X) \
+	X(DFIELD_TYPE, "type") X(DFIELD_IDX, "idx") X(DFIELD_NAME, "name") \
+	X(DFIELD_OFFSET, "offset") X(DFIELD_DTYPE, "coalesce(dtype, -1)") \
+	X(DFIELD_BASE, "base")
+STORE_COLUMNS(store_heap_dfield_columns, STORE_HEAP_DFIELD_COLUMNS);
 
 /* Members by type, then index (offset order). */
 struct store_cursor *
 store_heap_dfields(struct store *st, int64_t session)
 {
-	return (store_cursor_open(st, "SELECT type, idx, name, offset,"
-	    " coalesce(dtype, -1), base FROM heap_dfield WHERE session = ?1"
-	    " ORDER BY type, idx", session));
+	return (store_cursor_select(st, store_heap_dfield_columns,
+	    "FROM heap_dfield WHERE session = ?1 ORDER BY type, idx", session));
 }
 
 int
@@ -734,22 +760,26 @@ store_heap_dfield_next(struct store_cursor *c, struct store_heap_dfield *f)
 
 	if ((rc = store_cursor_step(c)) != 1)
 		return (rc);
-	f->type = store_cursor_int(c, 0);
-	f->idx = store_cursor_int(c, 1);
-	f->name = store_cursor_text(c, 2);
-	f->offset = (uint64_t)store_cursor_int(c, 3);
-	f->dtype = store_cursor_int(c, 4);
-	f->base = (int)store_cursor_int(c, 5);
+	f->type = store_cursor_int(c, DFIELD_TYPE);
+	f->idx = store_cursor_int(c, DFIELD_IDX);
+	f->name = store_cursor_text(c, DFIELD_NAME);
+	f->offset = (uint64_t)store_cursor_int(c, DFIELD_OFFSET);
+	f->dtype = store_cursor_int(c, DFIELD_DTYPE);
+	f->base = (int)store_cursor_int(c, DFIELD_BASE);
 	return (1);
 }
+
+#define STORE_HEAP_DVAR_COLUMNS(X) \
+	X(DVAR_IDX, "idx") X(DVAR_MODULE, "module") X(DVAR_NAME, "name") \
+	X(DVAR_ADDR, "addr") X(DVAR_DTYPE, "coalesce(dtype, -1)")
+STORE_COLUMNS(store_heap_dvar_columns, STORE_HEAP_DVAR_COLUMNS);
 
 /* Variables by index. */
 struct store_cursor *
 store_heap_dvars(struct store *st, int64_t session)
 {
-	return (store_cursor_open(st, "SELECT idx, module, name, addr,"
-	    " coalesce(dtype, -1) FROM heap_dvar WHERE session = ?1"
-	    " ORDER BY idx", session));
+	return (store_cursor_select(st, store_heap_dvar_columns,
+	    "FROM heap_dvar WHERE session = ?1 ORDER BY idx", session));
 }
 
 int
@@ -759,13 +789,22 @@ store_heap_dvar_next(struct store_cursor *c, struct store_heap_dvar *v)
 
 	if ((rc = store_cursor_step(c)) != 1)
 		return (rc);
-	v->idx = store_cursor_int(c, 0);
-	v->module = store_cursor_int(c, 1);
-	v->name = store_cursor_text(c, 2);
-	v->addr = (uint64_t)store_cursor_int(c, 3);
-	v->dtype = store_cursor_int(c, 4);
+	v->idx = store_cursor_int(c, DVAR_IDX);
+	v->module = store_cursor_int(c, DVAR_MODULE);
+	v->name = store_cursor_text(c, DVAR_NAME);
+	v->addr = (uint64_t)store_cursor_int(c, DVAR_ADDR);
+	v->dtype = store_cursor_int(c, DVAR_DTYPE);
 	return (1);
 }
+
+#define STORE_HEAP_REF_COLUMNS(X) \
+	X(REF_SRC, "src") X(REF_SRC_OFF, "src_off") X(REF_DST, "dst") \
+	X(REF_DST_OFF, "dst_off")
+STORE_COLUMNS(store_heap_ref_columns, STORE_HEAP_REF_COLUMNS);
+
+#define STORE_HEAP_RUN_COLUMNS(X) \
+	X(RUN_FIRST, "ref_first") X(RUN_LAST, "ref_last")
+STORE_COLUMNS(store_heap_run_columns, STORE_HEAP_RUN_COLUMNS);
 
 /*
  * The pointer from byte src_off of block src: 1 with *dst and *dst_off,
@@ -781,28 +820,28 @@ store_heap_ref_at(struct store *st, int64_t session, int64_t src,
 	int64_t			 lo, hi, mid, s, o;
 	int			 rc, found = 0;
 
-	c = store_cursor_open(st, "SELECT ref_first, ref_last FROM heap"
-	    " WHERE session = ?1 AND ref_first IS NOT NULL", session);
+	c = store_cursor_select(st, store_heap_run_columns, "FROM heap WHERE"
+	    " session = ?1 AND ref_first IS NOT NULL", session);
 	if ((rc = store_cursor_step(c)) != 1) {
 		store_cursor_close(c);
 		return (rc < 0 ? -1 : 0);
 	}
-	lo = store_cursor_int(c, 0);
-	hi = store_cursor_int(c, 1) + 1;
+	lo = store_cursor_int(c, RUN_FIRST);
+	hi = store_cursor_int(c, RUN_LAST) + 1;
 	store_cursor_close(c);
 	while (lo < hi && !found) {
 		mid = lo + (hi - lo) / 2;
-		c = store_cursor_open(st, "SELECT src, src_off, dst, dst_off"
-		    " FROM heap_ref WHERE rowid = ?1", mid);
+		c = store_cursor_select(st, store_heap_ref_columns,
+		    "FROM heap_ref WHERE rowid = ?1", mid);
 		if ((rc = store_cursor_step(c)) != 1) {
 			store_cursor_close(c);
 			return (-1);
 		}
-		s = store_cursor_int(c, 0);
-		o = store_cursor_int(c, 1);
+		s = store_cursor_int(c, REF_SRC);
+		o = store_cursor_int(c, REF_SRC_OFF);
 		if (s == src && o == src_off) {
-			*dst = store_cursor_int(c, 2);
-			*dst_off = store_cursor_int(c, 3);
+			*dst = store_cursor_int(c, REF_DST);
+			*dst_off = store_cursor_int(c, REF_DST_OFF);
 			found = 1;
 		} else if (s < src || (s == src && o < src_off))
 			lo = mid + 1;
@@ -887,6 +926,29 @@ store_heap_root_add(struct store *st, int64_t session,
  */
 #define STORE_HEAP_FRAME_MAX	"4096"
 
+#define STORE_HEAP_SITE_COLUMNS(X) \
+	X(SITE_IDX, "s.idx") X(SITE_FUNCTION, "f.function") \
+	X(SITE_MODULE_PATH, "m.path") X(SITE_ALLOCS, "s.allocs") \
+	X(SITE_FREES, "s.frees") X(SITE_BYTES, "s.bytes") \
+	X(SITE_PEAK_BYTES, "s.peak_bytes") X(SITE_LIVE_BYTES, "s.live_bytes") \
+	X(SITE_LIVE_BLOCKS, "s.live_blocks") \
+	X(SITE_COLLECTABLE_BYTES, "s.collectable_bytes") \
+	X(SITE_STACK, "NULL") \
+	X(SITE_COLLECTABLE_BLOCKS, "s.collectable_blocks") \
+	X(SITE_FILE, "f.file") X(SITE_LINE, "coalesce(f.line, 0)")
+STORE_COLUMNS(store_heap_site_columns, STORE_HEAP_SITE_COLUMNS);
+
+/* SITE_STACK when the stacks are asked for. */
+#define STORE_HEAP_SITE_STACK \
+	"coalesce((SELECT group_concat(text, char(10)) FROM" \
+	" (SELECT CASE WHEN substr(g.text, " STORE_HEAP_FRAME_MAX \
+	" + 1, 1) <> '' THEN substr(g.text, 1, " STORE_HEAP_FRAME_MAX \
+	") || '...' ELSE g.text END AS text FROM heap_stack k" \
+	" JOIN heap_frame g" \
+	" ON g.session = k.session AND g.idx = k.frame" \
+	" WHERE k.session = ?1 AND k.idx >= s.first_frame" \
+	" AND k.idx < s.first_frame + s.nframes ORDER BY k.idx)), '')"
+
 /*
  * A session's allocation sites, most live bytes first, at most limit (-1:
  * all), with their first frame's function, module and line; with each
@@ -899,28 +961,24 @@ struct store_cursor *
 store_heap_sites(struct store *st, int64_t session, int64_t limit,
     int stacks)
 {
-	char	sql[1536];
+	const char		*cols[sizeof store_heap_site_columns /
+				    sizeof store_heap_site_columns[0]];
+	struct store_cursor	*c;
+	char			*tail;
 
-	snprintf(sql, sizeof sql, "SELECT s.idx, f.function, m.path, s.allocs,"
-	    " s.frees, s.bytes, s.peak_bytes, s.live_bytes, s.live_blocks,"
-	    " s.collectable_bytes, %s, s.collectable_blocks, f.file,"
-	    " coalesce(f.line, 0) FROM (SELECT * FROM heap_allocsite"
+	memcpy(cols, store_heap_site_columns, sizeof cols);
+	if (stacks)
+		cols[SITE_STACK] = STORE_HEAP_SITE_STACK;
+	tail = xasprintf("FROM (SELECT * FROM heap_allocsite"
 	    " WHERE session = ?1 ORDER BY live_bytes DESC, idx LIMIT %lld) s"
 	    " LEFT JOIN heap_stack k0 ON k0.session = ?1"
 	    " AND k0.idx = s.first_frame AND s.nframes > 0"
 	    " LEFT JOIN heap_frame f ON f.session = ?1 AND f.idx = k0.frame"
 	    " LEFT JOIN heap_module m ON m.session = ?1 AND m.idx = f.module"
-	    " ORDER BY s.live_bytes DESC, s.idx", stacks ?
-	    "coalesce((SELECT group_concat(text, char(10)) FROM"
-	    " (SELECT CASE WHEN substr(g.text, " STORE_HEAP_FRAME_MAX
-	    " + 1, 1) <> '' THEN substr(g.text, 1, " STORE_HEAP_FRAME_MAX
-	    ") || '...' ELSE g.text END AS text FROM heap_stack k"
-	    " JOIN heap_frame g"
-	    " ON g.session = k.session AND g.idx = k.frame"
-	    " WHERE k.session = ?1 AND k.idx >= s.first_frame"
-	    " AND k.idx < s.first_frame + s.nframes ORDER BY k.idx)), '')" :
-	    "NULL", (long long)limit);
-	return (store_cursor_open(st, sql, session));
+	    " ORDER BY s.live_bytes DESC, s.idx", (long long)limit);
+	c = store_cursor_select(st, cols, tail, session);
+	free(tail);
+	return (c);
 }
 
 int
@@ -931,20 +989,22 @@ store_heap_site_next(struct store_cursor *c, struct store_heap_site *s)
 	if ((rc = store_cursor_step(c)) != 1)
 		return (rc);
 	memset(s, 0, sizeof *s);
-	s->idx = store_cursor_int(c, 0);
-	s->function = store_cursor_text(c, 1);
-	s->module_path = store_cursor_text(c, 2);
-	s->allocs = (uint64_t)store_cursor_int(c, 3);
-	s->frees = (uint64_t)store_cursor_int(c, 4);
-	s->bytes = (uint64_t)store_cursor_int(c, 5);
-	s->peak_bytes = (uint64_t)store_cursor_int(c, 6);
-	s->live_bytes = (uint64_t)store_cursor_int(c, 7);
-	s->live_blocks = (uint64_t)store_cursor_int(c, 8);
-	s->collectable_bytes = (uint64_t)store_cursor_int(c, 9);
-	s->stack = store_cursor_text(c, 10);
-	s->collectable_blocks = (uint64_t)store_cursor_int(c, 11);
-	s->file = store_cursor_text(c, 12);
-	s->line = store_cursor_int(c, 13);
+	s->idx = store_cursor_int(c, SITE_IDX);
+	s->function = store_cursor_text(c, SITE_FUNCTION);
+	s->module_path = store_cursor_text(c, SITE_MODULE_PATH);
+	s->allocs = (uint64_t)store_cursor_int(c, SITE_ALLOCS);
+	s->frees = (uint64_t)store_cursor_int(c, SITE_FREES);
+	s->bytes = (uint64_t)store_cursor_int(c, SITE_BYTES);
+	s->peak_bytes = (uint64_t)store_cursor_int(c, SITE_PEAK_BYTES);
+	s->live_bytes = (uint64_t)store_cursor_int(c, SITE_LIVE_BYTES);
+	s->live_blocks = (uint64_t)store_cursor_int(c, SITE_LIVE_BLOCKS);
+	s->collectable_bytes =
+	    (uint64_t)store_cursor_int(c, SITE_COLLECTABLE_BYTES);
+	s->stack = store_cursor_text(c, SITE_STACK);
+	s->collectable_blocks =
+	    (uint64_t)store_cursor_int(c, SITE_COLLECTABLE_BLOCKS);
+	s->file = store_cursor_text(c, SITE_FILE);
+	s->line = store_cursor_int(c, SITE_LINE);
 	return (1);
 }
 
@@ -952,30 +1012,50 @@ store_heap_site_next(struct store_cursor *c, struct store_heap_site *s)
  * The distinct frames by index: idx, text (a line per function, an
  * inlined one's first); the frames of the stacks in order, frame by
  * frame: idx, frame; the sites by index with their run of those:
- * idx, first_frame, nframes.  Read each with store_cursor_int/_text:
+ * idx, first_frame, nframes.  Read each with store_cursor_int/_text
+ * by the names of its columns (store.h):
  * a reader that wants each site's frames without their text made again
  * for every site (heap_site's stack does that).
  */
+static const char *const store_heap_frame_columns[] = {
+	STORE_HEAP_FRAME_COLUMNS(STORE_COLUMN_SQL) NULL
+};
+static const char *const store_heap_stack_columns[] = {
+	STORE_HEAP_STACK_COLUMNS(STORE_COLUMN_SQL) NULL
+};
+static const char *const store_heap_site_run_columns[] = {
+	STORE_HEAP_SITE_RUN_COLUMNS(STORE_COLUMN_SQL) NULL
+};
+
 struct store_cursor *
 store_heap_frames(struct store *st, int64_t session)
 {
-	return (store_cursor_open(st, "SELECT idx, text FROM heap_frame"
-	    " WHERE session = ?1 ORDER BY idx", session));
+	return (store_cursor_select(st, store_heap_frame_columns,
+	    "FROM heap_frame WHERE session = ?1 ORDER BY idx", session));
 }
 
 struct store_cursor *
 store_heap_stacks(struct store *st, int64_t session)
 {
-	return (store_cursor_open(st, "SELECT idx, frame FROM heap_stack"
-	    " WHERE session = ?1 ORDER BY idx", session));
+	return (store_cursor_select(st, store_heap_stack_columns,
+	    "FROM heap_stack WHERE session = ?1 ORDER BY idx", session));
 }
 
 struct store_cursor *
 store_heap_site_runs(struct store *st, int64_t session)
 {
-	return (store_cursor_open(st, "SELECT idx, first_frame, nframes FROM"
-	    " heap_allocsite WHERE session = ?1 ORDER BY idx", session));
+	return (store_cursor_select(st, store_heap_site_run_columns,
+	    "FROM heap_allocsite WHERE session = ?1 ORDER BY idx", session));
 }
+
+#define STORE_HEAP_BLOCK_COLUMNS(X) \
+	X(BLOCK_IDX, "idx") X(BLOCK_ADDR, "addr") X(BLOCK_SIZE, "size") \
+	X(BLOCK_USABLE, "usable") X(BLOCK_SEQ, "seq") \
+	X(BLOCK_SITE, "coalesce(site, -1)") \
+	X(BLOCK_TYPE, "coalesce(type, -1)") \
+	X(BLOCK_REGION, "coalesce(region, -1)") X(BLOCK_TID, "tid") \
+	X(BLOCK_STATE, "state") X(BLOCK_LEAK, "leak")
+STORE_COLUMNS(store_heap_block_columns, STORE_HEAP_BLOCK_COLUMNS);
 
 /*
  * What the heap graph's analyses load once (analyze/heapsnap.c): blocks
@@ -986,10 +1066,8 @@ store_heap_site_runs(struct store *st, int64_t session)
 struct store_cursor *
 store_heap_blocks(struct store *st, int64_t session)
 {
-	return (store_cursor_open(st, "SELECT idx, addr, size, usable, seq,"
-	    " coalesce(site, -1), coalesce(type, -1), coalesce(region, -1),"
-	    " tid, state, leak FROM heap_block WHERE session = ?1"
-	    " ORDER BY idx", session));
+	return (store_cursor_select(st, store_heap_block_columns,
+	    "FROM heap_block WHERE session = ?1 ORDER BY idx", session));
 }
 
 int
@@ -1000,27 +1078,31 @@ store_heap_block_next(struct store_cursor *c, struct store_heap_block *b)
 	if ((rc = store_cursor_step(c)) != 1)
 		return (rc);
 	memset(b, 0, sizeof *b);
-	b->idx = store_cursor_int(c, 0);
-	b->addr = (uint64_t)store_cursor_int(c, 1);
-	b->size = (uint64_t)store_cursor_int(c, 2);
-	b->usable = (uint64_t)store_cursor_int(c, 3);
-	b->seq = (uint64_t)store_cursor_int(c, 4);
-	b->site = store_cursor_int(c, 5);
-	b->type = store_cursor_int(c, 6);
-	b->region = store_cursor_int(c, 7);
-	b->tid = store_cursor_int(c, 8);
-	b->state = store_cursor_text(c, 9);
-	b->leak = store_cursor_text(c, 10);
+	b->idx = store_cursor_int(c, BLOCK_IDX);
+	b->addr = (uint64_t)store_cursor_int(c, BLOCK_ADDR);
+	b->size = (uint64_t)store_cursor_int(c, BLOCK_SIZE);
+	b->usable = (uint64_t)store_cursor_int(c, BLOCK_USABLE);
+	b->seq = (uint64_t)store_cursor_int(c, BLOCK_SEQ);
+	b->site = store_cursor_int(c, BLOCK_SITE);
+	b->type = store_cursor_int(c, BLOCK_TYPE);
+	b->region = store_cursor_int(c, BLOCK_REGION);
+	b->tid = store_cursor_int(c, BLOCK_TID);
+	b->state = store_cursor_text(c, BLOCK_STATE);
+	b->leak = store_cursor_text(c, BLOCK_LEAK);
 	return (1);
 }
+
+#define STORE_HEAP_CONTENTS_COLUMNS(X) \
+	X(CONTENTS_IDX, "idx") X(CONTENTS_CONTENTS, "contents")
+STORE_COLUMNS(store_heap_contents_columns, STORE_HEAP_CONTENTS_COLUMNS);
 
 /* The blocks whose contents were kept, by index. */
 struct store_cursor *
 store_heap_contents(struct store *st, int64_t session)
 {
-	return (store_cursor_open(st, "SELECT idx, contents FROM heap_block"
-	    " WHERE session = ?1 AND contents IS NOT NULL ORDER BY idx",
-	    session));
+	return (store_cursor_select(st, store_heap_contents_columns,
+	    "FROM heap_block WHERE session = ?1 AND contents IS NOT NULL"
+	    " ORDER BY idx", session));
 }
 
 int
@@ -1030,16 +1112,16 @@ store_heap_contents_next(struct store_cursor *c, struct store_heap_block *b)
 
 	if ((rc = store_cursor_step(c)) != 1)
 		return (rc);
-	b->idx = store_cursor_int(c, 0);
-	b->contents = store_cursor_blob(c, 1, &b->ncontents);
+	b->idx = store_cursor_int(c, CONTENTS_IDX);
+	b->contents = store_cursor_blob(c, CONTENTS_CONTENTS, &b->ncontents);
 	return (1);
 }
 
 struct store_cursor *
 store_heap_refs(struct store *st, int64_t session)
 {
-	return (store_cursor_open(st, "SELECT src, src_off, dst, dst_off"
-	    " FROM heap_ref WHERE" STORE_HEAP_REFS " AND session = ?1",
+	return (store_cursor_select(st, store_heap_ref_columns,
+	    "FROM heap_ref WHERE" STORE_HEAP_REFS " AND session = ?1",
 	    session));
 }
 
@@ -1050,23 +1132,29 @@ store_heap_ref_next(struct store_cursor *c, struct store_heap_ref *r)
 
 	if ((rc = store_cursor_step(c)) != 1)
 		return (rc);
-	r->src = store_cursor_int(c, 0);
-	r->src_off = store_cursor_int(c, 1);
-	r->dst = store_cursor_int(c, 2);
-	r->dst_off = store_cursor_int(c, 3);
+	r->src = store_cursor_int(c, REF_SRC);
+	r->src_off = store_cursor_int(c, REF_SRC_OFF);
+	r->dst = store_cursor_int(c, REF_DST);
+	r->dst_off = store_cursor_int(c, REF_DST_OFF);
 	return (1);
 }
+
+#define STORE_HEAP_ROOT_COLUMNS(X) \
+	X(ROOT_IDX, "r.idx") X(ROOT_REGION, "r.region") \
+	X(ROOT_ADDR, "r.addr") X(ROOT_NAME, "r.name") \
+	X(ROOT_NAME_OFF, "r.name_off") X(ROOT_DST, "r.dst") \
+	X(ROOT_DST_OFF, "r.dst_off") X(ROOT_REGION_KIND, "g.kind") \
+	X(ROOT_MODULE, "coalesce(g.module, -1)") \
+	X(ROOT_TID, "coalesce(g.tid, 0)") X(ROOT_REGION_NAME, "g.name")
+STORE_COLUMNS(store_heap_root_columns, STORE_HEAP_ROOT_COLUMNS);
 
 /* Roots with their region's kind, module and thread, by index. */
 struct store_cursor *
 store_heap_roots(struct store *st, int64_t session)
 {
-	return (store_cursor_open(st, "SELECT r.idx, r.region, r.addr, r.name,"
-	    " r.name_off, r.dst, r.dst_off, g.kind, coalesce(g.module, -1),"
-	    " coalesce(g.tid, 0), g.name FROM heap_root r LEFT JOIN"
-	    " heap_region g"
-	    " ON g.session = ?1 AND g.idx = r.region WHERE r.session = ?1"
-	    " ORDER BY r.idx", session));
+	return (store_cursor_select(st, store_heap_root_columns,
+	    "FROM heap_root r LEFT JOIN heap_region g ON g.session = ?1 AND"
+	    " g.idx = r.region WHERE r.session = ?1 ORDER BY r.idx", session));
 }
 
 int
@@ -1077,27 +1165,37 @@ store_heap_root_next(struct store_cursor *c, struct store_heap_root *r)
 	if ((rc = store_cursor_step(c)) != 1)
 		return (rc);
 	memset(r, 0, sizeof *r);
-	r->idx = store_cursor_int(c, 0);
-	r->region = store_cursor_int(c, 1);
-	r->addr = (uint64_t)store_cursor_int(c, 2);
-	r->name = store_cursor_text(c, 3);
-	r->name_off = store_cursor_int(c, 4);
-	r->dst = store_cursor_int(c, 5);
-	r->dst_off = store_cursor_int(c, 6);
-	r->region_kind = store_cursor_text(c, 7);
-	r->module = store_cursor_int(c, 8);
-	r->tid = store_cursor_int(c, 9);
-	r->region_name = store_cursor_text(c, 10);
+	r->idx = store_cursor_int(c, ROOT_IDX);
+	r->region = store_cursor_int(c, ROOT_REGION);
+	r->addr = (uint64_t)store_cursor_int(c, ROOT_ADDR);
+	r->name = store_cursor_text(c, ROOT_NAME);
+	r->name_off = store_cursor_int(c, ROOT_NAME_OFF);
+	r->dst = store_cursor_int(c, ROOT_DST);
+	r->dst_off = store_cursor_int(c, ROOT_DST_OFF);
+	r->region_kind = store_cursor_text(c, ROOT_REGION_KIND);
+	r->module = store_cursor_int(c, ROOT_MODULE);
+	r->tid = store_cursor_int(c, ROOT_TID);
+	r->region_name = store_cursor_text(c, ROOT_REGION_NAME);
 	return (1);
 }
+
+#define STORE_HEAP_TYPE_COLUMNS(X) \
+	X(TYPE_IDX, "idx") X(TYPE_NAME, "name") \
+	X(TYPE_MODULE, "coalesce(module, -1)")
+STORE_COLUMNS(store_heap_type_columns, STORE_HEAP_TYPE_COLUMNS);
 
 /* Types: idx, name, module (-1: none), by index. */
 struct store_cursor *
 store_heap_types(struct store *st, int64_t session)
 {
-	return (store_cursor_open(st, "SELECT idx, name, coalesce(module, -1)"
-	    " FROM heap_type WHERE session = ?1 ORDER BY idx", session));
+	return (store_cursor_select(st, store_heap_type_columns,
+	    "FROM heap_type WHERE session = ?1 ORDER BY idx", session));
 }
+
+#define STORE_HEAP_REGION_COLUMNS(X) \
+	X(REGION_IDX, "idx") X(REGION_KIND, "kind") X(REGION_LO, "lo") \
+	X(REGION_HI, "hi") X(REGION_NAME, "name")
+STORE_COLUMNS(store_heap_region_columns, STORE_HEAP_REGION_COLUMNS);
 
 /*
  * The regions blocks live in (heap, arena, mmap), by address: idx, kind,
@@ -1106,10 +1204,17 @@ store_heap_types(struct store *st, int64_t session)
 struct store_cursor *
 store_heap_regions(struct store *st, int64_t session)
 {
-	return (store_cursor_open(st, "SELECT idx, kind, lo, hi, name FROM"
-	    " heap_region WHERE session = ?1 AND kind IN ('heap', 'arena',"
-	    " 'mmap') ORDER BY lo, idx", session));
+	return (store_cursor_select(st, store_heap_region_columns,
+	    "FROM heap_region WHERE session = ?1 AND kind IN ('heap',"
+	    " 'arena', 'mmap') ORDER BY lo, idx", session));
 }
+
+#define STORE_HEAP_MODULE_COLUMNS(X) \
+	X(MODULE_IDX, "idx") X(MODULE_PATH, "path") \
+	X(MODULE_SONAME, "soname") X(MODULE_MAIN, "main") \
+	X(MODULE_UNLOADED, "unloaded") X(MODULE_CODE_SIZE, "code_size") \
+	X(MODULE_DATA_SIZE, "data_size")
+STORE_COLUMNS(store_heap_module_columns, STORE_HEAP_MODULE_COLUMNS);
 
 /*
  * Modules by index; store_heap_module_next fills idx, path, soname, main,
@@ -1118,9 +1223,8 @@ store_heap_regions(struct store *st, int64_t session)
 struct store_cursor *
 store_heap_modules(struct store *st, int64_t session)
 {
-	return (store_cursor_open(st, "SELECT idx, path, soname, main,"
-	    " unloaded, code_size, data_size FROM heap_module WHERE"
-	    " session = ?1 ORDER BY idx", session));
+	return (store_cursor_select(st, store_heap_module_columns,
+	    "FROM heap_module WHERE session = ?1 ORDER BY idx", session));
 }
 
 int
@@ -1131,23 +1235,27 @@ store_heap_module_next(struct store_cursor *c, struct store_heap_module *m)
 	if ((rc = store_cursor_step(c)) != 1)
 		return (rc);
 	memset(m, 0, sizeof *m);
-	m->idx = store_cursor_int(c, 0);
-	m->path = store_cursor_text(c, 1);
-	m->soname = store_cursor_text(c, 2);
-	m->main = (int)store_cursor_int(c, 3);
-	m->unloaded = (int)store_cursor_int(c, 4);
-	m->code_size = (uint64_t)store_cursor_int(c, 5);
-	m->data_size = (uint64_t)store_cursor_int(c, 6);
+	m->idx = store_cursor_int(c, MODULE_IDX);
+	m->path = store_cursor_text(c, MODULE_PATH);
+	m->soname = store_cursor_text(c, MODULE_SONAME);
+	m->main = (int)store_cursor_int(c, MODULE_MAIN);
+	m->unloaded = (int)store_cursor_int(c, MODULE_UNLOADED);
+	m->code_size = (uint64_t)store_cursor_int(c, MODULE_CODE_SIZE);
+	m->data_size = (uint64_t)store_cursor_int(c, MODULE_DATA_SIZE);
 	return (1);
 }
+
+#define STORE_HEAP_IMPORT_COLUMNS(X) \
+	X(IMPORT_MODULE, "module") X(IMPORT_TARGET, "target")
+STORE_COLUMNS(store_heap_import_columns, STORE_HEAP_IMPORT_COLUMNS);
 
 /* Imports that name a loaded module: module, target. */
 struct store_cursor *
 store_heap_imports(struct store *st, int64_t session)
 {
-	return (store_cursor_open(st, "SELECT module, target FROM heap_import"
-	    " WHERE session = ?1 AND target IS NOT NULL ORDER BY module, idx",
-	    session));
+	return (store_cursor_select(st, store_heap_import_columns,
+	    "FROM heap_import WHERE session = ?1 AND target IS NOT NULL ORDER"
+	    " BY module, idx", session));
 }
 
 int
@@ -1157,9 +1265,9 @@ store_heap_type_next(struct store_cursor *c, struct store_heap_type *t)
 
 	if ((rc = store_cursor_step(c)) != 1)
 		return (rc);
-	t->idx = store_cursor_int(c, 0);
-	t->name = store_cursor_text(c, 1);
-	t->module = store_cursor_int(c, 2);
+	t->idx = store_cursor_int(c, TYPE_IDX);
+	t->name = store_cursor_text(c, TYPE_NAME);
+	t->module = store_cursor_int(c, TYPE_MODULE);
 	return (1);
 }
 
@@ -1170,8 +1278,8 @@ store_heap_import_next(struct store_cursor *c, struct store_heap_import *m)
 
 	if ((rc = store_cursor_step(c)) != 1)
 		return (rc);
-	m->module = store_cursor_int(c, 0);
-	m->target = store_cursor_int(c, 1);
+	m->module = store_cursor_int(c, IMPORT_MODULE);
+	m->target = store_cursor_int(c, IMPORT_TARGET);
 	return (1);
 }
 
@@ -1182,10 +1290,10 @@ store_heap_region_next(struct store_cursor *c, struct store_heap_region *r)
 
 	if ((rc = store_cursor_step(c)) != 1)
 		return (rc);
-	r->idx = store_cursor_int(c, 0);
-	r->kind = store_cursor_text(c, 1);
-	r->lo = (uint64_t)store_cursor_int(c, 2);
-	r->hi = (uint64_t)store_cursor_int(c, 3);
-	r->name = store_cursor_text(c, 4);
+	r->idx = store_cursor_int(c, REGION_IDX);
+	r->kind = store_cursor_text(c, REGION_KIND);
+	r->lo = (uint64_t)store_cursor_int(c, REGION_LO);
+	r->hi = (uint64_t)store_cursor_int(c, REGION_HI);
+	r->name = store_cursor_text(c, REGION_NAME);
 	return (1);
 }

@@ -270,53 +270,76 @@ store_mon_left_out_add(struct store *st, int64_t session, const char *module,
 	return (store_row_end(st, r));
 }
 
+#define STORE_MON_COLUMNS(X) \
+	X(MON_BUILD_ID, "build_id") X(MON_COMMAND, "command") \
+	X(MON_FIRST_RUN, "first_run") X(MON_LAST_RUN, "last_run") \
+	X(MON_RUNS, "runs") X(MON_REAL_NS, "real_ns") X(MON_STATUS, "status") \
+	X(MON_CLOCK, "clock") X(MON_CLOCK_HZ, "clock_hz") X(MON_CPU, "cpu") \
+	X(MON_JUMP_A_PS, "jump_a_ps") X(MON_JUMP_B_PS, "jump_b_ps") \
+	X(MON_JUMP_LO_PS, "jump_lo_ps") X(MON_JUMP_HI_PS, "jump_hi_ps") \
+	X(MON_JUMP_CALLS, "jump_calls") X(MON_TRAP_A_PS, "trap_a_ps") \
+	X(MON_TRAP_B_PS, "trap_b_ps") X(MON_TRAP_LO_PS, "trap_lo_ps") \
+	X(MON_TRAP_HI_PS, "trap_hi_ps") X(MON_TRAP_CALLS, "trap_calls") \
+	X(MON_ERROR, "error")
+STORE_COLUMNS(store_mon_columns, STORE_MON_COLUMNS);
+
 /* The header of a mon session (one row, or none); texts last until close. */
 struct store_cursor *
 store_mon_get(struct store *st, int64_t session)
 {
-	return (store_cursor_open(st, "SELECT build_id, command, first_run,"
-	    " last_run, runs, real_ns, status, clock, clock_hz, cpu,"
-	    " jump_a_ps, jump_b_ps, jump_lo_ps, jump_hi_ps, jump_calls,"
-	    " trap_a_ps, trap_b_ps, trap_lo_ps, trap_hi_ps, trap_calls, error"
-	    " FROM mon WHERE session = ?1", session));
+	return (store_cursor_select(st, store_mon_columns,
+	    "FROM mon WHERE session = ?1", session));
 }
 
 int
 store_mon_next(struct store_cursor *c, struct store_mon *m)
 {
-	int	rc, i;
+	int	rc;
 
 	if ((rc = store_cursor_step(c)) != 1)
 		return (rc);
-	m->build_id = store_cursor_text(c, 0);
-	m->command = store_cursor_text(c, 1);
-	m->first_run = store_cursor_text(c, 2);
-	m->last_run = store_cursor_text(c, 3);
-	m->runs = store_cursor_int(c, 4);
-	m->real_ns = store_cursor_int(c, 5);
-	m->status = store_cursor_text(c, 6);
-	m->clock = store_cursor_text(c, 7);
-	m->clock_hz = store_cursor_int(c, 8);
-	m->cpu = store_cursor_text(c, 9);
-	for (i = 0; i < 2; i++) {
-		m->over_ps[i][0] = store_cursor_int(c, 10 + 5 * i);
-		m->over_ps[i][1] = store_cursor_int(c, 11 + 5 * i);
-		m->over_ps[i][2] = store_cursor_int(c, 12 + 5 * i);
-		m->over_ps[i][3] = store_cursor_int(c, 13 + 5 * i);
-		m->over_calls[i] = store_cursor_int(c, 14 + 5 * i);
-	}
-	m->error = store_cursor_text(c, 20);
+	m->build_id = store_cursor_text(c, MON_BUILD_ID);
+	m->command = store_cursor_text(c, MON_COMMAND);
+	m->first_run = store_cursor_text(c, MON_FIRST_RUN);
+	m->last_run = store_cursor_text(c, MON_LAST_RUN);
+	m->runs = store_cursor_int(c, MON_RUNS);
+	m->real_ns = store_cursor_int(c, MON_REAL_NS);
+	m->status = store_cursor_text(c, MON_STATUS);
+	m->clock = store_cursor_text(c, MON_CLOCK);
+	m->clock_hz = store_cursor_int(c, MON_CLOCK_HZ);
+	m->cpu = store_cursor_text(c, MON_CPU);
+	m->over_ps[0][0] = store_cursor_int(c, MON_JUMP_A_PS);
+	m->over_ps[0][1] = store_cursor_int(c, MON_JUMP_B_PS);
+	m->over_ps[0][2] = store_cursor_int(c, MON_JUMP_LO_PS);
+	m->over_ps[0][3] = store_cursor_int(c, MON_JUMP_HI_PS);
+	m->over_calls[0] = store_cursor_int(c, MON_JUMP_CALLS);
+	m->over_ps[1][0] = store_cursor_int(c, MON_TRAP_A_PS);
+	m->over_ps[1][1] = store_cursor_int(c, MON_TRAP_B_PS);
+	m->over_ps[1][2] = store_cursor_int(c, MON_TRAP_LO_PS);
+	m->over_ps[1][3] = store_cursor_int(c, MON_TRAP_HI_PS);
+	m->over_calls[1] = store_cursor_int(c, MON_TRAP_CALLS);
+	m->error = store_cursor_text(c, MON_ERROR);
 	return (1);
 }
+
+#define STORE_FUNC_COLUMNS(X) \
+	X(FUNC_KEY, "key") X(FUNC_NAME, "name") X(FUNC_MODULE, "module") \
+	X(FUNC_ADDR, "addr") X(FUNC_SIZE, "size") \
+	X(FUNC_TRAP, "how = 'trap'") X(FUNC_CALLS, "calls") \
+	X(FUNC_SELF_NS, "self_ns") X(FUNC_TOTAL_NS, "total_ns") \
+	X(FUNC_SELF_CPU_NS, "self_cpu_ns") \
+	X(FUNC_TOTAL_CPU_NS, "total_cpu_ns") \
+	X(FUNC_SELF_ERR_NS, "self_err_ns") \
+	X(FUNC_TOTAL_ERR_NS, "total_err_ns")
+STORE_COLUMNS(store_func_columns, STORE_FUNC_COLUMNS);
 
 /* A session's functions, most self time first. */
 struct store_cursor *
 store_funcs(struct store *st, int64_t session)
 {
-	return (store_cursor_open(st, "SELECT key, name, module, addr, size,"
-	    " how = 'trap', calls, self_ns, total_ns, self_cpu_ns,"
-	    " total_cpu_ns, self_err_ns, total_err_ns FROM func WHERE"
-	    " session = ?1 ORDER BY self_ns DESC, key", session));
+	return (store_cursor_select(st, store_func_columns,
+	    "FROM func WHERE session = ?1 ORDER BY self_ns DESC, key",
+	    session));
 }
 
 int
@@ -326,29 +349,36 @@ store_func_next(struct store_cursor *c, struct store_func *f)
 
 	if ((rc = store_cursor_step(c)) != 1)
 		return (rc);
-	f->key = store_cursor_text(c, 0);
-	f->name = store_cursor_text(c, 1);
-	f->module = store_cursor_text(c, 2);
-	f->addr = (uint64_t)store_cursor_int(c, 3);
-	f->size = (uint64_t)store_cursor_int(c, 4);
-	f->trap = (int)store_cursor_int(c, 5);
-	f->calls = (uint64_t)store_cursor_int(c, 6);
-	f->self_ns = store_cursor_int(c, 7);
-	f->total_ns = store_cursor_int(c, 8);
-	f->self_cpu_ns = store_cursor_int(c, 9);
-	f->total_cpu_ns = store_cursor_int(c, 10);
-	f->self_err_ns = store_cursor_int(c, 11);
-	f->total_err_ns = store_cursor_int(c, 12);
+	f->key = store_cursor_text(c, FUNC_KEY);
+	f->name = store_cursor_text(c, FUNC_NAME);
+	f->module = store_cursor_text(c, FUNC_MODULE);
+	f->addr = (uint64_t)store_cursor_int(c, FUNC_ADDR);
+	f->size = (uint64_t)store_cursor_int(c, FUNC_SIZE);
+	f->trap = (int)store_cursor_int(c, FUNC_TRAP);
+	f->calls = (uint64_t)store_cursor_int(c, FUNC_CALLS);
+	f->self_ns = store_cursor_int(c, FUNC_SELF_NS);
+	f->total_ns = store_cursor_int(c, FUNC_TOTAL_NS);
+	f->self_cpu_ns = store_cursor_int(c, FUNC_SELF_CPU_NS);
+	f->total_cpu_ns = store_cursor_int(c, FUNC_TOTAL_CPU_NS);
+	f->self_err_ns = store_cursor_int(c, FUNC_SELF_ERR_NS);
+	f->total_err_ns = store_cursor_int(c, FUNC_TOTAL_ERR_NS);
 	return (1);
 }
+
+#define STORE_CALL_COLUMNS(X) \
+	X(CALL_CALLER, "caller") X(CALL_CALLEE, "callee") \
+	X(CALL_CALLS, "calls") X(CALL_TOTAL_NS, "total_ns") \
+	X(CALL_TOTAL_CPU_NS, "total_cpu_ns") \
+	X(CALL_TOTAL_ERR_NS, "total_err_ns")
+STORE_COLUMNS(store_call_columns, STORE_CALL_COLUMNS);
 
 /* A session's call edges, most time first. */
 struct store_cursor *
 store_calls(struct store *st, int64_t session)
 {
-	return (store_cursor_open(st, "SELECT caller, callee, calls,"
-	    " total_ns, total_cpu_ns, total_err_ns FROM call WHERE"
-	    " session = ?1 ORDER BY total_ns DESC, caller, callee", session));
+	return (store_cursor_select(st, store_call_columns,
+	    "FROM call WHERE session = ?1 ORDER BY total_ns DESC, caller,"
+	    " callee", session));
 }
 
 int
@@ -358,23 +388,31 @@ store_call_next(struct store_cursor *c, struct store_call *e)
 
 	if ((rc = store_cursor_step(c)) != 1)
 		return (rc);
-	e->caller = store_cursor_text(c, 0);
-	e->callee = store_cursor_text(c, 1);
-	e->calls = (uint64_t)store_cursor_int(c, 2);
-	e->total_ns = store_cursor_int(c, 3);
-	e->total_cpu_ns = store_cursor_int(c, 4);
-	e->total_err_ns = store_cursor_int(c, 5);
+	e->caller = store_cursor_text(c, CALL_CALLER);
+	e->callee = store_cursor_text(c, CALL_CALLEE);
+	e->calls = (uint64_t)store_cursor_int(c, CALL_CALLS);
+	e->total_ns = store_cursor_int(c, CALL_TOTAL_NS);
+	e->total_cpu_ns = store_cursor_int(c, CALL_TOTAL_CPU_NS);
+	e->total_err_ns = store_cursor_int(c, CALL_TOTAL_ERR_NS);
 	return (1);
 }
+
+#define STORE_CALLPATH_COLUMNS(X) \
+	X(PATH_ID, "id") X(PATH_PARENT, "coalesce(parent, -1)") \
+	X(PATH_FUNC, "func") X(PATH_DEPTH, "depth") X(PATH_CALLS, "calls") \
+	X(PATH_SELF_NS, "self_ns") X(PATH_TOTAL_NS, "total_ns") \
+	X(PATH_SELF_CPU_NS, "self_cpu_ns") \
+	X(PATH_TOTAL_CPU_NS, "total_cpu_ns") \
+	X(PATH_SELF_ERR_NS, "self_err_ns") \
+	X(PATH_TOTAL_ERR_NS, "total_err_ns")
+STORE_COLUMNS(store_callpath_columns, STORE_CALLPATH_COLUMNS);
 
 /* A session's call paths in file (depth-first) order. */
 struct store_cursor *
 store_callpaths(struct store *st, int64_t session)
 {
-	return (store_cursor_open(st, "SELECT id, coalesce(parent, -1), func,"
-	    " depth, calls, self_ns, total_ns, self_cpu_ns, total_cpu_ns,"
-	    " self_err_ns, total_err_ns FROM callpath WHERE session = ?1"
-	    " ORDER BY id", session));
+	return (store_cursor_select(st, store_callpath_columns,
+	    "FROM callpath WHERE session = ?1 ORDER BY id", session));
 }
 
 int
@@ -384,16 +422,16 @@ store_callpath_next(struct store_cursor *c, struct store_callpath *p)
 
 	if ((rc = store_cursor_step(c)) != 1)
 		return (rc);
-	p->id = store_cursor_int(c, 0);
-	p->parent = store_cursor_int(c, 1);
-	p->func = store_cursor_text(c, 2);
-	p->depth = store_cursor_int(c, 3);
-	p->calls = (uint64_t)store_cursor_int(c, 4);
-	p->self_ns = store_cursor_int(c, 5);
-	p->total_ns = store_cursor_int(c, 6);
-	p->self_cpu_ns = store_cursor_int(c, 7);
-	p->total_cpu_ns = store_cursor_int(c, 8);
-	p->self_err_ns = store_cursor_int(c, 9);
-	p->total_err_ns = store_cursor_int(c, 10);
+	p->id = store_cursor_int(c, PATH_ID);
+	p->parent = store_cursor_int(c, PATH_PARENT);
+	p->func = store_cursor_text(c, PATH_FUNC);
+	p->depth = store_cursor_int(c, PATH_DEPTH);
+	p->calls = (uint64_t)store_cursor_int(c, PATH_CALLS);
+	p->self_ns = store_cursor_int(c, PATH_SELF_NS);
+	p->total_ns = store_cursor_int(c, PATH_TOTAL_NS);
+	p->self_cpu_ns = store_cursor_int(c, PATH_SELF_CPU_NS);
+	p->total_cpu_ns = store_cursor_int(c, PATH_TOTAL_CPU_NS);
+	p->self_err_ns = store_cursor_int(c, PATH_SELF_ERR_NS);
+	p->total_err_ns = store_cursor_int(c, PATH_TOTAL_ERR_NS);
 	return (1);
 }

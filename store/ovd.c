@@ -118,6 +118,11 @@ store_ovd_add(struct store *st, int64_t session, const struct store_ovd *o)
 	return (store_row_end(st, r));
 }
 
+#define STORE_OVD_COLUMNS(X) \
+	X(OVD_VERSION, "version") X(OVD_PREFIX_SEG, "prefix_seg") \
+	X(OVD_TRUNCATED, "truncated") X(OVD_WRAPS, "wraps")
+STORE_COLUMNS(store_ovd_columns, STORE_OVD_COLUMNS);
+
 /* The header of OVD session; -1 if it has none. */
 int
 store_ovd_get(struct store *st, int64_t session, struct store_ovd *o)
@@ -125,13 +130,13 @@ store_ovd_get(struct store *st, int64_t session, struct store_ovd *o)
 	struct store_cursor	*c;
 	int			 rc;
 
-	c = store_cursor_open(st, "SELECT version, prefix_seg, truncated,"
-	    " wraps FROM ovd WHERE session = ?1", session);
+	c = store_cursor_select(st, store_ovd_columns,
+	    "FROM ovd WHERE session = ?1", session);
 	if ((rc = store_cursor_step(c)) == 1) {
-		o->version = (int)store_cursor_int(c, 0);
-		o->prefix_seg = (uint16_t)store_cursor_int(c, 1);
-		o->truncated = (int)store_cursor_int(c, 2);
-		o->wraps = store_cursor_int(c, 3);
+		o->version = (int)store_cursor_int(c, OVD_VERSION);
+		o->prefix_seg = (uint16_t)store_cursor_int(c, OVD_PREFIX_SEG);
+		o->truncated = (int)store_cursor_int(c, OVD_TRUNCATED);
+		o->wraps = store_cursor_int(c, OVD_WRAPS);
 	}
 	store_cursor_close(c);
 	return (rc == 1 ? 0 : -1);
@@ -154,13 +159,18 @@ store_ovr_unit_add(struct store *st, int64_t session,
 	return (store_row_end(st, r));
 }
 
+#define STORE_OVR_UNIT_COLUMNS(X) \
+	X(UNIT_STAT_SEG, "stat_seg") X(UNIT_FILE_OFS, "file_ofs") \
+	X(UNIT_CODE_SIZE, "code_size") X(UNIT_FIXUP_SIZE, "fixup_size") \
+	X(UNIT_ENTRY_PTS, "entry_pts") X(UNIT_NAME, "name")
+STORE_COLUMNS(store_ovr_unit_columns, STORE_OVR_UNIT_COLUMNS);
+
 /* A session's units, by static segment. */
 struct store_cursor *
 store_ovr_units(struct store *st, int64_t session)
 {
-	return (store_cursor_open(st, "SELECT stat_seg, file_ofs, code_size,"
-	    " fixup_size, entry_pts, name FROM ovr_unit WHERE session = ?1"
-	    " ORDER BY stat_seg", session));
+	return (store_cursor_select(st, store_ovr_unit_columns,
+	    "FROM ovr_unit WHERE session = ?1 ORDER BY stat_seg", session));
 }
 
 int
@@ -170,12 +180,12 @@ store_ovr_unit_next(struct store_cursor *c, struct store_ovr_unit *u)
 
 	if ((rc = store_cursor_step(c)) != 1)
 		return (rc);
-	u->stat_seg = (uint16_t)store_cursor_int(c, 0);
-	u->file_ofs = (uint32_t)store_cursor_int(c, 1);
-	u->code_size = (uint16_t)store_cursor_int(c, 2);
-	u->fixup_size = (uint16_t)store_cursor_int(c, 3);
-	u->entry_pts = (uint16_t)store_cursor_int(c, 4);
-	u->name = store_cursor_text(c, 5);
+	u->stat_seg = (uint16_t)store_cursor_int(c, UNIT_STAT_SEG);
+	u->file_ofs = (uint32_t)store_cursor_int(c, UNIT_FILE_OFS);
+	u->code_size = (uint16_t)store_cursor_int(c, UNIT_CODE_SIZE);
+	u->fixup_size = (uint16_t)store_cursor_int(c, UNIT_FIXUP_SIZE);
+	u->entry_pts = (uint16_t)store_cursor_int(c, UNIT_ENTRY_PTS);
+	u->name = store_cursor_text(c, UNIT_NAME);
 	return (1);
 }
 
@@ -206,13 +216,19 @@ store_ovr_event_count(struct store *st, int64_t session)
 	    " WHERE session = ?1", session, 0));
 }
 
+#define STORE_OVR_EVENT_COLUMNS(X) \
+	X(EVENT_SEQ, "seq") X(EVENT_TICKS, "ticks") \
+	X(EVENT_REPRIEVE, "kind = 'reprieve'") X(EVENT_OVR_SEG, "ovr_seg") \
+	X(EVENT_OVR_OFS, "ovr_ofs") X(EVENT_HEAP_ORG, "heap_org") \
+	X(EVENT_HEAP_END, "heap_end")
+STORE_COLUMNS(store_ovr_event_columns, STORE_OVR_EVENT_COLUMNS);
+
 /* A session's events in seq order (the primary key's: no sort). */
 struct store_cursor *
 store_ovr_events(struct store *st, int64_t session)
 {
-	return (store_cursor_open(st, "SELECT seq, ticks, kind = 'reprieve',"
-	    " ovr_seg, ovr_ofs, heap_org, heap_end FROM ovr_event WHERE"
-	    " session = ?1 ORDER BY seq", session));
+	return (store_cursor_select(st, store_ovr_event_columns,
+	    "FROM ovr_event WHERE session = ?1 ORDER BY seq", session));
 }
 
 int
@@ -222,13 +238,13 @@ store_ovr_event_next(struct store_cursor *c, struct store_ovr_event *e)
 
 	if ((rc = store_cursor_step(c)) != 1)
 		return (rc);
-	e->seq = store_cursor_int(c, 0);
-	e->ticks = store_cursor_int(c, 1);
-	e->reprieve = (int)store_cursor_int(c, 2);
-	e->ovr_seg = (uint16_t)store_cursor_int(c, 3);
-	e->ovr_ofs = (uint16_t)store_cursor_int(c, 4);
-	e->heap_org = (uint16_t)store_cursor_int(c, 5);
-	e->heap_end = (uint16_t)store_cursor_int(c, 6);
+	e->seq = store_cursor_int(c, EVENT_SEQ);
+	e->ticks = store_cursor_int(c, EVENT_TICKS);
+	e->reprieve = (int)store_cursor_int(c, EVENT_REPRIEVE);
+	e->ovr_seg = (uint16_t)store_cursor_int(c, EVENT_OVR_SEG);
+	e->ovr_ofs = (uint16_t)store_cursor_int(c, EVENT_OVR_OFS);
+	e->heap_org = (uint16_t)store_cursor_int(c, EVENT_HEAP_ORG);
+	e->heap_end = (uint16_t)store_cursor_int(c, EVENT_HEAP_END);
 	return (1);
 }
 
@@ -264,6 +280,12 @@ store_ovr_loaded_range(struct store *st, int64_t session, int64_t *lo,
 	    session, 0);
 }
 
+#define STORE_OVR_LOADED_COLUMNS(X) \
+	X(STAY_ROWID, "rowid") X(STAY_STAT_SEG, "stat_seg") \
+	X(STAY_LOAD_SEG, "load_seg") X(STAY_FIRST_SEQ, "first_seq") \
+	X(STAY_LAST_SEQ, "last_seq")
+STORE_COLUMNS(store_ovr_loaded_columns, STORE_OVR_LOADED_COLUMNS);
+
 /*
  * A session's stays in table order, which is nearly first_seq order (a
  * row is written when the stay ends); ordering them here would make
@@ -273,9 +295,9 @@ store_ovr_loaded_range(struct store *st, int64_t session, int64_t *lo,
 struct store_cursor *
 store_ovr_loaded(struct store *st, int64_t session)
 {
-	return (store_cursor_open(st, "SELECT rowid, stat_seg, load_seg,"
-	    " first_seq, last_seq FROM ovr_loaded WHERE" STORE_OVD_RANGE
-	    " AND session = ?1", session));
+	return (store_cursor_select(st, store_ovr_loaded_columns,
+	    "FROM ovr_loaded WHERE" STORE_OVD_RANGE " AND session = ?1",
+	    session));
 }
 
 int
@@ -285,10 +307,10 @@ store_ovr_loaded_next(struct store_cursor *c, struct store_ovr_loaded *l)
 
 	if ((rc = store_cursor_step(c)) != 1)
 		return (rc);
-	l->rowid = store_cursor_int(c, 0);
-	l->stat_seg = (uint16_t)store_cursor_int(c, 1);
-	l->load_seg = (uint16_t)store_cursor_int(c, 2);
-	l->first_seq = store_cursor_int(c, 3);
-	l->last_seq = store_cursor_int(c, 4);
+	l->rowid = store_cursor_int(c, STAY_ROWID);
+	l->stat_seg = (uint16_t)store_cursor_int(c, STAY_STAT_SEG);
+	l->load_seg = (uint16_t)store_cursor_int(c, STAY_LOAD_SEG);
+	l->first_seq = store_cursor_int(c, STAY_FIRST_SEQ);
+	l->last_seq = store_cursor_int(c, STAY_LAST_SEQ);
 	return (1);
 }

@@ -129,6 +129,18 @@ store_prf_add(struct store *st, int64_t session, const struct store_prf *p)
 	return (store_row_end(st, r));
 }
 
+#define STORE_PRF_COLUMNS(X) \
+	X(PRF_CLOCK_GRAIN, "clock_grain") X(PRF_BUCKET_NUM, "bucket_num") \
+	X(PRF_BUCKET_SIZ, "bucket_siz") X(PRF_PROG_LOW_PA, "prog_low_pa") \
+	X(PRF_PROG_HIGH_PA, "prog_high_pa") X(PRF_DOS_PA, "dos_pa") \
+	X(PRF_HIT_IO, "hit_io") X(PRF_HIT_DOS, "hit_dos") \
+	X(PRF_HIT_HIGH, "hit_high") X(PRF_PV32, "pv32") \
+	X(PRF_SATURATED, "saturated") X(PRF_HIT_TABLE, "hit_table") \
+	X(PRF_HIT_TABLE_FULL, "coalesce(hit_table_full, 0)") \
+	X(PRF_HIT_TABLE_CAPACITY, "coalesce(hit_table_capacity, 0)") \
+	X(PRF_HIT_MISSED, "coalesce(hit_missed, 0)")
+STORE_COLUMNS(store_prf_columns, STORE_PRF_COLUMNS);
+
 /* The header of PRF session; -1 if it has none. */
 int
 store_prf_get(struct store *st, int64_t session, struct store_prf *p)
@@ -137,27 +149,27 @@ store_prf_get(struct store *st, int64_t session, struct store_prf *p)
 	int			 rc;
 
 	memset(p, 0, sizeof *p);
-	c = store_cursor_open(st, "SELECT clock_grain, bucket_num,"
-	    " bucket_siz, prog_low_pa, prog_high_pa, dos_pa, hit_io, hit_dos,"
-	    " hit_high, pv32, saturated, hit_table,"
-	    " coalesce(hit_table_full, 0), coalesce(hit_table_capacity, 0),"
-	    " coalesce(hit_missed, 0) FROM prf WHERE session = ?1", session);
+	c = store_cursor_select(st, store_prf_columns,
+	    "FROM prf WHERE session = ?1", session);
 	if ((rc = store_cursor_step(c)) == 1) {
-		p->clock_grain = (uint32_t)store_cursor_int(c, 0);
-		p->bucket_num = (uint32_t)store_cursor_int(c, 1);
-		p->bucket_siz = (uint32_t)store_cursor_int(c, 2);
-		p->prog_low_pa = (uint32_t)store_cursor_int(c, 3);
-		p->prog_high_pa = (uint32_t)store_cursor_int(c, 4);
-		p->dos_pa = (uint32_t)store_cursor_int(c, 5);
-		p->hit_io = (uint64_t)store_cursor_int(c, 6);
-		p->hit_dos = (uint64_t)store_cursor_int(c, 7);
-		p->hit_high = (uint64_t)store_cursor_int(c, 8);
-		p->pv32 = (int)store_cursor_int(c, 9);
-		p->saturated = (int)store_cursor_int(c, 10);
-		p->hit_table = (int)store_cursor_int(c, 11);
-		p->hit_table_full = (int)store_cursor_int(c, 12);
-		p->hit_table_capacity = (uint32_t)store_cursor_int(c, 13);
-		p->hit_missed = (uint64_t)store_cursor_int(c, 14);
+		p->clock_grain = (uint32_t)store_cursor_int(c, PRF_CLOCK_GRAIN);
+		p->bucket_num = (uint32_t)store_cursor_int(c, PRF_BUCKET_NUM);
+		p->bucket_siz = (uint32_t)store_cursor_int(c, PRF_BUCKET_SIZ);
+		p->prog_low_pa = (uint32_t)store_cursor_int(c, PRF_PROG_LOW_PA);
+		p->prog_high_pa =
+		    (uint32_t)store_cursor_int(c, PRF_PROG_HIGH_PA);
+		p->dos_pa = (uint32_t)store_cursor_int(c, PRF_DOS_PA);
+		p->hit_io = (uint64_t)store_cursor_int(c, PRF_HIT_IO);
+		p->hit_dos = (uint64_t)store_cursor_int(c, PRF_HIT_DOS);
+		p->hit_high = (uint64_t)store_cursor_int(c, PRF_HIT_HIGH);
+		p->pv32 = (int)store_cursor_int(c, PRF_PV32);
+		p->saturated = (int)store_cursor_int(c, PRF_SATURATED);
+		p->hit_table = (int)store_cursor_int(c, PRF_HIT_TABLE);
+		p->hit_table_full =
+		    (int)store_cursor_int(c, PRF_HIT_TABLE_FULL);
+		p->hit_table_capacity =
+		    (uint32_t)store_cursor_int(c, PRF_HIT_TABLE_CAPACITY);
+		p->hit_missed = (uint64_t)store_cursor_int(c, PRF_HIT_MISSED);
 	}
 	store_cursor_close(c);
 	return (rc == 1 ? 0 : -1);
@@ -178,12 +190,17 @@ store_prf_hit_add(struct store *st, int64_t session,
 	return (store_row_end(st, r));
 }
 
+#define STORE_PRF_HIT_COLUMNS(X) \
+	X(HIT_ADDR, "addr") X(HIT_CS, "cs") X(HIT_IP, "ip") \
+	X(HIT_HITS, "hits")
+STORE_COLUMNS(store_prf_hit_columns, STORE_PRF_HIT_COLUMNS);
+
 /* A session's hit table by address (ties by CS), for store_prf_hit_next. */
 struct store_cursor *
 store_prf_hits(struct store *st, int64_t session)
 {
-	return (store_cursor_open(st, "SELECT addr, cs, ip, hits FROM prf_hit"
-	    " WHERE session = ?1 ORDER BY addr, cs", session));
+	return (store_cursor_select(st, store_prf_hit_columns,
+	    "FROM prf_hit WHERE session = ?1 ORDER BY addr, cs", session));
 }
 
 int
@@ -193,10 +210,10 @@ store_prf_hit_next(struct store_cursor *c, struct store_prf_hit *e)
 
 	if ((rc = store_cursor_step(c)) != 1)
 		return (rc);
-	e->addr = (uint64_t)store_cursor_int(c, 0);
-	e->cs = (uint16_t)store_cursor_int(c, 1);
-	e->ip = (uint16_t)store_cursor_int(c, 2);
-	e->hits = (uint64_t)store_cursor_int(c, 3);
+	e->addr = (uint64_t)store_cursor_int(c, HIT_ADDR);
+	e->cs = (uint16_t)store_cursor_int(c, HIT_CS);
+	e->ip = (uint16_t)store_cursor_int(c, HIT_IP);
+	e->hits = (uint64_t)store_cursor_int(c, HIT_HITS);
 	return (1);
 }
 
@@ -214,6 +231,10 @@ store_prf_image_add(struct store *st, int64_t session, uint64_t addr,
 	return (store_row_end(st, r));
 }
 
+#define STORE_PRF_IMAGE_COLUMNS(X) \
+	X(IMAGE_ADDR, "addr") X(IMAGE_BYTES, "bytes")
+STORE_COLUMNS(store_prf_image_columns, STORE_PRF_IMAGE_COLUMNS);
+
 /*
  * A session's image: 1 with *addr, *bytes (to free) and *len, 0 when it
  * has none, -1 on a read error.
@@ -229,11 +250,11 @@ store_prf_image_get(struct store *st, int64_t session, uint64_t *addr,
 	*bytes = NULL;
 	*len = 0;
 	*addr = 0;
-	c = store_cursor_open(st, "SELECT addr, bytes FROM prf_image"
-	    " WHERE session = ?1", session);
+	c = store_cursor_select(st, store_prf_image_columns,
+	    "FROM prf_image WHERE session = ?1", session);
 	if ((rc = store_cursor_step(c)) == 1) {
-		*addr = (uint64_t)store_cursor_int(c, 0);
-		p = store_cursor_blob(c, 1, len);
+		*addr = (uint64_t)store_cursor_int(c, IMAGE_ADDR);
+		p = store_cursor_blob(c, IMAGE_BYTES, len);
 		*bytes = xmalloc(*len + 1);
 		if (*len != 0)
 			memcpy(*bytes, p, *len);
@@ -257,6 +278,10 @@ store_prf_source_add(struct store *st, int64_t session, uint64_t addr,
 	return (store_row_end(st, r));
 }
 
+#define STORE_PRF_SOURCE_COLUMNS(X) \
+	X(SOURCE_ADDR, "addr") X(SOURCE_LINE, "line") X(SOURCE_TEXT, "text")
+STORE_COLUMNS(store_prf_source_columns, STORE_PRF_SOURCE_COLUMNS);
+
 /*
  * A session's listing lines at addresses [lo, hi), by address and then
  * in listing order, for store_prf_source_next.
@@ -267,8 +292,8 @@ store_prf_sources(struct store *st, int64_t session, uint64_t lo,
 {
 	struct store_cursor	*c;
 
-	c = store_cursor_open(st, "SELECT addr, line, text FROM prf_source"
-	    " WHERE session = ?1 AND addr >= ?2 AND addr < ?3"
+	c = store_cursor_select(st, store_prf_source_columns,
+	    "FROM prf_source WHERE session = ?1 AND addr >= ?2 AND addr < ?3"
 	    " ORDER BY addr, line", session);
 	store_cursor_bind(c, 2, (int64_t)lo);
 	store_cursor_bind(c, 3, (int64_t)hi);
@@ -284,9 +309,9 @@ store_prf_source_next(struct store_cursor *c, struct store_prf_source *e)
 
 	if ((rc = store_cursor_step(c)) != 1)
 		return (rc);
-	e->addr = (uint64_t)store_cursor_int(c, 0);
-	e->line = store_cursor_int(c, 1);
-	t = store_cursor_text(c, 2);
+	e->addr = (uint64_t)store_cursor_int(c, SOURCE_ADDR);
+	e->line = store_cursor_int(c, SOURCE_LINE);
+	t = store_cursor_text(c, SOURCE_TEXT);
 	e->text = t != NULL ? t : "";
 	return (1);
 }

@@ -153,6 +153,19 @@ store_prfd_add(struct store *st, int64_t session, const struct store_prfd *d)
 	return (store_row_end(st, r));
 }
 
+#define STORE_PRFD_COLUMNS(X) \
+	X(PRFD_PID, "pid") X(PRFD_WIDTH, "width") X(PRFD_TIMVAL, "timval") \
+	X(PRFD_FLAGS, "flags") X(PRFD_SHIFT, "shift") X(PRFD_IDLE, "idle") \
+	X(PRFD_VM86, "vm86") X(PRFD_KERNEL, "kernel") \
+	X(PRFD_SHRMEM, "shrmem") X(PRFD_UNKNOWN, "unknown") \
+	X(PRFD_NHITBUFS, "nhitbufs") X(PRFD_HITBUFCNT, "hitbufcnt") \
+	X(PRFD_ERRCNT, "errcnt") X(PRFD_R0_TIMVAL, "r0_timval") \
+	X(PRFD_EXTENSION, "extension") X(PRFD_HIT_TABLE, "hit_table") \
+	X(PRFD_PERIOD_NS, "coalesce(period_ns, -1)") \
+	X(PRFD_SAMPLES, "coalesce(samples, -1)") \
+	X(PRFD_NS, "coalesce(ns, -1)") X(PRFD_COMMAND, "command")
+STORE_COLUMNS(store_prfd_columns, STORE_PRFD_COLUMNS);
+
 /* The header of prfd session; -1 if it has none.  command is to free. */
 int
 store_prfd_get(struct store *st, int64_t session, struct store_prfd *d)
@@ -162,32 +175,29 @@ store_prfd_get(struct store *st, int64_t session, struct store_prfd *d)
 	int			 rc;
 
 	memset(d, 0, sizeof *d);
-	c = store_cursor_open(st, "SELECT pid, width, timval, flags, shift,"
-	    " idle, vm86, kernel, shrmem, unknown, nhitbufs, hitbufcnt,"
-	    " errcnt, r0_timval, extension, hit_table, coalesce(period_ns, -1),"
-	    " coalesce(samples, -1), coalesce(ns, -1), command FROM prfd"
-	    " WHERE session = ?1", session);
+	c = store_cursor_select(st, store_prfd_columns,
+	    "FROM prfd WHERE session = ?1", session);
 	if ((rc = store_cursor_step(c)) == 1) {
-		d->pid = (uint32_t)store_cursor_int(c, 0);
-		d->width = (unsigned)store_cursor_int(c, 1);
-		d->timval = (uint16_t)store_cursor_int(c, 2);
-		d->flags = (uint16_t)store_cursor_int(c, 3);
-		d->shift = (uint16_t)store_cursor_int(c, 4);
-		d->idle = (uint64_t)store_cursor_int(c, 5);
-		d->vm86 = (uint64_t)store_cursor_int(c, 6);
-		d->kernel = (uint64_t)store_cursor_int(c, 7);
-		d->shrmem = (uint64_t)store_cursor_int(c, 8);
-		d->unknown = (uint64_t)store_cursor_int(c, 9);
-		d->nhitbufs = (uint64_t)store_cursor_int(c, 10);
-		d->hitbufcnt = (uint64_t)store_cursor_int(c, 11);
-		d->errcnt = (uint8_t)store_cursor_int(c, 12);
-		d->r0_timval = (uint16_t)store_cursor_int(c, 13);
-		d->extension = (int)store_cursor_int(c, 14);
-		d->hit_table = (int)store_cursor_int(c, 15);
-		d->period_ns = store_cursor_int(c, 16);
-		d->samples = store_cursor_int(c, 17);
-		d->ns = store_cursor_int(c, 18);
-		if ((t = store_cursor_text(c, 19)) != NULL)
+		d->pid = (uint32_t)store_cursor_int(c, PRFD_PID);
+		d->width = (unsigned)store_cursor_int(c, PRFD_WIDTH);
+		d->timval = (uint16_t)store_cursor_int(c, PRFD_TIMVAL);
+		d->flags = (uint16_t)store_cursor_int(c, PRFD_FLAGS);
+		d->shift = (uint16_t)store_cursor_int(c, PRFD_SHIFT);
+		d->idle = (uint64_t)store_cursor_int(c, PRFD_IDLE);
+		d->vm86 = (uint64_t)store_cursor_int(c, PRFD_VM86);
+		d->kernel = (uint64_t)store_cursor_int(c, PRFD_KERNEL);
+		d->shrmem = (uint64_t)store_cursor_int(c, PRFD_SHRMEM);
+		d->unknown = (uint64_t)store_cursor_int(c, PRFD_UNKNOWN);
+		d->nhitbufs = (uint64_t)store_cursor_int(c, PRFD_NHITBUFS);
+		d->hitbufcnt = (uint64_t)store_cursor_int(c, PRFD_HITBUFCNT);
+		d->errcnt = (uint8_t)store_cursor_int(c, PRFD_ERRCNT);
+		d->r0_timval = (uint16_t)store_cursor_int(c, PRFD_R0_TIMVAL);
+		d->extension = (int)store_cursor_int(c, PRFD_EXTENSION);
+		d->hit_table = (int)store_cursor_int(c, PRFD_HIT_TABLE);
+		d->period_ns = store_cursor_int(c, PRFD_PERIOD_NS);
+		d->samples = store_cursor_int(c, PRFD_SAMPLES);
+		d->ns = store_cursor_int(c, PRFD_NS);
+		if ((t = store_cursor_text(c, PRFD_COMMAND)) != NULL)
 			d->command = xstrdup(t);
 	}
 	store_cursor_close(c);
@@ -215,13 +225,20 @@ store_prfd_thread_add(struct store *st, int64_t session,
 	return (store_row_end(st, r));
 }
 
+#define STORE_PRFD_THREAD_COLUMNS(X) \
+	X(THREAD_THRDNO, "thrdno") X(THREAD_TID, "coalesce(tid, -1)") \
+	X(THREAD_FLAGS, "flags") X(THREAD_IDLE, "idle") \
+	X(THREAD_VM86, "vm86") X(THREAD_KERNEL, "kernel") \
+	X(THREAD_SHRMEM, "shrmem") X(THREAD_UNKNOWN, "unknown") \
+	X(THREAD_HITBUFCNT, "hitbufcnt") X(THREAD_ERRCNT, "errcnt")
+STORE_COLUMNS(store_prfd_thread_columns, STORE_PRFD_THREAD_COLUMNS);
+
 /* A session's threads by us_thrdno. */
 struct store_cursor *
 store_prfd_threads(struct store *st, int64_t session)
 {
-	return (store_cursor_open(st, "SELECT thrdno, coalesce(tid, -1),"
-	    " flags, idle, vm86, kernel, shrmem, unknown, hitbufcnt, errcnt"
-	    " FROM prfd_thread WHERE session = ?1 ORDER BY thrdno", session));
+	return (store_cursor_select(st, store_prfd_thread_columns,
+	    "FROM prfd_thread WHERE session = ?1 ORDER BY thrdno", session));
 }
 
 int
@@ -231,16 +248,16 @@ store_prfd_thread_next(struct store_cursor *c, struct store_prfd_thread *t)
 
 	if ((rc = store_cursor_step(c)) != 1)
 		return (rc);
-	t->thrdno = (uint32_t)store_cursor_int(c, 0);
-	t->tid = store_cursor_int(c, 1);
-	t->flags = (uint16_t)store_cursor_int(c, 2);
-	t->idle = (uint64_t)store_cursor_int(c, 3);
-	t->vm86 = (uint64_t)store_cursor_int(c, 4);
-	t->kernel = (uint64_t)store_cursor_int(c, 5);
-	t->shrmem = (uint64_t)store_cursor_int(c, 6);
-	t->unknown = (uint64_t)store_cursor_int(c, 7);
-	t->hitbufcnt = (uint64_t)store_cursor_int(c, 8);
-	t->errcnt = (uint8_t)store_cursor_int(c, 9);
+	t->thrdno = (uint32_t)store_cursor_int(c, THREAD_THRDNO);
+	t->tid = store_cursor_int(c, THREAD_TID);
+	t->flags = (uint16_t)store_cursor_int(c, THREAD_FLAGS);
+	t->idle = (uint64_t)store_cursor_int(c, THREAD_IDLE);
+	t->vm86 = (uint64_t)store_cursor_int(c, THREAD_VM86);
+	t->kernel = (uint64_t)store_cursor_int(c, THREAD_KERNEL);
+	t->shrmem = (uint64_t)store_cursor_int(c, THREAD_SHRMEM);
+	t->unknown = (uint64_t)store_cursor_int(c, THREAD_UNKNOWN);
+	t->hitbufcnt = (uint64_t)store_cursor_int(c, THREAD_HITBUFCNT);
+	t->errcnt = (uint8_t)store_cursor_int(c, THREAD_ERRCNT);
 	return (1);
 }
 
@@ -271,13 +288,20 @@ store_prfd_slot_add(struct store *st, int64_t session,
 	return (store_row_end(st, r));
 }
 
+#define STORE_PRFD_SLOT_COLUMNS(X) \
+	X(SLOT_IDX, "idx") X(SLOT_VADDR, "vaddr") X(SLOT_SIZE, "size") \
+	X(SLOT_FLAGS, "flags") X(SLOT_CNT, "cnt") \
+	X(SLOT_BUCKET_FIRST, "coalesce(bucket_first, -1)") \
+	X(SLOT_NBUCKETS, "nbuckets") X(SLOT_MODULE, "module") \
+	X(SLOT_BUILD_ID, "build_id") X(SLOT_SYMBOLS, "symbols")
+STORE_COLUMNS(store_prfd_slot_columns, STORE_PRFD_SLOT_COLUMNS);
+
 /* A session's slots in the dump's order. */
 struct store_cursor *
 store_prfd_slots(struct store *st, int64_t session)
 {
-	return (store_cursor_open(st, "SELECT idx, vaddr, size, flags, cnt,"
-	    " coalesce(bucket_first, -1), nbuckets, module, build_id, symbols"
-	    " FROM prfd_slot WHERE session = ?1 ORDER BY idx", session));
+	return (store_cursor_select(st, store_prfd_slot_columns,
+	    "FROM prfd_slot WHERE session = ?1 ORDER BY idx", session));
 }
 
 /* The next slot; module and build_id are xstrdup'd (or NULL). */
@@ -289,18 +313,18 @@ store_prfd_slot_next(struct store_cursor *c, struct store_prfd_slot *s)
 
 	if ((rc = store_cursor_step(c)) != 1)
 		return (rc);
-	s->idx = store_cursor_int(c, 0);
-	s->vaddr = (uint64_t)store_cursor_int(c, 1);
-	s->size = (uint64_t)store_cursor_int(c, 2);
-	s->flags = (uint64_t)store_cursor_int(c, 3);
-	s->cnt = (uint64_t)store_cursor_int(c, 4);
-	s->bucket_first = store_cursor_int(c, 5);
-	s->nbuckets = store_cursor_int(c, 6);
-	t = store_cursor_text(c, 7);
+	s->idx = store_cursor_int(c, SLOT_IDX);
+	s->vaddr = (uint64_t)store_cursor_int(c, SLOT_VADDR);
+	s->size = (uint64_t)store_cursor_int(c, SLOT_SIZE);
+	s->flags = (uint64_t)store_cursor_int(c, SLOT_FLAGS);
+	s->cnt = (uint64_t)store_cursor_int(c, SLOT_CNT);
+	s->bucket_first = store_cursor_int(c, SLOT_BUCKET_FIRST);
+	s->nbuckets = store_cursor_int(c, SLOT_NBUCKETS);
+	t = store_cursor_text(c, SLOT_MODULE);
 	s->module = t != NULL ? xstrdup(t) : NULL;
-	t = store_cursor_text(c, 8);
+	t = store_cursor_text(c, SLOT_BUILD_ID);
 	s->build_id = t != NULL ? xstrdup(t) : NULL;
-	s->symbols = store_cursor_int(c, 9);
+	s->symbols = store_cursor_int(c, SLOT_SYMBOLS);
 	return (1);
 }
 
@@ -328,20 +352,23 @@ store_prfd_buckets(struct store *st, int64_t session, int64_t first,
 {
 	struct store_cursor	*c;
 
-	c = store_cursor_open(st, "SELECT idx, lo, hi, hits FROM bucket"
-	    " WHERE session = ?1 AND idx >= ?2 AND idx < ?3 ORDER BY idx",
-	    session);
+	c = store_bucket_cursor(st, "FROM bucket WHERE session = ?1"
+	    " AND idx >= ?2 AND idx < ?3 ORDER BY idx", session);
 	store_cursor_bind(c, 2, first);
 	store_cursor_bind(c, 3, first + n);
 	return (c);
 }
 
+#define STORE_PRFD_HIT_COLUMNS(X) \
+	X(HIT_ADDR, "addr") X(HIT_HITS, "hits")
+STORE_COLUMNS(store_prfd_hit_columns, STORE_PRFD_HIT_COLUMNS);
+
 /* A session's hit table by address. */
 struct store_cursor *
 store_prfd_hits(struct store *st, int64_t session)
 {
-	return (store_cursor_open(st, "SELECT addr, hits FROM prfd_hit"
-	    " WHERE session = ?1 ORDER BY addr", session));
+	return (store_cursor_select(st, store_prfd_hit_columns,
+	    "FROM prfd_hit WHERE session = ?1 ORDER BY addr", session));
 }
 
 int
@@ -351,7 +378,7 @@ store_prfd_hit_next(struct store_cursor *c, uint64_t *addr, uint64_t *hits)
 
 	if ((rc = store_cursor_step(c)) != 1)
 		return (rc);
-	*addr = (uint64_t)store_cursor_int(c, 0);
-	*hits = (uint64_t)store_cursor_int(c, 1);
+	*addr = (uint64_t)store_cursor_int(c, HIT_ADDR);
+	*hits = (uint64_t)store_cursor_int(c, HIT_HITS);
 	return (1);
 }

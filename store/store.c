@@ -16,7 +16,6 @@
 #include <sqlite3.h>
 
 #include "xmalloc.h"
-#include "kind.h"
 #include "store/store.h"
 
 /*
@@ -71,6 +70,8 @@ struct store {
 	sqlite3			*db;
 	char			*path;
 	int			 flags;		/* STORE_READONLY ... */
+	const struct store_kind	*kinds;		/* the caller's, NULL-ended */
+	size_t			 nkinds;
 	int			 user_writes;	/* store_query_writes */
 	int			 ingesting;	/* in store_begin: no FKs */
 	struct store_batch	*batch;		/* in first-use order */
@@ -85,6 +86,9 @@ struct store_cursor {
 	struct store	*st;
 	sqlite3_stmt	*s;
 };
+
+/* A store opened with no kinds (NULL) has the core's tables alone. */
+static const struct store_kind	store_no_kinds[] = { { NULL, NULL } };
 
 /* The core: every kind's tables build on these (core.c). */
 extern const char *const	store_core_migrations[STORE_SCHEMA_VERSION];
@@ -163,16 +167,15 @@ store_kind_versions(struct store *st, int core, int64_t *v)
 	size_t		 i;
 	int		 rc = 0;
 
-	for (i = 0; i < kind_count; i++)
+	for (i = 0; i < st->nkinds; i++)
 		v[i] = 0;
 	if (core < 2)
 		return (0);
 	if (sqlite3_prepare_v2(st->db, "SELECT version FROM kind_schema"
 	    " WHERE kind = ?1", -1, &s, NULL) != SQLITE_OK)
 		return (-1);
-	for (i = 0; i < kind_count && rc == 0; i++) {
-		sqlite3_bind_text(s, 1, kind_table[i].name, -1,
-		    SQLITE_STATIC);
+	for (i = 0; i < st->nkinds && rc == 0; i++) {
+		sqlite3_bind_text(s, 1, st->kinds[i].name, -1, SQLITE_STATIC);
 		if (sqlite3_step(s) == SQLITE_ROW)
 			v[i] = sqlite3_column_int64(s, 0);
 		if (sqlite3_reset(s) != SQLITE_OK)
@@ -208,12 +211,12 @@ store_outdated(struct store *st, int *core, int64_t *kv, char **cause)
 		store_cause(st, cause, "reading kind_schema");
 		return (-1);
 	}
-	for (i = 0; i < kind_count; i++) {
-		sc = kind_table[i].schema;
+	for (i = 0; i < st->nkinds; i++) {
+		sc = st->kinds[i].schema;
 		if (kv[i] > (int64_t)sc->nmigrations) {
 			*cause = xasprintf("%s: the %s tables are at version"
 			    " %lld, newer than this profview understands"
-			    " (%zu)", st->path, kind_table[i].name,
+			    " (%zu)", st->path, st->kinds[i].name,
 			    (long long)kv[i],
 			    sc->nmigrations);
 			return (-1);
@@ -223,6 +226,26 @@ store_outdated(struct store *st, int *core, int64_t *kv, char **cause)
 	return (old || *core < STORE_SCHEMA_VERSION);
 }
 
+/* The kind called name among those the store was opened with, or NULL. */
+const struct store_kind *
+store_kind_find(struct store *st, const char *name)
+{
+	size_t	i;
+
+	for (i = 0; i < st->nkinds; i++) {
+		if (strcmp(st->kinds[i].name, name) == 0)
+			return (&st->kinds[i]);
+	}
+	return (NULL);
+}
+
+/* The kinds the store was opened with, ended by a NULL name. */
+const struct store_kind *
+store_kinds(struct store *st)
+{
+	return (st->kinds);
+}
+
 /* store_outdated without the versions. */
 static int
 store_stale(struct store *st, char **cause)
@@ -230,7 +253,7 @@ store_stale(struct store *st, char **cause)
 	int64_t	*kv;
 	int	 core, rc;
 
-	kv = xcalloc(kind_count + 1, sizeof *kv);
+	kv = xcalloc(st->nkinds + 1, sizeof *kv);
 	rc = store_outdated(st, &core, kv, cause);
 	free(kv);
 	return (rc);
@@ -238,8 +261,8 @@ store_stale(struct store *st, char **cause)
 
 /* Run a kind's migrations from version from on, and record where it is. */
 static int
-store_migrate_kind(struct store *st, const struct kind *k, int64_t from,
-    char **cause)
+store_migrate_kind(struct store *st, const struct store_kind *k,
+    int64_t from, char **cause)
 {
 	const struct store_schema	*sc = k->schema;
 	sqlite3_stmt			*s;
@@ -277,46 +300,65 @@ store_migrate(struct store *st, char **cause)
 {
 	int64_t	*kv;
 	size_t	 i;
-	int	 core, rc;
+	int	 core, rc, fkoff;
 	char	*sql;
 
-	kv = xcalloc(kind_count + 1, sizeof *kv);
+	kv = xcalloc(st->nkinds + 1, sizeof *kv);
 	if ((rc = store_outdated(st, &core, kv, cause)) <= 0) {
 		free(kv);
 		return (rc);
 	}
-	if (store_exec(st, "BEGIN IMMEDIATE", cause) != 0) {
+	/*
+	 * A core migration may rebuild a table others reference (4 makes
+	 * session anew): with foreign keys on, dropping the old one would
+	 * delete every child row.  So the core migrates with them off (the
+	 * pragma is a no-op inside a transaction, hence before BEGIN;
+	 * commit and rollback turn them on) and the keys are checked before
+	 * the commit instead.
+	 */
+	fkoff = core < STORE_SCHEMA_VERSION;
+	if ((fkoff && store_exec(st, "PRAGMA foreign_keys = OFF", cause) !=
+	    0) || store_exec(st, "BEGIN IMMEDIATE", cause) != 0) {
+		store_exec(st, "PRAGMA foreign_keys = ON", NULL);
 		free(kv);
 		return (-1);
 	}
 	/* Another process may have migrated it while we waited. */
 	if ((rc = store_outdated(st, &core, kv, cause)) <= 0) {
 		store_rollback(st);
-		free(kv);
-		return (rc);
+		goto done;
 	}
 	for (; core < STORE_SCHEMA_VERSION; core++) {
 		if (store_exec(st, store_core_migrations[core], cause) != 0)
 			goto fail;
 	}
-	for (i = 0; i < kind_count; i++) {
-		if (kv[i] < (int64_t)kind_table[i].schema->nmigrations &&
-		    store_migrate_kind(st, &kind_table[i], kv[i], cause) != 0)
+	for (i = 0; i < st->nkinds; i++) {
+		if (kv[i] < (int64_t)st->kinds[i].schema->nmigrations &&
+		    store_migrate_kind(st, &st->kinds[i], kv[i], cause) != 0)
 			goto fail;
 	}
 	if (store_summaries(st, cause) != 0)
 		goto fail;
+	if (fkoff && store_int_query(st, "SELECT count(*) FROM"
+	    " pragma_foreign_key_check", 0, -1) != 0) {
+		*cause = xasprintf("%s: migrating left rows whose parent is"
+		    " gone", st->path);
+		goto fail;
+	}
 	sql = xasprintf("PRAGMA user_version = %d", STORE_SCHEMA_VERSION);
 	rc = store_exec(st, sql, cause);
 	free(sql);
 	if (rc != 0)
 		goto fail;
-	free(kv);
-	return (store_commit(st, cause));
+	if ((rc = store_commit(st, cause)) == 0)
+		goto done;
 fail:
 	store_rollback(st);
+	rc = -1;
+done:
+	store_exec(st, "PRAGMA foreign_keys = ON", NULL);
 	free(kv);
-	return (-1);
+	return (rc);
 }
 
 /*
@@ -422,9 +464,16 @@ store_disconnect(struct store *st)
  * makes a store where there is none.  A read-only open takes no lock
  * (readers never wait for a writer: WAL), and a store that needs
  * migrating is migrated by a writing connection first.
+ *
+ * kinds are the kinds whose tables it holds, passed by the caller rather
+ * than registered once in a global: as tmux hands options_default the
+ * table entry instead of options.c finding it, a connection opened on a
+ * thread, a test with a kind of its own, and the program open exactly
+ * what they pass, and nothing in store/ knows the kind table.
  */
 struct store *
-store_open(const char *path, int flags, char **cause)
+store_open(const char *path, int flags, const struct store_kind *kinds,
+    char **cause)
 {
 	struct store	*st;
 	struct stat	 sb;
@@ -438,6 +487,11 @@ store_open(const char *path, int flags, char **cause)
 		return (NULL);
 	}
 	st->flags = flags;
+	if (kinds == NULL)
+		kinds = store_no_kinds;
+	st->kinds = kinds;
+	while (kinds[st->nkinds].name != NULL)
+		st->nkinds++;
 	memory = (strcmp(path, ":memory:") == 0);
 	if (memory)
 		flags &= ~(STORE_READONLY | STORE_NOCREATE);
@@ -1006,6 +1060,46 @@ store_cursor_open(struct store *st, const char *sql, int64_t session)
 	c = xcalloc(1, sizeof *c);
 	c->st = st;
 	c->s = s;
+	return (c);
+}
+
+/* "SELECT a, b, c tail" from the NULL-ended column list cols. */
+char *
+store_select_sql(const char *const *cols, const char *tail)
+{
+	char	*sql, *p;
+	size_t	 i, len = sizeof "SELECT " + strlen(tail) + 1;
+
+	for (i = 0; cols[i] != NULL; i++)
+		len += strlen(cols[i]) + 2;
+	p = sql = xmalloc(len);
+	p = stpcpy(p, "SELECT ");
+	for (i = 0; cols[i] != NULL; i++) {
+		if (i != 0)
+			p = stpcpy(p, ", ");
+		p = stpcpy(p, cols[i]);
+	}
+	*p++ = ' ';
+	stpcpy(p, tail);
+	return (sql);
+}
+
+/*
+ * A read query of the columns cols (a STORE_COLUMNS list, read back by
+ * its enum) and tail, the rest of the statement, with ?1 bound to
+ * session; NULL on error (store_error).  The text is made once an open,
+ * the columns are read by position: no lookup a row.
+ */
+struct store_cursor *
+store_cursor_select(struct store *st, const char *const *cols,
+    const char *tail, int64_t session)
+{
+	struct store_cursor	*c;
+	char			*sql;
+
+	sql = store_select_sql(cols, tail);
+	c = store_cursor_open(st, sql, session);
+	free(sql);
 	return (c);
 }
 

@@ -5,7 +5,10 @@
  * driven by table descriptors, and read cursors.  core.c has the tables
  * every kind shares (session, warning, symbol, counter, bucket); each
  * kind's own tables, their DDL, migrations and statements are in
- * store/KIND.c, described by a store_schema that kind.c lists.
+ * store/KIND.c, described by a store_schema.  The store never looks up
+ * which kinds there are: whoever opens it passes them (the program its
+ * table of kinds), so store/ builds and is tested without any reader,
+ * analysis or report (tests/unit/store_deps.sh, check_store_core).
  *
  * Table and column names are a public interface (users type :sql queries
  * against them, profview-formats.5 documents them): change them only with
@@ -20,7 +23,7 @@
 struct sqlite3;
 
 /* The core tables' version, in PRAGMA user_version (core.c). */
-#define STORE_SCHEMA_VERSION	3
+#define STORE_SCHEMA_VERSION	4
 
 #define STORE_READONLY	0x1	/* open the file read-only, never create it */
 #define STORE_NOCREATE	0x2	/* open it read-write, never create it */
@@ -45,6 +48,18 @@ struct store_schema {
 	const char *const	 *purge;
 	size_t			  npurge;
 };
+
+/*
+ * A kind as the store knows it: its name (session.kind, kind_schema.kind)
+ * and its schema.  store_open takes an array of these ended by a NULL
+ * name, as tmux's tables end, and keeps the pointer: it must outlive the
+ * store.
+ */
+struct store_kind {
+	const char			*name;
+	const struct store_schema	*schema;
+};
+
 extern const struct store_schema	store_prf_schema;
 extern const struct store_schema	store_ovd_schema;
 extern const struct store_schema	store_heap_schema;
@@ -60,6 +75,10 @@ struct store_table {
 	const char	*columns;	/* the rest, "idx, lo, hi, hits" */
 	const char	*verb;		/* NULL: "INSERT" */
 };
+
+/* A read query's column list makes its enum and its SQL (see below). */
+#define STORE_COLUMN_ENUM(name, sql)	name,
+#define STORE_COLUMN_SQL(name, sql)	sql,
 
 /* One row of the session table. */
 struct store_session {
@@ -215,7 +234,8 @@ struct store_callpath {
 
 /* The engine (store.c). */
 char		*store_default_path(void);
-struct store	*store_open(const char *, int, char **);
+struct store	*store_open(const char *, int, const struct store_kind *,
+		     char **);
 void		 store_close(struct store *);
 struct sqlite3	*store_db(struct store *);
 const char	*store_path(struct store *);
@@ -251,18 +271,17 @@ struct store_cursor;
 void		 store_cursor_close(struct store_cursor *);
 
 /* The tables every kind shares (core.c). */
-struct kind;
 int64_t		 store_session_find(struct store *, const char *);
 int64_t		 store_session_add(struct store *, const char *, const char *,
 		     const char *, int64_t, const char *, const char *, char **);
 int		 store_session_set(struct store *, int64_t, const char *,
 		     const char *);
-int		 store_session_reread(struct store *, const struct kind *,
+int		 store_session_reread(struct store *, const char *,
 		     int64_t, const char *, int64_t, const char *,
 		     const char *, char **);
 int		 store_session_delete(struct store *, int64_t, char **);
 int		 store_session_summarize(struct store *, int64_t,
-		     const struct kind *);
+		     const char *);
 int		 store_session_get(struct store *, int64_t,
 		     struct store_session *);
 int		 store_sessions(struct store *, struct store_session **,
@@ -492,6 +511,18 @@ struct store_cursor *store_heap_sites(struct store *, int64_t, int64_t,
 		     int);
 int		 store_heap_site_next(struct store_cursor *,
 		     struct store_heap_site *);
+/* The columns of store_heap_frames, _stacks and _site_runs, by name. */
+#define STORE_HEAP_FRAME_COLUMNS(X)					\
+	X(STORE_HEAP_FRAME_IDX, "idx") X(STORE_HEAP_FRAME_TEXT, "text")
+#define STORE_HEAP_STACK_COLUMNS(X)					\
+	X(STORE_HEAP_STACK_IDX, "idx") X(STORE_HEAP_STACK_FRAME, "frame")
+#define STORE_HEAP_SITE_RUN_COLUMNS(X)					\
+	X(STORE_HEAP_RUN_IDX, "idx")					\
+	X(STORE_HEAP_RUN_FIRST_FRAME, "first_frame")			\
+	X(STORE_HEAP_RUN_NFRAMES, "nframes")
+enum { STORE_HEAP_FRAME_COLUMNS(STORE_COLUMN_ENUM) };
+enum { STORE_HEAP_STACK_COLUMNS(STORE_COLUMN_ENUM) };
+enum { STORE_HEAP_SITE_RUN_COLUMNS(STORE_COLUMN_ENUM) };
 struct store_cursor *store_heap_frames(struct store *, int64_t);
 struct store_cursor *store_heap_stacks(struct store *, int64_t);
 struct store_cursor *store_heap_site_runs(struct store *, int64_t);
@@ -646,6 +677,25 @@ void		 store_query_close(struct store_query *);
 /*
  * Below: the interface between the files of store/, not for callers.
  */
+
+/*
+ * A read query's columns are named as a written table's are by its
+ * store_table: one list, X(NAME, "SQL expression") per column, makes
+ * both the enum a _next function reads them by and the column list
+ * store_cursor_select selects, so the two cannot disagree:
+ *
+ *	#define SYMBOL_COLUMNS(X) X(SYM_NAME, "name") X(SYM_ADDR, "addr")
+ *	STORE_COLUMNS(store_symbol_columns, SYMBOL_COLUMNS);
+ *	...store_cursor_int(c, SYM_ADDR)
+ */
+#define STORE_COLUMNS(var, list)					\
+	enum { list(STORE_COLUMN_ENUM) };				\
+	static const char *const var[] = { list(STORE_COLUMN_SQL) NULL }
+char		*store_select_sql(const char *const *, const char *);
+struct store_cursor *store_bucket_cursor(struct store *, const char *,
+		     int64_t);
+struct store_cursor *store_cursor_select(struct store *,
+		     const char *const *, const char *, int64_t);
 struct store_cursor *store_cursor_open(struct store *, const char *,
 		     int64_t);
 void		 store_cursor_bind(struct store_cursor *, int, int64_t);
@@ -657,6 +707,8 @@ int		 store_cursor_null(struct store_cursor *, int);
 int64_t		 store_int_query(struct store *, const char *, int64_t,
 		     int64_t);
 int		 store_ingesting(struct store *);
+const struct store_kind *store_kind_find(struct store *, const char *);
+const struct store_kind *store_kinds(struct store *);
 int		 store_summaries(struct store *, char **);
 
 #endif

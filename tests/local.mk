@@ -28,6 +28,17 @@ tests_unit_check_store_LDADD = $(UNIT_LDADD)
 TESTS += tests/unit/check_store
 dist_check_DATA += tests/data/store-v1.db tests/data/calls.mon
 
+# store/ alone, with a kind of its own: a call from store/ up to the kind
+# table, a reader, an analysis or a report does not link here.
+check_PROGRAMS += tests/unit/check_store_core
+tests_unit_check_store_core_SOURCES = tests/unit/check_store_core.c \
+	store/store.h store/store.c store/core.c store/query.c store/prf.c \
+	store/ovd.c store/heap.c store/mon.c store/prfd.c xmalloc.c xmalloc.h
+tests_unit_check_store_core_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_check_store_core_LDADD = $(SQLITE_LIBS) $(CHECK_LIBS)
+TESTS += tests/unit/check_store_core tests/unit/store_deps.sh
+EXTRA_DIST += tests/unit/store_deps.sh
+
 check_PROGRAMS += tests/unit/check_store_bulk
 tests_unit_check_store_bulk_SOURCES = tests/unit/check_store_bulk.c \
 	tests/unit/testutil.h

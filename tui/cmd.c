@@ -124,7 +124,7 @@ cmd_path(const char *s)
 static char *
 cmd_kind_formats(struct tui_view *v, const char *sep)
 {
-	return (kind_formats(v->session != 0 ? v->kind : NULL, sep));
+	return (report_formats(v->session != 0 ? v->kind : NULL, sep));
 }
 
 /* What Tab offers after :export: formats, then nothing (a file). */

@@ -20,6 +20,7 @@
 #include "xmalloc.h"
 #include "analyze/analyze.h"
 #include "analyze/heap.h"
+#include "kind.h"
 #include "tui/tui.h"
 
 struct tui_heapload {
@@ -76,7 +77,8 @@ hl_main(void *arg)
 	struct store		*st;
 	char			*cause = NULL;
 
-	if ((st = store_open(l->path, STORE_READONLY, &cause)) == NULL) {
+	if ((st = store_open(l->path, STORE_READONLY, kind_store(),
+	    &cause)) == NULL) {
 		hl_done(l, -1, cause);
 		return (NULL);
 	}

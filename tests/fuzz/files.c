@@ -78,16 +78,13 @@ fuzz_files_write(struct fuzz_files *ff, const uint8_t *data, size_t size)
 			abort();
 	}
 	if ((ff->flags & FUZZ_MAP) && (ff->flags & FUZZ_GIVEN))
-		ff->opts.map = ff->map;
+		ingest_opts_set(&ff->opts, "map", ff->map);
 	switch ((ff->flags & FUZZ_LOAD) >> 4) {
 	case 1:
-		ff->opts.load = INGEST_LOAD_COM;
+		ingest_opts_set(&ff->opts, "load", "com");
 		break;
 	case 2:
-		ff->opts.load = INGEST_LOAD_EXE;
-		break;
-	default:
-		ff->opts.load = INGEST_LOAD_AUTO;
+		ingest_opts_set(&ff->opts, "load", "exe");
 		break;
 	}
 	return (0);
@@ -100,7 +97,8 @@ fuzz_store(void)
 	static struct store	*st;
 	char			*cause = NULL;
 
-	if (st == NULL && (st = store_open(":memory:", 0, &cause)) == NULL)
+	if (st == NULL && (st = store_open(":memory:", 0, kind_store(),
+	    &cause)) == NULL)
 		abort();
 	return (st);
 }

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "capture/pvheap/heapfmt.h"
+#include "kind.h"
 #include "tests/fuzz/fuzz.h"
 #include "ingest/ingest.h"
 #include "ingest/heap.h"
@@ -69,7 +70,8 @@ fuzz_ingest(const uint8_t *data, size_t size)
 	int64_t			 id;
 	int			 reused;
 
-	if (st == NULL && (st = store_open(":memory:", 0, &cause)) == NULL)
+	if (st == NULL && (st = store_open(":memory:", 0, kind_store(),
+	    &cause)) == NULL)
 		abort();
 	memset(&opts, 0, sizeof opts);
 	if (ingest_bytes(st, "fuzz.heap", data, size, &opts, &id, &kind,

@@ -8,6 +8,7 @@
  */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "kind.h"
 #include "ingest/ingest.h"
@@ -39,7 +40,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct fuzz_files	 ff;
 	struct ingest_opts	 again;
 	const struct kind	*k;
-	const char		*kind;
+	const char		*kind, *load;
 	char			*cause = NULL;
 	void			*model;
 	int64_t			 id, id2;
@@ -55,9 +56,11 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (ff.flags & FUZZ_AGAIN) {
 		/* The other load rule, and the map named, not found. */
 		again = ff.opts;
-		again.load = ff.opts.load == INGEST_LOAD_COM ?
-		    INGEST_LOAD_EXE : INGEST_LOAD_COM;
-		again.map = ff.map[0] != '\0' ? ff.map : NULL;
+		load = ingest_opts_get(&ff.opts, "load");
+		ingest_opts_set(&again, "load", load != NULL &&
+		    strcmp(load, "com") == 0 ? "exe" : "com");
+		ingest_opts_set(&again, "map", ff.map[0] != '\0' ? ff.map :
+		    NULL);
 		if (ingest_file(st, ff.data, &again, &id2, &kind, &reused,
 		    &cause) == 0) {
 			if (id2 != id)

@@ -14,6 +14,7 @@
 #include "analyze/analyze.h"
 #include "analyze/hist.h"
 #include "ingest/ingest.h"
+#include "kind.h"
 #include "store/store.h"
 #include "tests/fuzz/fuzz.h"
 
@@ -138,8 +139,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static struct store	*st;
 	static char		 dir[64];
-	struct ingest_opts	 opts = { NULL, INGEST_LOAD_AUTO, 0, NULL,
-	    NULL };
+	struct ingest_opts	 opts = { 0 };
 	uint8_t			 prf[512];
 	char			 path[96], *cause = NULL;
 	const char		*kind;
@@ -150,7 +150,8 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (st == NULL) {
 		snprintf(dir, sizeof dir, "%s/pvfuzzXXXXXX", P_tmpdir);
 		if (mkdtemp(dir) == NULL ||
-		    (st = store_open(":memory:", 0, &cause)) == NULL)
+		    (st = store_open(":memory:", 0, kind_store(),
+		        &cause)) == NULL)
 			abort();
 		snprintf(path, sizeof path, "%s/P.COM", dir);
 		fuzz_write(path, fuzz_com, sizeof fuzz_com);

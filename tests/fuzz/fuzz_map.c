@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "ingest/ingest.h"
+#include "kind.h"
 #include "store/store.h"
 #include "tests/fuzz/fuzz.h"
 
@@ -32,8 +33,8 @@ static void
 fuzz_attach(const uint8_t *data, size_t size)
 {
 	static struct store	*st;
-	struct ingest_opts	 opts = { fuzz_path, INGEST_LOAD_AUTO, 0,
-	    NULL, NULL };
+	struct ingest_opts	 opts = { .options = { { "map", fuzz_path } },
+	    .noptions = 1 };
 	const char		*kind;
 	char			*cause = NULL;
 	int64_t			 id;
@@ -41,7 +42,8 @@ fuzz_attach(const uint8_t *data, size_t size)
 	FILE			*f;
 
 	if (st == NULL) {
-		if ((st = store_open(":memory:", 0, &cause)) == NULL ||
+		if ((st = store_open(":memory:", 0, kind_store(),
+		    &cause)) == NULL ||
 		    (fd = mkstemp(fuzz_path)) == -1)
 			abort();
 		close(fd);

@@ -39,7 +39,7 @@ fuzz_reports(struct store *st, int64_t id)
 	if ((model = k->model_load(st, id, &cause)) == NULL)
 		abort();		/* what loaded must be readable */
 	for (fmt = 0; fmt < REPORT_FORMATS; fmt++) {
-		if (!kind_exports(k, fmt))
+		if (!report_exports(k, fmt))
 			continue;
 		if ((f = fopen("/dev/null", "w")) == NULL)
 			abort();
@@ -63,7 +63,8 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	FILE			*f;
 
 	if (st == NULL) {
-		if ((st = store_open(":memory:", 0, &cause)) == NULL)
+		if ((st = store_open(":memory:", 0, kind_store(),
+	    &cause)) == NULL)
 			abort();
 		snprintf(fuzz_path, sizeof fuzz_path,
 		    "/tmp/fuzzmonXXXXXX.mon");

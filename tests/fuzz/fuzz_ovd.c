@@ -12,6 +12,7 @@
 
 #include "analyze/analyze.h"
 #include "analyze/ovd.h"
+#include "kind.h"
 #include "tests/fuzz/fuzz.h"
 #include "ingest/ingest.h"
 #include "store/store.h"
@@ -104,7 +105,8 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	FILE			*f;
 
 	if (st == NULL) {
-		if ((st = store_open(":memory:", 0, &cause)) == NULL)
+		if ((st = store_open(":memory:", 0, kind_store(),
+		    &cause)) == NULL)
 			abort();
 		snprintf(fuzz_path, sizeof fuzz_path,
 		    "/tmp/fuzzovdXXXXXX.OVD");

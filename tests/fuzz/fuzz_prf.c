@@ -11,6 +11,7 @@
 #include "analyze/analyze.h"
 #include "analyze/hist.h"
 #include "ingest/ingest.h"
+#include "kind.h"
 #include "store/store.h"
 #include "tests/fuzz/fuzz.h"
 
@@ -18,8 +19,7 @@ int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static struct store	*st;
-	struct ingest_opts	 opts = { NULL, INGEST_LOAD_AUTO, 0, NULL,
-	    NULL };
+	struct ingest_opts	 opts = { 0 };
 	struct analyze_hist	 h;
 	const char		*kind;
 	char			*cause = NULL;
@@ -28,7 +28,8 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	double			 sum;
 	size_t			 i;
 
-	if (st == NULL && (st = store_open(":memory:", 0, &cause)) == NULL) {
+	if (st == NULL && (st = store_open(":memory:", 0, kind_store(),
+	    &cause)) == NULL) {
 		fprintf(stderr, "fuzz_prf: %s\n", cause);
 		abort();
 	}

@@ -14,6 +14,7 @@
 #include "analyze/hist.h"
 #include "analyze/prfd.h"
 #include "ingest/ingest.h"
+#include "kind.h"
 #include "report/report.h"
 #include "store/store.h"
 #include "tests/fuzz/fuzz.h"
@@ -46,8 +47,7 @@ int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static struct store	*st;
-	struct ingest_opts	 opts = { NULL, INGEST_LOAD_AUTO, 0, NULL,
-	    NULL };
+	struct ingest_opts	 opts = { 0 };
 	struct analyze_prfd	 m;
 	const char		*kind;
 	char			*cause = NULL;
@@ -57,7 +57,8 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	size_t			 i;
 	FILE			*f;
 
-	if (st == NULL && (st = store_open(":memory:", 0, &cause)) == NULL) {
+	if (st == NULL && (st = store_open(":memory:", 0, kind_store(),
+	    &cause)) == NULL) {
 		fprintf(stderr, "fuzz_prfd: %s\n", cause);
 		abort();
 	}

@@ -65,7 +65,7 @@ fuzz_format(struct store *st, int64_t id, const struct kind *k, int format)
 	fclose(f);
 	if (rc != 0) {
 		if (cause == NULL || (report_tabular(format) &&
-		    kind_exports(k, format)))
+		    report_exports(k, format)))
 			abort();
 		free(cause);
 		free(buf);

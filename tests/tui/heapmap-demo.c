@@ -26,6 +26,7 @@
 #include "xmalloc.h"
 #include "analyze/analyze.h"
 #include "analyze/heap.h"
+#include "kind.h"
 #include "store/store.h"
 #include "tui/tui.h"
 
@@ -200,7 +201,7 @@ main(int argc, char **argv)
 		return (2);
 	}
 	demo_snap = demo_read(argv[1]);
-	if ((st = store_open(":memory:", 0, &cause)) == NULL)
+	if ((st = store_open(":memory:", 0, kind_store(), &cause)) == NULL)
 		fatal("store: %s", cause);
 	memset(&opts, 0, sizeof opts);
 	opts.open = demo_open;

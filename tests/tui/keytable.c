@@ -12,6 +12,7 @@
 
 #include "xmalloc.h"
 #include "kind.h"
+#include "report/report.h"
 #include "tui/tui.h"
 
 /* roff text: a minus is \-, a backslash \e. */
@@ -147,7 +148,7 @@ main(void)
 	puts(".Bl -tag -width Ds -compact");
 	for (i = 0; i < kind_count; i++) {
 		printf(".It %s\n", kind_table[i].name);
-		formats = kind_formats(&kind_table[i], ", ");
+		formats = report_formats(&kind_table[i], ", ");
 		man_puts(formats);
 		putchar('\n');
 		free(formats);

@@ -29,7 +29,7 @@ static struct store *
 load(const char *map, size_t maplen, const uint16_t *h16, int64_t *id)
 {
 	struct tu_prf		 f;
-	struct ingest_opts	 o = { NULL, INGEST_LOAD_AUTO, 0, NULL, NULL };
+	struct ingest_opts	 o = { 0 };
 	struct store		*st = tu_store();
 	uint8_t			*buf;
 	size_t			 len;
@@ -40,10 +40,10 @@ load(const char *map, size_t maplen, const uint16_t *h16, int64_t *id)
 	f.w[4] = 0x1020; f.w[5] = 0x800; f.w[6] = 1; f.w[7] = 2; f.w[8] = 3;
 	f.h16 = h16;
 	buf = tu_prf_bytes(&f, &len);
-	o.map = tu_tmpfile(".map", map, maplen);
+	ingest_opts_set(&o, "map", tu_tmpfile(".map", map, maplen));
 	ck_assert_msg(tu_ingest(st, "/nonexistent/t.prf", buf, len, &o, id,
 	    &cause) == 0, "%s", cause);
-	unlink(o.map);
+	unlink(ingest_opts_get(&o, "map"));
 	free(buf);
 	return (st);
 }
@@ -193,7 +193,7 @@ load_random(unsigned seed, unsigned n, unsigned bsiz, unsigned nsyms,
     int64_t *id)
 {
 	struct tu_prf		 f;
-	struct ingest_opts	 o = { NULL, INGEST_LOAD_AUTO, 0, NULL, NULL };
+	struct ingest_opts	 o = { 0 };
 	struct store		*st = tu_store();
 	uint16_t		*h16;
 	uint8_t			*buf;
@@ -223,10 +223,10 @@ load_random(unsigned seed, unsigned n, unsigned bsiz, unsigned nsyms,
 		ofs = 0x100 + RND() % (n * bsiz * 16 - 0x100);
 		p += sprintf(p, "%16X%18X  sym%u_%X\n", ofs, ofs, i, ofs);
 	}
-	o.map = tu_tmpfile(".map", map, strlen(map));
+	ingest_opts_set(&o, "map", tu_tmpfile(".map", map, strlen(map)));
 	ck_assert_msg(tu_ingest(st, "/nonexistent/r.prf", buf, len, &o, id,
 	    &cause) == 0, "%s", cause);
-	unlink(o.map);
+	unlink(ingest_opts_get(&o, "map"));
 	free(map);
 	free(buf);
 	free(h16);
@@ -466,7 +466,7 @@ START_TEST(test_bucket_edges)
 {
 	uint16_t		 h16[1] = { 0 };
 	struct tu_prf		 f;
-	struct ingest_opts	 o = { NULL, INGEST_LOAD_AUTO, 0, NULL, NULL };
+	struct ingest_opts	 o = { 0 };
 	struct analyze_hist	 h;
 	struct analyze_share	*sh;
 	struct store		*st = tu_store();
@@ -574,8 +574,9 @@ static struct store *
 attr_load(const struct attr_model *m, unsigned bsiz, size_t nth,
     int image, int64_t *id)
 {
-	struct ingest_opts	 o = { TEST_BUILD_DATA "/attr.map",
-	    INGEST_LOAD_AUTO, 0, NULL, NULL };
+	struct ingest_opts	 o = { .options = {
+	    { "map", TEST_BUILD_DATA "/attr.map" } },
+	    .noptions = 1 };
 	struct tu_prf		 f;
 	struct tu_hit		 hit[ATTR_MAX];
 	struct store		*st = tu_store();
@@ -618,7 +619,7 @@ attr_load(const struct attr_model *m, unsigned bsiz, size_t nth,
 		f.hits_capacity = (uint16_t)(n + (missed != 0 ? 0 : 5));
 	}
 	if (image)
-		o.program = TEST_BUILD_DATA "/attr.com";
+		ingest_opts_set(&o, "program", TEST_BUILD_DATA "/attr.com");
 	buf = tu_prf_bytes(&f, &len);
 	ck_assert_msg(tu_ingest(st, "/nonexistent/attr.prf", buf, len, &o,
 	    id, &cause) == 0, "%s", cause);
@@ -915,7 +916,7 @@ ann_load(int image, int64_t *id)
 		{ 0x0105, 0x1000, 1 }, { 0x0107, 0x1000, 3 },
 		{ 0x010a, 0x1000, 4 }, { 0x0110, 0x1000, 6 }
 	};
-	struct ingest_opts	 o = { NULL, INGEST_LOAD_AUTO, 0, NULL, NULL };
+	struct ingest_opts	 o = { 0 };
 	struct tu_prf		 f;
 	struct store		*st = tu_store();
 	uint32_t		 h32[18] = { 0 };
@@ -936,13 +937,14 @@ ann_load(int image, int64_t *id)
 	f.total = 21;
 	tu_prf_hits(&f, hit, 6, 0);
 	if (image)
-		o.program = tu_tmpfile(".com", ann_com, sizeof ann_com);
+		ingest_opts_set(&o, "program",
+		    tu_tmpfile(".com", ann_com, sizeof ann_com));
 	buf = tu_prf_bytes(&f, &len);
 	ck_assert_msg(tu_ingest(st, "/nonexistent/ann.prf", buf, len, &o, id,
 	    &cause) == 0, "%s", cause);
 	free(buf);
 	if (image)
-		unlink(o.program);
+		unlink(ingest_opts_get(&o, "program"));
 	return (st);
 }
 

@@ -14,6 +14,7 @@
 #include "analyze/heap.h"
 #include "ingest/ingest.h"
 #include "ingest/heap.h"
+#include "kind.h"
 
 #define MAXSEC	20
 
@@ -711,7 +712,7 @@ stored(struct hb *b, int64_t max, int64_t *id, char **cause)
 	char		 sql[64];
 	int		 reused;
 
-	st = store_open(":memory:", 0, cause);
+	st = store_open(":memory:", 0, kind_store(), cause);
 	ck_assert_msg(st != NULL, "%s", *cause);
 	snprintf(sql, sizeof sql, "PRAGMA max_page_count = %lld",
 	    (long long)(max / store_int_query(st, "PRAGMA page_size", 0, 0)));

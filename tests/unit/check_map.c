@@ -359,8 +359,9 @@ sym_size(struct store *st, const char *name)
 
 START_TEST(test_relocate_com)
 {
-	struct ingest_opts	 o = { TEST_DATA "/nasm_hand.map",
-	    INGEST_LOAD_AUTO, 0, NULL, NULL };
+	struct ingest_opts	 o = { .options = {
+	    { "map", TEST_DATA "/nasm_hand.map" } },
+	    .noptions = 1 };
 	struct store		*st = tu_store();
 	uint8_t			*buf;
 	size_t			 len;
@@ -396,8 +397,9 @@ END_TEST
 
 START_TEST(test_relocate_exe)
 {
-	struct ingest_opts	 o = { TEST_DATA "/link.map", INGEST_LOAD_AUTO,
-	    0, NULL, NULL };
+	struct ingest_opts	 o = { .options = {
+	    { "map", TEST_DATA "/link.map" } },
+	    .noptions = 1 };
 	struct store		*st = tu_store();
 	uint8_t			*buf;
 	size_t			 len;
@@ -426,8 +428,10 @@ END_TEST
 
 START_TEST(test_load_override)
 {
-	struct ingest_opts	 o = { TEST_DATA "/nasm_hand.map",
-	    INGEST_LOAD_EXE, 0, NULL, NULL };
+	struct ingest_opts	 o = { .options = {
+	    { "map", TEST_DATA "/nasm_hand.map" },
+	    { "load", "exe" } },
+	    .noptions = 2 };
 	struct store		*st = tu_store();
 	uint8_t			*buf;
 	size_t			 len;
@@ -448,25 +452,26 @@ START_TEST(test_given_map_must_be_good)
 {
 	static const char	 text[] = "  Address   Publics by Value\n"
 	    " 0000:0010  _main\n 00x0:0020  _busy\n";
-	struct ingest_opts	 o = { NULL, INGEST_LOAD_AUTO, 0, NULL, NULL };
+	struct ingest_opts	 o = { 0 };
 	struct store		*st = tu_store();
 	uint8_t			*buf;
 	size_t			 len;
 	int64_t			 id;
 	char			*cause, want[128];
 
-	o.map = tu_tmpfile(".map", text, sizeof text - 1);
+	ingest_opts_set(&o, "map", tu_tmpfile(".map", text, sizeof text - 1));
 	buf = prf_at(0x1000, &len);
 	ck_assert_int_eq(tu_ingest(st, "/nonexistent/t.prf", buf, len, &o,
 	    &id, &cause), -1);
-	snprintf(want, sizeof want, "%s: line 3: address: ", o.map);
+	snprintf(want, sizeof want, "%s: line 3: address: ",
+	    ingest_opts_get(&o, "map"));
 	ck_assert_msg(strncmp(cause, want, strlen(want)) == 0, "%s", cause);
 	/* The buckets were in before the map failed: all rolled back. */
 	ck_assert_int_eq(tu_rows(st), 0);
 	free(cause);
-	unlink(o.map);
+	unlink(ingest_opts_get(&o, "map"));
 
-	o.map = "/nonexistent/t.map";
+	ingest_opts_set(&o, "map", "/nonexistent/t.map");
 	ck_assert_int_eq(tu_ingest(st, "/nonexistent/t.prf", buf, len, &o,
 	    &id, &cause), -1);
 	ck_assert_ptr_nonnull(strstr(cause, "/nonexistent/t.map"));
@@ -694,14 +699,15 @@ START_TEST(test_relocate_unsorted)
 	static const char	 text[] = "  Address   Publics by Name\n\n"
 	    " 0000:0020  _b\n 0000:0010  _a1\n 0000:0030  _c\n"
 	    " 0000:0010  _a2\n";
-	struct ingest_opts	 o = { NULL, INGEST_LOAD_EXE, 0, NULL, NULL };
+	struct ingest_opts	 o = { .options = { { "load", "exe" } },
+	    .noptions = 1 };
 	struct store		*st = tu_store();
 	uint8_t			*buf;
 	size_t			 len;
 	int64_t			 id;
 	char			*cause;
 
-	o.map = tu_tmpfile(".map", text, sizeof text - 1);
+	ingest_opts_set(&o, "map", tu_tmpfile(".map", text, sizeof text - 1));
 	buf = prf_at(0x2000, &len);
 	ck_assert_msg(tu_ingest(st, "/nonexistent/t.prf", buf, len, &o, &id,
 	    &cause) == 0, "%s", cause);
@@ -715,7 +721,7 @@ START_TEST(test_relocate_unsorted)
 	ck_assert_int_eq(tu_count(st, "SELECT group_concat(name, ' ') = "
 	    "'_a1 _a2 _b _c' FROM (SELECT name FROM symbol ORDER BY rowid)"),
 	    1);
-	unlink(o.map);
+	unlink(ingest_opts_get(&o, "map"));
 	store_close(st);
 	free(buf);
 }

@@ -137,7 +137,8 @@ setup(void)
 {
 	char	*cause = NULL;
 
-	st = store_open(":memory:", 0, &cause);
+	st = store_open(":memory:", 0, kind_store(),
+	    &cause);
 	ck_assert_msg(st != NULL, "%s", cause);
 	snprintf(tmp, sizeof tmp, "/tmp/pvmonXXXXXX.mon");
 	close(mkstemps(tmp, 4));
@@ -665,7 +666,7 @@ START_TEST(test_report)
 	ck_assert_uint_eq(((struct analyze_mon *)model)->nfn, 5);
 	ck_assert_uint_eq(((struct analyze_mon *)model)->npaths, 5);
 	for (fmt = 0; fmt < REPORT_FORMATS; fmt++) {
-		if (!kind_exports(k, fmt))
+		if (!report_exports(k, fmt))
 			continue;
 		f = open_memstream(&buf, &len);
 		ck_assert_msg(report_write(st, &ss, model, fmt, f, &cause) == 0,

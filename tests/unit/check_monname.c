@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "kind.h"
 #include "monname.h"
 #include "ingest/ingest.h"
 #include "store/store.h"
@@ -146,7 +147,7 @@ START_TEST(test_reader)
 	ck_assert_ptr_nonnull(tail = strstr(good, "program /tmp/prog\n"));
 	off = (size_t)(tail - good) + 8;
 	tail += strlen("program /tmp/prog");
-	st = store_open(":memory:", 0, &cause);
+	st = store_open(":memory:", 0, kind_store(), &cause);
 	ck_assert_msg(st != NULL, "%s", cause);
 	memset(&opts, 0, sizeof opts);
 	for (i = 0; i < sizeof malformed / sizeof malformed[0] + 2; i++) {

@@ -101,7 +101,7 @@ setup(void)
 {
 	char	*cause = NULL;
 
-	st = store_open(":memory:", 0, &cause);
+	st = store_open(":memory:", 0, kind_store(), &cause);
 	ck_assert_msg(st != NULL, "%s", cause);
 	snprintf(tmp, sizeof tmp, "/tmp/pvovdXXXXXX.OVD");
 	close(mkstemps(tmp, 4));
@@ -690,7 +690,7 @@ START_TEST(test_index_random)
 
 	for (seed = 1; seed <= 24; seed++) {
 		store_close(st);
-		st = store_open(":memory:", 0, &cause);
+		st = store_open(":memory:", 0, kind_store(), &cause);
 		random_session(&o, seed, 1 + seed % 8, 10 + seed * 37 % 300);
 		ck_assert_msg(ingest(&o, o.n, &id, &cause) == 0, "seed %u: %s",
 		    seed, cause);
@@ -799,7 +799,7 @@ START_TEST(test_truncation_every_length)
 	good(&o);
 	for (len = 0; len < o.n; len++) {
 		store_close(st);
-		st = store_open(":memory:", 0, &cause);
+		st = store_open(":memory:", 0, kind_store(), &cause);
 		rc = ingest(&o, len, &id, &cause);
 		if (len < HEAD_BYTES) {
 			ck_assert_msg(rc != 0, "length %zu accepted", len);
@@ -941,7 +941,7 @@ START_TEST(test_reprieve_runs)
 
 	/* A reprieve of a unit not in the buffer is odd but readable. */
 	store_close(st);
-	st = store_open(":memory:", 0, &cause);
+	st = store_open(":memory:", 0, kind_store(), &cause);
 	head(&o, 1);
 	ev(&o, 1, 1, 0x3000, 0x3008, 0x44, 0, NULL);
 	ck_assert_int_eq(ingest(&o, o.n, &id, &cause), 0);
@@ -950,7 +950,7 @@ START_TEST(test_reprieve_runs)
 
 	/* Many of them: the first ten are told, the rest counted. */
 	store_close(st);
-	st = store_open(":memory:", 0, &cause);
+	st = store_open(":memory:", 0, kind_store(), &cause);
 	head(&o, 1);
 	ev(&o, 1, 1, 0x3000, 0x3008, 0x40, 0, l0);
 	for (i = 0; i < 25; i++)

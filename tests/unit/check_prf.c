@@ -896,7 +896,7 @@ static void
 expect_bad_program(const char *name, const void *bytes, size_t len,
     const char *why)
 {
-	struct ingest_opts	 o = { NULL, INGEST_LOAD_AUTO, 0, NULL, NULL };
+	struct ingest_opts	 o = { 0 };
 	struct store		*st;
 	const char		*path;
 	char			*cause, want[256];
@@ -910,7 +910,7 @@ expect_bad_program(const char *name, const void *bytes, size_t len,
 	    why);
 	ck_assert_int_eq(tu_count(st, "SELECT count(*) FROM prf_image"), 0);
 	store_close(st);
-	o.program = path;
+	ingest_opts_set(&o, "program", path);
 	ck_assert_int_eq(ingest_beside(&st, &o, &id, &cause), -1);
 	snprintf(want, sizeof want, "%s: %s", path, why);
 	ck_assert_str_eq(cause, want);
@@ -977,8 +977,9 @@ END_TEST
 /* --program names a file that is not there: the ingest fails. */
 START_TEST(test_image_given_missing)
 {
-	struct ingest_opts	 o = { NULL, INGEST_LOAD_AUTO, 0,
-	    "/nonexistent/P.COM", NULL };
+	struct ingest_opts	 o = { .options = {
+	    { "program", "/nonexistent/P.COM" } },
+	    .noptions = 1 };
 	struct store		*st;
 	int64_t			 id;
 	char			*cause;
@@ -1097,7 +1098,7 @@ START_TEST(test_listing_differs)
 {
 	static const uint8_t	 other[11] = { 0xb8, 0x00, 0x4c, 0xcd, 0x20,
 	    0x90, 0x90, 0x91, 0xc3, 0x34, 0x12 };
-	struct ingest_opts	 o = { NULL, INGEST_LOAD_AUTO, 0, NULL, NULL };
+	struct ingest_opts	 o = { 0 };
 	struct store		*st;
 	const char		*path;
 	int64_t			 id;
@@ -1106,7 +1107,7 @@ START_TEST(test_listing_differs)
 	progfile("t.com", other, sizeof other);
 	lst_good();
 	path = progfile("elsewhere.txt", lst_text, lst_len);
-	o.listing = path;
+	ingest_opts_set(&o, "listing", path);
 	ck_assert_msg(ingest_beside(&st, &o, &id, &cause) == 0, "%s", cause);
 	snprintf(want, sizeof want, "SELECT count(*) FROM warning WHERE"
 	    " message = 'listing ignored: %s: line 7 lists 21 at offset 4,"
@@ -1134,7 +1135,7 @@ END_TEST
  */
 START_TEST(test_listing_hostile)
 {
-	struct ingest_opts	 o = { NULL, INGEST_LOAD_AUTO, 0, NULL, NULL };
+	struct ingest_opts	 o = { 0 };
 	struct store		*st;
 	const char		*path;
 	char			*big;
@@ -1200,7 +1201,8 @@ START_TEST(test_listing_hostile)
 	}
 
 	/* --listing naming no file fails the ingest. */
-	o.listing = path = "/nonexistent/T.LST";
+	path = "/nonexistent/T.LST";
+	ingest_opts_set(&o, "listing", path);
 	ck_assert_int_eq(ingest_beside(&st, &o, &id, &cause), -1);
 	ck_assert_str_eq(cause, "/nonexistent/T.LST: No such file or"
 	    " directory");
@@ -1213,13 +1215,13 @@ END_TEST
 /* --listing without a program: nothing to check it against, said. */
 START_TEST(test_listing_no_image)
 {
-	struct ingest_opts	 o = { NULL, INGEST_LOAD_AUTO, 0, NULL, NULL };
+	struct ingest_opts	 o = { 0 };
 	struct store		*st;
 	int64_t			 id;
 	char			*cause;
 
 	lst_good();
-	o.listing = progfile("t.lst", lst_text, lst_len);
+	ingest_opts_set(&o, "listing", progfile("t.lst", lst_text, lst_len));
 	ck_assert_msg(ingest_beside(&st, &o, &id, &cause) == 0, "%s", cause);
 	ck_assert_int_eq(tu_count(st, "SELECT count(*) FROM warning WHERE"
 	    " message LIKE 'listing ignored: %t.lst: no program image to"

@@ -68,7 +68,7 @@ setup(void)
 	snprintf(path, sizeof path, "%s/FOO.PRF", tmpdir);
 	write_file(path, buf, sizeof buf);
 
-	st = store_open(":memory:", 0, &cause);
+	st = store_open(":memory:", 0, kind_store(), &cause);
 	ck_assert_msg(st != NULL, "%s", cause);
 	ck_assert_msg(ingest_file(st, path, NULL, &sid, &kind, &reused,
 	    &cause) == 0, "%s", cause);
@@ -714,7 +714,7 @@ START_TEST(test_estimates_marked)
 		bytes[2 * i] = prf[i] & 0xff;
 		bytes[2 * i + 1] = prf[i] >> 8;
 	}
-	s2 = store_open(":memory:", 0, &cause);
+	s2 = store_open(":memory:", 0, kind_store(), &cause);
 	ck_assert_msg(s2 != NULL, "%s", cause);
 	ck_assert_int_eq(ingest_bytes(s2, "/nonexistent/E.PRF", bytes,
 	    sizeof bytes, NULL, &id, &kind, &reused, &cause), 0);

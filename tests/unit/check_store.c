@@ -13,6 +13,7 @@
 
 #include "xmalloc.h"
 #include "ingest/ingest.h"
+#include "kind.h"
 #include "store/store.h"
 #include "tests/unit/testutil.h"
 
@@ -21,7 +22,7 @@ START_TEST(test_new_store_has_schema)
 	struct store	*st;
 	char		*cause = NULL;
 
-	st = store_open(tu_tmpdb, 0, &cause);
+	st = store_open(tu_tmpdb, 0, kind_store(), &cause);
 	ck_assert_msg(st != NULL, "%s", cause);
 	ck_assert_int_eq(tu_count(st, "PRAGMA user_version"),
 	    STORE_SCHEMA_VERSION);
@@ -44,7 +45,7 @@ START_TEST(test_newer_schema_refused)
 	ck_assert_int_eq(sqlite3_exec(db, "PRAGMA user_version = 99", NULL,
 	    NULL, NULL), SQLITE_OK);
 	sqlite3_close(db);
-	st = store_open(tu_tmpdb, 0, &cause);
+	st = store_open(tu_tmpdb, 0, kind_store(), &cause);
 	ck_assert_ptr_null(st);
 	ck_assert_ptr_nonnull(strstr(cause, "newer"));
 	free(cause);
@@ -56,10 +57,10 @@ START_TEST(test_readonly_refuses_writes)
 	struct store	*st;
 	char		*cause = NULL;
 
-	st = store_open(tu_tmpdb, 0, &cause);
+	st = store_open(tu_tmpdb, 0, kind_store(), &cause);
 	ck_assert_ptr_nonnull(st);
 	store_close(st);
-	st = store_open(tu_tmpdb, STORE_READONLY, &cause);
+	st = store_open(tu_tmpdb, STORE_READONLY, kind_store(), &cause);
 	ck_assert_ptr_nonnull(st);
 	ck_assert_int_ne(store_exec(st, "INSERT INTO session(kind, source,"
 	    " sha256, bytes) VALUES ('prf', 'x', 'y', 1)", &cause), 0);
@@ -84,7 +85,7 @@ START_TEST(test_migrate_from_empty_file)
 	ck_assert_int_eq(sqlite3_exec(db, "CREATE TABLE mine(x);"
 	    " PRAGMA user_version = 0", NULL, NULL, NULL), SQLITE_OK);
 	sqlite3_close(db);
-	st = store_open(tu_tmpdb, 0, &cause);
+	st = store_open(tu_tmpdb, 0, kind_store(), &cause);
 	ck_assert_msg(st != NULL, "%s", cause);
 	ck_assert_int_eq(tu_count(st, "PRAGMA user_version"),
 	    STORE_SCHEMA_VERSION);
@@ -94,7 +95,7 @@ START_TEST(test_migrate_from_empty_file)
 	    " 'ovr_loaded', 'mine')"), 11);
 	store_close(st);
 	/* Opening again finds it current and changes nothing. */
-	st = store_open(tu_tmpdb, 0, &cause);
+	st = store_open(tu_tmpdb, 0, kind_store(), &cause);
 	ck_assert_msg(st != NULL, "%s", cause);
 	ck_assert_int_eq(tu_count(st, "PRAGMA user_version"),
 	    STORE_SCHEMA_VERSION);
@@ -159,13 +160,13 @@ START_TEST(test_migrate_v1_store)
 	size_t			 n;
 	char			*cause = NULL, *fresh, *old, *sql;
 
-	st = store_open(":memory:", 0, &cause);
+	st = store_open(":memory:", 0, kind_store(), &cause);
 	ck_assert_msg(st != NULL, "%s", cause);
 	fresh = schema_of(st);
 	store_close(st);
 
 	copy_store(TEST_DATA "/store-v1.db");
-	st = store_open(tu_tmpdb, 0, &cause);
+	st = store_open(tu_tmpdb, 0, kind_store(), &cause);
 	ck_assert_msg(st != NULL, "%s", cause);
 	ck_assert_int_eq(tu_count(st, "PRAGMA user_version"),
 	    STORE_SCHEMA_VERSION);
@@ -211,17 +212,17 @@ START_TEST(test_kind_versions)
 	struct store	*st;
 	char		*cause = NULL;
 
-	st = store_open(tu_tmpdb, 0, &cause);
+	st = store_open(tu_tmpdb, 0, kind_store(), &cause);
 	ck_assert_msg(st != NULL, "%s", cause);
 	ck_assert_int_eq(store_exec(st, "INSERT INTO kind_schema VALUES"
 	    " ('zzz', 7)", &cause), 0);
 	store_close(st);
-	st = store_open(tu_tmpdb, 0, &cause);
+	st = store_open(tu_tmpdb, 0, kind_store(), &cause);
 	ck_assert_msg(st != NULL, "%s", cause);
 	ck_assert_int_eq(store_exec(st, "UPDATE kind_schema SET version = 99"
 	    " WHERE kind = 'ovd'", &cause), 0);
 	store_close(st);
-	st = store_open(tu_tmpdb, 0, &cause);
+	st = store_open(tu_tmpdb, 0, kind_store(), &cause);
 	ck_assert_ptr_null(st);
 	ck_assert_ptr_nonnull(strstr(cause, "ovd tables are at version 99"));
 	free(cause);
@@ -234,13 +235,13 @@ START_TEST(test_kind_added_later)
 	struct store	*st;
 	char		*cause = NULL;
 
-	st = store_open(tu_tmpdb, 0, &cause);
+	st = store_open(tu_tmpdb, 0, kind_store(), &cause);
 	ck_assert_msg(st != NULL, "%s", cause);
 	ck_assert_int_eq(store_exec(st, "DROP TABLE ovr_loaded; DROP TABLE"
 	    " ovr_event; DROP TABLE ovr_unit; DROP TABLE ovd; DELETE FROM"
 	    " kind_schema WHERE kind = 'ovd'", &cause), 0);
 	store_close(st);
-	st = store_open(tu_tmpdb, 0, &cause);
+	st = store_open(tu_tmpdb, 0, kind_store(), &cause);
 	ck_assert_msg(st != NULL, "%s", cause);
 	ck_assert_int_eq(tu_count(st, "SELECT count(*) FROM sqlite_master"
 	    " WHERE name IN ('ovd', 'ovr_unit', 'ovr_event', 'ovr_loaded')"),
@@ -301,7 +302,7 @@ START_TEST(test_delete_every_table)
 	int		 reused;
 	char		*cause = NULL, *sql;
 
-	st = store_open(tu_tmpdb, 0, &cause);
+	st = store_open(tu_tmpdb, 0, kind_store(), &cause);
 	ck_assert_msg(st != NULL, "%s", cause);
 	a = small_prf(&alen, 55);
 	b = small_prf(&blen, 56);
@@ -339,7 +340,7 @@ START_TEST(test_dedupe)
 	int		 reused;
 	char		*cause = NULL;
 
-	st = store_open(tu_tmpdb, 0, &cause);
+	st = store_open(tu_tmpdb, 0, kind_store(), &cause);
 	ck_assert_msg(st != NULL, "%s", cause);
 	a = small_prf(&alen, 55);
 	b = small_prf(&blen, 56);
@@ -360,7 +361,7 @@ START_TEST(test_dedupe)
 	store_close(st);
 
 	/* Also across opens of the file, through ingest_file. */
-	st = store_open(tu_tmpdb, 0, &cause);
+	st = store_open(tu_tmpdb, 0, kind_store(), &cause);
 	ck_assert_msg(st != NULL, "%s", cause);
 	{
 		const char	*path = tu_tmpfile(".prf", a, alen);
@@ -386,7 +387,7 @@ START_TEST(test_rollback_after_buckets)
 {
 	static const char	 badmap[] = " Start Stop Length Name Class\n"
 	    " 00000H 0001FH 00020H _TEXT CODE\n 00020H oops\n";
-	struct ingest_opts	 o = { NULL, INGEST_LOAD_AUTO, 0, NULL, NULL };
+	struct ingest_opts	 o = { 0 };
 	struct store		*st;
 	uint8_t			*a;
 	size_t			 alen;
@@ -395,16 +396,17 @@ START_TEST(test_rollback_after_buckets)
 	int			 reused;
 	char			*cause = NULL;
 
-	st = store_open(tu_tmpdb, 0, &cause);
+	st = store_open(tu_tmpdb, 0, kind_store(), &cause);
 	ck_assert_msg(st != NULL, "%s", cause);
 	a = small_prf(&alen, 55);
-	o.map = tu_tmpfile(".map", badmap, sizeof badmap - 1);
+	ingest_opts_set(&o, "map",
+	    tu_tmpfile(".map", badmap, sizeof badmap - 1));
 	ck_assert_int_eq(ingest_bytes(st, "/nonexistent/a.prf", a, alen, &o,
 	    &id, &kind, &reused, &cause), -1);
 	ck_assert_ptr_nonnull(strstr(cause, ": line 3: segment: "));
 	free(cause);
 	ck_assert_int_eq(tu_rows(st), 0);
-	unlink(o.map);
+	unlink(ingest_opts_get(&o, "map"));
 	/* Without the map the same bytes load. */
 	ck_assert_int_eq(ingest_bytes(st, "/nonexistent/a.prf", a, alen, NULL,
 	    &id, &kind, &reused, &cause), 0);
@@ -427,7 +429,7 @@ START_TEST(test_names)
 	int		 flags;
 
 	for (flags = 0; flags <= STORE_READONLY; flags += STORE_READONLY) {
-		st = store_open(tu_tmpdb, flags, &cause);
+		st = store_open(tu_tmpdb, flags, kind_store(), &cause);
 		ck_assert_msg(st != NULL, "%s", cause);
 		ck_assert_int_eq(store_names(st, &v, &n), 0);
 		ck_assert_uint_gt(n, 20);

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "xmalloc.h"
+#include "kind.h"
 #include "store/store.h"
 #include "ingest/ingest.h"
 #include "tests/unit/testutil.h"
@@ -20,7 +21,7 @@ open_store(void)
 	struct store	*st;
 	char		*cause = NULL;
 
-	st = store_open(tu_tmpdb, 0, &cause);
+	st = store_open(tu_tmpdb, 0, kind_store(), &cause);
 	ck_assert_msg(st != NULL, "%s", cause);
 	return (st);
 }

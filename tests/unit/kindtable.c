@@ -7,6 +7,7 @@
 #include <stdlib.h>
 
 #include "kind.h"
+#include "report/report.h"
 
 int
 main(void)
@@ -18,7 +19,7 @@ main(void)
 	    " do not edit");
 	puts(".Bl -tag -width Ds");
 	for (i = 0; i < kind_count; i++) {
-		formats = kind_formats(&kind_table[i], " , ");
+		formats = report_formats(&kind_table[i], " , ");
 		printf(".It Cm %s\n%s.\nExports:\n.Cm %s .\n", kind_table[i].name,
 		    kind_table[i].what, formats);
 		free(formats);

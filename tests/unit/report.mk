@@ -30,6 +30,10 @@ tests_unit_kindtable_LDADD = $(CORE_LIBS)
 TESTS += tests/unit/kinds.sh
 EXTRA_DIST += tests/unit/kinds.sh
 
+# main's kind options and question verbs come from kind_table.
+TESTS += tests/unit/kind_hooks.sh
+EXTRA_DIST += tests/unit/kind_hooks.sh
+
 # After adding a kind or a format: rewrite profview.1's list of kinds.
 update-man-kinds: tests/unit/kindtable$(EXEEXT)
 	tests/unit/kindtable > $(srcdir)/man/kinds.tmp

@@ -13,6 +13,7 @@
 
 #include <sqlite3.h>
 
+#include "kind.h"
 #include "ingest/ingest.h"
 #include "store/store.h"
 
@@ -140,7 +141,7 @@ tu_store(void)
 	struct store	*st;
 	char		*cause = NULL;
 
-	st = store_open(":memory:", 0, &cause);
+	st = store_open(":memory:", 0, kind_store(), &cause);
 	ck_assert_msg(st != NULL, "%s", cause);
 	return (st);
 }
