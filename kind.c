@@ -26,6 +26,11 @@
 #include "report/ovd.h"
 #include "report/prf.h"
 #include "store/store.h"
+#include "store/prfd.h"
+#include "store/heap.h"
+#include "store/mon.h"
+#include "store/ovd.h"
+#include "store/prf.h"
 
 static const struct kind_question kind_heap_question = {
 	"heap",

@@ -29,6 +29,7 @@
 #include "xmalloc.h"
 #include "analyze/analyze.h"
 #include "analyze/hist.h"
+#include "store/prf.h"
 
 /* An arena of NUL-terminated texts, addressed by offset. */
 struct ann_arena {

@@ -10,6 +10,7 @@
 #include "xmalloc.h"
 #include "analyze/analyze.h"
 #include "analyze/heap.h"
+#include "store/heap.h"
 
 static char *
 heap_dup(const char *s)

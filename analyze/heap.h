@@ -8,6 +8,7 @@
 
 #include <stdatomic.h>
 #include "analyze/analyze.h"
+#include "store/heap.h"
 
 /*
  * The heap graph (heapgraph.c).  Nodes: 0 for all roots together, then

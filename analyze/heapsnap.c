@@ -13,6 +13,7 @@
 #include "xmalloc.h"
 #include "analyze/analyze.h"
 #include "analyze/heap.h"
+#include "store/heap.h"
 
 static uint8_t
 snap_state(const char *state, const char *leak)

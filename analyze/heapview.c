@@ -14,6 +14,7 @@
 #include "xmalloc.h"
 #include "analyze/analyze.h"
 #include "analyze/heap.h"
+#include "store/heap.h"
 
 #define HS_NONE	ANALYZE_HEAPVIEW_NONE
 

@@ -27,6 +27,7 @@
 #include "xmalloc.h"
 #include "analyze/analyze.h"
 #include "analyze/hist.h"
+#include "store/prf.h"
 
 /* How one raw bucket's unplaced samples are split among its parties. */
 struct hist_split {

@@ -7,6 +7,7 @@
 #define ANALYZE_HIST_H
 
 #include "analyze/analyze.h"
+#include "store/prf.h"
 
 /* How a bucket's samples that no hit-table entry places are shared. */
 enum analyze_split {

@@ -9,6 +9,7 @@
 #include "xmalloc.h"
 #include "analyze/analyze.h"
 #include "analyze/mon.h"
+#include "store/mon.h"
 
 static char *
 mon_dup(const char *s)

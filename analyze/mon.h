@@ -6,6 +6,7 @@
 #define ANALYZE_MON_H
 
 #include "analyze/analyze.h"
+#include "store/mon.h"
 
 /*
  * mon.c: a pvtrace profile (the mon kind's model): its header, functions

@@ -14,6 +14,7 @@
 #include "xmalloc.h"
 #include "analyze/analyze.h"
 #include "analyze/ovd.h"
+#include "store/ovd.h"
 
 #define OVR_STRIDE	32	/* keys per copied-out key (analyze_ovd_key) */
 

@@ -20,6 +20,7 @@
 #include "analyze/analyze.h"
 #include "analyze/hist.h"
 #include "analyze/prfd.h"
+#include "store/prfd.h"
 
 static int
 prfd_sym_cmp(const void *a, const void *b)

@@ -7,6 +7,7 @@
 
 #include "analyze/analyze.h"
 #include "analyze/hist.h"
+#include "store/prfd.h"
 
 /*
  * prfd.c: a Dos32Profile dump (the prfd kind's model).  Shares are of

@@ -24,6 +24,7 @@
 #include "ingest/bytes.h"
 #include "ingest/ingest.h"
 #include "ingest/heap.h"
+#include "store/heap.h"
 
 struct heap_known {
 	const char	*tag;

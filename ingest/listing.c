@@ -34,6 +34,7 @@
 #include "xmalloc.h"
 #include "ingest/ingest.h"
 #include "ingest/prf.h"
+#include "store/prf.h"
 
 #define LISTING_MAX_BYTES	(64u << 20)	/* bigger is not a listing */
 #define LISTING_TEXT_MAX	240	/* bytes of a source line kept */

@@ -23,6 +23,7 @@
 #include "xmalloc.h"
 #include "ingest/ingest.h"
 #include "ingest/mon.h"
+#include "store/mon.h"
 
 #define MON_MAGIC	"pvtrace-mon "
 #define MON_FIELDS	16

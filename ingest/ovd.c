@@ -14,6 +14,7 @@
 #include "ingest/bytes.h"
 #include "ingest/ingest.h"
 #include "ingest/ovd.h"
+#include "store/ovd.h"
 
 #define OVD_VERSION	1
 #define OVD_MARK	0xffff		/* OvrHeapMark: a buffer change follows */

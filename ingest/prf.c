@@ -19,6 +19,7 @@
 #include "ingest/bytes.h"
 #include "ingest/ingest.h"
 #include "ingest/prf.h"
+#include "store/prf.h"
 
 #define PRF_HEADER	18
 #define PRF_PV32_FIXED	24	/* magic, version, flags, four u32 */

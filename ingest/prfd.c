@@ -38,6 +38,7 @@
 #include "ingest/bytes.h"
 #include "ingest/ingest.h"
 #include "ingest/prfd.h"
+#include "store/prfd.h"
 
 #define PRFD_HEADER	14
 #define PRFD_EXT	0xf0	/* our extension record's us_cmd */

@@ -14,6 +14,7 @@
 #include "analyze/heap.h"
 #include "report/report.h"
 #include "report/heap.h"
+#include "store/heap.h"
 
 static const struct report_table heap_t_header = {
 	"heap", "Snapshot", REPORT_OBJECT, REPORT_NOHEAD, report_kv_cols,

@@ -21,6 +21,7 @@
 #include "analyze/heap.h"
 #include "report/report.h"
 #include "report/heap.h"
+#include "store/heap.h"
 
 /*
  * The layout, as V8 describes it in each snapshot's meta.  Node and edge

@@ -25,6 +25,7 @@
 #include "analyze/heap.h"
 #include "report/report.h"
 #include "report/heap.h"
+#include "store/heap.h"
 
 static const struct report_col heapq_block_cols[] = {
 	{ "block", "block", 0, 0, 0 },

@@ -15,6 +15,7 @@
 #include "analyze/mon.h"
 #include "report/report.h"
 #include "report/mon.h"
+#include "store/mon.h"
 
 static const struct report_table mon_t_header = {
 	"mon", "Profile", REPORT_OBJECT, REPORT_NOHEAD, report_kv_cols,

@@ -12,6 +12,7 @@
 #include "report/report.h"
 #include "report/prf.h"
 #include "analyze/hist.h"
+#include "store/prf.h"
 
 /* Linear address columns: DOS addresses fit five hex digits. */
 #define PRF_HEXDIGITS	5

@@ -14,6 +14,7 @@
 #include "analyze/prfd.h"
 #include "report/report.h"
 #include "report/prfd.h"
+#include "store/prfd.h"
 
 static const struct report_table prfd_t_header = {
 	"prfd", "Dump", REPORT_OBJECT, REPORT_NOHEAD, report_kv_cols,

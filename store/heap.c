@@ -14,6 +14,7 @@
 
 #include "xmalloc.h"
 #include "store/store.h"
+#include "store/heap.h"
 
 static const char *const store_heap_migrations[] = {
 	/* 0 -> 1 */

@@ -7,6 +7,7 @@
 #include <stddef.h>
 
 #include "store/store.h"
+#include "store/mon.h"
 
 static const char *const store_mon_migrations[] = {
 	/* 0 -> 1 */

@@ -5,6 +5,7 @@
 #include <stddef.h>
 
 #include "store/store.h"
+#include "store/ovd.h"
 
 static const char *const store_ovd_migrations[] = {
 	/* 0 -> 1: as the core's first migration made them before. */

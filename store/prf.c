@@ -9,6 +9,7 @@
 
 #include "xmalloc.h"
 #include "store/store.h"
+#include "store/prf.h"
 
 static const char *const store_prf_migrations[] = {
 	/* 0 -> 1: as the core's first migration made it before. */

@@ -13,6 +13,7 @@
 
 #include "xmalloc.h"
 #include "store/store.h"
+#include "store/prfd.h"
 
 static const char *const store_prfd_migrations[] = {
 	/* 0 -> 1 */

@@ -16,6 +16,7 @@
 #include "analyze/analyze.h"
 #include "analyze/mon.h"
 #include "tui/tui.h"
+#include "store/mon.h"
 
 enum calls_sort {
 	CALLS_SELF,

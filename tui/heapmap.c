@@ -32,6 +32,7 @@
 #include "analyze/heap.h"
 #include "report/report.h"
 #include "tui/tui.h"
+#include "store/heap.h"
 
 #define HM_NM		ANALYZE_HEAPMAP_NMARKS
 #define HM_NONE		ANALYZE_HEAPMAP_NONE

@@ -25,6 +25,7 @@
 #include "report/report.h"
 #include "report/prf.h"
 #include "tui/tui.h"
+#include "store/prf.h"
 
 struct hist {
 	struct analyze_hist	  h;

@@ -18,6 +18,7 @@
 #include "analyze/hist.h"
 #include "analyze/prfd.h"
 #include "tui/tui.h"
+#include "store/prfd.h"
 
 struct slots {
 	struct analyze_prfd	*m;

@@ -4,6 +4,7 @@
  * readable-but-odd files that load with a warning, and counts that lie.
  */
 #include "tests/unit/testutil.h"
+#include "store/prf.h"
 
 /* No map lives there, so none is found by name. */
 #define NAME	"/nonexistent/t.prf"

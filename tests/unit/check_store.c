@@ -15,6 +15,8 @@
 #include "ingest/ingest.h"
 #include "kind.h"
 #include "store/store.h"
+#include "store/ovd.h"
+#include "store/prf.h"
 #include "tests/unit/testutil.h"
 
 START_TEST(test_new_store_has_schema)

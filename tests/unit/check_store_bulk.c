@@ -12,6 +12,7 @@
 #include "xmalloc.h"
 #include "kind.h"
 #include "store/store.h"
+#include "store/ovd.h"
 #include "ingest/ingest.h"
 #include "tests/unit/testutil.h"
 
