@@ -8,14 +8,14 @@
 
 # prf: MS-DOS PROFIL bucket files, the histogram and annotate views.
 libprofview_a_SOURCES += ingest/prf.h ingest/prf.c ingest/listing.c \
-	store/prf.c analyze/hist.h analyze/hist.c analyze/annotate.c \
+	store/prf.h store/prf.c analyze/hist.h analyze/hist.c analyze/annotate.c \
 	report/prf.h report/prf.c report/annotate.c
 TUI_SOURCES += tui/hist.c tui/annotate.c
 TUI_TESTS += tests/tui/hist.sh tests/tui/annotate.sh
 include $(srcdir)/tests/unit/prf.mk
 
 # ovd: Turbo Pascal overlay logs, the timeline.
-libprofview_a_SOURCES += ingest/ovd.h ingest/ovd.c store/ovd.c \
+libprofview_a_SOURCES += ingest/ovd.h ingest/ovd.c store/ovd.h store/ovd.c \
 	analyze/ovd.h analyze/ovd.c report/ovd.h report/ovd.c
 TUI_SOURCES += tui/timeline.c tui/units.c
 TUI_TESTS += tests/tui/timeline.sh
@@ -23,7 +23,7 @@ include $(srcdir)/tests/unit/ovd.mk
 
 # heap: pvheap snapshots, the heap map.
 libprofview_a_SOURCES += ingest/heap.h ingest/heap.c ingest/heapdwarf.c \
-	store/heap.c analyze/heap.h analyze/heapgraph.c analyze/heapsnap.c \
+	store/heap.h store/heap.c analyze/heap.h analyze/heapgraph.c analyze/heapsnap.c \
 	analyze/heap.c analyze/heapmap.c analyze/heapview.c \
 	analyze/heapdiff.c analyze/heapinfo.c report/heap.h report/heap.c report/heapq.c \
 	report/heapexport.c
@@ -36,7 +36,7 @@ include $(srcdir)/tests/e2e/heap.mk
 # mon: pvtrace call profiles, the calls view.  monname.c is the one
 # codec of names in .mon files, pvtrace's writer's too.
 libprofview_a_SOURCES += monname.h monname.c \
-	ingest/mon.h ingest/mon.c store/mon.c \
+	ingest/mon.h ingest/mon.c store/mon.h store/mon.c \
 	analyze/mon.h analyze/mon.c report/mon.h report/mon.c
 TUI_SOURCES += tui/calls.c
 TUI_TESTS += tests/tui/calls.sh
@@ -44,7 +44,7 @@ include $(srcdir)/tests/unit/mon.mk
 
 # prfd: Dos32Profile dumps, the slots view; uses: prf (a slot's
 # histogram is prf's view of it).
-libprofview_a_SOURCES += ingest/prfd.h ingest/prfd.c store/prfd.c \
+libprofview_a_SOURCES += ingest/prfd.h ingest/prfd.c store/prfd.h store/prfd.c \
 	analyze/prfd.h analyze/prfd.c report/prfd.h report/prfd.c
 TUI_SOURCES += tui/slots.c
 TUI_TESTS += tests/tui/slots.sh
