@@ -23,6 +23,7 @@
 #include "xmalloc.h"
 #include "analyze/analyze.h"
 #include "tui/tui.h"
+#include "tui/heap.h"
 
 #define HI_NONE		ANALYZE_HEAPVIEW_NONE
 #define HI_GAP_MIN	ANALYZE_HEAPMAP_GRANULE

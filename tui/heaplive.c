@@ -45,6 +45,7 @@
 #include "analyze/analyze.h"
 #include "ingest/ingest.h"
 #include "tui/tui.h"
+#include "tui/heap.h"
 
 #define HL_NONE		ANALYZE_HEAPVIEW_NONE
 #define HL_NM		ANALYZE_HEAPMAP_NMARKS

@@ -20,6 +20,7 @@
 #include "xmalloc.h"
 #include "analyze/analyze.h"
 #include "tui/tui.h"
+#include "tui/heap.h"
 
 struct tui_heapload {
 	pthread_t			 thread;

@@ -28,6 +28,7 @@
 #include "vis.h"
 #include "report/report.h"
 #include "tui/tui.h"
+#include "tui/heap.h"
 
 /* How long one slice of background work may hold the loop. */
 #define LOOP_SLICE_NS		(4 * 1000 * 1000)

@@ -448,69 +448,6 @@ struct tui_view	*tui_top(void);
 void		 tui_show_sessions(void);
 void		 tui_quit(void);
 
-/* heapload.c: a stored heap session loaded on a thread of its own. */
-struct analyze_heapview;
-struct tui_heapload;
-struct tui_heapload *tui_heapload_start(int64_t, struct analyze_heapview *,
-		    int, void (*)(void *, struct analyze_heapview *), void *);
-int		 tui_heapload_wait(struct tui_heapload *, uint64_t);
-void		 tui_heapload_progress(struct tui_heapload *, uint64_t *,
-		    uint64_t *);
-int		 tui_heapload_end(struct tui_heapload *, char **);
-void		 tui_heapload_stop(struct tui_heapload *);
-
-/*
- * heaplive.c: the heap map on a running program (pvheap's socket), two
- * snapshots of one run compared, the seed's Remain.
- */
-struct analyze_heapmap_view;
-struct analyze_heapmap_cell;
-struct analyze_heapmap_count;
-struct tui_heaplive;
-struct tui_heapcmp;
-struct tui_heapremain;
-struct tui_heaplive *tui_heaplive_new(const char *, double, unsigned,
-		    int64_t, const char *);
-void		 tui_heaplive_tidy(struct tui_heaplive *);
-int		 tui_heaplive_deleting(const struct tui_heaplive *);
-void		 tui_heaplive_prune(struct tui_heaplive *, int64_t);
-void		 tui_heaplive_free(struct tui_heaplive *);
-const char	*tui_heaplive_socket(const struct tui_heaplive *);
-int		 tui_heaplive_ended(struct tui_heaplive *);
-pid_t		 tui_heaplive_pid(const struct tui_heaplive *);
-void		 tui_heaplive_every(struct tui_heaplive *, double);
-double		 tui_heaplive_every_secs(const struct tui_heaplive *);
-uint64_t	 tui_heaplive_due(const struct tui_heaplive *);
-int		 tui_heaplive_busy(const struct tui_heaplive *);
-const char	*tui_heaplive_doing(const struct tui_heaplive *);
-int		 tui_heaplive_start(struct tui_heaplive *,
-		    const struct analyze_heapview *, int64_t, char **);
-int		 tui_heaplive_step(struct tui_heaplive *, uint64_t,
-		    struct analyze_heapview **, int64_t *,
-		    struct tui_heapcmp **, char **);
-void		 tui_heaplive_times(const struct tui_heaplive *, uint64_t *,
-		    uint64_t *, uint64_t *, uint64_t *);
-struct tui_heapinfo *tui_heaplive_info(struct tui_heaplive *);
-struct tui_heapcmp *tui_heapcmp_new(const struct analyze_heapview *, int64_t,
-		    const struct analyze_heapview *, char **);
-void		 tui_heapcmp_free(struct tui_heapcmp *);
-int64_t		 tui_heapcmp_against(const struct tui_heapcmp *);
-void		 tui_heapcmp_counts(const struct tui_heapcmp *, size_t *,
-		    uint64_t *, size_t *, uint64_t *);
-uint32_t	 tui_heapcmp_was(const struct tui_heapcmp *, size_t);
-void		 tui_heapcmp_marks(const struct tui_heapcmp *,
-		    const uint8_t *, uint8_t *, size_t);
-void		 tui_heapcmp_frame(struct tui_heapcmp *,
-		    const struct analyze_heapmap_view *,
-		    struct analyze_heapmap_cell *,
-		    struct analyze_heapmap_count *);
-void		 tui_heapcmp_totals(const struct tui_heapcmp *,
-		    struct analyze_heapmap_count *);
-struct tui_heapremain *tui_heapremain_new(const struct analyze_heapview *);
-void		 tui_heapremain_free(struct tui_heapremain *);
-long		 tui_heapremain_hide(const struct tui_heapremain *,
-		    const struct analyze_heapview *, uint8_t *);
-
 /* keymap.c */
 int		 tui_keymap_init(void *);
 enum tui_group	 tui_keymap_group(const char *);
@@ -633,52 +570,7 @@ struct analyze_hist;
 struct tui_view	*tui_hist_open(struct analyze_hist *, int64_t, const char *,
 		    const char *, char *, char *, uint64_t);
 struct tui_view	*tui_help_new(struct tui_view *);
-struct analyze_heapview;
 struct tui_view	*tui_heapmap_new(int64_t, char **);
-struct tui_view	*tui_heapmap_open(struct analyze_heapview *, char **);
-/*
- * heapinfo.c: the heap map's info tables (the seed's Info lists), made
- * once from the map's snapshot; the map draws one in its info pane and
- * gives it the keys while it has the focus.  Keys answer TUI_R_* with
- * TUI_HI_MARKS (the objects picked changed) or TUI_HI_GOTO (go to
- * tui_heapinfo_goto's address).
- */
-#define TUI_HI_MARKS	0x100
-#define TUI_HI_GOTO	0x200
-enum tui_heapinfo_table {
-	TUI_HI_MODULES,
-	TUI_HI_BYMODULE,
-	TUI_HI_BYTYPE,
-	TUI_HI_IMPORTS,
-	TUI_HI_HIERARCHY,
-	TUI_HI_SIZES,
-	TUI_HI_FREE,
-	TUI_HI_ROOTS,
-	TUI_HI_COUNT
-};
-struct tui_heapinfo;
-struct tui_heapinfo *tui_heapinfo_new(const struct analyze_heapview *);
-void		 tui_heapinfo_make(struct tui_heapinfo *);
-void		 tui_heapinfo_free(struct tui_heapinfo *);
-const char	*tui_heapinfo_name(enum tui_heapinfo_table);
-struct tui_list	*tui_heapinfo_list(struct tui_heapinfo *,
-		    enum tui_heapinfo_table);
-void		 tui_heapinfo_sort(struct tui_heapinfo *,
-		    enum tui_heapinfo_table, struct tui_list *);
-void		 tui_heapinfo_draw(struct tui_heapinfo *,
-		    enum tui_heapinfo_table, struct tui_list *, size_t,
-		    const uint8_t *, int, int, int, int);
-int		 tui_heapinfo_key(struct tui_heapinfo *,
-		    enum tui_heapinfo_table, struct tui_list *,
-		    enum tui_action);
-int		 tui_heapinfo_match(struct tui_heapinfo *,
-		    enum tui_heapinfo_table, size_t, const char *);
-const uint8_t	*tui_heapinfo_picked(struct tui_heapinfo *, const char **);
-int		 tui_heapinfo_unpick(struct tui_heapinfo *);
-uint64_t	 tui_heapinfo_goto(struct tui_heapinfo *);
-void		 tui_heapinfo_unload(struct tui_heapinfo *, const uint8_t *,
-		    const uint8_t *);
-void		 tui_heapmap_live(struct tui_view *, struct tui_heaplive *);
 struct tui_view	*tui_annotate_new(struct tui_view *, uint64_t, uint64_t,
 		    uint64_t, uint64_t, const char *, char **);
 

@@ -27,6 +27,7 @@
 #include "analyze/analyze.h"
 #include "store/store.h"
 #include "tui/tui.h"
+#include "tui/heap.h"
 
 #define DEMO_FIELDS	16
 
