@@ -61,6 +61,13 @@ struct kind {
 	 */
 	int	 (*profile)(const struct store_session *, const void *, int,
 		     FILE *, char **);
+	/*
+	 * Optional, ingest/: a live source (profview --attach SOURCE), a
+	 * snapshot taken from it now, as a file of the kind's format: its
+	 * name, or -1 and a cause.  The browser's side is the kind's
+	 * tui_mode live hook (tui/kinds.c).
+	 */
+	int	 (*live)(const char *, char **, char **);
 };
 
 #define KIND_F(format)	(1u << (format))

@@ -111,8 +111,7 @@ void		 tui_heapinfo_draw(struct tui_heapinfo *,
 		    enum tui_heapinfo_table, struct tui_list *, size_t,
 		    const uint8_t *, int, int, int, int);
 int		 tui_heapinfo_key(struct tui_heapinfo *,
-		    enum tui_heapinfo_table, struct tui_list *,
-		    enum tui_action);
+		    enum tui_heapinfo_table, struct tui_list *, int);
 int		 tui_heapinfo_match(struct tui_heapinfo *,
 		    enum tui_heapinfo_table, size_t, const char *);
 const uint8_t	*tui_heapinfo_picked(struct tui_heapinfo *, const char **);
@@ -120,9 +119,46 @@ int		 tui_heapinfo_unpick(struct tui_heapinfo *);
 uint64_t	 tui_heapinfo_goto(struct tui_heapinfo *);
 void		 tui_heapinfo_unload(struct tui_heapinfo *, const uint8_t *,
 		    const uint8_t *);
-void		 tui_heapmap_live(struct tui_view *, struct tui_heaplive *);
 
 /* ---- the heap map's files ---- */
+
+/* The map's and its info tables' actions (tui.h: from TUI_ACT_VIEW). */
+enum hm_action {
+	HM_ACT_PAGE_DOWN = TUI_ACT_VIEW,
+	HM_ACT_PAGE_UP,
+	HM_ACT_DOWN,
+	HM_ACT_UP,
+	HM_ACT_RIGHT,
+	HM_ACT_LEFT,
+	HM_ACT_HOME,
+	HM_ACT_END,
+	HM_ACT_ZOOM_IN,
+	HM_ACT_ZOOM_OUT,
+	HM_ACT_CUR_LEFT,
+	HM_ACT_CUR_RIGHT,
+	HM_ACT_CUR_DOWN,
+	HM_ACT_CUR_UP,
+	HM_ACT_SELECT,
+	HM_ACT_ROWS,
+	HM_ACT_REACHABLE,
+	HM_ACT_REACHED_FROM,
+	HM_ACT_COLLECTABLE,
+	HM_ACT_INFO,
+	HM_ACT_INFO_PREV,
+	HM_ACT_FOCUS,
+	HM_ACT_UNPICK,
+	HM_ACT_UPDATE,
+	HI_ACT_PICK,
+	HI_ACT_UNPICK,
+	HI_ACT_SORT,
+	HI_ACT_SORT_LEFT,
+	HI_ACT_SORT_RIGHT,
+	HI_ACT_LEFT,
+	HI_ACT_RIGHT,
+	HI_ACT_NEXT,
+	HI_ACT_PREV,
+	HI_ACT_MAP
+};
 
 #define HM_NM		ANALYZE_HEAPMAP_NMARKS
 #define HM_NONE		ANALYZE_HEAPMAP_NONE
@@ -295,6 +331,7 @@ void		 hm_draw(struct tui_view *, int, int, int);
 void		 hm_draw_loading(struct heapmap *, int64_t, int, int);
 
 /* heapcmd.c */
+extern const struct tui_command hm_commands[];
 int		 hm_word(const char **, char *, size_t);
 int		 hm_command(struct tui_view *, const char *, const char *);
 char		*hm_complete(struct tui_view *, const char *, int);

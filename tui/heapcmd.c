@@ -16,6 +16,42 @@
 #include "tui/tui.h"
 #include "tui/heap.h"
 
+/*
+ * The map's commands, the seed's names: they go to hm_command and
+ * hm_complete (the view's ops), so the table has neither handler.
+ */
+const struct tui_command hm_commands[] = {
+	TUI_COMMAND("zoomout", NULL, "[N%]", NULL, NULL,
+	    "heap map: the whole heap in view, or zoom out by N %"),
+	TUI_COMMAND("move", NULL, "up|down|left|right [N]", NULL, NULL,
+	    "heap map: N rows, or the start N cells (a quarter, a sixth)"),
+	TUI_COMMAND("setmapto", NULL, "top|bottom|center|ADDR", NULL, NULL,
+	    "heap map: the heap's start, end, middle, or ADDR in the middle"),
+	TUI_COMMAND("startmapat", NULL, "ADDR", NULL, NULL,
+	    "heap map: start the map at ADDR, zooming in if it must"),
+	TUI_COMMAND("resizemap", NULL, "double|half", NULL, NULL,
+	    "heap map: twice or half the map's height"),
+	TUI_COMMAND("show", NULL, "WHAT", NULL, NULL,
+	    "heap map: turn a bitmap or list on or off (Tab lists them)"),
+	TUI_COMMAND("select", NULL,
+	    "off|trace|onlyanchoredby|object|typedescriptor|module ...",
+	    NULL, NULL,
+	    "heap map: select objects by root, string, type or module"),
+	TUI_COMMAND("mark", NULL, "[SPEC...]", NULL, NULL,
+	    "heap map: colour the objects of up to 8 Module.Type* specs"),
+	TUI_COMMAND("testunload", NULL, "[MODULE...]", NULL, NULL,
+	    "heap map: what unloading the modules (and importers) frees"),
+	TUI_COMMAND("update", NULL, "[every SECS|off]", NULL, NULL,
+	    "heap map: a new snapshot of a live program; or every SECS"),
+	TUI_COMMAND("compare", NULL, "[ID|off]", NULL, NULL,
+	    "heap map: objects born and freed since session ID of the run"),
+	TUI_COMMAND("remain", NULL, "on|off", NULL, NULL,
+	    "heap map: only the objects there now, after updates too"),
+	TUI_COMMAND("status", NULL, "", NULL, NULL,
+	    "heap map: the map's settings in the status line"),
+	{ NULL, NULL, NULL, NULL, NULL, NULL }
+};
+
 /* The words of args: "ADDR" or the first word in lower case. */
 int
 hm_word(const char **args, char *buf, size_t len)

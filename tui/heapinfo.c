@@ -1371,7 +1371,7 @@ hi_show_col(const struct hi_def *d, struct hi_table *tb)
  */
 int
 tui_heapinfo_key(struct tui_heapinfo *hi, enum tui_heapinfo_table t,
-    struct tui_list *l, enum tui_action a)
+    struct tui_list *l, int a)
 {
 	const struct hi_def	*d = &hi_defs[t];
 	struct hi_table		*tb = &hi->t[t];
@@ -1380,29 +1380,29 @@ tui_heapinfo_key(struct tui_heapinfo *hi, enum tui_heapinfo_table t,
 	if (!hi->made)
 		return (TUI_R_UNUSED);
 	switch (a) {
-	case TUI_ACT_HI_SORT:
+	case HI_ACT_SORT:
 		tb->desc = !tb->desc;
 		break;
-	case TUI_ACT_HI_SORT_LEFT:
-	case TUI_ACT_HI_SORT_RIGHT:
-		if (a == TUI_ACT_HI_SORT_LEFT && tb->scol > 0)
+	case HI_ACT_SORT_LEFT:
+	case HI_ACT_SORT_RIGHT:
+		if (a == HI_ACT_SORT_LEFT && tb->scol > 0)
 			tb->scol--;
-		else if (a == TUI_ACT_HI_SORT_RIGHT && tb->scol + 1 <
+		else if (a == HI_ACT_SORT_RIGHT && tb->scol + 1 <
 		    d->ncols)
 			tb->scol++;
 		/* Names ascending, numbers the most first, as the seed's. */
 		tb->desc = d->cols[tb->scol].kind != HI_TEXT;
 		hi_show_col(d, tb);
 		break;
-	case TUI_ACT_HI_LEFT:
+	case HI_ACT_LEFT:
 		if (tb->hcol > 0)
 			tb->hcol--;
 		return (TUI_R_DRAW);
-	case TUI_ACT_HI_RIGHT:
+	case HI_ACT_RIGHT:
 		if (tb->hcol + 1 < d->ncols)
 			tb->hcol++;
 		return (TUI_R_DRAW);
-	case TUI_ACT_HI_PICK:
+	case HI_ACT_PICK:
 		if (l->cur >= tb->n)
 			return (TUI_R_DRAW);
 		row = tb->order[l->cur];

@@ -33,6 +33,71 @@
 #include "tui/tui.h"
 #include "tui/heap.h"
 
+static const struct tui_key hm_bind[] = {
+	TUI_KEY(HM_ACT_PAGE_DOWN, "PageDown C-f Space",
+	    "the map a page on, toward the heap's end"),
+	TUI_KEY(HM_ACT_PAGE_UP, "PageUp C-b", "the map a page back"),
+	TUI_KEY(HM_ACT_DOWN, "Down", "the map a fifth of its height on"),
+	TUI_KEY(HM_ACT_UP, "Up", "the map a fifth of its height back"),
+	TUI_KEY(HM_ACT_RIGHT, "Right",
+	    "the map's start a sixth of its width in cells on (shifts left)"),
+	TUI_KEY(HM_ACT_LEFT, "Left",
+	    "the map's start a sixth of its width in cells back"),
+	TUI_KEY(HM_ACT_HOME, "Home g", "the heap's start at the top left"),
+	TUI_KEY(HM_ACT_END, "End G", "the heap's end at the bottom"),
+	TUI_KEY(HM_ACT_ZOOM_IN, "+ =",
+	    "zoom in around the middle, to a granule in 8 cells"),
+	TUI_KEY(HM_ACT_ZOOM_OUT, "-",
+	    "zoom out around the middle, until the whole heap shows"),
+	TUI_KEY(HM_ACT_CUR_LEFT, "h", "the cursor to the object before"),
+	TUI_KEY(HM_ACT_CUR_RIGHT, "l", "the cursor to the object after"),
+	TUI_KEY(HM_ACT_CUR_DOWN, "j C-n", "the cursor a row down"),
+	TUI_KEY(HM_ACT_CUR_UP, "k C-p", "the cursor a row up"),
+	TUI_KEY(HM_ACT_SELECT, "Enter",
+	    "select the object under the cursor and inspect it; with rows "
+	    "marked by v, zoom into them"),
+	TUI_KEY(HM_ACT_ROWS, "v",
+	    "mark rows to zoom into from the cursor's; moves extend, v or "
+	    "Enter zooms, Escape cancels"),
+	TUI_KEY(HM_ACT_REACHABLE, "r",
+	    "Reachable: what the selected object reaches, on or off"),
+	TUI_KEY(HM_ACT_REACHED_FROM, "R",
+	    "ReachedFrom: what reaches the selected object, on or off"),
+	TUI_KEY(HM_ACT_COLLECTABLE, "c",
+	    "Collectable: what no root reaches, on or off"),
+	TUI_KEY(HM_ACT_INFO, "Tab",
+	    "the info pane's next view: the object, Modules, "
+	    "ObjectsByModule, ObjectsByType, Imports, ModuleHierarchy, "
+	    "ObjectSizes, FreeBlocks, ReachedFrom, none"),
+	TUI_KEY(HM_ACT_INFO_PREV, "S-Tab", "the info pane's view before"),
+	TUI_KEY(HM_ACT_FOCUS, "i",
+	    "the keys to the info pane's table (Modules if none shows)"),
+	TUI_KEY(HM_ACT_UNPICK, "x",
+	    "unmark the objects Enter in an info table marked"),
+	TUI_KEY(HM_ACT_UPDATE, "u",
+	    "Update: a new snapshot of the live program (--attach)"),
+};
+static const struct tui_keys hm_keys = TUI_KEYS("heapmap",
+    "In the heap map", hm_bind);
+
+static const struct tui_key hi_bind[] = {
+	TUI_KEY(HI_ACT_PICK, "Enter",
+	    "mark the row's objects on the map (again: unmark); a free "
+	    "block: the map to it"),
+	TUI_KEY(HI_ACT_UNPICK, "x", "unmark them"),
+	TUI_KEY(HI_ACT_SORT, "s", "sort by the marked column the other way"),
+	TUI_KEY(HI_ACT_SORT_LEFT, "<",
+	    "sort by the column to the left (names A-Z, numbers most first)"),
+	TUI_KEY(HI_ACT_SORT_RIGHT, ">", "sort by the column to the right"),
+	TUI_KEY(HI_ACT_LEFT, "h Left", "scroll one column left"),
+	TUI_KEY(HI_ACT_RIGHT, "l Right", "scroll one column right"),
+	TUI_KEY(HI_ACT_NEXT, "Tab", "the next info table"),
+	TUI_KEY(HI_ACT_PREV, "S-Tab", "the info table before"),
+	TUI_KEY(HI_ACT_MAP, "i Escape", "the keys back to the map"),
+};
+static const struct tui_keys hi_keys = TUI_KEYS("heapinfo",
+    "In the heap map's info table", hi_bind);
+
 
 uint32_t
 hm_node(const struct heapmap *hm, size_t b)
@@ -620,13 +685,13 @@ hm_toggle(struct heapmap *hm, int *flag, const char *name, int needsel)
 	hm->dirty = 1;
 }
 
-static const struct tui_view_ops hm_ops, hm_info_ops;
+static const struct tui_view_ops hm_ops;
 
 /*
  * The keys to the info pane's table (on), or back to the map.  While the
  * table has them its list is the view's, so the loop moves its cursor
- * and the status line counts its rows, and the view answers to the name
- * "heapinfo", so the key table's heapinfo group applies.
+ * and the status line counts its rows, and the view's key group is the
+ * table's (hi_keys), whose name it then answers to.
  */
 void
 hm_focus(struct tui_view *tv, int on)
@@ -636,7 +701,7 @@ hm_focus(struct tui_view *tv, int on)
 	if (hm->focus) {
 		*tui_heapinfo_list(hm->hi, HM_TABLE(hm->info)) = tv->list;
 		tv->list = hm->maplist;
-		tv->ops = &hm_ops;
+		tv->keys = &hm_keys;
 		tv->search.stale = 1;
 		hm->focus = 0;
 	}
@@ -644,7 +709,7 @@ hm_focus(struct tui_view *tv, int on)
 		return;
 	hm->maplist = tv->list;
 	tv->list = *tui_heapinfo_list(hm->hi, HM_TABLE(hm->info));
-	tv->ops = &hm_info_ops;
+	tv->keys = &hi_keys;
 	tv->search.stale = 1;
 	hm->focus = 1;
 }
@@ -688,7 +753,7 @@ hm_unpick(struct heapmap *hm)
 
 /* A key while the info table has them; list moves are the loop's. */
 static int
-hm_info_key(struct tui_view *tv, enum tui_action a)
+hm_info_key(struct tui_view *tv, int a)
 {
 	struct heapmap	*hm = tv->data;
 	uint64_t	 addr;
@@ -696,15 +761,15 @@ hm_info_key(struct tui_view *tv, enum tui_action a)
 	int		 r;
 
 	switch (a) {
-	case TUI_ACT_HI_NEXT:
-	case TUI_ACT_HI_PREV:
-		hm_info_step(tv, a == TUI_ACT_HI_NEXT ? 1 : -1);
+	case HI_ACT_NEXT:
+	case HI_ACT_PREV:
+		hm_info_step(tv, a == HI_ACT_NEXT ? 1 : -1);
 		return (TUI_R_DRAW);
-	case TUI_ACT_HI_MAP:
+	case HI_ACT_MAP:
 		hm_focus(tv, 0);
 		tui_message("keys to the map (i: to the table again)");
 		return (TUI_R_DRAW);
-	case TUI_ACT_HI_UNPICK:
+	case HI_ACT_UNPICK:
 		hm_unpick(hm);
 		return (TUI_R_DRAW);
 	default:
@@ -725,87 +790,73 @@ hm_info_key(struct tui_view *tv, enum tui_action a)
 }
 
 static int
-hm_key(struct tui_view *tv, enum tui_action a)
+hm_key(struct tui_view *tv, int a)
 {
 	struct heapmap	*hm = tv->data;
 	int64_t		 fifth = hm->v.rows / 5 > 0 ? hm->v.rows / 5 : 1;
 	int64_t		 sixth = hm->v.cols / 6 > 0 ? hm->v.cols / 6 : 1;
 	int64_t		 page = hm->v.rows > 1 ? hm->v.rows : 1;
 
-	/* Until a stored session is loaded only the keys that leave. */
-	if (!hm_shown(hm)) {
-		switch (a) {
-		case TUI_ACT_BACK:
-		case TUI_ACT_ESCAPE:
-		case TUI_ACT_QUIT:
-		case TUI_ACT_HELP:
-		case TUI_ACT_PROMPT:
-		case TUI_ACT_REDRAW:
-			return (TUI_R_UNUSED);
-		default:
-			return (TUI_R_NONE);
-		}
-	}
 	if (hm->s->nregions == 0)
 		return (TUI_R_UNUSED);
 	if (hm->focus)
 		return (hm_info_key(tv, a));
 	switch (a) {
-	case TUI_ACT_HM_PAGE_DOWN:
+	case HM_ACT_PAGE_DOWN:
 	case TUI_ACT_PAGE_DOWN:
 		hm_move(hm, ANALYZE_HEAPMAP_ROWS, page);
 		return (TUI_R_DRAW);
-	case TUI_ACT_HM_PAGE_UP:
+	case HM_ACT_PAGE_UP:
 	case TUI_ACT_PAGE_UP:
 		hm_move(hm, ANALYZE_HEAPMAP_ROWS, -page);
 		return (TUI_R_DRAW);
-	case TUI_ACT_HM_DOWN:
+	case HM_ACT_DOWN:
 		hm_move(hm, ANALYZE_HEAPMAP_ROWS, fifth);
 		return (TUI_R_DRAW);
-	case TUI_ACT_HM_UP:
+	case HM_ACT_UP:
 		hm_move(hm, ANALYZE_HEAPMAP_ROWS, -fifth);
 		return (TUI_R_DRAW);
-	case TUI_ACT_HM_RIGHT:
+	case HM_ACT_RIGHT:
 		hm_move(hm, ANALYZE_HEAPMAP_CELLS, sixth);
 		return (TUI_R_DRAW);
-	case TUI_ACT_HM_LEFT:
+	case HM_ACT_LEFT:
 		hm_move(hm, ANALYZE_HEAPMAP_CELLS, -sixth);
 		return (TUI_R_DRAW);
-	case TUI_ACT_HM_HOME:
+	case HM_ACT_HOME:
 	case TUI_ACT_FIRST:
 		hm_move(hm, ANALYZE_HEAPMAP_HOME, 0);
 		return (TUI_R_DRAW);
-	case TUI_ACT_HM_END:
+	case HM_ACT_END:
 	case TUI_ACT_LAST:
 		hm_move(hm, ANALYZE_HEAPMAP_END, 0);
 		return (TUI_R_DRAW);
-	case TUI_ACT_HM_ZOOM_IN:
+	case HM_ACT_ZOOM_IN:
 		hm_zoom(hm, -1);
 		return (TUI_R_DRAW);
-	case TUI_ACT_HM_ZOOM_OUT:
+	case HM_ACT_ZOOM_OUT:
 		hm_zoom(hm, 1);
 		return (TUI_R_DRAW);
-	case TUI_ACT_HM_CUR_LEFT:
+	case HM_ACT_CUR_LEFT:
 		hm_cursor_step(hm, -1);
 		return (TUI_R_DRAW);
-	case TUI_ACT_HM_CUR_RIGHT:
+	case HM_ACT_CUR_RIGHT:
 		hm_cursor_step(hm, 1);
 		return (TUI_R_DRAW);
-	case TUI_ACT_HM_CUR_DOWN:
+	case HM_ACT_CUR_DOWN:
 	case TUI_ACT_DOWN:
 		hm_cursor_row(hm, 1);
 		return (TUI_R_DRAW);
-	case TUI_ACT_HM_CUR_UP:
+	case HM_ACT_CUR_UP:
 	case TUI_ACT_UP:
 		hm_cursor_row(hm, -1);
 		return (TUI_R_DRAW);
-	case TUI_ACT_HM_SELECT:
+	case HM_ACT_SELECT:
 		if (hm->rows_on)
 			hm_zoom_rows(hm, hm->rows_from, hm->rows_to);
 		else if (hm->cur != SIZE_MAX)
 			hm_select(hm, hm->cur);
 		return (TUI_R_DRAW);
-	case TUI_ACT_HM_ROWS:
+	case HM_ACT_ROWS:
 		if (hm->rows_on) {
 			hm_zoom_rows(hm, hm->rows_from, hm->rows_to);
 			return (TUI_R_DRAW);
@@ -831,23 +882,23 @@ hm_key(struct tui_view *tv, enum tui_action a)
 		hm->rows_on = 0;
 		tui_message("rows unmarked");
 		return (TUI_R_DRAW);
-	case TUI_ACT_HM_REACHABLE:
+	case HM_ACT_REACHABLE:
 		if (hm_graph(hm, "Reachable"))
 			hm_toggle(hm, &hm->reachable, "Reachable", 1);
 		return (TUI_R_DRAW);
-	case TUI_ACT_HM_REACHED_FROM:
+	case HM_ACT_REACHED_FROM:
 		if (hm_graph(hm, "ReachedFrom"))
 			hm_toggle(hm, &hm->reachedfrom, "ReachedFrom", 1);
 		return (TUI_R_DRAW);
-	case TUI_ACT_HM_COLLECTABLE:
+	case HM_ACT_COLLECTABLE:
 		if (hm_graph(hm, "Collectable"))
 			hm_toggle(hm, &hm->collectable, "Collectable", 0);
 		return (TUI_R_DRAW);
-	case TUI_ACT_HM_INFO:
-	case TUI_ACT_HM_INFO_PREV:
-		hm_info_step(tv, a == TUI_ACT_HM_INFO ? 1 : -1);
+	case HM_ACT_INFO:
+	case HM_ACT_INFO_PREV:
+		hm_info_step(tv, a == HM_ACT_INFO ? 1 : -1);
 		return (TUI_R_DRAW);
-	case TUI_ACT_HM_FOCUS:
+	case HM_ACT_FOCUS:
 		if (LINES - 2 < 14) {
 			tui_message("too small a screen for the info pane");
 			return (TUI_R_DRAW);
@@ -859,10 +910,10 @@ hm_key(struct tui_view *tv, enum tui_action a)
 		    " the row's objects, i or Escape: the map",
 		    hm_info_name(hm->info));
 		return (TUI_R_DRAW);
-	case TUI_ACT_HM_UNPICK:
+	case HM_ACT_UNPICK:
 		hm_unpick(hm);
 		return (TUI_R_DRAW);
-	case TUI_ACT_HM_UPDATE:
+	case HM_ACT_UPDATE:
 		return (hm_update(tv));
 	default:
 		return (TUI_R_UNUSED);
@@ -973,6 +1024,9 @@ hm_match(struct tui_view *tv, size_t row, const char *pattern)
 {
 	struct heapmap	*hm = tv->data;
 
+	if (hm->focus)
+		return (tui_heapinfo_match(hm->hi, HM_TABLE(hm->info), row,
+		    pattern));
 	if (!hm_shown(hm) || row >= hm->s->nblocks)
 		return (0);
 	if (tui_search_in(&tv->search, hm->s->addr[row], hm->s->addr[row] +
@@ -1187,6 +1241,12 @@ hm_shown(const struct heapmap *hm)
 	return (!hm->loading && hm->load_error == NULL);
 }
 
+static int
+hm_is_ready(struct tui_view *tv)
+{
+	return (hm_shown(tv->data));
+}
+
 /* :export: the heap session's report (a snapshot from elsewhere: none). */
 static int
 hm_export(struct tui_view *tv, int format, FILE *f, char **cause)
@@ -1198,39 +1258,33 @@ hm_export(struct tui_view *tv, int format, FILE *f, char **cause)
 	return (report_session(tui_store(), tv->session, format, f, cause));
 }
 
-/* Search in the info table that has the keys. */
-static int
-hm_info_match(struct tui_view *tv, size_t row, const char *pattern)
-{
-	struct heapmap	*hm = tv->data;
-
-	return (tui_heapinfo_match(hm->hi, HM_TABLE(hm->info), row,
-	    pattern));
-}
-
-/* The map of a live program: updates by u, :update and --every. */
-void
-tui_heapmap_live(struct tui_view *tv, struct tui_heaplive *live)
+/*
+ * The heap kind's live source (--attach): the map of a running program,
+ * which updates by u, :update and --every.
+ */
+static void
+hm_live_source(struct tui_view *tv, const struct tui_opts *opts)
 {
 	struct heapmap	*hm;
 
-	if (tv == NULL || tv->ops != &hm_ops) {
-		tui_heaplive_free(live);
+	if (tv->ops != &hm_ops)
 		return;
-	}
 	hm = tv->data;
 	tui_heaplive_free(hm->live);
-	hm->live = live;
+	hm->live = tui_heaplive_new(opts->live, opts->every, opts->keep,
+	    opts->live_session, opts->live_file);
 	hm_live_arm(tv);
 }
 
 static const struct tui_view_ops hm_ops = {
 	.name = "heapmap",
+	.keys = &hm_keys,
 	.help = "a heap snapshot as HeapInspector's zoomable bitmap",
 	.draw = hm_draw,
 	.key = hm_key,
 	.title = hm_title,
 	.match = hm_match,
+	.ready = hm_is_ready,
 	.mouse = hm_mouse,
 	.command = hm_command,
 	.complete = hm_complete,
@@ -1239,21 +1293,6 @@ static const struct tui_view_ops hm_ops = {
 	.free = hm_free,
 };
 
-/* The map while its info table has the keys (hm_focus). */
-static const struct tui_view_ops hm_info_ops = {
-	.name = "heapinfo",
-	.help = "the heap map with the keys in its info table",
-	.draw = hm_draw,
-	.key = hm_key,
-	.title = hm_title,
-	.match = hm_info_match,
-	.mouse = hm_mouse,
-	.command = hm_command,
-	.complete = hm_complete,
-	.export = hm_export,
-	.work = hm_work,
-	.free = hm_free,
-};
 
 static struct tui_view *
 hm_new(struct analyze_heapview *s)
@@ -1304,8 +1343,8 @@ tui_heapmap_open(struct analyze_heapview *s, char **cause)
  * A stored heap session: the view opens at once and loads in hm_work,
  * after the first frame, saying so meanwhile.
  */
-struct tui_view *
-tui_heapmap_new(int64_t id, char **cause)
+static struct tui_view *
+hm_open(int64_t id, char **cause)
 {
 	struct tui_view	*tv;
 	struct heapmap	*hm;
@@ -1319,3 +1358,13 @@ tui_heapmap_new(int64_t id, char **cause)
 	tui_message("loading the heap snapshot of session %lld", (long long)id);
 	return (tv);
 }
+
+static const struct tui_keys *const hm_groups[] = { &hm_keys, &hi_keys, NULL };
+
+const struct tui_mode tui_mode_heapmap = {
+	.open = hm_open,
+	.keys = hm_groups,
+	.what = "the heap map",
+	.commands = hm_commands,
+	.live = hm_live_source,
+};
