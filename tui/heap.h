@@ -122,6 +122,35 @@ void		 tui_heapinfo_unload(struct tui_heapinfo *, const uint8_t *,
 
 /* ---- the heap map's files ---- */
 
+/*
+ * The heap map's colours (heapdraw.c's table, made by draw.c after the
+ * browser's): HeapInspector's eight type marks, the overlays, the other
+ * marks and the cursor, an info table's picked objects and
+ * ModuleHierarchy's levels.  HM_COLOUR gives one's pair for tui_attr.
+ */
+enum hm_colour {
+	HM_C_TYPE1, HM_C_TYPE2, HM_C_TYPE3, HM_C_TYPE4, HM_C_TYPE5,
+	HM_C_TYPE6, HM_C_TYPE7, HM_C_TYPE8,
+	HM_C_COLLECTABLE,
+	HM_C_REACHABLE,
+	HM_C_REACHED_FROM,
+	HM_C_SELECTED,
+	HM_C_BLOCK,
+	HM_C_FREED,
+	HM_C_BORN,
+	HM_C_KEPT,
+	HM_C_POSSIBLE,
+	HM_C_UNLOAD,
+	HM_C_HEAP_CURSOR,
+	HM_C_PICKED,
+	HM_C_HIER_TOP,		/* imported by no module */
+	HM_C_HIER_UNLOAD,	/* test-unloaded */
+	HM_C_HIER_NEEDED,	/* imported by a test-unloaded one */
+	HM_C_COUNT
+};
+extern struct tui_colours hm_colours;
+#define HM_COLOUR(c)	(hm_colours.base + (int)(c))
+
 /* The map's and its info tables' actions (tui.h: from TUI_ACT_VIEW). */
 enum hm_action {
 	HM_ACT_PAGE_DOWN = TUI_ACT_VIEW,

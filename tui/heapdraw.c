@@ -16,33 +16,115 @@
 #include "tui/tui.h"
 #include "tui/heap.h"
 
+/*
+ * The map's colours, as draw.c's (tui.h), in the 256 where the terminal
+ * has them, to tell eight type marks apart.  Without colours, type marks
+ * and overlays are only a hint: the map draws a cell's mark as a
+ * character, as the timeline draws its units' letters.
+ */
+static const struct tui_colour hm_colour[HM_C_COUNT] = {
+	/*
+	 * Type marks: black on eight backgrounds (xterm's 256 palette:
+	 * blue, green, orange, violet, teal, pink, olive, grey); eight
+	 * colours have only six hues that black reads on, so the last two
+	 * are white on blue and black on white.
+	 */
+	[HM_C_TYPE1] = { COLOR_BLACK, 33, COLOR_BLACK, COLOR_BLUE,
+	    0, A_REVERSE },
+	[HM_C_TYPE2] = { COLOR_BLACK, 40, COLOR_BLACK, COLOR_GREEN,
+	    0, A_REVERSE },
+	[HM_C_TYPE3] = { COLOR_BLACK, 208, COLOR_BLACK, COLOR_YELLOW,
+	    0, A_REVERSE },
+	[HM_C_TYPE4] = { COLOR_BLACK, 141, COLOR_BLACK, COLOR_MAGENTA,
+	    0, A_REVERSE },
+	[HM_C_TYPE5] = { COLOR_BLACK, 37, COLOR_BLACK, COLOR_CYAN,
+	    0, A_REVERSE },
+	[HM_C_TYPE6] = { COLOR_BLACK, 211, COLOR_BLACK, COLOR_RED,
+	    0, A_REVERSE },
+	[HM_C_TYPE7] = { COLOR_BLACK, 143, COLOR_WHITE, COLOR_BLUE,
+	    A_BOLD, A_REVERSE },
+	[HM_C_TYPE8] = { COLOR_BLACK, 250, COLOR_BLACK, COLOR_WHITE,
+	    0, A_REVERSE },
+
+	/*
+	 * Overlays, over the blocks they pick out: collectable (garbage)
+	 * red, reachable green, reached from the selection yellow, the
+	 * selection itself bold white.
+	 */
+	[HM_C_COLLECTABLE] = { 231, 160, COLOR_WHITE, COLOR_RED,
+	    A_BOLD, A_BOLD | A_UNDERLINE },
+	[HM_C_REACHABLE] = { COLOR_BLACK, 34, COLOR_BLACK, COLOR_GREEN,
+	    0, A_UNDERLINE },
+	[HM_C_REACHED_FROM] = { COLOR_BLACK, 220, COLOR_BLACK, COLOR_YELLOW,
+	    0, A_BOLD },
+	[HM_C_SELECTED] = { COLOR_BLACK, 231, COLOR_BLACK, COLOR_WHITE,
+	    A_BOLD, A_REVERSE | A_BOLD },
+
+	/*
+	 * The heap map's other marks: a block nothing picks out grey, one
+	 * freed since the snapshot compared dark grey, a new one cyan, one
+	 * not collectable sea green, possibly lost orange, freed by a test
+	 * unload purple; and its cursor, hot pink, a colour no mark has.
+	 * Eight colours repeat some: the map then draws each mark's letter.
+	 */
+	[HM_C_BLOCK] = { COLOR_BLACK, 245, COLOR_BLACK, COLOR_WHITE,
+	    0, A_NORMAL },
+	[HM_C_FREED] = { COLOR_WHITE, 238, COLOR_WHITE, COLOR_BLACK,
+	    0, A_DIM },
+	[HM_C_BORN] = { COLOR_BLACK, 51, COLOR_BLACK, COLOR_CYAN,
+	    0, A_BOLD },
+	[HM_C_KEPT] = { COLOR_BLACK, 115, COLOR_BLACK, COLOR_GREEN,
+	    0, A_NORMAL },
+	[HM_C_POSSIBLE] = { COLOR_BLACK, 208, COLOR_BLACK, COLOR_YELLOW,
+	    0, A_UNDERLINE },
+	[HM_C_UNLOAD] = { 231, 90, COLOR_WHITE, COLOR_MAGENTA,
+	    A_BOLD, A_BOLD },
+	[HM_C_HEAP_CURSOR] = { COLOR_BLACK, 201, COLOR_WHITE, COLOR_BLACK,
+	    A_BOLD, A_REVERSE | A_BOLD },
+	/*
+	 * The objects of an info table's row: white on a blue no other mark
+	 * has.  ModuleHierarchy's names as the seed's: not imported red,
+	 * test-unloaded blue, imported by those green (a mark column says
+	 * the same without colours).
+	 */
+	[HM_C_PICKED] = { 231, 27, COLOR_WHITE, COLOR_BLUE,
+	    A_BOLD, A_REVERSE | A_UNDERLINE },
+	[HM_C_HIER_TOP] = { 196, TUI_COLOUR_DEFAULT, COLOR_RED,
+	    TUI_COLOUR_DEFAULT, 0, A_BOLD },
+	[HM_C_HIER_UNLOAD] = { 75, TUI_COLOUR_DEFAULT, COLOR_BLUE,
+	    TUI_COLOUR_DEFAULT, A_BOLD, A_UNDERLINE },
+	[HM_C_HIER_NEEDED] = { 40, TUI_COLOUR_DEFAULT, COLOR_GREEN,
+	    TUI_COLOUR_DEFAULT, 0, A_DIM },
+};
+struct tui_colours hm_colours = { hm_colour, HM_C_COUNT, 0 };
+
 /* Each mark's colour, letter (without colours) and name in the legend. */
 static const struct {
-	enum tui_color	 color;
+	enum hm_colour	 color;
 	char		 glyph;
 	const char	*name;
 } hm_marks[HM_NM] = {
-	[ANALYZE_HEAPMAP_PLAIN] = { TUI_C_BLOCK, '#', "unmarked" },
-	[ANALYZE_HEAPMAP_TYPE1] = { TUI_C_TYPE1, '1', NULL },
-	[ANALYZE_HEAPMAP_TYPE2] = { TUI_C_TYPE2, '2', NULL },
-	[ANALYZE_HEAPMAP_TYPE3] = { TUI_C_TYPE3, '3', NULL },
-	[ANALYZE_HEAPMAP_TYPE4] = { TUI_C_TYPE4, '4', NULL },
-	[ANALYZE_HEAPMAP_TYPE5] = { TUI_C_TYPE5, '5', NULL },
-	[ANALYZE_HEAPMAP_TYPE6] = { TUI_C_TYPE6, '6', NULL },
-	[ANALYZE_HEAPMAP_TYPE7] = { TUI_C_TYPE7, '7', NULL },
-	[ANALYZE_HEAPMAP_TYPE8] = { TUI_C_TYPE8, '8', NULL },
-	[ANALYZE_HEAPMAP_FREED] = { TUI_C_FREED, '-', "freed" },
-	[ANALYZE_HEAPMAP_BORN] = { TUI_C_BORN, '+', "born" },
-	[ANALYZE_HEAPMAP_KEPT] = { TUI_C_KEPT, 'k', "not collectable" },
-	[ANALYZE_HEAPMAP_POSSIBLE] = { TUI_C_POSSIBLE, 'p', "possibly lost" },
-	[ANALYZE_HEAPMAP_COLLECTABLE] = { TUI_C_COLLECTABLE, 'c',
+	[ANALYZE_HEAPMAP_PLAIN] = { HM_C_BLOCK, '#', "unmarked" },
+	[ANALYZE_HEAPMAP_TYPE1] = { HM_C_TYPE1, '1', NULL },
+	[ANALYZE_HEAPMAP_TYPE2] = { HM_C_TYPE2, '2', NULL },
+	[ANALYZE_HEAPMAP_TYPE3] = { HM_C_TYPE3, '3', NULL },
+	[ANALYZE_HEAPMAP_TYPE4] = { HM_C_TYPE4, '4', NULL },
+	[ANALYZE_HEAPMAP_TYPE5] = { HM_C_TYPE5, '5', NULL },
+	[ANALYZE_HEAPMAP_TYPE6] = { HM_C_TYPE6, '6', NULL },
+	[ANALYZE_HEAPMAP_TYPE7] = { HM_C_TYPE7, '7', NULL },
+	[ANALYZE_HEAPMAP_TYPE8] = { HM_C_TYPE8, '8', NULL },
+	[ANALYZE_HEAPMAP_FREED] = { HM_C_FREED, '-', "freed" },
+	[ANALYZE_HEAPMAP_BORN] = { HM_C_BORN, '+', "born" },
+	[ANALYZE_HEAPMAP_KEPT] = { HM_C_KEPT, 'k', "not collectable" },
+	[ANALYZE_HEAPMAP_POSSIBLE] = { HM_C_POSSIBLE, 'p', "possibly lost" },
+	[ANALYZE_HEAPMAP_COLLECTABLE] = { HM_C_COLLECTABLE, 'c',
 	    "collectable" },
-	[ANALYZE_HEAPMAP_UNLOAD] = { TUI_C_UNLOAD, 'u', "freed by unload" },
-	[ANALYZE_HEAPMAP_REACHABLE] = { TUI_C_REACHABLE, 'r', "reachable" },
-	[ANALYZE_HEAPMAP_REACHED_FROM] = { TUI_C_REACHED_FROM, 'f',
+	[ANALYZE_HEAPMAP_UNLOAD] = { HM_C_UNLOAD, 'u', "freed by unload" },
+	[ANALYZE_HEAPMAP_REACHABLE] = { HM_C_REACHABLE, 'r', "reachable" },
+	[ANALYZE_HEAPMAP_REACHED_FROM] = { HM_C_REACHED_FROM, 'f',
 	    "reached from" },
-	[ANALYZE_HEAPMAP_PICKED] = { TUI_C_PICKED, 'i', NULL },
-	[ANALYZE_HEAPMAP_SELECTED] = { TUI_C_SELECTED, '@', "selected" },
+	[ANALYZE_HEAPMAP_PICKED] = { HM_C_PICKED, 'i', NULL },
+	[ANALYZE_HEAPMAP_SELECTED] = { HM_C_SELECTED, '@', "selected" },
 };
 
 /* Where a live map is: what an update does, or the program's state. */
@@ -131,16 +213,20 @@ hm_legend(struct heapmap *hm, int y, int lines, int w, int draw)
 		if (draw) {
 			if (hm->halves) {
 				tui_put_halves(y + used - 1, x,
-				    hm_marks[k].color, hm_marks[k].color);
+				    HM_COLOUR(hm_marks[k].color),
+				    HM_COLOUR(hm_marks[k].color));
 				tui_put_halves(y + used - 1, x + 1,
-				    hm_marks[k].color, hm_marks[k].color);
+				    HM_COLOUR(hm_marks[k].color),
+				    HM_COLOUR(hm_marks[k].color));
 			} else {
 				mvaddch(y + used - 1, x, (chtype)(unsigned char)
 				    hm_marks[k].glyph |
-				    (chtype)tui_attr(hm_marks[k].color));
+				    (chtype)tui_attr(HM_COLOUR(
+				    hm_marks[k].color)));
 				mvaddch(y + used - 1, x + 1,
 				    (chtype)(unsigned char)hm_marks[k].glyph |
-				    (chtype)tui_attr(hm_marks[k].color));
+				    (chtype)tui_attr(HM_COLOUR(
+				    hm_marks[k].color)));
 			}
 			tui_put(y + used - 1, x + 2, w - x - 2, TUI_PLAIN,
 			    line);
@@ -168,20 +254,22 @@ hm_glyph(const struct heapmap *hm, const struct analyze_heapmap_cell *c,
 		if (c->mark == ANALYZE_HEAPMAP_PLAIN)
 			ch = c->flags & ANALYZE_HEAPMAP_SPARSE ? ':' :
 			    c->flags & ANALYZE_HEAPMAP_START ? '#' : '=';
-		attr = tui_attr(hm_marks[c->mark].color);
+		attr = tui_attr(HM_COLOUR(hm_marks[c->mark].color));
 	}
 	if (cursor) {
-		attr = tui_attr(TUI_C_HEAP_CURSOR);
+		attr = tui_attr(HM_COLOUR(HM_C_HEAP_CURSOR));
 		if (ch == ' ')
 			ch = '_';
 	}
 	return (ch | (chtype)attr);
 }
 
-static enum tui_color
+/* A cell's pair for a half block; TUI_C_NONE: the background. */
+static int
 hm_color(const struct analyze_heapmap_cell *c)
 {
-	return (c->mark < HM_NM ? hm_marks[c->mark].color : TUI_C_NONE);
+	return (c->mark < HM_NM ? HM_COLOUR(hm_marks[c->mark].color) :
+	    TUI_C_NONE);
 }
 
 /* The map: a label for each line, then its cells. */
@@ -193,7 +281,7 @@ hm_draw_map(struct heapmap *hm, int w)
 	uint32_t			 cur_col = 0, x;
 	long				 r;
 	int				 i, per = hm->halves ? 2 : 1, attr, sel;
-	enum tui_color			 top, bot;
+	int				 top, bot;
 	char				 label[32];
 
 	if (hm->cur != SIZE_MAX)
@@ -224,9 +312,9 @@ hm_draw_map(struct heapmap *hm, int w)
 				continue;
 			}
 			top = row == cur_row && x == cur_col ?
-			    TUI_C_HEAP_CURSOR : hm_color(&c0[x]);
+			    HM_COLOUR(HM_C_HEAP_CURSOR) : hm_color(&c0[x]);
 			bot = row + 1 == cur_row && x == cur_col ?
-			    TUI_C_HEAP_CURSOR : hm_color(&c1[x]);
+			    HM_COLOUR(HM_C_HEAP_CURSOR) : hm_color(&c1[x]);
 			tui_put_halves(hm->map_y + i, hm->gw + (int)x, top,
 			    bot);
 		}

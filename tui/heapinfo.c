@@ -147,7 +147,7 @@ struct hi_module {
 	char		*imports;	/* names, direct */
 	char		*through;	/* names, only indirect */
 	const char	*mark;		/* TestUnloadModules': "", ++ ... */
-	enum tui_color	 color;		/* ModuleHierarchy's */
+	int		 color;		/* ModuleHierarchy's pair */
 };
 
 struct tui_heapinfo {
@@ -974,8 +974,8 @@ tui_heapinfo_unload(struct tui_heapinfo *hi, const uint8_t *named,
 		return;
 	for (m = 0; m < n; m++) {
 		hi->mod[m].mark = "";
-		hi->mod[m].color = hi->mod[m].by == 0 ? TUI_C_HIER_TOP :
-		    TUI_C_NONE;
+		hi->mod[m].color = hi->mod[m].by == 0 ?
+		    HM_COLOUR(HM_C_HIER_TOP) : TUI_C_NONE;
 	}
 	hi->t[TUI_HI_MODULES].stale = hi->t[TUI_HI_HIERARCHY].stale = 1;
 	if (named == NULL || unloaded == NULL)
@@ -1022,9 +1022,9 @@ tui_heapinfo_unload(struct tui_heapinfo *hi, const uint8_t *named,
 		else if (need[m])
 			hi->mod[m].mark = "#";
 		if (unloaded[m])
-			hi->mod[m].color = TUI_C_HIER_UNLOAD;
+			hi->mod[m].color = HM_COLOUR(HM_C_HIER_UNLOAD);
 		else if (hi->mod[m].by != 0 && (need[m] || freed[m]))
-			hi->mod[m].color = TUI_C_HIER_NEEDED;
+			hi->mod[m].color = HM_COLOUR(HM_C_HIER_NEEDED);
 	}
 	free(need);
 	free(freed);

@@ -1366,5 +1366,6 @@ const struct tui_mode tui_mode_heapmap = {
 	.keys = hm_groups,
 	.what = "the heap map",
 	.commands = hm_commands,
+	.colours = &hm_colours,
 	.live = hm_live_source,
 };

@@ -264,15 +264,16 @@ const char	*tui_keymap_word(const void *);
 /*
  * kinds.c: the view of each session kind (kind.h), and what it brings to
  * the browser (tmux's window_mode): its opener, the key groups of the
- * views it opens, in the order help lists them, its : commands, and an
- * optional live source, which makes the view it opened follow the source
- * that tui_opts.live names (--attach).
+ * views it opens, in the order help lists them, its : commands, its
+ * colours, and an optional live source, which makes the view it opened
+ * follow the source that tui_opts.live names (--attach).
  */
 struct tui_mode {
 	struct tui_view		*(*open)(int64_t, char **);
 	const struct tui_keys	*const *keys;	/* NULL-terminated */
 	const char		*what;		/* "the heap map" */
 	const struct tui_command *commands;	/* to a NULL name */
+	struct tui_colours	*colours;
 	void			(*live)(struct tui_view *,
 				    const struct tui_opts *);
 };
@@ -298,9 +299,12 @@ const char	*tui_search_marks(const struct tui_view *);
 int		 tui_strcasestr(const char *, const char *);
 
 /*
- * draw.c.  Every colour pair is one of these, allocated by tui_draw_init
- * from draw.c's table, which also gives each its 8-colour and monochrome
- * form; a view asks tui_attr for one and never calls init_pair.
+ * draw.c.  Every colour pair is made by tui_draw_init: the browser's
+ * own, these, from draw.c's table, then each kind's view's (its mode's
+ * colours, whose base is then its first pair's number: a view draws in
+ * its colour k with tui_attr(base + k)).  Each has its 8-colour and
+ * monochrome form; a view asks tui_attr for one and never calls
+ * init_pair.
  */
 enum tui_color {
 	TUI_C_NONE,
@@ -316,36 +320,28 @@ enum tui_color {
 	/* The timeline's units, taking turns (TUI_C_UNIT1 + k % 6). */
 	TUI_C_UNIT1, TUI_C_UNIT2, TUI_C_UNIT3, TUI_C_UNIT4, TUI_C_UNIT5,
 	TUI_C_UNIT6,
-	/* The heap map: HeapInspector's eight type marks, then overlays. */
-	TUI_C_TYPE1, TUI_C_TYPE2, TUI_C_TYPE3, TUI_C_TYPE4, TUI_C_TYPE5,
-	TUI_C_TYPE6, TUI_C_TYPE7, TUI_C_TYPE8,
-	TUI_C_COLLECTABLE,
-	TUI_C_REACHABLE,
-	TUI_C_REACHED_FROM,
-	TUI_C_SELECTED,
-	/* The heap map's other marks, and its cursor. */
-	TUI_C_BLOCK,
-	TUI_C_FREED,
-	TUI_C_BORN,
-	TUI_C_KEPT,
-	TUI_C_POSSIBLE,
-	TUI_C_UNLOAD,
-	TUI_C_HEAP_CURSOR,
 	TUI_C_SOURCE,		/* the annotate view's source lines */
-	/* The heap map's info tables: a row's objects; ModuleHierarchy. */
-	TUI_C_PICKED,
-	TUI_C_HIER_TOP,		/* imported by no module */
-	TUI_C_HIER_UNLOAD,	/* test-unloaded */
-	TUI_C_HIER_NEEDED,	/* imported by a test-unloaded one */
 	TUI_C_COUNT
 };
 #define TUI_NUNIT_COLORS	(TUI_C_UNIT6 - TUI_C_UNIT1 + 1)
-#define TUI_NTYPE_COLORS	(TUI_C_TYPE8 - TUI_C_TYPE1 + 1)
+/* A colour that is the terminal's own background (or black). */
+#define TUI_COLOUR_DEFAULT	-1
+struct tui_colour {
+	short	fg, bg;		/* 256 colours */
+	short	fg8, bg8;	/* 8 colours */
+	int	attr;		/* with the colours */
+	int	mono;		/* instead of them */
+};
+struct tui_colours {
+	const struct tui_colour	*colour;
+	size_t			 n;
+	int			 base;	/* its first pair: draw.c's */
+};
 #define TUI_PLAIN	0	/* no attribute */
 void		 tui_draw_init(void);
-int		 tui_attr(enum tui_color);
+int		 tui_attr(int);
 int		 tui_halves(void);
-void		 tui_put_halves(int, int, enum tui_color, enum tui_color);
+void		 tui_put_halves(int, int, int, int);
 int		 tui_put(int, int, int, int, const char *);
 int		 tui_put_marks(int, int, int, int, const char *,
 		    const char *);
