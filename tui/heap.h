@@ -1,8 +1,9 @@
 /*
  * The heap views' own declarations (tui/heap*.c, tui/heapmap.c and the
  * files it is split into): the loader, the live program, the info
- * tables, and the heap map's state its files share.  Only those files
- * include it; tui/tui.h knows the heap map by its constructor alone.
+ * tables, the heap map's keys, colours and commands, and the state its
+ * files share.  Only those files include it; tui/tui.h knows the heap
+ * map by its mode (tui_mode_heapmap) alone.
  */
 #ifndef TUI_HEAP_H
 #define TUI_HEAP_H
@@ -119,8 +120,6 @@ int		 tui_heapinfo_unpick(struct tui_heapinfo *);
 uint64_t	 tui_heapinfo_goto(struct tui_heapinfo *);
 void		 tui_heapinfo_unload(struct tui_heapinfo *, const uint8_t *,
 		    const uint8_t *);
-
-/* ---- the heap map's files ---- */
 
 /*
  * The heap map's colours (heapdraw.c's table, made by draw.c after the

@@ -19,6 +19,10 @@
  * Marks are made again only when what picks them changes (an overlay, a
  * selection, :mark, :select, :testunload), once over the blocks; every
  * other key only asks the model for the cells in view.
+ *
+ * This file is the view, its marks, moves, keys, mouse and work; its
+ * frame is heapdraw.c's, its : commands heapcmd.c's, a live map's updates
+ * and :compare heapupdate.c's, and the state they share tui/heap.h's.
  */
 #include <ctype.h>
 #include <stdlib.h>
@@ -1359,7 +1363,9 @@ hm_open(int64_t id, char **cause)
 	return (tv);
 }
 
-static const struct tui_keys *const hm_groups[] = { &hm_keys, &hi_keys, NULL };
+static const struct tui_keys *const hm_groups[] = {
+	&hm_keys, &hi_keys, NULL
+};
 
 const struct tui_mode tui_mode_heapmap = {
 	.open = hm_open,
