@@ -23,8 +23,9 @@
  * pair, and the attribute on a terminal without colours.  The
  * histogram's, the timeline's and the tables' colours are the eight
  * basic ones in both columns, so every colour terminal draws them alike.
- * A kind's view brings its own (its mode's colours: the heap map's
- * palette, in tui/heapdraw.c), made here after these.
+ * A kind's view brings its own (its mode's colours: the timeline's units
+ * and cursor, in tui/timeline.c; the heap map's palette, which uses the
+ * 256 where it can, in tui/heapdraw.c), made here after these.
  */
 static const struct tui_colour draw_table[TUI_C_COUNT] = {
 	[TUI_C_HEAT1] = { COLOR_BLUE, DRAW_DEFAULT, COLOR_BLUE, DRAW_DEFAULT,
@@ -53,30 +54,6 @@ static const struct tui_colour draw_table[TUI_C_COUNT] = {
 	 */
 	[TUI_C_MATCH] = { COLOR_BLACK, COLOR_YELLOW, COLOR_BLACK, COLOR_YELLOW,
 	    A_BOLD | A_UNDERLINE, A_BOLD | A_UNDERLINE },
-	/*
-	 * The timeline's cursor: a column through every lane and the band,
-	 * and in it the cursor's own cell, a notch that no unit's colour
-	 * (the list cursor's green is one) can hide.
-	 */
-	[TUI_C_MARK] = { COLOR_BLACK, COLOR_WHITE, COLOR_BLACK, COLOR_WHITE,
-	    0, A_REVERSE },
-	[TUI_C_MARK_HERE] = { COLOR_WHITE, COLOR_BLACK, COLOR_WHITE,
-	    COLOR_BLACK, A_BOLD, A_BOLD | A_UNDERLINE },
-
-	/* Black on the unit's colour; on vt100 the letters tell. */
-	[TUI_C_UNIT1] = { COLOR_BLACK, COLOR_BLUE, COLOR_BLACK, COLOR_BLUE,
-	    0, A_NORMAL },
-	[TUI_C_UNIT2] = { COLOR_BLACK, COLOR_GREEN, COLOR_BLACK, COLOR_GREEN,
-	    0, A_NORMAL },
-	[TUI_C_UNIT3] = { COLOR_BLACK, COLOR_MAGENTA, COLOR_BLACK,
-	    COLOR_MAGENTA, 0, A_NORMAL },
-	[TUI_C_UNIT4] = { COLOR_BLACK, COLOR_CYAN, COLOR_BLACK, COLOR_CYAN,
-	    0, A_NORMAL },
-	[TUI_C_UNIT5] = { COLOR_BLACK, COLOR_YELLOW, COLOR_BLACK,
-	    COLOR_YELLOW, 0, A_NORMAL },
-	[TUI_C_UNIT6] = { COLOR_BLACK, COLOR_RED, COLOR_BLACK, COLOR_RED,
-	    0, A_NORMAL },
-
 	/* Source lines among the instructions, as perf annotate dims them. */
 	[TUI_C_SOURCE] = { COLOR_CYAN, DRAW_DEFAULT, COLOR_CYAN, DRAW_DEFAULT,
 	    0, A_DIM },

@@ -62,6 +62,46 @@ static const struct tui_key tl_bind[] = {
 static const struct tui_keys tl_keys = TUI_KEYS("timeline",
     "In the timeline", tl_bind);
 
+/*
+ * Its colours (draw.c makes them after the browser's): the cursor's
+ * column and cell, and the units', taking turns (TL_C_UNIT1 + k % 6).
+ */
+enum tl_colour {
+	TL_C_MARK,
+	TL_C_MARK_HERE,
+	TL_C_UNIT1, TL_C_UNIT2, TL_C_UNIT3, TL_C_UNIT4, TL_C_UNIT5,
+	TL_C_UNIT6,
+	TL_C_COUNT
+};
+#define TL_NUNIT_COLOURS	(TL_C_UNIT6 - TL_C_UNIT1 + 1)
+static const struct tui_colour tl_colour[TL_C_COUNT] = {
+	/*
+	 * The timeline's cursor: a column through every lane and the band,
+	 * and in it the cursor's own cell, a notch that no unit's colour
+	 * (the list cursor's green is one) can hide.
+	 */
+	[TL_C_MARK] = { COLOR_BLACK, COLOR_WHITE, COLOR_BLACK, COLOR_WHITE,
+	    0, A_REVERSE },
+	[TL_C_MARK_HERE] = { COLOR_WHITE, COLOR_BLACK, COLOR_WHITE,
+	    COLOR_BLACK, A_BOLD, A_BOLD | A_UNDERLINE },
+
+	/* Black on the unit's colour; on vt100 the letters tell. */
+	[TL_C_UNIT1] = { COLOR_BLACK, COLOR_BLUE, COLOR_BLACK, COLOR_BLUE,
+	    0, A_NORMAL },
+	[TL_C_UNIT2] = { COLOR_BLACK, COLOR_GREEN, COLOR_BLACK, COLOR_GREEN,
+	    0, A_NORMAL },
+	[TL_C_UNIT3] = { COLOR_BLACK, COLOR_MAGENTA, COLOR_BLACK,
+	    COLOR_MAGENTA, 0, A_NORMAL },
+	[TL_C_UNIT4] = { COLOR_BLACK, COLOR_CYAN, COLOR_BLACK, COLOR_CYAN,
+	    0, A_NORMAL },
+	[TL_C_UNIT5] = { COLOR_BLACK, COLOR_YELLOW, COLOR_BLACK,
+	    COLOR_YELLOW, 0, A_NORMAL },
+	[TL_C_UNIT6] = { COLOR_BLACK, COLOR_RED, COLOR_BLACK, COLOR_RED,
+	    0, A_NORMAL },
+};
+static struct tui_colours tl_colours = { tl_colour, TL_C_COUNT, 0 };
+#define TL_COLOUR(c)	(tl_colours.base + (int)(c))
+
 #define TL_DETAIL	3	/* rows of the detail pane */
 #define TL_BAND_MAX	16	/* rows of the buffer band */
 #define TL_STEP_ROWS	2048	/* rows between looks at the clock */
@@ -132,7 +172,7 @@ static uint64_t	tl_site_addr(struct timeline *,
 static int
 tl_unit_attr(uint32_t k)
 {
-	return (tui_attr(TUI_C_UNIT1 + k % TUI_NUNIT_COLORS));
+	return (tui_attr(TL_COLOUR(TL_C_UNIT1 + k % TL_NUNIT_COLOURS)));
 }
 
 /* The letter that stands for unit k in the band and the gutter. */
@@ -463,9 +503,9 @@ tl_draw_lane(struct tui_view *tv, uint32_t k, int y, int w)
 			ch = ' ';
 		/* The cursor's column runs through every lane. */
 		if (x == curx && cur->unit == k)
-			attr = tui_attr(TUI_C_MARK_HERE);
+			attr = tui_attr(TL_COLOUR(TL_C_MARK_HERE));
 		else if (x == curx) {
-			attr = tui_attr(TUI_C_MARK);
+			attr = tui_attr(TL_COLOUR(TL_C_MARK));
 			ch = ch == ' ' ? TL_CURSOR_CH : ch;
 		}
 		addch((chtype)(unsigned char)ch | (chtype)attr);
@@ -510,7 +550,7 @@ tl_draw_band(struct tui_view *tv, int y, int h, int w)
 			if (x == curx)
 				ch = ((ch & A_CHARTEXT) == ' ' ? TL_CURSOR_CH :
 				    (ch & A_CHARTEXT)) | (chtype)tui_attr(
-				    TUI_C_MARK);
+				    TL_COLOUR(TL_C_MARK));
 			addch(ch);
 		}
 	}
@@ -522,22 +562,23 @@ tl_draw_legend(int y, int w)
 {
 	static const struct {
 		char		 glyph[2];
-		enum tui_color	 color;
+		int		 cursor;
 		const char	*what;
 	} legend[] = {
-		{ "L", TUI_C_NONE, "load" },
-		{ "r", TUI_C_NONE, "reprieve" },
-		{ "=", TUI_C_NONE, "resident" },
-		{ "-", TUI_C_NONE, "resident in part" },
-		{ ".", TUI_C_NONE, "free" },
-		{ { TL_CURSOR_CH, '\0' }, TUI_C_MARK, "cursor" },
+		{ "L", 0, "load" },
+		{ "r", 0, "reprieve" },
+		{ "=", 0, "resident" },
+		{ "-", 0, "resident in part" },
+		{ ".", 0, "free" },
+		{ { TL_CURSOR_CH, '\0' }, 1, "cursor" },
 	};
 	size_t	i;
 	int	x = 0;
 
 	for (i = 0; i < sizeof legend / sizeof legend[0] && x < w; i++) {
-		x += tui_put(y, x, w - x, legend[i].color != TUI_C_NONE ?
-		    tui_attr(legend[i].color) : (int)A_BOLD, legend[i].glyph);
+		x += tui_put(y, x, w - x, legend[i].cursor ?
+		    tui_attr(TL_COLOUR(TL_C_MARK)) : (int)A_BOLD,
+		    legend[i].glyph);
 		x += tui_putf(y, x, w - x, TUI_PLAIN, " %s  ", legend[i].what);
 	}
 }
@@ -1084,4 +1125,5 @@ const struct tui_mode tui_mode_timeline = {
 	.open = tl_open,
 	.keys = tl_groups,
 	.what = "the timeline",
+	.colours = &tl_colours,
 };

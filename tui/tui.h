@@ -315,15 +315,9 @@ enum tui_color {
 	TUI_C_NULL,
 	TUI_C_ERROR,
 	TUI_C_MATCH,
-	TUI_C_MARK,
-	TUI_C_MARK_HERE,
-	/* The timeline's units, taking turns (TUI_C_UNIT1 + k % 6). */
-	TUI_C_UNIT1, TUI_C_UNIT2, TUI_C_UNIT3, TUI_C_UNIT4, TUI_C_UNIT5,
-	TUI_C_UNIT6,
 	TUI_C_SOURCE,		/* the annotate view's source lines */
 	TUI_C_COUNT
 };
-#define TUI_NUNIT_COLORS	(TUI_C_UNIT6 - TUI_C_UNIT1 + 1)
 /* A colour that is the terminal's own background (or black). */
 #define TUI_COLOUR_DEFAULT	-1
 struct tui_colour {
