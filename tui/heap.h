@@ -344,7 +344,8 @@ void		 hm_make_marks(struct heapmap *);
 uint64_t	 hm_block_row(struct heapmap *, size_t, uint32_t *);
 void		 hm_follow(struct heapmap *);
 void		 hm_goto(struct heapmap *, size_t);
-void		 hm_move(struct heapmap *, enum analyze_heapmap_move, int64_t);
+void		 hm_move(struct heapmap *, enum analyze_heapmap_move,
+		    int64_t);
 void		 hm_zoom(struct heapmap *, int);
 int		 hm_graph(struct heapmap *, const char *);
 void		 hm_toggle(struct heapmap *, int *, const char *, int);
