@@ -75,6 +75,13 @@ struct kind {
 	 * with ingest_option.  Kinds share one by pointing to the same.
 	 */
 	const struct kind_option *const	*options;
+	/*
+	 * Optional, ingest/: a live source (profview --attach SOURCE), a
+	 * snapshot taken from it now, as a file of the kind's format: its
+	 * name, or -1 and a cause.  The browser's side is the kind's
+	 * tui_mode live hook (tui/kinds.c).
+	 */
+	int	 (*live)(const char *, char **, char **);
 };
 
 /* An option of a kind's reader: --NAME ARG on the command line. */

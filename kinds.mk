@@ -23,11 +23,13 @@ include $(srcdir)/tests/unit/ovd.mk
 
 # heap: pvheap snapshots, the heap map.
 libprofview_a_SOURCES += ingest/heap.h ingest/heap.c ingest/heapdwarf.c \
+	ingest/heapsock.c \
 	store/heap.h store/heap.c analyze/heap.h analyze/heapgraph.c analyze/heapsnap.c \
 	analyze/heap.c analyze/heapmap.c analyze/heapview.c \
 	analyze/heapdiff.c analyze/heapinfo.c report/heap.h report/heap.c report/heapq.c \
 	report/heapexport.c
-TUI_SOURCES += tui/heapmap.c tui/heapinfo.c tui/heapload.c tui/heaplive.c
+TUI_SOURCES += tui/heap.h tui/heapmap.c tui/heapdraw.c tui/heapcmd.c \
+	tui/heapupdate.c tui/heapinfo.c tui/heapload.c tui/heaplive.c
 TUI_TESTS += tests/tui/heapmap.sh tests/tui/heapinfo.sh \
 	tests/tui/heapwalk.sh tests/tui/heaplive.sh
 include $(srcdir)/tests/unit/heap.mk

@@ -616,12 +616,12 @@ main_browse(struct store *st, struct main_args *a, const int64_t *ids,
     size_t n)
 {
 	struct tui_opts	 opts = { .writable = a->writable,
-			    .attach = a->attach, .every = a->every,
+			    .live = a->attach, .every = a->every,
 			    .keep = (unsigned)(a->keep >= 0 ? a->keep :
-			    MAIN_KEEP), .attach_file = a->attach_file };
+			    MAIN_KEEP), .live_file = a->attach_file };
 
 	if (a->attach != NULL)
-		opts.attach_session = ids[0];
+		opts.live_session = ids[0];
 	char		*cause = NULL;
 	size_t		 i;
 
@@ -640,26 +640,38 @@ main_browse(struct store *st, struct main_args *a, const int64_t *ids,
 }
 
 /*
- * profview --attach PATH: a snapshot of the program under pvheap
- * --socket PATH, stored, and its heap map, live.  A socket that is
- * not there or not pvheap's fails here, before the terminal is touched.
+ * profview --attach PATH: a snapshot from the live source PATH (a kind's
+ * live hook, kind.h: the program under pvheap --socket PATH), stored,
+ * and its view, following the source.  A source that is not there or
+ * that no kind knows fails here, before the terminal is touched: the
+ * first kind with a live hook that takes it, else the first one's cause.
  */
 static int
 main_attach(struct store *st, struct main_args *a)
 {
-	char	*file = NULL, *cause = NULL;
+	char	*file = NULL, *cause = NULL, *other;
 	int64_t	 id;
-	size_t	 n = 0;
-	int	 rc;
+	size_t	 n = 0, i;
+	int	 rc = -1;
 
 	if (isatty(STDERR_FILENO))
 		fprintf(stderr, "profview: taking a snapshot over %s\n",
 		    a->attach);
-	if (tui_heaplive_snapshot(a->attach, &file, &cause) != 0) {
-		main_error("--attach %s", cause);
+	for (i = 0; i < kind_count && rc != 0; i++) {
+		if (kind_table[i].live == NULL)
+			continue;
+		other = NULL;
+		rc = kind_table[i].live(a->attach, &file, cause == NULL ?
+		    &cause : &other);
+		free(other);
+	}
+	if (rc != 0) {
+		main_error("--attach %s", cause != NULL ? cause :
+		    "no kind has a live source");
 		free(cause);
 		return (EXIT_FAIL);
 	}
+	free(cause);
 	rc = main_ingest_files(st, a, &file, 1, &id, &n, 1);
 	if (rc == EXIT_OK) {
 		a->attach_file = file;

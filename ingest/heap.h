@@ -6,6 +6,10 @@
 #ifndef INGEST_HEAP_H
 #define INGEST_HEAP_H
 
+#include <sys/types.h>
+
+#include <limits.h>
+
 #include "ingest/ingest.h"
 
 extern const struct ingest_reader ingest_heap_reader;
@@ -131,5 +135,21 @@ void		 ingest_heap_dwarf(struct ingest_ctx *, const struct ingest_heap *,
 void		 ingest_heap_dwarf_free(struct ingest_heap_dwarf *, uint64_t);
 uint32_t	 ingest_dtype_pointer_at(const struct ingest_heap_dwarf *,
 		    uint32_t, uint64_t);
+
+
+/*
+ * pvheap's socket (heapsock.c): connect (the program's pid in *pid), ask
+ * for a snapshot, read the answer as it comes (1 once the line is whole),
+ * its file; or the whole of it at once, waiting: the heap kind's live
+ * source (kind.c).
+ */
+#define INGEST_HEAPSOCK_REPLY_MAX	(PATH_MAX + 64)
+int		 ingest_heapsock_connect(const char *, pid_t *, char **);
+int		 ingest_heapsock_ask(int, const char *, char **);
+int		 ingest_heapsock_read(int, char *, size_t *, const char *,
+		    char **);
+int		 ingest_heapsock_answer(char *, size_t, const char *, char **,
+		    char **);
+int		 ingest_heapsock_snapshot(const char *, char **, char **);
 
 #endif

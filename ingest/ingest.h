@@ -5,6 +5,9 @@
 #ifndef INGEST_H
 #define INGEST_H
 
+#include <sys/types.h>
+
+#include <limits.h>
 #include <stddef.h>
 #include <stdint.h>
 

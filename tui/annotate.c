@@ -24,6 +24,28 @@
 #include "report/prf.h"
 #include "tui/tui.h"
 
+/* The actions of its keys (tui.h: numbered from TUI_ACT_VIEW). */
+enum annotate_action {
+	ANN_ACT_HOT_NEXT = TUI_ACT_VIEW,
+	ANN_ACT_HOT_PREV,
+	ANN_ACT_SOURCE,
+	ANN_ACT_PCT,
+	ANN_ACT_FOLLOW
+};
+
+static const struct tui_key annotate_bind[] = {
+	TUI_KEY(ANN_ACT_HOT_NEXT, "Tab",
+	    "the next hottest instruction (bucket without a hit table)"),
+	TUI_KEY(ANN_ACT_HOT_PREV, "S-Tab", "the previous hottest one"),
+	TUI_KEY(ANN_ACT_SOURCE, "s", "show or hide the listing's source lines"),
+	TUI_KEY(ANN_ACT_PCT, "%",
+	    "percentages of the symbol's samples or of all samples"),
+	TUI_KEY(ANN_ACT_FOLLOW, "Enter",
+	    "on a jump or call: go to its target (q comes back)"),
+};
+const struct tui_keys tui_keys_annotate = TUI_KEYS("annotate",
+    "In the annotate view", annotate_bind);
+
 /* What a row of the view shows. */
 enum annotate_kind {
 	ANNOTATE_INSN,		/* an instruction: idx into a.insn */
@@ -538,17 +560,17 @@ annotate_follow(struct tui_view *tv)
 }
 
 static int
-annotate_key(struct tui_view *tv, enum tui_action a)
+annotate_key(struct tui_view *tv, int a)
 {
 	struct annotate	*an = tv->data;
 	size_t		 k;
 
 	switch (a) {
-	case TUI_ACT_ANN_HOT_NEXT:
+	case ANN_ACT_HOT_NEXT:
 		return (annotate_hot(tv, 1));
-	case TUI_ACT_ANN_HOT_PREV:
+	case ANN_ACT_HOT_PREV:
 		return (annotate_hot(tv, -1));
-	case TUI_ACT_ANN_SOURCE:
+	case ANN_ACT_SOURCE:
 		/* The cursor stays on its instruction. */
 		k = tv->list.n != 0 ? annotate_insn_of(an, tv->list.cur) :
 		    an->a.ninsn;
@@ -562,7 +584,7 @@ annotate_key(struct tui_view *tv, enum tui_action a)
 		    an->a.nsrc != 0 ? "source lines shown" : "no listing"
 		    " stored for this session (NAME.LST, --listing)");
 		return (TUI_R_DRAW);
-	case TUI_ACT_ANN_PCT:
+	case ANN_ACT_PCT:
 		an->ofall = !an->ofall;
 		if (an->ofall)
 			tui_message("percentages of all %llu samples",
@@ -571,7 +593,7 @@ annotate_key(struct tui_view *tv, enum tui_action a)
 			tui_message("percentages of the %.0f samples of %s",
 			    an->total, an->name);
 		return (TUI_R_DRAW);
-	case TUI_ACT_ANN_FOLLOW:
+	case ANN_ACT_FOLLOW:
 		return (annotate_follow(tv));
 	default:
 		return (TUI_R_UNUSED);
@@ -635,6 +657,7 @@ annotate_free(struct tui_view *tv)
 
 static const struct tui_view_ops annotate_ops = {
 	.name = "annotate",
+	.keys = &tui_keys_annotate,
 	.help = "a symbol's instructions with their samples, as perf annotate",
 	.draw = annotate_draw,
 	.key = annotate_key,

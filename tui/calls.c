@@ -18,6 +18,46 @@
 #include "tui/tui.h"
 #include "store/mon.h"
 
+/* The actions of its keys (tui.h: numbered from TUI_ACT_VIEW). */
+enum calls_action {
+	CALLS_ACT_SORT = TUI_ACT_VIEW,
+	CALLS_ACT_CPU,
+	CALLS_ACT_OPEN,
+	CALLS_ACT_TREE,
+	CALLERS_ACT_OPEN,
+	TREE_ACT_TOGGLE,
+	TREE_ACT_OPEN,
+	TREE_ACT_CLOSE,
+	TREE_ACT_CPU
+};
+
+static const struct tui_key calls_bind[] = {
+	TUI_KEY(CALLS_ACT_SORT, "s",
+	    "cycle the sort (self, self+children, calls, per call, name)"),
+	TUI_KEY(CALLS_ACT_CPU, "c", "real time or CPU time"),
+	TUI_KEY(CALLS_ACT_OPEN, "Enter", "the function's callers and callees"),
+	TUI_KEY(CALLS_ACT_TREE, "t", "the call tree"),
+};
+static const struct tui_keys calls_keys = TUI_KEYS("calls",
+    "In the calls view", calls_bind);
+
+static const struct tui_key callers_bind[] = {
+	TUI_KEY(CALLERS_ACT_OPEN, "Enter",
+	    "back to the functions, on this caller or callee"),
+};
+static const struct tui_keys callers_keys = TUI_KEYS("callers",
+    "In a function's callers and callees", callers_bind);
+
+static const struct tui_key tree_bind[] = {
+	TUI_KEY(TREE_ACT_TOGGLE, "Enter", "open or close the path"),
+	TUI_KEY(TREE_ACT_OPEN, "l Right +", "open the path"),
+	TUI_KEY(TREE_ACT_CLOSE, "h Left -",
+	    "close the path, or go to its caller"),
+	TUI_KEY(TREE_ACT_CPU, "c", "real time or CPU time"),
+};
+static const struct tui_keys tree_keys = TUI_KEYS("tree",
+    "In the call tree", tree_bind);
+
 enum calls_sort {
 	CALLS_SELF,
 	CALLS_TOTAL,
@@ -194,16 +234,16 @@ calls_jump(struct tui_view *tv, size_t k)
 }
 
 static int
-calls_key(struct tui_view *tv, enum tui_action a)
+calls_key(struct tui_view *tv, int a)
 {
 	struct calls	*cs = tv->data;
 	size_t		 fn;
 
 	switch (a) {
-	case TUI_ACT_CALLS_SORT:
-	case TUI_ACT_CALLS_CPU:
+	case CALLS_ACT_SORT:
+	case CALLS_ACT_CPU:
 		fn = tv->list.n != 0 ? cs->order[tv->list.cur] : 0;
-		if (a == TUI_ACT_CALLS_SORT)
+		if (a == CALLS_ACT_SORT)
 			cs->sort = (cs->sort + 1) % CALLS_NSORT;
 		else {
 			cs->cpu = !cs->cpu;
@@ -214,15 +254,15 @@ calls_key(struct tui_view *tv, enum tui_action a)
 		calls_sort(cs);
 		tv->search.stale = 1;
 		calls_jump(tv, fn);
-		if (a == TUI_ACT_CALLS_SORT)
+		if (a == CALLS_ACT_SORT)
 			tui_message("sorted by %s", calls_sort_name[cs->sort]);
 		return (TUI_R_DRAW);
-	case TUI_ACT_CALLS_OPEN:
+	case CALLS_ACT_OPEN:
 		if (tv->list.n == 0)
 			return (TUI_R_NONE);
 		tui_push(tui_callers_new(tv, cs->order[tv->list.cur]));
 		return (TUI_R_DRAW);
-	case TUI_ACT_CALLS_TREE:
+	case CALLS_ACT_TREE:
 		if (cs->m->npaths == 0) {
 			tui_message("no call paths");
 			return (TUI_R_DRAW);
@@ -269,6 +309,7 @@ calls_free(struct tui_view *tv)
 
 static const struct tui_view_ops calls_ops = {
 	.name = "calls",
+	.keys = &calls_keys,
 	.help = "a pvtrace profile's functions: calls, self and"
 	    " self+children time",
 	.draw = calls_draw,
@@ -281,8 +322,8 @@ static const struct tui_view_ops calls_ops = {
 	.free = calls_free,
 };
 
-struct tui_view *
-tui_calls_new(int64_t id, char **cause)
+static struct tui_view *
+calls_open(int64_t id, char **cause)
 {
 	struct calls	*cs = xcalloc(1, sizeof *cs);
 	struct tui_view	*tv;
@@ -357,14 +398,14 @@ callers_draw(struct tui_view *tv, int y, int h, int w)
 }
 
 static int
-callers_key(struct tui_view *tv, enum tui_action a)
+callers_key(struct tui_view *tv, int a)
 {
 	struct callers		*cr = tv->data;
 	const struct store_call	*e;
 	struct tui_view		*parent = tv->parent;
 	long			 k;
 
-	if (a != TUI_ACT_CALLERS_OPEN)
+	if (a != CALLERS_ACT_OPEN)
 		return (TUI_R_UNUSED);
 	if (tv->list.n == 0) {
 		tui_pop();
@@ -411,6 +452,7 @@ callers_free(struct tui_view *tv)
 
 static const struct tui_view_ops callers_ops = {
 	.name = "callers",
+	.keys = &callers_keys,
 	.help = "a function's callers and callees",
 	.draw = callers_draw,
 	.key = callers_key,
@@ -540,7 +582,7 @@ tree_draw(struct tui_view *tv, int y, int h, int w)
 }
 
 static int
-tree_key(struct tui_view *tv, enum tui_action a)
+tree_key(struct tui_view *tv, int a)
 {
 	struct tree	*t = tv->data;
 	size_t		 i, k;
@@ -550,14 +592,14 @@ tree_key(struct tui_view *tv, enum tui_action a)
 		return (TUI_R_UNUSED);
 	i = t->row[tv->list.cur];
 	switch (a) {
-	case TUI_ACT_TREE_TOGGLE:
-	case TUI_ACT_TREE_OPEN:
+	case TREE_ACT_TOGGLE:
+	case TREE_ACT_OPEN:
 		if (!tree_has_kids(t, i))
 			return (TUI_R_NONE);
-		t->open[i] = a == TUI_ACT_TREE_OPEN ? 1 : !t->open[i];
+		t->open[i] = a == TREE_ACT_OPEN ? 1 : !t->open[i];
 		tree_rows(t, tv);
 		return (TUI_R_DRAW);
-	case TUI_ACT_TREE_CLOSE:
+	case TREE_ACT_CLOSE:
 		if (tree_has_kids(t, i) && t->open[i]) {
 			t->open[i] = 0;
 			tree_rows(t, tv);
@@ -571,7 +613,7 @@ tree_key(struct tui_view *tv, enum tui_action a)
 				tui_list_goto(&tv->list, k);
 		}
 		return (TUI_R_DRAW);
-	case TUI_ACT_TREE_CPU:
+	case TREE_ACT_CPU:
 		t->cpu = !t->cpu;
 		if (t->cpu && !t->m->cpu) {
 			t->cpu = 0;
@@ -611,6 +653,7 @@ tree_free(struct tui_view *tv)
 
 static const struct tui_view_ops tree_ops = {
 	.name = "tree",
+	.keys = &tree_keys,
 	.help = "a pvtrace profile's call paths, as a tree that opens and"
 	    " closes",
 	.draw = tree_draw,
@@ -642,3 +685,13 @@ tui_tree_new(struct tui_view *parent)
 	tree_rows(t, tv);
 	return (tv);
 }
+
+static const struct tui_keys *const calls_groups[] = {
+	&calls_keys, &callers_keys, &tree_keys, NULL
+};
+
+const struct tui_mode tui_mode_calls = {
+	.open = calls_open,
+	.keys = calls_groups,
+	.what = "the calls view",
+};

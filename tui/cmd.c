@@ -1,7 +1,8 @@
 /*
- * The : commands.  TUI_COMMANDS in tui.h is their table, tmux's
- * cmd_table[]: each entry carries its handler, so running a command is a
- * look-up, and help, completion and the man page list the same entries.
+ * The : commands, tmux's cmd_table[]: those of every view here, each
+ * entry with its handler, so running a command is a look-up; after them
+ * those the kinds' views bring (tui/kinds.c's modes), which go to the
+ * view on top.  Help, completion and the man page list the same entries.
  */
 #include <sys/stat.h>
 
@@ -27,65 +28,85 @@ static int	cmd_sessions(struct tui_view *, const char *);
 static int	cmd_help(struct tui_view *, const char *);
 static int	cmd_quit(struct tui_view *, const char *);
 
+static const struct tui_command cmd_table[] = {
+	TUI_COMMAND("sql", NULL, "QUERY", cmd_sql, cmd_names,
+	    "run QUERY on the store and show the result as a table"),
+	TUI_COMMAND("export", NULL, "FORMAT FILE", cmd_export, cmd_formats,
+	    "write the current view's report to FILE"),
+	TUI_COMMAND("open", NULL, "ID", cmd_open, NULL,
+	    "open session ID in its natural view"),
+	TUI_COMMAND("sessions", NULL, "", cmd_sessions, NULL,
+	    "show the sessions view"),
+	TUI_COMMAND("help", NULL, "", cmd_help, NULL,
+	    "show the keys and commands"),
+	TUI_COMMAND("quit", "q", "", cmd_quit, NULL, "quit profview"),
+};
+
+/* Every command: cmd_table's, then each kind's view's, in kind order. */
+static const struct tui_command	**cmd_list;
+static size_t			  ncmd_list;
+
+static void
+cmd_list_add(const struct tui_command *c)
+{
+	cmd_list = xreallocarray(cmd_list, ncmd_list + 1, sizeof *cmd_list);
+	cmd_list[ncmd_list++] = c;
+}
+
+const struct tui_command *const *
+tui_command_list(size_t *n)
+{
+	const struct tui_kind		*k;
+	const struct tui_command	*c;
+	size_t				 i;
+
+	if (cmd_list == NULL) {
+		for (i = 0; i < sizeof cmd_table / sizeof cmd_table[0]; i++)
+			cmd_list_add(&cmd_table[i]);
+		for (i = 0; (k = tui_kind_at(i)) != NULL; i++) {
+			c = k->mode->commands;
+			for (; c != NULL && c->name != NULL; c++)
+				cmd_list_add(c);
+		}
+	}
+	*n = ncmd_list;
+	return (cmd_list);
+}
+
 /*
- * A view's own commands (the heap map's, the seed's names): run by the
+ * The kind whose view brings command c, or NULL for one of every view's.
+ */
+static const struct tui_kind *
+cmd_kind(const struct tui_command *c)
+{
+	const struct tui_kind		*k;
+	const struct tui_command	*kc;
+	size_t				 i;
+
+	for (i = 0; (k = tui_kind_at(i)) != NULL; i++) {
+		for (kc = k->mode->commands; kc != NULL && kc->name != NULL;
+		    kc++) {
+			if (kc == c)
+				return (k);
+		}
+	}
+	return (NULL);
+}
+
+/*
+ * A view's own command (the heap map's, the seed's names): run by the
  * view on top, which says so if it has none.
  */
 static int
-cmd_view(struct tui_view *v, const char *name, const char *args)
+cmd_view(struct tui_view *v, const struct tui_command *c, const char *args)
 {
 	if (v->ops->command == NULL) {
-		tui_message("error: :%s works in the heap map, not in the %s"
-		    " view", name, v->ops->name);
+		tui_message("error: :%s works in %s, not in the %s view",
+		    c->name, cmd_kind(c)->mode->what, v->keys->name);
 		return (TUI_R_DRAW);
 	}
-	return (v->ops->command(v, name, args));
+	return (v->ops->command(v, c->name, args));
 }
-
-static char *
-cmd_view_complete(struct tui_view *v, const char *name, int arg)
-{
-	if (v->ops->complete == NULL)
-		return (NULL);
-	return (v->ops->complete(v, name, arg));
-}
-
-/*
- * The view commands: name, and whether Tab completes its arguments.  Each
- * gets a handler (and a completer) that hands it to the view on top.
- */
-#define CMD_VIEWS \
-	V(zoomout, 0) V(move, 1) V(setmapto, 1) V(startmapat, 0) \
-	V(resizemap, 1) V(show, 1) V(select, 1) V(mark, 1) \
-	V(testunload, 1) V(update, 1) V(remain, 1) V(status, 0) V(compare, 0)
-
-#define V(n, c) \
-static int \
-cmd_##n(struct tui_view *v, const char *args) \
-{ \
-	return (cmd_view(v, #n, args)); \
-} \
-static __attribute__((unused)) char * \
-cmd_##n##_complete(struct tui_view *v, int arg) \
-{ \
-	return (cmd_view_complete(v, #n, arg)); \
-}
-CMD_VIEWS
-#undef V
-
-#define V(n, c) cmd_##n,
-static int (*const cmd_views[])(struct tui_view *, const char *) = {
-	CMD_VIEWS
-};
-#undef V
-
-#define C(name, alias, args, exec, complete, help) \
-	{ #name, alias, args, exec, complete, help },
-const struct tui_command_info tui_commands[] = {
-	TUI_COMMANDS
-};
-#undef C
-const size_t tui_ncommands = sizeof tui_commands / sizeof tui_commands[0];
 
 static int
 cmd_sql(struct tui_view *v, const char *args)
@@ -205,7 +226,7 @@ cmd_export(struct tui_view *v, const char *args)
 	args += n + strspn(args + n, " ");
 	if (v->ops->export == NULL) {
 		tui_message("error: the %s view has nothing to export",
-		    v->ops->name);
+		    v->keys->name);
 		return (TUI_R_DRAW);
 	}
 	path = cmd_path(args);
@@ -274,14 +295,16 @@ cmd_quit(struct tui_view *v, const char *args)
  * The entry called name, or that has it as its alias, in any case (the
  * seed's commands are ZoomOut, SetMapTo ...); NULL if none.
  */
-static const struct tui_command_info *
+static const struct tui_command *
 cmd_find(const char *name)
 {
-	const struct tui_command_info	*c;
-	size_t				 i;
+	const struct tui_command *const	*list;
+	const struct tui_command	*c;
+	size_t				 i, n;
 
-	for (i = 0; i < tui_ncommands; i++) {
-		c = &tui_commands[i];
+	list = tui_command_list(&n);
+	for (i = 0; i < n; i++) {
+		c = list[i];
 		if (strcasecmp(c->name, name) == 0 ||
 		    (c->alias != NULL && strcasecmp(c->alias, name) == 0))
 			return (c);
@@ -293,7 +316,7 @@ cmd_find(const char *name)
 int
 tui_command(const char *line)
 {
-	const struct tui_command_info	*c;
+	const struct tui_command	*c;
 	const char			*args;
 	char				*name;
 	size_t				 n;
@@ -305,7 +328,9 @@ tui_command(const char *line)
 		return (TUI_R_DRAW);
 	name = xasprintf("%.*s", (int)n, line);
 	args = line + n + strspn(line + n, " ");
-	if ((c = cmd_find(name)) != NULL)
+	if ((c = cmd_find(name)) != NULL && c->exec == NULL)
+		r = cmd_view(tui_top(), c, args);
+	else if (c != NULL)
 		r = c->exec(tui_top(), args);
 	else {
 		tui_message("error: unknown command :%s (Tab completes, :help"
@@ -321,17 +346,9 @@ tui_command(const char *line)
  * where a view has commands.
  */
 int
-tui_command_offered(const struct tui_command_info *c, struct tui_view *v)
+tui_command_offered(const struct tui_command *c, struct tui_view *v)
 {
-	size_t	i;
-
-	if (v->ops->command != NULL)
-		return (1);
-	for (i = 0; i < sizeof cmd_views / sizeof cmd_views[0]; i++) {
-		if (c->exec == cmd_views[i])
-			return (0);
-	}
-	return (1);
+	return (v->ops->command != NULL || c->exec != NULL);
 }
 
 /*
@@ -341,9 +358,12 @@ tui_command_offered(const struct tui_command_info *c, struct tui_view *v)
 char *
 tui_command_complete(const char *name, struct tui_view *v, int arg)
 {
-	const struct tui_command_info	*c;
+	const struct tui_command	*c;
 
-	if ((c = cmd_find(name)) == NULL || c->complete == NULL)
+	if ((c = cmd_find(name)) == NULL)
 		return (NULL);
-	return (c->complete(v, arg));
+	if (c->exec == NULL)
+		return (v->ops->complete != NULL ? v->ops->complete(v,
+		    c->name, arg) : NULL);
+	return (c->complete != NULL ? c->complete(v, arg) : NULL);
 }

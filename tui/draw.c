@@ -15,27 +15,19 @@
 #include "vis.h"
 #include "tui/tui.h"
 
-/* A colour that is the terminal's own background (or black). */
-#define DRAW_DEFAULT	-1
+#define DRAW_DEFAULT	TUI_COLOUR_DEFAULT
 
 /*
- * Every colour pair, in one place: foreground and background on a
- * 256-colour terminal, the same on an 8-colour one, the attribute added
- * to the pair, and the attribute on a terminal without colours.  The
+ * The browser's colour pairs: foreground and background on a 256-colour
+ * terminal, the same on an 8-colour one, the attribute added to the
+ * pair, and the attribute on a terminal without colours.  The
  * histogram's, the timeline's and the tables' colours are the eight
- * basic ones in both columns, so every colour terminal draws them alike;
- * the heap map's palette uses the 256 where it can, to tell eight type
- * marks apart.
- * Without colours, type marks and overlays are only a hint: the heap map
- * draws a cell's mark as a character, as the timeline draws its units'
- * letters.
+ * basic ones in both columns, so every colour terminal draws them alike.
+ * A kind's view brings its own (its mode's colours: the timeline's units
+ * and cursor, in tui/timeline.c; the heap map's palette, which uses the
+ * 256 where it can, in tui/heapdraw.c), made here after these.
  */
-static const struct draw_color {
-	short	fg, bg;		/* 256 colours */
-	short	fg8, bg8;	/* 8 colours */
-	int	attr;		/* with the colours */
-	int	mono;		/* instead of them */
-} draw_table[TUI_C_COUNT] = {
+static const struct tui_colour draw_table[TUI_C_COUNT] = {
 	[TUI_C_HEAT1] = { COLOR_BLUE, DRAW_DEFAULT, COLOR_BLUE, DRAW_DEFAULT,
 	    0, A_NORMAL },
 	[TUI_C_HEAT2] = { COLOR_CYAN, DRAW_DEFAULT, COLOR_CYAN, DRAW_DEFAULT,
@@ -62,112 +54,50 @@ static const struct draw_color {
 	 */
 	[TUI_C_MATCH] = { COLOR_BLACK, COLOR_YELLOW, COLOR_BLACK, COLOR_YELLOW,
 	    A_BOLD | A_UNDERLINE, A_BOLD | A_UNDERLINE },
-	/*
-	 * The timeline's cursor: a column through every lane and the band,
-	 * and in it the cursor's own cell, a notch that no unit's colour
-	 * (the list cursor's green is one) can hide.
-	 */
-	[TUI_C_MARK] = { COLOR_BLACK, COLOR_WHITE, COLOR_BLACK, COLOR_WHITE,
-	    0, A_REVERSE },
-	[TUI_C_MARK_HERE] = { COLOR_WHITE, COLOR_BLACK, COLOR_WHITE,
-	    COLOR_BLACK, A_BOLD, A_BOLD | A_UNDERLINE },
-
-	/* Black on the unit's colour; on vt100 the letters tell. */
-	[TUI_C_UNIT1] = { COLOR_BLACK, COLOR_BLUE, COLOR_BLACK, COLOR_BLUE,
-	    0, A_NORMAL },
-	[TUI_C_UNIT2] = { COLOR_BLACK, COLOR_GREEN, COLOR_BLACK, COLOR_GREEN,
-	    0, A_NORMAL },
-	[TUI_C_UNIT3] = { COLOR_BLACK, COLOR_MAGENTA, COLOR_BLACK,
-	    COLOR_MAGENTA, 0, A_NORMAL },
-	[TUI_C_UNIT4] = { COLOR_BLACK, COLOR_CYAN, COLOR_BLACK, COLOR_CYAN,
-	    0, A_NORMAL },
-	[TUI_C_UNIT5] = { COLOR_BLACK, COLOR_YELLOW, COLOR_BLACK,
-	    COLOR_YELLOW, 0, A_NORMAL },
-	[TUI_C_UNIT6] = { COLOR_BLACK, COLOR_RED, COLOR_BLACK, COLOR_RED,
-	    0, A_NORMAL },
-
-	/*
-	 * Type marks: black on eight backgrounds (xterm's 256 palette:
-	 * blue, green, orange, violet, teal, pink, olive, grey); eight
-	 * colours have only six hues that black reads on, so the last two
-	 * are white on blue and black on white.
-	 */
-	[TUI_C_TYPE1] = { COLOR_BLACK, 33, COLOR_BLACK, COLOR_BLUE,
-	    0, A_REVERSE },
-	[TUI_C_TYPE2] = { COLOR_BLACK, 40, COLOR_BLACK, COLOR_GREEN,
-	    0, A_REVERSE },
-	[TUI_C_TYPE3] = { COLOR_BLACK, 208, COLOR_BLACK, COLOR_YELLOW,
-	    0, A_REVERSE },
-	[TUI_C_TYPE4] = { COLOR_BLACK, 141, COLOR_BLACK, COLOR_MAGENTA,
-	    0, A_REVERSE },
-	[TUI_C_TYPE5] = { COLOR_BLACK, 37, COLOR_BLACK, COLOR_CYAN,
-	    0, A_REVERSE },
-	[TUI_C_TYPE6] = { COLOR_BLACK, 211, COLOR_BLACK, COLOR_RED,
-	    0, A_REVERSE },
-	[TUI_C_TYPE7] = { COLOR_BLACK, 143, COLOR_WHITE, COLOR_BLUE,
-	    A_BOLD, A_REVERSE },
-	[TUI_C_TYPE8] = { COLOR_BLACK, 250, COLOR_BLACK, COLOR_WHITE,
-	    0, A_REVERSE },
-
-	/*
-	 * Overlays, over the blocks they pick out: collectable (garbage)
-	 * red, reachable green, reached from the selection yellow, the
-	 * selection itself bold white.
-	 */
-	[TUI_C_COLLECTABLE] = { 231, 160, COLOR_WHITE, COLOR_RED,
-	    A_BOLD, A_BOLD | A_UNDERLINE },
-	[TUI_C_REACHABLE] = { COLOR_BLACK, 34, COLOR_BLACK, COLOR_GREEN,
-	    0, A_UNDERLINE },
-	[TUI_C_REACHED_FROM] = { COLOR_BLACK, 220, COLOR_BLACK, COLOR_YELLOW,
-	    0, A_BOLD },
-	[TUI_C_SELECTED] = { COLOR_BLACK, 231, COLOR_BLACK, COLOR_WHITE,
-	    A_BOLD, A_REVERSE | A_BOLD },
-
-	/*
-	 * The heap map's other marks: a block nothing picks out grey, one
-	 * freed since the snapshot compared dark grey, a new one cyan, one
-	 * not collectable sea green, possibly lost orange, freed by a test
-	 * unload purple; and its cursor, hot pink, a colour no mark has.
-	 * Eight colours repeat some: the map then draws each mark's letter.
-	 */
-	[TUI_C_BLOCK] = { COLOR_BLACK, 245, COLOR_BLACK, COLOR_WHITE,
-	    0, A_NORMAL },
-	[TUI_C_FREED] = { COLOR_WHITE, 238, COLOR_WHITE, COLOR_BLACK,
-	    0, A_DIM },
-	[TUI_C_BORN] = { COLOR_BLACK, 51, COLOR_BLACK, COLOR_CYAN,
-	    0, A_BOLD },
-	[TUI_C_KEPT] = { COLOR_BLACK, 115, COLOR_BLACK, COLOR_GREEN,
-	    0, A_NORMAL },
-	[TUI_C_POSSIBLE] = { COLOR_BLACK, 208, COLOR_BLACK, COLOR_YELLOW,
-	    0, A_UNDERLINE },
-	[TUI_C_UNLOAD] = { 231, 90, COLOR_WHITE, COLOR_MAGENTA,
-	    A_BOLD, A_BOLD },
-	[TUI_C_HEAP_CURSOR] = { COLOR_BLACK, 201, COLOR_WHITE, COLOR_BLACK,
-	    A_BOLD, A_REVERSE | A_BOLD },
 	/* Source lines among the instructions, as perf annotate dims them. */
 	[TUI_C_SOURCE] = { COLOR_CYAN, DRAW_DEFAULT, COLOR_CYAN, DRAW_DEFAULT,
-	    0, A_DIM },
-	/*
-	 * The objects of an info table's row: white on a blue no other mark
-	 * has.  ModuleHierarchy's names as the seed's: not imported red,
-	 * test-unloaded blue, imported by those green (a mark column says
-	 * the same without colours).
-	 */
-	[TUI_C_PICKED] = { 231, 27, COLOR_WHITE, COLOR_BLUE,
-	    A_BOLD, A_REVERSE | A_UNDERLINE },
-	[TUI_C_HIER_TOP] = { 196, DRAW_DEFAULT, COLOR_RED, DRAW_DEFAULT,
-	    0, A_BOLD },
-	[TUI_C_HIER_UNLOAD] = { 75, DRAW_DEFAULT, COLOR_BLUE, DRAW_DEFAULT,
-	    A_BOLD, A_UNDERLINE },
-	[TUI_C_HIER_NEEDED] = { 40, DRAW_DEFAULT, COLOR_GREEN, DRAW_DEFAULT,
 	    0, A_DIM },
 };
 
 static int	draw_colors;	/* pairs made: 0 none, 8 or 256 */
 static short	draw_bg;	/* the background colour pairs use */
 static int	draw_utf8;	/* the locale's characters are UTF-8 */
-/* Half-block pairs made so far (tui_put_halves). */
-static unsigned char draw_halves[TUI_C_COUNT][TUI_C_COUNT];
+/* Every pair's colours: draw_table's, then the views' (tui_draw_init). */
+static const struct tui_colour	**draw_all;
+static int			  draw_n;
+/* Half-block pairs made so far (tui_put_halves), draw_n by draw_n. */
+static unsigned char		 *draw_halves;
+
+/*
+ * Every pair in one list: the browser's, then each kind's view's, whose
+ * first pair number its colours are told.
+ */
+static void
+draw_list(void)
+{
+	const struct tui_kind	*k;
+	struct tui_colours	*c;
+	size_t			 i, j;
+
+	if (draw_all != NULL)
+		return;
+	draw_n = TUI_C_COUNT;
+	for (i = 0; (k = tui_kind_at(i)) != NULL; i++) {
+		if ((c = k->mode->colours) != NULL)
+			draw_n += (int)c->n;
+	}
+	draw_all = xcalloc((size_t)draw_n, sizeof *draw_all);
+	for (j = 0; j < TUI_C_COUNT; j++)
+		draw_all[j] = &draw_table[j];
+	for (i = 0; (k = tui_kind_at(i)) != NULL; i++) {
+		if ((c = k->mode->colours) == NULL)
+			continue;
+		c->base = (int)j;
+		for (; j < (size_t)c->base + c->n; j++)
+			draw_all[j] = &c->colour[j - (size_t)c->base];
+	}
+	draw_halves = xcalloc((size_t)draw_n * (size_t)draw_n, 1);
+}
 
 /*
  * Make every pair, from the 256-colour column where the terminal has
@@ -176,12 +106,13 @@ static unsigned char draw_halves[TUI_C_COUNT][TUI_C_COUNT];
 void
 tui_draw_init(void)
 {
-	const struct draw_color	*c;
+	const struct tui_colour	*c;
 	short			 bg = COLOR_BLACK, f, b;
 	int			 i;
 
+	draw_list();
 	draw_colors = 0;
-	memset(draw_halves, 0, sizeof draw_halves);
+	memset(draw_halves, 0, (size_t)draw_n * (size_t)draw_n);
 	draw_utf8 = strcmp(nl_langinfo(CODESET), "UTF-8") == 0;
 	if (!has_colors())
 		return;
@@ -190,8 +121,8 @@ tui_draw_init(void)
 		bg = -1;
 	draw_bg = bg;
 	draw_colors = COLORS >= 256 ? 256 : 8;
-	for (i = TUI_C_NONE + 1; i < TUI_C_COUNT && i < COLOR_PAIRS; i++) {
-		c = &draw_table[i];
+	for (i = TUI_C_NONE + 1; i < draw_n && i < COLOR_PAIRS; i++) {
+		c = draw_all[i];
 		f = draw_colors == 256 ? c->fg : c->fg8;
 		b = draw_colors == 256 ? c->bg : c->bg8;
 		init_pair(i, f == DRAW_DEFAULT ? bg : f,
@@ -199,36 +130,39 @@ tui_draw_init(void)
 	}
 }
 
-/* The attribute for c: its colour pair, or its monochrome form. */
+/*
+ * The attribute for pair c (an enum tui_color, or a view's: its colours'
+ * base and the colour's index): its colour pair, or its monochrome form.
+ */
 int
-tui_attr(enum tui_color c)
+tui_attr(int c)
 {
-	if (c <= TUI_C_NONE || c >= TUI_C_COUNT)
+	if (c <= TUI_C_NONE || c >= draw_n)
 		return (A_NORMAL);
-	if (draw_colors != 0 && (int)c < COLOR_PAIRS)
-		return ((int)COLOR_PAIR(c) | draw_table[c].attr);
-	return (draw_table[c].mono);
+	if (draw_colors != 0 && c < COLOR_PAIRS)
+		return ((int)COLOR_PAIR(c) | draw_all[c]->attr);
+	return (draw_all[c]->mono);
 }
 
 /*
  * Whether the heap map can draw two rows of cells in a line: half blocks
  * need a UTF-8 locale, and a colour for each half a pair of 256-colour
- * ones made for it (TUI_C_COUNT squared of them, past the table's).
+ * ones made for it (draw_n squared of them, past the table's).
  */
 int
 tui_halves(void)
 {
 	return (draw_utf8 && draw_colors == 256 && COLOR_PAIRS >
-	    TUI_C_COUNT * (TUI_C_COUNT + 1));
+	    draw_n * (draw_n + 1));
 }
 
 /* The colour c gives a cell: its background (the heap map's marks). */
 static short
-draw_cell_color(enum tui_color c)
+draw_cell_color(int c)
 {
-	if (c <= TUI_C_NONE || c >= TUI_C_COUNT)
+	if (c <= TUI_C_NONE || c >= draw_n)
 		return (draw_bg);
-	return (draw_table[c].bg == DRAW_DEFAULT ? draw_bg : draw_table[c].bg);
+	return (draw_all[c]->bg == DRAW_DEFAULT ? draw_bg : draw_all[c]->bg);
 }
 
 /*
@@ -239,25 +173,25 @@ draw_cell_color(enum tui_color c)
  * setcchar as a number.  Only when tui_halves() says so.
  */
 void
-tui_put_halves(int y, int x, enum tui_color top, enum tui_color bottom)
+tui_put_halves(int y, int x, int top, int bottom)
 {
 	cchar_t	cc;
 	short	pair;
 
 	if (y < 0 || y >= LINES || x < 0 || x >= COLS || !tui_halves())
 		return;
-	if (top < 0 || top >= TUI_C_COUNT)
+	if (top < 0 || top >= draw_n)
 		top = TUI_C_NONE;
-	if (bottom < 0 || bottom >= TUI_C_COUNT)
+	if (bottom < 0 || bottom >= draw_n)
 		bottom = TUI_C_NONE;
 	if (top == TUI_C_NONE && bottom == TUI_C_NONE) {
 		mvaddch(y, x, ' ');
 		return;
 	}
-	pair = (short)(TUI_C_COUNT + top * TUI_C_COUNT + bottom);
-	if (!draw_halves[top][bottom]) {
+	pair = (short)(draw_n + top * draw_n + bottom);
+	if (!draw_halves[top * draw_n + bottom]) {
 		init_pair(pair, draw_cell_color(top), draw_cell_color(bottom));
-		draw_halves[top][bottom] = 1;
+		draw_halves[top * draw_n + bottom] = 1;
 	}
 	setcchar(&cc, L"\u2580", A_NORMAL, pair, NULL);
 	mvadd_wch(y, x, &cc);

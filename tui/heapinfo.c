@@ -26,6 +26,7 @@
 #include "analyze/analyze.h"
 #include "analyze/heap.h"
 #include "tui/tui.h"
+#include "tui/heap.h"
 
 #define HI_NONE		ANALYZE_HEAPVIEW_NONE
 
@@ -124,14 +125,6 @@ struct hi_table {
 	int		 stale;		/* sort again before drawing */
 	int		 w;		/* the width it was drawn in */
 	struct tui_list	 list;
-};
-
-/* ModuleHierarchy's colours, by the class of a module. */
-static const enum tui_color hi_hier_color[] = {
-	[ANALYZE_HEAPINFO_PLAIN] = TUI_C_NONE,
-	[ANALYZE_HEAPINFO_TOP] = TUI_C_HIER_TOP,
-	[ANALYZE_HEAPINFO_UNLOAD] = TUI_C_HIER_UNLOAD,
-	[ANALYZE_HEAPINFO_NEEDED] = TUI_C_HIER_NEEDED
 };
 
 struct tui_heapinfo {
@@ -258,11 +251,23 @@ tui_heapinfo_make(struct tui_heapinfo *hi)
 	}
 }
 
-/* The colour ModuleHierarchy draws module m's name in. */
-static enum tui_color
+/*
+ * The colour ModuleHierarchy draws module m's name in, by its class (the
+ * heap map's pairs are numbered when the colours start: no table).
+ */
+static int
 hi_hier(const struct tui_heapinfo *hi, size_t m)
 {
-	return (hi_hier_color[hi->m.mod[m].hier]);
+	switch (hi->m.mod[m].hier) {
+	case ANALYZE_HEAPINFO_TOP:
+		return (HM_COLOUR(HM_C_HIER_TOP));
+	case ANALYZE_HEAPINFO_UNLOAD:
+		return (HM_COLOUR(HM_C_HIER_UNLOAD));
+	case ANALYZE_HEAPINFO_NEEDED:
+		return (HM_COLOUR(HM_C_HIER_NEEDED));
+	default:
+		return (TUI_C_NONE);
+	}
 }
 
 /*
@@ -944,7 +949,7 @@ hi_show_col(const struct hi_def *d, struct hi_table *tb)
  */
 int
 tui_heapinfo_key(struct tui_heapinfo *hi, enum tui_heapinfo_table t,
-    struct tui_list *l, enum tui_action a)
+    struct tui_list *l, int a)
 {
 	const struct hi_def	*d = &hi_defs[t];
 	struct hi_table		*tb = &hi->t[t];
@@ -953,29 +958,29 @@ tui_heapinfo_key(struct tui_heapinfo *hi, enum tui_heapinfo_table t,
 	if (!hi->made)
 		return (TUI_R_UNUSED);
 	switch (a) {
-	case TUI_ACT_HI_SORT:
+	case HI_ACT_SORT:
 		tb->desc = !tb->desc;
 		break;
-	case TUI_ACT_HI_SORT_LEFT:
-	case TUI_ACT_HI_SORT_RIGHT:
-		if (a == TUI_ACT_HI_SORT_LEFT && tb->scol > 0)
+	case HI_ACT_SORT_LEFT:
+	case HI_ACT_SORT_RIGHT:
+		if (a == HI_ACT_SORT_LEFT && tb->scol > 0)
 			tb->scol--;
-		else if (a == TUI_ACT_HI_SORT_RIGHT && tb->scol + 1 <
+		else if (a == HI_ACT_SORT_RIGHT && tb->scol + 1 <
 		    d->ncols)
 			tb->scol++;
 		/* Names ascending, numbers the most first, as the seed's. */
 		tb->desc = d->cols[tb->scol].kind != HI_TEXT;
 		hi_show_col(d, tb);
 		break;
-	case TUI_ACT_HI_LEFT:
+	case HI_ACT_LEFT:
 		if (tb->hcol > 0)
 			tb->hcol--;
 		return (TUI_R_DRAW);
-	case TUI_ACT_HI_RIGHT:
+	case HI_ACT_RIGHT:
 		if (tb->hcol + 1 < d->ncols)
 			tb->hcol++;
 		return (TUI_R_DRAW);
-	case TUI_ACT_HI_PICK:
+	case HI_ACT_PICK:
 		if (l->cur >= tb->n)
 			return (TUI_R_DRAW);
 		row = tb->order[l->cur];

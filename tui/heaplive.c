@@ -1,10 +1,10 @@
 /*
  * The heap map on a running program: the seed's Update and UpdateAfterGC
- * over pvheap's socket (pvheap(1) --socket).  An update asks the agent
- * for a snapshot (the line "snapshot", answered "ok FILE" or "error
- * REASON"), ingests the file as a new session of the same run, and loads
- * it for the map; each part is a step of the view's background work, so
- * the map on screen stays browsable meanwhile.  The ingest, which takes
+ * over pvheap's socket (pvheap(1) --socket, ingest/heapsock.c's client).
+ * An update asks the agent for a snapshot, ingests the file as a new
+ * session of the same run, and loads it for the map; each part is a step
+ * of the view's background work, so the map on screen stays browsable
+ * meanwhile.  The ingest, which takes
  * longest, runs in a process of its own (profview ingest on the same
  * store), so a hostile or huge file never stops the browser and a
  * cancelled one leaves nothing in the store (the ingest is one
@@ -43,11 +43,10 @@
 #include "analyze/analyze.h"
 #include "analyze/heap.h"
 #include "ingest/ingest.h"
+#include "ingest/heap.h"
 #include "tui/tui.h"
+#include "tui/heap.h"
 
-/* How long --attach waits for the first snapshot's answer. */
-#define HL_WAIT_MS	(120 * 1000)
-#define HL_REPLY_MAX	(PATH_MAX + 64)
 
 enum hl_state {
 	HL_IDLE,
@@ -75,7 +74,7 @@ struct tui_heaplive {
 	pid_t		 pid;		/* the program, from the socket */
 	int		 pidfd;		/* readable when it has ended */
 	int		 fd;		/* the socket, while asking */
-	char		 reply[HL_REPLY_MAX];
+	char		 reply[INGEST_HEAPSOCK_REPLY_MAX];
 	size_t		 got;
 	char		*file;
 	pid_t		 child;		/* the ingest */
@@ -104,165 +103,6 @@ struct tui_heaplive {
 	char		*cmp_cause;
 	uint64_t	 cmp_ns;	/* how long it took */
 };
-
-/* ---- the socket ----------------------------------------------------- */
-
-/*
- * Connect to pvheap's socket: the fd, and the program's pid (0 if the
- * kernel does not say); -1 and a cause that tells a missing socket from
- * one nobody listens on.
- */
-static int
-hl_connect(const char *path, pid_t *pid, char **cause)
-{
-	struct sockaddr_un	sun;
-	struct ucred		cr;
-	socklen_t		len = sizeof cr;
-	int			fd, e;
-
-	*pid = 0;
-	memset(&sun, 0, sizeof sun);
-	sun.sun_family = AF_UNIX;
-	if (strlen(path) >= sizeof sun.sun_path) {
-		*cause = xasprintf("%s: a socket path is at most %zu bytes",
-		    path, sizeof sun.sun_path - 1);
-		return (-1);
-	}
-	memcpy(sun.sun_path, path, strlen(path));
-	if ((fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0)) == -1) {
-		*cause = xasprintf("socket: %s", strerror(errno));
-		return (-1);
-	}
-	if (connect(fd, (struct sockaddr *)&sun, sizeof sun) != 0) {
-		e = errno;
-		close(fd);
-		if (e == ENOENT)
-			*cause = xasprintf("%s: no such socket (is pvheap"
-			    " --socket %s running?)", path, path);
-		else if (e == ECONNREFUSED)
-			*cause = xasprintf("%s: nothing listens there (the"
-			    " program has ended, or it is not pvheap's"
-			    " socket)", path);
-		else
-			*cause = xasprintf("%s: %s", path, strerror(e));
-		errno = e;
-		return (-1);
-	}
-	if (getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cr, &len) == 0)
-		*pid = cr.pid;
-	return (fd);
-}
-
-/* Send the request; -1 and a cause if the agent went meanwhile. */
-static int
-hl_ask(int fd, const char *path, char **cause)
-{
-	static const char	req[] = "snapshot\n";
-
-	if (send(fd, req, sizeof req - 1, MSG_NOSIGNAL) !=
-	    (ssize_t)(sizeof req - 1)) {
-		*cause = xasprintf("%s: %s", path, strerror(errno));
-		return (-1);
-	}
-	return (0);
-}
-
-/*
- * Read what the agent has answered so far; 1 when the line is whole (or
- * the agent closed), 0 for more, -1 and a cause on a read error.
- */
-static int
-hl_read(int fd, char *buf, size_t *got, const char *path, char **cause)
-{
-	ssize_t	n;
-
-	for (;;) {
-		if (*got >= HL_REPLY_MAX - 1)
-			return (1);
-		n = read(fd, buf + *got, HL_REPLY_MAX - 1 - *got);
-		if (n == 0)
-			return (1);
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			if (errno == EAGAIN)
-				return (0);
-			*cause = xasprintf("%s: %s", path, strerror(errno));
-			return (-1);
-		}
-		*got += (size_t)n;
-		buf[*got] = '\0';
-		if (memchr(buf, '\n', *got) != NULL)
-			return (1);
-	}
-}
-
-/* The answer: the snapshot's file, or -1 and what was wrong with it. */
-static int
-hl_answer(char *buf, size_t got, const char *path, char **file,
-    char **cause)
-{
-	char	*nl, *v;
-
-	buf[got] = '\0';
-	if ((nl = memchr(buf, '\n', got)) == NULL) {
-		*cause = got == 0 ? xasprintf("%s: the program ended before it"
-		    " answered", path) : xasprintf("%s: an answer without an"
-		    " end of line: not pvheap's socket?", path);
-		return (-1);
-	}
-	*nl = '\0';
-	if (strncmp(buf, "ok /", 4) == 0) {
-		*file = xstrdup(buf + 3);
-		return (0);
-	}
-	v = vis(buf);
-	if (strncmp(buf, "error ", 6) == 0)
-		*cause = xasprintf("%s: the agent could not take a snapshot:"
-		    " %s", path, v + 6);
-	else
-		*cause = xasprintf("%s: not pvheap's answer: \"%s\"", path, v);
-	free(v);
-	return (-1);
-}
-
-/*
- * A snapshot now, waiting for it (profview --attach, before the browser
- * starts): its file, or -1 and a cause.
- */
-int
-tui_heaplive_snapshot(const char *path, char **file, char **cause)
-{
-	struct pollfd	 p;
-	char		 buf[HL_REPLY_MAX];
-	size_t		 got = 0;
-	pid_t		 pid;
-	uint64_t	 end = tui_now_ns() + (uint64_t)HL_WAIT_MS * 1000000;
-	int		 fd, r = 0, ms;
-
-	if ((fd = hl_connect(path, &pid, cause)) == -1)
-		return (-1);
-	if (hl_ask(fd, path, cause) != 0) {
-		close(fd);
-		return (-1);
-	}
-	p.fd = fd;
-	p.events = POLLIN;
-	while (r == 0) {
-		ms = (int)((end - tui_now_ns()) / 1000000);
-		if (tui_now_ns() >= end || poll(&p, 1, ms) == 0) {
-			close(fd);
-			*cause = xasprintf("%s: no answer in %d seconds: not"
-			    " pvheap's socket?", path, HL_WAIT_MS / 1000);
-			return (-1);
-		}
-		r = hl_read(fd, buf, &got, path, cause);
-	}
-	close(fd);
-	if (r < 0)
-		return (-1);
-	return (hl_answer(buf, got, path, file, cause));
-}
 
 /* ---- an update, step by step ---------------------------------------- */
 
@@ -340,7 +180,7 @@ tui_heaplive_new(const char *sock, double every, unsigned keep,
 	 * made without a request (the agent answers "error unknown
 	 * request" and goes on).
 	 */
-	if ((fd = hl_connect(sock, &pid, &cause)) != -1) {
+	if ((fd = ingest_heapsock_connect(sock, &pid, &cause)) != -1) {
 		shutdown(fd, SHUT_WR);
 		close(fd);
 		hl->pid = pid;
@@ -545,8 +385,8 @@ tui_heaplive_start(struct tui_heaplive *hl, const struct analyze_heapview *old,
 	}
 	hl->t0 = tui_now_ns();
 	hl->next_ns = hl->every_ns != 0 ? hl->t0 + hl->every_ns : 0;
-	if ((fd = hl_connect(hl->sock, &pid, cause)) == -1 ||
-	    hl_ask(fd, hl->sock, cause) != 0) {
+	if ((fd = ingest_heapsock_connect(hl->sock, &pid, cause)) == -1 ||
+	    ingest_heapsock_ask(fd, hl->sock, cause) != 0) {
 		e = errno;
 		if (fd != -1)
 			close(fd);
@@ -777,15 +617,15 @@ tui_heaplive_step(struct tui_heaplive *hl, uint64_t deadline,
 		ms = now < deadline ? (int)((deadline - now) / 1000000) : 0;
 		if (poll(&p, 1, ms) != 1)
 			return (1);
-		if ((r = hl_read(hl->fd, hl->reply, &hl->got, hl->sock,
-		    cause)) == 0)
+		if ((r = ingest_heapsock_read(hl->fd, hl->reply, &hl->got,
+		    hl->sock, cause)) == 0)
 			return (1);
 		close(hl->fd);
 		hl->fd = -1;
 		free(hl->file);
 		hl->file = NULL;
-		if (r < 0 || hl_answer(hl->reply, hl->got, hl->sock,
-		    &hl->file, cause) != 0) {
+		if (r < 0 || ingest_heapsock_answer(hl->reply, hl->got,
+		    hl->sock, &hl->file, cause) != 0) {
 			/* No answer at all: the program went. */
 			if (hl->got == 0 || tui_heaplive_ended(hl)) {
 				free(*cause);

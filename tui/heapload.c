@@ -22,6 +22,7 @@
 #include "analyze/heap.h"
 #include "kind.h"
 #include "tui/tui.h"
+#include "tui/heap.h"
 
 struct tui_heapload {
 	pthread_t			 thread;

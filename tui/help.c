@@ -105,7 +105,7 @@ help_draw(struct tui_view *tv, int y, int h, int w)
 }
 
 static int
-help_key(struct tui_view *tv, enum tui_action a)
+help_key(struct tui_view *tv, int a)
 {
 	return (TUI_R_UNUSED);
 }
@@ -130,9 +130,14 @@ help_free(struct tui_view *tv)
 	free(h);
 }
 
+/* Its own group has no keys: those of every view work. */
+const struct tui_keys tui_keys_help = { "help", "In the help view", NULL,
+    0 };
+
 static const struct tui_view_ops help_ops = {
 	.name = "help",
 	.help = "the keys and commands",
+	.keys = &tui_keys_help,
 	.draw = help_draw,
 	.key = help_key,
 	.title = help_title,
@@ -142,15 +147,13 @@ static const struct tui_view_ops help_ops = {
 
 /* Whether group g binds the key the table spells word. */
 static int
-help_bound(enum tui_group g, const char *word)
+help_bound(const struct tui_keys *g, const char *word)
 {
 	const char	*p;
 	size_t		 i, n = strlen(word);
 
-	for (i = 1; i < TUI_ACT_COUNT; i++) {
-		if (tui_actions[i].group != g)
-			continue;
-		p = tui_actions[i].keys;
+	for (i = 0; i < g->n; i++) {
+		p = g->key[i].keys;
 		for (; *p != '\0'; p += strcspn(p, " ")) {
 			p += strspn(p, " ");
 			if (strncmp(p, word, n) == 0 &&
@@ -167,20 +170,19 @@ help_bound(enum tui_group g, const char *word)
  * keys are all left out goes.
  */
 static void
-help_group(struct help *h, enum tui_group g, int shadow)
+help_group(struct help *h, const struct tui_keys *g,
+    const struct tui_keys *shadow)
 {
 	char	*copy, *word, *save, *keys;
 	size_t	 i, n = 0;
 
-	help_add(h, 1, "%s", tui_groups[g].title);
-	for (i = 1; i < TUI_ACT_COUNT; i++) {
-		if (tui_actions[i].group != g)
-			continue;
+	help_add(h, 1, "%s", g->title);
+	for (i = 0; i < g->n; i++) {
 		keys = xstrdup("");
-		copy = xstrdup(tui_actions[i].keys);
+		copy = xstrdup(g->key[i].keys);
 		for (word = strtok_r(copy, " ", &save); word != NULL;
 		    word = strtok_r(NULL, " ", &save)) {
-			if (shadow >= 0 && help_bound(shadow, word))
+			if (shadow != NULL && help_bound(shadow, word))
 				continue;
 			word = xasprintf("%s%s%s", keys, *keys != '\0' ? " " :
 			    "", word);
@@ -189,12 +191,12 @@ help_group(struct help *h, enum tui_group g, int shadow)
 		}
 		free(copy);
 		if (*keys != '\0') {
-			help_item(h, keys, tui_actions[i].help);
+			help_item(h, keys, g->key[i].help);
 			n++;
 		}
 		free(keys);
 	}
-	if (g == TUI_G_GLOBAL) {
+	if (g == &tui_keys_global) {
 		help_item(h, "mouse", "click selects a row, the wheel"
 		    " scrolls");
 		help_item(h, "", "the timeline: a click picks an event, the"
@@ -211,30 +213,31 @@ help_group(struct help *h, enum tui_group g, int shadow)
 struct tui_view *
 tui_help_new(struct tui_view *from)
 {
-	struct help	*h = xcalloc(1, sizeof *h);
-	struct tui_view	*tv;
-	enum tui_group	 g, own = tui_keymap_group(from->ops->name);
-	size_t		 i;
-	char		*args, *cand;
+	struct help			 *h = xcalloc(1, sizeof *h);
+	struct tui_view			 *tv;
+	const struct tui_keys		 *own = from->keys;
+	const struct tui_keys *const	 *groups;
+	const struct tui_command *const	 *cmds;
+	const struct tui_command	 *c;
+	size_t				  i, n;
+	char				 *args, *cand;
 
-	h->view = xstrdup(from->ops->name);
-	if (own != TUI_G_GLOBAL)
-		help_group(h, own, -1);
-	help_group(h, TUI_G_GLOBAL, own != TUI_G_GLOBAL ? (int)own : -1);
+	h->view = xstrdup(own->name);
+	help_group(h, own, NULL);
+	help_group(h, &tui_keys_global, own);
 	help_add(h, 1, "Commands (: opens the prompt; Tab completes, Up/Down"
 	    " recall)");
-	for (i = 0; i < tui_ncommands; i++) {
-		args = xasprintf(":%s%s%s %s", tui_commands[i].name,
-		    tui_commands[i].alias != NULL ? ", :" : "",
-		    tui_commands[i].alias != NULL ? tui_commands[i].alias : "",
-		    tui_commands[i].args);
-		help_item(h, args, tui_commands[i].help);
+	cmds = tui_command_list(&n);
+	for (i = 0; i < n; i++) {
+		c = cmds[i];
+		args = xasprintf(":%s%s%s %s", c->name, c->alias != NULL ?
+		    ", :" : "", c->alias != NULL ? c->alias : "", c->args);
+		help_item(h, args, c->help);
 		free(args);
-		cand = tui_command_complete(tui_commands[i].name, from, 0);
+		cand = tui_command_complete(c->name, from, 0);
 		if (cand != NULL) {
 			args = xasprintf("  %-22s %.*s here: %s", "",
-			    (int)strcspn(tui_commands[i].args, " "),
-			    tui_commands[i].args, cand);
+			    (int)strcspn(c->args, " "), c->args, cand);
 			/* The store's names are many: what fits. */
 			if (strlen(args) > HELP_WIDTH)
 				strcpy(args + HELP_WIDTH - 3, "...");
@@ -244,17 +247,15 @@ tui_help_new(struct tui_view *from)
 		}
 	}
 	help_add(h, 0, "%s", "");
-	help_group(h, TUI_G_PROMPT, -1);
-	help_group(h, TUI_G_CONFIRM, -1);
-	for (g = TUI_G_GLOBAL + 1; g < TUI_G_PROMPT; g++) {
-		if (g == own)
+	help_group(h, &tui_keys_prompt, NULL);
+	help_group(h, &tui_keys_confirm, NULL);
+	groups = tui_keymap_groups(&n);
+	for (i = 0; i < n; i++) {
+		if (groups[i] == own || groups[i] == &tui_keys_global ||
+		    groups[i] == &tui_keys_prompt ||
+		    groups[i] == &tui_keys_confirm || groups[i]->n == 0)
 			continue;
-		for (i = 1; i < TUI_ACT_COUNT; i++) {
-			if (tui_actions[i].group == g) {
-				help_group(h, g, -1);
-				break;
-			}
-		}
+		help_group(h, groups[i], NULL);
 	}
 	tv = tui_view_new(&help_ops, h);
 	tv->list.n = h->n;

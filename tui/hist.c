@@ -27,6 +27,41 @@
 #include "tui/tui.h"
 #include "store/prf.h"
 
+/* The actions of its keys (tui.h: numbered from TUI_ACT_VIEW). */
+enum hist_action {
+	HIST_ACT_SORT = TUI_ACT_VIEW,
+	HIST_ACT_FLAT,
+	HIST_ACT_ZERO,
+	HIST_ACT_PCT,
+	HIST_ACT_MERGE,
+	HIST_ACT_SPLIT,
+	HIST_ACT_OPEN,
+	HIST_ACT_ANNOTATE,
+	BUCKET_ACT_ANNOTATE
+};
+
+static const struct tui_key hist_bind[] = {
+	TUI_KEY(HIST_ACT_SORT, "s", "cycle the sort (hits, address)"),
+	TUI_KEY(HIST_ACT_FLAT, "t", "buckets or per-symbol flat profile"),
+	TUI_KEY(HIST_ACT_ZERO, "z", "hide or show the rows without hits"),
+	TUI_KEY(HIST_ACT_PCT, "%",
+	    "percentages of all samples or of the rows listed"),
+	TUI_KEY(HIST_ACT_MERGE, "+", "merge adjacent buckets (zoom out)"),
+	TUI_KEY(HIST_ACT_SPLIT, "-", "split merged buckets (zoom in)"),
+	TUI_KEY(HIST_ACT_OPEN, "Enter",
+	    "the symbols in the bucket; on a symbol, its annotation"),
+	TUI_KEY(HIST_ACT_ANNOTATE, "a",
+	    "annotate the symbol, or the code in the bucket"),
+};
+static const struct tui_keys hist_keys = TUI_KEYS("histogram",
+    "In the histogram", hist_bind);
+
+static const struct tui_key bucket_bind[] = {
+	TUI_KEY(BUCKET_ACT_ANNOTATE, "Enter a", "annotate the symbol"),
+};
+static const struct tui_keys bucket_keys = TUI_KEYS("bucket",
+    "In a bucket's symbols", bucket_bind);
+
 struct hist {
 	struct analyze_hist	  h;
 	char			 *program;
@@ -570,14 +605,14 @@ hist_annotate_bucket(struct tui_view *tv, struct hist *hs,
 }
 
 static int
-hist_key(struct tui_view *tv, enum tui_action a)
+hist_key(struct tui_view *tv, int a)
 {
 	struct hist	*hs = tv->data;
 	uint64_t	 addr = hist_cursor_addr(tv);
 	size_t		 level = hs->level;
 
 	switch (a) {
-	case TUI_ACT_HIST_SORT:
+	case HIST_ACT_SORT:
 		hs->byhits = !hs->byhits;
 		hist_rows(tv);
 		/* Sorting by hits starts at the top; by address, in place. */
@@ -588,7 +623,7 @@ hist_key(struct tui_view *tv, enum tui_action a)
 		hist_save(hs);
 		tui_message("sorted by %s", hs->byhits ? "hits" : "address");
 		return (TUI_R_DRAW);
-	case TUI_ACT_HIST_FLAT:
+	case HIST_ACT_FLAT:
 		hs->flat = !hs->flat;
 		hist_rows(tv);
 		hist_cursor_to(tv, addr);
@@ -596,7 +631,7 @@ hist_key(struct tui_view *tv, enum tui_action a)
 		tui_message("%s", hs->flat ? "flat profile by symbol" :
 		    "buckets");
 		return (TUI_R_DRAW);
-	case TUI_ACT_HIST_ZERO:
+	case HIST_ACT_ZERO:
 		hs->nozero = !hs->nozero;
 		hist_rows(tv);
 		hist_cursor_to(tv, addr);
@@ -604,7 +639,7 @@ hist_key(struct tui_view *tv, enum tui_action a)
 		tui_message("%s", hs->nozero ? "rows without hits hidden" :
 		    "rows without hits shown");
 		return (TUI_R_DRAW);
-	case TUI_ACT_HIST_PCT:
+	case HIST_ACT_PCT:
 		hs->oflisted = !hs->oflisted;
 		hist_save(hs);
 		if (hs->oflisted)
@@ -614,19 +649,19 @@ hist_key(struct tui_view *tv, enum tui_action a)
 			tui_message("percentages of all %llu samples",
 			    (unsigned long long)hs->h.total);
 		return (TUI_R_DRAW);
-	case TUI_ACT_HIST_MERGE:
-	case TUI_ACT_HIST_SPLIT:
+	case HIST_ACT_MERGE:
+	case HIST_ACT_SPLIT:
 		if (hs->flat) {
 			tui_message("zoom works on buckets: press t first");
 			return (TUI_R_DRAW);
 		}
-		if (a == TUI_ACT_HIST_MERGE && hs->level + 1 < hs->h.nlevels)
+		if (a == HIST_ACT_MERGE && hs->level + 1 < hs->h.nlevels)
 			hs->level++;
-		else if (a == TUI_ACT_HIST_SPLIT && hs->level > 0)
+		else if (a == HIST_ACT_SPLIT && hs->level > 0)
 			hs->level--;
 		if (level == hs->level) {
 			tui_message("zoom x%u is the %s", hist_lv(hs)->factor,
-			    a == TUI_ACT_HIST_MERGE ? "coarsest" : "finest");
+			    a == HIST_ACT_MERGE ? "coarsest" : "finest");
 			return (TUI_R_DRAW);
 		}
 		hist_rows(tv);
@@ -635,12 +670,12 @@ hist_key(struct tui_view *tv, enum tui_action a)
 		tui_message("zoom x%u: %zu rows", hist_lv(hs)->factor,
 		    hs->nrows);
 		return (TUI_R_DRAW);
-	case TUI_ACT_HIST_OPEN:
-	case TUI_ACT_HIST_ANNOTATE:
+	case HIST_ACT_OPEN:
+	case HIST_ACT_ANNOTATE:
 		if (tv->list.n == 0)
 			return (TUI_R_NONE);
 		if (hs->h.linear && (hs->flat ||
-		    a == TUI_ACT_HIST_ANNOTATE)) {
+		    a == HIST_ACT_ANNOTATE)) {
 			tui_message("no instructions to annotate: a dump"
 			    " keeps no code");
 			return (TUI_R_DRAW);
@@ -649,7 +684,7 @@ hist_key(struct tui_view *tv, enum tui_action a)
 		if (hs->flat)
 			return (hist_annotate_sym(tv, &hs->h,
 			    hist_item(hs, tv->list.cur)));
-		if (a == TUI_ACT_HIST_ANNOTATE)
+		if (a == HIST_ACT_ANNOTATE)
 			return (hist_annotate_bucket(tv, hs,
 			    &hist_lv(hs)->b[hist_item(hs, tv->list.cur)]));
 		tui_push(bsyms_new(hs, &hist_lv(hs)->b[hist_item(hs,
@@ -731,6 +766,7 @@ hist_free(struct tui_view *tv)
 
 static const struct tui_view_ops hist_ops = {
 	.name = "histogram",
+	.keys = &hist_keys,
 	.help = "a PRF session's flat profile or address buckets",
 	.draw = hist_draw,
 	.key = hist_key,
@@ -758,8 +794,8 @@ hist_setup(struct hist *hs)
 	hist_restore(hs);
 }
 
-struct tui_view *
-tui_hist_new(int64_t id, char **cause)
+static struct tui_view *
+hist_open(int64_t id, char **cause)
 {
 	struct hist		*hs = xcalloc(1, sizeof *hs);
 	struct store_session	 ss;
@@ -889,11 +925,11 @@ bsyms_draw(struct tui_view *tv, int y, int h, int w)
 }
 
 static int
-bsyms_key(struct tui_view *tv, enum tui_action a)
+bsyms_key(struct tui_view *tv, int a)
 {
 	struct bsyms	*bs = tv->data;
 
-	if (a != TUI_ACT_BUCKET_ANNOTATE || tv->list.n == 0)
+	if (a != BUCKET_ACT_ANNOTATE || tv->list.n == 0)
 		return (TUI_R_UNUSED);
 	if (bs->sh[tv->list.cur].sym == SIZE_MAX) {
 		tui_message("no symbol: a on the bucket in the histogram"
@@ -944,6 +980,7 @@ bsyms_free(struct tui_view *tv)
 
 static const struct tui_view_ops bsyms_ops = {
 	.name = "bucket",
+	.keys = &bucket_keys,
 	.help = "the symbols inside one bucket and their share of its hits",
 	.draw = bsyms_draw,
 	.key = bsyms_key,
@@ -969,3 +1006,13 @@ bsyms_new(struct hist *hs, const struct analyze_bucket *b)
 	tv->list.n = bs->n;
 	return (tv);
 }
+
+static const struct tui_keys *const hist_groups[] = {
+	&hist_keys, &bucket_keys, &tui_keys_annotate, NULL
+};
+
+const struct tui_mode tui_mode_hist = {
+	.open = hist_open,
+	.keys = hist_groups,
+	.what = "the histogram",
+};

@@ -71,7 +71,7 @@ static struct {
 	uint64_t		 looked;	/* last look, for the rate */
 	uint64_t		 esc_since;	/* a lone Esc pending */
 
-	/* A view to make busy at a time (the heap map's --every). */
+	/* A view to make busy at a time (a live source's --every). */
 	struct tui_view		*wake;
 	uint64_t		 wake_at;
 } loop;
@@ -123,7 +123,7 @@ tui_interrupted(void)
 	sigset_t			 set, one;
 	TermKeyResult			 res;
 	TermKeyKey			*key;
-	enum tui_action			 a;
+	const struct tui_key		*k;
 	uint64_t			 t = tui_now_ns();
 
 	if (t - loop.looked < LOOP_LOOK_NS)
@@ -157,11 +157,10 @@ tui_interrupted(void)
 		loop.nheld++;
 		if (key->type == TERMKEY_TYPE_MOUSE || tui_prompt_active())
 			continue;
-		a = tui_keymap_lookup(tui_keymap_group(tui_top()->ops->name),
-		    key);
-		if (a == TUI_ACT_NONE)
-			a = tui_keymap_lookup(TUI_G_GLOBAL, key);
-		if (a == TUI_ACT_BACK || a == TUI_ACT_QUIT)
+		if ((k = tui_keymap_lookup(tui_top()->keys, key)) == NULL)
+			k = tui_keymap_lookup(&tui_keys_global, key);
+		if (k != NULL && (k->action == TUI_ACT_BACK ||
+		    k->action == TUI_ACT_QUIT))
 			return (1);
 	}
 	return (0);
@@ -264,6 +263,7 @@ tui_view_new(const struct tui_view_ops *ops, void *data)
 
 	v = xcalloc(1, sizeof *v);
 	v->ops = ops;
+	v->keys = ops->keys;
 	v->data = data;
 	return (v);
 }
@@ -390,7 +390,7 @@ tui_open_session(int64_t id, int quiet)
 		    " :sql)", (long long)id, kind);
 		return (-1);
 	}
-	if ((v = k->open(id, &cause)) == NULL) {
+	if ((v = k->mode->open(id, &cause)) == NULL) {
 		tui_message("error: %s", cause);
 		free(cause);
 		return (-1);
@@ -641,15 +641,15 @@ loop_status(int y)
 	 */
 	mw = loop.message != NULL ? tui_strwidth(loop.message) + 3 : 0;
 	if (v->session != 0 && COLS >= 40)
-		left = xasprintf("[%s] session %lld | %zu/%zu", v->ops->name,
+		left = xasprintf("[%s] session %lld | %zu/%zu", v->keys->name,
 		    (long long)v->session, v->list.n != 0 ? v->list.cur + 1 :
 		    0, v->list.n);
 	else
-		left = xasprintf("[%s] %zu/%zu", v->ops->name,
+		left = xasprintf("[%s] %zu/%zu", v->keys->name,
 		    v->list.n != 0 ? v->list.cur + 1 : 0, v->list.n);
 	if (tui_strwidth(left) + mw > COLS) {
 		free(left);
-		left = xasprintf("[%s]", v->ops->name);
+		left = xasprintf("[%s]", v->keys->name);
 	}
 	x = tui_put(y, 0, COLS, A_BOLD, left);
 	free(left);
@@ -739,11 +739,11 @@ loop_mouse(TermKeyKey *key)
 }
 
 static int
-loop_global(enum tui_action a)
+loop_global(const struct tui_key *k)
 {
 	struct tui_view	*v = tui_top();
 
-	switch (a) {
+	switch (k->action) {
 	case TUI_ACT_BACK:
 		loop_pop();
 		return (TUI_R_DRAW);
@@ -785,23 +785,24 @@ loop_global(enum tui_action a)
 	case TUI_ACT_REDRAW:
 		return (TUI_R_CLEAR);
 	default:
-		tui_message("%s does nothing in the %s view",
-		    tui_actions[a].keys, v->ops->name);
+		tui_message("%s does nothing in the %s view", k->keys,
+		    v->keys->name);
 		return (TUI_R_DRAW);
 	}
 }
 
 /*
  * A key for the view on top: its own group's binding first, then the
- * global one.  The view sees every action first (a view that is loading
- * swallows most), then the list, then the loop's own.
+ * global one.  The view sees every action first, then the list, then the
+ * loop's own; but a view that is not ready (still loading) sees none,
+ * and only the keys that work while loading (struct tui_key) go on.
  */
 static int
 loop_key(TermKeyKey *key)
 {
-	struct tui_view	*v = tui_top();
-	enum tui_action	 a;
-	const char	*word;
+	struct tui_view		*v = tui_top();
+	const struct tui_key	*k;
+	const char		*word;
 	char		 name[64];
 	int		 r;
 	void		(*fn)(void *);
@@ -816,8 +817,8 @@ loop_key(TermKeyKey *key)
 		loop.question = NULL;
 		loop.confirm = NULL;
 		/* Anything but a yes is a no. */
-		a = tui_keymap_lookup(TUI_G_CONFIRM, key);
-		if (a == TUI_ACT_CONFIRM_YES)
+		k = tui_keymap_lookup(&tui_keys_confirm, key);
+		if (k != NULL && k->action == TUI_ACT_CONFIRM_YES)
 			fn(loop.confirm_arg);
 		else
 			tui_message("cancelled");
@@ -825,13 +826,12 @@ loop_key(TermKeyKey *key)
 	}
 	free(loop.message);
 	loop.message = NULL;
-	a = tui_keymap_lookup(tui_keymap_group(v->ops->name), key);
-	if (a == TUI_ACT_NONE)
-		a = tui_keymap_lookup(TUI_G_GLOBAL, key);
-	if (a == TUI_ACT_NONE) {
+	if ((k = tui_keymap_lookup(v->keys, key)) == NULL)
+		k = tui_keymap_lookup(&tui_keys_global, key);
+	if (k == NULL) {
 		if ((word = tui_keymap_word(key)) != NULL) {
 			tui_message("%s does nothing in the %s view (? shows"
-			    " its keys)", word, v->ops->name);
+			    " its keys)", word, v->keys->name);
 			return (TUI_R_DRAW);
 		}
 		termkey_strfkey(loop.tk, name, sizeof name, key,
@@ -839,11 +839,14 @@ loop_key(TermKeyKey *key)
 		tui_message("%s is not bound (? shows the keys)", name);
 		return (TUI_R_DRAW);
 	}
-	if ((r = v->ops->key(v, a)) != TUI_R_UNUSED)
+	if (v->ops->ready != NULL && !v->ops->ready(v)) {
+		if (!k->loading)
+			return (TUI_R_NONE);
+	} else if ((r = v->ops->key(v, k->action)) != TUI_R_UNUSED)
 		return (r);
-	if ((r = tui_list_action(&v->list, a)) != TUI_R_UNUSED)
+	if ((r = tui_list_action(&v->list, k->action)) != TUI_R_UNUSED)
 		return (r);
-	return (loop_global(a));
+	return (loop_global(k));
 }
 
 static uint64_t
@@ -860,7 +863,7 @@ static void
 loop_one_key(TermKeyKey *key)
 {
 	uint64_t	 t0 = tui_now_ns(), c0 = loop_cpu_ns();
-	const char	*view = tui_top()->ops->name;
+	const char	*view = tui_top()->keys->name;
 	char		 name[64], busy[64];
 	int		 r;
 
@@ -939,7 +942,7 @@ loop_work(uint64_t *last_draw)
 			v->busy = 0;
 			if (loop.trace != NULL)
 				fprintf(loop.trace, "work_done %s %llu\n",
-				    v->ops->name, (unsigned long long)
+				    v->keys->name, (unsigned long long)
 				    (tui_now_ns() - v->busy_since) / 1000);
 			/* The next work the view asks for is timed anew. */
 			v->busy_since = 0;
@@ -1017,8 +1020,9 @@ int
 tui_main(struct store *st, const int64_t *ids, size_t n,
     const struct tui_opts *opts)
 {
-	const char	*trace;
-	size_t		 i;
+	const struct tui_kind	*k;
+	const char		*trace;
+	size_t			 i;
 
 	memset(&loop, 0, sizeof loop);
 	loop.start_ns = tui_now_ns();
@@ -1083,12 +1087,12 @@ tui_main(struct store *st, const int64_t *ids, size_t n,
 	tui_prompt_init();
 
 	tui_push(tui_sessions_new());
-	if (opts->attach != NULL) {
-		/* The map of the first snapshot, which updates then. */
-		if (tui_open_session(opts->attach_session, 1) == 0)
-			tui_heapmap_live(tui_top(), tui_heaplive_new(
-			    opts->attach, opts->every, opts->keep,
-			    opts->attach_session, opts->attach_file));
+	if (opts->live != NULL) {
+		/* The view of the first snapshot, which follows the source. */
+		if (tui_open_session(opts->live_session, 1) == 0 &&
+		    (k = tui_kind_find(tui_top()->kind->name)) != NULL &&
+		    k->mode->live != NULL)
+			k->mode->live(tui_top(), opts);
 	} else if (opts->open != NULL)
 		tui_push(opts->open(opts->open_arg));
 	else if (n == 1)

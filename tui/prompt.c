@@ -260,10 +260,13 @@ prompt_show(char **cand, size_t n)
 static void
 prompt_complete(void)
 {
-	const char	*line, *word, *p;
-	char		**cand = NULL, *args = NULL, *name, *tok, *save;
-	size_t		 ncand = 0, wlen, i, common, n;
-	int		 argn = 0, fold = 0;
+	const struct tui_command *const	*cmds;
+	const char			*line, *word, *p;
+	char				**cand = NULL, *args = NULL, *name;
+	char				*tok, *save;
+	size_t				 ncand = 0, wlen, i, common, n;
+	size_t				 ncmds;
+	int				 argn = 0, fold = 0;
 
 	if (prompt.mode != ':')
 		return;
@@ -272,12 +275,13 @@ prompt_complete(void)
 	if (prompt.buf + prompt.pos <= line + n) {
 		word = line;
 		wlen = (size_t)(prompt.buf + prompt.pos - word);
-		for (i = 0; i < tui_ncommands; i++) {
-			if (strncmp(tui_commands[i].name, word, wlen) != 0 ||
-			    !tui_command_offered(&tui_commands[i], tui_top()))
+		cmds = tui_command_list(&ncmds);
+		for (i = 0; i < ncmds; i++) {
+			if (strncmp(cmds[i]->name, word, wlen) != 0 ||
+			    !tui_command_offered(cmds[i], tui_top()))
 				continue;
 			cand = xreallocarray(cand, ncand + 1, sizeof *cand);
-			cand[ncand++] = (char *)tui_commands[i].name;
+			cand[ncand++] = (char *)cmds[i]->name;
 		}
 	} else {
 		word = prompt.buf + prompt.pos;
@@ -361,17 +365,17 @@ prompt_accept(void)
 static enum tui_action
 prompt_action(const TermKeyKey *key)
 {
-	TermKeyKey	plain;
-	enum tui_action	a;
+	const struct tui_key	*k;
+	TermKeyKey		 plain;
 
-	a = tui_keymap_lookup(TUI_G_PROMPT, key);
-	if (a == TUI_ACT_NONE && key->type == TERMKEY_TYPE_KEYSYM &&
+	k = tui_keymap_lookup(&tui_keys_prompt, key);
+	if (k == NULL && key->type == TERMKEY_TYPE_KEYSYM &&
 	    key->modifiers != 0) {
 		plain = *key;
 		plain.modifiers = 0;
-		a = tui_keymap_lookup(TUI_G_PROMPT, &plain);
+		k = tui_keymap_lookup(&tui_keys_prompt, &plain);
 	}
-	return (a);
+	return (k != NULL ? (enum tui_action)k->action : TUI_ACT_NONE);
 }
 
 /* One key while the prompt is open (key is a TermKeyKey *). */

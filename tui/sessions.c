@@ -12,6 +12,19 @@
 #include "report/report.h"
 #include "tui/tui.h"
 
+/* The actions of its keys (tui.h: numbered from TUI_ACT_VIEW). */
+enum sessions_action {
+	SESSIONS_ACT_OPEN = TUI_ACT_VIEW,
+	SESSIONS_ACT_DELETE
+};
+
+static const struct tui_key sessions_bind[] = {
+	TUI_KEY(SESSIONS_ACT_OPEN, "Enter", "open the session in its view"),
+	TUI_KEY(SESSIONS_ACT_DELETE, "d", "delete the session (asks y/n)"),
+};
+const struct tui_keys tui_keys_sessions = TUI_KEYS("sessions",
+    "In the sessions view", sessions_bind);
+
 struct sessions {
 	struct store_session	*v;
 	size_t			 n;
@@ -181,16 +194,16 @@ sessions_delete(void *arg)
 }
 
 static int
-sessions_key(struct tui_view *tv, enum tui_action a)
+sessions_key(struct tui_view *tv, int a)
 {
 	struct sessions	*s = sessions_get(tv);
 
 	switch (a) {
-	case TUI_ACT_SESSIONS_OPEN:
+	case SESSIONS_ACT_OPEN:
 		if (s->n != 0)
 			tui_open_session(s->v[tv->list.cur].id, 1);
 		return (TUI_R_DRAW);
-	case TUI_ACT_SESSIONS_DELETE:
+	case SESSIONS_ACT_DELETE:
 		if (s->n == 0)
 			return (TUI_R_NONE);
 		tui_confirm(sessions_delete, tv, "delete session %lld (%s)?"
@@ -239,6 +252,7 @@ sessions_free(struct tui_view *tv)
 
 static const struct tui_view_ops sessions_ops = {
 	.name = "sessions",
+	.keys = &tui_keys_sessions,
 	.help = "every session in the store; Enter opens one, d deletes one",
 	.draw = sessions_draw,
 	.key = sessions_key,

@@ -20,6 +20,34 @@
 #include "tui/tui.h"
 #include "store/prfd.h"
 
+/* The actions of its keys (tui.h: numbered from TUI_ACT_VIEW). */
+enum slots_action {
+	SLOTS_ACT_SORT = TUI_ACT_VIEW,
+	SLOTS_ACT_OPEN,
+	SLOTS_ACT_HITS,
+	HITS_ACT_SORT,
+	HITS_ACT_OPEN
+};
+
+static const struct tui_key slots_bind[] = {
+	TUI_KEY(SLOTS_ACT_SORT, "s", "cycle the sort (count, address)"),
+	TUI_KEY(SLOTS_ACT_OPEN, "Enter",
+	    "the slot's detail counters in the histogram, named by its "
+	    "module's symbols"),
+	TUI_KEY(SLOTS_ACT_HITS, "t",
+	    "the exact flat profile by symbol from the hit table"),
+};
+static const struct tui_keys slots_keys = TUI_KEYS("slots",
+    "In the slots view", slots_bind);
+
+static const struct tui_key hits_bind[] = {
+	TUI_KEY(HITS_ACT_SORT, "s", "cycle the sort (hits, address)"),
+	TUI_KEY(HITS_ACT_OPEN, "Enter",
+	    "the row's slot in the histogram, on its symbol"),
+};
+static const struct tui_keys hits_keys = TUI_KEYS("hits",
+    "In the hit table's flat profile", hits_bind);
+
 struct slots {
 	struct analyze_prfd	*m;
 	char			*program;
@@ -209,26 +237,26 @@ slots_resorted(struct tui_view *tv, const size_t *order, size_t k)
 }
 
 static int
-slots_key(struct tui_view *tv, enum tui_action a)
+slots_key(struct tui_view *tv, int a)
 {
 	struct slots	*ss = tv->data;
 	char		*cause = NULL;
 	size_t		 k;
 
 	switch (a) {
-	case TUI_ACT_SLOTS_SORT:
+	case SLOTS_ACT_SORT:
 		k = tv->list.n != 0 ? ss->order[tv->list.cur] : 0;
 		ss->byaddr = !ss->byaddr;
 		slots_sort(ss);
 		slots_resorted(tv, ss->order, k);
 		tui_message("sorted by %s", ss->byaddr ? "address" : "count");
 		return (TUI_R_DRAW);
-	case TUI_ACT_SLOTS_OPEN:
+	case SLOTS_ACT_OPEN:
 		if (tv->list.n == 0)
 			return (TUI_R_NONE);
 		return (slots_open(tv, ss, ss->order[tv->list.cur],
 		    UINT64_MAX));
-	case TUI_ACT_SLOTS_HITS:
+	case SLOTS_ACT_HITS:
 		if (!ss->m->d.hit_table) {
 			tui_message("no hit table in this dump");
 			return (TUI_R_DRAW);
@@ -287,6 +315,7 @@ slots_free(struct tui_view *tv)
 
 static const struct tui_view_ops slots_ops = {
 	.name = "slots",
+	.keys = &slots_keys,
 	.help = "a Dos32Profile dump's slots and global counters, with"
 	    " their shares",
 	.draw = slots_draw,
@@ -298,8 +327,8 @@ static const struct tui_view_ops slots_ops = {
 	.free = slots_free,
 };
 
-struct tui_view *
-tui_slots_new(int64_t id, char **cause)
+static struct tui_view *
+slots_new(int64_t id, char **cause)
 {
 	struct slots		*ss = xcalloc(1, sizeof *ss);
 	struct store_session	 sess;
@@ -410,21 +439,21 @@ hits_draw(struct tui_view *tv, int y, int h, int w)
 }
 
 static int
-hits_key(struct tui_view *tv, enum tui_action a)
+hits_key(struct tui_view *tv, int a)
 {
 	struct hits			*hv = tv->data;
 	const struct analyze_prfd_flat	*f;
 	size_t				 k;
 
 	switch (a) {
-	case TUI_ACT_HITS_SORT:
+	case HITS_ACT_SORT:
 		k = tv->list.n != 0 ? hv->order[tv->list.cur] : 0;
 		hv->byaddr = !hv->byaddr;
 		hits_sort(hv);
 		slots_resorted(tv, hv->order, k);
 		tui_message("sorted by %s", hv->byaddr ? "address" : "hits");
 		return (TUI_R_DRAW);
-	case TUI_ACT_HITS_OPEN:
+	case HITS_ACT_OPEN:
 		if (tv->list.n == 0)
 			return (TUI_R_NONE);
 		f = &hv->ss->m->flat[hv->order[tv->list.cur]];
@@ -480,6 +509,7 @@ hits_free(struct tui_view *tv)
 
 static const struct tui_view_ops hits_ops = {
 	.name = "hits",
+	.keys = &hits_keys,
 	.help = "the exact flat profile by symbol from a dump's hit table",
 	.draw = hits_draw,
 	.key = hits_key,
@@ -504,3 +534,13 @@ tui_hits_new(struct tui_view *parent, struct slots *ss)
 	tv->list.n = ss->m->nflat;
 	return (tv);
 }
+
+static const struct tui_keys *const slots_groups[] = {
+	&slots_keys, &hits_keys, NULL
+};
+
+const struct tui_mode tui_mode_slots = {
+	.open = slots_new,
+	.keys = slots_groups,
+	.what = "the slots view",
+};

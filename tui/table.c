@@ -22,6 +22,26 @@
 #include "report/report.h"
 #include "tui/tui.h"
 
+/* The actions of its keys (tui.h: numbered from TUI_ACT_VIEW). */
+enum table_action {
+	TABLE_ACT_LEFT = TUI_ACT_VIEW,
+	TABLE_ACT_RIGHT,
+	TABLE_ACT_SORT,
+	TABLE_ACT_SORT_LEFT,
+	TABLE_ACT_SORT_RIGHT
+};
+
+static const struct tui_key table_bind[] = {
+	TUI_KEY(TABLE_ACT_LEFT, "h Left", "scroll one column left"),
+	TUI_KEY(TABLE_ACT_RIGHT, "l Right", "scroll one column right"),
+	TUI_KEY(TABLE_ACT_SORT, "s",
+	    "sort by the marked column: ascending, descending, as fetched"),
+	TUI_KEY(TABLE_ACT_SORT_LEFT, "<", "sort by the column to the left"),
+	TUI_KEY(TABLE_ACT_SORT_RIGHT, ">", "sort by the column to the right"),
+};
+const struct tui_keys tui_keys_sql = TUI_KEYS("sql",
+    "In a :sql table", table_bind);
+
 #define TABLE_MAXW	40	/* widest column, in columns */
 #define TABLE_CHECK	64	/* rows between clock checks */
 #define TABLE_BLOB	16	/* blob bytes shown */
@@ -459,20 +479,20 @@ table_sort_name(int sort)
 }
 
 static int
-table_key(struct tui_view *tv, enum tui_action a)
+table_key(struct tui_view *tv, int a)
 {
 	struct table	*t = tv->data;
 
 	switch (a) {
-	case TUI_ACT_LEFT:
+	case TABLE_ACT_LEFT:
 		if (t->hcol > 0)
 			t->hcol--;
 		return (TUI_R_DRAW);
-	case TUI_ACT_RIGHT:
+	case TABLE_ACT_RIGHT:
 		if (t->hcol + 1 < (size_t)t->ncols)
 			t->hcol++;
 		return (TUI_R_DRAW);
-	case TUI_ACT_SQL_SORT:
+	case TABLE_ACT_SORT:
 		if (t->ncols == 0)
 			return (TUI_R_NONE);
 		t->sort = (t->sort + 1) % 3;
@@ -484,13 +504,13 @@ table_key(struct tui_view *tv, enum tui_action a)
 			    table_sort_name(t->sort), t->q != NULL ?
 			    " (again when all are fetched)" : "");
 		return (TUI_R_DRAW);
-	case TUI_ACT_SQL_SORT_LEFT:
-	case TUI_ACT_SQL_SORT_RIGHT:
+	case TABLE_ACT_SORT_LEFT:
+	case TABLE_ACT_SORT_RIGHT:
 		if (t->ncols == 0)
 			return (TUI_R_NONE);
-		if (a == TUI_ACT_SQL_SORT_LEFT && t->scol > 0)
+		if (a == TABLE_ACT_SORT_LEFT && t->scol > 0)
 			t->scol--;
-		else if (a == TUI_ACT_SQL_SORT_RIGHT &&
+		else if (a == TABLE_ACT_SORT_RIGHT &&
 		    t->scol + 1 < (size_t)t->ncols)
 			t->scol++;
 		/* Keep the sort column on screen. */
@@ -572,6 +592,7 @@ table_free(struct tui_view *tv)
 
 static const struct tui_view_ops table_ops = {
 	.name = "sql",
+	.keys = &tui_keys_sql,
 	.help = "the result of a :sql query",
 	.draw = table_draw,
 	.key = table_key,

@@ -23,6 +23,86 @@
 #include "report/report.h"
 #include "tui/tui.h"
 
+/* The actions of its keys (tui.h: numbered from TUI_ACT_VIEW). */
+enum tl_action {
+	TL_ACT_NEXT = TUI_ACT_VIEW,
+	TL_ACT_PREV,
+	TL_ACT_FIRST,
+	TL_ACT_LAST,
+	TL_ACT_LEFT,
+	TL_ACT_RIGHT,
+	TL_ACT_PAGE_LEFT,
+	TL_ACT_PAGE_RIGHT,
+	TL_ACT_MERGE,
+	TL_ACT_SPLIT,
+	TL_ACT_UNIT_PREV,
+	TL_ACT_UNIT_NEXT,
+	TL_ACT_UNITS,
+	TL_ACT_UNIT
+};
+
+static const struct tui_key tl_bind[] = {
+	TUI_KEY(TL_ACT_NEXT, "j Down C-n", "the next event"),
+	TUI_KEY(TL_ACT_PREV, "k Up C-p", "the previous event"),
+	TUI_KEY(TL_ACT_FIRST, "Home g", "the first event"),
+	TUI_KEY(TL_ACT_LAST, "End G", "the last event"),
+	TUI_KEY(TL_ACT_LEFT, "h Left", "pan an eighth of a screen left"),
+	TUI_KEY(TL_ACT_RIGHT, "l Right", "pan an eighth of a screen right"),
+	TUI_KEY(TL_ACT_PAGE_LEFT, "PageUp C-b", "pan a screen left"),
+	TUI_KEY(TL_ACT_PAGE_RIGHT, "PageDown C-f Space", "pan a screen right"),
+	TUI_KEY(TL_ACT_MERGE, "+", "merge time columns (zoom out)"),
+	TUI_KEY(TL_ACT_SPLIT, "-", "split time columns (zoom in)"),
+	TUI_KEY(TL_ACT_UNIT_PREV, "[",
+	    "previous event of the unit under the cursor"),
+	TUI_KEY(TL_ACT_UNIT_NEXT, "]",
+	    "next event of the unit under the cursor"),
+	TUI_KEY(TL_ACT_UNITS, "u Tab", "the per-unit table"),
+	TUI_KEY(TL_ACT_UNIT, "Enter",
+	    "the per-unit table, on the cursor's unit"),
+};
+static const struct tui_keys tl_keys = TUI_KEYS("timeline",
+    "In the timeline", tl_bind);
+
+/*
+ * Its colours (draw.c makes them after the browser's): the cursor's
+ * column and cell, and the units', taking turns (TL_C_UNIT1 + k % 6).
+ */
+enum tl_colour {
+	TL_C_MARK,
+	TL_C_MARK_HERE,
+	TL_C_UNIT1, TL_C_UNIT2, TL_C_UNIT3, TL_C_UNIT4, TL_C_UNIT5,
+	TL_C_UNIT6,
+	TL_C_COUNT
+};
+#define TL_NUNIT_COLOURS	(TL_C_UNIT6 - TL_C_UNIT1 + 1)
+static const struct tui_colour tl_colour[TL_C_COUNT] = {
+	/*
+	 * The timeline's cursor: a column through every lane and the band,
+	 * and in it the cursor's own cell, a notch that no unit's colour
+	 * (the list cursor's green is one) can hide.
+	 */
+	[TL_C_MARK] = { COLOR_BLACK, COLOR_WHITE, COLOR_BLACK, COLOR_WHITE,
+	    0, A_REVERSE },
+	[TL_C_MARK_HERE] = { COLOR_WHITE, COLOR_BLACK, COLOR_WHITE,
+	    COLOR_BLACK, A_BOLD, A_BOLD | A_UNDERLINE },
+
+	/* Black on the unit's colour; on vt100 the letters tell. */
+	[TL_C_UNIT1] = { COLOR_BLACK, COLOR_BLUE, COLOR_BLACK, COLOR_BLUE,
+	    0, A_NORMAL },
+	[TL_C_UNIT2] = { COLOR_BLACK, COLOR_GREEN, COLOR_BLACK, COLOR_GREEN,
+	    0, A_NORMAL },
+	[TL_C_UNIT3] = { COLOR_BLACK, COLOR_MAGENTA, COLOR_BLACK,
+	    COLOR_MAGENTA, 0, A_NORMAL },
+	[TL_C_UNIT4] = { COLOR_BLACK, COLOR_CYAN, COLOR_BLACK, COLOR_CYAN,
+	    0, A_NORMAL },
+	[TL_C_UNIT5] = { COLOR_BLACK, COLOR_YELLOW, COLOR_BLACK,
+	    COLOR_YELLOW, 0, A_NORMAL },
+	[TL_C_UNIT6] = { COLOR_BLACK, COLOR_RED, COLOR_BLACK, COLOR_RED,
+	    0, A_NORMAL },
+};
+static struct tui_colours tl_colours = { tl_colour, TL_C_COUNT, 0 };
+#define TL_COLOUR(c)	(tl_colours.base + (int)(c))
+
 #define TL_DETAIL	3	/* rows of the detail pane */
 #define TL_BAND_MAX	16	/* rows of the buffer band */
 #define TL_STEP_ROWS	2048	/* rows between looks at the clock */
@@ -93,7 +173,7 @@ static uint64_t	tl_site_addr(struct timeline *,
 static int
 tl_unit_attr(uint32_t k)
 {
-	return (tui_attr(TUI_C_UNIT1 + k % TUI_NUNIT_COLORS));
+	return (tui_attr(TL_COLOUR(TL_C_UNIT1 + k % TL_NUNIT_COLOURS)));
 }
 
 /* The letter that stands for unit k in the band and the gutter. */
@@ -424,9 +504,9 @@ tl_draw_lane(struct tui_view *tv, uint32_t k, int y, int w)
 			ch = ' ';
 		/* The cursor's column runs through every lane. */
 		if (x == curx && cur->unit == k)
-			attr = tui_attr(TUI_C_MARK_HERE);
+			attr = tui_attr(TL_COLOUR(TL_C_MARK_HERE));
 		else if (x == curx) {
-			attr = tui_attr(TUI_C_MARK);
+			attr = tui_attr(TL_COLOUR(TL_C_MARK));
 			ch = ch == ' ' ? TL_CURSOR_CH : ch;
 		}
 		addch((chtype)(unsigned char)ch | (chtype)attr);
@@ -471,7 +551,7 @@ tl_draw_band(struct tui_view *tv, int y, int h, int w)
 			if (x == curx)
 				ch = ((ch & A_CHARTEXT) == ' ' ? TL_CURSOR_CH :
 				    (ch & A_CHARTEXT)) | (chtype)tui_attr(
-				    TUI_C_MARK);
+				    TL_COLOUR(TL_C_MARK));
 			addch(ch);
 		}
 	}
@@ -483,22 +563,23 @@ tl_draw_legend(int y, int w)
 {
 	static const struct {
 		char		 glyph[2];
-		enum tui_color	 color;
+		int		 cursor;
 		const char	*what;
 	} legend[] = {
-		{ "L", TUI_C_NONE, "load" },
-		{ "r", TUI_C_NONE, "reprieve" },
-		{ "=", TUI_C_NONE, "resident" },
-		{ "-", TUI_C_NONE, "resident in part" },
-		{ ".", TUI_C_NONE, "free" },
-		{ { TL_CURSOR_CH, '\0' }, TUI_C_MARK, "cursor" },
+		{ "L", 0, "load" },
+		{ "r", 0, "reprieve" },
+		{ "=", 0, "resident" },
+		{ "-", 0, "resident in part" },
+		{ ".", 0, "free" },
+		{ { TL_CURSOR_CH, '\0' }, 1, "cursor" },
 	};
 	size_t	i;
 	int	x = 0;
 
 	for (i = 0; i < sizeof legend / sizeof legend[0] && x < w; i++) {
-		x += tui_put(y, x, w - x, legend[i].color != TUI_C_NONE ?
-		    tui_attr(legend[i].color) : (int)A_BOLD, legend[i].glyph);
+		x += tui_put(y, x, w - x, legend[i].cursor ?
+		    tui_attr(TL_COLOUR(TL_C_MARK)) : (int)A_BOLD,
+		    legend[i].glyph);
 		x += tui_putf(y, x, w - x, TUI_PLAIN, " %s  ", legend[i].what);
 	}
 }
@@ -658,8 +739,15 @@ tl_draw(struct tui_view *tv, int y, int h, int w)
 		tl_draw_detail(tv, y + h - detail, detail, w);
 }
 
+/* Until the load is done only the keys that work while loading. */
 static int
-tl_key(struct tui_view *tv, enum tui_action a)
+tl_is_ready(struct tui_view *tv)
+{
+	return (((struct timeline *)tv->data)->state == TL_READY);
+}
+
+static int
+tl_key(struct tui_view *tv, int a)
 {
 	struct timeline			*tl = tv->data;
 	const struct analyze_ovd_lane	*ln;
@@ -667,74 +755,60 @@ tl_key(struct tui_view *tv, enum tui_action a)
 	size_t			 p;
 	int			 page = tl->cols > 8 ? tl->cols / 8 : 1;
 
-	/* Until the load is done only the keys that leave work. */
-	if (tl->state != TL_READY) {
-		switch (a) {
-		case TUI_ACT_BACK:
-		case TUI_ACT_ESCAPE:
-		case TUI_ACT_QUIT:
-		case TUI_ACT_HELP:
-		case TUI_ACT_PROMPT:
-		case TUI_ACT_REDRAW:
-			return (TUI_R_UNUSED);
-		default:
-			return (TUI_R_NONE);
-		}
-	}
-	if (a == TUI_ACT_TL_UNITS) {
+	if (a == TL_ACT_UNITS) {
 		tui_push(tui_units_new(tv));
 		return (TUI_R_DRAW);
 	}
 	if (tl->o.nevents == 0)
 		return (TUI_R_UNUSED);
 	switch (a) {
-	case TUI_ACT_TL_NEXT:
+	case TL_ACT_NEXT:
 		tl_goto(tv, tv->list.cur + 1);
 		return (TUI_R_DRAW);
-	case TUI_ACT_TL_PREV:
+	case TL_ACT_PREV:
 		tl_goto(tv, tv->list.cur > 0 ? tv->list.cur - 1 : 0);
 		return (TUI_R_DRAW);
-	case TUI_ACT_TL_FIRST:
+	case TL_ACT_FIRST:
 		tl_goto(tv, 0);
 		return (TUI_R_DRAW);
-	case TUI_ACT_TL_LAST:
+	case TL_ACT_LAST:
 		tl_goto(tv, tl->o.nevents - 1);
 		return (TUI_R_DRAW);
-	case TUI_ACT_TL_LEFT:
+	case TL_ACT_LEFT:
 		tl_pan(tv, -page);
 		return (TUI_R_DRAW);
-	case TUI_ACT_TL_RIGHT:
+	case TL_ACT_RIGHT:
 		tl_pan(tv, page);
 		return (TUI_R_DRAW);
-	case TUI_ACT_TL_PAGE_LEFT:
+	case TL_ACT_PAGE_LEFT:
 		tl_pan(tv, -(tl->cols > 1 ? tl->cols - 1 : 1));
 		return (TUI_R_DRAW);
-	case TUI_ACT_TL_PAGE_RIGHT:
+	case TL_ACT_PAGE_RIGHT:
 		tl_pan(tv, tl->cols > 1 ? tl->cols - 1 : 1);
 		return (TUI_R_DRAW);
-	case TUI_ACT_TL_MERGE:
+	case TL_ACT_MERGE:
 		tl_zoom(tv, 1);
 		return (TUI_R_DRAW);
-	case TUI_ACT_TL_SPLIT:
+	case TL_ACT_SPLIT:
 		tl_zoom(tv, -1);
 		return (TUI_R_DRAW);
-	case TUI_ACT_TL_UNIT:
+	case TL_ACT_UNIT:
 		/* The unit table, on the cursor's unit. */
 		u = tui_units_new(tv);
 		tui_push(u);
 		u->ops->jump(u, tl_cur(tv)->unit);
 		return (TUI_R_DRAW);
-	case TUI_ACT_TL_UNIT_NEXT:
-	case TUI_ACT_TL_UNIT_PREV:
+	case TL_ACT_UNIT_NEXT:
+	case TL_ACT_UNIT_PREV:
 		ln = &tl->ix->lanes[tl_cur(tv)->unit];
 		p = analyze_ovd_lane_pos(tl->ix, tv->list.cur);
-		if (a == TUI_ACT_TL_UNIT_NEXT ? p + 1 >= ln->nev : p == 0) {
+		if (a == TL_ACT_UNIT_NEXT ? p + 1 >= ln->nev : p == 0) {
 			tui_message("no %s event of %s", a ==
-			    TUI_ACT_TL_UNIT_NEXT ? "later" : "earlier",
+			    TL_ACT_UNIT_NEXT ? "later" : "earlier",
 			    tl->o.units[tl_cur(tv)->unit].name);
 			return (TUI_R_DRAW);
 		}
-		tl_goto(tv, ln->ev[a == TUI_ACT_TL_UNIT_NEXT ? p + 1 : p - 1]);
+		tl_goto(tv, ln->ev[a == TL_ACT_UNIT_NEXT ? p + 1 : p - 1]);
 		return (TUI_R_DRAW);
 	default:
 		return (TUI_R_UNUSED);
@@ -904,11 +978,13 @@ static int	tl_jump(struct tui_view *, size_t);
 
 static const struct tui_view_ops tl_ops = {
 	.name = "timeline",
+	.keys = &tl_keys,
 	.help = "an OVD session's overlay units and buffer over time",
 	.draw = tl_draw,
 	.key = tl_key,
 	.title = tl_title,
 	.match = tl_match,
+	.ready = tl_is_ready,
 	.export = tl_export,
 	.mouse = tl_mouse,
 	.work = tl_work,
@@ -1002,8 +1078,8 @@ tl_work(struct tui_view *tv, uint64_t deadline)
 }
 
 /* Open the view at once; the events come from tl_work. */
-struct tui_view *
-tui_timeline_new(int64_t id, char **cause)
+static struct tui_view *
+tl_open(int64_t id, char **cause)
 {
 	struct timeline	*tl = xcalloc(1, sizeof *tl);
 	struct tui_view	*tv;
@@ -1041,3 +1117,14 @@ tl_jump(struct tui_view *tv, size_t k)
 	tl_goto(tv, tl->ix->lanes[k].ev[0]);
 	return (0);
 }
+
+static const struct tui_keys *const tl_groups[] = {
+	&tl_keys, &tui_keys_units, NULL
+};
+
+const struct tui_mode tui_mode_timeline = {
+	.open = tl_open,
+	.keys = tl_groups,
+	.what = "the timeline",
+	.colours = &tl_colours,
+};

@@ -17,6 +17,23 @@
 #include "report/report.h"
 #include "tui/tui.h"
 
+/* The actions of its keys (tui.h: numbered from TUI_ACT_VIEW). */
+enum units_action {
+	UNITS_ACT_SORT = TUI_ACT_VIEW,
+	UNITS_ACT_OPEN,
+	UNITS_ACT_BACK
+};
+
+static const struct tui_key units_bind[] = {
+	TUI_KEY(UNITS_ACT_SORT, "s",
+	    "cycle the sort (thrash, resident, reloads, segment)"),
+	TUI_KEY(UNITS_ACT_OPEN, "Enter",
+	    "back to the timeline, on the unit's first event"),
+	TUI_KEY(UNITS_ACT_BACK, "u Tab", "back to the timeline"),
+};
+const struct tui_keys tui_keys_units = TUI_KEYS("units",
+    "In the unit table", units_bind);
+
 enum units_sort {
 	UNITS_THRASH,		/* loads, then reprieves, then reload time */
 	UNITS_RESIDENT,
@@ -151,13 +168,13 @@ units_draw(struct tui_view *tv, int y, int h, int w)
 }
 
 static int
-units_key(struct tui_view *tv, enum tui_action a)
+units_key(struct tui_view *tv, int a)
 {
 	struct units	*us = tv->data;
 	size_t		 unit, i;
 
 	switch (a) {
-	case TUI_ACT_UNITS_SORT:
+	case UNITS_ACT_SORT:
 		unit = tv->list.n != 0 ? us->order[tv->list.cur] : 0;
 		us->sort = (us->sort + 1) % UNITS_NSORT;
 		units_sort(us);
@@ -169,9 +186,9 @@ units_key(struct tui_view *tv, enum tui_action a)
 		}
 		tui_message("sorted by %s", units_sort_name[us->sort]);
 		return (TUI_R_DRAW);
-	case TUI_ACT_UNITS_OPEN:
-	case TUI_ACT_UNITS_BACK:
-		if (tv->list.n == 0 || a == TUI_ACT_UNITS_BACK) {
+	case UNITS_ACT_OPEN:
+	case UNITS_ACT_BACK:
+		if (tv->list.n == 0 || a == UNITS_ACT_BACK) {
 			tui_pop();
 			return (TUI_R_DRAW);
 		}
@@ -220,6 +237,7 @@ static int	units_jump(struct tui_view *, size_t);
 
 static const struct tui_view_ops units_ops = {
 	.name = "units",
+	.keys = &tui_keys_units,
 	.help = "an OVD session's overlay units, the most thrashed first",
 	.draw = units_draw,
 	.key = units_key,

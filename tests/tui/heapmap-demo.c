@@ -29,6 +29,7 @@
 #include "kind.h"
 #include "store/store.h"
 #include "tui/tui.h"
+#include "tui/heap.h"
 
 #define DEMO_FIELDS	16
 

@@ -1,6 +1,6 @@
 #!/bin/sh
 # The KEYS and COMMANDS sections of the man page agree with the key and
-# command tables in tui/tui.h: keytable prints them from those tables and
+# command tables in tui/*.c: keytable prints them from those tables and
 # profview.1 must hold exactly that between its BEGIN/END KEYS comments.
 echo 1..8
 man="${top_srcdir:-.}/man/profview.1"
@@ -13,12 +13,12 @@ diff -u "$have" "$out" >&2
 [ $? = 0 ] && echo "ok 1 - profview.1 KEYS and COMMANDS match the tables" ||
     echo "not ok 1 - profview.1 KEYS differ: run make update-man-keys"
 # Every action has its entry, in its group's list, and the help screen is
-# built from the same table (tui/help.c loops over tui_actions).
-n=$(grep -c '^	A(' "${top_srcdir:-.}/tui/tui.h")
+# built from the same tables (tui/help.c loops over tui_keymap_groups).
+n=$(cat "${top_srcdir:-.}"/tui/*.c | grep -c '^	TUI_KEY')
 m=$(sed -n '/^\.Sh KEYS/,/^\.Sh BROWSER COMMANDS/p' "$have" | grep -c '^\.It ')
 [ "$m" = $((n + 1)) ] && echo "ok 2 - $n actions and the mouse in KEYS" ||
     echo "not ok 2 - KEYS has $m entries for $n actions"
-n=$(grep -c '^	C(' "${top_srcdir:-.}/tui/tui.h")
+n=$(cat "${top_srcdir:-.}"/tui/*.c | grep -c '^	TUI_COMMAND(')
 m=$(sed -n '/^\.Sh BROWSER COMMANDS/,$p' "$have" | grep -c '^\.It Ic ')
 [ "$m" = "$n" ] && echo "ok 3 - $n commands in BROWSER COMMANDS" ||
     echo "not ok 3 - BROWSER COMMANDS has $m entries for $n commands"

@@ -1,10 +1,12 @@
 # tests/tui: screen tests.  The binary runs in a private tmux server of a
 # fixed size; a script sends keys and polls the screen text.  keytable
-# prints the man page's KEYS/COMMANDS from the key table for keys.sh.
+# prints the man page's KEYS/COMMANDS from the key tables for keys.sh
+# (each view's, so it links the browser; it starts no terminal).
 check_PROGRAMS += tests/tui/keytable
-tests_tui_keytable_SOURCES = tests/tui/keytable.c
-tests_tui_keytable_CFLAGS = $(AM_CFLAGS) $(SQLITE_CFLAGS)
-tests_tui_keytable_LDADD = $(CORE_LIBS)
+tests_tui_keytable_SOURCES = tests/tui/keytable.c $(TUI_SOURCES)
+tests_tui_keytable_CFLAGS = $(AM_CFLAGS) $(NCURSES_CFLAGS) \
+	$(TERMKEY_CFLAGS) $(SQLITE_CFLAGS)
+tests_tui_keytable_LDADD = $(CORE_LIBS) $(NCURSES_LIBS) $(TERMKEY_LIBS)
 
 # heapmap-demo: the browser on a heap snapshot read from a text file, for
 # heapmap.sh and bench/tui-heapmap (test-only).

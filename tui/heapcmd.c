@@ -1,0 +1,667 @@
+/*
+ * The heap map's : commands, HeapInspector's (ZoomOut, Move, SetMapTo,
+ * Show, Select, HeapMarkObjects as :mark, TestUnloadModules ...), and
+ * Tab's candidates for their arguments; a live map's are heapupdate.c's.
+ */
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include <curses.h>
+
+#include "xmalloc.h"
+#include "analyze/analyze.h"
+#include "report/report.h"
+#include "tui/tui.h"
+#include "tui/heap.h"
+
+/*
+ * The map's commands, the seed's names: they go to hm_command and
+ * hm_complete (the view's ops), so the table has neither handler.
+ */
+const struct tui_command hm_commands[] = {
+	TUI_COMMAND("zoomout", NULL, "[N%]", NULL, NULL,
+	    "heap map: the whole heap in view, or zoom out by N %"),
+	TUI_COMMAND("move", NULL, "up|down|left|right [N]", NULL, NULL,
+	    "heap map: N rows, or the start N cells (a quarter, a sixth)"),
+	TUI_COMMAND("setmapto", NULL, "top|bottom|center|ADDR", NULL, NULL,
+	    "heap map: the heap's start, end, middle, or ADDR in the middle"),
+	TUI_COMMAND("startmapat", NULL, "ADDR", NULL, NULL,
+	    "heap map: start the map at ADDR, zooming in if it must"),
+	TUI_COMMAND("resizemap", NULL, "double|half", NULL, NULL,
+	    "heap map: twice or half the map's height"),
+	TUI_COMMAND("show", NULL, "WHAT", NULL, NULL,
+	    "heap map: turn a bitmap or list on or off (Tab lists them)"),
+	TUI_COMMAND("select", NULL,
+	    "off|trace|onlyanchoredby|object|typedescriptor|module ...",
+	    NULL, NULL,
+	    "heap map: select objects by root, string, type or module"),
+	TUI_COMMAND("mark", NULL, "[SPEC...]", NULL, NULL,
+	    "heap map: colour the objects of up to 8 Module.Type* specs"),
+	TUI_COMMAND("testunload", NULL, "[MODULE...]", NULL, NULL,
+	    "heap map: what unloading the modules (and importers) frees"),
+	TUI_COMMAND("update", NULL, "[every SECS|off]", NULL, NULL,
+	    "heap map: a new snapshot of a live program; or every SECS"),
+	TUI_COMMAND("compare", NULL, "[ID|off]", NULL, NULL,
+	    "heap map: objects born and freed since session ID of the run"),
+	TUI_COMMAND("remain", NULL, "on|off", NULL, NULL,
+	    "heap map: only the objects there now, after updates too"),
+	TUI_COMMAND("status", NULL, "", NULL, NULL,
+	    "heap map: the map's settings in the status line"),
+	{ NULL, NULL, NULL, NULL, NULL, NULL }
+};
+
+/* The words of args: "ADDR" or the first word in lower case. */
+int
+hm_word(const char **args, char *buf, size_t len)
+{
+	size_t	n;
+
+	*args += strspn(*args, " ");
+	n = strcspn(*args, " ");
+	if (n == 0)
+		return (0);
+	snprintf(buf, len, "%.*s", (int)n, *args);
+	*args += n;
+	*args += strspn(*args, " ");
+	return (1);
+}
+
+static int
+hm_addr(struct heapmap *hm, const char *text, uint64_t *a)
+{
+	char	*cause = NULL;
+	int	 rel;
+
+	if (analyze_heapmap_addr(hm->m, text, a, &rel, &cause) != 0) {
+		tui_message("error: %s", cause);
+		free(cause);
+		return (-1);
+	}
+	if (rel)
+		tui_message("%s: relative to the heap's start, %#llx", text,
+		    (unsigned long long)*a);
+	return (0);
+}
+
+static int
+hm_cmd_zoomout(struct heapmap *hm, const char *args)
+{
+	char	*end, *b;
+	double	 pct, f;
+	int	 k = 0;
+
+	if (*args == '\0') {
+		/* The seed's ZoomOut ~: all of it, from its start. */
+		hm->v.zoom = analyze_heapmap_fit(hm->m, &hm->v);
+		analyze_heapmap_move(hm->m, &hm->v, ANALYZE_HEAPMAP_HOME, 0);
+		b = hm_size(analyze_heapmap_cell_bytes(hm->v.zoom));
+		tui_message("the whole heap: %s a cell", b);
+		free(b);
+		hm_follow(hm);
+		return (TUI_R_DRAW);
+	}
+	pct = strtod(args, &end);
+	end += strspn(end, " ");
+	if (*end == '%')
+		end++;
+	end += strspn(end, " ");
+	if (end == args || *end != '\0' || pct <= -100) {
+		tui_message("error: usage: :zoomout [N%%] (N above -100)");
+		return (TUI_R_DRAW);
+	}
+	/* Cells hold powers of two: the nearest one to 1 + N %. */
+	for (f = 1 + pct / 100; f >= 1.4142135623730951; f /= 2)
+		k++;
+	for (; f < 0.7071067811865476; f *= 2)
+		k--;
+	if (k == 0) {
+		tui_message("%g%%: less than a zoom step (cells double or"
+		    " halve)", pct);
+		return (TUI_R_DRAW);
+	}
+	hm_zoom(hm, k);
+	return (TUI_R_DRAW);
+}
+
+static int
+hm_cmd_move(struct heapmap *hm, const char *args)
+{
+	char		 dir[16], *end;
+	long long	 n = -1;
+	int		 v;
+
+	if (!hm_word(&args, dir, sizeof dir) || (strcasecmp(dir, "up") != 0 &&
+	    strcasecmp(dir, "down") != 0 && strcasecmp(dir, "left") != 0 &&
+	    strcasecmp(dir, "right") != 0)) {
+		tui_message("error: usage: :move up|down|left|right [N]");
+		return (TUI_R_DRAW);
+	}
+	if (*args != '\0') {
+		n = strtoll(args, &end, 10);
+		if (*end != '\0' || n < 0) {
+			tui_message("error: :move: %s is not a count", args);
+			return (TUI_R_DRAW);
+		}
+	}
+	v = strcasecmp(dir, "up") == 0 || strcasecmp(dir, "down") == 0;
+	/* The seed's: a quarter of the height, a sixth of the width. */
+	if (n < 0)
+		n = v ? (hm->v.rows / 4 > 0 ? hm->v.rows / 4 : 1) :
+		    (hm->v.cols / 6 > 0 ? hm->v.cols / 6 : 1);
+	if (strcasecmp(dir, "up") == 0 || strcasecmp(dir, "left") == 0)
+		n = -n;
+	hm_move(hm, v ? ANALYZE_HEAPMAP_ROWS : ANALYZE_HEAPMAP_CELLS, n);
+	return (TUI_R_DRAW);
+}
+
+static int
+hm_cmd_setmapto(struct heapmap *hm, const char *args)
+{
+	uint64_t	a;
+
+	if (strcasecmp(args, "top") == 0)
+		analyze_heapmap_move(hm->m, &hm->v, ANALYZE_HEAPMAP_HOME, 0);
+	else if (strcasecmp(args, "bottom") == 0)
+		analyze_heapmap_move(hm->m, &hm->v, ANALYZE_HEAPMAP_END, 0);
+	else if (strcasecmp(args, "center") == 0 ||
+	    strcasecmp(args, "centre") == 0)
+		analyze_heapmap_center(hm->m, &hm->v,
+		    analyze_heapmap_middle(hm->m));
+	else if (*args == '\0') {
+		tui_message("error: usage: :setmapto top|bottom|center|ADDR");
+		return (TUI_R_DRAW);
+	} else {
+		if (hm_addr(hm, args, &a) != 0)
+			return (TUI_R_DRAW);
+		analyze_heapmap_center(hm->m, &hm->v, a);
+		hm->cur = analyze_heapmap_find(hm->m, a);
+	}
+	hm_follow(hm);
+	return (TUI_R_DRAW);
+}
+
+static int
+hm_cmd_startmapat(struct heapmap *hm, const char *args)
+{
+	uint64_t	a;
+	int		z = hm->v.zoom;
+	char		*b;
+
+	if (*args == '\0') {
+		tui_message("error: usage: :startmapat ADDR");
+		return (TUI_R_DRAW);
+	}
+	if (hm_addr(hm, args, &a) != 0)
+		return (TUI_R_DRAW);
+	analyze_heapmap_start_at(hm->m, &hm->v, a);
+	if (hm->v.zoom != z) {
+		b = hm_size(analyze_heapmap_cell_bytes(hm->v.zoom));
+		tui_message("zoomed in to fill the map: %s a cell", b);
+		free(b);
+	}
+	hm->cur = SIZE_MAX;
+	hm_follow(hm);
+	return (TUI_R_DRAW);
+}
+
+static int
+hm_cmd_resizemap(struct heapmap *hm, const char *args)
+{
+	uint32_t	h = hm->maxh != 0 ? hm->maxh : hm->v.rows;
+
+	if (strcasecmp(args, "double") == 0) {
+		h *= 2;
+		/* As high as the screen gives: no limit kept. */
+		if (h >= (uint32_t)LINES * 2)
+			h = 0;
+	} else if (strcasecmp(args, "half") == 0) {
+		h /= 2;
+		if (h < HM_MIN_PIXELS)
+			h = HM_MIN_PIXELS;
+	} else {
+		tui_message("error: usage: :resizemap double|half");
+		return (TUI_R_DRAW);
+	}
+	hm->maxh = h;
+	if (h == 0)
+		tui_message("the map as high as the screen");
+	else
+		tui_message("the map at most %u rows of cells", h);
+	return (TUI_R_DRAW);
+}
+
+static const char *hm_show_words = "map collectable notcollectable reachable"
+    " reachedfrom reachedfrommodules reachedfromvariables markedonly"
+    " objectsizes freeze";
+
+static int
+hm_cmd_show(struct heapmap *hm, const char *args)
+{
+	char	w[32];
+	int	any = 0;
+
+	while (hm_word(&args, w, sizeof w)) {
+		any = 1;
+		if (strcasecmp(w, "map") == 0)
+			hm_toggle(hm, &hm->show_map, "Map", 0);
+		else if (strcasecmp(w, "collectable") == 0)
+			hm_toggle(hm, &hm->collectable, "Collectable", 0);
+		else if (strcasecmp(w, "notcollectable") == 0)
+			hm_toggle(hm, &hm->notcollectable, "NotCollectable",
+			    0);
+		else if (strcasecmp(w, "reachable") == 0)
+			hm_toggle(hm, &hm->reachable, "Reachable", 1);
+		else if (strcasecmp(w, "reachedfrom") == 0)
+			hm_toggle(hm, &hm->reachedfrom, "ReachedFrom", 1);
+		else if (strcasecmp(w, "reachedfrommodules") == 0 ||
+		    strcasecmp(w, "reachedfromvariables") == 0) {
+			hm->info = hm->info == HM_INFO_ROOTS ? HM_INFO_OFF :
+			    HM_INFO_ROOTS;
+			tui_message("roots that reach the selected object %s",
+			    hm->info == HM_INFO_ROOTS ? "shown" : "hidden");
+		} else if (strcasecmp(w, "markedonly") == 0)
+			hm_toggle(hm, &hm->markedonly, "MarkedOnly", 0);
+		else if (strcasecmp(w, "objectsizes") == 0) {
+			hm->info = hm->info == HM_INFO_SIZES ? HM_INFO_OFF :
+			    HM_INFO_SIZES;
+			tui_message("object sizes %s", hm->info ==
+			    HM_INFO_SIZES ? "shown" : "hidden");
+		} else if (strcasecmp(w, "freeze") == 0) {
+			hm->freeze = !hm->freeze;
+			hm->dirty = 1;
+			tui_message("Freeze %s", hm->freeze ? "on" : "off");
+		} else {
+			tui_message("error: :show %s: not one of %s", w,
+			    hm_show_words);
+			return (TUI_R_DRAW);
+		}
+	}
+	if (!any)
+		tui_message("error: usage: :show WHAT (%s)", hm_show_words);
+	return (TUI_R_DRAW);
+}
+
+/* Blocks whose type is picked in tm[] (a byte per type) into selset. */
+static size_t
+hm_select_types(struct heapmap *hm, const uint8_t *tm)
+{
+	size_t	b, n = 0;
+
+	for (b = 0; b < hm->s->nblocks; b++) {
+		hm->selset[b] = hm->s->type[b] != HM_SNONE &&
+		    tm[hm->s->type[b]];
+		n += hm->selset[b];
+	}
+	return (n);
+}
+
+/* A root by name or an object by address: its graph node. */
+static int
+hm_path(struct heapmap *hm, const char *path, uint32_t *node)
+{
+	uint32_t	r;
+	uint64_t	a;
+	size_t		b;
+	char		*cause = NULL;
+	int		rel;
+
+	if ((r = analyze_heapview_root(hm->s, path, NULL)) != HM_SNONE) {
+		*node = 1 + r;
+		return (0);
+	}
+	if (analyze_heapmap_addr(hm->m, path, &a, &rel, &cause) == 0 &&
+	    (b = analyze_heapmap_find(hm->m, a)) != SIZE_MAX) {
+		*node = hm_node(hm, b);
+		return (0);
+	}
+	free(cause);
+	tui_message("error: %s: no root of that name (module:variable)"
+	    " and no object at that address (fields of a variable need the"
+	    " program's DWARF, not in this snapshot)", path);
+	return (-1);
+}
+
+static int
+hm_cmd_select(struct heapmap *hm, const char *args)
+{
+	const struct analyze_heap	*g = &hm->s->graph;
+	struct analyze_heapview_hit	*hits;
+	uint8_t				*tm, *mark;
+	uint32_t			 node, m, base = 1 + hm->s->nroots;
+	size_t				 n = 0, b, i;
+	char				 w[32], *str, *end, *what;
+	const char			*q;
+	long long			 pos = 0;
+	int				 rc = 1;
+
+	if (!hm_word(&args, w, sizeof w)) {
+		tui_message("error: usage: :select off|trace PATH|"
+		    "onlyanchoredby PATH|object \"STRING\" [POS]|"
+		    "typedescriptor [MODULE].[TYPE]|module NAME");
+		return (TUI_R_DRAW);
+	}
+	if (hm->walking == HM_WALK_ANCHORED)
+		hm_walk_abort(hm);
+	memset(hm->selset, 0, hm->s->nblocks);
+	free(hm->selwhat);
+	hm->selwhat = NULL;
+	hm->nselset = 0;
+	hm->dirty = 1;
+	if (strcasecmp(w, "off") == 0) {
+		tui_message("selection off");
+		return (TUI_R_DRAW);
+	}
+	/* A path through the snapshot's DWARF: where it ends points. */
+	if (strcasecmp(w, "trace") == 0 && *args != '\0' && hm->session != 0 &&
+	    (rc = analyze_heapview_trace(tui_store(), hm->session, hm->s,
+	    args, &hits, &n, &str)) <= 0) {
+		if (rc < 0) {
+			tui_message("error: %s", str);
+			free(str);
+			return (TUI_R_DRAW);
+		}
+		for (i = 0; i < n; i++)
+			hm->selset[hits[i].block] = 1;
+		free(hits);
+		for (b = n = 0; b < hm->s->nblocks; b++)
+			n += hm->selset[b];
+		what = xasprintf("trace %s", args);
+	} else if (strcasecmp(w, "trace") == 0 ||
+	    strcasecmp(w, "onlyanchoredby") == 0) {
+		if (*args == '\0' || hm_path(hm, args, &node) != 0) {
+			if (*args == '\0')
+				tui_message("error: :select %s PATH", w);
+			return (TUI_R_DRAW);
+		}
+		mark = xcalloc_populated(g->nnodes + 1, 1);
+		if (strcasecmp(w, "onlyanchoredby") == 0) {
+			/* A search over the graph: in steps if it is long. */
+			hm_walk_abort(hm);
+			analyze_heap_anchored_begin(&hm->walk, g, node, mark);
+			hm->walk_mark = mark;
+			hm->walk_node = node;
+			hm->walk_what = xasprintf("only anchored by %s", args);
+			hm_walk_start(hm, HM_WALK_ANCHORED, SIZE_MAX);
+			return (TUI_R_DRAW);
+		}
+		/* trace: what the root or object points to. */
+		if (node >= base)
+			mark[node] = 1;
+		else
+			for (i = g->out_off[node]; i < g->out_off[node + 1];
+			    i++)
+				mark[g->out[i] & 0x7fffffffu] = 1;
+		for (b = 0; b < hm->s->nblocks; b++) {
+			hm->selset[b] = mark[base + b];
+			n += hm->selset[b];
+		}
+		free(mark);
+		what = xasprintf("trace %s", args);
+	} else if (strcasecmp(w, "object") == 0) {
+		q = args;
+		if (*q != '"' || (end = strchr(q + 1, '"')) == NULL) {
+			tui_message("error: :select object \"STRING\" [POS]");
+			return (TUI_R_DRAW);
+		}
+		str = xasprintf("%.*s", (int)(end - q - 1), q + 1);
+		q = end + 1 + strspn(end + 1, " ");
+		if (*q != '\0') {
+			pos = strtoll(q, &end, 0);
+			if (*end != '\0' || pos < 0) {
+				free(str);
+				tui_message("error: :select object: %s is not"
+				    " a position", q);
+				return (TUI_R_DRAW);
+			}
+		}
+		if (hm->s->data_off == NULL) {
+			free(str);
+			tui_message("error: this snapshot kept no contents"
+			    " (pvheap --contents)");
+			return (TUI_R_DRAW);
+		}
+		n = analyze_heapview_find(hm->s, str, strlen(str),
+		    (uint64_t)pos, hm->selset);
+		what = xasprintf("\"%s\" at %lld", str, pos);
+		free(str);
+	} else if (strcasecmp(w, "typedescriptor") == 0) {
+		tm = xcalloc(hm->s->ntypes + 1, 1);
+		/* [MODULE].[TYPE]: an empty side is any. */
+		q = args;
+		if (*q == '.')
+			q++;
+		if (q[0] != '\0' && q[strlen(q) - 1] == '.') {
+			str = xasprintf("%.*s", (int)strlen(q) - 1, q);
+			m = analyze_heapview_module(hm->s, str);
+			free(str);
+			for (i = 0; i < hm->s->ntypes; i++)
+				tm[i] = m != HM_SNONE &&
+				    hm->s->types[i].module == m;
+		} else
+			analyze_heapview_types(hm->s, q, tm);
+		n = hm_select_types(hm, tm);
+		free(tm);
+		what = xasprintf("type %s", args);
+	} else if (strcasecmp(w, "module") == 0) {
+		if ((m = analyze_heapview_module(hm->s, args)) == HM_SNONE) {
+			tui_message("error: no module %s", args);
+			return (TUI_R_DRAW);
+		}
+		tm = xcalloc(hm->s->ntypes + 1, 1);
+		for (i = 0; i < hm->s->ntypes; i++)
+			tm[i] = hm->s->types[i].module == m;
+		n = hm_select_types(hm, tm);
+		free(tm);
+		what = xasprintf("module %s", hm->s->modules[m].name);
+	} else {
+		tui_message("error: :select %s: not off, trace,"
+		    " onlyanchoredby, object, typedescriptor or module", w);
+		return (TUI_R_DRAW);
+	}
+	hm->nselset = n;
+	hm->selwhat = what;
+	tui_message("selected %zu objects: %s", n, what);
+	return (TUI_R_DRAW);
+}
+
+static int
+hm_cmd_mark(struct heapmap *hm, const char *args)
+{
+	uint8_t	*tm;
+	char	 w[256];
+	size_t	 i, k, n[HM_MAX_SPECS];
+	char	*msg, *t;
+
+	for (k = 0; k < hm->nspecs; k++)
+		free(hm->specs[k]);
+	hm->nspecs = 0;
+	memset(hm->typemark, 0, hm->s->ntypes);
+	hm->dirty = 1;
+	tm = xcalloc(hm->s->ntypes + 1, 1);
+	while (hm_word(&args, w, sizeof w)) {
+		if (hm->nspecs == HM_MAX_SPECS) {
+			tui_message("error: at most %d marks (the seed had 5)",
+			    HM_MAX_SPECS);
+			free(tm);
+			return (TUI_R_DRAW);
+		}
+		n[hm->nspecs] = analyze_heapview_types(hm->s, w, tm);
+		/* An earlier spec keeps the types it took. */
+		for (i = 0; i < hm->s->ntypes; i++) {
+			if (tm[i] && hm->typemark[i] == 0)
+				hm->typemark[i] = (uint8_t)(hm->nspecs + 1);
+		}
+		hm->specs[hm->nspecs++] = xstrdup(w);
+	}
+	free(tm);
+	if (hm->nspecs == 0) {
+		tui_message("marks off");
+		return (TUI_R_DRAW);
+	}
+	msg = xstrdup("marked");
+	for (k = 0; k < hm->nspecs; k++) {
+		t = xasprintf("%s %s (%zu type%s)", msg, hm->specs[k], n[k],
+		    n[k] == 1 ? "" : "s");
+		free(msg);
+		msg = t;
+	}
+	tui_message("%s", msg);
+	free(msg);
+	return (TUI_R_DRAW);
+}
+
+static int
+hm_cmd_testunload(struct heapmap *hm, const char *args)
+{
+	uint8_t		*drop;
+	uint32_t	 m;
+	size_t		 i, nu = 0;
+	char		 w[256];
+
+	memset(hm->lost, 0, hm->s->graph.nnodes);
+	memset(hm->unloaded, 0, hm->s->nmodules);
+	hm->nlost = 0;
+	hm->dirty = 1;
+	tui_heapinfo_unload(hm->hi, NULL, NULL);
+	if (*args == '\0') {
+		tui_message("test unload off");
+		return (TUI_R_DRAW);
+	}
+	drop = xcalloc(hm->s->nmodules + 1, 1);
+	while (hm_word(&args, w, sizeof w)) {
+		if ((m = analyze_heapview_module(hm->s, w)) == HM_SNONE) {
+			tui_message("error: no module %s", w);
+			free(drop);
+			return (TUI_R_DRAW);
+		}
+		drop[m] = 1;
+	}
+	hm->nlost = analyze_heapview_unload(hm->s, drop, hm->unloaded,
+	    hm->lost);
+	tui_heapinfo_unload(hm->hi, drop, hm->unloaded);
+	for (i = 0; i < hm->s->nmodules; i++)
+		nu += hm->unloaded[i];
+	free(drop);
+	tui_message("test unload of %zu module%s (importers too): %zu"
+	    " objects freed", nu, nu == 1 ? "" : "s", hm->nlost);
+	return (TUI_R_DRAW);
+}
+
+static int
+hm_cmd_status(struct heapmap *hm)
+{
+	char	*cell = hm_size(analyze_heapmap_cell_bytes(hm->v.zoom));
+
+	tui_message("zoom %s a cell; map %s%s%s%s%s%s%s; marks %zu;"
+	    " selection %s; test unload %zu objects; %s", cell,
+	    hm->show_map ? "on" : "off", hm->collectable ? ", collectable" :
+	    "", hm->notcollectable ? ", notcollectable" : "", hm->reachable ?
+	    ", reachable" : "", hm->reachedfrom ? ", reachedfrom" : "",
+	    hm->markedonly ? ", markedonly" : "", hm->freeze ? ", frozen" : "",
+	    hm->nspecs, hm->selwhat != NULL ? hm->selwhat : "none", hm->nlost,
+	    hm->halves ? "half blocks" : "a character a cell");
+	free(cell);
+	return (TUI_R_DRAW);
+}
+
+
+int
+hm_command(struct tui_view *tv, const char *name, const char *args)
+{
+	struct heapmap	*hm = tv->data;
+
+	if (!hm_shown(hm) || hm->s->nregions == 0) {
+		tui_message("error: %s", !hm_shown(hm) ? "the heap map is not"
+		    " loaded" : "an empty heap");
+		return (TUI_R_DRAW);
+	}
+	/* A command is the map's: it takes the keys back from a table. */
+	hm_focus(tv, 0);
+	if (strcasecmp(name, "zoomout") == 0)
+		return (hm_cmd_zoomout(hm, args));
+	if (strcasecmp(name, "move") == 0)
+		return (hm_cmd_move(hm, args));
+	if (strcasecmp(name, "setmapto") == 0)
+		return (hm_cmd_setmapto(hm, args));
+	if (strcasecmp(name, "startmapat") == 0)
+		return (hm_cmd_startmapat(hm, args));
+	if (strcasecmp(name, "resizemap") == 0)
+		return (hm_cmd_resizemap(hm, args));
+	/* (:show map and :mark need no graph; the rest of these do.) */
+	if (strcasecmp(name, "show") == 0)
+		return (strcasecmp(args, "map") == 0 || strcasecmp(args,
+		    "markedonly") == 0 || strcasecmp(args, "objectsizes") ==
+		    0 || hm_graph(hm, ":show") ? hm_cmd_show(hm, args) :
+		    TUI_R_DRAW);
+	if (strcasecmp(name, "select") == 0)
+		return (hm_graph(hm, ":select") ? hm_cmd_select(hm, args) :
+		    TUI_R_DRAW);
+	if (strcasecmp(name, "mark") == 0)
+		return (hm_cmd_mark(hm, args));
+	if (strcasecmp(name, "testunload") == 0)
+		return (hm_graph(hm, ":testunload") ? hm_cmd_testunload(hm,
+		    args) : TUI_R_DRAW);
+	if (strcasecmp(name, "status") == 0)
+		return (hm_cmd_status(hm));
+	if (strcasecmp(name, "remain") == 0)
+		return (hm_cmd_remain(hm, args));
+	if (strcasecmp(name, "update") == 0)
+		return (hm_cmd_update(tv, args));
+	if (strcasecmp(name, "compare") == 0)
+		return (hm_cmd_compare(tv, args));
+	tui_message("error: :%s is not a heap map command", name);
+	return (TUI_R_DRAW);
+}
+
+/* Names of the modules, and of the types without spaces, for Tab. */
+static char *
+hm_names(struct heapmap *hm, int modules, int types)
+{
+	char	*out = xstrdup(""), *t;
+	size_t	 i;
+
+	for (i = 0; modules && i < hm->s->nmodules; i++) {
+		t = xasprintf("%s %s", out, hm->s->modules[i].name);
+		free(out);
+		out = t;
+	}
+	for (i = 0; types && i < hm->s->ntypes; i++) {
+		if (strchr(hm->s->types[i].name, ' ') != NULL)
+			continue;
+		t = xasprintf("%s %s", out, hm->s->types[i].name);
+		free(out);
+		out = t;
+	}
+	return (out);
+}
+
+char *
+hm_complete(struct tui_view *tv, const char *name, int arg)
+{
+	struct heapmap	*hm = tv->data;
+
+	if (!hm_shown(hm))
+		return (NULL);
+	if (strcasecmp(name, "move") == 0)
+		return (arg == 0 ? xstrdup("up down left right") : NULL);
+	if (strcasecmp(name, "setmapto") == 0)
+		return (arg == 0 ? xstrdup("top bottom center") : NULL);
+	if (strcasecmp(name, "resizemap") == 0)
+		return (arg == 0 ? xstrdup("double half") : NULL);
+	if (strcasecmp(name, "remain") == 0)
+		return (arg == 0 ? xstrdup("on off") : NULL);
+	if (strcasecmp(name, "update") == 0)
+		return (arg == 0 ? xstrdup("every off") : NULL);
+	if (strcasecmp(name, "show") == 0)
+		return (xstrdup(hm_show_words));
+	if (strcasecmp(name, "select") == 0)
+		return (arg == 0 ? xstrdup("off trace onlyanchoredby object"
+		    " typedescriptor module") : hm_names(hm, 1, 1));
+	if (strcasecmp(name, "mark") == 0)
+		return (hm_names(hm, 1, 1));
+	if (strcasecmp(name, "testunload") == 0)
+		return (hm_names(hm, 1, 0));
+	return (NULL);
+}
