@@ -10,14 +10,14 @@
 libprofview_a_SOURCES += ingest/prf.h ingest/prf.c ingest/listing.c \
 	store/prf.h store/prf.c analyze/hist.h analyze/hist.c analyze/annotate.c \
 	report/prf.h report/prf.c report/annotate.c
-TUI_SOURCES += tui/hist.c tui/annotate.c
+TUI_SOURCES += tui/hist.h tui/hist.c tui/annotate.c
 TUI_TESTS += tests/tui/hist.sh tests/tui/annotate.sh
 include $(srcdir)/tests/unit/prf.mk
 
 # ovd: Turbo Pascal overlay logs, the timeline.
 libprofview_a_SOURCES += ingest/ovd.h ingest/ovd.c store/ovd.h store/ovd.c \
 	analyze/ovd.h analyze/ovd.c report/ovd.h report/ovd.c
-TUI_SOURCES += tui/timeline.c tui/units.c
+TUI_SOURCES += tui/timeline.h tui/timeline.c tui/units.c
 TUI_TESTS += tests/tui/timeline.sh
 include $(srcdir)/tests/unit/ovd.mk
 

@@ -19,7 +19,6 @@
 #include "analyze/analyze.h"
 #include "ingest/ingest.h"
 #include "report/report.h"
-#include "report/heap.h"
 #include "store/store.h"
 #include "suggest.h"
 #include "tui/tui.h"

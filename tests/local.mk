@@ -32,8 +32,8 @@ dist_check_DATA += tests/data/store-v1.db tests/data/calls.mon
 # table, a reader, an analysis or a report does not link here.
 check_PROGRAMS += tests/unit/check_store_core
 tests_unit_check_store_core_SOURCES = tests/unit/check_store_core.c \
-	store/store.h store/store.c store/core.c store/query.c store/prf.c \
-	store/ovd.c store/heap.c store/mon.c store/prfd.c xmalloc.c xmalloc.h
+	store/store.h store/store.c store/core.c store/query.c xmalloc.c \
+	xmalloc.h
 tests_unit_check_store_core_CFLAGS = $(UNIT_CFLAGS)
 tests_unit_check_store_core_LDADD = $(SQLITE_LIBS) $(CHECK_LIBS)
 TESTS += tests/unit/check_store_core tests/unit/store_deps.sh

@@ -23,6 +23,7 @@
 #include "report/report.h"
 #include "report/prf.h"
 #include "tui/tui.h"
+#include "tui/hist.h"
 
 /* The actions of its keys (tui.h: numbered from TUI_ACT_VIEW). */
 enum annotate_action {

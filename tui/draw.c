@@ -24,8 +24,8 @@
  * histogram's, the timeline's and the tables' colours are the eight
  * basic ones in both columns, so every colour terminal draws them alike.
  * A kind's view brings its own (its mode's colours: the timeline's units
- * and cursor, in tui/timeline.c; the heap map's palette, which uses the
- * 256 where it can, in tui/heapdraw.c), made here after these.
+ * and cursor; the heap map's palette, which uses the 256 where it can),
+ * made here after these.
  */
 static const struct tui_colour draw_table[TUI_C_COUNT] = {
 	[TUI_C_HEAT1] = { COLOR_BLUE, DRAW_DEFAULT, COLOR_BLUE, DRAW_DEFAULT,

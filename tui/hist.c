@@ -25,6 +25,7 @@
 #include "report/report.h"
 #include "report/prf.h"
 #include "tui/tui.h"
+#include "tui/hist.h"
 #include "store/prf.h"
 
 /* The actions of its keys (tui.h: numbered from TUI_ACT_VIEW). */

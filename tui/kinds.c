@@ -11,6 +11,13 @@
 
 #include "tui/tui.h"
 
+/* Each kind's mode, defined in its view's file. */
+extern const struct tui_mode tui_mode_hist;
+extern const struct tui_mode tui_mode_timeline;
+extern const struct tui_mode tui_mode_heapmap;
+extern const struct tui_mode tui_mode_calls;
+extern const struct tui_mode tui_mode_slots;
+
 static const struct tui_kind kinds_table[] = {
 	{ "prf", &tui_mode_hist },
 	{ "ovd", &tui_mode_timeline },

@@ -18,6 +18,7 @@
 #include "analyze/hist.h"
 #include "analyze/prfd.h"
 #include "tui/tui.h"
+#include "tui/hist.h"
 #include "store/prfd.h"
 
 /* The actions of its keys (tui.h: numbered from TUI_ACT_VIEW). */

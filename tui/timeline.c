@@ -22,6 +22,7 @@
 #include "analyze/ovd.h"
 #include "report/report.h"
 #include "tui/tui.h"
+#include "tui/timeline.h"
 
 /* The actions of its keys (tui.h: numbered from TUI_ACT_VIEW). */
 enum tl_action {

@@ -202,8 +202,8 @@ struct tui_view_ops {
 	char		*(*complete)(struct tui_view *, const char *, int);
 	/*
 	 * For the views this one opens, which reach it as their parent:
-	 * the session's model that the view draws (kind.h's model_load
-	 * kind: an analyze_ovd for a timeline), and a jump to item k of
+	 * the session's model that the view draws (kind.h's model_load:
+	 * a timeline's overlay log, say), and a jump to item k of
 	 * that model (a timeline: unit k's first event; a unit table: its
 	 * row); -1 when there is nothing to jump to.
 	 */
@@ -371,14 +371,9 @@ int		 tui_command_offered(const struct tui_command *,
 		    struct tui_view *);
 
 /*
- * Views.  The views of the kinds (tui/kinds.c), then those the kinds'
- * views share and the browser's own, with their key groups.
+ * Views the kinds' views share and the browser's own, with their key
+ * groups (a kind's own view is its mode's, tui/kinds.c).
  */
-extern const struct tui_mode tui_mode_hist;
-extern const struct tui_mode tui_mode_timeline;
-extern const struct tui_mode tui_mode_heapmap;
-extern const struct tui_mode tui_mode_calls;
-extern const struct tui_mode tui_mode_slots;
 extern const struct tui_keys tui_keys_sessions;
 extern const struct tui_keys tui_keys_annotate;
 extern const struct tui_keys tui_keys_units;
@@ -387,12 +382,6 @@ extern const struct tui_keys tui_keys_help;
 struct tui_view	*tui_sessions_new(void);
 int64_t		 tui_sessions_id(struct tui_view *, size_t);
 struct tui_view	*tui_table_new(const char *, char **);
-struct tui_view	*tui_units_new(struct tui_view *);
-struct analyze_hist;
-struct tui_view	*tui_hist_open(struct analyze_hist *, int64_t, const char *,
-		    const char *, char *, char *, uint64_t);
 struct tui_view	*tui_help_new(struct tui_view *);
-struct tui_view	*tui_annotate_new(struct tui_view *, uint64_t, uint64_t,
-		    uint64_t, uint64_t, const char *, char **);
 
 #endif

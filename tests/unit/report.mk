@@ -29,6 +29,10 @@ tests_unit_kindtable_SOURCES = tests/unit/kindtable.c
 tests_unit_kindtable_LDADD = $(CORE_LIBS)
 TESTS += tests/unit/kinds.sh
 EXTRA_DIST += tests/unit/kinds.sh
+# Only its own files, kind.c, tui/kinds.c, kinds.mk and the man pages
+# name a kind (HACKING.md, "Adding a session kind").
+TESTS += tests/unit/kindfiles.py
+EXTRA_DIST += tests/unit/kindfiles.py
 
 # main's kind options and question verbs come from kind_table.
 TESTS += tests/unit/kind_hooks.sh
