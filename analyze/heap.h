@@ -163,7 +163,7 @@ struct analyze_heapmap_count {
  * Where a map is: cols cells a row, rows rows (pixel rows: a terminal
  * line holds two with half blocks), the zoom, the phase (every region's
  * first row starts phase cells in from the left: Left and Right move the
- * map's start by cells, as the seed's Move does) and the top row.  With
+ * map's start by cells, as HeapInspector's Move does) and the top row.  With
  * align 2, every region's first row is an even one (blank rows pad the
  * region before), so that with two rows to a line a region starts a line
  * and its start address can label it.
@@ -502,7 +502,7 @@ void		 analyze_heapdiff_free(struct analyze_heapdiff *);
 /*
  * Over that diff, what the heap map draws (heapdiff.c): a comparison
  * (born blocks marked, freed ones drawn where they were on the new
- * snapshot's regions) and the seed's Remain (the blocks there when it
+ * snapshot's regions) and HeapInspector's Remain (the blocks there when it
  * was turned on; the ones born since hidden).
  */
 struct analyze_heapdiff_cmp;

@@ -3,7 +3,7 @@
  * older one and which were freed.  A block is the same block in both when
  * it has the same address and the same allocation number: an address
  * freed and given out again between the two is a block freed and one
- * born, which the seed's Remain could not tell ("if an area on the heap
+ * born, which HeapInspector's Remain could not tell ("if an area on the heap
  * is freed and allocated before a new update ... not detected").  Both
  * snapshots list their blocks by address, so one merge pass does it, in
  * time proportional to the blocks of both.
@@ -11,7 +11,7 @@
  * Also here, over that diff, the two models the heap map draws: a
  * comparison as the map shows it (born blocks a mark of their own;
  * freed ones where they were, in the cells now free, from a map of their
- * own laid out like the new one's), and the seed's Remain (only the
+ * own laid out like the new one's), and HeapInspector's Remain (only the
  * objects there when it was turned on are shown).
  */
 #include <stdlib.h>

@@ -1,6 +1,6 @@
 /*
  * The models of the heap map's info tables (tui/heapinfo.c draws them):
- * the seed's Info lists as numbers.  Per module, its objects and bytes,
+ * HeapInspector's Info lists as numbers.  Per module, its objects and bytes,
  * its imports and importers (DT_NEEDED), direct and indirect, its level
  * in ModuleHierarchy (import cycles share one) and TestUnloadModules'
  * marks; and FreeBlocks, the gaps between blocks within regions.  The
@@ -181,7 +181,7 @@ hi_scc_done(struct analyze_heapinfo *hi, struct hi_scc *c, size_t first)
 }
 
 /*
- * Levels as the seed's ModuleHierarchy: 0 for a module that imports
+ * Levels as HeapInspector's ModuleHierarchy: 0 for a module that imports
  * nothing, else one more than the highest of its imports.  The modules
  * of an import cycle (a strongly connected component of the imports)
  * share one level and are marked as in a cycle; a walk that stopped
@@ -330,7 +330,7 @@ hi_make_free(struct analyze_heapinfo *hi)
 		}
 	}
 	hi->ngaps = n;
-	/* The seed's sizes summary: how many in each power of two. */
+	/* HeapInspector's sizes summary: how many in each power of two. */
 	sum = xstrdup("");
 	for (k = 0; k < 65; k++) {
 		if (count[k] == 0)
@@ -381,7 +381,7 @@ analyze_heapinfo_free(struct analyze_heapinfo *hi)
 }
 
 /*
- * TestUnloadModules' marks (the seed's Modules list) and ModuleHierarchy's
+ * TestUnloadModules' marks (HeapInspector's Modules list) and ModuleHierarchy's
  * classes, for the modules named (named[], a byte per module) and those
  * unloaded with them (unloaded[]: the named and their importers); NULL:
  * no test unload.  "++" named, "+" unloaded as an importer, "*" what

@@ -998,7 +998,7 @@ hm_start_cell(struct analyze_heapmap *m, struct analyze_heapmap_view *v,
 }
 
 /*
- * The seed's moves: n rows down (up when negative), the map's start n
+ * HeapInspector's moves: n rows down (up when negative), the map's start n
  * cells on or back (Left and Right: "not really a move to the left or
  * right"), the heap's start top left (Home), its end at the bottom (End).
  * Each stops at the heap's ends; 0 when the map did not move.
@@ -1143,7 +1143,7 @@ analyze_heapmap_start_at(struct analyze_heapmap *m,
 
 /*
  * Zoom into the bytes [lo, hi): the finest zoom that shows them all with
- * lo top left (the seed's zoom into rows chosen with the mouse), or, when
+ * lo top left (HeapInspector's zoom into rows chosen with the mouse), or, when
  * they span more regions than the map has rows, each region in a row.
  * The new zoom.
  */
@@ -1196,10 +1196,10 @@ analyze_heapmap_middle(const struct analyze_heapmap *m)
 }
 
 /*
- * An address as the seed's commands take one: hexadecimal (0x or a
+ * An address as HeapInspector's commands take one: hexadecimal (0x or a
  * trailing h optional), absolute or relative to the heap's start, the
  * regions end to end.  A number below the heap's size is relative (the
- * seed: "in this case, relative addresses are taken"), "+N" always.
+ * HeapInspector: "in this case, relative addresses are taken"), "+N" always.
  * -1 and a cause for text that is no address in the heap.
  */
 int

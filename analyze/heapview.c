@@ -2,7 +2,7 @@
  * A heap snapshot as the heap map shows it: the arrays of its blocks,
  * types, modules, roots and pointers, however they were loaded, and what
  * is made of them once (the heap graph with memcheck's leak states, the
- * map).  Plus the seed's questions that are lists rather than graphs:
+ * map).  Plus HeapInspector's questions that are lists rather than graphs:
  * types by Module.Type* pattern, ObjectsByType / ByModule / ObjectSizes,
  * objects holding a string, and which roots TestUnloadModules drops.
  */
@@ -223,10 +223,10 @@ hs_type_match(const char *t, const char *p, size_t n, int star)
 }
 
 /*
- * The seed's TypeSpecification, Module["."Type]["*"], in match[] (a byte
+ * HeapInspector's TypeSpecification, Module["."Type]["*"], in match[] (a byte
  * per type): a module alone is every type of it; Module.Type its type of
  * that name; a name that is no module's is a type of any module.  The
- * seed's trailing * takes the types derived from it too; a snapshot
+ * HeapInspector's trailing * takes the types derived from it too; a snapshot
  * knows no derivation, so here it takes every type whose name starts so
  * ("Node*": Node, NodeList ...).  The types matched.
  */
@@ -335,7 +335,7 @@ analyze_heapview_sums(const struct analyze_heapview *s, int by,
 }
 
 /*
- * The seed's Select Object: the blocks whose kept contents hold the n
+ * HeapInspector's Select Object: the blocks whose kept contents hold the n
  * bytes of str at offset pos, in sel[] (a byte per block).  The count; 0
  * when the snapshot kept no contents.
  */
@@ -1029,7 +1029,7 @@ hv_hit(struct analyze_heapview_hit **hits, size_t *n, size_t *cap,
 }
 
 /*
- * The seed's Trace over DWARF: path is [MODULE:]VAR{.FIELD|[INDEX]}, a
+ * HeapInspector's Trace over DWARF: path is [MODULE:]VAR{.FIELD|[INDEX]}, a
  * variable of a module with debug information and then members (a
  * pointer is followed to its target first, as Oberon's Var.Field does)
  * and elements (of an array, or of the blocks a pointer points to, as

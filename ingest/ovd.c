@@ -1,8 +1,8 @@
 /*
  * OVRACT for Turbo Pascal 5 (NAME.OVD): the overlay manager's event log,
- * read exactly as the seed's pseudo-code lays it out.  A file of words:
- * version, PrefixSeg, the code list up to a zero word, then events until
- * the end of the file.
+ * read exactly as OVRACT's document's pseudo-code lays it out.  A file
+ * of words: version, PrefixSeg, the code list up to a zero word, then
+ * events until the end of the file.
  */
 #include <errno.h>
 #include <stdio.h>

@@ -1,5 +1,5 @@
 /*
- * MS-DOS PROFIL output (NAME.PRF): the seed's struct profdata, nine
+ * MS-DOS PROFIL output (NAME.PRF): PROFIL's struct profdata, nine
  * little-endian 16-bit words, then bucket_num 16-bit counts, then
  * optionally our PV32 trailer with 32-bit counts that do not saturate,
  * and after it sections (tag, length, body): HITS, the exact CS:IP of

@@ -3,7 +3,7 @@
  * version 1, u8 width, u8 reserved, u32 pid, u16 timval), then records to
  * the end of the file, each a PRFRET request without its pointer (us_cmd
  * u8, us_thrdno u16, us_vaddr and us_bufsz of width bytes) and us_bufsz
- * bytes of what Dos32Profile returned, in the seed's packed layout with
+ * bytes of what Dos32Profile returned, in Dos32Profile's packed layout with
  * ULONGs of width bytes: PRFRET0 (global counters, of the process or of
  * thread us_thrdno), PRFRET1 (the slots), PRFRET2 (the hit table),
  * PRFRET3 (one slot's detail counters, us_vaddr the slot's).  Record

@@ -426,7 +426,7 @@ heapq_ask(struct heapq *q, FILE *f, int format, char **argv, int argc)
 		q->title = xasprintf("session %lld: blocks freed by unloading"
 		    " %zu module%s (%zu blocks)", (long long)q->session,
 		    (size_t)argc - 1, argc == 2 ? "" : "s", n);
-		/* The seed marks named ones ++ and importers +: a column. */
+		/* HeapInspector marks named ones ++, importers +: a column. */
 		if (format == REPORT_TEXT || format == REPORT_HTML) {
 			for (i = 0; i < v->nmodules; i++) {
 				if (unloaded[i])

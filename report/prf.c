@@ -143,7 +143,7 @@ prf_header_table(struct report_out *o, const struct analyze_hist *h)
 	    "below it the I/O system, from it to prog_low_pa DOS");
 	report_kv(o, "pv32", report_int(p->pv32), p->pv32 ? "yes" : "no",
 	    p->pv32 ? "32-bit counts from the PV32 trailer" :
-	    "16-bit counts from the seed format");
+	    "16-bit counts from PROFIL's own format");
 	report_kv(o, "saturated", report_int(p->saturated),
 	    p->saturated ? "yes" : "no", p->saturated ? (p->pv32 ?
 	    "a 16-bit count saturated; the PV32 counts are exact" :

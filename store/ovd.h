@@ -18,7 +18,7 @@ struct store_ovd {
 	int64_t		stays;		/* ovr_loaded rows the reader wrote */
 };
 
-/* One overlaid unit of the code list (seed names, lower case). */
+/* One overlaid unit of the code list (OVRACT's names, lower case). */
 struct store_ovr_unit {
 	uint16_t	 stat_seg;
 	uint32_t	 file_ofs;

@@ -9,7 +9,7 @@
 
 extern const struct store_schema	store_prf_schema;
 
-/* The PRF header as stored (seed names; counts are the winning ones). */
+/* The PRF header as stored (PROFIL's names; counts: the winning ones). */
 struct store_prf {
 	uint32_t	clock_grain;
 	uint32_t	bucket_num;

@@ -5,8 +5,8 @@
  * slots (PRFVA) with their modules; the hit table (PRFRET2) by address.
  * The detail counters (PRFRET3) are core bucket rows, each slot's a run
  * of idx that prfd_slot names, and the modules' symbols core symbol
- * rows, so that the histogram and its exports serve them.  Names are the
- * seed's, without their r0_/va_ prefixes.
+ * rows, so that the histogram and its exports serve them.  Names are
+ * Dos32Profile's, without their r0_/va_ prefixes.
  */
 #include <stdlib.h>
 #include <string.h>

@@ -94,7 +94,7 @@ cmd_kind(const struct tui_command *c)
 }
 
 /*
- * A view's own command (the heap map's, the seed's names): run by the
+ * A view's own command (the heap map's, HeapInspector's names): run by the
  * view on top, which says so if it has none.
  */
 static int
@@ -292,8 +292,8 @@ cmd_quit(struct tui_view *v, const char *args)
 }
 
 /*
- * The entry called name, or that has it as its alias, in any case (the
- * seed's commands are ZoomOut, SetMapTo ...); NULL if none.
+ * The entry called name, or that has it as its alias, in any case
+ * (HeapInspector's commands are ZoomOut, SetMapTo ...); NULL if none.
  */
 static const struct tui_command *
 cmd_find(const char *name)

@@ -29,7 +29,7 @@ void		 tui_heapload_stop(struct tui_heapload *);
 
 /*
  * heaplive.c: the heap map on a running program (pvheap's socket), two
- * snapshots of one run compared, the seed's Remain.
+ * snapshots of one run compared, HeapInspector's Remain.
  */
 struct analyze_heapmap_view;
 struct analyze_heapmap_cell;
@@ -62,7 +62,7 @@ struct tui_heapinfo *tui_heaplive_info(struct tui_heaplive *);
 
 struct tui_view	*tui_heapmap_open(struct analyze_heapview *, char **);
 /*
- * heapinfo.c: the heap map's info tables (the seed's Info lists), made
+ * heapinfo.c: the heap map's info tables (HeapInspector's Info lists), made
  * once from the map's snapshot; the map draws one in its info pane and
  * gives it the keys while it has the focus.  Keys answer TUI_R_* with
  * TUI_HI_MARKS (the objects picked changed) or TUI_HI_GOTO (go to
@@ -175,7 +175,8 @@ enum hm_action {
 #define HM_SNONE	ANALYZE_HEAPVIEW_NONE
 #define HM_INFO_H	6	/* lines of the info pane */
 #define HM_LEGEND_MAX	3	/* lines of the legend */
-#define HM_MIN_PIXELS	16	/* :resizemap half stops here, as the seed */
+/* :resizemap half stops here, as in HeapInspector. */
+#define HM_MIN_PIXELS	16
 #define HM_MAX_SPECS	8	/* :mark's colours */
 /*
  * A search over the heap graph (r, R, the roots pane, onlyanchoredby)

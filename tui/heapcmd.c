@@ -17,7 +17,7 @@
 #include "tui/heap.h"
 
 /*
- * The map's commands, the seed's names: they go to hm_command and
+ * The map's commands, HeapInspector's names: they go to hm_command and
  * hm_complete (the view's ops), so the table has neither handler.
  */
 const struct tui_command hm_commands[] = {
@@ -93,7 +93,7 @@ hm_cmd_zoomout(struct heapmap *hm, const char *args)
 	int	 k = 0;
 
 	if (*args == '\0') {
-		/* The seed's ZoomOut ~: all of it, from its start. */
+		/* HeapInspector's ZoomOut ~: all of it, from its start. */
 		hm->v.zoom = analyze_heapmap_fit(hm->m, &hm->v);
 		analyze_heapmap_move(hm->m, &hm->v, ANALYZE_HEAPMAP_HOME, 0);
 		b = hm_size(analyze_heapmap_cell_bytes(hm->v.zoom));
@@ -146,7 +146,7 @@ hm_cmd_move(struct heapmap *hm, const char *args)
 		}
 	}
 	v = strcasecmp(dir, "up") == 0 || strcasecmp(dir, "down") == 0;
-	/* The seed's: a quarter of the height, a sixth of the width. */
+	/* HeapInspector's: a quarter of the height, a sixth of the width. */
 	if (n < 0)
 		n = v ? (hm->v.rows / 4 > 0 ? hm->v.rows / 4 : 1) :
 		    (hm->v.cols / 6 > 0 ? hm->v.cols / 6 : 1);
@@ -482,8 +482,8 @@ hm_cmd_mark(struct heapmap *hm, const char *args)
 	tm = xcalloc(hm->s->ntypes + 1, 1);
 	while (hm_word(&args, w, sizeof w)) {
 		if (hm->nspecs == HM_MAX_SPECS) {
-			tui_message("error: at most %d marks (the seed had 5)",
-			    HM_MAX_SPECS);
+			tui_message("error: at most %d marks"
+			    " (HeapInspector had 5)", HM_MAX_SPECS);
 			free(tm);
 			return (TUI_R_DRAW);
 		}

@@ -83,7 +83,7 @@ static const struct tui_colour hm_colour[HM_C_COUNT] = {
 	    A_BOLD, A_REVERSE | A_BOLD },
 	/*
 	 * The objects of an info table's row: white on a blue no other mark
-	 * has.  ModuleHierarchy's names as the seed's: not imported red,
+	 * has.  ModuleHierarchy's names as HeapInspector's: not imported red,
 	 * test-unloaded blue, imported by those green (a mark column says
 	 * the same without colours).
 	 */

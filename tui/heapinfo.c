@@ -1,9 +1,9 @@
 /*
- * The heap map's info tables: the seed's Info lists (§1.4) as tables
+ * The heap map's info tables: HeapInspector's Info lists (§1.4) as tables
  * with a cursor, sortable by any column, in the map's info pane.
  * Modules (code, data, objects, imports and importers direct/indirect,
  * TestUnloadModules' marks), ObjectsByModule, ObjectsByType, Imports,
- * ModuleHierarchy (levels from DT_NEEDED, coloured as the seed's),
+ * ModuleHierarchy (levels from DT_NEEDED, coloured as HeapInspector's),
  * ObjectSizes, FreeBlocks (the gaps between blocks within regions) and
  * the roots that reach the selected object (ReachedFromModules and
  * ReachedFromVariables).
@@ -968,7 +968,7 @@ tui_heapinfo_key(struct tui_heapinfo *hi, enum tui_heapinfo_table t,
 		else if (a == HI_ACT_SORT_RIGHT && tb->scol + 1 <
 		    d->ncols)
 			tb->scol++;
-		/* Names ascending, numbers the most first, as the seed's. */
+		/* Names A-Z, numbers the most first, as HeapInspector's. */
 		tb->desc = d->cols[tb->scol].kind != HI_TEXT;
 		hi_show_col(d, tb);
 		break;

@@ -1,5 +1,5 @@
 /*
- * The heap map on a running program: the seed's Update and UpdateAfterGC
+ * The heap map on a running program: HeapInspector's Update and UpdateAfterGC
  * over pvheap's socket (pvheap(1) --socket, ingest/heapsock.c's client).
  * An update asks the agent for a snapshot, ingests the file as a new
  * session of the same run, and loads it for the map; each part is a step

@@ -5,14 +5,14 @@
  * half blocks where the terminal can (a UTF-8 locale and 256 colours),
  * a character a cell otherwise; a legend of each mark's colour and its
  * objects and bytes in view and in all; an info pane (the selected
- * object, or one of the seed's Info lists as a table, tui/heapinfo.c's,
+ * object, or one of HeapInspector's Info lists as a table, tui/heapinfo.c's,
  * which gets the keys with i); a status line of what is in view.
  *
- * The seed's vocabulary throughout: its moves (a page, a fifth, the
+ * HeapInspector's vocabulary throughout: its moves (a page, a fifth, the
  * start a few cells on, Home, End), ZoomOut around the middle, its Show
  * bitmaps (here overlays of one map, a block taking the highest mark that
  * picks it) and Select, HeapMarkObjects (:mark) and TestUnloadModules.
- * The mouse: the seed's middle button (select) is the left one here, its
+ * The mouse: HeapInspector's middle button (select) is the left one here, its
  * right (rows to zoom into) a drag with the left or right one, its left
  * (what reaches the object) the middle one.
  *
@@ -616,7 +616,7 @@ hm_cursor_step(struct heapmap *hm, int dir)
 	hm_goto(hm, b);
 }
 
-/* A seed Move; the message when the heap's end stopped it. */
+/* A HeapInspector Move; the message when the heap's end stopped it. */
 void
 hm_move(struct heapmap *hm, enum analyze_heapmap_move how, int64_t n)
 {

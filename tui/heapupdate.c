@@ -3,7 +3,7 @@
  * steps on the view's work op (heaplive.c does the asking and the
  * loading), the new snapshot swapped in with place, zoom, marks and
  * selection carried over, :compare with another session of the run,
- * and the seed's Remain.
+ * and HeapInspector's Remain.
  */
 #include <ctype.h>
 #include <stdlib.h>

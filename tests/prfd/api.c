@@ -1,9 +1,9 @@
 /*
  * Dos32Profile through libpvprf and a real pvprfd (tests/prfd/api.sh runs
  * it with a runtime folder of its own): the structures' layout, the clock
- * divider, every return code where the seed says, the hit table's WRAP
- * and overflow, several processes at once, threads followed or not, and
- * the kernel.  TAP.
+ * divider, every return code where Dos32Profile's documentation says,
+ * the hit table's WRAP and overflow, several processes at once, threads
+ * followed or not, and the kernel.  TAP.
  *
  * The profiled processes are forks of this program spinning in two
  * functions that each have a section of their own, so that their address

@@ -2,7 +2,7 @@
 # pvprf from the shell: the calls on a running process, the dump file's
 # records in their order with the extension (modules and build-ids,
 # threads, period, command), pvprf print of it and of a width-4 file made
-# here from the seed's structures, every truncation and each bad field of
+# here from Dos32Profile's structures, every truncation and each bad field of
 # a file, record's exec failure and death by a signal, and the daemon's
 # one-per-user lock and idle exit.
 . "${top_srcdir:-.}/tests/prfd/prfd.sh"
@@ -147,7 +147,7 @@ rc=$?
 check "death by SIGTERM passed on ($rc)" test "$rc" = 143
 check "and the dump written" test -s "$W/sig.prfd"
 
-# A width-4 file as OS/2 returned it, from the seed's structures.
+# A width-4 file as OS/2 returned it, from Dos32Profile's structures.
 python3 - "$W/os2.prfd" <<'PY'
 import struct, sys
 f = open(sys.argv[1], "wb")

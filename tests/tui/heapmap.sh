@@ -4,7 +4,7 @@
 # pvheap snapshot stored as a session is checked at the end, against the
 # store.  Expected values come from the snapshot's own description (a
 # Python model of it below: who points where, what memcheck's rules make
-# of that, how the seed's map lays rows out), never from the screen.
+# of that, how HeapInspector's map lays rows out), never from the screen.
 . "${top_srcdir:-.}/tests/tui/lib.sh"
 plan 54
 DEMO=${top_builddir:-.}/tests/tui/heapmap-demo

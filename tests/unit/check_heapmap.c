@@ -2,7 +2,7 @@
  * The heap map's model against what it means, on random heaps: every cell
  * of a frame at every zoom by adding up the bytes of every block in it,
  * the block under a cell, a block's cell, the counts in view by looking
- * at every block, and the seed's moves and zooms by where they must leave
+ * at every block, and HeapInspector's moves and zooms by where they must leave
  * the map.
  */
 #include <check.h>

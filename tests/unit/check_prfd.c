@@ -1,6 +1,6 @@
 /*
  * The prfd reader (Dos32Profile dumps): good files of both widths (the
- * width-4 one written from the seed's packed structures, as OS/2 returned
+ * width-4 one written from Dos32Profile's packed structures, as OS/2 returned
  * them, and read back exactly), each bad field, every truncation, counts
  * that disagree (the bytes decide, with a warning), the model and the
  * report.
@@ -492,8 +492,9 @@ START_TEST(test_good_4_ext)
 END_TEST
 
 /*
- * The seed's structures with OS/2's 32-bit ULONG, packed as the seed
- * says; a dump made of them is byte for byte what Dos32Profile returned.
+ * Dos32Profile's structures with OS/2's 32-bit ULONG, packed as its
+ * documentation says; a dump made of them is byte for byte what
+ * Dos32Profile returned.
  */
 typedef uint32_t	ULONG;
 typedef uint16_t	USHORT;
@@ -569,7 +570,7 @@ os2_put(struct tw *t, UCHAR cmd, USHORT thrdno, ULONG vaddr, const void *buf,
 	tw_bytes(t, buf, n);
 }
 
-/* Issue 13, point 5: a width-4 dump from the seed's structures, exactly. */
+/* Issue 13, point 5: a width-4 dump from Dos32Profile's structures, exactly. */
 START_TEST(test_os2_structures)
 {
 	struct tw	t = { NULL, 0, 0, 4 };
