@@ -1,6 +1,8 @@
 /*
- * The table of session kinds (kind.h).  A new kind is one line here and
- * one in tui/kinds.c; everything else it needs is files of its own.
+ * The table of session kinds (kind.h).  A new kind is its headers'
+ * includes and one line here, one line in tui/kinds.c and a block of
+ * kinds.mk; everything else it needs is files of its own (HACKING.md,
+ * tests/unit/kindfiles.py).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -8,29 +10,29 @@
 #include "xmalloc.h"
 #include "kind.h"
 #include "analyze/analyze.h"
-#include "analyze/hist.h"
-#include "analyze/ovd.h"
 #include "analyze/heap.h"
+#include "analyze/hist.h"
 #include "analyze/mon.h"
+#include "analyze/ovd.h"
 #include "analyze/prfd.h"
 #include "ingest/ingest.h"
-#include "ingest/prfd.h"
-#include "ingest/mon.h"
 #include "ingest/heap.h"
+#include "ingest/mon.h"
 #include "ingest/ovd.h"
 #include "ingest/prf.h"
+#include "ingest/prfd.h"
 #include "report/report.h"
-#include "report/prfd.h"
-#include "report/mon.h"
 #include "report/heap.h"
+#include "report/mon.h"
 #include "report/ovd.h"
 #include "report/prf.h"
+#include "report/prfd.h"
 #include "store/store.h"
-#include "store/prfd.h"
 #include "store/heap.h"
 #include "store/mon.h"
 #include "store/ovd.h"
 #include "store/prf.h"
+#include "store/prfd.h"
 
 static const struct kind_question kind_heap_question = {
 	"heap",
