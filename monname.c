@@ -7,6 +7,7 @@
  */
 #include <string.h>
 
+#include "hex.h"
 #include "monname.h"
 
 /* Write s escaped. */
@@ -26,18 +27,6 @@ monname_put(FILE *f, const char *s)
 		else
 			fputc(*p, f);
 	}
-}
-
-static int
-monname_hexval(char c)
-{
-	if (c >= '0' && c <= '9')
-		return (c - '0');
-	if (c >= 'A' && c <= 'F')
-		return (c - 'A' + 10);
-	if (c >= 'a' && c <= 'f')
-		return (c - 'a' + 10);
-	return (-1);
 }
 
 /*
@@ -61,8 +50,9 @@ monname_decode(const char *p, size_t len, char *out, int flags)
 	for (i = 0; i < len; i++) {
 		if (p[i] == '%') {
 			if (len - i < 3 ||
-			    (h = monname_hexval(p[i + 1])) < 0 ||
-			    (l = monname_hexval(p[i + 2])) < 0 || (h | l) == 0)
+			    (h = hex_digit((unsigned char)p[i + 1])) < 0 ||
+			    (l = hex_digit((unsigned char)p[i + 2])) < 0 ||
+			    (h | l) == 0)
 				return (-1);
 			*o++ = (char)(h << 4 | l);
 			i += 2;

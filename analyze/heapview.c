@@ -469,14 +469,15 @@ hv_stacks(struct store *st, int64_t session, struct analyze_heapview *v)
 	ffirst = hv_grow32(ffirst, &fcap, 0);
 	ffirst[0] = 0;
 	while ((rc = store_cursor_step(c)) == 1) {
-		idx = store_cursor_int(c, 0);
+		idx = store_cursor_int(c, STORE_HEAP_FRAME_IDX);
 		if (idx < (int64_t)nf || idx >= (int64_t)UINT32_MAX - 1)
 			continue;
 		/* Indices not stored are frames without lines. */
 		ffirst = hv_grow32(ffirst, &fcap, (size_t)idx + 1);
 		for (; nf < (size_t)idx; nf++)
 			ffirst[nf + 1] = (uint32_t)v->nframes;
-		hv_text_frames(v, &vcap, store_cursor_text(c, 1));
+		hv_text_frames(v, &vcap, store_cursor_text(c,
+		    STORE_HEAP_FRAME_TEXT));
 		ffirst[++nf] = (uint32_t)v->nframes;
 	}
 	store_cursor_close(c);
@@ -486,13 +487,14 @@ hv_stacks(struct store *st, int64_t session, struct analyze_heapview *v)
 	if ((c = store_heap_stacks(st, session)) == NULL)
 		goto fail;
 	while ((rc = store_cursor_step(c)) == 1) {
-		idx = store_cursor_int(c, 0);
+		idx = store_cursor_int(c, STORE_HEAP_STACK_IDX);
 		if (idx < (int64_t)ns || idx >= (int64_t)UINT32_MAX)
 			continue;
 		stk = hv_grow32(stk, &scap, (size_t)idx);
 		for (; ns < (size_t)idx; ns++)
 			stk[ns] = UINT32_MAX;
-		stk[ns++] = (uint32_t)store_cursor_int(c, 1);
+		stk[ns++] = (uint32_t)store_cursor_int(c,
+		    STORE_HEAP_STACK_FRAME);
 	}
 	store_cursor_close(c);
 	if (rc < 0)
@@ -503,9 +505,9 @@ hv_stacks(struct store *st, int64_t session, struct analyze_heapview *v)
 	k = 0;
 	v->site_first[0] = 0;
 	while ((rc = store_cursor_step(c)) == 1) {
-		idx = store_cursor_int(c, 0);
-		first = store_cursor_int(c, 1);
-		n = store_cursor_int(c, 2);
+		idx = store_cursor_int(c, STORE_HEAP_RUN_IDX);
+		first = store_cursor_int(c, STORE_HEAP_RUN_FIRST_FRAME);
+		n = store_cursor_int(c, STORE_HEAP_RUN_NFRAMES);
 		if (idx < (int64_t)k || (uint64_t)idx >= v->nsites)
 			continue;
 		for (; k < (size_t)idx; k++)

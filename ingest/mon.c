@@ -12,13 +12,13 @@
  * the square of the recursion's depth) and is still read: users keep
  * old profiles.
  */
-#include <ctype.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "hex.h"
 #include "monname.h"
 #include "xmalloc.h"
 #include "ingest/ingest.h"
@@ -196,6 +196,21 @@ mon_int(struct mon_rd *r, const struct mon_tok *t, const char *field,
 	return (0);
 }
 
+/*
+ * The value of a lower-case hex digit, or -1.  pvtrace writes addresses
+ * with PRIx64 and the reader takes that spelling only, not hex_digit's
+ * two cases: an address is text in a function key too
+ * (name@module+0xaddr), keys are compared as strings, and +0x11A0 would
+ * name another function than +0x11a0.
+ */
+static int
+mon_hexdigit(char c)
+{
+	if (c >= 'A' && c <= 'F')
+		return (-1);
+	return (hex_digit((unsigned char)c));
+}
+
 static int
 mon_hex(struct mon_rd *r, const struct mon_tok *t, const char *field,
     uint64_t *v)
@@ -208,11 +223,7 @@ mon_hex(struct mon_rd *r, const struct mon_tok *t, const char *field,
 		    " 0x address", (int)t->len, t->p));
 	*v = 0;
 	for (i = 2; i < t->len; i++) {
-		if (t->p[i] >= '0' && t->p[i] <= '9')
-			d = t->p[i] - '0';
-		else if (t->p[i] >= 'a' && t->p[i] <= 'f')
-			d = t->p[i] - 'a' + 10;
-		else
+		if ((d = mon_hexdigit(t->p[i])) < 0)
 			return (ingest_fail(r->ctx, t->off, field, "'%.*s' is"
 			    " not a 0x address", (int)t->len, t->p));
 		*v = *v << 4 | (uint64_t)d;
@@ -283,10 +294,6 @@ mon_name(struct mon_rd *r, const struct mon_tok *t, const char *field)
 }
 
 /*
- * A function key: an escaped name, or name@module+0xaddr when two
- * functions share the name.  Its name part, unescaped, goes to *name.
- */
-/*
  * Whether p[0..n) is all lower-case hex digits.  Counted, not strspn:
  * the file is mapped, with no NUL after its last byte.
  */
@@ -296,12 +303,16 @@ mon_hexdigits(const char *p, size_t n)
 	size_t	i;
 
 	for (i = 0; i < n; i++) {
-		if (!isdigit((unsigned char)p[i]) && (p[i] < 'a' || p[i] > 'f'))
+		if (mon_hexdigit(p[i]) < 0)
 			return (0);
 	}
 	return (1);
 }
 
+/*
+ * A function key: an escaped name, or name@module+0xaddr when two
+ * functions share the name.  Its name part, unescaped, goes to *name.
+ */
 static char *
 mon_key(struct mon_rd *r, const char *p, size_t len, size_t off,
     const char *field, char **name)

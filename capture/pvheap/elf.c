@@ -19,6 +19,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "bsearch.h"
 #include "capture/pvheap/agent.h"
 #include "capture/pvheap/heapfmt.h"
 
@@ -394,18 +395,12 @@ elf_mods_free(struct elf_mod *m, size_t n)
 const struct elf_sym *
 elf_find(const struct elf_sym *s, size_t n, uint64_t addr)
 {
-	size_t	lo = 0, hi = n, mid;
+	size_t	i;
 
-	while (lo < hi) {
-		mid = lo + (hi - lo) / 2;
-		if (s[mid].addr <= addr)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	if (lo == 0)
+	BSEARCH_FIRST(i, 0, n, s[i].addr <= addr);
+	if (i == 0)
 		return (NULL);
-	s += lo - 1;
+	s += i - 1;
 	if (s->size != 0 && addr >= s->addr + s->size)
 		return (NULL);
 	return (s);

@@ -22,6 +22,7 @@
 #include <time.h>
 #include <ucontext.h>
 
+#include "bsearch.h"
 #include "capture/pvheap/agent.h"
 #include "capture/pvheap/heapfmt.h"
 
@@ -210,24 +211,18 @@ int		 snap_write_file(const char *, const struct snap_sec *, size_t)
 static inline const struct snap_hregion *
 snap_region_of(struct snap *s, uint64_t p)
 {
-	size_t	lo = 0, hi = s->nhr, mid;
+	size_t	i;
 
 	if (p < s->lo || p >= s->hi)
 		return (NULL);
 	if (p >= s->hr[s->last].lo && p < s->hr[s->last].hi)
 		return (&s->hr[s->last]);
-	while (lo < hi) {
-		mid = lo + (hi - lo) / 2;
-		if (s->hr[mid].hi <= p)
-			lo = mid + 1;
-		else if (s->hr[mid].lo > p)
-			hi = mid;
-		else {
-			s->last = mid;
-			return (&s->hr[mid]);
-		}
-	}
-	return (NULL);
+	/* Sorted and disjoint (snap_heap_regions): the first ending after p. */
+	BSEARCH_FIRST(i, 0, s->nhr, s->hr[i].hi <= p);
+	if (i == s->nhr || s->hr[i].lo > p)
+		return (NULL);
+	s->last = i;
+	return (&s->hr[i]);
 }
 
 /*

@@ -8,6 +8,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "bsearch.h"
+#include "hex.h"
 #include "capture/pvheap/agent.h"
 #include "capture/pvheap/heapfmt.h"
 #include "capture/pvheap/snap.h"
@@ -29,11 +31,7 @@ snap_num(const char **s, int base)
 	int		d;
 
 	for (;; (*s)++) {
-		if (**s >= '0' && **s <= '9')
-			d = **s - '0';
-		else if (base == 16 && **s >= 'a' && **s <= 'f')
-			d = **s - 'a' + 10;
-		else
+		if ((d = hex_digit((unsigned char)**s)) < 0 || d >= base)
 			return (v);
 		v = v * (uint64_t)base + (uint64_t)d;
 	}
@@ -111,16 +109,9 @@ snap_maps_read(struct abuf *text, struct abuf *out)
 const struct snap_map *
 snap_map_find(const struct snap_map *m, size_t n, uint64_t a)
 {
-	size_t	lo = 0, hi = n, mid;
+	size_t	i;
 
-	while (lo < hi) {
-		mid = lo + (hi - lo) / 2;
-		if (m[mid].hi <= a)
-			lo = mid + 1;
-		else if (m[mid].lo > a)
-			hi = mid;
-		else
-			return (&m[mid]);
-	}
-	return (NULL);
+	/* The mappings are sorted and disjoint: the first ending after a. */
+	BSEARCH_FIRST(i, 0, n, m[i].hi <= a);
+	return (i < n && m[i].lo <= a ? &m[i] : NULL);
 }

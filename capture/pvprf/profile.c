@@ -31,6 +31,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "bsearch.h"
 #include "capture/pvprf/pvprf.h"
 #include "capture/pvprf/prfd.h"
 #include "capture/pvprf/pvprfd.h"
@@ -308,18 +309,11 @@ maps_read(struct maps *m, pid_t pid)
 static struct map *
 maps_find(struct maps *m, uint64_t ip)
 {
-	size_t	lo = 0, hi = m->n, mid;
+	size_t	i;
 
-	while (lo < hi) {
-		mid = lo + (hi - lo) / 2;
-		if (ip < m->v[mid].lo)
-			hi = mid;
-		else if (ip >= m->v[mid].hi)
-			lo = mid + 1;
-		else
-			return (&m->v[mid]);
-	}
-	return (NULL);
+	/* The mappings are sorted and disjoint: the first ending after ip. */
+	BSEARCH_FIRST(i, 0, m->n, m->v[i].hi <= ip);
+	return (i < m->n && ip >= m->v[i].lo ? &m->v[i] : NULL);
 }
 
 /*

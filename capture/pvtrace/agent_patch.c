@@ -17,6 +17,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "bsearch.h"
 #include "capture/pvtrace/pvtrace.h"
 #include "capture/pvtrace/agent.h"
 
@@ -207,19 +208,14 @@ agent_find_trap(uint64_t addr, uint32_t *idx)
 {
 	const struct agent_trap	*v = __atomic_load_n(&agent_g.traps,
 				    __ATOMIC_ACQUIRE);
-	size_t			 a = 0, b = __atomic_load_n(&agent_g.ntraps,
-				    __ATOMIC_ACQUIRE), m;
+	size_t			 n = __atomic_load_n(&agent_g.ntraps,
+				    __ATOMIC_ACQUIRE), i;
 
-	while (a < b) {
-		m = a + (b - a) / 2;
-		if (v[m].addr == addr) {
-			*idx = v[m].idx;
-			return (1);
-		}
-		if (v[m].addr < addr)
-			a = m + 1;
-		else
-			b = m;
+	/* One trap an address. */
+	BSEARCH_FIRST(i, 0, n, v[i].addr < addr);
+	if (i < n && v[i].addr == addr) {
+		*idx = v[i].idx;
+		return (1);
 	}
 	return (0);
 }

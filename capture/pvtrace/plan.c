@@ -24,6 +24,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "bsearch.h"
 #include "capture/pvtrace/pvtrace.h"
 
 struct plan_sym {
@@ -129,17 +130,11 @@ static int
 plan_target_inside(const struct plan_elf *e, uint64_t lo, uint64_t hi,
     uint64_t *where)
 {
-	size_t	a = 0, b = e->ntgt, m;
+	size_t	i;
 
-	while (a < b) {
-		m = a + (b - a) / 2;
-		if (e->tgt[m] <= lo)
-			a = m + 1;
-		else
-			b = m;
-	}
-	if (a < e->ntgt && e->tgt[a] < hi) {
-		*where = e->tgt[a];
+	BSEARCH_FIRST(i, 0, e->ntgt, e->tgt[i] <= lo);
+	if (i < e->ntgt && e->tgt[i] < hi) {
+		*where = e->tgt[i];
 		return (1);
 	}
 	return (0);
