@@ -235,8 +235,7 @@ calls_title(struct tui_view *tv)
 	char		 why[64] = "";
 
 	if (cs->busy >= 0)
-		snprintf(why, sizeof why, ", on CPU %d%% of its real time",
-		    cs->busy);
+		snprintf(why, sizeof why, ", %d%% on CPU", cs->busy);
 	return (xasprintf("profview: %s: %zu functions, %llu calls, by %s"
 	    " (%s time)%s", cs->program, cs->m->nfn,
 	    (unsigned long long)cs->m->calls, calls_sort_name[cs->sort],
