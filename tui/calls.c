@@ -683,13 +683,16 @@ tree_find(const struct tree *t, struct tui_view *tv, size_t i)
 	return (k);
 }
 
-/* Make the rows again, the cursor staying on its path when shown. */
+/*
+ * Make the rows again, the cursor staying on its path when shown, else on
+ * the nearest caller shown.
+ */
 static void
 tree_rows(struct tree *t, struct tui_view *tv)
 {
 	const struct analyze_mon	*m = t->m;
 	unsigned char			*shown;
-	size_t				 i, h, n = 0, at;
+	size_t				 i, h, k, n = 0, at;
 	int64_t				 up;
 
 	at = tv->list.n != 0 ? t->row[tv->list.cur] : 0;
@@ -727,10 +730,11 @@ tree_rows(struct tree *t, struct tui_view *tv)
 	}
 	free(shown);
 	tv->list.n = n;
-	if (n > 0) {
-		at = tree_find(t, tv, at);
-		tui_list_goto(&tv->list, at < n ? at : n - 1);
-	}
+	/* A cursor whose path went out of sight goes to its caller's. */
+	while ((k = tree_find(t, tv, at)) == n && tree_up(t, at) >= 0)
+		at = (size_t)tree_up(t, at);
+	if (n > 0)
+		tui_list_goto(&tv->list, k < n ? k : 0);
 	tv->search.stale = 1;
 }
 
