@@ -1,9 +1,11 @@
 /*
  * The calls view of a pvtrace profile (mon sessions): Rokicki's foo.mon as
  * a sortable table, one row per function: calls, self, self+children,
- * average, share; real or CPU time.  Enter shows the function's callers
- * and callees (Enter on one of them comes back to it here); t the call
- * tree, whose paths open and close (uftrace's graph, perf's children).
+ * average, share; real or CPU time, whichever says where the program's
+ * time went.  Enter shows the function's callers and callees (Enter on a
+ * caller walks up to its own, on a callee comes back to it here); t the
+ * call tree, whose paths open and close (uftrace's graph, perf's
+ * children), hottest path, threshold and folded recursion included.
  * The two views it opens draw from its model and come back through its
  * jump op, so none knows another's insides.
  */
@@ -502,6 +504,8 @@ callers_key(struct tui_view *tv, int a)
 	struct callers		*cr = tv->data;
 	const struct store_call	*e;
 	struct tui_view		*parent = tv->parent;
+	const char		*from;
+	size_t			 i;
 	long			 k;
 
 	if (a == CALLERS_ACT_BACK) {
@@ -509,7 +513,14 @@ callers_key(struct tui_view *tv, int a)
 			tui_message("no function before this one");
 			return (TUI_R_DRAW);
 		}
+		from = cr->m->fn[cr->fn].key;
 		callers_fill(cr, tv, cr->back[--cr->nback]);
+		/* On the caller it walked up to. */
+		for (i = 0; i < cr->ncallers; i++) {
+			e = &cr->m->calls_[cr->edge[i]];
+			if (e->caller != NULL && strcmp(e->caller, from) == 0)
+				tui_list_goto(&tv->list, i);
+		}
 		tui_message("back to %s", cr->m->fn[cr->fn].key);
 		return (TUI_R_DRAW);
 	}
