@@ -1,9 +1,11 @@
 /*
  * The calls view of a pvtrace profile (mon sessions): Rokicki's foo.mon as
  * a sortable table, one row per function: calls, self, self+children,
- * average, share; real or CPU time.  Enter shows the function's callers
- * and callees (Enter on one of them comes back to it here); t the call
- * tree, whose paths open and close (uftrace's graph, perf's children).
+ * average, share; real or CPU time, whichever says where the program's
+ * time went.  Enter shows the function's callers and callees (Enter on a
+ * caller walks up to its own, on a callee comes back to it here); t the
+ * call tree, whose paths open and close (uftrace's graph, perf's
+ * children), hottest path, threshold and folded recursion included.
  * The two views it opens draw from its model and come back through its
  * jump op, so none knows another's insides.
  */
@@ -25,9 +27,13 @@ enum calls_action {
 	CALLS_ACT_OPEN,
 	CALLS_ACT_TREE,
 	CALLERS_ACT_OPEN,
+	CALLERS_ACT_BACK,
 	TREE_ACT_TOGGLE,
 	TREE_ACT_OPEN,
 	TREE_ACT_CLOSE,
+	TREE_ACT_HOT,
+	TREE_ACT_THRESHOLD,
+	TREE_ACT_FOLD,
 	TREE_ACT_CPU
 };
 
@@ -43,7 +49,10 @@ static const struct tui_keys calls_keys = TUI_KEYS("calls",
 
 static const struct tui_key callers_bind[] = {
 	TUI_KEY(CALLERS_ACT_OPEN, "Enter",
-	    "back to the functions, on this caller or callee"),
+	    "a caller's own callers and callees; a callee: back to the"
+	    " functions, on it"),
+	TUI_KEY(CALLERS_ACT_BACK, "Backspace <",
+	    "back to the function whose caller that was"),
 };
 static const struct tui_keys callers_keys = TUI_KEYS("callers",
     "In a function's callers and callees", callers_bind);
@@ -53,6 +62,11 @@ static const struct tui_key tree_bind[] = {
 	TUI_KEY(TREE_ACT_OPEN, "l Right +", "open the path"),
 	TUI_KEY(TREE_ACT_CLOSE, "h Left -",
 	    "close the path, or go to its caller"),
+	TUI_KEY(TREE_ACT_HOT, "H",
+	    "open the hottest path from here all the way down"),
+	TUI_KEY(TREE_ACT_THRESHOLD, "%",
+	    "hide paths under 0.5, 0.1, 0 or 2% of the time"),
+	TUI_KEY(TREE_ACT_FOLD, "r", "fold or unfold recursion"),
 	TUI_KEY(TREE_ACT_CPU, "c", "real time or CPU time"),
 };
 static const struct tui_keys tree_keys = TUI_KEYS("tree",
@@ -78,19 +92,74 @@ struct calls {
 	int			 sort;
 	int			 cpu;		/* show CPU time */
 	double			 all;		/* self time of every function */
+	int			 busy;		/* on CPU, % of the real time */
 };
 
-/* The time a row shows: real or CPU, self or self+children. */
+/*
+ * Which time the views open on: CPU time when the program mostly ran,
+ * real time when it mostly waited.  Mostly is half: above it most of
+ * the real time was spent running, and CPU time then says where without
+ * the noise of the machine's other load (time preempted counts as real);
+ * below it most of the time went to waits, which only real time shows.
+ * The measure is the top paths' CPU total over their real total.
+ */
+#define CALLS_RAN_PCT	50
+
+static int
+calls_busy(const struct analyze_mon *m)
+{
+	int64_t	cpu = 0, real = 0;
+	size_t	i;
+
+	for (i = 0; i < m->npaths; i++) {
+		if (m->paths[i].parent >= 0)
+			continue;
+		cpu += m->paths[i].total_cpu_ns;
+		real += m->paths[i].total_ns;
+	}
+	if (!m->cpu || real <= 0)
+		return (-1);
+	return ((int)(100.0 * cpu / real + 0.5));
+}
+
+/*
+ * The time a row shows: real or CPU, self or self+children; for a
+ * function and for a call path.  Every column, share and threshold
+ * derives from these, so which of the model's times the views show is
+ * chosen here alone.
+ */
+static int64_t
+calls_time(const struct store_func *f, int cpu, int total)
+{
+	if (total)
+		return (cpu ? f->total_cpu_ns : f->total_ns);
+	return (cpu ? f->self_cpu_ns : f->self_ns);
+}
+
+static int64_t
+calls_path_time(const struct store_callpath *p, int cpu, int total)
+{
+	if (total)
+		return (cpu ? p->total_cpu_ns : p->total_ns);
+	return (cpu ? p->self_cpu_ns : p->self_ns);
+}
+
+static int64_t
+calls_edge_time(const struct store_call *e, int cpu)
+{
+	return (cpu ? e->total_cpu_ns : e->total_ns);
+}
+
 static int64_t
 calls_self(const struct calls *cs, const struct store_func *f)
 {
-	return (cs->cpu ? f->self_cpu_ns : f->self_ns);
+	return (calls_time(f, cs->cpu, 0));
 }
 
 static int64_t
 calls_total(const struct calls *cs, const struct store_func *f)
 {
-	return (cs->cpu ? f->total_cpu_ns : f->total_ns);
+	return (calls_time(f, cs->cpu, 1));
 }
 
 static int
@@ -165,11 +234,14 @@ static char *
 calls_title(struct tui_view *tv)
 {
 	struct calls	*cs = tv->data;
+	char		 why[64] = "";
 
+	if (cs->busy >= 0)
+		snprintf(why, sizeof why, ", %d%% on CPU", cs->busy);
 	return (xasprintf("profview: %s: %zu functions, %llu calls, by %s"
-	    " (%s time)", cs->program, cs->m->nfn,
+	    " (%s time)%s", cs->program, cs->m->nfn,
 	    (unsigned long long)cs->m->calls, calls_sort_name[cs->sort],
-	    cs->cpu ? "CPU" : "real"));
+	    cs->cpu ? "CPU" : "real", why));
 }
 
 static void
@@ -334,6 +406,8 @@ calls_open(int64_t id, char **cause)
 	}
 	cs->program = tui_session_name(id);
 	cs->order = xcalloc(cs->m->nfn + 1, sizeof *cs->order);
+	cs->busy = calls_busy(cs->m);
+	cs->cpu = cs->busy >= CALLS_RAN_PCT;
 	calls_sort(cs);
 	tv = tui_view_new(&calls_ops, cs);
 	tv->session = id;
@@ -343,7 +417,9 @@ calls_open(int64_t id, char **cause)
 
 /*
  * A function's callers and callees: the call edges into it, then those
- * out of it, each with its calls and self+children time.
+ * out of it, each with its calls and self+children time.  Enter on a
+ * caller walks up to it, as KCachegrind does, the functions walked from
+ * kept on a stack for the way back.
  */
 struct callers {
 	const struct analyze_mon *m;
@@ -351,7 +427,32 @@ struct callers {
 	size_t			*edge;		/* rows: indexes into calls_ */
 	size_t			 ncallers;	/* the first rows */
 	int			 cpu;
+	size_t			*back;		/* the functions walked from */
+	size_t			 nback;
 };
+
+/* Fill the rows with function fn's edges, the cursor on the first. */
+static void
+callers_fill(struct callers *cr, struct tui_view *tv, size_t fn)
+{
+	const char	*key = cr->m->fn[fn].key;
+	size_t		 i, n = 0;
+
+	cr->fn = fn;
+	for (i = 0; i < cr->m->ncalls; i++) {
+		if (strcmp(cr->m->calls_[i].callee, key) == 0)
+			cr->edge[n++] = i;
+	}
+	cr->ncallers = n;
+	for (i = 0; i < cr->m->ncalls; i++) {
+		if (cr->m->calls_[i].caller != NULL &&
+		    strcmp(cr->m->calls_[i].caller, key) == 0)
+			cr->edge[n++] = i;
+	}
+	tv->list.n = n;
+	tui_list_goto(&tv->list, 0);
+	tv->search.stale = 1;
+}
 
 static char *
 callers_title(struct tui_view *tv)
@@ -387,7 +488,7 @@ callers_draw(struct tui_view *tv, int y, int h, int w)
 			tui_fill(yy, 0, w, attr);
 		who = i < cr->ncallers ? (e->caller != NULL ? e->caller :
 		    "(no traced caller)") : e->callee;
-		t = cr->cpu ? e->total_cpu_ns : e->total_ns;
+		t = calls_edge_time(e, cr->cpu);
 		tui_count_fit(calls, sizeof calls, 10, e->calls);
 		tui_num_fit(ms, sizeof ms, 14, t / 1e6, 3);
 		tui_putf(yy, 0, w, attr, "%-7s %10s %14s ", i <
@@ -403,8 +504,26 @@ callers_key(struct tui_view *tv, int a)
 	struct callers		*cr = tv->data;
 	const struct store_call	*e;
 	struct tui_view		*parent = tv->parent;
+	const char		*from;
+	size_t			 i;
 	long			 k;
 
+	if (a == CALLERS_ACT_BACK) {
+		if (cr->nback == 0) {
+			tui_message("no function before this one");
+			return (TUI_R_DRAW);
+		}
+		from = cr->m->fn[cr->fn].key;
+		callers_fill(cr, tv, cr->back[--cr->nback]);
+		/* On the caller it walked up to. */
+		for (i = 0; i < cr->ncallers; i++) {
+			e = &cr->m->calls_[cr->edge[i]];
+			if (e->caller != NULL && strcmp(e->caller, from) == 0)
+				tui_list_goto(&tv->list, i);
+		}
+		tui_message("back to %s", cr->m->fn[cr->fn].key);
+		return (TUI_R_DRAW);
+	}
 	if (a != CALLERS_ACT_OPEN)
 		return (TUI_R_UNUSED);
 	if (tv->list.n == 0) {
@@ -416,6 +535,15 @@ callers_key(struct tui_view *tv, int a)
 	    e->callee);
 	if (k < 0) {
 		tui_message("no traced caller");
+		return (TUI_R_DRAW);
+	}
+	if (tv->list.cur < cr->ncallers) {
+		cr->back = xreallocarray(cr->back, cr->nback + 1,
+		    sizeof *cr->back);
+		cr->back[cr->nback++] = cr->fn;
+		callers_fill(cr, tv, (size_t)k);
+		tui_message("%s's callers (Backspace: back)",
+		    cr->m->fn[k].key);
 		return (TUI_R_DRAW);
 	}
 	parent->ops->jump(parent, (size_t)k);
@@ -447,6 +575,7 @@ callers_free(struct tui_view *tv)
 	struct callers	*cr = tv->data;
 
 	free(cr->edge);
+	free(cr->back);
 	free(cr);
 }
 
@@ -466,71 +595,165 @@ static struct tui_view *
 tui_callers_new(struct tui_view *parent, size_t fn)
 {
 	struct callers		*cr = xcalloc(1, sizeof *cr);
-	const char		*key;
 	struct tui_view		*tv;
-	size_t			 i, n = 0;
 
 	cr->m = parent->ops->model(parent);
-	cr->fn = fn;
 	cr->cpu = ((struct calls *)parent->data)->cpu && cr->m->cpu;
 	cr->edge = xcalloc(cr->m->ncalls + 1, sizeof *cr->edge);
-	key = cr->m->fn[fn].key;
-	for (i = 0; i < cr->m->ncalls; i++) {
-		if (strcmp(cr->m->calls_[i].callee, key) == 0)
-			cr->edge[n++] = i;
-	}
-	cr->ncallers = n;
-	for (i = 0; i < cr->m->ncalls; i++) {
-		if (cr->m->calls_[i].caller != NULL &&
-		    strcmp(cr->m->calls_[i].caller, key) == 0)
-			cr->edge[n++] = i;
-	}
 	tv = tui_view_new(&callers_ops, cr);
 	tv->parent = parent;
 	tv->session = parent->session;
 	tv->kind = parent->kind;
-	tv->list.n = n;
+	callers_fill(cr, tv, fn);
 	return (tv);
 }
 
 /*
  * The call tree: the profile's call paths, depth first as the file has
  * them (a path's callees by self+children), each opening and closing.
- * The rows are the paths whose every ancestor is open.
+ * The rows are the paths whose every ancestor is open and whose share of
+ * the program's time (the top paths' total) reaches the threshold, or
+ * that a search found.  A path that calls its own function again is
+ * folded with the calls under it into one row, which says how deep the
+ * recursion went; its callees are those of the whole recursion.
  */
+static const double tree_thresholds[] = { 0.5, 0.1, 0, 2 };
+#define TREE_NTHRESHOLDS \
+	(sizeof tree_thresholds / sizeof tree_thresholds[0])
+
 struct tree {
 	const struct analyze_mon *m;
 	unsigned char		*open;		/* by path */
+	unsigned char		*found;		/* by path: shown whatever
+						   the threshold */
+	unsigned char		*kids;		/* by path: has callee rows */
+	size_t			*head;		/* by path: the row standing
+						   for it */
+	int64_t			*self;		/* by head: the recursion's */
+	int64_t			*rdepth;	/* by head: its depth */
+	int64_t			*vdepth;	/* by head: its indent */
 	size_t			*row;		/* rows: path indexes */
+	double			 all;		/* the program's time */
 	int			 cpu;
+	int			 fold;		/* fold recursion */
+	size_t			 threshold;	/* into tree_thresholds */
 };
 
+static int64_t
+tree_total(const struct tree *t, size_t i)
+{
+	return (calls_path_time(&t->m->paths[i], t->cpu, 1));
+}
+
+/* A time's share of the program's, in %. */
+static double
+tree_share(const struct tree *t, int64_t ns)
+{
+	return (t->all > 0 ? 100.0 * ns / t->all : 0);
+}
+
+/* Whether path i is folded into its caller's row (i calls itself). */
+static int
+tree_folded(const struct tree *t, size_t i)
+{
+	int64_t	parent = t->m->paths[i].parent;
+
+	return (t->fold && parent >= 0 && strcmp(t->m->paths[i].func,
+	    t->m->paths[parent].func) == 0);
+}
+
+/* The row of the caller of head path i, or -1 at the top. */
+static int64_t
+tree_up(const struct tree *t, size_t i)
+{
+	int64_t	parent = t->m->paths[i].parent;
+
+	return (parent < 0 ? -1 : (int64_t)t->head[parent]);
+}
+
+/* Whether head path i reaches the threshold, or a search found it. */
+static int
+tree_kept(const struct tree *t, size_t i)
+{
+	double	min = tree_thresholds[t->threshold];
+
+	return (t->found[i] || min == 0 || t->all <= 0 ||
+	    tree_share(t, tree_total(t, i)) >= min);
+}
+
+/* The row showing path i (its head's), or the list's end. */
+static size_t
+tree_find(const struct tree *t, struct tui_view *tv, size_t i)
+{
+	size_t	k;
+
+	for (k = 0; k < tv->list.n; k++) {
+		if (t->row[k] == t->head[i])
+			break;
+	}
+	return (k);
+}
+
+/*
+ * Make the rows again, the cursor staying on its path when shown, else on
+ * the nearest caller shown.
+ */
 static void
 tree_rows(struct tree *t, struct tui_view *tv)
 {
-	const struct store_callpath	*p;
-	size_t				 i, n = 0;
-	int64_t				 hide = -1;	/* depth closed */
+	const struct analyze_mon	*m = t->m;
+	unsigned char			*shown;
+	size_t				 i, h, k, n = 0, at;
+	int64_t				 up;
 
-	for (i = 0; i < t->m->npaths; i++) {
-		p = &t->m->paths[i];
-		if (hide >= 0 && p->depth > hide)
-			continue;
-		hide = t->open[i] ? -1 : p->depth;
-		t->row[n++] = i;
+	at = tv->list.n != 0 ? t->row[tv->list.cur] : 0;
+	t->all = 0;
+	for (i = 0; i < m->npaths; i++) {
+		if (m->paths[i].parent < 0)
+			t->all += tree_total(t, i);
 	}
+	shown = xcalloc(m->npaths + 1, 1);
+	memset(t->kids, 0, m->npaths + 1);
+	/* Parents come before their callees: one pass does. */
+	for (i = 0; i < m->npaths; i++) {
+		if (tree_folded(t, i)) {
+			h = t->head[i] = t->head[m->paths[i].parent];
+			t->self[h] += calls_path_time(&m->paths[i], t->cpu, 0);
+			if (m->paths[i].depth - m->paths[h].depth + 1 >
+			    t->rdepth[h])
+				t->rdepth[h] = m->paths[i].depth -
+				    m->paths[h].depth + 1;
+			continue;
+		}
+		t->head[i] = i;
+		t->self[i] = calls_path_time(&m->paths[i], t->cpu, 0);
+		t->rdepth[i] = 1;
+		up = tree_up(t, i);
+		t->vdepth[i] = up < 0 ? 1 : t->vdepth[up] + 1;
+		if (!tree_kept(t, i))
+			continue;
+		if (up >= 0)
+			t->kids[up] = 1;
+		if (up < 0 || (shown[up] && t->open[up])) {
+			shown[i] = 1;
+			t->row[n++] = i;
+		}
+	}
+	free(shown);
 	tv->list.n = n;
-	if (tv->list.cur >= n && n > 0)
-		tui_list_goto(&tv->list, n - 1);
+	/* A cursor whose path went out of sight goes to its caller's. */
+	while ((k = tree_find(t, tv, at)) == n && tree_up(t, at) >= 0)
+		at = (size_t)tree_up(t, at);
+	if (n > 0)
+		tui_list_goto(&tv->list, k < n ? k : 0);
 	tv->search.stale = 1;
 }
 
-/* Whether path i has callees (the next path is one level deeper). */
+/* Whether head path i has callees to show. */
 static int
 tree_has_kids(const struct tree *t, size_t i)
 {
-	return (i + 1 < t->m->npaths && t->m->paths[i + 1].depth >
-	    t->m->paths[i].depth);
+	return (t->kids[i]);
 }
 
 static char *
@@ -539,7 +762,9 @@ tree_title(struct tui_view *tv)
 	struct tree	*t = tv->data;
 
 	return (xasprintf("profview: call tree: %zu paths, %zu shown (%s"
-	    " time)", t->m->npaths, tv->list.n, t->cpu ? "CPU" : "real"));
+	    " time), from %g%%%s", t->m->npaths, tv->list.n,
+	    t->cpu ? "CPU" : "real", tree_thresholds[t->threshold],
+	    t->fold ? "" : ", recursion unfolded"));
 }
 
 static void
@@ -548,12 +773,14 @@ tree_draw(struct tui_view *tv, int y, int h, int w)
 	struct tree			*t = tv->data;
 	const struct store_callpath	*p;
 	char				*name, tms[32], sms[32], calls[32];
+	char				 tpct[32], spct[32], deep[48] = "";
 	size_t				 i, k;
 	int				 row, attr, yy, ind;
-	int64_t				 self, total;
+	int64_t				 total;
 
-	tui_putf(y, 0, w, tui_attr(TUI_C_HEADER), "%14s %12s %10s  %s",
-	    "self+child ms", "self ms", "calls", "call tree");
+	tui_putf(y, 0, w, tui_attr(TUI_C_HEADER), "%14s %6s %12s %6s %10s"
+	    "  %s", "self+child ms", "%", "self ms", "%", "calls",
+	    "call tree");
 	tv->list.y = y + 1;
 	tui_list_fit(&tv->list, h - 1);
 	for (row = 0; row < tv->list.height; row++) {
@@ -565,19 +792,57 @@ tree_draw(struct tui_view *tv, int y, int h, int w)
 		attr = k == tv->list.cur ? tui_attr(TUI_C_CURSOR) : TUI_PLAIN;
 		if (attr != TUI_PLAIN)
 			tui_fill(yy, 0, w, attr);
-		self = t->cpu ? p->self_cpu_ns : p->self_ns;
-		total = t->cpu ? p->total_cpu_ns : p->total_ns;
+		total = tree_total(t, i);
 		/* Each value in its column's width, the name after them. */
 		tui_num_fit(tms, sizeof tms, 14, total / 1e6, 3);
-		tui_num_fit(sms, sizeof sms, 12, self / 1e6, 3);
+		tui_num_fit(tpct, sizeof tpct, 5, tree_share(t, total), 1);
+		tui_num_fit(sms, sizeof sms, 12, t->self[i] / 1e6, 3);
+		tui_num_fit(spct, sizeof spct, 5, tree_share(t, t->self[i]),
+		    1);
 		tui_count_fit(calls, sizeof calls, 10, p->calls);
-		tui_putf(yy, 0, w, attr, "%14s %12s %10s", tms, sms, calls);
-		ind = (int)(p->depth > 40 ? 40 : p->depth - 1) * 2;
-		name = xasprintf("%*s%s %s", ind, "", !tree_has_kids(t, i) ?
-		    " " : t->open[i] ? "-" : "+", p->func);
-		tui_put_marks(yy, 40, w - 40, attr, name,
+		tui_putf(yy, 0, w, attr, "%14s %5s%% %12s %5s%% %10s", tms,
+		    tpct, sms, spct, calls);
+		if (t->rdepth[i] > 1)
+			snprintf(deep, sizeof deep, " (recursion %lld deep)",
+			    (long long)t->rdepth[i]);
+		else
+			deep[0] = '\0';
+		ind = (int)(t->vdepth[i] > 40 ? 40 : t->vdepth[i] - 1) * 2;
+		name = xasprintf("%*s%s %s%s", ind, "", !tree_has_kids(t, i) ?
+		    " " : t->open[i] ? "-" : "+", p->func, deep);
+		tui_put_marks(yy, 54, w - 54, attr, name,
 		    tui_search_marks(tv));
 		free(name);
+	}
+}
+
+/*
+ * Open head path i and its hottest callee, and that one's, down to a
+ * path that calls nothing shown; the last one's.
+ */
+static size_t
+tree_open_hot(struct tree *t, size_t i)
+{
+	const struct analyze_mon	*m = t->m;
+	size_t				 j, best;
+	int				 found;
+
+	for (;;) {
+		found = 0;
+		best = i;
+		for (j = i + 1; j < m->npaths && m->paths[j].depth >
+		    m->paths[i].depth; j++) {
+			if (t->head[j] != j || tree_up(t, j) != (int64_t)i ||
+			    !tree_kept(t, j))
+				continue;
+			if (!found || tree_total(t, j) > tree_total(t, best))
+				best = j;
+			found = 1;
+		}
+		if (!found)
+			return (i);
+		t->open[i] = 1;
+		i = best;
 	}
 }
 
@@ -588,6 +853,13 @@ tree_key(struct tui_view *tv, int a)
 	size_t		 i, k;
 	int64_t		 parent;
 
+	if (a == TREE_ACT_THRESHOLD) {
+		t->threshold = (t->threshold + 1) % TREE_NTHRESHOLDS;
+		tree_rows(t, tv);
+		tui_message("paths from %g%% of the time",
+		    tree_thresholds[t->threshold]);
+		return (TUI_R_DRAW);
+	}
 	if (tv->list.n == 0)
 		return (TUI_R_UNUSED);
 	i = t->row[tv->list.cur];
@@ -599,6 +871,12 @@ tree_key(struct tui_view *tv, int a)
 		t->open[i] = a == TREE_ACT_OPEN ? 1 : !t->open[i];
 		tree_rows(t, tv);
 		return (TUI_R_DRAW);
+	case TREE_ACT_HOT:
+		k = tree_open_hot(t, i);
+		tree_rows(t, tv);
+		tui_list_goto(&tv->list, tree_find(t, tv, k));
+		tui_message("the hottest path: %s", t->m->paths[k].func);
+		return (TUI_R_DRAW);
 	case TREE_ACT_CLOSE:
 		if (tree_has_kids(t, i) && t->open[i]) {
 			t->open[i] = 0;
@@ -606,12 +884,15 @@ tree_key(struct tui_view *tv, int a)
 			return (TUI_R_DRAW);
 		}
 		/* A closed or leaf path: go to its caller's row. */
-		if ((parent = t->m->paths[i].parent) < 0)
+		if ((parent = tree_up(t, i)) < 0)
 			return (TUI_R_NONE);
-		for (k = 0; k < tv->list.n; k++) {
-			if ((int64_t)t->row[k] == parent)
-				tui_list_goto(&tv->list, k);
-		}
+		tui_list_goto(&tv->list, tree_find(t, tv, (size_t)parent));
+		return (TUI_R_DRAW);
+	case TREE_ACT_FOLD:
+		t->fold = !t->fold;
+		tree_rows(t, tv);
+		tui_message(t->fold ? "recursion folded" :
+		    "recursion unfolded");
 		return (TUI_R_DRAW);
 	case TREE_ACT_CPU:
 		t->cpu = !t->cpu;
@@ -620,6 +901,7 @@ tree_key(struct tui_view *tv, int a)
 			tui_message("no CPU time in this profile: %s",
 			    t->m->hdr.cpu);
 		}
+		tree_rows(t, tv);
 		return (TUI_R_DRAW);
 	default:
 		return (TUI_R_UNUSED);
@@ -632,6 +914,31 @@ tree_match(struct tui_view *tv, size_t row, const char *pattern)
 	struct tree	*t = tv->data;
 
 	return (tui_strcasestr(t->m->paths[t->row[row]].func, pattern));
+}
+
+/*
+ * Before a search: every path whose function matches is shown, its
+ * callers opened and kept whatever the threshold, so that / finds what
+ * closed paths hide.
+ */
+static void
+tree_reveal(struct tui_view *tv, const char *pattern)
+{
+	struct tree	*t = tv->data;
+	size_t		 i;
+	int64_t		 up;
+
+	for (i = 0; i < t->m->npaths; i++) {
+		if (!tui_strcasestr(t->m->paths[i].func, pattern))
+			continue;
+		t->found[t->head[i]] = 1;
+		for (up = tree_up(t, t->head[i]); up >= 0;
+		    up = tree_up(t, (size_t)up)) {
+			t->open[up] = 1;
+			t->found[up] = 1;
+		}
+	}
+	tree_rows(t, tv);
 }
 
 static int
@@ -647,6 +954,12 @@ tree_free(struct tui_view *tv)
 	struct tree	*t = tv->data;
 
 	free(t->open);
+	free(t->found);
+	free(t->kids);
+	free(t->head);
+	free(t->self);
+	free(t->rdepth);
+	free(t->vdepth);
 	free(t->row);
 	free(t);
 }
@@ -660,6 +973,7 @@ static const struct tui_view_ops tree_ops = {
 	.key = tree_key,
 	.title = tree_title,
 	.match = tree_match,
+	.reveal = tree_reveal,
 	.export = tree_export,
 	.free = tree_free,
 };
@@ -670,12 +984,20 @@ tui_tree_new(struct tui_view *parent)
 {
 	struct tree	*t = xcalloc(1, sizeof *t);
 	struct tui_view	*tv;
-	size_t		 i;
+	size_t		 i, n;
 
 	t->m = parent->ops->model(parent);
 	t->cpu = ((struct calls *)parent->data)->cpu && t->m->cpu;
-	t->open = xcalloc(t->m->npaths + 1, 1);
-	t->row = xcalloc(t->m->npaths + 1, sizeof *t->row);
+	t->fold = 1;
+	n = t->m->npaths + 1;
+	t->open = xcalloc(n, 1);
+	t->found = xcalloc(n, 1);
+	t->kids = xcalloc(n, 1);
+	t->head = xcalloc(n, sizeof *t->head);
+	t->self = xcalloc(n, sizeof *t->self);
+	t->rdepth = xcalloc(n, sizeof *t->rdepth);
+	t->vdepth = xcalloc(n, sizeof *t->vdepth);
+	t->row = xcalloc(n, sizeof *t->row);
 	for (i = 0; i < t->m->npaths; i++)
 		t->open[i] = t->m->paths[i].depth <= 2;
 	tv = tui_view_new(&tree_ops, t);

@@ -222,6 +222,8 @@ tui_search_start(struct tui_view *v, const char *pattern)
 	tui_search_free(s);
 	s->pattern = xstrdup(pattern);
 	s->isaddr = tui_search_addr(pattern, &s->addr);
+	if (v->ops->reveal != NULL)
+		v->ops->reveal(v, pattern);
 	search_scan(v);
 	if (s->n != 0) {
 		for (i = 0; i < s->n && s->rows[i] < v->list.cur; i++)

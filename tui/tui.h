@@ -182,6 +182,8 @@ struct tui_view_ops {
 	 */
 	int		(*ready)(struct tui_view *);
 	int		(*match)(struct tui_view *, size_t, const char *);
+	/* Before a search: show the rows that match (a tree opens). */
+	void		(*reveal)(struct tui_view *, const char *);
 	int		(*export)(struct tui_view *, int, FILE *, char **);
 	/* Background work until the deadline (tui_now_ns); 0 when done.
 	   A deadline of 0 cancels. */

@@ -4,20 +4,31 @@
 # calls work twice, which calls leaf 1000 times; two static helpers);
 # expected values come from the store, never from the screen.
 . "${top_srcdir:-.}/tests/tui/lib.sh"
-plan 16
+plan 35
 src=${top_srcdir:-.}
 cp "$src/tests/data/calls.mon" "$dir/calls.mon"
 "$PROFVIEW" --db "$dir/db" ingest "$dir/calls.mon" >/dev/null || exit 1
 nf=$(sql "SELECT count(*) FROM func")
 nc=$(sql "SELECT sum(calls) FROM func")
 
+# The program was on CPU most of its real time (the top paths' CPU
+# total over their real total): the view opens on CPU time and says so.
+busy=$(sql "SELECT CAST(round(100.0 * sum(total_cpu_ns) / sum(total_ns))
+    AS INTEGER) FROM callpath WHERE parent IS NULL")
 start -- "$dir/calls.mon"
-wait_for "profview: prog: $nf functions, $nc calls, by self (real time)"
-ok $? "profview FILE.mon opens the calls view"
+wait_for "profview: prog: $nf functions, $nc calls, by self (CPU time), $busy% on CPU"
+ok $? "profview FILE.mon opens the calls view on CPU time: on CPU $busy%"
+top=$(sql "SELECT key FROM func ORDER BY self_cpu_ns DESC, key LIMIT 1")
+ms=$(sql "SELECT printf('%.3f', self_cpu_ns / 1e6) FROM func WHERE key =
+    '$top'")
+screen | sed -n 3p | grep -qE " $ms .* $top\$"
+ok $? "the first row is the most self CPU time: $top, $ms ms"
+keys c
+wait_for "by self (real time)"
 top=$(sql "SELECT key FROM func ORDER BY self_ns DESC, key LIMIT 1")
 ms=$(sql "SELECT printf('%.3f', self_ns / 1e6) FROM func WHERE key = '$top'")
 screen | sed -n 3p | grep -qE " $ms .* $top\$"
-ok $? "the first row is the most self time: $top, $ms ms"
+ok $? "c: real time, the first row the most self time: $top, $ms ms"
 
 keys s
 wait_for "by self+children (real time)"
@@ -55,17 +66,89 @@ wait_for "profview: prog: $nf functions" &&
     wait_for "[calls] session 1 | $pos/$nf"
 ok $? "Enter on the callee: back to the calls view, on $callee ($pos/$nf)"
 
+# Enter on a caller walks up to its callers (KCachegrind's way), and
+# Backspace or < walks back.
+nin() { sql "SELECT count(*) FROM call WHERE callee = '$1'"; }
+nout() { sql "SELECT count(*) FROM call WHERE caller = '$1'"; }
+keys Enter
+wait_for "profview: $callee: $(nin $callee) callers, $(nout $callee) callees"
+ok $? "Enter: $callee's callers and callees"
+up=$(sql "SELECT caller FROM call WHERE callee = '$callee' ORDER BY caller
+    LIMIT 1")
+keys g Enter
+wait_for "profview: $up: $(nin $up) callers, $(nout $up) callees"
+ok $? "Enter on its caller $up: $up's callers and callees"
+keys g Enter
+wait_for "no traced caller"
+ok $? "Enter on a call from no traced function says so"
+keys BSpace
+wait_for "profview: $callee: $(nin $callee) callers" &&
+    wait_for "back to $callee"
+ok $? "Backspace: back to $callee"
+keys '<'
+wait_for "no function before this one" &&
+    wait_for "profview: $callee: $(nin $callee) callers"
+ok $? "< with nothing before stays on $callee"
+keys q
+wait_for "profview: prog: $nf functions"
+ok $? "q: back to the calls view"
+
+# The tree shows the paths from 0.5 % of the program's time (the top
+# paths' total) on: kept counts them.
 keys t
 np=$(sql "SELECT count(*) FROM callpath")
-wait_for "profview: call tree: $np paths, $np shown (real time)"
-ok $? "t: the call tree, two levels open ($np paths)"
+all=$(sql "SELECT sum(total_ns) FROM callpath WHERE parent IS NULL")
+kept() { sql "SELECT count(*) FROM callpath WHERE 100.0 * total_ns >= $1 *
+    $all ${2-}"; }
+k=$(kept 0.5)
+wait_for "profview: call tree: $np paths, $k shown (real time), from 0.5%"
+ok $? "t: the call tree, two levels open, $k of $np paths from 0.5%"
 keys g h
-shown=$(sql "SELECT count(*) FROM callpath WHERE parent IS NULL")
+shown=$(kept 0.5 "AND parent IS NULL")
 wait_for "$np paths, $shown shown"
 ok $? "h on the first path closes it: $shown shown"
 keys l
-wait_for "$np paths, $np shown"
+wait_for "$np paths, $k shown"
 ok $? "l opens it again"
+
+row=$(sql "SELECT printf('%.3f +%.1f%% +%.3f +%.1f%% +%d', total_ns / 1e6,
+    100.0 * total_ns / $all, self_ns / 1e6, 100.0 * self_ns / $all, calls)
+    FROM callpath WHERE func = 'work'")
+screen | grep -qE "^ +$row +- work\$"
+ok $? "each time has its share of the program's beside it: $row"
+
+keys %
+wait_for "$np paths, $(kept 0.1) shown (real time), from 0.1%"
+ok $? "% shows the paths from 0.1%: $(kept 0.1)"
+keys %
+wait_for "$np paths, $np shown (real time), from 0%"
+ok $? "% again: every path"
+keys %
+wait_for "$np paths, $(kept 2) shown (real time), from 2%"
+ok $? "% again: the paths from 2%: $(kept 2)"
+keys %
+wait_for "$np paths, $k shown (real time), from 0.5%"
+ok $? "% again: from 0.5% again"
+
+# H opens the hottest path to its end: main's hottest callee, then its.
+hot1=$(sql "SELECT func FROM callpath WHERE parent = (SELECT id FROM
+    callpath WHERE func = 'main') ORDER BY total_ns DESC LIMIT 1")
+hot2=$(sql "SELECT func FROM callpath WHERE parent = (SELECT id FROM
+    callpath WHERE func = '$hot1') ORDER BY total_ns DESC LIMIT 1")
+keys g h
+wait_for "$np paths, $shown shown"
+keys H
+wait_for "the hottest path: $hot2" && wait_for "[tree] session 1 | 3/$k" &&
+    screen | grep -qE "^ .*   - $hot1\$"
+ok $? "H on main opens main, $hot1 and $hot2 and goes to $hot2"
+
+# / opens the way to a function under closed paths.
+keys g h
+wait_for "$np paths, $shown shown"
+keys / leaf Enter
+wait_for "$np paths, $k shown" && wait_for "[tree] session 1 | 3/$k" &&
+    screen | grep -qE "^ .*     leaf *\$"
+ok $? "/ finds leaf under the closed main and opens the way to it"
 
 keys / helper Enter
 wait_for "[tree]" && screen | grep -qE "helper@prog\\+0x12"
@@ -115,13 +198,73 @@ start -- "$dir/wide.mon"
 wait_for "profview: prog: $nf functions" &&
     cols "$(screen | sed -n 3p)" 1-10=9e18 12-23=8e12 32-45=9e12 63-=main
 ok $? "calls view: values wider than their columns fit them, the name whole"
-keys t
-wait_for "profview: call tree" &&
-    cols "$(screen | sed -n 3p)" 1-14=9e12 16-27=8e12 29-38=9e18 41-="- main"
+# Every path (% twice: from 0 %), as main's callees are a speck of it.
+keys t % %
+wait_for "profview: call tree: $np paths, $np shown" &&
+    cols "$(screen | sed -n 3p)" 1-14=9e12 23-34=8e12 43-52=9e18 55-="- main"
 ok $? "call tree: values wider than their columns fit them, the name whole"
 keys q
 wait_for "profview: prog: $nf functions" && keys g Enter &&
     wait_for "profview: main: " && cols "$(screen | sed -n 3p)" 9-18=9e18 \
     20-33=9e12 35-="(no traced caller)"
 ok $? "callers: values wider than their columns fit them, the name whole"
+keys q q q
+
+# Recursion folded: calls.mon with main calling itself where it called
+# work (its paths only), so main;main is one row, 2 deep; r unfolds it.
+# It opens on CPU time, as calls.mon does.
+python3 - "$src/tests/data/calls.mon" "$dir/rec.mon" <<'PY'
+import sys
+out, paths = [], False
+for l in open(sys.argv[1]).read().splitlines():
+    if l.startswith("["):
+        paths = l.startswith("[paths]")
+    elif paths and not l.startswith("#"):
+        t = l.split()
+        if t:
+            t[-1] = t[-1].replace("main;work", "main;main")
+            l = " ".join(t)
+    out.append(l)
+open(sys.argv[2], "w").write("\n".join(out) + "\n")
+PY
+start -- "$dir/rec.mon"
+wait_for "profview: prog: $nf functions" && keys t
+self=$(sql "SELECT printf('%.3f', sum(self_cpu_ns) / 1e6) FROM callpath
+    WHERE session = 1 AND func IN ('main', 'work') AND parent IS NOT NULL
+    OR session = 1 AND parent IS NULL AND func = 'main'")
+wait_for "profview: call tree: $np paths, $((k - 1)) shown (CPU time)" &&
+    screen | grep -qE " $self .* - main \(recursion 2 deep\)\$"
+ok $? "main calling itself: one row, recursion 2 deep, self $self ms"
+wait_for -E "^ .*   leaf\$"
+ok $? "the recursion's callees under it"
+keys r
+wait_for "$np paths, $k shown (CPU time), from 0.5%, recursion unfolded" &&
+    screen | grep -qE "^ .*   - main\$"
+ok $? "r unfolds it: main under main"
+keys r
+wait_for "(recursion 2 deep)"
+ok $? "r again folds it"
+keys q q q
+
+# A program that mostly waited (its top paths' CPU time a tenth of what
+# calls.mon has) opens on real time, and says how little it ran.
+python3 - "$src/tests/data/calls.mon" "$dir/wait.mon" <<'PY'
+import sys
+out, paths = [], False
+for l in open(sys.argv[1]).read().splitlines():
+    if l.startswith("["):
+        paths = l.startswith("[paths]")
+    elif paths and not l.startswith("#") and l.split()[-1:] == ["main"]:
+        t = l.split()
+        t[4] = str(int(t[4]) // 10)
+        l = " ".join(t)
+    out.append(l)
+open(sys.argv[2], "w").write("\n".join(out) + "\n")
+PY
+busy=$(sql "SELECT CAST(round(100.0 * sum(CASE func WHEN 'main' THEN
+    total_cpu_ns / 10 ELSE total_cpu_ns END) / sum(total_ns)) AS INTEGER)
+    FROM callpath WHERE session = 1 AND parent IS NULL")
+start -- "$dir/wait.mon"
+wait_for "profview: prog: $nf functions, $nc calls, by self (real time), $busy% on CPU"
+ok $? "a program on CPU $busy% of its time opens on real time"
 keys q q q
