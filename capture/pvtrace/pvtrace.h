@@ -51,7 +51,8 @@ enum pvt_ik {
 
 #define PVT_REGION_MAX	24	/* bytes displaced at most */
 #define PVT_INSN_MAX	8	/* instructions displaced at most */
-#define PVT_TRAMP_SIZE	64	/* one trampoline: call, index, code, jmp */
+#define PVT_TRAMP_SIZE	64	/* one trampoline: index, call, code, jmp */
+#define PVT_TRAMP_ENTRY	4	/* where a patched function jumps to */
 #define PVT_TRAMP_CODE	10	/* where the displaced code starts */
 #define PVT_JMP_LEN	5	/* e9 rel32 */
 
@@ -75,6 +76,8 @@ struct pvt_func {
 	uint32_t	name;		/* offset in the string table */
 	uint32_t	reason;		/* PVT_OUT, or why a trap: a string */
 };
+
+#define PVT_SLOT_INAGENT 28	/* offsetof(struct pvt_slot, inagent) */
 
 #define PVT_F_DYNSYM	0x01	/* named from .dynsym (no .symtab) */
 #define PVT_F_SIZED	0x02	/* size inferred: the symbol had none */
@@ -231,7 +234,12 @@ struct pvt_slot {
 	uint64_t	next_free;
 	int32_t		state;		/* enum pvt_slot_state */
 	int32_t		pid, tid;
-	int32_t		pad;
+	/*
+	 * The thread is in the agent (its stubs or C code): the sampler
+	 * counts it as the probe's.  At PVT_SLOT_INAGENT, which stubs.S
+	 * writes.
+	 */
+	int32_t		inagent;
 	uint64_t	last_tsc, last_cpu;	/* at the last event */
 	uint64_t	end_tsc;	/* exit/exec: close frames here */
 	uint32_t	depth, fcap;
@@ -241,13 +249,11 @@ struct pvt_slot {
 	uint32_t	hmask, hpad;
 	uint64_t	hash;		/* offset: uint32_t[hmask + 1] */
 	/*
-	 * Published for the sampler thread (agent_samp.c), which reads them
-	 * while the thread runs: the node on top of the shadow stack and
-	 * whether the thread is inside the agent, each a word written with
-	 * a relaxed atomic store.
+	 * Published for the sampler thread (agent_samp.c), which reads it
+	 * while the thread runs: the node on top of the shadow stack, a
+	 * word written with a relaxed atomic store (inagent likewise).
 	 */
-	uint32_t	cur;
-	int32_t		inagent;
+	uint32_t	cur, cpad;
 	/* The sampler's own, written by it alone. */
 	uint64_t	samp;		/* offset: struct pvt_samp[scap] */
 	uint32_t	scap;

@@ -25,6 +25,9 @@
 #define RT_CLOCK_THREAD_CPUTIME	3
 #define RT_SIGABRT		6
 
+_Static_assert(offsetof(struct pvt_slot, inagent) == PVT_SLOT_INAGENT,
+    "stubs.S writes inagent at PVT_SLOT_INAGENT");
+
 struct pvt_agent	pvt_g;
 __thread struct pvt_thread pvt_t __attribute__((tls_model("initial-exec")));
 
@@ -384,13 +387,12 @@ out:
 	rt_busy(t, 0);
 }
 
-/* From the trampoline: its return address points at the index. */
+/* From the trampoline: its index is just before its call. */
 void
 pvt_enter_jump(uint64_t *tret)
 {
-	uint32_t	idx = *(const uint32_t *)*tret;
+	uint32_t	idx = *(const uint32_t *)(*tret - PVT_TRAMP_CODE);
 
-	*tret += 4;
 	pvt_enter(idx, tret + 1, PVT_JUMP);
 }
 
