@@ -1,8 +1,10 @@
 /*
  * The mon kind's model: a pvtrace profile loaded from the store, the
  * header, functions (most self time first), call edges and call paths
- * (depth first), with its own copies of every string.
+ * (depth first), with its own copies of every string; and the times from
+ * the sampler, where the profile has them.
  */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -23,6 +25,172 @@ mon_fail(struct store *st, int64_t session, const char *what, char **cause)
 	*cause = xasprintf("session %lld: reading %s: %s", (long long)session,
 	    what, store_error(st));
 	return (-1);
+}
+
+/* Function indexes sorted by key, to find a path's function. */
+static int
+mon_cmp_key(const void *a, const void *b, void *arg)
+{
+	const struct analyze_mon	*m = arg;
+
+	return (strcmp(m->fn[*(const size_t *)a].key,
+	    m->fn[*(const size_t *)b].key));
+}
+
+static long
+mon_fn_of(const struct analyze_mon *m, const size_t *by, const char *key)
+{
+	size_t	lo = 0, hi = m->nfn, mid;
+	int	c;
+
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		if ((c = strcmp(key, m->fn[by[mid]].key)) == 0)
+			return ((long)by[mid]);
+		if (c < 0)
+			hi = mid;
+		else
+			lo = mid + 1;
+	}
+	return (-1);
+}
+
+/*
+ * The interval and the mark of too few: k of the program's n samples is
+ * a binomial share, its 95 % half-width 1.96 sqrt(k (1 - k/n)) samples,
+ * each worth the program's time over n.
+ */
+static void
+mon_samp_err(const struct analyze_mon *m, struct analyze_mon_samp *a)
+{
+	double	n, per, k;
+	int	c;
+
+	for (c = 0; c < 2; c++) {
+		n = (double)m->prog_n[c];
+		per = n > 0 ? (double)m->prog_ns[c] / n : 0;
+		k = (double)a->self_n[c];
+		a->self_err_ns[c] = n > 0 ? 1.96 * sqrt(k * (1 - k / n)) *
+		    per : 0;
+		k = (double)a->total_n[c];
+		a->total_err_ns[c] = n > 0 ? 1.96 * sqrt(k * (1 - k / n)) *
+		    per : 0;
+		a->few[c] = a->total_n[c] < ANALYZE_MON_FEW;
+	}
+}
+
+static void
+mon_samp_add(struct analyze_mon_samp *to, const struct analyze_mon_samp *a,
+    int self)
+{
+	int	c;
+
+	for (c = 0; c < 2; c++) {
+		if (self) {
+			to->self_n[c] += a->self_n[c];
+			to->self_ns[c] += a->self_ns[c];
+		}
+		to->total_n[c] += a->self_n[c];
+		to->total_ns[c] += a->self_ns[c];
+	}
+}
+
+/*
+ * The sampler's times: each path's own samples are its self; a path's
+ * self+children is its subtree's; a function's self is its paths', its
+ * self+children every sample on a path through it, once however deep it
+ * recurses there (as the trap times count it).
+ */
+static int
+mon_samples(struct store *st, int64_t session, struct analyze_mon *m,
+    char **cause)
+{
+	struct store_cursor		*c;
+	struct store_callpath_sample	 p;
+	struct analyze_mon_samp		*a;
+	size_t				*by, i;
+	long				*pfn, f;
+	uint64_t			*mark;
+	int64_t				 q;
+	int				 rc, k;
+
+	if (m->hdr.sample_rate < 0)
+		return (0);	/* a profile from before the sampler */
+	m->sampled = 1;
+	m->psamp = xcalloc(m->npaths + 1, sizeof *m->psamp);
+	m->fsamp = xcalloc(m->nfn + 1, sizeof *m->fsamp);
+	c = store_callpath_samples(st, session);
+	while ((rc = store_callpath_sample_next(c, &p)) == 1) {
+		if (p.id >= (int64_t)m->npaths || p.id < -1 ||
+		    (p.id >= 0 && m->paths[p.id].id != p.id))
+			continue;
+		a = p.id < 0 ? &m->outside : &m->psamp[p.id];
+		a->self_n[ANALYZE_MON_CPU] = p.v[STORE_SA_CPU_N];
+		a->self_ns[ANALYZE_MON_CPU] = p.v[STORE_SA_CPU_NS];
+		a->self_n[ANALYZE_MON_REAL] = p.v[STORE_SA_REAL_N];
+		a->self_ns[ANALYZE_MON_REAL] = p.v[STORE_SA_REAL_NS];
+		for (k = 0; k < 2; k++) {
+			m->prog_n[k] += a->self_n[k];
+			m->prog_ns[k] += a->self_ns[k];
+		}
+	}
+	store_cursor_close(c);
+	if (rc < 0)
+		return (mon_fail(st, session, "callpath_sample", cause));
+	mon_samp_add(&m->outside, &m->outside, 0);
+
+	by = xcalloc(m->nfn + 1, sizeof *by);
+	for (i = 0; i < m->nfn; i++)
+		by[i] = i;
+	qsort_r(by, m->nfn, sizeof *by, mon_cmp_key, m);
+	pfn = xcalloc(m->npaths + 1, sizeof *pfn);
+	for (i = 0; i < m->npaths; i++)
+		pfn[i] = mon_fn_of(m, by, m->paths[i].func);
+	/* Subtrees, children before parents: the reverse of depth first. */
+	for (i = m->npaths; i-- > 0;) {
+		a = &m->psamp[i];
+		mon_samp_add(a, a, 0);
+		if ((q = m->paths[i].parent) >= 0 && q < (int64_t)i)
+			mon_samp_add(&m->psamp[q], &(struct analyze_mon_samp){
+			    .self_n = { a->total_n[0], a->total_n[1] },
+			    .self_ns = { a->total_ns[0], a->total_ns[1] } },
+			    0);
+	}
+	/* Functions: a mark per function, the path's number + 1 when seen. */
+	mark = xcalloc(m->nfn + 1, sizeof *mark);
+	for (i = 0; i < m->npaths; i++) {
+		a = &m->psamp[i];
+		if (a->self_n[0] == 0 && a->self_n[1] == 0 &&
+		    a->self_ns[1] == 0)
+			continue;
+		if (pfn[i] >= 0) {
+			for (k = 0; k < 2; k++) {
+				m->fsamp[pfn[i]].self_n[k] += a->self_n[k];
+				m->fsamp[pfn[i]].self_ns[k] += a->self_ns[k];
+			}
+		}
+		for (q = (int64_t)i; q >= 0 && q <= (int64_t)i;
+		    q = m->paths[q].parent) {
+			if ((f = pfn[q]) < 0 || mark[f] == i + 1)
+				continue;
+			mark[f] = i + 1;
+			for (k = 0; k < 2; k++) {
+				m->fsamp[f].total_n[k] += a->self_n[k];
+				m->fsamp[f].total_ns[k] += a->self_ns[k];
+			}
+			if (m->paths[q].parent >= q)
+				break;
+		}
+	}
+	for (i = 0; i < m->npaths; i++)
+		mon_samp_err(m, &m->psamp[i]);
+	for (i = 0; i < m->nfn; i++)
+		mon_samp_err(m, &m->fsamp[i]);
+	mon_samp_err(m, &m->outside);
+	free(mark);
+	free(pfn);
+	free(by);
+	return (0);
 }
 
 static int
@@ -96,7 +264,7 @@ mon_load(struct store *st, int64_t session, struct analyze_mon *m,
 	store_cursor_close(c);
 	if (rc < 0)
 		return (mon_fail(st, session, "callpath", cause));
-	return (0);
+	return (mon_samples(st, session, m, cause));
 }
 
 /* The mon kind's model (kind.h): a loaded profile, or NULL. */
@@ -142,5 +310,7 @@ analyze_mon_model_free(void *p)
 	free(m->fn);
 	free(m->calls_);
 	free(m->paths);
+	free(m->fsamp);
+	free(m->psamp);
 	free(m);
 }

@@ -9,9 +9,28 @@
 #include "store/mon.h"
 
 /*
+ * Times from the sampler (a .mon of version 3), [ANALYZE_MON_CPU] and
+ * [ANALYZE_MON_REAL]: samples and the time they stand for, self and self
+ * plus children (a function's recursion counted once), and the 95 %
+ * binomial interval's half-width at the sample count.  few: under
+ * ANALYZE_MON_FEW samples, too few for the time to mean much.
+ */
+enum { ANALYZE_MON_CPU, ANALYZE_MON_REAL };
+#define ANALYZE_MON_FEW	10
+
+struct analyze_mon_samp {
+	int64_t		 self_n[2], total_n[2];
+	int64_t		 self_ns[2], total_ns[2];
+	double		 self_err_ns[2], total_err_ns[2];
+	int		 few[2];
+};
+
+/*
  * mon.c: a pvtrace profile (the mon kind's model): its header, functions
  * by self time, call edges by time, call paths depth first (parents
- * before children).  Strings are the model's own.
+ * before children).  Strings are the model's own.  With samples (sampled
+ * set), fsamp and psamp hold the sampler's times beside fn and paths
+ * (same index); the trap-measured times stay in fn and paths.
  */
 struct analyze_mon {
 	struct store_mon	 hdr;
@@ -25,6 +44,16 @@ struct analyze_mon {
 	int64_t			 self_ns;	/* every function's self */
 	uint64_t		 calls;		/* every function's calls */
 	int64_t			 real_ns;	/* the top paths' totals */
+	int			 sampled;	/* the profile has samples */
+	struct analyze_mon_samp	*fsamp;		/* by function */
+	struct analyze_mon_samp	*psamp;		/* by path */
+	struct analyze_mon_samp	 outside;	/* in no traced function */
+	/*
+	 * The program's time from samples (every path and outside), the
+	 * probe's excluded (it is in hdr.probe, by STORE_SA_*): what
+	 * shares are of.
+	 */
+	int64_t			 prog_n[2], prog_ns[2];
 };
 
 void		*analyze_mon_model(struct store *, int64_t, char **);

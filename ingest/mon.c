@@ -10,7 +10,9 @@
  * Version 2 writes [paths] as a tree, each path its parent's number and
  * one function; version 1 wrote every path in full (its size grew with
  * the square of the recursion's depth) and is still read: users keep
- * old profiles.
+ * old profiles.  Version 3 adds the sampler's counts: sample_rate and
+ * "samples probe|outside" header lines and a [samples] section after
+ * [paths]; a file without them has trap times only (sample_rate NULL).
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -54,7 +56,7 @@ struct mon_rd {
 	size_t			 line;		/* this line's offset */
 	struct mon_tok		 v[MON_FIELDS];
 	size_t			 n;
-	int			 version;	/* 1 or 2 */
+	int			 version;	/* 1 to 3 */
 	int			 cpu;		/* CPU times were kept */
 	struct mon_fn		*fn;
 	char			**fkey;		/* by fn: the key as written */
@@ -82,7 +84,7 @@ mon_detect(const uint8_t *buf, size_t len, const char *name)
 
 	(void)name;
 	if (len >= n + 2 && memcmp(buf, MON_MAGIC, n) == 0 &&
-	    (buf[n] == '1' || buf[n] == '2') && (buf[n + 1] == '\n' ||
+	    buf[n] >= '1' && buf[n] <= '3' && (buf[n + 1] == '\n' ||
 	    buf[n + 1] == '\r'))
 		return (100);
 	return (0);
@@ -426,6 +428,7 @@ struct mon_head {
 	char			*program, *build_id, *command, *first, *last;
 	char			*status, *clock, *cpu, *error;
 	int			 got[MON_H_COUNT];
+	int64_t			 outside[STORE_SA_COUNT];	/* samples */
 };
 
 static void
@@ -588,6 +591,24 @@ mon_header_line(struct mon_rd *r, struct mon_head *h)
 		free(c);
 		if (k != 0)
 			return (ingest_store_fail(ctx, "mon_module"));
+	} else if (mon_is(&v[0], "sample_rate") && r->n == 2 &&
+	    r->version >= 3) {
+		if (mon_int(r, &v[1], "sample_rate", 0, 0, &h->m.sample_rate,
+		    NULL) != 0)
+			return (-1);
+	} else if (mon_is(&v[0], "samples") && r->n == 6 && r->version >= 3) {
+		if (!mon_is(&v[1], "probe") && !mon_is(&v[1], "outside"))
+			return (ingest_fail(ctx, v[1].off, "samples", "not"
+			    " probe or outside"));
+		for (i = 0; i < STORE_SA_COUNT; i++) {
+			if (mon_int(r, &v[2 + i], "samples", 0, 0, &x,
+			    NULL) != 0)
+				return (-1);
+			if (mon_is(&v[1], "probe"))
+				h->m.probe[i] = x;
+			else
+				h->outside[i] = x;
+		}
 	} else if (mon_is(&v[0], "error")) {
 		free(h->error);
 		h->error = r->n > 1 ? xasprintf("%.*s", (int)(v[r->n - 1].off +
@@ -1029,6 +1050,39 @@ mon_paths_tree(struct mon_rd *r, int64_t count)
 	return (0);
 }
 
+/*
+ * Version 3's [samples]: "path cpu_samples cpu_ns real_samples real_ns",
+ * path a number in [paths], each once and in order.
+ */
+static int
+mon_samples(struct mon_rd *r, int64_t count)
+{
+	struct ingest_ctx		*ctx = r->ctx;
+	struct store_callpath_sample	 p;
+	int64_t				 i, last = -1;
+	size_t				 k;
+
+	for (i = 0; i < count; i++) {
+		if (mon_row(r, "[samples]", i, count, 5, 5) != 0)
+			return (-1);
+		if (mon_int(r, &r->v[0], "path", 0, 0, &p.id, NULL) != 0)
+			return (-1);
+		if (p.id >= (int64_t)r->npath || p.id <= last)
+			return (ingest_fail(ctx, r->v[0].off, "path", "path %"
+			    PRId64 " is not in [paths] or not in order",
+			    p.id));
+		last = p.id;
+		for (k = 0; k < STORE_SA_COUNT; k++) {
+			if (mon_int(r, &r->v[1 + k], "samples", 0, 0,
+			    &p.v[k], NULL) != 0)
+				return (-1);
+		}
+		if (store_callpath_sample_add(ctx->st, ctx->session, &p) != 0)
+			return (ingest_store_fail(ctx, "callpath_sample"));
+	}
+	return (0);
+}
+
 static int
 mon_left_out(struct mon_rd *r, int64_t count)
 {
@@ -1067,7 +1121,8 @@ static int
 mon_load(struct ingest_ctx *ctx)
 {
 	static const char *const sect[] = { "functions", "calls", "paths",
-	    "left out" };
+	    "samples", "left out" };
+	struct store_callpath_sample out;
 	struct mon_rd	 r;
 	struct mon_head	 h;
 	const char	*base;
@@ -1080,12 +1135,13 @@ mon_load(struct ingest_ctx *ctx)
 	r.ctx = ctx;
 	if (mon_next(&r, 2) != 1 || r.n != 2 || !mon_is(&r.v[0],
 	    "pvtrace-mon") || (!mon_is(&r.v[1], "1") && !mon_is(&r.v[1],
-	    "2"))) {
+	    "2") && !mon_is(&r.v[1], "3"))) {
 		ingest_fail(ctx, 0, "magic", "not a pvtrace profile of"
-		    " version 1 or 2");
+		    " version 1 to 3");
 		goto out;
 	}
 	r.version = r.v[1].p[0] - '0';
+	h.m.sample_rate = -1;	/* none, unless the header says */
 	for (;;) {
 		if ((s = mon_data(&r, MON_FIELDS)) != 1) {
 			if (s == 0)
@@ -1114,8 +1170,21 @@ mon_load(struct ingest_ctx *ctx)
 	h.m.clock = h.clock;
 	h.m.cpu = h.cpu;
 	h.m.error = h.error;
+	if (r.version >= 3 && h.m.sample_rate < 0) {
+		ingest_fail(ctx, first, "sample_rate", "missing from the"
+		    " header");
+		goto out;
+	}
 	if (store_mon_add(ctx->st, ctx->session, &h.m) != 0) {
 		ingest_store_fail(ctx, "mon");
+		goto out;
+	}
+	out.id = -1;
+	memcpy(out.v, h.outside, sizeof out.v);
+	if (r.version >= 3 && (out.v[STORE_SA_CPU_N] != 0 ||
+	    out.v[STORE_SA_REAL_N] != 0) &&
+	    store_callpath_sample_add(ctx->st, ctx->session, &out) != 0) {
+		ingest_store_fail(ctx, "callpath_sample");
 		goto out;
 	}
 	base = strrchr(h.program, '/');
@@ -1125,6 +1194,8 @@ mon_load(struct ingest_ctx *ctx)
 		ctx->captured = xstrdup(h.last);
 
 	for (i = 0; i < sizeof sect / sizeof sect[0]; i++) {
+		if (i == 3 && r.version < 3)
+			continue;	/* no [samples] before version 3 */
 		if (i > 0 && (s = mon_data(&r, MON_FIELDS)) != 1) {
 			if (s == 0)
 				ingest_fail(ctx, ctx->len, "section", "the file"
@@ -1149,6 +1220,9 @@ mon_load(struct ingest_ctx *ctx)
 		case 2:
 			s = r.version == 1 ? mon_paths(&r, count) :
 			    mon_paths_tree(&r, count);
+			break;
+		case 3:
+			s = mon_samples(&r, count);
 			break;
 		default:
 			s = mon_left_out(&r, count);

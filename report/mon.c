@@ -5,6 +5,7 @@
  * Everything comes from the model (analyze_mon).
  */
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -48,6 +49,42 @@ static const struct report_col mon_fn_cols[] = {
 static const struct report_table mon_t_functions = {
 	"functions", "Functions (by self time)", REPORT_ROWS, 0, mon_fn_cols,
 	MON_FN_COLS, "no function was called", MON_FN_PCT, 0
+};
+
+/*
+ * The sampler's times (a profile of .mon version 3): where the time went,
+ * self and self+children with the 95 % interval at the sample count, as
+ * shares of the program's time (the probe's excluded, in the header);
+ * the trap-measured CPU time beside, for comparison.
+ */
+static const struct report_col mon_samp_cols[] = {
+	{ "self_cpu_samples", "samples", 0, 0, 0 },
+	{ "self_cpu_ns", "", REPORT_MACHINE, 0, 0 },
+	{ "self_cpu_ms", "self CPU ms", REPORT_HUMAN, 3, 0 },
+	{ "self_cpu_err_ns", "", REPORT_MACHINE, 0, 0 },
+	{ "self_cpu_err_ms", "+/- ms", REPORT_HUMAN, 3, 0 },
+	{ "self_percent", "self %", 0, 1, 0 },
+	{ "total_cpu_samples", "", REPORT_MACHINE, 0, 0 },
+	{ "total_cpu_ns", "", REPORT_MACHINE, 0, 0 },
+	{ "total_cpu_ms", "s+c CPU ms", REPORT_HUMAN, 3, 0 },
+	{ "total_cpu_err_ns", "", REPORT_MACHINE, 0, 0 },
+	{ "total_cpu_err_ms", "+/- ms", REPORT_HUMAN, 3, 0 },
+	{ "total_percent", "s+c %", 0, 1, 0 },
+	{ "self_real_ns", "", REPORT_MACHINE, 0, 0 },
+	{ "self_real_ms", "self real ms", REPORT_HUMAN, 3, 0 },
+	{ "total_real_ns", "", REPORT_MACHINE, 0, 0 },
+	{ "total_real_ms", "s+c real ms", REPORT_HUMAN, 3, 0 },
+	{ "few", "note", 0, 0, 0 },
+	{ "trap_self_cpu_ns", "", REPORT_MACHINE, 0, 0 },
+	{ "trap_self_cpu_ms", "trap self CPU ms", REPORT_HUMAN, 3, 0 },
+	{ "function", "function", 0, 0, 48 },
+};
+#define MON_SAMP_COLS	(sizeof mon_samp_cols / sizeof mon_samp_cols[0])
+#define MON_SAMP_PCT	5
+
+static const struct report_table mon_t_samples = {
+	"samples", "Functions by CPU time from samples", REPORT_ROWS, 0,
+	mon_samp_cols, MON_SAMP_COLS, "no samples", MON_SAMP_PCT, 0
 };
 
 static const struct report_col mon_call_cols[] = {
@@ -107,6 +144,34 @@ mon_cpu(const struct analyze_mon *m, int64_t v, int ms)
 	return (ms ? mon_ms(v) : report_int(v));
 }
 
+/* The sampler's lines of the header: its rate, the program's, the probe. */
+static void
+mon_header_samples(struct report_out *out, const struct analyze_mon *m)
+{
+	const struct store_mon	*h = &m->hdr;
+	int64_t			 all;
+	char			*shown;
+
+	report_kv_int(out, "sample_rate", h->sample_rate, "%lld Hz",
+	    h->sample_rate > 0 ? "looks per second at each thread" :
+	    "the sampler was off (--rate 0)");
+	shown = xasprintf("%.3f s CPU in %lld samples, %.3f s real",
+	    m->prog_ns[ANALYZE_MON_CPU] / 1e9,
+	    (long long)m->prog_n[ANALYZE_MON_CPU],
+	    m->prog_ns[ANALYZE_MON_REAL] / 1e9);
+	report_kv(out, "program_cpu_ns", report_int(m->prog_ns[
+	    ANALYZE_MON_CPU]), shown, "the shares below are of this");
+	free(shown);
+	all = m->prog_ns[ANALYZE_MON_CPU] + h->probe[STORE_SA_CPU_NS];
+	shown = xasprintf("%.3f s CPU (%.1f %% of all), %.3f s real",
+	    h->probe[STORE_SA_CPU_NS] / 1e9, all > 0 ? 100.0 *
+	    h->probe[STORE_SA_CPU_NS] / all : 0.0,
+	    h->probe[STORE_SA_REAL_NS] / 1e9);
+	report_kv(out, "probe_cpu_ns", report_int(h->probe[STORE_SA_CPU_NS]),
+	    shown, "inside pvtrace's probes: excluded from the shares");
+	free(shown);
+}
+
 static void
 mon_header(struct report_out *out, const struct analyze_mon *m)
 {
@@ -143,6 +208,8 @@ mon_header(struct report_out *out, const struct analyze_mon *m)
 	report_kv_int(out, "calls", (int64_t)m->calls, "%lld", NULL);
 	report_kv_int(out, "paths", (int64_t)m->npaths, "%lld",
 	    "distinct call stacks");
+	if (m->sampled)
+		mon_header_samples(out, m);
 	if (h->error != NULL)
 		report_kv(out, "error", report_str(h->error), h->error, NULL);
 	report_table_end(out);
@@ -181,6 +248,77 @@ mon_functions(struct report_out *out, const struct analyze_mon *m)
 		report_row(out, c);
 	}
 	report_table_end(out);
+}
+
+static int
+mon_cmp_samp(const void *a, const void *b, void *arg)
+{
+	const struct analyze_mon	*m = arg;
+	const struct analyze_mon_samp	*x = &m->fsamp[*(const size_t *)a];
+	const struct analyze_mon_samp	*y = &m->fsamp[*(const size_t *)b];
+
+	if (x->self_ns[ANALYZE_MON_CPU] != y->self_ns[ANALYZE_MON_CPU])
+		return (x->self_ns[ANALYZE_MON_CPU] >
+		    y->self_ns[ANALYZE_MON_CPU] ? -1 : 1);
+	if (x->total_ns[ANALYZE_MON_CPU] != y->total_ns[ANALYZE_MON_CPU])
+		return (x->total_ns[ANALYZE_MON_CPU] >
+		    y->total_ns[ANALYZE_MON_CPU] ? -1 : 1);
+	return (strcmp(m->fn[*(const size_t *)a].key,
+	    m->fn[*(const size_t *)b].key));
+}
+
+static struct report_cell
+mon_pct(const struct analyze_mon *m, int64_t ns)
+{
+	if (m->prog_ns[ANALYZE_MON_CPU] <= 0)
+		return (report_null());
+	return (report_real(100.0 * ns / m->prog_ns[ANALYZE_MON_CPU]));
+}
+
+/* Functions with samples, most self CPU time first. */
+static void
+mon_samples(struct report_out *out, const struct analyze_mon *m)
+{
+	const struct analyze_mon_samp	*a;
+	struct report_cell		 c[MON_SAMP_COLS];
+	size_t				*by, i, n = 0;
+	const int			 C = ANALYZE_MON_CPU, R = ANALYZE_MON_REAL;
+
+	by = xcalloc(m->nfn + 1, sizeof *by);
+	for (i = 0; i < m->nfn; i++) {
+		a = &m->fsamp[i];
+		if (a->total_n[C] != 0 || a->total_n[R] != 0)
+			by[n++] = i;
+	}
+	qsort_r(by, n, sizeof *by, mon_cmp_samp, (void *)m);
+	report_table(out, &mon_t_samples);
+	for (i = 0; i < n; i++) {
+		a = &m->fsamp[by[i]];
+		c[0] = report_int(a->self_n[C]);
+		c[1] = report_int(a->self_ns[C]);
+		c[2] = mon_ms(a->self_ns[C]);
+		c[3] = report_int(llround(a->self_err_ns[C]));
+		c[4] = mon_ms(llround(a->self_err_ns[C]));
+		c[5] = mon_pct(m, a->self_ns[C]);
+		c[6] = report_int(a->total_n[C]);
+		c[7] = report_int(a->total_ns[C]);
+		c[8] = mon_ms(a->total_ns[C]);
+		c[9] = report_int(llround(a->total_err_ns[C]));
+		c[10] = mon_ms(llround(a->total_err_ns[C]));
+		c[11] = mon_pct(m, a->total_ns[C]);
+		c[12] = report_int(a->self_ns[R]);
+		c[13] = mon_ms(a->self_ns[R]);
+		c[14] = report_int(a->total_ns[R]);
+		c[15] = mon_ms(a->total_ns[R]);
+		c[16] = a->few[C] ? report_str("few samples") :
+		    report_str("");
+		c[17] = mon_cpu(m, m->fn[by[i]].self_cpu_ns, 0);
+		c[18] = mon_cpu(m, m->fn[by[i]].self_cpu_ns, 1);
+		c[19] = report_str(m->fn[by[i]].key);
+		report_row(out, c);
+	}
+	report_table_end(out);
+	free(by);
 }
 
 static void
@@ -251,13 +389,20 @@ report_mon(struct store *st, const struct store_session *ss,
 	const struct analyze_mon	*m = model;
 	const struct report_table	*tables[] = { &report_tab_session,
 		&mon_t_header, &mon_t_functions, &report_tab_warnings,
-		&mon_t_calls, &mon_t_paths };
+		&mon_t_calls, &mon_t_paths, NULL }, *sampled[] = {
+		&report_tab_session, &mon_t_header, &mon_t_samples,
+		&mon_t_functions, &report_tab_warnings, &mon_t_calls,
+		&mon_t_paths };
 	struct report_session		 rs;
 
-	if (report_session_begin(&rs, st, ss, f, format, tables,
-	    sizeof tables / sizeof tables[0], cause) != 0)
+	/* A profile without samples reads as it always did. */
+	if (report_session_begin(&rs, st, ss, f, format, m->sampled ?
+	    sampled : tables, m->sampled ? sizeof sampled / sizeof sampled[0] :
+	    sizeof tables / sizeof tables[0] - 1, cause) != 0)
 		return (-1);
 	mon_header(&rs.out, m);
+	if (m->sampled)
+		mon_samples(&rs.out, m);
 	mon_functions(&rs.out, m);
 	report_session_warnings(&rs);
 	mon_calls(&rs.out, m);

@@ -84,9 +84,29 @@ static const char *const store_mon_migrations[] = {
 	"  reason TEXT NOT NULL);"
 	"CREATE INDEX IF NOT EXISTS mon_left_out_session ON"
 	"  mon_left_out(session);",
+	/*
+	 * 1 -> 2: the sampler's counts (a .mon of version 3).  The rate is
+	 * NULL for an older profile, which has trap times only; a path's
+	 * samples are a table of their own because the file gives them
+	 * after its paths, and id -1 holds those of no traced function.
+	 */
+	"ALTER TABLE mon ADD COLUMN sample_rate INTEGER;"
+	"ALTER TABLE mon ADD COLUMN probe_cpu_samples INTEGER;"
+	"ALTER TABLE mon ADD COLUMN probe_cpu_ns INTEGER;"
+	"ALTER TABLE mon ADD COLUMN probe_real_samples INTEGER;"
+	"ALTER TABLE mon ADD COLUMN probe_real_ns INTEGER;"
+	"CREATE TABLE IF NOT EXISTS callpath_sample ("
+	"  session INTEGER NOT NULL REFERENCES session(id) ON DELETE CASCADE,"
+	"  id INTEGER NOT NULL,"
+	"  cpu_samples INTEGER NOT NULL,"
+	"  cpu_ns INTEGER NOT NULL,"
+	"  real_samples INTEGER NOT NULL,"
+	"  real_ns INTEGER NOT NULL,"
+	"  PRIMARY KEY (session, id)) WITHOUT ROWID;",
 };
 
 static const char *const store_mon_purge[] = {
+	"DELETE FROM callpath_sample WHERE session = ?1",
 	"DELETE FROM mon_left_out WHERE session = ?1",
 	"DELETE FROM callpath WHERE session = ?1",
 	"DELETE FROM call WHERE session = ?1",
@@ -112,7 +132,8 @@ static const struct store_table store_t_mon = {
 	"mon", "build_id, command, first_run, last_run, runs, real_ns,"
 	" status, clock, clock_hz, cpu, jump_a_ps, jump_b_ps, jump_lo_ps,"
 	" jump_hi_ps, jump_calls, trap_a_ps, trap_b_ps, trap_lo_ps,"
-	" trap_hi_ps, trap_calls, error", NULL
+	" trap_hi_ps, trap_calls, error, sample_rate, probe_cpu_samples,"
+	" probe_cpu_ns, probe_real_samples, probe_real_ns", NULL
 };
 static const struct store_table store_t_mon_module = {
 	"mon_module", "name, state, path", NULL
@@ -129,6 +150,10 @@ static const struct store_table store_t_call = {
 static const struct store_table store_t_callpath = {
 	"callpath", "id, parent, func, depth, calls, self_ns, total_ns,"
 	" self_cpu_ns, total_cpu_ns, self_err_ns, total_err_ns", NULL
+};
+static const struct store_table store_t_callpath_sample = {
+	"callpath_sample", "id, cpu_samples, cpu_ns, real_samples, real_ns",
+	NULL
 };
 static const struct store_table store_t_mon_left_out = {
 	"mon_left_out", "module, addr, size, name, reason", NULL
@@ -169,6 +194,14 @@ store_mon_add(struct store *st, int64_t session, const struct store_mon *m)
 		store_put_int(r, m->over_calls[i]);
 	}
 	store_put_text(r, m->error);
+	if (m->sample_rate < 0) {
+		for (i = 0; i < 5; i++)
+			store_put_null(r);
+	} else {
+		store_put_int(r, m->sample_rate);
+		for (i = 0; i < STORE_SA_COUNT; i++)
+			store_put_int(r, m->probe[i]);
+	}
 	return (store_row_end(st, r));
 }
 
@@ -256,6 +289,21 @@ store_callpath_add(struct store *st, int64_t session,
 }
 
 int
+store_callpath_sample_add(struct store *st, int64_t session,
+    const struct store_callpath_sample *p)
+{
+	struct store_row	*r;
+	int			 i;
+
+	if ((r = store_row(st, &store_t_callpath_sample, session)) == NULL)
+		return (-1);
+	store_put_int(r, p->id);
+	for (i = 0; i < STORE_SA_COUNT; i++)
+		store_put_int(r, p->v[i]);
+	return (store_row_end(st, r));
+}
+
+int
 store_mon_left_out_add(struct store *st, int64_t session, const char *module,
     uint64_t addr, uint64_t size, const char *name, const char *reason)
 {
@@ -281,7 +329,11 @@ store_mon_left_out_add(struct store *st, int64_t session, const char *module,
 	X(MON_JUMP_CALLS, "jump_calls") X(MON_TRAP_A_PS, "trap_a_ps") \
 	X(MON_TRAP_B_PS, "trap_b_ps") X(MON_TRAP_LO_PS, "trap_lo_ps") \
 	X(MON_TRAP_HI_PS, "trap_hi_ps") X(MON_TRAP_CALLS, "trap_calls") \
-	X(MON_ERROR, "error")
+	X(MON_ERROR, "error") X(MON_SAMPLE_RATE, "coalesce(sample_rate, -1)") \
+	X(MON_PROBE_CPU_N, "coalesce(probe_cpu_samples, 0)") \
+	X(MON_PROBE_CPU_NS, "coalesce(probe_cpu_ns, 0)") \
+	X(MON_PROBE_REAL_N, "coalesce(probe_real_samples, 0)") \
+	X(MON_PROBE_REAL_NS, "coalesce(probe_real_ns, 0)")
 STORE_COLUMNS(store_mon_columns, STORE_MON_COLUMNS);
 
 /* The header of a mon session (one row, or none); texts last until close. */
@@ -320,6 +372,11 @@ store_mon_next(struct store_cursor *c, struct store_mon *m)
 	m->over_ps[1][3] = store_cursor_int(c, MON_TRAP_HI_PS);
 	m->over_calls[1] = store_cursor_int(c, MON_TRAP_CALLS);
 	m->error = store_cursor_text(c, MON_ERROR);
+	m->sample_rate = store_cursor_int(c, MON_SAMPLE_RATE);
+	m->probe[STORE_SA_CPU_N] = store_cursor_int(c, MON_PROBE_CPU_N);
+	m->probe[STORE_SA_CPU_NS] = store_cursor_int(c, MON_PROBE_CPU_NS);
+	m->probe[STORE_SA_REAL_N] = store_cursor_int(c, MON_PROBE_REAL_N);
+	m->probe[STORE_SA_REAL_NS] = store_cursor_int(c, MON_PROBE_REAL_NS);
 	return (1);
 }
 
@@ -434,5 +491,34 @@ store_callpath_next(struct store_cursor *c, struct store_callpath *p)
 	p->total_cpu_ns = store_cursor_int(c, PATH_TOTAL_CPU_NS);
 	p->self_err_ns = store_cursor_int(c, PATH_SELF_ERR_NS);
 	p->total_err_ns = store_cursor_int(c, PATH_TOTAL_ERR_NS);
+	return (1);
+}
+
+#define STORE_CALLPATH_SAMPLE_COLUMNS(X) \
+	X(PS_ID, "id") X(PS_CPU_N, "cpu_samples") X(PS_CPU_NS, "cpu_ns") \
+	X(PS_REAL_N, "real_samples") X(PS_REAL_NS, "real_ns")
+STORE_COLUMNS(store_callpath_sample_columns, STORE_CALLPATH_SAMPLE_COLUMNS);
+
+/* A session's sampled paths by id (-1 first: outside traced functions). */
+struct store_cursor *
+store_callpath_samples(struct store *st, int64_t session)
+{
+	return (store_cursor_select(st, store_callpath_sample_columns,
+	    "FROM callpath_sample WHERE session = ?1 ORDER BY id", session));
+}
+
+int
+store_callpath_sample_next(struct store_cursor *c,
+    struct store_callpath_sample *p)
+{
+	int	rc;
+
+	if ((rc = store_cursor_step(c)) != 1)
+		return (rc);
+	p->id = store_cursor_int(c, PS_ID);
+	p->v[STORE_SA_CPU_N] = store_cursor_int(c, PS_CPU_N);
+	p->v[STORE_SA_CPU_NS] = store_cursor_int(c, PS_CPU_NS);
+	p->v[STORE_SA_REAL_N] = store_cursor_int(c, PS_REAL_N);
+	p->v[STORE_SA_REAL_NS] = store_cursor_int(c, PS_REAL_NS);
 	return (1);
 }

@@ -9,6 +9,15 @@
 
 extern const struct store_schema	store_mon_schema;
 
+/*
+ * The sampler's counts (a .mon of version 3): looks that found CPU time
+ * used and that CPU time, looks and the real time between them.
+ */
+enum store_sa {
+	STORE_SA_CPU_N, STORE_SA_CPU_NS, STORE_SA_REAL_N, STORE_SA_REAL_NS,
+	STORE_SA_COUNT
+};
+
 /* A pvtrace profile's header (mon); the overheads in picoseconds. */
 struct store_mon {
 	const char	*build_id;
@@ -23,6 +32,8 @@ struct store_mon {
 	int64_t		 over_ps[2][4];	/* jump, trap: a, b, lo, hi */
 	int64_t		 over_calls[2];
 	const char	*error;		/* NULL: none */
+	int64_t		 sample_rate;	/* Hz; 0 off, -1 no samples (old) */
+	int64_t		 probe[STORE_SA_COUNT];	/* looks inside the agent */
 };
 
 /* A function of a pvtrace profile (times in ns, overhead subtracted). */
@@ -59,6 +70,12 @@ struct store_callpath {
 	int64_t		 self_err_ns, total_err_ns;
 };
 
+/* A path's samples at it (self); id -1: outside traced functions. */
+struct store_callpath_sample {
+	int64_t		 id;
+	int64_t		 v[STORE_SA_COUNT];
+};
+
 /* mon.c; cpu 0: the CPU columns are NULL (not measured). */
 int		 store_mon_add(struct store *, int64_t,
 		     const struct store_mon *);
@@ -79,6 +96,11 @@ int		 store_callpath_add(struct store *, int64_t,
 struct store_cursor *store_callpaths(struct store *, int64_t);
 int		 store_callpath_next(struct store_cursor *,
 		     struct store_callpath *);
+int		 store_callpath_sample_add(struct store *, int64_t,
+		     const struct store_callpath_sample *);
+struct store_cursor *store_callpath_samples(struct store *, int64_t);
+int		 store_callpath_sample_next(struct store_cursor *,
+		     struct store_callpath_sample *);
 int		 store_mon_left_out_add(struct store *, int64_t, const char *,
 		     uint64_t, uint64_t, const char *, const char *);
 

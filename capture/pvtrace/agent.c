@@ -253,6 +253,8 @@ agent_child(void)
 	t->pg = NULL;
 	t->seqp = NULL;
 	pvt_stat(PVT_ST_PROCESSES, 1);
+	/* The parent's sampler thread did not come across the fork. */
+	agent_samp_start();
 	if (old == NULL)
 		return;
 	t->busy = 1;
@@ -275,6 +277,8 @@ agent_child(void)
 		parent = node;
 		s->depth = i + 1;
 	}
+	__atomic_store_n(&s->cur, s->depth > 0 ? t->fr[s->depth - 1].node :
+	    PVT_ROOT, __ATOMIC_RELAXED);
 	s->last_tsc = old->last_tsc;
 	s->last_cpu = pvt_cpu_now(t, pvt_now());
 	t->busy = 0;
@@ -395,5 +399,6 @@ agent_init(void)
 	agent_patch_loaded();
 	pvt_stat(PVT_ST_PROCESSES, 1);
 	pvt_g.on = 1;
+	agent_samp_start();
 	errno = saved;
 }

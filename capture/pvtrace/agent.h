@@ -71,6 +71,9 @@ void		 agent_trap_handler(void);
 int		 agent_scan_one(struct dl_phdr_info *, size_t, void *);
 int		 agent_patch_loaded(void);
 
+/* agent_samp.c */
+void		 agent_samp_start(void);
+
 /* agent_cal.c */
 void		 agent_calibrate(void);
 void		 agent_xsave_size(void);

@@ -106,8 +106,8 @@ agent_cal_nested(uint32_t leaf, uint32_t mid, uint64_t n, int batches)
 	uint32_t		 nmid, nleaf;
 	int			 r;
 
-	tleaf = (void (*)(void))pvt_g.tramp[leaf];
-	tmid = (void (*)(void))pvt_g.tramp[mid];
+	tleaf = (void (*)(void))(pvt_g.tramp[leaf] + PVT_TRAMP_ENTRY);
+	tmid = (void (*)(void))(pvt_g.tramp[mid] + PVT_TRAMP_ENTRY);
 	c = calloc((size_t)batches, sizeof *c);
 	a = calloc((size_t)batches, sizeof *a);
 	if (c == NULL || a == NULL)

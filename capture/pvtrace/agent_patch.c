@@ -52,12 +52,19 @@ agent_tramp(uint8_t *t, uint8_t *area, const struct pvt_func *f,
 	int32_t			 r, disp;
 	size_t			 i;
 
-	if (agent_rel32((uint64_t)t + 6, (uint64_t)area, &r) != 0)
+	/*
+	 * The index before the call, so that the call's return address is
+	 * the displaced code itself: pvt_entry's ret goes where the return
+	 * stack buffer says, not 4 bytes further (a mispredicted return
+	 * every call, and the program's time under the sampler).
+	 */
+	if (agent_rel32((uint64_t)t + PVT_TRAMP_CODE, (uint64_t)area,
+	    &r) != 0)
 		return (-1);
-	t[0] = 0xff;			/* call *area(%rip) */
-	t[1] = 0x15;
-	agent_put32(t + 2, (uint32_t)r);
-	agent_put32(t + 6, idx);
+	agent_put32(t, idx);
+	t[PVT_TRAMP_ENTRY] = 0xff;	/* call *area(%rip) */
+	t[PVT_TRAMP_ENTRY + 1] = 0x15;
+	agent_put32(t + PVT_TRAMP_ENTRY + 2, (uint32_t)r);
 	o = t + PVT_TRAMP_CODE;
 	for (i = 0; i < f->ninsn; i++) {
 		in = &f->insn[i];
@@ -392,8 +399,8 @@ agent_patch(uint32_t mi, uint64_t base)
 		}
 		memset((void *)fva, 0xcc, f->len);
 		*(uint8_t *)fva = 0xe9;
-		agent_put32((uint8_t *)fva + 1, (uint32_t)(pvt_g.tramp[idx] -
-		    (fva + 5)));
+		agent_put32((uint8_t *)fva + 1, (uint32_t)(pvt_g.tramp[idx] +
+		    PVT_TRAMP_ENTRY - (fva + 5)));
 	}
 	if (ntr > 0) {
 		agent_add_traps(traps, ntr);

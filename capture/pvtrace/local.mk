@@ -19,11 +19,13 @@ dist_man_MANS += man/pvtrace.1
 # vector register: -mgeneral-regs-only.
 PVT_AGENT_SRC = capture/pvtrace/agent.c capture/pvtrace/agent_patch.c \
 	capture/pvtrace/agent_cal.c capture/pvtrace/agent_libc.c \
-	capture/pvtrace/rt.c capture/pvtrace/stubs.S capture/pvtrace/pvtrace.h \
+	capture/pvtrace/agent_samp.c capture/pvtrace/rt.c capture/pvtrace/stubs.S \
+	capture/pvtrace/pvtrace.h \
 	capture/pvtrace/agent.h
 PVT_AGENT_OBJ = capture/pvtrace/agent.pic.o capture/pvtrace/agent_patch.pic.o \
 	capture/pvtrace/agent_cal.pic.o capture/pvtrace/agent_libc.pic.o \
-	capture/pvtrace/rt.pic.o capture/pvtrace/stubs.pic.o
+	capture/pvtrace/agent_samp.pic.o capture/pvtrace/rt.pic.o \
+	capture/pvtrace/stubs.pic.o
 PVT_AGENT_CC = $(CC) $(WARN_CFLAGS) -std=gnu11 -O2 -g -fPIC \
 	-fvisibility=hidden -D_GNU_SOURCE -I$(top_srcdir) -I$(top_builddir)
 pvtagentdir = $(pkglibdir)
@@ -42,6 +44,8 @@ capture/pvtrace/libpvtrace.so: $(PVT_AGENT_SRC)
 	    $(srcdir)/capture/pvtrace/agent_cal.c
 	$(AM_V_CC)$(PVT_AGENT_CC) -c -o capture/pvtrace/agent_libc.pic.o \
 	    $(srcdir)/capture/pvtrace/agent_libc.c
+	$(AM_V_CC)$(PVT_AGENT_CC) -c -o capture/pvtrace/agent_samp.pic.o \
+	    $(srcdir)/capture/pvtrace/agent_samp.c
 	$(AM_V_CC)$(PVT_AGENT_CC) -c -o capture/pvtrace/stubs.pic.o \
 	    $(srcdir)/capture/pvtrace/stubs.S
 	$(AM_V_CCLD)$(CC) -shared -Wl,-z,defs -o $@ $(PVT_AGENT_OBJ)

@@ -54,6 +54,7 @@ struct mon_node {
 	uint64_t	 calls, fresh;		/* fresh: this run's */
 	int64_t		 self, total, scpu, tcpu;
 	double		 eself, etotal;
+	uint64_t	 samp[PVT_SA_COUNT];	/* the sampler's, at it */
 };
 
 struct mon_edge {
@@ -82,6 +83,7 @@ struct mon {
 	/* Carried over from an old file (-a). */
 	uint64_t	 runs, real_ns;
 	uint64_t	 stat[PVT_ST_COUNT];
+	uint64_t	 probe[PVT_SA_COUNT];	/* samples in the agent */
 	char		*first;		/* when the first run started */
 	double		 ns_per_tsc;
 };
@@ -344,9 +346,10 @@ mon_merge_shm(struct mon *m, struct pvt_shm *shm, const struct pvt_run *run)
 	char		*base = (char *)shm;
 	struct pvt_slot	*s;
 	struct pvt_node	*nodes, *sn;
+	struct pvt_samp	*sa;
 	struct mon_node	*n;
 	uint32_t	*map = NULL;
-	size_t		 cap = 0, i;
+	size_t		 cap = 0, i, j;
 	uint64_t	 off;
 	double		 k = m->ns_per_tsc;
 
@@ -378,6 +381,16 @@ mon_merge_shm(struct mon *m, struct pvt_shm *shm, const struct pvt_run *run)
 			n->total += llround(sn->total * k);
 			n->scpu += llround(sn->self_cpu * k);
 			n->tcpu += llround(sn->total_cpu * k);
+		}
+		/* The sampler's counts, by the same nodes (0: outside). */
+		if (s->scap == 0 || s->samp >= shm->size)
+			continue;
+		sa = (struct pvt_samp *)(base + s->samp);
+		for (i = 0; i < s->nnode && i < s->scap; i++) {
+			if (map[i] == UINT32_MAX)
+				continue;
+			for (j = 0; j < PVT_SA_COUNT; j++)
+				m->node[map[i]].samp[j] += sa[i].v[j];
 		}
 	}
 	free(map);
@@ -638,6 +651,51 @@ mon_cmp_edge(const void *a, const void *b, void *arg)
 	return (strcmp(m->fn[x->callee].key, m->fn[y->callee].key));
 }
 
+static void
+mon_put_samp(FILE *f, const char *what, const uint64_t *v)
+{
+	fprintf(f, "%s %" PRIu64 " %" PRIu64 " %" PRIu64 " %" PRIu64 "\n",
+	    what, v[PVT_SA_CPU_N], v[PVT_SA_CPU_NS], v[PVT_SA_REAL_N],
+	    v[PVT_SA_REAL_NS]);
+}
+
+static int
+mon_has_samp(const struct mon_node *n)
+{
+	return (n->samp[PVT_SA_CPU_N] != 0 || n->samp[PVT_SA_REAL_N] != 0);
+}
+
+/*
+ * [samples]: the sampler's counts of each path that has any, by its
+ * number in [paths], in that order (id maps a node to its number).
+ */
+static void
+mon_put_samples(FILE *f, struct mon *m, const uint32_t *id)
+{
+	uint32_t	*by;
+	size_t		 i, n = 0;
+
+	if ((by = calloc(m->nnode, sizeof *by)) == NULL)
+		exit(127);
+	for (i = 1; i < m->nnode; i++) {
+		by[id[i]] = (uint32_t)i;
+		n += mon_has_samp(&m->node[i]);
+	}
+	fprintf(f, "\n[samples] %zu\n", n);
+	fprintf(f, "#%10s %11s %15s %11s %15s\n", "path", "cpu_samples",
+	    "cpu_ns", "real_samples", "real_ns");
+	for (i = 0; i + 1 < m->nnode; i++) {
+		const uint64_t *v = m->node[by[i]].samp;
+
+		if (!mon_has_samp(&m->node[by[i]]))
+			continue;
+		fprintf(f, "%11zu %11" PRIu64 " %15" PRIu64 " %11" PRIu64
+		    " %15" PRIu64 "\n", i, v[PVT_SA_CPU_N], v[PVT_SA_CPU_NS],
+		    v[PVT_SA_REAL_N], v[PVT_SA_REAL_NS]);
+	}
+	free(by);
+}
+
 static double
 mon_ns(struct pvt_shm *shm, int64_t v)
 {
@@ -723,6 +781,11 @@ pvt_mon_write(struct pvt_shm *shm, const struct pvt_plan *p,
 	for (i = 0; i < PVT_ST_COUNT; i++)
 		fprintf(f, "stat %s %" PRIu64 "\n", mon_stat_name[i],
 		    m.stat[i]);
+	for (i = 0; i < PVT_SA_COUNT; i++)
+		m.probe[i] += shm->probe[i];
+	fprintf(f, "sample_rate %" PRIu32 "\n", shm->samp_hz);
+	mon_put_samp(f, "samples probe", m.probe);
+	mon_put_samp(f, "samples outside", m.node[0].samp);
 	for (i = 0; i < p->nmod; i++) {
 		mod = &p->mod[i];
 		switch (shm->mod_state[i]) {
@@ -806,6 +869,7 @@ pvt_mon_write(struct pvt_shm *shm, const struct pvt_plan *p,
 	if ((w.id = calloc(m.nnode, sizeof *w.id)) == NULL)
 		exit(127);
 	mon_derive(&m, mon_path_visit, &w);
+	mon_put_samples(f, &m, w.id);
 	free(w.id);
 
 	fstate = (const uint8_t *)((char *)shm + shm->fn_state_off);
@@ -881,6 +945,15 @@ mon_num(const char *s, int64_t *v, int sign)
 	    -1 : 0);
 }
 
+static void
+mon_samp_add(uint64_t *to, const int64_t *x)
+{
+	size_t	i;
+
+	for (i = 0; i < PVT_SA_COUNT; i++)
+		to[i] += (uint64_t)x[i];
+}
+
 static int
 mon_read_old(struct mon *m, const char *path, const struct pvt_plan *p,
     char **cause)
@@ -929,9 +1002,11 @@ mon_read_old(struct mon *m, const char *path, const struct pvt_plan *p,
 				version = 1;
 			else if (strcmp(line, "pvtrace-mon 2") == 0)
 				version = 2;
+			else if (strcmp(line, "pvtrace-mon 3") == 0)
+				version = 3;
 			else {
 				mon_bad(cause, path, ln, "not a pvtrace .mon"
-				    " file of version 1 or 2");
+				    " file of version 1 to 3");
 				goto out;
 			}
 		}
@@ -939,7 +1014,8 @@ mon_read_old(struct mon *m, const char *path, const struct pvt_plan *p,
 			continue;
 		if (line[0] == '[') {
 			sect = strncmp(line, "[functions]", 11) == 0 ? 1 :
-			    strncmp(line, "[paths]", 7) == 0 ? 2 : 3;
+			    strncmp(line, "[paths]", 7) == 0 ? 2 :
+			    strncmp(line, "[samples]", 9) == 0 ? 4 : 3;
 			continue;
 		}
 		for (n = 0, s = strtok_r(line, " ", &save); s != NULL &&
@@ -971,6 +1047,15 @@ mon_read_old(struct mon *m, const char *path, const struct pvt_plan *p,
 				if (mon_num(v[1], &x[0], 0) != 0)
 					goto bad;
 				m->real_ns = (uint64_t)x[0];
+			} else if (strcmp(v[0], "samples") == 0 && n == 6) {
+				for (i = 0; i < PVT_SA_COUNT; i++) {
+					if (mon_num(v[2 + i], &x[i], 0) != 0)
+						goto bad;
+				}
+				if (strcmp(v[1], "probe") == 0)
+					mon_samp_add(m->probe, x);
+				else if (strcmp(v[1], "outside") == 0)
+					mon_samp_add(m->node[0].samp, x);
 			} else if (strcmp(v[0], "first_run") == 0 && n == 2) {
 				free(m->first);
 				m->first = strdup(v[1]);
@@ -1060,6 +1145,16 @@ mon_read_old(struct mon *m, const char *path, const struct pvt_plan *p,
 			m->node[node].tcpu += x[4];
 			m->node[node].eself += e[0];
 			m->node[node].etotal += e[1];
+		} else if (sect == 4) {
+			/* path cpu_samples cpu_ns real_samples real_ns */
+			if (n != 5 || mon_num(v[0], &up, 0) != 0 ||
+			    (uint64_t)up >= npath)
+				goto bad;
+			for (i = 0; i < PVT_SA_COUNT; i++) {
+				if (mon_num(v[1 + i], &x[i], 0) != 0)
+					goto bad;
+			}
+			mon_samp_add(m->node[pnode[up]].samp, x);
 		}
 	}
 	rv = 0;

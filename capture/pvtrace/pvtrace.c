@@ -74,7 +74,8 @@ pvt_die(const char *fmt, ...)
 	"usage: pvtrace plan [-v] [-o FILE] [--lib NAME]... [--no-padding]" \
 	" PROG\n" \
 	"       pvtrace [-av] [-o FILE] [-p PLAN] [--lib NAME]..." \
-	" [--no-padding] -- PROG [ARG]...\n"
+	" [--no-padding]\n" \
+	"               [--rate HZ] -- PROG [ARG]...\n"
 
 /* A bad command line: the synopsis, on standard error. */
 static void __attribute__((noreturn))
@@ -111,6 +112,10 @@ pvt_help(void)
 	    "  --no-padding     trap functions shorter than a jump instead of"
 	    " covering\n"
 	    "                   the fill after them\n"
+	    "  --rate HZ        run: sample each thread's path HZ times a"
+	    " second\n"
+	    "                   (default 1000; 0: no samples, trap times"
+	    " only)\n"
 	    "  -h, --help       this text\n"
 	    "  -V, --version    the version\n"
 	    "\n"
@@ -300,6 +305,7 @@ pvt_print_left_out(const struct pvt_plan *p, int traps)
 struct pvt_opts {
 	const char	*out, *plan;
 	int		 accumulate;
+	long		 rate;		/* --rate */
 };
 
 /* The options both commands take (each allows those in optstring). */
@@ -310,13 +316,16 @@ pvt_options(int argc, char **argv, const char *optstring,
 	static const struct option opts[] = {
 		{ "lib", required_argument, NULL, 'l' },
 		{ "no-padding", no_argument, NULL, 'P' },
+		{ "rate", required_argument, NULL, 'R' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 }
 	};
-	int	c;
+	char	*end;
+	int	 c;
 
 	memset(o, 0, sizeof *o);
+	o->rate = PVT_RATE_DEFAULT;
 	optind = 1;
 	while ((c = getopt_long(argc, argv, optstring, opts, NULL)) != -1) {
 		switch (c) {
@@ -339,6 +348,13 @@ pvt_options(int argc, char **argv, const char *optstring,
 			break;
 		case 'P':
 			pvt_plan_flags |= PVT_PLAN_NOPAD;
+			break;
+		case 'R':
+			o->rate = strtol(optarg, &end, 10);
+			if (end == optarg || *end != '\0' || o->rate < 0 ||
+			    o->rate > 100000)
+				pvt_die("--rate %s: not a rate from 0 to 100000"
+				    " Hz", optarg);
 			break;
 		case 'h':
 			pvt_help();
@@ -593,6 +609,7 @@ pvt_cmd_run(int argc, char **argv)
 	    p.nstr) >= PVT_SHM_RESERVE / 2)
 		pvt_die("the plan is too big for the shared memory");
 	pvt_shm_plan(shm, &p);
+	shm->samp_hz = (uint32_t)o.rate;
 
 	/* The clock, and the TSC's rate: a short spin, then the whole run. */
 	mono = pvt_clock_mono();

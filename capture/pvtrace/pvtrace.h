@@ -23,10 +23,12 @@
 
 #define PVT_VERSION	1
 /*
- * The .mon's own version: 2 writes [paths] as a tree (parent number and
- * function), 1 wrote each path in full; -a reads both.
+ * The .mon's own version: 3 adds the sampler's [samples] and header
+ * lines, 2 writes [paths] as a tree (parent number and function), 1 wrote
+ * each path in full; -a reads them all.
  */
-#define PVT_MON_VERSION	2
+#define PVT_MON_VERSION	3
+#define PVT_RATE_DEFAULT 1000	/* samples a second per thread */
 
 /* How a function's entry is trapped. */
 enum pvt_how {
@@ -49,7 +51,8 @@ enum pvt_ik {
 
 #define PVT_REGION_MAX	24	/* bytes displaced at most */
 #define PVT_INSN_MAX	8	/* instructions displaced at most */
-#define PVT_TRAMP_SIZE	64	/* one trampoline: call, index, code, jmp */
+#define PVT_TRAMP_SIZE	64	/* one trampoline: index, call, code, jmp */
+#define PVT_TRAMP_ENTRY	4	/* where a patched function jumps to */
 #define PVT_TRAMP_CODE	10	/* where the displaced code starts */
 #define PVT_JMP_LEN	5	/* e9 rel32 */
 
@@ -73,6 +76,8 @@ struct pvt_func {
 	uint32_t	name;		/* offset in the string table */
 	uint32_t	reason;		/* PVT_OUT, or why a trap: a string */
 };
+
+#define PVT_SLOT_INAGENT 28	/* offsetof(struct pvt_slot, inagent) */
 
 #define PVT_F_DYNSYM	0x01	/* named from .dynsym (no .symtab) */
 #define PVT_F_SIZED	0x02	/* size inferred: the symbol had none */
@@ -134,6 +139,22 @@ enum pvt_stat {
 	PVT_ST_COUNT
 };
 
+/*
+ * What the sampler adds up per call path (struct pvt_samp) and, for the
+ * looks that found a thread inside the agent, in the header (probe).
+ */
+enum pvt_sa {
+	PVT_SA_CPU_N,		/* looks that found CPU time used */
+	PVT_SA_CPU_NS,		/* the thread's CPU time since the last look */
+	PVT_SA_REAL_N,		/* looks */
+	PVT_SA_REAL_NS,		/* real time since the last look */
+	PVT_SA_COUNT
+};
+
+struct pvt_samp {
+	uint64_t	v[PVT_SA_COUNT];
+};
+
 /* Per module, what the agents did with it. */
 enum pvt_mod_state {
 	PVT_MOD_UNSEEN,		/* never loaded by a traced process */
@@ -172,6 +193,9 @@ struct pvt_shm {
 	uint64_t	slot_first;	/* every slot ever made */
 	uint64_t	slot_free;	/* free slots */
 	uint64_t	stat[PVT_ST_COUNT];
+	uint32_t	samp_hz;	/* the sampler's rate, 0: off */
+	uint32_t	samp_pad;
+	uint64_t	probe[PVT_SA_COUNT];	/* looks inside the agent */
 	uint32_t	mod_state[64];	/* enum pvt_mod_state, by module */
 	int32_t		error_set;
 	char		error[252];	/* the first error an agent hit */
@@ -210,7 +234,12 @@ struct pvt_slot {
 	uint64_t	next_free;
 	int32_t		state;		/* enum pvt_slot_state */
 	int32_t		pid, tid;
-	int32_t		pad;
+	/*
+	 * The thread is in the agent (its stubs or C code): the sampler
+	 * counts it as the probe's.  At PVT_SLOT_INAGENT, which stubs.S
+	 * writes.
+	 */
+	int32_t		inagent;
 	uint64_t	last_tsc, last_cpu;	/* at the last event */
 	uint64_t	end_tsc;	/* exit/exec: close frames here */
 	uint32_t	depth, fcap;
@@ -219,6 +248,17 @@ struct pvt_slot {
 	uint64_t	nodes;		/* offset: struct pvt_node[ncap] */
 	uint32_t	hmask, hpad;
 	uint64_t	hash;		/* offset: uint32_t[hmask + 1] */
+	/*
+	 * Published for the sampler thread (agent_samp.c), which reads it
+	 * while the thread runs: the node on top of the shadow stack, a
+	 * word written with a relaxed atomic store (inagent likewise).
+	 */
+	uint32_t	cur, cpad;
+	/* The sampler's own, written by it alone. */
+	uint64_t	samp;		/* offset: struct pvt_samp[scap] */
+	uint32_t	scap;
+	int32_t		samp_tid;	/* the thread samp_cpu is of */
+	uint64_t	samp_cpu;	/* its CPU clock at the last look, ns */
 };
 
 /*

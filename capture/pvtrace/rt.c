@@ -25,6 +25,9 @@
 #define RT_CLOCK_THREAD_CPUTIME	3
 #define RT_SIGABRT		6
 
+_Static_assert(offsetof(struct pvt_slot, inagent) == PVT_SLOT_INAGENT,
+    "stubs.S writes inagent at PVT_SLOT_INAGENT");
+
 struct pvt_agent	pvt_g;
 __thread struct pvt_thread pvt_t __attribute__((tls_model("initial-exec")));
 
@@ -132,6 +135,27 @@ rt_same_stack(const struct pvt_thread *t, uint64_t a, uint64_t b)
 	    (b >= t->stk_lo && b < t->stk_hi));
 }
 
+/*
+ * What the sampler thread reads of this one: the path on top of the
+ * shadow stack and whether the thread is in the agent.  Relaxed stores:
+ * a look that comes a few instructions early or late charges the
+ * neighbouring path, which is what sampling means anyway.
+ */
+static inline void
+rt_busy(struct pvt_thread *t, int v)
+{
+	t->busy = v;
+	if (t->slot != NULL)
+		__atomic_store_n(&t->slot->inagent, v, __ATOMIC_RELAXED);
+}
+
+static inline void
+rt_publish(struct pvt_thread *t, uint32_t depth)
+{
+	__atomic_store_n(&t->slot->cur, depth > 0 ? t->fr[depth - 1].node :
+	    PVT_ROOT, __ATOMIC_RELAXED);
+}
+
 static void
 rt_close(struct pvt_thread *t, uint32_t i, uint64_t tsc, uint64_t cpu)
 {
@@ -141,6 +165,7 @@ rt_close(struct pvt_thread *t, uint32_t i, uint64_t tsc, uint64_t cpu)
 	pvt_stat(PVT_ST_BACKWARDS, back);
 	rt_barrier();
 	t->slot->depth = i;
+	rt_publish(t, i);
 }
 
 static void
@@ -290,10 +315,11 @@ pvt_enter(uint32_t idx, uint64_t *slotp, int how)
 	}
 	if (!pvt_g.on)
 		return;
-	t->busy = 1;
+	rt_busy(t, 1);
 	if (t->slot == NULL && pvt_xcall(pvt_g.attach, t) != 0)
 		goto out;
 	s = t->slot;
+	__atomic_store_n(&s->inagent, 1, __ATOMIC_RELAXED);
 	tsc = pvt_now();
 	cpu = pvt_cpu_now(t, tsc);
 	d = s->depth;
@@ -353,20 +379,20 @@ pvt_enter(uint32_t idx, uint64_t *slotp, int how)
 	t->nodes[node].calls++;
 	rt_barrier();
 	s->depth = d + 1;
+	rt_publish(t, d + 1);
 	*slotp = (uint64_t)pvt_exit;
 	s->last_tsc = tsc;
 	s->last_cpu = cpu;
 out:
-	t->busy = 0;
+	rt_busy(t, 0);
 }
 
-/* From the trampoline: its return address points at the index. */
+/* From the trampoline: its index is just before its call. */
 void
 pvt_enter_jump(uint64_t *tret)
 {
-	uint32_t	idx = *(const uint32_t *)*tret;
+	uint32_t	idx = *(const uint32_t *)(*tret - PVT_TRAMP_CODE);
 
-	*tret += 4;
 	pvt_enter(idx, tret + 1, PVT_JUMP);
 }
 
@@ -385,10 +411,10 @@ pvt_leave(uint64_t *sp)
 	uint32_t		 d, k;
 	int			 busy = t->busy;
 
-	t->busy = 1;
-	tsc = pvt_now();
 	if (s == NULL)
 		rt_lost();
+	rt_busy(t, 1);
+	tsc = pvt_now();
 	cpu = pvt_cpu_now(t, tsc);
 	d = s->depth;
 	for (k = d; k > 0 && t->fr[k - 1].slot != slot; k--)
@@ -405,7 +431,7 @@ pvt_leave(uint64_t *sp)
 	}
 	s->last_tsc = tsc;
 	s->last_cpu = cpu;
-	t->busy = busy;
+	rt_busy(t, busy);
 	return (ret);
 }
 
@@ -424,7 +450,7 @@ pvt_unwind_below(uint64_t sp)
 
 	if (s == NULL || !pvt_g.on)
 		return;
-	t->busy = 1;
+	rt_busy(t, 1);
 	tsc = pvt_now();
 	cpu = pvt_cpu_now(t, tsc);
 	d = s->depth;
@@ -435,7 +461,7 @@ pvt_unwind_below(uint64_t sp)
 	}
 	s->last_tsc = tsc;
 	s->last_cpu = cpu;
-	t->busy = 0;
+	rt_busy(t, 0);
 }
 
 /* Put the original return addresses back (an unwinder will read them). */
@@ -487,7 +513,7 @@ pvt_detach_all(int restore, int stat)
 
 	if (s == NULL)
 		return;
-	t->busy = 1;
+	rt_busy(t, 1);
 	tsc = pvt_now();
 	cpu = pvt_cpu_now(t, tsc);
 	if (restore)
@@ -498,5 +524,5 @@ pvt_detach_all(int restore, int stat)
 	}
 	s->last_tsc = tsc;
 	s->last_cpu = cpu;
-	t->busy = 0;
+	rt_busy(t, 0);
 }

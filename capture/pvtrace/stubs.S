@@ -1,17 +1,25 @@
 /*
  * The agent's entry and exit stubs.  A patched function's first bytes
- * jump to its trampoline, which calls pvt_entry through a pointer and
- * holds the function's index right after that call; pvt_entry saves every
+ * jump to its trampoline, which holds the function's index just before
+ * a call of pvt_entry through a pointer; pvt_entry saves every
  * caller-saved general register (the fast path in rt.c uses no others),
  * lets pvt_enter_jump record the entry and swap the return address for
- * pvt_exit, and returns past the index into the displaced instructions.
+ * pvt_exit, and returns to the displaced instructions after the call.
  * When the function returns it lands in pvt_exit, which asks pvt_leave
  * for the real return address and goes there with rax, rdx and every
  * vector register as the function left them.
  *
  * Both align the stack themselves: a function may be entered with any
  * alignment (hand-written code, _start), and the C code needs 16 bytes.
+ *
+ * Both say, in the thread's slot, that the thread is in the agent for as
+ * long as they run (the C code's own marks end before the stub does): the
+ * sampler charges those looks to the probe, not to the program.  No
+ * register may change, not even a scratch one: with -fipa-ra, GCC keeps
+ * values in caller-saved registers across a call to a function it knows
+ * leaves them alone.  The flags are free (a call clobbers them).
  */
+#define PVT_SLOT_INAGENT 28	/* pvtrace.h's; rt.c checks it */
 /* The caller-saved general registers: 72 bytes below %rbp. */
 	.macro	SAVE
 	pushq	%rax
@@ -37,6 +45,16 @@
 	popq	%rax
 	.endm
 
+/* inagent = v, through a scratch register, if the thread has a slot. */
+	.macro	INAGENT v, reg
+	movq	pvt_t@gottpoff(%rip), \reg	/* initial-exec TLS */
+	movq	%fs:(\reg), \reg		/* pvt_t.slot */
+	testq	\reg, \reg
+	jz	9f
+	movl	$\v, PVT_SLOT_INAGENT(\reg)
+9:
+	.endm
+
 	.text
 
 	.globl	pvt_entry
@@ -48,12 +66,17 @@ pvt_entry:
 	.cfi_adjust_cfa_offset 8
 	movq	%rsp, %rbp
 	SAVE
+	INAGENT	1, %rax
 	leaq	8(%rbp), %rdi		/* the trampoline's return address */
 	andq	$-16, %rsp
 	call	pvt_enter_jump
+	INAGENT	1, %rax
 	RESTORE
 	popq	%rbp
 	.cfi_adjust_cfa_offset -8
+	pushq	%rax
+	INAGENT	0, %rax
+	popq	%rax
 	ret
 	.cfi_endproc
 	.size	pvt_entry, .-pvt_entry
@@ -66,13 +89,27 @@ pvt_exit:
 	pushq	%rbp
 	movq	%rsp, %rbp
 	SAVE
+	INAGENT	1, %rcx
 	leaq	16(%rbp), %rdi		/* the stack pointer after the ret */
 	andq	$-16, %rsp
 	call	pvt_leave
 	movq	%rax, 8(%rbp)
+	INAGENT	1, %rcx
 	RESTORE
 	popq	%rbp
-	ret
+	pushq	%rax
+	INAGENT	0, %rax
+	popq	%rax
+	/*
+	 * Not ret: the function's own ret (here) took the caller's entry
+	 * of the return stack buffer, and a ret would take the one below,
+	 * the wrong one, and leave every return above mispredicted.  The
+	 * jump reads the real return address where the ret would have, in
+	 * the red zone now, which a signal frame never overwrites and the
+	 * caller (it made a call) keeps nothing in.
+	 */
+	leaq	8(%rsp), %rsp
+	jmp	*-8(%rsp)
 	.size	pvt_exit, .-pvt_exit
 
 /*

@@ -23,9 +23,11 @@ TRACE_E2E = tests/e2e/trace-recurse.sh tests/e2e/trace-tiny.sh \
 	tests/e2e/trace-threads.sh tests/e2e/trace-procs.sh \
 	tests/e2e/trace-signals.sh tests/e2e/trace-sqlite.sh \
 	tests/e2e/trace-deep.sh tests/e2e/trace-setuid.sh \
-	tests/e2e/trace-output.sh tests/e2e/trace-stripped.sh
+	tests/e2e/trace-output.sh tests/e2e/trace-stripped.sh \
+	tests/e2e/trace-truth.sh
 TESTS += $(TRACE_E2E)
-EXTRA_DIST += $(TRACE_E2E) tests/e2e/trace.sh tests/e2e/tracecmp.py
+EXTRA_DIST += $(TRACE_E2E) tests/e2e/trace.sh tests/e2e/tracecmp.py \
+	tests/e2e/tracesamp.py
 TRACE_E2E_LOGS = $(TRACE_E2E:=.log)
 $(TRACE_E2E_LOGS): capture/pvtrace/pvtrace$(EXEEXT) \
 	capture/pvtrace/libpvtrace.so $(TRACE_PROGS)

@@ -25,7 +25,8 @@ d=$(pvsql deep "SELECT count(*) FROM callpath c JOIN callpath p ON
 check "each level's parent is the level above ($d)" test "$d" = 3001
 
 # -a onto a version 1 file (each path in full, made from a short run's):
-# its runs and calls are added, and it is written again as version 2.
+# its runs and calls are added, and it is written again as the current
+# version (3, since the sampler's counts).
 trace short "$TD/deep" 5
 awk 'NR == 1 { print "pvtrace-mon 1"; next }
     /^\[/ { s = $1 }
@@ -39,8 +40,8 @@ check "a version 1 file made" grep -q '^ *1 .* main;down;down$' "$W/v1.mon"
 (cd "$W" && "$PVTRACE" -a -o v1.mon -p short.pdt -- "$TD/deep" 5 \
     >v1.out 2>v1.err)
 check "-a onto it: pvtrace succeeds" test $? = 0
-check "-a: written as version 2" test "$(sed 1q "$W/v1.mon")" = \
-    "pvtrace-mon 2"
+check "-a: written as version 3" test "$(sed 1q "$W/v1.mon")" = \
+    "pvtrace-mon 3"
 check "-a: 2 runs" test "$(header v1 runs)" = 2
 c=$(field v1 down 1)
 check "-a: down's calls added (12: $c)" test "$c" = 12

@@ -13,7 +13,7 @@ check "pvtrace succeeds" test $? = 0
 check "the victim behind the planted NAME.tmp links is untouched" \
     test "$(cat victim)" = precious
 check "out.mon is a whole profile" test "$(sed 1q out.mon) $(tail -n 1 \
-    out.mon)" = "pvtrace-mon 2 [end]"
+    out.mon)" = "pvtrace-mon 3 [end]"
 check "out.mon is a file of its own, not a link" test -f out.mon -a \
     ! -L out.mon
 check "out.mon is mode 600 ($(stat -c %a out.mon))" \
@@ -31,7 +31,7 @@ rc=$?
 wait "$reader"
 check "-o FIFO: pvtrace succeeds ($rc)" test "$rc" = 0
 check "-o FIFO: the whole profile came through it" \
-    test "$(sed 1q fifo.got) $(tail -n 1 fifo.got)" = "pvtrace-mon 2 [end]"
+    test "$(sed 1q fifo.got) $(tail -n 1 fifo.got)" = "pvtrace-mon 3 [end]"
 check "-o FIFO: down's 6 calls in it" test "$(awk '/^\[/ { s = $1 }
     s == "[functions]" && $12 == "down" { print $1 }' fifo.got)" = 6
 check "-o FIFO: still a FIFO" test -p fifo.mon
@@ -48,6 +48,6 @@ wait "$reader"
 check "-a onto a FIFO: pvtrace succeeds ($rc)" test "$rc" = 0
 got="$(sed 1q fifo-a.got) $(grep -c '^runs 1$' fifo-a.got)"
 check "-a onto a FIFO: one run's whole profile came through it" \
-    test "$got $(tail -n 1 fifo-a.got)" = "pvtrace-mon 2 1 [end]"
+    test "$got $(tail -n 1 fifo-a.got)" = "pvtrace-mon 3 1 [end]"
 check "-a onto a FIFO: still a FIFO" test -p fifo.mon
 finish

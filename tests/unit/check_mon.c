@@ -243,7 +243,7 @@ bad(const char *from, const char *to, const char *field, const char *detail)
 
 START_TEST(test_detect)
 {
-	char	*text = edit("pvtrace-mon 2\n", "pvtrace-mon 3\n"), *cause;
+	char	*text = edit("pvtrace-mon 2\n", "pvtrace-mon 4\n"), *cause;
 	int64_t	 id;
 
 	ck_assert_int_ne(ingest(text, strlen(text), &id, &cause), 0);
