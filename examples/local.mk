@@ -49,6 +49,11 @@ examples-ovd:
 EXTRA_DIST += examples/wordfreq.c examples/wordfreq examples/wordfreq.heap \
 	examples/wordfreq.mon examples/wordfreq.prfd examples/c-examples.sh
 CLEANFILES += examples/build/wordfreq
+# The shipped program is the one the shipped profiles saw, so nothing may
+# remake it: without this rule make's built-in one (wordfreq from
+# wordfreq.c) did, in make dist, whenever a checkout happened to leave the
+# source newer, and the demo then warned of a build-id not the profiles'.
+examples/wordfreq: ;
 EXAMPLES_C_TOOLS = capture/pvheap/pvheap capture/pvheap/libpvheap.so \
 	capture/pvtrace/pvtrace capture/pvtrace/libpvtrace.so \
 	capture/pvprf/pvprf capture/pvprf/pvprfd capture/pvprf/libpvprf.so.1

@@ -15,7 +15,7 @@ tmp=$(mktemp -d "${TMPDIR:-/tmp}/pvexamples.XXXXXX") || exit 1
 trap 'rm -rf "$tmp"' EXIT
 trap 'exit 1' HUP INT TERM
 . "$top_srcdir/tests/tap.sh"
-plan 13
+plan 14
 pv() { "$PROFVIEW" --db "$tmp/db" "$@"; }
 q() { pv --csv sql "$1" | sed 1d; }
 # wordfreq: the store's heap session has leaks and its mon session
@@ -37,6 +37,10 @@ st=$?
 sed 's/^/# /' "$tmp/err"
 [ "$(wc -l < "$tmp/ids")" = "$(wc -l < "$tmp/files")" ] || st=1
 ok $st "every example ingests ($(wc -l < "$tmp/files") files)"
+# The program beside them is the one they saw: no warning of another
+# build (make's built-in rule once remade it from wordfreq.c in make dist).
+! grep -q "not the file" "$tmp/err"
+ok $? "examples/wordfreq is the program the C examples saw (its build-id)"
 
 kinds=$(q "SELECT DISTINCT kind FROM session ORDER BY kind" | tr '\n' ' ')
 [ "$kinds" = "heap mon ovd prf prfd " ] && wordfreq
