@@ -94,6 +94,13 @@ sum() {
 	    on && $1 == "#" && $2 == "ERROR:" { on = 0 }
 	    END { print n + 0 }' "$2"
 }
+# The failing points again, by name, just above the counts: CI keeps
+# only the tail of this output, and a count alone does not say which
+# test to look at.
+for r in $runs; do
+	grep -E '^(FAIL|ERROR|XPASS): ' "$log/$r" | sort -u |
+	    sed "s/^/check: $r: /"
+done
 pass=0
 fail=0
 for r in $runs; do
