@@ -11,12 +11,14 @@
  * library.
  */
 #include <sys/mman.h>
+#include <sys/rseq.h>
 #include <sys/syscall.h>
 
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/perf_event.h>
 #include <pthread.h>
+#include <sched.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -86,6 +88,22 @@ agent_unlock(void)
 	__atomic_store_n(&pvt_g.shm->slot_lock, 0, __ATOMIC_RELEASE);
 }
 
+/*
+ * The calling thread's struct rseq, which the C library registers and
+ * the kernel keeps its CPU number in: the sampler reads it to look at
+ * the thread from its CPU (agent_samp.c).  0 when there is none.
+ */
+static uint64_t
+agent_rseq(void)
+{
+	char	*tp;
+
+	if (__rseq_size == 0)
+		return (0);
+	__asm__("movq %%fs:0, %0" : "=r"(tp));
+	return ((uint64_t)(tp + __rseq_offset));
+}
+
 /* A fresh slot with its arrays, or a free one; NULL if memory is full. */
 static struct pvt_slot *
 agent_slot(int state)
@@ -121,6 +139,10 @@ agent_slot(int state)
 		s->state = state;
 		s->pid = getpid();
 		s->tid = gettid();
+		s->looking = 0;
+		s->rseqp = agent_rseq();
+		__atomic_store_n(&s->flagp, (uint64_t)&pvt_t.inagent,
+		    __ATOMIC_SEQ_CST);
 		s->end_tsc = 0;
 		s->depth = 0;
 	}
@@ -225,6 +247,10 @@ agent_thread_end(void *arg)
 	pvt_detach_all(0, PVT_ST_EXITCLOSED);
 	t->busy = 1;
 	t->slot = NULL;
+	/* The sampler must be done with this TLS before it goes. */
+	__atomic_store_n(&s->flagp, 0, __ATOMIC_SEQ_CST);
+	while (__atomic_load_n(&s->looking, __ATOMIC_SEQ_CST))
+		sched_yield();
 	agent_slot_release(s);
 	if (t->pg != NULL)
 		munmap(t->pg, (size_t)sysconf(_SC_PAGESIZE));
@@ -363,6 +389,16 @@ agent_init(void)
 	}
 	pvt_g.nfn = shm->nfn;
 	pvt_g.attach = agent_attach;
+	{
+		/*
+		 * Initial-exec TLS: the flag is at the same offset from the
+		 * thread pointer (%fs:0 holds it) in every thread.
+		 */
+		char	*tp;
+
+		__asm__("movq %%fs:0, %0" : "=r"(tp));
+		pvt_g.tls_inagent = (int32_t)((char *)&pvt_t.inagent - tp);
+	}
 	agent_g.mod = (const struct pvt_module *)(pvt_g.base + shm->mod_off);
 	agent_g.fn = (const struct pvt_func *)(pvt_g.base + shm->fn_off);
 	agent_g.str = pvt_g.base + shm->str_off;

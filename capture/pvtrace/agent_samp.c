@@ -9,8 +9,9 @@
  * it needs no signal at all, so the program never sees an EINTR it would
  * not see untraced, and no handler runs on the program's stacks.  Every
  * 1/rate seconds it looks at each thread of the process: the path on top
- * of its shadow stack and its "in the agent" flag (words rt.c publishes
- * with relaxed stores) and its CPU clock.  The thread's CPU time since the
+ * of its shadow stack (a word rt.c publishes with relaxed stores), its
+ * "in the agent" flag (in the thread's TLS, set by the trampolines from
+ * the first instruction of a probe to its last) and its CPU clock.  The thread's CPU time since the
  * last look goes to that path (its function's self), real time likewise;
  * a look that finds the thread in the agent goes to the probe instead,
  * never to the program.  Each path's counts are written by this thread
@@ -31,6 +32,7 @@
 #define SAMP_NR_CLOCK_GETTIME	228
 #define SAMP_NR_CLOCK_NANOSLEEP	230
 #define SAMP_NR_GETPID		39
+#define SAMP_NR_SCHED_SETAFFINITY 203
 
 static long
 samp_syscall4(long n, long a, long b, long c, long d)
@@ -59,6 +61,36 @@ static long
 samp_thread_clock(int tid)
 {
 	return ((long)((~(unsigned long)(unsigned)tid) << 3) | 6);
+}
+
+/*
+ * Move to the CPU the thread of slot s is on (its struct rseq says,
+ * read by its own TLS, safe while looking).  From there the look finds
+ * it stopped, its flag and path as its last instruction left them.  A
+ * look from another CPU while it runs sees its stores late, in an order
+ * of their own: "in the agent" stays visible past the probe's end (the
+ * store that clears it waits behind the probe's stores), and a function
+ * of a few ns shows a tenth of its time.  When the move fails (a cpuset
+ * without that CPU) the look is from here.
+ */
+static void
+samp_go(const struct pvt_slot *s)
+{
+	static int	 here = -1;
+	uint64_t	 mask[16];
+	int32_t		 cpu;
+
+	if (s->rseqp == 0)
+		return;
+	cpu = __atomic_load_n((const int32_t *)(s->rseqp + 4),
+	    __ATOMIC_RELAXED);		/* struct rseq's cpu_id */
+	if (cpu < 0 || cpu >= 1024 || cpu == here)
+		return;
+	memset(mask, 0, sizeof mask);
+	mask[cpu / 64] = 1ULL << (cpu % 64);
+	if (samp_syscall4(SAMP_NR_SCHED_SETAFFINITY, 0, sizeof mask,
+	    (long)mask, 0) == 0)
+		here = cpu;
 }
 
 /* The slot's array, grown (by this thread, its only writer) to node. */
@@ -105,9 +137,19 @@ samp_look(struct pvt_slot *s, int64_t dt)
 {
 	struct pvt_samp	*row;
 	int64_t		 now, cpu;
+	uint64_t	 flagp;
 	uint32_t	 node, in;
 	int		 tid = s->tid;
 
+	/* Paired with agent_thread_end(): its TLS is there while we look. */
+	__atomic_store_n(&s->looking, 1, __ATOMIC_SEQ_CST);
+	flagp = __atomic_load_n(&s->flagp, __ATOMIC_SEQ_CST);
+	if (flagp != 0)
+		samp_go(s);
+	in = flagp != 0 ? (uint32_t)__atomic_load_n((int32_t *)flagp,
+	    __ATOMIC_RELAXED) : 1;
+	__atomic_store_n(&s->looking, 0, __ATOMIC_RELEASE);
+	node = __atomic_load_n(&s->cur, __ATOMIC_RELAXED);
 	if ((now = samp_clock(samp_thread_clock(tid))) < 0)
 		return;		/* it has just ended */
 	if (s->samp_tid != tid) {
@@ -120,8 +162,6 @@ samp_look(struct pvt_slot *s, int64_t dt)
 	s->samp_cpu = (uint64_t)now;
 	if (cpu < 0)
 		cpu = 0;
-	in = (uint32_t)__atomic_load_n(&s->inagent, __ATOMIC_RELAXED);
-	node = __atomic_load_n(&s->cur, __ATOMIC_RELAXED);
 	if (in) {
 		samp_add(pvt_g.shm->probe, cpu, dt, 1);
 		return;

@@ -51,9 +51,19 @@ enum pvt_ik {
 
 #define PVT_REGION_MAX	24	/* bytes displaced at most */
 #define PVT_INSN_MAX	8	/* instructions displaced at most */
-#define PVT_TRAMP_SIZE	64	/* one trampoline: index, call, code, jmp */
+/*
+ * One trampoline: the function's index; "in the agent" set and the call
+ * of pvt_entry; a call over the landing, which leaves the landing's
+ * address on top of the return stack buffer; the landing, where the
+ * function returns to: "in the agent" set and a jump to pvt_exit_ret;
+ * the call's stack copy dropped and "in the agent" cleared; the
+ * displaced code; the jump back.  See agent_tramp() and stubs.S.
+ */
+#define PVT_TRAMP_SIZE	112
 #define PVT_TRAMP_ENTRY	4	/* where a patched function jumps to */
-#define PVT_TRAMP_CODE	10	/* where the displaced code starts */
+#define PVT_TRAMP_RET	19	/* pvt_entry returns here: the push */
+#define PVT_TRAMP_LAND	24	/* where the function returns to */
+#define PVT_TRAMP_CODE	53	/* where the displaced code starts */
 #define PVT_JMP_LEN	5	/* e9 rel32 */
 
 struct pvt_insn {
@@ -77,7 +87,7 @@ struct pvt_func {
 	uint32_t	reason;		/* PVT_OUT, or why a trap: a string */
 };
 
-#define PVT_SLOT_INAGENT 28	/* offsetof(struct pvt_slot, inagent) */
+#define PVT_THREAD_INAGENT 0	/* offsetof(struct pvt_thread, inagent) */
 
 #define PVT_F_DYNSYM	0x01	/* named from .dynsym (no .symtab) */
 #define PVT_F_SIZED	0x02	/* size inferred: the symbol had none */
@@ -230,17 +240,34 @@ struct pvt_node {
 };
 
 struct pvt_slot {
+	/*
+	 * The first cache line holds what the sampler writes, and what it
+	 * reads before the flag; the thread writes the rest on every call.
+	 * Sharing a line, the sampler's look would stall the thread's
+	 * stores, the flag's among them, and it would read a stale flag:
+	 * "in the agent" for a thread that has left it.
+	 */
 	uint64_t	next;		/* offset of the next slot */
 	uint64_t	next_free;
 	int32_t		state;		/* enum pvt_slot_state */
 	int32_t		pid, tid;
 	/*
-	 * The thread is in the agent (its stubs or C code): the sampler
-	 * counts it as the probe's.  At PVT_SLOT_INAGENT, which stubs.S
-	 * writes.
+	 * Where the owning thread's "in the agent" flag is (its struct
+	 * pvt_thread's, in its TLS), and the sampler's "looking at it
+	 * now": a thread that ends clears flagp and waits for looking to
+	 * clear before its TLS goes.
 	 */
-	int32_t		inagent;
-	uint64_t	last_tsc, last_cpu;	/* at the last event */
+	int32_t		looking;
+	uint64_t	flagp;
+	uint64_t	rseqp;		/* its struct rseq (cpu_id), or 0 */
+	/* The sampler's own, written by it alone. */
+	uint64_t	samp;		/* offset: struct pvt_samp[scap] */
+	uint32_t	scap;
+	int32_t		samp_tid;	/* the thread samp_cpu is of */
+	uint64_t	samp_cpu;	/* its CPU clock at the last look, ns */
+
+	uint64_t	last_tsc __attribute__((aligned(64)));
+	uint64_t	last_cpu;	/* at the last event */
 	uint64_t	end_tsc;	/* exit/exec: close frames here */
 	uint32_t	depth, fcap;
 	uint64_t	frames;		/* offset: struct pvt_frame[fcap] */
@@ -251,14 +278,9 @@ struct pvt_slot {
 	/*
 	 * Published for the sampler thread (agent_samp.c), which reads it
 	 * while the thread runs: the node on top of the shadow stack, a
-	 * word written with a relaxed atomic store (inagent likewise).
+	 * word written with a relaxed atomic store (the flag likewise).
 	 */
 	uint32_t	cur, cpad;
-	/* The sampler's own, written by it alone. */
-	uint64_t	samp;		/* offset: struct pvt_samp[scap] */
-	uint32_t	scap;
-	int32_t		samp_tid;	/* the thread samp_cpu is of */
-	uint64_t	samp_cpu;	/* its CPU clock at the last look, ns */
 };
 
 /*
@@ -303,6 +325,13 @@ pvt_close(struct pvt_frame *fr, uint32_t i, struct pvt_node *nodes,
  * only through pvt_xcall, which saves the whole register file).
  */
 struct pvt_thread {
+	/*
+	 * In the agent (its trampolines, stubs or C code): the sampler
+	 * counts the thread's time as the probe's.  First, at
+	 * PVT_THREAD_INAGENT: the trampolines write it at a fixed offset
+	 * from %fs (pvt_g.tls_inagent), stubs.S through the GOT.
+	 */
+	int32_t			 inagent;
 	struct pvt_slot		*slot;
 	struct pvt_frame	*fr;
 	struct pvt_node		*nodes;
@@ -325,6 +354,7 @@ struct pvt_agent {
 	int64_t			 a[2], b[2];	/* overhead, by enum pvt_how */
 	long			(*attach)(void *);
 	uint64_t		*tramp;		/* by function: trampoline */
+	int32_t			 tls_inagent;	/* &pvt_t.inagent - %fs base */
 };
 
 extern struct pvt_agent	 pvt_g;
@@ -334,6 +364,7 @@ extern __thread struct pvt_thread pvt_t
 /* stubs.S */
 void	 pvt_entry(void);
 void	 pvt_exit(void);
+void	 pvt_exit_ret(void);
 long	 pvt_xcall(long (*)(void *), void *);
 void	 pvt_cal_loop(uint64_t, void (*)(void));
 void	 pvt_cal_leaf(void);

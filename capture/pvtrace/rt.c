@@ -25,8 +25,8 @@
 #define RT_CLOCK_THREAD_CPUTIME	3
 #define RT_SIGABRT		6
 
-_Static_assert(offsetof(struct pvt_slot, inagent) == PVT_SLOT_INAGENT,
-    "stubs.S writes inagent at PVT_SLOT_INAGENT");
+_Static_assert(offsetof(struct pvt_thread, inagent) == PVT_THREAD_INAGENT,
+    "stubs.S writes inagent at PVT_THREAD_INAGENT");
 
 struct pvt_agent	pvt_g;
 __thread struct pvt_thread pvt_t __attribute__((tls_model("initial-exec")));
@@ -135,20 +135,41 @@ rt_same_stack(const struct pvt_thread *t, uint64_t a, uint64_t b)
 	    (b >= t->stk_lo && b < t->stk_hi));
 }
 
-/*
- * What the sampler thread reads of this one: the path on top of the
- * shadow stack and whether the thread is in the agent.  Relaxed stores:
- * a look that comes a few instructions early or late charges the
- * neighbouring path, which is what sampling means anyway.
- */
+/* In the agent's C code: an entry from there is not traced. */
 static inline void
 rt_busy(struct pvt_thread *t, int v)
 {
 	t->busy = v;
-	if (t->slot != NULL)
-		__atomic_store_n(&t->slot->inagent, v, __ATOMIC_RELAXED);
 }
 
+/*
+ * The stubs (and the trap handler) mark the whole of an entry or an
+ * exit in the agent, so pvt_enter and pvt_leave leave the flag alone:
+ * clearing it on their way out would give the stub's last instructions
+ * to the program.  The C library's hooks (unwinding, exits) mark their
+ * own stretch with these.
+ */
+static inline int
+rt_mark(struct pvt_thread *t)
+{
+	int	was = t->inagent;
+
+	__atomic_store_n(&t->inagent, 1, __ATOMIC_RELAXED);
+	return (was);
+}
+
+static inline void
+rt_unmark(struct pvt_thread *t, int was)
+{
+	__atomic_store_n(&t->inagent, was, __ATOMIC_RELAXED);
+}
+
+/*
+ * What the sampler thread reads of this one: the path on top of the
+ * shadow stack (and the flag above).  Relaxed stores: a look that comes
+ * a few instructions early or late charges the neighbouring path, which
+ * is what sampling means anyway.
+ */
 static inline void
 rt_publish(struct pvt_thread *t, uint32_t depth)
 {
@@ -296,6 +317,19 @@ rt_lost(void)
 }
 
 /*
+ * What the agent put in frame f's return address: its trampoline's
+ * landing when entered by a jump (the trampoline put that on the return
+ * stack buffer), pvt_exit when by a trap (nothing was).
+ */
+static uint64_t
+rt_exit_of(const struct pvt_thread *t, const struct pvt_frame *f)
+{
+	if (f->how == PVT_JUMP)
+		return (pvt_g.tramp[t->nodes[f->node].func] + PVT_TRAMP_LAND);
+	return ((uint64_t)pvt_exit);
+}
+
+/*
  * Entry of function idx, whose return address is at *slotp; how is the
  * way it was reached (a jump or a trap).  Called with the thread's own
  * register state saved by the stub or the signal frame.
@@ -319,19 +353,19 @@ pvt_enter(uint32_t idx, uint64_t *slotp, int how)
 	if (t->slot == NULL && pvt_xcall(pvt_g.attach, t) != 0)
 		goto out;
 	s = t->slot;
-	__atomic_store_n(&s->inagent, 1, __ATOMIC_RELAXED);
 	tsc = pvt_now();
 	cpu = pvt_cpu_now(t, tsc);
 	d = s->depth;
 	ra = *slotp;
-	if (ra == (uint64_t)pvt_exit) {
+	for (k = d; k > 0 && t->fr[k - 1].slot != sp; k--)
+		;
+	if (ra == (uint64_t)pvt_exit && (k == 0 ||
+	    ra != rt_exit_of(t, &t->fr[k - 1]))) {
+		pvt_stat(PVT_ST_MISSED, 1);
+		goto out;
+	}
+	if (k > 0 && ra == rt_exit_of(t, &t->fr[k - 1])) {
 		/* Reached by a jump from a traced function. */
-		for (k = d; k > 0 && t->fr[k - 1].slot != sp; k--)
-			;
-		if (k == 0) {
-			pvt_stat(PVT_ST_MISSED, 1);
-			goto out;
-		}
 		while (d > k) {
 			rt_close(t, --d, tsc, cpu);
 			pvt_stat(PVT_ST_ABANDONED, 1);
@@ -347,8 +381,14 @@ pvt_enter(uint32_t idx, uint64_t *slotp, int how)
 			pvt_stat(PVT_ST_SELFJUMPS, 1);
 			goto out;
 		}
+		/*
+		 * Its own frame on the same slot, returning to the tail
+		 * caller's exit, which then closes that one: one exit a
+		 * frame keeps the return stack buffer's pushes and pops
+		 * paired.
+		 */
 		pvt_stat(PVT_ST_TAILCALLS, 1);
-		orig = t->fr[d - 1].ret;
+		orig = ra;
 		parent = t->fr[d - 1].node;
 	} else {
 		/* Frames at or below this one's return address are dead. */
@@ -380,7 +420,7 @@ pvt_enter(uint32_t idx, uint64_t *slotp, int how)
 	rt_barrier();
 	s->depth = d + 1;
 	rt_publish(t, d + 1);
-	*slotp = (uint64_t)pvt_exit;
+	*slotp = rt_exit_of(t, f);
 	s->last_tsc = tsc;
 	s->last_cpu = cpu;
 out:
@@ -391,16 +431,16 @@ out:
 void
 pvt_enter_jump(uint64_t *tret)
 {
-	uint32_t	idx = *(const uint32_t *)(*tret - PVT_TRAMP_CODE);
+	uint32_t	idx = *(const uint32_t *)(*tret - PVT_TRAMP_RET);
 
 	pvt_enter(idx, tret + 1, PVT_JUMP);
 }
 
 /*
- * A traced function returned to pvt_exit; sp is the stack pointer after
- * its ret.  Close its frame (and those of functions that tail-called it,
- * which share the return address; and any left above it by a non-local
- * exit nobody reported) and give the stub the real return address.
+ * A traced function returned to its exit; sp is the stack pointer after
+ * its ret.  Close its frame (and any left above it by a non-local exit
+ * nobody reported) and give the stub the return address it had, which
+ * is the exit of the function that tail-called it, if one did.
  */
 uint64_t
 pvt_leave(uint64_t *sp)
@@ -425,10 +465,8 @@ pvt_leave(uint64_t *sp)
 		rt_close(t, --d, tsc, cpu);
 		pvt_stat(t->unwinding ? PVT_ST_UNWOUND : PVT_ST_ABANDONED, 1);
 	}
-	while (d > 0 && t->fr[d - 1].slot == slot) {
-		ret = t->fr[d - 1].ret;
-		rt_close(t, --d, tsc, cpu);
-	}
+	ret = t->fr[d - 1].ret;
+	rt_close(t, --d, tsc, cpu);
 	s->last_tsc = tsc;
 	s->last_cpu = cpu;
 	rt_busy(t, busy);
@@ -447,9 +485,11 @@ pvt_unwind_below(uint64_t sp)
 	struct pvt_slot		*s = t->slot;
 	uint64_t		 tsc, cpu;
 	uint32_t		 d;
+	int			 was;
 
 	if (s == NULL || !pvt_g.on)
 		return;
+	was = rt_mark(t);
 	rt_busy(t, 1);
 	tsc = pvt_now();
 	cpu = pvt_cpu_now(t, tsc);
@@ -462,6 +502,7 @@ pvt_unwind_below(uint64_t sp)
 	s->last_tsc = tsc;
 	s->last_cpu = cpu;
 	rt_busy(t, 0);
+	rt_unmark(t, was);
 }
 
 /* Put the original return addresses back (an unwinder will read them). */
@@ -473,8 +514,9 @@ pvt_restore_all(void)
 
 	if (t->slot == NULL)
 		return;
-	for (i = 0; i < t->slot->depth; i++) {
-		if (*(uint64_t *)t->fr[i].slot == (uint64_t)pvt_exit) {
+	/* From the top: tail calls share a slot, the last one's exit in it. */
+	for (i = t->slot->depth; i-- > 0; ) {
+		if (*(uint64_t *)t->fr[i].slot == rt_exit_of(t, &t->fr[i])) {
 			*(uint64_t *)t->fr[i].slot = t->fr[i].ret;
 			t->fr[i].flags |= PVT_FR_RESTORED;
 		}
@@ -493,7 +535,7 @@ pvt_rearm(void)
 	for (i = 0; i < t->slot->depth; i++) {
 		if ((t->fr[i].flags & PVT_FR_RESTORED) &&
 		    *(uint64_t *)t->fr[i].slot == t->fr[i].ret)
-			*(uint64_t *)t->fr[i].slot = (uint64_t)pvt_exit;
+			*(uint64_t *)t->fr[i].slot = rt_exit_of(t, &t->fr[i]);
 		t->fr[i].flags &= ~PVT_FR_RESTORED;
 	}
 }
@@ -510,9 +552,11 @@ pvt_detach_all(int restore, int stat)
 	struct pvt_slot		*s = t->slot;
 	uint64_t		 tsc, cpu;
 	uint32_t		 d;
+	int			 was;
 
 	if (s == NULL)
 		return;
+	was = rt_mark(t);
 	rt_busy(t, 1);
 	tsc = pvt_now();
 	cpu = pvt_cpu_now(t, tsc);
@@ -525,4 +569,5 @@ pvt_detach_all(int restore, int stat)
 	s->last_tsc = tsc;
 	s->last_cpu = cpu;
 	rt_busy(t, 0);
+	rt_unmark(t, was);
 }

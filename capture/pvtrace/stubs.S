@@ -4,22 +4,28 @@
  * a call of pvt_entry through a pointer; pvt_entry saves every
  * caller-saved general register (the fast path in rt.c uses no others),
  * lets pvt_enter_jump record the entry and swap the return address for
- * pvt_exit, and returns to the displaced instructions after the call.
- * When the function returns it lands in pvt_exit, which asks pvt_leave
- * for the real return address and goes there with rax, rdx and every
- * vector register as the function left them.
+ * the trampoline's landing, and returns into the trampoline, which puts
+ * the landing on the return stack buffer and runs the displaced
+ * instructions.  When the function returns it lands there (predicted),
+ * and the landing jumps to pvt_exit_ret, which asks pvt_leave for the
+ * real return address and returns there (predicted too: the caller's
+ * entry is on top now) with rax, rdx and every vector register as the
+ * function left them.  A function entered by a trap returns to pvt_exit
+ * instead, the same but for its last jump.
  *
  * Both align the stack themselves: a function may be entered with any
  * alignment (hand-written code, _start), and the C code needs 16 bytes.
  *
- * Both say, in the thread's slot, that the thread is in the agent for as
- * long as they run (the C code's own marks end before the stub does): the
- * sampler charges those looks to the probe, not to the program.  No
+ * The thread is "in the agent" from the trampoline's first instruction
+ * to the last before the displaced code, and from the landing to the
+ * exit's ret: the sampler charges those looks to the probe, not to the
+ * program (the C code's own marks end before the stubs do, which mark
+ * again).  The flag is the thread's pvt_t.inagent, in its TLS.  No
  * register may change, not even a scratch one: with -fipa-ra, GCC keeps
  * values in caller-saved registers across a call to a function it knows
  * leaves them alone.  The flags are free (a call clobbers them).
  */
-#define PVT_SLOT_INAGENT 28	/* pvtrace.h's; rt.c checks it */
+#define PVT_THREAD_INAGENT 0	/* pvtrace.h's; rt.c checks it */
 /* The caller-saved general registers: 72 bytes below %rbp. */
 	.macro	SAVE
 	pushq	%rax
@@ -45,14 +51,10 @@
 	popq	%rax
 	.endm
 
-/* inagent = v, through a scratch register, if the thread has a slot. */
+/* pvt_t.inagent = v, through a scratch register. */
 	.macro	INAGENT v, reg
 	movq	pvt_t@gottpoff(%rip), \reg	/* initial-exec TLS */
-	movq	%fs:(\reg), \reg		/* pvt_t.slot */
-	testq	\reg, \reg
-	jz	9f
-	movl	$\v, PVT_SLOT_INAGENT(\reg)
-9:
+	movl	$\v, %fs:PVT_THREAD_INAGENT(\reg)
 	.endm
 
 	.text
@@ -66,7 +68,6 @@ pvt_entry:
 	.cfi_adjust_cfa_offset 8
 	movq	%rsp, %rbp
 	SAVE
-	INAGENT	1, %rax
 	leaq	8(%rbp), %rdi		/* the trampoline's return address */
 	andq	$-16, %rsp
 	call	pvt_enter_jump
@@ -74,22 +75,22 @@ pvt_entry:
 	RESTORE
 	popq	%rbp
 	.cfi_adjust_cfa_offset -8
-	pushq	%rax
-	INAGENT	0, %rax
-	popq	%rax
-	ret
+	ret				/* the trampoline clears the flag */
 	.cfi_endproc
 	.size	pvt_entry, .-pvt_entry
 
-	.globl	pvt_exit
-	.hidden	pvt_exit
-	.type	pvt_exit, @function
-pvt_exit:
+/*
+ * The exits' common part: the real return address left at (%rsp).  A
+ * landing has set the flag already; a trap's return has not.
+ */
+	.macro	LEAVE mark
 	pushq	%rax			/* room for the real return address */
 	pushq	%rbp
 	movq	%rsp, %rbp
 	SAVE
+	.if	\mark
 	INAGENT	1, %rcx
+	.endif
 	leaq	16(%rbp), %rdi		/* the stack pointer after the ret */
 	andq	$-16, %rsp
 	call	pvt_leave
@@ -100,9 +101,25 @@ pvt_exit:
 	pushq	%rax
 	INAGENT	0, %rax
 	popq	%rax
+	.endm
+
+	.globl	pvt_exit_ret
+	.hidden	pvt_exit_ret
+	.type	pvt_exit_ret, @function
+pvt_exit_ret:
+	LEAVE	0
+	ret
+	.size	pvt_exit_ret, .-pvt_exit_ret
+
+	.globl	pvt_exit
+	.hidden	pvt_exit
+	.type	pvt_exit, @function
+pvt_exit:
+	LEAVE	1
 	/*
-	 * Not ret: the function's own ret (here) took the caller's entry
-	 * of the return stack buffer, and a ret would take the one below,
+	 * Not ret: the function's own ret (here, no landing having been
+	 * pushed for a trap) took the caller's entry of the return stack
+	 * buffer, and a ret would take the one below,
 	 * the wrong one, and leave every return above mispredicted.  The
 	 * jump reads the real return address where the ret would have, in
 	 * the red zone now, which a signal frame never overwrites and the

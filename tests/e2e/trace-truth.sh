@@ -1,10 +1,11 @@
 #!/bin/sh
 # pvtrace's times from samples against the truth, on a busy machine: a
 # tiny function called 40 million times (run_tiny's part) beside two long
-# ones, each part timed alone untraced in the same test (its CPU time),
-# then all three traced; each part's share of the program's sampled CPU
-# time (self+children, the probe's excluded) must be within 3 points of
-# its share of the untraced times, and of perf's when perf works here.
+# ones, each part timed untraced in the same test (its CPU time, the
+# median of three runs), then all three traced; each part's share of the
+# program's sampled CPU time (self+children, the probe's excluded) must
+# be within 3 points of its share of the untraced times, and of perf's
+# when perf works here.
 # Both cores are kept busy (yes > /dev/null, twice) all along.  Then a
 # program that sleeps and reads a pipe under a fast sampler must never
 # see EINTR, and no time from samples is ever negative.
@@ -21,9 +22,13 @@ yes >/dev/null &
 Y2=$!
 trap 'kill $Y1 $Y2 2>/dev/null; [ -n "${KEEP:-}" ] || rm -rf "$W"' EXIT
 
-for p in run_tiny long_a long_b; do
-	"$TD/truth" $p >>"$W/native.out"
+# Three untraced runs, each part's median: one run on a busy machine can
+# be a tenth off.
+for i in 1 2 3; do
+	"$TD/truth" all >>"$W/native.all"
 done
+sort -k1,1 -k2,2n "$W/native.all" |
+    awk '{ v[$1, ++n[$1]] = $2 } END { for (p in n) print p, v[p, 2] }'     >"$W/native.out"
 (cd "$W" && "$PVTRACE" --rate $RATE -o truth.mon -p truth.pdt -- \
     "$TD/truth" all >truth.out 2>truth.err)
 check "the traced program ran" test -s "$W/truth.out"
@@ -43,25 +48,27 @@ share() {
 near() { [ -n "$1" ] && [ -n "$2" ] && awk -v a="$1" -v b="$2" 'BEGIN {
     d = a - b; exit !(d <= 3 && d >= -3) }'; }
 
-# The known bias (pvtrace(1), CAVEATS): a traced function's ret to the
-# exit stub mispredicts, its return address having been replaced, and the
-# program runs slower around each probe; the sampler sees those cycles in
-# the program, some 5-10 ns a call.  A function of 3 ns called 40 million
-# times comes out too big, and every other share too small.  Until that
-# cost is kept apart (or avoided) the shares are not a check (issue 21
-# stays open): the figures are printed, no point counts them.
+# The three-way shares are printed, not counted (issue 21 stays open):
+# the probe's own cost now stays out of the program's time (the flag
+# covers every instruction of it, the function's ret to its landing is
+# predicted, the sampler looks from the thread's CPU), but on a busy
+# machine the 3 ns function called 40 million times still comes out
+# between 17 and 26 % where its truth is about 24: its instructions run
+# in the probe's shadow, and a look finds them less often than they cost
+# alone.  A TODO point behind a green run would be no check.
 for p in long_a long_b run_tiny; do
 	t=$(share "$W/native.out" 2 $p)
 	s=$(share "$W/truth.samp" 3 $p)
 	echo "# $p: truth $t %, pvtrace $s %"
 done
-# Between the functions the probes leave alone, the samples are right.
+# The long parts print their CPU time in the traced run too (no probe
+# runs inside them): the same run's truth.
 # two FILE COLUMN: long_a's percentage of long_a and long_b.
 two() {
 	awk -v c="$2" '{ v[$1] = $c } END { a = v["long_a"]; b = v["long_b"]
 	    if (a + b > 0) printf "%.1f\n", 100 * a / (a + b) }' "$1"
 }
-t=$(two "$W/native.out" 2)
+t=$(two "$W/truth.out" 2)
 s=$(two "$W/truth.samp" 3)
 check "long_a's share of the two long parts, $s %, is within 3 points of $t %" \
     near "$t" "$s"

@@ -65,30 +65,54 @@ cpu_now(void)
 	return (ts.tv_sec + ts.tv_nsec / 1e9);
 }
 
-static void
-part(const char *want, const char *name, void (*fn)(long), long n)
-{
-	double	t0;
+/*
+ * The parts take turns, a fiftieth of each at a time: a machine whose
+ * speed changes while the program runs (other work, the other hardware
+ * thread busy or not) slows every part alike, so their shares hold from
+ * run to run, traced or not.
+ */
+#define ROUNDS	50
 
-	if (strcmp(want, "all") != 0 && strcmp(want, name) != 0)
-		return;
-	t0 = cpu_now();
-	fn(n);
-	printf("%s %.6f\n", name, cpu_now() - t0);
-}
+static const struct {
+	const char	*name;
+	void		(*fn)(long);
+	double		 n;
+} parts[] = {
+	{ "run_tiny", run_tiny, 40e6 },
+	{ "long_a", long_a, 100e6 },
+	{ "long_b", long_b, 40e6 },
+};
+#define NPARTS	(sizeof parts / sizeof parts[0])
 
 int
 main(int argc, char **argv)
 {
-	double	k = argc > 2 ? atof(argv[2]) : 1.0;
+	double	k = argc > 2 ? atof(argv[2]) : 1.0, used[NPARTS] = { 0 }, t0;
+	size_t	i;
+	int	r, any = 0;
 
 	if (argc < 2) {
 		fprintf(stderr, "usage: truth all|run_tiny|long_a|long_b"
 		    " [SCALE]\n");
 		return (2);
 	}
-	part(argv[1], "run_tiny", run_tiny, (long)(40e6 * k));
-	part(argv[1], "long_a", long_a, (long)(100e6 * k));
-	part(argv[1], "long_b", long_b, (long)(40e6 * k));
+	for (r = 0; r < ROUNDS; r++) {
+		for (i = 0; i < NPARTS; i++) {
+			if (strcmp(argv[1], "all") != 0 &&
+			    strcmp(argv[1], parts[i].name) != 0)
+				continue;
+			any = 1;
+			t0 = cpu_now();
+			parts[i].fn((long)(parts[i].n * k / ROUNDS));
+			used[i] += cpu_now() - t0;
+		}
+	}
+	if (!any) {
+		fprintf(stderr, "truth: no part %s\n", argv[1]);
+		return (2);
+	}
+	for (i = 0; i < NPARTS; i++)
+		if (used[i] > 0)
+			printf("%s %.6f\n", parts[i].name, used[i]);
 	return (0);
 }
