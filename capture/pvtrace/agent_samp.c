@@ -70,8 +70,10 @@ samp_thread_clock(int tid)
  * look from another CPU while it runs sees its stores late, in an order
  * of their own: "in the agent" stays visible past the probe's end (the
  * store that clears it waits behind the probe's stores), and a function
- * of a few ns shows a tenth of its time.  When the move fails (a cpuset
- * without that CPU) the look is from here.
+ * of a few ns shows a tenth of its time.  The thread may have moved on
+ * meanwhile (a busy machine balances its queues): then again, a few
+ * times.  When the move fails (a cpuset without that CPU) the look is
+ * from here.
  */
 static void
 samp_go(const struct pvt_slot *s)
@@ -79,18 +81,22 @@ samp_go(const struct pvt_slot *s)
 	static int	 here = -1;
 	uint64_t	 mask[16];
 	int32_t		 cpu;
+	int		 tries;
 
 	if (s->rseqp == 0)
 		return;
-	cpu = __atomic_load_n((const int32_t *)(s->rseqp + 4),
-	    __ATOMIC_RELAXED);		/* struct rseq's cpu_id */
-	if (cpu < 0 || cpu >= 1024 || cpu == here)
-		return;
-	memset(mask, 0, sizeof mask);
-	mask[cpu / 64] = 1ULL << (cpu % 64);
-	if (samp_syscall4(SAMP_NR_SCHED_SETAFFINITY, 0, sizeof mask,
-	    (long)mask, 0) == 0)
+	for (tries = 0; tries < 3; tries++) {
+		cpu = __atomic_load_n((const int32_t *)(s->rseqp + 4),
+		    __ATOMIC_RELAXED);		/* struct rseq's cpu_id */
+		if (cpu < 0 || cpu >= 1024 || cpu == here)
+			return;
+		memset(mask, 0, sizeof mask);
+		mask[cpu / 64] = 1ULL << (cpu % 64);
+		if (samp_syscall4(SAMP_NR_SCHED_SETAFFINITY, 0, sizeof mask,
+		    (long)mask, 0) != 0)
+			return;
 		here = cpu;
+	}
 }
 
 /* The slot's array, grown (by this thread, its only writer) to node. */

@@ -53,7 +53,7 @@ near() { [ -n "$1" ] && [ -n "$2" ] && awk -v a="$1" -v b="$2" 'BEGIN {
 # covers every instruction of it, the function's ret to its landing is
 # predicted, the sampler looks from the thread's CPU), but on a busy
 # machine the 3 ns function called 40 million times still comes out
-# between 17 and 26 % where its truth is about 24: its instructions run
+# between 14 and 27 % where its truth is about 24: its instructions run
 # in the probe's shadow, and a look finds them less often than they cost
 # alone.  A TODO point behind a green run would be no check.
 for p in long_a long_b run_tiny; do
