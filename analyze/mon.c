@@ -55,6 +55,48 @@ mon_fn_of(const struct analyze_mon *m, const size_t *by, const char *key)
 	return (-1);
 }
 
+/* Call edges sorted by callee then caller, to find a path's edge. */
+static int
+mon_cmp_edge(const void *a, const void *b, void *arg)
+{
+	const struct analyze_mon	*m = arg;
+	const struct store_call		*x = &m->calls_[*(const size_t *)a];
+	const struct store_call		*y = &m->calls_[*(const size_t *)b];
+	int				 c;
+
+	if ((c = strcmp(x->callee, y->callee)) != 0)
+		return (c);
+	return (strcmp(x->caller != NULL ? x->caller : "",
+	    y->caller != NULL ? y->caller : ""));
+}
+
+/* The edge of path i (its caller's function to its own), or -1. */
+static long
+mon_edge_of(const struct analyze_mon *m, const size_t *by, size_t i)
+{
+	const struct store_call	*e;
+	const char		*caller = "", *callee = m->paths[i].func;
+	size_t			 lo = 0, hi = m->ncalls, mid;
+	int64_t			 q = m->paths[i].parent;
+	int			 c;
+
+	if (q >= 0 && q < (int64_t)m->npaths)
+		caller = m->paths[q].func;
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		e = &m->calls_[by[mid]];
+		if ((c = strcmp(callee, e->callee)) == 0)
+			c = strcmp(caller, e->caller != NULL ? e->caller : "");
+		if (c == 0)
+			return ((long)by[mid]);
+		if (c < 0)
+			hi = mid;
+		else
+			lo = mid + 1;
+	}
+	return (-1);
+}
+
 /*
  * The interval and the mark of too few: k of the program's n samples is
  * a binomial share, its 95 % half-width 1.96 sqrt(k (1 - k/n)) samples,
@@ -99,7 +141,8 @@ mon_samp_add(struct analyze_mon_samp *to, const struct analyze_mon_samp *a,
  * The sampler's times: each path's own samples are its self; a path's
  * self+children is its subtree's; a function's self is its paths', its
  * self+children every sample on a path through it, once however deep it
- * recurses there (as the trap times count it).
+ * recurses there (as the trap times count it); a call edge's, every
+ * sample on a path through it, once likewise (the callers view's time).
  */
 static int
 mon_samples(struct store *st, int64_t session, struct analyze_mon *m,
@@ -108,9 +151,9 @@ mon_samples(struct store *st, int64_t session, struct analyze_mon *m,
 	struct store_cursor		*c;
 	struct store_callpath_sample	 p;
 	struct analyze_mon_samp		*a;
-	size_t				*by, i;
-	long				*pfn, f;
-	uint64_t			*mark;
+	size_t				*by, *eby, i;
+	long				*pfn, *ped, f, e;
+	uint64_t			*mark, *emark;
 	int64_t				 q;
 	int				 rc, k;
 
@@ -143,9 +186,18 @@ mon_samples(struct store *st, int64_t session, struct analyze_mon *m,
 	for (i = 0; i < m->nfn; i++)
 		by[i] = i;
 	qsort_r(by, m->nfn, sizeof *by, mon_cmp_key, m);
+	eby = xcalloc(m->ncalls + 1, sizeof *eby);
+	for (i = 0; i < m->ncalls; i++)
+		eby[i] = i;
+	qsort_r(eby, m->ncalls, sizeof *eby, mon_cmp_edge, m);
 	pfn = xcalloc(m->npaths + 1, sizeof *pfn);
-	for (i = 0; i < m->npaths; i++)
+	ped = xcalloc(m->npaths + 1, sizeof *ped);
+	for (i = 0; i < m->npaths; i++) {
 		pfn[i] = mon_fn_of(m, by, m->paths[i].func);
+		ped[i] = mon_edge_of(m, eby, i);
+	}
+	m->esamp = xcalloc(m->ncalls + 1, sizeof *m->esamp);
+	emark = xcalloc(m->ncalls + 1, sizeof *emark);
 	/* Subtrees, children before parents: the reverse of depth first. */
 	for (i = m->npaths; i-- > 0;) {
 		a = &m->psamp[i];
@@ -171,12 +223,17 @@ mon_samples(struct store *st, int64_t session, struct analyze_mon *m,
 		}
 		for (q = (int64_t)i; q >= 0 && q <= (int64_t)i;
 		    q = m->paths[q].parent) {
-			if ((f = pfn[q]) < 0 || mark[f] == i + 1)
-				continue;
-			mark[f] = i + 1;
-			for (k = 0; k < 2; k++) {
-				m->fsamp[f].total_n[k] += a->self_n[k];
-				m->fsamp[f].total_ns[k] += a->self_ns[k];
+			if ((e = ped[q]) >= 0 && emark[e] != i + 1) {
+				emark[e] = i + 1;
+				mon_samp_add(&m->esamp[e], a, 0);
+			}
+			if ((f = pfn[q]) >= 0 && mark[f] != i + 1) {
+				mark[f] = i + 1;
+				for (k = 0; k < 2; k++) {
+					m->fsamp[f].total_n[k] += a->self_n[k];
+					m->fsamp[f].total_ns[k] +=
+					    a->self_ns[k];
+				}
 			}
 			if (m->paths[q].parent >= q)
 				break;
@@ -186,9 +243,14 @@ mon_samples(struct store *st, int64_t session, struct analyze_mon *m,
 		mon_samp_err(m, &m->psamp[i]);
 	for (i = 0; i < m->nfn; i++)
 		mon_samp_err(m, &m->fsamp[i]);
+	for (i = 0; i < m->ncalls; i++)
+		mon_samp_err(m, &m->esamp[i]);
 	mon_samp_err(m, &m->outside);
+	free(emark);
 	free(mark);
+	free(ped);
 	free(pfn);
+	free(eby);
 	free(by);
 	return (0);
 }
@@ -312,5 +374,6 @@ analyze_mon_model_free(void *p)
 	free(m->paths);
 	free(m->fsamp);
 	free(m->psamp);
+	free(m->esamp);
 	free(m);
 }

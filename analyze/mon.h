@@ -29,8 +29,8 @@ struct analyze_mon_samp {
  * mon.c: a pvtrace profile (the mon kind's model): its header, functions
  * by self time, call edges by time, call paths depth first (parents
  * before children).  Strings are the model's own.  With samples (sampled
- * set), fsamp and psamp hold the sampler's times beside fn and paths
- * (same index); the trap-measured times stay in fn and paths.
+ * set), fsamp, psamp and esamp hold the sampler's times beside fn, paths
+ * and calls_ (same index); the trap-measured times stay in those.
  */
 struct analyze_mon {
 	struct store_mon	 hdr;
@@ -47,6 +47,7 @@ struct analyze_mon {
 	int			 sampled;	/* the profile has samples */
 	struct analyze_mon_samp	*fsamp;		/* by function */
 	struct analyze_mon_samp	*psamp;		/* by path */
+	struct analyze_mon_samp	*esamp;		/* by call edge (total) */
 	struct analyze_mon_samp	 outside;	/* in no traced function */
 	/*
 	 * The program's time from samples (every path and outside), the

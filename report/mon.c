@@ -84,13 +84,13 @@ static const struct report_col mon_samp_cols[] = {
 
 static const struct report_table mon_t_samples = {
 	/*
-	 * The +/- is the samples' chance error only: the probe's own cost
-	 * in the program's code (a mispredicted return a call) still falls
-	 * on the function, which the title says where it is read.
+	 * The +/- is the samples' chance error only: a function of a few
+	 * ns runs in the probe's shadow and is found less often than its
+	 * cost alone, which the title says where it is read.
 	 */
 	"samples", "Functions by CPU time from samples (+/-: sampling error"
-	" only; a function of a few ns a call is overstated, pvtrace(1)"
-	" CAVEATS)", REPORT_ROWS, 0,
+	" only; a function of a few ns a call may be off by a few points,"
+	" pvtrace(1) CAVEATS)", REPORT_ROWS, 0,
 	mon_samp_cols, MON_SAMP_COLS, "no samples", MON_SAMP_PCT, 0
 };
 

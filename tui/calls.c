@@ -1,14 +1,16 @@
 /*
  * The calls view of a pvtrace profile (mon sessions): Rokicki's foo.mon as
- * a sortable table, one row per function: calls, self, self+children,
- * average, share; real or CPU time, whichever says where the program's
- * time went.  Enter shows the function's callers and callees (Enter on a
+ * a sortable table, one row per function: calls, self with its sampling
+ * error, self+children, average, share; from the samples (or, on p, as
+ * the probes measured them), real or CPU time, whichever says where the
+ * program's time went.  Enter shows the function's callers and callees (Enter on a
  * caller walks up to its own, on a callee comes back to it here); t the
  * call tree, whose paths open and close (uftrace's graph, perf's
  * children), hottest path, threshold and folded recursion included.
  * The two views it opens draw from its model and come back through its
  * jump op, so none knows another's insides.
  */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -24,6 +26,7 @@
 enum calls_action {
 	CALLS_ACT_SORT = TUI_ACT_VIEW,
 	CALLS_ACT_CPU,
+	CALLS_ACT_SAMP,
 	CALLS_ACT_OPEN,
 	CALLS_ACT_TREE,
 	CALLERS_ACT_OPEN,
@@ -34,13 +37,16 @@ enum calls_action {
 	TREE_ACT_HOT,
 	TREE_ACT_THRESHOLD,
 	TREE_ACT_FOLD,
-	TREE_ACT_CPU
+	TREE_ACT_CPU,
+	TREE_ACT_SAMP
 };
 
 static const struct tui_key calls_bind[] = {
 	TUI_KEY(CALLS_ACT_SORT, "s",
 	    "cycle the sort (self, self+children, calls, per call, name)"),
 	TUI_KEY(CALLS_ACT_CPU, "c", "real time or CPU time"),
+	TUI_KEY(CALLS_ACT_SAMP, "p",
+	    "times from the samples, or as the probes measured them"),
 	TUI_KEY(CALLS_ACT_OPEN, "Enter", "the function's callers and callees"),
 	TUI_KEY(CALLS_ACT_TREE, "t", "the call tree"),
 };
@@ -68,6 +74,8 @@ static const struct tui_key tree_bind[] = {
 	    "hide paths under 0.5, 0.1, 0 or 2% of the time"),
 	TUI_KEY(TREE_ACT_FOLD, "r", "fold or unfold recursion"),
 	TUI_KEY(TREE_ACT_CPU, "c", "real time or CPU time"),
+	TUI_KEY(TREE_ACT_SAMP, "p",
+	    "times from the samples, or as the probes measured them"),
 };
 static const struct tui_keys tree_keys = TUI_KEYS("tree",
     "In the call tree", tree_bind);
@@ -85,13 +93,19 @@ static const char *calls_sort_name[CALLS_NSORT] = {
 	"self", "self+children", "calls", "self per call", "name"
 };
 
+/* Which of the model's times the views show. */
+struct calls_when {
+	int	samp;		/* from the samples, else the probes' */
+	int	cpu;		/* CPU time, else real */
+};
+
 struct calls {
 	struct analyze_mon	*m;
 	char			*program;
 	size_t			*order;
 	int			 sort;
-	int			 cpu;		/* show CPU time */
-	double			 all;		/* self time of every function */
+	struct calls_when	 w;
+	double			 all;		/* the program's time */
 	int			 busy;		/* on CPU, % of the real time */
 };
 
@@ -101,7 +115,8 @@ struct calls {
  * the real time was spent running, and CPU time then says where without
  * the noise of the machine's other load (time preempted counts as real);
  * below it most of the time went to waits, which only real time shows.
- * The measure is the top paths' CPU total over their real total.
+ * The measure is the program's sampled CPU time over its sampled real
+ * time, or without samples the top paths' CPU total over their real one.
  */
 #define CALLS_RAN_PCT	50
 
@@ -111,6 +126,12 @@ calls_busy(const struct analyze_mon *m)
 	int64_t	cpu = 0, real = 0;
 	size_t	i;
 
+	if (m->sampled) {
+		if (m->prog_ns[ANALYZE_MON_REAL] <= 0)
+			return (-1);
+		return ((int)(100.0 * m->prog_ns[ANALYZE_MON_CPU] /
+		    m->prog_ns[ANALYZE_MON_REAL] + 0.5));
+	}
 	for (i = 0; i < m->npaths; i++) {
 		if (m->paths[i].parent >= 0)
 			continue;
@@ -123,61 +144,133 @@ calls_busy(const struct analyze_mon *m)
 }
 
 /*
- * The time a row shows: real or CPU, self or self+children; for a
- * function and for a call path.  Every column, share and threshold
- * derives from these, so which of the model's times the views show is
- * chosen here alone.
+ * The time a row shows: from the samples or as the probes measured it,
+ * real or CPU, self or self+children; for a function, a call path and a
+ * call edge, by their index in the model.  Every column, share and
+ * threshold derives from these, so which of the model's times the views
+ * show is chosen here alone.
  */
-static int64_t
-calls_time(const struct store_func *f, int cpu, int total)
+static int
+calls_c(const struct calls_when *w)
 {
+	return (w->cpu ? ANALYZE_MON_CPU : ANALYZE_MON_REAL);
+}
+
+static int64_t
+calls_time(const struct analyze_mon *m, const struct calls_when *w,
+    size_t i, int total)
+{
+	const struct store_func	*f = &m->fn[i];
+
+	if (w->samp)
+		return (total ? m->fsamp[i].total_ns[calls_c(w)] :
+		    m->fsamp[i].self_ns[calls_c(w)]);
 	if (total)
-		return (cpu ? f->total_cpu_ns : f->total_ns);
-	return (cpu ? f->self_cpu_ns : f->self_ns);
+		return (w->cpu ? f->total_cpu_ns : f->total_ns);
+	return (w->cpu ? f->self_cpu_ns : f->self_ns);
+}
+
+/* Its uncertainty: the 95 % interval at the samples, or the probes'. */
+static int64_t
+calls_err(const struct analyze_mon *m, const struct calls_when *w, size_t i)
+{
+	if (w->samp)
+		return (llround(m->fsamp[i].self_err_ns[calls_c(w)]));
+	return (m->fn[i].self_err_ns);
 }
 
 static int64_t
-calls_path_time(const struct store_callpath *p, int cpu, int total)
+calls_path_time(const struct analyze_mon *m, const struct calls_when *w,
+    size_t i, int total)
 {
+	const struct store_callpath	*p = &m->paths[i];
+
+	if (w->samp)
+		return (total ? m->psamp[i].total_ns[calls_c(w)] :
+		    m->psamp[i].self_ns[calls_c(w)]);
 	if (total)
-		return (cpu ? p->total_cpu_ns : p->total_ns);
-	return (cpu ? p->self_cpu_ns : p->self_ns);
+		return (w->cpu ? p->total_cpu_ns : p->total_ns);
+	return (w->cpu ? p->self_cpu_ns : p->self_ns);
 }
 
 static int64_t
-calls_edge_time(const struct store_call *e, int cpu)
+calls_edge_time(const struct analyze_mon *m, const struct calls_when *w,
+    size_t i)
 {
-	return (cpu ? e->total_cpu_ns : e->total_ns);
+	if (w->samp)
+		return (m->esamp[i].total_ns[calls_c(w)]);
+	return (w->cpu ? m->calls_[i].total_cpu_ns : m->calls_[i].total_ns);
+}
+
+/* Whether the time shown is there: the probes' CPU times may not be. */
+static int
+calls_known(const struct analyze_mon *m, const struct calls_when *w)
+{
+	return (w->samp || !w->cpu || m->cpu);
+}
+
+/*
+ * The program's time, which shares are of: with samples every sample's
+ * (the probe's excluded, shown apart in the title); else the sum of the
+ * rows' own (each function's self, or the top paths' totals).
+ */
+static double
+calls_program(const struct analyze_mon *m, const struct calls_when *w,
+    double rows)
+{
+	return (w->samp ? (double)m->prog_ns[calls_c(w)] : rows);
+}
+
+/* Switch between real and CPU time, or between samples and probes. */
+static void
+calls_switch(const struct analyze_mon *m, struct calls_when *w, int samp)
+{
+	if (!samp) {
+		w->cpu = !w->cpu;
+		if (!calls_known(m, w))
+			tui_message("no CPU time in this profile: %s",
+			    m->hdr.cpu);
+		return;
+	}
+	if (!m->sampled) {
+		tui_message("no samples in this profile (pvtrace --rate 0,"
+		    " or a .mon from before the sampler)");
+		return;
+	}
+	w->samp = !w->samp;
+	tui_message(w->samp ? "times from the samples" :
+	    "times as the probes measured them (calibration subtracted)");
 }
 
 static int64_t
-calls_self(const struct calls *cs, const struct store_func *f)
+calls_self(const struct calls *cs, size_t i)
 {
-	return (calls_time(f, cs->cpu, 0));
+	return (calls_time(cs->m, &cs->w, i, 0));
 }
 
 static int64_t
-calls_total(const struct calls *cs, const struct store_func *f)
+calls_total(const struct calls *cs, size_t i)
 {
-	return (calls_time(f, cs->cpu, 1));
+	return (calls_time(cs->m, &cs->w, i, 1));
 }
 
 static int
 calls_cmp(const void *a, const void *b, void *arg)
 {
 	const struct calls	*cs = arg;
-	const struct store_func	*x = &cs->m->fn[*(const size_t *)a];
-	const struct store_func	*y = &cs->m->fn[*(const size_t *)b];
+	size_t			 i = *(const size_t *)a, j = *(const size_t *)b;
+	const struct store_func	*x = &cs->m->fn[i];
+	const struct store_func	*y = &cs->m->fn[j];
 	double			 ax, ay;
 
 	switch (cs->sort) {
 	case CALLS_SELF:
-		if (calls_self(cs, x) != calls_self(cs, y))
-			return (calls_self(cs, x) > calls_self(cs, y) ? -1 : 1);
+		if (calls_self(cs, i) != calls_self(cs, j))
+			return (calls_self(cs, i) > calls_self(cs, j) ? -1 : 1);
 		break;
 	case CALLS_TOTAL:
-		if (calls_total(cs, x) != calls_total(cs, y))
-			return (calls_total(cs, x) > calls_total(cs, y) ?
+		if (calls_total(cs, i) != calls_total(cs, j))
+			return (calls_total(cs, i) > calls_total(cs, j) ?
 			    -1 : 1);
 		break;
 	case CALLS_CALLS:
@@ -185,8 +278,8 @@ calls_cmp(const void *a, const void *b, void *arg)
 			return (x->calls > y->calls ? -1 : 1);
 		break;
 	case CALLS_AVERAGE:
-		ax = x->calls ? (double)calls_self(cs, x) / x->calls : 0;
-		ay = y->calls ? (double)calls_self(cs, y) / y->calls : 0;
+		ax = x->calls ? (double)calls_self(cs, i) / x->calls : 0;
+		ay = y->calls ? (double)calls_self(cs, j) / y->calls : 0;
 		if (ax != ay)
 			return (ax > ay ? -1 : 1);
 		break;
@@ -202,8 +295,9 @@ calls_sort(struct calls *cs)
 	cs->all = 0;
 	for (i = 0; i < cs->m->nfn; i++) {
 		cs->order[i] = i;
-		cs->all += (double)calls_self(cs, &cs->m->fn[i]);
+		cs->all += (double)calls_self(cs, i);
 	}
+	cs->all = calls_program(cs->m, &cs->w, cs->all);
 	qsort_r(cs->order, cs->m->nfn, sizeof *cs->order, calls_cmp, cs);
 }
 
@@ -224,24 +318,43 @@ calls_find(const struct analyze_mon *m, const char *key)
 static void
 calls_ms(char *buf, size_t len, int w, const struct calls *cs, int64_t ns)
 {
-	if (cs->cpu && !cs->m->cpu)
+	if (!calls_known(cs->m, &cs->w))
 		snprintf(buf, len, "-");
 	else
 		tui_num_fit(buf, len, w, ns / 1e6, 3);
+}
+
+/* How the times were had, for a title. */
+static char *
+calls_how(const struct analyze_mon *m, const struct calls_when *w)
+{
+	double	probe, prog;
+
+	if (!w->samp)
+		return (xasprintf("%s, probes", w->cpu ? "CPU" : "real"));
+	/* The probe's share of the looks' time: apart from the program's. */
+	probe = (double)m->hdr.probe[w->cpu ? STORE_SA_CPU_NS :
+	    STORE_SA_REAL_NS];
+	prog = (double)m->prog_ns[calls_c(w)];
+	return (xasprintf("%s, %lld samples, probe %.0f%%",
+	    w->cpu ? "CPU" : "real", (long long)m->prog_n[calls_c(w)],
+	    prog + probe > 0 ? 100 * probe / (prog + probe) : 0));
 }
 
 static char *
 calls_title(struct tui_view *tv)
 {
 	struct calls	*cs = tv->data;
-	char		 why[64] = "";
+	char		 why[64] = "", *how, *s;
 
 	if (cs->busy >= 0)
 		snprintf(why, sizeof why, ", %d%% on CPU", cs->busy);
-	return (xasprintf("profview: %s: %zu functions, %llu calls, by %s"
-	    " (%s time)%s", cs->program, cs->m->nfn,
-	    (unsigned long long)cs->m->calls, calls_sort_name[cs->sort],
-	    cs->cpu ? "CPU" : "real", why));
+	how = calls_how(cs->m, &cs->w);
+	s = xasprintf("profview: %s: %zu functions, %llu calls, by %s (%s)%s",
+	    cs->program, cs->m->nfn, (unsigned long long)cs->m->calls,
+	    calls_sort_name[cs->sort], how, why);
+	free(how);
+	return (s);
 }
 
 static void
@@ -250,37 +363,51 @@ calls_draw(struct tui_view *tv, int y, int h, int w)
 	struct calls		*cs = tv->data;
 	const struct store_func	*f;
 	char			 self[32], total[32], avg[32], calls[32];
-	char			 pct[32];
+	char			 pct[32], err[32];
 	double			 share;
-	size_t			 i;
+	size_t			 i, k;
+	int64_t			 n;
 	int			 row, attr, yy;
 
-	tui_putf(y, 0, w, tui_attr(TUI_C_HEADER), "%10s %12s %6s %14s %10s"
-	    " %-4s %s", "calls", "self ms", "self%", "self+child ms",
-	    "us/call", "how", "function");
+	tui_putf(y, 0, w, tui_attr(TUI_C_HEADER), "%10s %10s %8s %6s %12s"
+	    " %10s %s", "calls", "self ms", "+/- ms", "self%",
+	    "total ms", "us/call", "function");
 	tv->list.y = y + 1;
 	tui_list_fit(&tv->list, h - 1);
 	for (row = 0; row < tv->list.height; row++) {
 		if ((i = tv->list.top + (size_t)row) >= tv->list.n)
 			break;
-		f = &cs->m->fn[cs->order[i]];
+		k = cs->order[i];
+		f = &cs->m->fn[k];
 		yy = y + 1 + row;
 		attr = i == tv->list.cur ? tui_attr(TUI_C_CURSOR) : TUI_PLAIN;
 		if (attr != TUI_PLAIN)
 			tui_fill(yy, 0, w, attr);
 		/* Each value in its column's width, the name after them. */
 		tui_count_fit(calls, sizeof calls, 10, f->calls);
-		calls_ms(self, sizeof self, 12, cs, calls_self(cs, f));
-		calls_ms(total, sizeof total, 14, cs, calls_total(cs, f));
-		if (cs->cpu && !cs->m->cpu)
+		calls_ms(self, sizeof self, 10, cs, calls_self(cs, k));
+		calls_ms(err, sizeof err, 8, cs, calls_err(cs->m, &cs->w, k));
+		calls_ms(total, sizeof total, 12, cs, calls_total(cs, k));
+		/*
+		 * Too few samples for a time to mean much: their number,
+		 * not a precise-looking figure.
+		 */
+		n = cs->w.samp ? cs->m->fsamp[k].self_n[calls_c(&cs->w)] :
+		    ANALYZE_MON_FEW;
+		if (n < ANALYZE_MON_FEW) {
+			snprintf(self, sizeof self, "%lld sample%s",
+			    (long long)n, n == 1 ? "" : "s");
+			snprintf(err, sizeof err, "few");
+		}
+		if (!calls_known(cs->m, &cs->w) || n < ANALYZE_MON_FEW)
 			snprintf(avg, sizeof avg, "-");
 		else
 			tui_num_fit(avg, sizeof avg, 10, f->calls ?
-			    calls_self(cs, f) / 1e3 / (double)f->calls : 0, 3);
-		share = cs->all > 0 ? 100.0 * calls_self(cs, f) / cs->all : 0;
+			    calls_self(cs, k) / 1e3 / (double)f->calls : 0, 3);
+		share = cs->all > 0 ? 100.0 * calls_self(cs, k) / cs->all : 0;
 		tui_num_fit(pct, sizeof pct, 5, share, 1);
-		tui_putf(yy, 0, w, attr, "%10s %12s %5s%% %14s %10s %-4s",
-		    calls, self, pct, total, avg, f->trap ? "trap" : "jump");
+		tui_putf(yy, 0, w, attr, "%10s %10s %8s %5s%% %12s %10s",
+		    calls, self, err, pct, total, avg);
 		tui_put_marks(yy, 62, w - 62, attr, f->key,
 		    tui_search_marks(tv));
 	}
@@ -314,15 +441,12 @@ calls_key(struct tui_view *tv, int a)
 	switch (a) {
 	case CALLS_ACT_SORT:
 	case CALLS_ACT_CPU:
+	case CALLS_ACT_SAMP:
 		fn = tv->list.n != 0 ? cs->order[tv->list.cur] : 0;
 		if (a == CALLS_ACT_SORT)
 			cs->sort = (cs->sort + 1) % CALLS_NSORT;
-		else {
-			cs->cpu = !cs->cpu;
-			if (cs->cpu && !cs->m->cpu)
-				tui_message("no CPU time in this profile: %s",
-				    cs->m->hdr.cpu);
-		}
+		else
+			calls_switch(cs->m, &cs->w, a == CALLS_ACT_SAMP);
 		calls_sort(cs);
 		tv->search.stale = 1;
 		calls_jump(tv, fn);
@@ -407,7 +531,8 @@ calls_open(int64_t id, char **cause)
 	cs->program = tui_session_name(id);
 	cs->order = xcalloc(cs->m->nfn + 1, sizeof *cs->order);
 	cs->busy = calls_busy(cs->m);
-	cs->cpu = cs->busy >= CALLS_RAN_PCT;
+	cs->w.samp = cs->m->sampled;
+	cs->w.cpu = cs->busy >= CALLS_RAN_PCT;
 	calls_sort(cs);
 	tv = tui_view_new(&calls_ops, cs);
 	tv->session = id;
@@ -426,7 +551,7 @@ struct callers {
 	size_t			 fn;
 	size_t			*edge;		/* rows: indexes into calls_ */
 	size_t			 ncallers;	/* the first rows */
-	int			 cpu;
+	struct calls_when	 w;
 	size_t			*back;		/* the functions walked from */
 	size_t			 nback;
 };
@@ -469,13 +594,14 @@ callers_draw(struct tui_view *tv, int y, int h, int w)
 	struct callers		*cr = tv->data;
 	const struct store_call	*e;
 	const char		*who;
-	char			 calls[32], ms[32];
+	char			 calls[32], ms[32], err[32];
 	size_t			 i;
 	int			 row, attr, yy;
 	int64_t			 t;
 
-	tui_putf(y, 0, w, tui_attr(TUI_C_HEADER), "%-7s %10s %14s  %s",
-	    "", "calls", cr->cpu ? "CPU ms" : "self+child ms", "function");
+	tui_putf(y, 0, w, tui_attr(TUI_C_HEADER), "%-7s %10s %14s %8s %s",
+	    "", "calls", cr->w.cpu ? "CPU ms" : "self+child ms", "+/- ms",
+	    "function");
 	tv->list.y = y + 1;
 	tui_list_fit(&tv->list, h - 1);
 	for (row = 0; row < tv->list.height; row++) {
@@ -488,12 +614,15 @@ callers_draw(struct tui_view *tv, int y, int h, int w)
 			tui_fill(yy, 0, w, attr);
 		who = i < cr->ncallers ? (e->caller != NULL ? e->caller :
 		    "(no traced caller)") : e->callee;
-		t = calls_edge_time(e, cr->cpu);
+		t = calls_edge_time(cr->m, &cr->w, cr->edge[i]);
 		tui_count_fit(calls, sizeof calls, 10, e->calls);
 		tui_num_fit(ms, sizeof ms, 14, t / 1e6, 3);
-		tui_putf(yy, 0, w, attr, "%-7s %10s %14s ", i <
-		    cr->ncallers ? "caller" : "callee", calls, ms);
-		tui_put_marks(yy, 34, w - 34, attr, who,
+		tui_num_fit(err, sizeof err, 8, (cr->w.samp ?
+		    cr->m->esamp[cr->edge[i]].total_err_ns[calls_c(&cr->w)] :
+		    (double)e->total_err_ns) / 1e6, 3);
+		tui_putf(yy, 0, w, attr, "%-7s %10s %14s %8s ", i <
+		    cr->ncallers ? "caller" : "callee", calls, ms, err);
+		tui_put_marks(yy, 43, w - 43, attr, who,
 		    tui_search_marks(tv));
 	}
 }
@@ -598,7 +727,9 @@ tui_callers_new(struct tui_view *parent, size_t fn)
 	struct tui_view		*tv;
 
 	cr->m = parent->ops->model(parent);
-	cr->cpu = ((struct calls *)parent->data)->cpu && cr->m->cpu;
+	cr->w = ((struct calls *)parent->data)->w;
+	if (!calls_known(cr->m, &cr->w))
+		cr->w.cpu = 0;
 	cr->edge = xcalloc(cr->m->ncalls + 1, sizeof *cr->edge);
 	tv = tui_view_new(&callers_ops, cr);
 	tv->parent = parent;
@@ -634,7 +765,7 @@ struct tree {
 	int64_t			*vdepth;	/* by head: its indent */
 	size_t			*row;		/* rows: path indexes */
 	double			 all;		/* the program's time */
-	int			 cpu;
+	struct calls_when	 w;
 	int			 fold;		/* fold recursion */
 	size_t			 threshold;	/* into tree_thresholds */
 };
@@ -642,7 +773,7 @@ struct tree {
 static int64_t
 tree_total(const struct tree *t, size_t i)
 {
-	return (calls_path_time(&t->m->paths[i], t->cpu, 1));
+	return (calls_path_time(t->m, &t->w, i, 1));
 }
 
 /* A time's share of the program's, in %. */
@@ -712,13 +843,14 @@ tree_rows(struct tree *t, struct tui_view *tv)
 		if (m->paths[i].parent < 0)
 			t->all += tree_total(t, i);
 	}
+	t->all = calls_program(m, &t->w, t->all);
 	shown = xcalloc(m->npaths + 1, 1);
 	memset(t->kids, 0, m->npaths + 1);
 	/* Parents come before their callees: one pass does. */
 	for (i = 0; i < m->npaths; i++) {
 		if (tree_folded(t, i)) {
 			h = t->head[i] = t->head[m->paths[i].parent];
-			t->self[h] += calls_path_time(&m->paths[i], t->cpu, 0);
+			t->self[h] += calls_path_time(m, &t->w, i, 0);
 			if (m->paths[i].depth - m->paths[h].depth + 1 >
 			    t->rdepth[h])
 				t->rdepth[h] = m->paths[i].depth -
@@ -726,7 +858,7 @@ tree_rows(struct tree *t, struct tui_view *tv)
 			continue;
 		}
 		t->head[i] = i;
-		t->self[i] = calls_path_time(&m->paths[i], t->cpu, 0);
+		t->self[i] = calls_path_time(m, &t->w, i, 0);
 		t->rdepth[i] = 1;
 		up = tree_up(t, i);
 		t->vdepth[i] = up < 0 ? 1 : t->vdepth[up] + 1;
@@ -760,11 +892,15 @@ static char *
 tree_title(struct tui_view *tv)
 {
 	struct tree	*t = tv->data;
+	char		*how, *s;
 
-	return (xasprintf("profview: call tree: %zu paths, %zu shown (%s"
-	    " time), from %g%%%s", t->m->npaths, tv->list.n,
-	    t->cpu ? "CPU" : "real", tree_thresholds[t->threshold],
-	    t->fold ? "" : ", recursion unfolded"));
+	how = calls_how(t->m, &t->w);
+	s = xasprintf("profview: call tree: %zu paths, %zu shown (%s), from"
+	    " %g%%%s", t->m->npaths, tv->list.n, how,
+	    tree_thresholds[t->threshold], t->fold ? "" :
+	    ", recursion unfolded");
+	free(how);
+	return (s);
 }
 
 static void
@@ -895,12 +1031,10 @@ tree_key(struct tui_view *tv, int a)
 		    "recursion unfolded");
 		return (TUI_R_DRAW);
 	case TREE_ACT_CPU:
-		t->cpu = !t->cpu;
-		if (t->cpu && !t->m->cpu) {
-			t->cpu = 0;
-			tui_message("no CPU time in this profile: %s",
-			    t->m->hdr.cpu);
-		}
+	case TREE_ACT_SAMP:
+		calls_switch(t->m, &t->w, a == TREE_ACT_SAMP);
+		if (!calls_known(t->m, &t->w))
+			t->w.cpu = 0;
 		tree_rows(t, tv);
 		return (TUI_R_DRAW);
 	default:
@@ -987,7 +1121,9 @@ tui_tree_new(struct tui_view *parent)
 	size_t		 i, n;
 
 	t->m = parent->ops->model(parent);
-	t->cpu = ((struct calls *)parent->data)->cpu && t->m->cpu;
+	t->w = ((struct calls *)parent->data)->w;
+	if (!calls_known(t->m, &t->w))
+		t->w.cpu = 0;
 	t->fold = 1;
 	n = t->m->npaths + 1;
 	t->open = xcalloc(n, 1);

@@ -4,7 +4,7 @@
 # calls work twice, which calls leaf 1000 times; two static helpers);
 # expected values come from the store, never from the screen.
 . "${top_srcdir:-.}/tests/tui/lib.sh"
-plan 35
+plan 41
 src=${top_srcdir:-.}
 cp "$src/tests/data/calls.mon" "$dir/calls.mon"
 "$PROFVIEW" --db "$dir/db" ingest "$dir/calls.mon" >/dev/null || exit 1
@@ -16,7 +16,7 @@ nc=$(sql "SELECT sum(calls) FROM func")
 busy=$(sql "SELECT CAST(round(100.0 * sum(total_cpu_ns) / sum(total_ns))
     AS INTEGER) FROM callpath WHERE parent IS NULL")
 start -- "$dir/calls.mon"
-wait_for "profview: prog: $nf functions, $nc calls, by self (CPU time), $busy% on CPU"
+wait_for "profview: prog: $nf functions, $nc calls, by self (CPU, probes), $busy% on CPU"
 ok $? "profview FILE.mon opens the calls view on CPU time: on CPU $busy%"
 top=$(sql "SELECT key FROM func ORDER BY self_cpu_ns DESC, key LIMIT 1")
 ms=$(sql "SELECT printf('%.3f', self_cpu_ns / 1e6) FROM func WHERE key =
@@ -24,14 +24,14 @@ ms=$(sql "SELECT printf('%.3f', self_cpu_ns / 1e6) FROM func WHERE key =
 screen | sed -n 3p | grep -qE " $ms .* $top\$"
 ok $? "the first row is the most self CPU time: $top, $ms ms"
 keys c
-wait_for "by self (real time)"
+wait_for "by self (real, probes)"
 top=$(sql "SELECT key FROM func ORDER BY self_ns DESC, key LIMIT 1")
 ms=$(sql "SELECT printf('%.3f', self_ns / 1e6) FROM func WHERE key = '$top'")
 screen | sed -n 3p | grep -qE " $ms .* $top\$"
 ok $? "c: real time, the first row the most self time: $top, $ms ms"
 
 keys s
-wait_for "by self+children (real time)"
+wait_for "by self+children (real, probes)"
 top=$(sql "SELECT key FROM func ORDER BY total_ns DESC, key LIMIT 1")
 screen | sed -n 3p | grep -qE " $top\$"
 ok $? "s sorts by self+children: $top first"
@@ -39,11 +39,11 @@ ok $? "s sorts by self+children: $top first"
 keys c
 cpu=$(sql "SELECT printf('%.3f', total_cpu_ns / 1e6) FROM func WHERE key =
     '$top'")
-wait_for "by self+children (CPU time)" && screen | sed -n 3p |
+wait_for "by self+children (CPU, probes)" && screen | sed -n 3p |
     grep -qE " $cpu .* $top\$"
 ok $? "c shows CPU time ($top: $cpu ms)"
 keys c
-wait_for "(real time)"
+wait_for "(real, probes)"
 ok $? "c again: real time"
 
 ncaller=$(sql "SELECT count(*) FROM call WHERE callee = '$top'")
@@ -101,7 +101,7 @@ all=$(sql "SELECT sum(total_ns) FROM callpath WHERE parent IS NULL")
 kept() { sql "SELECT count(*) FROM callpath WHERE 100.0 * total_ns >= $1 *
     $all ${2-}"; }
 k=$(kept 0.5)
-wait_for "profview: call tree: $np paths, $k shown (real time), from 0.5%"
+wait_for "profview: call tree: $np paths, $k shown (real, probes), from 0.5%"
 ok $? "t: the call tree, two levels open, $k of $np paths from 0.5%"
 keys g h
 shown=$(kept 0.5 "AND parent IS NULL")
@@ -118,16 +118,16 @@ screen | grep -qE "^ +$row +- work\$"
 ok $? "each time has its share of the program's beside it: $row"
 
 keys %
-wait_for "$np paths, $(kept 0.1) shown (real time), from 0.1%"
+wait_for "$np paths, $(kept 0.1) shown (real, probes), from 0.1%"
 ok $? "% shows the paths from 0.1%: $(kept 0.1)"
 keys %
-wait_for "$np paths, $np shown (real time), from 0%"
+wait_for "$np paths, $np shown (real, probes), from 0%"
 ok $? "% again: every path"
 keys %
-wait_for "$np paths, $(kept 2) shown (real time), from 2%"
+wait_for "$np paths, $(kept 2) shown (real, probes), from 2%"
 ok $? "% again: the paths from 2%: $(kept 2)"
 keys %
-wait_for "$np paths, $k shown (real time), from 0.5%"
+wait_for "$np paths, $k shown (real, probes), from 0.5%"
 ok $? "% again: from 0.5% again"
 
 # H opens the hottest path to its end: main's hottest callee, then its.
@@ -196,7 +196,7 @@ PY
 }
 start -- "$dir/wide.mon"
 wait_for "profview: prog: $nf functions" &&
-    cols "$(screen | sed -n 3p)" 1-10=9e18 12-23=8e12 32-45=9e12 63-=main
+    cols "$(screen | sed -n 3p)" 1-10=9e18 12-21=8e12 39-50=9e12 63-=main
 ok $? "calls view: values wider than their columns fit them, the name whole"
 # Every path (% twice: from 0 %), as main's callees are a speck of it.
 keys t % %
@@ -206,7 +206,7 @@ ok $? "call tree: values wider than their columns fit them, the name whole"
 keys q
 wait_for "profview: prog: $nf functions" && keys g Enter &&
     wait_for "profview: main: " && cols "$(screen | sed -n 3p)" 9-18=9e18 \
-    20-33=9e12 35-="(no traced caller)"
+    20-33=9e12 44-="(no traced caller)"
 ok $? "callers: values wider than their columns fit them, the name whole"
 keys q q q
 
@@ -232,13 +232,14 @@ wait_for "profview: prog: $nf functions" && keys t
 self=$(sql "SELECT printf('%.3f', sum(self_cpu_ns) / 1e6) FROM callpath
     WHERE session = 1 AND func IN ('main', 'work') AND parent IS NOT NULL
     OR session = 1 AND parent IS NULL AND func = 'main'")
-wait_for "profview: call tree: $np paths, $((k - 1)) shown (CPU time)" &&
+wait_for "profview: call tree: $np paths, $((k - 1)) shown (CPU, probes)" &&
     screen | grep -qE " $self .* - main \(recursion 2 deep\)\$"
 ok $? "main calling itself: one row, recursion 2 deep, self $self ms"
 wait_for -E "^ .*   leaf\$"
 ok $? "the recursion's callees under it"
 keys r
-wait_for "$np paths, $k shown (CPU time), from 0.5%, recursion unfolded" &&
+# (The title's end is past the 80th column.)
+wait_for "$np paths, $k shown (CPU, probes), from 0.5%, recursion u" &&
     screen | grep -qE "^ .*   - main\$"
 ok $? "r unfolds it: main under main"
 keys r
@@ -265,6 +266,57 @@ busy=$(sql "SELECT CAST(round(100.0 * sum(CASE func WHEN 'main' THEN
     total_cpu_ns / 10 ELSE total_cpu_ns END) / sum(total_ns)) AS INTEGER)
     FROM callpath WHERE session = 1 AND parent IS NULL")
 start -- "$dir/wait.mon"
-wait_for "profview: prog: $nf functions, $nc calls, by self (real time), $busy% on CPU"
+wait_for "profview: prog: $nf functions, $nc calls, by self (real, probes), $busy% on CPU"
 ok $? "a program on CPU $busy% of its time opens on real time"
+keys q q q
+
+# Times from the sampler (a version 3 profile): the view opens on them,
+# says how many samples and the probe's share (apart from the program's),
+# and gives each self time its 95 % binomial interval; a function with
+# too few samples shows their number; p switches to the probes' times.
+# The samples put work first where the probes put leaf.
+cp "$src/tests/data/calls3.mon" "$dir/calls3.mon"
+start -- "$dir/calls3.mon"
+wait_for "profview: prog: $nf functions"
+s=$(sql "SELECT max(id) FROM session")
+read sn ns pns <<EOF_
+$(sql "SELECT sum(cpu_samples), sum(cpu_ns), (SELECT probe_cpu_ns FROM mon
+    WHERE session = $s) FROM callpath_sample WHERE session = $s" | tr '|' ' ')
+EOF_
+pp=$(awk -v p="$pns" -v a="$ns" 'BEGIN { printf "%.0f", 100 * p / (p + a) }')
+wait_for "by self (CPU, $sn samples, probe $pp%)"
+ok $? "a sampled profile opens on its samples: $sn, the probe's $pp% apart"
+read sk kns <<EOF_
+$(sql "SELECT s.cpu_samples, s.cpu_ns FROM callpath_sample s JOIN callpath p
+    ON p.session = s.session AND p.id = s.id WHERE s.session = $s AND
+    p.func = 'work'" | tr '|' ' ')
+EOF_
+row=$(awk -v k="$sk" -v kns="$kns" -v n="$sn" -v ns="$ns" 'BEGIN {
+    printf "%.3f +%.3f +%.1f%%", kns / 1e6,
+    1.96 * sqrt(k * (1 - k / n)) * ns / n / 1e6, 100 * kns / ns }')
+screen | sed -n 3p | grep -qE " $row .* work\$"
+ok $? "the first row is the most sampled self time, +/- and share: work $row"
+screen | grep -qE "4 samples +few .* helper@prog\+0x1200\$"
+ok $? "too few samples: their number, not a time"
+keys p
+wait_for "by self (CPU, probes)" && screen | sed -n 3p |
+    grep -qE " leaf\$"
+ok $? "p: the probes' times, leaf first"
+keys p
+wait_for "by self (CPU, $sn samples" && keys g Enter
+tot=$(sql "SELECT sum(s.cpu_ns) FROM callpath_sample s JOIN callpath p ON
+    p.session = s.session AND p.id = s.id WHERE s.session = $s AND
+    p.func IN ('work', 'leaf')")
+tot=$(awk -v t="$tot" 'BEGIN { printf "%.3f", t / 1e6 }')
+wait_for "profview: work: " && screen | grep -qE "^caller +2 +$tot .* main\$"
+ok $? "work's caller main: the sampled time through the call, $tot ms"
+keys q t
+tot=$(sql "SELECT sum(cpu_ns) FROM callpath_sample WHERE session = $s AND
+    id IN (SELECT id FROM callpath WHERE session = $s AND func <>
+    'helper@prog+0x1210')")
+row=$(awk -v t="$tot" -v a="$ns" 'BEGIN {
+    printf "%.3f +%.1f%%", t / 1e6, 100 * t / a }')
+wait_for "call tree: 5 paths" && wait_for "(CPU, $sn samples" &&
+    screen | grep -qE "^ +$row .* - main\$"
+ok $? "the tree's times from the samples too: main $row of the program's"
 keys q q q
