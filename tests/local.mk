@@ -26,7 +26,8 @@ tests_unit_check_store_SOURCES = tests/unit/check_store.c
 tests_unit_check_store_CFLAGS = $(UNIT_CFLAGS)
 tests_unit_check_store_LDADD = $(UNIT_LDADD)
 TESTS += tests/unit/check_store
-dist_check_DATA += tests/data/store-v1.db tests/data/calls.mon
+dist_check_DATA += tests/data/store-v1.db tests/data/calls.mon \
+	tests/data/calls3.mon
 
 # store/ alone, with a kind of its own: a call from store/ up to the kind
 # table, a reader, an analysis or a report does not link here.
