@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bsearch.h"
 #include "xmalloc.h"
 #include "analyze/analyze.h"
 #include "analyze/mon.h"
@@ -40,19 +41,24 @@ mon_cmp_key(const void *a, const void *b, void *arg)
 static long
 mon_fn_of(const struct analyze_mon *m, const size_t *by, const char *key)
 {
-	size_t	lo = 0, hi = m->nfn, mid;
-	int	c;
+	size_t	i;
 
-	while (lo < hi) {
-		mid = lo + (hi - lo) / 2;
-		if ((c = strcmp(key, m->fn[by[mid]].key)) == 0)
-			return ((long)by[mid]);
-		if (c < 0)
-			hi = mid;
-		else
-			lo = mid + 1;
-	}
-	return (-1);
+	BSEARCH_FIRST(i, 0, m->nfn, strcmp(m->fn[by[i]].key, key) < 0);
+	return (i < m->nfn && strcmp(m->fn[by[i]].key, key) == 0 ?
+	    (long)by[i] : -1);
+}
+
+/* Edge k's order against (callee, caller), as mon_cmp_edge's. */
+static int
+mon_edge_cmp(const struct analyze_mon *m, size_t k, const char *callee,
+    const char *caller)
+{
+	const struct store_call	*e = &m->calls_[k];
+	int			 c;
+
+	if ((c = strcmp(e->callee, callee)) != 0)
+		return (c);
+	return (strcmp(e->caller != NULL ? e->caller : "", caller));
 }
 
 /* Call edges sorted by callee then caller, to find a path's edge. */
@@ -60,13 +66,9 @@ static int
 mon_cmp_edge(const void *a, const void *b, void *arg)
 {
 	const struct analyze_mon	*m = arg;
-	const struct store_call		*x = &m->calls_[*(const size_t *)a];
 	const struct store_call		*y = &m->calls_[*(const size_t *)b];
-	int				 c;
 
-	if ((c = strcmp(x->callee, y->callee)) != 0)
-		return (c);
-	return (strcmp(x->caller != NULL ? x->caller : "",
+	return (mon_edge_cmp(m, *(const size_t *)a, y->callee,
 	    y->caller != NULL ? y->caller : ""));
 }
 
@@ -74,27 +76,16 @@ mon_cmp_edge(const void *a, const void *b, void *arg)
 static long
 mon_edge_of(const struct analyze_mon *m, const size_t *by, size_t i)
 {
-	const struct store_call	*e;
-	const char		*caller = "", *callee = m->paths[i].func;
-	size_t			 lo = 0, hi = m->ncalls, mid;
-	int64_t			 q = m->paths[i].parent;
-	int			 c;
+	const char	*caller = "", *callee = m->paths[i].func;
+	int64_t		 q = m->paths[i].parent;
+	size_t		 k;
 
 	if (q >= 0 && q < (int64_t)m->npaths)
 		caller = m->paths[q].func;
-	while (lo < hi) {
-		mid = lo + (hi - lo) / 2;
-		e = &m->calls_[by[mid]];
-		if ((c = strcmp(callee, e->callee)) == 0)
-			c = strcmp(caller, e->caller != NULL ? e->caller : "");
-		if (c == 0)
-			return ((long)by[mid]);
-		if (c < 0)
-			hi = mid;
-		else
-			lo = mid + 1;
-	}
-	return (-1);
+	BSEARCH_FIRST(k, 0, m->ncalls, mon_edge_cmp(m, by[k], callee,
+	    caller) < 0);
+	return (k < m->ncalls && mon_edge_cmp(m, by[k], callee, caller) == 0 ?
+	    (long)by[k] : -1);
 }
 
 /*
