@@ -724,9 +724,15 @@ mon_functions(struct mon_rd *r, int64_t count)
 		memset(&f, 0, sizeof f);
 		if (mon_times(r, 0, "[functions]", &f.calls, t) != 0)
 			return (-1);
-		if (!mon_is(&r->v[7], "jump") && !mon_is(&r->v[7], "trap"))
-			return (ingest_fail(ctx, r->v[7].off, "how", "not jump"
-			    " or trap"));
+		/*
+		 * A library function caught at its GOT slot ("plt") went
+		 * through a jump's trampoline: stored as jump, whose
+		 * overhead it has.
+		 */
+		if (!mon_is(&r->v[7], "jump") && !mon_is(&r->v[7], "trap") &&
+		    !mon_is(&r->v[7], "plt"))
+			return (ingest_fail(ctx, r->v[7].off, "how", "not jump,"
+			    " trap or plt"));
 		if (mon_hex(r, &r->v[9], "addr", &addr) != 0 ||
 		    mon_int(r, &r->v[10], "size", 0, 0, &size, NULL) != 0)
 			return (-1);

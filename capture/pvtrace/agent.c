@@ -260,6 +260,41 @@ agent_thread_end(void *arg)
 }
 
 /*
+ * The forking thread's open frames as they were at the fork, in memory
+ * of the process's own, which the child inherits as it was.  The slot's
+ * are shared: a parent that returns from fork (a frame itself when fork
+ * is called through the PLT) and calls again before the child looks
+ * would hand the child frames of calls it never made.
+ */
+static struct pvt_frame	*agent_fork_fr;
+static size_t		 agent_fork_cap;
+static uint32_t		 agent_fork_depth;
+static int		 agent_fork_set;
+
+void
+agent_prefork(void)
+{
+	struct pvt_thread	*t = &pvt_t;
+	struct pvt_frame	*v;
+	uint32_t		 d;
+
+	agent_fork_set = 0;
+	if (!pvt_g.on || t->slot == NULL)
+		return;
+	d = t->slot->depth;
+	if (d > agent_fork_cap) {
+		if ((v = realloc(agent_fork_fr, d * sizeof *v)) == NULL)
+			return;
+		agent_fork_fr = v;
+		agent_fork_cap = d;
+	}
+	if (d > 0)
+		memcpy(agent_fork_fr, t->fr, d * sizeof *t->fr);
+	agent_fork_depth = d;
+	agent_fork_set = 1;
+}
+
+/*
  * In a forked child: the thread's slot is the parent's, so take a new
  * one and rebuild the open frames' paths in it (their calls were counted
  * in the parent; their time from now on is the child's).  The perf page
@@ -292,6 +327,11 @@ agent_child(void)
 	}
 	s = t->slot;
 	d = old->depth;
+	if (agent_fork_set) {
+		ofr = agent_fork_fr;
+		d = agent_fork_depth;
+	}
+	agent_fork_set = 0;
 	for (i = 0; i < d; i++) {
 		if (i == s->fcap && pvt_grow_frames(t) != 0)
 			break;
@@ -408,7 +448,7 @@ agent_init(void)
 	if (pvt_g.tramp == NULL)
 		return;
 	pthread_key_create(&agent_g.key, agent_thread_end);
-	pthread_atfork(NULL, NULL, agent_child);
+	pthread_atfork(agent_prefork, NULL, agent_child);
 
 	/* Another program (a child's exec): stay out of its way. */
 	{

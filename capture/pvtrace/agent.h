@@ -26,6 +26,11 @@
 struct agent_mod {
 	uint64_t	 base;		/* load bias */
 	int		 done;		/* looked at (patched or refused) */
+	/* Where its GOT may be: writable segments, and the read-only
+	   part after relocation (PT_GNU_RELRO), loaded addresses. */
+	uint64_t	 wlo[4], whi[4];
+	int		 nw;
+	uint64_t	 relro_lo, relro_hi;
 };
 
 struct agent_trap {
@@ -59,6 +64,7 @@ struct agent_scan {
 /* agent.c */
 void		 agent_error(const char *, ...)
 		    __attribute__((format(printf, 1, 2)));
+void		 agent_prefork(void);
 void		 agent_child(void);
 void		 agent_others_end(void);
 

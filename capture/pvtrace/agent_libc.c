@@ -219,6 +219,7 @@ _Fork(void)
 	pid_t	pid;
 
 	REAL(_Fork);
+	agent_prefork();
 	pid = real__Fork();
 	if (pid == 0)
 		agent_child();

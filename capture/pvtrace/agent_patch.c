@@ -55,7 +55,11 @@ agent_rel32(uint64_t from, uint64_t to, int32_t *out)
 	return (0);
 }
 
-/* Emit one trampoline at t for f, which lives at fva; 0 or -1. */
+/*
+ * Emit one trampoline at t for f, which lives at fva; 0 or -1.  A GOT
+ * slot's has no displaced code: it jumps on to fva, the function the
+ * slot was bound to, through an address of its own.
+ */
 int
 agent_tramp(uint8_t *t, uint8_t *area, const struct pvt_func *f,
     uint64_t fva, uint32_t idx)
@@ -103,6 +107,12 @@ agent_tramp(uint8_t *t, uint8_t *area, const struct pvt_func *f,
 	memcpy(t + PVT_TRAMP_CODE - 14, "\x48\x8d\x64\x24\x08", 5);
 	agent_flag(t + PVT_TRAMP_CODE - 9, 0);
 	o = t + PVT_TRAMP_CODE;
+	if (f->how == PVT_PLT) {
+		/* jmp *0(%rip), the address right after it */
+		memcpy(o, "\xff\x25\x00\x00\x00\x00", 6);
+		memcpy(o + 6, &fva, 8);
+		return (0);
+	}
 	for (i = 0; i < f->ninsn; i++) {
 		in = &f->insn[i];
 		next = sva + in->len;
@@ -362,6 +372,71 @@ agent_build_id(const struct dl_phdr_info *info, const uint8_t **id,
 	return (0);
 }
 
+/*
+ * What GOT slot f of module mi (loaded at base) is bound to: 0 and the
+ * function to trace, else the PVT_FS_ state that says why not.
+ */
+static int
+agent_got_target(uint32_t mi, uint64_t base, const struct pvt_func *f,
+    uint64_t *target)
+{
+	const struct agent_mod	*am = &agent_g.m[mi];
+	const struct pvt_module	*mj;
+	uint64_t		 slot = base + f->addr, to;
+	Dl_info			 di, self;
+	uint32_t		 j;
+	int			 i;
+
+	for (i = 0; i < am->nw; i++) {
+		if (slot >= am->wlo[i] && slot + 8 <= am->whi[i])
+			break;
+	}
+	if (i == am->nw)
+		return (PVT_FS_UNREACH);
+	to = __atomic_load_n((uint64_t *)slot, __ATOMIC_RELAXED);
+	/* Lazy binding's slot points back into the module's own PLT. */
+	if (to == 0 || (to >= base + agent_g.mod[mi].lo &&
+	    to < base + agent_g.mod[mi].hi))
+		return (PVT_FS_UNBOUND);
+	for (j = 0; j < pvt_g.shm->nmod; j++) {
+		mj = &agent_g.mod[j];
+		if (agent_g.m[j].done && to >= agent_g.m[j].base + mj->lo &&
+		    to < agent_g.m[j].base + mj->hi)
+			return (PVT_FS_TRACED);
+	}
+	if (dladdr((void *)to, &di) != 0 &&
+	    dladdr((void *)pvt_entry, &self) != 0 &&
+	    di.dli_fbase == self.dli_fbase)
+		return (PVT_FS_AGENT);
+	*target = to;
+	return (0);
+}
+
+/*
+ * Point a GOT slot at its trampoline.  The slot may sit in the part the
+ * loader made read-only after binding (RELRO, as LD_BIND_NOW does for
+ * .got.plt): writable for the store, read-only again after it.
+ */
+static void
+agent_got_set(uint32_t mi, uint64_t slot, uint64_t to)
+{
+	const struct agent_mod	*am = &agent_g.m[mi];
+	uint64_t		 pg = (uint64_t)sysconf(_SC_PAGESIZE);
+	void			*page = (void *)(slot & ~(pg - 1));
+	int			 ro;
+
+	/* The loader protects the whole pages of RELRO only. */
+	ro = slot >= am->relro_lo && slot < (am->relro_hi & ~(pg - 1));
+	if (ro && mprotect(page, pg, PROT_READ | PROT_WRITE) != 0) {
+		agent_error("%s: cannot make its GOT writable: %s",
+		    agent_g.str + agent_g.mod[mi].name, strerror(errno));
+		return;
+	}
+	__atomic_store_n((uint64_t *)slot, to, __ATOMIC_RELEASE);
+	if (ro)
+		mprotect(page, pg, PROT_READ);
+}
+
 /* Patch module mi, loaded at base; 0, or -1 and the state set. */
 static int
 agent_patch(uint32_t mi, uint64_t base)
@@ -374,6 +449,7 @@ agent_patch(uint32_t mi, uint64_t base)
 	    hi;
 	size_t			 i, n = 0, ntr = 0, size;
 	uint32_t		 idx;
+	int			 why;
 
 	for (i = 0; i < m->nfunc; i++) {
 		f = &agent_g.fn[m->first + i];
@@ -409,6 +485,13 @@ agent_patch(uint32_t mi, uint64_t base)
 		if (f->how == PVT_OUT)
 			continue;
 		fva = base + f->addr;
+		if (f->how == PVT_PLT && (why = agent_got_target(mi, base, f,
+		    &fva)) != 0) {
+			pvt_g.tramp[idx] = 0;
+			if (agent_g.fstate[idx] != PVT_FS_PATCHED)
+				agent_g.fstate[idx] = (uint8_t)why;
+			continue;
+		}
 		if (agent_tramp(t, area, f, fva, idx) != 0) {
 			pvt_stat(PVT_ST_UNREACH, 1);
 			pvt_g.tramp[idx] = 0;
@@ -436,6 +519,11 @@ agent_patch(uint32_t mi, uint64_t base)
 		if (f->how == PVT_OUT || pvt_g.tramp[idx] == 0)
 			continue;
 		fva = base + f->addr;
+		if (f->how == PVT_PLT) {
+			agent_got_set(mi, fva, pvt_g.tramp[idx] +
+			    PVT_TRAMP_ENTRY);
+			continue;
+		}
 		if (f->how == PVT_TRAP) {
 			traps[ntr].addr = fva;
 			traps[ntr++].idx = idx;
@@ -459,6 +547,30 @@ agent_patch(uint32_t mi, uint64_t base)
 	return (0);
 }
 
+
+/* Where a loaded module's GOT may be (agent_got_target, agent_got_set). */
+static void
+agent_segments(struct agent_mod *am, const struct dl_phdr_info *info)
+{
+	const ElfW(Phdr)	*ph;
+	int			 i;
+
+	am->nw = 0;
+	am->relro_lo = am->relro_hi = 0;
+	for (i = 0; i < info->dlpi_phnum; i++) {
+		ph = &info->dlpi_phdr[i];
+		if (ph->p_type == PT_LOAD && (ph->p_flags & PF_W) &&
+		    am->nw < 4) {
+			am->wlo[am->nw] = info->dlpi_addr + ph->p_vaddr;
+			am->whi[am->nw++] = info->dlpi_addr + ph->p_vaddr +
+			    ph->p_memsz;
+		} else if (ph->p_type == PT_GNU_RELRO) {
+			am->relro_lo = info->dlpi_addr + ph->p_vaddr;
+			am->relro_hi = info->dlpi_addr + ph->p_vaddr +
+			    ph->p_memsz;
+		}
+	}
+}
 
 int
 agent_scan_one(struct dl_phdr_info *info, size_t size, void *arg)
@@ -499,6 +611,7 @@ agent_scan_one(struct dl_phdr_info *info, size_t size, void *arg)
 		}
 		agent_g.m[mi].base = info->dlpi_addr;
 		agent_g.m[mi].done = 2;
+		agent_segments(&agent_g.m[mi], info);
 		if (mi == 0)
 			sc->main_found = 1;
 	}

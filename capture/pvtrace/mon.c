@@ -34,7 +34,7 @@ static const char *const mon_stat_name[PVT_ST_COUNT] = {
 	"missed", "no_memory", "clock_backwards", "cpu_resyncs", "unreachable"
 };
 
-static const char *const mon_how[] = { "jump", "trap", "out" };
+static const char *const mon_how[] = { "jump", "trap", "out", "plt" };
 
 struct mon_fn {
 	char		*name;		/* raw */
@@ -706,6 +706,34 @@ mon_ns(struct pvt_shm *shm, int64_t v)
 static int mon_read_old(struct mon *, const char *, const struct pvt_plan *,
     char **);
 
+/*
+ * Why a planned function went uncounted, or NULL: the plan's reason, or
+ * what the agents found (the first process's word for a GOT slot; one
+ * patched anywhere counts).
+ */
+static const char *
+mon_left_out(const struct pvt_func *fn, uint8_t state)
+{
+	if (fn->how == PVT_OUT)
+		return ("");
+	switch (state) {
+	case PVT_FS_UNREACH:
+		return (fn->how == PVT_PLT ? "its GOT slot is not in a"
+		    " writable segment" : "no trampoline within reach of a"
+		    " 32-bit displacement");
+	case PVT_FS_AGENT:
+		return ("bound to the agent, which stands in for it: its"
+		    " calls are not counted");
+	case PVT_FS_TRACED:
+		return ("bound to the code of a traced module: counted at"
+		    " that function's entry");
+	case PVT_FS_UNBOUND:
+		return ("its GOT slot was not bound when the agent started"
+		    " (a weak symbol, or LD_BIND_NOW undone)");
+	}
+	return (NULL);
+}
+
 int
 pvt_mon_write(struct pvt_shm *shm, const struct pvt_plan *p,
     const struct pvt_run *run, const char *path, char **cause)
@@ -717,6 +745,7 @@ pvt_mon_write(struct pvt_shm *shm, const struct pvt_plan *p,
 	FILE			*f;
 	uint32_t		*order;
 	size_t			 i, nfn = 0, nout = 0;
+	const char		*why;
 	struct outfile		 o;
 	char			 when[64];
 	const char		*state;
@@ -874,18 +903,16 @@ pvt_mon_write(struct pvt_shm *shm, const struct pvt_plan *p,
 
 	fstate = (const uint8_t *)((char *)shm + shm->fn_state_off);
 	for (i = 0; i < p->nfn; i++)
-		nout += p->fn[i].how == PVT_OUT ||
-		    fstate[i] == PVT_FS_UNREACH;
+		nout += mon_left_out(&p->fn[i], fstate[i]) != NULL;
 	fprintf(f, "\n[left out] %zu\n", nout);
 	fputs("# module addr size function reason\n", f);
 	for (i = 0; i < p->nfn; i++) {
-		if (p->fn[i].how != PVT_OUT && fstate[i] != PVT_FS_UNREACH)
+		if ((why = mon_left_out(&p->fn[i], fstate[i])) == NULL)
 			continue;
 		monname_put(f, p->str + p->mod[p->fn[i].module].name);
 		fprintf(f, " 0x%" PRIx64 " %" PRIu64 " %s %s\n",
 		    p->fn[i].addr, p->fn[i].size, m.fn[i].key,
-		    p->fn[i].how == PVT_OUT ? p->str + p->fn[i].reason :
-		    "no trampoline within reach of a 32-bit displacement");
+		    p->fn[i].how == PVT_OUT ? p->str + p->fn[i].reason : why);
 	}
 	fputs("\n[end]\n", f);
 	if (pvt_commit(f, &o, path, cause) != 0)
@@ -1088,7 +1115,9 @@ mon_read_old(struct mon *m, const char *path, const struct pvt_plan *p,
 				goto bad;
 			m->fn[m->nfn].addr = strtoull(v[9], NULL, 16);
 			m->fn[m->nfn].size = strtoull(v[10], NULL, 10);
-			m->fn[m->nfn].how = strcmp(v[7], "trap") == 0;
+			m->fn[m->nfn].how = strcmp(v[7], "trap") == 0 ?
+			    PVT_TRAP : strcmp(v[7], "plt") == 0 ? PVT_PLT :
+			    PVT_JUMP;
 			mon_fn_index(m, (uint32_t)m->nfn++);
 		} else if (sect == 2) {
 			if (n != (version == 1 ? 8 : 9))

@@ -17,7 +17,7 @@
 #include "monname.h"
 #include "capture/pvtrace/pvtrace.h"
 
-static const char *const pdt_how[] = { "jump", "trap", "out" };
+static const char *const pdt_how[] = { "jump", "trap", "out", "plt" };
 
 static void
 pdt_insns(FILE *f, const struct pvt_func *fn)
@@ -94,32 +94,35 @@ pvt_pdt_write(const struct pvt_plan *p, const char *path, char **cause)
 			fprintf(f, "%02x", fn->bytes[j]);
 		fputc(' ', f);
 		pdt_insns(f, fn);
-		fprintf(f, " %s%s%s%s ", fn->flags == 0 ? "-" : "",
+		fprintf(f, " %s%s%s%s%s ", fn->flags == 0 ? "-" : "",
 		    (fn->flags & PVT_F_DYNSYM) ? "d" : "",
 		    (fn->flags & PVT_F_SIZED) ? "s" : "",
-		    (fn->flags & PVT_F_PADDED) ? "p" : "");
+		    (fn->flags & PVT_F_PADDED) ? "p" : "",
+		    (fn->flags & PVT_F_GOT) ? "g" : "");
 		monname_put(f, p->str + fn->name);
 		if (fn->reason != 0)
 			fprintf(f, " %s", p->str + fn->reason);
 		fputc('\n', f);
 	}
-	fprintf(f, "end %zu %zu %zu\n", p->counts[PVT_JUMP],
-	    p->counts[PVT_TRAP], p->counts[PVT_OUT]);
+	fprintf(f, "end %zu %zu %zu %zu\n", p->counts[PVT_JUMP],
+	    p->counts[PVT_TRAP], p->counts[PVT_OUT], p->counts[PVT_PLT]);
 	return (pvt_commit(f, &o, path, cause));
 }
 
 void
 pvt_pdt_summary(const struct pvt_plan *p, FILE *f)
 {
-	size_t	i, n, by[3];
+	size_t	i, n, by[PVT_NHOW];
 
 	for (i = 0; i < p->nmod; i++) {
 		memset(by, 0, sizeof by);
 		for (n = 0; n < p->mod[i].nfunc; n++)
 			by[p->fn[p->mod[i].first + n].how]++;
-		fprintf(f, "%s: %u functions: %zu patched (jump), %zu trapped"
-		    " (int3), %zu left out\n", p->str + p->mod[i].name,
-		    p->mod[i].nfunc, by[PVT_JUMP], by[PVT_TRAP], by[PVT_OUT]);
+		fprintf(f, "%s: %zu functions: %zu patched (jump), %zu trapped"
+		    " (int3), %zu left out; %zu library functions by their"
+		    " GOT slots\n", p->str + p->mod[i].name,
+		    p->mod[i].nfunc - by[PVT_PLT], by[PVT_JUMP], by[PVT_TRAP],
+		    by[PVT_OUT], by[PVT_PLT]);
 	}
 }
 
@@ -341,22 +344,31 @@ pdt_fn(struct pdt_in *in, struct pvt_plan *p, char **v, size_t n)
 		return (pdt_bad(in, "addr", "not a 0x address: %s", v[2]));
 	if (pdt_u64(v[3], &fn->size, 0) != 0)
 		return (pdt_bad(in, "size", "not a number: %s", v[3]));
-	for (i = 0; i < 3; i++) {
+	for (i = 0; i < PVT_NHOW; i++) {
 		if (strcmp(v[4], pdt_how[i]) == 0)
 			how = (int)i;
 	}
 	if (how < 0)
-		return (pdt_bad(in, "how", "'%s' is not jump, trap or out",
-		    v[4]));
+		return (pdt_bad(in, "how", "'%s' is not jump, trap, out or"
+		    " plt", v[4]));
 	fn->how = (uint8_t)how;
 	padded = strchr(v[8], 'p') != NULL;
+	if ((how == PVT_PLT || strchr(v[8], 'g') != NULL) &&
+	    (strcmp(v[8], "g") != 0 || fn->size != 0 ||
+	    (how != PVT_PLT && how != PVT_OUT)))
+		return (pdt_bad(in, "how", "a GOT slot is plt or out, of size"
+		    " 0, with flag g alone"));
 	if (pdt_u64(v[5], &len, 0) != 0 || len > PVT_REGION_MAX ||
-	    (how == PVT_OUT) != (len == 0) || (how == PVT_JUMP &&
-	    len < PVT_JMP_LEN) || (len > fn->size && !padded) ||
+	    (how == PVT_OUT || how == PVT_PLT) != (len == 0) ||
+	    (how == PVT_JUMP && len < PVT_JMP_LEN) || (len > fn->size && !padded) ||
 	    (padded && (how != PVT_JUMP || len != PVT_JMP_LEN ||
 	    fn->size >= PVT_JMP_LEN)))
 		return (pdt_bad(in, "len", "%s does not fit a %s of %" PRIu64
 		    " bytes", v[5], v[4], fn->size));
+	/* The agent writes a pointer at a slot (and checks the segment). */
+	if (how == PVT_PLT && (fn->addr & 7) != 0)
+		return (pdt_bad(in, "addr", "%s is not a GOT slot's aligned"
+		    " address", v[2]));
 	/* The agent writes len bytes at addr: inside the module's text. */
 	if (len != 0 && (fn->addr < p->mod[mod].lo || fn->addr >=
 	    p->mod[mod].hi || len > p->mod[mod].hi - fn->addr))
@@ -407,6 +419,8 @@ pdt_fn(struct pdt_in *in, struct pvt_plan *p, char **v, size_t n)
 				fn->flags |= PVT_F_SIZED;
 			else if (*s == 'p')
 				fn->flags |= PVT_F_PADDED;
+			else if (*s == 'g')
+				fn->flags |= PVT_F_GOT;
 			else
 				return (pdt_bad(in, "flags", "'%c' unknown",
 				    *s));
@@ -437,7 +451,7 @@ pvt_pdt_read(struct pvt_plan *p, const char *path, char **cause)
 	char		*line = NULL, *v[11];
 	size_t		 cap = 0, n;
 	ssize_t		 len;
-	uint64_t	 c[3];
+	uint64_t	 c[PVT_NHOW];
 	int		 rv = -1, ended = 0, i;
 
 	memset(p, 0, sizeof *p);
@@ -482,13 +496,18 @@ pvt_pdt_read(struct pvt_plan *p, const char *path, char **cause)
 			if (pdt_fn(&in, p, v, n) != 0)
 				goto out;
 		} else if (strcmp(v[0], "end") == 0) {
-			if (n != 4 || pdt_u64(v[1], &c[0], 0) != 0 ||
+			/* A plan before GOT slots has three counts. */
+			c[PVT_PLT] = 0;
+			if ((n != 4 && n != 5) ||
+			    pdt_u64(v[1], &c[0], 0) != 0 ||
 			    pdt_u64(v[2], &c[1], 0) != 0 ||
-			    pdt_u64(v[3], &c[2], 0) != 0) {
-				pdt_bad(&in, "end", "want three counts");
+			    pdt_u64(v[3], &c[2], 0) != 0 ||
+			    (n == 5 && pdt_u64(v[4], &c[3], 0) != 0)) {
+				pdt_bad(&in, "end", "want three or four"
+				    " counts");
 				goto out;
 			}
-			for (i = 0; i < 3; i++) {
+			for (i = 0; i < PVT_NHOW; i++) {
 				if (c[i] != p->counts[i]) {
 					pdt_bad(&in, "end", "says %" PRIu64
 					    " %s, the file has %zu", c[i],

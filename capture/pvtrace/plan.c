@@ -647,6 +647,134 @@ plan_symbols(struct plan_elf *e, struct plan_sym **out, size_t *nout,
 	return (0);
 }
 
+/*
+ * Library functions the module calls, caught where it calls them: the
+ * GOT slots its PLT jumps through (R_X86_64_JUMP_SLOT) and those -fno-plt
+ * code calls through (R_X86_64_GLOB_DAT of a function), each named by its
+ * symbol, one a name (the PLT's slot first).  A function the module
+ * defines itself is traced at its own entry.
+ */
+struct plan_got {
+	const char	*name;
+	uint64_t	 slot;
+	int		 plt;		/* JUMP_SLOT: 0 sorts first */
+};
+
+static int
+plan_cmp_got(const void *a, const void *b)
+{
+	const struct plan_got	*x = a, *y = b;
+	int			 c;
+
+	if ((c = strcmp(x->name, y->name)) != 0)
+		return (c);
+	if (x->plt != y->plt)
+		return (x->plt - y->plt);
+	return (x->slot < y->slot ? -1 : x->slot > y->slot);
+}
+
+/* Why a library function cannot be caught by its slot, or NULL. */
+static const char *
+plan_got_out(const char *name)
+{
+	static const char *const twice[] = {
+		"setjmp", "_setjmp", "__sigsetjmp", "sigsetjmp", "getcontext",
+		"savectx", "vfork", "__vfork"
+	};
+	size_t	i;
+
+	if (strcmp(name, "__libc_start_main") == 0)
+		return ("the C library's start: it calls main and never"
+		    " returns, and main is counted at its own entry");
+	if (strcmp(name, "setcontext") == 0 ||
+	    strcmp(name, "swapcontext") == 0)
+		return ("it switches to another stack");
+	if (strncmp(name, "_Unwind_", 8) == 0 ||
+	    strcmp(name, "backtrace") == 0)
+		return ("it unwinds the stack from its caller, through the"
+		    " return address the agent would take");
+	for (i = 0; i < sizeof twice / sizeof twice[0]; i++) {
+		if (strcmp(name, twice[i]) == 0)
+			return ("it returns twice: the second return would"
+			    " find its return address taken by the agent");
+	}
+	return (NULL);
+}
+
+static int
+plan_got(struct pvt_plan *p, struct plan_elf *e, char **cause)
+{
+	GElf_Shdr	 sh, ssh;
+	GElf_Rela	 r;
+	GElf_Sym	 sym;
+	Elf_Scn		*scn = NULL, *symscn;
+	Elf_Data	*d, *sd;
+	struct plan_got	*v = NULL;
+	struct pvt_func	*f;
+	size_t		 n = 0, cap = 0, i, count;
+	const char	*name, *why;
+	int		 type, st;
+
+	while ((scn = elf_nextscn(e->elf, scn)) != NULL) {
+		if (gelf_getshdr(scn, &sh) == NULL || sh.sh_type != SHT_RELA ||
+		    sh.sh_entsize == 0 ||
+		    (symscn = elf_getscn(e->elf, sh.sh_link)) == NULL ||
+		    gelf_getshdr(symscn, &ssh) == NULL ||
+		    ssh.sh_type != SHT_DYNSYM ||
+		    (d = elf_getdata(scn, NULL)) == NULL ||
+		    (sd = elf_getdata(symscn, NULL)) == NULL)
+			continue;
+		count = sh.sh_size / sh.sh_entsize;
+		for (i = 0; i < count; i++) {
+			if (gelf_getrela(d, (int)i, &r) == NULL)
+				continue;
+			type = (int)GELF_R_TYPE(r.r_info);
+			if ((type != R_X86_64_JUMP_SLOT &&
+			    type != R_X86_64_GLOB_DAT) ||
+			    gelf_getsym(sd, (int)GELF_R_SYM(r.r_info),
+			    &sym) == NULL || sym.st_shndx != SHN_UNDEF)
+				continue;
+			st = GELF_ST_TYPE(sym.st_info);
+			if (type == R_X86_64_GLOB_DAT && st != STT_FUNC &&
+			    st != STT_GNU_IFUNC)
+				continue;
+			name = elf_strptr(e->elf, ssh.sh_link, sym.st_name);
+			if (name == NULL || *name == '\0')
+				continue;
+			v = pvt_grow(v, &cap, n, sizeof *v);
+			v[n].name = name;
+			v[n].slot = r.r_offset;
+			v[n].plt = type != R_X86_64_JUMP_SLOT;
+			n++;
+		}
+	}
+	if (n > 0)
+		qsort(v, n, sizeof *v, plan_cmp_got);
+	for (i = 0; i < n; i++) {
+		if (i > 0 && strcmp(v[i].name, v[i - 1].name) == 0)
+			continue;
+		p->fn = reallocarray(p->fn, p->nfn + 1, sizeof *p->fn);
+		if (p->fn == NULL) {
+			free(v);
+			return (plan_fail(cause, "out of memory"));
+		}
+		f = &p->fn[p->nfn++];
+		memset(f, 0, sizeof *f);
+		f->addr = v[i].slot;
+		f->module = (uint32_t)p->nmod;
+		f->name = pvt_plan_str(p, v[i].name);
+		f->flags = PVT_F_GOT;
+		f->how = PVT_PLT;
+		if ((why = plan_got_out(v[i].name)) != NULL) {
+			f->how = PVT_OUT;
+			f->reason = pvt_plan_str(p, why);
+		}
+		p->counts[f->how]++;
+	}
+	free(v);
+	return (0);
+}
+
 /* Plan one module's functions, appending to p. */
 static int
 plan_module(struct pvt_plan *p, const char *path, int flags, char **cause)
@@ -788,6 +916,8 @@ plan_module(struct pvt_plan *p, const char *path, int flags, char **cause)
 		}
 		p->counts[f->how]++;
 	}
+	if (!(flags & PVT_PLAN_NOLIB) && plan_got(p, &e, cause) != 0)
+		goto out;
 	m->first = (uint32_t)first;
 	m->nfunc = (uint32_t)(p->nfn - first);
 	p->nmod++;
@@ -940,6 +1070,56 @@ pvt_plan_resolve_lib(const char *prog, const char *name, char **path,
 	return (0);
 }
 
+static int
+plan_cmp_str(const void *a, const void *b)
+{
+	return (strcmp(*(const char *const *)a, *(const char *const *)b));
+}
+
+/*
+ * A library named with --lib is traced at its functions' entries: the
+ * slots of those names go (the agent would leave them alone anyway), and
+ * with them a second row of the name, which would qualify both.
+ */
+static void
+plan_got_prune(struct pvt_plan *p)
+{
+	const char	**def, *name;
+	size_t		  ndef = 0, i, o = 0, mi;
+
+	if ((def = calloc(p->nfn + 1, sizeof *def)) == NULL) {
+		fputs("pvtrace: out of memory\n", stderr);
+		exit(127);
+	}
+	for (i = 0; i < p->nfn; i++) {
+		if (!(p->fn[i].flags & PVT_F_GOT))
+			def[ndef++] = p->str + p->fn[i].name;
+	}
+	if (ndef > 0)
+		qsort(def, ndef, sizeof *def, plan_cmp_str);
+	for (mi = 0; mi < p->nmod; mi++) {
+		p->mod[mi].nfunc = 0;
+		for (i = 0; i < p->nfn; i++) {
+			if (p->fn[i].module != mi)
+				continue;
+			name = p->str + p->fn[i].name;
+			if ((p->fn[i].flags & PVT_F_GOT) && ndef > 0 &&
+			    bsearch(&name, def, ndef, sizeof *def,
+			    plan_cmp_str) != NULL) {
+				p->counts[p->fn[i].how]--;
+				continue;
+			}
+			if (p->mod[mi].nfunc++ == 0)
+				p->mod[mi].first = (uint32_t)o;
+			p->fn[o++] = p->fn[i];
+		}
+		if (p->mod[mi].nfunc == 0)
+			p->mod[mi].first = (uint32_t)o;
+	}
+	p->nfn = o;
+	free(def);
+}
+
 /*
  * Plan PROG (an absolute path) and the libraries (absolute paths).
  * Refuses the C library and the dynamic loader: the agent runs on them.
@@ -969,6 +1149,7 @@ pvt_plan_make(struct pvt_plan *p, const char *prog, const char **libs,
 		if (plan_module(p, libs[i], flags, cause) != 0)
 			goto fail;
 	}
+	plan_got_prune(p);
 	return (0);
 fail:
 	pvt_plan_free(p);

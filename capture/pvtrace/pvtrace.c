@@ -71,11 +71,12 @@ pvt_die(const char *fmt, ...)
 }
 
 #define PVT_SYNOPSIS \
-	"usage: pvtrace plan [-v] [-o FILE] [--lib NAME]... [--no-padding]" \
-	" PROG\n" \
-	"       pvtrace [-av] [-o FILE] [-p PLAN] [--lib NAME]..." \
+	"usage: pvtrace plan [-v] [-o FILE] [--lib NAME]... [--no-lib]" \
 	" [--no-padding]\n" \
-	"               [--rate HZ] -- PROG [ARG]...\n"
+	"                    PROG\n" \
+	"       pvtrace [-av] [-o FILE] [-p PLAN] [--lib NAME]... [--no-lib]" \
+	"\n" \
+	"               [--no-padding] [--rate HZ] -- PROG [ARG]...\n"
 
 /* A bad command line: the synopsis, on standard error. */
 static void __attribute__((noreturn))
@@ -109,6 +110,9 @@ pvt_help(void)
 	    "                   was written\n"
 	    "  --lib NAME       plan and trace a shared library too"
 	    " (repeatable)\n"
+	    "  --no-lib         leave out the library functions called through"
+	    " the PLT\n"
+	    "                   (counted by default)\n"
 	    "  --no-padding     trap functions shorter than a jump instead of"
 	    " covering\n"
 	    "                   the fill after them\n"
@@ -285,6 +289,19 @@ pvt_resolve_libs(const char *prog, const char **out)
 	}
 }
 
+/* Whether a plan has the library calls (made without --no-lib). */
+static int
+pvt_plan_libcalls(const struct pvt_plan *p)
+{
+	size_t	i;
+
+	for (i = 0; i < p->nfn; i++) {
+		if (p->fn[i].flags & PVT_F_GOT)
+			return (1);
+	}
+	return (0);
+}
+
 static void
 pvt_print_left_out(const struct pvt_plan *p, int traps)
 {
@@ -315,6 +332,7 @@ pvt_options(int argc, char **argv, const char *optstring,
 {
 	static const struct option opts[] = {
 		{ "lib", required_argument, NULL, 'l' },
+		{ "no-lib", no_argument, NULL, 'N' },
 		{ "no-padding", no_argument, NULL, 'P' },
 		{ "rate", required_argument, NULL, 'R' },
 		{ "help", no_argument, NULL, 'h' },
@@ -345,6 +363,9 @@ pvt_options(int argc, char **argv, const char *optstring,
 			if (pvt_nlibs == 63)
 				pvt_die("too many --lib");
 			pvt_libs[pvt_nlibs++] = optarg;
+			break;
+		case 'N':
+			pvt_plan_flags |= PVT_PLAN_NOLIB;
 			break;
 		case 'P':
 			pvt_plan_flags |= PVT_PLAN_NOPAD;
@@ -377,26 +398,30 @@ static void
 pvt_check_symbols(const struct pvt_plan *p, const char *prog, int run)
 {
 	const struct pvt_module	*m;
-	size_t			 i, j, dyn, traced;
+	size_t			 i, j, dyn, got, traced;
 
 	for (i = 0; i < p->nmod; i++) {
 		m = &p->mod[i];
-		for (dyn = traced = 0, j = m->first; j < m->first + m->nfunc;
-		    j++) {
+		for (dyn = got = traced = 0, j = m->first;
+		    j < m->first + m->nfunc; j++) {
+			if (p->fn[j].flags & PVT_F_GOT) {
+				got++;
+				continue;
+			}
 			if (p->fn[j].flags & PVT_F_DYNSYM)
 				dyn++;
 			if (p->fn[j].how != PVT_OUT)
 				traced++;
 		}
-		if (dyn != m->nfunc)
+		if (dyn != m->nfunc - got)
 			continue;	/* it has a .symtab */
 		pvt_warn("%s: no symbol table (stripped): only its exported"
 		    " functions (.dynsym) can be traced: %zu of them, %zu"
-		    " patched or trapped", p->str + m->path, (size_t)m->nfunc,
-		    traced);
+		    " patched or trapped", p->str + m->path, dyn, traced);
 	}
 	if (run && p->counts[PVT_JUMP] + p->counts[PVT_TRAP] == 0)
-		pvt_die("%s: no function can be traced: nothing to profile"
+		pvt_die("%s: no function of its own can be traced: nothing to"
+		    " profile"
 		    " (rebuild it unstripped, or name a library with --lib)",
 		    prog);
 }
@@ -428,9 +453,10 @@ pvt_cmd_plan(int argc, char **argv)
 	pvt_print_left_out(&p, pvt_verbose);
 	pvt_pdt_summary(&p, stdout);
 	pvt_check_symbols(&p, prog, 0);
-	printf("wrote %s: %zu patched, %zu trapped, %zu left out (planned in"
-	    " %.3f s)\n", pdt, p.counts[PVT_JUMP], p.counts[PVT_TRAP],
-	    p.counts[PVT_OUT], (t1.tv_sec - t0.tv_sec) +
+	printf("wrote %s: %zu patched, %zu trapped, %zu left out, %zu"
+	    " library functions (planned in %.3f s)\n", pdt,
+	    p.counts[PVT_JUMP], p.counts[PVT_TRAP], p.counts[PVT_OUT],
+	    p.counts[PVT_PLT], (t1.tv_sec - t0.tv_sec) +
 	    (t1.tv_nsec - t0.tv_nsec) / 1e9);
 	free(pdt);
 	free(prog);
@@ -570,7 +596,10 @@ pvt_cmd_run(int argc, char **argv)
 			free(cause);
 			pvt_plan_free(&p);
 			replan = 1;
-		} else if (pvt_nlibs > 0 && pvt_nlibs + 1 != p.nmod) {
+		} else if ((pvt_nlibs > 0 && pvt_nlibs + 1 != p.nmod) ||
+		    pvt_plan_libcalls(&p) != !(pvt_plan_flags &
+		    PVT_PLAN_NOLIB)) {
+			/* Other libraries, or library calls on or off. */
 			pvt_plan_free(&p);
 			replan = 1;
 		} else
@@ -586,8 +615,9 @@ pvt_cmd_run(int argc, char **argv)
 			free(cause);
 		} else if (pvt_verbose || replan)
 			pvt_warn("planned %s: %zu patched, %zu trapped, %zu"
-			    " left out", pdt, p.counts[PVT_JUMP],
-			    p.counts[PVT_TRAP], p.counts[PVT_OUT]);
+			    " left out, %zu library functions", pdt,
+			    p.counts[PVT_JUMP], p.counts[PVT_TRAP],
+			    p.counts[PVT_OUT], p.counts[PVT_PLT]);
 	}
 	pvt_check_symbols(&p, prog, 1);
 	mon = out != NULL ? strdup(out) : pvt_beside(prog, "mon");
@@ -636,6 +666,9 @@ pvt_cmd_run(int argc, char **argv)
 	} else
 		pre = agent;
 	setenv("LD_PRELOAD", pre, 1);
+	/* Every GOT slot bound before the agent points it elsewhere. */
+	if (p.counts[PVT_PLT] > 0)
+		setenv("LD_BIND_NOW", "1", 1);
 
 	/* Orphans come to us, so we wait for every process it starts. */
 	prctl(PR_SET_CHILD_SUBREAPER, 1);

@@ -34,8 +34,15 @@
 enum pvt_how {
 	PVT_JUMP,	/* a jmp to its trampoline over the first insns */
 	PVT_TRAP,	/* an int3, serviced by the agent's SIGTRAP handler */
-	PVT_OUT		/* left out, with a reason */
+	PVT_OUT,	/* left out, with a reason */
+	/*
+	 * A GOT slot the module's calls of a library function go through,
+	 * pointed at its trampoline: caught at the caller's side, as the C
+	 * library cannot be patched.
+	 */
+	PVT_PLT
 };
+#define PVT_NHOW	4
 
 /* What the relocation of one displaced instruction must adjust. */
 enum pvt_ik {
@@ -75,7 +82,7 @@ struct pvt_insn {
 /* A function of the plan (in memory and, flattened, in shared memory). */
 struct pvt_func {
 	uint64_t	addr;		/* link-time address (st_value) */
-	uint64_t	size;
+	uint64_t	size;		/* PVT_PLT: its GOT slot's, and 0 */
 	uint32_t	module;
 	uint8_t		how;		/* enum pvt_how */
 	uint8_t		len;		/* bytes displaced */
@@ -92,6 +99,8 @@ struct pvt_func {
 #define PVT_F_DYNSYM	0x01	/* named from .dynsym (no .symtab) */
 #define PVT_F_SIZED	0x02	/* size inferred: the symbol had none */
 #define PVT_F_PADDED	0x04	/* the jump runs into the fill after it */
+#define PVT_F_GOT	0x08	/* a GOT slot: a library function called
+				   from the module (planned PVT_PLT or out) */
 
 /* A module: the executable or a library named with --lib. */
 struct pvt_module {
@@ -113,7 +122,7 @@ struct pvt_plan {
 	size_t			 nfn;
 	char			*str;		/* string table */
 	size_t			 nstr, capstr;
-	size_t			 counts[3];	/* by enum pvt_how */
+	size_t			 counts[PVT_NHOW]; /* by enum pvt_how */
 };
 
 /*
@@ -214,6 +223,10 @@ struct pvt_shm {
 /* What became of a planned function in the processes that ran. */
 #define PVT_FS_PATCHED	1	/* patched in at least one process */
 #define PVT_FS_UNREACH	2	/* no trampoline could reach it */
+/* A GOT slot the agent left alone (in every process that ran): */
+#define PVT_FS_AGENT	3	/* bound to the agent's stand-in */
+#define PVT_FS_TRACED	4	/* bound to a traced module's code */
+#define PVT_FS_UNBOUND	5	/* not bound (lazy, or a weak symbol) */
 
 /* A frame of a thread's shadow stack. */
 struct pvt_frame {
@@ -390,6 +403,7 @@ int	 pvt_grow_frames(struct pvt_thread *);
 
 /* capture/pvtrace/plan.c: p1. */
 #define PVT_PLAN_NOPAD	0x01	/* never use the fill after a function */
+#define PVT_PLAN_NOLIB	0x02	/* no GOT slots: no library calls */
 int	 pvt_plan_make(struct pvt_plan *, const char *, const char **,
 	     size_t, int, char **);
 void	 pvt_plan_free(struct pvt_plan *);

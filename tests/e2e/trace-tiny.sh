@@ -17,8 +17,10 @@ done
 check "four (no fill after it) is trapped" \
     grep -q "^fn 0 0x[0-9a-f]* 4 trap .* four " "$W/tiny.pdt"
 compare tiny
-check "no function left out but _start" test "$(grep -c ' out ' \
-    "$W/tiny.pdt")" = 1
+# (__libc_start_main's GOT slot, flag g, is left out too: not a function
+# of the program's.)
+check "no function left out but _start" test "$(grep ' out ' \
+    "$W/tiny.pdt" | grep -vc ' - - g ')" = 1
 (cd "$W" && "$PVTRACE" plan --no-padding -o traps.pdt "$TD/tiny" \
     >traps.plan)
 trace traps "$TD/tiny"

@@ -7,14 +7,15 @@ TRACE_PROGS = tests/data/trace/recurse tests/data/trace/recurse-nopie \
 	tests/data/trace/tiny tests/data/trace/jump tests/data/trace/except \
 	tests/data/trace/threads tests/data/trace/procs \
 	tests/data/trace/signals tests/data/trace/sqlite-driver \
-	tests/data/trace/deep tests/data/trace/truth tests/data/trace/quiet
+	tests/data/trace/deep tests/data/trace/truth tests/data/trace/quiet \
+	tests/data/trace/plt tests/data/trace/plt-noplt tests/data/trace/plt-pg
 TRACE_CC = $(CC) -O2 -g
 EXTRA_DIST += tests/data/trace/recurse.c tests/data/trace/tiny.c \
 	tests/data/trace/jump.c tests/data/trace/except.cc \
 	tests/data/trace/threads.c tests/data/trace/procs.c \
 	tests/data/trace/signals.c tests/data/trace/sqlite-driver.c \
 	tests/data/trace/deep.c tests/data/trace/truth.c \
-	tests/data/trace/quiet.c
+	tests/data/trace/quiet.c tests/data/trace/plt.c
 CLEANFILES += $(TRACE_PROGS)
 
 tests/data/trace/recurse: tests/data/trace/recurse.c
@@ -52,6 +53,18 @@ tests/data/trace/truth: tests/data/trace/truth.c
 tests/data/trace/quiet: tests/data/trace/quiet.c
 	@$(MKDIR_P) tests/data/trace
 	$(AM_V_CC)$(TRACE_CC) -o $@ $(srcdir)/tests/data/trace/quiet.c
+# Library calls: through the PLT, through the GOT alone (-fno-plt), and
+# a -pg build for uftrace, the oracle of their counts.
+PLT_CC = $(TRACE_CC) -fno-builtin -pthread
+tests/data/trace/plt: tests/data/trace/plt.c
+	@$(MKDIR_P) tests/data/trace
+	$(AM_V_CC)$(PLT_CC) -o $@ $(srcdir)/tests/data/trace/plt.c
+tests/data/trace/plt-noplt: tests/data/trace/plt.c
+	@$(MKDIR_P) tests/data/trace
+	$(AM_V_CC)$(PLT_CC) -fno-plt -o $@ $(srcdir)/tests/data/trace/plt.c
+tests/data/trace/plt-pg: tests/data/trace/plt.c
+	@$(MKDIR_P) tests/data/trace
+	$(AM_V_CC)$(PLT_CC) -pg -o $@ $(srcdir)/tests/data/trace/plt.c
 # SQLite's own code, from Debian's static library (libsqlite3-dev).
 tests/data/trace/sqlite-driver: tests/data/trace/sqlite-driver.c
 	@$(MKDIR_P) tests/data/trace
