@@ -140,6 +140,7 @@ agent_slot(int state)
 		s->pid = getpid();
 		s->tid = gettid();
 		s->looking = 0;
+		s->image = pvt_g.image;
 		s->rseqp = agent_rseq();
 		__atomic_store_n(&s->flagp, (uint64_t)&pvt_t.inagent,
 		    __ATOMIC_SEQ_CST);
@@ -429,6 +430,7 @@ agent_init(void)
 	}
 	pvt_g.nfn = shm->nfn;
 	pvt_g.attach = agent_attach;
+	pvt_g.image = __atomic_add_fetch(&shm->images, 1, __ATOMIC_RELAXED);
 	{
 		/*
 		 * Initial-exec TLS: the flag is at the same offset from the

@@ -209,7 +209,8 @@ samp_main(void *arg)
 		for (off = __atomic_load_n(&pvt_g.shm->slot_first,
 		    __ATOMIC_ACQUIRE); off != 0; off = s->next) {
 			s = (struct pvt_slot *)(pvt_g.base + off);
-			if (s->state == PVT_SLOT_OWNED && s->pid == pid)
+			if (s->state == PVT_SLOT_OWNED && s->pid == pid &&
+			    s->image == pvt_g.image)
 				samp_look(s, now - last);
 		}
 		last = now;

@@ -213,7 +213,7 @@ struct pvt_shm {
 	uint64_t	slot_free;	/* free slots */
 	uint64_t	stat[PVT_ST_COUNT];
 	uint32_t	samp_hz;	/* the sampler's rate, 0: off */
-	uint32_t	samp_pad;
+	uint32_t	images;		/* agents started (atomic) */
 	uint64_t	probe[PVT_SA_COUNT];	/* looks inside the agent */
 	uint32_t	mod_state[64];	/* enum pvt_mod_state, by module */
 	int32_t		error_set;
@@ -273,6 +273,13 @@ struct pvt_slot {
 	int32_t		looking;
 	uint64_t	flagp;
 	uint64_t	rseqp;		/* its struct rseq (cpu_id), or 0 */
+	/*
+	 * The agent that made the slot (pvt_g.image): after an exec the
+	 * process keeps its pid, but its old threads' slots point into an
+	 * image that is gone, and the new sampler must not look at them.
+	 */
+	uint32_t	image;
+	uint32_t	ipad;
 	/* The sampler's own, written by it alone. */
 	uint64_t	samp;		/* offset: struct pvt_samp[scap] */
 	uint32_t	scap;
@@ -368,6 +375,7 @@ struct pvt_agent {
 	long			(*attach)(void *);
 	uint64_t		*tramp;		/* by function: trampoline */
 	int32_t			 tls_inagent;	/* &pvt_t.inagent - %fs base */
+	uint32_t		 image;		/* this agent's, from shm */
 };
 
 extern struct pvt_agent	 pvt_g;

@@ -72,6 +72,17 @@ e=$(stat exec exit_closed)
 check "exec: main and 11 dives closed at the exec ($e)" test "$e" = 12
 check "exec: two processes applied the plan" \
     test "$(stat exec processes)" = 2
+# The new image keeps the pid and the old image's slots, whose "in the
+# agent" flags were in memory the exec unmapped: its sampler, looking
+# 50,000 times a second, must leave them alone (it read them and died of
+# SIGSEGV, as the program).
+r=
+for i in 1 2 3; do
+	r="$r$(ended "$PVTRACE" --rate 50000 -o fast.mon -p sig.pdt -- \
+	    "$TD/signals" exec) "
+done
+check "exec under a 50 kHz sampler: exit status 5, thrice ($r)" \
+    test "$r" = "5 5 5 "
 
 # The program has ended and left a child that sleeps on, which pvtrace
 # waits for (its counts are the profile's too): a SIGTERM then stops the
