@@ -176,6 +176,8 @@ samp_look(struct pvt_slot *s, int64_t dt)
 		node = PVT_ROOT;
 	if ((row = samp_row(s, node)) != NULL)
 		samp_add(row->v, cpu, dt, 0);
+	else
+		pvt_stat(PVT_ST_SAMPLOST, 1);	/* said, not hidden */
 }
 
 static void *

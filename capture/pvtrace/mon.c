@@ -31,7 +31,8 @@
 static const char *const mon_stat_name[PVT_ST_COUNT] = {
 	"processes", "inert_processes", "threads", "traps", "tail_calls",
 	"self_jumps", "unwound", "abandoned", "exit_closed", "kill_closed",
-	"missed", "no_memory", "clock_backwards", "cpu_resyncs", "unreachable"
+	"missed", "no_memory", "clock_backwards", "cpu_resyncs", "unreachable",
+	"samples_lost"
 };
 
 static const char *const mon_how[] = { "jump", "trap", "out", "plt" };

@@ -155,6 +155,7 @@ enum pvt_stat {
 	PVT_ST_BACKWARDS,	/* clock deltas below zero, taken as 0 */
 	PVT_ST_RESYNC,		/* CPU clock reads after a context switch */
 	PVT_ST_UNREACH,		/* functions a trampoline could not reach */
+	PVT_ST_SAMPLOST,	/* looks lost: shared memory full */
 	PVT_ST_COUNT
 };
 

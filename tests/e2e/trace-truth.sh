@@ -32,6 +32,8 @@ sort -k1,1 -k2,2n "$W/native.all" |
 (cd "$W" && "$PVTRACE" --rate $RATE -o truth.mon -p truth.pdt -- \
     "$TD/truth" all >truth.out 2>truth.err)
 check "the traced program ran" test -s "$W/truth.out"
+check "every look recorded (the .mon says samples_lost 0)" \
+    grep -qx "stat samples_lost 0" "$W/truth.mon"
 python3 "$SAMP" "$W/truth.mon" >"$W/truth.samp"
 check "no time from samples is negative" awk '$1 != "probe" &&
     $1 != "program" && ($2 < 0 || $3 < 0) { exit 1 }' "$W/truth.samp"
