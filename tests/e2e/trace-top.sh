@@ -1,0 +1,141 @@
+#!/bin/sh
+# Where the time goes on a real program, as a user reads it: SQLite from
+# Debian's static library (tests/data/trace/sqlite-driver at 250,000
+# rows, about a second untraced) traced with the sampler, ingested into
+# profview and exported (the samples table of `profview export -f csv`,
+# the table the text report shows), against `perf record -e
+# cpu-clock` of the untraced program: the top five of the program's own
+# functions by self CPU time must be perf's top five (perf report
+# --no-children --sort sym: a sample's own function, when that is the
+# program's), in its order.
+#
+# Noise: both tools sample.  perf's counts a >= b of two functions
+# differ beyond chance when a - b > 1.96 sqrt(a + b) (the 95 % bound of
+# the difference of two counts from one run's samples); pvtrace's self
+# times when they differ by more than their 95 % errors (profview's
+# +/-) added in quadrature.  Over every pair of functions in either top
+# five, pvtrace must never put beyond its noise above the other a
+# function that perf puts below it beyond perf's: so the five are the
+# same and in the same order, but for pairs within noise.
+#
+# pvtrace cannot trace the C library, so a call into it is its caller's
+# self: the same check against perf's samples charged that way (to the
+# first frame of the program's in a dwarf call chain) tells that apart
+# from the probe's own distortion of the program's time.
+# Both cores are kept busy (yes > /dev/null, twice) all along.
+. "${top_srcdir:-.}/tests/e2e/trace.sh"
+command -v python3 >/dev/null 2>&1 || skip_all "python3 is needed"
+command -v perf >/dev/null 2>&1 || skip_all "perf is not installed"
+perf record -q -e cpu-clock -o "$W/probe.data" true >"$W/probe.out" 2>&1 ||
+    skip_all "perf cannot record here: $(head -1 "$W/probe.out")"
+PROG=$TD/sqlite-driver
+ROWS=250000
+# 5 kHz: the traced program's own time (about 2 s of CPU, the probe's
+# excluded) is some 10,000 looks; perf's second about 5,000 samples, a
+# 95 % error near half a point on a share of 4 %.
+RATE=5000
+
+yes >/dev/null &
+Y1=$!
+yes >/dev/null &
+Y2=$!
+trap 'kill $Y1 $Y2 2>/dev/null; [ -n "${KEEP:-}" ] || rm -rf "$W"' EXIT
+
+"$PROG" $ROWS >"$W/native.out"
+(cd "$W" && "$PVTRACE" --rate $RATE -o top.mon -p top.pdt -- "$PROG" \
+    $ROWS >top.out 2>top.err)
+check "traced: output unchanged" cmp -s "$W/native.out" "$W/top.out"
+PV=${PROFVIEW:-$top_builddir/profview}
+"$PV" --db "$W/pv.db" ingest "$W/top.mon" >"$W/top.id" 2>"$W/top.ingest"
+"$PV" --db "$W/pv.db" export -f csv "$(cut -f1 "$W/top.id")" \
+    >"$W/top.csv" 2>>"$W/top.ingest"
+check "profview shows the sampled table" grep -q '^samples,' "$W/top.csv"
+
+perf record -q -e cpu-clock -F $RATE --call-graph dwarf,4096 \
+    -o "$W/perf.data" "$PROG" $ROWS >/dev/null 2>"$W/perf.err"
+perf script -i "$W/perf.data" -F ip,sym,dso --no-inline >"$W/perf.txt" \
+    2>/dev/null
+
+# The figures as comments, then a verdict for each of perf's views.
+python3 - "$W/top.csv" "$W/perf.txt" "$PROG" >"$W/top.cmp" <<'EOF'
+import csv, math, sys
+
+pv = []
+with open(sys.argv[1]) as f:
+    for r in csv.DictReader(f):
+        if r['section'] == 'samples':
+            pv.append((r['function'], int(r['self_cpu_ns']),
+                float(r['self_percent'] or 0), r['few'],
+                int(r['self_cpu_err_ns'])))
+# perf script: a sample's header line, then its chain, leaf first.
+own, lib, total, chain = {}, {}, 0, []
+def sample():
+    global total
+    if not chain:
+        return
+    total += 1
+    if chain[0][1] == sys.argv[3]:
+        own[chain[0][0]] = own.get(chain[0][0], 0) + 1
+    for sym, dso in chain:
+        if dso == sys.argv[3]:
+            lib[sym] = lib.get(sym, 0) + 1
+            break
+    chain.clear()
+with open(sys.argv[2]) as f:
+    for line in f:
+        w = line.split()
+        if not w or line[0] not in ' \t':
+            sample()
+        elif len(w) >= 3:
+            chain.append((' '.join(w[1:-1]), w[-1].strip('()')))
+sample()
+if total == 0:
+    print('perf recorded no samples')
+    sys.exit(0)
+def share(d, f):
+    return 100.0 * d.get(f, 0) / total
+pvs = {f: p for f, _, p, _, _ in pv}
+pvns = {f: (ns, e) for f, ns, _, _, e in pv}
+top_v = [f for f, _, _, _, _ in pv[:5]]
+for name, d in (('perf', own), ('perf, C library to its caller', lib)):
+    top = sorted(d, key=lambda f: -d[f])[:7]
+    print('# %s (%d samples): %s' % (name, total,
+        ', '.join('%s %.1f %%' % (f, share(d, f)) for f in top)))
+print('# pvtrace (profview): %s' % ', '.join('%s %.1f %%%s' % (f, p,
+    ' (' + w + ')' if w else '') for f, _, p, w, _ in pv[:7]))
+# apart F G: pvtrace puts G above F beyond its own 95 % errors.
+def apart(f, g):
+    (a, ea), (b, eb) = pvns.get(f, (0, 0)), pvns.get(g, (0, 0))
+    return b - a > math.sqrt(ea * ea + eb * eb)
+# verdict NAME D: "NAME same", or a line "NAME pvtrace puts ..." a pair
+# perf's counts D put apart beyond noise and pvtrace the other way.
+def verdict(name, d):
+    top_p = sorted(d, key=lambda f: -d[f])[:5]
+    fs = top_p + [f for f in top_v if f not in top_p]
+    bad = 0
+    for f in fs:
+        for g in fs:
+            a, b = d.get(f, 0), d.get(g, 0)
+            if a - b > 1.96 * math.sqrt(a + b) and apart(f, g):
+                bad += 1
+                print('%s pvtrace puts %s (perf %.1f %%, pvtrace %.1f %%)'
+                    ' above %s (perf %.1f %%, pvtrace %.1f %%)' % (name,
+                    g, share(d, g), pvs.get(g, 0), f, share(d, f),
+                    pvs.get(f, 0)))
+    if not bad:
+        print(name + ' same')
+verdict('own', own)
+verdict('lib', lib)
+EOF
+grep '^#' "$W/top.cmp"
+# top_same NAME: perf's NAME view agrees; what differs on standard error.
+top_same() {
+	grep -qx "$1 same" "$W/top.cmp" && return 0
+	grep "^$1 \|^perf " "$W/top.cmp" >&2
+	return 1
+}
+check "the top five by self CPU time are perf's, in order within noise" \
+    top_same own
+check "and perf's, the C library charged to its caller as pvtrace does" \
+    top_same lib
+finish
