@@ -102,8 +102,9 @@ size_t		 analyze_heap_unload(const struct analyze_heap *,
  * heap, arenas, mmap'd chunks) in address order, each starting a new row
  * at its start address; a cell holds a power of two of bytes (16 << zoom,
  * or 16 >> -zoom when zoomed in past one granule a cell), and shows the
- * mark with the most bytes of live blocks in it (ties: the higher mark
- * below wins); a cell without a byte of a drawn block is free, blank.
+ * highest mark below of the drawn blocks with a byte in it, however few
+ * its bytes, so that no zoom hides a marked block; a cell without a byte
+ * of a drawn block is free, blank.
  *
  * Marks, lowest priority first.  The caller decides each block's mark
  * (from its type, its leak state, the overlays on), writes it into

@@ -3,9 +3,11 @@
  * view asks for what it shows.  The regions of the heap (the main heap,
  * each arena's heaps, each mmap'd chunk) are laid out in address order,
  * each starting a new row at its start address; a cell holds B bytes, a
- * power of two from 2 to 16 << 40 (the zoom); a cell shows the mark with
- * the most bytes of drawn blocks in it, the higher mark winning a tie,
- * and a cell with no such byte is free.
+ * power of two from 2 to 16 << 40 (the zoom); a cell shows the highest
+ * mark of the drawn blocks with a byte in it, and a cell with no such
+ * byte is free.  The highest, not the one with most bytes: one lost block
+ * among a hundred plain ones in a cell is what the map is looked at for,
+ * and a majority would hide it until the zoom gave it a cell of its own.
  *
  * A frame must cost what its cells cost, not what the heap does, on a
  * heap of millions of blocks.  Up to 128 bytes a cell, no cell holds more
@@ -38,8 +40,7 @@
 
 /* What a cell adds up while the sweep is in it. */
 struct hm_acc {
-	uint64_t	bytes[HM_NM];
-	uint32_t	seen;		/* a bit per mark in bytes[] */
+	uint32_t	seen;		/* a bit per mark with a byte here */
 	uint64_t	live;
 	int		start;
 	int		open;
@@ -340,7 +341,6 @@ hm_cum(const struct analyze_heapmap *m, size_t i, uint64_t *cnt,
 static void
 hm_acc_add(struct hm_acc *a, uint8_t mk, uint64_t n)
 {
-	a->bytes[mk] += n;
 	a->seen |= 1u << mk;
 	a->live += n;
 }
@@ -367,7 +367,6 @@ hm_acc_chunks(struct hm_acc *a, const struct analyze_heapmap *m, size_t k0,
 			continue;
 		/* What hm_end draws: a block of no size is a byte. */
 		n = b1[k] - b0[k] + z1[k] - z0[k];
-		a->bytes[k] += n;
 		a->seen |= 1u << k;
 		a->live += n;
 	}
@@ -378,20 +377,8 @@ hm_acc_chunks(struct hm_acc *a, const struct analyze_heapmap *m, size_t k0,
 static void
 hm_acc_take(struct hm_acc *a, uint64_t B, uint8_t *mark, uint8_t *flags)
 {
-	uint64_t	best = 0;
-	int		k;
-
-	*mark = HM_NONE;
-	/* From the top down, so a tie stays with the higher mark. */
-	for (k = HM_NM - 1; k >= 0; k--) {
-		if (!(a->seen & (1u << k)))
-			continue;
-		if (*mark == HM_NONE || a->bytes[k] > best) {
-			best = a->bytes[k];
-			*mark = (uint8_t)k;
-		}
-		a->bytes[k] = 0;
-	}
+	*mark = a->seen != 0 ? (uint8_t)(31 - __builtin_clz(a->seen)) :
+	    HM_NONE;
 	*flags = (a->start ? ANALYZE_HEAPMAP_START : 0) |
 	    (a->live * 2 < B ? ANALYZE_HEAPMAP_SPARSE : 0);
 	a->seen = 0;

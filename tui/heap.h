@@ -174,7 +174,12 @@ enum hm_action {
 #define HM_NONE		ANALYZE_HEAPMAP_NONE
 #define HM_SNONE	ANALYZE_HEAPVIEW_NONE
 #define HM_INFO_H	6	/* lines of the info pane */
-#define HM_LEGEND_MAX	3	/* lines of the legend */
+/*
+ * Lines of the legend: with its cells, a mark's entry is a line of 80
+ * columns, and four keep the selection, born, freed and a type mark (a
+ * live map's usual set) in view.
+ */
+#define HM_LEGEND_MAX	4
 /* :resizemap half stops here, as in HeapInspector. */
 #define HM_MIN_PIXELS	16
 #define HM_MAX_SPECS	8	/* :mark's colours */
@@ -239,6 +244,7 @@ struct heapmap {
 	struct analyze_heapmap_cell	*cells;
 	size_t				 ncells;
 	struct analyze_heapmap_count	 inview[HM_NM];
+	uint64_t			 incells[HM_NM];	/* showing k */
 
 	size_t				 cur;		/* block, or SIZE_MAX */
 	size_t				 shown;		/* list.cur drawn */

@@ -168,7 +168,11 @@ hm_title(struct tui_view *tv)
 	return (t);
 }
 
-/* The legend: each mark with a block, its colour, in view and in all. */
+/*
+ * The legend: each mark with a block, its colour, in view and in all, and
+ * the cells in view that show it (a cell shows its highest mark, so the
+ * blocks of a mark may be many more than its cells, or fewer).
+ */
 static int
 hm_legend(struct heapmap *hm, int y, int lines, int w, int draw)
 {
@@ -176,6 +180,8 @@ hm_legend(struct heapmap *hm, int y, int lines, int w, int draw)
 	char		*line, *vb, *tb;
 	const char	*name;
 	int		 x = 0, k, used = 1, n;
+	/* As many cells as the screen can show: the widest count. */
+	unsigned long long most = (unsigned long long)LINES * COLS * 2;
 
 	memcpy(tot, hm->m->total, sizeof tot);
 	/* Freed objects are no blocks of this snapshot's map. */
@@ -191,15 +197,17 @@ hm_legend(struct heapmap *hm, int y, int lines, int w, int draw)
 			continue;
 		/* Measured with the totals, so the lines stay put. */
 		tb = hm_size(tot[k].bytes);
-		line = xasprintf(" %s %llu (%s) of %llu (%s)", name,
-		    (unsigned long long)tot[k].blocks, tb,
-		    (unsigned long long)tot[k].blocks, tb);
+		line = xasprintf(" %s %llu (%s) of %llu (%s), %llu cells",
+		    name, (unsigned long long)tot[k].blocks, tb,
+		    (unsigned long long)tot[k].blocks, tb, most);
 		n = 2 + tui_strwidth(line) + 2;
 		free(line);
 		vb = hm_size(hm->inview[k].bytes);
-		line = xasprintf(" %s %llu (%s) of %llu (%s)", name,
-		    (unsigned long long)hm->inview[k].blocks, vb,
-		    (unsigned long long)tot[k].blocks, tb);
+		line = xasprintf(" %s %llu (%s) of %llu (%s), %llu cell%s",
+		    name, (unsigned long long)hm->inview[k].blocks, vb,
+		    (unsigned long long)tot[k].blocks, tb,
+		    (unsigned long long)hm->incells[k], hm->incells[k] == 1 ?
+		    "" : "s");
 		free(vb);
 		free(tb);
 		if (x > 0 && x + n > w) {
@@ -533,7 +541,7 @@ void
 hm_draw(struct tui_view *tv, int y, int h, int w)
 {
 	struct heapmap	*hm = tv->data;
-	size_t		 n;
+	size_t		 n, i;
 
 	tv->list.y = y;
 	tv->list.height = h;
@@ -573,6 +581,11 @@ hm_draw(struct tui_view *tv, int y, int h, int w)
 	analyze_heapmap_counts(hm->m, &hm->v, hm->inview);
 	/* Freed objects where they were, in the cells now free. */
 	analyze_heapdiff_cmp_frame(hm->cmp, &hm->v, hm->cells, hm->inview);
+	memset(hm->incells, 0, sizeof hm->incells);
+	for (i = 0; i < n; i++) {
+		if (hm->cells[i].mark < HM_NM)
+			hm->incells[hm->cells[i].mark]++;
+	}
 	hm_draw_map(hm, w);
 	if (hm->legend_lines > 0)
 		hm_legend(hm, y + hm->map_lines, hm->legend_lines, w, 1);
