@@ -307,6 +307,11 @@ struct analyze_heap_watch {
 struct analyze_heapview_type {
 	char		*name;		/* a class, or the allocation site */
 	uint32_t	 module;
+	/*
+	 * Not a type: the blocks' type is unknown, name says where they
+	 * were allocated (the site's function, whose module is module).
+	 */
+	int		 site;
 };
 
 struct analyze_heapview_module {
@@ -325,6 +330,7 @@ struct analyze_heapview_frame {
 
 struct analyze_heapview_root {
 	char		*name;		/* "module:variable", "thread 12" */
+	char		*symbol;	/* a C++ variable's, or NULL */
 	uint32_t	 module;
 };
 
@@ -399,6 +405,7 @@ size_t		 analyze_heapview_unload(const struct analyze_heapview *,
 		    const uint8_t *, uint8_t *, uint8_t *);
 uint32_t	 analyze_heapview_module(const struct analyze_heapview *,
 		    const char *);
+const char	*analyze_heapview_root_var(const char *);
 uint32_t	 analyze_heapview_root(const struct analyze_heapview *,
 		    const char *, int *);
 /* A pointer word at the end of a traced path. */
@@ -572,10 +579,12 @@ struct analyze_heap_snap {
 	int32_t		 *site;
 	uint32_t	  nroots;
 	char		**root_name;	/* module:variable, or a thread's */
+	char		**root_symbol;	/* C++: mangled; or NULL */
 	int32_t		 *root_module;	/* -1: a thread's stack or registers */
 	uint32_t	  ntypes;
 	char		**type_name;
 	int32_t		 *type_module;
+	uint8_t		 *type_site;	/* 1: a site's, no type */
 	uint32_t	  nmodules;
 	char		**module_name;	/* the file name */
 	uint32_t	 *imp_off;	/* CSR: the modules each imports */

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "demangle.h"
 #include "intern.h"
 #include "xmalloc.h"
 #include "analyze/analyze.h"
@@ -40,14 +41,18 @@ analyze_heap_snap_free(struct analyze_heap_snap *m)
 	free(m->seq);
 	free(m->type);
 	free(m->site);
-	for (i = 0; i < m->nroots; i++)
+	for (i = 0; i < m->nroots; i++) {
 		free(m->root_name[i]);
+		free(m->root_symbol[i]);
+	}
 	free(m->root_name);
+	free(m->root_symbol);
 	free(m->root_module);
 	for (i = 0; i < m->ntypes; i++)
 		free(m->type_name[i]);
 	free(m->type_name);
 	free(m->type_module);
+	free(m->type_site);
 	for (i = 0; i < m->nmodules; i++)
 		free(m->module_name[i]);
 	free(m->module_name);
@@ -63,9 +68,16 @@ analyze_heap_snap_free(struct analyze_heap_snap *m)
 char *
 analyze_heap_snap_root_key(const struct store_heap_root *r)
 {
-	if (r->name != NULL && *r->name != '\0')
-		return (r->region_name != NULL ? xasprintf("%s:%s",
-		    r->region_name, r->name) : xstrdup(r->name));
+	char	*d, *key;
+
+	if (r->name != NULL && *r->name != '\0') {
+		d = demangle(r->name);
+		key = r->region_name != NULL ? xasprintf("%s:%s",
+		    r->region_name, d != NULL ? d : r->name) :
+		    xstrdup(d != NULL ? d : r->name);
+		free(d);
+		return (key);
+	}
 	if (r->tid != 0)
 		return (xasprintf("%s of thread %lld", r->region_kind != NULL ?
 		    r->region_kind : "region", (long long)r->tid));
@@ -224,7 +236,12 @@ analyze_heap_snap_load_watched(struct store *st, int64_t session,
 			SNAP_GROW(m->root_name, m->nroots, rcap);
 			m->root_module = xreallocarray(m->root_module, rcap,
 			    sizeof *m->root_module);
+			m->root_symbol = xreallocarray(m->root_symbol, rcap,
+			    sizeof *m->root_symbol);
 			m->root_name[m->nroots] = key;
+			m->root_symbol[m->nroots] = o.name != NULL &&
+			    strncmp(o.name, "_Z", 2) == 0 ? xstrdup(o.name) :
+			    NULL;
 			m->root_module[m->nroots++] = (int32_t)o.module;
 		} else
 			free(key);
@@ -251,8 +268,11 @@ analyze_heap_snap_load_watched(struct store *st, int64_t session,
 		SNAP_GROW(m->type_name, m->ntypes, cap);
 		m->type_module = xreallocarray(m->type_module, cap,
 		    sizeof *m->type_module);
+		m->type_site = xreallocarray(m->type_site, cap,
+		    sizeof *m->type_site);
 		m->type_name[m->ntypes] = xstrdup(ty.name != NULL ? ty.name :
 		    "?");
+		m->type_site[m->ntypes] = ty.site != 0;
 		m->type_module[m->ntypes++] = (int32_t)ty.module;
 	}
 	store_cursor_close(c);

@@ -35,8 +35,10 @@ analyze_heapview_free(struct analyze_heapview *s)
 		free(s->frames[i].function);
 		free(s->frames[i].file);
 	}
-	for (i = 0; i < s->nroots; i++)
+	for (i = 0; i < s->nroots; i++) {
 		free(s->roots[i].name);
+		free(s->roots[i].symbol);
+	}
 	free(s->program);
 	free(s->regions);
 	free(s->addr);
@@ -181,37 +183,79 @@ analyze_heapview_module(const struct analyze_heapview *s, const char *name)
 	return (HS_NONE);
 }
 
+/* A root's variable: its name past "module:" (a C++ "::" is no colon). */
+const char *
+analyze_heapview_root_var(const char *name)
+{
+	const char	*p;
+
+	for (p = name; *p != '\0'; p++) {
+		if (p[0] == ':' && p[1] == ':')
+			p++;
+		else if (*p == ':')
+			return (p + 1);
+	}
+	return (name);
+}
+
+/* Whether root r answers to name at level k (analyze_heapview_root). */
+static int
+hs_root_is(const struct analyze_heapview_root *r, const char *name, int k)
+{
+	const char	*var = analyze_heapview_root_var(r->name), *last;
+	size_t		 n = (size_t)(var - r->name);
+
+	switch (k) {
+	case 0:
+		return (strcmp(r->name, name) == 0 || (r->symbol != NULL &&
+		    n > 0 && strncmp(r->name, name, n) == 0 &&
+		    strcmp(name + n, r->symbol) == 0));
+	case 1:
+		return (strcmp(var, name) == 0 || (r->symbol != NULL &&
+		    strcmp(r->symbol, name) == 0));
+	default:
+		last = strrchr(var, ':');
+		return (last != NULL && last > var && last[-1] == ':' &&
+		    strcmp(last + 1, name) == 0);
+	}
+}
+
 /*
  * Root by its name, module:variable, or by the variable's name alone
- * when only one module has it; HS_NONE if none has it, or if more than
- * one does (*many set then, when many is not NULL).
+ * when only one module has it, or by a C++ variable's last name
+ * (current for app::current) when only one root has that; a C++
+ * variable demangled or as its symbol (_ZN3app7currentE) either way.
+ * HS_NONE if none has it, or if more than one does at the first of
+ * those that any has (*many set then, when many is not NULL).
  */
 uint32_t
 analyze_heapview_root(const struct analyze_heapview *s, const char *name,
     int *many)
 {
-	const char	*colon;
-	uint32_t	 found = HS_NONE;
+	uint32_t	 found;
 	size_t		 i;
+	int		 k;
 
 	if (many != NULL)
 		*many = 0;
-	for (i = 0; i < s->nroots; i++) {
-		if (strcmp(s->roots[i].name, name) == 0)
-			return ((uint32_t)i);
-	}
-	for (i = 0; i < s->nroots; i++) {
-		colon = strrchr(s->roots[i].name, ':');
-		if (colon == NULL || strcmp(colon + 1, name) != 0)
-			continue;
-		if (found != HS_NONE) {
-			if (many != NULL)
-				*many = 1;
-			return (HS_NONE);
+	for (k = 0; k < 3; k++) {
+		found = HS_NONE;
+		for (i = 0; i < s->nroots; i++) {
+			if (!hs_root_is(&s->roots[i], name, k))
+				continue;
+			if (k == 0)
+				return ((uint32_t)i);
+			if (found != HS_NONE) {
+				if (many != NULL)
+					*many = 1;
+				return (HS_NONE);
+			}
+			found = (uint32_t)i;
 		}
-		found = (uint32_t)i;
+		if (found != HS_NONE)
+			return (found);
 	}
-	return (found);
+	return (HS_NONE);
 }
 
 /* Whether type name t matches pattern p (a trailing * takes a prefix). */
@@ -269,8 +313,9 @@ analyze_heapview_types(const struct analyze_heapview *s, const char *spec,
 	}
 	n = len - (size_t)(t - spec);
 	for (i = 0; i < s->ntypes; i++) {
-		match[i] = (m == HS_NONE || s->types[i].module == m) &&
-		    hs_type_match(s->types[i].name, t, n, star);
+		match[i] = !s->types[i].site && (m == HS_NONE ||
+		    s->types[i].module == m) && hs_type_match(s->types[i].name,
+		    t, n, star);
 		count += match[i];
 	}
 	return (count);
@@ -318,6 +363,8 @@ analyze_heapview_sums(const struct analyze_heapview *s, int by,
 			key = s->type[i];
 			if (by == ANALYZE_HEAPVIEW_BY_MODULE && key != HS_NONE)
 				key = s->types[key].module;
+			else if (key != HS_NONE && s->types[key].site)
+				key = HS_NONE;
 			k = key == HS_NONE ? n : key;
 		}
 		t[k].key = key;
@@ -718,9 +765,14 @@ analyze_heapview_load_watched(struct store *st, int64_t session,
 	v->ntypes = m.ntypes;
 	v->types = xcalloc(m.ntypes + 1, sizeof *v->types);
 	for (j = 0; j < m.ntypes; j++) {
-		v->types[j].name = m.type_name[j];
-		m.type_name[j] = NULL;
 		v->types[j].module = (uint32_t)m.type_module[j];
+		if ((v->types[j].site = m.type_site[j]) != 0)
+			v->types[j].name = xasprintf("(no type; site %s)",
+			    m.type_name[j]);
+		else {
+			v->types[j].name = m.type_name[j];
+			m.type_name[j] = NULL;
+		}
 	}
 	v->nmodules = m.nmodules;
 	v->modules = xcalloc(m.nmodules + 1, sizeof *v->modules);
@@ -754,6 +806,8 @@ analyze_heapview_load_watched(struct store *st, int64_t session,
 	for (j = 0; j < m.nroots; j++) {
 		v->roots[j].name = m.root_name[j];
 		m.root_name[j] = NULL;
+		v->roots[j].symbol = m.root_symbol[j];
+		m.root_symbol[j] = NULL;
 		v->roots[j].module = (uint32_t)m.root_module[j];
 	}
 	v->graph = m.g;

@@ -73,8 +73,8 @@ struct heapq {
 static const char *
 heapq_type(const struct analyze_heapview *v, uint32_t b)
 {
-	return (v->type[b] != ANALYZE_HEAPVIEW_NONE ?
-	    v->types[v->type[b]].name : "");
+	return (v->type[b] != ANALYZE_HEAPVIEW_NONE &&
+	    !v->types[v->type[b]].site ? v->types[v->type[b]].name : "");
 }
 
 static void
@@ -150,8 +150,9 @@ heapq_node(struct heapq *q, const char *arg, int roots)
 	    ANALYZE_HEAPVIEW_NONE)
 		return (1 + (int64_t)r);
 	if (roots && many) {
-		q->cause = xasprintf("%s: more than one module has a variable"
-		    " of that name: say module:%s", arg, arg);
+		q->cause = xasprintf("%s: more than one variable has that"
+		    " name: say module:%s, or a C++ one's whole name", arg,
+		    arg);
 		return (-1);
 	}
 	if (heapq_addr(arg, &a) == 0) {

@@ -1182,10 +1182,13 @@ store_heap_root_next(struct store_cursor *c, struct store_heap_root *r)
 
 #define STORE_HEAP_TYPE_COLUMNS(X) \
 	X(TYPE_IDX, "idx") X(TYPE_NAME, "name") \
-	X(TYPE_MODULE, "coalesce(module, -1)")
+	X(TYPE_MODULE, "coalesce(module, -1)") X(TYPE_SITE, "kind = 'site'")
 STORE_COLUMNS(store_heap_type_columns, STORE_HEAP_TYPE_COLUMNS);
 
-/* Types: idx, name, module (-1: none), by index. */
+/*
+ * Types: idx, name, module (-1: none), whether it is an allocation site's
+ * function (no type), by index.
+ */
 struct store_cursor *
 store_heap_types(struct store *st, int64_t session)
 {
@@ -1269,6 +1272,7 @@ store_heap_type_next(struct store_cursor *c, struct store_heap_type *t)
 	t->idx = store_cursor_int(c, TYPE_IDX);
 	t->name = store_cursor_text(c, TYPE_NAME);
 	t->module = store_cursor_int(c, TYPE_MODULE);
+	t->site = store_cursor_int(c, TYPE_SITE) != 0;
 	return (1);
 }
 

@@ -113,6 +113,7 @@ struct store_heap_type {
 	int64_t		 idx;
 	const char	*name;
 	int64_t		 module;	/* -1: none */
+	int		 site;		/* kind site: no type */
 };
 
 struct store_heap_import {

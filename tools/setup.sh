@@ -25,6 +25,8 @@ cd "$(dirname "$0")/.."
 # oracle in tests/prfd and its peer in bench/prfd.  strace slows
 # profview's polls for tools/slowtui.sh (screen tests on a slow machine).
 # man-db: the README says "man profview", which a minimal system lacks.
+# build-essential's g++ brings libstdc++, whose __cxa_demangle profview
+# links to show C++ names demangled (libiberty's would be a package more).
 PKGS="build-essential autoconf automake pkg-config libncurses-dev
 libtermkey-dev libsqlite3-dev libcapstone-dev libunwind-dev libelf-dev libdw-dev sqlite3
 check nasm dosbox tmux clang uftrace

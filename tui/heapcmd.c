@@ -305,11 +305,16 @@ hm_path(struct heapmap *hm, const char *path, uint32_t *node)
 	uint64_t	a;
 	size_t		b;
 	char		*cause = NULL;
-	int		rel;
+	int		rel, many;
 
-	if ((r = analyze_heapview_root(hm->s, path, NULL)) != HM_SNONE) {
+	if ((r = analyze_heapview_root(hm->s, path, &many)) != HM_SNONE) {
 		*node = 1 + r;
 		return (0);
+	}
+	if (many) {
+		tui_message("error: %s: more than one variable has that name:"
+		    " say module:%s, or a C++ one's whole name", path, path);
+		return (-1);
 	}
 	if (analyze_heapmap_addr(hm->m, path, &a, &rel, &cause) == 0 &&
 	    (b = analyze_heapmap_find(hm->m, a)) != SIZE_MAX) {
@@ -567,8 +572,8 @@ hm_cmd_status(struct heapmap *hm)
 }
 
 
-int
-hm_command(struct tui_view *tv, const char *name, const char *args)
+static int
+hm_command_run(struct tui_view *tv, const char *name, const char *args)
 {
 	struct heapmap	*hm = tv->data;
 
@@ -615,24 +620,62 @@ hm_command(struct tui_view *tv, const char *name, const char *args)
 	return (TUI_R_DRAW);
 }
 
-/* Names of the modules, and of the types without spaces, for Tab. */
-static char *
-hm_names(struct heapmap *hm, int modules, int types)
+int
+hm_command(struct tui_view *tv, const char *name, const char *args)
 {
-	char	*out = xstrdup(""), *t;
-	size_t	 i;
+	char	*a = xstrdup(args);
+	size_t	 n = strlen(a);
+	int	 rc;
 
-	for (i = 0; modules && i < hm->s->nmodules; i++) {
-		t = xasprintf("%s %s", out, hm->s->modules[i].name);
-		free(out);
-		out = t;
+	/* Tab ends a name it completes with a space; no name ends so. */
+	while (n > 0 && a[n - 1] == ' ')
+		a[--n] = '\0';
+	rc = hm_command_run(tv, name, a);
+	free(a);
+	return (rc);
+}
+
+/* Word w after the words in *out (*len bytes of *cap). */
+static void
+hm_name_add(char **out, size_t *len, size_t *cap, const char *w)
+{
+	size_t	n = strlen(w);
+
+	while (*len + n + 2 > *cap) {
+		*cap = *cap != 0 ? *cap * 2 : 4096;
+		*out = xreallocarray(*out, *cap, 1);
 	}
-	for (i = 0; types && i < hm->s->ntypes; i++) {
-		if (strchr(hm->s->types[i].name, ' ') != NULL)
+	(*out)[(*len)++] = ' ';
+	memcpy(*out + *len, w, n + 1);
+	*len += n;
+}
+
+/*
+ * Names of the modules, of the types and of the roots (module:variable
+ * and the variable alone, C++ ones demangled), those without spaces, for
+ * Tab.
+ */
+static char *
+hm_names(struct heapmap *hm, int modules, int types, int roots)
+{
+	const struct analyze_heapview	*s = hm->s;
+	char				*out = NULL;
+	size_t				 i, len = 0, cap = 0;
+
+	hm_name_add(&out, &len, &cap, "");
+	for (i = 0; modules && i < s->nmodules; i++)
+		hm_name_add(&out, &len, &cap, s->modules[i].name);
+	for (i = 0; types && i < s->ntypes; i++) {
+		if (!s->types[i].site && strchr(s->types[i].name, ' ') == NULL)
+			hm_name_add(&out, &len, &cap, s->types[i].name);
+	}
+	for (i = 0; roots && i < s->nroots; i++) {
+		if (s->roots[i].module == HM_SNONE ||
+		    strchr(s->roots[i].name, ' ') != NULL)
 			continue;
-		t = xasprintf("%s %s", out, hm->s->types[i].name);
-		free(out);
-		out = t;
+		hm_name_add(&out, &len, &cap, s->roots[i].name);
+		hm_name_add(&out, &len, &cap,
+		    analyze_heapview_root_var(s->roots[i].name));
 	}
 	return (out);
 }
@@ -658,10 +701,10 @@ hm_complete(struct tui_view *tv, const char *name, int arg)
 		return (xstrdup(hm_show_words));
 	if (strcasecmp(name, "select") == 0)
 		return (arg == 0 ? xstrdup("off trace onlyanchoredby object"
-		    " typedescriptor module") : hm_names(hm, 1, 1));
+		    " typedescriptor module") : hm_names(hm, 1, 1, 1));
 	if (strcasecmp(name, "mark") == 0)
-		return (hm_names(hm, 1, 1));
+		return (hm_names(hm, 1, 1, 0));
 	if (strcasecmp(name, "testunload") == 0)
-		return (hm_names(hm, 1, 0));
+		return (hm_names(hm, 1, 0, 0));
 	return (NULL);
 }

@@ -828,7 +828,12 @@ hi_pick(struct tui_heapinfo *hi, int t, size_t row)
 		    "(none)" : s->modules[want].name);
 		break;
 	case TUI_HI_BYTYPE:
-		tm[u->key != HI_NONE ? u->key : s->ntypes] = 1;
+		/* The untyped row: the blocks of no type and of a site. */
+		if (u->key == HI_NONE) {
+			for (k = 0; k <= s->ntypes; k++)
+				tm[k] = k == s->ntypes || s->types[k].site;
+		} else
+			tm[u->key] = 1;
 		n = hi_pick_types(hi, tm);
 		hi->pick_name = xasprintf("type %s", u->key == HI_NONE ?
 		    "(none)" : s->types[u->key].name);

@@ -182,7 +182,7 @@ s=$("$PV" --db "$W/old.db" ingest "$W/typed.heap" 2>/dev/null | cut -f1)
 check "a version 1 store is migrated: a new session typed, the old one read" \
     sh -c "test -n '$s' && '$PV' --db '$W/old.db' heap --csv $s trace \
     typed:head | grep -q 'struct node' && '$PV' --db '$W/old.db' heap \
-    --csv 1 by-type | grep -q '^new_node,'"
+    --csv 1 by-type | grep -q '^(no type),'"
 sqlite3 "$W/old.db" "$sites" > "$W/new.sites"
 check "... its sites' stacks, functions and pcs as they were" sh -c \
     "grep -q 'main (prog)' '$W/old.sites' && cmp '$W/old.sites' \

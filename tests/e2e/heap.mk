@@ -17,7 +17,7 @@ HEAPTEST_PROGS = tests/data/heap/list tests/data/heap/tree \
 	tests/data/heap/threads tests/data/heap/fork tests/data/heap/exits \
 	tests/data/heap/vtables tests/data/heap/sqlite \
 	tests/data/heap/dlopen tests/data/heap/plugin.so \
-	tests/data/heap/typed tests/data/heap/typedcc \
+	tests/data/heap/typed tests/data/heap/typedcc tests/data/heap/names \
 	tests/data/heap/notmpfile.so tests/data/heap/static
 check_PROGRAMS += $(HEAPTEST_PROGS)
 EXTRA_DIST += tests/data/heap/heaptest.h
@@ -51,6 +51,9 @@ tests_data_heap_exits_LDFLAGS = $(HEAPTEST_LINK)
 tests_data_heap_vtables_SOURCES = tests/data/heap/vtables.cc
 tests_data_heap_vtables_CXXFLAGS = $(HEAPTEST_CXXFLAGS)
 tests_data_heap_vtables_LDFLAGS = $(HEAPTEST_LINK)
+tests_data_heap_names_SOURCES = tests/data/heap/names.cc
+tests_data_heap_names_CXXFLAGS = $(HEAPTEST_CXXFLAGS)
+tests_data_heap_names_LDFLAGS = $(HEAPTEST_LINK)
 tests_data_heap_typed_SOURCES = tests/data/heap/typed.c
 tests_data_heap_typed_CFLAGS = $(HEAPTEST_CFLAGS)
 tests_data_heap_typed_LDFLAGS = $(HEAPTEST_LINK)
@@ -84,7 +87,8 @@ HEAP_E2E = tests/e2e/heap-memcheck.sh tests/e2e/heap-signal.sh \
 	tests/e2e/heap-fork.sh tests/e2e/heap-exits.sh tests/e2e/heap-cxx.sh \
 	tests/e2e/heap-sqlite.sh tests/e2e/heap-ingest.sh tests/e2e/heap-cli.sh \
 	tests/e2e/heap-live.sh tests/e2e/heap-export.sh tests/e2e/heap-dwarf.sh \
-	tests/e2e/heap-files.sh tests/e2e/heap-trigger.sh tests/e2e/heap-refuse.sh
+	tests/e2e/heap-files.sh tests/e2e/heap-trigger.sh \
+	tests/e2e/heap-refuse.sh tests/e2e/heap-names.sh
 TESTS += $(HEAP_E2E)
 EXTRA_DIST += $(HEAP_E2E) tests/e2e/heap.sh
 HEAP_E2E_LOGS = $(HEAP_E2E:=.log)

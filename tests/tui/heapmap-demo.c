@@ -95,6 +95,7 @@ demo_read(const char *path)
 		} else if (strcmp(fld[0], "type") == 0 && n >= 3) {
 			DEMO_GROW(s->types, s->ntypes);
 			s->types[s->ntypes].module = (uint32_t)demo_num(fld[1]);
+			s->types[s->ntypes].site = 0;
 			s->types[s->ntypes++].name = xstrdup(fld[2]);
 		} else if (strcmp(fld[0], "frame") == 0 && n >= 4) {
 			DEMO_GROW(s->frames, s->nframes);
@@ -138,6 +139,7 @@ demo_read(const char *path)
 		} else if (strcmp(fld[0], "root") == 0 && n >= 3) {
 			DEMO_GROW(s->roots, s->nroots);
 			s->roots[s->nroots].module = (uint32_t)demo_num(fld[1]);
+			s->roots[s->nroots].symbol = NULL;
 			s->roots[s->nroots++].name = xstrdup(fld[2]);
 		} else if ((strcmp(fld[0], "edge") == 0 ||
 		    strcmp(fld[0], "redge") == 0) && n >= 3) {

@@ -827,6 +827,50 @@ snap_make(void)
 	return (s);
 }
 
+/*
+ * Roots by name: module:variable, the variable alone, a C++ variable as
+ * its symbol, and its last name when no variable has that whole name
+ * and only one root has it as its last.
+ */
+START_TEST(test_root_names)
+{
+	struct analyze_heapview_root	 r[] = {
+		{ (char *)"app:current", (char *)"_ZL7current", 0 },
+		{ (char *)"app:app::current", (char *)"_ZN3app7currentE", 0 },
+		{ (char *)"lib:ns::current", (char *)"_ZN2ns7currentE", 1 },
+		{ (char *)"app:main::cache", (char *)"_ZZ4mainE5cache", 0 },
+		{ (char *)"lib:cache", NULL, 1 },
+	};
+	struct analyze_heapview		 s;
+	int				 many;
+
+	memset(&s, 0, sizeof s);
+	s.roots = r;
+	s.nroots = 5;
+	ck_assert_uint_eq(analyze_heapview_root(&s, "current", &many), 0);
+	ck_assert_uint_eq(analyze_heapview_root(&s, "_ZL7current", NULL), 0);
+	ck_assert_uint_eq(analyze_heapview_root(&s, "app:_ZL7current",
+	    NULL), 0);
+	ck_assert_uint_eq(analyze_heapview_root(&s, "app::current", NULL), 1);
+	ck_assert_uint_eq(analyze_heapview_root(&s, "_ZN3app7currentE",
+	    NULL), 1);
+	ck_assert_uint_eq(analyze_heapview_root(&s, "lib:ns::current", NULL),
+	    2);
+	ck_assert_uint_eq(analyze_heapview_root(&s, "cache", NULL), 4);
+	ck_assert_uint_eq(analyze_heapview_root(&s, "main::cache", NULL), 3);
+	ck_assert_str_eq(analyze_heapview_root_var(r[1].name), "app::current");
+	/* Without the static: two roots' last name, neither chosen. */
+	s.roots = r + 1;
+	s.nroots = 4;
+	ck_assert_uint_eq(analyze_heapview_root(&s, "current", &many),
+	    ANALYZE_HEAPVIEW_NONE);
+	ck_assert_int_eq(many, 1);
+	ck_assert_uint_eq(analyze_heapview_root(&s, "nothing", &many),
+	    ANALYZE_HEAPVIEW_NONE);
+	ck_assert_int_eq(many, 0);
+}
+END_TEST
+
 START_TEST(test_snapshot)
 {
 	struct analyze_heapview		*s = snap_make();
@@ -931,6 +975,7 @@ main(void)
 	tcase_add_test(tc, test_whole_cells);
 	tcase_add_test(tc, test_big_region);
 	tcase_add_test(tc, test_snapshot);
+	tcase_add_test(tc, test_root_names);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);
