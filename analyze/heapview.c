@@ -9,6 +9,7 @@
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "bsearch.h"
 #include "xmalloc.h"
@@ -272,8 +273,13 @@ hs_type_match(const char *t, const char *p, size_t n, int star)
  * that name; a name that is no module's is a type of any module.  The
  * HeapInspector's trailing * takes the types derived from it too; a snapshot
  * knows no derivation, so here it takes every type whose name starts so
- * ("Node*": Node, NodeList ...).  The types matched.
+ * ("Node*": Node, NodeList ...).  "site:FUNCTION[*]" is the blocks of no
+ * type that FUNCTION allocated, which no type spec takes (a function is
+ * not a type).  The types matched.
  */
+/* How a site's pseudo-type is named: HS_SITE_PRE, the function, ")". */
+#define HS_SITE_PRE	"(no type; site "
+
 size_t
 analyze_heapview_types(const struct analyze_heapview *s, const char *spec,
     uint8_t *match)
@@ -287,6 +293,20 @@ analyze_heapview_types(const struct analyze_heapview *s, const char *spec,
 	memset(match, 0, s->ntypes);
 	if (star)
 		len--;
+	if (len >= 5 && strncasecmp(spec, "site:", 5) == 0) {
+		for (i = 0; i < s->ntypes; i++) {
+			if (!s->types[i].site)
+				continue;
+			/* Its name is HS_SITE_PRE "FUNCTION)". */
+			mod = xasprintf("%.*s", (int)(strlen(s->types[i].name) -
+			    sizeof HS_SITE_PRE), s->types[i].name +
+			    sizeof HS_SITE_PRE - 1);
+			match[i] = hs_type_match(mod, spec + 5, len - 5, star);
+			free(mod);
+			count += match[i];
+		}
+		return (count);
+	}
 	/* The longest module name the spec starts with, then a dot. */
 	for (k = 0; k < s->nmodules; k++) {
 		n = strlen(s->modules[k].name);
@@ -767,7 +787,7 @@ analyze_heapview_load_watched(struct store *st, int64_t session,
 	for (j = 0; j < m.ntypes; j++) {
 		v->types[j].module = (uint32_t)m.type_module[j];
 		if ((v->types[j].site = m.type_site[j]) != 0)
-			v->types[j].name = xasprintf("(no type; site %s)",
+			v->types[j].name = xasprintf(HS_SITE_PRE "%s)",
 			    m.type_name[j]);
 		else {
 			v->types[j].name = m.type_name[j];

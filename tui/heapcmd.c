@@ -38,7 +38,8 @@ const struct tui_command hm_commands[] = {
 	    NULL, NULL,
 	    "heap map: select objects by root, string, type or module"),
 	TUI_COMMAND("mark", NULL, "[SPEC...]", NULL, NULL,
-	    "heap map: colour the objects of up to 8 Module.Type* specs"),
+	    "heap map: colour the objects of up to 8 Module.Type* (or"
+	    " site:FUNCTION) specs"),
 	TUI_COMMAND("testunload", NULL, "[MODULE...]", NULL, NULL,
 	    "heap map: what unloading the modules (and importers) frees"),
 	TUI_COMMAND("update", NULL, "[every SECS|off]", NULL, NULL,

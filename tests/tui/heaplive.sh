@@ -121,12 +121,12 @@ keys Enter Enter
 wait_for "selected $keep"
 ok $? "an object selected ($keep)"
 keys :
-keys -l "mark make_a*"
+keys -l "mark site:make_a*"
 keys Enter
 na=$(sql "SELECT count(*) FROM heap_block b JOIN heap_type t ON t.session = 1
     AND t.idx = b.type WHERE b.session = 1 AND t.name LIKE 'make_a%'")
 wait_for -E "make_a\* [0-9]+ \(.*\) of $((na - 1)) "
-ok $? ":mark make_a*: its $((na - 1)) objects (and the selected one)"
+ok $? ":mark site:make_a*: its $((na - 1)) objects (and the selected one)"
 cell=$(screen | sed -n '1s/.*objects, \(.*\) a cell.*/\1/p')
 top=$(screen | sed -n 2p | cut -c1-13)
 
@@ -153,7 +153,7 @@ ok $? "the selected object still selected after the update"
 na=$(sql "SELECT count(*) FROM heap_block b JOIN heap_type t ON t.session = 2
     AND t.idx = b.type WHERE b.session = 2 AND t.name LIKE 'make_a%'")
 wait_for -E "make_a\* [0-9]+ \(.*\) of $((na - 1)) "
-ok $? "the marks kept: make_a* is session 2's $((na - 1)) (and the selected)"
+ok $? "the marks kept: site:make_a* is session 2's $((na - 1)) (and the selected)"
 [ -n "$cell" ] && [ "$(screen | sed -n '1s/.*objects, \(.*\) a cell.*/\1/p')" = \
     "$cell" ] && [ "$(screen | sed -n 2p | cut -c1-13)" = "$top" ]
 ok $? "the same zoom ($cell a cell) and the same top row ($top)"
