@@ -26,7 +26,7 @@ libprofview_a_SOURCES += ingest/heap.h ingest/heap.c ingest/heapdwarf.c \
 	ingest/heapsock.c \
 	store/heap.h store/heap.c analyze/heap.h analyze/heapgraph.c analyze/heapsnap.c \
 	analyze/heap.c analyze/heapmap.c analyze/heapview.c \
-	analyze/heapdiff.c analyze/heapinfo.c report/heap.h report/heap.c report/heapq.c \
+	analyze/heapdiff.c analyze/heapinfo.c analyze/heapleaks.c report/heap.h report/heap.c report/heapq.c \
 	report/heapexport.c
 TUI_SOURCES += tui/heap.h tui/heapmap.c tui/heapdraw.c tui/heapcmd.c \
 	tui/heapupdate.c tui/heapinfo.c tui/heapload.c tui/heaplive.c

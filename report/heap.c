@@ -4,6 +4,7 @@
  * and heaptrack's view of the allocation sites that hold the most live
  * bytes, with what of it is collectable.
  */
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -56,6 +57,65 @@ static const struct report_table heap_t_sites = {
 	"sites", "Top allocation sites by live bytes", REPORT_ROWS, 0,
 	heap_site_cols, HEAP_SITE_COLS, "no live blocks", -1, 0
 };
+
+/*
+ * Loss records and the trees over them: depth and function for machines,
+ * the row indented by its depth for people; a record's whole stack.
+ */
+const struct report_col report_heap_leak_cols[REPORT_HEAP_LEAK_COLS] = {
+	{ "depth", "", REPORT_MACHINE, 0, 0 },
+	{ "state", "state", 0, 0, 0 },
+	{ "collectable", "", REPORT_MACHINE, 0, 0 },
+	{ "blocks", "blocks", 0, 0, 0 },
+	{ "bytes", "bytes", 0, 0, 0 },
+	{ "function", "", REPORT_MACHINE, 0, 0 },
+	{ "where", "allocated at", REPORT_HUMAN, 0, 0 },
+	{ "stack", "", REPORT_MACHINE, 0, 0 },
+};
+
+/* The first max rows of l (0: all). */
+void
+report_heap_leak_rows(struct report_out *out,
+    const struct analyze_heapleaks *l, const struct analyze_heapview *v,
+    size_t max)
+{
+	const struct analyze_heapleak_row	*r;
+	struct report_cell			 c[REPORT_HEAP_LEAK_COLS];
+	char					*label, *where, *fn, *stack;
+	size_t					 i;
+
+	for (i = 0; i < l->nrows && (max == 0 || i < max); i++) {
+		r = &l->rows[i];
+		label = analyze_heapleaks_label(l, v, i, SIZE_MAX);
+		where = xasprintf("%*s%s", (int)r->depth * 2, "", label);
+		stack = NULL;
+		if (r->rec != ANALYZE_HEAPVIEW_NONE) {
+			stack = label;
+			fn = r->frame != ANALYZE_HEAPVIEW_NONE ?
+			    xstrdup(v->frames[r->frame].function) :
+			    xstrdup("(not known)");
+		} else
+			fn = label;
+		c[0] = report_int(r->depth);
+		/* A tree's row over records of several states has none. */
+		if (r->state < ANALYZE_HEAP_NSTATES) {
+			c[1] = report_str(analyze_heapleaks_state(r->state));
+			c[2] = report_int(analyze_heapleaks_collectable(
+			    r->state));
+		} else
+			c[1] = c[2] = report_null();
+		c[3] = report_int((int64_t)r->blocks);
+		c[4] = report_int((int64_t)r->bytes);
+		c[5] = report_str(fn);
+		c[6] = report_str(where);
+		c[7] = stack != NULL ? report_str(stack) : report_null();
+		report_row(out, c);
+		if (fn != label)
+			free(fn);
+		free(label);
+		free(where);
+	}
+}
 
 static void
 heap_header(struct report_out *out, const struct store_heap *h)
