@@ -593,7 +593,8 @@ long		 analyze_heapdiff_remain_hide(
 
 /*
  * The heap kind (heap.c): a snapshot's header and leak summary, and its
- * top allocation sites by live bytes, for the report.
+ * top allocation sites by live bytes, for the report; the model adds the
+ * snapshot loaded (view) and its loss records (leaks, flat).
  */
 #define ANALYZE_HEAP_TOP	20
 
@@ -601,6 +602,8 @@ struct analyze_heap_summary {
 	struct store_heap	 h;
 	struct store_heap_site	*sites;		/* most live bytes first */
 	size_t			 nsites;
+	struct analyze_heapview	*view;		/* NULL: not loaded */
+	struct analyze_heapleaks leaks;
 };
 
 int		 analyze_heap_summary_load(struct store *, int64_t, size_t,

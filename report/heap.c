@@ -4,7 +4,6 @@
  * and heaptrack's view of the allocation sites that hold the most live
  * bytes, with what of it is collectable.
  */
-#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -86,7 +85,7 @@ report_heap_leak_rows(struct report_out *out,
 
 	for (i = 0; i < l->nrows && (max == 0 || i < max); i++) {
 		r = &l->rows[i];
-		label = analyze_heapleaks_label(l, v, i, SIZE_MAX);
+		label = analyze_heapleaks_label(l, v, i, REPORT_HEAP_STACK_MAX);
 		where = xasprintf("%*s%s", (int)r->depth * 2, "", label);
 		stack = NULL;
 		if (r->rec != ANALYZE_HEAPVIEW_NONE) {
@@ -116,6 +115,12 @@ report_heap_leak_rows(struct report_out *out,
 		free(where);
 	}
 }
+
+static const struct report_table heap_t_lossrec = {
+	"leaks", "Leaks by allocation stack (memcheck's loss records)",
+	REPORT_ROWS, 0, report_heap_leak_cols, REPORT_HEAP_LEAK_COLS,
+	"no leaks: nothing is lost", -1, 0
+};
 
 static void
 heap_header(struct report_out *out, const struct store_heap *h)
@@ -220,6 +225,10 @@ heap_legend(struct report_out *out)
 	static const char *const lines[] = {
 		"Leak summary: memcheck's rules and heuristics; collectable"
 		" is definitely + indirectly lost.",
+		"Leaks: the lost blocks merged by allocation stack and state"
+		" (memcheck's loss records,",
+		"  --leak-resolution=high), most bytes first; a stack"
+		" innermost first.",
 		"Sites: a distinct allocation stack (its first function"
 		" shown); live and collectable at the",
 		"  snapshot; peak: the most live bytes at once; allocs,"
@@ -238,7 +247,7 @@ report_heap(struct store *st, const struct store_session *ss,
 {
 	const struct analyze_heap_summary	*m = model;
 	const struct report_table	*tables[] = { &report_tab_session,
-		&heap_t_header, &heap_t_leaks, &heap_t_sites,
+		&heap_t_header, &heap_t_leaks, &heap_t_lossrec, &heap_t_sites,
 		&report_tab_warnings, &report_tab_legend };
 	struct report_session		 rs;
 
@@ -257,6 +266,9 @@ report_heap(struct store *st, const struct store_session *ss,
 		return (-1);
 	heap_header(&rs.out, &m->h);
 	heap_leaks(&rs.out, &m->h);
+	report_table(&rs.out, &heap_t_lossrec);
+	report_heap_leak_rows(&rs.out, &m->leaks, m->view, 0);
+	report_table_end(&rs.out);
 	heap_sites(&rs.out, m);
 	report_session_warnings(&rs);
 	heap_legend(&rs.out);

@@ -16,6 +16,8 @@ struct analyze_heapview;
 struct analyze_heapleaks;
 extern const struct report_col report_heap_leak_cols[];
 #define REPORT_HEAP_LEAK_COLS	8
+/* A record's stack is cut there (a frame may be a megabyte of name). */
+#define REPORT_HEAP_STACK_MAX	65536
 void		 report_heap_leak_rows(struct report_out *,
 		     const struct analyze_heapleaks *,
 		     const struct analyze_heapview *, size_t);

@@ -50,6 +50,20 @@ want = [r for r in live if r["state"] != "still reachable"]
 assert lost == want and lost, (len(lost), len(want))
 assert all(a["bytes"] >= b["bytes"] for a, b in zip(lost, lost[1:]))
 assert {r["collectable"] for r in lost} == {1}' "$W/tree.json" "$W/tree.leaks"
+"$PV" --db "$db" export -f json "$id" > "$W/tree.export"
+for f in text csv html; do
+	"$PV" --db "$db" export -f $f "$id" > "$W/tree.export.$f"
+done
+check "tree: the report's leaks, in every format, are the question's" \
+    sh -c 'python3 -c "
+import json, sys
+assert json.load(open(sys.argv[1]))[\"leaks\"] == json.load(open(sys.argv[2]))
+" "$1" "$2" && grep -q "^Leaks by allocation stack" "$3" &&
+    [ "$(grep -c "^leaks,,,,[0-9]*,[0-9]*,.*lost," "$4")" = \
+    "$(python3 -c "import json, sys; print(len(json.load(open(sys.argv[1]))))" \
+    "$2")" ] && grep -q "Leaks by allocation stack" "$5"' sh \
+    "$W/tree.export" "$W/tree.leaks" "$W/tree.export.text" \
+    "$W/tree.export.csv" "$W/tree.export.html"
 for shape in bottom-up top-down; do
 	"$PV" --db "$db" heap --csv "$id" live $shape > "$W/tree.$shape"
 done
