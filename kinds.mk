@@ -30,7 +30,7 @@ libprofview_a_SOURCES += ingest/heap.h ingest/heap.c ingest/heapdwarf.c \
 	report/heapexport.c
 TUI_SOURCES += tui/heap.h tui/heapmap.c tui/heapdraw.c tui/heapcmd.c \
 	tui/heapupdate.c tui/heapinfo.c tui/heapload.c tui/heaplive.c
-TUI_TESTS += tests/tui/heapmap.sh tests/tui/heapinfo.sh \
+TUI_TESTS += tests/tui/heapmap.sh tests/tui/heapinfo.sh tests/tui/heapleaks.sh \
 	tests/tui/heapwalk.sh tests/tui/heaplive.sh
 include $(srcdir)/tests/unit/heap.mk
 include $(srcdir)/tests/e2e/heap.mk

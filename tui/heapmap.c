@@ -74,7 +74,8 @@ static const struct tui_key hm_bind[] = {
 	TUI_KEY(HM_ACT_INFO, "Tab",
 	    "the info pane's next view: the object, Modules, "
 	    "ObjectsByModule, ObjectsByType, Imports, ModuleHierarchy, "
-	    "ObjectSizes, FreeBlocks, ReachedFrom, none"),
+	    "ObjectSizes, FreeBlocks, ReachedFrom, Leaks, LeaksBottomUp, "
+	    "LeaksTopDown, Live, none"),
 	TUI_KEY(HM_ACT_INFO_PREV, "S-Tab", "the info pane's view before"),
 	TUI_KEY(HM_ACT_FOCUS, "i",
 	    "the keys to the info pane's table (Modules if none shows)"),
