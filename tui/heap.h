@@ -259,6 +259,9 @@ struct heapmap {
 	int				 show_map;
 	int				 collectable;
 	int				 notcollectable;
+	/* The first screen chosen (once a view), and what the status says. */
+	int				 first_done;
+	char				*first_what;
 	int				 reachable;
 	int				 reachedfrom;
 	int				 markedonly;
