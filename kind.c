@@ -36,11 +36,13 @@
 
 static const struct kind_question kind_heap_question = {
 	"heap",
-	"           ask a heap session: collectable, reachable ADDR|ROOT,\n"
-	"           reached-from ADDR, anchored-by ROOT|ADDR, test-unload"
-	" MODULE...,\n"
-	"           by-type, by-module, sizes, find STRING [POS], trace"
-	" ROOT[N]\n",
+	"           ask a heap session: collectable, leaks|live [bottom-up|"
+	"top-down],\n"
+	"           reachable ADDR|ROOT, reached-from ADDR, anchored-by"
+	" ROOT|ADDR,\n"
+	"           test-unload MODULE..., by-type, by-module, sizes,"
+	" find STRING [POS],\n"
+	"           trace ROOT[N]\n",
 	report_heap_question
 };
 

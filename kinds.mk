@@ -26,13 +26,13 @@ libprofview_a_SOURCES += ingest/heap.h ingest/heap.c ingest/heapdwarf.c \
 	ingest/heapsock.c \
 	store/heap.h store/heap.c analyze/heap.h analyze/heapgraph.c analyze/heapsnap.c \
 	analyze/heap.c analyze/heapmap.c analyze/heapview.c \
-	analyze/heapdiff.c analyze/heapinfo.c report/heap.h report/heap.c report/heapq.c \
+	analyze/heapdiff.c analyze/heapinfo.c analyze/heapleaks.c report/heap.h report/heap.c report/heapq.c \
 	report/heapexport.c
 TUI_SOURCES += tui/heap.h tui/heapmap.c tui/heapdraw.c tui/heapcmd.c \
 	tui/heapupdate.c tui/heapinfo.c tui/heapload.c tui/heaplive.c
 TUI_TESTS += tests/tui/heapmap.sh tests/tui/heapmarks.sh \
-	tests/tui/heapinfo.sh tests/tui/heapwalk.sh tests/tui/heaplive.sh \
-	tests/tui/heapnames.sh
+	tests/tui/heapinfo.sh tests/tui/heapleaks.sh tests/tui/heapwalk.sh \
+	tests/tui/heaplive.sh tests/tui/heapnames.sh
 include $(srcdir)/tests/unit/heap.mk
 include $(srcdir)/tests/e2e/heap.mk
 

@@ -1,8 +1,8 @@
 /*
  * The heap kind's model for its report: the snapshot's header with
- * memcheck's leak summary, and the allocation sites with the most live
- * bytes.  (The graph analyses, over the blocks and pointers, are not in
- * this model: they load their own arrays.)
+ * memcheck's leak summary, the allocation sites with the most live
+ * bytes, and the loss records (the snapshot loaded as the map holds it,
+ * for its graph's states and the sites' stacks).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -75,14 +75,30 @@ analyze_heap_model(struct store *st, int64_t session, char **cause)
 		free(m);
 		return (NULL);
 	}
+	m->view = xcalloc(1, sizeof *m->view);
+	if (analyze_heapview_load(st, session, m->view, cause) != 0) {
+		free(m->view);
+		m->view = NULL;
+		analyze_heap_model_free(m);
+		return (NULL);
+	}
+	analyze_heapleaks_make(&m->leaks, m->view, 0,
+	    ANALYZE_HEAPLEAKS_FLAT);
 	return (m);
 }
 
 void
-analyze_heap_model_free(void *m)
+analyze_heap_model_free(void *p)
 {
+	struct analyze_heap_summary	*m = p;
+
 	if (m == NULL)
 		return;
+	if (m->view != NULL) {
+		analyze_heapleaks_free(&m->leaks);
+		analyze_heapview_free(m->view);
+		free(m->view);
+	}
 	analyze_heap_summary_free(m);
 	free(m);
 }

@@ -1,7 +1,7 @@
 /*
  * analyze/heap.h: the heap kind's analyses (heapgraph.c, heapmap.c,
- * heapview.c, heapdiff.c, heapsnap.c, heap.c), shared by the heap views, the
- * heap reports and the questions.
+ * heapview.c, heapdiff.c, heapleaks.c, heapsnap.c, heap.c), shared by the
+ * heap views, the heap reports and the questions.
  */
 #ifndef ANALYZE_HEAP_H
 #define ANALYZE_HEAP_H
@@ -481,6 +481,61 @@ void		 analyze_heapinfo_importers(const struct analyze_heapview *,
 		    uint8_t *);
 
 /*
+ * Leaks by allocation stack (heapleaks.c): memcheck's loss records, the
+ * blocks merged by allocation stack (a site) and state, most bytes first;
+ * over them rows in a shape: the records themselves, bottom-up (each
+ * allocating function, its records under it) or top-down (a tree of
+ * frames from the outermost in).  A row holds its records
+ * (row_recs[first .. first + n)), so Enter on it marks their blocks.
+ */
+#define ANALYZE_HEAPLEAKS_FLAT		0
+#define ANALYZE_HEAPLEAKS_BOTTOM_UP	1
+#define ANALYZE_HEAPLEAKS_TOP_DOWN	2
+
+struct analyze_heapleak_rec {
+	uint32_t	 id;		/* its index, once sorted */
+	uint32_t	 site;		/* ANALYZE_HEAPVIEW_NONE: not known */
+	uint8_t		 state;		/* enum analyze_heap_state */
+	uint64_t	 blocks;
+	uint64_t	 bytes;		/* asked for, as memcheck counts */
+};
+
+struct analyze_heapleak_row {
+	uint32_t	 depth;
+	uint32_t	 rec;		/* a record's row; else NONE */
+	uint32_t	 frame;		/* its frame or function, or NONE */
+	uint8_t		 state;		/* its records', or NSTATES: mixed */
+	uint64_t	 blocks;
+	uint64_t	 bytes;
+	uint32_t	 first;		/* its records in row_recs */
+	uint32_t	 n;
+};
+
+struct analyze_heapleaks {
+	int		 all;		/* live blocks too, not only lost */
+	int		 shape;
+	struct analyze_heapleak_rec *recs;
+	size_t		 nrecs;
+	uint32_t	*block_rec;	/* per block; NONE: in no record */
+	struct analyze_heapleak_row *rows;
+	size_t		 nrows;
+	uint32_t	*row_recs;
+	size_t		 nrow_recs;
+	uint64_t	 blocks;	/* in the records */
+	uint64_t	 bytes;
+};
+
+void		 analyze_heapleaks_make(struct analyze_heapleaks *,
+		    const struct analyze_heapview *, int, int);
+void		 analyze_heapleaks_free(struct analyze_heapleaks *);
+size_t		 analyze_heapleaks_mark(const struct analyze_heapleaks *,
+		    const struct analyze_heapview *, size_t, uint8_t *);
+char		*analyze_heapleaks_label(const struct analyze_heapleaks *,
+		    const struct analyze_heapview *, size_t, size_t);
+const char	*analyze_heapleaks_state(unsigned);
+int		 analyze_heapleaks_collectable(unsigned);
+
+/*
  * Two snapshots of one run compared (heapdiff.c): the blocks born since
  * the older and those freed, matched by address and allocation number
  * over both sides' blocks by address.  A side is borrowed arrays: seq may
@@ -546,7 +601,8 @@ long		 analyze_heapdiff_remain_hide(
 
 /*
  * The heap kind (heap.c): a snapshot's header and leak summary, and its
- * top allocation sites by live bytes, for the report.
+ * top allocation sites by live bytes, for the report; the model adds the
+ * snapshot loaded (view) and its loss records (leaks, flat).
  */
 #define ANALYZE_HEAP_TOP	20
 
@@ -554,6 +610,8 @@ struct analyze_heap_summary {
 	struct store_heap	 h;
 	struct store_heap_site	*sites;		/* most live bytes first */
 	size_t			 nsites;
+	struct analyze_heapview	*view;		/* NULL: not loaded */
+	struct analyze_heapleaks leaks;
 };
 
 int		 analyze_heap_summary_load(struct store *, int64_t, size_t,

@@ -57,6 +57,71 @@ static const struct report_table heap_t_sites = {
 	heap_site_cols, HEAP_SITE_COLS, "no live blocks", -1, 0
 };
 
+/*
+ * Loss records and the trees over them: depth and function for machines,
+ * the row indented by its depth for people; a record's whole stack.
+ */
+const struct report_col report_heap_leak_cols[REPORT_HEAP_LEAK_COLS] = {
+	{ "depth", "", REPORT_MACHINE, 0, 0 },
+	{ "state", "state", 0, 0, 0 },
+	{ "collectable", "", REPORT_MACHINE, 0, 0 },
+	{ "blocks", "blocks", 0, 0, 0 },
+	{ "bytes", "bytes", 0, 0, 0 },
+	{ "function", "", REPORT_MACHINE, 0, 0 },
+	{ "where", "allocated at", REPORT_HUMAN, 0, 0 },
+	{ "stack", "", REPORT_MACHINE, 0, 0 },
+};
+
+/* The first max rows of l (0: all). */
+void
+report_heap_leak_rows(struct report_out *out,
+    const struct analyze_heapleaks *l, const struct analyze_heapview *v,
+    size_t max)
+{
+	const struct analyze_heapleak_row	*r;
+	struct report_cell			 c[REPORT_HEAP_LEAK_COLS];
+	char					*label, *where, *fn, *stack;
+	size_t					 i;
+
+	for (i = 0; i < l->nrows && (max == 0 || i < max); i++) {
+		r = &l->rows[i];
+		label = analyze_heapleaks_label(l, v, i, REPORT_HEAP_STACK_MAX);
+		where = xasprintf("%*s%s", (int)r->depth * 2, "", label);
+		stack = NULL;
+		if (r->rec != ANALYZE_HEAPVIEW_NONE) {
+			stack = label;
+			fn = r->frame != ANALYZE_HEAPVIEW_NONE ?
+			    xstrdup(v->frames[r->frame].function) :
+			    xstrdup("(not known)");
+		} else
+			fn = label;
+		c[0] = report_int(r->depth);
+		/* A tree's row over records of several states has none. */
+		if (r->state < ANALYZE_HEAP_NSTATES) {
+			c[1] = report_str(analyze_heapleaks_state(r->state));
+			c[2] = report_int(analyze_heapleaks_collectable(
+			    r->state));
+		} else
+			c[1] = c[2] = report_null();
+		c[3] = report_int((int64_t)r->blocks);
+		c[4] = report_int((int64_t)r->bytes);
+		c[5] = report_str(fn);
+		c[6] = report_str(where);
+		c[7] = stack != NULL ? report_str(stack) : report_null();
+		report_row(out, c);
+		if (fn != label)
+			free(fn);
+		free(label);
+		free(where);
+	}
+}
+
+static const struct report_table heap_t_lossrec = {
+	"leaks", "Leaks by allocation stack (memcheck's loss records)",
+	REPORT_ROWS, 0, report_heap_leak_cols, REPORT_HEAP_LEAK_COLS,
+	"no leaks: nothing is lost", -1, 0
+};
+
 static void
 heap_header(struct report_out *out, const struct store_heap *h)
 {
@@ -160,6 +225,10 @@ heap_legend(struct report_out *out)
 	static const char *const lines[] = {
 		"Leak summary: memcheck's rules and heuristics; collectable"
 		" is definitely + indirectly lost.",
+		"Leaks: the lost blocks merged by allocation stack and state"
+		" (memcheck's loss records,",
+		"  --leak-resolution=high), most bytes first; a stack"
+		" innermost first.",
 		"Sites: a distinct allocation stack (its first function"
 		" shown); live and collectable at the",
 		"  snapshot; peak: the most live bytes at once; allocs,"
@@ -178,7 +247,7 @@ report_heap(struct store *st, const struct store_session *ss,
 {
 	const struct analyze_heap_summary	*m = model;
 	const struct report_table	*tables[] = { &report_tab_session,
-		&heap_t_header, &heap_t_leaks, &heap_t_sites,
+		&heap_t_header, &heap_t_leaks, &heap_t_lossrec, &heap_t_sites,
 		&report_tab_warnings, &report_tab_legend };
 	struct report_session		 rs;
 
@@ -197,6 +266,9 @@ report_heap(struct store *st, const struct store_session *ss,
 		return (-1);
 	heap_header(&rs.out, &m->h);
 	heap_leaks(&rs.out, &m->h);
+	report_table(&rs.out, &heap_t_lossrec);
+	report_heap_leak_rows(&rs.out, &m->leaks, m->view, 0);
+	report_table_end(&rs.out);
 	heap_sites(&rs.out, m);
 	report_session_warnings(&rs);
 	heap_legend(&rs.out);

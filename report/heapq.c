@@ -4,6 +4,8 @@
  * as one table in any report format, for scripts:
  *
  *	collectable			memcheck's definitely + indirectly lost
+ *	leaks [bottom-up|top-down]	lost blocks by allocation stack
+ *	live [bottom-up|top-down]	every live block by allocation stack
  *	reachable ADDR|ROOT		what it reaches (itself included)
  *	reached-from ADDR		the roots and blocks that reach it
  *	anchored-by ROOT|ADDR		what clearing it would free
@@ -337,6 +339,44 @@ heapq_trace(struct heapq *q, FILE *f, int format, const char *path)
 	return (0);
 }
 
+/*
+ * leaks and live [bottom-up|top-down]: memcheck's loss records (lost
+ * blocks, or every live one, merged by allocation stack and state) by
+ * bytes, or heaptrack's trees over them.
+ */
+static int
+heapq_leaks(struct heapq *q, FILE *f, int format, const char *what,
+    const char *shape)
+{
+	struct analyze_heapleaks	 l;
+	int				 all, sh;
+
+	all = strcasecmp(what, "live") == 0;
+	if (shape == NULL)
+		sh = ANALYZE_HEAPLEAKS_FLAT;
+	else if (strcasecmp(shape, "bottom-up") == 0)
+		sh = ANALYZE_HEAPLEAKS_BOTTOM_UP;
+	else if (strcasecmp(shape, "top-down") == 0)
+		sh = ANALYZE_HEAPLEAKS_TOP_DOWN;
+	else {
+		q->cause = xasprintf("%s: %s comes flat, bottom-up or"
+		    " top-down", shape, what);
+		return (-1);
+	}
+	analyze_heapleaks_make(&l, &q->v, all, sh);
+	q->title = xasprintf("session %lld: %s by allocation stack%s"
+	    " (%llu blocks, %llu bytes)", (long long)q->session, all ?
+	    "live blocks" : "lost blocks", sh == ANALYZE_HEAPLEAKS_BOTTOM_UP ?
+	    ", bottom-up" : sh == ANALYZE_HEAPLEAKS_TOP_DOWN ? ", top-down" :
+	    "", (unsigned long long)l.blocks, (unsigned long long)l.bytes);
+	heapq_begin(q, f, format, all ? "live" : "leaks",
+	    report_heap_leak_cols, REPORT_HEAP_LEAK_COLS, all ?
+	    "no live blocks" : "no leaks: nothing is lost");
+	report_heap_leak_rows(&q->out, &l, &q->v, 0);
+	analyze_heapleaks_free(&l);
+	return (0);
+}
+
 /* A question's rows into q->out; -1 with q->cause when it is wrong. */
 static int
 heapq_ask(struct heapq *q, FILE *f, int format, char **argv, int argc)
@@ -362,6 +402,11 @@ heapq_ask(struct heapq *q, FILE *f, int format, char **argv, int argc)
 			    g->state[b] == ANALYZE_HEAP_INDIRECT)
 				heapq_block_row(q, b);
 		}
+	} else if ((strcasecmp(what, "leaks") == 0 ||
+	    strcasecmp(what, "live") == 0) && argc <= 2) {
+		if (heapq_leaks(q, f, format, what, argc == 2 ? argv[1] :
+		    NULL) != 0)
+			goto bad;
 	} else if ((strcasecmp(what, "reachable") == 0 ||
 	    strcasecmp(what, "anchored-by") == 0) && argc == 2) {
 		if ((node = heapq_node(q, argv[1], 1)) < 0)
@@ -491,7 +536,8 @@ heapq_ask(struct heapq *q, FILE *f, int format, char **argv, int argc)
 			goto bad;
 	} else {
 		q->cause = xasprintf("%s: not a question, or not its arguments"
-		    " (collectable, reachable ADDR|ROOT, reached-from ADDR,"
+		    " (collectable, leaks [bottom-up|top-down], live"
+		    " [bottom-up|top-down], reachable ADDR|ROOT, reached-from ADDR,"
 		    " anchored-by ROOT|ADDR, test-unload MODULE..., by-type"
 		    " [MODULE.TYPE*], by-module, sizes, find STRING [POS],"
 		    " trace [MODULE:]VAR{.FIELD|[INDEX]})",

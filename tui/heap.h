@@ -79,6 +79,10 @@ enum tui_heapinfo_table {
 	TUI_HI_SIZES,
 	TUI_HI_FREE,
 	TUI_HI_ROOTS,
+	TUI_HI_LEAKS,		/* loss records: lost blocks by stack */
+	TUI_HI_LEAKS_UP,	/* bottom-up over them */
+	TUI_HI_LEAKS_DOWN,	/* top-down */
+	TUI_HI_LIVE,		/* every live block by stack */
 	TUI_HI_COUNT
 };
 struct tui_heapinfo;
@@ -98,6 +102,8 @@ int		 tui_heapinfo_key(struct tui_heapinfo *,
 int		 tui_heapinfo_match(struct tui_heapinfo *,
 		    enum tui_heapinfo_table, size_t, const char *);
 const uint8_t	*tui_heapinfo_picked(struct tui_heapinfo *, const char **);
+int		 tui_heapinfo_leaks(struct tui_heapinfo *, uint64_t *,
+		    uint64_t *);
 int		 tui_heapinfo_unpick(struct tui_heapinfo *);
 uint64_t	 tui_heapinfo_goto(struct tui_heapinfo *);
 void		 tui_heapinfo_unload(struct tui_heapinfo *, const uint8_t *,
@@ -259,6 +265,9 @@ struct heapmap {
 	int				 show_map;
 	int				 collectable;
 	int				 notcollectable;
+	/* The first screen chosen (once a view), and what the status says. */
+	int				 first_done;
+	char				*first_what;
 	int				 reachable;
 	int				 reachedfrom;
 	int				 markedonly;

@@ -6,7 +6,9 @@
  * ModuleHierarchy (levels from DT_NEEDED, coloured as HeapInspector's),
  * ObjectSizes, FreeBlocks (the gaps between blocks within regions) and
  * the roots that reach the selected object (ReachedFromModules and
- * ReachedFromVariables).
+ * ReachedFromVariables); and, as memcheck and heaptrack show them, the
+ * leaks by allocation stack (analyze/heapleaks.c's loss records, flat,
+ * bottom-up and top-down) and every live block by stack (Live).
  *
  * Every table is made once, when the heap graph is (the roots' when an
  * object is selected), the modules' and free blocks' numbers by
@@ -87,6 +89,12 @@ static const struct hi_col hi_free_cols[] = {
 	{ "address", HI_HEX, 14 }, { "bytes", HI_NUM, 11 },
 	{ "region", HI_TEXT, 12 }
 };
+/* rank: the list's own order (a tree's), which a sort leaves. */
+static const struct hi_col hi_leaks_cols[] = {
+	{ "rank", HI_NUM, 5 }, { "state", HI_TEXT, 15 },
+	{ "blocks", HI_NUM, 8 }, { "bytes", HI_NUM, 11 },
+	{ "allocated at", HI_TEXT, 24 }
+};
 static const struct hi_col hi_roots_cols[] = {
 	{ "pointers", HI_NUM, 8 }, { "direct", HI_TEXT, 6 },
 	{ "module", HI_TEXT, 16 }, { "root", HI_TEXT, 20 }
@@ -114,7 +122,25 @@ static const struct hi_def hi_defs[TUI_HI_COUNT] = {
 	    HI_N(hi_free_cols), 0, 0 },
 	[TUI_HI_ROOTS] = { "ReachedFrom", NULL, hi_roots_cols,
 	    HI_N(hi_roots_cols), 3, 0 },
+	[TUI_HI_LEAKS] = { "Leaks", NULL, hi_leaks_cols,
+	    HI_N(hi_leaks_cols), 0, 0 },
+	[TUI_HI_LEAKS_UP] = { "LeaksBottomUp", NULL, hi_leaks_cols,
+	    HI_N(hi_leaks_cols), 0, 0 },
+	[TUI_HI_LEAKS_DOWN] = { "LeaksTopDown", NULL, hi_leaks_cols,
+	    HI_N(hi_leaks_cols), 0, 0 },
+	[TUI_HI_LIVE] = { "Live", NULL, hi_leaks_cols,
+	    HI_N(hi_leaks_cols), 0, 0 },
 };
+
+/* The leak tables: which records (lost or live) and which shape. */
+#define HI_NLEAKS	4
+#define HI_LEAKS(t)	((t) >= TUI_HI_LEAKS && (t) <= TUI_HI_LIVE)
+static const int hi_leaks_all[HI_NLEAKS] = { 0, 0, 0, 1 };
+static const int hi_leaks_shape[HI_NLEAKS] = { ANALYZE_HEAPLEAKS_FLAT,
+	ANALYZE_HEAPLEAKS_BOTTOM_UP, ANALYZE_HEAPLEAKS_TOP_DOWN,
+	ANALYZE_HEAPLEAKS_FLAT };
+/* A row's stack as the pane shows it: no more than a wide screen. */
+#define HI_LABEL_MAX	1024
 
 struct hi_table {
 	size_t		 n;
@@ -140,6 +166,10 @@ struct tui_heapinfo {
 	uint32_t			*roots;		/* reaching it */
 	uint8_t				*direct;	/* per root: points at it */
 	char				*roots_what;
+
+	struct analyze_heapleaks	 lk[HI_NLEAKS];
+	char				**lk_label[HI_NLEAKS];	/* per row */
+	char				*lk_what[HI_NLEAKS];
 
 	/*
 	 * A sort by a number's scratch, kept from sort to sort: made anew
@@ -199,6 +229,7 @@ tui_heapinfo_new(const struct analyze_heapview *s)
 void
 tui_heapinfo_free(struct tui_heapinfo *hi)
 {
+	size_t	i;
 	int	t;
 
 	if (hi == NULL)
@@ -211,6 +242,13 @@ tui_heapinfo_free(struct tui_heapinfo *hi)
 	free(hi->roots);
 	free(hi->direct);
 	free(hi->roots_what);
+	for (t = 0; t < HI_NLEAKS; t++) {
+		for (i = 0; i < hi->lk[t].nrows; i++)
+			free(hi->lk_label[t][i]);
+		free(hi->lk_label[t]);
+		free(hi->lk_what[t]);
+		analyze_heapleaks_free(&hi->lk[t]);
+	}
 	free(hi->skey);
 	free(hi->skb);
 	free(hi->srb);
@@ -223,6 +261,54 @@ tui_heapinfo_free(struct tui_heapinfo *hi)
 	free(hi);
 }
 
+/*
+ * The leak tables' records and rows, each row's text made once (a text
+ * column sorts by its strings' addresses first): the stack, indented by
+ * its depth in a tree.
+ */
+static void
+hi_make_leaks(struct tui_heapinfo *hi)
+{
+	struct analyze_heapleaks	*l;
+	char				*t;
+	size_t				 i;
+	int				 k;
+
+	for (k = 0; k < HI_NLEAKS; k++) {
+		l = &hi->lk[k];
+		analyze_heapleaks_make(l, hi->s, hi_leaks_all[k],
+		    hi_leaks_shape[k]);
+		hi->lk_label[k] = xcalloc(l->nrows + 1, sizeof (char *));
+		for (i = 0; i < l->nrows; i++) {
+			t = analyze_heapleaks_label(l, hi->s, i, HI_LABEL_MAX);
+			hi->lk_label[k][i] = xasprintf("%*s%s",
+			    (int)l->rows[i].depth * 2, "", t);
+			free(t);
+		}
+		hi->lk_what[k] = xasprintf("%s by allocation stack%s: %zu"
+		    " records, %llu blocks, %llu bytes; Enter marks a row's",
+		    hi_leaks_all[k] ? "live blocks" : "lost blocks",
+		    hi_leaks_shape[k] == ANALYZE_HEAPLEAKS_BOTTOM_UP ?
+		    ", bottom-up" : hi_leaks_shape[k] ==
+		    ANALYZE_HEAPLEAKS_TOP_DOWN ? ", top-down" : "", l->nrecs,
+		    (unsigned long long)l->blocks,
+		    (unsigned long long)l->bytes);
+		hi->t[TUI_HI_LEAKS + k].n = l->nrows;
+	}
+}
+
+/* The lost blocks' count and bytes (the Leaks table's), once made. */
+int
+tui_heapinfo_leaks(struct tui_heapinfo *hi, uint64_t *blocks,
+    uint64_t *bytes)
+{
+	if (!hi->made)
+		return (-1);
+	*blocks = hi->lk[0].blocks;
+	*bytes = hi->lk[0].bytes;
+	return (0);
+}
+
 /* Make every table but the roots' (made for each object selected). */
 void
 tui_heapinfo_make(struct tui_heapinfo *hi)
@@ -232,6 +318,7 @@ tui_heapinfo_make(struct tui_heapinfo *hi)
 	if (hi->made)
 		return;
 	analyze_heapinfo_make(&hi->m, hi->s);
+	hi_make_leaks(hi);
 	for (t = 0; t < TUI_HI_COUNT; t++) {
 		if (hi_sums(t)) {
 			hi->nsums[hi_sums_by[t]] = analyze_heapview_sums(hi->s,
@@ -282,6 +369,7 @@ hi_cell(struct tui_heapinfo *hi, int t, size_t i, int c, uint64_t *key,
 	const struct analyze_heapview	*s = hi->s;
 	const struct analyze_heapview_sum *u;
 	const struct analyze_heapinfo_module *m;
+	const struct analyze_heapleak_row *lr;
 	uint32_t			 k;
 	const char			*txt = NULL;
 
@@ -393,6 +481,24 @@ hi_cell(struct tui_heapinfo *hi, int t, size_t i, int c, uint64_t *key,
 		case 0: *key = hi->m.gap_addr[i]; break;
 		case 1: *key = hi->m.gap_size[i]; break;
 		default: txt = s->map.regions[hi->m.gap_region[i]].name; break;
+		}
+		break;
+	case TUI_HI_LEAKS:
+	case TUI_HI_LEAKS_UP:
+	case TUI_HI_LEAKS_DOWN:
+	case TUI_HI_LIVE:
+		lr = &hi->lk[t - TUI_HI_LEAKS].rows[i];
+		switch (c) {
+		case 0:
+			*key = i;
+			if (buf == NULL)
+				return (NULL);
+			snprintf(buf, len, "%zu", i + 1);
+			return (buf);
+		case 1: txt = analyze_heapleaks_state(lr->state); break;
+		case 2: *key = lr->blocks; break;
+		case 3: *key = lr->bytes; break;
+		default: txt = hi->lk_label[t - TUI_HI_LEAKS][i]; break;
 		}
 		break;
 	case TUI_HI_ROOTS:
@@ -711,6 +817,8 @@ tui_heapinfo_draw(struct tui_heapinfo *hi, enum tui_heapinfo_table t,
 		what = hi->roots_what;
 	} else if (t == TUI_HI_FREE)
 		what = hi->m.gap_what;
+	else if (HI_LEAKS(t))
+		what = hi->lk_what[t - TUI_HI_LEAKS];
 	else if (hi->m.direct_only && (t == TUI_HI_MODULES ||
 	    t == TUI_HI_IMPORTS))
 		what = "too many modules to walk from each: direct imports"
@@ -806,6 +914,7 @@ hi_pick(struct tui_heapinfo *hi, int t, size_t row)
 {
 	const struct analyze_heapview	*s = hi->s;
 	const struct analyze_heapview_sum *u = NULL;
+	const struct analyze_heapleak_row *lr;
 	uint8_t				*mark, *tm;
 	uint32_t			 want = HI_NONE, node, base, m;
 	size_t				 b, n = 0, k;
@@ -867,6 +976,17 @@ hi_pick(struct tui_heapinfo *hi, int t, size_t row)
 		free(mark);
 		hi->pick_name = xasprintf("reached from %s",
 		    s->roots[hi->roots[row]].name);
+		break;
+	case TUI_HI_LEAKS:
+	case TUI_HI_LEAKS_UP:
+	case TUI_HI_LEAKS_DOWN:
+	case TUI_HI_LIVE:
+		n = analyze_heapleaks_mark(&hi->lk[t - TUI_HI_LEAKS], s, row,
+		    hi->picked);
+		lr = &hi->lk[t - TUI_HI_LEAKS].rows[row];
+		hi->pick_name = xasprintf("%s%s%.60s", analyze_heapleaks_state(
+		    lr->state), lr->state < ANALYZE_HEAP_NSTATES ? " " : "",
+		    hi->lk_label[t - TUI_HI_LEAKS][row] + lr->depth * 2);
 		break;
 	}
 	free(tm);

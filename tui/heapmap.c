@@ -74,7 +74,8 @@ static const struct tui_key hm_bind[] = {
 	TUI_KEY(HM_ACT_INFO, "Tab",
 	    "the info pane's next view: the object, Modules, "
 	    "ObjectsByModule, ObjectsByType, Imports, ModuleHierarchy, "
-	    "ObjectSizes, FreeBlocks, ReachedFrom, none"),
+	    "ObjectSizes, FreeBlocks, ReachedFrom, Leaks, LeaksBottomUp, "
+	    "LeaksTopDown, Live, none"),
 	TUI_KEY(HM_ACT_INFO_PREV, "S-Tab", "the info pane's view before"),
 	TUI_KEY(HM_ACT_FOCUS, "i",
 	    "the keys to the info pane's table (Modules if none shows)"),
@@ -546,6 +547,7 @@ hm_select(struct heapmap *hm, size_t b)
 
 static void	hm_load_stop(struct heapmap *);
 static void	hm_graph_ready(struct heapmap *);
+static char	*hm_first_what(struct heapmap *);
 
 
 /* The cursor a row up (dir -1) or down: the object in that cell, or
@@ -1056,6 +1058,7 @@ hm_free(struct tui_view *tv)
 	free(hm->selset);
 	free(hm->selwhat);
 	free(hm->lost);
+	free(hm->first_what);
 	free(hm->unloaded);
 	hm_walk_abort(hm);
 	tui_heaplive_free(hm->live);
@@ -1080,14 +1083,17 @@ static int
 hm_loaded(struct tui_view *tv, uint64_t t0)
 {
 	struct heapmap	*hm = tv->data;
+	char		*what;
 
 	free(hm->s->program);
 	hm->s->program = tui_session_name(tv->session);
 	hm->session = tv->session;
 	hm_ready(tv);
-	tui_message("loaded %zu objects, %zu pointers in %llu ms",
+	what = hm_first_what(hm);
+	tui_message("loaded %zu objects, %zu pointers in %llu ms%s",
 	    hm->s->nblocks, hm->s->graph.nedges - hm->s->nroots,
-	    (unsigned long long)(tui_now_ns() - t0) / 1000000);
+	    (unsigned long long)(tui_now_ns() - t0) / 1000000, what);
+	free(what);
 	return (0);
 }
 
@@ -1147,6 +1153,7 @@ hm_work_one(struct tui_view *tv, uint64_t deadline)
 {
 	struct heapmap	*hm = tv->data;
 	uint64_t	 t0 = tui_now_ns();
+	char		*what;
 
 	if (deadline == 0 && hm->comparing != NULL) {
 		tui_message("compare with session %lld cancelled",
@@ -1176,11 +1183,13 @@ hm_work_one(struct tui_view *tv, uint64_t deadline)
 		return (0);
 	}
 	hm_graph_ready(hm);
+	what = hm_first_what(hm);
 	tui_message("heap graph made in %llu ms: %zu pointers, %llu"
-	    " collectable", (unsigned long long)(tui_now_ns() - t0) / 1000000,
-	    hm->s->graph.nedges - hm->s->nroots, (unsigned long long)
+	    " collectable%s", (unsigned long long)(tui_now_ns() - t0) /
+	    1000000, hm->s->graph.nedges - hm->s->nroots, (unsigned long long)
 	    (hm->s->graph.counts[ANALYZE_HEAP_DEFINITE] +
-	    hm->s->graph.counts[ANALYZE_HEAP_INDIRECT]));
+	    hm->s->graph.counts[ANALYZE_HEAP_INDIRECT]), what);
+	free(what);
 	return (0);
 }
 
@@ -1203,6 +1212,45 @@ hm_work(struct tui_view *tv, uint64_t deadline)
 	return (0);
 }
 
+/*
+ * The first screen, once the graph says what matters (issue 22): with
+ * lost blocks, the map marks them (c) over the Leaks list; without, the
+ * Live list, the stacks that hold the most bytes.  Once a view: a live
+ * map's next snapshot keeps what the user chose since.
+ */
+static void
+hm_first_screen(struct heapmap *hm)
+{
+	uint64_t	blocks, bytes;
+
+	if (hm->first_done || tui_heapinfo_leaks(hm->hi, &blocks, &bytes) != 0)
+		return;
+	hm->first_done = 1;
+	free(hm->first_what);
+	if (blocks != 0) {
+		hm->collectable = 1;
+		hm->info = (enum hm_info)(1 + TUI_HI_LEAKS);
+		hm->first_what = xasprintf("; leaks: %llu lost blocks, %llu"
+		    " bytes, marked (c), by stack below", (unsigned long long)
+		    blocks, (unsigned long long)bytes);
+	} else {
+		hm->info = (enum hm_info)(1 + TUI_HI_LIVE);
+		hm->first_what = xstrdup("; no leaks: the stacks holding the"
+		    " most bytes below");
+	}
+	hm->dirty = 1;
+}
+
+/* The first screen's words for the message that follows it, once. */
+static char *
+hm_first_what(struct heapmap *hm)
+{
+	char	*what = hm->first_what;
+
+	hm->first_what = NULL;
+	return (what != NULL ? what : xstrdup(""));
+}
+
 /* What the overlays keep, once the graph is there; the info lists. */
 static void
 hm_graph_ready(struct heapmap *hm)
@@ -1213,6 +1261,7 @@ hm_graph_ready(struct heapmap *hm)
 	hm->dirty = 1;
 	/* The info tables too, so their keys only sort and draw. */
 	tui_heapinfo_make(hm->hi);
+	hm_first_screen(hm);
 }
 
 /* The snapshot's map is made: what the view keeps for it. */
@@ -1314,6 +1363,10 @@ hm_new(struct analyze_heapview *s)
 	hm->info = HM_INFO_OBJECT;
 	if ((env = getenv("PROFVIEW_HEAPMAP_WALK")) != NULL)
 		hm->walk_slice = strtoul(env, NULL, 10);
+	/* The screen tests of other things start from a plain map. */
+	if ((env = getenv("PROFVIEW_HEAPMAP_FIRST")) != NULL &&
+	    strcmp(env, "plain") == 0)
+		hm->first_done = 1;
 	return (tui_view_new(&hm_ops, hm));
 }
 

@@ -5,7 +5,9 @@
  * imports and importers, ModuleHierarchy's levels and cycles,
  * TestUnloadModules' marks and classes, the importers an unload takes
  * with it (as analyze_heapview_unload's fixpoint over the imports found
- * them), and FreeBlocks' gaps.
+ * them), and FreeBlocks' gaps; the leaks by allocation stack
+ * (analyze/heapleaks.c) on random stacks and states: the records, both
+ * trees and their marks.
  */
 #include <check.h>
 #include <stdio.h>
@@ -336,6 +338,154 @@ START_TEST(gaps)
 }
 END_TEST
 
+/*
+ * Random stacks of 1-5 frames over 6 frames (two of them lines of one
+ * function, f1) for s's blocks, random states; the leak records against
+ * a count by (site, state), and in each shape every row's records and
+ * marks: flat the records by bytes, bottom-up a function's records all
+ * allocated in it, top-down a row's records sharing the path to it.
+ */
+START_TEST(leaks)
+{
+	static const char *const fn[6] = { "f0", "f1", "f1", "f2", "main",
+	    "_start" };
+	struct analyze_heapview		*s;
+	struct analyze_heapleaks	 l;
+	const struct analyze_heapleak_row *r;
+	uint64_t			 blocks[64][ANALYZE_HEAP_NSTATES];
+	uint64_t			 bytes[64][ANALYZE_HEAP_NSTATES];
+	uint64_t			 nb, nby, tb, tby;
+	uint32_t			 path[32], rec, site, nf, k;
+	uint8_t				*sel;
+	size_t				 i, j, b, nsites = 1 + rnd(40), nrec;
+	int				 all, shape;
+
+	seed = 0x3c6ef372fe94f82bULL * (uint64_t)(_i + 5);
+	s = snap(2);
+	s->nframes = 6;
+	s->frames = calloc(6, sizeof *s->frames);
+	for (i = 0; i < 6; i++) {
+		s->frames[i].function = (char *)fn[i];
+		s->frames[i].file = (char *)"t.c";
+		s->frames[i].line = (uint32_t)i + 1;
+	}
+	s->nsites = nsites;
+	s->site_first = calloc(nsites + 1, sizeof *s->site_first);
+	s->site_frame = calloc(nsites * 5 + 1, sizeof *s->site_frame);
+	for (i = 0; i < nsites; i++) {
+		nf = 1 + (uint32_t)rnd(5);
+		for (k = 0; k < nf; k++)
+			s->site_frame[s->nsite_frames++] = (uint32_t)rnd(6);
+		s->site_first[i + 1] = (uint32_t)s->nsite_frames;
+	}
+	s->site = calloc(s->nblocks + 1, sizeof *s->site);
+	s->graph.state = calloc(s->nblocks + 1, 1);
+	memset(blocks, 0, sizeof blocks);
+	memset(bytes, 0, sizeof bytes);
+	for (b = 0; b < s->nblocks; b++) {
+		s->site[b] = rnd(10) == 0 ? NONE : (uint32_t)rnd(nsites);
+		s->graph.state[b] = (uint8_t)(1 + rnd(4));
+		site = s->site[b] == NONE ? (uint32_t)nsites : s->site[b];
+		blocks[site][s->graph.state[b]]++;
+		bytes[site][s->graph.state[b]] += s->size[b];
+	}
+	sel = calloc(s->nblocks + 1, 1);
+	for (all = 0; all < 2; all++)
+	for (shape = 0; shape < 3; shape++) {
+		analyze_heapleaks_make(&l, s, all, shape);
+		/* The records: one a (site, state), by bytes. */
+		nrec = 0;
+		tb = tby = 0;
+		for (i = 0; i <= nsites; i++) {
+			for (k = 1; k < ANALYZE_HEAP_NSTATES; k++) {
+				if (blocks[i][k] == 0 || (!all &&
+				    k == ANALYZE_HEAP_REACHABLE))
+					continue;
+				nrec++;
+				tb += blocks[i][k];
+				tby += bytes[i][k];
+			}
+		}
+		ck_assert_uint_eq(l.nrecs, nrec);
+		ck_assert_uint_eq(l.blocks, tb);
+		ck_assert_uint_eq(l.bytes, tby);
+		for (i = 0; i < l.nrecs; i++) {
+			site = l.recs[i].site == NONE ? (uint32_t)nsites :
+			    l.recs[i].site;
+			ck_assert_uint_eq(l.recs[i].blocks,
+			    blocks[site][l.recs[i].state]);
+			ck_assert_uint_eq(l.recs[i].bytes,
+			    bytes[site][l.recs[i].state]);
+			if (i > 0)
+				ck_assert_uint_le(l.recs[i].bytes,
+				    l.recs[i - 1].bytes);
+		}
+		for (b = 0; b < s->nblocks; b++) {
+			rec = l.block_rec[b];
+			if (rec == NONE) {
+				ck_assert(!all && s->graph.state[b] ==
+				    ANALYZE_HEAP_REACHABLE);
+				continue;
+			}
+			ck_assert_uint_eq(l.recs[rec].site, s->site[b]);
+			ck_assert_uint_eq(l.recs[rec].state,
+			    s->graph.state[b]);
+		}
+		/* Rows: depth 0 covers every record once; marks add up. */
+		nb = nby = 0;
+		for (i = 0; i < l.nrows; i++) {
+			r = &l.rows[i];
+			ck_assert_uint_eq(analyze_heapleaks_mark(&l, s, i, sel),
+			    r->blocks);
+			if (r->depth == 0) {
+				nb += r->blocks;
+				nby += r->bytes;
+			}
+			ck_assert_uint_lt(r->depth, 32);
+			if (shape == ANALYZE_HEAPLEAKS_TOP_DOWN)
+				path[r->depth] = r->frame;
+			for (j = 0; j < r->n; j++) {
+				rec = l.row_recs[r->first + j];
+				site = l.recs[rec].site;
+				if (shape == ANALYZE_HEAPLEAKS_FLAT) {
+					ck_assert_uint_eq(rec, i);
+					continue;
+				}
+				if (site == NONE) {
+					ck_assert_uint_eq(r->frame, NONE);
+					continue;
+				}
+				nf = s->site_first[site + 1] -
+				    s->site_first[site];
+				if (shape == ANALYZE_HEAPLEAKS_BOTTOM_UP) {
+					ck_assert_str_eq(s->frames[
+					    s->site_frame[s->site_first[site]]]
+					    .function, s->frames[r->frame]
+					    .function);
+					continue;
+				}
+				/* Its path, outermost first, is the row's. */
+				ck_assert_uint_gt(nf, r->depth);
+				for (k = 0; k <= r->depth; k++)
+					ck_assert_uint_eq(s->site_frame[
+					    s->site_first[site] + nf - 1 - k],
+					    path[k]);
+			}
+		}
+		ck_assert_uint_eq(nb, tb);
+		ck_assert_uint_eq(nby, tby);
+		analyze_heapleaks_free(&l);
+	}
+	free(sel);
+	free(s->frames);
+	free(s->site_first);
+	free(s->site_frame);
+	free(s->site);
+	free(s->graph.state);
+	snap_free(s);
+}
+END_TEST
+
 int
 main(void)
 {
@@ -347,6 +497,7 @@ main(void)
 	tcase_add_loop_test(tc, modules, 0, 60);
 	tcase_add_loop_test(tc, unload, 0, 60);
 	tcase_add_loop_test(tc, gaps, 0, 10);
+	tcase_add_loop_test(tc, leaks, 0, 40);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);
