@@ -335,7 +335,8 @@ analyze_heapleaks_make(struct analyze_heapleaks *l,
 	/* Sorted by bytes, then each block's record renumbered. */
 	for (i = 0; i < l->nrecs; i++)
 		l->recs[i].id = (uint32_t)i;
-	qsort(l->recs, l->nrecs, sizeof *l->recs, hl_rec_cmp);
+	if (l->nrecs > 0)	/* recs is NULL then, which qsort must not get */
+		qsort(l->recs, l->nrecs, sizeof *l->recs, hl_rec_cmp);
 	idx = xcalloc(l->nrecs + 1, sizeof *idx);
 	for (i = 0; i < l->nrecs; i++)
 		idx[l->recs[i].id] = (uint32_t)i;
