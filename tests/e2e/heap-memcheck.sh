@@ -24,5 +24,18 @@ for p in $progs; do
 		done
 		continue
 	fi
+	# memcheck scans stacks and registers conservatively: a stale word
+	# that happens to point into a lost block makes it "possibly lost"
+	# in one run and not the next (aligned's 300 KiB block, once in a
+	# CI run, never here in dozens).  The oracle runs again once when
+	# it disagrees; pvheap's own answer is never rerun.
+	if ! { same_kind collectable "$W/$p.pvsum" "$W/$p.vgsum" &&
+	    same_kind possible "$W/$p.pvsum" "$W/$p.vgsum" &&
+	    same_kind reachable "$W/$p.pvsum" "$W/$p.vgsum"; }; then
+		echo "# $p: memcheck's first run: $(tr '\n' ' ' <"$W/$p.vgsum")"
+		rm -f "$W/$p".vg.*
+		memcheck "$p" "$prog"
+		vg_summary "$(ls "$W/$p".vg.* | head -1)" > "$W/$p.vgsum"
+	fi
 	compare "$p" "$W/$p.pvsum" "$W/$p.vgsum"
 done
