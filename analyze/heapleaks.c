@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "intern.h"
 #include "xmalloc.h"
 #include "analyze/analyze.h"
 #include "analyze/heap.h"
@@ -125,18 +126,6 @@ hl_group_cmp(const void *a, const void *b)
 	return (x->rec < y->rec ? -1 : x->rec > y->rec);
 }
 
-static uint64_t
-hl_hash(const char *s)
-{
-	uint64_t	h = 0xcbf29ce484222325ull;
-
-	for (; *s != '\0'; s++) {
-		h ^= (unsigned char)*s;
-		h *= 0x100000001b3ull;
-	}
-	return (h);
-}
-
 /*
  * Each group's key made the first of its frames with the same function's
  * name (a function's lines are frames of their own), by a hash of names.
@@ -144,24 +133,17 @@ hl_hash(const char *s)
 static void
 hl_by_name(const struct analyze_heapview *v, struct hl_group *g, size_t n)
 {
-	uint32_t	*tab, f;
-	size_t		 i, mask = 15, h;
+	struct intern	names;
+	size_t		i;
+	int		made;
 
-	while (mask < 2 * n)
-		mask = mask * 2 + 1;
-	tab = xcalloc(mask + 1, sizeof *tab);
+	memset(&names, 0, sizeof names);
 	for (i = 0; i < n; i++) {
-		if ((f = g[i].key) == HL_NONE)
-			continue;
-		h = hl_hash(v->frames[f].function) & mask;
-		while (tab[h] != 0 && strcmp(v->frames[tab[h] - 1].function,
-		    v->frames[f].function) != 0)
-			h = (h + 1) & mask;
-		if (tab[h] == 0)
-			tab[h] = f + 1;
-		g[i].key = tab[h] - 1;
+		if (g[i].key != HL_NONE)
+			g[i].key = intern(&names, v->frames[g[i].key].function,
+			    g[i].key, &made);
 	}
-	free(tab);
+	intern_free(&names);
 }
 
 /* Runs of equal keys in g[0 .. n), as [start, end) pairs by bytes. */
