@@ -1076,6 +1076,16 @@ plan_cmp_str(const void *a, const void *b)
 	return (strcmp(*(const char *const *)a, *(const char *const *)b));
 }
 
+/* Whether name is in def[0 .. n), sorted. */
+static int
+plan_defined(const char **def, size_t n, const char *name)
+{
+	size_t	k;
+
+	BSEARCH_FIRST(k, 0, n, strcmp(def[k], name) < 0);
+	return (k < n && strcmp(def[k], name) == 0);
+}
+
 /*
  * A library named with --lib is traced at its functions' entries: the
  * slots of those names go (the agent would leave them alone anyway), and
@@ -1103,9 +1113,8 @@ plan_got_prune(struct pvt_plan *p)
 			if (p->fn[i].module != mi)
 				continue;
 			name = p->str + p->fn[i].name;
-			if ((p->fn[i].flags & PVT_F_GOT) && ndef > 0 &&
-			    bsearch(&name, def, ndef, sizeof *def,
-			    plan_cmp_str) != NULL) {
+			if ((p->fn[i].flags & PVT_F_GOT) &&
+			    plan_defined(def, ndef, name)) {
 				p->counts[p->fn[i].how]--;
 				continue;
 			}
