@@ -39,11 +39,7 @@ ROWS=250000
 # 95 % error near half a point on a share of 4 %.
 RATE=5000
 
-yes >/dev/null &
-Y1=$!
-yes >/dev/null &
-Y2=$!
-trap 'kill $Y1 $Y2 2>/dev/null; [ -n "${KEEP:-}" ] || rm -rf "$W"' EXIT
+busy_cores
 
 "$PROG" $ROWS >"$W/native.out"
 (cd "$W" && "$PVTRACE" --rate $RATE -o top.mon -p top.pdt -- "$PROG" \

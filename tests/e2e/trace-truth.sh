@@ -16,11 +16,7 @@ SAMP="$top_srcdir/tests/e2e/tracesamp.py"
 # under a point on a third; the default 1 kHz would leave about 2.
 RATE=5000
 
-yes >/dev/null &
-Y1=$!
-yes >/dev/null &
-Y2=$!
-trap 'kill $Y1 $Y2 2>/dev/null; [ -n "${KEEP:-}" ] || rm -rf "$W"' EXIT
+busy_cores
 
 # Three untraced runs, each part's median: one run on a busy machine can
 # be a tenth off.

@@ -8,6 +8,16 @@ TD=$(cd "$top_builddir" && pwd)/tests/data/trace
 TRACECMP="$top_srcdir/tests/e2e/tracecmp.py"
 W=$(mktemp -d "${TMPDIR:-/tmp}/pvtrace-test.XXXXXX")
 trap '[ -n "${KEEP:-}" ] || rm -rf "$W"' EXIT
+
+# busy_cores: both cores kept busy (yes > /dev/null, twice) until the
+# script ends, for the checks that must hold on a loaded machine.
+busy_cores() {
+	yes >/dev/null &
+	Y1=$!
+	yes >/dev/null &
+	Y2=$!
+	trap 'kill $Y1 $Y2 2>/dev/null; [ -n "${KEEP:-}" ] || rm -rf "$W"' EXIT
+}
 . "$top_srcdir/tests/tap.sh"
 
 need_valgrind() {
