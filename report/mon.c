@@ -465,6 +465,27 @@ mon_stack(const struct analyze_mon *m, const long *fnof, size_t i,
 	return (n);
 }
 
+static int
+mon_cmp_key(const void *a, const void *b, void *arg)
+{
+	const struct analyze_mon	*m = arg;
+
+	return (strcmp(m->fn[*(const long *)a].key,
+	    m->fn[*(const long *)b].key));
+}
+
+/* Function index of key (keys are unique) through the index by, or -1. */
+static long
+mon_fn_of(const struct analyze_mon *m, const long *by, const char *key)
+{
+	size_t	i;
+
+	BSEARCH_FIRST(i, 0, m->nfn, strcmp(m->fn[by[i]].key, key) < 0);
+	if (i < m->nfn && strcmp(m->fn[by[i]].key, key) == 0)
+		return (by[i]);
+	return (-1);
+}
+
 /*
  * callgrind's format, which KCachegrind and callgrind_annotate read: a
  * function's self time as its cost, and a call line per edge carrying
@@ -472,12 +493,35 @@ mon_stack(const struct analyze_mon *m, const long *fnof, size_t i,
  */
 static void
 mon_callgrind(const struct store_session *ss, const struct analyze_mon *m,
-    FILE *f)
+    const long *by, FILE *f)
 {
 	const struct store_func	*fn;
 	const struct store_call	*e;
 	uint64_t		 sum = 0;
-	size_t			 i, j;
+	size_t			 i, j, *first, *edge;
+	long			*caller;
+
+	/*
+	 * The edges grouped by caller (a counting sort on the caller's
+	 * function), so that each function finds its own: a search of all
+	 * edges per function was quadratic, minutes on a large program.
+	 */
+	first = xcalloc(m->nfn + 2, sizeof *first);
+	edge = xcalloc(m->ncalls + 1, sizeof *edge);
+	caller = xcalloc(m->ncalls + 1, sizeof *caller);
+	for (j = 0; j < m->ncalls; j++) {
+		caller[j] = m->calls_[j].caller == NULL ? -1 :
+		    mon_fn_of(m, by, m->calls_[j].caller);
+		if (caller[j] >= 0)
+			first[caller[j] + 2]++;
+	}
+	for (i = 2; i < m->nfn + 2; i++)
+		first[i] += first[i - 1];
+	for (j = 0; j < m->ncalls; j++) {
+		if (caller[j] >= 0)
+			edge[first[caller[j] + 1]++] = j;
+	}
+	free(caller);
 
 	for (i = 0; i < m->nfn; i++)
 		sum += mon_cost(m->fn[i].self_ns);
@@ -497,10 +541,8 @@ mon_callgrind(const struct store_session *ss, const struct analyze_mon *m,
 		mon_put_frame(f, fn->key);
 		fprintf(f, "\n0 %llu\n", (unsigned long long)
 		    mon_cost(fn->self_ns));
-		for (j = 0; j < m->ncalls; j++) {
-			e = &m->calls_[j];
-			if (e->caller == NULL || strcmp(e->caller, fn->key) != 0)
-				continue;
+		for (j = first[i]; j < first[i + 1]; j++) {
+			e = &m->calls_[edge[j]];
 			fputs("cfn=", f);
 			mon_put_frame(f, e->callee);
 			fprintf(f, "\ncalls=%llu 0\n0 %llu\n",
@@ -509,6 +551,8 @@ mon_callgrind(const struct store_session *ss, const struct analyze_mon *m,
 		}
 		fputc('\n', f);
 	}
+	free(edge);
+	free(first);
 }
 
 /* Folded stacks, as flamegraph.pl and speedscope take them. */
@@ -572,27 +616,6 @@ mon_speedscope(const struct store_session *ss, const struct analyze_mon *m,
 	fputs("]}]}\n", f);
 }
 
-static int
-mon_cmp_key(const void *a, const void *b, void *arg)
-{
-	const struct analyze_mon	*m = arg;
-
-	return (strcmp(m->fn[*(const long *)a].key,
-	    m->fn[*(const long *)b].key));
-}
-
-/* Function index of key (keys are unique) through the index by, or -1. */
-static long
-mon_fn_of(const struct analyze_mon *m, const long *by, const char *key)
-{
-	size_t	i;
-
-	BSEARCH_FIRST(i, 0, m->nfn, strcmp(m->fn[by[i]].key, key) < 0);
-	if (i < m->nfn && strcmp(m->fn[by[i]].key, key) == 0)
-		return (by[i]);
-	return (-1);
-}
-
 int
 report_mon_profile(const struct store_session *ss, const void *model,
     int format, FILE *f, char **cause)
@@ -614,7 +637,7 @@ report_mon_profile(const struct store_session *ss, const void *model,
 	stack = xcalloc(depth + 1, sizeof *stack);
 	switch (format) {
 	case REPORT_CALLGRIND:
-		mon_callgrind(ss, m, f);
+		mon_callgrind(ss, m, by, f);
 		break;
 	case REPORT_COLLAPSED:
 		mon_collapsed(m, fnof, stack, depth + 1, f);
