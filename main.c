@@ -595,6 +595,12 @@ main_export(struct store *st, struct main_args *a, const char *what)
 		main_error("%s: neither a session id nor a file", what);
 		return (EXIT_FAIL);
 	}
+	/* As gzip, compressed data is not written to a terminal. */
+	if (a->format == REPORT_PPROF && a->output == NULL && isatty(1)) {
+		main_error("export: pprof's format is gzip'd binary: name a"
+		    " file with -o, or redirect the output");
+		return (EXIT_FAIL);
+	}
 	if (a->output != NULL && main_out_open(a->output, &out) != 0)
 		return (EXIT_FAIL);
 	rc = 0;
