@@ -616,6 +616,124 @@ mon_speedscope(const struct store_session *ss, const struct analyze_mon *m,
 	fputs("]}]}\n", f);
 }
 
+/*
+ * pprof's profile: a sample per call path, its stack from the function
+ * up, with the path's self values, so that pprof's flat column is each
+ * function's and its cum column the value with children (a recursion
+ * counted once, as profview counts it).  A profile with samples leads
+ * with the sampler's counts and times, as profview's report does, and
+ * the samples in no traced function are a frame of their own; without,
+ * the times the traps measured, the overhead subtracted: a path that
+ * did less than the overhead's uncertainty may be below zero, which
+ * pprof keeps.  Calls are counted either way.
+ */
+static int
+mon_pprof(const struct analyze_mon *m, const long *fnof, long *stack,
+    size_t cap, FILE *f, char **cause)
+{
+	struct report_pprof		*p = report_pprof_new();
+	const struct store_func		*fn;
+	const struct analyze_mon_samp	*sa;
+	uint64_t			*loc, *mapof, *stk, lo, hi;
+	int64_t				 v[4];
+	size_t				 i, j, k, n, nv;
+	/* A profile taken with the sampler off (--rate 0) has none. */
+	int				 sampled = m->sampled &&
+					    m->hdr.sample_rate > 0;
+
+	if (sampled) {
+		report_pprof_type(p, "samples", "count");
+		report_pprof_type(p, "cpu", "nanoseconds");
+		report_pprof_type(p, "wall", "nanoseconds");
+		report_pprof_default(p, "cpu");
+		if (m->hdr.sample_rate > 0)
+			report_pprof_period(p, "cpu", "nanoseconds",
+			    1000000000 / m->hdr.sample_rate);
+		report_pprof_comment(p, "profview: pvtrace call profile, times"
+		    " from samples (the probes' excluded), every call"
+		    " counted");
+	} else {
+		if (m->cpu)
+			report_pprof_type(p, "cpu", "nanoseconds");
+		report_pprof_type(p, "wall", "nanoseconds");
+		report_pprof_default(p, m->cpu ? "cpu" : "wall");
+		/* Traced, not sampled: every call is timed. */
+		report_pprof_period(p, "calls", "count", 1);
+		report_pprof_comment(p, "profview: pvtrace call profile, every"
+		    " call traced; times with the traps' overhead"
+		    " subtracted");
+	}
+	report_pprof_type(p, "calls", "count");
+	report_pprof_time(p, 0, m->hdr.real_ns);
+	if (m->hdr.command != NULL)
+		report_pprof_comment(p, m->hdr.command);
+	/* A mapping per module, over its functions' addresses. */
+	mapof = xcalloc(m->nfn + 1, sizeof *mapof);
+	loc = xcalloc(m->nfn + 1, sizeof *loc);
+	for (i = 0; i < m->nfn; i++) {
+		if (mapof[i] != 0)
+			continue;
+		lo = UINT64_MAX;
+		hi = 0;
+		for (j = i; j < m->nfn; j++) {
+			fn = &m->fn[j];
+			if (strcmp(fn->module, m->fn[i].module) != 0)
+				continue;
+			if (fn->addr < lo)
+				lo = fn->addr;
+			if (fn->addr + fn->size > hi)
+				hi = fn->addr + fn->size;
+		}
+		mapof[i] = report_pprof_mapping(p, m->fn[i].module, lo, hi, 0);
+		for (j = i + 1; j < m->nfn; j++) {
+			if (strcmp(m->fn[j].module, m->fn[i].module) == 0)
+				mapof[j] = mapof[i];
+		}
+	}
+	for (i = 0; i < m->nfn; i++) {
+		fn = &m->fn[i];
+		loc[i] = report_pprof_location(p, mapof[i], fn->addr, fn->key,
+		    NULL, 0);
+	}
+	stk = xcalloc(cap + 1, sizeof *stk);
+	for (i = 0; i < m->npaths; i++) {
+		n = mon_stack(m, fnof, i, stack, cap);
+		/* pprof's stacks are leaf first. */
+		for (j = 0, k = 0; j < n; j++) {
+			if (stack[n - 1 - j] >= 0)
+				stk[k++] = loc[stack[n - 1 - j]];
+		}
+		nv = 0;
+		if (sampled) {
+			sa = &m->psamp[i];
+			v[nv++] = sa->self_n[ANALYZE_MON_CPU];
+			v[nv++] = sa->self_ns[ANALYZE_MON_CPU];
+			v[nv++] = sa->self_ns[ANALYZE_MON_REAL];
+		} else {
+			if (m->cpu)
+				v[nv++] = m->paths[i].self_cpu_ns;
+			v[nv++] = m->paths[i].self_ns;
+		}
+		v[nv++] = (int64_t)m->paths[i].calls;
+		report_pprof_sample(p, stk, k, v);
+	}
+	sa = &m->outside;
+	if (sampled && (sa->self_n[ANALYZE_MON_CPU] != 0 ||
+	    sa->self_ns[ANALYZE_MON_REAL] != 0)) {
+		stk[0] = report_pprof_location(p, 0, 0,
+		    "[outside traced functions]", NULL, 0);
+		v[0] = sa->self_n[ANALYZE_MON_CPU];
+		v[1] = sa->self_ns[ANALYZE_MON_CPU];
+		v[2] = sa->self_ns[ANALYZE_MON_REAL];
+		v[3] = 0;
+		report_pprof_sample(p, stk, 1, v);
+	}
+	free(stk);
+	free(loc);
+	free(mapof);
+	return (report_pprof_write(p, f, cause));
+}
+
 int
 report_mon_profile(const struct store_session *ss, const void *model,
     int format, FILE *f, char **cause)
@@ -623,6 +741,7 @@ report_mon_profile(const struct store_session *ss, const void *model,
 	const struct analyze_mon	*m = model;
 	long				*by, *fnof, *stack;
 	size_t				 i, depth = 1;
+	int				 rc;
 
 	by = xcalloc(m->nfn + 1, sizeof *by);
 	fnof = xcalloc(m->npaths + 1, sizeof *fnof);
@@ -635,6 +754,13 @@ report_mon_profile(const struct store_session *ss, const void *model,
 			depth = (size_t)m->paths[i].depth;
 	}
 	stack = xcalloc(depth + 1, sizeof *stack);
+	if (format == REPORT_PPROF) {
+		rc = mon_pprof(m, fnof, stack, depth + 1, f, cause);
+		free(by);
+		free(fnof);
+		free(stack);
+		return (rc);
+	}
 	switch (format) {
 	case REPORT_CALLGRIND:
 		mon_callgrind(ss, m, by, f);
