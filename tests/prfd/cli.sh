@@ -207,7 +207,7 @@ open(sys.argv[4], "wb").write(b)' "$W/os2.prfd" "$1" "$2" "$W/bad.prfd"
 	    "test $rc = 1 && grep -q 'offset $4: $3' '$W/e'"
 }
 badfile 0 58585858 magic 0
-badfile 4 0200 version 4
+badfile 4 0300 version 4
 badfile 6 05 width 6
 badfile 21 ffffff00 us_bufsz 21
 badfile 83 03 "PRFRET1: r1_nslots 3" 72

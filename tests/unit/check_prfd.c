@@ -308,7 +308,8 @@ rows(void)
 	    " count(*) FROM bucket) + (SELECT count(*) FROM counter) + (SELECT"
 	    " count(*) FROM prfd) + (SELECT"
 	    " count(*) FROM prfd_thread) + (SELECT count(*) FROM prfd_slot) +"
-	    " (SELECT count(*) FROM prfd_hit)"));
+	    " (SELECT count(*) FROM prfd_hit) + (SELECT count(*) FROM"
+	    " prfd_module) + (SELECT count(*) FROM prfd_module_hit)"));
 }
 
 /* Delete the sessions of the checks before: each file starts afresh. */
@@ -636,8 +637,11 @@ START_TEST(test_bad_header)
 	ck_assert_ptr_nonnull(strstr(cause, "not a profile"));
 	free(cause);
 	good(&g, 8, 1);
+	tw_patch(&g.t, g.off[O_VERSION], 3, 2);
+	expect_fail(&g, 4, "version", "3 unknown (1 or 2 expected)");
+	good(&g, 8, 1);
 	tw_patch(&g.t, g.off[O_VERSION], 2, 2);
-	expect_fail(&g, 4, "version", "2 unknown");
+	expect_load(&g, 0, NULL);
 	good(&g, 8, 1);
 	tw_patch(&g.t, g.off[O_WIDTH], 2, 1);
 	expect_fail(&g, 6, "width", "2 bytes in a ULONG");
@@ -934,6 +938,146 @@ START_TEST(test_module_missing)
 END_TEST
 
 /*
+ * A MAPPING entry (version 2): a module mapped at lo, a page, from file
+ * offset 0x1000, its n samples at addresses a[] counted c[].
+ */
+static void
+mapping(struct tw *t, uint32_t flags, const char *path, uint64_t lo,
+    const uint64_t *a, const uint64_t *c, size_t n)
+{
+	struct tw	m = { NULL, 0, 0, 8 };
+	size_t		i;
+
+	tw_u64(&m, lo);
+	tw_u64(&m, lo + 0x1000);
+	tw_u64(&m, 0x1000);
+	tw_u64(&m, lo - 0x1000);
+	tw_u32(&m, flags);
+	tw_u32(&m, n);
+	tw_u8(&m, 4);
+	tw_u16(&m, strlen(path));
+	tw_bytes(&m, "\xde\xad\xbe\xef", 4);
+	tw_bytes(&m, path, strlen(path));
+	for (i = 0; i < n; i++) {
+		tw_u64(&m, a[i]);
+		tw_u64(&m, c[i]);
+	}
+	ext_entry(t, 6, m.p, m.len);
+	free(m.p);
+}
+
+#define LIB	0x7f0000100000ull
+#define KADDR	0xffffffff81000000ull
+
+/*
+ * The good dump of width 8 without its extension, then one of a
+ * library's MAPPING (its file not there) and the kernel's; *at is the
+ * library entry's offset.
+ */
+static void
+good_mapped(struct good *g, size_t *at)
+{
+	static const uint64_t	a[2] = { LIB + 0x10, LIB + 0x20 };
+	static const uint64_t	c[2] = { 5, 7 };
+	static const uint64_t	k[1] = { KADDR };
+	static const uint64_t	kc[1] = { 4 };
+	size_t			r;
+
+	good(g, 8, 0);
+	tw_patch(&g->t, g->off[O_VERSION], 2, 2);
+	r = tw_rec(&g->t, 0xf0, 0, 0);
+	*at = g->t.len;
+	mapping(&g->t, 0, "/nonexistent/libm.so", LIB, a, c, 2);
+	mapping(&g->t, 1, "[kernel.kallsyms]", 0, k, kc, 1);
+	tw_end(&g->t, r);
+}
+
+/* Issue 23: a module's samples, stored by address, named when it can be. */
+START_TEST(test_mapping)
+{
+	struct good	g;
+	size_t		at, e;
+
+	good_mapped(&g, &at);
+	expect_load(&g, 2, "/nonexistent/libm.so: not read (cannot open it):"
+	    " the module mapped at 0x7f0000100000 has addresses only");
+	ck_assert_int_eq(count("SELECT count(*) FROM prfd_module WHERE idx ="
+	    " 0 AND lo = 139637977776128 AND hi = lo + 4096 AND pgoff = 4096"
+	    " AND bias = lo - 4096 AND NOT kernel AND path ="
+	    " '/nonexistent/libm.so' AND build_id = 'deadbeef' AND samples ="
+	    " 12 AND symbols = 0 AND unresolved LIKE '%cannot open it%'"), 1);
+	ck_assert_int_eq(count("SELECT count(*) FROM prfd_module WHERE idx ="
+	    " 1 AND kernel AND samples = 4 AND unresolved IS NOT NULL"), 1);
+	ck_assert_int_eq(count("SELECT count(*) FROM prfd_module_hit WHERE"
+	    " (module = 0 AND addr = 139637977776144 AND hits = 5) OR (module"
+	    " = 0 AND addr = 139637977776160 AND hits = 7) OR (module = 1 AND"
+	    " addr = -2130706432 AND hits = 4)"), 3);
+	/* The summary counts the library's samples, not the kernel's twice. */
+	ck_assert_int_eq(count("SELECT count(*) FROM session WHERE summary ="
+	    " 'pid 4242, 2 slots, 156 samples, counters of 16 bytes'"), 1);
+
+	/* Each bad field. */
+	e = at + 8;
+	good_mapped(&g, &at);
+	tw_patch(&g.t, at + 4, 42, 4);
+	expect_fail(&g, at + 4, "len", "a MAPPING entry of 42 bytes");
+	good_mapped(&g, &at);
+	tw_patch(&g.t, e + 8, LIB - 1, 8);
+	expect_fail(&g, e + 8, "hi", "0x7f00000fffff, below lo");
+	good_mapped(&g, &at);
+	tw_patch(&g.t, e + 40, 200, 1);
+	expect_fail(&g, e + 40, "build-id length", "200 bytes and a path");
+	good_mapped(&g, &at);
+	tw_patch(&g.t, e + 41, 0, 2);
+	expect_fail(&g, e + 41, "path length", "0: a mapping names its"
+	    " module");
+	good_mapped(&g, &at);
+	tw_patch(&g.t, e + 36, 3, 4);
+	expect_fail(&g, e + 36, "nsamples", "3 samples need 48 bytes, the"
+	    " entry has 32");
+	good_mapped(&g, &at);
+	tw_patch(&g.t, e + 43 + 4 + 3, 0, 1);
+	expect_fail(&g, e + 43 + 4, "path", "a NUL inside it");
+	good_mapped(&g, &at);
+	tw_patch(&g.t, e + 43 + 4 + 20 + 16, LIB + 0x10, 8);
+	expect_fail(&g, e + 43 + 4 + 20 + 16, "address", "0x7f0000100010 after"
+	    " 0x7f0000100010");
+	good_mapped(&g, &at);
+	tw_patch(&g.t, e + 43 + 4 + 20, LIB + 0x1000, 8);
+	expect_fail(&g, e + 43 + 4 + 20, "address", "0x7f0000101000 outside");
+	good_mapped(&g, &at);
+	tw_patch(&g.t, e + 43 + 4 + 20 + 24, INT64_MAX, 8);
+	expect_fail(&g, e + 43 + 4 + 20 + 24, "count", "the mapping's samples"
+	    " add up past 2^63");
+	good_mapped(&g, &at);
+	tw_patch(&g.t, e + 32, 1, 4);
+	expect_fail(&g, g.t.len - (8 + 43 + 4 + 17 + 16) + 8 + 32, "flags",
+	    "a second MAPPING entry of the kernel");
+}
+END_TEST
+
+/* Every cut of a dump with modules: an error naming the offset, no rows. */
+START_TEST(test_mapping_truncation)
+{
+	struct good	g;
+	char		*cause;
+	size_t		 cut, at;
+	int64_t		 id;
+
+	good_mapped(&g, &at);
+	for (cut = g.off[O_END] + 1; cut < g.t.len; cut++) {
+		ck_assert_msg(tu_ingest(st, NAME, g.t.p, cut, NULL, &id,
+		    &cause) == -1, "cut %zu loaded", cut);
+		ck_assert_msg(strncmp(cause, NAME ": offset ",
+		    strlen(NAME ": offset ")) == 0, "cut %zu: %s", cut, cause);
+		ck_assert_int_eq(rows(), 0);
+		free(cause);
+	}
+	free(g.t.p);
+}
+END_TEST
+
+/*
  * Every cut of the good dumps: at a record's start a shorter good dump
  * (once the process's record is in), anywhere else an error that names
  * the offset and a field, and no rows.
@@ -1103,6 +1247,8 @@ prfd_suite(void)
 	tcase_add_test(tc, test_bad_records);
 	tcase_add_test(tc, test_bad_extension);
 	tcase_add_test(tc, test_module_missing);
+	tcase_add_test(tc, test_mapping);
+	tcase_add_test(tc, test_mapping_truncation);
 	tcase_add_test(tc, test_truncation_8);
 	tcase_add_test(tc, test_truncation_4);
 	tcase_add_test(tc, test_model);
