@@ -1130,6 +1130,49 @@ START_TEST(test_truncation_4)
 }
 END_TEST
 
+/*
+ * The model of a dump with modules: their samples among all (the
+ * kernel's not twice), each address to its symbol or its module's rest.
+ */
+START_TEST(test_model_modules)
+{
+	struct good		 g;
+	struct analyze_prfd	 m;
+	char			*cause = NULL, *name;
+	size_t			 at;
+
+	good_mapped(&g, &at);
+	expect_load(&g, 2, NULL);
+	/* f covers the library's first sample, not its second. */
+	ck_assert_int_eq(store_exec(st, "INSERT INTO symbol VALUES (1,"
+	    " 'libm.so', 'f', 139637977776144, 16)", &cause), 0);
+	ck_assert_int_eq(analyze_prfd_load(st, 1, &m, &cause), 0);
+	ck_assert_uint_eq(m.nmods, 2);
+	ck_assert_uint_eq(m.unresolved, 2);
+	ck_assert_uint_eq(m.mods_total, 12);
+	ck_assert_uint_eq(m.total, 144 + 12);
+	ck_assert_uint_eq(m.run, 56);
+	ck_assert_uint_eq(m.flat_total, 9 + 12 + 4);
+	/* The library's rest 7, slot 0's 6, f 5, the kernel's 4, slot 1's. */
+	ck_assert_uint_eq(m.flat[0].hits, 7);
+	ck_assert_uint_eq(m.flat[0].mod, 0);
+	name = analyze_prfd_flat_name(&m, &m.flat[0]);
+	ck_assert_str_eq(name, "(libm.so, outside symbols)");
+	free(name);
+	ck_assert_str_eq(analyze_prfd_flat_module(&m, &m.flat[0]), "libm.so");
+	ck_assert_uint_eq(m.flat[1].hits, 6);
+	ck_assert_uint_eq(m.flat[1].slot, 0);
+	ck_assert_uint_eq(m.flat[2].hits, 5);
+	ck_assert_str_eq(m.syms[m.flat[2].sym].name, "f");
+	ck_assert_str_eq(analyze_prfd_flat_module(&m, &m.flat[2]), "libm.so");
+	ck_assert_uint_eq(m.flat[3].hits, 4);
+	ck_assert_uint_eq(m.flat[3].mod, 1);
+	ck_assert_uint_eq(m.nflat, 5);
+	ck_assert(fabs(analyze_prfd_pct(&m, 7) - 700.0 / 56) < 1e-9);
+	analyze_prfd_free(&m);
+}
+END_TEST
+
 /* The model: shares of every sample, the exact flat profile, a slot. */
 START_TEST(test_model)
 {
@@ -1150,7 +1193,12 @@ START_TEST(test_model)
 	ck_assert_int_eq(analyze_prfd_load(st, id, &m, &cause), 0);
 	ck_assert_uint_eq(m.total, 100 + 20 + 10 + 5 + 6 + 3);
 	ck_assert_uint_eq(m.hit_total, 9);
+	/* Shares of the run time (all but idle 100), or of every period. */
+	ck_assert_uint_eq(m.run, 44);
+	ck_assert(fabs(analyze_prfd_pct(&m, 6) - 600.0 / 44) < 1e-9);
+	m.all = 1;
 	ck_assert(fabs(analyze_prfd_pct(&m, 6) - 600.0 / 144) < 1e-9);
+	m.all = 0;
 	/* a (3), slot 1 + 8 (3, higher), b (2), slot 0's rest (1). */
 	ck_assert_uint_eq(m.nflat, 4);
 	ck_assert_uint_eq(m.flat[0].hits, 3);
@@ -1252,6 +1300,7 @@ prfd_suite(void)
 	tcase_add_test(tc, test_truncation_8);
 	tcase_add_test(tc, test_truncation_4);
 	tcase_add_test(tc, test_model);
+	tcase_add_test(tc, test_model_modules);
 	tcase_add_test(tc, test_report);
 	suite_add_tcase(s, tc);
 	return (s);
