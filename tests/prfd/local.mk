@@ -36,7 +36,7 @@ tests_prfd_modwork_DEPENDENCIES = tests/prfd/libprfdmod.so
 
 PRFD_TESTS = tests/prfd/api.sh tests/prfd/truth.sh tests/prfd/cli.sh \
 	tests/prfd/daemon.sh tests/prfd/errors.sh tests/prfd/dumpout.sh \
-	tests/prfd/modtruth.sh
+	tests/prfd/modtruth.sh tests/prfd/modsyms.sh
 TESTS += $(PRFD_TESTS)
 EXTRA_DIST += $(PRFD_TESTS) tests/prfd/prfd.sh tests/prfd/prfdfn.py \
 	tests/prfd/client.py tests/prfd/modcmp.py
