@@ -469,7 +469,7 @@ hits_draw(struct tui_view *tv, int y, int h, int w)
 		top = 2;
 	}
 	tui_putf(y + top, 0, w, tui_attr(TUI_C_HEADER), "%8s %8s %9s %-12s"
-	    " %-16s %s", m->all ? "of all" : "of run", "of these", "samples",
+	    " %-18s %s", m->all ? "of all" : "of run", "of these", "samples",
 	    "address", "module", "function");
 	top++;
 	tv->list.y = y + top;
@@ -491,10 +491,11 @@ hits_draw(struct tui_view *tv, int y, int h, int w)
 		    (double)m->flat_total : 0, (unsigned long long)f->hits,
 		    (unsigned long long)f->addr);
 		mod = analyze_prfd_flat_module(m, f);
-		tui_fill(yy, x, 16, attr);
-		tui_put_marks(yy, x, 16, attr, mod != NULL ? mod : "",
+		/* "[kernel.kallsyms]" fits. */
+		tui_fill(yy, x, 18, attr);
+		tui_put_marks(yy, x, 18, attr, mod != NULL ? mod : "",
 		    tui_search_marks(tv));
-		x += 17;
+		x += 19;
 		name = analyze_prfd_flat_name(m, f);
 		tui_put_marks(yy, x, w - x, attr, name, tui_search_marks(tv));
 		free(name);

@@ -5,10 +5,12 @@
 # two take 500, 300 and 200 hits; an anonymous slot 50; idle, kernel,
 # shrmem and unknown counters); expected values come from the store,
 # never from the screen.  Then the same at 20x6 on a vt100 in the C
-# locale.  Shares are of the run time (all but idle), % makes them of
+# locale.  A version 2 dump (tests/fuzz/corpus/prfd/w8-mapping.prfd, a
+# library's and the kernel's samples kept, neither's functions to be
+# had) opens on the functions of every module.  Shares are of the run time (all but idle), % makes them of
 # every period.
 . "${top_srcdir:-.}/tests/tui/lib.sh"
-plan 16
+plan 19
 src=${top_srcdir:-.}
 cp "${top_builddir:-.}/tests/data/prfd/work" "$dir/work"
 python3 "$src/tests/data/prfd/gen.py" "$dir/work" "$dir/w.prfd" || exit 1
@@ -88,6 +90,25 @@ ok $? "Enter on three: the histogram, on three (2/$nhit)"
 keys q q q q
 restored
 ok $? "q quits; the terminal is restored"
+
+# A dump with modules: its functions first, module beside each.
+pvsize="130 24" start -- "$src/tests/fuzz/corpus/prfd/w8-mapping.prfd"
+wait_for "profview: work: functions, 28 samples in 4 rows by hits" &&
+    wait_for "modules unresolved (see warnings)"
+ok $? "a dump with modules opens on its functions, some said unresolved"
+s2=$(sql "SELECT max(id) FROM session")
+r2=$(sql "SELECT vm86 + kernel + shrmem + unknown + (SELECT sum(cnt) FROM
+    prfd_slot WHERE session = $s2) + (SELECT sum(samples) FROM prfd_module
+    WHERE session = $s2 AND NOT kernel) FROM prfd WHERE session = $s2")
+lib=$(sql "SELECT printf('%.2f%%', 100.0 * 12 / $r2)")
+screen | grep -qE "^ *$lib +[0-9.]+% +12 7F0000100000 libm\.so +\(libm\.so,\
+ outside symbols\)\$"
+ok $? "the library's 12 samples, $lib of the run $r2, libm.so beside them"
+keys v
+wait_for "slots by count"
+ok $? "v: the slots under them"
+keys q q q
+restored
 
 # A tiny vt100 in the C locale: what fits, and every key still works.
 pvsize="20 6" pvlocale=C start vt100 -- "$dir/w.prfd"
