@@ -1422,6 +1422,15 @@ prfd_store_slots(struct prfd_read *r)
 			    " 2^63"));
 		total += r->slots[i].s.cnt;
 	}
+	/* The modules' samples are among them (the kernel's are its). */
+	for (i = 0; i < r->nmaps; i++) {
+		if (r->maps[i].m.kernel)
+			continue;
+		if (r->maps[i].m.samples > INT64_MAX - total)
+			return (ingest_fail(ctx, r->maps[i].off + 8 + 36,
+			    "nsamples", "the samples add up past 2^63"));
+		total += r->maps[i].m.samples;
+	}
 	return (0);
 }
 

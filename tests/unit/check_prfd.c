@@ -1049,6 +1049,10 @@ START_TEST(test_mapping)
 	tw_patch(&g.t, e + 43 + 4 + 20 + 24, INT64_MAX, 8);
 	expect_fail(&g, e + 43 + 4 + 20 + 24, "count", "the mapping's samples"
 	    " add up past 2^63");
+	/* Samples of the counters, slots and modules past 2^63 together. */
+	good_mapped(&g, &at);
+	tw_patch(&g.t, e + 43 + 4 + 20 + 8, INT64_MAX - 20, 8);
+	expect_fail(&g, e + 36, "nsamples", "the samples add up past 2^63");
 	good_mapped(&g, &at);
 	tw_patch(&g.t, e + 32, 1, 4);
 	expect_fail(&g, g.t.len - (8 + 43 + 4 + 17 + 16) + 8 + 32, "flags",
