@@ -4,8 +4,9 @@
 # libprfdmod.so): the library's .symtab; a stripped copy's debug file
 # found by its .gnu_debuglink in .debug/ beside it, which names as many
 # functions; without it the .dynsym, fewer; a library changed since the
-# run, named by nothing and said so; the kernel's samples from
-# /proc/kallsyms when it shows addresses.
+# run, named by nothing and said so; the vDSO's by the reader's own
+# image; the kernel's samples from /proc/kallsyms when it shows
+# addresses.
 . "${top_srcdir:-.}/tests/prfd/prfd.sh"
 command -v objcopy >/dev/null 2>&1 || skip_all "objcopy (binutils) is needed"
 MODWORK=$top_builddir/tests/prfd/modwork
@@ -56,6 +57,18 @@ u=$(sql "SELECT unresolved FROM prfd_module WHERE path LIKE
     '%/libprfdmod.so'")
 check "a library changed since: no functions, said ($u)" sh -c \
     "test '$(syms)' = 0 && grep -q 'not the file profiled' '$W/changed.err'"
+
+# The vDSO: modwork vdso loops on clock_gettime(CLOCK_MONOTONIC).
+"$PVPRF" record -o "$W/vdso.prfd" -- "$MODWORK" vdso 0.3 >/dev/null 2>&1
+rm -f "$W/pv.db"
+$PV ingest "$W/vdso.prfd" >/dev/null 2>"$W/vdso.err"
+v=$(sql "SELECT samples || ' ' || symbols FROM prfd_module WHERE path =
+    '[vdso]'")
+top=$($PV export -f csv 1 | awk -F, 'NR == 1 { for (i = 1; i <= NF; i++)
+    c[$i] = i } $1 == "flat" { print $c["module"] ":" $c["symbol"]; exit }')
+check "the vDSO: its samples and functions ($v), the first row $top" \
+    sh -c "test -n '$v' && test '${v#* }' -gt 0 &&
+    echo '$top' | grep -q '^\[vdso\]:.*clock_gettime'"
 
 # The kernel: named when /proc/kallsyms shows addresses.
 k=$(awk '{ print $1; exit }' /proc/kallsyms 2>/dev/null)

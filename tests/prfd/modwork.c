@@ -3,8 +3,12 @@
  * against its own shared library (modlib.c): rounds of 5 ms of CPU in
  * the library's lib_five, 3 in its lib_three and 2 in the program's own
  * own_two, until CPU seconds (argv[1]) of CPU time.
+ *
+ *	modwork vdso CPU	clock_gettime(CLOCK_MONOTONIC) in a loop,
+ *				the vDSO's, for CPU seconds
  */
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
 
 #include "tests/prfd/modlib.h"
@@ -37,8 +41,18 @@ own_two(void)
 int
 main(int argc, char **argv)
 {
+	struct timespec	ts;
 	long long	end;
+	int		i;
 
+	if (argc == 3 && strcmp(argv[1], "vdso") == 0) {
+		end = cpu_ns() + (long long)(atof(argv[2]) * 1e9);
+		while (cpu_ns() < end) {
+			for (i = 0; i < 100000; i++)
+				clock_gettime(CLOCK_MONOTONIC, &ts);
+		}
+		return (0);
+	}
 	if (argc < 2)
 		return (2);
 	end = cpu_ns() + (long long)(atof(argv[1]) * 1e9);
