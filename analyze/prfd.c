@@ -505,7 +505,8 @@ analyze_prfd_flat_name(const struct analyze_prfd *m,
 /*
  * Slot k's detail counters as a histogram: its bucket rows, its symbols
  * and its hit-table entries, offsets from the slot's address (h->base).
- * Shares stay of every sample of the dump.
+ * Shares are of the model's base when it is made: the run time, or
+ * (all) every period of the dump.
  */
 int
 analyze_prfd_slot_hist(struct store *st, struct analyze_prfd *m,
@@ -566,7 +567,8 @@ analyze_prfd_slot_hist(struct store *st, struct analyze_prfd *m,
 	if (rc < 0)
 		goto fail;
 	l0->n = n;
-	h->total = m->total;
+	/* The shares' base the views show: the run, or every period. */
+	h->total = m->all ? m->total : m->run;
 	/* The hit table's entries in the counters, with running sums. */
 	h->hit_addr = xreallocarray(NULL, m->nhit + 1, sizeof *h->hit_addr);
 	h->hit_cum = xreallocarray(NULL, m->nhit + 2, sizeof *h->hit_cum);

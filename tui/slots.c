@@ -250,9 +250,10 @@ slots_open(struct tui_view *tv, struct slots *ss, size_t k, uint64_t at)
 	name = xasprintf("%s %012llX", slots_module(ss->m, k),
 	    (unsigned long long)ss->m->slots[k].vaddr);
 	key = xasprintf("%s:slot%zu", ss->key, k);
-	head = xasprintf("%s  %llu samples (%.2f%%) in %lld counters of %llu"
-	    " bytes", name, (unsigned long long)ss->m->slots[k].cnt,
+	head = xasprintf("%s  %llu samples (%.2f%% of %s) in %lld counters of"
+	    " %llu bytes", name, (unsigned long long)ss->m->slots[k].cnt,
 	    analyze_prfd_pct(ss->m, (double)ss->m->slots[k].cnt),
+	    ss->m->all ? "every period" : "the run",
 	    (long long)ss->m->slots[k].nbuckets,
 	    (unsigned long long)1 << ss->m->d.shift);
 	v = tui_hist_open(&h, tv->session, name, key, head,

@@ -54,11 +54,11 @@ nsym=$(sql "SELECT count(*) FROM symbol")
 keys g Enter
 wait_for "flat profile, $nsym symbols by hits"
 ok $? "Enter: the slot's detail counters, named by its $nsym symbols"
-five=$(sql "SELECT printf('%.2f%%', 100.0 * sum(h.hits) / $total) FROM
+five=$(sql "SELECT printf('%.2f%%', 100.0 * sum(h.hits) / $run) FROM
     prfd_hit h, symbol s WHERE s.name = 'five' AND h.addr >= s.addr AND
     h.addr < s.addr + s.size")
 screen | sed -n 5p | grep -qE "^ +$five .* 500 .* work +five\$"
-ok $? "its first symbol is five: 500 samples, $five of all"
+ok $? "its first symbol is five: 500 samples, $five of the run"
 
 three=$(sql "SELECT printf('%X', addr) FROM symbol WHERE name = 'three'")
 keys / "$three" Enter
