@@ -50,3 +50,7 @@ update-man-kinds: tests/unit/kindtable$(EXEEXT)
 # The README's and profview(1)'s examples run as written.
 TESTS += tests/unit/docs_examples.sh tests/unit/setup_install.sh
 EXTRA_DIST += tests/unit/docs_examples.sh tests/unit/setup_install.sh
+
+# profview diff's numbers against two sessions' reports (the kinds' diff
+# tests use it).
+EXTRA_DIST += tests/unit/diffcheck.py
