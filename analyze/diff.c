@@ -24,8 +24,7 @@ analyze_diff_table(struct analyze_diff *d, const char *name,
 
 	d->tables = xreallocarray(d->tables, d->ntables + 1,
 	    sizeof *d->tables);
-	t = &d->tables[d->ntables++];
-	memset(t, 0, sizeof *t);
+	t = d->tables[d->ntables++] = xcalloc(1, sizeof *t);
 	t->name = name;
 	t->title = title;
 	t->key = key;
@@ -161,7 +160,7 @@ analyze_diff_finish(struct analyze_diff *d)
 	size_t				 i, j, k;
 
 	for (i = 0; i < d->ntables; i++) {
-		t = &d->tables[i];
+		t = d->tables[i];
 		for (k = 0; k < t->nm * 2; k++) {
 			if (t->total[k] >= 0)
 				continue;
@@ -184,7 +183,7 @@ analyze_diff_free(struct analyze_diff *d)
 	size_t				 i, j;
 
 	for (i = 0; i < d->ntables; i++) {
-		t = &d->tables[i];
+		t = d->tables[i];
 		for (j = 0; j < t->nrows; j++) {
 			free(t->rows[j].name);
 			free(t->rows[j].v);
@@ -192,6 +191,7 @@ analyze_diff_free(struct analyze_diff *d)
 		free(t->rows);
 		free(t->total);
 		intern_free(&t->names);
+		free(t);
 	}
 	free(d->tables);
 	free(d->title[0]);

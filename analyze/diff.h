@@ -62,7 +62,7 @@ struct analyze_diff {
 	const char	*kind;
 	int64_t		 session[2];
 	char		*title[2];	/* each session's source */
-	struct analyze_diff_table *tables;
+	struct analyze_diff_table **tables;	/* each made once, kept */
 	size_t		 ntables;
 	const char	*note;		/* the kind's: what the rows hold */
 };

@@ -2,8 +2,10 @@
  * The prfd kind's diff hook (kind.h, analyze/diff.h): two Dos32Profile
  * dumps by function, module!function with the module's file name only
  * (a library moves between systems, its name stays), from the slots'
- * hit tables.  Shares are of every sample of each dump, the global
- * counters too, as the slots view's are.
+ * hit tables.  Shares are of the hit table's samples, the program's, as
+ * perf record's are of its samples: not of the idle and kernel counters,
+ * which a busy machine swells (time the program waited for a CPU) and
+ * which would shrink every share of a run it slowed.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -50,8 +52,9 @@ analyze_prfd_diff(struct store *st, void *a, void *b, struct analyze_diff *d,
 	}
 	t = analyze_diff_table(d, "functions", "Samples by function",
 	    "function", prfd_diff_m, 1);
-	d->note = "Samples of the slots' hit tables by module!function;"
-	    " shares are of every sample of each dump.";
+	d->note = "Samples of the hit tables by module!function; shares"
+	    " are of each dump's hit table, not of its idle or kernel"
+	    " samples.";
 	for (side = 0; side < 2; side++) {
 		for (i = 0; i < m[side]->nflat; i++) {
 			name = prfd_diff_name(m[side], &m[side]->flat[i]);
@@ -59,8 +62,6 @@ analyze_prfd_diff(struct store *st, void *a, void *b, struct analyze_diff *d,
 			analyze_diff_add(t, side, name, i, &v);
 			free(name);
 		}
-		v = (double)m[side]->total;
-		analyze_diff_totals(t, side, &v);
 	}
 	return (0);
 }

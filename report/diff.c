@@ -201,7 +201,7 @@ report_diff_write(const struct analyze_diff *d, int format, FILE *f,
 	tables = xcalloc(d->ntables + 1, sizeof *tables);
 	tables[0] = &diff_t_header;
 	for (i = 0; i < d->ntables; i++) {
-		diff_cols_make(&dc[i], &d->tables[i]);
+		diff_cols_make(&dc[i], d->tables[i]);
 		tables[i + 1] = &dc[i].t;
 	}
 	title = xasprintf("profview diff %lld %lld", (long long)d->session[0],
@@ -220,7 +220,7 @@ report_diff_write(const struct analyze_diff *d, int format, FILE *f,
 	report_kv(&o, "new", report_int(d->session[1]), shown, NULL);
 	free(shown);
 	for (i = 0; i < d->ntables; i++)
-		diff_totals(&o, &d->tables[i]);
+		diff_totals(&o, d->tables[i]);
 	if (d->note != NULL)
 		report_kv(&o, "note", report_str(d->note), d->note, NULL);
 	report_kv(&o, "delta_pct", report_str("points"),
@@ -228,7 +228,7 @@ report_diff_write(const struct analyze_diff *d, int format, FILE *f,
 	report_table_end(&o);
 	for (i = 0; i < d->ntables; i++) {
 		report_table(&o, &dc[i].t);
-		diff_rows(&o, &d->tables[i], dc[i].n);
+		diff_rows(&o, d->tables[i], dc[i].n);
 		report_table_end(&o);
 	}
 	rc = report_end(&o, cause);

@@ -22,6 +22,7 @@ tests_prfd_work_CFLAGS = $(WARN_CFLAGS) -std=gnu11 -O1 -g -fno-inline -fno-pie
 tests_prfd_work_LDFLAGS = -no-pie
 
 PRFD_TESTS = tests/prfd/api.sh tests/prfd/truth.sh tests/prfd/cli.sh \
+	tests/prfd/diff.sh \
 	tests/prfd/daemon.sh tests/prfd/errors.sh tests/prfd/dumpout.sh
 TESTS += $(PRFD_TESTS)
 EXTRA_DIST += $(PRFD_TESTS) tests/prfd/prfd.sh tests/prfd/prfdfn.py \
