@@ -16,6 +16,7 @@
 
 #include "config.h"
 #include "kind.h"
+#include "outfile.h"
 #include "analyze/analyze.h"
 #include "ingest/ingest.h"
 #include "report/report.h"
@@ -516,25 +517,29 @@ main_sql(struct store *st, const char *sql, int format, int writable)
 
 /*
  * Where export writes: a FIFO or a device as it is (a FIFO no process
- * reads fails at once rather than hang), else a new file beside out,
- * renamed over it once the report is whole, so that a failed export
- * leaves out as it was.  Made before anything is ingested, so an out
- * that cannot be written costs nothing.
+ * reads fails at once rather than hang), else through outfile.c, as the
+ * capture tools write: a file 0600 (a profile is the program's data),
+ * named only once whole and renamed over out, so that a failed export
+ * leaves out as it was and a symlink planted at out is replaced, never
+ * written through.  Made before anything is ingested, so an out that
+ * cannot be written costs nothing.
  */
 struct main_out {
-	FILE	*f;
-	char	*tmp;		/* renamed to the path on success */
+	FILE		*f;
+	int		 direct;	/* the FIFO or device itself */
+	struct outfile	 of;
 };
 
 static int
 main_out_open(const char *path, struct main_out *o)
 {
 	struct stat	 sb;
-	mode_t		 mask;
 	int		 fd, fl;
 
 	memset(o, 0, sizeof *o);
-	if (stat(path, &sb) == 0 && !S_ISREG(sb.st_mode)) {
+	if (stat(path, &sb) == 0 && !S_ISREG(sb.st_mode) &&
+	    !S_ISDIR(sb.st_mode)) {
+		o->direct = 1;
 		fd = open(path, O_WRONLY | O_NONBLOCK | O_CLOEXEC);
 		if (fd == -1 && errno == ENXIO) {
 			main_error("%s: a FIFO that no process reads", path);
@@ -542,45 +547,41 @@ main_out_open(const char *path, struct main_out *o)
 		}
 		if (fd != -1 && (fl = fcntl(fd, F_GETFL)) != -1)
 			fcntl(fd, F_SETFL, fl & ~O_NONBLOCK);
-	} else {
-		o->tmp = xasprintf("%s.XXXXXX", path);
-		if ((fd = mkostemp(o->tmp, O_CLOEXEC)) != -1) {
-			mask = umask(0);
-			umask(mask);
-			fchmod(fd, 0666 & ~mask);
+		if (fd == -1 || (o->f = fdopen(fd, "w")) == NULL) {
+			main_error("%s: %s", path, strerror(errno));
+			if (fd != -1)
+				close(fd);
+			return (-1);
 		}
+		return (0);
 	}
-	if (fd == -1 || (o->f = fdopen(fd, "w")) == NULL) {
+	if ((o->f = outfile_fopen(&o->of, path, "w")) == NULL) {
 		main_error("%s: %s", path, strerror(errno));
-		if (fd != -1)
-			close(fd);
-		if (o->tmp != NULL && fd != -1)
-			unlink(o->tmp);
-		free(o->tmp);
-		o->tmp = NULL;
 		return (-1);
 	}
 	return (0);
 }
 
-/* Finish the output: rename it into place if rc is 0, else drop it. */
+/* Finish the output: put it in place if rc is 0, else drop it. */
 static int
 main_out_close(const char *path, struct main_out *o, int rc)
 {
-	if (fclose(o->f) != 0 && rc == 0) {
-		main_error("%s: %s", path, strerror(errno));
-		rc = -1;
-	}
-	if (o->tmp != NULL) {
-		if (rc == 0 && rename(o->tmp, path) != 0) {
+	if (o->direct) {
+		if (fclose(o->f) != 0 && rc == 0) {
 			main_error("%s: %s", path, strerror(errno));
 			rc = -1;
 		}
-		if (rc != 0)
-			unlink(o->tmp);
-		free(o->tmp);
+		return (rc);
 	}
-	return (rc);
+	if (rc != 0) {
+		outfile_fabort(&o->of, o->f);
+		return (rc);
+	}
+	if (outfile_fclose(&o->of, o->f) != 0) {
+		main_error("%s: %s", path, strerror(errno));
+		return (-1);
+	}
+	return (0);
 }
 
 static int
@@ -594,6 +595,12 @@ main_export(struct store *st, struct main_args *a, const char *what)
 
 	if (main_parse_id(what, &id) != 0 && access(what, F_OK) != 0) {
 		main_error("%s: neither a session id nor a file", what);
+		return (EXIT_FAIL);
+	}
+	/* As gzip, compressed data is not written to a terminal. */
+	if (a->format == REPORT_PPROF && a->output == NULL && isatty(1)) {
+		main_error("export: pprof's format is gzip'd binary: name a"
+		    " file with -o, or redirect the output");
 		return (EXIT_FAIL);
 	}
 	if (a->output != NULL && main_out_open(a->output, &out) != 0)

@@ -243,6 +243,78 @@ prfd_flat(struct report_out *out, const struct analyze_prfd *m)
 	report_table_end(out);
 }
 
+/* One pprof sample of n samples at a location in no mapping. */
+static void
+prfd_pprof_other(struct report_pprof *p, const struct analyze_prfd *m,
+    const char *name, uint64_t n)
+{
+	uint64_t	loc;
+	int64_t		v[2];
+
+	if (n == 0)
+		return;
+	loc = report_pprof_location(p, 0, 0, name, NULL, 0);
+	v[0] = (int64_t)n;
+	v[1] = (int64_t)n * m->d.period_ns;
+	report_pprof_sample(p, &loc, 1, v);
+}
+
+/*
+ * pprof's profile: a sample per row of the flat profile (the hit
+ * table's, exact), in a mapping per slot's module, and the global
+ * counters as frames of their own, so that pprof's total is every
+ * sample of the dump, as the report's shares are.
+ */
+static int
+prfd_pprof(const struct analyze_prfd *m, FILE *f, char **cause)
+{
+	struct report_pprof		*p = report_pprof_new();
+	const struct analyze_prfd_flat	*fl;
+	const struct store_prfd_slot	*s;
+	uint64_t			*mapof, loc, unplaced = 0;
+	int64_t				 v[2];
+	char				*name;
+	size_t				 i;
+
+	report_pprof_type(p, "samples", "count");
+	report_pprof_type(p, "cpu", "nanoseconds");
+	report_pprof_default(p, "samples");
+	report_pprof_period(p, "cpu", "nanoseconds", m->d.period_ns);
+	report_pprof_time(p, 0, m->d.ns);
+	report_pprof_comment(p, "profview: Dos32Profile dump, samples by"
+	    " symbol from the hit table (exact)");
+	if (m->d.command != NULL)
+		report_pprof_comment(p, m->d.command);
+	mapof = xcalloc(m->nslots + 1, sizeof *mapof);
+	for (i = 0; i < m->nslots; i++) {
+		s = &m->slots[i];
+		mapof[i] = report_pprof_mapping(p, s->module, s->vaddr,
+		    s->vaddr + s->size, 0);
+	}
+	for (i = 0; i < m->nflat; i++) {
+		fl = &m->flat[i];
+		name = analyze_prfd_flat_name(m, fl);
+		loc = report_pprof_location(p, fl->slot != SIZE_MAX ?
+		    mapof[fl->slot] : 0, fl->addr, name, NULL, 0);
+		free(name);
+		v[0] = (int64_t)fl->hits;
+		v[1] = (int64_t)fl->hits * m->d.period_ns;
+		report_pprof_sample(p, &loc, 1, v);
+	}
+	/* Without a hit table, or beyond it, the slots' counts alone. */
+	for (i = 0; i < m->nslots; i++)
+		unplaced += m->slots[i].cnt;
+	unplaced = unplaced > m->hit_total ? unplaced - m->hit_total : 0;
+	prfd_pprof_other(p, m, "[slots, not in the hit table]", unplaced);
+	prfd_pprof_other(p, m, "[idle]", m->d.idle);
+	prfd_pprof_other(p, m, "[vm86]", m->d.vm86);
+	prfd_pprof_other(p, m, "[kernel]", m->d.kernel);
+	prfd_pprof_other(p, m, "[shrmem]", m->d.shrmem);
+	prfd_pprof_other(p, m, "[unknown]", m->d.unknown);
+	free(mapof);
+	return (report_pprof_write(p, f, cause));
+}
+
 int
 report_prfd(struct store *st, const struct store_session *ss,
     const void *model, int format, FILE *f, char **cause)
@@ -253,6 +325,8 @@ report_prfd(struct store *st, const struct store_session *ss,
 		&report_tab_warnings, &prfd_t_threads };
 	struct report_session		 rs;
 
+	if (format == REPORT_PPROF)
+		return (prfd_pprof(m, f, cause));
 	if (report_session_begin(&rs, st, ss, f, format, tables,
 	    sizeof tables / sizeof tables[0], cause) != 0)
 		return (-1);
