@@ -14,14 +14,15 @@
 #include "analyze/mon.h"
 
 /*
- * The clock's times, then, when both profiles kept them, the CPU's: a
- * run slowed by other work on the machine moves the clock's shares, not
- * the CPU's.
+ * Self time first, as perf diff's samples: the rows are sorted by it.
+ * The clock's times and the calls, then, when both profiles kept them,
+ * the CPU's: a run slowed by other work on the machine moves the clock's
+ * shares, not the CPU's.
  */
 static const struct analyze_diff_measure mon_diff_m[] = {
-	{ "calls", "calls", 0 },
 	{ "self_ns", "self", ANALYZE_DIFF_NS },
 	{ "total_ns", "self+children", ANALYZE_DIFF_NS },
+	{ "calls", "calls", 0 },
 	{ "self_cpu_ns", "self CPU", ANALYZE_DIFF_NS },
 	{ "total_cpu_ns", "self+children CPU", ANALYZE_DIFF_NS },
 };
@@ -42,9 +43,9 @@ mon_diff_side(struct analyze_diff_table *ft, struct analyze_diff_table *pt,
 
 	for (i = 0; i < m->nfn; i++) {
 		intern(&keys, m->fn[i].key, (uint32_t)i, &made);
-		v[0] = (double)m->fn[i].calls;
-		v[1] = (double)m->fn[i].self_ns;
-		v[2] = (double)m->fn[i].total_ns;
+		v[0] = (double)m->fn[i].self_ns;
+		v[1] = (double)m->fn[i].total_ns;
+		v[2] = (double)m->fn[i].calls;
 		v[3] = (double)m->fn[i].self_cpu_ns;
 		v[4] = (double)m->fn[i].total_cpu_ns;
 		analyze_diff_add(ft, side, m->fn[i].name, i, v);
@@ -60,9 +61,9 @@ mon_diff_side(struct analyze_diff_table *ft, struct analyze_diff_table *pt,
 			    name);
 		else
 			path[i] = xstrdup(name);
-		v[0] = (double)m->paths[i].calls;
-		v[1] = (double)m->paths[i].self_ns;
-		v[2] = (double)m->paths[i].total_ns;
+		v[0] = (double)m->paths[i].self_ns;
+		v[1] = (double)m->paths[i].total_ns;
+		v[2] = (double)m->paths[i].calls;
 		v[3] = (double)m->paths[i].self_cpu_ns;
 		v[4] = (double)m->paths[i].total_cpu_ns;
 		analyze_diff_add(pt, side, path[i], i, v);
@@ -74,9 +75,9 @@ mon_diff_side(struct analyze_diff_table *ft, struct analyze_diff_table *pt,
 		free(path[i]);
 	free(path);
 	intern_free(&keys);
-	v[0] = (double)m->calls;
-	v[1] = (double)m->self_ns;
-	v[2] = (double)m->real_ns;
+	v[0] = (double)m->self_ns;
+	v[1] = (double)m->real_ns;
+	v[2] = (double)m->calls;
 	v[3] = self_cpu;
 	v[4] = top_cpu;
 	analyze_diff_totals(ft, side, v);
