@@ -78,12 +78,12 @@ const struct kind kind_table[] = {
 	    &ingest_prf_reader, &store_prf_schema,
 	    analyze_hist_model, analyze_hist_model_free,
 	    report_prf, NULL, KIND_F(REPORT_PPROF), NULL, NULL,
-	    kind_prf_options, NULL },
+	    kind_prf_options, NULL, analyze_prf_diff },
 	{ "ovd", "OVRACT overlay log of Turbo Pascal 5 (NAME.OVD)",
 	    &ingest_ovd_reader, &store_ovd_schema,
 	    analyze_ovd_model, analyze_ovd_model_free,
 	    report_ovd, report_ovd_trace, KIND_F(REPORT_CHROME), NULL, NULL,
-	    kind_ovd_options, NULL },
+	    kind_ovd_options, NULL, analyze_ovd_diff },
 	{ "heap", "pvheap snapshot of a C/C++ heap (NAME.heap)",
 	    &ingest_heap_reader, &store_heap_schema,
 	    analyze_heap_model, analyze_heap_model_free,
@@ -91,18 +91,19 @@ const struct kind kind_table[] = {
 	    KIND_F(REPORT_HEAPSNAPSHOT) | KIND_F(REPORT_COLLAPSED) |
 	    KIND_F(REPORT_PPROF), NULL,
 	    &kind_heap_question, NULL,
-	    ingest_heapsock_snapshot },
+	    ingest_heapsock_snapshot, analyze_heap_diff },
 	{ "mon", "pvtrace call profile (PROG.mon)",
 	    &ingest_mon_reader, &store_mon_schema,
 	    analyze_mon_model, analyze_mon_model_free,
 	    report_mon, NULL, KIND_F(REPORT_CALLGRIND) |
 	    KIND_F(REPORT_COLLAPSED) | KIND_F(REPORT_SPEEDSCOPE) |
-	    KIND_F(REPORT_PPROF), report_mon_profile, NULL, NULL, NULL },
+	    KIND_F(REPORT_PPROF), report_mon_profile, NULL, NULL, NULL,
+	    analyze_mon_diff },
 	{ "prfd", "Dos32Profile dump of pvprf or OS/2 (NAME.prfd)",
 	    &ingest_prfd_reader, &store_prfd_schema,
 	    analyze_prfd_model, analyze_prfd_model_free,
 	    report_prfd, NULL, KIND_F(REPORT_PPROF), NULL, NULL, NULL,
-	    NULL },
+	    NULL, analyze_prfd_diff },
 };
 const size_t kind_count = sizeof kind_table / sizeof kind_table[0];
 

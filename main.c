@@ -199,6 +199,8 @@ main_usage_exit(int status)
 "       profview [options] delete ID...      delete sessions\n"
 "       profview [options] sql [--csv|--json] QUERY\n"
 "       profview [options] export [-f %s] [-o OUT] ID|FILE\n"
+"       profview [options] diff [-f FMT] [-o OUT] A B\n"
+"           two sessions of one kind compared (ids or files), A the baseline\n"
 "       profview [options] browse [ID...]    browse stored sessions\n"
 "       profview [options] --attach PATH [--every SECS] [--keep N]\n"
 "           the heap map of a program under pvheap --socket PATH, live\n",
@@ -231,7 +233,7 @@ main_usage_exit(int status)
 "  --every SECS      with --attach: a new snapshot every SECS seconds\n"
 "  --keep N          with --attach: keep its newest N sessions and their\n"
 "                    snapshot files, delete older ones (default %d, 0 all)\n"
-"  -f, --format FMT  report format for export (%s)\n"
+"  -f, --format FMT  report format for export and diff (%s)\n"
 "  -o, --output OUT  write the report to OUT instead of standard output\n"
 "      --csv, --json sql, sessions and heap output (default: aligned text)\n"
 "  -h, --help        this text\n"
@@ -254,7 +256,7 @@ main_usage_exit(int status)
  * kinds' questions (kind.c) come after them.
  */
 static const char *const main_commands[] = {
-	"sessions", "export", "ingest", "browse", "sql", "delete"
+	"sessions", "export", "diff", "ingest", "browse", "sql", "delete"
 };
 #define MAIN_NCOMMANDS	(sizeof main_commands / sizeof main_commands[0])
 
@@ -617,6 +619,48 @@ main_export(struct store *st, struct main_args *a, const char *what)
 	return (rc == 0 ? EXIT_OK : EXIT_FAIL);
 }
 
+/*
+ * profview diff A B: two sessions compared, each an id or a file that is
+ * ingested first, as export takes one.
+ */
+static int
+main_diff(struct store *st, struct main_args *a, char **what)
+{
+	struct main_out	 out;
+	char		*cause = NULL;
+	int64_t		 id[2];
+	size_t		 n;
+	int		 i, rc;
+
+	for (i = 0; i < 2; i++) {
+		if (main_parse_id(what[i], &id[i]) != 0 &&
+		    access(what[i], F_OK) != 0) {
+			main_error("%s: neither a session id nor a file",
+			    what[i]);
+			return (EXIT_FAIL);
+		}
+	}
+	/* As export's: the output is made before anything is ingested. */
+	if (a->output != NULL && main_out_open(a->output, &out) != 0)
+		return (EXIT_FAIL);
+	rc = 0;
+	for (i = 0; i < 2 && rc == 0; i++) {
+		n = 0;
+		if (main_parse_id(what[i], &id[i]) != 0 &&
+		    main_ingest_files(st, a, &what[i], 1, &id[i], &n, 1) !=
+		    EXIT_OK)
+			rc = -1;
+	}
+	if (rc == 0 && (rc = report_diff(st, id[0], id[1], a->format,
+	    a->output != NULL ? out.f : stdout, &cause)) != 0) {
+		main_error("diff: %s", cause);
+		free(cause);
+	}
+	if (a->output != NULL)
+		rc = main_out_close(a->output, &out, rc);
+	return (rc == 0 ? EXIT_OK : EXIT_FAIL);
+}
+
 static int
 main_browse(struct store *st, struct main_args *a, const int64_t *ids,
     size_t n)
@@ -848,6 +892,14 @@ main(int argc, char **argv)
 		st = main_open(&a, main_parse_id(argv[1], &ids_one) == 0 ?
 		    STORE_READONLY : 0, 0);
 		rc = main_export(st, &a, argv[1]);
+	} else if (strcmp(cmd, "diff") == 0) {
+		if (argc != 3)
+			main_usage_exit(EXIT_USAGE);
+		/* Two session ids only read; a file may be ingested. */
+		st = main_open(&a, main_parse_id(argv[1], &ids_one) == 0 &&
+		    main_parse_id(argv[2], &ids_one) == 0 ? STORE_READONLY :
+		    0, 0);
+		rc = main_diff(st, &a, argv + 1);
 	} else {
 		skip = 0;
 		if (strcmp(cmd, "browse") != 0 &&

@@ -60,4 +60,9 @@ struct analyze_mon {
 void		*analyze_mon_model(struct store *, int64_t, char **);
 void		 analyze_mon_model_free(void *);
 
+/* The kind's diff hook (analyze/mondiff.c, kind.h). */
+struct analyze_diff;
+int		 analyze_mon_diff(struct store *, void *, void *,
+		    struct analyze_diff *, char **);
+
 #endif

@@ -74,4 +74,9 @@ char		*analyze_prfd_flat_name(const struct analyze_prfd *,
 int		 analyze_prfd_slot_hist(struct store *, struct analyze_prfd *,
 		     size_t, struct analyze_hist *, char **);
 
+/* The kind's diff hook (analyze/prfddiff.c, kind.h). */
+struct analyze_diff;
+int		 analyze_prfd_diff(struct store *, void *, void *,
+		    struct analyze_diff *, char **);
+
 #endif

@@ -4,6 +4,7 @@
 # rows of a statement a user typed.
 # Each kind's writer is in its block of kinds.mk.
 libprofview_a_SOURCES += report/report.h report/report.c report/query.c \
+	report/diff.c \
 	report/text.c report/csv.c report/json.c report/html.c report/chrome.c
 
 # pprof's profile.proto (pprof.c): protobuf-c's encoder over C made from

@@ -73,6 +73,11 @@ int		 report_write(struct store *, const struct store_session *,
 		     const void *, int, FILE *, char **);
 int		 report_query(struct store_query *, int, FILE *, char **);
 int		 report_sessions(struct store *, int, FILE *, char **);
+struct analyze_diff;
+int		 report_diff(struct store *, int64_t, int64_t, int, FILE *,
+		     char **);
+int		 report_diff_write(const struct analyze_diff *, int, FILE *,
+		     char **);
 struct report_cell report_value_cell(const struct store_value *);
 char		*report_cell_show(const struct report_cell *);
 char		*report_cell_brief(const struct report_cell *, size_t, size_t);

@@ -35,6 +35,7 @@ tests_prfd_modwork_LDADD = tests/prfd/libprfdmod.so
 tests_prfd_modwork_DEPENDENCIES = tests/prfd/libprfdmod.so
 
 PRFD_TESTS = tests/prfd/api.sh tests/prfd/truth.sh tests/prfd/cli.sh \
+	tests/prfd/diff.sh \
 	tests/prfd/daemon.sh tests/prfd/errors.sh tests/prfd/dumpout.sh \
 	tests/prfd/modtruth.sh tests/prfd/modsyms.sh
 TESTS += $(PRFD_TESTS)
