@@ -93,9 +93,10 @@ HEAP_E2E = tests/e2e/heap-memcheck.sh tests/e2e/heap-signal.sh \
 	tests/e2e/heap-live.sh tests/e2e/heap-export.sh tests/e2e/heap-dwarf.sh \
 	tests/e2e/heap-files.sh tests/e2e/heap-trigger.sh \
 	tests/e2e/heap-refuse.sh tests/e2e/heap-names.sh tests/e2e/heap-leaks.sh \
-	tests/e2e/heap-diff.sh
+	tests/e2e/heap-diff.sh tests/e2e/heap-v1.sh
 TESTS += $(HEAP_E2E)
-EXTRA_DIST += $(HEAP_E2E) tests/e2e/heap.sh tests/e2e/heap-lossrec.py
+EXTRA_DIST += $(HEAP_E2E) tests/e2e/heap.sh tests/e2e/heap-lossrec.py \
+	tests/data/heap-list-v1.heap
 HEAP_E2E_LOGS = $(HEAP_E2E:=.log)
 $(HEAP_E2E_LOGS): $(HEAPTEST_PROGS) tests/e2e/heapsum$(EXEEXT) \
 	capture/pvheap/pvheap$(EXEEXT) capture/pvheap/libpvheap.so profview$(EXEEXT)
