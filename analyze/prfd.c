@@ -11,7 +11,8 @@
  * The modules samples fell in outside the slots (dump version 2) join
  * the flat profile: each sample address to the symbol holding it, else
  * to its module's bytes outside symbols.  The kernel's are the kernel
- * counter's samples named, not more samples.
+ * counter's samples named, not more samples.  They stay in the model by
+ * address, as the hit table does, for pprof's locations.
  *
  * Shares are of the run time, as perf shows them: every sample taken
  * while the process ran, all but idle.  With all set they are of every
@@ -121,11 +122,10 @@ prfd_row(struct analyze_prfd *m, size_t *row, size_t key, size_t k,
 
 /*
  * The exact flat profile: a row a symbol with hits, a slot's rest, a
- * module's rest, none.  mh_* are the modules' samples.
+ * module's rest, none.
  */
 static void
-prfd_flat(struct analyze_prfd *m, const int64_t *mh_mod,
-    const uint64_t *mh_addr, const uint64_t *mh_n, size_t nmh)
+prfd_flat(struct analyze_prfd *m)
 {
 	size_t	*row, i, k, slot, key, n, mod;
 
@@ -142,14 +142,15 @@ prfd_flat(struct analyze_prfd *m, const int64_t *mh_mod,
 		    n - 1;
 		prfd_row(m, row, key, k, slot, SIZE_MAX)->hits += m->hit_n[i];
 	}
-	for (i = 0; i < nmh; i++) {
-		mod = mh_mod[i] >= 0 && (size_t)mh_mod[i] < m->nmods ?
-		    (size_t)mh_mod[i] : SIZE_MAX;
-		k = analyze_prfd_sym_at(m, mh_addr[i]);
+	for (i = 0; i < m->nmh; i++) {
+		mod = analyze_prfd_mh_module(m, i);
+		k = analyze_prfd_sym_at(m, m->mh_addr[i]);
 		key = k != SIZE_MAX ? k : mod != SIZE_MAX ? m->nsyms +
 		    m->nslots + mod : n - 1;
-		prfd_row(m, row, key, k, SIZE_MAX, mod)->hits += mh_n[i];
-		m->flat_total += mh_n[i];
+		prfd_row(m, row, key, k, SIZE_MAX, mod)->hits += m->mh_n[i];
+		m->flat_total += m->mh_n[i];
+		if (mod != SIZE_MAX && m->mods[mod].kernel)
+			m->kernel_named += m->mh_n[i];
 	}
 	free(row);
 	qsort(m->flat, m->nflat, sizeof *m->flat, prfd_flat_cmp);
@@ -316,8 +317,7 @@ analyze_prfd_load_head(struct store *st, int64_t id, struct analyze_prfd *m,
 
 /* The modules' samples, by module and address. */
 static int
-prfd_load_mod_hits(struct store *st, struct analyze_prfd *m, int64_t **mod,
-    uint64_t **addr, uint64_t **n, size_t *nmh)
+prfd_load_mod_hits(struct store *st, struct analyze_prfd *m)
 {
 	struct store_cursor	*c;
 	int64_t			 k;
@@ -328,38 +328,46 @@ prfd_load_mod_hits(struct store *st, struct analyze_prfd *m, int64_t **mod,
 	if ((c = store_prfd_module_hits(st, m->session)) == NULL)
 		return (-1);
 	while ((rc = store_prfd_module_hit_next(c, &k, &a, &h)) == 1) {
-		if (*nmh == cap) {
+		if (m->nmh == cap) {
 			cap = cap != 0 ? cap * 2 : 256;
-			*mod = xreallocarray(*mod, cap, sizeof **mod);
-			*addr = xreallocarray(*addr, cap, sizeof **addr);
-			*n = xreallocarray(*n, cap, sizeof **n);
+			m->mh_mod = xreallocarray(m->mh_mod, cap,
+			    sizeof *m->mh_mod);
+			m->mh_addr = xreallocarray(m->mh_addr, cap,
+			    sizeof *m->mh_addr);
+			m->mh_n = xreallocarray(m->mh_n, cap, sizeof *m->mh_n);
 		}
-		(*mod)[*nmh] = k;
-		(*addr)[*nmh] = a;
-		(*n)[(*nmh)++] = h;
+		m->mh_mod[m->nmh] = k;
+		m->mh_addr[m->nmh] = a;
+		m->mh_n[m->nmh++] = h;
 	}
 	store_cursor_close(c);
 	return (rc < 0 ? -1 : 0);
+}
+
+/* The module of the modules' sample i, or SIZE_MAX: in none loaded. */
+size_t
+analyze_prfd_mh_module(const struct analyze_prfd *m, size_t i)
+{
+	return (m->mh_mod[i] >= 0 && (size_t)m->mh_mod[i] < m->nmods ?
+	    (size_t)m->mh_mod[i] : SIZE_MAX);
 }
 
 /* The hit table, the symbols and the exact flat profile, once. */
 int
 analyze_prfd_table(struct store *st, struct analyze_prfd *m, char **cause)
 {
-	int64_t		*mh_mod = NULL;
-	uint64_t	*mh_addr = NULL, *mh_n = NULL;
-	size_t		 nmh = 0;
-
 	if (m->table)
 		return (0);
-	if (prfd_load_hits(st, m) != 0 || prfd_load_mod_hits(st, m, &mh_mod,
-	    &mh_addr, &mh_n, &nmh) != 0 ||
+	if (prfd_load_hits(st, m) != 0 || prfd_load_mod_hits(st, m) != 0 ||
 	    analyze_syms_load(st, m->session, &m->syms, &m->nsyms) != 0) {
-		free(mh_mod);
-		free(mh_addr);
-		free(mh_n);
 		*cause = xasprintf("session %lld: %s", (long long)m->session,
 		    store_error(st));
+		free(m->mh_mod);
+		free(m->mh_addr);
+		free(m->mh_n);
+		m->mh_mod = NULL;
+		m->mh_addr = m->mh_n = NULL;
+		m->nmh = 0;
 		free(m->hit_addr);
 		free(m->hit_n);
 		m->hit_addr = m->hit_n = NULL;
@@ -371,10 +379,7 @@ analyze_prfd_table(struct store *st, struct analyze_prfd *m, char **cause)
 	if (m->nsyms > 1)
 		qsort(m->syms, m->nsyms, sizeof *m->syms, prfd_sym_cmp);
 	m->flat_total = m->hit_total;
-	prfd_flat(m, mh_mod, mh_addr, mh_n, nmh);
-	free(mh_mod);
-	free(mh_addr);
-	free(mh_n);
+	prfd_flat(m);
 	m->table = 1;
 	return (0);
 }
@@ -413,6 +418,9 @@ analyze_prfd_free(struct analyze_prfd *m)
 	free(m->threads);
 	free(m->hit_addr);
 	free(m->hit_n);
+	free(m->mh_mod);
+	free(m->mh_addr);
+	free(m->mh_n);
 	free(m->flat);
 	analyze_syms_free(m->syms, m->nsyms);
 	free(m->d.command);

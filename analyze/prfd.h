@@ -46,11 +46,17 @@ struct analyze_prfd {
 	size_t			  nhit;
 	uint64_t		  hit_total;
 	uint64_t		  flat_total;	/* hit_total and the modules' */
+	/* The modules' samples: module, address and count, by both. */
+	int64_t			 *mh_mod;
+	uint64_t		 *mh_addr;
+	uint64_t		 *mh_n;
+	size_t			  nmh;
+	uint64_t		  kernel_named;	/* the kernel's among them */
 	struct analyze_sym	 *syms;		/* by address */
 	size_t			  nsyms;
 	struct analyze_prfd_flat *flat;		/* by hits, descending */
 	size_t			  nflat;
-	int			  table;	/* the four above are loaded */
+	int			  table;	/* the above are loaded */
 };
 
 int		 analyze_prfd_load(struct store *, int64_t,
@@ -65,6 +71,7 @@ void		 analyze_prfd_model_free(void *);
 double		 analyze_prfd_pct(const struct analyze_prfd *, double);
 size_t		 analyze_prfd_slot_at(const struct analyze_prfd *, uint64_t);
 size_t		 analyze_prfd_sym_at(const struct analyze_prfd *, uint64_t);
+size_t		 analyze_prfd_mh_module(const struct analyze_prfd *, size_t);
 const char	*analyze_prfd_module(const struct analyze_prfd *, size_t);
 const char	*analyze_prfd_flat_module(const struct analyze_prfd *,
 		     const struct analyze_prfd_flat *);

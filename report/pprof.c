@@ -150,12 +150,27 @@ uint64_t
 report_pprof_mapping(struct report_pprof *p, const char *file,
     uint64_t start, uint64_t limit, int lines)
 {
+	return (report_pprof_module(p, file, NULL, start, limit, 0, lines));
+}
+
+/*
+ * A mapping of file's bytes from offset at [start, limit), with the
+ * file's build-id (hex, NULL: none): pprof finds the file by it and
+ * takes the load bias from start less offset, as from /proc/PID/maps.
+ */
+uint64_t
+report_pprof_module(struct report_pprof *p, const char *file,
+    const char *build_id, uint64_t start, uint64_t limit, uint64_t offset,
+    int lines)
+{
 	pp_mapping	m = PERFTOOLS__PROFILES__MAPPING__INIT;
 
 	m.id = p->nmaps + 1;
 	m.memory_start = start;
 	m.memory_limit = limit;
+	m.file_offset = offset;
 	m.filename = pp_string(p, file != NULL ? file : "");
+	m.build_id = pp_string(p, build_id != NULL ? build_id : "");
 	m.has_functions = 1;
 	m.has_filenames = lines;
 	m.has_line_numbers = lines;

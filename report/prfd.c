@@ -306,63 +306,107 @@ prfd_flat(struct report_out *out, const struct analyze_prfd *m)
 	report_table_end(out);
 }
 
-/* One pprof sample of n samples at a location in no mapping. */
-static void
-prfd_pprof_other(struct report_pprof *p, const struct analyze_prfd *m,
-    const char *name, uint64_t n)
+/* A location at addr in mapping map, named as its flat row is. */
+static uint64_t
+prfd_pprof_loc(struct report_pprof *p, const struct analyze_prfd *m,
+    uint64_t map, uint64_t addr, size_t slot, size_t mod)
 {
-	uint64_t	loc;
-	int64_t		v[2];
+	struct analyze_prfd_flat	 fl;
+	char				*name;
+	uint64_t			 loc;
 
-	if (n == 0)
-		return;
-	loc = report_pprof_location(p, 0, 0, name, NULL, 0);
+	fl.sym = analyze_prfd_sym_at(m, addr);
+	fl.slot = slot;
+	fl.mod = mod;
+	name = analyze_prfd_flat_name(m, &fl);
+	loc = report_pprof_location(p, map, addr, name, NULL, 0);
+	free(name);
+	return (loc);
+}
+
+static void
+prfd_pprof_at(struct report_pprof *p, const struct analyze_prfd *m,
+    uint64_t loc, uint64_t n)
+{
+	int64_t	v[2];
+
 	v[0] = (int64_t)n;
 	v[1] = (int64_t)n * m->d.period_ns;
 	report_pprof_sample(p, &loc, 1, v);
 }
 
+/* One pprof sample of n samples at a location in no mapping. */
+static void
+prfd_pprof_other(struct report_pprof *p, const struct analyze_prfd *m,
+    const char *name, uint64_t n)
+{
+	if (n != 0)
+		prfd_pprof_at(p, m, report_pprof_location(p, 0, 0, name, NULL,
+		    0), n);
+}
+
 /*
- * pprof's profile: a sample per row of the flat profile (the hit
- * table's, exact), in a mapping per slot's module, and the global
- * counters as frames of their own, so that pprof's total is every
- * sample of the dump, as the report's shares are.
+ * pprof's profile: a sample per address of the hit table and of the
+ * modules' samples (exact), at a location of its own in a mapping per
+ * slot and per module, its function the one the flat profile puts it
+ * in; the global counters as frames of their own, less what the
+ * modules named (the kernel's), so that pprof's total is every sample
+ * of the dump.
  */
 static int
 prfd_pprof(const struct analyze_prfd *m, FILE *f, char **cause)
 {
 	struct report_pprof		*p = report_pprof_new();
-	const struct analyze_prfd_flat	*fl;
 	const struct store_prfd_slot	*s;
-	uint64_t			*mapof, loc, unplaced = 0;
-	int64_t				 v[2];
-	char				*name;
-	size_t				 i;
+	const struct store_prfd_module	*md;
+	uint64_t			*mapof, *modmap, loc, unplaced = 0;
+	char				*c;
+	size_t				 i, slot, mod;
 
 	report_pprof_type(p, "samples", "count");
-	report_pprof_type(p, "cpu", "nanoseconds");
+	/* An OS/2 dump says no period: its samples are not times. */
+	if (m->d.period_ns >= 0) {
+		report_pprof_type(p, "cpu", "nanoseconds");
+		report_pprof_period(p, "cpu", "nanoseconds", m->d.period_ns);
+	}
 	report_pprof_default(p, "samples");
-	report_pprof_period(p, "cpu", "nanoseconds", m->d.period_ns);
-	report_pprof_time(p, 0, m->d.ns);
+	report_pprof_time(p, 0, m->d.ns >= 0 ? m->d.ns : 0);
 	report_pprof_comment(p, "profview: Dos32Profile dump, samples by"
-	    " symbol from the hit table (exact)");
+	    " address from the hit table and the modules' samples (exact)");
 	if (m->d.command != NULL)
 		report_pprof_comment(p, m->d.command);
+	if (m->kernel_named > m->d.kernel) {
+		c = xasprintf("the kernel's module names %llu samples, its"
+		    " counter holds %llu: the total is the dump's and %llu"
+		    " more", (unsigned long long)m->kernel_named,
+		    (unsigned long long)m->d.kernel, (unsigned long long)
+		    (m->kernel_named - m->d.kernel));
+		report_pprof_comment(p, c);
+		free(c);
+	}
 	mapof = xcalloc(m->nslots + 1, sizeof *mapof);
 	for (i = 0; i < m->nslots; i++) {
 		s = &m->slots[i];
-		mapof[i] = report_pprof_mapping(p, s->module, s->vaddr,
-		    s->vaddr + s->size, 0);
+		mapof[i] = report_pprof_module(p, s->module, s->build_id,
+		    s->vaddr, s->vaddr + s->size, 0, 0);
 	}
-	for (i = 0; i < m->nflat; i++) {
-		fl = &m->flat[i];
-		name = analyze_prfd_flat_name(m, fl);
-		loc = report_pprof_location(p, fl->slot != SIZE_MAX ?
-		    mapof[fl->slot] : 0, fl->addr, name, NULL, 0);
-		free(name);
-		v[0] = (int64_t)fl->hits;
-		v[1] = (int64_t)fl->hits * m->d.period_ns;
-		report_pprof_sample(p, &loc, 1, v);
+	modmap = xcalloc(m->nmods + 1, sizeof *modmap);
+	for (i = 0; i < m->nmods; i++) {
+		md = &m->mods[i];
+		modmap[i] = report_pprof_module(p, md->path, md->build_id,
+		    md->lo, md->hi, md->pgoff, 0);
+	}
+	for (i = 0; i < m->nhit; i++) {
+		slot = analyze_prfd_slot_at(m, m->hit_addr[i]);
+		loc = prfd_pprof_loc(p, m, slot != SIZE_MAX ? mapof[slot] : 0,
+		    m->hit_addr[i], slot, SIZE_MAX);
+		prfd_pprof_at(p, m, loc, m->hit_n[i]);
+	}
+	for (i = 0; i < m->nmh; i++) {
+		mod = analyze_prfd_mh_module(m, i);
+		loc = prfd_pprof_loc(p, m, mod != SIZE_MAX ? modmap[mod] : 0,
+		    m->mh_addr[i], SIZE_MAX, mod);
+		prfd_pprof_at(p, m, loc, m->mh_n[i]);
 	}
 	/* Without a hit table, or beyond it, the slots' counts alone. */
 	for (i = 0; i < m->nslots; i++)
@@ -371,10 +415,12 @@ prfd_pprof(const struct analyze_prfd *m, FILE *f, char **cause)
 	prfd_pprof_other(p, m, "[slots, not in the hit table]", unplaced);
 	prfd_pprof_other(p, m, "[idle]", m->d.idle);
 	prfd_pprof_other(p, m, "[vm86]", m->d.vm86);
-	prfd_pprof_other(p, m, "[kernel]", m->d.kernel);
+	prfd_pprof_other(p, m, "[kernel]", m->d.kernel > m->kernel_named ?
+	    m->d.kernel - m->kernel_named : 0);
 	prfd_pprof_other(p, m, "[shrmem]", m->d.shrmem);
 	prfd_pprof_other(p, m, "[unknown]", m->d.unknown);
 	free(mapof);
+	free(modmap);
 	return (report_pprof_write(p, f, cause));
 }
 

@@ -234,6 +234,8 @@ void		 report_pprof_time(struct report_pprof *, int64_t, int64_t);
 void		 report_pprof_comment(struct report_pprof *, const char *);
 uint64_t	 report_pprof_mapping(struct report_pprof *, const char *,
 		     uint64_t, uint64_t, int);
+uint64_t	 report_pprof_module(struct report_pprof *, const char *,
+		     const char *, uint64_t, uint64_t, uint64_t, int);
 uint64_t	 report_pprof_location(struct report_pprof *, uint64_t,
 		     uint64_t, const char *, const char *, int64_t);
 void		 report_pprof_sample(struct report_pprof *,

@@ -3,7 +3,10 @@
 # (Debian's golang-go) lists every function and the totals of profview's
 # own report of the same session (tests/e2e/pprofcmp.py), for each kind
 # that has the format: prf (exact, and estimated shares with their
-# bounds), mon (sampled, and timed by the traps alone), prfd and heap.
+# bounds), mon (sampled, and timed by the traps alone), prfd (a version 1
+# dump, and a version 2 one pvprf makes here of a program with a shared
+# library: every module a mapping with its path, build-id and load bias;
+# an OS/2 one, without a period) and heap.
 # The file is gzip, 0600, put in place as other exports are; a path
 # that cannot be written, and a kind without the format, are refused.
 : "${top_builddir:=.}" "${top_srcdir:=.}"
@@ -16,13 +19,19 @@ command -v sqlite3 >/dev/null 2>&1 || skip_all "sqlite3 is needed"
 build=$(cd "$top_builddir" && pwd)
 src=$(cd "$top_srcdir" && pwd)
 W=$(mktemp -d "${TMPDIR:-/tmp}/pprof-test.XXXXXX") || exit 1
-trap '[ -n "${KEEP:-}" ] || rm -rf "$W"' EXIT
+# pvprf's daemon is this test's own (its runtime folder), ended by the
+# pid in its lock.
+mkdir -m 700 "$W/run"
+XDG_RUNTIME_DIR=$W/run PVPRFD=$build/capture/pvprf/pvprfd
+export XDG_RUNTIME_DIR PVPRFD
+trap '[ ! -s "$W/run/pvprfd.lock" ] || kill "$(cat "$W/run/pvprfd.lock")"
+    [ -n "${KEEP:-}" ] || rm -rf "$W"' EXIT
 # go writes a build cache under HOME; nothing here may need the network.
 HOME=$W GOCACHE=$W/gocache GOPATH=$W/go GOPROXY=off GOFLAGS= \
     GOTOOLCHAIN=local GOTELEMETRY=off
 export HOME GOCACHE GOPATH GOPROXY GOFLAGS GOTOOLCHAIN GOTELEMETRY
 pv() { "$build/profview" --db "$W/pv.db" "$@"; }
-plan 13
+plan 16
 
 # agree KIND NAME FILE: FILE's session (ingested if new) as pprof and as
 # profview's json report; pprof -top against the report.
@@ -71,6 +80,45 @@ check "mon (recurse under pvtrace --rate 0): pprof agrees" \
 
 check "prfd (wordfreq.prfd): pprof agrees" \
     agree prfd wordfreq-prfd "$src/examples/wordfreq.prfd"
+
+# Version 2: modwork's rounds of 5 and 3 ms in libprfdmod.so's lib_five
+# and lib_three and 2 in its own own_two, the library's and libc's,
+# the vDSO's and the kernel's samples each in a module of the dump.
+if "$build/capture/pvprf/pvprf" record -o "$W/mod.prfd" -- \
+    "$build/tests/prfd/modwork" 1 >/dev/null 2>"$W/mod.rec"; then
+	check "prfd (version 2, modwork and its library): pprof agrees" \
+	    agree prfd mod "$W/mod.prfd"
+	go tool pprof -top -nodecount=100000 -nodefraction=0 \
+	    -edgefraction=0 "$W/mod.pb.gz" >"$W/mod.top" 2>&1
+	check "... lib_five and lib_three of libprfdmod.so in pprof -top, at\
+ the report's counts" python3 -c '
+import json, re, sys
+r = json.load(open(sys.argv[1]))
+top = {}
+for line in open(sys.argv[2]):
+    m = re.match(r"\s*(\d+)\s+\S+%\s+\S+%\s+\d+\s+\S+%\s+(.*)$", line)
+    if m:
+        top[m.group(2)] = int(m.group(1))
+want = {f["symbol"]: f["hits"] for f in r["flat"]
+    if f["module"] == "libprfdmod.so"}
+bad = [(k, v, top.get(k)) for k, v in want.items() if top.get(k) != v]
+for k, v, t in bad:
+    print("%s: report %d, pprof %s" % (k, v, t), file=sys.stderr)
+sys.exit(bad != [] or want.get("lib_five", 0) == 0 or
+    want.get("lib_three", 0) == 0)' \
+	    "$W/mod.json" "$W/mod.top"
+else
+	sed 's/^/# /' "$W/mod.rec"
+	skip "prfd (version 2): pprof agrees" "pvprf record failed"
+	skip "... the library's functions" "pvprf record failed"
+fi
+
+# OS/2's dump (tests/data/prfd/gen.py --no-ext): no extension record, so
+# no period and no times, addresses only.
+python3 "$src/tests/data/prfd/gen.py" "$build/tests/prfd/modwork" \
+    "$W/os2.prfd" --no-ext --width 4 --share own_two=100,main=20 >&2
+check "prfd (OS/2's, no period): pprof agrees, samples and no times" \
+    agree prfd os2 "$W/os2.prfd"
 
 check "heap (wordfreq.heap): pprof agrees" \
     agree heap wordfreq-heap "$src/examples/wordfreq.heap"

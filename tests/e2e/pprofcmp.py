@@ -71,6 +71,65 @@ def flat(index, unit, want, cum=None, slack=None, other=(), cumslack=0):
     return total
 
 
+def raw():
+    """pprof -raw's mappings ({id: (start, limit, offset, file,
+    build-id)}) and locations ([(address, mapping id, function)])."""
+    out = subprocess.run(['go', 'tool', 'pprof', '-raw', profile],
+        capture_output=True, text=True)
+    if out.returncode != 0:
+        sys.exit('pprof -raw failed: %s' % out.stderr)
+    maps, locs, part = {}, [], None
+    for line in out.stdout.splitlines():
+        if line in ('Locations', 'Mappings'):
+            part = line
+            continue
+        m = re.match(r'\s*(\d+): 0x([0-9a-f]+)/0x([0-9a-f]+)/0x([0-9a-f]+)'
+            r' (\S*) ?(\S*) \[FN\]$', line)
+        if part == 'Mappings' and m:
+            maps[int(m.group(1))] = (int(m.group(2), 16),
+                int(m.group(3), 16), int(m.group(4), 16), m.group(5),
+                m.group(6))
+        m = re.match(r'\s*\d+: 0x([0-9a-f]+) M=(\d+) (.*) :\d+ s=\d+$',
+            line)
+        if part == 'Locations' and m:
+            locs.append((int(m.group(1), 16), int(m.group(2)), m.group(3)))
+    return maps, locs
+
+
+def mappings():
+    """A prfd session's modules are pprof mappings with their path,
+    build-id and load bias (a shared library's: start less file
+    offset), and each location
+    is in the mapping of the module its function is of, inside it."""
+    maps, locs = raw()
+    byfile = {m[3]: m for m in maps.values()}
+    for m in r['modules']:
+        got = byfile.get(m['path'])
+        if got is None:
+            bad.append('no mapping of %s' % m['path'])
+            continue
+        same('%s start' % m['path'], got[0], m['lo'])
+        # A program at a fixed address (ET_EXEC) has no bias.
+        if m['bias'] != 0:
+            same('%s bias' % m['path'], got[0] - got[2], m['bias'])
+        if got[4] != (m['build_id'] or ''):
+            bad.append('%s build-id: pprof %s, profview %s' %
+                (m['path'], got[4], m['build_id']))
+    rows = {(f['symbol'], f['module'] or '') for f in r['flat']}
+    for addr, mid, fn in locs:
+        if mid == 0:
+            continue
+        if mid not in maps:
+            bad.append('%s at %#x: no mapping %d' % (fn, addr, mid))
+            continue
+        start, limit, _, path, _ = maps[mid]
+        mod = path.rsplit('/', 1)[-1]
+        if (fn, mod) not in rows:
+            bad.append('%s at %#x in %s: no such row' % (fn, addr, mod))
+        if limit > start and not start <= addr < limit:
+            bad.append('%s at %#x outside %s' % (fn, addr, path))
+
+
 if kind == 'prf':
     grain = r['prf']['clock_grain'] * 1000
     cnt = r['counters']
@@ -132,13 +191,26 @@ elif kind == 'prfd':
     want = {}
     for f in r['flat']:
         want[f['symbol']] = want.get(f['symbol'], 0) + f['hits']
+    # The modules' samples are the flat rows'; the kernel's module
+    # (pvprf's [kernel.kallsyms]) names some of the kernel counter's,
+    # whose rest alone is a frame of its own.
+    named = sum(m['samples'] for m in r['modules']
+        if m['path'] == '[kernel.kallsyms]')
     for g in r['global']:
-        if g['counter'] != 'slots' and g['samples'] != 0:
-            want['[%s]' % g['counter']] = g['samples']
+        n = g['samples'] - (named if g['counter'] == 'kernel' else 0)
+        if g['counter'] not in ('slots', 'modules') and n != 0:
+            want['[%s]' % g['counter']] = n
     same('samples total', flat('samples', None, want),
         r['prfd']['samples'])
-    total, _ = top('cpu', 'ns')
-    same('cpu total', total, r['prfd']['samples'] * r['prfd']['period_ns'])
+    # A dump without pvprf's record (OS/2's) has no period: no times.
+    if 'period_ns' in r['prfd']:
+        total, _ = top('cpu', 'ns')
+        same('cpu total', total,
+            r['prfd']['samples'] * r['prfd']['period_ns'])
+    elif 'cpu/' in subprocess.run(['go', 'tool', 'pprof', '-raw',
+            profile], capture_output=True, text=True).stdout:
+        bad.append('cpu: a value without a period')
+    mappings()
 elif kind == 'heap':
     h = r['heap']
     lost = {x['kind']: x for x in r['leak_summary']}

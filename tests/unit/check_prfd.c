@@ -1157,6 +1157,10 @@ START_TEST(test_model_modules)
 	ck_assert_uint_eq(m.total, 144 + 12);
 	ck_assert_uint_eq(m.run, 56);
 	ck_assert_uint_eq(m.flat_total, 9 + 12 + 4);
+	/* The modules' samples kept (pprof's locations), the kernel's 4. */
+	ck_assert_uint_eq(m.nmh, 3);
+	ck_assert_uint_eq(m.kernel_named, 4);
+	ck_assert_uint_eq(analyze_prfd_mh_module(&m, 2), 1);
 	/* The library's rest 7, slot 0's 6, f 5, the kernel's 4, slot 1's. */
 	ck_assert_uint_eq(m.flat[0].hits, 7);
 	ck_assert_uint_eq(m.flat[0].mod, 0);
