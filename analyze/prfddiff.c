@@ -1,11 +1,15 @@
 /*
  * The prfd kind's diff hook (kind.h, analyze/diff.h): two Dos32Profile
  * dumps by function, module!function with the module's file name only
- * (a library moves between systems, its name stays), from the slots'
- * hit tables.  Shares are of the hit table's samples, the program's, as
- * perf record's are of its samples: not of the idle and kernel counters,
- * which a busy machine swells (time the program waited for a CPU) and
- * which would shrink every share of a run it slowed.
+ * (a library moves between systems, its name stays), from the flat
+ * profile the report and the slots view show: the slots' hit tables and
+ * every module's samples (a version 2 dump's libraries, the program
+ * outside its slots, the vDSO, the kernel).  Shares are of the run time,
+ * the report's base, so that a row's delta % is the difference of the
+ * two reports' "of run %": every sample taken while the process ran, not
+ * the idle counter, which a busy machine swells (time the program
+ * waited for a CPU) and which would shrink every share of a run it
+ * slowed.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -52,9 +56,9 @@ analyze_prfd_diff(struct store *st, void *a, void *b, struct analyze_diff *d,
 	}
 	t = analyze_diff_table(d, "functions", "Samples by function",
 	    "function", prfd_diff_m, 1);
-	d->note = "Samples of the hit tables by module!function; shares"
-	    " are of each dump's hit table, not of its idle or kernel"
-	    " samples.";
+	d->note = "Samples by module!function of the hit tables and every"
+	    " module; shares are of each dump's run time (its samples but"
+	    " idle), as its report's.";
 	for (side = 0; side < 2; side++) {
 		for (i = 0; i < m[side]->nflat; i++) {
 			name = prfd_diff_name(m[side], &m[side]->flat[i]);
@@ -62,6 +66,8 @@ analyze_prfd_diff(struct store *st, void *a, void *b, struct analyze_diff *d,
 			analyze_diff_add(t, side, name, i, &v);
 			free(name);
 		}
+		v = (double)m[side]->run;
+		analyze_diff_totals(t, side, &v);
 	}
 	return (0);
 }
