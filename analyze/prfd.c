@@ -401,6 +401,10 @@ analyze_prfd_slot_hist(struct store *st, struct analyze_prfd *m,
 	h->session = m->session;
 	h->linear = 1;
 	h->base = s->vaddr;
+	h->module = s->module != NULL ? xstrdup(s->module) : NULL;
+	h->build_id = s->build_id != NULL ? xstrdup(s->build_id) : NULL;
+	h->map_size = s->size;
+	h->prf.hit_table = m->d.hit_table;
 	if (s->bucket_first < 0 || s->nbuckets == 0) {
 		*cause = xasprintf("the slot at %012llX has no detail counters",
 		    (unsigned long long)s->vaddr);
@@ -477,7 +481,7 @@ analyze_prfd_slot_hist(struct store *st, struct analyze_prfd *m,
 	for (i = 0; i < n && h->nhit != 0; i++) {
 		if (analyze_hit_sum(h, l0->b[i].lo, l0->b[i].hi) >
 		    l0->b[i].hits)
-			h->nhit = 0;
+			h->nhit = h->prf.hit_table = 0;
 	}
 	analyze_hist_build(h);
 	return (0);
