@@ -242,10 +242,10 @@ ann_decode(const struct analyze_hist *h, struct analyze_annotate *a,
 	cs_close(&cs);
 }
 
-/* A row for bytes the image does not hold. */
+/* A row for bytes the image (a module's file) does not hold. */
 static void
-ann_gap(struct analyze_annotate *a, uint64_t lo, uint64_t hi,
-    struct ann_arena *ar, size_t *cap)
+ann_gap(const struct analyze_hist *h, struct analyze_annotate *a,
+    uint64_t lo, uint64_t hi, struct ann_arena *ar, size_t *cap)
 {
 	struct analyze_insn	*in;
 
@@ -255,7 +255,8 @@ ann_gap(struct analyze_annotate *a, uint64_t lo, uint64_t hi,
 	in->addr = lo;
 	in->len = (uint32_t)(hi - lo);
 	in->flags = ANALYZE_INSN_GAP;
-	in->text = ann_text(ar, "(not in the program image)", NULL);
+	in->text = ann_text(ar, h->linear ? "(not in the module's file)" :
+	    "(not in the program image)", NULL);
 }
 
 /* The last row at or below addr, or SIZE_MAX when none is. */
@@ -377,8 +378,8 @@ ann_hot_cmp(const void *x, const void *y, void *arg)
 }
 
 /*
- * The code the store keeps of a linear histogram from its offset lo: the
- * run starting there (ingest/code.c keeps a function from its start), as
+ * The code the store keeps of a linear histogram at its offset lo: the
+ * run holding it (ingest/code.c keeps what is annotated as one run), as
  * offsets.  1, 0 when none is kept, -1 on error.
  */
 static int
@@ -471,15 +472,15 @@ analyze_annotate_load(struct store *st, const struct analyze_hist *h,
 		a->insn = xreallocarray(NULL, cap, sizeof *a->insn);
 		ar.cap += cap * 16;
 		ar.p = xreallocarray(ar.p, ar.cap, 1);
-		ann_gap(a, a->lo, a->dlo, &ar, &cap);
+		ann_gap(h, a, a->lo, a->dlo, &ar, &cap);
 		a->bytes = xmalloc((size_t)(a->dhi - a->dlo) + 1);
 		memcpy(a->bytes, image + (a->dlo - image_lo),
 		    (size_t)(a->dhi - a->dlo));
 		ann_decode(h, a, image, image_lo, image_hi, &ar, &cap);
-		ann_gap(a, a->dhi, a->hi, &ar, &cap);
+		ann_gap(h, a, a->dhi, a->hi, &ar, &cap);
 	} else {
 		a->dlo = a->dhi = a->lo;
-		ann_gap(a, a->lo, a->hi, &ar, &cap);
+		ann_gap(h, a, a->lo, a->hi, &ar, &cap);
 	}
 	free(image);
 	a->text = ar.p != NULL ? ar.p : xcalloc(1, 1);

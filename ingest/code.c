@@ -205,27 +205,40 @@ code_lines(struct store *st, int64_t session, Elf *elf, uint64_t v,
 	return (rc);
 }
 
-/* Whether the store keeps [lo, hi) of the session already. */
+/*
+ * Whether one run the store keeps holds all of [lo, hi) of the session
+ * (the annotation reads one): 1, or 0 with [*ulo, *uhi) the range with
+ * the runs overlapping it, to be kept again as one; -1 on error.
+ */
 static int
-code_kept(struct store *st, int64_t session, uint64_t lo, uint64_t hi)
+code_kept(struct store *st, int64_t session, uint64_t lo, uint64_t hi,
+    uint64_t *ulo, uint64_t *uhi)
 {
 	struct store_cursor	*c;
 	struct store_code	 e;
-	int			 rc;
+	int			 rc, whole = 0;
 
-	if ((c = store_codes(st, session, lo, lo + 1)) == NULL)
+	*ulo = lo;
+	*uhi = hi;
+	if ((c = store_codes(st, session, lo, hi)) == NULL)
 		return (-1);
-	rc = store_code_next(c, &e);
+	while ((rc = store_code_next(c, &e)) == 1) {
+		if (e.addr <= lo && e.addr + e.len >= hi)
+			whole = 1;
+		if (e.addr < *ulo)
+			*ulo = e.addr;
+		if (e.addr + e.len > *uhi)
+			*uhi = e.addr + e.len;
+	}
 	store_cursor_close(c);
-	if (rc < 0)
-		return (-1);
-	return (rc == 1 && e.len >= hi - lo);
+	return (rc < 0 ? -1 : whole);
 }
 
 /*
  * Keep [q->lo, q->hi) of session's module q->module in the store, unless
- * it is there: 0, or -1 with *cause (the file is not there or not the
- * one profiled, the store cannot be written).
+ * it is there, as one run with the runs kept before that overlap it: 0,
+ * or -1 with *cause (the file is not there or not the one profiled, the
+ * store cannot be written).
  */
 int
 ingest_code_keep(struct store *st, int64_t session,
@@ -235,7 +248,7 @@ ingest_code_keep(struct store *st, int64_t session,
 	Elf		*elf = NULL;
 	char		*id = NULL, *err = NULL;
 	uint8_t		*buf = NULL;
-	uint64_t	 bias = q->bias, v;
+	uint64_t	 bias = q->bias, v, lo, hi;
 	off_t		 off;
 	size_t		 n;
 	ssize_t		 got;
@@ -244,7 +257,7 @@ ingest_code_keep(struct store *st, int64_t session,
 	*cause = NULL;
 	if (q->hi <= q->lo)
 		return (0);
-	if ((kept = code_kept(st, session, q->lo, q->hi)) != 0) {
+	if ((kept = code_kept(st, session, q->lo, q->hi, &lo, &hi)) != 0) {
 		if (kept < 0)
 			*cause = xasprintf("%s: %s", store_path(st),
 			    store_error(st));
@@ -282,8 +295,8 @@ ingest_code_keep(struct store *st, int64_t session,
 		    q->module);
 		goto out;
 	}
-	v = q->lo - bias;
-	if (code_offset(elf, v, q->hi - q->lo, &off, &n) != 0) {
+	v = lo - bias;
+	if (code_offset(elf, v, hi - lo, &off, &n) != 0) {
 		*cause = xasprintf("%s: no bytes at %#llx in the file",
 		    q->module, (unsigned long long)v);
 		goto out;
@@ -300,7 +313,8 @@ ingest_code_keep(struct store *st, int64_t session,
 		free(err);
 		goto out;
 	}
-	if (store_code_add(st, session, q->lo, q->module, id, buf, n) != 0 ||
+	if (store_code_forget(st, session, lo, hi) != 0 ||
+	    store_code_add(st, session, lo, q->module, id, buf, n) != 0 ||
 	    code_lines(st, session, elf, v, n, bias) != 0 ||
 	    store_commit(st, cause) != 0) {
 		if (*cause == NULL)

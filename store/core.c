@@ -765,7 +765,36 @@ store_code_line_add(struct store *st, int64_t session, uint64_t addr,
 STORE_COLUMNS(store_code_columns, STORE_CODE_COLUMNS);
 
 /*
- * The kept code of a session that starts in [lo, hi), by address, for
+ * Forget the kept code of a session that overlaps [lo, hi), and its
+ * lines there: before [lo, hi) is kept again as one run.
+ */
+int
+store_code_forget(struct store *st, int64_t session, uint64_t lo,
+    uint64_t hi)
+{
+	static const char *const sql[] = {
+		"DELETE FROM code WHERE session = ?1 AND addr < ?3 AND"
+		" addr + length(bytes) > ?2",
+		"DELETE FROM code_line WHERE session = ?1 AND addr >= ?2 AND"
+		" addr < ?3"
+	};
+	struct store_cursor	*c;
+	size_t			 i;
+	int			 rc = 0;
+
+	for (i = 0; i < sizeof sql / sizeof sql[0] && rc == 0; i++) {
+		if ((c = store_cursor_open(st, sql[i], session)) == NULL)
+			return (-1);
+		store_cursor_bind(c, 2, (int64_t)lo);
+		store_cursor_bind(c, 3, (int64_t)hi);
+		rc = store_cursor_step(c) < 0 ? -1 : 0;
+		store_cursor_close(c);
+	}
+	return (rc);
+}
+
+/*
+ * The kept code of a session that overlaps [lo, hi), by address, for
  * store_code_next.
  */
 struct store_cursor *
@@ -774,8 +803,8 @@ store_codes(struct store *st, int64_t session, uint64_t lo, uint64_t hi)
 	struct store_cursor	*c;
 
 	c = store_cursor_select(st, store_code_columns, "FROM code WHERE"
-	    " session = ?1 AND addr >= ?2 AND addr < ?3 ORDER BY addr",
-	    session);
+	    " session = ?1 AND addr < ?3 AND addr + length(bytes) > ?2"
+	    " ORDER BY addr", session);
 	store_cursor_bind(c, 2, (int64_t)lo);
 	store_cursor_bind(c, 3, (int64_t)hi);
 	return (c);

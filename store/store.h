@@ -196,6 +196,8 @@ int		 store_code_add(struct store *, int64_t, uint64_t,
 		     const char *, const char *, const void *, size_t);
 int		 store_code_line_add(struct store *, int64_t, uint64_t,
 		     const char *, int64_t, const char *);
+int		 store_code_forget(struct store *, int64_t, uint64_t,
+		     uint64_t);
 struct store_cursor *store_codes(struct store *, int64_t, uint64_t,
 		     uint64_t);
 int		 store_code_next(struct store_cursor *, struct store_code *);

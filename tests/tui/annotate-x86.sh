@@ -27,7 +27,7 @@ cleanup() {
 	$T kill-server 2>/dev/null
 	rm -rf "$dir"
 }
-plan 17
+plan 19
 PV="$PROFVIEW --db $dir/db"
 
 # csvsum FILE: the instruction rows' hits summed, their count, the
@@ -121,7 +121,32 @@ wait_for "/<mix>: 1/1" && keys Escape && wait_gone "/<mix>: 1/1"
 keys Enter
 wait_for "annotate mix, " && wait_for "in mix (q comes back)"
 ok $? "Enter on the call to mix: mix annotated"
-keys q q q q q
+
+# A counter holding mix's end and hot's start: both, the two kept runs
+# kept again as one, no line twice.
+keys q q t
+wait_for "buckets x1"
+at=$(sql "SELECT printf('%X', addr - 1) FROM symbol WHERE session = 1 AND
+    name = 'hot'")
+keys / "$at" Enter
+wait_for "/$at: 1/1" && keys Escape && wait_gone "/$at: 1/1"
+keys a
+wait_for "annotate bucket " && screen | grep -q " <mix>:\$" &&
+    screen | grep -q " <hot>:\$"
+ok $? "a on the counter where mix ends and hot starts: both"
+runs=$(sql "SELECT count(*) FROM code WHERE session = 1")
+both=$(sql "SELECT count(*) FROM code c, symbol s WHERE c.session = 1 AND
+    s.session = 1 AND s.name IN ('hot', 'mix') AND s.addr >= c.addr AND
+    s.addr + s.size <= c.addr + length(c.bytes)")
+twice=$(sql "SELECT count(*) - (SELECT count(*) FROM (SELECT DISTINCT
+    addr, file, line FROM code_line WHERE session = 1)) FROM code_line
+    WHERE session = 1")
+ok $(test "$runs/$both/$twice" = 1/2/0; echo $?) \
+    "kept as one run holding both, no line twice ($runs/$both/$twice)"
+# The histogram is kept as it was left: the flat profile again.
+keys q t
+wait_for "flat profile"
+keys q q q
 restored
 ok $? "q quits; the terminal is restored"
 
@@ -131,7 +156,7 @@ annotate_hot "$dir/hot.prfd"
 wait_for "annotate hot, " && screen | sed -n 2p | grep -qF " $nh samples "
 ok $? "the program gone, hot annotates from the store ($nh samples)"
 nrow=$(sql "SELECT count(*) FROM code WHERE session = 1")
-ok $(test "$nrow" = 2; echo $?) "the store keeps hot's and mix's code"
+ok $(test "$nrow" = 1; echo $?) "nothing kept again ($nrow run)"
 keys q q q q
 restored
 
