@@ -31,12 +31,22 @@
 #include "ingest/ingest.h"
 #include "store/store.h"
 
-/* A source file's lines, read once for all the lines that name it. */
+/*
+ * A source file's lines, read once for all the lines that name it; a few
+ * files at a time, as a function's lines alternate between its file and
+ * the headers whose code was inlined into it.
+ */
 struct code_src {
 	char	*path;
 	char	*text;		/* NULL: not readable */
 	char   **line;		/* line[i]: line i + 1, in text */
 	size_t	 nline;
+};
+#define CODE_SRCS	8
+
+struct code_srcs {
+	struct code_src	 f[CODE_SRCS];
+	size_t		 next;		/* the one to read over next */
 };
 
 /* The GNU build-id of elf in hex, or NULL if it has none. */
@@ -113,17 +123,36 @@ code_offset(Elf *elf, uint64_t v, uint64_t want, off_t *off, size_t *n)
 	return (-1);
 }
 
+static void
+code_srcs_free(struct code_srcs *c)
+{
+	size_t	i;
+
+	for (i = 0; i < CODE_SRCS; i++) {
+		free(c->f[i].path);
+		free(c->f[i].text);
+		free(c->f[i].line);
+	}
+}
+
 /* The text of line n of path (from 1), NULL when it cannot be read. */
 static const char *
-code_src_line(struct code_src *s, const char *path, int n)
+code_src_line(struct code_srcs *c, const char *path, int n)
 {
+	struct code_src	*s = NULL;
 	struct stat	 sb;
 	char		*p;
 	ssize_t		 got;
-	size_t		 cap = 0;
+	size_t		 i, cap = 0;
 	int		 fd;
 
-	if (s->path == NULL || strcmp(s->path, path) != 0) {
+	for (i = 0; i < CODE_SRCS && s == NULL; i++) {
+		if (c->f[i].path != NULL && strcmp(c->f[i].path, path) == 0)
+			s = &c->f[i];
+	}
+	if (s == NULL) {
+		s = &c->f[c->next];
+		c->next = (c->next + 1) % CODE_SRCS;
 		free(s->path);
 		free(s->text);
 		free(s->line);
@@ -157,31 +186,38 @@ code_src_line(struct code_src *s, const char *path, int n)
 	return (s->line[n - 1]);
 }
 
-/*
- * The DWARF lines of file addresses [v, v + len), moved by bias, into
- * the store.  A module without DWARF has none: not an error.
- */
+/* Whether compile unit cu has code in [lo, hi). */
 static int
-code_lines(struct store *st, int64_t session, Elf *elf, uint64_t v,
-    uint64_t len, uint64_t bias)
+code_cu_in(Dwarf_Die *cu, uint64_t lo, uint64_t hi)
 {
-	struct code_src	 src;
-	Dwarf		*dw;
-	Dwarf_Die	 cu;
+	Dwarf_Addr	base, s, e;
+	ptrdiff_t	off = 0;
+
+	while ((off = dwarf_ranges(cu, off, &base, &s, &e)) > 0) {
+		if (s < hi && e > lo)
+			return (1);
+	}
+	return (0);
+}
+
+/* The lines of compile unit cu at file addresses [v, v + len). */
+static int
+code_cu_lines(struct store *st, int64_t session, Dwarf_Die *cu, uint64_t v,
+    uint64_t len, uint64_t bias, struct code_srcs *src)
+{
 	Dwarf_Lines	*lines;
 	Dwarf_Line	*l;
+	Dwarf_Attribute	 at;
 	Dwarf_Addr	 a;
-	const char	*file, *lastfile = NULL;
+	const char	*file, *lastfile = NULL, *dir;
+	char		*path;
 	size_t		 n, i;
 	int		 no, lastno = 0, rc = 0;
 	bool		 end;
 
-	if ((dw = dwarf_begin_elf(elf, DWARF_C_READ, NULL)) == NULL)
+	if (dwarf_getsrclines(cu, &lines, &n) != 0)
 		return (0);
-	memset(&src, 0, sizeof src);
-	if (dwarf_addrdie(dw, v, &cu) == NULL ||
-	    dwarf_getsrclines(&cu, &lines, &n) != 0)
-		n = 0;
+	dir = dwarf_formstring(dwarf_attr(cu, DW_AT_comp_dir, &at));
 	for (i = 0; i < n && rc == 0; i++) {
 		if ((l = dwarf_onesrcline(lines, i)) == NULL ||
 		    dwarf_lineaddr(l, &a) != 0 || a < v || a >= v + len ||
@@ -195,12 +231,44 @@ code_lines(struct store *st, int64_t session, Elf *elf, uint64_t v,
 			continue;
 		lastfile = file;
 		lastno = no;
-		rc = store_code_line_add(st, session, a + bias, file, no,
-		    code_src_line(&src, file, no));
+		/* A relative name is the compiler's folder's. */
+		if (*file != '/' && dir != NULL)
+			path = xasprintf("%s/%s", dir, file);
+		else
+			path = xstrdup(file);
+		rc = store_code_line_add(st, session, a + bias, path, no,
+		    code_src_line(src, path, no));
+		free(path);
 	}
-	free(src.path);
-	free(src.text);
-	free(src.line);
+	return (rc);
+}
+
+/*
+ * The DWARF lines of file addresses [v, v + len), moved by bias, into
+ * the store: of every compile unit with code there (a range may span
+ * units, and link-time optimisation mixes them).  A module without DWARF
+ * has none: not an error.
+ */
+static int
+code_lines(struct store *st, int64_t session, Elf *elf, uint64_t v,
+    uint64_t len, uint64_t bias)
+{
+	struct code_srcs	 src;
+	Dwarf			*dw;
+	Dwarf_CU		*cu = NULL;
+	Dwarf_Die		 die;
+	int			 rc = 0;
+
+	if ((dw = dwarf_begin_elf(elf, DWARF_C_READ, NULL)) == NULL)
+		return (0);
+	memset(&src, 0, sizeof src);
+	while (rc == 0 && dwarf_get_units(dw, cu, &cu, NULL, NULL, &die,
+	    NULL) == 0) {
+		if (code_cu_in(&die, v, v + len))
+			rc = code_cu_lines(st, session, &die, v, len, bias,
+			    &src);
+	}
+	code_srcs_free(&src);
 	dwarf_end(dw);
 	return (rc);
 }
