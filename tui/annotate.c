@@ -6,11 +6,13 @@
  * or call to its target.  The analysis (analyze/annotate.c) works on the
  * parent view's model, so the numbers are the flat profile's.
  *
- * A linear model (a prfd slot's histogram) is x86-64 code: the first
+ * A linear model (a prfd slot's histogram, or a pvtrace profile's module,
+ * which the view owns: tui_annotate_own) is x86-64 code: the first
  * annotation of a function keeps its bytes and DWARF lines from its
  * module in the store (ingest/code.c), refused when the module's
  * build-id is not the profile's; later ones, and the session after the
- * module changed, read what was kept.
+ * module changed, read what was kept.  A jump or call to another
+ * function names it, as objdump does.
  *
  * What is not known is not shown: without a hit table a bucket's samples
  * are known per bucket, so the bucket gets a row of its own with them

@@ -6,7 +6,8 @@
  * program's time went.  Enter shows the function's callers and callees (Enter on a
  * caller walks up to its own, on a callee comes back to it here); t the
  * call tree, whose paths open and close (uftrace's graph, perf's
- * children), hottest path, threshold and folded recursion included.
+ * children), hottest path, threshold and folded recursion included; a
+ * the function's code in prf's annotate view (analyze_mon_code's model).
  * The two views it opens draw from its model and come back through its
  * jump op, so none knows another's insides.
  */
