@@ -25,6 +25,7 @@ struct ingest_reader;
 struct report_trace;
 struct kind_question;
 struct kind_option;
+struct analyze_diff;
 
 struct kind {
 	const char			*name;	/* session.kind, the files' */
@@ -82,6 +83,13 @@ struct kind {
 	 * tui_mode live hook (tui/kinds.c).
 	 */
 	int	 (*live)(const char *, char **, char **);
+	/*
+	 * Optional, analyze/: two sessions' models compared (profview diff,
+	 * :compare), rows matched by name, filled into an analyze_diff
+	 * (analyze/diff.h): the first the baseline.  0, or -1 and a cause.
+	 */
+	int	 (*diff)(struct store *, void *, void *, struct analyze_diff *,
+		     char **);
 };
 
 /* An option of a kind's reader: --NAME ARG on the command line. */

@@ -9,6 +9,7 @@
 # prf: MS-DOS PROFIL bucket files, the histogram and annotate views.
 libprofview_a_SOURCES += ingest/prf.h ingest/prf.c ingest/listing.c \
 	store/prf.h store/prf.c analyze/hist.h analyze/hist.c analyze/annotate.c \
+	analyze/prfdiff.c \
 	report/prf.h report/prf.c report/annotate.c
 TUI_SOURCES += tui/hist.h tui/hist.c tui/annotate.c
 TUI_TESTS += tests/tui/hist.sh tests/tui/annotate.sh
@@ -16,7 +17,7 @@ include $(srcdir)/tests/unit/prf.mk
 
 # ovd: Turbo Pascal overlay logs, the timeline.
 libprofview_a_SOURCES += ingest/ovd.h ingest/ovd.c store/ovd.h store/ovd.c \
-	analyze/ovd.h analyze/ovd.c report/ovd.h report/ovd.c
+	analyze/ovd.h analyze/ovd.c analyze/ovddiff.c report/ovd.h report/ovd.c
 TUI_SOURCES += tui/timeline.h tui/timeline.c tui/units.c
 TUI_TESTS += tests/tui/timeline.sh
 include $(srcdir)/tests/unit/ovd.mk
@@ -41,7 +42,7 @@ include $(srcdir)/tests/e2e/heap.mk
 # names in .mon files, pvtrace's writer's too.
 libprofview_a_SOURCES += monname.h monname.c \
 	ingest/mon.h ingest/mon.c store/mon.h store/mon.c \
-	analyze/mon.h analyze/mon.c report/mon.h report/mon.c
+	analyze/mon.h analyze/mon.c analyze/mondiff.c report/mon.h report/mon.c
 TUI_SOURCES += tui/calls.c
 TUI_TESTS += tests/tui/calls.sh
 include $(srcdir)/tests/unit/mon.mk
@@ -49,7 +50,7 @@ include $(srcdir)/tests/unit/mon.mk
 # prfd: Dos32Profile dumps, the slots view; uses: prf (a slot's
 # histogram and its code are prf's views of it).
 libprofview_a_SOURCES += ingest/prfd.h ingest/prfd.c store/prfd.h store/prfd.c \
-	analyze/prfd.h analyze/prfd.c report/prfd.h report/prfd.c
+	analyze/prfd.h analyze/prfd.c analyze/prfddiff.c report/prfd.h report/prfd.c
 TUI_SOURCES += tui/slots.c
 TUI_TESTS += tests/tui/slots.sh tests/tui/annotate-x86.sh
 include $(srcdir)/tests/unit/prfd.mk

@@ -16,6 +16,7 @@
 
 #include "config.h"
 #include "kind.h"
+#include "outfile.h"
 #include "analyze/analyze.h"
 #include "ingest/ingest.h"
 #include "report/report.h"
@@ -198,6 +199,8 @@ main_usage_exit(int status)
 "       profview [options] delete ID...      delete sessions\n"
 "       profview [options] sql [--csv|--json] QUERY\n"
 "       profview [options] export [-f %s] [-o OUT] ID|FILE\n"
+"       profview [options] diff [-f FMT] [-o OUT] A B\n"
+"           two sessions of one kind compared (ids or files), A the baseline\n"
 "       profview [options] browse [ID...]    browse stored sessions\n"
 "       profview [options] --attach PATH [--every SECS] [--keep N]\n"
 "           the heap map of a program under pvheap --socket PATH, live\n",
@@ -230,7 +233,7 @@ main_usage_exit(int status)
 "  --every SECS      with --attach: a new snapshot every SECS seconds\n"
 "  --keep N          with --attach: keep its newest N sessions and their\n"
 "                    snapshot files, delete older ones (default %d, 0 all)\n"
-"  -f, --format FMT  report format for export (%s)\n"
+"  -f, --format FMT  report format for export and diff (%s)\n"
 "  -o, --output OUT  write the report to OUT instead of standard output\n"
 "      --csv, --json sql, sessions and heap output (default: aligned text)\n"
 "  -h, --help        this text\n"
@@ -253,7 +256,7 @@ main_usage_exit(int status)
  * kinds' questions (kind.c) come after them.
  */
 static const char *const main_commands[] = {
-	"sessions", "export", "ingest", "browse", "sql", "delete"
+	"sessions", "export", "diff", "ingest", "browse", "sql", "delete"
 };
 #define MAIN_NCOMMANDS	(sizeof main_commands / sizeof main_commands[0])
 
@@ -514,25 +517,29 @@ main_sql(struct store *st, const char *sql, int format, int writable)
 
 /*
  * Where export writes: a FIFO or a device as it is (a FIFO no process
- * reads fails at once rather than hang), else a new file beside out,
- * renamed over it once the report is whole, so that a failed export
- * leaves out as it was.  Made before anything is ingested, so an out
- * that cannot be written costs nothing.
+ * reads fails at once rather than hang), else through outfile.c, as the
+ * capture tools write: a file 0600 (a profile is the program's data),
+ * named only once whole and renamed over out, so that a failed export
+ * leaves out as it was and a symlink planted at out is replaced, never
+ * written through.  Made before anything is ingested, so an out that
+ * cannot be written costs nothing.
  */
 struct main_out {
-	FILE	*f;
-	char	*tmp;		/* renamed to the path on success */
+	FILE		*f;
+	int		 direct;	/* the FIFO or device itself */
+	struct outfile	 of;
 };
 
 static int
 main_out_open(const char *path, struct main_out *o)
 {
 	struct stat	 sb;
-	mode_t		 mask;
 	int		 fd, fl;
 
 	memset(o, 0, sizeof *o);
-	if (stat(path, &sb) == 0 && !S_ISREG(sb.st_mode)) {
+	if (stat(path, &sb) == 0 && !S_ISREG(sb.st_mode) &&
+	    !S_ISDIR(sb.st_mode)) {
+		o->direct = 1;
 		fd = open(path, O_WRONLY | O_NONBLOCK | O_CLOEXEC);
 		if (fd == -1 && errno == ENXIO) {
 			main_error("%s: a FIFO that no process reads", path);
@@ -540,45 +547,41 @@ main_out_open(const char *path, struct main_out *o)
 		}
 		if (fd != -1 && (fl = fcntl(fd, F_GETFL)) != -1)
 			fcntl(fd, F_SETFL, fl & ~O_NONBLOCK);
-	} else {
-		o->tmp = xasprintf("%s.XXXXXX", path);
-		if ((fd = mkostemp(o->tmp, O_CLOEXEC)) != -1) {
-			mask = umask(0);
-			umask(mask);
-			fchmod(fd, 0666 & ~mask);
+		if (fd == -1 || (o->f = fdopen(fd, "w")) == NULL) {
+			main_error("%s: %s", path, strerror(errno));
+			if (fd != -1)
+				close(fd);
+			return (-1);
 		}
+		return (0);
 	}
-	if (fd == -1 || (o->f = fdopen(fd, "w")) == NULL) {
+	if ((o->f = outfile_fopen(&o->of, path, "w")) == NULL) {
 		main_error("%s: %s", path, strerror(errno));
-		if (fd != -1)
-			close(fd);
-		if (o->tmp != NULL && fd != -1)
-			unlink(o->tmp);
-		free(o->tmp);
-		o->tmp = NULL;
 		return (-1);
 	}
 	return (0);
 }
 
-/* Finish the output: rename it into place if rc is 0, else drop it. */
+/* Finish the output: put it in place if rc is 0, else drop it. */
 static int
 main_out_close(const char *path, struct main_out *o, int rc)
 {
-	if (fclose(o->f) != 0 && rc == 0) {
-		main_error("%s: %s", path, strerror(errno));
-		rc = -1;
-	}
-	if (o->tmp != NULL) {
-		if (rc == 0 && rename(o->tmp, path) != 0) {
+	if (o->direct) {
+		if (fclose(o->f) != 0 && rc == 0) {
 			main_error("%s: %s", path, strerror(errno));
 			rc = -1;
 		}
-		if (rc != 0)
-			unlink(o->tmp);
-		free(o->tmp);
+		return (rc);
 	}
-	return (rc);
+	if (rc != 0) {
+		outfile_fabort(&o->of, o->f);
+		return (rc);
+	}
+	if (outfile_fclose(&o->of, o->f) != 0) {
+		main_error("%s: %s", path, strerror(errno));
+		return (-1);
+	}
+	return (0);
 }
 
 static int
@@ -594,6 +597,12 @@ main_export(struct store *st, struct main_args *a, const char *what)
 		main_error("%s: neither a session id nor a file", what);
 		return (EXIT_FAIL);
 	}
+	/* As gzip, compressed data is not written to a terminal. */
+	if (a->format == REPORT_PPROF && a->output == NULL && isatty(1)) {
+		main_error("export: pprof's format is gzip'd binary: name a"
+		    " file with -o, or redirect the output");
+		return (EXIT_FAIL);
+	}
 	if (a->output != NULL && main_out_open(a->output, &out) != 0)
 		return (EXIT_FAIL);
 	rc = 0;
@@ -603,6 +612,48 @@ main_export(struct store *st, struct main_args *a, const char *what)
 	if (rc == 0 && (rc = report_session(st, id, a->format,
 	    a->output != NULL ? out.f : stdout, &cause)) != 0) {
 		main_error("export: %s", cause);
+		free(cause);
+	}
+	if (a->output != NULL)
+		rc = main_out_close(a->output, &out, rc);
+	return (rc == 0 ? EXIT_OK : EXIT_FAIL);
+}
+
+/*
+ * profview diff A B: two sessions compared, each an id or a file that is
+ * ingested first, as export takes one.
+ */
+static int
+main_diff(struct store *st, struct main_args *a, char **what)
+{
+	struct main_out	 out;
+	char		*cause = NULL;
+	int64_t		 id[2];
+	size_t		 n;
+	int		 i, rc;
+
+	for (i = 0; i < 2; i++) {
+		if (main_parse_id(what[i], &id[i]) != 0 &&
+		    access(what[i], F_OK) != 0) {
+			main_error("%s: neither a session id nor a file",
+			    what[i]);
+			return (EXIT_FAIL);
+		}
+	}
+	/* As export's: the output is made before anything is ingested. */
+	if (a->output != NULL && main_out_open(a->output, &out) != 0)
+		return (EXIT_FAIL);
+	rc = 0;
+	for (i = 0; i < 2 && rc == 0; i++) {
+		n = 0;
+		if (main_parse_id(what[i], &id[i]) != 0 &&
+		    main_ingest_files(st, a, &what[i], 1, &id[i], &n, 1) !=
+		    EXIT_OK)
+			rc = -1;
+	}
+	if (rc == 0 && (rc = report_diff(st, id[0], id[1], a->format,
+	    a->output != NULL ? out.f : stdout, &cause)) != 0) {
+		main_error("diff: %s", cause);
 		free(cause);
 	}
 	if (a->output != NULL)
@@ -841,6 +892,14 @@ main(int argc, char **argv)
 		st = main_open(&a, main_parse_id(argv[1], &ids_one) == 0 ?
 		    STORE_READONLY : 0, 0);
 		rc = main_export(st, &a, argv[1]);
+	} else if (strcmp(cmd, "diff") == 0) {
+		if (argc != 3)
+			main_usage_exit(EXIT_USAGE);
+		/* Two session ids only read; a file may be ingested. */
+		st = main_open(&a, main_parse_id(argv[1], &ids_one) == 0 &&
+		    main_parse_id(argv[2], &ids_one) == 0 ? STORE_READONLY :
+		    0, 0);
+		rc = main_diff(st, &a, argv + 1);
 	} else {
 		skip = 0;
 		if (strcmp(cmd, "browse") != 0 &&

@@ -657,4 +657,9 @@ int		 analyze_heap_snap_load_watched(struct store *, int64_t,
 void		 analyze_heap_snap_free(struct analyze_heap_snap *);
 char		*analyze_heap_snap_root_key(const struct store_heap_root *);
 
+/* The kind's diff hook (analyze/heapdiff.c, kind.h). */
+struct analyze_diff;
+int		 analyze_heap_diff(struct store *, void *, void *,
+		    struct analyze_diff *, char **);
+
 #endif

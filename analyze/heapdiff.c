@@ -20,6 +20,7 @@
 #include "xmalloc.h"
 #include "analyze/analyze.h"
 #include "analyze/heap.h"
+#include "analyze/diff.h"
 
 #define HD_NONE	ANALYZE_HEAPVIEW_NONE
 #define HD_NM	ANALYZE_HEAPMAP_NMARKS
@@ -350,4 +351,137 @@ analyze_heapdiff_remain_hide(const struct analyze_heapdiff_remain *r,
 	}
 	analyze_heapdiff_free(&d);
 	return (n);
+}
+
+/*
+ * The heap kind's diff hook (kind.h, analyze/diff.h): two snapshots by
+ * allocation stack, the sites' frames by name (two builds' sites have
+ * other numbers and addresses).  Live and collectable (definitely or
+ * indirectly lost) blocks and their bytes asked for, each side's; new
+ * and gone are the comparison above, blocks born since the baseline and
+ * blocks of it freed, by address and allocation number: exact for two
+ * snapshots of one run, where a block keeps both, and every block of
+ * either side for two runs.
+ */
+static const struct analyze_diff_measure hd_diff_m[] = {
+	{ "live_bytes", "live bytes", 0 },
+	{ "live_blocks", "live blocks", 0 },
+	{ "collectable_bytes", "collectable bytes", 0 },
+	{ "collectable_blocks", "collectable blocks", 0 },
+	{ "new_bytes", "new bytes", ANALYZE_DIFF_CHANGE },
+	{ "new_blocks", "new blocks", ANALYZE_DIFF_CHANGE },
+	{ "gone_bytes", "gone bytes", ANALYZE_DIFF_CHANGE },
+	{ "gone_blocks", "gone blocks", ANALYZE_DIFF_CHANGE },
+};
+#define HD_DIFF_M	(sizeof hd_diff_m / sizeof hd_diff_m[0])
+#define HD_DIFF_NEW	4	/* new bytes, blocks; gone's after them */
+#define HD_DIFF_GONE	6
+
+/*
+ * Site s's frames' functions, innermost first: not their lines, which an
+ * edit of the source moves.
+ */
+static char *
+hd_diff_stack(const struct analyze_heapview *v, size_t s)
+{
+	const struct analyze_heapview_frame	*f;
+	char					*out, *t;
+	uint32_t				 i;
+
+	if (s >= v->nsites || v->site_first[s] == v->site_first[s + 1])
+		return (xstrdup("(not known)"));
+	out = NULL;
+	for (i = v->site_first[s]; i < v->site_first[s + 1]; i++) {
+		f = &v->frames[v->site_frame != NULL ? v->site_frame[i] : i];
+		t = out == NULL ? xstrdup(f->function) : xasprintf("%s < %s",
+		    out, f->function);
+		free(out);
+		out = t;
+	}
+	return (out);
+}
+
+/*
+ * Side's blocks into the table by site; changed[] marks the blocks of
+ * the change: born (the new side's) or freed (the baseline's).  The
+ * change's counts are kept as the new side's values (ANALYZE_DIFF_CHANGE).
+ */
+static void
+hd_diff_side(struct analyze_diff_table *t, int side,
+    const struct analyze_heapview *v, const uint8_t *changed)
+{
+	struct analyze_diff_row	*r;
+	double			 x[HD_DIFF_M], ch[2], *sum;
+	char			*name;
+	size_t			 i, s, ns = v->nsites + 1, c;
+	uint32_t		 site;
+
+	/* Per site, the last for blocks of no known site. */
+	sum = xcalloc(ns * HD_DIFF_M, sizeof *sum);
+	c = side == ANALYZE_DIFF_NEW ? HD_DIFF_NEW : HD_DIFF_GONE;
+	for (i = 0; i < v->nblocks; i++) {
+		site = v->site[i];
+		s = (site < v->nsites ? site : v->nsites) * HD_DIFF_M;
+		sum[s] += (double)v->size[i];
+		sum[s + 1]++;
+		if (v->graph_ready && i < v->graph.nblocks &&
+		    analyze_heapleaks_collectable(v->graph.state[i])) {
+			sum[s + 2] += (double)v->size[i];
+			sum[s + 3]++;
+		}
+		if (changed[i]) {
+			sum[s + c] += (double)v->size[i];
+			sum[s + c + 1]++;
+		}
+	}
+	for (s = 0; s < ns; s++) {
+		if (sum[s * HD_DIFF_M + 1] == 0)
+			continue;
+		name = hd_diff_stack(v, s);
+		memcpy(x, &sum[s * HD_DIFF_M], sizeof x);
+		ch[0] = x[c];
+		ch[1] = x[c + 1];
+		x[c] = x[c + 1] = 0;
+		r = analyze_diff_add(t, side, name, s, x);
+		r->v[c * 2 + ANALYZE_DIFF_NEW] += ch[0];
+		r->v[(c + 1) * 2 + ANALYZE_DIFF_NEW] += ch[1];
+		free(name);
+	}
+	free(sum);
+}
+
+int
+analyze_heap_diff(struct store *st, void *a, void *b, struct analyze_diff *d,
+    char **cause)
+{
+	const struct analyze_heap_summary	*m[2] = { a, b };
+	struct analyze_diff_table		*t;
+	struct analyze_heapdiff			 hd;
+	struct analyze_heapdiff_side		 sd[2];
+	uint8_t					*changed[2];
+	size_t					 i;
+	int					 side;
+
+	(void)st;
+	hd_side(m[0]->view, &sd[0]);
+	hd_side(m[1]->view, &sd[1]);
+	if (analyze_heapdiff_make(&hd, &sd[0], &sd[1], cause) != 0)
+		return (-1);
+	changed[0] = xcalloc(sd[0].n + 1, 1);
+	changed[1] = xcalloc(sd[1].n + 1, 1);
+	for (i = 0; i < hd.nfreed; i++)
+		changed[0][hd.freed[i]] = 1;
+	for (i = 0; i < sd[1].n; i++)
+		changed[1][i] = hd.was[i] == HD_NONE;
+	analyze_heapdiff_free(&hd);
+	t = analyze_diff_table(d, "stacks", "Allocation stacks", "stack",
+	    hd_diff_m, HD_DIFF_M);
+	d->note = "Bytes asked for, by allocation stack; new: born since"
+	    " the baseline, gone: its blocks freed since (by address and"
+	    " allocation number).";
+	for (side = 0; side < 2; side++) {
+		hd_diff_side(t, side, m[side]->view, changed[side]);
+		free(changed[side]);
+	}
+	return (0);
 }

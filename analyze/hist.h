@@ -204,4 +204,9 @@ void		 analyze_annotate_sym_range(const struct analyze_hist *, size_t,
 int		 analyze_insn_target(const struct analyze_hist *,
 		    const struct analyze_annotate *, size_t, uint64_t *);
 
+/* The kind's diff hook (analyze/prfdiff.c, kind.h). */
+struct analyze_diff;
+int		 analyze_prf_diff(struct store *, void *, void *,
+		    struct analyze_diff *, char **);
+
 #endif

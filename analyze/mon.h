@@ -64,4 +64,9 @@ int		 analyze_mon_code(struct store *, int64_t,
 		     const struct analyze_mon *, size_t, struct analyze_hist *,
 		     char **);
 
+/* The kind's diff hook (analyze/mondiff.c, kind.h). */
+struct analyze_diff;
+int		 analyze_mon_diff(struct store *, void *, void *,
+		    struct analyze_diff *, char **);
+
 #endif

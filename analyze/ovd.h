@@ -193,4 +193,9 @@ void		 analyze_ovd_band(const struct analyze_ovd_index *, int64_t,
 size_t		 analyze_ovd_load_list(const struct analyze_ovd_index *,
 		    size_t, struct analyze_ovd_slot *);
 
+/* The kind's diff hook (analyze/ovddiff.c, kind.h). */
+struct analyze_diff;
+int		 analyze_ovd_diff(struct store *, void *, void *,
+		    struct analyze_diff *, char **);
+
 #endif

@@ -8,9 +8,16 @@
  * as analyze/hist.c's raw buckets, with its symbols and its part of the
  * hit table, so that the histogram view and report serve them.
  *
- * Shares are of every sample of the dump: the global counters (idle,
- * vm86, kernel, shrmem, unknown) plus the slots' counts, as OS/2's
- * profile tools printed them.
+ * The modules samples fell in outside the slots (dump version 2) join
+ * the flat profile: each sample address to the symbol holding it, else
+ * to its module's bytes outside symbols.  The kernel's are the kernel
+ * counter's samples named, not more samples.
+ *
+ * Shares are of the run time, as perf shows them: every sample taken
+ * while the process ran, all but idle.  With all set they are of every
+ * period of the dump: the global counters (idle, vm86, kernel, shrmem,
+ * unknown) plus the slots' and the modules' counts, as OS/2's profile
+ * tools printed them.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -91,15 +98,38 @@ analyze_prfd_sym_at(const struct analyze_prfd *m, uint64_t addr)
 	return (SIZE_MAX);
 }
 
-/* The exact flat profile: a row a symbol with hits, a slot's rest, none. */
-static void
-prfd_flat(struct analyze_prfd *m)
+/* A flat row for key, made the first time. */
+static struct analyze_prfd_flat *
+prfd_row(struct analyze_prfd *m, size_t *row, size_t key, size_t k,
+    size_t slot, size_t mod)
 {
 	struct analyze_prfd_flat	*f;
-	size_t				*row, i, k, slot, key, n;
 
-	/* A row per symbol, then one per slot's rest, then one for none. */
-	n = m->nsyms + m->nslots + 1;
+	if (row[key] == SIZE_MAX) {
+		row[key] = m->nflat++;
+		f = &m->flat[row[key]];
+		f->sym = k;
+		f->slot = slot;
+		f->mod = mod;
+		f->hits = 0;
+		f->addr = k != SIZE_MAX ? m->syms[k].addr : slot != SIZE_MAX ?
+		    m->slots[slot].vaddr : mod != SIZE_MAX ? m->mods[mod].lo :
+		    0;
+	}
+	return (&m->flat[row[key]]);
+}
+
+/*
+ * The exact flat profile: a row a symbol with hits, a slot's rest, a
+ * module's rest, none.  mh_* are the modules' samples.
+ */
+static void
+prfd_flat(struct analyze_prfd *m, const int64_t *mh_mod,
+    const uint64_t *mh_addr, const uint64_t *mh_n, size_t nmh)
+{
+	size_t	*row, i, k, slot, key, n, mod;
+
+	n = m->nsyms + m->nslots + m->nmods + 1;
 	row = xreallocarray(NULL, n, sizeof *row);
 	for (i = 0; i < n; i++)
 		row[i] = SIZE_MAX;
@@ -110,16 +140,16 @@ prfd_flat(struct analyze_prfd *m)
 		slot = analyze_prfd_slot_at(m, m->hit_addr[i]);
 		key = k != SIZE_MAX ? k : slot != SIZE_MAX ? m->nsyms + slot :
 		    n - 1;
-		if (row[key] == SIZE_MAX) {
-			row[key] = m->nflat++;
-			f = &m->flat[row[key]];
-			f->sym = k;
-			f->slot = slot;
-			f->hits = 0;
-			f->addr = k != SIZE_MAX ? m->syms[k].addr : slot !=
-			    SIZE_MAX ? m->slots[slot].vaddr : 0;
-		}
-		m->flat[row[key]].hits += m->hit_n[i];
+		prfd_row(m, row, key, k, slot, SIZE_MAX)->hits += m->hit_n[i];
+	}
+	for (i = 0; i < nmh; i++) {
+		mod = mh_mod[i] >= 0 && (size_t)mh_mod[i] < m->nmods ?
+		    (size_t)mh_mod[i] : SIZE_MAX;
+		k = analyze_prfd_sym_at(m, mh_addr[i]);
+		key = k != SIZE_MAX ? k : mod != SIZE_MAX ? m->nsyms +
+		    m->nslots + mod : n - 1;
+		prfd_row(m, row, key, k, SIZE_MAX, mod)->hits += mh_n[i];
+		m->flat_total += mh_n[i];
 	}
 	free(row);
 	qsort(m->flat, m->nflat, sizeof *m->flat, prfd_flat_cmp);
@@ -143,6 +173,28 @@ prfd_load_slots(struct store *st, struct analyze_prfd *m)
 		}
 		m->slots[m->nslots++] = s;
 		m->slots_total += s.cnt;
+	}
+	store_cursor_close(c);
+	return (rc < 0 ? -1 : 0);
+}
+
+static int
+prfd_load_mods(struct store *st, struct analyze_prfd *m)
+{
+	struct store_cursor		*c;
+	struct store_prfd_module	 md;
+	int				 rc;
+
+	if ((c = store_prfd_modules(st, m->session)) == NULL)
+		return (-1);
+	while ((rc = store_prfd_module_next(c, &md)) == 1) {
+		m->mods = xreallocarray(m->mods, m->nmods + 1,
+		    sizeof *m->mods);
+		m->mods[m->nmods++] = md;
+		if (!md.kernel)
+			m->mods_total += md.samples;
+		if (md.unresolved != NULL)
+			m->unresolved++;
 	}
 	store_cursor_close(c);
 	return (rc < 0 ? -1 : 0);
@@ -244,7 +296,8 @@ analyze_prfd_load_head(struct store *st, int64_t id, struct analyze_prfd *m,
 		    (long long)id);
 		return (-1);
 	}
-	if (prfd_load_slots(st, m) != 0 || prfd_load_threads(st, m) != 0) {
+	if (prfd_load_slots(st, m) != 0 || prfd_load_threads(st, m) != 0 ||
+	    prfd_load_mods(st, m) != 0) {
 		*cause = xasprintf("session %lld: %s", (long long)id,
 		    store_error(st));
 		analyze_prfd_free(m);
@@ -256,18 +309,55 @@ analyze_prfd_load_head(struct store *st, int64_t id, struct analyze_prfd *m,
 	qsort_r(m->by_addr, m->nslots, sizeof *m->by_addr, prfd_slot_cmp, m);
 	m->counters = m->d.idle + m->d.vm86 + m->d.kernel + m->d.shrmem +
 	    m->d.unknown;
-	m->total = m->counters + m->slots_total;
+	m->total = m->counters + m->slots_total + m->mods_total;
+	m->run = m->total - m->d.idle;
 	return (0);
+}
+
+/* The modules' samples, by module and address. */
+static int
+prfd_load_mod_hits(struct store *st, struct analyze_prfd *m, int64_t **mod,
+    uint64_t **addr, uint64_t **n, size_t *nmh)
+{
+	struct store_cursor	*c;
+	int64_t			 k;
+	uint64_t		 a, h;
+	size_t			 cap = 0;
+	int			 rc;
+
+	if ((c = store_prfd_module_hits(st, m->session)) == NULL)
+		return (-1);
+	while ((rc = store_prfd_module_hit_next(c, &k, &a, &h)) == 1) {
+		if (*nmh == cap) {
+			cap = cap != 0 ? cap * 2 : 256;
+			*mod = xreallocarray(*mod, cap, sizeof **mod);
+			*addr = xreallocarray(*addr, cap, sizeof **addr);
+			*n = xreallocarray(*n, cap, sizeof **n);
+		}
+		(*mod)[*nmh] = k;
+		(*addr)[*nmh] = a;
+		(*n)[(*nmh)++] = h;
+	}
+	store_cursor_close(c);
+	return (rc < 0 ? -1 : 0);
 }
 
 /* The hit table, the symbols and the exact flat profile, once. */
 int
 analyze_prfd_table(struct store *st, struct analyze_prfd *m, char **cause)
 {
+	int64_t		*mh_mod = NULL;
+	uint64_t	*mh_addr = NULL, *mh_n = NULL;
+	size_t		 nmh = 0;
+
 	if (m->table)
 		return (0);
-	if (prfd_load_hits(st, m) != 0 ||
+	if (prfd_load_hits(st, m) != 0 || prfd_load_mod_hits(st, m, &mh_mod,
+	    &mh_addr, &mh_n, &nmh) != 0 ||
 	    analyze_syms_load(st, m->session, &m->syms, &m->nsyms) != 0) {
+		free(mh_mod);
+		free(mh_addr);
+		free(mh_n);
 		*cause = xasprintf("session %lld: %s", (long long)m->session,
 		    store_error(st));
 		free(m->hit_addr);
@@ -280,7 +370,11 @@ analyze_prfd_table(struct store *st, struct analyze_prfd *m, char **cause)
 	prfd_sort_hits(m);
 	if (m->nsyms > 1)
 		qsort(m->syms, m->nsyms, sizeof *m->syms, prfd_sym_cmp);
-	prfd_flat(m);
+	m->flat_total = m->hit_total;
+	prfd_flat(m, mh_mod, mh_addr, mh_n, nmh);
+	free(mh_mod);
+	free(mh_addr);
+	free(mh_n);
 	m->table = 1;
 	return (0);
 }
@@ -309,6 +403,12 @@ analyze_prfd_free(struct analyze_prfd *m)
 		free(m->slots[i].build_id);
 	}
 	free(m->slots);
+	for (i = 0; i < m->nmods; i++) {
+		free(m->mods[i].path);
+		free(m->mods[i].build_id);
+		free(m->mods[i].unresolved);
+	}
+	free(m->mods);
 	free(m->by_addr);
 	free(m->threads);
 	free(m->hit_addr);
@@ -340,23 +440,45 @@ analyze_prfd_model_free(void *m)
 	free(m);
 }
 
-/* Samples as a percentage of every sample of the dump. */
+/* Samples as a percentage of the run time, or (all) of every period. */
 double
 analyze_prfd_pct(const struct analyze_prfd *m, double n)
 {
-	return (m->total != 0 ? 100.0 * n / (double)m->total : 0.0);
+	uint64_t	d = m->all ? m->total : m->run;
+
+	return (d != 0 ? 100.0 * n / (double)d : 0.0);
+}
+
+/* A path's file name. */
+const char *
+analyze_prfd_basename(const char *p)
+{
+	const char	*b = strrchr(p, '/');
+
+	return (b != NULL && b[1] != '\0' ? b + 1 : p);
 }
 
 /* A slot's module file name, or NULL. */
 const char *
 analyze_prfd_module(const struct analyze_prfd *m, size_t slot)
 {
-	const char	*p = m->slots[slot].module, *b;
+	const char	*p = m->slots[slot].module;
 
-	if (p == NULL)
-		return (NULL);
-	b = strrchr(p, '/');
-	return (b != NULL && b[1] != '\0' ? b + 1 : p);
+	return (p != NULL ? analyze_prfd_basename(p) : NULL);
+}
+
+/* A flat row's module file name, or NULL. */
+const char *
+analyze_prfd_flat_module(const struct analyze_prfd *m,
+    const struct analyze_prfd_flat *f)
+{
+	if (f->sym != SIZE_MAX && m->syms[f->sym].module != NULL)
+		return (m->syms[f->sym].module);
+	if (f->mod != SIZE_MAX)
+		return (analyze_prfd_basename(m->mods[f->mod].path));
+	if (f->slot != SIZE_MAX)
+		return (analyze_prfd_module(m, f->slot));
+	return (NULL);
 }
 
 /* The name of a flat profile row, to free. */
@@ -368,6 +490,9 @@ analyze_prfd_flat_name(const struct analyze_prfd *m,
 
 	if (f->sym != SIZE_MAX)
 		return (xstrdup(m->syms[f->sym].name));
+	if (f->mod != SIZE_MAX)
+		return (xasprintf("(%s, outside symbols)",
+		    analyze_prfd_basename(m->mods[f->mod].path)));
 	if (f->slot == SIZE_MAX)
 		return (xstrdup("(outside slots)"));
 	mod = analyze_prfd_module(m, f->slot);
@@ -380,7 +505,8 @@ analyze_prfd_flat_name(const struct analyze_prfd *m,
 /*
  * Slot k's detail counters as a histogram: its bucket rows, its symbols
  * and its hit-table entries, offsets from the slot's address (h->base).
- * Shares stay of every sample of the dump.
+ * Shares are of the model's base when it is made: the run time, or
+ * (all) every period of the dump.
  */
 int
 analyze_prfd_slot_hist(struct store *st, struct analyze_prfd *m,
@@ -445,7 +571,8 @@ analyze_prfd_slot_hist(struct store *st, struct analyze_prfd *m,
 	if (rc < 0)
 		goto fail;
 	l0->n = n;
-	h->total = m->total;
+	/* The shares' base the views show: the run, or every period. */
+	h->total = m->all ? m->total : m->run;
 	/* The hit table's entries in the counters, with running sums. */
 	h->hit_addr = xreallocarray(NULL, m->nhit + 1, sizeof *h->hit_addr);
 	h->hit_cum = xreallocarray(NULL, m->nhit + 2, sizeof *h->hit_cum);

@@ -11,13 +11,16 @@
 
 /*
  * prfd.c: a Dos32Profile dump (the prfd kind's model).  Shares are of
- * total, every sample: the global counters and the slots' counts.
+ * the run time by default, as perf shows them: every sample taken while
+ * the process ran (all but idle); with all set, of total, every period
+ * (the global counters, the slots' and the modules' counts).
  */
 struct analyze_prfd_flat {
 	size_t		 sym;		/* SIZE_MAX: outside symbols */
 	size_t		 slot;		/* SIZE_MAX: outside slots */
-	uint64_t	 addr;		/* the symbol's, else the slot's */
-	uint64_t	 hits;		/* of the hit table */
+	size_t		 mod;		/* SIZE_MAX: in no module */
+	uint64_t	 addr;		/* the symbol's, slot's or module's */
+	uint64_t	 hits;		/* of the hit table and the modules */
 };
 
 struct analyze_prfd {
@@ -28,14 +31,21 @@ struct analyze_prfd {
 	struct store_prfd_slot	 *slots;	/* the dump's order */
 	size_t			  nslots;
 	size_t			 *by_addr;	/* slots by vaddr */
+	struct store_prfd_module *mods;		/* the dump's order */
+	size_t			  nmods;
+	size_t			  unresolved;	/* modules without symbols */
 	uint64_t		  counters;	/* idle + vm86 + kernel + ... */
 	uint64_t		  slots_total;	/* the slots' counts */
-	uint64_t		  total;	/* both */
+	uint64_t		  mods_total;	/* the modules' but the kernel's */
+	uint64_t		  total;	/* the three */
+	uint64_t		  run;		/* total less idle */
+	int			  all;		/* shares of total, not run */
 	/* Loaded by analyze_prfd_table (the slots view asks when shown). */
 	uint64_t		 *hit_addr;	/* the hit table by address */
 	uint64_t		 *hit_n;
 	size_t			  nhit;
 	uint64_t		  hit_total;
+	uint64_t		  flat_total;	/* hit_total and the modules' */
 	struct analyze_sym	 *syms;		/* by address */
 	size_t			  nsyms;
 	struct analyze_prfd_flat *flat;		/* by hits, descending */
@@ -56,9 +66,17 @@ double		 analyze_prfd_pct(const struct analyze_prfd *, double);
 size_t		 analyze_prfd_slot_at(const struct analyze_prfd *, uint64_t);
 size_t		 analyze_prfd_sym_at(const struct analyze_prfd *, uint64_t);
 const char	*analyze_prfd_module(const struct analyze_prfd *, size_t);
+const char	*analyze_prfd_flat_module(const struct analyze_prfd *,
+		     const struct analyze_prfd_flat *);
+const char	*analyze_prfd_basename(const char *);
 char		*analyze_prfd_flat_name(const struct analyze_prfd *,
 		     const struct analyze_prfd_flat *);
 int		 analyze_prfd_slot_hist(struct store *, struct analyze_prfd *,
 		     size_t, struct analyze_hist *, char **);
+
+/* The kind's diff hook (analyze/prfddiff.c, kind.h). */
+struct analyze_diff;
+int		 analyze_prfd_diff(struct store *, void *, void *,
+		    struct analyze_diff *, char **);
 
 #endif

@@ -12,7 +12,8 @@ bench-heapgraph: bench/heapgraph bench/heap-prog
 	top_builddir=. $(SHELL) $(srcdir)/bench/heapgraph.sh
 .PHONY: bench-heapgraph
 
-# bench/heap: pvheap against heaptrack and memcheck (run.sh).
+# bench/heap: pvheap against heaptrack and memcheck (run.sh); a million
+# live blocks' memory, snapshot, ingest and map beside heaptrack (live.sh).
 EXTRA_PROGRAMS += bench/heap/churn bench/heap/graph
 bench_heap_churn_SOURCES = bench/heap/churn.c
 bench_heap_churn_CFLAGS = $(WARN_CFLAGS) -std=gnu11 -O2
@@ -25,8 +26,8 @@ bench_heap_graph_LDFLAGS = -Wl,-z,now
 BENCH_DEPS += bench/heap/churn$(EXEEXT) bench/heap/graph$(EXEEXT) \
 	capture/pvheap/pvheap$(EXEEXT) capture/pvheap/libpvheap.so \
 	tests/e2e/heapsum$(EXEEXT)
-BENCH_RUN += bench/heap/run.sh
-EXTRA_DIST += bench/heap/run.sh
+BENCH_RUN += bench/heap/run.sh bench/heap/live.sh
+EXTRA_DIST += bench/heap/run.sh bench/heap/live.sh
 CLEANFILES += bench/heap/churn bench/heap/graph
 
 # bench/heapmap-model: the heap map's model on 1M blocks, per zoom: level

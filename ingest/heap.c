@@ -2,13 +2,14 @@
  * pvheap snapshots (NAME.heap, profview-formats(5), HEAP FILES): the
  * reader, and memcheck's leak rules over what it read.
  *
- * The parse checks everything once and allocates nothing: the header,
- * the section table, each section's place and size, and then every index
- * and string offset in every record and the order of the blocks and
- * edges.  What it gives back are views into the file's bytes, so the
- * loader and the analyses read a million blocks and four million edges
- * in place.  A bad file gets one error that names the file, the byte
- * offset and the field.
+ * The parse checks everything once: the header, the section table, each
+ * section's place and size, and then every index and string offset in
+ * every record and the order of the blocks and edges.  What it gives
+ * back are views into the file's bytes, so the loader and the analyses
+ * read a million blocks and four million edges in place; only version
+ * 2's packed blocks and pointers (BLKV) are unpacked, into the records
+ * of version 1, once.  A bad file gets one error that names the file,
+ * the byte offset and the field.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -49,6 +50,7 @@ static const struct heap_known heap_known[] = {
 	KNOWN(HEAPFMT_EDGS, HEAPFMT_EDGS_SIZE, edgs),
 	KNOWN(HEAPFMT_ROOT, HEAPFMT_ROOT_SIZE, root),
 	KNOWN(HEAPFMT_DATA, 1, data),
+	KNOWN(HEAPFMT_BLKV, 1, blkv),
 };
 #define NKNOWN	(sizeof heap_known / sizeof heap_known[0])
 
@@ -65,10 +67,31 @@ rd64(const uint8_t *p)
 	return ((uint64_t)rd32(p) | (uint64_t)rd32(p + 4) << 32);
 }
 
-/* The file offset of field off of record i of section s. */
+static void
+wr32(uint8_t *p, uint32_t v)
+{
+	p[0] = (uint8_t)v;
+	p[1] = (uint8_t)(v >> 8);
+	p[2] = (uint8_t)(v >> 16);
+	p[3] = (uint8_t)(v >> 24);
+}
+
+static void
+wr64(uint8_t *p, uint64_t v)
+{
+	wr32(p, (uint32_t)v);
+	wr32(p + 4, (uint32_t)(v >> 32));
+}
+
+/*
+ * The file offset of field off of record i of section s; of an unpacked
+ * record, where its packed bytes start.
+ */
 static size_t
 heap_at(const struct ingest_heap_sec *s, uint64_t i, unsigned off)
 {
+	if (s->rec_at != NULL)
+		return ((size_t)s->rec_at[i]);
 	return ((size_t)(s->off + i * s->size + off));
 }
 
@@ -232,8 +255,8 @@ heap_sections(struct ingest_ctx *ctx, struct ingest_heap *h,
 			return (ingest_fail(ctx, at + 4, field, "0"));
 		if (j < NKNOWN && size < heap_known[j].min)
 			return (ingest_fail(ctx, at + 4, field, "%u bytes, less"
-			    " than the %u of version %d.%d", size,
-			    heap_known[j].min, HEAPFMT_MAJOR, HEAPFMT_MINOR));
+			    " than the %u of version %u.0", size,
+			    heap_known[j].min, h->major));
 		snprintf(field, sizeof field, "%s.offset", tag);
 		if (off % 8 != 0)
 			return (ingest_fail(ctx, at + 8, field, "%llu is not a"
@@ -574,9 +597,311 @@ heap_records(struct ingest_ctx *ctx, struct ingest_heap *h)
 	return (0);
 }
 
+/* ---- version 2: BLKV unpacked --------------------------------------- */
+
+struct heap_v {
+	struct ingest_ctx	*ctx;
+	size_t			 at, end;	/* in the file */
+	uint64_t		 i;		/* the block */
+};
+
+/* Refuse the file at start, in field name of block v->i. */
+static int __attribute__((format(printf, 4, 5)))
+heap_v_bad(struct heap_v *v, size_t start, const char *name,
+    const char *fmt, ...)
+{
+	va_list	 ap;
+	char	 field[48], *detail;
+	int	 rc;
+
+	snprintf(field, sizeof field, "BLKV[%llu].%s",
+	    (unsigned long long)v->i, name);
+	va_start(ap, fmt);
+	detail = xvasprintf(fmt, ap);
+	va_end(ap);
+	rc = ingest_fail(v->ctx, start, field, "%s", detail);
+	free(detail);
+	return (rc);
+}
+
+/*
+ * The next varint of BLKV as field name of block v->i; -1 and the
+ * error past the section's end or past 64 bits.
+ */
+static int
+heap_v_get(struct heap_v *v, const char *name, uint64_t *out)
+{
+	size_t		 start = v->at;
+	uint64_t	 x = 0;
+	unsigned	 sh = 0;
+	uint8_t		 c;
+
+	do {
+		if (v->at >= v->end)
+			return (heap_v_bad(v, start, name, "cut short at the"
+			    " section's end (%zu)", v->end));
+		c = v->ctx->buf[v->at++];
+		/* The tenth byte holds bit 63 and ends it. */
+		if (sh == 63 && c > 1)
+			return (heap_v_bad(v, start, name, "a varint of more"
+			    " than 64 bits"));
+		x |= (uint64_t)(c & 0x7f) << sh;
+		sh += 7;
+	} while (c & 0x80);
+	*out = x;
+	return (0);
+}
+
+/* A varint that must fit 32 bits (max: the most it may be). */
+static int
+heap_v_get32(struct heap_v *v, const char *name, uint64_t max, uint64_t *out)
+{
+	size_t	start = v->at;
+
+	if (heap_v_get(v, name, out) != 0)
+		return (-1);
+	if (*out <= max)
+		return (0);
+	return (heap_v_bad(v, start, name, "%llu is more than %llu",
+	    (unsigned long long)*out, (unsigned long long)max));
+}
+
+/* A zigzag difference from base, wrapped to 64 bits. */
+static int
+heap_v_delta(struct heap_v *v, const char *name, uint64_t base, uint64_t *out)
+{
+	uint64_t	z;
+
+	if (heap_v_get(v, name, &z) != 0)
+		return (-1);
+	*out = base + ((z >> 1) ^ (uint64_t)-(int64_t)(z & 1));
+	return (0);
+}
+
+/* Index plus one, 0 for none: the index. */
+static int
+heap_v_index(struct heap_v *v, const char *name, uint32_t *out)
+{
+	uint64_t	x;
+
+	if (heap_v_get32(v, name, UINT32_MAX, &x) != 0)
+		return (-1);
+	*out = (uint32_t)x - 1;
+	return (0);
+}
+
+/* A zigzag difference from base that must land in 32 bits. */
+static int
+heap_v_delta32(struct heap_v *v, const char *name, uint32_t base,
+    uint32_t *out)
+{
+	size_t		 start = v->at;
+	uint64_t	 x;
+
+	if (heap_v_delta(v, name, base, &x) != 0)
+		return (-1);
+	if (x <= UINT32_MAX) {
+		*out = (uint32_t)x;
+		return (0);
+	}
+	return (heap_v_bad(v, start, name, "%lld from %u is outside 32 bits",
+	    (long long)(x - base), base));
+}
+
+/* Section s as n unpacked records of size bytes, from BLKV. */
+static void
+heap_unpacked(const struct ingest_heap *h, struct ingest_heap_sec *s,
+    const char *tag, const uint8_t *p, uint64_t n, uint32_t size,
+    const uint64_t *at)
+{
+	s->p = p;
+	s->count = n;
+	s->size = size;
+	s->off = h->blkv.off;
+	s->at = h->blkv.at;
+	s->tag = tag;
+	s->rec_at = at;
+}
+
+/*
+ * Version 2's BLKV into BLKS and EDGS records of version 1 (heapfmt.h
+ * has the layout), each with where its bytes were: the checks after
+ * read them as they read a version 1 file, and name those places.
+ */
+static int
+heap_unpack(struct ingest_ctx *ctx, struct ingest_heap *h)
+{
+	struct heap_v	 v;
+	uint64_t	 nb, ne, head, x, addr = 0, seq = 0, w, n, k, e = 0;
+	uint64_t	*bat, *eat;
+	uint32_t	 tid = 0, word, dst, u;
+	uint8_t		*r, *er, *pend;
+	size_t		 start;
+
+	v.ctx = ctx;
+	v.at = (size_t)h->blkv.off;
+	v.end = (size_t)(h->blkv.off + h->blkv.count);
+	v.i = 0;
+	start = v.at;
+	if (heap_v_get(&v, "nblocks", &nb) != 0 ||
+	    heap_v_get(&v, "nedges", &ne) != 0)
+		return (-1);
+	/* A block takes 10 bytes at least (no words), a pointer 3. */
+	if (nb > h->blkv.count / 10 ||
+	    ne > (h->blkv.count - nb * 10) / 3)
+		return (ingest_fail(ctx, start, "BLKV.nblocks", "%llu blocks"
+		    " and %llu pointers need more than the section's %llu"
+		    " bytes", (unsigned long long)nb, (unsigned long long)ne,
+		    (unsigned long long)h->blkv.count));
+	if (nb + h->root.count + 1 >= ANALYZE_HEAP_MAX ||
+	    ne + h->root.count >= ANALYZE_HEAP_MAX)
+		return (ingest_fail(ctx, start, "BLKV.nblocks", "%llu blocks,"
+		    " %llu pointers and %llu roots; at most %u nodes or"
+		    " pointers", (unsigned long long)nb,
+		    (unsigned long long)ne, (unsigned long long)h->root.count,
+		    ANALYZE_HEAP_MAX - 1));
+	h->unpacked = xcalloc(nb * HEAPFMT_BLKS_SIZE + ne * HEAPFMT_EDGS_SIZE +
+	    1, 1);
+	h->unpacked_at = xreallocarray(NULL, nb + ne + 1, sizeof (uint64_t));
+	bat = h->unpacked_at;
+	eat = bat + nb;
+	er = h->unpacked + nb * HEAPFMT_BLKS_SIZE;
+	pend = xcalloc(nb + 1, 1);
+	for (v.i = 0; v.i < nb; v.i++) {
+		r = h->unpacked + v.i * HEAPFMT_BLKS_SIZE;
+		bat[v.i] = v.at;
+		start = v.at;
+		if (heap_v_get(&v, "head", &head) != 0)
+			goto fail;
+		if ((head >> HEAPFMT_V_FLAGS_SHIFT) > UINT32_MAX ||
+		    ((head & HEAPFMT_V_W0) && (head & HEAPFMT_V_W0_EDGE)) ||
+		    ((head & HEAPFMT_V_W1) && (head & HEAPFMT_V_W1_EDGE))) {
+			heap_v_bad(&v, start, "head", "%#llx: flags past 32"
+			    " bits, or a word both given and a pointer's",
+			    (unsigned long long)head);
+			goto fail;
+		}
+		wr32(r + HF_BLKS_FLAGS, (uint32_t)(head >>
+		    HEAPFMT_V_FLAGS_SHIFT));
+		pend[v.i] = (uint8_t)(head & (HEAPFMT_V_W0_EDGE |
+		    HEAPFMT_V_W1_EDGE));
+		start = v.at;
+		if (heap_v_get(&v, "addr", &x) != 0)
+			goto fail;
+		if (x > UINT64_MAX - addr) {
+			heap_v_bad(&v, start, "addr", "%llu past %#llx is past"
+			    " 2^64", (unsigned long long)x,
+			    (unsigned long long)addr);
+			goto fail;
+		}
+		addr += x;
+		wr64(r + HF_BLKS_ADDR, addr);
+		if (heap_v_get(&v, "size", &x) != 0 ||
+		    heap_v_delta(&v, "seq", seq, &seq) != 0)
+			goto fail;
+		wr64(r + HF_BLKS_SIZE, x);
+		wr64(r + HF_BLKS_SEQ, seq);
+		if (head & HEAPFMT_V_W0) {
+			if (heap_v_delta(&v, "word0", addr, &w) != 0)
+				goto fail;
+			wr64(r + HF_BLKS_WORD0, w);
+		}
+		if (head & HEAPFMT_V_W1) {
+			if (heap_v_delta(&v, "word1", addr, &w) != 0)
+				goto fail;
+			wr64(r + HF_BLKS_WORD1, w);
+		}
+		if (heap_v_get32(&v, "slack", UINT32_MAX, &x) != 0)
+			goto fail;
+		wr32(r + HF_BLKS_SLACK, (uint32_t)x);
+		if (heap_v_index(&v, "site", &u) != 0)
+			goto fail;
+		wr32(r + HF_BLKS_SITE, u);
+		if (heap_v_delta32(&v, "tid", tid, &tid) != 0)
+			goto fail;
+		wr32(r + HF_BLKS_TID, tid);
+		if (heap_v_index(&v, "type", &u) != 0)
+			goto fail;
+		wr32(r + HF_BLKS_TYPE, u);
+		if (heap_v_index(&v, "region", &u) != 0)
+			goto fail;
+		wr32(r + HF_BLKS_REGION, u);
+		if (heap_v_get32(&v, "npointers", ne - e, &n) != 0)
+			goto fail;
+		word = 0;
+		dst = (uint32_t)v.i;
+		for (k = 0; k < n; k++, e++) {
+			eat[e] = v.at;
+			if (heap_v_get32(&v, "word", UINT32_MAX - word,
+			    &x) != 0 ||
+			    heap_v_delta32(&v, "dst", dst, &dst) != 0 ||
+			    heap_v_get32(&v, "dst_off", UINT32_MAX, &w) != 0)
+				goto fail;
+			word += (uint32_t)x;
+			wr32(er + e * HEAPFMT_EDGS_SIZE + HF_EDGS_SRC,
+			    (uint32_t)v.i);
+			wr32(er + e * HEAPFMT_EDGS_SIZE + HF_EDGS_SRC_WORD, word);
+			wr32(er + e * HEAPFMT_EDGS_SIZE + HF_EDGS_DST, dst);
+			wr32(er + e * HEAPFMT_EDGS_SIZE + HF_EDGS_DST_OFF,
+			    (uint32_t)(w >> 1) | (uint32_t)(w & 1) << 31);
+		}
+	}
+	if (e != ne || v.at != v.end) {
+		ingest_fail(ctx, v.at, "BLKV.nedges", "%llu pointers of %llu,"
+		    " and %zu bytes after the last block",
+		    (unsigned long long)e, (unsigned long long)ne,
+		    v.end - v.at);
+		goto fail;
+	}
+	/* Words 0 and 1 that are their pointers': the targets are read. */
+	for (e = 0; e < ne; e++) {
+		r = er + e * HEAPFMT_EDGS_SIZE;
+		x = rd32(r + HF_EDGS_SRC);
+		word = rd32(r + HF_EDGS_SRC_WORD);
+		dst = rd32(r + HF_EDGS_DST);
+		if (word > 1 || !(pend[x] & (HEAPFMT_V_W0_EDGE << word)) ||
+		    dst >= nb)
+			continue;
+		pend[x] &= (uint8_t)~(HEAPFMT_V_W0_EDGE << word);
+		wr64(h->unpacked + x * HEAPFMT_BLKS_SIZE + HF_BLKS_WORD0 +
+		    8 * word, rd64(h->unpacked + (uint64_t)dst *
+		    HEAPFMT_BLKS_SIZE + HF_BLKS_ADDR) + (rd32(r +
+		    HF_EDGS_DST_OFF) & HEAPFMT_OFF_MASK));
+	}
+	for (x = 0; x < nb; x++) {
+		if (pend[x] != 0) {
+			v.i = x;
+			heap_v_bad(&v, (size_t)bat[x], "head", "word %d is its"
+			    " pointer's, and it has no pointer there that"
+			    " leads to a block", pend[x] & HEAPFMT_V_W0_EDGE ?
+			    0 : 1);
+			goto fail;
+		}
+	}
+	free(pend);
+	heap_unpacked(h, &h->blks, HEAPFMT_BLKS, h->unpacked, nb,
+	    HEAPFMT_BLKS_SIZE, bat);
+	heap_unpacked(h, &h->edgs, HEAPFMT_EDGS, er, ne, HEAPFMT_EDGS_SIZE,
+	    eat);
+	return (0);
+fail:
+	free(pend);
+	return (-1);
+}
+
+void
+ingest_heap_free(struct ingest_heap *h)
+{
+	free(h->unpacked);
+	free(h->unpacked_at);
+	h->unpacked = NULL;
+	h->unpacked_at = NULL;
+}
+
 /*
  * Check ctx's bytes as a snapshot and describe it in *h: views into the
- * bytes, nothing allocated.  -1 with ctx->cause on any fault.
+ * bytes, and version 2's blocks and pointers unpacked (ingest_heap_free
+ * frees them, as after a fault).  -1 with ctx->cause on any fault.
  */
 int
 ingest_heap_parse(struct ingest_ctx *ctx, struct ingest_heap *h)
@@ -597,10 +922,10 @@ ingest_heap_parse(struct ingest_ctx *ctx, struct ingest_heap *h)
 	bytes_skip(&b, HEAPFMT_MAGIC_LEN);
 	bytes_u16(&b, &major);
 	bytes_u16(&b, &minor);
-	if (major != HEAPFMT_MAJOR)
+	if (major < HEAPFMT_MAJOR_MIN || major > HEAPFMT_MAJOR)
 		return (ingest_fail(ctx, 8, "major", "version %u.%u is"
-		    " unsupported (profview reads %d.x)", major, minor,
-		    HEAPFMT_MAJOR));
+		    " unsupported (profview reads %d.x to %d.x)", major, minor,
+		    HEAPFMT_MAJOR_MIN, HEAPFMT_MAJOR));
 	bytes_u32(&b, &nsec);
 	fsize = rd64(ctx->buf + 16);
 	hsize = rd32(ctx->buf + 24);
@@ -621,15 +946,20 @@ ingest_heap_parse(struct ingest_ctx *ctx, struct ingest_heap *h)
 	h->minor = minor;
 	if (heap_sections(ctx, h, nsec, hsize) != 0)
 		return (-1);
+	if (major >= 2 && (h->blks.p != NULL || h->edgs.p != NULL))
+		return (ingest_fail(ctx, h->blks.p != NULL ? h->blks.at :
+		    h->edgs.at, "sections", "a %s section in version %u,"
+		    " whose blocks and pointers are in BLKV", h->blks.p !=
+		    NULL ? HEAPFMT_BLKS : HEAPFMT_EDGS, major));
 	for (i = 0; i < 3; i++) {
 		static const char *need[] = { HEAPFMT_INFO, HEAPFMT_STRS,
-		    HEAPFMT_BLKS };
+		    HEAPFMT_BLKS, HEAPFMT_BLKV };
 		const struct ingest_heap_sec *s = i == 0 ? &h->info :
-		    i == 1 ? &h->strs : &h->blks;
+		    i == 1 ? &h->strs : major >= 2 ? &h->blkv : &h->blks;
 
 		if (s->p == NULL)
 			return (ingest_fail(ctx, hsize, "sections", "no %s"
-			    " section", need[i]));
+			    " section", need[i + (i == 2 && major >= 2)]));
 	}
 	if (h->info.count != 1)
 		return (ingest_fail(ctx, h->info.at + 16, "INFO.count", "%llu"
@@ -639,6 +969,8 @@ ingest_heap_parse(struct ingest_ctx *ctx, struct ingest_heap *h)
 	    h->strs.p[h->strs.count - 1] != '\0')
 		return (ingest_fail(ctx, h->strs.off, "STRS", "the string"
 		    " table must start and end with a NUL byte"));
+	if (major >= 2 && heap_unpack(ctx, h) != 0)
+		return (-1);
 	/* What the heap graph (analyze_heap_build) can hold. */
 	if (h->blks.count + h->root.count + 1 >= ANALYZE_HEAP_MAX ||
 	    h->edgs.count + h->root.count >= ANALYZE_HEAP_MAX)
@@ -1248,8 +1580,10 @@ heap_load(struct ingest_ctx *ctx)
 	uint32_t		 site, trig;
 	int			 rc = -1;
 
-	if (ingest_heap_parse(ctx, &h) != 0 || heap_map_check(ctx, &h) != 0)
+	if (ingest_heap_parse(ctx, &h) != 0 || heap_map_check(ctx, &h) != 0) {
+		ingest_heap_free(&h);
 		return (-1);
+	}
 	state = xmalloc(h.blks.count + 1);
 	ingest_heap_states(&h, state);
 	ingest_heap_dwarf(ctx, &h, &dw);
@@ -1305,7 +1639,8 @@ heap_load(struct ingest_ctx *ctx)
 			goto out;
 		}
 	}
-	sh.version = h.minor == 0 ? "1.0" : "1.x";
+	sh.version = h.major == 1 ? (h.minor == 0 ? "1.0" : "1.x") :
+	    h.minor == 0 ? "2.0" : "2.x";
 	sh.pid = ingest_heap_u32(&h.info, 0, HF_INFO_PID);
 	sh.ppid = ingest_heap_u32(&h.info, 0, HF_INFO_PPID);
 	trig = ingest_heap_u32(&h.info, 0, HF_INFO_TRIGGER);
@@ -1332,6 +1667,7 @@ heap_load(struct ingest_ctx *ctx)
 	ingest_progress(ctx, ctx->len);
 	rc = 0;
 out:
+	ingest_heap_free(&h);
 	ingest_heap_dwarf_free(&dw, h.locs.count);
 	free(dwtype);
 	free(state);

@@ -19,6 +19,8 @@ extern const struct ingest_reader ingest_heap_reader;
  * A section's records are count records of size bytes (size may exceed
  * this version's: fields it does not know are ignored); read them with
  * ingest_heap_u32/u64 at the HF_* offsets of capture/pvheap/heapfmt.h.
+ * A version 2 file's blocks and pointers are unpacked into BLKS and EDGS
+ * records of version 1, which ingest_heap_free frees.
  */
 struct ingest_heap_sec {
 	const uint8_t	*p;		/* NULL: the file has no such section */
@@ -27,6 +29,7 @@ struct ingest_heap_sec {
 	uint64_t	 off;		/* in the file */
 	size_t		 at;		/* its section table entry */
 	const char	*tag;
+	const uint64_t	*rec_at;	/* unpacked: where each record was */
 };
 
 struct ingest_heap {
@@ -37,7 +40,9 @@ struct ingest_heap {
 	uint64_t		 text;		/* bytes of the strings named */
 	struct ingest_heap_sec	 info, strs, cntr, mods, imps, thrs, regn;
 	struct ingest_heap_sec	 locs, frms, site, type, blks, edgs, root;
-	struct ingest_heap_sec	 data;
+	struct ingest_heap_sec	 data, blkv;
+	uint8_t			*unpacked;	/* version 2's BLKS and EDGS */
+	uint64_t		*unpacked_at;
 };
 
 /* Block states by memcheck's rules (ingest_heap_states). */
@@ -63,6 +68,7 @@ ingest_heap_u64(const struct ingest_heap_sec *s, uint64_t i, unsigned off)
 }
 
 int		 ingest_heap_parse(struct ingest_ctx *, struct ingest_heap *);
+void		 ingest_heap_free(struct ingest_heap *);
 const char	*ingest_heap_str(const struct ingest_heap *, uint32_t);
 uint64_t	 ingest_heap_data_at(const struct ingest_heap *, uint64_t);
 void		 ingest_heap_states(const struct ingest_heap *, uint8_t *);

@@ -21,6 +21,9 @@
 #include "vis.h"
 #include "ingest/ingest.h"
 
+/* Warnings an ingest prints before it only counts them. */
+#define INGEST_WARN_SHOWN	20
+
 /*
  * Record the one error of this ingest: "file: offset N: field: detail".
  * Returns -1 so readers can "return (ingest_fail(...))".
@@ -151,14 +154,43 @@ ingest_warn(struct ingest_ctx *ctx, size_t offset, const char *fmt, ...)
 	if (store_warning_add(ctx->st, ctx->session, (int64_t)offset,
 	    msg) != 0)
 		ingest_store_fail(ctx, "warning");
-	/* The path and the message may hold anything: vis.c. */
-	line = xasprintf("%s: offset %zu: %s", ctx->path, offset, msg);
+	/*
+	 * The first few on stderr, the rest only counted (ingest_run says
+	 * how many): an odd file can have a warning per line, and thousands
+	 * of lines would bury the one that matters and the shell's prompt.
+	 */
+	if (ctx->warnings < INGEST_WARN_SHOWN) {
+		/* The path and the message may hold anything: vis.c. */
+		line = xasprintf("%s: offset %zu: %s", ctx->path, offset, msg);
+		fputs("profview: warning: ", stderr);
+		vis_fputs(line, stderr);
+		fputc('\n', stderr);
+		free(line);
+	}
+	ctx->warnings++;
+	free(msg);
+}
+
+/* After the load: how many warnings stderr did not show, and where. */
+static void
+ingest_warn_rest(const struct ingest_ctx *ctx, int kept)
+{
+	char	*line;
+
+	if (ctx->warnings <= INGEST_WARN_SHOWN)
+		return;
+	if (kept)
+		line = xasprintf("%s: %d more warnings (%d in all), kept with"
+		    " session %lld in the store's warning table", ctx->path,
+		    ctx->warnings - INGEST_WARN_SHOWN, ctx->warnings,
+		    (long long)ctx->session);
+	else
+		line = xasprintf("%s: %d more warnings (%d in all)", ctx->path,
+		    ctx->warnings - INGEST_WARN_SHOWN, ctx->warnings);
 	fputs("profview: warning: ", stderr);
 	vis_fputs(line, stderr);
 	fputc('\n', stderr);
 	free(line);
-	ctx->warnings++;
-	free(msg);
 }
 
 /* Draw a progress bar on stderr for long files, at most every 1 %. */
@@ -306,6 +338,7 @@ ingest_run(struct store *st, const char *path, const uint8_t *buf,
 	}
 	if (store_commit(st, cause) != 0)
 		goto rollback;
+	ingest_warn_rest(&ctx, 1);
 	*session = ctx.session;
 	rc = 0;
 done:
@@ -316,6 +349,7 @@ done:
 	return (rc);
 rollback:
 	store_rollback(st);
+	ingest_warn_rest(&ctx, 0);
 fail:
 	free(ctx.cause);
 	free(ctx.program);

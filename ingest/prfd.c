@@ -26,6 +26,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/auxv.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -49,6 +50,11 @@
 #define PRFD_TAG_PERIOD		3
 #define PRFD_TAG_COMMAND	4
 #define PRFD_TAG_LIMITS		5
+#define PRFD_TAG_MAPPING	6
+/* A MAPPING entry's fields before its build-id (profview-formats(5)). */
+#define PRFD_MAPPING_FIXED	43
+#define PRFD_MAPPING_KERNEL	0x1
+#define PRFD_MAPPING_UNREAD	0x2
 
 /* A slot as the reader collects it from PRFRET1, PRFRET3 and MODULE. */
 struct prfd_slot {
@@ -60,6 +66,15 @@ struct prfd_slot {
 	uint64_t		 ncnts;
 	const uint8_t		*cnts;		/* ncnts ULONGs in the file */
 	size_t			 mod_off;	/* 0: no MODULE entry */
+};
+
+/* A MAPPING entry: the module, its samples (n pairs in the file). */
+struct prfd_map {
+	struct store_prfd_module m;
+	size_t			 off;		/* the entry in the file */
+	uint32_t		 flags;
+	const uint8_t		*samples;
+	uint32_t		 n;
 };
 
 struct prfd_read {
@@ -86,6 +101,9 @@ struct prfd_read {
 	int			 have_limits;
 	char			*command;
 	char			*argv0;
+	struct prfd_map		*maps;
+	size_t			 nmaps;
+	int			 have_kernel;
 };
 
 static int
@@ -120,6 +138,18 @@ prfd_at(const struct prfd_read *r, const uint8_t *p)
 
 	for (i = r->w; i > 0; i--)
 		v = (v << 8) | p[i - 1];
+	return (v);
+}
+
+/* The little-endian u64 at p (bytes the caller checked are there). */
+static uint64_t
+prfd_le64(const uint8_t *p)
+{
+	uint64_t	v = 0;
+	int		i;
+
+	for (i = 7; i >= 0; i--)
+		v = (v << 8) | p[i];
 	return (v);
 }
 
@@ -472,6 +502,103 @@ prfd_module(struct prfd_read *r, struct bytes *e, size_t start)
 }
 
 /*
+ * A MAPPING entry: u64 lo, hi, pgoff, bias; u32 flags, nsamples; u8
+ * build-id length; u16 path length; build-id; path; nsamples of { u64
+ * address, u64 count }, addresses increasing and in [lo, hi) unless the
+ * kernel's.
+ */
+static int
+prfd_mapping(struct prfd_read *r, struct bytes *e, size_t start)
+{
+	struct ingest_ctx	*ctx = r->ctx;
+	struct prfd_map		*mp;
+	uint64_t		 v[4] = { 0 }, addr = 0, n = 0, prev = 0;
+	uint64_t		 sum = 0;
+	uint32_t		 flags = 0, nsamples = 0, i;
+	uint16_t		 plen = 0;
+	uint8_t			 idlen = 0;
+	size_t			 at = start + 8;
+
+	if (e->len < PRFD_MAPPING_FIXED)
+		return (ingest_fail(ctx, start + 4, "len", "a MAPPING entry of"
+		    " %zu bytes; its fixed fields need %d", e->len,
+		    PRFD_MAPPING_FIXED));
+	for (i = 0; i < 4; i++)
+		bytes_u64(e, &v[i]);
+	bytes_u32(e, &flags);
+	bytes_u32(e, &nsamples);
+	bytes_u8(e, &idlen);
+	bytes_u16(e, &plen);
+	if (v[1] < v[0])
+		return (ingest_fail(ctx, at + 8, "hi", "%#llx, below lo %#llx",
+		    (unsigned long long)v[1], (unsigned long long)v[0]));
+	if (!bytes_have(e, (size_t)idlen + plen))
+		return (ingest_fail(ctx, at + 40, "build-id length", "%u bytes"
+		    " and a path of %u, the entry has %zu after them", idlen,
+		    plen, bytes_left(e)));
+	if (plen == 0)
+		return (ingest_fail(ctx, at + 41, "path length", "0: a"
+		    " mapping names its module"));
+	if ((uint64_t)nsamples * 16 != bytes_left(e) - idlen - plen)
+		return (ingest_fail(ctx, at + 36, "nsamples", "%u samples need"
+		    " %llu bytes, the entry has %zu", nsamples,
+		    (unsigned long long)nsamples * 16, bytes_left(e) - idlen -
+		    plen));
+	if ((flags & PRFD_MAPPING_KERNEL) && r->have_kernel)
+		return (ingest_fail(ctx, at + 32, "flags", "a second MAPPING"
+		    " entry of the kernel"));
+	r->maps = xreallocarray(r->maps, r->nmaps + 1, sizeof *r->maps);
+	mp = &r->maps[r->nmaps];
+	memset(mp, 0, sizeof *mp);
+	mp->off = start;
+	mp->flags = flags;
+	mp->m.idx = (int64_t)r->nmaps;
+	mp->m.lo = v[0];
+	mp->m.hi = v[1];
+	mp->m.pgoff = v[2];
+	mp->m.bias = v[3];
+	mp->m.kernel = (flags & PRFD_MAPPING_KERNEL) != 0;
+	if (idlen != 0) {
+		mp->m.build_id = xmalloc(2 * (size_t)idlen + 1);
+		prfd_hex(e->p + e->off, idlen, mp->m.build_id);
+	}
+	bytes_skip(e, idlen);
+	mp->m.path = xmalloc((size_t)plen + 1);
+	memcpy(mp->m.path, e->p + e->off, plen);
+	mp->m.path[plen] = '\0';
+	r->nmaps++;
+	if (strlen(mp->m.path) != plen)
+		return (ingest_fail(ctx, at + PRFD_MAPPING_FIXED + idlen,
+		    "path", "a NUL inside it"));
+	bytes_skip(e, plen);
+	mp->samples = e->p + e->off;
+	mp->n = nsamples;
+	r->have_kernel |= mp->m.kernel;
+	for (i = 0; i < nsamples; i++) {
+		at = start + 8 + (e->off);
+		bytes_u64(e, &addr);
+		bytes_u64(e, &n);
+		if (i > 0 && addr <= prev)
+			return (ingest_fail(ctx, at, "address", "%#llx after"
+			    " %#llx: a mapping's addresses increase",
+			    (unsigned long long)addr,
+			    (unsigned long long)prev));
+		if (!mp->m.kernel && (addr < v[0] || addr >= v[1]))
+			return (ingest_fail(ctx, at, "address", "%#llx outside"
+			    " the mapping's %#llx-%#llx",
+			    (unsigned long long)addr, (unsigned long long)v[0],
+			    (unsigned long long)v[1]));
+		if (n > INT64_MAX - sum)
+			return (ingest_fail(ctx, at + 8, "count", "the"
+			    " mapping's samples add up past 2^63"));
+		sum += n;
+		prev = addr;
+	}
+	mp->m.samples = sum;
+	return (0);
+}
+
+/*
  * An extension entry that may come once (*seen), of want bytes unless
  * want is 0: 0, or -1 having said which it is not.
  */
@@ -523,6 +650,10 @@ prfd_ext(struct prfd_read *r, struct bytes *b, size_t start,
 		switch (tag) {
 		case PRFD_TAG_MODULE:
 			if (prfd_module(r, &e, at) != 0)
+				return (-1);
+			break;
+		case PRFD_TAG_MAPPING:
+			if (prfd_mapping(r, &e, at) != 0)
 				return (-1);
 			break;
 		case PRFD_TAG_THREADS:
@@ -653,107 +784,229 @@ prfd_elf_build_id(Elf *elf)
 }
 
 /*
- * The symbols of slot s's module, when its file is there with the same
- * build-id: its functions inside the slot, moved by the load bias, into
- * the shared symbol table.  A module that cannot be used is a warning:
- * the session keeps its addresses.
+ * elf's functions (of .symtab, or of .dynsym when dyn) that lie in
+ * [lo, lo + size) once moved by bias, into the shared symbol table under
+ * the module's file name base; *count says how many.
  */
 static int
-prfd_symbols(struct prfd_read *r, struct prfd_slot *s)
+prfd_elf_syms(struct prfd_read *r, Elf *elf, int dyn, const char *base,
+    uint64_t lo, uint64_t size, uint64_t bias, int64_t *count)
+{
+	Elf_Scn		*scn = NULL;
+	GElf_Shdr	 sh;
+	GElf_Sym	 sym;
+	Elf_Data	*d;
+	const char	*name;
+	uint64_t	 a;
+	size_t		 i, n;
+
+	while ((scn = elf_nextscn(elf, scn)) != NULL) {
+		if (gelf_getshdr(scn, &sh) == NULL || sh.sh_type !=
+		    (dyn ? SHT_DYNSYM : SHT_SYMTAB) || sh.sh_entsize == 0)
+			continue;
+		if ((d = elf_getdata(scn, NULL)) == NULL)
+			continue;
+		/* The data's size, not the header's: it may lie. */
+		n = d->d_size / sh.sh_entsize;
+		for (i = 0; i < n; i++) {
+			if (gelf_getsym(d, (int)i, &sym) == NULL ||
+			    GELF_ST_TYPE(sym.st_info) != STT_FUNC ||
+			    sym.st_shndx == SHN_UNDEF || sym.st_value == 0)
+				continue;
+			name = elf_strptr(elf, sh.sh_link, sym.st_name);
+			if (name == NULL || *name == '\0')
+				continue;
+			a = sym.st_value + bias;
+			if (a < lo || a - lo >= size)
+				continue;
+			if (store_symbol_add(r->ctx->st, r->ctx->session,
+			    base, name, a, sym.st_size) != 0)
+				return (ingest_store_fail(r->ctx, "symbol"));
+			(*count)++;
+		}
+	}
+	return (0);
+}
+
+/* Whether elf has a section of type type. */
+static int
+prfd_elf_has(Elf *elf, unsigned type)
+{
+	Elf_Scn		*scn = NULL;
+	GElf_Shdr	 sh;
+
+	while ((scn = elf_nextscn(elf, scn)) != NULL) {
+		if (gelf_getshdr(scn, &sh) != NULL && sh.sh_type == type)
+			return (1);
+	}
+	return (0);
+}
+
+/* The file name elf's .gnu_debuglink names, or NULL. */
+static const char *
+prfd_debuglink(Elf *elf)
+{
+	Elf_Scn		*scn = NULL;
+	GElf_Shdr	 sh;
+	Elf_Data	*d;
+	const char	*name;
+	size_t		 strndx;
+
+	if (elf_getshdrstrndx(elf, &strndx) != 0)
+		return (NULL);
+	while ((scn = elf_nextscn(elf, scn)) != NULL) {
+		if (gelf_getshdr(scn, &sh) == NULL ||
+		    (name = elf_strptr(elf, strndx, sh.sh_name)) == NULL ||
+		    strcmp(name, ".gnu_debuglink") != 0 ||
+		    (d = elf_getdata(scn, NULL)) == NULL || d->d_size == 0 ||
+		    memchr(d->d_buf, '\0', d->d_size) == NULL)
+			continue;
+		return (*(const char *)d->d_buf != '\0' ? d->d_buf : NULL);
+	}
+	return (NULL);
+}
+
+/*
+ * The separate debug file of a module at path whose .symtab was
+ * stripped, where gdb and perf look under /usr/lib/debug: by build-id,
+ * then by the debuglink's name beside the file's own folder.  Its
+ * symbols' values are the module's.  An Elf on *fd, or NULL.
+ */
+static Elf *
+prfd_debug_file(Elf *elf, const char *path, const char *id, int *fd)
+{
+	const char	*link, *slash;
+	char		*cand[3];
+	Elf		*dbg;
+	size_t		 i, n = 0;
+
+	if (id != NULL && strlen(id) > 2)
+		cand[n++] = xasprintf("/usr/lib/debug/.build-id/%.2s/%s.debug",
+		    id, id + 2);
+	if ((link = prfd_debuglink(elf)) != NULL && strchr(link, '/') == NULL &&
+	    (slash = strrchr(path, '/')) != NULL) {
+		cand[n++] = xasprintf("/usr/lib/debug%.*s/%s",
+		    (int)(slash - path), path, link);
+		cand[n++] = xasprintf("%.*s/.debug/%s", (int)(slash - path),
+		    path, link);
+	}
+	dbg = NULL;
+	for (i = 0; i < n; i++) {
+		if (dbg == NULL && (*fd = open(cand[i], O_RDONLY | O_CLOEXEC |
+		    O_NONBLOCK)) != -1) {
+			dbg = elf_begin(*fd, ELF_C_READ_MMAP, NULL);
+			if (dbg != NULL && (elf_kind(dbg) != ELF_K_ELF ||
+			    !prfd_elf_has(dbg, SHT_SYMTAB))) {
+				elf_end(dbg);
+				dbg = NULL;
+			}
+			if (dbg == NULL)
+				close(*fd);
+		}
+		free(cand[i]);
+	}
+	if (dbg == NULL)
+		*fd = -1;
+	return (dbg);
+}
+
+/* The kernel's vDSO image in this process: the same in every process. */
+static int
+prfd_vdso(const uint8_t **p, size_t *len)
+{
+	const Elf64_Ehdr	*eh;
+	unsigned long		 v;
+
+	if ((v = getauxval(AT_SYSINFO_EHDR)) == 0)
+		return (-1);
+	eh = (const Elf64_Ehdr *)v;
+	*len = eh->e_shoff + (size_t)eh->e_shnum * eh->e_shentsize;
+	*p = (const uint8_t *)v;
+	return (*len > (1u << 20) ? -1 : 0);
+}
+
+/*
+ * The symbols of a module, as perf finds them: the file at path (or one
+ * beside the dump) with the dump's build-id, its .symtab, else that of
+ * its debug file under /usr/lib/debug, else its .dynsym; its functions
+ * in [lo, lo + size) moved by the load bias (have_bias 0: the bias of
+ * its executable segment, for a slot) into the shared symbol table.
+ * A module that cannot be used is a warning naming what (the slot, the
+ * mapping) and *why (to free) says it: the session keeps its addresses.
+ */
+static int
+prfd_symbols(struct prfd_read *r, const char *path, const char *build_id,
+    size_t off, const char *what, uint64_t lo, uint64_t size, int have_bias,
+    uint64_t bias, int64_t *count, char **why)
 {
 	struct ingest_ctx	*ctx = r->ctx;
 	struct stat		 sb;
-	Elf			*elf = NULL;
-	Elf_Scn			*scn = NULL;
-	GElf_Shdr		 sh;
-	GElf_Sym		 sym;
-	Elf_Data		*d;
-	const char		*name, *base, *file;
-	char			*beside;
+	Elf			*elf = NULL, *dbg = NULL;
+	const char		*base, *file;
+	const uint8_t		*vdso;
+	char			*beside = NULL;
 	char			*id = NULL;
 	void			*map = MAP_FAILED;
-	uint64_t		 bias = 0, a;
-	size_t			 i, n, len = 0;
-	int			 fd, rc = 0, dyn;
+	size_t			 len = 0;
+	int			 fd = -1, dfd = -1, rc = 0;
 
-	/* A FIFO named by the dump must not block the open. */
-	fd = ingest_module_open(ctx, s->s.module, s->s.build_id != NULL,
-	    &beside);
-	/* Messages name the file read: the dump's, or one beside it. */
-	file = beside != NULL ? beside : s->s.module;
-	if (fd == -1 || fstat(fd, &sb) != 0 ||
-	    !S_ISREG(sb.st_mode) || sb.st_size == 0) {
-		ingest_warn(ctx, s->mod_off, "%s: not read (%s): the slot at"
-		    " %#llx has addresses only", file, fd == -1 ?
-		    "cannot open it" : "not a regular file",
-		    (unsigned long long)s->s.vaddr);
-		goto out;
-	}
-	len = (size_t)sb.st_size;
-	if ((map = mmap(NULL, len, PROT_READ, MAP_PRIVATE, fd, 0)) ==
-	    MAP_FAILED)
-		goto out;
+	*why = NULL;
 	elf_version(EV_CURRENT);
-	if ((elf = elf_memory(map, len)) == NULL ||
-	    elf_kind(elf) != ELF_K_ELF) {
-		ingest_warn(ctx, s->mod_off, "%s: not an ELF file: the slot at"
-		    " %#llx has addresses only", file,
-		    (unsigned long long)s->s.vaddr);
+	file = path;
+	if (strcmp(path, "[vdso]") == 0) {
+		if (prfd_vdso(&vdso, &len) == 0)
+			elf = elf_memory((char *)vdso, len);
+		len = 0;
+	} else {
+		/* A FIFO named by the dump must not block the open. */
+		fd = ingest_module_open(ctx, path, build_id != NULL, &beside);
+		/* Messages name the file read: the dump's, or one beside. */
+		file = beside != NULL ? beside : path;
+		if (fd == -1 || fstat(fd, &sb) != 0 ||
+		    !S_ISREG(sb.st_mode) || sb.st_size == 0) {
+			*why = xasprintf("%s: not read (%s)", file, fd == -1 ?
+			    "cannot open it" : "not a regular file");
+			goto out;
+		}
+		len = (size_t)sb.st_size;
+		if ((map = mmap(NULL, len, PROT_READ, MAP_PRIVATE, fd, 0)) ==
+		    MAP_FAILED) {
+			*why = xasprintf("%s: not read (cannot map it)", file);
+			goto out;
+		}
+		elf = elf_memory(map, len);
+	}
+	if (elf == NULL || elf_kind(elf) != ELF_K_ELF) {
+		*why = xasprintf("%s: not an ELF file", file);
 		goto out;
 	}
 	id = prfd_elf_build_id(elf);
-	if (s->s.build_id != NULL && (id == NULL ||
-	    strcmp(id, s->s.build_id) != 0)) {
-		ingest_warn(ctx, s->mod_off, "%s: build-id %s, the dump's %s:"
-		    " not the file profiled, its symbols are not used",
-		    file, id != NULL ? id : "(none)", s->s.build_id);
+	if (build_id != NULL && (id == NULL || strcmp(id, build_id) != 0)) {
+		*why = xasprintf("%s: build-id %s, the dump's %s: not the file"
+		    " profiled", file, id != NULL ? id : "(none)", build_id);
 		goto out;
 	}
-	if (prfd_elf_bias(elf, s->s.vaddr, s->s.size, &bias) != 0) {
-		ingest_warn(ctx, s->mod_off, "%s: no executable segment",
-		    file);
+	if (!have_bias && prfd_elf_bias(elf, lo, size, &bias) != 0) {
+		*why = xasprintf("%s: no executable segment", file);
 		goto out;
 	}
-	base = strrchr(s->s.module, '/');
-	base = base != NULL ? base + 1 : s->s.module;
-	/* .symtab when the file kept it, else .dynsym. */
-	for (dyn = 0; dyn < 2 && s->s.symbols == 0; dyn++) {
-		scn = NULL;
-		while ((scn = elf_nextscn(elf, scn)) != NULL) {
-			if (gelf_getshdr(scn, &sh) == NULL || sh.sh_type !=
-			    (dyn ? SHT_DYNSYM : SHT_SYMTAB) ||
-			    sh.sh_entsize == 0)
-				continue;
-			if ((d = elf_getdata(scn, NULL)) == NULL)
-				continue;
-			/* The data's size, not the header's: it may lie. */
-			n = d->d_size / sh.sh_entsize;
-			for (i = 0; i < n; i++) {
-				if (gelf_getsym(d, (int)i, &sym) == NULL ||
-				    GELF_ST_TYPE(sym.st_info) != STT_FUNC ||
-				    sym.st_shndx == SHN_UNDEF ||
-				    sym.st_value == 0)
-					continue;
-				name = elf_strptr(elf, sh.sh_link,
-				    sym.st_name);
-				if (name == NULL || *name == '\0')
-					continue;
-				a = sym.st_value + bias;
-				if (a < s->s.vaddr || a >= s->s.vaddr +
-				    s->s.size)
-					continue;
-				if (store_symbol_add(ctx->st, ctx->session,
-				    base, name, a, sym.st_size) != 0) {
-					rc = ingest_store_fail(ctx, "symbol");
-					goto out;
-				}
-				s->s.symbols++;
-			}
-		}
-	}
+	base = strrchr(path, '/');
+	base = base != NULL ? base + 1 : path;
+	if (prfd_elf_has(elf, SHT_SYMTAB))
+		rc = prfd_elf_syms(r, elf, 0, base, lo, size, bias, count);
+	else if ((dbg = prfd_debug_file(elf, path, id, &dfd)) != NULL)
+		rc = prfd_elf_syms(r, dbg, 0, base, lo, size, bias, count);
+	if (rc == 0 && *count == 0)
+		rc = prfd_elf_syms(r, elf, 1, base, lo, size, bias, count);
 out:
+	if (*why != NULL)
+		ingest_warn(ctx, off, "%s: %s has addresses only", *why, what);
 	free(beside);
 	free(id);
+	if (dbg != NULL)
+		elf_end(dbg);
+	if (dfd != -1)
+		close(dfd);
 	if (elf != NULL)
 		elf_end(elf);
 	if (map != MAP_FAILED)
@@ -761,6 +1014,186 @@ out:
 	if (fd != -1)
 		close(fd);
 	return (rc);
+}
+
+struct prfd_ksym {
+	uint64_t	 addr;
+	char		*name;
+	int		 used;
+};
+
+static int
+prfd_ksym_cmp(const void *a, const void *b)
+{
+	const struct prfd_ksym	*x = a, *y = b;
+
+	return (x->addr < y->addr ? -1 : x->addr > y->addr);
+}
+
+/* The running kernel's build-id, hex (NULL: its notes say none). */
+static char *
+prfd_kernel_build_id(void)
+{
+	uint8_t		 buf[4096];
+	Elf_Data	 d;
+	GElf_Nhdr	 nh;
+	ssize_t		 n;
+	size_t		 off, noff, name, desc;
+	char		*out;
+	int		 fd;
+
+	if ((fd = open("/sys/kernel/notes", O_RDONLY | O_CLOEXEC)) == -1)
+		return (NULL);
+	n = read(fd, buf, sizeof buf);
+	close(fd);
+	if (n <= 0)
+		return (NULL);
+	memset(&d, 0, sizeof d);
+	d.d_buf = buf;
+	d.d_size = (size_t)n;
+	d.d_type = ELF_T_NHDR;
+	d.d_version = EV_CURRENT;
+	elf_version(EV_CURRENT);
+	for (off = 0; (noff = gelf_getnote(&d, off, &nh, &name, &desc)) > 0;
+	    off = noff) {
+		if (nh.n_type != NT_GNU_BUILD_ID || nh.n_namesz != 4 ||
+		    memcmp(buf + name, "GNU", 4) != 0)
+			continue;
+		out = xmalloc(2 * (size_t)nh.n_descsz + 1);
+		prfd_hex(buf + desc, nh.n_descsz, out);
+		return (out);
+	}
+	return (NULL);
+}
+
+/*
+ * The kernel's samples named as perf names them: by /proc/kallsyms's
+ * text symbols, each up to the next, when the running kernel is the
+ * dump's (its build-id) and the file shows addresses (kptr_restrict
+ * shows zeros to those it hides them from).  Only the symbols some
+ * sample is in are stored: the kernel has a hundred thousand.
+ */
+static int
+prfd_kallsyms(struct prfd_read *r, struct prfd_map *mp, char **why)
+{
+	struct prfd_ksym	*v = NULL, *k;
+	char			 line[512], type, name[256], *id;
+	unsigned long long	 addr;
+	uint64_t		 a;
+	size_t			 n = 0, cap = 0, i, j;
+	int			 nonzero = 0, rc = 0;
+	FILE			*f;
+
+	*why = NULL;
+	id = prfd_kernel_build_id();
+	if (mp->m.build_id != NULL && (id == NULL ||
+	    strcmp(id, mp->m.build_id) != 0)) {
+		*why = xasprintf("the running kernel's build-id %s, the"
+		    " dump's %s: not the kernel profiled", id != NULL ? id :
+		    "(none)", mp->m.build_id);
+		free(id);
+		return (0);
+	}
+	free(id);
+	if ((f = fopen("/proc/kallsyms", "re")) == NULL) {
+		*why = xstrdup("/proc/kallsyms: cannot open it");
+		return (0);
+	}
+	while (fgets(line, sizeof line, f) != NULL) {
+		if (sscanf(line, "%llx %c %255s", &addr, &type, name) != 3 ||
+		    strchr("tTwW", type) == NULL)
+			continue;
+		nonzero |= addr != 0;
+		if (n == cap) {
+			cap = cap != 0 ? 2 * cap : 4096;
+			v = xreallocarray(v, cap, sizeof *v);
+		}
+		v[n].addr = addr;
+		v[n].name = xstrdup(name);
+		v[n++].used = 0;
+	}
+	fclose(f);
+	if (!nonzero) {
+		*why = xstrdup("/proc/kallsyms shows no addresses"
+		    " (kernel.kptr_restrict)");
+		goto out;
+	}
+	qsort(v, n, sizeof *v, prfd_ksym_cmp);
+	for (i = 0; i < mp->n; i++) {
+		a = prfd_le64(mp->samples + 16 * i);
+		BSEARCH_FIRST(j, 0, n, v[j].addr <= a);
+		if (j > 0)
+			v[j - 1].used = 1;
+	}
+	for (i = 0; i < n; i++) {
+		k = &v[i];
+		if (!k->used)
+			continue;
+		if (store_symbol_add(r->ctx->st, r->ctx->session,
+		    "[kernel.kallsyms]", k->name, k->addr, i + 1 < n ?
+		    v[i + 1].addr - k->addr : 0) != 0) {
+			rc = ingest_store_fail(r->ctx, "symbol");
+			goto out;
+		}
+		mp->m.symbols++;
+	}
+out:
+	for (i = 0; i < n; i++)
+		free(v[i].name);
+	free(v);
+	return (rc);
+}
+
+/* Each module, its samples, and its symbols where they can be found. */
+static int
+prfd_store_maps(struct prfd_read *r)
+{
+	struct ingest_ctx	*ctx = r->ctx;
+	struct prfd_map		*mp;
+	char			*what, *why;
+	size_t			 i, j;
+	int			 rc;
+
+	for (i = 0; i < r->nmaps; i++) {
+		mp = &r->maps[i];
+		if (mp->m.kernel) {
+			if ((rc = prfd_kallsyms(r, mp, &why)) == 0 &&
+			    why != NULL)
+				ingest_warn(ctx, mp->off, "%s: the kernel's"
+				    " samples stay \"kernel\"", why);
+		} else if (mp->flags & PRFD_MAPPING_UNREAD) {
+			rc = 0;
+			why = xasprintf("%s: pvprfd could not read it when"
+			    " sampled, so its load bias is not known",
+			    mp->m.path);
+			ingest_warn(ctx, mp->off, "%s: the module mapped at"
+			    " %#llx has addresses only", why,
+			    (unsigned long long)mp->m.lo);
+		} else {
+			what = xasprintf("the module mapped at %#llx",
+			    (unsigned long long)mp->m.lo);
+			rc = prfd_symbols(r, mp->m.path, mp->m.build_id,
+			    mp->off, what, mp->m.lo, mp->m.hi - mp->m.lo, 1,
+			    mp->m.bias, &mp->m.symbols, &why);
+			free(what);
+		}
+		mp->m.unresolved = why;
+		if (rc != 0)
+			return (-1);
+		if (mp->m.lo > INT64_MAX && !mp->m.kernel)
+			ingest_warn(ctx, mp->off, "a module mapped at %#llx,"
+			    " past 2^63", (unsigned long long)mp->m.lo);
+		if (store_prfd_module_add(ctx->st, ctx->session, &mp->m) != 0)
+			return (ingest_store_fail(ctx, "prfd_module"));
+		for (j = 0; j < mp->n; j++) {
+			if (store_prfd_module_hit_add(ctx->st, ctx->session,
+			    mp->m.idx, prfd_le64(mp->samples + 16 * j),
+			    prfd_le64(mp->samples + 16 * j + 8)) != 0)
+				return (ingest_store_fail(ctx,
+				    "prfd_module_hit"));
+		}
+	}
+	return (0);
 }
 
 static int
@@ -887,6 +1320,8 @@ prfd_store_slots(struct prfd_read *r)
 	uint64_t		 expect, sum, c, total;
 	uint32_t		 idx = 0;
 	size_t			 i, k;
+	char			*what, *why;
+	int			 rc;
 
 	prfd_check_overlap(r);
 	for (i = 0; i < r->nslots; i++) {
@@ -952,8 +1387,17 @@ prfd_store_slots(struct prfd_read *r)
 				    (unsigned long long)sum,
 				    (unsigned long long)s->s.cnt);
 		}
-		if (s->s.module != NULL && prfd_symbols(r, s) != 0)
-			return (-1);
+		if (s->s.module != NULL) {
+			what = xasprintf("the slot at %#llx",
+			    (unsigned long long)s->s.vaddr);
+			rc = prfd_symbols(r, s->s.module, s->s.build_id,
+			    s->mod_off, what, s->s.vaddr, s->s.size, 0, 0,
+			    &s->s.symbols, &why);
+			free(what);
+			free(why);
+			if (rc != 0)
+				return (-1);
+		}
 		if (s->s.cnt > INT64_MAX || s->s.vaddr > INT64_MAX ||
 		    s->s.size > INT64_MAX || s->s.flags > INT64_MAX)
 			return (ingest_fail(ctx, s->off, "va_vaddr", "slot %zu:"
@@ -977,6 +1421,15 @@ prfd_store_slots(struct prfd_read *r)
 			    (size_t)r->w, "va_cnt", "the samples add up past"
 			    " 2^63"));
 		total += r->slots[i].s.cnt;
+	}
+	/* The modules' samples are among them (the kernel's are its). */
+	for (i = 0; i < r->nmaps; i++) {
+		if (r->maps[i].m.kernel)
+			continue;
+		if (r->maps[i].m.samples > INT64_MAX - total)
+			return (ingest_fail(ctx, r->maps[i].off + 8 + 36,
+			    "nsamples", "the samples add up past 2^63"));
+		total += r->maps[i].m.samples;
 	}
 	return (0);
 }
@@ -1091,8 +1544,8 @@ prfd_load(struct ingest_ctx *ctx)
 	if (bytes_u16(&b, &version) != 0)
 		return (ingest_fail(ctx, 4, "version", "file ends inside the"
 		    " header (%zu bytes of %d)", ctx->len, PRFD_HEADER));
-	if (version != 1)
-		return (ingest_fail(ctx, 4, "version", "%u unknown (1"
+	if (version != 1 && version != 2)
+		return (ingest_fail(ctx, 4, "version", "%u unknown (1 or 2"
 		    " expected)", version));
 	if (bytes_u8(&b, &width) != 0)
 		return (ingest_fail(ctx, 6, "width", "file ends inside the"
@@ -1165,7 +1618,8 @@ prfd_load(struct ingest_ctx *ctx)
 			goto out;
 		}
 	}
-	if (prfd_store_slots(&r) != 0 || prfd_store_hits(&r) != 0)
+	if (prfd_store_slots(&r) != 0 || prfd_store_hits(&r) != 0 ||
+	    prfd_store_maps(&r) != 0)
 		goto out;
 	if (r.argv0 != NULL && *r.argv0 != '\0')
 		ctx->program = xstrdup(r.argv0);
@@ -1175,6 +1629,12 @@ out:
 		free(r.slots[i].s.module);
 		free(r.slots[i].s.build_id);
 	}
+	for (i = 0; i < r.nmaps; i++) {
+		free(r.maps[i].m.path);
+		free(r.maps[i].m.build_id);
+		free(r.maps[i].m.unresolved);
+	}
+	free(r.maps);
 	free(r.slots);
 	free(r.hash);
 	free(r.threads);

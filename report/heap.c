@@ -256,6 +256,8 @@ report_heap(struct store *st, const struct store_session *ss,
 		return (report_heap_snapshot(st, ss, f, cause));
 	if (format == REPORT_COLLAPSED)
 		return (report_heap_collapsed(st, ss, f, cause));
+	if (format == REPORT_PPROF)
+		return (report_heap_pprof(st, ss, &m->h, f, cause));
 	if (!report_tabular(format)) {
 		*cause = xasprintf("no %s report of a heap snapshot",
 		    report_format_name(format));

@@ -26,5 +26,9 @@ int		 report_heap_snapshot(struct store *,
 		     const struct store_session *, FILE *, char **);
 int		 report_heap_collapsed(struct store *,
 		     const struct store_session *, FILE *, char **);
+struct store_heap;
+int		 report_heap_pprof(struct store *,
+		     const struct store_session *, const struct store_heap *,
+		     FILE *, char **);
 
 #endif

@@ -7,9 +7,13 @@
  * - collapsed: collapsed stacks, one line per allocation site with live
  *   bytes, "outermost;...;innermost BYTES", as flamegraph.pl and
  *   speedscope read them.
+ * - pprof: a sample per allocation site with what it allocated, holds
+ *   and holds that is collectable (report/pprof.c writes the profile).
  *
- * Both are streamed: nothing beyond the graph and the string table is
- * held, so a snapshot of a million blocks costs its graph and no more.
+ * The first two are streamed: nothing beyond the graph and the string
+ * table is held, so a snapshot of a million blocks costs its graph and
+ * no more; pprof's message is whole before it is packed, a sample per
+ * site (sites, not blocks).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -322,4 +326,154 @@ report_heap_collapsed(struct store *st, const struct store_session *ss,
 		return (-1);
 	}
 	return (0);
+}
+
+/*
+ * A stack line, "function (file:line)" or "function (module)", as pprof
+ * wants it: a location in the module's mapping (made once, mapof), or
+ * at a line of a source file.
+ */
+static uint64_t
+hs_pprof_frame(struct report_pprof *p, struct intern *mods, uint64_t **mapof,
+    size_t *nmaps, const char *s, size_t n)
+{
+	const char	*paren = NULL, *colon = NULL, *q;
+	char		*fn, *in, *end;
+	uint64_t	 loc, map = 0;
+	uint32_t	 i;
+	int64_t		 line = 0;
+	int		 made;
+
+	if (n > 0 && s[n - 1] == ')') {
+		for (q = s + n - 1; q > s; q--) {
+			if (q[0] == '(' && q[-1] == ' ') {
+				paren = q;
+				break;
+			}
+		}
+	}
+	if (paren == NULL) {
+		fn = xasprintf("%.*s", (int)n, s);
+		loc = report_pprof_location(p, 0, 0, fn, NULL, 0);
+		free(fn);
+		return (loc);
+	}
+	fn = xasprintf("%.*s", (int)(paren - 1 - s), s);
+	in = xasprintf("%.*s", (int)(s + n - 2 - paren), paren + 1);
+	if ((colon = strrchr(in, ':')) != NULL && colon[1] != '\0' &&
+	    (line = strtoll(colon + 1, &end, 10)) > 0 && *end == '\0') {
+		in[colon - in] = '\0';
+		loc = report_pprof_location(p, 0, 0, fn, in, line);
+	} else {
+		i = intern(mods, in, (uint32_t)*nmaps, &made);
+		if (made) {
+			*mapof = xreallocarray(*mapof, *nmaps + 1,
+			    sizeof **mapof);
+			(*mapof)[(*nmaps)++] = report_pprof_mapping(p, in, 0, 0,
+			    0);
+		}
+		map = (*mapof)[i];
+		loc = report_pprof_location(p, map, 0, fn, NULL, 0);
+	}
+	free(fn);
+	free(in);
+	return (loc);
+}
+
+/*
+ * pprof's heap profile of session ss (its header h): a sample per
+ * allocation site, its stack innermost first as stored, with what it
+ * allocated since the start, what is live and what of that is
+ * collectable (definitely or indirectly lost) at the snapshot.
+ */
+int
+report_heap_pprof(struct store *st, const struct store_session *ss,
+    const struct store_heap *h, FILE *f, char **cause)
+{
+	struct report_pprof	*p = report_pprof_new();
+	struct store_cursor	*c;
+	struct store_heap_site	 s;
+	struct intern		 mods;
+	uint64_t		*mapof = NULL, *stk = NULL;
+	size_t			 nmaps = 0, nstk, stkcap = 0;
+	const char		*q, *e, *end;
+	int64_t			 v[6];
+	int			 rc;
+
+	memset(&mods, 0, sizeof mods);
+	report_pprof_type(p, "alloc_objects", "count");
+	report_pprof_type(p, "alloc_space", "bytes");
+	report_pprof_type(p, "inuse_objects", "count");
+	report_pprof_type(p, "inuse_space", "bytes");
+	report_pprof_type(p, "collectable_objects", "count");
+	report_pprof_type(p, "collectable_space", "bytes");
+	report_pprof_default(p, "inuse_space");
+	/* Every allocation is seen: none is sampled. */
+	report_pprof_period(p, "space", "bytes", 1);
+	report_pprof_time(p, h->time_ns, h->started_ns != 0 &&
+	    h->time_ns > h->started_ns ? h->time_ns - h->started_ns : 0);
+	report_pprof_comment(p, "profview: pvheap snapshot, every allocation"
+	    " seen; collectable: definitely or indirectly lost"
+	    " (memcheck's rules)");
+	if (h->cmdline != NULL)
+		report_pprof_comment(p, h->cmdline);
+	/* pprof names a profile after its first mapping: the program's. */
+	if (ss->program != NULL) {
+		intern(&mods, ss->program, 0, &rc);
+		mapof = xreallocarray(NULL, 1, sizeof *mapof);
+		mapof[nmaps++] = report_pprof_mapping(p, ss->program, 0, 0, 0);
+	}
+	if ((c = store_heap_sites(st, ss->id, -1, 1)) == NULL) {
+		free(mapof);
+		intern_free(&mods);
+		report_pprof_free(p);
+		*cause = xasprintf("session %lld: cannot read its sites",
+		    (long long)ss->id);
+		return (-1);
+	}
+	while ((rc = store_heap_site_next(c, &s)) == 1) {
+		q = s.stack != NULL ? s.stack : "";
+		end = q + strlen(q);
+		nstk = 0;
+		while (q < end) {
+			if ((e = memchr(q, '\n', (size_t)(end - q))) == NULL)
+				e = end;
+			if (e > q) {
+				if (nstk >= stkcap) {
+					stkcap = stkcap != 0 ? stkcap * 2 : 64;
+					stk = xreallocarray(stk, stkcap,
+					    sizeof *stk);
+				}
+				stk[nstk++] = hs_pprof_frame(p, &mods, &mapof,
+				    &nmaps, q, (size_t)(e - q));
+			}
+			q = e + 1;
+		}
+		if (nstk == 0) {
+			/* No stack kept: the site's function alone. */
+			stk = xreallocarray(stk, 1, sizeof *stk);
+			stkcap = 1;
+			stk[nstk++] = report_pprof_location(p, 0, 0,
+			    s.function != NULL && *s.function != '\0' ?
+			    s.function : "(unknown)", s.file, s.line);
+		}
+		v[0] = (int64_t)s.allocs;
+		v[1] = (int64_t)s.bytes;
+		v[2] = (int64_t)s.live_blocks;
+		v[3] = (int64_t)s.live_bytes;
+		v[4] = (int64_t)s.collectable_blocks;
+		v[5] = (int64_t)s.collectable_bytes;
+		report_pprof_sample(p, stk, nstk, v);
+	}
+	store_cursor_close(c);
+	free(stk);
+	free(mapof);
+	intern_free(&mods);
+	if (rc < 0) {
+		report_pprof_free(p);
+		*cause = xasprintf("session %lld: cannot read its sites",
+		    (long long)ss->id);
+		return (-1);
+	}
+	return (report_pprof_write(p, f, cause));
 }

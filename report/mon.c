@@ -465,6 +465,27 @@ mon_stack(const struct analyze_mon *m, const long *fnof, size_t i,
 	return (n);
 }
 
+static int
+mon_cmp_key(const void *a, const void *b, void *arg)
+{
+	const struct analyze_mon	*m = arg;
+
+	return (strcmp(m->fn[*(const long *)a].key,
+	    m->fn[*(const long *)b].key));
+}
+
+/* Function index of key (keys are unique) through the index by, or -1. */
+static long
+mon_fn_of(const struct analyze_mon *m, const long *by, const char *key)
+{
+	size_t	i;
+
+	BSEARCH_FIRST(i, 0, m->nfn, strcmp(m->fn[by[i]].key, key) < 0);
+	if (i < m->nfn && strcmp(m->fn[by[i]].key, key) == 0)
+		return (by[i]);
+	return (-1);
+}
+
 /*
  * callgrind's format, which KCachegrind and callgrind_annotate read: a
  * function's self time as its cost, and a call line per edge carrying
@@ -472,12 +493,35 @@ mon_stack(const struct analyze_mon *m, const long *fnof, size_t i,
  */
 static void
 mon_callgrind(const struct store_session *ss, const struct analyze_mon *m,
-    FILE *f)
+    const long *by, FILE *f)
 {
 	const struct store_func	*fn;
 	const struct store_call	*e;
 	uint64_t		 sum = 0;
-	size_t			 i, j;
+	size_t			 i, j, *first, *edge;
+	long			*caller;
+
+	/*
+	 * The edges grouped by caller (a counting sort on the caller's
+	 * function), so that each function finds its own: a search of all
+	 * edges per function was quadratic, minutes on a large program.
+	 */
+	first = xcalloc(m->nfn + 2, sizeof *first);
+	edge = xcalloc(m->ncalls + 1, sizeof *edge);
+	caller = xcalloc(m->ncalls + 1, sizeof *caller);
+	for (j = 0; j < m->ncalls; j++) {
+		caller[j] = m->calls_[j].caller == NULL ? -1 :
+		    mon_fn_of(m, by, m->calls_[j].caller);
+		if (caller[j] >= 0)
+			first[caller[j] + 2]++;
+	}
+	for (i = 2; i < m->nfn + 2; i++)
+		first[i] += first[i - 1];
+	for (j = 0; j < m->ncalls; j++) {
+		if (caller[j] >= 0)
+			edge[first[caller[j] + 1]++] = j;
+	}
+	free(caller);
 
 	for (i = 0; i < m->nfn; i++)
 		sum += mon_cost(m->fn[i].self_ns);
@@ -497,10 +541,8 @@ mon_callgrind(const struct store_session *ss, const struct analyze_mon *m,
 		mon_put_frame(f, fn->key);
 		fprintf(f, "\n0 %llu\n", (unsigned long long)
 		    mon_cost(fn->self_ns));
-		for (j = 0; j < m->ncalls; j++) {
-			e = &m->calls_[j];
-			if (e->caller == NULL || strcmp(e->caller, fn->key) != 0)
-				continue;
+		for (j = first[i]; j < first[i + 1]; j++) {
+			e = &m->calls_[edge[j]];
 			fputs("cfn=", f);
 			mon_put_frame(f, e->callee);
 			fprintf(f, "\ncalls=%llu 0\n0 %llu\n",
@@ -509,6 +551,8 @@ mon_callgrind(const struct store_session *ss, const struct analyze_mon *m,
 		}
 		fputc('\n', f);
 	}
+	free(edge);
+	free(first);
 }
 
 /* Folded stacks, as flamegraph.pl and speedscope take them. */
@@ -572,25 +616,122 @@ mon_speedscope(const struct store_session *ss, const struct analyze_mon *m,
 	fputs("]}]}\n", f);
 }
 
+/*
+ * pprof's profile: a sample per call path, its stack from the function
+ * up, with the path's self values, so that pprof's flat column is each
+ * function's and its cum column the value with children (a recursion
+ * counted once, as profview counts it).  A profile with samples leads
+ * with the sampler's counts and times, as profview's report does, and
+ * the samples in no traced function are a frame of their own; without,
+ * the times the traps measured, the overhead subtracted: a path that
+ * did less than the overhead's uncertainty may be below zero, which
+ * pprof keeps.  Calls are counted either way.
+ */
 static int
-mon_cmp_key(const void *a, const void *b, void *arg)
+mon_pprof(const struct analyze_mon *m, const long *fnof, long *stack,
+    size_t cap, FILE *f, char **cause)
 {
-	const struct analyze_mon	*m = arg;
+	struct report_pprof		*p = report_pprof_new();
+	const struct store_func		*fn;
+	const struct analyze_mon_samp	*sa;
+	uint64_t			*loc, *mapof, *stk, lo, hi;
+	int64_t				 v[4];
+	size_t				 i, j, k, n, nv;
+	/* A profile taken with the sampler off (--rate 0) has none. */
+	int				 sampled = m->sampled &&
+					    m->hdr.sample_rate > 0;
 
-	return (strcmp(m->fn[*(const long *)a].key,
-	    m->fn[*(const long *)b].key));
-}
-
-/* Function index of key (keys are unique) through the index by, or -1. */
-static long
-mon_fn_of(const struct analyze_mon *m, const long *by, const char *key)
-{
-	size_t	i;
-
-	BSEARCH_FIRST(i, 0, m->nfn, strcmp(m->fn[by[i]].key, key) < 0);
-	if (i < m->nfn && strcmp(m->fn[by[i]].key, key) == 0)
-		return (by[i]);
-	return (-1);
+	if (sampled) {
+		report_pprof_type(p, "samples", "count");
+		report_pprof_type(p, "cpu", "nanoseconds");
+		report_pprof_type(p, "wall", "nanoseconds");
+		report_pprof_default(p, "cpu");
+		if (m->hdr.sample_rate > 0)
+			report_pprof_period(p, "cpu", "nanoseconds",
+			    1000000000 / m->hdr.sample_rate);
+		report_pprof_comment(p, "profview: pvtrace call profile, times"
+		    " from samples (the probes' excluded), every call"
+		    " counted");
+	} else {
+		if (m->cpu)
+			report_pprof_type(p, "cpu", "nanoseconds");
+		report_pprof_type(p, "wall", "nanoseconds");
+		report_pprof_default(p, m->cpu ? "cpu" : "wall");
+		/* Traced, not sampled: every call is timed. */
+		report_pprof_period(p, "calls", "count", 1);
+		report_pprof_comment(p, "profview: pvtrace call profile, every"
+		    " call traced; times with the traps' overhead"
+		    " subtracted");
+	}
+	report_pprof_type(p, "calls", "count");
+	report_pprof_time(p, 0, m->hdr.real_ns);
+	if (m->hdr.command != NULL)
+		report_pprof_comment(p, m->hdr.command);
+	/* A mapping per module, over its functions' addresses. */
+	mapof = xcalloc(m->nfn + 1, sizeof *mapof);
+	loc = xcalloc(m->nfn + 1, sizeof *loc);
+	for (i = 0; i < m->nfn; i++) {
+		if (mapof[i] != 0)
+			continue;
+		lo = UINT64_MAX;
+		hi = 0;
+		for (j = i; j < m->nfn; j++) {
+			fn = &m->fn[j];
+			if (strcmp(fn->module, m->fn[i].module) != 0)
+				continue;
+			if (fn->addr < lo)
+				lo = fn->addr;
+			if (fn->addr + fn->size > hi)
+				hi = fn->addr + fn->size;
+		}
+		mapof[i] = report_pprof_mapping(p, m->fn[i].module, lo, hi, 0);
+		for (j = i + 1; j < m->nfn; j++) {
+			if (strcmp(m->fn[j].module, m->fn[i].module) == 0)
+				mapof[j] = mapof[i];
+		}
+	}
+	for (i = 0; i < m->nfn; i++) {
+		fn = &m->fn[i];
+		loc[i] = report_pprof_location(p, mapof[i], fn->addr, fn->key,
+		    NULL, 0);
+	}
+	stk = xcalloc(cap + 1, sizeof *stk);
+	for (i = 0; i < m->npaths; i++) {
+		n = mon_stack(m, fnof, i, stack, cap);
+		/* pprof's stacks are leaf first. */
+		for (j = 0, k = 0; j < n; j++) {
+			if (stack[n - 1 - j] >= 0)
+				stk[k++] = loc[stack[n - 1 - j]];
+		}
+		nv = 0;
+		if (sampled) {
+			sa = &m->psamp[i];
+			v[nv++] = sa->self_n[ANALYZE_MON_CPU];
+			v[nv++] = sa->self_ns[ANALYZE_MON_CPU];
+			v[nv++] = sa->self_ns[ANALYZE_MON_REAL];
+		} else {
+			if (m->cpu)
+				v[nv++] = m->paths[i].self_cpu_ns;
+			v[nv++] = m->paths[i].self_ns;
+		}
+		v[nv++] = (int64_t)m->paths[i].calls;
+		report_pprof_sample(p, stk, k, v);
+	}
+	sa = &m->outside;
+	if (sampled && (sa->self_n[ANALYZE_MON_CPU] != 0 ||
+	    sa->self_ns[ANALYZE_MON_REAL] != 0)) {
+		stk[0] = report_pprof_location(p, 0, 0,
+		    "[outside traced functions]", NULL, 0);
+		v[0] = sa->self_n[ANALYZE_MON_CPU];
+		v[1] = sa->self_ns[ANALYZE_MON_CPU];
+		v[2] = sa->self_ns[ANALYZE_MON_REAL];
+		v[3] = 0;
+		report_pprof_sample(p, stk, 1, v);
+	}
+	free(stk);
+	free(loc);
+	free(mapof);
+	return (report_pprof_write(p, f, cause));
 }
 
 int
@@ -600,6 +741,7 @@ report_mon_profile(const struct store_session *ss, const void *model,
 	const struct analyze_mon	*m = model;
 	long				*by, *fnof, *stack;
 	size_t				 i, depth = 1;
+	int				 rc;
 
 	by = xcalloc(m->nfn + 1, sizeof *by);
 	fnof = xcalloc(m->npaths + 1, sizeof *fnof);
@@ -612,9 +754,16 @@ report_mon_profile(const struct store_session *ss, const void *model,
 			depth = (size_t)m->paths[i].depth;
 	}
 	stack = xcalloc(depth + 1, sizeof *stack);
+	if (format == REPORT_PPROF) {
+		rc = mon_pprof(m, fnof, stack, depth + 1, f, cause);
+		free(by);
+		free(fnof);
+		free(stack);
+		return (rc);
+	}
 	switch (format) {
 	case REPORT_CALLGRIND:
-		mon_callgrind(ss, m, f);
+		mon_callgrind(ss, m, by, f);
 		break;
 	case REPORT_COLLAPSED:
 		mon_collapsed(m, fnof, stack, depth + 1, f);

@@ -4,6 +4,7 @@
  * Everything comes from the model the browser draws (analyze_hist), so
  * the report and the browser agree on every number.
  */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -336,6 +337,129 @@ prf_nonzero(const struct analyze_hist *h)
 	return (n);
 }
 
+/*
+ * pprof's values are whole samples: a symbol's estimated share (a
+ * bucket's samples split among the symbols it overlaps) is rounded, the
+ * largest remainders first, so that the symbols and the samples outside
+ * every symbol still add up to the program's samples exactly.  v[i] is
+ * share[i] made whole; n shares summing to total.
+ */
+static void
+prf_pprof_round(const double *share, size_t n, uint64_t total, int64_t *v)
+{
+	double		*rem = xcalloc(n + 1, sizeof *rem);
+	uint64_t	 sum = 0;
+	size_t		 i, j, best;
+
+	for (i = 0; i < n; i++) {
+		v[i] = (int64_t)share[i];
+		rem[i] = share[i] - (double)v[i];
+		sum += (uint64_t)v[i];
+	}
+	for (j = sum; j < total; j++) {
+		best = 0;
+		for (i = 1; i < n; i++) {
+			if (rem[i] > rem[best])
+				best = i;
+		}
+		v[best]++;
+		rem[best] = -1;
+	}
+	free(rem);
+}
+
+/* A pprof sample of n samples in the frame called name. */
+static void
+prf_pprof_sample(struct report_pprof *p, const struct analyze_hist *h,
+    uint64_t loc, int64_t n)
+{
+	int64_t	v[2];
+
+	v[0] = n;
+	v[1] = n * (int64_t)h->prf.clock_grain * 1000;
+	report_pprof_sample(p, &loc, 1, v);
+}
+
+/*
+ * pprof's profile of a PRF session: a sample per symbol with samples,
+ * in the program's mapping at its linear address, and the samples
+ * outside every symbol and outside the program as frames of their own,
+ * so that pprof's total is every sample, as the report's shares are.
+ * An estimated share carries its bounds as labels (pprof -tags).
+ */
+static int
+prf_pprof(const char *program, const struct analyze_hist *h, FILE *f,
+    char **cause)
+{
+	struct report_pprof		*p = report_pprof_new();
+	const struct analyze_sym	*sym;
+	double				*share;
+	int64_t				*v;
+	uint64_t			 map, loc;
+	size_t				 i;
+
+	report_pprof_type(p, "samples", "count");
+	report_pprof_type(p, "cpu", "nanoseconds");
+	report_pprof_default(p, "samples");
+	report_pprof_period(p, "cpu", "nanoseconds",
+	    (int64_t)h->prf.clock_grain * 1000);
+	/* PROFIL samples at every tick: the samples are the time. */
+	report_pprof_time(p, 0, (int64_t)h->total *
+	    (int64_t)h->prf.clock_grain * 1000);
+	report_pprof_comment(p, h->split == ANALYZE_SPLIT_NONE ?
+	    "profview: MS-DOS PROFIL profile, samples by symbol (exact: the"
+	    " hit table places every one)" :
+	    "profview: MS-DOS PROFIL profile, samples by symbol; a bucket's"
+	    " samples no hit table places are split among its symbols, and"
+	    " such a share is an estimate rounded to whole samples, with"
+	    " its bounds in the labels hits_lo and hits_hi");
+	map = report_pprof_mapping(p, program,
+	    (uint64_t)h->prf.prog_low_pa * 16,
+	    (uint64_t)h->prf.prog_high_pa * 16, 0);
+	share = xcalloc(h->nsyms + 2, sizeof *share);
+	v = xcalloc(h->nsyms + 2, sizeof *v);
+	for (i = 0; i < h->nsyms; i++)
+		share[i] = h->syms[h->flat[i]].hits;
+	share[h->nsyms] = (double)h->in_program;
+	for (i = 0; i < h->nsyms; i++)
+		share[h->nsyms] -= share[i];
+	if (share[h->nsyms] < 0)
+		share[h->nsyms] = 0;
+	prf_pprof_round(share, h->nsyms + 1, h->in_program, v);
+	for (i = 0; i < h->nsyms; i++) {
+		sym = &h->syms[h->flat[i]];
+		if (v[i] == 0 && sym->hits_hi == 0)
+			continue;
+		loc = report_pprof_location(p, map, sym->addr, sym->name,
+		    NULL, 0);
+		prf_pprof_sample(p, h, loc, v[i]);
+		if (sym->hits_lo != sym->hits_hi) {
+			report_pprof_label(p, "estimate",
+			    prf_split_name(h->split));
+			/* Whole samples, outward: the bounds still hold. */
+			report_pprof_label_num(p, "hits_lo",
+			    (int64_t)floor(sym->hits_lo), "count");
+			report_pprof_label_num(p, "hits_hi",
+			    (int64_t)ceil(sym->hits_hi), "count");
+		}
+	}
+	if (v[h->nsyms] != 0)
+		prf_pprof_sample(p, h, report_pprof_location(p, map, 0,
+		    "[outside every symbol]", NULL, 0), v[h->nsyms]);
+	free(share);
+	free(v);
+	if (h->prf.hit_io != 0)
+		prf_pprof_sample(p, h, report_pprof_location(p, 0, 0,
+		    "[I/O system]", NULL, 0), (int64_t)h->prf.hit_io);
+	if (h->prf.hit_dos != 0)
+		prf_pprof_sample(p, h, report_pprof_location(p, 0, 0,
+		    "[DOS]", NULL, 0), (int64_t)h->prf.hit_dos);
+	if (h->prf.hit_high != 0)
+		prf_pprof_sample(p, h, report_pprof_location(p, 0, 0,
+		    "[above the program]", NULL, 0), (int64_t)h->prf.hit_high);
+	return (report_pprof_write(p, f, cause));
+}
+
 /* The whole report of a PRF session, from its model. */
 int
 report_prf(struct store *st, const struct store_session *ss,
@@ -350,6 +474,8 @@ report_prf(struct store *st, const struct store_session *ss,
 	struct report_session		 rs;
 	int				 rc = -1, human;
 
+	if (format == REPORT_PPROF)
+		return (prf_pprof(ss->program, h, f, cause));
 	human = (format == REPORT_TEXT || format == REPORT_HTML);
 	tsym.title = xasprintf("Flat profile (%zu symbols, by hits)",
 	    h->nsyms);
@@ -385,6 +511,9 @@ report_hist(struct analyze_hist *h, size_t level, int flags,
 	const struct report_table	*tables[1];
 	int				 rc;
 
+	/* pprof's is of the whole session, whatever the rows on screen. */
+	if (format == REPORT_PPROF)
+		return (prf_pprof(NULL, h, f, cause));
 	if (!report_tabular(format)) {
 		*cause = xasprintf("no %s form of a histogram",
 		    report_format_name(format));

@@ -17,7 +17,7 @@
 
 static const char *report_names[REPORT_FORMATS] = {
 	"text", "csv", "json", "html", "chrome", "heapsnapshot", "collapsed",
-	"callgrind", "speedscope"
+	"callgrind", "speedscope", "pprof"
 };
 
 /*
@@ -27,10 +27,11 @@ static const char *report_names[REPORT_FORMATS] = {
  */
 static const struct report_ops *report_drivers[REPORT_FORMATS] = {
 	&report_text_ops, &report_csv_ops, &report_json_ops, &report_html_ops,
-	NULL, NULL, NULL, NULL, NULL
+	NULL, NULL, NULL, NULL, NULL, NULL
 };
 static const struct report_trace_ops *report_trace_drivers[REPORT_FORMATS] = {
-	NULL, NULL, NULL, NULL, &report_chrome_ops, NULL, NULL, NULL, NULL
+	NULL, NULL, NULL, NULL, &report_chrome_ops, NULL, NULL, NULL, NULL,
+	NULL
 };
 
 /* Whether format is a call-profile format (written by a kind's profile). */
@@ -38,7 +39,7 @@ int
 report_profiled(int format)
 {
 	return (format == REPORT_CALLGRIND || format == REPORT_COLLAPSED ||
-	    format == REPORT_SPEEDSCOPE);
+	    format == REPORT_SPEEDSCOPE || format == REPORT_PPROF);
 }
 
 /* Whether format is a timeline format (written from a kind's trace). */

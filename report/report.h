@@ -30,6 +30,7 @@ enum report_format {
 	REPORT_COLLAPSED,	/* folded stacks: flamegraph.pl, speedscope */
 	REPORT_CALLGRIND,	/* call profiles: KCachegrind's format */
 	REPORT_SPEEDSCOPE,	/* speedscope's JSON */
+	REPORT_PPROF,		/* pprof's profile.proto, gzip'd */
 	REPORT_FORMATS
 };
 
@@ -72,6 +73,11 @@ int		 report_write(struct store *, const struct store_session *,
 		     const void *, int, FILE *, char **);
 int		 report_query(struct store_query *, int, FILE *, char **);
 int		 report_sessions(struct store *, int, FILE *, char **);
+struct analyze_diff;
+int		 report_diff(struct store *, int64_t, int64_t, int, FILE *,
+		     char **);
+int		 report_diff_write(const struct analyze_diff *, int, FILE *,
+		     char **);
 struct report_cell report_value_cell(const struct store_value *);
 char		*report_cell_show(const struct report_cell *);
 char		*report_cell_brief(const struct report_cell *, size_t, size_t);
@@ -211,6 +217,33 @@ int		 report_session_end(struct report_session *, char **);
 void		 report_json_string(FILE *, const char *, size_t);
 void		 report_json_value(FILE *, const struct report_col *,
 		     const struct report_cell *);
+
+/*
+ * pprof.c: a profile in pprof's format (REPORT_PPROF), which a kind's
+ * report writer fills (types, then samples of location stacks) and
+ * hands to report_pprof_write, which frees it.
+ */
+struct report_pprof;
+struct report_pprof *report_pprof_new(void);
+void		 report_pprof_type(struct report_pprof *, const char *,
+		     const char *);
+void		 report_pprof_period(struct report_pprof *, const char *,
+		     const char *, int64_t);
+void		 report_pprof_default(struct report_pprof *, const char *);
+void		 report_pprof_time(struct report_pprof *, int64_t, int64_t);
+void		 report_pprof_comment(struct report_pprof *, const char *);
+uint64_t	 report_pprof_mapping(struct report_pprof *, const char *,
+		     uint64_t, uint64_t, int);
+uint64_t	 report_pprof_location(struct report_pprof *, uint64_t,
+		     uint64_t, const char *, const char *, int64_t);
+void		 report_pprof_sample(struct report_pprof *,
+		     const uint64_t *, size_t, const int64_t *);
+void		 report_pprof_label(struct report_pprof *, const char *,
+		     const char *);
+void		 report_pprof_label_num(struct report_pprof *, const char *,
+		     int64_t, const char *);
+int		 report_pprof_write(struct report_pprof *, FILE *, char **);
+void		 report_pprof_free(struct report_pprof *);
 
 /*
  * Timelines.  A kind's trace writer (kind.h) tells a report_trace its

@@ -70,9 +70,32 @@ static const char *const store_prfd_migrations[] = {
 	"  addr INTEGER NOT NULL,"
 	"  hits INTEGER NOT NULL,"
 	"  PRIMARY KEY (session, addr)) WITHOUT ROWID;",
+	/* 1 -> 2: the modules samples fell in outside the slots */
+	"CREATE TABLE IF NOT EXISTS prfd_module ("
+	"  session INTEGER NOT NULL REFERENCES session(id) ON DELETE CASCADE,"
+	"  idx INTEGER NOT NULL,"
+	"  lo INTEGER NOT NULL,"
+	"  hi INTEGER NOT NULL,"
+	"  pgoff INTEGER NOT NULL,"
+	"  bias INTEGER NOT NULL,"
+	"  kernel INTEGER NOT NULL,"
+	"  path TEXT NOT NULL,"
+	"  build_id TEXT,"
+	"  samples INTEGER NOT NULL,"
+	"  symbols INTEGER NOT NULL,"
+	"  unresolved TEXT,"
+	"  PRIMARY KEY (session, idx)) WITHOUT ROWID;"
+	"CREATE TABLE IF NOT EXISTS prfd_module_hit ("
+	"  session INTEGER NOT NULL REFERENCES session(id) ON DELETE CASCADE,"
+	"  module INTEGER NOT NULL,"
+	"  addr INTEGER NOT NULL,"
+	"  hits INTEGER NOT NULL,"
+	"  PRIMARY KEY (session, module, addr)) WITHOUT ROWID;",
 };
 
 static const char *const store_prfd_purge[] = {
+	"DELETE FROM prfd_module_hit WHERE session = ?1",
+	"DELETE FROM prfd_module WHERE session = ?1",
 	"DELETE FROM prfd_hit WHERE session = ?1",
 	"DELETE FROM prfd_slot WHERE session = ?1",
 	"DELETE FROM prfd_thread WHERE session = ?1",
@@ -88,7 +111,9 @@ const struct store_schema store_prfd_schema = {
 	" WHEN 1 THEN '' ELSE 's' END,"
 	" p.idle + p.vm86 + p.kernel + p.shrmem + p.unknown +"
 	" (SELECT coalesce(sum(cnt), 0) FROM prfd_slot l"
-	" WHERE l.session = s.id), 1 << p.shift)"
+	" WHERE l.session = s.id) + (SELECT coalesce(sum(samples), 0)"
+	" FROM prfd_module o WHERE o.session = s.id AND NOT o.kernel),"
+	" 1 << p.shift)"
 	" FROM prfd p WHERE p.session = s.id",
 	store_prfd_purge,
 	sizeof store_prfd_purge / sizeof store_prfd_purge[0]
@@ -109,6 +134,13 @@ static const struct store_table store_t_prfd_slot = {
 };
 static const struct store_table store_t_prfd_hit = {
 	"prfd_hit", "addr, hits", NULL
+};
+static const struct store_table store_t_prfd_module = {
+	"prfd_module", "idx, lo, hi, pgoff, bias, kernel, path, build_id,"
+	" samples, symbols, unresolved", NULL
+};
+static const struct store_table store_t_prfd_module_hit = {
+	"prfd_module_hit", "module, addr, hits", NULL
 };
 
 /* An optional count: NULL for -1 (the dump does not say). */
@@ -381,5 +413,116 @@ store_prfd_hit_next(struct store_cursor *c, uint64_t *addr, uint64_t *hits)
 		return (rc);
 	*addr = (uint64_t)store_cursor_int(c, HIT_ADDR);
 	*hits = (uint64_t)store_cursor_int(c, HIT_HITS);
+	return (1);
+}
+
+int
+store_prfd_module_add(struct store *st, int64_t session,
+    const struct store_prfd_module *m)
+{
+	struct store_row	*r;
+
+	if ((r = store_row(st, &store_t_prfd_module, session)) == NULL)
+		return (-1);
+	store_put_int(r, m->idx);
+	store_put_int(r, (int64_t)m->lo);
+	store_put_int(r, (int64_t)m->hi);
+	store_put_int(r, (int64_t)m->pgoff);
+	store_put_int(r, (int64_t)m->bias);
+	store_put_int(r, m->kernel);
+	store_put_text(r, m->path);
+	if (m->build_id != NULL)
+		store_put_text(r, m->build_id);
+	else
+		store_put_null(r);
+	store_put_int(r, (int64_t)m->samples);
+	store_put_int(r, m->symbols);
+	if (m->unresolved != NULL)
+		store_put_text(r, m->unresolved);
+	else
+		store_put_null(r);
+	return (store_row_end(st, r));
+}
+
+#define STORE_PRFD_MODULE_COLUMNS(X) \
+	X(MOD_IDX, "idx") X(MOD_LO, "lo") X(MOD_HI, "hi") \
+	X(MOD_PGOFF, "pgoff") X(MOD_BIAS, "bias") X(MOD_KERNEL, "kernel") \
+	X(MOD_PATH, "path") X(MOD_BUILD_ID, "build_id") \
+	X(MOD_SAMPLES, "samples") X(MOD_SYMBOLS, "symbols") \
+	X(MOD_UNRESOLVED, "unresolved")
+STORE_COLUMNS(store_prfd_module_columns, STORE_PRFD_MODULE_COLUMNS);
+
+/* A session's modules in the dump's order. */
+struct store_cursor *
+store_prfd_modules(struct store *st, int64_t session)
+{
+	return (store_cursor_select(st, store_prfd_module_columns,
+	    "FROM prfd_module WHERE session = ?1 ORDER BY idx", session));
+}
+
+/* The next module; its strings are xstrdup'd (or NULL). */
+int
+store_prfd_module_next(struct store_cursor *c, struct store_prfd_module *m)
+{
+	const char	*t;
+	int		 rc;
+
+	if ((rc = store_cursor_step(c)) != 1)
+		return (rc);
+	m->idx = store_cursor_int(c, MOD_IDX);
+	m->lo = (uint64_t)store_cursor_int(c, MOD_LO);
+	m->hi = (uint64_t)store_cursor_int(c, MOD_HI);
+	m->pgoff = (uint64_t)store_cursor_int(c, MOD_PGOFF);
+	m->bias = (uint64_t)store_cursor_int(c, MOD_BIAS);
+	m->kernel = (int)store_cursor_int(c, MOD_KERNEL);
+	t = store_cursor_text(c, MOD_PATH);
+	m->path = xstrdup(t != NULL ? t : "");
+	t = store_cursor_text(c, MOD_BUILD_ID);
+	m->build_id = t != NULL ? xstrdup(t) : NULL;
+	m->samples = (uint64_t)store_cursor_int(c, MOD_SAMPLES);
+	m->symbols = store_cursor_int(c, MOD_SYMBOLS);
+	t = store_cursor_text(c, MOD_UNRESOLVED);
+	m->unresolved = t != NULL ? xstrdup(t) : NULL;
+	return (1);
+}
+
+int
+store_prfd_module_hit_add(struct store *st, int64_t session, int64_t module,
+    uint64_t addr, uint64_t hits)
+{
+	struct store_row	*r;
+
+	if ((r = store_row(st, &store_t_prfd_module_hit, session)) == NULL)
+		return (-1);
+	store_put_int(r, module);
+	store_put_int(r, (int64_t)addr);
+	store_put_int(r, (int64_t)hits);
+	return (store_row_end(st, r));
+}
+
+#define STORE_PRFD_MODHIT_COLUMNS(X) \
+	X(MODHIT_MODULE, "module") X(MODHIT_ADDR, "addr") X(MODHIT_HITS, "hits")
+STORE_COLUMNS(store_prfd_modhit_columns, STORE_PRFD_MODHIT_COLUMNS);
+
+/* A session's module samples, by module and address. */
+struct store_cursor *
+store_prfd_module_hits(struct store *st, int64_t session)
+{
+	return (store_cursor_select(st, store_prfd_modhit_columns,
+	    "FROM prfd_module_hit WHERE session = ?1 ORDER BY module, addr",
+	    session));
+}
+
+int
+store_prfd_module_hit_next(struct store_cursor *c, int64_t *module,
+    uint64_t *addr, uint64_t *hits)
+{
+	int	rc;
+
+	if ((rc = store_cursor_step(c)) != 1)
+		return (rc);
+	*module = store_cursor_int(c, MODHIT_MODULE);
+	*addr = (uint64_t)store_cursor_int(c, MODHIT_ADDR);
+	*hits = (uint64_t)store_cursor_int(c, MODHIT_HITS);
 	return (1);
 }

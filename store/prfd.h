@@ -54,6 +54,25 @@ struct store_prfd_slot {
 	int64_t		 symbols;
 };
 
+/*
+ * A module some samples fell in outside the slots (the program, a
+ * library, the vDSO; kernel: the kernel's, which are the kernel
+ * counter's), as the dump's MAPPING entry says: mapped at [lo, hi) from
+ * file offset pgoff, an address less bias is the file's vaddr.  symbols:
+ * how many of its symbols were stored; unresolved: why none could be
+ * (NULL: they were).
+ */
+struct store_prfd_module {
+	int64_t		 idx;
+	uint64_t	 lo, hi, pgoff, bias;
+	int		 kernel;
+	char		*path;
+	char		*build_id;	/* hex, NULL: none */
+	uint64_t	 samples;
+	int64_t		 symbols;
+	char		*unresolved;
+};
+
 /* prfd.c; strings of a _get or _next are the caller's to free. */
 int		 store_prfd_add(struct store *, int64_t,
 		     const struct store_prfd *);
@@ -75,5 +94,16 @@ struct store_cursor *store_prfd_buckets(struct store *, int64_t, int64_t,
 struct store_cursor *store_prfd_hits(struct store *, int64_t);
 int		 store_prfd_hit_next(struct store_cursor *, uint64_t *,
 		     uint64_t *);
+
+int		 store_prfd_module_add(struct store *, int64_t,
+		     const struct store_prfd_module *);
+struct store_cursor *store_prfd_modules(struct store *, int64_t);
+int		 store_prfd_module_next(struct store_cursor *,
+		     struct store_prfd_module *);
+int		 store_prfd_module_hit_add(struct store *, int64_t, int64_t,
+		     uint64_t, uint64_t);
+struct store_cursor *store_prfd_module_hits(struct store *, int64_t);
+int		 store_prfd_module_hit_next(struct store_cursor *, int64_t *,
+		     uint64_t *, uint64_t *);
 
 #endif

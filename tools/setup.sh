@@ -27,11 +27,16 @@ cd "$(dirname "$0")/.."
 # man-db: the README says "man profview", which a minimal system lacks.
 # build-essential's g++ brings libstdc++, whose __cxa_demangle profview
 # links to show C++ names demangled (libiberty's would be a package more).
+# The pprof export encodes with protobuf-c's runtime and gzips with zlib;
+# protoc-c (protobuf-c-compiler) checks the C kept in the tree against
+# report/pprof.proto, and golang-go's "go tool pprof" reads the exports
+# in tests/e2e/pprof.sh (some 465 MB installed: the largest test tool).
 PKGS="build-essential autoconf automake pkg-config libncurses-dev
 libtermkey-dev libsqlite3-dev libcapstone-dev libunwind-dev libelf-dev libdw-dev sqlite3
 check nasm dosbox tmux clang uftrace
 libclang-rt-${CLANG_MAJOR:-14}-dev valgrind heaptrack python3 groff-base time
-linux-perf strace man-db"
+linux-perf strace man-db libprotobuf-c-dev zlib1g-dev protobuf-c-compiler
+golang-go"
 
 say() { echo "setup: $*" >&2; }
 die() { say "$*"; exit 1; }

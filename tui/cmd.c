@@ -24,6 +24,7 @@ static int	cmd_export(struct tui_view *, const char *);
 static char	*cmd_formats(struct tui_view *, int);
 static char	*cmd_names(struct tui_view *, int);
 static int	cmd_open(struct tui_view *, const char *);
+static int	cmd_compare(struct tui_view *, const char *);
 static int	cmd_sessions(struct tui_view *, const char *);
 static int	cmd_help(struct tui_view *, const char *);
 static int	cmd_quit(struct tui_view *, const char *);
@@ -35,6 +36,9 @@ static const struct tui_command cmd_table[] = {
 	    "write the current view's report to FILE"),
 	TUI_COMMAND("open", NULL, "ID", cmd_open, NULL,
 	    "open session ID in its natural view"),
+	TUI_COMMAND("compare", "diff", "ID", cmd_compare, NULL,
+	    "the diff view: session ID (the baseline) and this view's"
+	    " compared; the heap map's :compare is its own"),
 	TUI_COMMAND("sessions", NULL, "", cmd_sessions, NULL,
 	    "show the sessions view"),
 	TUI_COMMAND("help", NULL, "", cmd_help, NULL,
@@ -253,8 +257,9 @@ cmd_export(struct tui_view *v, const char *args)
 	return (TUI_R_DRAW);
 }
 
-static int
-cmd_open(struct tui_view *v, const char *args)
+/* A session id for :NAME: the id, or 0 when args is not one (said). */
+static long long
+cmd_id(const char *name, const char *args)
 {
 	char		*end;
 	long long	 id;
@@ -262,10 +267,47 @@ cmd_open(struct tui_view *v, const char *args)
 	errno = 0;
 	id = strtoll(args, &end, 10);
 	if (*args == '\0' || *end != '\0' || errno != 0 || id <= 0) {
-		tui_message("error: usage: :open ID (a session id)");
+		tui_message("error: usage: :%s ID (a session id)", name);
+		return (0);
+	}
+	return (id);
+}
+
+static int
+cmd_open(struct tui_view *v, const char *args)
+{
+	long long	 id;
+
+	if ((id = cmd_id("open", args)) != 0)
+		tui_open_session(id, 0);
+	return (TUI_R_DRAW);
+}
+
+/*
+ * :compare ID: session ID, the baseline, and the view's compared in the
+ * diff view.  A view whose kind has a :compare of its own (the heap map's)
+ * runs that one instead (cmd_find); :diff, the alias, is this one there.
+ */
+static int
+cmd_compare(struct tui_view *v, const char *args)
+{
+	struct tui_view	*t;
+	char		*cause = NULL;
+	long long	 id;
+
+	if ((id = cmd_id("compare", args)) == 0)
+		return (TUI_R_DRAW);
+	if (v->session == 0) {
+		tui_message("error: :compare works in a session's view, not"
+		    " in the %s view", v->keys->name);
 		return (TUI_R_DRAW);
 	}
-	tui_open_session(id, 0);
+	if ((t = tui_diff_new(id, v->session, &cause)) == NULL) {
+		tui_message("error: %s", cause);
+		free(cause);
+		return (TUI_R_DRAW);
+	}
+	tui_push(t);
 	return (TUI_R_DRAW);
 }
 
@@ -291,22 +333,39 @@ cmd_quit(struct tui_view *v, const char *args)
 	return (TUI_R_NONE);
 }
 
+static int
+cmd_is(const struct tui_command *c, const char *name)
+{
+	return (strcasecmp(c->name, name) == 0 ||
+	    (c->alias != NULL && strcasecmp(c->alias, name) == 0));
+}
+
 /*
  * The entry called name, or that has it as its alias, in any case
  * (HeapInspector's commands are ZoomOut, SetMapTo ...); NULL if none.
+ * View v's own kind's entries come first, so a view keeps a command of
+ * its own that every view has too (the heap map's :compare).
  */
 static const struct tui_command *
-cmd_find(const char *name)
+cmd_find(const char *name, struct tui_view *v)
 {
 	const struct tui_command *const	*list;
 	const struct tui_command	*c;
+	const struct tui_kind		*k;
 	size_t				 i, n;
 
+	if (v != NULL && v->ops->command != NULL && v->kind != NULL &&
+	    (k = tui_kind_find(v->kind->name)) != NULL) {
+		for (c = k->mode->commands; c != NULL && c->name != NULL;
+		    c++) {
+			if (cmd_is(c, name))
+				return (c);
+		}
+	}
 	list = tui_command_list(&n);
 	for (i = 0; i < n; i++) {
 		c = list[i];
-		if (strcasecmp(c->name, name) == 0 ||
-		    (c->alias != NULL && strcasecmp(c->alias, name) == 0))
+		if (cmd_is(c, name))
 			return (c);
 	}
 	return (NULL);
@@ -328,7 +387,7 @@ tui_command(const char *line)
 		return (TUI_R_DRAW);
 	name = xasprintf("%.*s", (int)n, line);
 	args = line + n + strspn(line + n, " ");
-	if ((c = cmd_find(name)) != NULL && c->exec == NULL)
+	if ((c = cmd_find(name, tui_top())) != NULL && c->exec == NULL)
 		r = cmd_view(tui_top(), c, args);
 	else if (c != NULL)
 		r = c->exec(tui_top(), args);
@@ -360,7 +419,7 @@ tui_command_complete(const char *name, struct tui_view *v, int arg)
 {
 	const struct tui_command	*c;
 
-	if ((c = cmd_find(name)) == NULL)
+	if ((c = cmd_find(name, v)) == NULL)
 		return (NULL);
 	if (c->exec == NULL)
 		return (v->ops->complete != NULL ? v->ops->complete(v,

@@ -114,6 +114,7 @@ tui_keymap_groups(size_t *n)
 			for (g = k->mode->keys; *g != NULL; g++)
 				keymap_add_group(*g);
 		}
+		keymap_add_group(&tui_keys_diff);
 		keymap_add_group(&tui_keys_sql);
 		keymap_add_group(&tui_keys_help);
 		keymap_add_group(&tui_keys_prompt);

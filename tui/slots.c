@@ -4,9 +4,12 @@
  * the top, then a row per slot (module, address, size, mode, count,
  * share), sorted by count or address.  Enter opens a slot's detail
  * counters in the histogram view (tui/hist.c over analyze/hist.c), named
- * by its module's symbols; t the exact flat profile by symbol from the
- * hit table, whose Enter opens the row's slot on its symbol.  Shares are
- * of every sample of the dump (analyze/prfd.c).
+ * by its module's symbols; t the exact flat profile by function of every
+ * module (the hit table and the modules' samples), whose Enter opens the
+ * row's slot on its symbol.  A dump with modules (version 2) opens on
+ * that profile, as perf report does, v showing the slots.  Shares are of
+ * the run time, as perf's; % makes them of every period of the dump, as
+ * OS/2's (analyze/prfd.c).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -26,8 +29,11 @@ enum slots_action {
 	SLOTS_ACT_SORT = TUI_ACT_VIEW,
 	SLOTS_ACT_OPEN,
 	SLOTS_ACT_HITS,
+	SLOTS_ACT_PCT,
 	HITS_ACT_SORT,
-	HITS_ACT_OPEN
+	HITS_ACT_OPEN,
+	HITS_ACT_SLOTS,
+	HITS_ACT_PCT
 };
 
 static const struct tui_key slots_bind[] = {
@@ -36,7 +42,9 @@ static const struct tui_key slots_bind[] = {
 	    "the slot's detail counters in the histogram, named by its "
 	    "module's symbols"),
 	TUI_KEY(SLOTS_ACT_HITS, "t",
-	    "the exact flat profile by symbol from the hit table"),
+	    "the exact flat profile by function of every module"),
+	TUI_KEY(SLOTS_ACT_PCT, "%",
+	    "shares of the run time or of every period (idle too)"),
 };
 static const struct tui_keys slots_keys = TUI_KEYS("slots",
     "In the slots view", slots_bind);
@@ -45,11 +53,16 @@ static const struct tui_key hits_bind[] = {
 	TUI_KEY(HITS_ACT_SORT, "s", "cycle the sort (hits, address)"),
 	TUI_KEY(HITS_ACT_OPEN, "Enter",
 	    "the row's slot in the histogram, on its symbol"),
+	TUI_KEY(HITS_ACT_SLOTS, "v", "the slots and the global counters"),
+	TUI_KEY(HITS_ACT_PCT, "%",
+	    "shares of the run time or of every period (idle too)"),
 };
 static const struct tui_keys hits_keys = TUI_KEYS("hits",
-    "In the hit table's flat profile", hits_bind);
+    "In the flat profile by function", hits_bind);
 
+/* The dump's model, shared by its views: the last one frees it. */
 struct slots {
+	int			 refs;
 	struct analyze_prfd	*m;
 	char			*program;
 	char			*key;		/* the file's SHA-256 */
@@ -118,25 +131,54 @@ slots_head(const struct analyze_prfd *m, const char *program)
 		    (m->d.period_ns / 1000));
 	else
 		period = xasprintf("timval %u us", m->d.timval);
-	s = xasprintf("%s  pid %u  %s  %llu samples  counters of %llu bytes",
+	s = xasprintf("%s  pid %u  %s  %llu samples  counters of %llu bytes%s",
 	    program, m->d.pid, period, (unsigned long long)m->total,
-	    (unsigned long long)1 << m->d.shift);
+	    (unsigned long long)1 << m->d.shift, m->unresolved != 0 ?
+	    "  modules unresolved (see warnings)" : "");
 	free(period);
 	return (s);
 }
 
+/*
+ * The global counters, each with its share: of the run time (idle's is
+ * then of every period, as it is no part of the run) or of every period.
+ */
 static char *
 slots_counters(const struct analyze_prfd *m)
 {
-	return (xasprintf("idle %llu (%.1f%%)  kernel %llu (%.1f%%)  shrmem"
-	    " %llu (%.1f%%)  unknown %llu (%.1f%%)  vm86 %llu",
-	    (unsigned long long)m->d.idle, analyze_prfd_pct(m,
-	    (double)m->d.idle), (unsigned long long)m->d.kernel,
+	return (xasprintf("%s: run %llu  idle %llu (%.1f%% of all)  kernel"
+	    " %llu (%.1f%%)  shrmem %llu (%.1f%%)  unknown %llu (%.1f%%)  vm86"
+	    " %llu", m->all ? "shares of every period" : "shares of run time",
+	    (unsigned long long)m->run, (unsigned long long)m->d.idle,
+	    m->total != 0 ? 100.0 * (double)m->d.idle / (double)m->total : 0,
+	    (unsigned long long)m->d.kernel,
 	    analyze_prfd_pct(m, (double)m->d.kernel),
 	    (unsigned long long)m->d.shrmem, analyze_prfd_pct(m,
 	    (double)m->d.shrmem), (unsigned long long)m->d.unknown,
 	    analyze_prfd_pct(m, (double)m->d.unknown),
 	    (unsigned long long)m->d.vm86));
+}
+
+/* % in either view: the shares' base switched, said. */
+static int
+slots_pct(struct analyze_prfd *m)
+{
+	m->all = !m->all;
+	tui_message("shares of %s", m->all ? "every period (idle too)" :
+	    "the run time (idle aside)");
+	return (TUI_R_DRAW);
+}
+
+static void
+slots_unref(struct slots *ss)
+{
+	if (--ss->refs > 0)
+		return;
+	analyze_prfd_model_free(ss->m);
+	free(ss->order);
+	free(ss->program);
+	free(ss->key);
+	free(ss);
 }
 
 static void
@@ -208,9 +250,10 @@ slots_open(struct tui_view *tv, struct slots *ss, size_t k, uint64_t at)
 	name = xasprintf("%s %012llX", slots_module(ss->m, k),
 	    (unsigned long long)ss->m->slots[k].vaddr);
 	key = xasprintf("%s:slot%zu", ss->key, k);
-	head = xasprintf("%s  %llu samples (%.2f%%) in %lld counters of %llu"
-	    " bytes", name, (unsigned long long)ss->m->slots[k].cnt,
+	head = xasprintf("%s  %llu samples (%.2f%% of %s) in %lld counters of"
+	    " %llu bytes", name, (unsigned long long)ss->m->slots[k].cnt,
 	    analyze_prfd_pct(ss->m, (double)ss->m->slots[k].cnt),
+	    ss->m->all ? "every period" : "the run",
 	    (long long)ss->m->slots[k].nbuckets,
 	    (unsigned long long)1 << ss->m->d.shift);
 	v = tui_hist_open(&h, tv->session, name, key, head,
@@ -222,7 +265,7 @@ slots_open(struct tui_view *tv, struct slots *ss, size_t k, uint64_t at)
 	return (TUI_R_DRAW);
 }
 
-static struct tui_view	*tui_hits_new(struct tui_view *, struct slots *);
+static struct tui_view	*tui_hits_new(int64_t, struct slots *);
 
 /* After a sort: the search again, the cursor on item k where it went. */
 static void
@@ -258,8 +301,8 @@ slots_key(struct tui_view *tv, int a)
 		return (slots_open(tv, ss, ss->order[tv->list.cur],
 		    UINT64_MAX));
 	case SLOTS_ACT_HITS:
-		if (!ss->m->d.hit_table) {
-			tui_message("no hit table in this dump");
+		if (!ss->m->d.hit_table && ss->m->nmods == 0) {
+			tui_message("no hit table and no module in this dump");
 			return (TUI_R_DRAW);
 		}
 		if (analyze_prfd_table(tui_store(), ss->m, &cause) != 0) {
@@ -267,8 +310,10 @@ slots_key(struct tui_view *tv, int a)
 			free(cause);
 			return (TUI_R_DRAW);
 		}
-		tui_push(tui_hits_new(tv, ss));
+		tui_push(tui_hits_new(tv->session, ss));
 		return (TUI_R_DRAW);
+	case SLOTS_ACT_PCT:
+		return (slots_pct(ss->m));
 	default:
 		return (TUI_R_UNUSED);
 	}
@@ -305,13 +350,7 @@ slots_model(struct tui_view *tv)
 static void
 slots_free(struct tui_view *tv)
 {
-	struct slots	*ss = tv->data;
-
-	analyze_prfd_model_free(ss->m);
-	free(ss->order);
-	free(ss->program);
-	free(ss->key);
-	free(ss);
+	slots_unref(tv->data);
 }
 
 static const struct tui_view_ops slots_ops = {
@@ -329,11 +368,22 @@ static const struct tui_view_ops slots_ops = {
 };
 
 static struct tui_view *
+slots_view(int64_t id, struct slots *ss)
+{
+	struct tui_view	*tv;
+
+	ss->refs++;
+	tv = tui_view_new(&slots_ops, ss);
+	tv->session = id;
+	tv->list.n = ss->m->nslots;
+	return (tv);
+}
+
+static struct tui_view *
 slots_new(int64_t id, char **cause)
 {
 	struct slots		*ss = xcalloc(1, sizeof *ss);
 	struct store_session	 sess;
-	struct tui_view		*tv;
 
 	/* The hit table waits for t, Enter or :export: it may be big. */
 	ss->m = xcalloc(1, sizeof *ss->m);
@@ -351,10 +401,13 @@ slots_new(int64_t id, char **cause)
 	}
 	ss->order = xcalloc(ss->m->nslots + 1, sizeof *ss->order);
 	slots_sort(ss);
-	tv = tui_view_new(&slots_ops, ss);
-	tv->session = id;
-	tv->list.n = ss->m->nslots;
-	return (tv);
+	/* Modules' samples: the functions of all of them first, as perf. */
+	if (ss->m->nmods != 0 && analyze_prfd_table(tui_store(), ss->m,
+	    cause) == 0)
+		return (tui_hits_new(id, ss));
+	free(*cause);
+	*cause = NULL;
+	return (slots_view(id, ss));
 }
 
 /* The exact flat profile by symbol, from the hit table. */
@@ -389,9 +442,10 @@ hits_title(struct tui_view *tv)
 {
 	struct hits	*hv = tv->data;
 
-	return (xasprintf("profview: %s: hit table, %llu samples in %zu rows"
-	    " by %s", hv->ss->program, (unsigned long long)hv->ss->m->hit_total,
-	    hv->ss->m->nflat, hv->byaddr ? "address" : "hits"));
+	return (xasprintf("profview: %s: functions, %llu samples in %zu rows"
+	    " by %s", hv->ss->program, (unsigned long long)
+	    hv->ss->m->flat_total, hv->ss->m->nflat, hv->byaddr ? "address" :
+	    "hits"));
 }
 
 static void
@@ -403,36 +457,46 @@ hits_draw(struct tui_view *tv, int y, int h, int w)
 	const char			*mod;
 	char				*name;
 	size_t				 i;
-	int				 row, attr, yy, x;
+	int				 row, attr, yy, x, top = 0;
 
-	tui_putf(y, 0, w, tui_attr(TUI_C_HEADER), "%8s %8s %9s %-12s %-12s"
-	    " %s", "of hits", "of all", "hits", "address", "module",
-	    "symbol");
-	tv->list.y = y + 1;
-	tui_list_fit(&tv->list, h - 1);
+	/* The dump and its counters over the table, as the slots view. */
+	if (h >= 6) {
+		name = slots_head(m, hv->ss->program);
+		tui_put(y, 0, w, A_BOLD, name);
+		free(name);
+		name = slots_counters(m);
+		tui_put(y + 1, 0, w, TUI_PLAIN, name);
+		free(name);
+		top = 2;
+	}
+	tui_putf(y + top, 0, w, tui_attr(TUI_C_HEADER), "%8s %8s %9s %-12s"
+	    " %-18s %s", m->all ? "of all" : "of run", "of these", "samples",
+	    "address", "module", "function");
+	top++;
+	tv->list.y = y + top;
+	tui_list_fit(&tv->list, h - top);
 	for (row = 0; row < tv->list.height; row++) {
 		if ((i = tv->list.top + (size_t)row) >= tv->list.n)
 			break;
 		f = &m->flat[hv->order[i]];
-		yy = y + 1 + row;
+		yy = y + top + row;
 		attr = i == tv->list.cur ? tui_attr(TUI_C_CURSOR) : TUI_PLAIN;
 		if (attr != TUI_PLAIN)
 			tui_fill(yy, 0, w, attr);
 		x = tui_putf(yy, 0, w, attr != TUI_PLAIN ? attr :
 		    tui_attr(tui_heat(m->flat[0].hits != 0 ? (double)f->hits /
 		    (double)m->flat[0].hits : 0)), "%7.2f%%",
-		    m->hit_total != 0 ? 100.0 * (double)f->hits /
-		    (double)m->hit_total : 0);
+		    analyze_prfd_pct(m, (double)f->hits));
 		x += tui_putf(yy, x, w - x, attr, " %7.2f%% %9llu %012llX ",
-		    analyze_prfd_pct(m, (double)f->hits),
-		    (unsigned long long)f->hits, (unsigned long long)f->addr);
-		mod = f->sym != SIZE_MAX ? m->syms[f->sym].module :
-		    f->slot != SIZE_MAX ? analyze_prfd_module(m, f->slot) :
-		    NULL;
-		tui_fill(yy, x, 12, attr);
-		tui_put_marks(yy, x, 12, attr, mod != NULL ? mod : "",
+		    m->flat_total != 0 ? 100.0 * (double)f->hits /
+		    (double)m->flat_total : 0, (unsigned long long)f->hits,
+		    (unsigned long long)f->addr);
+		mod = analyze_prfd_flat_module(m, f);
+		/* "[kernel.kallsyms]" fits. */
+		tui_fill(yy, x, 18, attr);
+		tui_put_marks(yy, x, 18, attr, mod != NULL ? mod : "",
 		    tui_search_marks(tv));
-		x += 13;
+		x += 19;
 		name = analyze_prfd_flat_name(m, f);
 		tui_put_marks(yy, x, w - x, attr, name, tui_search_marks(tv));
 		free(name);
@@ -459,10 +523,16 @@ hits_key(struct tui_view *tv, int a)
 			return (TUI_R_NONE);
 		f = &hv->ss->m->flat[hv->order[tv->list.cur]];
 		if (f->slot == SIZE_MAX) {
-			tui_message("these samples are in no slot");
+			tui_message("these samples are in no slot: a"
+			    " module's have no detail counters");
 			return (TUI_R_DRAW);
 		}
 		return (slots_open(tv, hv->ss, f->slot, f->addr));
+	case HITS_ACT_SLOTS:
+		tui_push(slots_view(tv->session, hv->ss));
+		return (TUI_R_DRAW);
+	case HITS_ACT_PCT:
+		return (slots_pct(hv->ss->m));
 	default:
 		return (TUI_R_UNUSED);
 	}
@@ -504,6 +574,7 @@ hits_free(struct tui_view *tv)
 {
 	struct hits	*hv = tv->data;
 
+	slots_unref(hv->ss);
 	free(hv->order);
 	free(hv);
 }
@@ -511,7 +582,7 @@ hits_free(struct tui_view *tv)
 static const struct tui_view_ops hits_ops = {
 	.name = "hits",
 	.keys = &hits_keys,
-	.help = "the exact flat profile by symbol from a dump's hit table",
+	.help = "the exact flat profile by function of every module",
 	.draw = hits_draw,
 	.key = hits_key,
 	.title = hits_title,
@@ -522,16 +593,17 @@ static const struct tui_view_ops hits_ops = {
 };
 
 static struct tui_view *
-tui_hits_new(struct tui_view *parent, struct slots *ss)
+tui_hits_new(int64_t session, struct slots *ss)
 {
 	struct hits	*hv = xcalloc(1, sizeof *hv);
 	struct tui_view	*tv;
 
+	ss->refs++;
 	hv->ss = ss;
 	hv->order = xcalloc(ss->m->nflat + 1, sizeof *hv->order);
 	hits_sort(hv);
 	tv = tui_view_new(&hits_ops, hv);
-	tv->session = parent->session;
+	tv->session = session;
 	tv->list.n = ss->m->nflat;
 	return (tv);
 }

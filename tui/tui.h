@@ -381,9 +381,11 @@ extern const struct tui_keys tui_keys_annotate;
 extern const struct tui_keys tui_keys_units;
 extern const struct tui_keys tui_keys_sql;
 extern const struct tui_keys tui_keys_help;
+extern const struct tui_keys tui_keys_diff;
 struct tui_view	*tui_sessions_new(void);
 int64_t		 tui_sessions_id(struct tui_view *, size_t);
 struct tui_view	*tui_table_new(const char *, char **);
 struct tui_view	*tui_help_new(struct tui_view *);
+struct tui_view	*tui_diff_new(int64_t, int64_t, char **);
 
 #endif

@@ -2,8 +2,8 @@
  * bench/prfd's workload: a fixed amount of work (not of time), so that a
  * profiler's cost shows as time added.  Two threads, each N rounds of
  * arithmetic in the program, a qsort and memcpy in the C library and a
- * system call now and then: samples land in a slot, in shared memory and
- * in the kernel, as in a real program.
+ * system call now and then: samples land in a slot, in a module (the C
+ * library, kept by address) and in the kernel, as in a real program.
  */
 #include <pthread.h>
 #include <stdio.h>

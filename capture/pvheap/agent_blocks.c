@@ -2,6 +2,15 @@
  * The live blocks: a hash table of every block's address, size, site,
  * thread and sequence number, split into 64 shards, each with its own
  * spinlock, so threads rarely meet.
+ *
+ * A table of a million blocks is most of what the agent costs a program
+ * (issue 25: at most 64 bytes a live block, all included).  A 32-byte
+ * entry in a table that doubles at 70 % full is 46 to 91 bytes a block;
+ * one that grows by half at 5/6 full is 38 to 58, and over its life
+ * faults in and copies no more than the doubling one did (a quarter at a
+ * time was 40 to 50 bytes but twice the page faults).  So a shard's
+ * capacity is any number of slots, and a hash is mapped onto it by a
+ * multiply, not a mask.
  */
 #include <stdint.h>
 #include <string.h>
@@ -18,7 +27,7 @@
 
 struct shard {
 	int			 lock;
-	int			 logcap;
+	uint32_t		 cap;
 	struct agent_blk	*tab;
 	uint64_t		 n;
 } __attribute__((aligned(64)));
@@ -33,58 +42,61 @@ agent_blk_hash(uint64_t addr)
 }
 
 static inline uint64_t
-agent_blk_slot(uint64_t h, int logcap)
+agent_blk_slot(uint64_t h, uint32_t cap)
 {
-	return ((h << SHARD_BITS) >> (64 - logcap));
+	return (((h << SHARD_BITS) >> 32) * cap >> 32);
+}
+
+static inline uint64_t
+agent_blk_next(uint64_t i, uint32_t cap)
+{
+	return (i + 1 == cap ? 0 : i + 1);
 }
 
 static int
 agent_shard_grow(struct shard *s)
 {
 	struct agent_blk	*old = s->tab, *tab;
-	int			 logcap = s->tab != NULL ? s->logcap + 1 : 10;
-	uint64_t		 cap = (uint64_t)1 << logcap, mask = cap - 1;
-	uint64_t		 i, j, oldcap;
+	uint64_t		 cap, i, j;
 
-	if ((tab = agent_mmap(cap * sizeof *tab)) == NULL)
+	cap = old != NULL ? (uint64_t)s->cap + s->cap / 2 : SHARD_CAP0;
+	if (cap > UINT32_MAX || (tab = agent_mmap(cap * sizeof *tab)) == NULL)
 		return (-1);
 	/* Every slot is written below or soon: fault the pages in at once. */
 	madvise(tab, cap * sizeof *tab, MADV_POPULATE_WRITE);
 	if (old != NULL) {
-		oldcap = (uint64_t)1 << s->logcap;
-		for (i = 0; i < oldcap; i++) {
+		for (i = 0; i < s->cap; i++) {
 			if (old[i].addr == 0)
 				continue;
-			j = agent_blk_slot(agent_blk_hash(old[i].addr), logcap);
+			j = agent_blk_slot(agent_blk_hash(old[i].addr),
+			    (uint32_t)cap);
 			while (tab[j].addr != 0)
-				j = (j + 1) & mask;
+				j = agent_blk_next(j, (uint32_t)cap);
 			tab[j] = old[i];
 		}
-		agent_munmap(old, oldcap * sizeof *old);
+		agent_munmap(old, s->cap * sizeof *old);
 	}
 	s->tab = tab;
-	s->logcap = logcap;
+	s->cap = (uint32_t)cap;
 	return (0);
 }
 
 void
 agent_blk_insert(const struct agent_blk *b)
 {
-	uint64_t	 h = agent_blk_hash(b->addr), mask, i;
+	uint64_t	 h = agent_blk_hash(b->addr), i;
 	struct shard	*s = &shards[h >> (64 - SHARD_BITS)];
 
 	agent_spin_lock(&s->lock);
-	/* At most 70 % full: linear probing stays short. */
-	if (s->tab == NULL || (s->n + 1) * 10 > ((uint64_t)7 << s->logcap)) {
+	if (s->tab == NULL || (s->n + 1) * 6 > (uint64_t)s->cap * 5) {
 		if (agent_shard_grow(s) != 0) {
 			agent_spin_unlock(&s->lock);
 			return;
 		}
 	}
-	mask = ((uint64_t)1 << s->logcap) - 1;
-	i = agent_blk_slot(h, s->logcap);
+	i = agent_blk_slot(h, s->cap);
 	while (s->tab[i].addr != 0)
-		i = (i + 1) & mask;
+		i = agent_blk_next(i, s->cap);
 	s->tab[i] = *b;
 	s->n++;
 	agent_spin_unlock(&s->lock);
@@ -94,7 +106,7 @@ agent_blk_insert(const struct agent_blk *b)
 int
 agent_blk_remove(uint64_t addr, struct agent_blk *b)
 {
-	uint64_t	 h = agent_blk_hash(addr), mask, i, j, k;
+	uint64_t	 h = agent_blk_hash(addr), i, j, k;
 	struct shard	*s = &shards[h >> (64 - SHARD_BITS)];
 	struct agent_blk *t;
 
@@ -103,8 +115,7 @@ agent_blk_remove(uint64_t addr, struct agent_blk *b)
 		agent_spin_unlock(&s->lock);
 		return (-1);
 	}
-	mask = ((uint64_t)1 << s->logcap) - 1;
-	i = agent_blk_slot(h, s->logcap);
+	i = agent_blk_slot(h, s->cap);
 	for (;;) {
 		if (t[i].addr == addr)
 			break;
@@ -112,16 +123,16 @@ agent_blk_remove(uint64_t addr, struct agent_blk *b)
 			agent_spin_unlock(&s->lock);
 			return (-1);
 		}
-		i = (i + 1) & mask;
+		i = agent_blk_next(i, s->cap);
 	}
 	*b = t[i];
 	/* Backward-shift deletion: no tombstones, probes stay short. */
 	j = i;
 	for (;;) {
-		j = (j + 1) & mask;
+		j = agent_blk_next(j, s->cap);
 		if (t[j].addr == 0)
 			break;
-		k = agent_blk_slot(agent_blk_hash(t[j].addr), s->logcap);
+		k = agent_blk_slot(agent_blk_hash(t[j].addr), s->cap);
 		if ((j > i && (k <= i || k > j)) ||
 		    (j < i && (k <= i && k > j))) {
 			t[i] = t[j];
@@ -151,7 +162,7 @@ agent_blocks(struct abuf *b)
 	for (k = 0; k < SHARDS; k++) {
 		if (shards[k].tab == NULL)
 			continue;
-		cap = (size_t)1 << shards[k].logcap;
+		cap = shards[k].cap;
 		for (i = 0; i < cap && n < total; i++) {
 			if (shards[k].tab[i].addr != 0)
 				d[n++] = shards[k].tab[i];

@@ -1,16 +1,23 @@
 /*
- * The pvheap snapshot format, version 1: what libpvheap.so writes and
- * ingest/heap.c reads.  profview-formats(5), HEAP FILES, is the
- * authority; this header only names its numbers so the writer and the
- * reader cannot disagree.
+ * The pvheap snapshot format, version 2: what libpvheap.so writes and
+ * ingest/heap.c reads, as it reads version 1.  profview-formats(5),
+ * HEAP FILES, is the authority; this header only names its numbers so
+ * the writer and the reader cannot disagree.
  *
  * A file is a 32-byte header, a table of sections, and the sections.
  * Every section is an array of fixed-size little-endian records (the
- * string table and the contents are arrays of bytes), so a reader checks
+ * string table, the contents and BLKV are arrays of bytes), so a reader checks
  * one count against one size and then indexes the file in place: a
  * million blocks and four million edges are a few mapped arrays, not a
  * parse.  A section's record may be longer than this version's (a later
  * minor version appends fields); a reader uses the fields it knows.
+ *
+ * Version 2 packs the blocks and their pointers, most of a snapshot,
+ * into one section of bytes, BLKV, in place of BLKS and EDGS: a block's
+ * fields as varints, most of them differences from the block before
+ * (a million 48-byte blocks with three million pointers: 112 bytes a
+ * block as BLKS and EDGS, 23 packed).  A reader unpacks it into the
+ * records of version 1 and reads those.
  */
 #ifndef HEAPFMT_H
 #define HEAPFMT_H
@@ -18,8 +25,9 @@
 /* "\x89PVHEAP\n": the high byte and the newline catch text-mode damage. */
 #define HEAPFMT_MAGIC		"\x89PVHEAP\n"
 #define HEAPFMT_MAGIC_LEN	8
-#define HEAPFMT_MAJOR		1
+#define HEAPFMT_MAJOR		2
 #define HEAPFMT_MINOR		0
+#define HEAPFMT_MAJOR_MIN	1	/* the oldest a reader reads */
 
 /*
  * Header: magic[8], u16 major, u16 minor, u32 nsections, u64 file_size,
@@ -42,8 +50,9 @@
 #define HEAPFMT_FRMS	"FRMS"	/* stacks: runs of LOCS indices */
 #define HEAPFMT_SITE	"SITE"	/* allocation sites */
 #define HEAPFMT_TYPE	"TYPE"	/* block types */
-#define HEAPFMT_BLKS	"BLKS"	/* live blocks, by address */
-#define HEAPFMT_EDGS	"EDGS"	/* block -> block pointers */
+#define HEAPFMT_BLKS	"BLKS"	/* live blocks, by address (version 1) */
+#define HEAPFMT_EDGS	"EDGS"	/* block -> block pointers (version 1) */
+#define HEAPFMT_BLKV	"BLKV"	/* BLKS and EDGS, packed (version 2) */
 #define HEAPFMT_ROOT	"ROOT"	/* root -> block pointers */
 #define HEAPFMT_DATA	"DATA"	/* block contents (--contents) */
 
@@ -169,6 +178,35 @@
 #define HF_ROOT_DST_OFF		16	/* HEAPFMT_OFF_* */
 #define HF_ROOT_SYMBOL		20	/* str */
 #define HF_ROOT_SYM_OFF		24
+
+/*
+ * BLKV: varints (LEB128: 7 bits a byte, low first, the top bit set on
+ * every byte but the last; at most 10 bytes).  "zz" is a difference,
+ * wrapped to 64 bits, zigzag-coded (0, -1, 1, -2 ... as 0, 1, 2, 3 ...);
+ * "+1" an index plus one, so HEAPFMT_NONE is 0.  The section is nblocks,
+ * nedges, then each block in address order:
+ *
+ *	head		BLKS.flags << 4 | HEAPFMT_V_* bits
+ *	addr		less the block before's (the first: itself)
+ *	size
+ *	seq		zz from the block before's (the first: from 0)
+ *	word0		zz from addr, if HEAPFMT_V_W0 (else 0, or the edge's)
+ *	word1		zz from addr, if HEAPFMT_V_W1
+ *	slack
+ *	site		+1
+ *	tid		zz from the block before's
+ *	type		+1
+ *	region		+1
+ *	npointers	then each of its pointers, by word:
+ *	  word		less the pointer before's (the first: itself)
+ *	  dst		zz from the pointer before's (the first: this block)
+ *	  dst_off	EDGS.dst_off rotated: offset << 1 | vtable-like bit
+ */
+#define HEAPFMT_V_W0		0x1	/* word0 follows */
+#define HEAPFMT_V_W1		0x2	/* word1 follows */
+#define HEAPFMT_V_W0_EDGE	0x4	/* word0 is its pointer at word 0's */
+#define HEAPFMT_V_W1_EDGE	0x8	/* word1 is its pointer at word 1's */
+#define HEAPFMT_V_FLAGS_SHIFT	4
 
 /* An index that refers to nothing. */
 #define HEAPFMT_NONE		0xffffffffu

@@ -36,7 +36,7 @@ snap_free(struct snap *s)
 {
 	struct abuf	*b[] = { &s->text, &s->mapsb, &s->blkb, &s->tmp,
 	    &s->counts, &s->pgb, &s->regb, &s->spanb, &s->blks, &s->edges,
-	    &s->roots,
+	    &s->packed, &s->roots,
 	    &s->regions, &s->threads, &s->data, &s->tids, &s->excl };
 	size_t		 i;
 
@@ -112,6 +112,18 @@ snap_take(int trigger, int signo, char *msg, size_t msglen)
 	}
 	snap_resume_world();
 	s.t_resume = snap_now_ns(CLOCK_MONOTONIC);
+	/*
+	 * The scans' copies, scratch and index go before the names and the
+	 * packing: 80 bytes a block of the agent's peak, needed no more.
+	 */
+	abuf_free(&s.blkb);
+	abuf_free(&s.tmp);
+	abuf_free(&s.counts);
+	abuf_free(&s.pgb);
+	abuf_free(&s.spanb);
+	s.blk = NULL;
+	s.span = NULL;
+	s.pg = NULL;
 
 	/* Heap regions first in REGN: the blocks' region is its index. */
 	{
@@ -152,6 +164,10 @@ snap_take(int trigger, int signo, char *msg, size_t msglen)
 	snap_cntr_add(&o, "edges_dropped", s.edges_dropped);
 	snap_cntr_add(&o, "threads_unstopped", s.unstopped);
 	snap_cntr_add(&o, "stop_ns", s.t_resume - s.t_stop);
+	if (snap_pack_blocks(&s, &s.packed) != 0) {
+		snprintf(msg, msglen, "snapshot failed: out of memory");
+		goto out;
+	}
 	snap_cntr_add(&o, "snapshot_ns", snap_now_ns(CLOCK_MONOTONIC) - s.t0);
 
 #define SEC(t, sz, b)	do {						\
@@ -171,8 +187,7 @@ snap_take(int trigger, int signo, char *msg, size_t msglen)
 	SEC(HEAPFMT_FRMS, HEAPFMT_FRMS_SIZE, o.frms);
 	SEC(HEAPFMT_SITE, HEAPFMT_SITE_SIZE, o.sites);
 	SEC(HEAPFMT_TYPE, HEAPFMT_TYPE_SIZE, o.types);
-	SEC(HEAPFMT_BLKS, HEAPFMT_BLKS_SIZE, s.blks);
-	SEC(HEAPFMT_EDGS, HEAPFMT_EDGS_SIZE, s.edges);
+	SEC(HEAPFMT_BLKV, 1, s.packed);
 	SEC(HEAPFMT_ROOT, HEAPFMT_ROOT_SIZE, s.roots);
 	if (agent_opts.contents != 0)
 		SEC(HEAPFMT_DATA, 1, s.data);

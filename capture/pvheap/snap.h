@@ -64,7 +64,7 @@ struct snap {
 	int		 trigger, signo;
 	uint64_t	 t0, t_wall, t_stop, t_resume;
 	struct abuf	 text, mapsb, blkb, tmp, counts, pgb, regb;
-	struct abuf	 blks, edges, roots, regions, threads, data;
+	struct abuf	 blks, edges, packed, roots, regions, threads, data;
 	struct abuf	 tids, excl;
 	struct snap_map	*maps;
 	size_t		 nmaps;
@@ -203,6 +203,8 @@ void		 snap_info(struct snap *, struct snap_out *) AGENT_HIDDEN;
 
 /* snap_write.c */
 int		 snap_write_file(const char *, const struct snap_sec *, size_t)
+		    AGENT_HIDDEN;
+int		 snap_pack_blocks(const struct snap *, struct abuf *)
 		    AGENT_HIDDEN;
 
 

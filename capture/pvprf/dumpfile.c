@@ -129,9 +129,10 @@ dfile_read(const char *name, struct dfile *d, char **cause)
 		    d->len, PRFD_FILE_HEADER));
 	if (memcmp(d->data, PRFD_FILE_MAGIC, 4) != 0)
 		return (fail(cause, d, 0, "magic: not PRFD"));
-	if (le_get(d->data + 4, 2) != PRFD_FILE_VERSION)
-		return (fail(cause, d, 4, "version %u: only 1 is known",
-		    (unsigned)le_get(d->data + 4, 2)));
+	if (le_get(d->data + 4, 2) < 1 ||
+	    le_get(d->data + 4, 2) > PRFD_FILE_VERSION)
+		return (fail(cause, d, 4, "version %u: 1 to %d are known",
+		    (unsigned)le_get(d->data + 4, 2), PRFD_FILE_VERSION));
 	d->width = d->data[6];
 	if (d->width != 4 && d->width != 8)
 		return (fail(cause, d, 6, "width %d: 4 or 8", d->width));
@@ -195,6 +196,19 @@ share(uint64_t n, uint64_t total)
 	return (total ? 100.0 * n / total : 0);
 }
 
+/* The samples of a MAPPING entry (its length checked by the caller). */
+static uint64_t
+mapping_samples(const unsigned char *b)
+{
+	const unsigned char	*p;
+	uint64_t		 n = 0, i, k = le_get(b + 36, 4);
+
+	p = b + PRFD_MAPPING_FIXED + b[40] + le_get(b + 41, 2);
+	for (i = 0; i < k; i++)
+		n += le_get(p + 16 * i + 8, 8);
+	return (n);
+}
+
 struct gcnt {
 	int		 have;
 	uint16_t	 flags, shift, timval, nstruc1, nstruc2;
@@ -248,7 +262,9 @@ dfile_print(struct dfile *d, FILE *out, char **cause)
 	char		 tid[16];
 	const unsigned char *mods[256], *argv0 = NULL, *mb;
 	uint32_t	 modlen[256], argvlen = 0, limits = 0;
-	size_t		 nmods = 0;
+	size_t		 nmods = 0, nmaps = 0;
+	const unsigned char *maps[256];
+	uint64_t	 inmods = 0;
 
 	for (i = 0; i < d->nrecs; i++) {
 		r = &d->recs[i];
@@ -309,6 +325,22 @@ dfile_print(struct dfile *d, FILE *out, char **cause)
 						mods[nmods++] = b + 8;
 					modlen[nmods - 1] = elen;
 				}
+				if (tag == PRFD_EXT_MAPPING) {
+					if (elen < PRFD_MAPPING_FIXED ||
+					    elen != PRFD_MAPPING_FIXED +
+					    b[8 + 40] + le_get(b + 8 + 41, 2) +
+					    16 * le_get(b + 8 + 36, 4))
+						return (fail(cause, d,
+						    b + 4 - d->data, "mapping"
+						    " len %" PRIu32 " does not"
+						    " match its fields", elen));
+					if (!(le_get(b + 8 + 32, 4) &
+					    PRFD_MAPPING_KERNEL))
+						inmods += mapping_samples(b +
+						    8);
+					if (nmaps < 256)
+						maps[nmaps++] = b + 8;
+				}
 				if (tag == PRFD_EXT_COMMAND) {
 					argv0 = b + 8;
 					argvlen = elen;
@@ -337,7 +369,7 @@ dfile_print(struct dfile *d, FILE *out, char **cause)
 		for (j = 0; j < slots->buf[0]; j++)
 			insl += ul(d, slots->buf + 1, 5 * j + 4);
 	}
-	total = insl;
+	total = insl + inmods;
 	for (j = 0; j < 5; j++)
 		total += g.v[j];
 
@@ -370,6 +402,9 @@ dfile_print(struct dfile *d, FILE *out, char **cause)
 		    g.v[j], share(g.v[j], total));
 	fprintf(out, "%-16s %12" PRIu64 " %6.2f%%\n", "slots", insl,
 	    share(insl, total));
+	if (nmaps > 0)
+		fprintf(out, "%-16s %12" PRIu64 " %6.2f%%\n", "modules",
+		    inmods, share(inmods, total));
 	fprintf(out, "%-16s %12" PRIu64 "\n", "total", total);
 	if (slots != NULL) {
 		fprintf(out, "\n%4s %-18s %12s %5s %12s %7s\n", "slot",
@@ -396,6 +431,21 @@ dfile_print(struct dfile *d, FILE *out, char **cause)
 				fprintf(out, "%02x", mb[k + 1 + i]);
 			fputc('\n', out);
 		}
+	}
+	if (nmaps > 0)
+		fprintf(out, "\n%-18s %-18s %12s %7s  %s\n", "mapped at",
+		    "load bias", "samples", "share", "module");
+	for (j = 0; j < nmaps; j++) {
+		mb = maps[j];
+		n = mapping_samples(mb);
+		fprintf(out, "0x%016" PRIx64 " 0x%016" PRIx64 " %12" PRIu64
+		    " %6.2f%%  ", le_get(mb, 8), le_get(mb + 24, 8), n,
+		    share(n, total));
+		fwrite_vis(out, mb + PRFD_MAPPING_FIXED + mb[40],
+		    le_get(mb + 41, 2));
+		if (le_get(mb + 32, 4) & PRFD_MAPPING_KERNEL)
+			fprintf(out, " (of the kernel counter)");
+		fputc('\n', out);
 	}
 	fprintf(out, "\nhit table: %" PRIu64 " of %" PRIu64 " entries%s\n",
 	    g.v[6], g.v[5], g.flags & PRFS_HITOVFL ? " (overflowed)" : "");

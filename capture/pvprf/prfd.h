@@ -92,13 +92,23 @@ int	prfd_flg_tick(struct prfd_flg *);
  * it returned; ULONGs of the header's width, little endian.
  */
 #define PRFD_FILE_MAGIC		"PRFD"
-#define PRFD_FILE_VERSION	1
+/* 2: modules' samples leave shrmem for MAPPING entries. */
+#define PRFD_FILE_VERSION	2
 #define PRFD_FILE_HEADER	14
 #define PRFD_EXT_MODULE		1
 #define PRFD_EXT_THREADS	2
 #define PRFD_EXT_PERIOD		3
 #define PRFD_EXT_COMMAND	4
 #define PRFD_EXT_LIMITS		5
+#define PRFD_EXT_MAPPING	6
+/*
+ * MAPPING: u64 lo, hi, pgoff, bias; u32 flags, nsamples; u8 build-id
+ * length; u16 path length; the build-id, the path, then nsamples of
+ * { u64 address, u64 count }.
+ */
+#define PRFD_MAPPING_FIXED	43
+#define PRFD_MAPPING_KERNEL	0x1	/* the kernel counter's samples */
+#define PRFD_MAPPING_UNREAD	0x2	/* the file was not read: no bias */
 /* LIMITS' bits: the kernel refused kernel-mode samples (paranoid). */
 #define PRFD_LIMIT_USER_ONLY	0x1
 

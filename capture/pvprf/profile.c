@@ -10,6 +10,7 @@
  * (PRF_PROCESS_MT) threads made later get events of their own in the
  * same buffers; PRF_PROCESS_ST has the main thread's alone.
  */
+#include <sys/auxv.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/resource.h>
@@ -47,9 +48,28 @@
 #define MAPS_CACHE	16
 
 struct map {
-	uint64_t	 lo, hi;
+	uint64_t	 lo, hi, pgoff;
 	int		 file;		/* file-backed, or the vDSO */
+	char		*path;		/* the file's, or "[vdso]" */
+};
+
+/*
+ * A mapping some sample fell in outside the slots (a module: the program,
+ * a library, the vDSO) or the kernel, with its samples by address: what
+ * lets a reader name them by the module's symbols (PRFD_EXT_MAPPING).
+ */
+struct mod {
+	uint64_t	 lo, hi, pgoff;
 	char		*path;
+	int		 kernel;
+	uint64_t	 samples;
+};
+
+/* A sample address of a module and how many fell there (open hashing). */
+struct mhit {
+	uint64_t	 addr;
+	uint64_t	 n;
+	uint32_t	 mod;		/* its index + 1; 0: an empty cell */
 };
 
 struct maps {
@@ -116,6 +136,11 @@ struct prf {
 
 	struct maps	 maps[MAPS_CACHE];	/* [0] is the process's */
 	size_t		 nextmap;
+
+	struct mod	*mods;
+	size_t		 nmods, lastmod;
+	struct mhit	*mhits;
+	size_t		 nmhits, mhcap;
 
 	uint64_t	 wall_ns, start_ns, end_ns;
 	int		 pidfd;		/* readable once the process has ended */
@@ -265,7 +290,7 @@ static int
 maps_read(struct maps *m, pid_t pid)
 {
 	char		 path[64], line[PATH_MAX + 128], *p, *nl;
-	unsigned long	 lo, hi;
+	unsigned long	 lo, hi, pgoff;
 	struct map	*v = NULL;
 	size_t		 n = 0, cap = 0;
 	int		 off;
@@ -276,8 +301,8 @@ maps_read(struct maps *m, pid_t pid)
 		return (-1);
 	while (fgets(line, sizeof line, f) != NULL) {
 		off = -1;
-		if (sscanf(line, "%lx-%lx %*s %*s %*s %*s %n", &lo, &hi,
-		    &off) < 2 || off < 0)
+		if (sscanf(line, "%lx-%lx %*s %lx %*s %*s %n", &lo, &hi,
+		    &pgoff, &off) < 3 || off < 0)
 			continue;
 		p = line + off;
 		if ((nl = strchr(p, '\n')) != NULL)
@@ -288,9 +313,11 @@ maps_read(struct maps *m, pid_t pid)
 		}
 		v[n].lo = lo;
 		v[n].hi = hi;
+		v[n].pgoff = pgoff;
 		v[n].file = p[0] == '/' || strcmp(p, "[vdso]") == 0 ||
 		    strcmp(p, "[vsyscall]") == 0;
-		v[n].path = p[0] == '/' ? xstrdup(p) : NULL;
+		v[n].path = p[0] == '/' || strcmp(p, "[vdso]") == 0 ?
+		    xstrdup(p) : NULL;
 		/* A file replaced since it was mapped: its name as it was. */
 		if (v[n].path != NULL && (nl = strstr(v[n].path,
 		    " (deleted)")) != NULL && nl[10] == '\0')
@@ -317,11 +344,11 @@ maps_find(struct maps *m, uint64_t ip)
 }
 
 /*
- * Shared memory or unknown for a user-mode address of pid: its map, read
+ * The mapping of a user-mode address of pid (NULL: none, unknown), read
  * again when the address is in none (a library loaded since), not more
  * often than MAPS_EVERY_NS.  System-wide profiles keep a few processes'.
  */
-static int
+static struct map *
 classify_user(struct prf *p, pid_t pid, uint64_t ip)
 {
 	struct maps	*m = NULL;
@@ -350,7 +377,94 @@ classify_user(struct prf *p, pid_t pid, uint64_t ip)
 	    now_ns() - m->read_ns >= MAPS_EVERY_NS &&
 	    maps_read(m, pid) == 0)
 		e = maps_find(m, ip);
-	return (e != NULL && e->file);
+	return (e != NULL && e->file ? e : NULL);
+}
+
+static size_t
+mhit_at(uint64_t addr, size_t mod, size_t cap)
+{
+	uint64_t	v = addr ^ ((uint64_t)mod << 48);
+
+	v ^= v >> 33;
+	v *= 0xff51afd7ed558ccdULL;
+	v ^= v >> 33;
+	return ((size_t)v & (cap - 1));
+}
+
+/* One more sample at addr of module k. */
+static void
+mhit_add(struct prf *p, size_t k, uint64_t addr)
+{
+	struct mhit	*old = p->mhits;
+	size_t		 oldcap = p->mhcap, i, h;
+
+	if (2 * (p->nmhits + 1) > p->mhcap) {
+		p->mhcap = p->mhcap != 0 ? 2 * p->mhcap : 1024;
+		p->mhits = xcalloc(p->mhcap, sizeof *p->mhits);
+		for (i = 0; i < oldcap; i++) {
+			if (old[i].mod == 0)
+				continue;
+			for (h = mhit_at(old[i].addr, old[i].mod, p->mhcap);
+			    p->mhits[h].mod != 0; h = (h + 1) & (p->mhcap - 1))
+				;
+			p->mhits[h] = old[i];
+		}
+		free(old);
+	}
+	for (h = mhit_at(addr, k + 1, p->mhcap); p->mhits[h].mod != 0;
+	    h = (h + 1) & (p->mhcap - 1)) {
+		if (p->mhits[h].mod == k + 1 && p->mhits[h].addr == addr) {
+			p->mhits[h].n++;
+			p->mods[k].samples++;
+			return;
+		}
+	}
+	p->mhits[h].mod = k + 1;
+	p->mhits[h].addr = addr;
+	p->mhits[h].n = 1;
+	p->nmhits++;
+	p->mods[k].samples++;
+}
+
+/*
+ * The module of mapping e (NULL: the kernel), made the first time a
+ * sample falls in it: a mapping is one as long as its address, size,
+ * offset and file are, so a library unloaded and another loaded at its
+ * address are two.
+ */
+static size_t
+mod_get(struct prf *p, const struct map *e)
+{
+	struct mod	*md;
+	size_t		 i;
+
+	if (p->lastmod < p->nmods) {
+		md = &p->mods[p->lastmod];
+		if (e == NULL ? md->kernel : (!md->kernel && md->lo == e->lo &&
+		    md->hi == e->hi && md->pgoff == e->pgoff &&
+		    strcmp(md->path, e->path) == 0))
+			return (p->lastmod);
+	}
+	for (i = 0; i < p->nmods; i++) {
+		md = &p->mods[i];
+		if (e == NULL ? md->kernel : (!md->kernel && md->lo == e->lo &&
+		    md->hi == e->hi && md->pgoff == e->pgoff &&
+		    strcmp(md->path, e->path) == 0))
+			return (p->lastmod = i);
+	}
+	p->mods = xreallocarray(p->mods, p->nmods + 1, sizeof *p->mods);
+	md = &p->mods[p->nmods];
+	memset(md, 0, sizeof *md);
+	if (e == NULL) {
+		md->kernel = 1;
+		md->path = xstrdup("[kernel.kallsyms]");
+	} else {
+		md->lo = e->lo;
+		md->hi = e->hi;
+		md->pgoff = e->pgoff;
+		md->path = xstrdup(e->path);
+	}
+	return (p->lastmod = p->nmods++);
 }
 
 static struct slot *
@@ -418,6 +532,7 @@ sample(struct prf *p, uint64_t ip, pid_t pid, pid_t tid, uint16_t misc)
 {
 	struct thread	*t = NULL;
 	struct slot	*s;
+	struct map	*e;
 	int		 kmode;
 
 	/* A child process inherits the events: not this profile's. */
@@ -445,13 +560,24 @@ sample(struct prf *p, uint64_t ip, pid_t pid, pid_t tid, uint16_t misc)
 		if (s->hit)
 			hit_add(p, ip);
 	} else if (kmode) {
+		/* Counted as OS/2 did, and kept by address to be named. */
 		p->kernel++;
 		if (t != NULL)
 			t->kernel++;
-	} else if (classify_user(p, pid, ip)) {
-		p->shrmem++;
-		if (t != NULL)
-			t->shrmem++;
+		mhit_add(p, mod_get(p, NULL), ip);
+	} else if ((e = classify_user(p, pid, ip)) != NULL) {
+		/*
+		 * A process's module: its samples by address.  Shared memory
+		 * is what no file maps ([vsyscall]), and every mapping of a
+		 * system-wide profile, whose processes' modules are not kept.
+		 */
+		if (p->pid != 0 && e->path != NULL)
+			mhit_add(p, mod_get(p, e), ip);
+		else {
+			p->shrmem++;
+			if (t != NULL)
+				t->shrmem++;
+		}
 	} else {
 		p->unknown++;
 		if (t != NULL)
@@ -832,6 +958,10 @@ prf_free(struct prf *p)
 	free(p->hits);
 	free(p->threads);
 	free(p->cmdline);
+	for (i = 0; i < p->nmods; i++)
+		free(p->mods[i].path);
+	free(p->mods);
+	free(p->mhits);
 	free(p);
 }
 
@@ -1101,6 +1231,13 @@ prf_clear(struct prf *p)
 	p->hitovfl = 0;
 	p->taken = p->acc = 0;
 	p->kernel = p->shrmem = p->unknown = p->idle = 0;
+	for (i = 0; i < p->nmods; i++)
+		free(p->mods[i].path);
+	free(p->mods);
+	free(p->mhits);
+	p->mods = NULL;
+	p->mhits = NULL;
+	p->nmods = p->nmhits = p->mhcap = p->lastmod = 0;
 	p->lost = p->errors = 0;
 	p->flg = p->flg0;
 	p->wall_ns = 0;
@@ -1193,16 +1330,128 @@ out_le(struct out *o, uint64_t v, int n)
 
 #define out_ulong(o, v)	out_le((o), (v), (o)->width)
 
+/* The GNU build-id among the notes of d (0: none). */
+static size_t
+note_build_id(Elf_Data *d, uint8_t *bid, size_t max)
+{
+	GElf_Nhdr	nh;
+	size_t		off = 0, noff, doff;
+
+	while ((off = gelf_getnote(d, off, &nh, &noff, &doff)) > 0) {
+		if (nh.n_type == NT_GNU_BUILD_ID && nh.n_namesz == 4 &&
+		    memcmp((char *)d->d_buf + noff, "GNU", 4) == 0 &&
+		    nh.n_descsz <= max) {
+			memcpy(bid, (char *)d->d_buf + doff, nh.n_descsz);
+			return (nh.n_descsz);
+		}
+	}
+	return (0);
+}
+
+/*
+ * An ELF image's build-id and, for a mapping at lo of its bytes from
+ * pgoff, its load bias (the address less the ELF vaddr): the PT_LOAD
+ * holding pgoff says how its offsets and vaddrs differ, as perf's maps
+ * do.  The bias is lo - pgoff when no PT_LOAD holds it.
+ */
+static void
+elf_ident(Elf *elf, uint64_t lo, uint64_t pgoff, uint8_t *bid, size_t *nbid,
+    uint64_t *bias)
+{
+	Elf_Data	*d;
+	GElf_Phdr	 ph;
+	size_t		 n, i;
+
+	*bias = lo - pgoff;
+	if (elf_getphdrnum(elf, &n) != 0)
+		return;
+	for (i = 0; i < n; i++) {
+		if (gelf_getphdr(elf, i, &ph) == NULL)
+			continue;
+		if (ph.p_type == PT_LOAD && pgoff >= (ph.p_offset & ~4095ull) &&
+		    pgoff < ph.p_offset + ph.p_filesz)
+			*bias = lo - pgoff + ph.p_offset - ph.p_vaddr;
+		if (ph.p_type != PT_NOTE || *nbid != 0)
+			continue;
+		d = elf_getdata_rawchunk(elf, ph.p_offset, ph.p_filesz,
+		    ELF_T_NHDR);
+		if (d != NULL)
+			*nbid = note_build_id(d, bid, 64);
+	}
+}
+
+/*
+ * A module's file: its build-id and load bias (0 when the file cannot be
+ * read, whose samples keep their addresses).  The vDSO is the kernel's,
+ * the same image in every process: the daemon's own.
+ */
+static int
+module_ident(const char *path, uint64_t lo, uint64_t pgoff, uint8_t *bid,
+    size_t *nbid, uint64_t *bias)
+{
+	Elf		*elf = NULL;
+	const Elf64_Ehdr *eh;
+	unsigned long	 vdso;
+	size_t		 len;
+	int		 fd = -1, rc = -1;
+
+	*nbid = 0;
+	*bias = 0;
+	elf_version(EV_CURRENT);
+	if (strcmp(path, "[vdso]") == 0) {
+		/* Its section headers end the image. */
+		if ((vdso = getauxval(AT_SYSINFO_EHDR)) == 0)
+			return (-1);
+		eh = (const Elf64_Ehdr *)vdso;
+		len = eh->e_shoff + (size_t)eh->e_shnum * eh->e_shentsize;
+		if (len > (1u << 20))
+			return (-1);
+		elf = elf_memory((char *)vdso, len);
+	} else {
+		if ((fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)) < 0)
+			return (-1);
+		elf = elf_begin(fd, ELF_C_READ, NULL);
+	}
+	if (elf != NULL && elf_kind(elf) == ELF_K_ELF) {
+		elf_ident(elf, lo, pgoff, bid, nbid, bias);
+		rc = 0;
+	}
+	if (elf != NULL)
+		elf_end(elf);
+	if (fd >= 0)
+		close(fd);
+	return (rc);
+}
+
+/* The running kernel's build-id, from its notes (0 bytes: none). */
+static size_t
+kernel_build_id(uint8_t *bid)
+{
+	unsigned char	 buf[4096];
+	Elf_Data	 d;
+	ssize_t		 n;
+	int		 fd;
+
+	if ((fd = open("/sys/kernel/notes", O_RDONLY | O_CLOEXEC)) < 0)
+		return (0);
+	n = read(fd, buf, sizeof buf);
+	close(fd);
+	if (n <= 0)
+		return (0);
+	memset(&d, 0, sizeof d);
+	d.d_buf = buf;
+	d.d_size = n;
+	d.d_type = ELF_T_NHDR;
+	d.d_version = EV_CURRENT;
+	elf_version(EV_CURRENT);
+	return (note_build_id(&d, bid, 64));
+}
+
 /* The module of a slot: its mapping's file and that file's build-id. */
 static void
 slot_module(struct prf *p, struct slot *s)
 {
-	Elf		*elf;
-	Elf_Data	*d;
-	GElf_Phdr	 ph;
-	GElf_Nhdr	 nh;
-	size_t		 n, i, off, noff, doff;
-	int		 fd;
+	uint64_t	bias;
 
 	if (s->bid_read)
 		return;
@@ -1210,35 +1459,7 @@ slot_module(struct prf *p, struct slot *s)
 	if (s->path == NULL)
 		return;
 	s->bid_read = 1;
-	if ((fd = open(s->path, O_RDONLY | O_CLOEXEC)) < 0)
-		return;
-	elf_version(EV_CURRENT);
-	if ((elf = elf_begin(fd, ELF_C_READ, NULL)) == NULL ||
-	    elf_getphdrnum(elf, &n) != 0)
-		goto done;
-	for (i = 0; i < n; i++) {
-		if (gelf_getphdr(elf, i, &ph) == NULL || ph.p_type != PT_NOTE)
-			continue;
-		d = elf_getdata_rawchunk(elf, ph.p_offset, ph.p_filesz,
-		    ELF_T_NHDR);
-		if (d == NULL)
-			continue;
-		off = 0;
-		while ((off = gelf_getnote(d, off, &nh, &noff, &doff)) > 0) {
-			if (nh.n_type == NT_GNU_BUILD_ID && nh.n_namesz == 4 &&
-			    memcmp((char *)d->d_buf + noff, "GNU", 4) == 0 &&
-			    nh.n_descsz <= sizeof s->bid) {
-				memcpy(s->bid, (char *)d->d_buf + doff,
-				    nh.n_descsz);
-				s->nbid = nh.n_descsz;
-				goto done;
-			}
-		}
-	}
-done:
-	if (elf != NULL)
-		elf_end(elf);
-	close(fd);
+	module_ident(s->path, 0, 0, s->bid, &s->nbid, &bias);
 }
 
 static void
@@ -1247,6 +1468,70 @@ ext_entry(struct out *o, uint16_t tag, size_t len)
 	out_le(o, tag, 2);
 	out_le(o, 0, 2);
 	out_le(o, len, 4);
+}
+
+static int
+mhit_cmp(const void *a, const void *b)
+{
+	const struct mhit	*x = a, *y = b;
+
+	if (x->mod != y->mod)
+		return (x->mod < y->mod ? -1 : 1);
+	return (x->addr < y->addr ? -1 : x->addr > y->addr);
+}
+
+/*
+ * A MAPPING entry a module a sample fell in: where it was mapped, its
+ * load bias, build-id and path, and its samples by address (the
+ * kernel's are those of the kernel counter, kept to be named).
+ */
+static void
+dump_mods(struct prf *p, struct out *o)
+{
+	struct mhit	*v;
+	struct mod	*md;
+	uint8_t		 bid[64];
+	size_t		 nbid, i, j, k, n = 0, plen;
+	uint64_t	 bias;
+	uint32_t	 flags;
+
+	v = xreallocarray(NULL, p->nmhits + 1, sizeof *v);
+	for (i = 0; i < p->mhcap; i++) {
+		if (p->mhits[i].mod != 0)
+			v[n++] = p->mhits[i];
+	}
+	qsort(v, n, sizeof *v, mhit_cmp);
+	for (i = j = 0; i < p->nmods; i++) {
+		md = &p->mods[i];
+		flags = 0;
+		if (md->kernel) {
+			flags |= PRFD_MAPPING_KERNEL;
+			nbid = kernel_build_id(bid);
+			bias = 0;
+		} else if (module_ident(md->path, md->lo, md->pgoff, bid,
+		    &nbid, &bias) != 0)
+			flags |= PRFD_MAPPING_UNREAD;
+		for (k = j; k < n && v[k].mod == i + 1; k++)
+			;
+		plen = strlen(md->path);
+		ext_entry(o, PRFD_EXT_MAPPING, PRFD_MAPPING_FIXED + nbid +
+		    plen + 16 * (k - j));
+		out_le(o, md->lo, 8);
+		out_le(o, md->hi, 8);
+		out_le(o, md->pgoff, 8);
+		out_le(o, bias, 8);
+		out_le(o, flags, 4);
+		out_le(o, k - j, 4);
+		out_le(o, nbid, 1);
+		out_le(o, plen, 2);
+		out_bytes(o, bid, nbid);
+		out_bytes(o, md->path, plen);
+		for (; j < k; j++) {
+			out_le(o, v[j].addr, 8);
+			out_le(o, v[j].n, 8);
+		}
+	}
+	free(v);
 }
 
 static void
@@ -1268,6 +1553,7 @@ dump_ext(struct prf *p, struct out *o)
 		if (s->path != NULL)
 			out_bytes(o, s->path, strlen(s->path));
 	}
+	dump_mods(p, o);
 	ext_entry(o, PRFD_EXT_THREADS, 4 + 4 * p->nthreads);
 	out_le(o, p->nthreads, 4);
 	for (i = 0; i < p->nthreads; i++)

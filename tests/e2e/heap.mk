@@ -18,7 +18,8 @@ HEAPTEST_PROGS = tests/data/heap/list tests/data/heap/tree \
 	tests/data/heap/vtables tests/data/heap/sqlite \
 	tests/data/heap/dlopen tests/data/heap/plugin.so \
 	tests/data/heap/typed tests/data/heap/typedcc tests/data/heap/names \
-	tests/data/heap/notmpfile.so tests/data/heap/static
+	tests/data/heap/notmpfile.so tests/data/heap/static \
+	tests/data/heap/phases
 check_PROGRAMS += $(HEAPTEST_PROGS)
 EXTRA_DIST += tests/data/heap/heaptest.h
 tests_data_heap_list_SOURCES = tests/data/heap/list.c
@@ -45,6 +46,9 @@ tests_data_heap_threads_LDFLAGS = $(HEAPTEST_LINK)
 tests_data_heap_fork_SOURCES = tests/data/heap/fork.c
 tests_data_heap_fork_CFLAGS = $(HEAPTEST_CFLAGS)
 tests_data_heap_fork_LDFLAGS = $(HEAPTEST_LINK)
+tests_data_heap_phases_SOURCES = tests/data/heap/phases.c
+tests_data_heap_phases_CFLAGS = $(HEAPTEST_CFLAGS)
+tests_data_heap_phases_LDFLAGS = $(HEAPTEST_LINK)
 tests_data_heap_exits_SOURCES = tests/data/heap/exits.c
 tests_data_heap_exits_CFLAGS = $(HEAPTEST_CFLAGS)
 tests_data_heap_exits_LDFLAGS = $(HEAPTEST_LINK)
@@ -88,9 +92,11 @@ HEAP_E2E = tests/e2e/heap-memcheck.sh tests/e2e/heap-signal.sh \
 	tests/e2e/heap-sqlite.sh tests/e2e/heap-ingest.sh tests/e2e/heap-cli.sh \
 	tests/e2e/heap-live.sh tests/e2e/heap-export.sh tests/e2e/heap-dwarf.sh \
 	tests/e2e/heap-files.sh tests/e2e/heap-trigger.sh \
-	tests/e2e/heap-refuse.sh tests/e2e/heap-names.sh tests/e2e/heap-leaks.sh
+	tests/e2e/heap-refuse.sh tests/e2e/heap-names.sh tests/e2e/heap-leaks.sh \
+	tests/e2e/heap-diff.sh tests/e2e/heap-v1.sh
 TESTS += $(HEAP_E2E)
-EXTRA_DIST += $(HEAP_E2E) tests/e2e/heap.sh tests/e2e/heap-lossrec.py
+EXTRA_DIST += $(HEAP_E2E) tests/e2e/heap.sh tests/e2e/heap-lossrec.py \
+	tests/data/heap-list-v1.heap
 HEAP_E2E_LOGS = $(HEAP_E2E:=.log)
 $(HEAP_E2E_LOGS): $(HEAPTEST_PROGS) tests/e2e/heapsum$(EXEEXT) \
 	capture/pvheap/pvheap$(EXEEXT) capture/pvheap/libpvheap.so profview$(EXEEXT)

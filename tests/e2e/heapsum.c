@@ -69,6 +69,7 @@ main(int argc, char **argv)
 	ctx.len = (size_t)sb.st_size;
 	if (ingest_heap_parse(&ctx, &h) != 0) {
 		fprintf(stderr, "%s\n", ctx.cause);
+		ingest_heap_free(&h);
 		return (1);
 	}
 	for (i = 0; counters && i < h.cntr.count; i++)
@@ -117,5 +118,6 @@ main(int argc, char **argv)
 	printf("collectable %llu %llu\n", (unsigned long long)(n[3] + n[4]),
 	    (unsigned long long)(bytes[3] + bytes[4]));
 	free(state);
+	ingest_heap_free(&h);
 	return (0);
 }

@@ -25,10 +25,19 @@ TRACE_E2E = tests/e2e/trace-recurse.sh tests/e2e/trace-tiny.sh \
 	tests/e2e/trace-deep.sh tests/e2e/trace-setuid.sh \
 	tests/e2e/trace-output.sh tests/e2e/trace-stripped.sh \
 	tests/e2e/trace-truth.sh tests/e2e/trace-plt.sh \
-	tests/e2e/trace-top.sh
+	tests/e2e/trace-top.sh tests/e2e/trace-diff.sh
 TESTS += $(TRACE_E2E)
 EXTRA_DIST += $(TRACE_E2E) tests/e2e/trace.sh tests/e2e/tracecmp.py \
 	tests/e2e/tracesamp.py
 TRACE_E2E_LOGS = $(TRACE_E2E:=.log)
 $(TRACE_E2E_LOGS): capture/pvtrace/pvtrace$(EXEEXT) \
 	capture/pvtrace/libpvtrace.so $(TRACE_PROGS)
+
+# The pprof export read by go tool pprof (golang-go; skipped without it),
+# one session of each kind, and a pvtrace run of a truth-test program.
+PPROF_E2E = tests/e2e/pprof.sh
+TESTS += $(PPROF_E2E)
+EXTRA_DIST += $(PPROF_E2E) tests/e2e/pprofcmp.py
+PPROF_E2E_LOGS = $(PPROF_E2E:=.log)
+$(PPROF_E2E_LOGS): profview$(EXEEXT) capture/pvtrace/pvtrace$(EXEEXT) \
+	capture/pvtrace/libpvtrace.so tests/data/trace/recurse

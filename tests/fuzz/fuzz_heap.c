@@ -100,11 +100,13 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		if (ctx.cause == NULL || strstr(ctx.cause, ": offset ") == NULL)
 			abort();
 		free(ctx.cause);
+		ingest_heap_free(&h);
 		return (0);
 	}
 	if (ctx.cause != NULL)
 		abort();
 	fuzz_walk(&h);
+	ingest_heap_free(&h);
 	fuzz_ingest(data, size);
 	return (0);
 }

@@ -1,7 +1,7 @@
 /*
  * Fuzz the prfd reader (Dos32Profile dumps): ingest the bytes into a
  * :memory: store, load the model (the exact flat profile must hold every
- * sample of the hit table), each slot's detail counters as a histogram
+ * sample of the hit table and of the modules), each slot's detail counters as a histogram
  * (its attribution must add up to the counters) and write the report;
  * then drop the session so the next input is not a duplicate.
  */
@@ -72,7 +72,12 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		sum = 0;
 		for (i = 0; i < m.nflat; i++)
 			sum += m.flat[i].hits;
-		if (sum != m.hit_total)
+		if (sum != m.flat_total)
+			abort();
+		sum = m.hit_total;
+		for (i = 0; i < m.nmods; i++)
+			sum += m.mods[i].samples;
+		if (sum != m.flat_total)
 			abort();
 		for (i = 0; i < m.nslots; i++)
 			fuzz_prfd_slot(st, &m, i);

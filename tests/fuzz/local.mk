@@ -49,9 +49,9 @@ EXTRA_DIST += tests/fuzz/run.sh tests/fuzz/build.sh tests/fuzz/corpus
 # builds each in "make check".
 FUZZ_ENV = FUZZ_CORE='$(filter %.c,$(libprofview_a_SOURCES))' \
 	FUZZ_CPPFLAGS='-D_GNU_SOURCE $(CAPSTONE_CFLAGS) $(LIBDW_CFLAGS) \
-	$(LIBELF_CFLAGS) $(SQLITE_CFLAGS)' \
+	$(LIBELF_CFLAGS) $(SQLITE_CFLAGS) $(PROTOBUF_C_CFLAGS) $(ZLIB_CFLAGS)' \
 	FUZZ_LIBS='$(SQLITE_LIBS) $(CAPSTONE_LIBS) $(LIBDW_LIBS) \
-	$(LIBELF_LIBS) $(DEMANGLE_LIBS) $(LIBS)'
+	$(LIBELF_LIBS) $(PROTOBUF_C_LIBS) $(ZLIB_LIBS) $(DEMANGLE_LIBS) $(LIBS)'
 AM_TESTS_ENVIRONMENT += $(FUZZ_ENV); export FUZZ_CORE FUZZ_CPPFLAGS FUZZ_LIBS;
 TESTS += tests/fuzz/build.sh
 CLEANFILES += tests/fuzz/build/core/*.o tests/fuzz/build/core.a \

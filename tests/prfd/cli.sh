@@ -207,12 +207,28 @@ open(sys.argv[4], "wb").write(b)' "$W/os2.prfd" "$1" "$2" "$W/bad.prfd"
 	    "test $rc = 1 && grep -q 'offset $4: $3' '$W/e'"
 }
 badfile 0 58585858 magic 0
-badfile 4 0200 version 4
+badfile 4 0300 version 4
 badfile 6 05 width 6
 badfile 21 ffffff00 us_bufsz 21
 badfile 83 03 "PRFRET1: r1_nslots 3" 72
 badfile 135 04 "r2_nhits" 124
 badfile 14 07 "no PRFRET0" 426
+# A MAPPING entry (version 2) whose length is not its fields'.
+python3 -c 'import sys
+b = bytearray(open(sys.argv[1], "rb").read())
+b[1059:1063] = (42).to_bytes(4, "little")
+open(sys.argv[2], "wb").write(b)' \
+    "$top_srcdir/tests/fuzz/corpus/pvprf/w8-mapping.prfd" "$W/bad.prfd"
+"$PVPRF" print "$W/bad.prfd" >/dev/null 2>"$W/e"
+rc=$?
+check "bad MAPPING len: exit $rc, $(cat "$W/e")" sh -c \
+    "test $rc = 1 && grep -q 'offset 1059: mapping len 42 does not' '$W/e'"
+"$PVPRF" print "$top_srcdir/tests/fuzz/corpus/pvprf/w8-mapping.prfd" \
+    >"$W/map.txt" 2>&1
+check "print: a version 2 dump's modules, the kernel's of its counter" \
+    sh -c "grep -q '^modules  *12 ' '$W/map.txt' &&
+    grep -q ' 12 .*/nonexistent/libm.so\$' '$W/map.txt' &&
+    grep -q ' 4 .*kernel.kallsyms. (of the kernel counter)\$' '$W/map.txt'"
 
 # Not root, where perf_event_paranoid is 2: the kernel refuses kernel-mode
 # samples, so the profile is of user mode only, and the dump and profview

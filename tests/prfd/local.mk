@@ -20,16 +20,32 @@ tests_prfd_call_DEPENDENCIES = capture/pvprf/libpvprf.so.1
 tests_prfd_work_SOURCES = tests/prfd/work.c
 tests_prfd_work_CFLAGS = $(WARN_CFLAGS) -std=gnu11 -O1 -g -fno-inline -fno-pie
 tests_prfd_work_LDFLAGS = -no-pie
+# modwork: a program and a shared library of its own, both -g, for the
+# module truth test (modtruth.sh): pvprf and perf name the library's
+# functions by its .symtab.
+check_PROGRAMS += tests/prfd/libprfdmod.so tests/prfd/modwork
+tests_prfd_libprfdmod_so_SOURCES = tests/prfd/modlib.c tests/prfd/modlib.h
+tests_prfd_libprfdmod_so_CFLAGS = $(WARN_CFLAGS) -std=gnu11 -O1 -g -fPIC \
+	-fno-inline
+tests_prfd_libprfdmod_so_LDFLAGS = -shared -Wl,-soname,libprfdmod.so
+tests_prfd_modwork_SOURCES = tests/prfd/modwork.c
+tests_prfd_modwork_CFLAGS = $(WARN_CFLAGS) -std=gnu11 -O1 -g -fno-inline
+tests_prfd_modwork_LDFLAGS = -Wl,-rpath,$(abs_top_builddir)/tests/prfd
+tests_prfd_modwork_LDADD = tests/prfd/libprfdmod.so
+tests_prfd_modwork_DEPENDENCIES = tests/prfd/libprfdmod.so
 
 PRFD_TESTS = tests/prfd/api.sh tests/prfd/truth.sh tests/prfd/cli.sh \
-	tests/prfd/daemon.sh tests/prfd/errors.sh tests/prfd/dumpout.sh
+	tests/prfd/diff.sh \
+	tests/prfd/daemon.sh tests/prfd/errors.sh tests/prfd/dumpout.sh \
+	tests/prfd/modtruth.sh tests/prfd/modsyms.sh
 TESTS += $(PRFD_TESTS)
 EXTRA_DIST += $(PRFD_TESTS) tests/prfd/prfd.sh tests/prfd/prfdfn.py \
-	tests/prfd/client.py
+	tests/prfd/client.py tests/prfd/modcmp.py
 PRFD_TEST_LOGS = $(PRFD_TESTS:=.log)
 $(PRFD_TEST_LOGS): capture/pvprf/pvprf$(EXEEXT) capture/pvprf/pvprfd$(EXEEXT) \
 	capture/pvprf/libpvprf.so.1 tests/prfd/api$(EXEEXT) \
-	tests/prfd/work$(EXEEXT) tests/prfd/call$(EXEEXT)
+	tests/prfd/work$(EXEEXT) tests/prfd/call$(EXEEXT) \
+	tests/prfd/modwork$(EXEEXT) tests/prfd/libprfdmod.so
 
 # pvprf's reader of dump files, fuzzed (tests/fuzz/run.sh pvprf) and its
 # corpus replayed here.

@@ -32,7 +32,7 @@ def read_dump(path):
     b = open(path, "rb").read()
     assert b[:4] == b"PRFD", "magic"
     ver, w = struct.unpack_from("<HB", b, 4)
-    assert ver == 1 and w in (4, 8), "version/width"
+    assert ver in (1, 2) and w in (4, 8), "version/width"
     pid, = struct.unpack_from("<I", b, 8)
     off = 14
     recs = []

@@ -5,6 +5,9 @@
  *				f3 and f2, each followed by a sleep making
  *				SLEEP (0-0.9) of the round's time, until CPU
  *				seconds of CPU time
+ *	work swap CPU SLEEP	the same with the split turned round: 2, 3
+ *				and 5 ms in f5, f3 and f2 (the diff test's
+ *				second run, tests/prfd/diff.sh)
  *	work sys CPU		getppid() system calls for CPU seconds
  *
  * The shares are of the thread's CPU time, not of the wall clock, so that
@@ -42,9 +45,11 @@ ns(clockid_t c)
 	} while (ns(CLOCK_THREAD_CPUTIME_ID) < end_);			\
 } while (0)
 
-void	f5(void) { SPIN(5); }
+/* Bodies that differ, so that no compiler folds two into one symbol. */
+static int	swap;
+void	f5(void) { SPIN(swap ? 2 : 5); }
 void	f3(void) { SPIN(3); }
-void	f2(void) { SPIN(2); }
+void	f2(void) { SPIN(swap ? 5 : 2); }
 
 int
 main(int argc, char **argv)
@@ -61,6 +66,7 @@ main(int argc, char **argv)
 		share = atof(argv[3]);
 	if (share < 0 || share > 0.9)
 		return (2);
+	swap = strcmp(argv[1], "swap") == 0;
 	if ((f = fopen("/proc/self/schedstat", "r")) != NULL) {
 		if (fscanf(f, "%*u %lld", &wait0) != 1)
 			wait0 = 0;

@@ -78,7 +78,8 @@ keys q
 wait_for "[sessions]"
 
 open prfd && wait_for -E "^profview: wordfreq: [0-9]+ slots? by count, " &&
-    wait_for -E "^idle [0-9]+ " && wait_for -E "^wordfreq +[0-9A-F]+ "
+    wait_for -E "^shares of run time: run [0-9]+  idle [0-9]+ " &&
+    wait_for -E "^wordfreq +[0-9A-F]+ "
 ok $? "Enter on the prfd session: the counters and the program's slot"
 keys q
 wait_for "[sessions]"

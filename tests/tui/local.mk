@@ -27,6 +27,7 @@ tests_tui_heaplive_prog_LDFLAGS = $(HEAPTEST_LINK) -Wl,--strip-debug
 
 # The core's screen tests; each kind's view's are in its block of kinds.mk.
 TUI_TESTS = tests/tui/keys.sh tests/tui/sql.sh tests/tui/sessions.sh \
+	tests/tui/diff.sh \
 	tests/tui/term.sh tests/tui/help.sh tests/tui/commands.sh \
 	tests/tui/colour.sh tests/tui/search.sh tests/tui/escape.sh \
 	tests/tui/demo.sh tests/tui/lock.sh

@@ -2,7 +2,10 @@
  * The heap snapshot reader on hand-made files: a good one with every
  * section, each bad field (the error names its offset and field), a cut
  * at every length, unknown sections and longer records of a later minor
- * version; then memcheck's leak rules on small graphs, one rule each.
+ * version; the same file in version 2 (its blocks and pointers packed
+ * into BLKV) read back to the same records, each bad field and every
+ * cut of that; then memcheck's leak rules on small graphs, one rule
+ * each.
  */
 #include <check.h>
 #include <stdio.h>
@@ -115,7 +118,12 @@ build(struct hb *b)
 	b->len = off;
 	b->buf = calloc(1, b->len + 1);
 	memcpy(b->buf, HEAPFMT_MAGIC, HEAPFMT_MAGIC_LEN);
-	b->buf[8] = HEAPFMT_MAJOR;
+	/* Version 2 (BLKV) when packed, else the version 1 pvheap wrote. */
+	b->buf[8] = 1;
+	for (i = 0; i < (size_t)b->ns; i++) {
+		if (strcmp(b->s[i].tag, HEAPFMT_BLKV) == 0)
+			b->buf[8] = 2;
+	}
 	b->buf[10] = HEAPFMT_MINOR;
 	p32(b->buf + 12, (uint32_t)b->ns);
 	p64(b->buf + 16, b->len);
@@ -419,7 +427,8 @@ START_TEST(test_bad_header)
 
 	good(&b);
 	bad32(&b, 0, 0x41424344, "magic");
-	bad32(&b, 8, 2, "major");
+	bad32(&b, 8, 3, "major");
+	bad32(&b, 8, 0, "major");
 	bad64(&b, 16, b.len + 8, "file_size");
 	bad64(&b, 16, b.len - 8, "file_size");
 	bad32(&b, 24, 12, "header_size");
@@ -635,6 +644,370 @@ START_TEST(test_later_minor)
 	ck_assert_uint_eq(h.minor, 7);
 	ck_assert_uint_eq(h.blks.size, HEAPFMT_BLKS_SIZE + 8);
 	ck_assert_uint_eq(ingest_heap_u64(&h.blks, 5, HF_BLKS_ADDR), 0x1100);
+	hb_free(&b);
+}
+END_TEST
+
+/* ---- version 2: BLKV ----------------------------------------------- */
+
+static uint32_t
+g32(const uint8_t *p)
+{
+	return ((uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 |
+	    (uint32_t)p[3] << 24);
+}
+
+static uint64_t
+g64(const uint8_t *p)
+{
+	return ((uint64_t)g32(p) | (uint64_t)g32(p + 4) << 32);
+}
+
+/*
+ * This test's packer (heapfmt.h has the layout), apart from pvheap's:
+ * the first field named bad of block blk (UINT64_MAX: of the section)
+ * is written as the bytes raw instead, and at is where they went in
+ * BLKV.
+ */
+struct pk {
+	uint8_t		*p;
+	size_t		 n;
+	const char	*bad;
+	uint64_t	 blk, cur;
+	const uint8_t	*raw;
+	size_t		 nraw, at;
+};
+
+static void
+pk_bytes(struct pk *k, const uint8_t *p, size_t n)
+{
+	k->p = realloc(k->p, k->n + n + 1);
+	ck_assert_ptr_nonnull(k->p);
+	memcpy(k->p + k->n, p, n);
+	k->n += n;
+}
+
+static void
+pk_put(struct pk *k, const char *field, uint64_t v)
+{
+	uint8_t	b[10];
+	size_t	n = 0;
+
+	if (k->bad != NULL && k->blk == k->cur && strcmp(k->bad, field) == 0) {
+		k->at = k->n;
+		pk_bytes(k, k->raw, k->nraw);
+		k->bad = NULL;		/* the first of the block's only */
+		return;
+	}
+	do {
+		b[n++] = (uint8_t)((v & 0x7f) | (v > 0x7f ? 0x80 : 0));
+		v >>= 7;
+	} while (v != 0);
+	pk_bytes(k, b, n);
+}
+
+static void
+pk_zz(struct pk *k, const char *field, uint64_t v, uint64_t from)
+{
+	uint64_t	d = v - from;
+
+	pk_put(k, field, (d << 1) ^ (uint64_t)((int64_t)d >> 63));
+}
+
+/*
+ * b's BLKS and EDGS as one BLKV (k, when not NULL, says what to spoil);
+ * words 0 and 1 that are their pointers' are left to them.
+ */
+static void
+pack(struct hb *b, struct pk *k)
+{
+	struct pk	 none;
+	struct hsec	*bs = sec(b, HEAPFMT_BLKS), *es = sec(b, HEAPFMT_EDGS);
+	const uint8_t	*r, *e;
+	uint64_t	 i, j = 0, n, x, head, w, addr, paddr = 0, pseq = 0;
+	uint64_t	 ptid = 0, pword, pdst;
+	int		 t, m;
+
+	if (k == NULL) {
+		memset(&none, 0, sizeof none);
+		k = &none;
+	}
+	k->cur = UINT64_MAX;
+	pk_put(k, "nblocks", bs->n);
+	pk_put(k, "nedges", es->n);
+	for (i = 0; i < bs->n; i++) {
+		k->cur = i;
+		r = bs->p + i * bs->rs;
+		for (n = 0; j + n < es->n &&
+		    g32(es->p + (j + n) * es->rs + HF_EDGS_SRC) == i; n++)
+			;
+		addr = g64(r + HF_BLKS_ADDR);
+		head = (uint64_t)g32(r + HF_BLKS_FLAGS) << HEAPFMT_V_FLAGS_SHIFT;
+		for (t = 0; t < 2; t++) {
+			w = g64(r + HF_BLKS_WORD0 + 8 * t);
+			for (m = 0, x = 0; x < n; x++) {
+				e = es->p + (j + x) * es->rs;
+				if (g32(e + HF_EDGS_SRC_WORD) == (uint32_t)t &&
+				    w == g64(bs->p + g32(e + HF_EDGS_DST) *
+				    bs->rs + HF_BLKS_ADDR) + g32(e +
+				    HF_EDGS_DST_OFF))
+					m = 1;
+			}
+			if (m)
+				head |= (uint64_t)HEAPFMT_V_W0_EDGE << t;
+			else if (w != 0)
+				head |= (uint64_t)HEAPFMT_V_W0 << t;
+		}
+		pk_put(k, "head", head);
+		pk_put(k, "addr", addr - paddr);
+		pk_put(k, "size", g64(r + HF_BLKS_SIZE));
+		pk_zz(k, "seq", g64(r + HF_BLKS_SEQ), pseq);
+		if (head & HEAPFMT_V_W0)
+			pk_zz(k, "word0", g64(r + HF_BLKS_WORD0), addr);
+		if (head & HEAPFMT_V_W1)
+			pk_zz(k, "word1", g64(r + HF_BLKS_WORD1), addr);
+		pk_put(k, "slack", g32(r + HF_BLKS_SLACK));
+		pk_put(k, "site", (uint32_t)(g32(r + HF_BLKS_SITE) + 1));
+		pk_zz(k, "tid", g32(r + HF_BLKS_TID), ptid);
+		pk_put(k, "type", (uint32_t)(g32(r + HF_BLKS_TYPE) + 1));
+		pk_put(k, "region", (uint32_t)(g32(r + HF_BLKS_REGION) + 1));
+		pk_put(k, "npointers", n);
+		pword = 0;
+		pdst = i;
+		for (x = 0; x < n; x++, j++) {
+			e = es->p + j * es->rs;
+			pk_put(k, "word", g32(e + HF_EDGS_SRC_WORD) - pword);
+			pk_zz(k, "dst", g32(e + HF_EDGS_DST), pdst);
+			w = g32(e + HF_EDGS_DST_OFF);
+			pk_put(k, "dst_off", (w & HEAPFMT_OFF_MASK) << 1 | w >> 31);
+			pword = g32(e + HF_EDGS_SRC_WORD);
+			pdst = g32(e + HF_EDGS_DST);
+		}
+		paddr = addr;
+		pseq = g64(r + HF_BLKS_SEQ);
+		ptid = g32(r + HF_BLKS_TID);
+	}
+	/* BLKV where BLKS was; EDGS gone. */
+	free(bs->p);
+	memset(bs, 0, sizeof *bs);
+	memcpy(bs->tag, HEAPFMT_BLKV, 4);
+	bs->rs = 1;
+	bs->p = k->p;
+	bs->n = k->n;
+	k->p = NULL;
+	free(es->p);
+	memmove(es, es + 1, (size_t)(b->s + b->ns - es - 1) * sizeof *es);
+	b->ns--;
+	build(b);
+}
+
+/* Where BLKV's byte i is in the built file. */
+static size_t
+blkv_at(struct hb *b, size_t i)
+{
+	return ((size_t)sec(b, HEAPFMT_BLKV)->off + i);
+}
+
+/*
+ * good() with words 0 and 1 set: block 0's are its two pointers' (the
+ * second 8 bytes into block 3), block 4's word 0 a number its pointer
+ * at word 0 is not, block 5's word 1 below its address.
+ */
+static void
+good_words(struct hb *b)
+{
+	struct hsec	*s;
+
+	good(b);
+	s = sec(b, HEAPFMT_BLKS);
+	p64(s->p + HF_BLKS_WORD0, 0x1040);
+	p64(s->p + HF_BLKS_WORD1, 0x1088);
+	p64(s->p + 4 * s->rs + HF_BLKS_WORD0, 0x1234567);
+	p64(s->p + 5 * s->rs + HF_BLKS_WORD1, 5);
+	build(b);
+}
+
+/* Version 2 reads back to the records version 1 holds. */
+START_TEST(test_v2_same)
+{
+	struct hb		 b;
+	struct ingest_heap	 h;
+	uint8_t			*blks, *edgs;
+	char			*cause;
+	size_t			 nb, ne;
+
+	good_words(&b);
+	ck_assert_int_eq(parse(b.buf, b.len, &h, &cause), 0);
+	ck_assert_int_eq(h.major, 1);
+	nb = h.blks.count * HEAPFMT_BLKS_SIZE;
+	ne = h.edgs.count * HEAPFMT_EDGS_SIZE;
+	blks = malloc(nb);
+	edgs = malloc(ne);
+	memcpy(blks, h.blks.p, nb);
+	memcpy(edgs, h.edgs.p, ne);
+	pack(&b, NULL);
+	ck_assert_msg(parse(b.buf, b.len, &h, &cause) == 0, "%s", cause);
+	ck_assert_int_eq(h.major, 2);
+	ck_assert_uint_eq(h.blks.count, 6);
+	ck_assert_uint_eq(h.edgs.count, 4);
+	ck_assert_uint_eq(h.blks.size, HEAPFMT_BLKS_SIZE);
+	ck_assert_uint_eq(h.edgs.size, HEAPFMT_EDGS_SIZE);
+	ck_assert_msg(memcmp(blks, h.blks.p, nb) == 0, "BLKS differ");
+	ck_assert_msg(memcmp(edgs, h.edgs.p, ne) == 0, "EDGS differ");
+	ck_assert_uint_eq(ingest_heap_u64(&h.blks, 0, HF_BLKS_WORD1), 0x1088);
+	ck_assert_uint_eq(ingest_heap_data_at(&h, 3), 32);
+	/* 17 bytes of BLKV the six blocks, 3 each pointer: 96 each. */
+	ck_assert_uint_lt(sec(&b, HEAPFMT_BLKV)->n, 6 * 20 + 4 * 4 + 2);
+	ingest_heap_free(&h);
+	free(blks);
+	free(edgs);
+	hb_free(&b);
+
+	/* Blocks with no words and no pointers: 10 bytes each, no more. */
+	good(&b);
+	sec(&b, HEAPFMT_EDGS)->n = 0;
+	pack(&b, NULL);
+	ck_assert_uint_eq(sec(&b, HEAPFMT_BLKV)->n, 2 + 6 * 10 + 1);
+	ck_assert_msg(parse(b.buf, b.len, &h, &cause) == 0, "%s", cause);
+	ck_assert_uint_eq(h.blks.count, 6);
+	ingest_heap_free(&h);
+	hb_free(&b);
+}
+END_TEST
+
+/* A version 2 file cut anywhere is refused, with an offset. */
+START_TEST(test_v2_truncated)
+{
+	struct hb		 b;
+	struct ingest_heap	 h;
+	uint8_t			*copy;
+	char			*cause;
+	size_t			 n;
+
+	good_words(&b);
+	pack(&b, NULL);
+	for (n = 0; n < b.len; n++) {
+		copy = malloc(n != 0 ? n : 1);
+		memcpy(copy, b.buf, n);
+		ck_assert_int_ne(parse(copy, n, &h, &cause), 0);
+		ck_assert_msg(strstr(cause, "t.heap: offset ") == cause, "%s",
+		    cause);
+		ingest_heap_free(&h);
+		free(cause);
+		free(copy);
+	}
+	hb_free(&b);
+}
+END_TEST
+
+/*
+ * good_words() packed with field of block blk (UINT64_MAX: the
+ * section's) written as raw must fail saying want, and at the field's
+ * offset when want names a field of BLKV.
+ */
+static void
+v2_bad(const char *field, uint64_t blk, const char *raw, size_t nraw,
+    const char *want)
+{
+	struct hb		 b;
+	struct ingest_heap	 h;
+	struct pk		 k;
+	char			*cause, full[96];
+
+	memset(&k, 0, sizeof k);
+	k.bad = field;
+	k.blk = blk;
+	k.raw = (const uint8_t *)raw;
+	k.nraw = nraw;
+	good_words(&b);
+	pack(&b, &k);
+	if (strncmp(want, "BLKV", 4) == 0)
+		snprintf(full, sizeof full, "offset %zu: %s", blkv_at(&b,
+		    k.at), want);
+	else
+		snprintf(full, sizeof full, "%s", want);
+	ck_assert_int_ne(parse(b.buf, b.len, &h, &cause), 0);
+	ck_assert_msg(strstr(cause, full) != NULL, "\"%s\" lacks \"%s\"",
+	    cause, full);
+	ingest_heap_free(&h);
+	free(cause);
+	hb_free(&b);
+}
+
+#define V2_BAD(f, i, raw, want)	v2_bad(f, i, raw, sizeof raw - 1, want)
+
+/* Each of BLKV's fields, bad. */
+START_TEST(test_v2_bad_fields)
+{
+	struct hb		 b;
+	struct ingest_heap	 h;
+	char			*cause, want[96];
+	size_t			 e;
+
+	/* Varints: past 64 bits (in 10 bytes, or more), cut by the end. */
+	V2_BAD("size", 2, "\x80\x80\x80\x80\x80\x80\x80\x80\x80\x02",
+	    "BLKV[2].size: a varint of more than 64 bits");
+	V2_BAD("size", 2, "\x80\x80\x80\x80\x80\x80\x80\x80\x80\x81\x01",
+	    "BLKV[2].size: a varint of more than 64 bits");
+	V2_BAD("nblocks", UINT64_MAX, "\x80\x80\x01",
+	    "BLKV.nblocks: 16384 blocks");
+	V2_BAD("nedges", UINT64_MAX, "\x05", ": BLKV.nedges: 4 pointers of 5");
+	V2_BAD("nedges", UINT64_MAX, "\x03", ": BLKV[5].npointers: 1 is more"
+	    " than 0");
+	V2_BAD("head", 1, "\x05", "BLKV[1].head: 0x5");
+	/* Block 1 has no pointer: its word 0 cannot be one's. */
+	V2_BAD("head", 1, "\x04", "BLKV[1].head: word 0 is its pointer's");
+	V2_BAD("head", 3, "\x80\x80\x80\x80\x80\x02",
+	    "BLKV[3].head: 0x1000000000: flags past 32 bits");
+	V2_BAD("addr", 1, "\xff\xff\xff\xff\xff\xff\xff\xff\xff\x01",
+	    "BLKV[1].addr: 18446744073709551615 past 0x1010");
+	V2_BAD("slack", 0, "\x80\x80\x80\x80\x10", "BLKV[0].slack");
+	V2_BAD("site", 0, "\x80\x80\x80\x80\x10", "BLKV[0].site");
+	V2_BAD("tid", 0, "\x01", "BLKV[0].tid: -1 from 0 is outside 32 bits");
+	V2_BAD("type", 0, "\x80\x80\x80\x80\x10", "BLKV[0].type");
+	V2_BAD("region", 0, "\x80\x80\x80\x80\x10", "BLKV[0].region");
+	V2_BAD("word", 0, "\x80\x80\x80\x80\x10", "BLKV[0].word");
+	V2_BAD("dst", 0, "\x01", "BLKV[0].dst: -1 from 0 is outside 32");
+	V2_BAD("dst_off", 0, "\x80\x80\x80\x80\x10", "BLKV[0].dst_off");
+	/* A byte after the last block. */
+	V2_BAD("dst_off", 5, "\x00\x00", ": BLKV.nedges: 4 pointers of 4, and"
+	    " 1 bytes after");
+	/*
+	 * Checked as version 1's records, named so, at the block's bytes:
+	 * a site past SITE, a pointer past its block's end, a pointer to a
+	 * block that is not there, two blocks at one address.
+	 */
+	V2_BAD("site", 4, "\x03", ": BLKS[4].site: 2 is not a record of SITE");
+	V2_BAD("word", 4, "\x07", ": EDGS[2].src_word: word 7 is past the 24"
+	    " bytes of block 4");
+	V2_BAD("dst", 4, "\x0e", ": EDGS[2].dst: 11 is not a record of BLKS");
+	V2_BAD("addr", 1, "\x00", ": BLKS[0].size: 32 bytes at 0x1010 run into"
+	    " the next block");
+
+	/* BLKS in version 2; no BLKV. */
+	good_words(&b);
+	pack(&b, NULL);
+	sec_new(&b, HEAPFMT_EDGS, HEAPFMT_EDGS_SIZE);
+	rec(&b, HEAPFMT_EDGS);
+	build(&b);
+	ck_assert_int_ne(parse(b.buf, b.len, &h, &cause), 0);
+	snprintf(want, sizeof want, "offset %zu: sections: a EDGS section in"
+	    " version 2", entry(&b, HEAPFMT_EDGS));
+	ck_assert_msg(strstr(cause, want) != NULL, "%s", cause);
+	free(cause);
+	free(b.s[--b.ns].p);
+	build(&b);
+	e = entry(&b, HEAPFMT_BLKV);
+	memcpy(b.buf + e, "ZZZZ", 4);
+	ck_assert_int_ne(parse(b.buf, b.len, &h, &cause), 0);
+	ck_assert_msg(strstr(cause, "sections: no BLKV section") != NULL,
+	    "%s", cause);
+	free(cause);
+	b.buf[8] = 3;
+	ck_assert_int_ne(parse(b.buf, b.len, &h, &cause), 0);
+	ck_assert_msg(strstr(cause, "offset 8: major: version 3.0 is"
+	    " unsupported (profview reads 1.x to 2.x)") != NULL, "%s", cause);
+	free(cause);
 	hb_free(&b);
 }
 END_TEST
@@ -1323,6 +1696,9 @@ heap_suite(void)
 	tcase_add_test(tc, test_bad_fields);
 	tcase_add_test(tc, test_past_2_63);
 	tcase_add_test(tc, test_later_minor);
+	tcase_add_test(tc, test_v2_same);
+	tcase_add_test(tc, test_v2_truncated);
+	tcase_add_test(tc, test_v2_bad_fields);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("store");
 	tcase_set_timeout(tc, 60);

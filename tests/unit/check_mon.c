@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <zlib.h>
 
 #include "kind.h"
 #include "xmalloc.h"
@@ -16,6 +17,7 @@
 #include "ingest/ingest.h"
 #include "ingest/mon.h"
 #include "report/report.h"
+#include "report/pprof.pb-c.h"
 #include "store/store.h"
 #include "tests/unit/testutil.h"
 
@@ -646,6 +648,98 @@ START_TEST(test_truncation_every_length_v1)
 }
 END_TEST
 
+/* The pprof profile in gzip'd buf, as a reader decodes it. */
+static Perftools__Profiles__Profile *
+pprof_read(const char *buf, size_t len)
+{
+	Perftools__Profiles__Profile	*p;
+	z_stream			 z;
+	uint8_t				*out = NULL;
+	size_t				 cap = 0, n = 0;
+	int				 zr;
+
+	ck_assert_msg(len > 2 && (uint8_t)buf[0] == 0x1f &&
+	    (uint8_t)buf[1] == 0x8b, "not gzip");
+	memset(&z, 0, sizeof z);
+	ck_assert_int_eq(inflateInit2(&z, 15 + 16), Z_OK);
+	z.next_in = (uint8_t *)buf;
+	z.avail_in = (uInt)len;
+	do {
+		if (n == cap) {
+			cap = cap != 0 ? cap * 2 : 4096;
+			out = xreallocarray(out, cap, 1);
+		}
+		z.next_out = out + n;
+		z.avail_out = (uInt)(cap - n);
+		zr = inflate(&z, Z_NO_FLUSH);
+		n = cap - z.avail_out;
+	} while (zr == Z_OK);
+	ck_assert_int_eq(zr, Z_STREAM_END);
+	inflateEnd(&z);
+	p = perftools__profiles__profile__unpack(NULL, n, out);
+	ck_assert_ptr_nonnull(p);
+	free(out);
+	return (p);
+}
+
+/* The name of the function at location id of p. */
+static const char *
+pprof_fn(const Perftools__Profiles__Profile *p, uint64_t id)
+{
+	const Perftools__Profiles__Location	*l = p->location[id - 1];
+
+	ck_assert_uint_eq(l->id, id);
+	ck_assert_uint_eq(l->n_line, 1);
+	return (p->string_table[p->function[l->line[0]->function_id -
+	    1]->name]);
+}
+
+/*
+ * The good profile in pprof's terms: CPU, wall and calls by call path,
+ * the leaf first; a time below zero kept as it is.
+ */
+static void
+pprof_check(const char *buf, size_t len)
+{
+	Perftools__Profiles__Profile		*p = pprof_read(buf, len);
+	const Perftools__Profiles__Sample	*s;
+	size_t					 i, seen = 0;
+
+	ck_assert_str_eq(p->string_table[0], "");
+	ck_assert_uint_eq(p->n_sample_type, 3);
+	ck_assert_str_eq(p->string_table[p->sample_type[0]->type], "cpu");
+	ck_assert_str_eq(p->string_table[p->sample_type[0]->unit],
+	    "nanoseconds");
+	ck_assert_str_eq(p->string_table[p->sample_type[1]->type], "wall");
+	ck_assert_str_eq(p->string_table[p->sample_type[2]->type], "calls");
+	ck_assert_str_eq(p->string_table[p->default_sample_type], "cpu");
+	ck_assert_int_eq(p->duration_nanos, 123456789);
+	ck_assert_uint_eq(p->n_sample, 5);
+	for (i = 0; i < p->n_sample; i++) {
+		s = p->sample[i];
+		ck_assert_uint_eq(s->n_value, 3);
+		if (strcmp(pprof_fn(p, s->location_id[0]), "leaf") == 0) {
+			ck_assert_uint_eq(s->n_location_id, 3);
+			ck_assert_str_eq(pprof_fn(p, s->location_id[1]),
+			    "work");
+			ck_assert_str_eq(pprof_fn(p, s->location_id[2]),
+			    "main");
+			ck_assert_int_eq(s->value[0], 400000);
+			ck_assert_int_eq(s->value[1], 500000);
+			ck_assert_int_eq(s->value[2], 1000);
+			seen++;
+		}
+		if (strcmp(pprof_fn(p, s->location_id[0]),
+		    "helper@prog+0x1210") == 0) {
+			ck_assert_uint_eq(s->n_location_id, 1);
+			ck_assert_int_eq(s->value[1], -20000);
+			seen++;
+		}
+	}
+	ck_assert_uint_eq(seen, 2);
+	perftools__profiles__profile__free_unpacked(p, NULL);
+}
+
 START_TEST(test_report)
 {
 	struct store_session	 ss;
@@ -672,6 +766,12 @@ START_TEST(test_report)
 		ck_assert_msg(report_write(st, &ss, model, fmt, f, &cause) == 0,
 		    "%s", cause);
 		fclose(f);
+		if (fmt == REPORT_PPROF) {
+			pprof_check(buf, len);
+			free(buf);
+			buf = NULL;
+			continue;
+		}
 		ck_assert_msg(strstr(buf, "leaf") != NULL, "format %d", fmt);
 		switch (fmt) {
 		case REPORT_COLLAPSED:

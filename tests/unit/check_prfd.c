@@ -308,7 +308,8 @@ rows(void)
 	    " count(*) FROM bucket) + (SELECT count(*) FROM counter) + (SELECT"
 	    " count(*) FROM prfd) + (SELECT"
 	    " count(*) FROM prfd_thread) + (SELECT count(*) FROM prfd_slot) +"
-	    " (SELECT count(*) FROM prfd_hit)"));
+	    " (SELECT count(*) FROM prfd_hit) + (SELECT count(*) FROM"
+	    " prfd_module) + (SELECT count(*) FROM prfd_module_hit)"));
 }
 
 /* Delete the sessions of the checks before: each file starts afresh. */
@@ -636,8 +637,11 @@ START_TEST(test_bad_header)
 	ck_assert_ptr_nonnull(strstr(cause, "not a profile"));
 	free(cause);
 	good(&g, 8, 1);
+	tw_patch(&g.t, g.off[O_VERSION], 3, 2);
+	expect_fail(&g, 4, "version", "3 unknown (1 or 2 expected)");
+	good(&g, 8, 1);
 	tw_patch(&g.t, g.off[O_VERSION], 2, 2);
-	expect_fail(&g, 4, "version", "2 unknown");
+	expect_load(&g, 0, NULL);
 	good(&g, 8, 1);
 	tw_patch(&g.t, g.off[O_WIDTH], 2, 1);
 	expect_fail(&g, 6, "width", "2 bytes in a ULONG");
@@ -934,6 +938,150 @@ START_TEST(test_module_missing)
 END_TEST
 
 /*
+ * A MAPPING entry (version 2): a module mapped at lo, a page, from file
+ * offset 0x1000, its n samples at addresses a[] counted c[].
+ */
+static void
+mapping(struct tw *t, uint32_t flags, const char *path, uint64_t lo,
+    const uint64_t *a, const uint64_t *c, size_t n)
+{
+	struct tw	m = { NULL, 0, 0, 8 };
+	size_t		i;
+
+	tw_u64(&m, lo);
+	tw_u64(&m, lo + 0x1000);
+	tw_u64(&m, 0x1000);
+	tw_u64(&m, lo - 0x1000);
+	tw_u32(&m, flags);
+	tw_u32(&m, n);
+	tw_u8(&m, 4);
+	tw_u16(&m, strlen(path));
+	tw_bytes(&m, "\xde\xad\xbe\xef", 4);
+	tw_bytes(&m, path, strlen(path));
+	for (i = 0; i < n; i++) {
+		tw_u64(&m, a[i]);
+		tw_u64(&m, c[i]);
+	}
+	ext_entry(t, 6, m.p, m.len);
+	free(m.p);
+}
+
+#define LIB	0x7f0000100000ull
+#define KADDR	0xffffffff81000000ull
+
+/*
+ * The good dump of width 8 without its extension, then one of a
+ * library's MAPPING (its file not there) and the kernel's; *at is the
+ * library entry's offset.
+ */
+static void
+good_mapped(struct good *g, size_t *at)
+{
+	static const uint64_t	a[2] = { LIB + 0x10, LIB + 0x20 };
+	static const uint64_t	c[2] = { 5, 7 };
+	static const uint64_t	k[1] = { KADDR };
+	static const uint64_t	kc[1] = { 4 };
+	size_t			r;
+
+	good(g, 8, 0);
+	tw_patch(&g->t, g->off[O_VERSION], 2, 2);
+	r = tw_rec(&g->t, 0xf0, 0, 0);
+	*at = g->t.len;
+	mapping(&g->t, 0, "/nonexistent/libm.so", LIB, a, c, 2);
+	mapping(&g->t, 1, "[kernel.kallsyms]", 0, k, kc, 1);
+	tw_end(&g->t, r);
+}
+
+/* Issue 23: a module's samples, stored by address, named when it can be. */
+START_TEST(test_mapping)
+{
+	struct good	g;
+	size_t		at, e;
+
+	good_mapped(&g, &at);
+	expect_load(&g, 2, "/nonexistent/libm.so: not read (cannot open it):"
+	    " the module mapped at 0x7f0000100000 has addresses only");
+	ck_assert_int_eq(count("SELECT count(*) FROM prfd_module WHERE idx ="
+	    " 0 AND lo = 139637977776128 AND hi = lo + 4096 AND pgoff = 4096"
+	    " AND bias = lo - 4096 AND NOT kernel AND path ="
+	    " '/nonexistent/libm.so' AND build_id = 'deadbeef' AND samples ="
+	    " 12 AND symbols = 0 AND unresolved LIKE '%cannot open it%'"), 1);
+	ck_assert_int_eq(count("SELECT count(*) FROM prfd_module WHERE idx ="
+	    " 1 AND kernel AND samples = 4 AND unresolved IS NOT NULL"), 1);
+	ck_assert_int_eq(count("SELECT count(*) FROM prfd_module_hit WHERE"
+	    " (module = 0 AND addr = 139637977776144 AND hits = 5) OR (module"
+	    " = 0 AND addr = 139637977776160 AND hits = 7) OR (module = 1 AND"
+	    " addr = -2130706432 AND hits = 4)"), 3);
+	/* The summary counts the library's samples, not the kernel's twice. */
+	ck_assert_int_eq(count("SELECT count(*) FROM session WHERE summary ="
+	    " 'pid 4242, 2 slots, 156 samples, counters of 16 bytes'"), 1);
+
+	/* Each bad field. */
+	e = at + 8;
+	good_mapped(&g, &at);
+	tw_patch(&g.t, at + 4, 42, 4);
+	expect_fail(&g, at + 4, "len", "a MAPPING entry of 42 bytes");
+	good_mapped(&g, &at);
+	tw_patch(&g.t, e + 8, LIB - 1, 8);
+	expect_fail(&g, e + 8, "hi", "0x7f00000fffff, below lo");
+	good_mapped(&g, &at);
+	tw_patch(&g.t, e + 40, 200, 1);
+	expect_fail(&g, e + 40, "build-id length", "200 bytes and a path");
+	good_mapped(&g, &at);
+	tw_patch(&g.t, e + 41, 0, 2);
+	expect_fail(&g, e + 41, "path length", "0: a mapping names its"
+	    " module");
+	good_mapped(&g, &at);
+	tw_patch(&g.t, e + 36, 3, 4);
+	expect_fail(&g, e + 36, "nsamples", "3 samples need 48 bytes, the"
+	    " entry has 32");
+	good_mapped(&g, &at);
+	tw_patch(&g.t, e + 43 + 4 + 3, 0, 1);
+	expect_fail(&g, e + 43 + 4, "path", "a NUL inside it");
+	good_mapped(&g, &at);
+	tw_patch(&g.t, e + 43 + 4 + 20 + 16, LIB + 0x10, 8);
+	expect_fail(&g, e + 43 + 4 + 20 + 16, "address", "0x7f0000100010 after"
+	    " 0x7f0000100010");
+	good_mapped(&g, &at);
+	tw_patch(&g.t, e + 43 + 4 + 20, LIB + 0x1000, 8);
+	expect_fail(&g, e + 43 + 4 + 20, "address", "0x7f0000101000 outside");
+	good_mapped(&g, &at);
+	tw_patch(&g.t, e + 43 + 4 + 20 + 24, INT64_MAX, 8);
+	expect_fail(&g, e + 43 + 4 + 20 + 24, "count", "the mapping's samples"
+	    " add up past 2^63");
+	/* Samples of the counters, slots and modules past 2^63 together. */
+	good_mapped(&g, &at);
+	tw_patch(&g.t, e + 43 + 4 + 20 + 8, INT64_MAX - 20, 8);
+	expect_fail(&g, e + 36, "nsamples", "the samples add up past 2^63");
+	good_mapped(&g, &at);
+	tw_patch(&g.t, e + 32, 1, 4);
+	expect_fail(&g, g.t.len - (8 + 43 + 4 + 17 + 16) + 8 + 32, "flags",
+	    "a second MAPPING entry of the kernel");
+}
+END_TEST
+
+/* Every cut of a dump with modules: an error naming the offset, no rows. */
+START_TEST(test_mapping_truncation)
+{
+	struct good	g;
+	char		*cause;
+	size_t		 cut, at;
+	int64_t		 id;
+
+	good_mapped(&g, &at);
+	for (cut = g.off[O_END] + 1; cut < g.t.len; cut++) {
+		ck_assert_msg(tu_ingest(st, NAME, g.t.p, cut, NULL, &id,
+		    &cause) == -1, "cut %zu loaded", cut);
+		ck_assert_msg(strncmp(cause, NAME ": offset ",
+		    strlen(NAME ": offset ")) == 0, "cut %zu: %s", cut, cause);
+		ck_assert_int_eq(rows(), 0);
+		free(cause);
+	}
+	free(g.t.p);
+}
+END_TEST
+
+/*
  * Every cut of the good dumps: at a record's start a shorter good dump
  * (once the process's record is in), anywhere else an error that names
  * the offset and a field, and no rows.
@@ -986,6 +1134,49 @@ START_TEST(test_truncation_4)
 }
 END_TEST
 
+/*
+ * The model of a dump with modules: their samples among all (the
+ * kernel's not twice), each address to its symbol or its module's rest.
+ */
+START_TEST(test_model_modules)
+{
+	struct good		 g;
+	struct analyze_prfd	 m;
+	char			*cause = NULL, *name;
+	size_t			 at;
+
+	good_mapped(&g, &at);
+	expect_load(&g, 2, NULL);
+	/* f covers the library's first sample, not its second. */
+	ck_assert_int_eq(store_exec(st, "INSERT INTO symbol VALUES (1,"
+	    " 'libm.so', 'f', 139637977776144, 16)", &cause), 0);
+	ck_assert_int_eq(analyze_prfd_load(st, 1, &m, &cause), 0);
+	ck_assert_uint_eq(m.nmods, 2);
+	ck_assert_uint_eq(m.unresolved, 2);
+	ck_assert_uint_eq(m.mods_total, 12);
+	ck_assert_uint_eq(m.total, 144 + 12);
+	ck_assert_uint_eq(m.run, 56);
+	ck_assert_uint_eq(m.flat_total, 9 + 12 + 4);
+	/* The library's rest 7, slot 0's 6, f 5, the kernel's 4, slot 1's. */
+	ck_assert_uint_eq(m.flat[0].hits, 7);
+	ck_assert_uint_eq(m.flat[0].mod, 0);
+	name = analyze_prfd_flat_name(&m, &m.flat[0]);
+	ck_assert_str_eq(name, "(libm.so, outside symbols)");
+	free(name);
+	ck_assert_str_eq(analyze_prfd_flat_module(&m, &m.flat[0]), "libm.so");
+	ck_assert_uint_eq(m.flat[1].hits, 6);
+	ck_assert_uint_eq(m.flat[1].slot, 0);
+	ck_assert_uint_eq(m.flat[2].hits, 5);
+	ck_assert_str_eq(m.syms[m.flat[2].sym].name, "f");
+	ck_assert_str_eq(analyze_prfd_flat_module(&m, &m.flat[2]), "libm.so");
+	ck_assert_uint_eq(m.flat[3].hits, 4);
+	ck_assert_uint_eq(m.flat[3].mod, 1);
+	ck_assert_uint_eq(m.nflat, 5);
+	ck_assert(fabs(analyze_prfd_pct(&m, 7) - 700.0 / 56) < 1e-9);
+	analyze_prfd_free(&m);
+}
+END_TEST
+
 /* The model: shares of every sample, the exact flat profile, a slot. */
 START_TEST(test_model)
 {
@@ -1006,7 +1197,12 @@ START_TEST(test_model)
 	ck_assert_int_eq(analyze_prfd_load(st, id, &m, &cause), 0);
 	ck_assert_uint_eq(m.total, 100 + 20 + 10 + 5 + 6 + 3);
 	ck_assert_uint_eq(m.hit_total, 9);
+	/* Shares of the run time (all but idle 100), or of every period. */
+	ck_assert_uint_eq(m.run, 44);
+	ck_assert(fabs(analyze_prfd_pct(&m, 6) - 600.0 / 44) < 1e-9);
+	m.all = 1;
 	ck_assert(fabs(analyze_prfd_pct(&m, 6) - 600.0 / 144) < 1e-9);
+	m.all = 0;
 	/* a (3), slot 1 + 8 (3, higher), b (2), slot 0's rest (1). */
 	ck_assert_uint_eq(m.nflat, 4);
 	ck_assert_uint_eq(m.flat[0].hits, 3);
@@ -1028,7 +1224,8 @@ START_TEST(test_model)
 	ck_assert_int_eq(analyze_prfd_slot_hist(st, &m, 0, &h, &cause), 0);
 	ck_assert_uint_eq(h.levels[0].n, 4);
 	ck_assert_uint_eq(h.in_program, 6);
-	ck_assert_uint_eq(h.total, 144);
+	/* Of the run time, all but idle's 100. */
+	ck_assert_uint_eq(h.total, 44);
 	ck_assert_uint_eq(h.nsyms, 2);
 	ck_assert(fabs(h.syms[0].hits - 3) < 1e-9);
 	ck_assert(h.syms[0].hits_lo == h.syms[0].hits_hi);
@@ -1103,9 +1300,12 @@ prfd_suite(void)
 	tcase_add_test(tc, test_bad_records);
 	tcase_add_test(tc, test_bad_extension);
 	tcase_add_test(tc, test_module_missing);
+	tcase_add_test(tc, test_mapping);
+	tcase_add_test(tc, test_mapping_truncation);
 	tcase_add_test(tc, test_truncation_8);
 	tcase_add_test(tc, test_truncation_4);
 	tcase_add_test(tc, test_model);
+	tcase_add_test(tc, test_model_modules);
 	tcase_add_test(tc, test_report);
 	suite_add_tcase(s, tc);
 	return (s);

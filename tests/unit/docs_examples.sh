@@ -43,7 +43,7 @@ run() {	# run FROM LINE
 	shift
 	sub=$1
 	case $sub in
-	ingest|sessions|sql|export|delete|browse) ;;
+	ingest|sessions|sql|export|delete|browse|diff) ;;
 	*)
 		# The browser, which ingests its file first: that much here.
 		line="profview ingest $sub"

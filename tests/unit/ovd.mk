@@ -17,3 +17,6 @@ tests_fuzz_replay_ovd_SOURCES = tests/fuzz/fuzz_ovd.c tests/fuzz/replay.c \
 	tests/fuzz/fuzz.h
 tests_fuzz_replay_ovd_CFLAGS = $(FUZZ_CFLAGS) -DFUZZ_CORPUS='"ovd"'
 tests_fuzz_replay_ovd_LDADD = $(CORE_LIBS)
+# profview diff of two overlay logs against their reports.
+TESTS += tests/unit/diff-ovd.sh
+EXTRA_DIST += tests/unit/diff-ovd.sh

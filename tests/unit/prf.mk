@@ -12,3 +12,6 @@ tests_fuzz_replay_prf_SOURCES = tests/fuzz/fuzz_prf.c tests/fuzz/replay.c \
 	tests/fuzz/fuzz.h
 tests_fuzz_replay_prf_CFLAGS = $(FUZZ_CFLAGS) -DFUZZ_CORPUS='"prf"'
 tests_fuzz_replay_prf_LDADD = $(CORE_LIBS)
+# profview diff of two PROFIL histograms against their reports.
+TESTS += tests/unit/diff-prf.sh
+EXTRA_DIST += tests/unit/diff-prf.sh

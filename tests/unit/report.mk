@@ -50,3 +50,14 @@ update-man-kinds: tests/unit/kindtable$(EXEEXT)
 # The README's and profview(1)'s examples run as written.
 TESTS += tests/unit/docs_examples.sh tests/unit/setup_install.sh
 EXTRA_DIST += tests/unit/docs_examples.sh tests/unit/setup_install.sh
+
+# profview diff's numbers against two sessions' reports (the kinds' diff
+# tests use it).
+EXTRA_DIST += tests/unit/diffcheck.py
+
+# The comparison (analyze/diff.c) against brute force.
+check_PROGRAMS += tests/unit/check_diff
+tests_unit_check_diff_SOURCES = tests/unit/check_diff.c
+tests_unit_check_diff_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_check_diff_LDADD = $(UNIT_LDADD)
+TESTS += tests/unit/check_diff

@@ -94,7 +94,7 @@ check "an unknown format is a usage error (2)" test $? -eq 2
 pv export -f chrome 1 2>"$tmp/err" >"$tmp/none.json"
 check "chrome of a PRF session fails with 1" test $? -eq 1
 check "... naming the formats prf exports, writing nothing" sh -c \
-    'grep -q "kind prf (it exports text, csv, json, html)" "$1" &&
+    'grep -q "kind prf (it exports text, csv, json, html, pprof)" "$1" &&
     ! test -s "$2"' sh "$tmp/err" "$tmp/none.json"
 
 # OVRDEMO: an overlay log and its map; every kind exports through the

@@ -21,7 +21,7 @@ py() { python3 -c "$@"; }
 checkpoint() { py 'import sqlite3, sys
 sqlite3.connect(sys.argv[1]).execute("PRAGMA wal_checkpoint(TRUNCATE)")' \
     "$1"; }
-plan 54
+plan 56
 
 # OVD files: version 1, units at 0040h (48 bytes), 0044h, 0048h, one load
 # event at ticks $2 of 0040h into a buffer 3000h..3008h.
@@ -389,4 +389,20 @@ check "sql: SIGINT stops a query that returns no row" test $st -eq 130
 check "... having written the rows before it, and saying so" sh -c \
     'grep -q "^first$" "$1" && grep -q "interrupted" "$2"' sh "$tmp/out" \
     "$tmp/err"
+
+# A file with a warning per line: the first 20 on stderr, then one line
+# counting the rest; every one kept in the store.  25 functions that no
+# path names, added to a good .mon.
+awk '/^\[functions\]/ { print "[functions] 30"; next }
+    /^# *calls  *self_ns/ && !done { print; for (i = 0; i < 25; i++)
+	printf "1 1000 1000 1000 1000 1 1 jump prog 0x%x 4 extra%d\n",
+	    12288 + 16 * i, i; done = 1; next } { print }' \
+    "${top_srcdir:-.}/tests/data/calls3.mon" >"$tmp/many.mon"
+"$PROFVIEW" --db "$tmp/w.db" ingest "$tmp/many.mon" >/dev/null 2>"$tmp/err"
+check "25 warnings: 20 shown, then one line counting the other 5" \
+    test "$(grep -c ': offset [0-9]*: function extra' "$tmp/err")" = 20 -a \
+    "$(grep -c 'many.mon: 5 more warnings (25 in all), kept with session 1' \
+    "$tmp/err")" = 1
+check "... and all 25 are in the store" test "$("$PROFVIEW" --db "$tmp/w.db" \
+    sql --csv "SELECT count(*) FROM warning WHERE session = 1" | sed 1d)" = 25
 exit 0

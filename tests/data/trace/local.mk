@@ -8,14 +8,16 @@ TRACE_PROGS = tests/data/trace/recurse tests/data/trace/recurse-nopie \
 	tests/data/trace/threads tests/data/trace/procs \
 	tests/data/trace/signals tests/data/trace/sqlite-driver \
 	tests/data/trace/deep tests/data/trace/truth tests/data/trace/quiet \
-	tests/data/trace/plt tests/data/trace/plt-noplt tests/data/trace/plt-pg
+	tests/data/trace/plt tests/data/trace/plt-noplt tests/data/trace/plt-pg \
+	tests/data/trace/split
 TRACE_CC = $(CC) -O2 -g
 EXTRA_DIST += tests/data/trace/recurse.c tests/data/trace/tiny.c \
 	tests/data/trace/jump.c tests/data/trace/except.cc \
 	tests/data/trace/threads.c tests/data/trace/procs.c \
 	tests/data/trace/signals.c tests/data/trace/sqlite-driver.c \
 	tests/data/trace/deep.c tests/data/trace/truth.c \
-	tests/data/trace/quiet.c tests/data/trace/plt.c
+	tests/data/trace/quiet.c tests/data/trace/plt.c \
+	tests/data/trace/split.c
 CLEANFILES += $(TRACE_PROGS)
 
 tests/data/trace/recurse: tests/data/trace/recurse.c
@@ -47,6 +49,9 @@ tests/data/trace/signals: tests/data/trace/signals.c
 tests/data/trace/deep: tests/data/trace/deep.c
 	@$(MKDIR_P) tests/data/trace
 	$(AM_V_CC)$(TRACE_CC) -o $@ $(srcdir)/tests/data/trace/deep.c
+tests/data/trace/split: tests/data/trace/split.c
+	@$(MKDIR_P) tests/data/trace
+	$(AM_V_CC)$(TRACE_CC) -o $@ $(srcdir)/tests/data/trace/split.c
 tests/data/trace/truth: tests/data/trace/truth.c
 	@$(MKDIR_P) tests/data/trace
 	$(AM_V_CC)$(TRACE_CC) -o $@ $(srcdir)/tests/data/trace/truth.c

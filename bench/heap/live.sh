@@ -1,0 +1,126 @@
+#!/bin/sh
+# bench/heap/live.sh: a million live blocks at a peer's cost (issue 25).
+# bench/heap/graph holds BENCH_LIVE_BLOCKS (1M) blocks of 48 bytes and
+# twice as many pointers between them; in one run it is started plain,
+# under pvheap without a snapshot (--signal USR2, never sent: the block
+# table alone), under pvheap with its snapshot at exit, and under
+# heaptrack.  Printed: each run's peak RSS (/usr/bin/time's maximum
+# resident set, the largest process of the run) and what it adds to
+# the plain run's per live block; the snapshot's bytes per block; the
+# median of BENCH_LIVE_RUNS (3) ingests of the snapshot beside the
+# median of as many heaptrack_print reports on heaptrack's own capture;
+# the map's first frame and its load on the stored session, from
+# PROFVIEW_TRACE under tmux.  Budgets (issue 25): table <= 64 B/block,
+# snapshot <= 32 B/block, ingest <= 3x heaptrack_print.  Exit status 1
+# when one is missed.  Not run by make check.
+set -eu
+: "${top_builddir:=.}"
+b=$(cd "$top_builddir" && pwd)
+graph=$b/bench/heap/graph
+pvheap=$b/capture/pvheap/pvheap
+PROFVIEW=${PROFVIEW:-$b/profview}
+N=${BENCH_LIVE_BLOCKS:-1000000}
+E=$((2 * N))
+RUNS=${BENCH_LIVE_RUNS:-3}
+W=$(mktemp -d "${TMPDIR:-/tmp}/bench-live.XXXXXX")
+sock=pvlive$$
+export TMUX_TMPDIR="$W"
+cleanup() {
+	tmux -L "$sock" kill-server 2>/dev/null || true
+	rm -rf "$W"
+}
+trap cleanup EXIT INT TERM
+
+median()
+{
+	sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'
+}
+
+# rss CMD...: the run's peak RSS in KiB, run in W.
+rss()
+{
+	(cd "$W" && /usr/bin/time -f '%M' -o "$W/rss" "$@" >/dev/null 2>&1)
+	cat "$W/rss"
+}
+
+# secs CMD...: the median of RUNS runs' wall seconds; W/cpu the median
+# CPU (user + system) seconds.  W/pre runs before each (a clean store).
+secs()
+{
+	: > "$W/wall"
+	: > "$W/cpus"
+	i=0
+	while [ $i -lt "$RUNS" ]; do
+		rm -f "$W/i.db" "$W/i.db-wal" "$W/i.db-shm"
+		/usr/bin/time -f '%e %U %S' -o "$W/t" "$@" >/dev/null 2>&1
+		awk '{ print $1 }' "$W/t" >> "$W/wall"
+		awk '{ print $2 + $3 }' "$W/t" >> "$W/cpus"
+		i=$((i + 1))
+	done
+	median < "$W/cpus" > "$W/cpu"
+	median < "$W/wall"
+}
+
+per_block()	# per_block KIB: bytes over the plain run, per block
+{
+	echo "scale=1; ($1 - $plain) * 1024 / $N" | bc
+}
+
+plain=$(rss "$graph" "$N" "$E")
+table=$(rss "$pvheap" -q --signal USR2 -o "$W/none.heap" -- "$graph" "$N" "$E")
+snap=$(rss "$pvheap" -q -o "$W/g.heap" -- "$graph" "$N" "$E")
+bytes=$(wc -c < "$W/g.heap")
+ht=
+if command -v heaptrack >/dev/null 2>&1; then
+	ht=$(rss heaptrack -o "$W/ht" "$graph" "$N" "$E")
+fi
+echo "$N live blocks of 48 bytes, $E pointers (bench/heap/graph):"
+echo "  peak RSS, KiB, and bytes over the plain run per live block"
+printf '  %-34s %9s %9s\n' run "peak KiB" "B/block"
+printf '  %-34s %9s %9s\n' plain "$plain" -
+printf '  %-34s %9s %9s\n' "pvheap, no snapshot (the table)" "$table" \
+    "$(per_block "$table")"
+printf '  %-34s %9s %9s\n' "pvheap, snapshot at exit" "$snap" \
+    "$(per_block "$snap")"
+[ -n "$ht" ] && printf '  %-34s %9s %9s\n' heaptrack "$ht" \
+    "$(per_block "$ht")"
+status=0
+[ "$(echo "($table - $plain) * 1024 / $N <= 64" | bc)" = 1 ] || status=1
+echo "snapshot: $bytes bytes, $(echo "scale=1; $bytes / $N" | bc)" \
+    "bytes a block (budget 32)"
+[ "$(echo "$bytes / $N <= 32" | bc)" = 1 ] || status=1
+
+pv=$(secs "$PROFVIEW" --db "$W/i.db" ingest "$W/g.heap")
+pvc=$(cat "$W/cpu")
+echo "ingest, median of $RUNS: wall (CPU) seconds"
+printf '  %-34s %6.2f (%5.2f)\n' "profview ingest" "$pv" "$pvc"
+htf=$(ls "$W"/ht.* 2>/dev/null | head -1 || true)
+if [ -n "$htf" ]; then
+	hp=$(secs heaptrack_print "$htf")
+	hpc=$(cat "$W/cpu")
+	printf '  %-34s %6.2f (%5.2f)\n' "heaptrack_print, its capture" \
+	    "$hp" "$hpc"
+	ratio=$(echo "scale=2; $pvc / $hpc" | bc)
+	echo "  ingest / heaptrack_print, CPU: $ratio (budget 3)"
+	[ "$(echo "$pvc <= 3 * $hpc" | bc)" = 1 ] || status=1
+fi
+
+# The map on the stored session: its first frame and its load.
+"$PROFVIEW" --db "$W/i.db" ingest "$W/g.heap" >/dev/null 2>&1
+cat > "$W/run.sh" <<EOF
+PROFVIEW_TRACE="$W/trace" XDG_STATE_HOME="$W/state" exec "$PROFVIEW" --db "$W/i.db" browse 1
+EOF
+tmux -L "$sock" new-session -d -x 160 -y 50 "sh $W/run.sh"
+i=0
+until grep -q '^work_done heapmap' "$W/trace" 2>/dev/null; do
+	i=$((i + 1))
+	[ $i -gt 12000 ] && { echo "bench/heap/live.sh: the map did not" \
+	    "load" >&2; exit 1; }
+	sleep 0.01
+done
+tmux -L "$sock" send-keys Q
+awk '/^first_frame_us/ { ff = $2 }
+/^work_done heapmap/ && !l { ld = $3; l = 1 }
+END { printf "map: first frame %.1f ms, loaded %.0f ms after it\n",
+    ff / 1000, ld / 1000 }' "$W/trace"
+exit $status

@@ -1,0 +1,85 @@
+#!/bin/sh
+# Where a module's functions come from (issue 23 point 1), on pvprf
+# record's dumps of modwork (tests/prfd/modwork, linked against its own
+# libprfdmod.so): the library's .symtab; a stripped copy's debug file
+# found by its .gnu_debuglink in .debug/ beside it, which names as many
+# functions; without it the .dynsym, fewer; a library changed since the
+# run, named by nothing and said so; the vDSO's by the reader's own
+# image; the kernel's samples from /proc/kallsyms when it shows
+# addresses.
+. "${top_srcdir:-.}/tests/prfd/prfd.sh"
+command -v objcopy >/dev/null 2>&1 || skip_all "objcopy (binutils) is needed"
+MODWORK=$top_builddir/tests/prfd/modwork
+LIB=$top_builddir/tests/prfd/libprfdmod.so
+PV="$top_builddir/profview --db $W/pv.db"
+
+# dump NAME: modwork's dump with the library the loader finds first in
+# $W/lib (else the build's), ingested alone; NAME.err the warnings.
+dump() {
+	LD_LIBRARY_PATH=$W/lib "$PVPRF" record -o "$W/$1.prfd" -- \
+	    "$MODWORK" 0.3 >/dev/null 2>&1
+	rm -f "$W/pv.db"
+	$PV ingest "$W/$1.prfd" >/dev/null 2>"$W/$1.err"
+}
+sql() { $PV sql --csv "$1" 2>/dev/null | tail -n +2; }
+# syms: the library's functions stored, and whether lib_five had samples.
+syms() { sql "SELECT symbols FROM prfd_module WHERE path LIKE
+    '%/libprfdmod.so'"; }
+named() { sql "SELECT count(*) FROM symbol WHERE name = 'lib_five'"; }
+
+dump plain
+full=$(syms)
+check "the library's .symtab: $full functions, lib_five among them" \
+    test "${full:-0}" -gt 2 -a "$(named)" = 1
+
+mkdir -p "$W/lib/.debug"
+objcopy --only-keep-debug "$LIB" "$W/lib/.debug/libprfdmod.so.debug"
+objcopy --strip-all --add-gnu-debuglink="$W/lib/.debug/libprfdmod.so.debug" \
+    "$LIB" "$W/lib/libprfdmod.so"
+dump debug
+d=$(syms)
+check "stripped, its debug file by debuglink in .debug/: $d functions of\
+ $full" test "$d" = "$full"
+rm "$W/lib/.debug/libprfdmod.so.debug"
+rm -f "$W/pv.db"
+$PV ingest "$W/debug.prfd" >/dev/null 2>"$W/debug.err"
+s=$(syms)
+check "without the debug file: the .dynsym's $s, fewer, lib_five named" \
+    test "${s:-0}" -gt 0 -a "${s:-0}" -lt "$full" -a "$(named)" = 1
+
+# The library changed since the run: another build-id.
+objcopy --add-section .note.x=/dev/null "$LIB" "$W/lib/other.so"
+objcopy --remove-section .note.gnu.build-id "$W/lib/other.so"
+cp "$W/lib/other.so" "$W/lib/libprfdmod.so"
+rm -f "$W/pv.db"
+$PV ingest "$W/debug.prfd" >/dev/null 2>"$W/changed.err"
+u=$(sql "SELECT unresolved FROM prfd_module WHERE path LIKE
+    '%/libprfdmod.so'")
+check "a library changed since: no functions, said ($u)" sh -c \
+    "test '$(syms)' = 0 && grep -q 'not the file profiled' '$W/changed.err'"
+
+# The vDSO: modwork vdso loops on clock_gettime(CLOCK_MONOTONIC).
+"$PVPRF" record -o "$W/vdso.prfd" -- "$MODWORK" vdso 0.3 >/dev/null 2>&1
+rm -f "$W/pv.db"
+$PV ingest "$W/vdso.prfd" >/dev/null 2>"$W/vdso.err"
+v=$(sql "SELECT samples || ' ' || symbols FROM prfd_module WHERE path =
+    '[vdso]'")
+top=$($PV export -f csv 1 | awk -F, 'NR == 1 { for (i = 1; i <= NF; i++)
+    c[$i] = i } $1 == "flat" { print $c["module"] ":" $c["symbol"]; exit }')
+check "the vDSO: its samples and functions ($v), the first row $top" \
+    sh -c "test -n '$v' && test '${v#* }' -gt 0 &&
+    echo '$top' | grep -q '^\[vdso\]:.*clock_gettime'"
+
+# The kernel: named when /proc/kallsyms shows addresses.
+k=$(awk '{ print $1; exit }' /proc/kallsyms 2>/dev/null)
+ks=$(sql "SELECT samples FROM prfd_module WHERE kernel" | head -1)
+if [ -z "$k" ] || [ "$(echo "$k" | tr -d 0)" = "" ] || [ "${ks:-0}" = 0 ]
+then
+	skip "" "/proc/kallsyms shows no addresses here, or no kernel sample"
+else
+	kn=$(sql "SELECT count(*) FROM symbol WHERE module =
+	    '[kernel.kallsyms]'")
+	check "the kernel's $ks samples named by $kn kallsyms functions" \
+	    test "${kn:-0}" -gt 0
+fi
+finish
