@@ -27,7 +27,7 @@ cleanup() {
 	$T kill-server 2>/dev/null
 	rm -rf "$dir"
 }
-plan 19
+plan 21
 PV="$PROFVIEW --db $dir/db"
 
 # csvsum FILE: the instruction rows' hits summed, their count, the
@@ -188,6 +188,33 @@ wait_for "changed since the profile (build-id"
 ok $? "the program rebuilt: annotate refuses it, saying why"
 ! screen | sed -n 1p | grep -q "annotate hot"
 ok $? "no view of the rebuilt code"
+keys q q q
+restored
+
+# A function of a shared library outside the slots (a version 2 dump's
+# module): Enter in the flat profile annotates it, its samples the
+# module's by address, exact.
+cp "$B/tests/prfd/libprfdmod.so" "$B/tests/prfd/modwork" "$dir/"
+"$PVPRF" record -o "$dir/mod.prfd" -- "$B/tests/prfd/modwork" 0.6 \
+    >/dev/null 2>&1
+$PV ingest "$dir/mod.prfd" >/dev/null || exit 1
+s=$(sql "SELECT max(id) FROM session")
+nh=$(sql "SELECT sum(h.hits) FROM prfd_module_hit h, prfd_module m,
+    symbol y WHERE h.session = $s AND m.session = $s AND y.session = $s AND
+    m.idx = h.module AND m.path LIKE '%/libprfdmod.so' AND
+    y.name = 'lib_five' AND h.addr >= y.addr AND h.addr < y.addr + y.size")
+start -- "$dir/mod.prfd"
+wait_for "functions, " && keys / lib_five Enter
+wait_for "/lib_five: 1/1" && keys Escape && wait_gone "/lib_five: 1/1"
+keys Enter
+wait_for "annotate lib_five, " && screen | sed -n 2p |
+    grep -qE "^lib_five  [0-9A-F]{12}-[0-9A-F]{12}  [0-9]+ bytes  $nh samples "
+ok $? "Enter on libprfdmod.so's lib_five: its code, $nh samples (the module's)"
+keys : "export csv $dir/mod.csv" Enter
+wait_for "wrote $dir/mod.csv"
+set -- $(csvsum "$dir/mod.csv")
+ok $(test "$1" = "$nh" -a "$nh" -gt 0; echo $?) \
+    "lib_five's instructions' counts add up to its $nh samples ($1)"
 keys q q q
 restored
 
