@@ -239,6 +239,9 @@ struct heapmap {
 	int				 halves;
 	int				 fit;		/* zoom to fit */
 	uint32_t			 maxh;		/* :resizemap's rows */
+	/* :zoomout N%'s rows (0: all there are room for), and that room. */
+	uint32_t			 zrows;
+	uint32_t			 room;
 
 	/* Where the last frame put things. */
 	int				 map_y;
@@ -359,6 +362,7 @@ void		 hm_draw_loading(struct heapmap *, int64_t, int, int);
 
 /* heapcmd.c */
 extern const struct tui_command hm_commands[];
+void		 hm_bases(struct heapmap *, const char *);
 int		 hm_word(const char **, char *, size_t);
 int		 hm_command(struct tui_view *, const char *, const char *);
 char		*hm_complete(struct tui_view *, const char *, int);

@@ -25,7 +25,7 @@ const struct tui_command hm_commands[] = {
 	    "heap map: the whole heap in view, or zoom out by N %"),
 	TUI_COMMAND("move", NULL, "up|down|left|right [N]", NULL, NULL,
 	    "heap map: N rows, or the start N cells (a quarter, a sixth)"),
-	TUI_COMMAND("setmapto", NULL, "top|bottom|center|ADDR", NULL, NULL,
+	TUI_COMMAND("setmapto", NULL, "bottom|top|center|ADDR", NULL, NULL,
 	    "heap map: the heap's start, end, middle, or ADDR in the middle"),
 	TUI_COMMAND("startmapat", NULL, "ADDR", NULL, NULL,
 	    "heap map: start the map at ADDR, zooming in if it must"),
@@ -69,6 +69,20 @@ hm_word(const char **args, char *buf, size_t len)
 	return (1);
 }
 
+/*
+ * Before a type spec with a trailing *: which classes derive from which,
+ * read from the store once a snapshot (none in a map of no session).
+ */
+void
+hm_bases(struct heapmap *hm, const char *spec)
+{
+	if (hm->session != 0 && hm->s->classes == NULL &&
+	    strchr(spec, '*') != NULL &&
+	    analyze_heapview_bases(tui_store(), hm->session, hm->s) != 0)
+		tui_message("error: the classes' bases: %s",
+		    store_error(tui_store()));
+}
+
 static int
 hm_addr(struct heapmap *hm, const char *text, uint64_t *a)
 {
@@ -89,12 +103,14 @@ hm_addr(struct heapmap *hm, const char *text, uint64_t *a)
 static int
 hm_cmd_zoomout(struct heapmap *hm, const char *args)
 {
-	char	*end, *b;
-	double	 pct, f;
-	int	 k = 0;
+	char		*end, *b;
+	double		 pct, was, now;
+	uint32_t	 room = hm->room != 0 ? hm->room : hm->v.rows;
 
 	if (*args == '\0') {
 		/* HeapInspector's ZoomOut ~: all of it, from its start. */
+		hm->zrows = 0;
+		hm->v.rows = room;
 		hm->v.zoom = analyze_heapmap_fit(hm->m, &hm->v);
 		analyze_heapmap_move(hm->m, &hm->v, ANALYZE_HEAPMAP_HOME, 0);
 		b = hm_size(analyze_heapmap_cell_bytes(hm->v.zoom));
@@ -108,21 +124,28 @@ hm_cmd_zoomout(struct heapmap *hm, const char *args)
 	if (*end == '%')
 		end++;
 	end += strspn(end, " ");
-	if (end == args || *end != '\0' || pct <= -100) {
+	if (end == args || *end != '\0' || !(pct > -100)) {
 		tui_message("error: usage: :zoomout [N%%] (N above -100)");
 		return (TUI_R_DRAW);
 	}
-	/* Cells hold powers of two: the nearest one to 1 + N %. */
-	for (f = 1 + pct / 100; f >= 1.4142135623730951; f /= 2)
-		k++;
-	for (; f < 0.7071067811865476; f *= 2)
-		k--;
-	if (k == 0) {
-		tui_message("%g%%: less than a zoom step (cells double or"
-		    " halve)", pct);
+	was = (double)hm->v.rows * (double)analyze_heapmap_cell_bytes(
+	    hm->v.zoom);
+	if (!analyze_heapmap_zoom_by(hm->m, &hm->v, 1 + pct / 100, room)) {
+		tui_message("%g%%: the map already shows that (%s)", pct,
+		    pct > 0 ? "the whole heap, or no line more" :
+		    "no line less");
 		return (TUI_R_DRAW);
 	}
-	hm_zoom(hm, k);
+	hm->zrows = hm->v.rows < room ? hm->v.rows : 0;
+	now = (double)hm->v.rows * (double)analyze_heapmap_cell_bytes(
+	    hm->v.zoom);
+	b = hm_size(analyze_heapmap_cell_bytes(hm->v.zoom));
+	/* The span comes in whole lines of cells: say what it became. */
+	tui_message("zoomed %s %g%%: %s a cell, %u rows, the span %.3g times"
+	    " what it was", pct >= 0 ? "out" : "in", pct < 0 ? -pct : pct,
+	    b, hm->v.rows, now / was);
+	free(b);
+	hm_follow(hm);
 	return (TUI_R_DRAW);
 }
 
@@ -162,16 +185,20 @@ hm_cmd_setmapto(struct heapmap *hm, const char *args)
 {
 	uint64_t	a;
 
-	if (strcasecmp(args, "top") == 0)
+	/*
+	 * HeapInspector's heap grew up from the bottom: Bottom is its start,
+	 * Top its end (unlike Home and End, which go by the screen).
+	 */
+	if (strcasecmp(args, "bottom") == 0)
 		analyze_heapmap_move(hm->m, &hm->v, ANALYZE_HEAPMAP_HOME, 0);
-	else if (strcasecmp(args, "bottom") == 0)
+	else if (strcasecmp(args, "top") == 0)
 		analyze_heapmap_move(hm->m, &hm->v, ANALYZE_HEAPMAP_END, 0);
 	else if (strcasecmp(args, "center") == 0 ||
 	    strcasecmp(args, "centre") == 0)
 		analyze_heapmap_center(hm->m, &hm->v,
 		    analyze_heapmap_middle(hm->m));
 	else if (*args == '\0') {
-		tui_message("error: usage: :setmapto top|bottom|center|ADDR");
+		tui_message("error: usage: :setmapto bottom|top|center|ADDR");
 		return (TUI_R_DRAW);
 	} else {
 		if (hm_addr(hm, args, &a) != 0)
@@ -196,6 +223,8 @@ hm_cmd_startmapat(struct heapmap *hm, const char *args)
 	}
 	if (hm_addr(hm, args, &a) != 0)
 		return (TUI_R_DRAW);
+	hm->zrows = 0;
+	hm->v.rows = hm->room != 0 ? hm->room : hm->v.rows;
 	analyze_heapmap_start_at(hm->m, &hm->v, a);
 	if (hm->v.zoom != z) {
 		b = hm_size(analyze_heapmap_cell_bytes(hm->v.zoom));
@@ -445,8 +474,10 @@ hm_cmd_select(struct heapmap *hm, const char *args)
 			for (i = 0; i < hm->s->ntypes; i++)
 				tm[i] = m != HM_SNONE &&
 				    hm->s->types[i].module == m;
-		} else
+		} else {
+			hm_bases(hm, q);
 			analyze_heapview_types(hm->s, q, tm);
+		}
 		n = hm_select_types(hm, tm);
 		free(tm);
 		what = xasprintf("type %s", args);
@@ -493,6 +524,7 @@ hm_cmd_mark(struct heapmap *hm, const char *args)
 			free(tm);
 			return (TUI_R_DRAW);
 		}
+		hm_bases(hm, w);
 		n[hm->nspecs] = analyze_heapview_types(hm->s, w, tm);
 		/* An earlier spec keeps the types it took. */
 		for (i = 0; i < hm->s->ntypes; i++) {
@@ -691,7 +723,7 @@ hm_complete(struct tui_view *tv, const char *name, int arg)
 	if (strcasecmp(name, "move") == 0)
 		return (arg == 0 ? xstrdup("up down left right") : NULL);
 	if (strcasecmp(name, "setmapto") == 0)
-		return (arg == 0 ? xstrdup("top bottom center") : NULL);
+		return (arg == 0 ? xstrdup("bottom top center") : NULL);
 	if (strcasecmp(name, "resizemap") == 0)
 		return (arg == 0 ? xstrdup("double half") : NULL);
 	if (strcasecmp(name, "remain") == 0)

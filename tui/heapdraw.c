@@ -516,6 +516,9 @@ hm_layout(struct heapmap *hm, int h, int w)
 		lines = 1;
 	if (hm->maxh != 0 && (uint32_t)lines * (uint32_t)per > hm->maxh)
 		lines = (int)((hm->maxh + (uint32_t)per - 1) / (uint32_t)per);
+	hm->room = (uint32_t)(lines * per);
+	if (hm->zrows != 0 && hm->zrows < hm->room)
+		lines = (int)((hm->zrows + (uint32_t)per - 1) / (uint32_t)per);
 	hm->map_lines = lines;
 	hm->legend_lines = legend;
 	hm->info_lines = info;
@@ -529,6 +532,7 @@ hm_layout(struct heapmap *hm, int h, int w)
 	/* A region starts a line, so its start address labels it. */
 	hm->v.align = (uint32_t)per;
 	if (hm->fit) {
+		hm->zrows = 0;
 		hm->v.zoom = analyze_heapmap_fit(hm->m, &hm->v);
 		hm->v.phase = 0;
 		hm->v.top = 0;

@@ -517,6 +517,8 @@ hm_zoom_rows(struct heapmap *hm, uint64_t a, uint64_t b)
 	hm->rows_on = 0;
 	if (hm_rows_bytes(hm, a, b, &lo, &hi) != 0)
 		return;
+	hm->zrows = 0;
+	hm->v.rows = hm->room != 0 ? hm->room : hm->v.rows;
 	analyze_heapmap_zoom_to(hm->m, &hm->v, lo, hi);
 	s = hm_size(analyze_heapmap_cell_bytes(hm->v.zoom));
 	tui_message("zoomed into %#llx-%#llx: %s a cell",
@@ -638,6 +640,9 @@ hm_zoom(struct heapmap *hm, int dz)
 {
 	char	*b;
 
+	/* A zoom by steps fills the room a percentage's left. */
+	hm->zrows = 0;
+	hm->v.rows = hm->room != 0 ? hm->room : hm->v.rows;
 	if (analyze_heapmap_zoom(hm->m, &hm->v, dz) == 0) {
 		tui_message("%s", dz > 0 ? "zoomed out all the way: the whole"
 		    " heap is in view" : "zoomed in all the way: a granule of"

@@ -144,6 +144,7 @@ hm_replace(struct tui_view *tv, struct analyze_heapview *ns, int64_t id,
 	free(oldset);
 	tm = xcalloc(ns->ntypes + 1, 1);
 	for (k = 0; k < hm->nspecs; k++) {
+		hm_bases(hm, hm->specs[k]);
 		analyze_heapview_types(ns, hm->specs[k], tm);
 		for (i = 0; i < ns->ntypes; i++) {
 			if (tm[i] && hm->typemark[i] == 0)

@@ -6,7 +6,7 @@
 # Python model of it below: who points where, what memcheck's rules make
 # of that, how HeapInspector's map lays rows out), never from the screen.
 . "${top_srcdir:-.}/tests/tui/lib.sh"
-plan 54
+plan 57
 DEMO=${top_builddir:-.}/tests/tui/heapmap-demo
 
 cat > "$dir/hm.py" <<'PY'
@@ -137,6 +137,21 @@ elif cmd == 'legend':
         'rest': [b for b in range(n) if b in reach and b != 0 and
             b not in closure([0])]}
     print(legend(a[1], sets[a[0]]))
+elif cmd == 'zoomby':
+    # zoomby COLS ROOM ROWS ZOOM F: HeapInspector's ZoomOut by a
+    # percentage, the span times F: the finest zoom that shows it in ROOM
+    # rows, and the rows (whole lines of two) that do; "zoom rows ratio"
+    cols, room, rows, z, f = int(a[0]), int(a[1]), int(a[2]), int(a[3]), \
+        float(a[4])
+    want = rows * cols * cellbytes(z) * f
+    top = fit(cols, room)
+    nz = next((y for y in range(-3, top) if want <= room * cols *
+        cellbytes(y)), top)
+    line = 2 * cols * cellbytes(nz)
+    n = -(-want // line)
+    r = min(int(2 * n), room, len(layout(cols, nz)))
+    r = min(max(r + r % 2, 2), room)
+    print(nz, r, '%.3g' % (r * cellbytes(nz) / (rows * cellbytes(z))))
 elif cmd == 'fit':
     print(fit(int(a[0]), int(a[1])))
 elif cmd == 'size':
@@ -316,10 +331,27 @@ keys Enter
 wait_for "test unload off"
 
 # Moves, against the layout: PageDown a map's rows, Right a sixth.
+# HeapInspector's ZoomOut N %: the span in view times 1 + N %, in the
+# finest cells that show it, the map as many lines as that takes.
+room=$((2 * $(maplines)))
+set -- $(hm zoomby $COLS $room $room $z 0.12)
 keys : z o o m o u t Space - 8 8 % Enter
+wait_for "zoomed in 88%: $(hm bytes $1) a cell, $2 rows, the span $3 times" &&
+    wait_for "profview: demo: heap map, 341 objects, $(hm bytes $1) a cell" &&
+    [ "$(maplines)" = $(($2 / 2)) ]
+ok $? ":zoomout -88%: $(hm bytes $1) a cell, $2 rows of $room, span x$3"
+set -- $(hm zoomby $COLS $room $2 $1 1.5)
+keys : z o o m o u t Space 5 0 Enter
+wait_for "zoomed out 50%: $(hm bytes $1) a cell, $2 rows, the span $3 times" &&
+    [ "$(maplines)" = $(($2 / 2)) ]
+ok $? ":zoomout 50: the span x$3 ($2 rows, $(hm bytes $1) a cell)"
+# A step zoom fills the map again: three in from the whole heap.
+keys : z o o m o u t Enter
+wait_for "the whole heap: "
+keys + + +
 z2=$((z - 3))
 wait_for "profview: demo: heap map, 341 objects, $(hm bytes $z2) a cell"
-ok $? ":zoomout -88%: the nearest power of two, zoom $z2"
+ok $? "+ from the whole heap after :zoomout N%: the map full, zoom $z2"
 keys Home
 wait_for -E "^555555559000 "
 [ "$(label 2)" = 555555559000 ]
@@ -349,9 +381,16 @@ keys End
 last=$(hm label $COLS $z2 $(($(hm rows $COLS $z2) - 2)))
 wait_for -E "^$last( |\$)" && [ "$(label $((ml + 1)))" = "$last" ]
 ok $? "End: the heap's end at the bottom ($last)"
-keys : s e t m a p t o Space t o p Enter
+# HeapInspector's heap grew upward: SetMapTo Bottom is its start, Top its
+# end.
+keys : s e t m a p t o Space b o t t o m Enter
 wait_for -E "^555555559000 "; [ "$(label 2)" = 555555559000 ]
-ok $? ":setmapto top"
+ok $? ":setmapto bottom: the heap's start"
+keys : s e t m a p t o Space t o p Enter
+wait_for -E "^$last( |\$)" && [ "$(label $((ml + 1)))" = "$last" ]
+ok $? ":setmapto top: the heap's end ($last)"
+keys : s e t m a p t o Space b o t t o m Enter
+wait_for -E "^555555559000 "
 keys :
 keys -l 'startmapat 7ffff0000900'
 keys Enter
