@@ -491,6 +491,8 @@ void		 analyze_heapinfo_make(struct analyze_heapinfo *,
 void		 analyze_heapinfo_free(struct analyze_heapinfo *);
 size_t		 analyze_heapinfo_closure(struct analyze_heapinfo *, uint32_t,
 		    const uint8_t *);
+void		 analyze_heapinfo_freed(struct analyze_heapinfo *, size_t,
+		    uint8_t *);
 void		 analyze_heapinfo_unload(struct analyze_heapinfo *,
 		    const uint8_t *, const uint8_t *);
 void		 analyze_heapinfo_importers(const struct analyze_heapview *,

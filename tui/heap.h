@@ -106,6 +106,7 @@ int		 tui_heapinfo_leaks(struct tui_heapinfo *, uint64_t *,
 		    uint64_t *);
 int		 tui_heapinfo_unpick(struct tui_heapinfo *);
 uint64_t	 tui_heapinfo_goto(struct tui_heapinfo *);
+int		 tui_heapinfo_freed(struct tui_heapinfo *, size_t, uint8_t *);
 void		 tui_heapinfo_unload(struct tui_heapinfo *, const uint8_t *,
 		    const uint8_t *);
 
@@ -286,6 +287,9 @@ struct heapmap {
 	uint8_t				*selset;	/* per block, :select */
 	size_t				 nselset;
 	char				*selwhat;
+	/* HeapInspector's index variable, and the trace path using it. */
+	long long			 index;
+	char				*index_path;
 	uint8_t				*lost;		/* per node, unload */
 	uint8_t				*unloaded;	/* per module */
 	size_t				 nlost;

@@ -48,6 +48,8 @@ const struct tui_command hm_commands[] = {
 	    "heap map: objects born and freed since session ID of the run"),
 	TUI_COMMAND("remain", NULL, "on|off", NULL, NULL,
 	    "heap map: only the objects there now, after updates too"),
+	TUI_COMMAND("index", NULL, "[N|show|next|previous|reset|using]", NULL,
+	    NULL, "heap map: the index a :select trace PATH[index] takes"),
 	TUI_COMMAND("status", NULL, "", NULL, NULL,
 	    "heap map: the map's settings in the status line"),
 	{ NULL, NULL, NULL, NULL, NULL, NULL }
@@ -264,7 +266,7 @@ hm_cmd_resizemap(struct heapmap *hm, const char *args)
 
 static const char *hm_show_words = "map collectable notcollectable reachable"
     " reachedfrom reachedfrommodules reachedfromvariables markedonly"
-    " objectsizes freeze";
+    " objectsizes freezemap";
 
 static int
 hm_cmd_show(struct heapmap *hm, const char *args)
@@ -298,10 +300,12 @@ hm_cmd_show(struct heapmap *hm, const char *args)
 			    HM_INFO_SIZES;
 			tui_message("object sizes %s", hm->info ==
 			    HM_INFO_SIZES ? "shown" : "hidden");
-		} else if (strcasecmp(w, "freeze") == 0) {
+		} else if (strcasecmp(w, "freezemap") == 0 ||
+		    strcasecmp(w, "freeze") == 0) {
 			hm->freeze = !hm->freeze;
 			hm->dirty = 1;
-			tui_message("Freeze %s", hm->freeze ? "on" : "off");
+			tui_message("FreezeMap %s", hm->freeze ? "on" :
+			    "off");
 		} else {
 			tui_message("error: :show %s: not one of %s", w,
 			    hm_show_words);
@@ -358,6 +362,11 @@ hm_path(struct heapmap *hm, const char *path, uint32_t *node)
 	return (-1);
 }
 
+static const char *hm_select_grammar = ":select = off | showcommands |"
+    " trace [MODULE:]VAR{.FIELD|[N|index]} | onlyanchoredby MODULE:VAR|ADDR"
+    " | object \"STRING\" [POS] | typedescriptor [MODULE].[TYPE][*] |"
+    " module NAME";
+
 static int
 hm_cmd_select(struct heapmap *hm, const char *args)
 {
@@ -375,6 +384,11 @@ hm_cmd_select(struct heapmap *hm, const char *args)
 		tui_message("error: usage: :select off|trace PATH|"
 		    "onlyanchoredby PATH|object \"STRING\" [POS]|"
 		    "typedescriptor [MODULE].[TYPE]|module NAME");
+		return (TUI_R_DRAW);
+	}
+	/* HeapInspector's Select ShowCommands: the grammar; nothing changes. */
+	if (strcasecmp(w, "showcommands") == 0) {
+		tui_message("%s", hm_select_grammar);
 		return (TUI_R_DRAW);
 	}
 	if (hm->walking == HM_WALK_ANCHORED)
@@ -399,10 +413,16 @@ hm_cmd_select(struct heapmap *hm, const char *args)
 		}
 		for (i = 0; i < n; i++)
 			hm->selset[hits[i].block] = 1;
+		/* A pointer: its value, as HeapInspector's Trace showed it. */
+		if (n == 1)
+			what = xasprintf("trace %s = %#llx", args,
+			    (unsigned long long)(hm->s->addr[hits[0].block] +
+			    hits[0].into));
+		else
+			what = xasprintf("trace %s", args);
 		free(hits);
 		for (b = n = 0; b < hm->s->nblocks; b++)
 			n += hm->selset[b];
-		what = xasprintf("trace %s", args);
 	} else if (strcasecmp(w, "trace") == 0 ||
 	    strcasecmp(w, "onlyanchoredby") == 0) {
 		if (*args == '\0' || hm_path(hm, args, &node) != 0) {
@@ -503,6 +523,110 @@ hm_cmd_select(struct heapmap *hm, const char *args)
 	return (TUI_R_DRAW);
 }
 
+/* path with each "[index]" (any case) as "[N]", N the index. */
+static char *
+hm_index_sub(const char *path, long long index)
+{
+	char	*out = xstrdup(""), *t;
+	size_t	 k = strlen("[index]");
+
+	while (*path != '\0') {
+		if (strncasecmp(path, "[index]", k) == 0) {
+			t = xasprintf("%s[%lld]", out, index);
+			path += k;
+		} else
+			t = xasprintf("%s%c", out, *path++);
+		free(out);
+		out = t;
+	}
+	return (out);
+}
+
+/*
+ * :select, with HeapInspector's index variable: a trace path's [index] is
+ * :index's number, and the path is kept to run again when it changes;
+ * any other selection forgets it.
+ */
+static int
+hm_cmd_select_index(struct heapmap *hm, const char *args)
+{
+	const char	*p = args;
+	char		 w[32], *sub, *full;
+	int		 rc;
+
+	if (!hm_word(&p, w, sizeof w) || strcasecmp(w, "trace") != 0 ||
+	    strcasestr(p, "[index]") == NULL) {
+		if (strcasecmp(args, "showcommands") != 0) {
+			free(hm->index_path);
+			hm->index_path = NULL;
+		}
+		return (hm_cmd_select(hm, args));
+	}
+	free(hm->index_path);
+	hm->index_path = xstrdup(p);
+	sub = hm_index_sub(p, hm->index);
+	full = xasprintf("trace %s", sub);
+	rc = hm_cmd_select(hm, full);
+	free(full);
+	free(sub);
+	return (rc);
+}
+
+/*
+ * HeapInspector's Index: N, show, next, previous, reset or using; a
+ * change runs the trace that uses it again.
+ */
+static int
+hm_cmd_index(struct heapmap *hm, const char *args)
+{
+	long long	 n = hm->index;
+	char		*end, *full;
+	int		 rc;
+
+	if (*args == '\0' || strcasecmp(args, "show") == 0) {
+		tui_message("index %lld", hm->index);
+		return (TUI_R_DRAW);
+	}
+	if (strcasecmp(args, "using") == 0) {
+		if (hm->index_path != NULL)
+			tui_message("index %lld, used by :select trace %s",
+			    hm->index, hm->index_path);
+		else
+			tui_message("index %lld; no selection uses it (:select"
+			    " trace PATH[index])", hm->index);
+		return (TUI_R_DRAW);
+	}
+	if (strcasecmp(args, "next") == 0)
+		n++;
+	else if (strcasecmp(args, "previous") == 0)
+		n--;
+	else if (strcasecmp(args, "reset") == 0)
+		n = 0;
+	else {
+		n = strtoll(args, &end, 0);
+		if (*end != '\0' || end == args) {
+			tui_message("error: usage: :index [N|show|next|"
+			    "previous|reset|using]");
+			return (TUI_R_DRAW);
+		}
+	}
+	if (n < 0) {
+		tui_message("error: the index cannot go below 0");
+		return (TUI_R_DRAW);
+	}
+	hm->index = n;
+	if (hm->index_path == NULL) {
+		tui_message("index %lld", n);
+		return (TUI_R_DRAW);
+	}
+	if (!hm_graph(hm, ":index"))
+		return (TUI_R_DRAW);
+	full = xasprintf("trace %s", hm->index_path);
+	rc = hm_cmd_select_index(hm, full);
+	free(full);
+	return (rc);
+}
+
 static int
 hm_cmd_mark(struct heapmap *hm, const char *args)
 {
@@ -555,8 +679,9 @@ hm_cmd_testunload(struct heapmap *hm, const char *args)
 {
 	uint8_t		*drop;
 	uint32_t	 m;
-	size_t		 i, nu = 0;
+	size_t		 i, nu = 0, len;
 	char		 w[256];
+	int		 star;
 
 	memset(hm->lost, 0, hm->s->graph.nnodes);
 	memset(hm->unloaded, 0, hm->s->nmodules);
@@ -569,12 +694,18 @@ hm_cmd_testunload(struct heapmap *hm, const char *args)
 	}
 	drop = xcalloc(hm->s->nmodules + 1, 1);
 	while (hm_word(&args, w, sizeof w)) {
+		len = strlen(w);
+		if ((star = len > 1 && w[len - 1] == '*'))
+			w[len - 1] = '\0';
 		if ((m = analyze_heapview_module(hm->s, w)) == HM_SNONE) {
 			tui_message("error: no module %s", w);
 			free(drop);
 			return (TUI_R_DRAW);
 		}
 		drop[m] = 1;
+		/* M*: as System.Free M*, with what only M needed. */
+		if (star)
+			tui_heapinfo_freed(hm->hi, m, drop);
 	}
 	hm->nlost = analyze_heapview_unload(hm->s, drop, hm->unloaded,
 	    hm->lost);
@@ -634,8 +765,11 @@ hm_command_run(struct tui_view *tv, const char *name, const char *args)
 		    0 || hm_graph(hm, ":show") ? hm_cmd_show(hm, args) :
 		    TUI_R_DRAW);
 	if (strcasecmp(name, "select") == 0)
-		return (hm_graph(hm, ":select") ? hm_cmd_select(hm, args) :
+		return (strcasecmp(args, "showcommands") == 0 ||
+		    hm_graph(hm, ":select") ? hm_cmd_select_index(hm, args) :
 		    TUI_R_DRAW);
+	if (strcasecmp(name, "index") == 0)
+		return (hm_cmd_index(hm, args));
 	if (strcasecmp(name, "mark") == 0)
 		return (hm_cmd_mark(hm, args));
 	if (strcasecmp(name, "testunload") == 0)
@@ -728,13 +862,17 @@ hm_complete(struct tui_view *tv, const char *name, int arg)
 		return (arg == 0 ? xstrdup("double half") : NULL);
 	if (strcasecmp(name, "remain") == 0)
 		return (arg == 0 ? xstrdup("on off") : NULL);
+	if (strcasecmp(name, "index") == 0)
+		return (arg == 0 ? xstrdup("show next previous reset using") :
+		    NULL);
 	if (strcasecmp(name, "update") == 0)
 		return (arg == 0 ? xstrdup("every off") : NULL);
 	if (strcasecmp(name, "show") == 0)
 		return (xstrdup(hm_show_words));
 	if (strcasecmp(name, "select") == 0)
-		return (arg == 0 ? xstrdup("off trace onlyanchoredby object"
-		    " typedescriptor module") : hm_names(hm, 1, 1, 1));
+		return (arg == 0 ? xstrdup("off showcommands trace"
+		    " onlyanchoredby object typedescriptor module") :
+		    hm_names(hm, 1, 1, 1));
 	if (strcasecmp(name, "mark") == 0)
 		return (hm_names(hm, 1, 1, 0));
 	if (strcasecmp(name, "testunload") == 0)

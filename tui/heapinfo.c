@@ -713,6 +713,16 @@ tui_heapinfo_unload(struct tui_heapinfo *hi, const uint8_t *named,
 	hi->t[TUI_HI_MODULES].stale = hi->t[TUI_HI_HIERARCHY].stale = 1;
 }
 
+/* System.Free M*'s modules (analyze_heapinfo_freed); -1 before the graph. */
+int
+tui_heapinfo_freed(struct tui_heapinfo *hi, size_t m, uint8_t *freed)
+{
+	if (hi->m.mod == NULL)
+		return (-1);
+	analyze_heapinfo_freed(&hi->m, m, freed);
+	return (0);
+}
+
 /*
  * ReachedFromModules / ReachedFromVariables: the roots that reach block
  * sel, from mark (per node: what reaches sel, the map's ReachedFrom

@@ -1062,6 +1062,7 @@ hm_free(struct tui_view *tv)
 	free(hm->rfrom);
 	free(hm->selset);
 	free(hm->selwhat);
+	free(hm->index_path);
 	free(hm->lost);
 	free(hm->first_what);
 	free(hm->unloaded);

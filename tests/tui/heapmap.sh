@@ -6,7 +6,7 @@
 # Python model of it below: who points where, what memcheck's rules make
 # of that, how HeapInspector's map lays rows out), never from the screen.
 . "${top_srcdir:-.}/tests/tui/lib.sh"
-plan 57
+plan 60
 DEMO=${top_builddir:-.}/tests/tui/heapmap-demo
 
 cat > "$dir/hm.py" <<'PY'
@@ -329,6 +329,37 @@ ok $? ":testunload libfoo: libfoo and demo, which imports it"
 keys -l ':testunload'
 keys Enter
 wait_for "test unload off"
+# TestUnloadModules M*: as System.Free M*, demo and what only it needs
+# (libfoo, which only demo imports, then libc): the same roots go.
+keys -l ':testunload demo*'
+keys Enter
+wait_for "test unload of 3 modules (importers too): $(hm count unload) objects freed"
+ok $? ":testunload demo*: demo, libfoo and libc, as System.Free demo*"
+keys -l ':testunload'
+keys Enter
+wait_for "test unload off"
+keys -l ':select showcommands'
+keys Enter
+wait_for ":select = off | showcommands | trace [MODULE:]VAR"
+ok $? ":select showcommands: the grammar of :select"
+# Show FreezeMap: Reachable stays the first object's while another is
+# selected.
+keys -l ':setmapto 555555559010'
+keys Enter Enter r
+wait_for "$(hm legend reach0 reachable)"
+keys -l ':show freezemap'
+keys Enter
+wait_for "FreezeMap on"
+keys l Enter
+wait_for "selected 0x555555559030: " &&
+    wait_for "$(hm legend reach0 reachable)"
+ok $? ":show freezemap: Reachable kept while another object is selected"
+keys -l ':show freezemap'
+keys Enter
+wait_for "FreezeMap off"
+keys r
+keys -l ':select off'
+keys Enter
 
 # Moves, against the layout: PageDown a map's rows, Right a sixth.
 # HeapInspector's ZoomOut N %: the span in view times 1 + N %, in the
