@@ -51,6 +51,10 @@ double		 tui_heaplive_every_secs(const struct tui_heaplive *);
 uint64_t	 tui_heaplive_due(const struct tui_heaplive *);
 int		 tui_heaplive_busy(const struct tui_heaplive *);
 const char	*tui_heaplive_doing(const struct tui_heaplive *);
+struct tui_heaplive *tui_heaplive_new_file(void);
+int		 tui_heaplive_start_file(struct tui_heaplive *,
+		    const struct analyze_heapview *, int64_t, const char *,
+		    char **);
 int		 tui_heaplive_start(struct tui_heaplive *,
 		    const struct analyze_heapview *, int64_t, char **);
 int		 tui_heaplive_step(struct tui_heaplive *, uint64_t,
@@ -366,6 +370,7 @@ void		 hm_draw_loading(struct heapmap *, int64_t, int, int);
 
 /* heapcmd.c */
 extern const struct tui_command hm_commands[];
+extern const struct tui_topic hm_topics[];
 void		 hm_bases(struct heapmap *, const char *);
 int		 hm_word(const char **, char *, size_t);
 int		 hm_command(struct tui_view *, const char *, const char *);

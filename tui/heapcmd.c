@@ -43,7 +43,8 @@ const struct tui_command hm_commands[] = {
 	TUI_COMMAND("testunload", NULL, "[MODULE...]", NULL, NULL,
 	    "heap map: what unloading the modules (and importers) frees"),
 	TUI_COMMAND("update", NULL, "[every SECS|off]", NULL, NULL,
-	    "heap map: a new snapshot of a live program; or every SECS"),
+	    "heap map: a new snapshot of a live program, or a stored one's"
+	    " newest file beside it; or every SECS"),
 	TUI_COMMAND("compare", NULL, "[ID|off]", NULL, NULL,
 	    "heap map: objects born and freed since session ID of the run"),
 	TUI_COMMAND("remain", NULL, "on|off", NULL, NULL,
@@ -879,3 +880,181 @@ hm_complete(struct tui_view *tv, const char *name, int arg)
 		return (hm_names(hm, 1, 0, 0));
 	return (NULL);
 }
+
+/*
+ * HeapInspector's names for :help NAME: each command, view and option of
+ * the seed (HeapInspector.Text), what it did on Oberon's heap in our words
+ * and what it is in a C or C++ program's; ours NULL where profview has
+ * none.  keytable prints the table into profview.1 (make update-man-keys).
+ */
+const struct tui_topic hm_topics[] = {
+	{ "close", "HeapInspector.Close", "q",
+	    "Closed the HeapInspector viewer; with the last one closed, the"
+	    " updates after each garbage collection stopped.",
+	    "q closes the map (a live one stops following the program)." },
+	{ "update", "HeapInspector.Update", ":update",
+	    "Drew the bitmap and the statistics again from the heap as it was"
+	    " then.",
+	    "A live map (--attach) asks pvheap's agent for a new snapshot. A"
+	    " map of a stored snapshot reads the newest snapshot of the same"
+	    " program in the same directory, if there is a newer one, and says"
+	    " when there is none." },
+	{ "heapmap", "HeapInspector.HeapMap", "profview FILE, :open ID",
+	    "Opened a viewer with the heap's bitmap: NoSplash left out the"
+	    " splash window, a number set the bitmap's maximum height, and"
+	    " type specifications coloured their objects.",
+	    "Opening a heap session opens the map; :resizemap sets its"
+	    " height and :mark colours types. NoSplash has nothing to leave"
+	    " out: the map draws at once and loads behind its first frame." },
+	{ "heapmarkobjects", "HeapInspector.HeapMarkObjects",
+	    ":mark [SPEC...]",
+	    "Coloured the objects of up to five type specifications,"
+	    " Module[.Type][*], in the open viewer.",
+	    "Up to eight specs; a module is a loaded ELF object, a type a C++"
+	    " class (from its vtable) or a DWARF type, and * adds the classes"
+	    " derived from it by the DWARF." },
+	{ "gconoff", "HeapInspector.GCOnOff", NULL,
+	    "Turned Oberon's garbage collector on or off.",
+	    "No sense in C or C++: nothing collects. malloc's memory comes back"
+	    " only by free (or delete); the map's c shows what a collector"
+	    " would take, the blocks no root reaches (memcheck's lost ones)." },
+	{ "updateaftergc", "HeapInspector.UpdateAfterGC",
+	    ":update every SECS",
+	    "Turned on or off updating the bitmap after every garbage"
+	    " collection.",
+	    "No collection to follow: a live map updates every SECS seconds"
+	    " instead (:update off stops)." },
+	{ "collect", "System.Collect", NULL,
+	    "Ran the garbage collector, if it was on.",
+	    "No sense in C or C++: no collector runs. c marks what one would"
+	    " free: the blocks no root reaches, possibly lost ones apart." },
+	{ "modules", "HeapInspViewers.Modules", "Tab: the Modules table",
+	    "Listed the loaded modules: code, data, references, types, total"
+	    " memory, and how many import each and are imported, directly or"
+	    " not, with TestUnloadModules' marks.",
+	    "A module is a loaded ELF object: its objects and bytes, the bytes"
+	    " of its executable and writable segments, its types, DT_NEEDED"
+	    " imports and importers; ++ + * # as the seed's." },
+	{ "objectsbymodule", "HeapInspViewers.ObjectsByModule",
+	    "Tab: the ObjectsByModule table",
+	    "Listed each module's objects (those of its types) and their"
+	    " memory.",
+	    "Objects, bytes asked for and usable bytes by the module that"
+	    " defines their type (or allocated them, for a block of no type)." },
+	{ "objectsbytype", "HeapInspViewers.ObjectsByType",
+	    "Tab: the ObjectsByType table",
+	    "Listed each type's objects, their bytes and the bytes with"
+	    " internal fragmentation (blocks were multiples of 32 bytes);"
+	    " Named or Classes kept named types or those with methods.",
+	    "Fragmentation is malloc's usable size beyond what was asked. The"
+	    " Named and Classes filters are not in profview yet." },
+	{ "imports", "HeapInspViewers.Imports", "Tab: the Imports table",
+	    "Listed each module's imports and the modules importing it.",
+	    "A module's DT_NEEDED entries, each once, directly and through"
+	    " those." },
+	{ "modulehierarchy", "HeapInspViewers.ModuleHierarchy",
+	    "Tab: the ModuleHierarchy table",
+	    "Gave each module a level, one more than its highest import's;"
+	    " red for modules nothing imports, blue test-unloaded, green"
+	    " imported by those.",
+	    "The same over DT_NEEDED; an import cycle shares a level and says"
+	    " cycle." },
+	{ "typehierarchy", "HeapInspViewers.TypeHierarchy", NULL,
+	    "Showed the base types with the types derived from them folded"
+	    " under each, with size, methods and pointers.",
+	    "C++ classes and their bases from DWARF: not in profview yet"
+	    " (a Type* spec already takes the derived classes)." },
+	{ "modulereachabletypes", "HeapInspViewers.ModuleReachableTypes",
+	    NULL,
+	    "Listed by type the objects a module's globals reach.",
+	    "Not in profview yet: :select onlyanchoredby MODULE:VAR and the"
+	    " reachable mark (r) show what one root reaches." },
+	{ "finalizers", "HeapInspViewers.Finalizers", NULL,
+	    "Listed the objects registered for finalization, with their"
+	    " finalizer and mark bit.",
+	    "A C++ destructor or an atexit or pthread key destructor: not in"
+	    " profview yet." },
+	{ "freeblocks", "HeapInspViewers.FreeBlocks",
+	    "Tab: the FreeBlocks table",
+	    "Listed the free blocks by size and position.",
+	    "The gaps between objects in each region (16 bytes or less is"
+	    " malloc's chunk header), and how many in each power of two." },
+	{ "modulelessobjects", "HeapInspViewers.ModuleLessObjects", NULL,
+	    "Listed the objects whose type's module was unloaded.",
+	    "Not in profview yet (a dlclose'd object's blocks)." },
+	{ "tasks", "HeapInspViewers.Tasks", NULL,
+	    "Listed the installed tasks.",
+	    "A task is a thread: not in profview yet (its stack's roots are"
+	    " in the ReachedFrom table, as thread N stack)." },
+	{ "zoomout", "HeapInspector.ZoomOut", ":zoomout [N%]",
+	    "Zoomed out to the whole heap in the bitmap's height, or by N"
+	    " percent about the middle, stopping at the heap's start or end.",
+	    "The same; cells hold powers of two of bytes, so the map takes"
+	    " the finest cells that show the span and the lines it needs." },
+	{ "move", "HeapInspector.Move", ":move up|down|left|right [N]",
+	    "Moved the bitmap a quarter of its height or a sixth of its"
+	    " width, or N lines or blocks, until the heap's start or end.",
+	    "The same, N rows or cells; left and right shift where rows"
+	    " start, as the seed's." },
+	{ "setmapto", "HeapInspector.SetMapTo",
+	    ":setmapto bottom|top|center|ADDR",
+	    "Moved the bitmap to the heap's start (Bottom) or end (Top), its"
+	    " middle, or an address in the middle, at the same zoom.",
+	    "The same; an address below the heap's size is an offset from"
+	    " its start." },
+	{ "startmapat", "HeapInspector.StartMapAt", ":startmapat ADDR",
+	    "Started the bitmap at an address, zooming if it had to.",
+	    "The same, zooming in when the heap from there would not fill the"
+	    " map." },
+	{ "resizemap", "HeapInspector.ResizeMap", ":resizemap double|half",
+	    "Doubled the bitmap's maximum height (to the display's) or halved"
+	    " it (to 16 pixels).",
+	    "The same in rows of cells." },
+	{ "show", "HeapInspector.Show", ":show WHAT",
+	    "Toggled a bitmap or list: Map, Collectable, NotCollectable,"
+	    " Reachable, ReachedFrom, ReachedFromModules,"
+	    " ReachedFromVariables, Moduleless, FreezeMap, MarkedOnly,"
+	    " ObjectSizes, ColorizeDefaultBlocks, DefaultBlocks.",
+	    "Collectable is what no root reaches (memcheck's lost); the roots"
+	    " are globals and thread stacks. FreezeMap keeps r and R on the"
+	    " object they were of. Moduleless, ColorizeDefaultBlocks and"
+	    " DefaultBlocks are not in profview yet." },
+	{ "select", "HeapInspector.Select", ":select ...",
+	    "Selected objects: by tracing a global through fields and"
+	    " indices, those only a pointer anchors, those holding a string,"
+	    " a type's or module's descriptor; ShowCommands gave the grammar.",
+	    "Trace follows the program's DWARF; typedescriptor and module"
+	    " select the instances of a type or module (the vtable or data"
+	    " segment itself is not on the heap map)." },
+	{ "index", "HeapInspector.Index",
+	    ":index [N|show|next|previous|reset|using]",
+	    "Set an index variable a Trace could use, and traced again when"
+	    " it changed.",
+	    "[index] in a :select trace path is its value." },
+	{ "status", "HeapInspector.Status", ":status",
+	    "Listed HeapInspector's settings in a viewer.",
+	    "The map's settings on the message line." },
+	{ "remain", "HeapInspector.Remain", ":remain on|off",
+	    "Showed only the objects there when it was turned on.",
+	    "The same, across updates (an address freed and reused is a new"
+	    " object)." },
+	{ "updatemodules", "HeapInspector.UpdateModules", NULL,
+	    "Read the list of loaded modules again, printing how many when"
+	    " it changed.",
+	    "Each snapshot lists the loaded ELF objects; :update takes a new"
+	    " one. Not a command of its own yet." },
+	{ "testunloadmodules", "HeapInspector.TestUnloadModules",
+	    ":testunload [MODULE...|MODULE*]",
+	    "Marked what unloading the modules (and their importers) would"
+	    " free; M* as System.Free M*, with what only M needs.",
+	    "A module's roots are its globals: what only they reach is"
+	    " marked. A real dlclose would also run destructors, which this"
+	    " does not." },
+	{ "store", "Edit.Store", NULL,
+	    "Stored the bitmap with its statistics as a passive picture.",
+	    "Not in profview yet; :export writes the session's report." },
+	{ "help", "HeapInspector.Help", ":help [COMMAND]",
+	    "Opened the documentation, or a part of it.",
+	    "This: a command's or a seed name's description." },
+	{ NULL, NULL, NULL, NULL, NULL }
+};

@@ -136,6 +136,8 @@ hm_live_title(struct heapmap *hm)
 
 	if (doing != NULL)
 		snprintf(buf, sizeof buf, ", updating: %s", doing);
+	else if (tui_heaplive_socket(hm->live) == NULL)
+		buf[0] = '\0';		/* a stored snapshot's, from files */
 	else if (tui_heaplive_ended(hm->live))
 		snprintf(buf, sizeof buf, ", the program has ended");
 	else if (tui_heaplive_every_secs(hm->live) != 0)

@@ -1429,4 +1429,5 @@ const struct tui_mode tui_mode_heapmap = {
 	.commands = hm_commands,
 	.colours = &hm_colours,
 	.live = hm_live_source,
+	.topics = hm_topics,
 };
