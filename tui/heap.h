@@ -350,6 +350,7 @@ void		 hm_walk_abort(struct heapmap *);
 void		 hm_walk_start(struct heapmap *, enum hm_walk, size_t);
 void		 hm_reach(struct heapmap *);
 void		 hm_make_marks(struct heapmap *);
+int		 hm_store(struct heapmap *, const char *, char **);
 uint64_t	 hm_block_row(struct heapmap *, size_t, uint32_t *);
 void		 hm_follow(struct heapmap *);
 void		 hm_goto(struct heapmap *, size_t);

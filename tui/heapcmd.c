@@ -51,6 +51,9 @@ const struct tui_command hm_commands[] = {
 	    "heap map: only the objects there now, after updates too"),
 	TUI_COMMAND("index", NULL, "[N|show|next|previous|reset|using]", NULL,
 	    NULL, "heap map: the index a :select trace PATH[index] takes"),
+	TUI_COMMAND("store", NULL, "FILE", NULL, NULL,
+	    "heap map: the map in view as FILE.ppm, its numbers as"
+	    " FILE.json"),
 	TUI_COMMAND("status", NULL, "", NULL, NULL,
 	    "heap map: the map's settings in the status line"),
 	{ NULL, NULL, NULL, NULL, NULL, NULL }
@@ -719,6 +722,30 @@ hm_cmd_testunload(struct heapmap *hm, const char *args)
 	return (TUI_R_DRAW);
 }
 
+/* HeapInspector's Store: FILE.ppm and FILE.json (a .ppm named is FILE). */
+static int
+hm_cmd_store(struct heapmap *hm, const char *args)
+{
+	char	*base, *cause = NULL;
+	size_t	 n = strlen(args);
+
+	if (n == 0) {
+		tui_message("error: usage: :store FILE (FILE.ppm, FILE.json)");
+		return (TUI_R_DRAW);
+	}
+	if (n > 4 && strcmp(args + n - 4, ".ppm") == 0)
+		n -= 4;
+	base = xasprintf("%.*s", (int)n, args);
+	if (hm_store(hm, base, &cause) != 0) {
+		tui_message("error: :store: %s", cause);
+		free(cause);
+	} else
+		tui_message("stored %s.ppm (%u x %u cells) and %s.json", base,
+		    hm->v.cols, hm->v.rows, base);
+	free(base);
+	return (TUI_R_DRAW);
+}
+
 static int
 hm_cmd_status(struct heapmap *hm)
 {
@@ -778,6 +805,8 @@ hm_command_run(struct tui_view *tv, const char *name, const char *args)
 		    args) : TUI_R_DRAW);
 	if (strcasecmp(name, "status") == 0)
 		return (hm_cmd_status(hm));
+	if (strcasecmp(name, "store") == 0)
+		return (hm_cmd_store(hm, args));
 	if (strcasecmp(name, "remain") == 0)
 		return (hm_cmd_remain(hm, args));
 	if (strcasecmp(name, "update") == 0)
@@ -1050,9 +1079,13 @@ const struct tui_topic hm_topics[] = {
 	    "A module's roots are its globals: what only they reach is"
 	    " marked. A real dlclose would also run destructors, which this"
 	    " does not." },
-	{ "store", "Edit.Store", NULL,
+	{ "store", "Edit.Store", ":store FILE",
 	    "Stored the bitmap with its statistics as a passive picture.",
-	    "Not in profview yet; :export writes the session's report." },
+	    "The map in view as FILE.ppm (each cell 4 pixels square in its"
+	    " mark's colour, free cells black) and the legend's numbers and"
+	    " the view as FILE.json; each file whole or not at all, 0600,"
+	    " never written through a link. :export writes the session's"
+	    " whole report." },
 	{ "help", "HeapInspector.Help", ":help [COMMAND]",
 	    "Opened the documentation, or a part of it.",
 	    "This: a command's or a seed name's description." },

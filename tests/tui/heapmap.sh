@@ -6,7 +6,7 @@
 # Python model of it below: who points where, what memcheck's rules make
 # of that, how HeapInspector's map lays rows out), never from the screen.
 . "${top_srcdir:-.}/tests/tui/lib.sh"
-plan 60
+plan 62
 DEMO=${top_builddir:-.}/tests/tui/heapmap-demo
 
 cat > "$dir/hm.py" <<'PY'
@@ -271,6 +271,39 @@ wait_for "cursor 0x555555559010: Node (demo), 20 bytes asked, 24 usable, reachab
 ok $? "the object pane: address, type, module, sizes, state, stack, bytes"
 wait_for "0x555555559000-0x7ffff7a41000 in view (408.0 KiB of heap, from main heap)"
 ok $? "status line: the span in view and the heap's bytes in it"
+
+# HeapInspector's Store: the map in view as a PPM, 4 pixels a cell, and
+# the legend's numbers as JSON; never through a link planted at a name.
+ln -s "$dir/planted" "$dir/map.json"
+keys :
+keys -l "store $dir/map"
+keys Enter
+rows=$((2 * $(maplines)))
+wait_for "stored $dir/map.ppm ($COLS x $rows cells) and "
+ok $? ":store: says what it wrote ($COLS x $rows cells)"
+cells_seen=$(screen | sed -n 's/.*unmarked 341 .*, \([0-9]*\) cells.*/\1/p')
+python3 - "$dir/map" $COLS $rows "$cells_seen" "$(hm legend all unmarked)" <<'PY'
+import json, os, stat, sys
+base, cols, rows, cells, legend = sys.argv[1], int(sys.argv[2]), \
+    int(sys.argv[3]), int(sys.argv[4]), sys.argv[5]
+ppm = open(base + '.ppm', 'rb').read()
+head = b'P6\n%d %d\n255\n' % (cols * 4, rows * 4)
+assert ppm.startswith(head), ppm[:20]
+assert len(ppm) == len(head) + cols * 4 * rows * 4 * 3, len(ppm)
+# The heap's first cell holds objects, unmarked: xterm's grey 245.
+assert ppm[len(head):len(head) + 3] == bytes([138, 138, 138])
+j = json.load(open(base + '.json'))
+m = j['marks']
+assert len(m) == 1 and m[0]['mark'] == 'unmarked', m
+assert m[0]['objects'] == m[0]['objects_in_view'] == 341, m
+assert m[0]['cells'] == cells, (m, cells)
+assert j['rows'] == rows and j['cols'] == cols and j['objects'] == 341
+for f in ('.ppm', '.json'):
+    st = os.lstat(base + f)
+    assert stat.S_ISREG(st.st_mode) and stat.S_IMODE(st.st_mode) == 0o600
+assert not os.path.exists(os.path.dirname(base) + '/planted')
+PY
+ok $? ":store: map.ppm of $COLS x $rows cells, map.json the legend's numbers ($cells_seen cells), 0600, the link replaced"
 
 keys c
 wait_for "$(hm legend collectable collectable)" &&
