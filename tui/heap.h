@@ -82,7 +82,8 @@ enum tui_heapinfo_table {
 	TUI_HI_HIERARCHY,
 	TUI_HI_SIZES,
 	TUI_HI_FREE,
-	TUI_HI_ROOTS,
+	TUI_HI_ROOTS,		/* ReachedFromVariables */
+	TUI_HI_ROOTMODS,	/* ReachedFromModules */
 	TUI_HI_LEAKS,		/* loss records: lost blocks by stack */
 	TUI_HI_LEAKS_UP,	/* bottom-up over them */
 	TUI_HI_LEAKS_DOWN,	/* top-down */
@@ -216,10 +217,13 @@ enum hm_info {
 	HM_INFO_OBJECT,
 	HM_INFO_SIZES = 1 + TUI_HI_SIZES,
 	HM_INFO_ROOTS = 1 + TUI_HI_ROOTS,
+	HM_INFO_ROOTMODS = 1 + TUI_HI_ROOTMODS,
 	HM_INFO_OFF = 1 + TUI_HI_COUNT,
 	HM_NINFO
 };
 #define HM_TABLE(i)	((enum tui_heapinfo_table)((i) - 1))
+/* The tables of the roots that reach the selected object. */
+#define HM_IS_ROOTS(i)	((i) == HM_INFO_ROOTS || (i) == HM_INFO_ROOTMODS)
 #define HM_IS_TABLE(i)	((i) != HM_INFO_OBJECT && (i) != HM_INFO_OFF)
 
 /*

@@ -275,8 +275,9 @@ static const char *hm_show_words = "map collectable notcollectable reachable"
 static int
 hm_cmd_show(struct heapmap *hm, const char *args)
 {
-	char	w[32];
-	int	any = 0;
+	enum hm_info	i;
+	char		w[32];
+	int		any = 0;
 
 	while (hm_word(&args, w, sizeof w)) {
 		any = 1;
@@ -293,10 +294,11 @@ hm_cmd_show(struct heapmap *hm, const char *args)
 			hm_toggle(hm, &hm->reachedfrom, "ReachedFrom", 1);
 		else if (strcasecmp(w, "reachedfrommodules") == 0 ||
 		    strcasecmp(w, "reachedfromvariables") == 0) {
-			hm->info = hm->info == HM_INFO_ROOTS ? HM_INFO_OFF :
-			    HM_INFO_ROOTS;
-			tui_message("roots that reach the selected object %s",
-			    hm->info == HM_INFO_ROOTS ? "shown" : "hidden");
+			i = strcasecmp(w, "reachedfrommodules") == 0 ?
+			    HM_INFO_ROOTMODS : HM_INFO_ROOTS;
+			hm->info = hm->info == i ? HM_INFO_OFF : i;
+			tui_message("%s %s", tui_heapinfo_name(HM_TABLE(i)),
+			    hm->info == i ? "shown" : "hidden");
 		} else if (strcasecmp(w, "markedonly") == 0)
 			hm_toggle(hm, &hm->markedonly, "MarkedOnly", 0);
 		else if (strcasecmp(w, "objectsizes") == 0) {
@@ -1045,9 +1047,12 @@ const struct tui_topic hm_topics[] = {
 	    " ReachedFromVariables, Moduleless, FreezeMap, MarkedOnly,"
 	    " ObjectSizes, ColorizeDefaultBlocks, DefaultBlocks.",
 	    "Collectable is what no root reaches (memcheck's lost); the roots"
-	    " are globals and thread stacks. FreezeMap keeps r and R on the"
-	    " object they were of. Moduleless, ColorizeDefaultBlocks and"
-	    " DefaultBlocks are not in profview yet." },
+	    " are globals and thread stacks. ReachedFromModules and"
+	    " ReachedFromVariables are two tables: the modules whose globals"
+	    " reach the selected object, and the globals. FreezeMap keeps r"
+	    " and R on the object they were of. Moduleless,"
+	    " ColorizeDefaultBlocks and DefaultBlocks are not in profview"
+	    " yet." },
 	{ "select", "HeapInspector.Select", ":select ...",
 	    "Selected objects: by tracing a global through fields and"
 	    " indices, those only a pointer anchors, those holding a string,"

@@ -437,13 +437,13 @@ hm_draw_info(struct tui_view *tv, int y, int h, int w)
 	l = hm->focus ? &tv->list : tui_heapinfo_list(hm->hi,
 	    HM_TABLE(hm->info));
 	/* The roots table takes R's search, which may still be going on. */
-	if (hm->info == HM_INFO_ROOTS && hm->sel != SIZE_MAX &&
+	if (HM_IS_ROOTS(hm->info) && hm->sel != SIZE_MAX &&
 	    hm->s->graph_ready) {
 		hm_reach(hm);
 		if ((of = hm->rfrom_of) == SIZE_MAX) {
 			tui_putf(y, 0, w, A_BOLD, "%s: searching for what"
 			    " reaches %#llx: %zu objects so far (Esc"
-			    " cancels)", tui_heapinfo_name(TUI_HI_ROOTS),
+			    " cancels)", tui_heapinfo_name(HM_TABLE(hm->info)),
 			    (unsigned long long)hm->s->addr[hm->sel],
 			    hm->walking == HM_WALK_RFROM ? hm->walk.count :
 			    0);

@@ -189,7 +189,7 @@ hm_walk_cancel(struct heapmap *hm)
 		hm->reachable = 0;
 	else if (k == HM_WALK_RFROM) {
 		hm->reachedfrom = 0;
-		if (hm->info == HM_INFO_ROOTS)
+		if (HM_IS_ROOTS(hm->info))
 			hm->info = HM_INFO_OBJECT;
 	}
 	hm->dirty = 1;
@@ -276,7 +276,7 @@ hm_walk_start(struct heapmap *hm, enum hm_walk k, size_t of)
 static int
 hm_want_rfrom(const struct heapmap *hm)
 {
-	return (hm->reachedfrom || hm->info == HM_INFO_ROOTS);
+	return (hm->reachedfrom || HM_IS_ROOTS(hm->info));
 }
 
 /*
