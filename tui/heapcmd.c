@@ -40,6 +40,9 @@ const struct tui_command hm_commands[] = {
 	TUI_COMMAND("mark", NULL, "[SPEC...]", NULL, NULL,
 	    "heap map: colour the objects of up to 8 Module.Type* (or"
 	    " site:FUNCTION) specs"),
+	TUI_COMMAND("heapmap", NULL, "[nosplash] [ROWS] [SPEC...]", NULL,
+	    NULL, "heap map: anew, the whole heap in at most ROWS rows, the"
+	    " specs its marks"),
 	TUI_COMMAND("testunload", NULL, "[MODULE...]", NULL, NULL,
 	    "heap map: what unloading the modules (and importers) frees"),
 	TUI_COMMAND("update", NULL, "[every SECS|off]", NULL, NULL,
@@ -680,6 +683,36 @@ hm_cmd_mark(struct heapmap *hm, const char *args)
 	return (TUI_R_DRAW);
 }
 
+/*
+ * HeapInspector's HeapMap ["NoSplash"] [Number] {TypeSpecification}: the
+ * map anew, the whole heap, at most ROWS rows of cells (the screen's
+ * without), the specs its only marks.  NoSplash is taken and changes
+ * nothing: the map has no splash to leave out.
+ */
+static int
+hm_cmd_heapmap(struct heapmap *hm, const char *args)
+{
+	char		 w[32], *end;
+	const char	*p = args;
+	long		 h = 0;
+
+	if (hm_word(&p, w, sizeof w) && strcasecmp(w, "nosplash") == 0)
+		args = p;
+	p = args;
+	if (hm_word(&p, w, sizeof w) && isdigit((unsigned char)w[0])) {
+		h = strtol(w, &end, 10);
+		if (*end != '\0' || h < 2 || h > 65536) {
+			tui_message("error: :heapmap: %s rows: 2 to 65536", w);
+			return (TUI_R_DRAW);
+		}
+		args = p;
+	}
+	hm->maxh = (uint32_t)h;
+	hm->zrows = 0;
+	hm->fit = 1;
+	return (hm_cmd_mark(hm, args));
+}
+
 static int
 hm_cmd_testunload(struct heapmap *hm, const char *args)
 {
@@ -802,6 +835,8 @@ hm_command_run(struct tui_view *tv, const char *name, const char *args)
 		return (hm_cmd_index(hm, args));
 	if (strcasecmp(name, "mark") == 0)
 		return (hm_cmd_mark(hm, args));
+	if (strcasecmp(name, "heapmap") == 0)
+		return (hm_cmd_heapmap(hm, args));
 	if (strcasecmp(name, "testunload") == 0)
 		return (hm_graph(hm, ":testunload") ? hm_cmd_testunload(hm,
 		    args) : TUI_R_DRAW);
@@ -905,7 +940,7 @@ hm_complete(struct tui_view *tv, const char *name, int arg)
 		return (arg == 0 ? xstrdup("off showcommands trace"
 		    " onlyanchoredby object typedescriptor module") :
 		    hm_names(hm, 1, 1, 1));
-	if (strcasecmp(name, "mark") == 0)
+	if (strcasecmp(name, "mark") == 0 || strcasecmp(name, "heapmap") == 0)
 		return (hm_names(hm, 1, 1, 0));
 	if (strcasecmp(name, "testunload") == 0)
 		return (hm_names(hm, 1, 0, 0));
@@ -930,13 +965,17 @@ const struct tui_topic hm_topics[] = {
 	    " map of a stored snapshot reads the newest snapshot of the same"
 	    " program in the same directory, if there is a newer one, and says"
 	    " when there is none." },
-	{ "heapmap", "HeapInspector.HeapMap", "profview FILE, :open ID",
-	    "Opened a viewer with the heap's bitmap: NoSplash left out the"
-	    " splash window, a number set the bitmap's maximum height, and"
-	    " type specifications coloured their objects.",
-	    "Opening a heap session opens the map; :resizemap sets its"
-	    " height and :mark colours types. NoSplash has nothing to leave"
-	    " out: the map draws at once and loads behind its first frame." },
+	{ "heapmap", "HeapInspector.HeapMap",
+	    ":heapmap [nosplash] [ROWS] [SPEC...]",
+	    "Opened a viewer with the heap's bitmap, with the settings of the"
+	    " one before but no marks: NoSplash left out the splash window, a"
+	    " number set the bitmap's maximum height (220 pixels without),"
+	    " and type specifications coloured their objects.",
+	    "The map anew: the whole heap in at most ROWS rows of cells (the"
+	    " screen's without), the specs its only marks (as :mark). Opening"
+	    " a heap session (profview FILE, :open ID) opens the map;"
+	    " nosplash is taken and changes nothing: the map draws at once"
+	    " and loads behind its first frame." },
 	{ "heapmarkobjects", "HeapInspector.HeapMarkObjects",
 	    ":mark [SPEC...]",
 	    "Coloured the objects of up to five type specifications,"

@@ -6,7 +6,7 @@
 # Python model of it below: who points where, what memcheck's rules make
 # of that, how HeapInspector's map lays rows out), never from the screen.
 . "${top_srcdir:-.}/tests/tui/lib.sh"
-plan 62
+plan 64
 DEMO=${top_builddir:-.}/tests/tui/heapmap-demo
 
 cat > "$dir/hm.py" <<'PY'
@@ -341,6 +341,20 @@ ok $? "Node's colour (33) on the map ($c)"
 keys : m a r k Enter
 wait_for "marks off"
 ok $? ":mark alone: marks off"
+# HeapInspector's HeapMap: anew, the whole heap in at most 8 rows, the
+# specs its marks; alone, the screen's rows and no marks.
+keys -l ':heapmap nosplash 8 Node'
+keys Enter
+z8=$(hm fit $COLS 8)
+wait_for "marked Node (1 type)" && wait_for "Node 99 (" &&
+    wait_for "profview: demo: heap map, 341 objects, $(hm bytes $z8) a cell" &&
+    [ "$(maplines)" = 4 ]
+ok $? ":heapmap nosplash 8 Node: the whole heap in 8 rows (zoom $z8), Node marked"
+keys -l ':heapmap'
+keys Enter
+wait_for "marks off" && ml=$(maplines) && [ "$ml" -gt 4 ] &&
+    wait_for "profview: demo: heap map, 341 objects, $(hm bytes $(hm fit $COLS $((2 * ml)))) a cell"
+ok $? ":heapmap alone: the screen's rows again ($ml lines), no marks"
 
 keys : s e l e c t Space t y p e d e s c r i p t o r Space d e m o . N o d e L i s t Enter
 wait_for "selected $(hm count NodeList) objects: type demo.NodeList"
