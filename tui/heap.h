@@ -386,6 +386,7 @@ void		 hm_live_arm(struct tui_view *);
 int		 hm_live_work(struct tui_view *, uint64_t);
 int		 hm_update(struct tui_view *);
 int		 hm_cmd_update(struct tui_view *, const char *);
+int		 hm_cmd_updatemodules(struct tui_view *);
 int		 hm_cmd_remain(struct heapmap *, const char *);
 int		 hm_cmd_compare(struct tui_view *, const char *);
 void		 hm_compare_stop(struct heapmap *);

@@ -48,6 +48,9 @@ const struct tui_command hm_commands[] = {
 	TUI_COMMAND("update", NULL, "[every SECS|off]", NULL, NULL,
 	    "heap map: a new snapshot of a live program, or a stored one's"
 	    " newest file beside it; or every SECS"),
+	TUI_COMMAND("updatemodules", NULL, "", NULL, NULL,
+	    "heap map: the snapshot's loaded modules, and those loaded or"
+	    " unloaded since the run's one before"),
 	TUI_COMMAND("compare", NULL, "[ID|off]", NULL, NULL,
 	    "heap map: objects born and freed since session ID of the run"),
 	TUI_COMMAND("remain", NULL, "on|off", NULL, NULL,
@@ -848,6 +851,8 @@ hm_command_run(struct tui_view *tv, const char *name, const char *args)
 		return (hm_cmd_remain(hm, args));
 	if (strcasecmp(name, "update") == 0)
 		return (hm_cmd_update(tv, args));
+	if (strcasecmp(name, "updatemodules") == 0)
+		return (hm_cmd_updatemodules(tv));
 	if (strcasecmp(name, "compare") == 0)
 		return (hm_cmd_compare(tv, args));
 	tui_message("error: :%s is not a heap map command", name);
@@ -1111,11 +1116,12 @@ const struct tui_topic hm_topics[] = {
 	    "Showed only the objects there when it was turned on.",
 	    "The same, across updates (an address freed and reused is a new"
 	    " object)." },
-	{ "updatemodules", "HeapInspector.UpdateModules", NULL,
+	{ "updatemodules", "HeapInspector.UpdateModules", ":updatemodules",
 	    "Read the list of loaded modules again, printing how many when"
 	    " it changed.",
-	    "Each snapshot lists the loaded ELF objects; :update takes a new"
-	    " one. Not a command of its own yet." },
+	    "A snapshot lists the loaded ELF objects (:update takes a new"
+	    " one): how many are loaded in this one, and which were loaded"
+	    " (+) or unloaded (-) since the run's snapshot before it." },
 	{ "testunloadmodules", "HeapInspector.TestUnloadModules",
 	    ":testunload [MODULE...|MODULE*]",
 	    "Marked what unloading the modules (and their importers) would"

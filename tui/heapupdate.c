@@ -457,6 +457,102 @@ hm_cmd_update(struct tui_view *tv, const char *args)
 	return (TUI_R_DRAW);
 }
 
+/* Session id's loaded modules' paths (their count in *n), or NULL. */
+static char **
+hm_modules_of(int64_t id, size_t *n)
+{
+	struct store_cursor	*c;
+	struct store_heap_module m;
+	char			**v = NULL;
+	int			 rc;
+
+	*n = 0;
+	if ((c = store_heap_modules(tui_store(), id)) == NULL)
+		return (NULL);
+	while ((rc = store_heap_module_next(c, &m)) == 1) {
+		if (m.unloaded)
+			continue;
+		v = xreallocarray(v, *n + 1, sizeof *v);
+		v[(*n)++] = xstrdup(m.path != NULL ? m.path : "?");
+	}
+	store_cursor_close(c);
+	return (v);
+}
+
+/* The names in a not in b, after what, as "+name" or "-name". */
+static char *
+hm_modules_diff(char *what, char **a, size_t na, char **b, size_t nb,
+    char sign, size_t *count)
+{
+	const char	*base;
+	char		*t;
+	size_t		 i, j;
+
+	for (i = 0; i < na; i++) {
+		for (j = 0; j < nb && strcmp(a[i], b[j]) != 0; j++)
+			/* nothing */;
+		if (j < nb)
+			continue;
+		base = strrchr(a[i], '/') != NULL ? strrchr(a[i], '/') + 1 :
+		    a[i];
+		t = xasprintf("%s %c%s", what, sign, base);
+		free(what);
+		what = t;
+		(*count)++;
+	}
+	return (what);
+}
+
+/*
+ * HeapInspector's UpdateModules: the loaded modules of this snapshot
+ * (a snapshot lists them; :update takes a new one), and those loaded or
+ * unloaded since the run's snapshot before it.
+ */
+int
+hm_cmd_updatemodules(struct tui_view *tv)
+{
+	struct store_heap	 h;
+	char			**now, **was, *what = xstrdup("");
+	size_t			 nnow, nwas = 0, i, changed = 0;
+	int64_t			 prev;
+
+	if (tv->session == 0 || store_heap_get(tui_store(), tv->session,
+	    &h) != 0) {
+		tui_message("error: :updatemodules needs a stored snapshot");
+		free(what);
+		return (TUI_R_DRAW);
+	}
+	now = hm_modules_of(tv->session, &nnow);
+	prev = store_heap_previous(tui_store(), tv->session);
+	if (prev <= 0)
+		tui_message("%zu modules loaded in session %lld; no earlier"
+		    " snapshot of this run (pid %lld) to compare", nnow,
+		    (long long)tv->session, (long long)h.pid);
+	else {
+		was = hm_modules_of(prev, &nwas);
+		what = hm_modules_diff(what, now, nnow, was, nwas, '+',
+		    &changed);
+		what = hm_modules_diff(what, was, nwas, now, nnow, '-',
+		    &changed);
+		if (changed == 0)
+			tui_message("%zu modules loaded in session %lld, as in"
+			    " session %lld", nnow, (long long)tv->session,
+			    (long long)prev);
+		else
+			tui_message("%zu modules loaded in session %lld; since"
+			    " session %lld:%s", nnow, (long long)tv->session,
+			    (long long)prev, what);
+		for (i = 0; i < nwas; i++)
+			free(was[i]);
+		free(was);
+	}
+	for (i = 0; i < nnow; i++)
+		free(now[i]);
+	free(now);
+	free(what);
+	return (TUI_R_DRAW);
+}
+
 int
 hm_cmd_remain(struct heapmap *hm, const char *args)
 {

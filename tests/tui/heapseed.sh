@@ -4,7 +4,7 @@
 # through an array (typed.c's table[16], every third set); values from
 # what the program printed or what "profview heap trace" answers.
 . "${top_srcdir:-.}/tests/tui/lib.sh"
-plan 12
+plan 13
 build=$(cd "${top_builddir:-.}" && pwd)
 PVHEAP=$build/capture/pvheap/pvheap
 TYPED=$build/tests/data/heap/typed
@@ -12,7 +12,7 @@ if ! [ -x "$PVHEAP" ] || ! [ -x "$TYPED" ] || ! (cd "$dir" &&
     "$PVHEAP" -q -o typed.heap -- "$TYPED" > typed.out 2>/dev/null) ||
     ! "$PROFVIEW" --db "$dir/db" ingest "$dir/typed.heap" >/dev/null 2>&1
 then
-	for i in 1 2 3 4 5 6 7 8 9 10 11 12; do
+	for i in 1 2 3 4 5 6 7 8 9 10 11 12 13; do
 		skip "typed" "pvheap or the test program not built"
 	done
 	finish
@@ -125,5 +125,12 @@ wait_for "update: session 2, another run of the program: not compared" &&
     wait_for "profview: typed: heap map, $nb2 objects" &&
     [ "$(sql "SELECT source FROM session WHERE id = 2")" = "$dir/typed.2.heap" ]
 ok $? ":update: typed.2.heap as session 2 ($nb2 objects), another run: no born or freed"
+nm=$(sql "SELECT count(*) FROM heap_module WHERE session = 2 AND unloaded = 0")
+pid=$(sql "SELECT pid FROM heap WHERE session = 2")
+keys :
+keys -l "updatemodules"
+keys Enter
+wait_for "$nm modules loaded in session 2; no earlier snapshot of this run (pid $pid) to compare"
+ok $? ":updatemodules: $nm modules, no earlier snapshot of that run"
 keys q q
 finish
