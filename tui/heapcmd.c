@@ -318,6 +318,13 @@ hm_cmd_show(struct heapmap *hm, const char *args)
 			hm->dirty = 1;
 			tui_message("FreezeMap %s", hm->freeze ? "on" :
 			    "off");
+		} else if (strcasecmp(w, "moduleless") == 0 ||
+		    strcasecmp(w, "colorizedefaultblocks") == 0 ||
+		    strcasecmp(w, "defaultblocks") == 0) {
+			/* The seed's, which a map here lacks: not unknown. */
+			tui_message("error: :show %s: HeapInspector's, not in"
+			    " profview yet (:help show)", w);
+			return (TUI_R_DRAW);
 		} else {
 			tui_message("error: :show %s: not one of %s", w,
 			    hm_show_words);

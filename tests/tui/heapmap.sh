@@ -6,7 +6,7 @@
 # Python model of it below: who points where, what memcheck's rules make
 # of that, how HeapInspector's map lays rows out), never from the screen.
 . "${top_srcdir:-.}/tests/tui/lib.sh"
-plan 64
+plan 65
 DEMO=${top_builddir:-.}/tests/tui/heapmap-demo
 
 cat > "$dir/hm.py" <<'PY'
@@ -385,6 +385,10 @@ ok $? ":testunload demo*: demo, libfoo and libc, as System.Free demo*"
 keys -l ':testunload'
 keys Enter
 wait_for "test unload off"
+keys -l ':show defaultblocks'
+keys Enter
+wait_for "error: :show defaultblocks: HeapInspector's, not in profview yet"
+ok $? ":show defaultblocks: the seed's name, said to be missing, not unknown"
 keys -l ':select showcommands'
 keys Enter
 wait_for ":select = off | showcommands | trace [MODULE:]VAR"
