@@ -28,7 +28,7 @@ static int	cmd_compare(struct tui_view *, const char *);
 static int	cmd_sessions(struct tui_view *, const char *);
 static int	cmd_help(struct tui_view *, const char *);
 static char	*cmd_helps(struct tui_view *, int);
-static const struct tui_command *cmd_find(const char *);
+static const struct tui_command *cmd_find(const char *, struct tui_view *);
 static int	cmd_quit(struct tui_view *, const char *);
 
 static const struct tui_command cmd_table[] = {
@@ -395,10 +395,10 @@ cmd_help(struct tui_view *v, const char *args)
 	if (t != NULL && t->ours != NULL && *t->ours == ':') {
 		ours = xasprintf("%.*s", (int)strcspn(t->ours + 1, " "),
 		    t->ours + 1);
-		c = cmd_find(ours);
+		c = cmd_find(ours, v);
 		free(ours);
 	} else
-		c = cmd_find(name);
+		c = cmd_find(name, v);
 	if (t == NULL && c == NULL)
 		tui_message("error: :help %s: no command or seed name %s (:help"
 		    " alone lists them)", name, name);
