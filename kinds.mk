@@ -33,12 +33,13 @@ TUI_SOURCES += tui/heap.h tui/heapmap.c tui/heapdraw.c tui/heapcmd.c \
 	tui/heapupdate.c tui/heapinfo.c tui/heapload.c tui/heaplive.c
 TUI_TESTS += tests/tui/heapmap.sh tests/tui/heapmarks.sh \
 	tests/tui/heapinfo.sh tests/tui/heapleaks.sh tests/tui/heapwalk.sh \
-	tests/tui/heaplive.sh tests/tui/heapnames.sh
+	tests/tui/heaplive.sh tests/tui/heapnames.sh tests/tui/heapseed.sh
 include $(srcdir)/tests/unit/heap.mk
 include $(srcdir)/tests/e2e/heap.mk
 
-# mon: pvtrace call profiles, the calls view.  monname.c is the one
-# codec of names in .mon files, pvtrace's writer's too.
+# mon: pvtrace call profiles, the calls view; uses: prf (a function's
+# code is prf's annotate view of it).  monname.c is the one codec of
+# names in .mon files, pvtrace's writer's too.
 libprofview_a_SOURCES += monname.h monname.c \
 	ingest/mon.h ingest/mon.c store/mon.h store/mon.c \
 	analyze/mon.h analyze/mon.c analyze/mondiff.c report/mon.h report/mon.c
@@ -47,10 +48,10 @@ TUI_TESTS += tests/tui/calls.sh
 include $(srcdir)/tests/unit/mon.mk
 
 # prfd: Dos32Profile dumps, the slots view; uses: prf (a slot's
-# histogram is prf's view of it).
+# histogram and its code are prf's views of it).
 libprofview_a_SOURCES += ingest/prfd.h ingest/prfd.c store/prfd.h store/prfd.c \
 	analyze/prfd.h analyze/prfd.c analyze/prfddiff.c report/prfd.h report/prfd.c
 TUI_SOURCES += tui/slots.c
-TUI_TESTS += tests/tui/slots.sh
+TUI_TESTS += tests/tui/slots.sh tests/tui/annotate-x86.sh
 include $(srcdir)/tests/unit/prfd.mk
 include $(srcdir)/tests/prfd/local.mk

@@ -5,7 +5,10 @@
  * the range with theirs, and the lines of the program's listing at each
  * address.  The histogram's model (analyze/hist.c) gives the hit table,
  * the buckets and the symbols, so what the annotate view shows adds up
- * with the flat profile.
+ * with the flat profile.  A linear model (a prfd slot's, a pvtrace
+ * profile's module) is x86-64 code: its bytes and DWARF lines are those
+ * the store keeps of its module (the code and code_line tables, kept by
+ * ingest/code.c), its addresses offsets from the model's base.
  *
  * Precision.  A hit-table entry is a sampled CS:IP: its samples belong to
  * the instruction at that address, exactly, and an entry that is not an
@@ -83,27 +86,70 @@ ann_insn(struct analyze_annotate *a, size_t *cap)
 	return (in);
 }
 
-/* The listing's lines of [lo, hi), their texts into the arena. */
+static struct analyze_src_line *
+ann_src(struct analyze_annotate *a, size_t *cap)
+{
+	if (a->nsrc == *cap) {
+		*cap = *cap != 0 ? *cap * 2 : 64;
+		a->src = xreallocarray(a->src, *cap, sizeof *a->src);
+	}
+	return (&a->src[a->nsrc++]);
+}
+
+/*
+ * The DWARF lines the store keeps of [lo, hi) of a linear histogram,
+ * each "file.c: its text" (the file's name alone when it was not read).
+ */
 static int
-ann_sources(struct store *st, struct analyze_annotate *a,
-    struct ann_arena *ar)
+ann_dwarf_lines(struct store *st, const struct analyze_hist *h,
+    struct analyze_annotate *a, struct ann_arena *ar)
 {
 	struct store_cursor	*c;
-	struct store_prf_source	 e;
+	struct store_code_line	 e;
+	struct analyze_src_line	*l;
+	const char		*base;
+	char			*t;
 	size_t			 cap = 0;
 	int			 rc;
 
+	if ((c = store_code_lines(st, a->session, h->base + a->lo, h->base +
+	    a->hi)) == NULL)
+		return (-1);
+	while ((rc = store_code_line_next(c, &e)) == 1) {
+		l = ann_src(a, &cap);
+		l->addr = e.addr - h->base;
+		l->line = e.line;
+		base = strrchr(e.file, '/');
+		base = base != NULL ? base + 1 : e.file;
+		t = xasprintf("%s:", base);
+		l->text = ann_text(ar, t, e.text != NULL && *e.text != '\0' ?
+		    e.text : NULL);
+		free(t);
+	}
+	store_cursor_close(c);
+	return (rc < 0 ? -1 : 0);
+}
+
+/* The listing's lines of [lo, hi), their texts into the arena. */
+static int
+ann_sources(struct store *st, const struct analyze_hist *h,
+    struct analyze_annotate *a, struct ann_arena *ar)
+{
+	struct store_cursor	*c;
+	struct store_prf_source	 e;
+	struct analyze_src_line	*l;
+	size_t			 cap = 0;
+	int			 rc;
+
+	if (h->linear)
+		return (ann_dwarf_lines(st, h, a, ar));
 	if ((c = store_prf_sources(st, a->session, a->lo, a->hi)) == NULL)
 		return (-1);
 	while ((rc = store_prf_source_next(c, &e)) == 1) {
-		if (a->nsrc == cap) {
-			cap = cap != 0 ? cap * 2 : 64;
-			a->src = xreallocarray(a->src, cap, sizeof *a->src);
-		}
-		a->src[a->nsrc].addr = e.addr;
-		a->src[a->nsrc].line = e.line;
-		a->src[a->nsrc].text = ann_text(ar, e.text, NULL);
-		a->nsrc++;
+		l = ann_src(a, &cap);
+		l->addr = e.addr;
+		l->line = e.line;
+		l->text = ann_text(ar, e.text, NULL);
 	}
 	store_cursor_close(c);
 	return (rc < 0 ? -1 : 0);
@@ -153,7 +199,8 @@ ann_decode(const struct analyze_hist *h, struct analyze_annotate *a,
 	csh			 cs;
 	cs_insn			*ci;
 
-	if (cs_open(CS_ARCH_X86, CS_MODE_16, &cs) != CS_ERR_OK)
+	if (cs_open(CS_ARCH_X86, h->linear ? CS_MODE_64 : CS_MODE_16, &cs) !=
+	    CS_ERR_OK)
 		return;
 	ci = cs_malloc(cs);
 	cut = ann_cuts(h, a, a->dlo, a->dhi, &ncut);
@@ -167,10 +214,12 @@ ann_decode(const struct analyze_hist *h, struct analyze_annotate *a,
 			in->addr = at;
 			/*
 			 * Decoded at its offset in the segment the views
-			 * write (seg:off from the PSP), so that a jump's
-			 * target reads as an offset beside them.
+			 * write (seg:off from the PSP), or at its address
+			 * in the process (linear), so that a jump's target
+			 * reads as an address beside them.
 			 */
-			ip = at - analyze_hist_seg(h, at) * 16;
+			ip = h->linear ? h->base + at :
+			    at - analyze_hist_seg(h, at) * 16;
 			next = ip;
 			if (cs_disasm_iter(cs, &p, &left, &next, ci)) {
 				in->len = (uint32_t)(next - ip);
@@ -193,10 +242,10 @@ ann_decode(const struct analyze_hist *h, struct analyze_annotate *a,
 	cs_close(&cs);
 }
 
-/* A row for bytes the image does not hold. */
+/* A row for bytes the image (a module's file) does not hold. */
 static void
-ann_gap(struct analyze_annotate *a, uint64_t lo, uint64_t hi,
-    struct ann_arena *ar, size_t *cap)
+ann_gap(const struct analyze_hist *h, struct analyze_annotate *a,
+    uint64_t lo, uint64_t hi, struct ann_arena *ar, size_t *cap)
 {
 	struct analyze_insn	*in;
 
@@ -206,7 +255,8 @@ ann_gap(struct analyze_annotate *a, uint64_t lo, uint64_t hi,
 	in->addr = lo;
 	in->len = (uint32_t)(hi - lo);
 	in->flags = ANALYZE_INSN_GAP;
-	in->text = ann_text(ar, "(not in the program image)", NULL);
+	in->text = ann_text(ar, h->linear ? "(not in the module's file)" :
+	    "(not in the program image)", NULL);
 }
 
 /* The last row at or below addr, or SIZE_MAX when none is. */
@@ -328,6 +378,35 @@ ann_hot_cmp(const void *x, const void *y, void *arg)
 }
 
 /*
+ * The code the store keeps of a linear histogram at its offset lo: the
+ * run holding it (ingest/code.c keeps what is annotated as one run), as
+ * offsets.  1, 0 when none is kept, -1 on error.
+ */
+static int
+ann_code_get(struct store *st, const struct analyze_hist *h, uint64_t lo,
+    uint64_t *image_lo, uint8_t **image, size_t *len)
+{
+	struct store_cursor	*c;
+	struct store_code	 e;
+	int			 rc;
+
+	*image = NULL;
+	*len = 0;
+	if ((c = store_codes(st, h->session, h->base + lo, h->base + lo +
+	    1)) == NULL)
+		return (-1);
+	if ((rc = store_code_next(c, &e)) == 1) {
+		*image_lo = e.addr - h->base;
+		*image = xmalloc(e.len + 1);
+		if (e.len != 0)
+			memcpy(*image, e.bytes, e.len);
+		*len = e.len;
+	}
+	store_cursor_close(c);
+	return (rc);
+}
+
+/*
  * Annotate [lo, hi) of the session h was loaded from (at most
  * ANALYZE_ANNOTATE_MAX bytes of it, from lo).  -1 with *cause when the
  * session has no program image or the store fails.
@@ -351,8 +430,19 @@ analyze_annotate_load(struct store *st, const struct analyze_hist *h,
 	a->lo = lo;
 	a->hi = hi > lo ? hi : lo;
 	a->table = h->prf.hit_table;
-	if ((rc = store_prf_image_get(st, h->session, &image_lo, &image,
-	    &len)) != 1) {
+	if (h->linear)
+		rc = ann_code_get(st, h, a->lo, &image_lo, &image, &len);
+	else
+		rc = store_prf_image_get(st, h->session, &image_lo, &image,
+		    &len);
+	if (rc == 0 && h->linear) {
+		*cause = xasprintf("no code kept for %012llX in session %lld",
+		    (unsigned long long)(h->base + a->lo),
+		    (long long)h->session);
+		free(image);
+		return (-1);
+	}
+	if (rc != 1) {
 		*cause = rc == 0 ? xasprintf("no program image in session %lld"
 		    " (NAME.COM/.EXE or --program)", (long long)h->session) :
 		    xasprintf("session %lld: %s", (long long)h->session,
@@ -361,7 +451,7 @@ analyze_annotate_load(struct store *st, const struct analyze_hist *h,
 		return (-1);
 	}
 	image_hi = image_lo + len;
-	if (ann_sources(st, a, &ar) != 0) {
+	if (ann_sources(st, h, a, &ar) != 0) {
 		*cause = xasprintf("session %lld: %s", (long long)h->session,
 		    store_error(st));
 		free(image);
@@ -382,15 +472,15 @@ analyze_annotate_load(struct store *st, const struct analyze_hist *h,
 		a->insn = xreallocarray(NULL, cap, sizeof *a->insn);
 		ar.cap += cap * 16;
 		ar.p = xreallocarray(ar.p, ar.cap, 1);
-		ann_gap(a, a->lo, a->dlo, &ar, &cap);
+		ann_gap(h, a, a->lo, a->dlo, &ar, &cap);
 		a->bytes = xmalloc((size_t)(a->dhi - a->dlo) + 1);
 		memcpy(a->bytes, image + (a->dlo - image_lo),
 		    (size_t)(a->dhi - a->dlo));
 		ann_decode(h, a, image, image_lo, image_hi, &ar, &cap);
-		ann_gap(a, a->dhi, a->hi, &ar, &cap);
+		ann_gap(h, a, a->dhi, a->hi, &ar, &cap);
 	} else {
 		a->dlo = a->dhi = a->lo;
-		ann_gap(a, a->lo, a->hi, &ar, &cap);
+		ann_gap(h, a, a->lo, a->hi, &ar, &cap);
 	}
 	free(image);
 	a->text = ar.p != NULL ? ar.p : xcalloc(1, 1);
@@ -480,7 +570,8 @@ analyze_annotate_sym_range(const struct analyze_hist *h, size_t k,
 
 /*
  * Where row i's jump, call or loop goes when its operand says: a near
- * target is an offset in the row's own segment, a far one seg:off.  0
+ * target is an offset in the row's own segment, a far one seg:off, an
+ * x86-64 one the address in the process (as an offset from the slot).  0
  * with *target (linear), -1 for any other row.
  */
 int
@@ -504,6 +595,13 @@ analyze_insn_target(const struct analyze_hist *h,
 	seg = strtoull(op, &end, 0);
 	if (end == op)
 		return (-1);
+	/* x86-64 writes the target's address in the process. */
+	if (h->linear) {
+		if (*end != '\0' || seg < h->base)
+			return (-1);
+		*target = seg - h->base;
+		return (0);
+	}
 	if (*end == ':') {
 		op = end + 1;
 		off = strtoull(op, &end, 0);

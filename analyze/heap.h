@@ -272,6 +272,8 @@ void		 analyze_heapmap_clamp(struct analyze_heapmap *,
 		    struct analyze_heapmap_view *);
 int		 analyze_heapmap_zoom(struct analyze_heapmap *,
 		    struct analyze_heapmap_view *, int);
+int		 analyze_heapmap_zoom_by(struct analyze_heapmap *,
+		    struct analyze_heapmap_view *, double, uint32_t);
 void		 analyze_heapmap_center(struct analyze_heapmap *,
 		    struct analyze_heapmap_view *, uint64_t);
 void		 analyze_heapmap_start_at(struct analyze_heapmap *,
@@ -361,6 +363,18 @@ struct analyze_heapview {
 	size_t		 nframes;
 	struct analyze_heapview_root *roots;
 	size_t		 nroots;
+	/*
+	 * C++ derivation, from the DWARF stored at ingest once
+	 * analyze_heapview_bases has read it (else classes is NULL): the
+	 * class names, sorted, each one's direct bases as indices into them
+	 * ([base_off[c], base_off[c + 1]) of base[]), and each type's class
+	 * (or ANALYZE_HEAPVIEW_NONE).
+	 */
+	char		**classes;
+	size_t		 nclasses;
+	uint32_t	*class_base_off;
+	uint32_t	*class_base;
+	uint32_t	*type_class;
 	struct analyze_heap_edge *edges;
 	size_t		 nedges;
 	uint64_t	*data_off;	/* NULL, or block b's kept bytes:
@@ -394,6 +408,8 @@ size_t		 analyze_heapview_regions(const struct analyze_heapmap_region *,
 		     struct analyze_heapmap_region **);
 int		 analyze_heapview_graph(struct analyze_heapview *, char **);
 void		 analyze_heapview_free(struct analyze_heapview *);
+int		 analyze_heapview_bases(struct store *, int64_t,
+		    struct analyze_heapview *);
 size_t		 analyze_heapview_types(const struct analyze_heapview *,
 		    const char *, uint8_t *);
 uint32_t	 analyze_heapview_class(uint64_t);
@@ -475,6 +491,8 @@ void		 analyze_heapinfo_make(struct analyze_heapinfo *,
 void		 analyze_heapinfo_free(struct analyze_heapinfo *);
 size_t		 analyze_heapinfo_closure(struct analyze_heapinfo *, uint32_t,
 		    const uint8_t *);
+void		 analyze_heapinfo_freed(struct analyze_heapinfo *, size_t,
+		    uint8_t *);
 void		 analyze_heapinfo_unload(struct analyze_heapinfo *,
 		    const uint8_t *, const uint8_t *);
 void		 analyze_heapinfo_importers(const struct analyze_heapview *,

@@ -381,6 +381,36 @@ analyze_heapinfo_free(struct analyze_heapinfo *hi)
 }
 
 /*
+ * System.Free M*: module one and those that go with it, a module going
+ * when its last importer has gone, in freed[] (a byte per module, set,
+ * never cleared).
+ */
+void
+analyze_heapinfo_freed(struct analyze_heapinfo *hi, size_t one,
+    uint8_t *freed)
+{
+	size_t		 n = hi->s->nmodules, m, j, top = 0;
+	uint32_t	*left, x;
+
+	/* Each import's importers left, counted down as modules go. */
+	left = xcalloc(n + 1, sizeof *left);
+	for (m = 0; m < n; m++)
+		left[m] = hi->mod[m].by;
+	freed[one] = 1;
+	hi->todo[top++] = (uint32_t)one;
+	while (top > 0) {
+		x = hi->todo[--top];
+		for (j = hi->dep_off[x]; j < hi->dep_off[x + 1]; j++) {
+			if (--left[hi->dep[j]] != 0)
+				continue;
+			freed[hi->dep[j]] = 1;
+			hi->todo[top++] = hi->dep[j];
+		}
+	}
+	free(left);
+}
+
+/*
  * TestUnloadModules' marks (HeapInspector's Modules list) and ModuleHierarchy's
  * classes, for the modules named (named[], a byte per module) and those
  * unloaded with them (unloaded[]: the named and their importers); NULL:
@@ -394,9 +424,7 @@ void
 analyze_heapinfo_unload(struct analyze_heapinfo *hi, const uint8_t *named,
     const uint8_t *unloaded)
 {
-	size_t		 n = hi->s->nmodules, m, j, nnamed = 0, one = 0;
-	size_t		 top;
-	uint32_t	*left, x;
+	size_t		 n = hi->s->nmodules, m, nnamed = 0, one = 0;
 	uint8_t		*need, *freed;
 
 	if (hi->mod == NULL)
@@ -418,28 +446,8 @@ analyze_heapinfo_unload(struct analyze_heapinfo *hi, const uint8_t *named,
 	}
 	analyze_heapinfo_closure(hi, 0, unloaded);
 	memcpy(need, hi->seen, n);
-	/*
-	 * System.Free M*: a module goes when its last importer has gone;
-	 * each import's importers left counted down as modules go.
-	 */
-	if (nnamed == 1 && hi->mod[one].by == 0) {
-		left = xcalloc(n + 1, sizeof *left);
-		for (m = 0; m < n; m++)
-			left[m] = hi->mod[m].by;
-		freed[one] = 1;
-		top = 0;
-		hi->todo[top++] = (uint32_t)one;
-		while (top > 0) {
-			x = hi->todo[--top];
-			for (j = hi->dep_off[x]; j < hi->dep_off[x + 1]; j++) {
-				if (--left[hi->dep[j]] != 0)
-					continue;
-				freed[hi->dep[j]] = 1;
-				hi->todo[top++] = hi->dep[j];
-			}
-		}
-		free(left);
-	}
+	if (nnamed == 1 && hi->mod[one].by == 0)
+		analyze_heapinfo_freed(hi, one, freed);
 	for (m = 0; m < n; m++) {
 		if (named[m])
 			hi->mod[m].mark = "++";

@@ -1103,6 +1103,65 @@ analyze_heapmap_zoom(struct analyze_heapmap *m, struct analyze_heapmap_view *v,
 }
 
 /*
+ * HeapInspector's ZoomOut N %: the bytes the map spans (its rows of
+ * cells) times f, about the middle.  Its blocks were 1, 2, 4 or 8 pixels
+ * and its bitmap lower than its maximum height when the span needed no
+ * more; here cells hold powers of two of bytes, so the zoom is the finest
+ * whose cells show the span in at most avail rows, and v->rows the rows
+ * that show it (a multiple of v->align, no more than the heap has): the
+ * span then differs from the one asked for by less than a line of cells.
+ * 0 when nothing changed.
+ */
+int
+analyze_heapmap_zoom_by(struct analyze_heapmap *m,
+    struct analyze_heapmap_view *v, double f, uint32_t avail)
+{
+	struct analyze_heapmap_view	w;
+	uint64_t			mid, al = v->align > 1 ? v->align : 1;
+	double				want, line;
+	uint64_t			n;
+	uint32_t			rows;
+	int				z, fit;
+
+	analyze_heapmap_clamp(m, v);
+	if (m->nregions == 0 || f <= 0 || avail < al)
+		return (0);
+	avail -= avail % al;
+	want = (double)v->rows * v->cols *
+	    (double)analyze_heapmap_cell_bytes(v->zoom) * f;
+	w = *v;
+	w.rows = avail;
+	fit = analyze_heapmap_fit(m, &w);
+	for (z = ANALYZE_HEAPMAP_ZMIN; z < fit; z++) {
+		if (want <= (double)avail * v->cols *
+		    (double)analyze_heapmap_cell_bytes(z))
+			break;
+	}
+	line = (double)al * v->cols * (double)analyze_heapmap_cell_bytes(z);
+	n = (uint64_t)(want / line);
+	if ((double)n * line < want)
+		n++;
+	rows = n < avail / al ? (uint32_t)(al * n) : avail;
+	w.zoom = z;
+	w.phase = 0;
+	if (rows > analyze_heapmap_nrows(m, &w))
+		rows = (uint32_t)analyze_heapmap_nrows(m, &w);
+	rows += (uint32_t)((al - rows % al) % al);
+	if (rows < al)
+		rows = (uint32_t)al;
+	if (rows > avail)
+		rows = avail;
+	if (z == v->zoom && rows == v->rows)
+		return (0);
+	mid = hm_view_middle(m, v);
+	v->zoom = z;
+	v->rows = rows;
+	v->phase = 0;
+	analyze_heapmap_center(m, v, mid);
+	return (1);
+}
+
+/*
  * Start the map at address a: its cell top left.  When the heap from
  * there on would not fill the map, zoom in until it does (or cannot).
  */

@@ -40,6 +40,12 @@ analyze_heapview_free(struct analyze_heapview *s)
 		free(s->roots[i].name);
 		free(s->roots[i].symbol);
 	}
+	for (i = 0; i < s->nclasses; i++)
+		free(s->classes[i]);
+	free(s->classes);
+	free(s->class_base_off);
+	free(s->class_base);
+	free(s->type_class);
 	free(s->program);
 	free(s->regions);
 	free(s->addr);
@@ -271,12 +277,57 @@ hs_type_match(const char *t, const char *p, size_t n, int star)
  * HeapInspector's TypeSpecification, Module["."Type]["*"], in match[] (a byte
  * per type): a module alone is every type of it; Module.Type its type of
  * that name; a name that is no module's is a type of any module.  The
- * HeapInspector's trailing * takes the types derived from it too; a snapshot
- * knows no derivation, so here it takes every type whose name starts so
- * ("Node*": Node, NodeList ...).  "site:FUNCTION[*]" is the blocks of no
- * type that FUNCTION allocated, which no type spec takes (a function is
- * not a type).  The types matched.
+ * HeapInspector's trailing * takes the types derived from it too: the C++
+ * classes that have it as a base, directly or not, in any module (as
+ * PopupElems.ElemDesc is Texts.ElemDesc*'s), when analyze_heapview_bases
+ * has read the derivation; without it (no C++ DWARF) only the type
+ * itself.  "site:FUNCTION[*]" is the blocks of no type that FUNCTION
+ * allocated, a function name's prefix with *, which no type spec takes (a
+ * function is not a type).  The types matched.
  */
+/*
+ * The types derived from class t (n bytes), or from those match[] has
+ * (a module's, for "Module*"), added to match[]; how many were added.
+ */
+static size_t
+hs_derived(const struct analyze_heapview *s, const char *t, size_t n,
+    uint8_t *match)
+{
+	uint8_t		*c;
+	size_t		 i, k, count = 0;
+	int		 more = 1;
+
+	if (s->classes == NULL || s->nclasses == 0)
+		return (0);
+	c = xcalloc(s->nclasses, 1);
+	for (i = 0; i < s->nclasses; i++)
+		c[i] = t != NULL && hs_type_match(s->classes[i], t, n, 0);
+	for (i = 0; i < s->ntypes; i++) {
+		if (match[i] && s->type_class[i] != HS_NONE)
+			c[s->type_class[i]] = 1;
+	}
+	/* Bases before derived classes or not: passes until none is new. */
+	while (more) {
+		more = 0;
+		for (i = 0; i < s->nclasses; i++) {
+			for (k = s->class_base_off[i]; !c[i] &&
+			    k < s->class_base_off[i + 1]; k++) {
+				if (c[s->class_base[k]])
+					c[i] = more = 1;
+			}
+		}
+	}
+	for (i = 0; i < s->ntypes; i++) {
+		if (!match[i] && !s->types[i].site &&
+		    s->type_class[i] != HS_NONE && c[s->type_class[i]]) {
+			match[i] = 1;
+			count++;
+		}
+	}
+	free(c);
+	return (count);
+}
+
 /* How a site's pseudo-type is named: HS_SITE_PRE, the function, ")". */
 #define HS_SITE_PRE	"(no type; site "
 
@@ -321,12 +372,13 @@ analyze_heapview_types(const struct analyze_heapview *s, const char *spec,
 		mod = xasprintf("%.*s", (int)len, spec);
 		m = analyze_heapview_module(s, mod);
 		free(mod);
-		if (m != HS_NONE && !star) {
+		if (m != HS_NONE) {
 			for (i = 0; i < s->ntypes; i++) {
 				match[i] = s->types[i].module == m;
 				count += match[i];
 			}
-			return (count);
+			return (count + (star ? hs_derived(s, NULL, 0, match) :
+			    0));
 		}
 		m = HS_NONE;
 		t = spec;
@@ -335,9 +387,11 @@ analyze_heapview_types(const struct analyze_heapview *s, const char *spec,
 	for (i = 0; i < s->ntypes; i++) {
 		match[i] = !s->types[i].site && (m == HS_NONE ||
 		    s->types[i].module == m) && hs_type_match(s->types[i].name,
-		    t, n, star);
+		    t, n, 0);
 		count += match[i];
 	}
+	if (star)
+		count += hs_derived(s, t, n, match);
 	return (count);
 }
 
@@ -1301,4 +1355,99 @@ out:
 		*nhits = 0;
 	}
 	return (rc);
+}
+
+static int
+hv_class_cmp(const void *a, const void *b)
+{
+	return (strcmp(*(char *const *)a, *(char *const *)b));
+}
+
+static uint32_t
+hv_class(const struct analyze_heapview *v, const char *name)
+{
+	size_t	i;
+
+	BSEARCH_FIRST(i, 0, v->nclasses, strcmp(v->classes[i], name) < 0);
+	return (i < v->nclasses && strcmp(v->classes[i], name) == 0 ?
+	    (uint32_t)i : HS_NONE);
+}
+
+/*
+ * Which classes derive from which, from the layouts ingest stored (each
+ * inheritance a member marked base): what a trailing * of a type spec
+ * takes.  A class is its name, the same in every unit that has it.  0, or
+ * -1 on a store error (v then knows no derivation, as before).
+ */
+int
+analyze_heapview_bases(struct store *st, int64_t session,
+    struct analyze_heapview *v)
+{
+	struct hv_trace		 tr;
+	const struct hv_dtype	*x;
+	const struct hv_dfield	*f;
+	uint32_t		(*e)[2] = NULL, *at, c, b;
+	size_t			 i, k, n = 0, ne = 0, cap = 0;
+
+	if (v->classes != NULL)
+		return (0);
+	memset(&tr, 0, sizeof tr);
+	tr.st = st;
+	tr.session = session;
+	tr.v = v;
+	if (hv_trace_load(&tr) != 0) {
+		hv_trace_free(&tr);
+		return (-1);
+	}
+	v->classes = xreallocarray(NULL, tr.nt + 1, sizeof *v->classes);
+	for (i = 0; i < tr.nt; i++) {
+		if (tr.t[i].kind == HV_STRUCT && *tr.t[i].name != '?')
+			v->classes[n++] = tr.t[i].name;
+	}
+	qsort(v->classes, n, sizeof *v->classes, hv_class_cmp);
+	for (i = k = 0; i < n; i++) {
+		if (k == 0 || strcmp(v->classes[k - 1], v->classes[i]) != 0)
+			v->classes[k++] = xstrdup(v->classes[i]);
+	}
+	v->nclasses = k;
+	for (i = 0; i < tr.nt; i++) {
+		x = &tr.t[i];
+		if (x->kind != HV_STRUCT || *x->name == '?')
+			continue;
+		c = hv_class(v, x->name);
+		for (k = 0; k < x->nfields; k++) {
+			f = &tr.f[x->first + k];
+			if (!f->base || f->dtype < 0 ||
+			    tr.t[f->dtype].kind != HV_STRUCT ||
+			    (b = hv_class(v, tr.t[f->dtype].name)) == HS_NONE)
+				continue;
+			if (ne == cap) {
+				cap = cap != 0 ? cap * 2 : 64;
+				e = xreallocarray(e, cap, sizeof *e);
+			}
+			e[ne][0] = c;
+			e[ne++][1] = b;
+		}
+	}
+	hv_trace_free(&tr);
+	v->class_base_off = xcalloc(v->nclasses + 1, sizeof
+	    *v->class_base_off);
+	v->class_base = xreallocarray(NULL, ne + 1, sizeof *v->class_base);
+	for (i = 0; i < ne; i++)
+		v->class_base_off[e[i][0] + 1]++;
+	for (i = 0; i < v->nclasses; i++)
+		v->class_base_off[i + 1] += v->class_base_off[i];
+	/* Counting sort by class: each one's bases a run. */
+	at = xreallocarray(NULL, v->nclasses + 1, sizeof *at);
+	memcpy(at, v->class_base_off, (v->nclasses + 1) * sizeof *at);
+	for (i = 0; i < ne; i++)
+		v->class_base[at[e[i][0]]++] = e[i][1];
+	free(at);
+	free(e);
+	v->type_class = xreallocarray(NULL, v->ntypes + 1,
+	    sizeof *v->type_class);
+	for (i = 0; i < v->ntypes; i++)
+		v->type_class[i] = v->types[i].site ? HS_NONE :
+		    hv_class(v, v->types[i].name);
+	return (0);
 }

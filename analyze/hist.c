@@ -663,6 +663,8 @@ analyze_hist_free(struct analyze_hist *h)
 	for (i = 0; i < h->nlevels; i++)
 		free(h->levels[i].b);
 	free(h->levels);
+	free(h->module);
+	free(h->build_id);
 	memset(h, 0, sizeof *h);
 }
 

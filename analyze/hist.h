@@ -66,6 +66,18 @@ struct analyze_hist {
 	 */
 	int			 linear;
 	uint64_t		 base;
+	/*
+	 * A linear histogram's code (annotate.c): x86-64, kept from its
+	 * module's file (checked by build-id, NULL: none recorded) whose
+	 * executable segment is mapped at [base, base + map_size).
+	 */
+	char			*module;
+	char			*build_id;
+	uint64_t		 map_size;
+	int			 bias_known;	/* else from the mapping */
+	uint64_t		 bias;
+	/* A call profile's code (mon): no sample is of an instruction. */
+	int			 nosamples;
 };
 
 int		 analyze_hist_load(struct store *, int64_t,

@@ -11,6 +11,7 @@
 #include "bsearch.h"
 #include "xmalloc.h"
 #include "analyze/analyze.h"
+#include "analyze/hist.h"
 #include "analyze/mon.h"
 #include "store/mon.h"
 
@@ -367,4 +368,92 @@ analyze_mon_model_free(void *p)
 	free(m->psamp);
 	free(m->esamp);
 	free(m);
+}
+
+static int
+mon_sym_cmp(const void *a, const void *b)
+{
+	const struct analyze_sym	*x = a, *y = b;
+
+	return (x->addr < y->addr ? -1 : x->addr > y->addr);
+}
+
+/*
+ * The code of function fn as a model the annotate view shows
+ * (analyze/annotate.c): a linear histogram of no samples at the module's
+ * addresses as linked (bias 0: pvtrace records them so), named by the
+ * module's functions of the profile, so that a call to one leads to it.
+ * Only the program's build-id is recorded (the header's): a library's
+ * file could not be checked, so its code is refused.
+ */
+int
+analyze_mon_code(struct store *st, int64_t session,
+    const struct analyze_mon *m, size_t fn, struct analyze_hist *h,
+    char **cause)
+{
+	const struct store_func	*f = &m->fn[fn];
+	struct store_session	 sess;
+	struct analyze_sym	*y;
+	const char		*base;
+	char			*path;
+	size_t			 i;
+	int			 rc, program;
+
+	memset(h, 0, sizeof *h);
+	if (f->size == 0) {
+		*cause = xasprintf("%s has no code of its own (a library"
+		    " function caught at its GOT slot)", f->name);
+		return (-1);
+	}
+	if ((rc = store_mon_module_path(st, session, f->module, &path)) != 1) {
+		*cause = rc < 0 ? xasprintf("session %lld: %s", (long long)
+		    session, store_error(st)) : xasprintf("module %s of %s is"
+		    " not in the profile", f->module, f->name);
+		return (-1);
+	}
+	/*
+	 * The session names the program by its file's name; a library of
+	 * that name would fail the build-id check, never be decoded.
+	 */
+	program = 0;
+	base = strrchr(path, '/');
+	base = base != NULL ? base + 1 : path;
+	if (store_session_get(st, session, &sess) == 0) {
+		program = sess.program != NULL && strcmp(sess.program,
+		    base) == 0;
+		store_session_free(&sess);
+	}
+	if (!program || m->hdr.build_id == NULL) {
+		*cause = xasprintf("%s is in %s, whose build-id the profile"
+		    " does not record: its file cannot be checked", f->name,
+		    path);
+		free(path);
+		return (-1);
+	}
+	h->session = session;
+	h->linear = 1;
+	h->nosamples = 1;
+	h->module = path;
+	h->build_id = xstrdup(m->hdr.build_id);
+	h->bias_known = 1;
+	h->levels = xcalloc(1, sizeof *h->levels);
+	h->nlevels = 1;
+	h->levels[0].factor = 1;
+	h->levels[0].b = xcalloc(1, sizeof *h->levels[0].b);
+	h->hit_addr = xcalloc(1, sizeof *h->hit_addr);
+	h->hit_cum = xcalloc(1, sizeof *h->hit_cum);
+	h->syms = xreallocarray(NULL, m->nfn + 1, sizeof *h->syms);
+	for (i = 0; i < m->nfn; i++) {
+		if (m->fn[i].size == 0 || strcmp(m->fn[i].module,
+		    f->module) != 0)
+			continue;
+		y = &h->syms[h->nsyms++];
+		memset(y, 0, sizeof *y);
+		y->module = xstrdup(m->fn[i].module);
+		y->name = xstrdup(m->fn[i].name);
+		y->addr = m->fn[i].addr;
+		y->size = m->fn[i].size;
+	}
+	qsort(h->syms, h->nsyms, sizeof *h->syms, mon_sym_cmp);
+	return (0);
 }

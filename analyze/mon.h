@@ -59,6 +59,10 @@ struct analyze_mon {
 
 void		*analyze_mon_model(struct store *, int64_t, char **);
 void		 analyze_mon_model_free(void *);
+struct analyze_hist;
+int		 analyze_mon_code(struct store *, int64_t,
+		     const struct analyze_mon *, size_t, struct analyze_hist *,
+		     char **);
 
 /* The kind's diff hook (analyze/mondiff.c, kind.h). */
 struct analyze_diff;

@@ -511,6 +511,110 @@ analyze_prfd_flat_name(const struct analyze_prfd *m,
 }
 
 /*
+ * The code of flat row f, a function of a module outside the slots, as
+ * a histogram the annotate view shows: no detail counters, the module's
+ * samples by address as the hit table (every one of them: exact), the
+ * module's functions named, offsets from the mapping's start (h->base)
+ * and the load bias the dump recorded.
+ */
+int
+analyze_prfd_module_hist(struct store *st, struct analyze_prfd *m,
+    const struct analyze_prfd_flat *f, struct analyze_hist *h,
+    char **cause)
+{
+	const struct store_prfd_module	*md;
+	struct store_cursor		*c;
+	struct analyze_sym		*y;
+	int64_t				 k;
+	uint64_t			 a, n;
+	size_t				 i, cap = 0;
+	int				 rc;
+
+	*cause = NULL;
+	memset(h, 0, sizeof *h);
+	if (f->mod == SIZE_MAX || f->sym == SIZE_MAX) {
+		*cause = xstrdup("these samples are in no function of a"
+		    " module: nothing to annotate");
+		return (-1);
+	}
+	md = &m->mods[f->mod];
+	if (md->kernel) {
+		*cause = xasprintf("%s is the kernel's: its code is not read",
+		    m->syms[f->sym].name);
+		return (-1);
+	}
+	if (md->hi - md->lo > UINT32_MAX) {
+		*cause = xasprintf("%s's mapping is more than the histogram's"
+		    " 4 GiB", md->path);
+		return (-1);
+	}
+	h->session = m->session;
+	h->linear = 1;
+	h->base = md->lo;
+	h->map_size = md->hi - md->lo;
+	h->module = md->path != NULL ? xstrdup(md->path) : NULL;
+	h->build_id = md->build_id != NULL ? xstrdup(md->build_id) : NULL;
+	h->bias_known = 1;
+	h->bias = md->bias;
+	h->prf.hit_table = 1;
+	h->total = m->all ? m->total : m->run;
+	h->levels = xcalloc(1, sizeof *h->levels);
+	h->nlevels = 1;
+	h->levels[0].factor = 1;
+	h->levels[0].b = xcalloc(1, sizeof *h->levels[0].b);
+	h->hit_cum = xcalloc(1, sizeof *h->hit_cum);
+	if ((c = store_prfd_module_hits(st, m->session)) == NULL)
+		goto fail;
+	/* By module, then address: this module's, in order. */
+	while ((rc = store_prfd_module_hit_next(c, &k, &a, &n)) == 1) {
+		if (k != md->idx || a < md->lo || a >= md->hi)
+			continue;
+		if (h->nhit == cap) {
+			cap = cap != 0 ? cap * 2 : 256;
+			h->hit_addr = xreallocarray(h->hit_addr, cap,
+			    sizeof *h->hit_addr);
+			h->hit_cum = xreallocarray(h->hit_cum, cap + 1,
+			    sizeof *h->hit_cum);
+		}
+		h->hit_addr[h->nhit] = a - md->lo;
+		h->hit_cum[h->nhit + 1] = h->hit_cum[h->nhit] + n;
+		h->in_program += n;
+		h->nhit++;
+	}
+	store_cursor_close(c);
+	if (rc < 0)
+		goto fail;
+	/*
+	 * One counter over the mapping holding every sample, as a slot of
+	 * one bucket: the hit table, which missed none, splits it exactly.
+	 */
+	h->levels[0].b[0].hi = (uint32_t)h->map_size;
+	h->levels[0].b[0].hits = h->in_program;
+	h->levels[0].n = 1;
+	h->syms = xreallocarray(NULL, m->nsyms + 1, sizeof *h->syms);
+	for (i = 0; i < m->nsyms; i++) {
+		if (m->syms[i].addr < md->lo || m->syms[i].addr >= md->hi)
+			continue;
+		y = &h->syms[h->nsyms++];
+		*y = m->syms[i];
+		y->module = m->syms[i].module != NULL ?
+		    xstrdup(m->syms[i].module) : NULL;
+		y->name = xstrdup(m->syms[i].name);
+		y->addr -= md->lo;
+		if (y->size > h->map_size - y->addr)
+			y->size = h->map_size - y->addr;
+		y->hits = y->hits_lo = y->hits_hi = 0;
+	}
+	analyze_hist_build(h);
+	return (0);
+fail:
+	*cause = xasprintf("session %lld: %s", (long long)m->session,
+	    store_error(st));
+	analyze_hist_free(h);
+	return (-1);
+}
+
+/*
  * Slot k's detail counters as a histogram: its bucket rows, its symbols
  * and its hit-table entries, offsets from the slot's address (h->base).
  * Shares are of the model's base when it is made: the run time, or
@@ -535,6 +639,10 @@ analyze_prfd_slot_hist(struct store *st, struct analyze_prfd *m,
 	h->session = m->session;
 	h->linear = 1;
 	h->base = s->vaddr;
+	h->module = s->module != NULL ? xstrdup(s->module) : NULL;
+	h->build_id = s->build_id != NULL ? xstrdup(s->build_id) : NULL;
+	h->map_size = s->size;
+	h->prf.hit_table = m->d.hit_table;
 	if (s->bucket_first < 0 || s->nbuckets == 0) {
 		*cause = xasprintf("the slot at %012llX has no detail counters",
 		    (unsigned long long)s->vaddr);
@@ -612,7 +720,7 @@ analyze_prfd_slot_hist(struct store *st, struct analyze_prfd *m,
 	for (i = 0; i < n && h->nhit != 0; i++) {
 		if (analyze_hit_sum(h, l0->b[i].lo, l0->b[i].hi) >
 		    l0->b[i].hits)
-			h->nhit = 0;
+			h->nhit = h->prf.hit_table = 0;
 	}
 	analyze_hist_build(h);
 	return (0);

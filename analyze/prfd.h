@@ -80,6 +80,9 @@ char		*analyze_prfd_flat_name(const struct analyze_prfd *,
 		     const struct analyze_prfd_flat *);
 int		 analyze_prfd_slot_hist(struct store *, struct analyze_prfd *,
 		     size_t, struct analyze_hist *, char **);
+int		 analyze_prfd_module_hist(struct store *,
+		     struct analyze_prfd *, const struct analyze_prfd_flat *,
+		     struct analyze_hist *, char **);
 
 /* The kind's diff hook (analyze/prfddiff.c, kind.h). */
 struct analyze_diff;

@@ -128,13 +128,17 @@ dt_memo_find(const struct dt_memo *m, uint64_t key)
 }
 
 static Dwarf_Die *dt_strip(Dwarf_Die *, Dwarf_Die *, const char **);
+static uint32_t dt_get(struct dt_ctx *, Dwarf_Die *, const char *);
+static void dt_fill(struct dt_ctx *, uint32_t);
 
 /*
  * Mark the classes others derive from, among the types read: a pointer
  * to one may point to a derived object, bigger than the class, whose
  * words past the class are not an array of it.  Every inheritance of
  * the unit counts, not only those of the types read: std::_Rb_tree_node
- * is never named by a member, yet its base is.
+ * is never named by a member, yet its base is.  The class deriving is
+ * read too, its bases as members marked base, so that the heap map's
+ * "Shape*" finds Circle though no variable is one.
  */
 static void
 dt_bases(struct dt_ctx *c, Dwarf_Die *parent, int depth)
@@ -148,6 +152,9 @@ dt_bases(struct dt_ctx *c, Dwarf_Die *parent, int depth)
 	do {
 		switch (dwarf_tag(&child)) {
 		case DW_TAG_inheritance:
+			(void)dt_get(c, parent, NULL);
+			while (c->nwork > 0)
+				dt_fill(c, c->work[--c->nwork]);
 			if (dwarf_attr_integrate(&child, DW_AT_type, &a) ==
 			    NULL || dwarf_formref_die(&a, &mem) == NULL ||
 			    (t = dt_strip(&mem, &mem, NULL)) == NULL)
@@ -785,8 +792,10 @@ dt_module(struct ingest_ctx *ctx, struct dt_ctx *c, const struct ingest_heap *h,
 		if (lang == DW_LANG_C_plus_plus ||
 		    lang == DW_LANG_C_plus_plus_03 ||
 		    lang == DW_LANG_C_plus_plus_11 ||
-		    lang == DW_LANG_C_plus_plus_14)
+		    lang == DW_LANG_C_plus_plus_14) {
+			c->cplus = 1;
 			dt_bases(c, &cudie, 0);
+		}
 	}
 	dt_lines(c->d, h, c->dw, m, base);
 	dwarf_end(c->dw);

@@ -92,6 +92,22 @@ struct ingest_map {
 };
 
 
+/*
+ * Code to keep (code.c): [lo, hi) of the process, from module (checked
+ * by build_id unless NULL), at load bias bias, or when !have_bias the one
+ * that puts its executable segment at the mapping [map, map + map_size).
+ */
+struct ingest_code_req {
+	const char	*module;
+	const char	*build_id;
+	int		 have_bias;
+	uint64_t	 bias;
+	uint64_t	 map;
+	uint64_t	 map_size;
+	uint64_t	 lo;
+	uint64_t	 hi;
+};
+
 struct kind;
 const struct kind *ingest_detect(const uint8_t *, size_t, const char *);
 int		 ingest_file(struct store *, const char *,
@@ -112,6 +128,8 @@ int		 ingest_store_fail(struct ingest_ctx *, const char *);
 int		 ingest_module_open(const struct ingest_ctx *, const char *,
 		    int, char **);
 void		 ingest_progress(struct ingest_ctx *, size_t);
+int		 ingest_code_keep(struct store *, int64_t,
+		     const struct ingest_code_req *, char **);
 
 /* Maps (map.c). */
 int		 ingest_map_parse(const char *, size_t, const char *,

@@ -4,7 +4,9 @@
  * written at its address; and, where the hit table does not place every
  * sample, a row per bucket with what is known only per bucket.  Samples
  * the table does not place are never put on an instruction: without a
- * table an instruction's hits are NULL, not 0.
+ * table (or in a call profile, which samples no instruction) an
+ * instruction's hits are NULL, not 0.  Linux code's seg_off is its
+ * address in hex, as the view writes it.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -88,7 +90,8 @@ ann_insn_row(struct report_out *o, const struct analyze_hist *h,
 	} else
 		c[0] = c[1] = c[2] = report_null();
 	c[3] = report_str(segoff);
-	c[4] = report_int((int64_t)in->addr);
+	c[4] = report_int((int64_t)(h->linear ? h->base + in->addr :
+	    in->addr));
 	c[5] = report_str(bytes);
 	c[6] = report_str(analyze_insn_text(a, i));
 	s = NULL;
@@ -137,21 +140,22 @@ report_annotate(const struct analyze_hist *h,
 		return (-1);
 	}
 	ti.title = xasprintf("session %lld: %s, %s", (long long)a->session,
-	    name, a->exact ? "exact per instruction (hit table)" : a->table ?
-	    "the hit table's samples per instruction, the rest per bucket" :
-	    "samples known per bucket only (no hit table)");
+	    name, h->nosamples ? "a call profile (no samples per"
+	    " instruction)" : a->exact ? "exact per instruction (hit table)" :
+	    a->table ? "the hit table's samples per instruction, the rest per"
+	    " bucket" : "samples known per bucket only (no hit table)");
 	tables[0] = &ti;
 	tables[1] = &ann_t_buckets;
 	doc.title = ti.title;
-	doc.bare = a->exact;
+	doc.bare = a->exact || h->nosamples;
 	doc.tables = tables;
-	doc.ntables = a->exact ? 1 : 2;
+	doc.ntables = doc.bare ? 1 : 2;
 	report_begin(&o, f, format, &doc);
 	report_table(&o, &ti);
 	for (i = 0; i < a->ninsn; i++)
 		ann_insn_row(&o, h, a, i, total);
 	report_table_end(&o);
-	if (!a->exact) {
+	if (!doc.bare) {
 		report_table(&o, &ann_t_buckets);
 		for (i = 0; i < a->nbuckets; i++) {
 			b = &a->buckets[i];

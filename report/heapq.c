@@ -557,7 +557,7 @@ report_heap_question(struct store *st, int64_t id, char **argv, int argc,
     int format, FILE *f, char **cause)
 {
 	struct heapq	 q;
-	int		 rc;
+	int		 rc, i;
 
 	if (!report_tabular(format)) {
 		*cause = xasprintf("heap questions come as text, csv, json or"
@@ -573,6 +573,15 @@ report_heap_question(struct store *st, int64_t id, char **argv, int argc,
 	if (analyze_heapview_map(&q.v, cause) != 0) {
 		analyze_heapview_free(&q.v);
 		return (-1);
+	}
+	/* A type spec's trailing * takes derived classes, by the DWARF. */
+	for (i = 0; i < argc; i++) {
+		if (strchr(argv[i], '*') != NULL &&
+		    analyze_heapview_bases(st, id, &q.v) != 0) {
+			*cause = xasprintf("%s", store_error(st));
+			analyze_heapview_free(&q.v);
+			return (-1);
+		}
 	}
 	if (heapq_ask(&q, f, format, argv, argc) != 0) {
 		*cause = q.cause;

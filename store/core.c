@@ -1,6 +1,7 @@
 /*
- * The tables every kind shares: session, warning, symbol, counter and
- * bucket, their migrations (PRAGMA user_version) and statements.
+ * The tables every kind shares: session, warning, symbol, counter,
+ * bucket, and code and code_line (what an annotation kept of a module),
+ * their migrations (PRAGMA user_version) and statements.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -90,6 +91,26 @@ const char *const store_core_migrations[STORE_SCHEMA_VERSION] = {
 	"  program, captured, ingested, summary FROM session;"
 	"DROP TABLE session;"
 	"ALTER TABLE session_4 RENAME TO session;",
+	/*
+	 * 4 -> 5: the code a session annotated, kept from its module's
+	 * file when first annotated (ingest/code.c), so that the session
+	 * annotates the same after the module is rebuilt or gone; the
+	 * DWARF lines of its addresses with their source text.
+	 */
+	"CREATE TABLE code ("
+	"  session INTEGER NOT NULL REFERENCES session(id) ON DELETE CASCADE,"
+	"  addr INTEGER NOT NULL,"
+	"  module TEXT NOT NULL,"
+	"  build_id TEXT,"
+	"  bytes BLOB NOT NULL,"
+	"  PRIMARY KEY (session, addr)) WITHOUT ROWID;"
+	"CREATE TABLE code_line ("
+	"  session INTEGER NOT NULL REFERENCES session(id) ON DELETE CASCADE,"
+	"  addr INTEGER NOT NULL,"
+	"  file TEXT NOT NULL,"
+	"  line INTEGER NOT NULL,"
+	"  text TEXT);"
+	"CREATE INDEX code_line_addr ON code_line(session, addr);",
 };
 
 static const char *const store_core_purge[] = {
@@ -97,6 +118,8 @@ static const char *const store_core_purge[] = {
 	"DELETE FROM symbol WHERE session = ?1",
 	"DELETE FROM counter WHERE session = ?1",
 	"DELETE FROM bucket WHERE session = ?1",
+	"DELETE FROM code WHERE session = ?1",
+	"DELETE FROM code_line WHERE session = ?1",
 };
 
 static const struct store_table store_t_warning = {
@@ -110,6 +133,12 @@ static const struct store_table store_t_counter = {
 };
 static const struct store_table store_t_bucket = {
 	"bucket", "idx, lo, hi, hits", NULL
+};
+static const struct store_table store_t_code = {
+	"code", "addr, module, build_id, bytes", "INSERT OR REPLACE"
+};
+static const struct store_table store_t_code_line = {
+	"code_line", "addr, file, line, text", NULL
 };
 
 static void
@@ -690,4 +719,141 @@ store_names(struct store *st, char ***out, size_t *n)
 	    " 'sqlite\\_%' ESCAPE '\\') SELECT name FROM t UNION SELECT"
 	    " p.name FROM t, pragma_table_info(t.name) p ORDER BY 1 COLLATE"
 	    " NOCASE", 0, out, n));
+}
+
+/* The bytes of a function at addr, read from module (build_id, or NULL). */
+int
+store_code_add(struct store *st, int64_t session, uint64_t addr,
+    const char *module, const char *build_id, const void *bytes, size_t len)
+{
+	struct store_row	*r;
+
+	if ((r = store_row(st, &store_t_code, session)) == NULL)
+		return (-1);
+	store_put_int(r, (int64_t)addr);
+	store_put_text(r, module);
+	if (build_id != NULL)
+		store_put_text(r, build_id);
+	else
+		store_put_null(r);
+	store_put_blob(r, bytes, len);
+	return (store_row_end(st, r));
+}
+
+/* The source line of addr (text NULL: the source file was not read). */
+int
+store_code_line_add(struct store *st, int64_t session, uint64_t addr,
+    const char *file, int64_t line, const char *text)
+{
+	struct store_row	*r;
+
+	if ((r = store_row(st, &store_t_code_line, session)) == NULL)
+		return (-1);
+	store_put_int(r, (int64_t)addr);
+	store_put_text(r, file);
+	store_put_int(r, line);
+	if (text != NULL)
+		store_put_text(r, text);
+	else
+		store_put_null(r);
+	return (store_row_end(st, r));
+}
+
+#define STORE_CODE_COLUMNS(X) \
+	X(CODE_ADDR, "addr") X(CODE_MODULE, "module") \
+	X(CODE_BUILD_ID, "build_id") X(CODE_BYTES, "bytes")
+STORE_COLUMNS(store_code_columns, STORE_CODE_COLUMNS);
+
+/*
+ * Forget the kept code of a session that overlaps [lo, hi), and its
+ * lines there: before [lo, hi) is kept again as one run.
+ */
+int
+store_code_forget(struct store *st, int64_t session, uint64_t lo,
+    uint64_t hi)
+{
+	static const char *const sql[] = {
+		"DELETE FROM code WHERE session = ?1 AND addr < ?3 AND"
+		" addr + length(bytes) > ?2",
+		"DELETE FROM code_line WHERE session = ?1 AND addr >= ?2 AND"
+		" addr < ?3"
+	};
+	struct store_cursor	*c;
+	size_t			 i;
+	int			 rc = 0;
+
+	for (i = 0; i < sizeof sql / sizeof sql[0] && rc == 0; i++) {
+		if ((c = store_cursor_open(st, sql[i], session)) == NULL)
+			return (-1);
+		store_cursor_bind(c, 2, (int64_t)lo);
+		store_cursor_bind(c, 3, (int64_t)hi);
+		rc = store_cursor_step(c) < 0 ? -1 : 0;
+		store_cursor_close(c);
+	}
+	return (rc);
+}
+
+/*
+ * The kept code of a session that overlaps [lo, hi), by address, for
+ * store_code_next.
+ */
+struct store_cursor *
+store_codes(struct store *st, int64_t session, uint64_t lo, uint64_t hi)
+{
+	struct store_cursor	*c;
+
+	c = store_cursor_select(st, store_code_columns, "FROM code WHERE"
+	    " session = ?1 AND addr < ?3 AND addr + length(bytes) > ?2"
+	    " ORDER BY addr", session);
+	store_cursor_bind(c, 2, (int64_t)lo);
+	store_cursor_bind(c, 3, (int64_t)hi);
+	return (c);
+}
+
+/* The next run of code; its texts and bytes are valid until it moves. */
+int
+store_code_next(struct store_cursor *c, struct store_code *e)
+{
+	int	rc;
+
+	if ((rc = store_cursor_step(c)) != 1)
+		return (rc);
+	e->addr = (uint64_t)store_cursor_int(c, CODE_ADDR);
+	e->module = store_cursor_text(c, CODE_MODULE);
+	e->build_id = store_cursor_text(c, CODE_BUILD_ID);
+	e->bytes = store_cursor_blob(c, CODE_BYTES, &e->len);
+	return (1);
+}
+
+#define STORE_CODE_LINE_COLUMNS(X) \
+	X(LINE_ADDR, "addr") X(LINE_FILE, "file") X(LINE_LINE, "line") \
+	X(LINE_TEXT, "text")
+STORE_COLUMNS(store_code_line_columns, STORE_CODE_LINE_COLUMNS);
+
+/* The source lines at addresses [lo, hi), by address, for _next. */
+struct store_cursor *
+store_code_lines(struct store *st, int64_t session, uint64_t lo, uint64_t hi)
+{
+	struct store_cursor	*c;
+
+	c = store_cursor_select(st, store_code_line_columns, "FROM code_line"
+	    " WHERE session = ?1 AND addr >= ?2 AND addr < ?3 ORDER BY addr,"
+	    " rowid", session);
+	store_cursor_bind(c, 2, (int64_t)lo);
+	store_cursor_bind(c, 3, (int64_t)hi);
+	return (c);
+}
+
+int
+store_code_line_next(struct store_cursor *c, struct store_code_line *e)
+{
+	int	rc;
+
+	if ((rc = store_cursor_step(c)) != 1)
+		return (rc);
+	e->addr = (uint64_t)store_cursor_int(c, LINE_ADDR);
+	e->file = store_cursor_text(c, LINE_FILE);
+	e->line = store_cursor_int(c, LINE_LINE);
+	e->text = store_cursor_text(c, LINE_TEXT);
+	return (1);
 }

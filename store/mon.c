@@ -5,7 +5,9 @@
  * out; the run's statistics are counter rows.
  */
 #include <stddef.h>
+#include <string.h>
 
+#include "xmalloc.h"
 #include "store/store.h"
 #include "store/mon.h"
 
@@ -521,4 +523,32 @@ store_callpath_sample_next(struct store_cursor *c,
 	p->v[STORE_SA_REAL_N] = store_cursor_int(c, PS_REAL_N);
 	p->v[STORE_SA_REAL_NS] = store_cursor_int(c, PS_REAL_NS);
 	return (1);
+}
+
+#define STORE_MON_MODULE_COLUMNS(X) \
+	X(MODULE_NAME, "name") X(MODULE_PATH, "path")
+STORE_COLUMNS(store_mon_module_columns, STORE_MON_MODULE_COLUMNS);
+
+/* The path of module name of the session: 1 with *path to free, 0, -1. */
+int
+store_mon_module_path(struct store *st, int64_t session, const char *name,
+    char **path)
+{
+	struct store_cursor	*c;
+	const char		*n, *p;
+	int			 rc;
+
+	*path = NULL;
+	c = store_cursor_select(st, store_mon_module_columns,
+	    "FROM mon_module WHERE session = ?1", session);
+	while ((rc = store_cursor_step(c)) == 1) {
+		n = store_cursor_text(c, MODULE_NAME);
+		p = store_cursor_text(c, MODULE_PATH);
+		if (n != NULL && strcmp(n, name) == 0) {
+			*path = xstrdup(p != NULL ? p : "");
+			break;
+		}
+	}
+	store_cursor_close(c);
+	return (rc);
 }

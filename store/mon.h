@@ -83,6 +83,8 @@ struct store_cursor *store_mon_get(struct store *, int64_t);
 int		 store_mon_next(struct store_cursor *, struct store_mon *);
 int		 store_mon_module_add(struct store *, int64_t, const char *,
 		     const char *, const char *);
+int		 store_mon_module_path(struct store *, int64_t, const char *,
+		     char **);
 int		 store_func_add(struct store *, int64_t,
 		     const struct store_func *, int);
 struct store_cursor *store_funcs(struct store *, int64_t);

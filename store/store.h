@@ -23,7 +23,7 @@
 struct sqlite3;
 
 /* The core tables' version, in PRAGMA user_version (core.c). */
-#define STORE_SCHEMA_VERSION	4
+#define STORE_SCHEMA_VERSION	5
 
 #define STORE_READONLY	0x1	/* open the file read-only, never create it */
 #define STORE_NOCREATE	0x2	/* open it read-write, never create it */
@@ -103,6 +103,23 @@ struct store_bucket {
 	uint64_t	hits;
 };
 
+/* A run of kept code (store_codes: valid until the cursor moves). */
+struct store_code {
+	uint64_t	 addr;
+	const char	*module;
+	const char	*build_id;	/* NULL: none was recorded */
+	const void	*bytes;
+	size_t		 len;
+};
+
+/* A source line of kept code (text NULL: the file was not read). */
+struct store_code_line {
+	uint64_t	 addr;
+	const char	*file;
+	int64_t		 line;
+	const char	*text;
+};
+
 /* The engine (store.c). */
 char		*store_default_path(void);
 struct store	*store_open(const char *, int, const struct store_kind *,
@@ -175,6 +192,19 @@ struct store_cursor *store_buckets(struct store *, int64_t);
 int		 store_bucket_next(struct store_cursor *,
 		     struct store_bucket *);
 int		 store_names(struct store *, char ***, size_t *);
+int		 store_code_add(struct store *, int64_t, uint64_t,
+		     const char *, const char *, const void *, size_t);
+int		 store_code_line_add(struct store *, int64_t, uint64_t,
+		     const char *, int64_t, const char *);
+int		 store_code_forget(struct store *, int64_t, uint64_t,
+		     uint64_t);
+struct store_cursor *store_codes(struct store *, int64_t, uint64_t,
+		     uint64_t);
+int		 store_code_next(struct store_cursor *, struct store_code *);
+struct store_cursor *store_code_lines(struct store *, int64_t, uint64_t,
+		     uint64_t);
+int		 store_code_line_next(struct store_cursor *,
+		     struct store_code_line *);
 
 /*
  * A statement a user typed (query.c): for profview sql and :sql only.

@@ -6,6 +6,14 @@
  * or call to its target.  The analysis (analyze/annotate.c) works on the
  * parent view's model, so the numbers are the flat profile's.
  *
+ * A linear model (a prfd slot's histogram, or a pvtrace profile's module,
+ * which the view owns: tui_annotate_own) is x86-64 code: the first
+ * annotation of a function keeps its bytes and DWARF lines from its
+ * module in the store (ingest/code.c), refused when the module's
+ * build-id is not the profile's; later ones, and the session after the
+ * module changed, read what was kept.  A jump or call to another
+ * function names it, as objdump does.
+ *
  * What is not known is not shown: without a hit table a bucket's samples
  * are known per bucket, so the bucket gets a row of its own with them
  * (its part of the range an estimate, marked ~) and the instructions get
@@ -20,6 +28,7 @@
 #include "xmalloc.h"
 #include "analyze/analyze.h"
 #include "analyze/hist.h"
+#include "ingest/ingest.h"
 #include "report/report.h"
 #include "report/prf.h"
 #include "tui/tui.h"
@@ -62,6 +71,8 @@ struct annotate_row {
 
 struct annotate {
 	const struct analyze_hist *h;		/* the parent's model */
+	struct analyze_hist	*own;		/* or its own (a call
+						   profile's), to free */
 	struct analyze_annotate	 a;
 	char			*program;
 	char			*name;		/* what is annotated */
@@ -96,7 +107,8 @@ static int
 annotate_bucket_row(const struct annotate *an,
     const struct analyze_ann_bucket *b)
 {
-	return (!an->a.exact && (b->unplaced != 0 || !an->a.table));
+	return (!an->h->nosamples && !an->a.exact && (b->unplaced != 0 ||
+	    !an->a.table));
 }
 
 static void
@@ -254,18 +266,28 @@ annotate_header(struct annotate *an, int y, int w)
 	lo = analyze_hist_segoff(an->h, a->lo);
 	hi = analyze_hist_segoff(an->h, a->hi > a->lo ? a->hi - 1 : a->lo);
 	/* 1000:011E-0121: the segment once when both have it. */
-	x = tui_putf(y, 0, w, A_BOLD, "%s  %s-%s (%05llX-%05llX)  %llu bytes",
-	    an->name, lo, strncmp(lo, hi, 5) == 0 ? hi + 5 : hi,
-	    (unsigned long long)a->lo,
-	    (unsigned long long)(a->hi > a->lo ? a->hi - 1 : a->lo),
-	    (unsigned long long)(a->hi - a->lo));
+	if (!an->h->linear)
+		x = tui_putf(y, 0, w, A_BOLD, "%s  %s-%s (%05llX-%05llX)"
+		    "  %llu bytes", an->name, lo, strncmp(lo, hi, 5) == 0 ?
+		    hi + 5 : hi, (unsigned long long)a->lo,
+		    (unsigned long long)(a->hi > a->lo ? a->hi - 1 : a->lo),
+		    (unsigned long long)(a->hi - a->lo));
+	else
+		x = tui_putf(y, 0, w, A_BOLD, "%s  %s-%s  %llu bytes",
+		    an->name, lo, hi, (unsigned long long)(a->hi - a->lo));
 	free(lo);
 	free(hi);
-	tui_putf(y, x, w - x, A_BOLD, "  %s%.0f samples (%.2f%% of all)%s",
-	    a->estimated > 0 ? "~" : "", an->total,
-	    analyze_hist_pct(an->h, an->total), a->cut ? "  cut at 64 KiB" :
-	    "");
-	if (!a->table)
+	if (an->h->nosamples)
+		tui_put(y, x, w - x, A_BOLD, a->cut ? "  cut at 64 KiB" : "");
+	else
+		tui_putf(y, x, w - x, A_BOLD, "  %s%.0f samples (%.2f%% of"
+		    " all)%s", a->estimated > 0 ? "~" : "", an->total,
+		    analyze_hist_pct(an->h, an->total), a->cut ?
+		    "  cut at 64 KiB" : "");
+	if (an->h->nosamples)
+		x = tui_put(y + 1, 0, w, TUI_PLAIN, "a call profile: no"
+		    " samples per instruction (Enter on a call: the callee)");
+	else if (!a->table)
 		x = tui_put(y + 1, 0, w, tui_attr(TUI_C_ERROR), "no hit table:"
 		    " samples known per bucket only (~: estimates), not per"
 		    " instruction");
@@ -281,7 +303,8 @@ annotate_header(struct annotate *an, int y, int w)
 		x += tui_putf(y + 1, x, w - x, tui_attr(TUI_C_ERROR), "; %llu"
 		    " inside an instruction (*)", (unsigned long long)a->mid);
 	if (an->source && a->nsrc == 0)
-		tui_put(y + 1, x, w - x, TUI_PLAIN, "; no listing stored");
+		tui_put(y + 1, x, w - x, TUI_PLAIN, an->h->linear ?
+		    "; no source lines (no DWARF)" : "; no listing stored");
 }
 
 /* A listing line's text with tabs expanded, into buf. */
@@ -302,13 +325,49 @@ annotate_untab(const char *s, char *buf, size_t len)
 	buf[n] = '\0';
 }
 
+/* The symbol holding target (the last at or below it), or SIZE_MAX. */
+static size_t
+annotate_sym_at(const struct analyze_hist *h, uint64_t target)
+{
+	size_t	s;
+
+	BSEARCH_FIRST(s, 0, h->nsyms, h->syms[s].addr <= target);
+	if (s == 0 || target - h->syms[s - 1].addr >= h->syms[s - 1].size)
+		return (SIZE_MAX);
+	return (s - 1);
+}
+
+/*
+ * Row k's text, and where its jump or call goes when that is another
+ * symbol, as objdump writes it: "call 0x401136 <mix>".
+ */
+static const char *
+annotate_insn_text(const struct annotate *an, size_t k, char *buf,
+    size_t len)
+{
+	const char	*t = analyze_insn_text(&an->a, k);
+	uint64_t	 target;
+	size_t		 s;
+
+	if (!an->h->linear || analyze_insn_target(an->h, &an->a, k,
+	    &target) != 0 || (target >= an->a.lo && target < an->a.hi) ||
+	    (s = annotate_sym_at(an->h, target)) == SIZE_MAX)
+		return (t);
+	if (target == an->h->syms[s].addr)
+		snprintf(buf, len, "%s <%s>", t, an->h->syms[s].name);
+	else
+		snprintf(buf, len, "%s <%s+%#llx>", t, an->h->syms[s].name,
+		    (unsigned long long)(target - an->h->syms[s].addr));
+	return (buf);
+}
+
 static void
 annotate_draw_insn(struct tui_view *tv, const struct analyze_insn *in,
     size_t k, int yy, int w, int attr)
 {
 	struct annotate	*an = tv->data;
 	const char	*marks = tui_search_marks(tv);
-	char		 bytes[32], *segoff;
+	char		 bytes[32], text[512], *segoff;
 	size_t		 j, off;
 	int		 hattr, n;
 
@@ -325,8 +384,10 @@ annotate_draw_insn(struct tui_view *tv, const struct analyze_insn *in,
 	    tui_search_in(&tv->search, in->addr, in->addr + in->len) ?
 	    tui_attr(TUI_C_MATCH) : attr, "%s", segoff);
 	free(segoff);
-	tui_putf(yy, ANNOTATE_LIN, w - ANNOTATE_LIN, attr, "%05llX",
-	    (unsigned long long)in->addr);
+	/* A linear address is one column, as wide as both. */
+	if (!an->h->linear)
+		tui_putf(yy, ANNOTATE_LIN, w - ANNOTATE_LIN, attr, "%05llX",
+		    (unsigned long long)in->addr);
 	bytes[0] = '\0';
 	if (!(in->flags & ANALYZE_INSN_GAP)) {
 		off = (size_t)(in->addr - an->a.dlo);
@@ -340,8 +401,8 @@ annotate_draw_insn(struct tui_view *tv, const struct analyze_insn *in,
 	tui_put(yy, ANNOTATE_BYTES, w - ANNOTATE_BYTES, attr, bytes);
 	tui_put_marks(yy, ANNOTATE_TEXT, w - ANNOTATE_TEXT, attr == TUI_PLAIN &&
 	    (in->flags & (ANALYZE_INSN_BAD | ANALYZE_INSN_GAP)) ?
-	    tui_attr(TUI_C_ERROR) : attr, analyze_insn_text(&an->a, k),
-	    marks);
+	    tui_attr(TUI_C_ERROR) : attr, annotate_insn_text(an, k, text,
+	    sizeof text), marks);
 }
 
 static void
@@ -388,16 +449,23 @@ annotate_draw(struct tui_view *tv, int y, int h, int w)
 	const char			*marks = tui_search_marks(tv);
 	char				 buf[2048], *segoff;
 	size_t				 i;
-	int				 top = 0, row, attr, yy;
+	int				 top = 0, row, attr, yy, x;
 
 	if (h >= 6) {
 		annotate_header(an, y, w);
 		top = 2;
 	}
 	if (h >= 3) {
-		tui_putf(y + top, 0, w, tui_attr(TUI_C_HEADER), "%8s %9s %-9s"
-		    " %-5s %-13s %s", an->ofall ? "% all" : "% sym", "hits",
-		    "seg:off", "addr", "bytes", "instruction");
+		if (an->h->linear)
+			tui_putf(y + top, 0, w, tui_attr(TUI_C_HEADER), "%8s"
+			    " %9s %-15s %-13s %s", an->ofall ? "% all" :
+			    "% sym", "hits", "address", "bytes",
+			    "instruction");
+		else
+			tui_putf(y + top, 0, w, tui_attr(TUI_C_HEADER), "%8s"
+			    " %9s %-9s %-5s %-13s %s", an->ofall ? "% all" :
+			    "% sym", "hits", "seg:off", "addr", "bytes",
+			    "instruction");
 		top++;
 	}
 	tv->list.y = y + top;
@@ -435,12 +503,11 @@ annotate_draw(struct tui_view *tv, int y, int h, int w)
 			if (attr == TUI_PLAIN)
 				attr = (int)A_BOLD;
 			segoff = analyze_hist_segoff(an->h, s->addr);
-			tui_putf(yy, ANNOTATE_ADDR, w - ANNOTATE_ADDR, attr,
-			    "%s <", segoff);
+			x = ANNOTATE_ADDR + tui_putf(yy, ANNOTATE_ADDR,
+			    w - ANNOTATE_ADDR, attr, "%s <", segoff);
 			free(segoff);
 			snprintf(buf, sizeof buf, "%s>:", s->name);
-			tui_put_marks(yy, ANNOTATE_ADDR + 11,
-			    w - ANNOTATE_ADDR - 11, attr, buf, marks);
+			tui_put_marks(yy, x, w - x, attr, buf, marks);
 			break;
 		case ANNOTATE_BUCKET:
 			annotate_draw_bucket(tv, &an->a.buckets[r->idx], yy, w,
@@ -536,25 +603,21 @@ annotate_follow(struct tui_view *tv)
 		free(where);
 		return (TUI_R_DRAW);
 	}
-	/* The symbol holding the target: the last at or below it. */
-	for (s = an->h->nsyms; s > 0 && an->h->syms[s - 1].addr > target; s--)
-		;
-	if (s == 0 || target >= an->h->syms[s - 1].addr +
-	    an->h->syms[s - 1].size) {
+	if ((s = annotate_sym_at(an->h, target)) == SIZE_MAX) {
 		tui_message("%s is in no symbol", where);
 		free(where);
 		return (TUI_R_DRAW);
 	}
-	analyze_annotate_sym_range(an->h, s - 1, &lo, &hi);
+	analyze_annotate_sym_range(an->h, s, &lo, &hi);
 	v = tui_annotate_new(tv, lo, hi, target, target + 1,
-	    an->h->syms[s - 1].name, &cause);
+	    an->h->syms[s].name, &cause);
 	if (v == NULL) {
 		tui_message("error: %s", cause);
 		free(cause);
 	} else {
 		tui_push(v);
 		tui_message("%s in %s (q comes back)", where,
-		    an->h->syms[s - 1].name);
+		    an->h->syms[s].name);
 	}
 	free(where);
 	return (TUI_R_DRAW);
@@ -582,8 +645,10 @@ annotate_key(struct tui_view *tv, int a)
 		if (k < an->a.ninsn)
 			tui_list_goto(&tv->list, annotate_row_of(an, k));
 		tui_message("%s", !an->source ? "source lines hidden" :
-		    an->a.nsrc != 0 ? "source lines shown" : "no listing"
-		    " stored for this session (NAME.LST, --listing)");
+		    an->a.nsrc != 0 ? "source lines shown" : an->h->linear ?
+		    "no DWARF lines for this code (its module has no debug"
+		    " info)" : "no listing stored for this session (NAME.LST,"
+		    " --listing)");
 		return (TUI_R_DRAW);
 	case ANN_ACT_PCT:
 		an->ofall = !an->ofall;
@@ -609,13 +674,14 @@ annotate_match(struct tui_view *tv, size_t row, const char *pattern)
 	const struct annotate_row	*r = &an->rows[row];
 	const struct analyze_insn	*in;
 	const struct analyze_ann_bucket	*b;
+	char				 text[512];
 
 	switch (r->kind) {
 	case ANNOTATE_INSN:
 		in = &an->a.insn[r->idx];
-		return (tui_strcasestr(analyze_insn_text(&an->a, r->idx),
-		    pattern) || tui_search_in(&tv->search, in->addr,
-		    in->addr + in->len));
+		return (tui_strcasestr(annotate_insn_text(an, r->idx, text,
+		    sizeof text), pattern) || tui_search_in(&tv->search,
+		    in->addr, in->addr + in->len));
 	case ANNOTATE_SRC:
 		return (tui_strcasestr(analyze_src_text(&an->a, r->idx),
 		    pattern));
@@ -649,6 +715,10 @@ annotate_free(struct tui_view *tv)
 	struct annotate	*an = tv->data;
 
 	analyze_annotate_free(&an->a);
+	if (an->own != NULL) {
+		analyze_hist_free(an->own);
+		free(an->own);
+	}
 	free(an->rows);
 	free(an->hot);
 	free(an->program);
@@ -669,6 +739,35 @@ static const struct tui_view_ops annotate_ops = {
 	.free = annotate_free,
 };
 
+static struct tui_view	*annotate_open(struct tui_view *,
+			    const struct analyze_hist *, struct analyze_hist *,
+			    uint64_t, uint64_t, uint64_t, uint64_t,
+			    const char *, char **);
+
+/*
+ * Have the store keep [lo, hi) of linear model h's code, from its
+ * module, unless it does: what the annotation decodes.
+ */
+static int
+annotate_keep(int64_t session, const struct analyze_hist *h, uint64_t lo,
+    uint64_t hi, char **cause)
+{
+	struct ingest_code_req	q;
+
+	if (hi - lo > ANALYZE_ANNOTATE_MAX)
+		hi = lo + ANALYZE_ANNOTATE_MAX;
+	memset(&q, 0, sizeof q);
+	q.module = h->module;
+	q.build_id = h->build_id;
+	q.have_bias = h->bias_known;
+	q.bias = h->bias;
+	q.map = h->base;
+	q.map_size = h->map_size;
+	q.lo = h->base + lo;
+	q.hi = h->base + hi;
+	return (ingest_code_keep(tui_store(), session, &q, cause));
+}
+
 /*
  * Annotate [lo, hi) of the session parent shows (its model op gives the
  * histogram's model), named name, with the cursor on the hottest
@@ -679,18 +778,48 @@ struct tui_view *
 tui_annotate_new(struct tui_view *parent, uint64_t lo, uint64_t hi,
     uint64_t flo, uint64_t fhi, const char *name, char **cause)
 {
-	struct annotate	*an;
-	struct tui_view	*tv;
-	size_t		 i;
-
 	if (parent->ops->model == NULL) {
 		*cause = xstrdup("nothing to annotate here");
 		return (NULL);
 	}
+	return (annotate_open(parent, parent->ops->model(parent), NULL, lo,
+	    hi, flo, fhi, name, cause));
+}
+
+/*
+ * Annotate function k of model h, which the view takes (a model no view
+ * below it has: a call profile's code).  NULL with *cause, h freed.
+ */
+struct tui_view *
+tui_annotate_own(struct tui_view *parent, struct analyze_hist *h, size_t k,
+    char **cause)
+{
+	uint64_t	lo, hi;
+
+	analyze_annotate_sym_range(h, k, &lo, &hi);
+	return (annotate_open(parent, h, h, lo, hi, lo, hi, h->syms[k].name,
+	    cause));
+}
+
+static struct tui_view *
+annotate_open(struct tui_view *parent, const struct analyze_hist *h,
+    struct analyze_hist *own, uint64_t lo, uint64_t hi, uint64_t flo,
+    uint64_t fhi, const char *name, char **cause)
+{
+	struct annotate	*an;
+	struct tui_view	*tv;
+	size_t		 i;
+
 	an = xcalloc(1, sizeof *an);
-	an->h = parent->ops->model(parent);
-	if (analyze_annotate_load(tui_store(), an->h, lo, hi, &an->a,
-	    cause) != 0) {
+	an->h = h;
+	an->own = own;
+	if ((h->linear && annotate_keep(parent->session, h, lo, hi,
+	    cause) != 0) || analyze_annotate_load(tui_store(), h, lo, hi,
+	    &an->a, cause) != 0) {
+		if (own != NULL) {
+			analyze_hist_free(own);
+			free(own);
+		}
 		free(an);
 		return (NULL);
 	}

@@ -6,7 +6,8 @@
  * program's time went.  Enter shows the function's callers and callees (Enter on a
  * caller walks up to its own, on a callee comes back to it here); t the
  * call tree, whose paths open and close (uftrace's graph, perf's
- * children), hottest path, threshold and folded recursion included.
+ * children), hottest path, threshold and folded recursion included; a
+ * the function's code in prf's annotate view (analyze_mon_code's model).
  * The two views it opens draw from its model and come back through its
  * jump op, so none knows another's insides.
  */
@@ -18,8 +19,10 @@
 
 #include "xmalloc.h"
 #include "analyze/analyze.h"
+#include "analyze/hist.h"
 #include "analyze/mon.h"
 #include "tui/tui.h"
+#include "tui/hist.h"
 #include "store/mon.h"
 
 /* The actions of its keys (tui.h: numbered from TUI_ACT_VIEW). */
@@ -29,6 +32,7 @@ enum calls_action {
 	CALLS_ACT_SAMP,
 	CALLS_ACT_OPEN,
 	CALLS_ACT_TREE,
+	CALLS_ACT_ANNOTATE,
 	CALLERS_ACT_OPEN,
 	CALLERS_ACT_BACK,
 	TREE_ACT_TOGGLE,
@@ -49,6 +53,8 @@ static const struct tui_key calls_bind[] = {
 	    "times from the samples, or as the probes measured them"),
 	TUI_KEY(CALLS_ACT_OPEN, "Enter", "the function's callers and callees"),
 	TUI_KEY(CALLS_ACT_TREE, "t", "the call tree"),
+	TUI_KEY(CALLS_ACT_ANNOTATE, "a",
+	    "the function's code, its calls followed by Enter"),
 };
 static const struct tui_keys calls_keys = TUI_KEYS("calls",
     "In the calls view", calls_bind);
@@ -432,6 +438,37 @@ calls_jump(struct tui_view *tv, size_t k)
 	return (-1);
 }
 
+/*
+ * Push function fn's code in the annotate view (prf's, tui/annotate.c),
+ * over a model of the module's functions the view owns.
+ */
+static int
+calls_annotate(struct tui_view *tv, struct calls *cs, size_t fn)
+{
+	struct analyze_hist	*h = xcalloc(1, sizeof *h);
+	struct tui_view		*v;
+	char			*cause = NULL;
+	size_t			 k;
+
+	if (analyze_mon_code(tui_store(), tv->session, cs->m, fn, h,
+	    &cause) != 0) {
+		free(h);
+		tui_message("%s", cause);
+		free(cause);
+		return (TUI_R_DRAW);
+	}
+	for (k = 0; k < h->nsyms && h->syms[k].addr != cs->m->fn[fn].addr;
+	    k++)
+		;
+	if ((v = tui_annotate_own(tv, h, k, &cause)) == NULL) {
+		tui_message("error: %s", cause);
+		free(cause);
+		return (TUI_R_DRAW);
+	}
+	tui_push(v);
+	return (TUI_R_DRAW);
+}
+
 static int
 calls_key(struct tui_view *tv, int a)
 {
@@ -458,6 +495,10 @@ calls_key(struct tui_view *tv, int a)
 			return (TUI_R_NONE);
 		tui_push(tui_callers_new(tv, cs->order[tv->list.cur]));
 		return (TUI_R_DRAW);
+	case CALLS_ACT_ANNOTATE:
+		if (tv->list.n == 0)
+			return (TUI_R_NONE);
+		return (calls_annotate(tv, cs, cs->order[tv->list.cur]));
 	case CALLS_ACT_TREE:
 		if (cs->m->npaths == 0) {
 			tui_message("no call paths");

@@ -27,6 +27,8 @@ static int	cmd_open(struct tui_view *, const char *);
 static int	cmd_compare(struct tui_view *, const char *);
 static int	cmd_sessions(struct tui_view *, const char *);
 static int	cmd_help(struct tui_view *, const char *);
+static char	*cmd_helps(struct tui_view *, int);
+static const struct tui_command *cmd_find(const char *, struct tui_view *);
 static int	cmd_quit(struct tui_view *, const char *);
 
 static const struct tui_command cmd_table[] = {
@@ -41,8 +43,9 @@ static const struct tui_command cmd_table[] = {
 	    " compared; the heap map's :compare is its own"),
 	TUI_COMMAND("sessions", NULL, "", cmd_sessions, NULL,
 	    "show the sessions view"),
-	TUI_COMMAND("help", NULL, "", cmd_help, NULL,
-	    "show the keys and commands"),
+	TUI_COMMAND("help", NULL, "[COMMAND]", cmd_help, cmd_helps,
+	    "show the keys and commands; or a command, or a name of the"
+	    " system a view grew from (HeapInspector's), at length"),
 	TUI_COMMAND("quit", "q", "", cmd_quit, NULL, "quit profview"),
 };
 
@@ -318,11 +321,90 @@ cmd_sessions(struct tui_view *v, const char *args)
 	return (TUI_R_DRAW);
 }
 
+/*
+ * The topic called name (a seed's qualified name, Module.Command, by its
+ * last part), in any kind's mode; NULL if none.
+ */
+static const struct tui_topic *
+cmd_topic(const char *name)
+{
+	const struct tui_kind	*k;
+	const struct tui_topic	*t;
+	const char		*dot = strrchr(name, '.');
+	size_t			 i;
+
+	if (dot != NULL && dot[1] != '\0')
+		name = dot + 1;
+	for (i = 0; (k = tui_kind_at(i)) != NULL; i++) {
+		for (t = k->mode->topics; t != NULL && t->name != NULL; t++) {
+			if (strcasecmp(t->name, name) == 0)
+				return (t);
+		}
+	}
+	return (NULL);
+}
+
+/* What :help takes: every command's name and every topic's. */
+static char *
+cmd_helps(struct tui_view *v, int arg)
+{
+	const struct tui_command *const	*list;
+	const struct tui_kind		*k;
+	const struct tui_topic		*t;
+	char				*out = xstrdup(""), *s;
+	size_t				 i, n;
+
+	if (arg != 0)
+		return (NULL);
+	list = tui_command_list(&n);
+	for (i = 0; i < n; i++) {
+		s = xasprintf("%s %s", out, list[i]->name);
+		free(out);
+		out = s;
+	}
+	for (i = 0; (k = tui_kind_at(i)) != NULL; i++) {
+		for (t = k->mode->topics; t != NULL && t->name != NULL; t++) {
+			if (t->ours != NULL && *t->ours == ':' &&
+			    strncasecmp(t->ours + 1, t->name,
+			    strlen(t->name)) == 0)
+				continue;
+			s = xasprintf("%s %s", out, t->name);
+			free(out);
+			out = s;
+		}
+	}
+	return (out);
+}
+
 static int
 cmd_help(struct tui_view *v, const char *args)
 {
-	if (strcmp(v->ops->name, "help") != 0)
-		tui_push(tui_help_new(v));
+	const struct tui_command	*c;
+	const struct tui_topic		*t;
+	char				*name, *ours;
+
+	args += strspn(args, " ");
+	if (*args == '\0') {
+		if (strcmp(v->ops->name, "help") != 0)
+			tui_push(tui_help_new(v));
+		return (TUI_R_DRAW);
+	}
+	name = xasprintf("%.*s", (int)strcspn(args, " "), args);
+	t = cmd_topic(name);
+	/* A topic's command is its ours, ":name args". */
+	if (t != NULL && t->ours != NULL && *t->ours == ':') {
+		ours = xasprintf("%.*s", (int)strcspn(t->ours + 1, " "),
+		    t->ours + 1);
+		c = cmd_find(ours, v);
+		free(ours);
+	} else
+		c = cmd_find(name, v);
+	if (t == NULL && c == NULL)
+		tui_message("error: :help %s: no command or seed name %s (:help"
+		    " alone lists them)", name, name);
+	else
+		tui_push(tui_help_topic(name, t, c));
+	free(name);
 	return (TUI_R_DRAW);
 }
 

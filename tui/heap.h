@@ -51,6 +51,10 @@ double		 tui_heaplive_every_secs(const struct tui_heaplive *);
 uint64_t	 tui_heaplive_due(const struct tui_heaplive *);
 int		 tui_heaplive_busy(const struct tui_heaplive *);
 const char	*tui_heaplive_doing(const struct tui_heaplive *);
+struct tui_heaplive *tui_heaplive_new_file(void);
+int		 tui_heaplive_start_file(struct tui_heaplive *,
+		    const struct analyze_heapview *, int64_t, const char *,
+		    char **);
 int		 tui_heaplive_start(struct tui_heaplive *,
 		    const struct analyze_heapview *, int64_t, char **);
 int		 tui_heaplive_step(struct tui_heaplive *, uint64_t,
@@ -78,7 +82,8 @@ enum tui_heapinfo_table {
 	TUI_HI_HIERARCHY,
 	TUI_HI_SIZES,
 	TUI_HI_FREE,
-	TUI_HI_ROOTS,
+	TUI_HI_ROOTS,		/* ReachedFromVariables */
+	TUI_HI_ROOTMODS,	/* ReachedFromModules */
 	TUI_HI_LEAKS,		/* loss records: lost blocks by stack */
 	TUI_HI_LEAKS_UP,	/* bottom-up over them */
 	TUI_HI_LEAKS_DOWN,	/* top-down */
@@ -106,6 +111,7 @@ int		 tui_heapinfo_leaks(struct tui_heapinfo *, uint64_t *,
 		    uint64_t *);
 int		 tui_heapinfo_unpick(struct tui_heapinfo *);
 uint64_t	 tui_heapinfo_goto(struct tui_heapinfo *);
+int		 tui_heapinfo_freed(struct tui_heapinfo *, size_t, uint8_t *);
 void		 tui_heapinfo_unload(struct tui_heapinfo *, const uint8_t *,
 		    const uint8_t *);
 
@@ -211,10 +217,13 @@ enum hm_info {
 	HM_INFO_OBJECT,
 	HM_INFO_SIZES = 1 + TUI_HI_SIZES,
 	HM_INFO_ROOTS = 1 + TUI_HI_ROOTS,
+	HM_INFO_ROOTMODS = 1 + TUI_HI_ROOTMODS,
 	HM_INFO_OFF = 1 + TUI_HI_COUNT,
 	HM_NINFO
 };
 #define HM_TABLE(i)	((enum tui_heapinfo_table)((i) - 1))
+/* The tables of the roots that reach the selected object. */
+#define HM_IS_ROOTS(i)	((i) == HM_INFO_ROOTS || (i) == HM_INFO_ROOTMODS)
 #define HM_IS_TABLE(i)	((i) != HM_INFO_OBJECT && (i) != HM_INFO_OFF)
 
 /*
@@ -239,6 +248,9 @@ struct heapmap {
 	int				 halves;
 	int				 fit;		/* zoom to fit */
 	uint32_t			 maxh;		/* :resizemap's rows */
+	/* :zoomout N%'s rows (0: all there are room for), and that room. */
+	uint32_t			 zrows;
+	uint32_t			 room;
 
 	/* Where the last frame put things. */
 	int				 map_y;
@@ -283,6 +295,9 @@ struct heapmap {
 	uint8_t				*selset;	/* per block, :select */
 	size_t				 nselset;
 	char				*selwhat;
+	/* HeapInspector's index variable, and the trace path using it. */
+	long long			 index;
+	char				*index_path;
 	uint8_t				*lost;		/* per node, unload */
 	uint8_t				*unloaded;	/* per module */
 	size_t				 nlost;
@@ -339,6 +354,7 @@ void		 hm_walk_abort(struct heapmap *);
 void		 hm_walk_start(struct heapmap *, enum hm_walk, size_t);
 void		 hm_reach(struct heapmap *);
 void		 hm_make_marks(struct heapmap *);
+int		 hm_store(struct heapmap *, const char *, char **);
 uint64_t	 hm_block_row(struct heapmap *, size_t, uint32_t *);
 void		 hm_follow(struct heapmap *);
 void		 hm_goto(struct heapmap *, size_t);
@@ -359,6 +375,8 @@ void		 hm_draw_loading(struct heapmap *, int64_t, int, int);
 
 /* heapcmd.c */
 extern const struct tui_command hm_commands[];
+extern const struct tui_topic hm_topics[];
+void		 hm_bases(struct heapmap *, const char *);
 int		 hm_word(const char **, char *, size_t);
 int		 hm_command(struct tui_view *, const char *, const char *);
 char		*hm_complete(struct tui_view *, const char *, int);
@@ -368,6 +386,7 @@ void		 hm_live_arm(struct tui_view *);
 int		 hm_live_work(struct tui_view *, uint64_t);
 int		 hm_update(struct tui_view *);
 int		 hm_cmd_update(struct tui_view *, const char *);
+int		 hm_cmd_updatemodules(struct tui_view *);
 int		 hm_cmd_remain(struct heapmap *, const char *);
 int		 hm_cmd_compare(struct tui_view *, const char *);
 void		 hm_compare_stop(struct heapmap *);

@@ -25,7 +25,7 @@ const struct tui_command hm_commands[] = {
 	    "heap map: the whole heap in view, or zoom out by N %"),
 	TUI_COMMAND("move", NULL, "up|down|left|right [N]", NULL, NULL,
 	    "heap map: N rows, or the start N cells (a quarter, a sixth)"),
-	TUI_COMMAND("setmapto", NULL, "top|bottom|center|ADDR", NULL, NULL,
+	TUI_COMMAND("setmapto", NULL, "bottom|top|center|ADDR", NULL, NULL,
 	    "heap map: the heap's start, end, middle, or ADDR in the middle"),
 	TUI_COMMAND("startmapat", NULL, "ADDR", NULL, NULL,
 	    "heap map: start the map at ADDR, zooming in if it must"),
@@ -40,14 +40,26 @@ const struct tui_command hm_commands[] = {
 	TUI_COMMAND("mark", NULL, "[SPEC...]", NULL, NULL,
 	    "heap map: colour the objects of up to 8 Module.Type* (or"
 	    " site:FUNCTION) specs"),
+	TUI_COMMAND("heapmap", NULL, "[nosplash] [ROWS] [SPEC...]", NULL,
+	    NULL, "heap map: anew, the whole heap in at most ROWS rows, the"
+	    " specs its marks"),
 	TUI_COMMAND("testunload", NULL, "[MODULE...]", NULL, NULL,
 	    "heap map: what unloading the modules (and importers) frees"),
 	TUI_COMMAND("update", NULL, "[every SECS|off]", NULL, NULL,
-	    "heap map: a new snapshot of a live program; or every SECS"),
+	    "heap map: a new snapshot of a live program, or a stored one's"
+	    " newest file beside it; or every SECS"),
+	TUI_COMMAND("updatemodules", NULL, "", NULL, NULL,
+	    "heap map: the snapshot's loaded modules, and those loaded or"
+	    " unloaded since the run's one before"),
 	TUI_COMMAND("compare", NULL, "[ID|off]", NULL, NULL,
 	    "heap map: objects born and freed since session ID of the run"),
 	TUI_COMMAND("remain", NULL, "on|off", NULL, NULL,
 	    "heap map: only the objects there now, after updates too"),
+	TUI_COMMAND("index", NULL, "[N|show|next|previous|reset|using]", NULL,
+	    NULL, "heap map: the index a :select trace PATH[index] takes"),
+	TUI_COMMAND("store", NULL, "FILE", NULL, NULL,
+	    "heap map: the map in view as FILE.ppm, its numbers as"
+	    " FILE.json"),
 	TUI_COMMAND("status", NULL, "", NULL, NULL,
 	    "heap map: the map's settings in the status line"),
 	{ NULL, NULL, NULL, NULL, NULL, NULL }
@@ -67,6 +79,20 @@ hm_word(const char **args, char *buf, size_t len)
 	*args += n;
 	*args += strspn(*args, " ");
 	return (1);
+}
+
+/*
+ * Before a type spec with a trailing *: which classes derive from which,
+ * read from the store once a snapshot (none in a map of no session).
+ */
+void
+hm_bases(struct heapmap *hm, const char *spec)
+{
+	if (hm->session != 0 && hm->s->classes == NULL &&
+	    strchr(spec, '*') != NULL &&
+	    analyze_heapview_bases(tui_store(), hm->session, hm->s) != 0)
+		tui_message("error: the classes' bases: %s",
+		    store_error(tui_store()));
 }
 
 static int
@@ -89,12 +115,14 @@ hm_addr(struct heapmap *hm, const char *text, uint64_t *a)
 static int
 hm_cmd_zoomout(struct heapmap *hm, const char *args)
 {
-	char	*end, *b;
-	double	 pct, f;
-	int	 k = 0;
+	char		*end, *b;
+	double		 pct, was, now;
+	uint32_t	 room = hm->room != 0 ? hm->room : hm->v.rows;
 
 	if (*args == '\0') {
 		/* HeapInspector's ZoomOut ~: all of it, from its start. */
+		hm->zrows = 0;
+		hm->v.rows = room;
 		hm->v.zoom = analyze_heapmap_fit(hm->m, &hm->v);
 		analyze_heapmap_move(hm->m, &hm->v, ANALYZE_HEAPMAP_HOME, 0);
 		b = hm_size(analyze_heapmap_cell_bytes(hm->v.zoom));
@@ -108,21 +136,28 @@ hm_cmd_zoomout(struct heapmap *hm, const char *args)
 	if (*end == '%')
 		end++;
 	end += strspn(end, " ");
-	if (end == args || *end != '\0' || pct <= -100) {
+	if (end == args || *end != '\0' || !(pct > -100)) {
 		tui_message("error: usage: :zoomout [N%%] (N above -100)");
 		return (TUI_R_DRAW);
 	}
-	/* Cells hold powers of two: the nearest one to 1 + N %. */
-	for (f = 1 + pct / 100; f >= 1.4142135623730951; f /= 2)
-		k++;
-	for (; f < 0.7071067811865476; f *= 2)
-		k--;
-	if (k == 0) {
-		tui_message("%g%%: less than a zoom step (cells double or"
-		    " halve)", pct);
+	was = (double)hm->v.rows * (double)analyze_heapmap_cell_bytes(
+	    hm->v.zoom);
+	if (!analyze_heapmap_zoom_by(hm->m, &hm->v, 1 + pct / 100, room)) {
+		tui_message("%g%%: the map already shows that (%s)", pct,
+		    pct > 0 ? "the whole heap, or no line more" :
+		    "no line less");
 		return (TUI_R_DRAW);
 	}
-	hm_zoom(hm, k);
+	hm->zrows = hm->v.rows < room ? hm->v.rows : 0;
+	now = (double)hm->v.rows * (double)analyze_heapmap_cell_bytes(
+	    hm->v.zoom);
+	b = hm_size(analyze_heapmap_cell_bytes(hm->v.zoom));
+	/* The span comes in whole lines of cells: say what it became. */
+	tui_message("zoomed %s %g%%: %s a cell, %u rows, the span %.3g times"
+	    " what it was", pct >= 0 ? "out" : "in", pct < 0 ? -pct : pct,
+	    b, hm->v.rows, now / was);
+	free(b);
+	hm_follow(hm);
 	return (TUI_R_DRAW);
 }
 
@@ -162,16 +197,20 @@ hm_cmd_setmapto(struct heapmap *hm, const char *args)
 {
 	uint64_t	a;
 
-	if (strcasecmp(args, "top") == 0)
+	/*
+	 * HeapInspector's heap grew up from the bottom: Bottom is its start,
+	 * Top its end (unlike Home and End, which go by the screen).
+	 */
+	if (strcasecmp(args, "bottom") == 0)
 		analyze_heapmap_move(hm->m, &hm->v, ANALYZE_HEAPMAP_HOME, 0);
-	else if (strcasecmp(args, "bottom") == 0)
+	else if (strcasecmp(args, "top") == 0)
 		analyze_heapmap_move(hm->m, &hm->v, ANALYZE_HEAPMAP_END, 0);
 	else if (strcasecmp(args, "center") == 0 ||
 	    strcasecmp(args, "centre") == 0)
 		analyze_heapmap_center(hm->m, &hm->v,
 		    analyze_heapmap_middle(hm->m));
 	else if (*args == '\0') {
-		tui_message("error: usage: :setmapto top|bottom|center|ADDR");
+		tui_message("error: usage: :setmapto bottom|top|center|ADDR");
 		return (TUI_R_DRAW);
 	} else {
 		if (hm_addr(hm, args, &a) != 0)
@@ -196,6 +235,8 @@ hm_cmd_startmapat(struct heapmap *hm, const char *args)
 	}
 	if (hm_addr(hm, args, &a) != 0)
 		return (TUI_R_DRAW);
+	hm->zrows = 0;
+	hm->v.rows = hm->room != 0 ? hm->room : hm->v.rows;
 	analyze_heapmap_start_at(hm->m, &hm->v, a);
 	if (hm->v.zoom != z) {
 		b = hm_size(analyze_heapmap_cell_bytes(hm->v.zoom));
@@ -235,13 +276,14 @@ hm_cmd_resizemap(struct heapmap *hm, const char *args)
 
 static const char *hm_show_words = "map collectable notcollectable reachable"
     " reachedfrom reachedfrommodules reachedfromvariables markedonly"
-    " objectsizes freeze";
+    " objectsizes freezemap";
 
 static int
 hm_cmd_show(struct heapmap *hm, const char *args)
 {
-	char	w[32];
-	int	any = 0;
+	enum hm_info	i;
+	char		w[32];
+	int		any = 0;
 
 	while (hm_word(&args, w, sizeof w)) {
 		any = 1;
@@ -258,10 +300,11 @@ hm_cmd_show(struct heapmap *hm, const char *args)
 			hm_toggle(hm, &hm->reachedfrom, "ReachedFrom", 1);
 		else if (strcasecmp(w, "reachedfrommodules") == 0 ||
 		    strcasecmp(w, "reachedfromvariables") == 0) {
-			hm->info = hm->info == HM_INFO_ROOTS ? HM_INFO_OFF :
-			    HM_INFO_ROOTS;
-			tui_message("roots that reach the selected object %s",
-			    hm->info == HM_INFO_ROOTS ? "shown" : "hidden");
+			i = strcasecmp(w, "reachedfrommodules") == 0 ?
+			    HM_INFO_ROOTMODS : HM_INFO_ROOTS;
+			hm->info = hm->info == i ? HM_INFO_OFF : i;
+			tui_message("%s %s", tui_heapinfo_name(HM_TABLE(i)),
+			    hm->info == i ? "shown" : "hidden");
 		} else if (strcasecmp(w, "markedonly") == 0)
 			hm_toggle(hm, &hm->markedonly, "MarkedOnly", 0);
 		else if (strcasecmp(w, "objectsizes") == 0) {
@@ -269,10 +312,19 @@ hm_cmd_show(struct heapmap *hm, const char *args)
 			    HM_INFO_SIZES;
 			tui_message("object sizes %s", hm->info ==
 			    HM_INFO_SIZES ? "shown" : "hidden");
-		} else if (strcasecmp(w, "freeze") == 0) {
+		} else if (strcasecmp(w, "freezemap") == 0 ||
+		    strcasecmp(w, "freeze") == 0) {
 			hm->freeze = !hm->freeze;
 			hm->dirty = 1;
-			tui_message("Freeze %s", hm->freeze ? "on" : "off");
+			tui_message("FreezeMap %s", hm->freeze ? "on" :
+			    "off");
+		} else if (strcasecmp(w, "moduleless") == 0 ||
+		    strcasecmp(w, "colorizedefaultblocks") == 0 ||
+		    strcasecmp(w, "defaultblocks") == 0) {
+			/* The seed's, which a map here lacks: not unknown. */
+			tui_message("error: :show %s: HeapInspector's, not in"
+			    " profview yet (:help show)", w);
+			return (TUI_R_DRAW);
 		} else {
 			tui_message("error: :show %s: not one of %s", w,
 			    hm_show_words);
@@ -329,6 +381,11 @@ hm_path(struct heapmap *hm, const char *path, uint32_t *node)
 	return (-1);
 }
 
+static const char *hm_select_grammar = ":select = off | showcommands |"
+    " trace [MODULE:]VAR{.FIELD|[N|index]} | onlyanchoredby MODULE:VAR|ADDR"
+    " | object \"STRING\" [POS] | typedescriptor [MODULE].[TYPE][*] |"
+    " module NAME";
+
 static int
 hm_cmd_select(struct heapmap *hm, const char *args)
 {
@@ -346,6 +403,11 @@ hm_cmd_select(struct heapmap *hm, const char *args)
 		tui_message("error: usage: :select off|trace PATH|"
 		    "onlyanchoredby PATH|object \"STRING\" [POS]|"
 		    "typedescriptor [MODULE].[TYPE]|module NAME");
+		return (TUI_R_DRAW);
+	}
+	/* HeapInspector's Select ShowCommands: the grammar; nothing changes. */
+	if (strcasecmp(w, "showcommands") == 0) {
+		tui_message("%s", hm_select_grammar);
 		return (TUI_R_DRAW);
 	}
 	if (hm->walking == HM_WALK_ANCHORED)
@@ -370,10 +432,16 @@ hm_cmd_select(struct heapmap *hm, const char *args)
 		}
 		for (i = 0; i < n; i++)
 			hm->selset[hits[i].block] = 1;
+		/* A pointer: its value, as HeapInspector's Trace showed it. */
+		if (n == 1)
+			what = xasprintf("trace %s = %#llx", args,
+			    (unsigned long long)(hm->s->addr[hits[0].block] +
+			    hits[0].into));
+		else
+			what = xasprintf("trace %s", args);
 		free(hits);
 		for (b = n = 0; b < hm->s->nblocks; b++)
 			n += hm->selset[b];
-		what = xasprintf("trace %s", args);
 	} else if (strcasecmp(w, "trace") == 0 ||
 	    strcasecmp(w, "onlyanchoredby") == 0) {
 		if (*args == '\0' || hm_path(hm, args, &node) != 0) {
@@ -445,8 +513,10 @@ hm_cmd_select(struct heapmap *hm, const char *args)
 			for (i = 0; i < hm->s->ntypes; i++)
 				tm[i] = m != HM_SNONE &&
 				    hm->s->types[i].module == m;
-		} else
+		} else {
+			hm_bases(hm, q);
 			analyze_heapview_types(hm->s, q, tm);
+		}
 		n = hm_select_types(hm, tm);
 		free(tm);
 		what = xasprintf("type %s", args);
@@ -472,6 +542,110 @@ hm_cmd_select(struct heapmap *hm, const char *args)
 	return (TUI_R_DRAW);
 }
 
+/* path with each "[index]" (any case) as "[N]", N the index. */
+static char *
+hm_index_sub(const char *path, long long index)
+{
+	char	*out = xstrdup(""), *t;
+	size_t	 k = strlen("[index]");
+
+	while (*path != '\0') {
+		if (strncasecmp(path, "[index]", k) == 0) {
+			t = xasprintf("%s[%lld]", out, index);
+			path += k;
+		} else
+			t = xasprintf("%s%c", out, *path++);
+		free(out);
+		out = t;
+	}
+	return (out);
+}
+
+/*
+ * :select, with HeapInspector's index variable: a trace path's [index] is
+ * :index's number, and the path is kept to run again when it changes;
+ * any other selection forgets it.
+ */
+static int
+hm_cmd_select_index(struct heapmap *hm, const char *args)
+{
+	const char	*p = args;
+	char		 w[32], *sub, *full;
+	int		 rc;
+
+	if (!hm_word(&p, w, sizeof w) || strcasecmp(w, "trace") != 0 ||
+	    strcasestr(p, "[index]") == NULL) {
+		if (strcasecmp(args, "showcommands") != 0) {
+			free(hm->index_path);
+			hm->index_path = NULL;
+		}
+		return (hm_cmd_select(hm, args));
+	}
+	free(hm->index_path);
+	hm->index_path = xstrdup(p);
+	sub = hm_index_sub(p, hm->index);
+	full = xasprintf("trace %s", sub);
+	rc = hm_cmd_select(hm, full);
+	free(full);
+	free(sub);
+	return (rc);
+}
+
+/*
+ * HeapInspector's Index: N, show, next, previous, reset or using; a
+ * change runs the trace that uses it again.
+ */
+static int
+hm_cmd_index(struct heapmap *hm, const char *args)
+{
+	long long	 n = hm->index;
+	char		*end, *full;
+	int		 rc;
+
+	if (*args == '\0' || strcasecmp(args, "show") == 0) {
+		tui_message("index %lld", hm->index);
+		return (TUI_R_DRAW);
+	}
+	if (strcasecmp(args, "using") == 0) {
+		if (hm->index_path != NULL)
+			tui_message("index %lld, used by :select trace %s",
+			    hm->index, hm->index_path);
+		else
+			tui_message("index %lld; no selection uses it (:select"
+			    " trace PATH[index])", hm->index);
+		return (TUI_R_DRAW);
+	}
+	if (strcasecmp(args, "next") == 0)
+		n++;
+	else if (strcasecmp(args, "previous") == 0)
+		n--;
+	else if (strcasecmp(args, "reset") == 0)
+		n = 0;
+	else {
+		n = strtoll(args, &end, 0);
+		if (*end != '\0' || end == args) {
+			tui_message("error: usage: :index [N|show|next|"
+			    "previous|reset|using]");
+			return (TUI_R_DRAW);
+		}
+	}
+	if (n < 0) {
+		tui_message("error: the index cannot go below 0");
+		return (TUI_R_DRAW);
+	}
+	hm->index = n;
+	if (hm->index_path == NULL) {
+		tui_message("index %lld", n);
+		return (TUI_R_DRAW);
+	}
+	if (!hm_graph(hm, ":index"))
+		return (TUI_R_DRAW);
+	full = xasprintf("trace %s", hm->index_path);
+	rc = hm_cmd_select_index(hm, full);
+	free(full);
+	return (rc);
+}
+
 static int
 hm_cmd_mark(struct heapmap *hm, const char *args)
 {
@@ -493,6 +667,7 @@ hm_cmd_mark(struct heapmap *hm, const char *args)
 			free(tm);
 			return (TUI_R_DRAW);
 		}
+		hm_bases(hm, w);
 		n[hm->nspecs] = analyze_heapview_types(hm->s, w, tm);
 		/* An earlier spec keeps the types it took. */
 		for (i = 0; i < hm->s->ntypes; i++) {
@@ -518,13 +693,44 @@ hm_cmd_mark(struct heapmap *hm, const char *args)
 	return (TUI_R_DRAW);
 }
 
+/*
+ * HeapInspector's HeapMap ["NoSplash"] [Number] {TypeSpecification}: the
+ * map anew, the whole heap, at most ROWS rows of cells (the screen's
+ * without), the specs its only marks.  NoSplash is taken and changes
+ * nothing: the map has no splash to leave out.
+ */
+static int
+hm_cmd_heapmap(struct heapmap *hm, const char *args)
+{
+	char		 w[32], *end;
+	const char	*p = args;
+	long		 h = 0;
+
+	if (hm_word(&p, w, sizeof w) && strcasecmp(w, "nosplash") == 0)
+		args = p;
+	p = args;
+	if (hm_word(&p, w, sizeof w) && isdigit((unsigned char)w[0])) {
+		h = strtol(w, &end, 10);
+		if (*end != '\0' || h < 2 || h > 65536) {
+			tui_message("error: :heapmap: %s rows: 2 to 65536", w);
+			return (TUI_R_DRAW);
+		}
+		args = p;
+	}
+	hm->maxh = (uint32_t)h;
+	hm->zrows = 0;
+	hm->fit = 1;
+	return (hm_cmd_mark(hm, args));
+}
+
 static int
 hm_cmd_testunload(struct heapmap *hm, const char *args)
 {
 	uint8_t		*drop;
 	uint32_t	 m;
-	size_t		 i, nu = 0;
+	size_t		 i, nu = 0, len;
 	char		 w[256];
+	int		 star;
 
 	memset(hm->lost, 0, hm->s->graph.nnodes);
 	memset(hm->unloaded, 0, hm->s->nmodules);
@@ -537,12 +743,18 @@ hm_cmd_testunload(struct heapmap *hm, const char *args)
 	}
 	drop = xcalloc(hm->s->nmodules + 1, 1);
 	while (hm_word(&args, w, sizeof w)) {
+		len = strlen(w);
+		if ((star = len > 1 && w[len - 1] == '*'))
+			w[len - 1] = '\0';
 		if ((m = analyze_heapview_module(hm->s, w)) == HM_SNONE) {
 			tui_message("error: no module %s", w);
 			free(drop);
 			return (TUI_R_DRAW);
 		}
 		drop[m] = 1;
+		/* M*: as System.Free M*, with what only M needed. */
+		if (star)
+			tui_heapinfo_freed(hm->hi, m, drop);
 	}
 	hm->nlost = analyze_heapview_unload(hm->s, drop, hm->unloaded,
 	    hm->lost);
@@ -552,6 +764,30 @@ hm_cmd_testunload(struct heapmap *hm, const char *args)
 	free(drop);
 	tui_message("test unload of %zu module%s (importers too): %zu"
 	    " objects freed", nu, nu == 1 ? "" : "s", hm->nlost);
+	return (TUI_R_DRAW);
+}
+
+/* HeapInspector's Store: FILE.ppm and FILE.json (a .ppm named is FILE). */
+static int
+hm_cmd_store(struct heapmap *hm, const char *args)
+{
+	char	*base, *cause = NULL;
+	size_t	 n = strlen(args);
+
+	if (n == 0) {
+		tui_message("error: usage: :store FILE (FILE.ppm, FILE.json)");
+		return (TUI_R_DRAW);
+	}
+	if (n > 4 && strcmp(args + n - 4, ".ppm") == 0)
+		n -= 4;
+	base = xasprintf("%.*s", (int)n, args);
+	if (hm_store(hm, base, &cause) != 0) {
+		tui_message("error: :store: %s", cause);
+		free(cause);
+	} else
+		tui_message("stored %s.ppm (%u x %u cells) and %s.json", base,
+		    hm->v.cols, hm->v.rows, base);
+	free(base);
 	return (TUI_R_DRAW);
 }
 
@@ -602,19 +838,28 @@ hm_command_run(struct tui_view *tv, const char *name, const char *args)
 		    0 || hm_graph(hm, ":show") ? hm_cmd_show(hm, args) :
 		    TUI_R_DRAW);
 	if (strcasecmp(name, "select") == 0)
-		return (hm_graph(hm, ":select") ? hm_cmd_select(hm, args) :
+		return (strcasecmp(args, "showcommands") == 0 ||
+		    hm_graph(hm, ":select") ? hm_cmd_select_index(hm, args) :
 		    TUI_R_DRAW);
+	if (strcasecmp(name, "index") == 0)
+		return (hm_cmd_index(hm, args));
 	if (strcasecmp(name, "mark") == 0)
 		return (hm_cmd_mark(hm, args));
+	if (strcasecmp(name, "heapmap") == 0)
+		return (hm_cmd_heapmap(hm, args));
 	if (strcasecmp(name, "testunload") == 0)
 		return (hm_graph(hm, ":testunload") ? hm_cmd_testunload(hm,
 		    args) : TUI_R_DRAW);
 	if (strcasecmp(name, "status") == 0)
 		return (hm_cmd_status(hm));
+	if (strcasecmp(name, "store") == 0)
+		return (hm_cmd_store(hm, args));
 	if (strcasecmp(name, "remain") == 0)
 		return (hm_cmd_remain(hm, args));
 	if (strcasecmp(name, "update") == 0)
 		return (hm_cmd_update(tv, args));
+	if (strcasecmp(name, "updatemodules") == 0)
+		return (hm_cmd_updatemodules(tv));
 	if (strcasecmp(name, "compare") == 0)
 		return (hm_cmd_compare(tv, args));
 	tui_message("error: :%s is not a heap map command", name);
@@ -691,21 +936,215 @@ hm_complete(struct tui_view *tv, const char *name, int arg)
 	if (strcasecmp(name, "move") == 0)
 		return (arg == 0 ? xstrdup("up down left right") : NULL);
 	if (strcasecmp(name, "setmapto") == 0)
-		return (arg == 0 ? xstrdup("top bottom center") : NULL);
+		return (arg == 0 ? xstrdup("bottom top center") : NULL);
 	if (strcasecmp(name, "resizemap") == 0)
 		return (arg == 0 ? xstrdup("double half") : NULL);
 	if (strcasecmp(name, "remain") == 0)
 		return (arg == 0 ? xstrdup("on off") : NULL);
+	if (strcasecmp(name, "index") == 0)
+		return (arg == 0 ? xstrdup("show next previous reset using") :
+		    NULL);
 	if (strcasecmp(name, "update") == 0)
 		return (arg == 0 ? xstrdup("every off") : NULL);
 	if (strcasecmp(name, "show") == 0)
 		return (xstrdup(hm_show_words));
 	if (strcasecmp(name, "select") == 0)
-		return (arg == 0 ? xstrdup("off trace onlyanchoredby object"
-		    " typedescriptor module") : hm_names(hm, 1, 1, 1));
-	if (strcasecmp(name, "mark") == 0)
+		return (arg == 0 ? xstrdup("off showcommands trace"
+		    " onlyanchoredby object typedescriptor module") :
+		    hm_names(hm, 1, 1, 1));
+	if (strcasecmp(name, "mark") == 0 || strcasecmp(name, "heapmap") == 0)
 		return (hm_names(hm, 1, 1, 0));
 	if (strcasecmp(name, "testunload") == 0)
 		return (hm_names(hm, 1, 0, 0));
 	return (NULL);
 }
+
+/*
+ * HeapInspector's names for :help NAME: each command, view and option of
+ * the seed (HeapInspector.Text), what it did on Oberon's heap in our words
+ * and what it is in a C or C++ program's; ours NULL where profview has
+ * none.  keytable prints the table into profview.1 (make update-man-keys).
+ */
+const struct tui_topic hm_topics[] = {
+	{ "close", "HeapInspector.Close", "q",
+	    "Closed the HeapInspector viewer; with the last one closed, the"
+	    " updates after each garbage collection stopped.",
+	    "q closes the map (a live one stops following the program)." },
+	{ "update", "HeapInspector.Update", ":update",
+	    "Drew the bitmap and the statistics again from the heap as it was"
+	    " then.",
+	    "A live map (--attach) asks pvheap's agent for a new snapshot. A"
+	    " map of a stored snapshot reads the newest snapshot of the same"
+	    " program in the same directory, if there is a newer one, and says"
+	    " when there is none." },
+	{ "heapmap", "HeapInspector.HeapMap",
+	    ":heapmap [nosplash] [ROWS] [SPEC...]",
+	    "Opened a viewer with the heap's bitmap, with the settings of the"
+	    " one before but no marks: NoSplash left out the splash window, a"
+	    " number set the bitmap's maximum height (220 pixels without),"
+	    " and type specifications coloured their objects.",
+	    "The map anew: the whole heap in at most ROWS rows of cells (the"
+	    " screen's without), the specs its only marks (as :mark). Opening"
+	    " a heap session (profview FILE, :open ID) opens the map;"
+	    " nosplash is taken and changes nothing: the map draws at once"
+	    " and loads behind its first frame." },
+	{ "heapmarkobjects", "HeapInspector.HeapMarkObjects",
+	    ":mark [SPEC...]",
+	    "Coloured the objects of up to five type specifications,"
+	    " Module[.Type][*], in the open viewer.",
+	    "Up to eight specs; a module is a loaded ELF object, a type a C++"
+	    " class (from its vtable) or a DWARF type, and * adds the classes"
+	    " derived from it by the DWARF." },
+	{ "gconoff", "HeapInspector.GCOnOff", NULL,
+	    "Turned Oberon's garbage collector on or off.",
+	    "No sense in C or C++: nothing collects. malloc's memory comes back"
+	    " only by free (or delete); the map's c shows what a collector"
+	    " would take, the blocks no root reaches (memcheck's lost ones)." },
+	{ "updateaftergc", "HeapInspector.UpdateAfterGC",
+	    ":update every SECS",
+	    "Turned on or off updating the bitmap after every garbage"
+	    " collection.",
+	    "No collection to follow: a live map updates every SECS seconds"
+	    " instead (:update off stops)." },
+	{ "collect", "System.Collect", NULL,
+	    "Ran the garbage collector, if it was on.",
+	    "No sense in C or C++: no collector runs. c marks what one would"
+	    " free: the blocks no root reaches, possibly lost ones apart." },
+	{ "modules", "HeapInspViewers.Modules", "Tab: the Modules table",
+	    "Listed the loaded modules: code, data, references, types, total"
+	    " memory, and how many import each and are imported, directly or"
+	    " not, with TestUnloadModules' marks.",
+	    "A module is a loaded ELF object: its objects and bytes, the bytes"
+	    " of its executable and writable segments, its types, DT_NEEDED"
+	    " imports and importers; ++ + * # as the seed's." },
+	{ "objectsbymodule", "HeapInspViewers.ObjectsByModule",
+	    "Tab: the ObjectsByModule table",
+	    "Listed each module's objects (those of its types) and their"
+	    " memory.",
+	    "Objects, bytes asked for and usable bytes by the module that"
+	    " defines their type (or allocated them, for a block of no type)." },
+	{ "objectsbytype", "HeapInspViewers.ObjectsByType",
+	    "Tab: the ObjectsByType table",
+	    "Listed each type's objects, their bytes and the bytes with"
+	    " internal fragmentation (blocks were multiples of 32 bytes);"
+	    " Named or Classes kept named types or those with methods.",
+	    "Fragmentation is malloc's usable size beyond what was asked. The"
+	    " Named and Classes filters are not in profview yet." },
+	{ "imports", "HeapInspViewers.Imports", "Tab: the Imports table",
+	    "Listed each module's imports and the modules importing it.",
+	    "A module's DT_NEEDED entries, each once, directly and through"
+	    " those." },
+	{ "modulehierarchy", "HeapInspViewers.ModuleHierarchy",
+	    "Tab: the ModuleHierarchy table",
+	    "Gave each module a level, one more than its highest import's;"
+	    " red for modules nothing imports, blue test-unloaded, green"
+	    " imported by those.",
+	    "The same over DT_NEEDED; an import cycle shares a level and says"
+	    " cycle." },
+	{ "typehierarchy", "HeapInspViewers.TypeHierarchy", NULL,
+	    "Showed the base types with the types derived from them folded"
+	    " under each, with size, methods and pointers.",
+	    "C++ classes and their bases from DWARF: not in profview yet"
+	    " (a Type* spec already takes the derived classes)." },
+	{ "modulereachabletypes", "HeapInspViewers.ModuleReachableTypes",
+	    NULL,
+	    "Listed by type the objects a module's globals reach.",
+	    "Not in profview yet: :select onlyanchoredby MODULE:VAR and the"
+	    " reachable mark (r) show what one root reaches." },
+	{ "finalizers", "HeapInspViewers.Finalizers", NULL,
+	    "Listed the objects registered for finalization, with their"
+	    " finalizer and mark bit.",
+	    "A C++ destructor or an atexit or pthread key destructor: not in"
+	    " profview yet." },
+	{ "freeblocks", "HeapInspViewers.FreeBlocks",
+	    "Tab: the FreeBlocks table",
+	    "Listed the free blocks by size and position.",
+	    "The gaps between objects in each region (16 bytes or less is"
+	    " malloc's chunk header), and how many in each power of two." },
+	{ "modulelessobjects", "HeapInspViewers.ModuleLessObjects", NULL,
+	    "Listed the objects whose type's module was unloaded.",
+	    "Not in profview yet (a dlclose'd object's blocks)." },
+	{ "tasks", "HeapInspViewers.Tasks", NULL,
+	    "Listed the installed tasks.",
+	    "A task is a thread: not in profview yet (its stack's roots are"
+	    " in the ReachedFrom table, as thread N stack)." },
+	{ "zoomout", "HeapInspector.ZoomOut", ":zoomout [N%]",
+	    "Zoomed out to the whole heap in the bitmap's height, or by N"
+	    " percent about the middle, stopping at the heap's start or end.",
+	    "The same; cells hold powers of two of bytes, so the map takes"
+	    " the finest cells that show the span and the lines it needs." },
+	{ "move", "HeapInspector.Move", ":move up|down|left|right [N]",
+	    "Moved the bitmap a quarter of its height or a sixth of its"
+	    " width, or N lines or blocks, until the heap's start or end.",
+	    "The same, N rows or cells; left and right shift where rows"
+	    " start, as the seed's." },
+	{ "setmapto", "HeapInspector.SetMapTo",
+	    ":setmapto bottom|top|center|ADDR",
+	    "Moved the bitmap to the heap's start (Bottom) or end (Top), its"
+	    " middle, or an address in the middle, at the same zoom.",
+	    "The same; an address below the heap's size is an offset from"
+	    " its start." },
+	{ "startmapat", "HeapInspector.StartMapAt", ":startmapat ADDR",
+	    "Started the bitmap at an address, zooming if it had to.",
+	    "The same, zooming in when the heap from there would not fill the"
+	    " map." },
+	{ "resizemap", "HeapInspector.ResizeMap", ":resizemap double|half",
+	    "Doubled the bitmap's maximum height (to the display's) or halved"
+	    " it (to 16 pixels).",
+	    "The same in rows of cells." },
+	{ "show", "HeapInspector.Show", ":show WHAT",
+	    "Toggled a bitmap or list: Map, Collectable, NotCollectable,"
+	    " Reachable, ReachedFrom, ReachedFromModules,"
+	    " ReachedFromVariables, Moduleless, FreezeMap, MarkedOnly,"
+	    " ObjectSizes, ColorizeDefaultBlocks, DefaultBlocks.",
+	    "Collectable is what no root reaches (memcheck's lost); the roots"
+	    " are globals and thread stacks. ReachedFromModules and"
+	    " ReachedFromVariables are two tables: the modules whose globals"
+	    " reach the selected object, and the globals. FreezeMap keeps r"
+	    " and R on the object they were of. Moduleless,"
+	    " ColorizeDefaultBlocks and DefaultBlocks are not in profview"
+	    " yet." },
+	{ "select", "HeapInspector.Select", ":select ...",
+	    "Selected objects: by tracing a global through fields and"
+	    " indices, those only a pointer anchors, those holding a string,"
+	    " a type's or module's descriptor; ShowCommands gave the grammar.",
+	    "Trace follows the program's DWARF; typedescriptor and module"
+	    " select the instances of a type or module (the vtable or data"
+	    " segment itself is not on the heap map)." },
+	{ "index", "HeapInspector.Index",
+	    ":index [N|show|next|previous|reset|using]",
+	    "Set an index variable a Trace could use, and traced again when"
+	    " it changed.",
+	    "[index] in a :select trace path is its value." },
+	{ "status", "HeapInspector.Status", ":status",
+	    "Listed HeapInspector's settings in a viewer.",
+	    "The map's settings on the message line." },
+	{ "remain", "HeapInspector.Remain", ":remain on|off",
+	    "Showed only the objects there when it was turned on.",
+	    "The same, across updates (an address freed and reused is a new"
+	    " object)." },
+	{ "updatemodules", "HeapInspector.UpdateModules", ":updatemodules",
+	    "Read the list of loaded modules again, printing how many when"
+	    " it changed.",
+	    "A snapshot lists the loaded ELF objects (:update takes a new"
+	    " one): how many are loaded in this one, and which were loaded"
+	    " (+) or unloaded (-) since the run's snapshot before it." },
+	{ "testunloadmodules", "HeapInspector.TestUnloadModules",
+	    ":testunload [MODULE...|MODULE*]",
+	    "Marked what unloading the modules (and their importers) would"
+	    " free; M* as System.Free M*, with what only M needs.",
+	    "A module's roots are its globals: what only they reach is"
+	    " marked. A real dlclose would also run destructors, which this"
+	    " does not." },
+	{ "store", "Edit.Store", ":store FILE",
+	    "Stored the bitmap with its statistics as a passive picture.",
+	    "The map in view as FILE.ppm (each cell 4 pixels square in its"
+	    " mark's colour, free cells black) and the legend's numbers and"
+	    " the view as FILE.json; each file whole or not at all, 0600,"
+	    " never written through a link. :export writes the session's"
+	    " whole report." },
+	{ "help", "HeapInspector.Help", ":help [COMMAND]",
+	    "Opened the documentation, or a part of it.",
+	    "This: a command's or a seed name's description." },
+	{ NULL, NULL, NULL, NULL, NULL }
+};

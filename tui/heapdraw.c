@@ -4,12 +4,15 @@
  * the status line, laid out for the screen's size.
  */
 #include <ctype.h>
+#include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
 #include <curses.h>
 
+#include "outfile.h"
 #include "xmalloc.h"
 #include "analyze/analyze.h"
 #include "report/report.h"
@@ -136,6 +139,8 @@ hm_live_title(struct heapmap *hm)
 
 	if (doing != NULL)
 		snprintf(buf, sizeof buf, ", updating: %s", doing);
+	else if (tui_heaplive_socket(hm->live) == NULL)
+		buf[0] = '\0';		/* a stored snapshot's, from files */
 	else if (tui_heaplive_ended(hm->live))
 		snprintf(buf, sizeof buf, ", the program has ended");
 	else if (tui_heaplive_every_secs(hm->live) != 0)
@@ -168,6 +173,20 @@ hm_title(struct tui_view *tv)
 	return (t);
 }
 
+/* Mark k's name in the legend; NULL: it has no line there. */
+static const char *
+hm_mark_name(struct heapmap *hm, int k)
+{
+	const char	*name = hm_marks[k].name;
+
+	if (k >= ANALYZE_HEAPMAP_TYPE1 && k <= ANALYZE_HEAPMAP_TYPE8)
+		name = hm->specs[k - ANALYZE_HEAPMAP_TYPE1];
+	if (k == ANALYZE_HEAPMAP_PICKED &&
+	    tui_heapinfo_picked(hm->hi, &name) == NULL)
+		return (NULL);
+	return (name);
+}
+
 /*
  * The legend: each mark with a block, its colour, in view and in all, and
  * the cells in view that show it (a cell shows its highest mark, so the
@@ -187,13 +206,7 @@ hm_legend(struct heapmap *hm, int y, int lines, int w, int draw)
 	/* Freed objects are no blocks of this snapshot's map. */
 	analyze_heapdiff_cmp_totals(hm->cmp, tot);
 	for (k = HM_NM - 1; k >= 0; k--) {
-		if (tot[k].blocks == 0)
-			continue;
-		name = hm_marks[k].name;
-		if (k >= ANALYZE_HEAPMAP_TYPE1 && k <= ANALYZE_HEAPMAP_TYPE8)
-			name = hm->specs[k - ANALYZE_HEAPMAP_TYPE1];
-		if (k == ANALYZE_HEAPMAP_PICKED &&
-		    tui_heapinfo_picked(hm->hi, &name) == NULL)
+		if (tot[k].blocks == 0 || (name = hm_mark_name(hm, k)) == NULL)
 			continue;
 		/* Measured with the totals, so the lines stay put. */
 		tb = hm_size(tot[k].bytes);
@@ -424,13 +437,13 @@ hm_draw_info(struct tui_view *tv, int y, int h, int w)
 	l = hm->focus ? &tv->list : tui_heapinfo_list(hm->hi,
 	    HM_TABLE(hm->info));
 	/* The roots table takes R's search, which may still be going on. */
-	if (hm->info == HM_INFO_ROOTS && hm->sel != SIZE_MAX &&
+	if (HM_IS_ROOTS(hm->info) && hm->sel != SIZE_MAX &&
 	    hm->s->graph_ready) {
 		hm_reach(hm);
 		if ((of = hm->rfrom_of) == SIZE_MAX) {
 			tui_putf(y, 0, w, A_BOLD, "%s: searching for what"
 			    " reaches %#llx: %zu objects so far (Esc"
-			    " cancels)", tui_heapinfo_name(TUI_HI_ROOTS),
+			    " cancels)", tui_heapinfo_name(HM_TABLE(hm->info)),
 			    (unsigned long long)hm->s->addr[hm->sel],
 			    hm->walking == HM_WALK_RFROM ? hm->walk.count :
 			    0);
@@ -516,6 +529,9 @@ hm_layout(struct heapmap *hm, int h, int w)
 		lines = 1;
 	if (hm->maxh != 0 && (uint32_t)lines * (uint32_t)per > hm->maxh)
 		lines = (int)((hm->maxh + (uint32_t)per - 1) / (uint32_t)per);
+	hm->room = (uint32_t)(lines * per);
+	if (hm->zrows != 0 && hm->zrows < hm->room)
+		lines = (int)((hm->zrows + (uint32_t)per - 1) / (uint32_t)per);
 	hm->map_lines = lines;
 	hm->legend_lines = legend;
 	hm->info_lines = info;
@@ -529,6 +545,7 @@ hm_layout(struct heapmap *hm, int h, int w)
 	/* A region starts a line, so its start address labels it. */
 	hm->v.align = (uint32_t)per;
 	if (hm->fit) {
+		hm->zrows = 0;
 		hm->v.zoom = analyze_heapmap_fit(hm->m, &hm->v);
 		hm->v.phase = 0;
 		hm->v.top = 0;
@@ -537,11 +554,177 @@ hm_layout(struct heapmap *hm, int h, int w)
 	analyze_heapmap_clamp(hm->m, &hm->v);
 }
 
+/* The cells of the view and what the legend counts of them. */
+static void
+hm_frame(struct heapmap *hm)
+{
+	size_t	n, i;
+
+	if (hm->dirty)
+		hm_make_marks(hm);
+	n = (size_t)hm->v.rows * hm->v.cols;
+	if (n > hm->ncells) {
+		hm->cells = xreallocarray(hm->cells, n, sizeof *hm->cells);
+		hm->ncells = n;
+	}
+	analyze_heapmap_frame(hm->m, &hm->v, hm->cells);
+	analyze_heapmap_counts(hm->m, &hm->v, hm->inview);
+	/* Freed objects where they were, in the cells now free. */
+	analyze_heapdiff_cmp_frame(hm->cmp, &hm->v, hm->cells, hm->inview);
+	memset(hm->incells, 0, sizeof hm->incells);
+	for (i = 0; i < n; i++) {
+		if (hm->cells[i].mark < HM_NM)
+			hm->incells[hm->cells[i].mark]++;
+	}
+}
+
+/* A colour of xterm's 256 as red, green and blue. */
+static void
+hm_rgb(int c, unsigned char *rgb)
+{
+	static const unsigned char base[16][3] = {
+		{ 0, 0, 0 }, { 205, 0, 0 }, { 0, 205, 0 }, { 205, 205, 0 },
+		{ 0, 0, 238 }, { 205, 0, 205 }, { 0, 205, 205 },
+		{ 229, 229, 229 }, { 127, 127, 127 }, { 255, 0, 0 },
+		{ 0, 255, 0 }, { 255, 255, 0 }, { 92, 92, 255 },
+		{ 255, 0, 255 }, { 0, 255, 255 }, { 255, 255, 255 }
+	};
+	int	v;
+
+	if (c < 0 || c > 255)
+		c = 0;
+	if (c < 16)
+		memcpy(rgb, base[c], 3);
+	else if (c < 232) {
+		c -= 16;
+		v = c / 36;
+		rgb[0] = (unsigned char)(v != 0 ? 55 + 40 * v : 0);
+		v = c / 6 % 6;
+		rgb[1] = (unsigned char)(v != 0 ? 55 + 40 * v : 0);
+		v = c % 6;
+		rgb[2] = (unsigned char)(v != 0 ? 55 + 40 * v : 0);
+	} else
+		rgb[0] = rgb[1] = rgb[2] = (unsigned char)(8 + 10 * (c - 232));
+}
+
+/* s as a JSON string. */
+static void
+hm_json_str(FILE *f, const char *s)
+{
+	fputc('"', f);
+	for (; *s != '\0'; s++) {
+		if (*s == '"' || *s == '\\')
+			fprintf(f, "\\%c", *s);
+		else if ((unsigned char)*s < 0x20)
+			fprintf(f, "\\u%04x", (unsigned char)*s);
+		else
+			fputc(*s, f);
+	}
+	fputc('"', f);
+}
+
+#define HM_STORE_PX	4	/* a cell's pixels a side in the picture */
+
+/*
+ * HeapInspector's Store: the map as it is in view, base.ppm (a cell
+ * HM_STORE_PX pixels square, in its mark's colour, free cells black),
+ * and its statistics, the legend's and the status line's numbers, as
+ * base.json; each file whole or not at all, 0600, through outfile.c.
+ * 0, or -1 with a cause.
+ */
+int
+hm_store(struct heapmap *hm, const char *base, char **cause)
+{
+	struct analyze_heapmap_count	 tot[HM_NM];
+	struct outfile			 o;
+	FILE				*f;
+	unsigned char			 rgb[3], *line;
+	uint64_t			 lo = 0, hi = 0;
+	uint32_t			 r, c, p, q;
+	char				*path;
+	const char			*name;
+	int				 k, first = 1;
+
+	hm_frame(hm);
+	path = xasprintf("%s.ppm", base);
+	if ((f = outfile_fopen(&o, path, "wb")) == NULL) {
+		*cause = xasprintf("%s: %s", path, strerror(errno));
+		free(path);
+		return (-1);
+	}
+	fprintf(f, "P6\n%u %u\n255\n", hm->v.cols * HM_STORE_PX,
+	    hm->v.rows * HM_STORE_PX);
+	line = xreallocarray(NULL, (size_t)hm->v.cols * HM_STORE_PX, 3);
+	for (r = 0; r < hm->v.rows; r++) {
+		for (c = 0; c < hm->v.cols; c++) {
+			k = hm->cells[(size_t)r * hm->v.cols + c].mark;
+			if (k < HM_NM)
+				hm_rgb(hm_colour[hm_marks[k].color].bg, rgb);
+			else
+				rgb[0] = rgb[1] = rgb[2] = 0;
+			for (p = 0; p < HM_STORE_PX; p++)
+				memcpy(line + 3 * (c * HM_STORE_PX + p), rgb,
+				    3);
+		}
+		for (q = 0; q < HM_STORE_PX; q++)
+			fwrite(line, 3, (size_t)hm->v.cols * HM_STORE_PX, f);
+	}
+	free(line);
+	if (outfile_fclose(&o, f) != 0) {
+		*cause = xasprintf("%s: %s", path, strerror(errno));
+		free(path);
+		return (-1);
+	}
+	free(path);
+
+	path = xasprintf("%s.json", base);
+	if ((f = outfile_fopen(&o, path, "w")) == NULL) {
+		*cause = xasprintf("%s: %s", path, strerror(errno));
+		free(path);
+		return (-1);
+	}
+	analyze_heapmap_span(hm->m, &hm->v, &lo, &hi);
+	memcpy(tot, hm->m->total, sizeof tot);
+	analyze_heapdiff_cmp_totals(hm->cmp, tot);
+	fputs("{\"program\": ", f);
+	hm_json_str(f, hm->s->program != NULL ? hm->s->program : "");
+	fprintf(f, ", \"objects\": %zu, \"cell_bytes\": %llu,"
+	    " \"rows\": %u, \"cols\": %u, \"pixels_per_cell\": %d,"
+	    " \"view\": [%llu, %llu],\n \"marks\": [", hm->s->nblocks,
+	    (unsigned long long)analyze_heapmap_cell_bytes(hm->v.zoom),
+	    hm->v.rows, hm->v.cols, HM_STORE_PX, (unsigned long long)lo,
+	    (unsigned long long)hi);
+	for (k = HM_NM - 1; k >= 0; k--) {
+		if (tot[k].blocks == 0 || (name = hm_mark_name(hm, k)) == NULL)
+			continue;
+		hm_rgb(hm_colour[hm_marks[k].color].bg, rgb);
+		fprintf(f, "%s\n  {\"mark\": ", first ? "" : ",");
+		hm_json_str(f, name);
+		fprintf(f, ", \"colour\": \"#%02x%02x%02x\","
+		    " \"objects_in_view\": %llu, \"bytes_in_view\": %llu,"
+		    " \"objects\": %llu, \"bytes\": %llu, \"cells\": %llu}",
+		    rgb[0], rgb[1], rgb[2],
+		    (unsigned long long)hm->inview[k].blocks,
+		    (unsigned long long)hm->inview[k].bytes,
+		    (unsigned long long)tot[k].blocks,
+		    (unsigned long long)tot[k].bytes,
+		    (unsigned long long)hm->incells[k]);
+		first = 0;
+	}
+	fputs("\n ]}\n", f);
+	if (outfile_fclose(&o, f) != 0) {
+		*cause = xasprintf("%s: %s", path, strerror(errno));
+		free(path);
+		return (-1);
+	}
+	free(path);
+	return (0);
+}
+
 void
 hm_draw(struct tui_view *tv, int y, int h, int w)
 {
 	struct heapmap	*hm = tv->data;
-	size_t		 n, i;
 
 	tv->list.y = y;
 	tv->list.height = h;
@@ -572,20 +755,7 @@ hm_draw(struct tui_view *tv, int y, int h, int w)
 	hm->shown = hm->cur != SIZE_MAX ? hm->cur : 0;
 	if (!hm->focus)
 		tv->list.cur = hm->shown;
-	n = (size_t)hm->v.rows * hm->v.cols;
-	if (n > hm->ncells) {
-		hm->cells = xreallocarray(hm->cells, n, sizeof *hm->cells);
-		hm->ncells = n;
-	}
-	analyze_heapmap_frame(hm->m, &hm->v, hm->cells);
-	analyze_heapmap_counts(hm->m, &hm->v, hm->inview);
-	/* Freed objects where they were, in the cells now free. */
-	analyze_heapdiff_cmp_frame(hm->cmp, &hm->v, hm->cells, hm->inview);
-	memset(hm->incells, 0, sizeof hm->incells);
-	for (i = 0; i < n; i++) {
-		if (hm->cells[i].mark < HM_NM)
-			hm->incells[hm->cells[i].mark]++;
-	}
+	hm_frame(hm);
 	hm_draw_map(hm, w);
 	if (hm->legend_lines > 0)
 		hm_legend(hm, y + hm->map_lines, hm->legend_lines, w, 1);

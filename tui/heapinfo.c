@@ -99,6 +99,10 @@ static const struct hi_col hi_roots_cols[] = {
 	{ "pointers", HI_NUM, 8 }, { "direct", HI_TEXT, 6 },
 	{ "module", HI_TEXT, 16 }, { "root", HI_TEXT, 20 }
 };
+static const struct hi_col hi_rootmods_cols[] = {
+	{ "roots", HI_NUM, 5 }, { "direct", HI_NUM, 6 },
+	{ "module", HI_TEXT, 16 }, { "its roots that reach it", HI_TEXT, 24 }
+};
 
 #define HI_N(a)	((int)(sizeof (a) / sizeof (a)[0]))
 static const struct hi_def hi_defs[TUI_HI_COUNT] = {
@@ -120,8 +124,11 @@ static const struct hi_def hi_defs[TUI_HI_COUNT] = {
 	    " of two", hi_sizes_cols, HI_N(hi_sizes_cols), 0, 0 },
 	[TUI_HI_FREE] = { "FreeBlocks", NULL, hi_free_cols,
 	    HI_N(hi_free_cols), 0, 0 },
+	/* ReachedFromVariables, a name the pane's width keeps short. */
 	[TUI_HI_ROOTS] = { "ReachedFrom", NULL, hi_roots_cols,
 	    HI_N(hi_roots_cols), 3, 0 },
+	[TUI_HI_ROOTMODS] = { "ReachedFromModules", NULL, hi_rootmods_cols,
+	    HI_N(hi_rootmods_cols), 2, 0 },
 	[TUI_HI_LEAKS] = { "Leaks", NULL, hi_leaks_cols,
 	    HI_N(hi_leaks_cols), 0, 0 },
 	[TUI_HI_LEAKS_UP] = { "LeaksBottomUp", NULL, hi_leaks_cols,
@@ -131,6 +138,9 @@ static const struct hi_def hi_defs[TUI_HI_COUNT] = {
 	[TUI_HI_LIVE] = { "Live", NULL, hi_leaks_cols,
 	    HI_N(hi_leaks_cols), 0, 0 },
 };
+
+/* The tables of the roots reaching the selected object. */
+#define HI_ROOTS(t)	((t) == TUI_HI_ROOTS || (t) == TUI_HI_ROOTMODS)
 
 /* The leak tables: which records (lost or live) and which shape. */
 #define HI_NLEAKS	4
@@ -166,6 +176,11 @@ struct tui_heapinfo {
 	uint32_t			*roots;		/* reaching it */
 	uint8_t				*direct;	/* per root: points at it */
 	char				*roots_what;
+	/* Per module reaching it: its roots that do, those direct, names. */
+	uint32_t			*rmods;
+	uint32_t			*rm_roots, *rm_direct;
+	char				**rm_names;
+	char				*rmods_what;
 
 	struct analyze_heapleaks	 lk[HI_NLEAKS];
 	char				**lk_label[HI_NLEAKS];	/* per row */
@@ -210,6 +225,23 @@ tui_heapinfo_name(enum tui_heapinfo_table t)
 	return (hi_defs[t].name);
 }
 
+static void
+hi_rmods_free(struct tui_heapinfo *hi)
+{
+	size_t	i;
+
+	for (i = 0; hi->rm_names != NULL && i < hi->s->nmodules; i++)
+		free(hi->rm_names[i]);
+	free(hi->rm_names);
+	free(hi->rmods);
+	free(hi->rm_roots);
+	free(hi->rm_direct);
+	free(hi->rmods_what);
+	hi->rm_names = NULL;
+	hi->rmods = hi->rm_roots = hi->rm_direct = NULL;
+	hi->rmods_what = NULL;
+}
+
 struct tui_heapinfo *
 tui_heapinfo_new(const struct analyze_heapview *s)
 {
@@ -242,6 +274,7 @@ tui_heapinfo_free(struct tui_heapinfo *hi)
 	free(hi->roots);
 	free(hi->direct);
 	free(hi->roots_what);
+	hi_rmods_free(hi);
 	for (t = 0; t < HI_NLEAKS; t++) {
 		for (i = 0; i < hi->lk[t].nrows; i++)
 			free(hi->lk_label[t][i]);
@@ -516,6 +549,15 @@ hi_cell(struct tui_heapinfo *hi, int t, size_t i, int c, uint64_t *key,
 		default: txt = s->roots[k].name; break;
 		}
 		break;
+	case TUI_HI_ROOTMODS:
+		k = hi->rmods[i];
+		switch (c) {
+		case 0: *key = hi->rm_roots[k]; break;
+		case 1: *key = hi->rm_direct[k]; break;
+		case 2: txt = s->modules[k].name; break;
+		default: txt = hi->rm_names[k]; break;
+		}
+		break;
 	}
 	if (txt != NULL || buf == NULL)
 		return (txt);
@@ -713,6 +755,16 @@ tui_heapinfo_unload(struct tui_heapinfo *hi, const uint8_t *named,
 	hi->t[TUI_HI_MODULES].stale = hi->t[TUI_HI_HIERARCHY].stale = 1;
 }
 
+/* System.Free M*'s modules (analyze_heapinfo_freed); -1 before the graph. */
+int
+tui_heapinfo_freed(struct tui_heapinfo *hi, size_t m, uint8_t *freed)
+{
+	if (hi->m.mod == NULL)
+		return (-1);
+	analyze_heapinfo_freed(&hi->m, m, freed);
+	return (0);
+}
+
 /*
  * ReachedFromModules / ReachedFromVariables: the roots that reach block
  * sel, from mark (per node: what reaches sel, the map's ReachedFrom
@@ -720,12 +772,12 @@ tui_heapinfo_unload(struct tui_heapinfo *hi, const uint8_t *named,
  * them point at it themselves.
  */
 static void
-hi_make_roots(struct tui_heapinfo *hi, size_t sel, const uint8_t *mark,
-    struct tui_list *l)
+hi_make_roots(struct tui_heapinfo *hi, int t0, size_t sel,
+    const uint8_t *mark, struct tui_list *l)
 {
 	const struct analyze_heapview	*s = hi->s;
 	const struct analyze_heap	*g = &s->graph;
-	uint8_t				*mods;
+	struct tui_list			*ll;
 	uint32_t			 node, v, r, nm = 0;
 	size_t				 i, n = 0;
 	char				*names = xstrdup(""), *t;
@@ -741,33 +793,53 @@ hi_make_roots(struct tui_heapinfo *hi, size_t sel, const uint8_t *mark,
 		if (v >= 1 && v <= s->nroots)
 			hi->direct[v - 1] = 1;
 	}
-	mods = xcalloc(s->nmodules + 1, 1);
+	hi_rmods_free(hi);
+	hi->rmods = xreallocarray(NULL, s->nmodules + 1, sizeof *hi->rmods);
+	hi->rm_roots = xcalloc(s->nmodules + 1, sizeof *hi->rm_roots);
+	hi->rm_direct = xcalloc(s->nmodules + 1, sizeof *hi->rm_direct);
+	hi->rm_names = xcalloc(s->nmodules + 1, sizeof *hi->rm_names);
 	for (r = 0; r < s->nroots; r++) {
 		if (!mark[1 + r])
 			continue;
 		hi->roots[n++] = r;
 		v = s->roots[r].module;
-		if (v == HI_NONE || mods[v])
+		if (v == HI_NONE)
 			continue;
-		mods[v] = 1;
-		nm++;
+		/* HeapInspector's ReachedFromModules: a row a module. */
+		hi->rm_direct[v] += hi->direct[r];
+		t = xasprintf("%s%s%s", hi->rm_names[v] != NULL ?
+		    hi->rm_names[v] : "", hi->rm_names[v] != NULL ? ", " : "",
+		    analyze_heapview_root_var(s->roots[r].name));
+		free(hi->rm_names[v]);
+		hi->rm_names[v] = t;
+		if (hi->rm_roots[v]++ != 0)
+			continue;
+		hi->rmods[nm++] = v;
 		t = xasprintf("%s%s%s", names, *names != '\0' ? ", " : "",
 		    s->modules[v].name);
 		free(names);
 		names = t;
 	}
-	free(mods);
 	free(hi->roots_what);
 	hi->roots_what = xasprintf("%zu roots in %u modules reach %#llx%s%s",
 	    n, nm, (unsigned long long)s->addr[sel], nm != 0 ? ": " : "",
 	    names);
 	free(names);
+	hi->rmods_what = xasprintf("%u modules reach %#llx by their"
+	    " variables (of %zu roots; a thread's stack is no module's)", nm,
+	    (unsigned long long)s->addr[sel], n);
 	hi->t[TUI_HI_ROOTS].n = n;
+	hi->t[TUI_HI_ROOTMODS].n = nm;
 	hi->roots_of = sel;
-	l->cur = l->top = 0;
-	tui_heapinfo_sort(hi, TUI_HI_ROOTS, l);
+	/* l is the table drawn's; the other's list is its own. */
+	for (r = TUI_HI_ROOTS; r <= TUI_HI_ROOTMODS; r++) {
+		ll = r == (uint32_t)t0 ? l : &hi->t[r].list;
+		ll->cur = ll->top = 0;
+		tui_heapinfo_sort(hi, (enum tui_heapinfo_table)r, ll);
+	}
 	/* A pick of the last object's roots names rows no longer here. */
-	if (hi->pick_table == TUI_HI_ROOTS)
+	if (hi->pick_table == TUI_HI_ROOTS || hi->pick_table ==
+	    TUI_HI_ROOTMODS)
 		hi->pick_table = -1;
 }
 
@@ -804,7 +876,7 @@ tui_heapinfo_draw(struct tui_heapinfo *hi, enum tui_heapinfo_table t,
 	size_t			 i, row;
 	int			 c, x, cw, r, attr, tw, x0;
 
-	if (!hi->made || (t == TUI_HI_ROOTS && (sel == SIZE_MAX ||
+	if (!hi->made || (HI_ROOTS(t) && (sel == SIZE_MAX ||
 	    rfrom == NULL))) {
 		tui_putf(y, 0, w, A_BOLD, "%s: %s", d->name, !hi->made ?
 		    "the info lists are made with the heap graph" :
@@ -812,9 +884,9 @@ tui_heapinfo_draw(struct tui_heapinfo *hi, enum tui_heapinfo_table t,
 		l->n = 0;
 		return;
 	}
-	if (t == TUI_HI_ROOTS) {
-		hi_make_roots(hi, sel, rfrom, l);
-		what = hi->roots_what;
+	if (HI_ROOTS(t)) {
+		hi_make_roots(hi, t, sel, rfrom, l);
+		what = t == TUI_HI_ROOTS ? hi->roots_what : hi->rmods_what;
 	} else if (t == TUI_HI_FREE)
 		what = hi->m.gap_what;
 	else if (HI_LEAKS(t))
@@ -916,7 +988,7 @@ hi_pick(struct tui_heapinfo *hi, int t, size_t row)
 	const struct analyze_heapview_sum *u = NULL;
 	const struct analyze_heapleak_row *lr;
 	uint8_t				*mark, *tm;
-	uint32_t			 want = HI_NONE, node, base, m;
+	uint32_t			 want = HI_NONE, node, base, m, *roots;
 	size_t				 b, n = 0, k;
 	char				 buf[64];
 
@@ -976,6 +1048,24 @@ hi_pick(struct tui_heapinfo *hi, int t, size_t row)
 		free(mark);
 		hi->pick_name = xasprintf("reached from %s",
 		    s->roots[hi->roots[row]].name);
+		break;
+	case TUI_HI_ROOTMODS:
+		/* What the module's variables reach, with others. */
+		m = hi->rmods[row];
+		roots = xreallocarray(NULL, s->nroots + 1, sizeof *roots);
+		for (k = 0, node = 0; k < s->nroots; k++) {
+			if (s->roots[k].module == m)
+				roots[node++] = (uint32_t)(1 + k);
+		}
+		base = (uint32_t)(1 + s->nroots);
+		mark = xcalloc_populated(s->graph.nnodes + 1, 1);
+		analyze_heap_reach(&s->graph, roots, node, 0, NULL, mark);
+		free(roots);
+		for (b = 0; b < s->nblocks; b++)
+			n += hi->picked[b] = mark[base + b];
+		free(mark);
+		hi->pick_name = xasprintf("reached from %s's variables",
+		    s->modules[m].name);
 		break;
 	case TUI_HI_LEAKS:
 	case TUI_HI_LEAKS_UP:

@@ -104,6 +104,8 @@ struct tui_heaplive {
 	uint64_t	 cmp_ns;	/* how long it took */
 };
 
+static int	hl_ingest_start(struct tui_heaplive *, char **);
+
 /* ---- an update, step by step ---------------------------------------- */
 
 /*
@@ -191,6 +193,50 @@ tui_heaplive_new(const char *sock, double every, unsigned keep,
 	}
 	free(cause);
 	return (hl);
+}
+
+/*
+ * Updates of a stored snapshot from files beside it, no program to ask
+ * (HeapInspector's Update without --attach): no socket, nothing kept or
+ * deleted, never ended.
+ */
+struct tui_heaplive *
+tui_heaplive_new_file(void)
+{
+	struct tui_heaplive	*hl = xcalloc(1, sizeof *hl);
+
+	hl->fd = hl->out = hl->pidfd = -1;
+	hl->state = HL_IDLE;
+	return (hl);
+}
+
+/*
+ * Start an update from file, a snapshot to ingest, compared with old
+ * (session old_session) when loaded: -1 and a cause when one runs.
+ */
+int
+tui_heaplive_start_file(struct tui_heaplive *hl,
+    const struct analyze_heapview *old, int64_t old_session, const char *file,
+    char **cause)
+{
+	if (tui_heaplive_busy(hl)) {
+		*cause = xasprintf("an update is already %s",
+		    tui_heaplive_doing(hl));
+		return (-1);
+	}
+	hl->t0 = hl->t_ask = tui_now_ns();
+	free(hl->file);
+	hl->file = xstrdup(file);
+	/* Named by the user's directory, not by an agent: never deleted. */
+	free(hl->answered.file);
+	memset(&hl->answered, 0, sizeof hl->answered);
+	hl->answered.file = xstrdup(file);
+	hl->old = old;
+	hl->old_session = old_session;
+	if (hl_ingest_start(hl, cause) != 0)
+		return (-1);
+	hl->state = HL_INGESTING;
+	return (0);
 }
 
 /*

@@ -189,7 +189,7 @@ hm_walk_cancel(struct heapmap *hm)
 		hm->reachable = 0;
 	else if (k == HM_WALK_RFROM) {
 		hm->reachedfrom = 0;
-		if (hm->info == HM_INFO_ROOTS)
+		if (HM_IS_ROOTS(hm->info))
 			hm->info = HM_INFO_OBJECT;
 	}
 	hm->dirty = 1;
@@ -276,7 +276,7 @@ hm_walk_start(struct heapmap *hm, enum hm_walk k, size_t of)
 static int
 hm_want_rfrom(const struct heapmap *hm)
 {
-	return (hm->reachedfrom || hm->info == HM_INFO_ROOTS);
+	return (hm->reachedfrom || HM_IS_ROOTS(hm->info));
 }
 
 /*
@@ -517,6 +517,8 @@ hm_zoom_rows(struct heapmap *hm, uint64_t a, uint64_t b)
 	hm->rows_on = 0;
 	if (hm_rows_bytes(hm, a, b, &lo, &hi) != 0)
 		return;
+	hm->zrows = 0;
+	hm->v.rows = hm->room != 0 ? hm->room : hm->v.rows;
 	analyze_heapmap_zoom_to(hm->m, &hm->v, lo, hi);
 	s = hm_size(analyze_heapmap_cell_bytes(hm->v.zoom));
 	tui_message("zoomed into %#llx-%#llx: %s a cell",
@@ -638,6 +640,9 @@ hm_zoom(struct heapmap *hm, int dz)
 {
 	char	*b;
 
+	/* A zoom by steps fills the room a percentage's left. */
+	hm->zrows = 0;
+	hm->v.rows = hm->room != 0 ? hm->room : hm->v.rows;
 	if (analyze_heapmap_zoom(hm->m, &hm->v, dz) == 0) {
 		tui_message("%s", dz > 0 ? "zoomed out all the way: the whole"
 		    " heap is in view" : "zoomed in all the way: a granule of"
@@ -1057,6 +1062,7 @@ hm_free(struct tui_view *tv)
 	free(hm->rfrom);
 	free(hm->selset);
 	free(hm->selwhat);
+	free(hm->index_path);
 	free(hm->lost);
 	free(hm->first_what);
 	free(hm->unloaded);
@@ -1423,4 +1429,5 @@ const struct tui_mode tui_mode_heapmap = {
 	.commands = hm_commands,
 	.colours = &hm_colours,
 	.live = hm_live_source,
+	.topics = hm_topics,
 };

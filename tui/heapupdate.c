@@ -5,7 +5,11 @@
  * selection carried over, :compare with another session of the run,
  * and HeapInspector's Remain.
  */
+#include <sys/stat.h>
+
 #include <ctype.h>
+#include <dirent.h>
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -26,7 +30,8 @@ hm_live_arm(struct tui_view *tv)
 	struct heapmap	*hm = tv->data;
 	uint64_t	 due, look;
 
-	if (hm->live == NULL) {
+	/* Updates from files (no program) come only when asked. */
+	if (hm->live == NULL || tui_heaplive_socket(hm->live) == NULL) {
 		tui_wake(tv, 0);
 		return;
 	}
@@ -144,6 +149,7 @@ hm_replace(struct tui_view *tv, struct analyze_heapview *ns, int64_t id,
 	free(oldset);
 	tm = xcalloc(ns->ntypes + 1, 1);
 	for (k = 0; k < hm->nspecs; k++) {
+		hm_bases(hm, hm->specs[k]);
 		analyze_heapview_types(ns, hm->specs[k], tm);
 		for (i = 0; i < ns->ntypes; i++) {
 			if (tm[i] && hm->typemark[i] == 0)
@@ -177,6 +183,134 @@ hm_replace(struct tui_view *tv, struct analyze_heapview *ns, int64_t id,
 	free(fb);
 }
 
+/*
+ * Whether name is one of stem's snapshots as pvheap names them: stem,
+ * then any ".NUMBER" (a process's pid, a snapshot's serial), then ".heap".
+ */
+static int
+hm_snapshot_of(const char *name, const char *stem)
+{
+	size_t	n = strlen(stem);
+
+	if (strncmp(name, stem, n) != 0)
+		return (0);
+	name += n;
+	while (name[0] == '.' && isdigit((unsigned char)name[1])) {
+		name++;
+		while (isdigit((unsigned char)*name))
+			name++;
+	}
+	return (strcmp(name, ".heap") == 0);
+}
+
+/*
+ * A stored snapshot's Update: the newest plain file in the directory of
+ * source (the file the session was made from) that pvheap would have
+ * named for the same program, newer than source; NULL and *why if none.
+ */
+static char *
+hm_newest(const char *source, char **why)
+{
+	struct stat	 sb, best;
+	struct dirent	*d;
+	DIR		*dp;
+	const char	*slash = strrchr(source, '/');
+	char		*dir, *stem, *e, *path, *found = NULL;
+	size_t		 n;
+
+	dir = slash != NULL ? xasprintf("%.*s", (int)(slash - source +
+	    (slash == source)), source) : xstrdup(".");
+	stem = xstrdup(slash != NULL ? slash + 1 : source);
+	/* The stem: without ".heap" and the numbers before it. */
+	n = strlen(stem);
+	if (n > 5 && strcmp(stem + n - 5, ".heap") == 0)
+		stem[n - 5] = '\0';
+	while ((e = strrchr(stem, '.')) != NULL && e[1] != '\0' &&
+	    strspn(e + 1, "0123456789") == strlen(e + 1))
+		*e = '\0';
+	if (stat(source, &best) != 0)
+		memset(&best, 0, sizeof best);
+	if ((dp = opendir(dir)) == NULL) {
+		*why = xasprintf("%s: %s", dir, strerror(errno));
+		free(dir);
+		free(stem);
+		return (NULL);
+	}
+	while ((d = readdir(dp)) != NULL) {
+		if (!hm_snapshot_of(d->d_name, stem))
+			continue;
+		path = xasprintf("%s/%s", dir, d->d_name);
+		if (stat(path, &sb) != 0 || !S_ISREG(sb.st_mode) ||
+		    sb.st_mtim.tv_sec < best.st_mtim.tv_sec ||
+		    (sb.st_mtim.tv_sec == best.st_mtim.tv_sec &&
+		    sb.st_mtim.tv_nsec <= best.st_mtim.tv_nsec)) {
+			free(path);
+			continue;
+		}
+		best = sb;
+		free(found);
+		found = path;
+	}
+	closedir(dp);
+	if (found == NULL)
+		*why = xasprintf("no snapshot of %s newer than %s in %s",
+		    stem, slash != NULL ? slash + 1 : source, dir);
+	free(dir);
+	free(stem);
+	return (found);
+}
+
+/* HeapInspector's Update of a stored snapshot: the newest file beside it. */
+static int
+hm_update_file(struct tui_view *tv)
+{
+	struct heapmap		*hm = tv->data;
+	struct store_session	 ss;
+	char			*file, *cause = NULL;
+
+	if (store_session_get(tui_store(), tv->session, &ss) != 0) {
+		tui_message("error: update: session %lld: %s",
+		    (long long)tv->session, store_error(tui_store()));
+		return (TUI_R_DRAW);
+	}
+	file = ss.source != NULL ? hm_newest(ss.source, &cause) : NULL;
+	if (ss.source == NULL)
+		cause = xstrdup("the session names no file");
+	store_session_free(&ss);
+	if (file == NULL) {
+		tui_message("update: %s; session %lld stays", cause,
+		    (long long)tv->session);
+		free(cause);
+		return (TUI_R_DRAW);
+	}
+	if (hm->live == NULL)
+		hm->live = tui_heaplive_new_file();
+	if (tui_heaplive_start_file(hm->live, hm->s, tv->session, file,
+	    &cause) != 0) {
+		tui_message("error: update: %s", cause);
+		free(cause);
+		free(file);
+		return (TUI_R_DRAW);
+	}
+	tui_message("update: reading %s", file);
+	free(file);
+	tv->busy = 1;
+	return (TUI_R_DRAW);
+}
+
+/* Whether heap sessions a and b are snapshots of one run of a program. */
+static int
+hm_same_run(int64_t a, int64_t b)
+{
+	struct store_heap	ha, hb;
+
+	if (store_heap_get(tui_store(), a, &ha) != 0 ||
+	    store_heap_get(tui_store(), b, &hb) != 0)
+		return (0);
+	return (ha.pid == hb.pid && ha.started_ns == hb.started_ns &&
+	    ha.started_ns != 0);
+}
+
 /* Start an update; say why not. */
 int
 hm_update(struct tui_view *tv)
@@ -184,11 +318,8 @@ hm_update(struct tui_view *tv)
 	struct heapmap	*hm = tv->data;
 	char		*cause = NULL;
 
-	if (hm->live == NULL) {
-		tui_message("error: :update needs a live program (profview"
-		    " --attach); this is a stored snapshot");
-		return (TUI_R_DRAW);
-	}
+	if (hm->live == NULL || tui_heaplive_socket(hm->live) == NULL)
+		return (hm_update_file(tv));
 	if (tui_heaplive_start(hm->live, hm->s, tv->session, &cause) != 0) {
 		tui_message("%s%s", tui_heaplive_ended(hm->live) ? "" :
 		    "error: ", cause);
@@ -217,7 +348,7 @@ hm_live_work(struct tui_view *tv, uint64_t deadline)
 	char			*cause = NULL;
 	int64_t			 id = 0;
 	uint64_t		 due, a, i, l, d, t0;
-	int			 r;
+	int			 r, other;
 
 	tui_heaplive_tidy(hm->live);
 	if (!tui_heaplive_busy(hm->live)) {
@@ -251,11 +382,22 @@ hm_live_work(struct tui_view *tv, uint64_t deadline)
 	else if (ns != NULL) {
 		tui_heaplive_times(hm->live, &a, &i, &l, &d);
 		t0 = tui_now_ns();
+		other = tui_heaplive_socket(hm->live) == NULL &&
+		    !hm_same_run(tv->session, id);
+		/* Another process's addresses: born and freed mean nothing. */
+		if (other) {
+			analyze_heapdiff_cmp_free(c);
+			c = NULL;
+		}
 		hm_replace(tv, ns, id, c, tui_heaplive_info(hm->live));
 		hm->swapped = tui_now_ns();
 		/* --keep: the oldest go once the new one is shown. */
 		tui_heaplive_prune(hm->live, id);
-		if (c == NULL)
+		if (other)
+			tui_message("update: session %lld, another run of the"
+			    " program: not compared (its addresses are another"
+			    " process's)", (long long)id);
+		else if (c == NULL)
 			tui_message("error: update: session %lld shown, not"
 			    " compared: %s", (long long)id, cause);
 		/* For bench/heaplive: the parts of one update. */
@@ -285,8 +427,11 @@ hm_cmd_update(struct tui_view *tv, const char *args)
 
 	if (*args == '\0')
 		return (hm_update(tv));
-	if (hm->live == NULL)
-		return (hm_update(tv));
+	if (hm->live == NULL || tui_heaplive_socket(hm->live) == NULL) {
+		tui_message("error: :update %s: updates by themselves need a"
+		    " live program (profview --attach)", args);
+		return (TUI_R_DRAW);
+	}
 	if (!hm_word(&args, w, sizeof w) || (strcasecmp(w, "off") == 0 &&
 	    *args != '\0') || (strcasecmp(w, "every") != 0 &&
 	    strcasecmp(w, "off") != 0)) {
@@ -309,6 +454,102 @@ hm_cmd_update(struct tui_view *tv, const char *args)
 	tui_heaplive_every(hm->live, secs);
 	tui_message("an update every %g s", secs);
 	hm_live_arm(tv);
+	return (TUI_R_DRAW);
+}
+
+/* Session id's loaded modules' paths (their count in *n), or NULL. */
+static char **
+hm_modules_of(int64_t id, size_t *n)
+{
+	struct store_cursor	*c;
+	struct store_heap_module m;
+	char			**v = NULL;
+	int			 rc;
+
+	*n = 0;
+	if ((c = store_heap_modules(tui_store(), id)) == NULL)
+		return (NULL);
+	while ((rc = store_heap_module_next(c, &m)) == 1) {
+		if (m.unloaded)
+			continue;
+		v = xreallocarray(v, *n + 1, sizeof *v);
+		v[(*n)++] = xstrdup(m.path != NULL ? m.path : "?");
+	}
+	store_cursor_close(c);
+	return (v);
+}
+
+/* The names in a not in b, after what, as "+name" or "-name". */
+static char *
+hm_modules_diff(char *what, char **a, size_t na, char **b, size_t nb,
+    char sign, size_t *count)
+{
+	const char	*base;
+	char		*t;
+	size_t		 i, j;
+
+	for (i = 0; i < na; i++) {
+		for (j = 0; j < nb && strcmp(a[i], b[j]) != 0; j++)
+			/* nothing */;
+		if (j < nb)
+			continue;
+		base = strrchr(a[i], '/') != NULL ? strrchr(a[i], '/') + 1 :
+		    a[i];
+		t = xasprintf("%s %c%s", what, sign, base);
+		free(what);
+		what = t;
+		(*count)++;
+	}
+	return (what);
+}
+
+/*
+ * HeapInspector's UpdateModules: the loaded modules of this snapshot
+ * (a snapshot lists them; :update takes a new one), and those loaded or
+ * unloaded since the run's snapshot before it.
+ */
+int
+hm_cmd_updatemodules(struct tui_view *tv)
+{
+	struct store_heap	 h;
+	char			**now, **was, *what = xstrdup("");
+	size_t			 nnow, nwas = 0, i, changed = 0;
+	int64_t			 prev;
+
+	if (tv->session == 0 || store_heap_get(tui_store(), tv->session,
+	    &h) != 0) {
+		tui_message("error: :updatemodules needs a stored snapshot");
+		free(what);
+		return (TUI_R_DRAW);
+	}
+	now = hm_modules_of(tv->session, &nnow);
+	prev = store_heap_previous(tui_store(), tv->session);
+	if (prev <= 0)
+		tui_message("%zu modules loaded in session %lld; no earlier"
+		    " snapshot of this run (pid %lld) to compare", nnow,
+		    (long long)tv->session, (long long)h.pid);
+	else {
+		was = hm_modules_of(prev, &nwas);
+		what = hm_modules_diff(what, now, nnow, was, nwas, '+',
+		    &changed);
+		what = hm_modules_diff(what, was, nwas, now, nnow, '-',
+		    &changed);
+		if (changed == 0)
+			tui_message("%zu modules loaded in session %lld, as in"
+			    " session %lld", nnow, (long long)tv->session,
+			    (long long)prev);
+		else
+			tui_message("%zu modules loaded in session %lld; since"
+			    " session %lld:%s", nnow, (long long)tv->session,
+			    (long long)prev, what);
+		for (i = 0; i < nwas; i++)
+			free(was[i]);
+		free(was);
+	}
+	for (i = 0; i < nnow; i++)
+		free(now[i]);
+	free(now);
+	free(what);
 	return (TUI_R_DRAW);
 }
 

@@ -77,8 +77,14 @@ help_item(struct help *h, const char *keys, const char *text)
 static char *
 help_title(struct tui_view *tv)
 {
+	struct help	*h = tv->data;
+
+	/* A topic's help is its header's; a view's names the view. */
+	if (h->n > 0 && strncmp(h->line[0], ":help ", 6) == 0)
+		return (xasprintf("profview: help for :%s (q closes)",
+		    h->line[0] + 6));
 	return (xasprintf("profview: help for the %s view (q closes)",
-	    ((struct help *)tv->data)->view));
+	    h->view));
 }
 
 static void
@@ -207,6 +213,41 @@ help_group(struct help *h, const struct tui_keys *g,
 		help_item(h, "", "(no keys of its own: those of every view"
 		    " work)");
 	help_add(h, 0, "%s", "");
+}
+
+/*
+ * :help NAME: the command's usage and line, and at length the topic (the
+ * seed's name, what it did there and what it is here) when there is one.
+ */
+struct tui_view *
+tui_help_topic(const char *name, const struct tui_topic *t,
+    const struct tui_command *c)
+{
+	struct help	*h = xcalloc(1, sizeof *h);
+	struct tui_view	*tv;
+	char		*args;
+
+	h->view = xstrdup(name);
+	help_add(h, 1, ":help %s", name);
+	if (c != NULL) {
+		args = xasprintf(":%s %s", c->name, c->args);
+		help_item(h, args, c->help);
+		free(args);
+	}
+	if (t != NULL) {
+		help_item(h, "seed's name", t->seed);
+		help_item(h, "in profview", t->ours != NULL ? t->ours :
+		    "none (see below)");
+		help_add(h, 0, "%s", "");
+		help_add(h, 1, "What it did in the seed");
+		help_item(h, "", t->seed_does);
+		help_add(h, 0, "%s", "");
+		help_add(h, 1, "In C and C++, here");
+		help_item(h, "", t->here);
+	}
+	tv = tui_view_new(&help_ops, h);
+	tv->list.n = h->n;
+	return (tv);
 }
 
 /* Help for view from: its keys first. */

@@ -11,8 +11,8 @@
  *
  * Another view may open it over a model it built (tui_hist_open): the
  * slots view, a prfd slot's detail counters.  Such a histogram is
- * linear (analyze_hist.linear): addresses in hex, no DOS header, and no
- * instructions to annotate (a dump keeps no code).
+ * linear (analyze_hist.linear): addresses in hex, no DOS header, and its
+ * code is x86-64 read from the slot's module when first annotated.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -675,12 +675,6 @@ hist_key(struct tui_view *tv, int a)
 	case HIST_ACT_ANNOTATE:
 		if (tv->list.n == 0)
 			return (TUI_R_NONE);
-		if (hs->h.linear && (hs->flat ||
-		    a == HIST_ACT_ANNOTATE)) {
-			tui_message("no instructions to annotate: a dump"
-			    " keeps no code");
-			return (TUI_R_DRAW);
-		}
 		/* A symbol: its instructions, as perf report's Enter. */
 		if (hs->flat)
 			return (hist_annotate_sym(tv, &hs->h,

@@ -51,8 +51,8 @@ static const struct tui_keys slots_keys = TUI_KEYS("slots",
 
 static const struct tui_key hits_bind[] = {
 	TUI_KEY(HITS_ACT_SORT, "s", "cycle the sort (hits, address)"),
-	TUI_KEY(HITS_ACT_OPEN, "Enter",
-	    "the row's slot in the histogram, on its symbol"),
+	TUI_KEY(HITS_ACT_OPEN, "Enter", "the row's slot in the histogram,"
+	    " on its symbol; a module's function: its code annotated"),
 	TUI_KEY(HITS_ACT_SLOTS, "v", "the slots and the global counters"),
 	TUI_KEY(HITS_ACT_PCT, "%",
 	    "shares of the run time or of every period (idle too)"),
@@ -503,6 +503,44 @@ hits_draw(struct tui_view *tv, int y, int h, int w)
 	}
 }
 
+/*
+ * A module's function has no detail counters: Enter shows its code, its
+ * samples by instruction (tui/annotate.c, over a model the view owns).
+ */
+static int
+hits_annotate(struct tui_view *tv, struct analyze_prfd *m,
+    const struct analyze_prfd_flat *f)
+{
+	struct analyze_hist	*h = xcalloc(1, sizeof *h);
+	struct tui_view		*v;
+	char			*cause = NULL;
+	size_t			 k;
+
+	if (analyze_prfd_module_hist(tui_store(), m, f, h, &cause) != 0) {
+		free(h);
+		tui_message("%s", cause);
+		free(cause);
+		return (TUI_R_DRAW);
+	}
+	for (k = 0; k < h->nsyms && h->syms[k].addr + h->base != f->addr;
+	    k++)
+		;
+	if (k == h->nsyms) {
+		analyze_hist_free(h);
+		free(h);
+		tui_message("no function of %s at %012llX", m->mods[f->mod].path,
+		    (unsigned long long)f->addr);
+		return (TUI_R_DRAW);
+	}
+	if ((v = tui_annotate_own(tv, h, k, &cause)) == NULL) {
+		tui_message("error: %s", cause);
+		free(cause);
+		return (TUI_R_DRAW);
+	}
+	tui_push(v);
+	return (TUI_R_DRAW);
+}
+
 static int
 hits_key(struct tui_view *tv, int a)
 {
@@ -522,11 +560,8 @@ hits_key(struct tui_view *tv, int a)
 		if (tv->list.n == 0)
 			return (TUI_R_NONE);
 		f = &hv->ss->m->flat[hv->order[tv->list.cur]];
-		if (f->slot == SIZE_MAX) {
-			tui_message("these samples are in no slot: a"
-			    " module's have no detail counters");
-			return (TUI_R_DRAW);
-		}
+		if (f->slot == SIZE_MAX)
+			return (hits_annotate(tv, hv->ss->m, f));
 		return (slots_open(tv, hv->ss, f->slot, f->addr));
 	case HITS_ACT_SLOTS:
 		tui_push(slots_view(tv->session, hv->ss));

@@ -270,6 +270,19 @@ const char	*tui_keymap_word(const void *);
  * colours, and an optional live source, which makes the view it opened
  * follow the source that tui_opts.live names (--attach).
  */
+/*
+ * :help NAME at length: a command of a view, or a name of the system the
+ * view grew from (HeapInspector's ZoomOut, or GCOnOff, which has no
+ * sense in C and says so).
+ */
+struct tui_topic {
+	const char	*name;		/* what :help takes, any case */
+	const char	*seed;		/* the seed's spelling */
+	const char	*ours;		/* profview's, or NULL: none */
+	const char	*seed_does;	/* the seed's description, our words */
+	const char	*here;		/* what it is in C and C++ here */
+};
+
 struct tui_mode {
 	struct tui_view		*(*open)(int64_t, char **);
 	const struct tui_keys	*const *keys;	/* NULL-terminated */
@@ -278,6 +291,7 @@ struct tui_mode {
 	struct tui_colours	*colours;
 	void			(*live)(struct tui_view *,
 				    const struct tui_opts *);
+	const struct tui_topic	*topics;	/* to a NULL name */
 };
 struct tui_kind {
 	const char		*name;
@@ -387,5 +401,7 @@ int64_t		 tui_sessions_id(struct tui_view *, size_t);
 struct tui_view	*tui_table_new(const char *, char **);
 struct tui_view	*tui_help_new(struct tui_view *);
 struct tui_view	*tui_diff_new(int64_t, int64_t, char **);
+struct tui_view	*tui_help_topic(const char *, const struct tui_topic *,
+		    const struct tui_command *);
 
 #endif

@@ -8,7 +8,7 @@
 
 heap_setup heap-names
 PV=${PROFVIEW:-$build/profview}
-echo "1..10"
+echo "1..11"
 pvheap n -- "$HEAPBIN/names"
 check "the program ran ($pv_rc)" test "$pv_rc" = 0
 db="$W/pv.db"
@@ -68,6 +68,11 @@ check "(no type): every block of a site or of none, its bytes" test \
     count(*), sum(b.size) FROM heap_block b LEFT JOIN heap_type
     t ON t.session = b.session AND t.idx = b.type WHERE b.session = $id
     AND (t.kind IS NULL OR t.kind = 'site')")"
+# Shape*: the classes derived from Shape, which names.cc makes Circle and
+# geo::Square, by its DWARF; no Shape is allocated alone.
+check "by-type Shape*: Circle and geo::Square, derived from Shape" test \
+    "$(q by-type 'Shape*' | cut -d, -f1 | sort | tr '\n' /)" = \
+    "Circle/geo::Square/"
 raw=$(q anchored-by g_raw | cut -d, -f6)
 site=$(sql "SELECT t.name || ' ' || t.kind FROM heap_root r JOIN heap_block
     b ON b.session = r.session AND b.idx = r.dst JOIN heap_type t ON

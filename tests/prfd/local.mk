@@ -56,3 +56,22 @@ tests_fuzz_replay_pvprf_SOURCES = tests/fuzz/fuzz_pvprf.c \
 EXTRA_tests_fuzz_replay_pvprf_SOURCES = capture/pvprf/dumpfile.c
 tests_fuzz_replay_pvprf_CFLAGS = $(FUZZ_CFLAGS) -DFUZZ_CORPUS='"pvprf"'
 tests_fuzz_replay_pvprf_LDADD = $(CORE_LIBS)
+
+# annotate-x86.sh (a screen test of the prfd block): hot, profiled by
+# pvprf and perf and traced by pvtrace, built -g by the compiler alone (no
+# sanitizer runtime in a profiled program), and another build of it.
+PRFD_HOT = tests/prfd/hot tests/prfd/hot-rebuilt
+EXTRA_DIST += tests/prfd/hot.c
+CLEANFILES += $(PRFD_HOT)
+tests/prfd/hot: tests/prfd/hot.c
+	@$(MKDIR_P) tests/prfd
+	$(AM_V_CC)$(CC) -O1 -g -fno-inline -o $@ $(srcdir)/tests/prfd/hot.c
+tests/prfd/hot-rebuilt: tests/prfd/hot.c
+	@$(MKDIR_P) tests/prfd
+	$(AM_V_CC)$(CC) -O1 -g -fno-inline -DHOT_REBUILT -o $@ \
+	    $(srcdir)/tests/prfd/hot.c
+# (Through a variable: a rule naming the log would replace automake's.)
+ANNOTATE_X86_LOG = tests/tui/annotate-x86.sh.log
+$(ANNOTATE_X86_LOG): $(PRFD_HOT) capture/pvprf/pvprf$(EXEEXT) \
+	capture/pvprf/pvprfd$(EXEEXT) capture/pvprf/libpvprf.so.1 \
+	capture/pvtrace/pvtrace$(EXEEXT)

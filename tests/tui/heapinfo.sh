@@ -5,7 +5,7 @@
 # and a model of it below decide every row, order, mark and count; a
 # pvheap snapshot stored as a session is checked against the store.
 . "${top_srcdir:-.}/tests/tui/lib.sh"
-plan 42
+plan 44
 
 cat > "$dir/hi.py" <<'PY'
 import sys
@@ -257,6 +257,15 @@ elif cmd == 'legend':
         r = [x[1] for x in roots].index(a[1])
         print(legend('reached from ' + a[1], [blocks[i] for i in
             reach(roots[r][2]) if i != int(a[2])]))
+    elif a[0] == 'modreached':
+        # modreached MODULE SEL: what all the module's roots reach
+        m = [x[0] for x in modules].index(a[1])
+        got = set()
+        for rm, name, d in roots:
+            if rm == m:
+                got |= set(reach(d))
+        print(legend('reached from %s\'s variables' % a[1],
+            [blocks[i] for i in sorted(got) if i != int(a[2])]))
 elif cmd == 'rootsof':
     # the roots that reach block B: pointers, direct, module, name
     b = int(a[0])
@@ -400,7 +409,7 @@ ok $? "test-unloaded blue, imported by them green, top still red"
 keys -l ':testunload app'
 keys Enter
 wait_long "test unload of 1 module" && keys i && wait_for "[heapinfo]" &&
-    keys Tab Tab Tab Tab Tab Tab Tab Tab && wait_for "info: Modules" &&
+    keys Tab Tab Tab Tab Tab Tab Tab Tab Tab && wait_for "info: Modules" &&
     keys '<' '<' '<' '<' '<' '<' '<' '<' &&
     wait_for "Modules sorted by objects" &&
     same "$(hi modules 0 1 0)" "$(rows "$MH" 5)"
@@ -446,10 +455,19 @@ wait_for "cursor 0x555555600010" || wait_for "[heapmap] 1/61"
 keys Enter i
 wait_for "1 roots in 1 modules reach 0x55" &&
     same "$(hi rootsof 0)" "$(rows 'pointers.? +direct +module' 1)"
-ok $? "ReachedFrom: the roots that reach the selected object"
+ok $? "ReachedFrom (Variables): the roots that reach the selected object"
 keys Enter
 wait_for "$(hi legend reached app:head 0)"
 ok $? "Enter on a root: what it reaches (but the selected object)"
+# HeapInspector's ReachedFromModules: a row a module, its variables.
+keys Tab
+wait_for "info: ReachedFromModules" &&
+    wait_for "ReachedFromModules [keys here; i, Escape: the map] 1: 1 modules reach 0x5555" &&
+    screen | grep -qE '^ *1 +[01] +app +head *$'
+ok $? "ReachedFromModules: app, by its variable head"
+keys Enter
+wait_for "$(hi legend modreached app 0)"
+ok $? "Enter on a module: what its variables reach"
 keys Tab Tab Tab Tab
 wait_for "info: Live" && keys Tab && wait_for "info: Modules"
 ok $? "Tab from the last table (Live): the first one, the keys kept"

@@ -5,7 +5,7 @@
 # objects born and freed is checked against the two stored sessions
 # (matched by address and allocation number in SQL), never constants.
 . "${top_srcdir:-.}/tests/tui/lib.sh"
-plan 36
+plan 37
 build=$(cd "${top_builddir:-.}" && pwd)
 PVHEAP=$build/capture/pvheap/pvheap
 PROG=$build/tests/tui/heaplive-prog
@@ -157,6 +157,13 @@ ok $? "the marks kept: site:make_a* is session 2's $((na - 1)) (and the selected
 [ -n "$cell" ] && [ "$(screen | sed -n '1s/.*objects, \(.*\) a cell.*/\1/p')" = \
     "$cell" ] && [ "$(screen | sed -n 2p | cut -c1-13)" = "$top" ]
 ok $? "the same zoom ($cell a cell) and the same top row ($top)"
+# UpdateModules: session 2's loaded modules, the same as session 1's.
+nm=$(sql "SELECT count(*) FROM heap_module WHERE session = 2 AND unloaded = 0")
+keys :
+keys -l "updatemodules"
+keys Enter
+wait_for "$nm modules loaded in session 2, as in session 1"
+ok $? ":updatemodules: $nm modules, none loaded or unloaded since session 1"
 
 # Remain: after the next update only session 2's objects show.
 keys :

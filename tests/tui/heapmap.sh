@@ -6,7 +6,7 @@
 # Python model of it below: who points where, what memcheck's rules make
 # of that, how HeapInspector's map lays rows out), never from the screen.
 . "${top_srcdir:-.}/tests/tui/lib.sh"
-plan 54
+plan 65
 DEMO=${top_builddir:-.}/tests/tui/heapmap-demo
 
 cat > "$dir/hm.py" <<'PY'
@@ -137,6 +137,21 @@ elif cmd == 'legend':
         'rest': [b for b in range(n) if b in reach and b != 0 and
             b not in closure([0])]}
     print(legend(a[1], sets[a[0]]))
+elif cmd == 'zoomby':
+    # zoomby COLS ROOM ROWS ZOOM F: HeapInspector's ZoomOut by a
+    # percentage, the span times F: the finest zoom that shows it in ROOM
+    # rows, and the rows (whole lines of two) that do; "zoom rows ratio"
+    cols, room, rows, z, f = int(a[0]), int(a[1]), int(a[2]), int(a[3]), \
+        float(a[4])
+    want = rows * cols * cellbytes(z) * f
+    top = fit(cols, room)
+    nz = next((y for y in range(-3, top) if want <= room * cols *
+        cellbytes(y)), top)
+    line = 2 * cols * cellbytes(nz)
+    n = -(-want // line)
+    r = min(int(2 * n), room, len(layout(cols, nz)))
+    r = min(max(r + r % 2, 2), room)
+    print(nz, r, '%.3g' % (r * cellbytes(nz) / (rows * cellbytes(z))))
 elif cmd == 'fit':
     print(fit(int(a[0]), int(a[1])))
 elif cmd == 'size':
@@ -257,6 +272,39 @@ ok $? "the object pane: address, type, module, sizes, state, stack, bytes"
 wait_for "0x555555559000-0x7ffff7a41000 in view (408.0 KiB of heap, from main heap)"
 ok $? "status line: the span in view and the heap's bytes in it"
 
+# HeapInspector's Store: the map in view as a PPM, 4 pixels a cell, and
+# the legend's numbers as JSON; never through a link planted at a name.
+ln -s "$dir/planted" "$dir/map.json"
+keys :
+keys -l "store $dir/map"
+keys Enter
+rows=$((2 * $(maplines)))
+wait_for "stored $dir/map.ppm ($COLS x $rows cells) and "
+ok $? ":store: says what it wrote ($COLS x $rows cells)"
+cells_seen=$(screen | sed -n 's/.*unmarked 341 .*, \([0-9]*\) cells.*/\1/p')
+python3 - "$dir/map" $COLS $rows "$cells_seen" "$(hm legend all unmarked)" <<'PY'
+import json, os, stat, sys
+base, cols, rows, cells, legend = sys.argv[1], int(sys.argv[2]), \
+    int(sys.argv[3]), int(sys.argv[4]), sys.argv[5]
+ppm = open(base + '.ppm', 'rb').read()
+head = b'P6\n%d %d\n255\n' % (cols * 4, rows * 4)
+assert ppm.startswith(head), ppm[:20]
+assert len(ppm) == len(head) + cols * 4 * rows * 4 * 3, len(ppm)
+# The heap's first cell holds objects, unmarked: xterm's grey 245.
+assert ppm[len(head):len(head) + 3] == bytes([138, 138, 138])
+j = json.load(open(base + '.json'))
+m = j['marks']
+assert len(m) == 1 and m[0]['mark'] == 'unmarked', m
+assert m[0]['objects'] == m[0]['objects_in_view'] == 341, m
+assert m[0]['cells'] == cells, (m, cells)
+assert j['rows'] == rows and j['cols'] == cols and j['objects'] == 341
+for f in ('.ppm', '.json'):
+    st = os.lstat(base + f)
+    assert stat.S_ISREG(st.st_mode) and stat.S_IMODE(st.st_mode) == 0o600
+assert not os.path.exists(os.path.dirname(base) + '/planted')
+PY
+ok $? ":store: map.ppm of $COLS x $rows cells, map.json the legend's numbers ($cells_seen cells), 0600, the link replaced"
+
 keys c
 wait_for "$(hm legend collectable collectable)" &&
     wait_for "$(hm legend possible 'possibly lost')"
@@ -279,7 +327,7 @@ wait_for "info: ObjectsByType" && hm types > "$dir/types" &&
     sed 's/^ *//; s/  */ /g; s/ *$//' > "$dir/got" &&
     diff "$dir/types" "$dir/got" >&2
 ok $? "Tab: ObjectsByType, by bytes"
-keys Tab Tab Tab Tab Tab Tab Tab Tab Tab Tab Tab
+keys Tab Tab Tab Tab Tab Tab Tab Tab Tab Tab Tab Tab
 wait_for "info: object"
 ok $? "Tab cycles back to the object pane"
 
@@ -293,6 +341,20 @@ ok $? "Node's colour (33) on the map ($c)"
 keys : m a r k Enter
 wait_for "marks off"
 ok $? ":mark alone: marks off"
+# HeapInspector's HeapMap: anew, the whole heap in at most 8 rows, the
+# specs its marks; alone, the screen's rows and no marks.
+keys -l ':heapmap nosplash 8 Node'
+keys Enter
+z8=$(hm fit $COLS 8)
+wait_for "marked Node (1 type)" && wait_for "Node 99 (" &&
+    wait_for "profview: demo: heap map, 341 objects, $(hm bytes $z8) a cell" &&
+    [ "$(maplines)" = 4 ]
+ok $? ":heapmap nosplash 8 Node: the whole heap in 8 rows (zoom $z8), Node marked"
+keys -l ':heapmap'
+keys Enter
+wait_for "marks off" && ml=$(maplines) && [ "$ml" -gt 4 ] &&
+    wait_for "profview: demo: heap map, 341 objects, $(hm bytes $(hm fit $COLS $((2 * ml)))) a cell"
+ok $? ":heapmap alone: the screen's rows again ($ml lines), no marks"
 
 keys : s e l e c t Space t y p e d e s c r i p t o r Space d e m o . N o d e L i s t Enter
 wait_for "selected $(hm count NodeList) objects: type demo.NodeList"
@@ -314,12 +376,64 @@ ok $? ":testunload libfoo: libfoo and demo, which imports it"
 keys -l ':testunload'
 keys Enter
 wait_for "test unload off"
+# TestUnloadModules M*: as System.Free M*, demo and what only it needs
+# (libfoo, which only demo imports, then libc): the same roots go.
+keys -l ':testunload demo*'
+keys Enter
+wait_for "test unload of 3 modules (importers too): $(hm count unload) objects freed"
+ok $? ":testunload demo*: demo, libfoo and libc, as System.Free demo*"
+keys -l ':testunload'
+keys Enter
+wait_for "test unload off"
+keys -l ':show defaultblocks'
+keys Enter
+wait_for "error: :show defaultblocks: HeapInspector's, not in profview yet"
+ok $? ":show defaultblocks: the seed's name, said to be missing, not unknown"
+keys -l ':select showcommands'
+keys Enter
+wait_for ":select = off | showcommands | trace [MODULE:]VAR"
+ok $? ":select showcommands: the grammar of :select"
+# Show FreezeMap: Reachable stays the first object's while another is
+# selected.
+keys -l ':setmapto 555555559010'
+keys Enter Enter r
+wait_for "$(hm legend reach0 reachable)"
+keys -l ':show freezemap'
+keys Enter
+wait_for "FreezeMap on"
+keys l Enter
+wait_for "selected 0x555555559030: " &&
+    wait_for "$(hm legend reach0 reachable)"
+ok $? ":show freezemap: Reachable kept while another object is selected"
+keys -l ':show freezemap'
+keys Enter
+wait_for "FreezeMap off"
+keys r
+keys -l ':select off'
+keys Enter
 
 # Moves, against the layout: PageDown a map's rows, Right a sixth.
+# HeapInspector's ZoomOut N %: the span in view times 1 + N %, in the
+# finest cells that show it, the map as many lines as that takes.
+room=$((2 * $(maplines)))
+set -- $(hm zoomby $COLS $room $room $z 0.12)
 keys : z o o m o u t Space - 8 8 % Enter
+wait_for "zoomed in 88%: $(hm bytes $1) a cell, $2 rows, the span $3 times" &&
+    wait_for "profview: demo: heap map, 341 objects, $(hm bytes $1) a cell" &&
+    [ "$(maplines)" = $(($2 / 2)) ]
+ok $? ":zoomout -88%: $(hm bytes $1) a cell, $2 rows of $room, span x$3"
+set -- $(hm zoomby $COLS $room $2 $1 1.5)
+keys : z o o m o u t Space 5 0 Enter
+wait_for "zoomed out 50%: $(hm bytes $1) a cell, $2 rows, the span $3 times" &&
+    [ "$(maplines)" = $(($2 / 2)) ]
+ok $? ":zoomout 50: the span x$3 ($2 rows, $(hm bytes $1) a cell)"
+# A step zoom fills the map again: three in from the whole heap.
+keys : z o o m o u t Enter
+wait_for "the whole heap: "
+keys + + +
 z2=$((z - 3))
 wait_for "profview: demo: heap map, 341 objects, $(hm bytes $z2) a cell"
-ok $? ":zoomout -88%: the nearest power of two, zoom $z2"
+ok $? "+ from the whole heap after :zoomout N%: the map full, zoom $z2"
 keys Home
 wait_for -E "^555555559000 "
 [ "$(label 2)" = 555555559000 ]
@@ -349,9 +463,16 @@ keys End
 last=$(hm label $COLS $z2 $(($(hm rows $COLS $z2) - 2)))
 wait_for -E "^$last( |\$)" && [ "$(label $((ml + 1)))" = "$last" ]
 ok $? "End: the heap's end at the bottom ($last)"
-keys : s e t m a p t o Space t o p Enter
+# HeapInspector's heap grew upward: SetMapTo Bottom is its start, Top its
+# end.
+keys : s e t m a p t o Space b o t t o m Enter
 wait_for -E "^555555559000 "; [ "$(label 2)" = 555555559000 ]
-ok $? ":setmapto top"
+ok $? ":setmapto bottom: the heap's start"
+keys : s e t m a p t o Space t o p Enter
+wait_for -E "^$last( |\$)" && [ "$(label $((ml + 1)))" = "$last" ]
+ok $? ":setmapto top: the heap's end ($last)"
+keys : s e t m a p t o Space b o t t o m Enter
+wait_for -E "^555555559000 "
 keys :
 keys -l 'startmapat 7ffff0000900'
 keys Enter

@@ -5,14 +5,14 @@
 # a block of no type shows its allocation site as a site.  Counts come
 # from the store.
 . "${top_srcdir:-.}/tests/tui/lib.sh"
-plan 7
+plan 8
 build=$(cd "${top_builddir:-.}" && pwd)
 PVHEAP=$build/capture/pvheap/pvheap
 NAMES=$build/tests/data/heap/names
 if ! [ -x "$PVHEAP" ] || ! [ -x "$NAMES" ] || ! (cd "$dir" &&
     "$PVHEAP" -q -o names.heap -- "$NAMES" >/dev/null 2>&1) ||
     ! "$PROFVIEW" --db "$dir/db" ingest "$dir/names.heap" >/dev/null; then
-	for i in 1 2 3 4 5 6 7; do
+	for i in 1 2 3 4 5 6 7 8; do
 		skip "names" "pvheap or the test program not built"
 	done
 	finish
@@ -45,6 +45,17 @@ ok $? ":select onlyanchoredby takes a symbol (_ZL7current) too"
 keys : "select onlyanchoredby focus" Enter
 wait_for "error: focus: more than one variable has that name"
 ok $? "focus, app::focus's and ui::focus's last name: neither, it says so"
+
+# HeapInspector's Shape*: the class and those derived from it, by the
+# program's DWARF (names.cc: Circle and geo::Square; no Shape of its own).
+nd=$(sql "SELECT count(*) FROM heap_block b JOIN heap_type t ON t.session = 1
+    AND t.idx = b.type WHERE b.session = 1 AND t.name IN ('Circle',
+    'geo::Square')")
+nt=$(sql "SELECT count(*) FROM heap_type WHERE session = 1 AND name IN
+    ('Shape', 'Circle', 'geo::Square')")
+keys : "mark Shape*" Enter
+wait_for "marked Shape* ($nt types)" && wait_for "Shape* $nd ("
+ok $? ":mark Shape*: Shape, Circle and geo::Square, $nd objects"
 
 # The cursor's first object, libstdc++'s exception pool: of no type.
 set -- $(sql "SELECT printf('0x%x', b.addr), t.name FROM heap_block b JOIN

@@ -83,9 +83,9 @@ ok $? "left alone it ends: the second block and the $((N - 2)) after it"
 wait_for -E "reached from [0-9]+ \(.*\) of $((N - 2)) "
 ok $? "the legend counts the $((N - 2)) blocks that reach it"
 
-# The roots table (the last before the leak lists) takes the same
+# The roots tables (the last before the leak lists) take the same
 # search's answer.
-keys BTab BTab BTab BTab BTab BTab
+keys BTab BTab BTab BTab BTab BTab BTab
 wait_for "1 roots in 1 modules reach 0x555555560030: chain"
 ok $? "the roots pane: the one root, from the search made for R"
 

@@ -36,6 +36,8 @@ main(void)
 	const struct tui_keys *const	*groups;
 	const struct tui_command *const	*commands;
 	const struct tui_keys		*g;
+	const struct tui_kind		*k;
+	const struct tui_topic		*t;
 	size_t				 i, gi, n, ncommands;
 	char				*formats;
 
@@ -147,6 +149,26 @@ main(void)
 		free(formats);
 	}
 	puts(".El");
+	for (i = 0; (k = tui_kind_at(i)) != NULL; i++) {
+		if (k->mode->topics == NULL)
+			continue;
+		puts(".Pp");
+		fputs("The seed's names in ", stdout);
+		man_puts(k->mode->what);
+		puts(", each of which");
+		puts(".Ic :help Ar NAME");
+		puts("describes with what it means in C and C++, and profview's"
+		    " spelling (none: :help says why):");
+		puts(".Bl -tag -width Ds -compact");
+		for (t = k->mode->topics; t->name != NULL; t++) {
+			fputs(".It Li ", stdout);
+			man_puts(t->seed);
+			putchar('\n');
+			man_puts(t->ours != NULL ? t->ours : "none");
+			putchar('\n');
+		}
+		puts(".El");
+	}
 	puts(".Pp");
 	puts(".Ic :sql");
 	puts("runs on a read\\-only connection unless profview was started with");

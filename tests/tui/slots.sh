@@ -70,11 +70,13 @@ keys t z
 top=$(sql "SELECT max(hits) FROM bucket")
 wait_for "buckets x1 by hits" && screen | sed -n 5p | grep -qE " $top "
 ok $? "t: the counters, the busiest holding $top"
+# The cursor stayed at three's address.
 keys a
-wait_for "no instructions to annotate"
-ok $? "a says a dump keeps no code"
+wait_for "annotate bucket $(sql "SELECT printf('%012X', b.lo) FROM bucket b,
+    symbol s WHERE s.name = 'three' AND b.lo <= s.addr AND b.hi > s.addr")"
+ok $? "a: the code of three's bucket, read from work"
 
-keys q t
+keys q q t
 wait_for "functions, 1050 samples in 4 rows by hits"
 ok $? "t in the slots view: the flat profile by function"
 screen | sed -n 5,7p | awk '{ print $3 ":" $NF }' | tr '\n' ' ' |

@@ -885,11 +885,38 @@ START_TEST(test_snapshot)
 	ck_assert_int_eq(analyze_heapview_init(s, &cause), 0);
 	ck_assert_uint_eq(s->graph.state[3], ANALYZE_HEAP_REACHABLE);
 	ck_assert_uint_eq(s->graph.state[20], ANALYZE_HEAP_DEFINITE);
-	/* Type specs: a type, a prefix, a module, Module.Type. */
+	/* Type specs: a type, its derived ones, a module, Module.Type. */
 	ck_assert_uint_eq(analyze_heapview_types(s, "Node", m), 1);
 	ck_assert(m[0] && !m[1]);
+	/* No derivation known: * is the type alone, never a prefix. */
+	ck_assert_uint_eq(analyze_heapview_types(s, "Node*", m), 1);
+	ck_assert(m[0] && !m[1] && !m[2]);
+	/* Base (no object of its own) <- Node <- NodeList; foo_ctx apart. */
+	s->nclasses = 4;
+	s->classes = calloc(4, sizeof *s->classes);
+	s->classes[0] = strdup("Base");
+	s->classes[1] = strdup("Node");
+	s->classes[2] = strdup("NodeList");
+	s->classes[3] = strdup("foo_ctx");
+	s->class_base_off = calloc(5, sizeof *s->class_base_off);
+	s->class_base = calloc(2, sizeof *s->class_base);
+	s->class_base_off[2] = 1;	/* Node: Base */
+	s->class_base_off[3] = s->class_base_off[4] = 2;
+	s->class_base[0] = 0;
+	s->class_base[1] = 1;		/* NodeList: Node */
+	s->type_class = calloc(4, sizeof *s->type_class);
+	s->type_class[0] = 1;
+	s->type_class[1] = 2;
+	s->type_class[2] = 3;
+	s->type_class[3] = ANALYZE_HEAPVIEW_NONE;
 	ck_assert_uint_eq(analyze_heapview_types(s, "Node*", m), 2);
 	ck_assert(m[0] && m[1] && !m[2]);
+	ck_assert_uint_eq(analyze_heapview_types(s, "Base*", m), 2);
+	ck_assert(m[0] && m[1] && !m[2] && !m[3]);
+	ck_assert_uint_eq(analyze_heapview_types(s, "NodeList*", m), 1);
+	ck_assert(!m[0] && m[1]);
+	ck_assert_uint_eq(analyze_heapview_types(s, "libfoo*", m), 1);
+	ck_assert(m[2]);
 	ck_assert_uint_eq(analyze_heapview_types(s, "app", m), 2);
 	ck_assert_uint_eq(analyze_heapview_types(s, "libfoo", m), 1);
 	ck_assert(m[2]);
@@ -898,7 +925,9 @@ START_TEST(test_snapshot)
 	ck_assert_uint_eq(analyze_heapview_types(s, "app.NodeList", m), 1);
 	ck_assert(m[1]);
 	ck_assert_uint_eq(analyze_heapview_types(s, "libc.Node", m), 0);
-	ck_assert_uint_eq(analyze_heapview_types(s, "main*", m), 1);
+	/* A * is no prefix: "main (app.c:1)" is not main's. */
+	ck_assert_uint_eq(analyze_heapview_types(s, "main*", m), 0);
+	ck_assert_uint_eq(analyze_heapview_types(s, "main (app.c:1)*", m), 1);
 	ck_assert(m[3]);
 	/* ObjectsByType, ByModule, ObjectSizes against adding up. */
 	for (k = 0; k < 3; k++) {

@@ -5,7 +5,8 @@
  * greps for the includes).  And session.kind: no CHECK of the kinds'
  * names since core migration 4, a name the store was not given refused
  * by store_session_add, and a store of the schema before (3) migrated
- * with its sessions and their rows.
+ * with its sessions and their rows.  And the code an annotation keeps:
+ * runs found by the addresses they hold, forgotten, deleted.
  */
 #include <check.h>
 #include <stdio.h>
@@ -125,6 +126,84 @@ START_TEST(test_no_kind_check)
 }
 END_TEST
 
+/* The addresses of the runs of kept code overlapping [lo, hi), "a b". */
+static char *
+code_runs(struct store *st, int64_t id, uint64_t lo, uint64_t hi)
+{
+	struct store_cursor	*c;
+	struct store_code	 e;
+	char			 buf[256];
+	size_t			 n = 0;
+
+	buf[0] = '\0';
+	c = store_codes(st, id, lo, hi);
+	while (store_code_next(c, &e) == 1)
+		n += (size_t)snprintf(buf + n, sizeof buf - n, "%s%llx:%zu",
+		    n != 0 ? " " : "", (unsigned long long)e.addr, e.len);
+	store_cursor_close(c);
+	return (xstrdup(buf));
+}
+
+/*
+ * Kept code (code, code_line): a run is found by any address it holds,
+ * forgotten with the lines in its range only, and deleted with its
+ * session.
+ */
+START_TEST(test_code_kept)
+{
+	struct store		*st;
+	struct store_cursor	*c;
+	struct store_code_line	 l;
+	char			*cause = NULL, *s;
+	int64_t			 id;
+
+	st = store_open(":memory:", 0, toy_kinds, &cause);
+	ck_assert_ptr_nonnull(st);
+	id = store_session_add(st, "toy", "/a.toy", "aa", 3, NULL, NULL,
+	    &cause);
+	ck_assert_int_eq(store_begin(st, &cause), 0);
+	ck_assert_int_eq(store_code_add(st, id, 0x1000, "/m", "ab", "\x90\xc3",
+	    2), 0);
+	ck_assert_int_eq(store_code_add(st, id, 0x1010, "/m", NULL, "\xc3", 1),
+	    0);
+	ck_assert_int_eq(store_code_line_add(st, id, 0x1000, "/m.c", 3, "{"),
+	    0);
+	ck_assert_int_eq(store_code_line_add(st, id, 0x1010, "/m.c", 9, NULL),
+	    0);
+	ck_assert_int_eq(store_commit(st, &cause), 0);
+	s = code_runs(st, id, 0x1001, 0x1002);
+	ck_assert_str_eq(s, "1000:2");
+	free(s);
+	s = code_runs(st, id, 0x1002, 0x1010);
+	ck_assert_str_eq(s, "");
+	free(s);
+	s = code_runs(st, id, 0, 0x2000);
+	ck_assert_str_eq(s, "1000:2 1010:1");
+	free(s);
+	c = store_code_lines(st, id, 0x1010, 0x1011);
+	ck_assert_int_eq(store_code_line_next(c, &l), 1);
+	ck_assert_str_eq(l.file, "/m.c");
+	ck_assert_int_eq(l.line, 9);
+	ck_assert_ptr_null(l.text);
+	ck_assert_int_eq(store_code_line_next(c, &l), 0);
+	store_cursor_close(c);
+
+	ck_assert_int_eq(store_begin(st, &cause), 0);
+	ck_assert_int_eq(store_code_forget(st, id, 0x1001, 0x1002), 0);
+	ck_assert_int_eq(store_commit(st, &cause), 0);
+	s = code_runs(st, id, 0, 0x2000);
+	ck_assert_str_eq(s, "1010:1");
+	free(s);
+	/* Lines outside the range forgotten stay. */
+	ck_assert_int_eq(count(st, "SELECT count(*) FROM code_line"), 2);
+
+	ck_assert_int_eq(store_session_delete(st, id, &cause), 0);
+	ck_assert_int_eq(count(st, "SELECT count(*) FROM code"), 0);
+	ck_assert_int_eq(count(st, "SELECT count(*) FROM code_line"), 0);
+	store_close(st);
+}
+END_TEST
+
 /*
  * A store at core version 3 (the CHECK in place) migrates: its sessions
  * and every child row stay, the children's keys name the new session
@@ -202,6 +281,7 @@ store_core_suite(void)
 	tcase_add_checked_fixture(tc, tmpdb_setup, tmpdb_teardown);
 	tcase_add_test(tc, test_unknown_kind_refused);
 	tcase_add_test(tc, test_no_kind_check);
+	tcase_add_test(tc, test_code_kept);
 	tcase_add_test(tc, test_migrate_v3);
 	suite_add_tcase(s, tc);
 	return (s);
