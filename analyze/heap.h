@@ -383,6 +383,15 @@ struct analyze_heapview {
 	uint64_t	*class_size;
 	uint32_t	*class_ptrs;
 	uint8_t		*class_vptr;
+	/*
+	 * And its virtual methods declared in it (overrides too), and its
+	 * destructor: declared in it ("~C()", class_dtor 1), or only a
+	 * base's (2: C's implicit one calls it), or none (0).
+	 */
+	uint32_t	*class_virt;
+	uint8_t		*class_dtor;
+	char		**class_dtor_name;	/* 1: its name, else NULL */
+	int		 class_methods;	/* any stored (else an older ingest) */
 	struct analyze_heap_edge *edges;
 	size_t		 nedges;
 	uint64_t	*data_off;	/* NULL, or block b's kept bytes:

@@ -49,6 +49,11 @@ analyze_heapview_free(struct analyze_heapview *s)
 	free(s->class_size);
 	free(s->class_ptrs);
 	free(s->class_vptr);
+	free(s->class_virt);
+	free(s->class_dtor);
+	for (i = 0; s->class_dtor_name != NULL && i < s->nclasses; i++)
+		free(s->class_dtor_name[i]);
+	free(s->class_dtor_name);
 	free(s->program);
 	free(s->regions);
 	free(s->addr);
@@ -1399,7 +1404,8 @@ analyze_heapview_bases(struct store *st, int64_t session,
 	struct hv_trace		 tr;
 	const struct hv_dtype	*x;
 	const struct hv_dfield	*f;
-	uint32_t		(*e)[2] = NULL, *at, c, b, np;
+	uint32_t		(*e)[2] = NULL, *at, c, b, np, nv;
+	const char		*m;
 	size_t			 i, k, n = 0, ne = 0, cap = 0;
 	int			 more;
 
@@ -1427,6 +1433,9 @@ analyze_heapview_bases(struct store *st, int64_t session,
 	v->class_size = xcalloc(k + 1, sizeof *v->class_size);
 	v->class_ptrs = xcalloc(k + 1, sizeof *v->class_ptrs);
 	v->class_vptr = xcalloc(k + 1, 1);
+	v->class_virt = xcalloc(k + 1, sizeof *v->class_virt);
+	v->class_dtor = xcalloc(k + 1, 1);
+	v->class_dtor_name = xcalloc(k + 1, sizeof *v->class_dtor_name);
 	for (i = 0; i < tr.nt; i++) {
 		x = &tr.t[i];
 		if (x->kind != HV_STRUCT || *x->name == '?')
@@ -1435,10 +1444,20 @@ analyze_heapview_bases(struct store *st, int64_t session,
 		/* Each unit has its copy, a declaration none: the largest. */
 		if (x->size > v->class_size[c])
 			v->class_size[c] = x->size;
-		for (k = 0, np = 0; k < x->nfields; k++) {
+		for (k = 0, np = 0, nv = 0; k < x->nfields; k++) {
 			f = &tr.f[x->first + k];
+			/* Methods: ingest's "~C()", "virtual f()" rows. */
+			if (strchr(f->name, '(') != NULL) {
+				v->class_methods = 1;
+				nv += strncmp(f->name, "virtual ", 8) == 0;
+				m = strncmp(f->name, "virtual ", 8) == 0 ?
+				    f->name + 8 : f->name;
+				if (*m == '~' && v->class_dtor_name[c] == NULL) {
+					v->class_dtor[c] = 1;
+					v->class_dtor_name[c] = xstrdup(m);
+				}
 			/* GCC's _vptr.C, clang's _vptr$C: the vtable's. */
-			if (!f->base && strncmp(f->name, "_vptr", 5) == 0)
+			} else if (!f->base && strncmp(f->name, "_vptr", 5) == 0)
 				v->class_vptr[c] = 1;
 			else if (!f->base && f->dtype >= 0 &&
 			    tr.t[f->dtype].kind == HV_POINTER)
@@ -1446,6 +1465,8 @@ analyze_heapview_bases(struct store *st, int64_t session,
 		}
 		if (np > v->class_ptrs[c])
 			v->class_ptrs[c] = np;
+		if (nv > v->class_virt[c])
+			v->class_virt[c] = nv;
 		for (k = 0; k < x->nfields; k++) {
 			f = &tr.f[x->first + k];
 			if (!f->base || f->dtype < 0 ||
@@ -1483,6 +1504,14 @@ analyze_heapview_bases(struct store *st, int64_t session,
 			    k < v->class_base_off[c + 1]; k++) {
 				if (v->class_vptr[v->class_base[k]])
 					more = v->class_vptr[c] = 1;
+			}
+			/* A base's destructor makes C's implicit one run. */
+			for (k = v->class_base_off[c]; !v->class_dtor[c] &&
+			    k < v->class_base_off[c + 1]; k++) {
+				if (v->class_dtor[v->class_base[k]]) {
+					v->class_dtor[c] = 2;
+					more = 1;
+				}
 			}
 		}
 	} while (more);

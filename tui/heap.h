@@ -90,6 +90,7 @@ enum tui_heapinfo_table {
 	TUI_HI_LIVE,		/* every live block by stack */
 	TUI_HI_TYPEHIER,	/* C++ classes: bases, size, pointers */
 	TUI_HI_MODTYPES,	/* ModuleReachableTypes */
+	TUI_HI_FINAL,		/* Finalizers: objects with a destructor */
 	TUI_HI_COUNT
 };
 /* ObjectsByType's and TypeHierarchy's Named and Classes. */
@@ -127,6 +128,7 @@ int		 tui_heapinfo_classes(struct tui_heapinfo *,
 int		 tui_heapinfo_bytype(struct tui_heapinfo *,
 		    enum tui_heapinfo_filter);
 int		 tui_heapinfo_modtypes(struct tui_heapinfo *, uint32_t);
+int		 tui_heapinfo_finalizers(struct tui_heapinfo *);
 int		 tui_heapinfo_asked(const struct tui_heapinfo *,
 		    enum tui_heapinfo_table);
 

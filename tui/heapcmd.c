@@ -69,6 +69,8 @@ const struct tui_command hm_commands[] = {
 	    "heap map: objects by type, only named types or classes"),
 	TUI_COMMAND("modulereachabletypes", NULL, "MODULE", NULL, NULL,
 	    "heap map: by type, the objects a module's globals reach"),
+	TUI_COMMAND("finalizers", NULL, "", NULL, NULL,
+	    "heap map: the objects of classes with a destructor"),
 	{ NULL, NULL, NULL, NULL, NULL, NULL }
 };
 
@@ -900,6 +902,20 @@ hm_cmd_modtypes(struct heapmap *hm, const char *args)
 	return (TUI_R_DRAW);
 }
 
+/* HeapInspViewers.Finalizers. */
+static int
+hm_cmd_finalizers(struct heapmap *hm)
+{
+	int	n;
+
+	if (hm_classes(hm, ":finalizers") != 0)
+		return (TUI_R_DRAW);
+	n = tui_heapinfo_finalizers(hm->hi);
+	hm->info = (enum hm_info)(1 + TUI_HI_FINAL);
+	tui_message("Finalizers: %d objects with a destructor", n);
+	return (TUI_R_DRAW);
+}
+
 static int
 hm_command_run(struct tui_view *tv, const char *name, const char *args)
 {
@@ -959,6 +975,9 @@ hm_command_run(struct tui_view *tv, const char *name, const char *args)
 	if (strcasecmp(name, "objectsbytype") == 0)
 		return (hm_graph(hm, ":objectsbytype") ?
 		    hm_cmd_types(hm, args, 0) : TUI_R_DRAW);
+	if (strcasecmp(name, "finalizers") == 0)
+		return (hm_graph(hm, ":finalizers") ?
+		    hm_cmd_finalizers(hm) : TUI_R_DRAW);
 	if (strcasecmp(name, "modulereachabletypes") == 0)
 		return (hm_graph(hm, ":modulereachabletypes") ?
 		    hm_cmd_modtypes(hm, args) : TUI_R_DRAW);
@@ -1149,19 +1168,21 @@ const struct tui_topic hm_topics[] = {
 	    " under each, with size, methods and pointers.",
 	    "The DWARF's C++ classes (and C structs): each one's bases, how"
 	    " many derive from it, its objects, size, pointer members of its"
-	    " own and whether it has a vtable; the count of virtual methods"
-	    " is not in a snapshot. Classes: those with a vtable." },
+	    " own, whether it has a vtable and the methods it declares"
+	    " virtual. Classes: those with a vtable." },
 	{ "modulereachabletypes", "HeapInspViewers.ModuleReachableTypes",
 	    ":modulereachabletypes MODULE",
 	    "Listed by type the objects a module's globals reach.",
 	    "A module is a loaded ELF object, its globals the roots in its"
 	    " writable data: by type, what they reach through any path, as"
 	    " ObjectsByType lists all." },
-	{ "finalizers", "HeapInspViewers.Finalizers", NULL,
+	{ "finalizers", "HeapInspViewers.Finalizers", ":finalizers",
 	    "Listed the objects registered for finalization, with their"
 	    " finalizer and mark bit.",
-	    "A C++ destructor or an atexit or pthread key destructor: not in"
-	    " profview yet." },
+	    "The objects of C++ classes with a destructor in the DWARF (its"
+	    " own, or a base's its implicit one runs), with their address,"
+	    " leak state (the mark) and destructor. atexit and pthread key"
+	    " destructors are not seen: a snapshot keeps not their lists." },
 	{ "freeblocks", "HeapInspViewers.FreeBlocks",
 	    "Tab: the FreeBlocks table",
 	    "Listed the free blocks by size and position.",

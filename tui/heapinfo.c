@@ -107,8 +107,14 @@ static const struct hi_col hi_rootmods_cols[] = {
 static const struct hi_col hi_classes_cols[] = {
 	{ "objects", HI_NUM, 8 }, { "bytes", HI_NUM, 10 },
 	{ "size", HI_NUM, 6 }, { "pointers", HI_NUM, 8 },
-	{ "vtable", HI_TEXT, 6 }, { "derived", HI_NUM, 7 },
-	{ "class", HI_TEXT, 20 }, { "bases", HI_TEXT, 16 }
+	{ "vtable", HI_TEXT, 6 }, { "virtual", HI_NUM, 7 },
+	{ "derived", HI_NUM, 7 }, { "class", HI_TEXT, 20 },
+	{ "bases", HI_TEXT, 16 }
+};
+static const struct hi_col hi_final_cols[] = {
+	{ "address", HI_HEX, 14 }, { "bytes", HI_NUM, 9 },
+	{ "mark", HI_TEXT, 15 }, { "type", HI_TEXT, 20 },
+	{ "finalized by", HI_TEXT, 24 }
 };
 
 #define HI_N(a)	((int)(sizeof (a) / sizeof (a)[0]))
@@ -145,9 +151,11 @@ static const struct hi_def hi_defs[TUI_HI_COUNT] = {
 	[TUI_HI_LIVE] = { "Live", NULL, hi_leaks_cols,
 	    HI_N(hi_leaks_cols), 0, 0 },
 	[TUI_HI_TYPEHIER] = { "TypeHierarchy", NULL, hi_classes_cols,
-	    HI_N(hi_classes_cols), 6, 0 },
+	    HI_N(hi_classes_cols), 7, 0 },
 	[TUI_HI_MODTYPES] = { "ModuleReachableTypes", NULL, hi_types_cols,
 	    HI_N(hi_types_cols), 1, 1 },
+	[TUI_HI_FINAL] = { "Finalizers", NULL, hi_final_cols,
+	    HI_N(hi_final_cols), 0, 0 },
 };
 
 /* The tables of the roots reaching the selected object. */
@@ -222,6 +230,9 @@ struct tui_heapinfo {
 	struct analyze_heapview_sum	*bt_all;
 	size_t				 nbt_all;
 	char				*bt_what;
+	/* Finalizers: the blocks whose class has a destructor. */
+	uint32_t			*fin;
+	char				*fin_what;
 	/* ModuleReachableTypes: by type, what the module's roots reach. */
 	struct analyze_heapview_sum	*mt;
 	uint8_t				*mt_only;	/* per block */
@@ -346,6 +357,8 @@ tui_heapinfo_free(struct tui_heapinfo *hi)
 	free(hi->mt);
 	free(hi->mt_only);
 	free(hi->mt_what);
+	free(hi->fin);
+	free(hi->fin_what);
 	free(hi);
 }
 
@@ -459,6 +472,7 @@ hi_cell(struct tui_heapinfo *hi, int t, size_t i, int c, uint64_t *key,
 	const struct analyze_heapinfo_module *m;
 	const struct analyze_heapleak_row *lr;
 	uint32_t			 k;
+	size_t				 b;
 	const char			*txt = NULL;
 
 	*key = 0;
@@ -619,6 +633,22 @@ hi_cell(struct tui_heapinfo *hi, int t, size_t i, int c, uint64_t *key,
 		default: txt = hi->rm_names[k]; break;
 		}
 		break;
+	case TUI_HI_FINAL:
+		b = hi->fin[i];
+		k = s->type_class[s->type[b]];
+		switch (c) {
+		case 0: *key = s->addr[b]; break;
+		case 1: *key = s->size[b]; break;
+		case 2:
+			txt = analyze_heapleaks_state(s->graph.state[b]);
+			break;
+		case 3: txt = s->types[s->type[b]].name; break;
+		default:
+			txt = s->class_dtor[k] == 1 ? s->class_dtor_name[k] :
+			    "implicit, a base's";
+			break;
+		}
+		break;
 	case TUI_HI_TYPEHIER:
 		k = hi->th_rows[i];
 		switch (c) {
@@ -627,8 +657,16 @@ hi_cell(struct tui_heapinfo *hi, int t, size_t i, int c, uint64_t *key,
 		case 2: *key = s->class_size[k]; break;
 		case 3: *key = s->class_ptrs[k]; break;
 		case 4: txt = s->class_vptr[k] ? "yes" : "no"; break;
-		case 5: *key = hi->th_derived[k]; break;
-		case 6: txt = s->classes[k]; break;
+		case 5:
+			/* An older ingest kept no methods: not 0. */
+			if (!s->class_methods && s->class_vptr[k]) {
+				txt = "?";
+				break;
+			}
+			*key = s->class_virt[k];
+			break;
+		case 6: *key = hi->th_derived[k]; break;
+		case 7: txt = s->classes[k]; break;
 		default: txt = hi->th_bases[k]; break;
 		}
 		break;
@@ -951,10 +989,12 @@ tui_heapinfo_draw(struct tui_heapinfo *hi, enum tui_heapinfo_table t,
 	int			 c, x, cw, r, attr, tw, x0;
 
 	if (hi->made && ((t == TUI_HI_TYPEHIER && hi->th_what == NULL) ||
-	    (t == TUI_HI_MODTYPES && hi->mt_what == NULL))) {
+	    (t == TUI_HI_MODTYPES && hi->mt_what == NULL) ||
+	    (t == TUI_HI_FINAL && hi->fin_what == NULL))) {
 		tui_putf(y, 0, w, A_BOLD, "%s: %s", d->name, t ==
 		    TUI_HI_TYPEHIER ? ":typehierarchy [named|classes] reads"
-		    " the classes from the snapshot's DWARF" :
+		    " the classes from the snapshot's DWARF" : t ==
+		    TUI_HI_FINAL ? ":finalizers makes it" :
 		    ":modulereachabletypes MODULE makes it");
 		l->n = 0;
 		return;
@@ -978,6 +1018,8 @@ tui_heapinfo_draw(struct tui_heapinfo *hi, enum tui_heapinfo_table t,
 		what = hi->th_what;
 	else if (t == TUI_HI_MODTYPES)
 		what = hi->mt_what;
+	else if (t == TUI_HI_FINAL)
+		what = hi->fin_what;
 	else if (t == TUI_HI_BYTYPE && hi->bt_what != NULL)
 		what = hi->bt_what;
 	else if (hi->m.direct_only && (t == TUI_HI_MODULES ||
@@ -1111,6 +1153,15 @@ hi_pick(struct tui_heapinfo *hi, int t, size_t row)
 			n += hi->picked[b] &= hi->mt_only[b];
 		hi->pick_name = xasprintf("type %s reached from the module",
 		    u->key == HI_NONE ? "(none)" : s->types[u->key].name);
+		break;
+	case TUI_HI_FINAL:
+		/* The object itself, as a free block's row goes to it. */
+		memset(hi->picked, 0, s->nblocks);
+		hi->picked[hi->fin[row]] = 1;
+		n = 1;
+		hi->pick_name = xasprintf("%s at %#llx",
+		    s->types[s->type[hi->fin[row]]].name,
+		    (unsigned long long)s->addr[hi->fin[row]]);
 		break;
 	case TUI_HI_TYPEHIER:
 		for (b = 0; b < s->nblocks; b++)
@@ -1406,8 +1457,9 @@ tui_heapinfo_classes(struct tui_heapinfo *hi, enum tui_heapinfo_filter f)
 	}
 	hi->th_what = xasprintf("%s C++ classes and C structs of the DWARF,"
 	    " %zu derivations; vtable: a _vptr member, its own or a base's;"
-	    " virtual methods are not in the snapshot", f == TUI_HI_NAMED ?
-	    "named" : f == TUI_HI_CLASSES ? "polymorphic" : "all", nb);
+	    " virtual: methods it declares virtual%s", f == TUI_HI_NAMED ?
+	    "named" : f == TUI_HI_CLASSES ? "polymorphic" : "all", nb,
+	    s->class_methods ? "" : " (?: ingested with no methods kept)");
 	hi->t[TUI_HI_TYPEHIER].n = n;
 	hi_renew(hi, TUI_HI_TYPEHIER);
 	return ((int)n);
@@ -1510,5 +1562,42 @@ tui_heapinfo_asked(const struct tui_heapinfo *hi, enum tui_heapinfo_table t)
 		return (hi->th_what != NULL);
 	if (t == TUI_HI_MODTYPES)
 		return (hi->mt_what != NULL);
+	if (t == TUI_HI_FINAL)
+		return (hi->fin_what != NULL);
 	return (1);
+}
+
+/*
+ * Finalizers: the objects whose type is a class with a destructor
+ * (declared in it, or a base's that its implicit one runs), from the
+ * DWARF; the mark is whether a root reaches it (a collector's mark
+ * bit).  -1 before the graph or without the classes; else the rows.
+ */
+int
+tui_heapinfo_finalizers(struct tui_heapinfo *hi)
+{
+	const struct analyze_heapview	*s = hi->s;
+	size_t				 b, n = 0, lost = 0;
+	uint32_t			 c;
+
+	if (!hi->made || s->classes == NULL)
+		return (-1);
+	free(hi->fin);
+	hi->fin = xreallocarray(NULL, s->nblocks + 1, sizeof *hi->fin);
+	for (b = 0; b < s->nblocks; b++) {
+		if (s->type[b] >= s->ntypes ||
+		    (c = s->type_class[s->type[b]]) == HI_NONE ||
+		    !s->class_dtor[c])
+			continue;
+		hi->fin[n++] = (uint32_t)b;
+		lost += s->graph.state[b] != ANALYZE_HEAP_REACHABLE;
+	}
+	free(hi->fin_what);
+	hi->fin_what = xasprintf("%zu objects of classes with a destructor,"
+	    " %zu no root reaches (no atexit or thread-key cleanup: a"
+	    " snapshot has not their lists)%s", n, lost, s->class_methods ?
+	    "" : "; ingested with no methods kept: ingest it again");
+	hi->t[TUI_HI_FINAL].n = n;
+	hi_renew(hi, TUI_HI_FINAL);
+	return ((int)n);
 }

@@ -5,7 +5,7 @@
 # Sizes from gdb's sizeof, counts from the stored snapshot and the
 # program's source.
 . "${top_srcdir:-.}/tests/tui/lib.sh"
-N=11
+N=14
 plan $N
 build=$(cd "${top_builddir:-.}" && pwd)
 PVHEAP=$build/capture/pvheap/pvheap
@@ -29,6 +29,11 @@ sizeof() {
 	gdb -batch -ex "print sizeof($1)" "${2:-$VT}" 2>/dev/null |
 	    sed -n 's/^\$1 = //p'
 }
+# methods NAME [PROGRAM]: the methods gdb's ptype lists (declared ones:
+# in vtables.cc all virtual).
+methods() {
+	gdb -batch -ex "ptype $1" "${2:-$VT}" 2>/dev/null | grep -c '('
+}
 # objects NAME [SESSION]: the snapshot's blocks of that type.
 objects() {
 	sql "SELECT count(*) FROM heap_block b JOIN heap_type t ON
@@ -46,13 +51,13 @@ keys :
 keys -l "typehierarchy"
 keys Enter
 wait_for "TypeHierarchy: $ncls classes" &&
-    wait_for -E "^ +$(objects Circle) +[0-9]+ +$(sizeof Circle) +0  yes +0  Circle +Shape\$" &&
-    wait_for -E "  yes +0  Both +Shape, Named\$"
-ok $? ":typehierarchy: the $ncls classes of the DWARF; Circle $(sizeof Circle) bytes as gdb's sizeof, derived from Shape; Both from two"
+    wait_for -E "^ +$(objects Circle) +[0-9]+ +$(sizeof Circle) +0  yes +$(methods Circle) +0  Circle +Shape\$" &&
+    wait_for -E "  yes +[0-9]+ +0  Both +Shape, Named\$"
+ok $? ":typehierarchy: the $ncls classes of the DWARF; Circle $(sizeof Circle) bytes as gdb's sizeof, $(methods Circle) virtual method as gdb's ptype, derived from Shape; Both from two"
 keys i
 keys End
-wait_for -E "^ +0 +0 +$(sizeof Shape) +1  yes +6  Shape *\$"
-ok $? "Shape: $(sizeof Shape) bytes, 1 pointer (next), a vtable, 6 classes derived from it"
+wait_for -E "^ +0 +0 +$(sizeof Shape) +1  yes +$(methods Shape) +6  Shape *\$"
+ok $? "Shape: $(sizeof Shape) bytes, 1 pointer (next), a vtable, $(methods Shape) virtual methods, 6 classes derived from it"
 keys Home
 keys Down Down Down
 keys Enter
@@ -100,6 +105,29 @@ wait_for "marked 1 objects: type Circle reached from the module"
 ok $? "Enter on Circle: the one in the list, not the one leaked"
 keys Escape
 wait_for "[heapmap]"
+# Finalizers: every object of a class with a destructor (all of
+# vtables.cc's have a virtual one), its leak state the mark bit.
+nfin=$(sql "SELECT count(*) FROM heap_block b JOIN heap_type t ON
+    t.session = b.session AND t.idx = b.type WHERE b.session = 1 AND
+    t.name IN (SELECT name FROM heap_dtype WHERE session = 1 AND
+    kind = 'struct')")
+nlost=$(sql "SELECT count(*) FROM heap_block b JOIN heap_type t ON
+    t.session = b.session AND t.idx = b.type WHERE b.session = 1 AND
+    b.state != 'reachable' AND t.name IN (SELECT name FROM heap_dtype
+    WHERE session = 1 AND kind = 'struct')")
+keys :
+keys -l "finalizers"
+keys Enter
+wait_for "Finalizers: $nfin objects with a destructor" &&
+    wait_for "$nfin objects of classes with a destructor, $nlost no root reaches"
+ok $? ":finalizers: the $nfin objects of classes with a destructor, $nlost lost"
+keys i
+keys / W i d e Enter
+wait_for -E "^ *0x[0-9a-f]+ +$(sizeof Wide) +(still reachable|definitely lost) +Wide +~Wide\(\)\$" &&
+    wait_for -E "^ *0x[0-9a-f]+ +$(sizeof Circle) +(still reachable|definitely lost) +Circle +implicit, a base's\$"
+ok $? "Wide's own ~Wide(), Circle's implicit one (Shape's runs)"
+keys Escape
+wait_for "[heapmap]"
 keys :
 keys -l "modulereachabletypes nosuch"
 keys Enter
@@ -115,7 +143,7 @@ wait_for "loaded $nb objects"
 keys :
 keys -l "typehierarchy"
 keys Enter
-wait_for -E "^ +$(objects Rect 2) +[0-9]+ +$(sizeof Rect "$CC") +2  no +0  Rect +Shape\$"
+wait_for -E "^ +$(objects Rect 2) +[0-9]+ +$(sizeof Rect "$CC") +2  no +0 +0  Rect +Shape\$"
 ok $? "typedcc's Rect: $(sizeof Rect "$CC") bytes, 2 pointers of its own (corner, next), no vtable, from Shape"
 keys :
 keys -l "typehierarchy classes"
@@ -123,5 +151,10 @@ keys Enter
 wait_for "TypeHierarchy: 0 classes with a vtable" &&
     wait_for "TypeHierarchy [i: keys here] 0: polymorphic"
 ok $? ":typehierarchy classes: none in typedcc, which has no virtual function"
+keys :
+keys -l "finalizers"
+keys Enter
+wait_for "Finalizers: 0 objects with a destructor"
+ok $? ":finalizers: none in typedcc, which declares no destructor"
 keys q q
 finish
