@@ -1075,6 +1075,11 @@ hm_complete(struct tui_view *tv, const char *name, int arg)
 		return (hm_names(hm, 1, 1, 0));
 	if (strcasecmp(name, "testunload") == 0)
 		return (hm_names(hm, 1, 0, 0));
+	if (strcasecmp(name, "modulereachabletypes") == 0)
+		return (arg == 0 ? hm_names(hm, 1, 0, 0) : NULL);
+	if (strcasecmp(name, "typehierarchy") == 0 ||
+	    strcasecmp(name, "objectsbytype") == 0)
+		return (arg == 0 ? xstrdup("named classes all") : NULL);
 	return (NULL);
 }
 

@@ -5,7 +5,7 @@
 # Sizes from gdb's sizeof, counts from the stored snapshot and the
 # program's source.
 . "${top_srcdir:-.}/tests/tui/lib.sh"
-N=14
+N=15
 plan $N
 build=$(cd "${top_builddir:-.}" && pwd)
 PVHEAP=$build/capture/pvheap/pvheap
@@ -93,11 +93,12 @@ ok $? ":objectsbytype: every type again"
 # vtables' globals: shapes (Circle, Square, geo::Polygon, Box<int>), named
 # (a Both), squares (new Square[3], a cookie first: untyped), wide (Wide).
 keys :
-keys -l "modulereachabletypes vtables"
+keys -l "modulereachabletypes vtab"
+keys Tab
 keys Enter
 wait_for "ModuleReachableTypes vtables: 7 types" &&
     wait_for "7 objects of 7 types reached from vtables's"
-ok $? ":modulereachabletypes vtables: the 7 objects its 4 globals reach, each of its type"
+ok $? ":modulereachabletypes vtab, Tab: vtables; the 7 objects its 4 globals reach, each of its type"
 keys i
 keys / C i r c l e Enter
 keys Enter
@@ -126,6 +127,11 @@ keys / W i d e Enter
 wait_for -E "^ *0x[0-9a-f]+ +$(sizeof Wide) +(still reachable|definitely lost) +Wide +~Wide\(\)\$" &&
     wait_for -E "^ *0x[0-9a-f]+ +$(sizeof Circle) +(still reachable|definitely lost) +Circle +implicit, a base's\$"
 ok $? "Wide's own ~Wide(), Circle's implicit one (Shape's runs)"
+keys Tab
+wait_for "info: Modules"
+keys BTab
+wait_for "info: Finalizers" && keys BTab && wait_for "info: ModuleReachableTypes"
+ok $? "Tab: once made, the three tables are after Live, Finalizers last"
 keys Escape
 wait_for "[heapmap]"
 keys :
