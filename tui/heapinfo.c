@@ -8,7 +8,11 @@
  * the roots that reach the selected object (ReachedFromModules and
  * ReachedFromVariables); and, as memcheck and heaptrack show them, the
  * leaks by allocation stack (analyze/heapleaks.c's loss records, flat,
- * bottom-up and top-down) and every live block by stack (Live).
+ * bottom-up and top-down) and every live block by stack (Live).  And
+ * those their commands make, being read from the store or needing a
+ * module: TypeHierarchy, ModuleReachableTypes and Finalizers (the
+ * DWARF's classes, what a module's globals reach by type, the objects
+ * of classes with a destructor), and ObjectsByType's Named and Classes.
  *
  * Every table is made once, when the heap graph is (the roots' when an
  * object is selected), the modules' and free blocks' numbers by
