@@ -375,6 +375,23 @@ struct analyze_heapview {
 	uint32_t	*class_base_off;
 	uint32_t	*class_base;
 	uint32_t	*type_class;
+	/*
+	 * TypeHierarchy's, per class: its size, its own pointer members
+	 * (the vtable pointer not one), and whether it or a base has a
+	 * vtable pointer (a _vptr member: a polymorphic class).
+	 */
+	uint64_t	*class_size;
+	uint32_t	*class_ptrs;
+	uint8_t		*class_vptr;
+	/*
+	 * And its virtual methods declared in it (overrides too), and its
+	 * destructor: declared in it ("~C()", class_dtor 1), or only a
+	 * base's (2: C's implicit one calls it), or none (0).
+	 */
+	uint32_t	*class_virt;
+	uint8_t		*class_dtor;
+	char		**class_dtor_name;	/* 1: its name, else NULL */
+	int		 class_methods;	/* any stored (else an older ingest) */
 	struct analyze_heap_edge *edges;
 	size_t		 nedges;
 	uint64_t	*data_off;	/* NULL, or block b's kept bytes:
@@ -413,6 +430,8 @@ int		 analyze_heapview_bases(struct store *, int64_t,
 size_t		 analyze_heapview_types(const struct analyze_heapview *,
 		    const char *, uint8_t *);
 uint32_t	 analyze_heapview_class(uint64_t);
+size_t		 analyze_heapview_sums_of(const struct analyze_heapview *,
+		     int, const uint8_t *, struct analyze_heapview_sum **);
 size_t		 analyze_heapview_sums(const struct analyze_heapview *, int,
 		    struct analyze_heapview_sum **);
 size_t		 analyze_heapview_find(const struct analyze_heapview *,

@@ -46,6 +46,14 @@ analyze_heapview_free(struct analyze_heapview *s)
 	free(s->class_base_off);
 	free(s->class_base);
 	free(s->type_class);
+	free(s->class_size);
+	free(s->class_ptrs);
+	free(s->class_vptr);
+	free(s->class_virt);
+	free(s->class_dtor);
+	for (i = 0; s->class_dtor_name != NULL && i < s->nclasses; i++)
+		free(s->class_dtor_name[i]);
+	free(s->class_dtor_name);
 	free(s->program);
 	free(s->regions);
 	free(s->addr);
@@ -414,11 +422,12 @@ analyze_heapview_class(uint64_t n)
  * ObjectsByType, ObjectsByModule (by the module of the block's type) or
  * ObjectSizes (key: 0 for empty blocks, else k + 1 for sizes in [2^k,
  * 2^(k+1))): one row per key with blocks, ordered by key; HS_NONE keys
- * blocks without a type or module.
+ * blocks without a type or module.  Only the blocks marked in only[] (a
+ * byte per block), if not NULL.
  */
 size_t
-analyze_heapview_sums(const struct analyze_heapview *s, int by,
-    struct analyze_heapview_sum **out)
+analyze_heapview_sums_of(const struct analyze_heapview *s, int by,
+    const uint8_t *only, struct analyze_heapview_sum **out)
 {
 	struct analyze_heapview_sum	*t;
 	size_t				 n, i, k, rows = 0;
@@ -429,6 +438,8 @@ analyze_heapview_sums(const struct analyze_heapview *s, int by,
 	    by == ANALYZE_HEAPVIEW_BY_MODULE ? s->nmodules : 65;
 	t = xcalloc(n + 1, sizeof *t);
 	for (i = 0; i < s->nblocks; i++) {
+		if (only != NULL && !only[i])
+			continue;
 		if (by == ANALYZE_HEAPVIEW_BY_SIZE) {
 			z = s->size[i];
 			key = analyze_heapview_class(z);
@@ -453,6 +464,13 @@ analyze_heapview_sums(const struct analyze_heapview *s, int by,
 	qsort(t, rows, sizeof *t, hs_sum_cmp);
 	*out = t;
 	return (rows);
+}
+
+size_t
+analyze_heapview_sums(const struct analyze_heapview *s, int by,
+    struct analyze_heapview_sum **out)
+{
+	return (analyze_heapview_sums_of(s, by, NULL, out));
 }
 
 /*
@@ -1386,8 +1404,10 @@ analyze_heapview_bases(struct store *st, int64_t session,
 	struct hv_trace		 tr;
 	const struct hv_dtype	*x;
 	const struct hv_dfield	*f;
-	uint32_t		(*e)[2] = NULL, *at, c, b;
+	uint32_t		(*e)[2] = NULL, *at, c, b, np, nv;
+	const char		*m;
 	size_t			 i, k, n = 0, ne = 0, cap = 0;
+	int			 more;
 
 	if (v->classes != NULL)
 		return (0);
@@ -1410,11 +1430,43 @@ analyze_heapview_bases(struct store *st, int64_t session,
 			v->classes[k++] = xstrdup(v->classes[i]);
 	}
 	v->nclasses = k;
+	v->class_size = xcalloc(k + 1, sizeof *v->class_size);
+	v->class_ptrs = xcalloc(k + 1, sizeof *v->class_ptrs);
+	v->class_vptr = xcalloc(k + 1, 1);
+	v->class_virt = xcalloc(k + 1, sizeof *v->class_virt);
+	v->class_dtor = xcalloc(k + 1, 1);
+	v->class_dtor_name = xcalloc(k + 1, sizeof *v->class_dtor_name);
 	for (i = 0; i < tr.nt; i++) {
 		x = &tr.t[i];
 		if (x->kind != HV_STRUCT || *x->name == '?')
 			continue;
 		c = hv_class(v, x->name);
+		/* Each unit has its copy, a declaration none: the largest. */
+		if (x->size > v->class_size[c])
+			v->class_size[c] = x->size;
+		for (k = 0, np = 0, nv = 0; k < x->nfields; k++) {
+			f = &tr.f[x->first + k];
+			/* Methods: ingest's "~C()", "virtual f()" rows. */
+			if (strchr(f->name, '(') != NULL) {
+				v->class_methods = 1;
+				nv += strncmp(f->name, "virtual ", 8) == 0;
+				m = strncmp(f->name, "virtual ", 8) == 0 ?
+				    f->name + 8 : f->name;
+				if (*m == '~' && v->class_dtor_name[c] == NULL) {
+					v->class_dtor[c] = 1;
+					v->class_dtor_name[c] = xstrdup(m);
+				}
+			/* GCC's _vptr.C, clang's _vptr$C: the vtable's. */
+			} else if (!f->base && strncmp(f->name, "_vptr", 5) == 0)
+				v->class_vptr[c] = 1;
+			else if (!f->base && f->dtype >= 0 &&
+			    tr.t[f->dtype].kind == HV_POINTER)
+				np++;
+		}
+		if (np > v->class_ptrs[c])
+			v->class_ptrs[c] = np;
+		if (nv > v->class_virt[c])
+			v->class_virt[c] = nv;
 		for (k = 0; k < x->nfields; k++) {
 			f = &tr.f[x->first + k];
 			if (!f->base || f->dtype < 0 ||
@@ -1444,6 +1496,25 @@ analyze_heapview_bases(struct store *st, int64_t session,
 		v->class_base[at[e[i][0]]++] = e[i][1];
 	free(at);
 	free(e);
+	/* A base's vtable pointer is the derived class's: down the tree. */
+	do {
+		more = 0;
+		for (c = 0; c < v->nclasses; c++) {
+			for (k = v->class_base_off[c]; !v->class_vptr[c] &&
+			    k < v->class_base_off[c + 1]; k++) {
+				if (v->class_vptr[v->class_base[k]])
+					more = v->class_vptr[c] = 1;
+			}
+			/* A base's destructor makes C's implicit one run. */
+			for (k = v->class_base_off[c]; !v->class_dtor[c] &&
+			    k < v->class_base_off[c + 1]; k++) {
+				if (v->class_dtor[v->class_base[k]]) {
+					v->class_dtor[c] = 2;
+					more = 1;
+				}
+			}
+		}
+	} while (more);
 	v->type_class = xreallocarray(NULL, v->ntypes + 1,
 	    sizeof *v->type_class);
 	for (i = 0; i < v->ntypes; i++)

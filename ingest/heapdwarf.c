@@ -332,6 +332,32 @@ dt_field_add(struct dt_ctx *c, uint32_t owner, const char *name,
 	f->base = base;
 }
 
+/*
+ * A class's declared destructor and virtual methods, as members of no
+ * type at offset 0 named "~C()", "virtual ~C()", "virtual f()" (no
+ * member's name has a parenthesis, so no trace path takes them): what a
+ * snapshot's Finalizers and TypeHierarchy know of its methods.
+ */
+static void
+dt_method_add(struct dt_ctx *c, uint32_t owner, Dwarf_Die *m)
+{
+	Dwarf_Attribute	 a;
+	Dwarf_Word	 v = 0;
+	const char	*name = dwarf_diename(m);
+	char		*q;
+
+	/* The compiler's own (an implicit destructor) were not declared. */
+	if (name == NULL || dwarf_hasattr(m, DW_AT_artificial))
+		return;
+	if (dwarf_attr_integrate(m, DW_AT_virtuality, &a) != NULL)
+		dwarf_formudata(&a, &v);
+	if (v == 0 && *name != '~')
+		return;
+	q = xasprintf("%s%s()", v != 0 ? "virtual " : "", name);
+	dt_field_add(c, owner, q, 0, DT_NONE, 0);
+	free(q);
+}
+
 /* A member's byte offset: a constant, or DW_OP_plus_uconst. */
 static int
 dt_member_off(Dwarf_Die *m, uint64_t *off)
@@ -404,6 +430,10 @@ dt_fill(struct dt_ctx *c, uint32_t i)
 		do {
 			int ctag = dwarf_tag(&child);
 
+			if (ctag == DW_TAG_subprogram) {
+				dt_method_add(c, i, &child);
+				continue;
+			}
 			if (ctag != DW_TAG_member && ctag !=
 			    DW_TAG_inheritance)
 				continue;

@@ -88,7 +88,16 @@ enum tui_heapinfo_table {
 	TUI_HI_LEAKS_UP,	/* bottom-up over them */
 	TUI_HI_LEAKS_DOWN,	/* top-down */
 	TUI_HI_LIVE,		/* every live block by stack */
+	TUI_HI_TYPEHIER,	/* C++ classes: bases, size, pointers */
+	TUI_HI_MODTYPES,	/* ModuleReachableTypes */
+	TUI_HI_FINAL,		/* Finalizers: objects with a destructor */
 	TUI_HI_COUNT
+};
+/* ObjectsByType's and TypeHierarchy's Named and Classes. */
+enum tui_heapinfo_filter {
+	TUI_HI_ALL,
+	TUI_HI_NAMED,
+	TUI_HI_CLASSES
 };
 struct tui_heapinfo;
 struct tui_heapinfo *tui_heapinfo_new(const struct analyze_heapview *);
@@ -114,6 +123,14 @@ uint64_t	 tui_heapinfo_goto(struct tui_heapinfo *);
 int		 tui_heapinfo_freed(struct tui_heapinfo *, size_t, uint8_t *);
 void		 tui_heapinfo_unload(struct tui_heapinfo *, const uint8_t *,
 		    const uint8_t *);
+int		 tui_heapinfo_classes(struct tui_heapinfo *,
+		    enum tui_heapinfo_filter);
+int		 tui_heapinfo_bytype(struct tui_heapinfo *,
+		    enum tui_heapinfo_filter);
+int		 tui_heapinfo_modtypes(struct tui_heapinfo *, uint32_t);
+int		 tui_heapinfo_finalizers(struct tui_heapinfo *);
+int		 tui_heapinfo_asked(const struct tui_heapinfo *,
+		    enum tui_heapinfo_table);
 
 /*
  * The heap map's colours (heapdraw.c's table, made by draw.c after the

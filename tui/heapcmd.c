@@ -62,6 +62,15 @@ const struct tui_command hm_commands[] = {
 	    " FILE.json"),
 	TUI_COMMAND("status", NULL, "", NULL, NULL,
 	    "heap map: the map's settings in the status line"),
+	TUI_COMMAND("typehierarchy", NULL, "[named|classes|all]", NULL, NULL,
+	    "heap map: the DWARF's classes with bases, size, pointers,"
+	    " vtable"),
+	TUI_COMMAND("objectsbytype", NULL, "[named|classes|all]", NULL, NULL,
+	    "heap map: objects by type, only named types or classes"),
+	TUI_COMMAND("modulereachabletypes", NULL, "MODULE", NULL, NULL,
+	    "heap map: by type, the objects a module's globals reach"),
+	TUI_COMMAND("finalizers", NULL, "", NULL, NULL,
+	    "heap map: the objects of classes with a destructor"),
 	{ NULL, NULL, NULL, NULL, NULL, NULL }
 };
 
@@ -808,6 +817,104 @@ hm_cmd_status(struct heapmap *hm)
 	return (TUI_R_DRAW);
 }
 
+/* ObjectsByType's and TypeHierarchy's word; -1 if it is none of them. */
+static int
+hm_filter(const char *args, enum tui_heapinfo_filter *f)
+{
+	if (*args == '\0' || strcasecmp(args, "all") == 0)
+		*f = TUI_HI_ALL;
+	else if (strcasecmp(args, "named") == 0)
+		*f = TUI_HI_NAMED;
+	else if (strcasecmp(args, "classes") == 0)
+		*f = TUI_HI_CLASSES;
+	else
+		return (-1);
+	return (0);
+}
+
+/* The snapshot's classes, read once; 0, or -1 (and said) if none. */
+static int
+hm_classes(struct heapmap *hm, const char *what)
+{
+	if (hm->s->classes == NULL && hm->session != 0 &&
+	    analyze_heapview_bases(tui_store(), hm->session, hm->s) != 0) {
+		tui_message("error: %s: the classes: %s", what,
+		    store_error(tui_store()));
+		return (-1);
+	}
+	if (hm->s->classes == NULL) {
+		tui_message("error: %s: no stored snapshot to read the DWARF"
+		    " of", what);
+		return (-1);
+	}
+	return (0);
+}
+
+/*
+ * HeapInspViewers.TypeHierarchy and ObjectsByType (hier 0), each with
+ * Named or Classes.
+ */
+static int
+hm_cmd_types(struct heapmap *hm, const char *args, int hier)
+{
+	enum tui_heapinfo_filter	 f;
+	const char			*what = hier ? ":typehierarchy" :
+					    ":objectsbytype";
+	int				 n;
+
+	if (hm_filter(args, &f) != 0) {
+		tui_message("error: usage: %s [named|classes|all]", what);
+		return (TUI_R_DRAW);
+	}
+	if ((hier || f == TUI_HI_CLASSES) && hm_classes(hm, what) != 0)
+		return (TUI_R_DRAW);
+	n = hier ? tui_heapinfo_classes(hm->hi, f) :
+	    tui_heapinfo_bytype(hm->hi, f);
+	hm->info = (enum hm_info)(1 + (hier ? TUI_HI_TYPEHIER :
+	    TUI_HI_BYTYPE));
+	tui_message("%s: %d %s%s", hier ? "TypeHierarchy" : "ObjectsByType",
+	    n, f == TUI_HI_CLASSES ? (hier ? "classes" :
+	    "types of classes") : f == TUI_HI_NAMED ? (hier ?
+	    "named classes" : "named types") : hier ? "classes" : "types",
+	    f == TUI_HI_CLASSES ? " with a vtable" : "");
+	return (TUI_R_DRAW);
+}
+
+/* HeapInspViewers.ModuleReachableTypes Module. */
+static int
+hm_cmd_modtypes(struct heapmap *hm, const char *args)
+{
+	uint32_t	m;
+	int		n;
+
+	if (*args == '\0') {
+		tui_message("error: usage: :modulereachabletypes MODULE");
+		return (TUI_R_DRAW);
+	}
+	if ((m = analyze_heapview_module(hm->s, args)) == HM_SNONE) {
+		tui_message("error: no module %s", args);
+		return (TUI_R_DRAW);
+	}
+	n = tui_heapinfo_modtypes(hm->hi, m);
+	hm->info = (enum hm_info)(1 + TUI_HI_MODTYPES);
+	tui_message("ModuleReachableTypes %s: %d types",
+	    hm->s->modules[m].name, n);
+	return (TUI_R_DRAW);
+}
+
+/* HeapInspViewers.Finalizers. */
+static int
+hm_cmd_finalizers(struct heapmap *hm)
+{
+	int	n;
+
+	if (hm_classes(hm, ":finalizers") != 0)
+		return (TUI_R_DRAW);
+	n = tui_heapinfo_finalizers(hm->hi);
+	hm->info = (enum hm_info)(1 + TUI_HI_FINAL);
+	tui_message("Finalizers: %d objects with a destructor", n);
+	return (TUI_R_DRAW);
+}
 
 static int
 hm_command_run(struct tui_view *tv, const char *name, const char *args)
@@ -862,6 +969,18 @@ hm_command_run(struct tui_view *tv, const char *name, const char *args)
 		return (hm_cmd_updatemodules(tv));
 	if (strcasecmp(name, "compare") == 0)
 		return (hm_cmd_compare(tv, args));
+	if (strcasecmp(name, "typehierarchy") == 0)
+		return (hm_graph(hm, ":typehierarchy") ?
+		    hm_cmd_types(hm, args, 1) : TUI_R_DRAW);
+	if (strcasecmp(name, "objectsbytype") == 0)
+		return (hm_graph(hm, ":objectsbytype") ?
+		    hm_cmd_types(hm, args, 0) : TUI_R_DRAW);
+	if (strcasecmp(name, "finalizers") == 0)
+		return (hm_graph(hm, ":finalizers") ?
+		    hm_cmd_finalizers(hm) : TUI_R_DRAW);
+	if (strcasecmp(name, "modulereachabletypes") == 0)
+		return (hm_graph(hm, ":modulereachabletypes") ?
+		    hm_cmd_modtypes(hm, args) : TUI_R_DRAW);
 	tui_message("error: :%s is not a heap map command", name);
 	return (TUI_R_DRAW);
 }
@@ -956,6 +1075,11 @@ hm_complete(struct tui_view *tv, const char *name, int arg)
 		return (hm_names(hm, 1, 1, 0));
 	if (strcasecmp(name, "testunload") == 0)
 		return (hm_names(hm, 1, 0, 0));
+	if (strcasecmp(name, "modulereachabletypes") == 0)
+		return (arg == 0 ? hm_names(hm, 1, 0, 0) : NULL);
+	if (strcasecmp(name, "typehierarchy") == 0 ||
+	    strcasecmp(name, "objectsbytype") == 0)
+		return (arg == 0 ? xstrdup("named classes all") : NULL);
 	return (NULL);
 }
 
@@ -1024,12 +1148,14 @@ const struct tui_topic hm_topics[] = {
 	    "Objects, bytes asked for and usable bytes by the module that"
 	    " defines their type (or allocated them, for a block of no type)." },
 	{ "objectsbytype", "HeapInspViewers.ObjectsByType",
-	    "Tab: the ObjectsByType table",
+	    ":objectsbytype [named|classes|all]",
 	    "Listed each type's objects, their bytes and the bytes with"
 	    " internal fragmentation (blocks were multiples of 32 bytes);"
 	    " Named or Classes kept named types or those with methods.",
-	    "Fragmentation is malloc's usable size beyond what was asked. The"
-	    " Named and Classes filters are not in profview yet." },
+	    "Fragmentation is malloc's usable size beyond what was asked."
+	    " Named drops the blocks of no type and anonymous structs;"
+	    " Classes keeps the types of classes with a vtable pointer in"
+	    " their DWARF (methods: virtual ones)." },
 	{ "imports", "HeapInspViewers.Imports", "Tab: the Imports table",
 	    "Listed each module's imports and the modules importing it.",
 	    "A module's DT_NEEDED entries, each once, directly and through"
@@ -1041,21 +1167,27 @@ const struct tui_topic hm_topics[] = {
 	    " imported by those.",
 	    "The same over DT_NEEDED; an import cycle shares a level and says"
 	    " cycle." },
-	{ "typehierarchy", "HeapInspViewers.TypeHierarchy", NULL,
+	{ "typehierarchy", "HeapInspViewers.TypeHierarchy",
+	    ":typehierarchy [named|classes|all]",
 	    "Showed the base types with the types derived from them folded"
 	    " under each, with size, methods and pointers.",
-	    "C++ classes and their bases from DWARF: not in profview yet"
-	    " (a Type* spec already takes the derived classes)." },
+	    "The DWARF's C++ classes (and C structs): each one's bases, how"
+	    " many derive from it, its objects, size, pointer members of its"
+	    " own, whether it has a vtable and the methods it declares"
+	    " virtual. Classes: those with a vtable." },
 	{ "modulereachabletypes", "HeapInspViewers.ModuleReachableTypes",
-	    NULL,
+	    ":modulereachabletypes MODULE",
 	    "Listed by type the objects a module's globals reach.",
-	    "Not in profview yet: :select onlyanchoredby MODULE:VAR and the"
-	    " reachable mark (r) show what one root reaches." },
-	{ "finalizers", "HeapInspViewers.Finalizers", NULL,
+	    "A module is a loaded ELF object, its globals the roots in its"
+	    " writable data: by type, what they reach through any path, as"
+	    " ObjectsByType lists all." },
+	{ "finalizers", "HeapInspViewers.Finalizers", ":finalizers",
 	    "Listed the objects registered for finalization, with their"
 	    " finalizer and mark bit.",
-	    "A C++ destructor or an atexit or pthread key destructor: not in"
-	    " profview yet." },
+	    "The objects of C++ classes with a destructor in the DWARF (its"
+	    " own, or a base's its implicit one runs), with their address,"
+	    " leak state (the mark) and destructor. atexit and pthread key"
+	    " destructors are not seen: a snapshot keeps not their lists." },
 	{ "freeblocks", "HeapInspViewers.FreeBlocks",
 	    "Tab: the FreeBlocks table",
 	    "Listed the free blocks by size and position.",

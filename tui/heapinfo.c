@@ -8,7 +8,11 @@
  * the roots that reach the selected object (ReachedFromModules and
  * ReachedFromVariables); and, as memcheck and heaptrack show them, the
  * leaks by allocation stack (analyze/heapleaks.c's loss records, flat,
- * bottom-up and top-down) and every live block by stack (Live).
+ * bottom-up and top-down) and every live block by stack (Live).  And
+ * those their commands make, being read from the store or needing a
+ * module: TypeHierarchy, ModuleReachableTypes and Finalizers (the
+ * DWARF's classes, what a module's globals reach by type, the objects
+ * of classes with a destructor), and ObjectsByType's Named and Classes.
  *
  * Every table is made once, when the heap graph is (the roots' when an
  * object is selected), the modules' and free blocks' numbers by
@@ -104,6 +108,19 @@ static const struct hi_col hi_rootmods_cols[] = {
 	{ "module", HI_TEXT, 16 }, { "its roots that reach it", HI_TEXT, 24 }
 };
 
+static const struct hi_col hi_classes_cols[] = {
+	{ "objects", HI_NUM, 8 }, { "bytes", HI_NUM, 10 },
+	{ "size", HI_NUM, 6 }, { "pointers", HI_NUM, 8 },
+	{ "vtable", HI_TEXT, 6 }, { "virtual", HI_NUM, 7 },
+	{ "derived", HI_NUM, 7 }, { "class", HI_TEXT, 20 },
+	{ "bases", HI_TEXT, 16 }
+};
+static const struct hi_col hi_final_cols[] = {
+	{ "address", HI_HEX, 14 }, { "bytes", HI_NUM, 9 },
+	{ "mark", HI_TEXT, 15 }, { "type", HI_TEXT, 20 },
+	{ "finalized by", HI_TEXT, 24 }
+};
+
 #define HI_N(a)	((int)(sizeof (a) / sizeof (a)[0]))
 static const struct hi_def hi_defs[TUI_HI_COUNT] = {
 	[TUI_HI_MODULES] = { "Modules", "modules: code, data, objects;"
@@ -137,6 +154,12 @@ static const struct hi_def hi_defs[TUI_HI_COUNT] = {
 	    HI_N(hi_leaks_cols), 0, 0 },
 	[TUI_HI_LIVE] = { "Live", NULL, hi_leaks_cols,
 	    HI_N(hi_leaks_cols), 0, 0 },
+	[TUI_HI_TYPEHIER] = { "TypeHierarchy", NULL, hi_classes_cols,
+	    HI_N(hi_classes_cols), 7, 0 },
+	[TUI_HI_MODTYPES] = { "ModuleReachableTypes", NULL, hi_types_cols,
+	    HI_N(hi_types_cols), 1, 1 },
+	[TUI_HI_FINAL] = { "Finalizers", NULL, hi_final_cols,
+	    HI_N(hi_final_cols), 0, 0 },
 };
 
 /* The tables of the roots reaching the selected object. */
@@ -197,6 +220,28 @@ struct tui_heapinfo {
 	struct hi_skey			*ssk, *ssu;	/* and by a text's */
 	uint32_t			*sgr;
 
+	/*
+	 * TypeHierarchy's rows (classes) once :typehierarchy read them, and
+	 * per class its objects, their bytes, the classes derived from it
+	 * directly and its bases' names.
+	 */
+	uint32_t			*th_rows;
+	uint64_t			*th_objs, *th_bytes;
+	uint32_t			*th_derived;
+	char				**th_bases;
+	char				*th_what;
+	/* ObjectsByType unfiltered, while a filter keeps some of it. */
+	struct analyze_heapview_sum	*bt_all;
+	size_t				 nbt_all;
+	char				*bt_what;
+	/* Finalizers: the blocks whose class has a destructor. */
+	uint32_t			*fin;
+	char				*fin_what;
+	/* ModuleReachableTypes: by type, what the module's roots reach. */
+	struct analyze_heapview_sum	*mt;
+	uint8_t				*mt_only;	/* per block */
+	char				*mt_what;
+
 	uint8_t				*picked;	/* per block */
 	size_t				 npicked;
 	char				*pick_name;
@@ -240,6 +285,25 @@ hi_rmods_free(struct tui_heapinfo *hi)
 	hi->rm_names = NULL;
 	hi->rmods = hi->rm_roots = hi->rm_direct = NULL;
 	hi->rmods_what = NULL;
+}
+
+static void
+hi_classes_free(struct tui_heapinfo *hi)
+{
+	size_t	i;
+
+	for (i = 0; hi->th_bases != NULL && i < hi->s->nclasses; i++)
+		free(hi->th_bases[i]);
+	free(hi->th_bases);
+	free(hi->th_rows);
+	free(hi->th_objs);
+	free(hi->th_bytes);
+	free(hi->th_derived);
+	free(hi->th_what);
+	hi->th_bases = NULL;
+	hi->th_rows = hi->th_derived = NULL;
+	hi->th_objs = hi->th_bytes = NULL;
+	hi->th_what = NULL;
 }
 
 struct tui_heapinfo *
@@ -291,6 +355,14 @@ tui_heapinfo_free(struct tui_heapinfo *hi)
 	free(hi->sgr);
 	free(hi->picked);
 	free(hi->pick_name);
+	hi_classes_free(hi);
+	free(hi->bt_all);
+	free(hi->bt_what);
+	free(hi->mt);
+	free(hi->mt_only);
+	free(hi->mt_what);
+	free(hi->fin);
+	free(hi->fin_what);
 	free(hi);
 }
 
@@ -404,6 +476,7 @@ hi_cell(struct tui_heapinfo *hi, int t, size_t i, int c, uint64_t *key,
 	const struct analyze_heapinfo_module *m;
 	const struct analyze_heapleak_row *lr;
 	uint32_t			 k;
+	size_t				 b;
 	const char			*txt = NULL;
 
 	*key = 0;
@@ -437,7 +510,13 @@ hi_cell(struct tui_heapinfo *hi, int t, size_t i, int c, uint64_t *key,
 	case TUI_HI_BYMODULE:
 	case TUI_HI_BYTYPE:
 	case TUI_HI_SIZES:
-		u = &hi->sums[hi_sums_by[t]][i];
+	case TUI_HI_MODTYPES:
+		/* ModuleReachableTypes is ObjectsByType's columns. */
+		if (t == TUI_HI_MODTYPES) {
+			u = &hi->mt[i];
+			t = TUI_HI_BYTYPE;
+		} else
+			u = &hi->sums[hi_sums_by[t]][i];
 		if (t == TUI_HI_SIZES) {
 			/* The class first, its numbers after. */
 			c = c == 0 ? 4 : c - 1;
@@ -556,6 +635,43 @@ hi_cell(struct tui_heapinfo *hi, int t, size_t i, int c, uint64_t *key,
 		case 1: *key = hi->rm_direct[k]; break;
 		case 2: txt = s->modules[k].name; break;
 		default: txt = hi->rm_names[k]; break;
+		}
+		break;
+	case TUI_HI_FINAL:
+		b = hi->fin[i];
+		k = s->type_class[s->type[b]];
+		switch (c) {
+		case 0: *key = s->addr[b]; break;
+		case 1: *key = s->size[b]; break;
+		case 2:
+			txt = analyze_heapleaks_state(s->graph.state[b]);
+			break;
+		case 3: txt = s->types[s->type[b]].name; break;
+		default:
+			txt = s->class_dtor[k] == 1 ? s->class_dtor_name[k] :
+			    "implicit, a base's";
+			break;
+		}
+		break;
+	case TUI_HI_TYPEHIER:
+		k = hi->th_rows[i];
+		switch (c) {
+		case 0: *key = hi->th_objs[k]; break;
+		case 1: *key = hi->th_bytes[k]; break;
+		case 2: *key = s->class_size[k]; break;
+		case 3: *key = s->class_ptrs[k]; break;
+		case 4: txt = s->class_vptr[k] ? "yes" : "no"; break;
+		case 5:
+			/* An older ingest kept no methods: not 0. */
+			if (!s->class_methods && s->class_vptr[k]) {
+				txt = "?";
+				break;
+			}
+			*key = s->class_virt[k];
+			break;
+		case 6: *key = hi->th_derived[k]; break;
+		case 7: txt = s->classes[k]; break;
+		default: txt = hi->th_bases[k]; break;
 		}
 		break;
 	}
@@ -876,6 +992,17 @@ tui_heapinfo_draw(struct tui_heapinfo *hi, enum tui_heapinfo_table t,
 	size_t			 i, row;
 	int			 c, x, cw, r, attr, tw, x0;
 
+	if (hi->made && ((t == TUI_HI_TYPEHIER && hi->th_what == NULL) ||
+	    (t == TUI_HI_MODTYPES && hi->mt_what == NULL) ||
+	    (t == TUI_HI_FINAL && hi->fin_what == NULL))) {
+		tui_putf(y, 0, w, A_BOLD, "%s: %s", d->name, t ==
+		    TUI_HI_TYPEHIER ? ":typehierarchy [named|classes] reads"
+		    " the classes from the snapshot's DWARF" : t ==
+		    TUI_HI_FINAL ? ":finalizers makes it" :
+		    ":modulereachabletypes MODULE makes it");
+		l->n = 0;
+		return;
+	}
 	if (!hi->made || (HI_ROOTS(t) && (sel == SIZE_MAX ||
 	    rfrom == NULL))) {
 		tui_putf(y, 0, w, A_BOLD, "%s: %s", d->name, !hi->made ?
@@ -891,6 +1018,14 @@ tui_heapinfo_draw(struct tui_heapinfo *hi, enum tui_heapinfo_table t,
 		what = hi->m.gap_what;
 	else if (HI_LEAKS(t))
 		what = hi->lk_what[t - TUI_HI_LEAKS];
+	else if (t == TUI_HI_TYPEHIER)
+		what = hi->th_what;
+	else if (t == TUI_HI_MODTYPES)
+		what = hi->mt_what;
+	else if (t == TUI_HI_FINAL)
+		what = hi->fin_what;
+	else if (t == TUI_HI_BYTYPE && hi->bt_what != NULL)
+		what = hi->bt_what;
 	else if (hi->m.direct_only && (t == TUI_HI_MODULES ||
 	    t == TUI_HI_IMPORTS))
 		what = "too many modules to walk from each: direct imports"
@@ -1007,6 +1142,37 @@ hi_pick(struct tui_heapinfo *hi, int t, size_t row)
 		n = hi_pick_types(hi, tm);
 		hi->pick_name = xasprintf("module %s", want == HI_NONE ?
 		    "(none)" : s->modules[want].name);
+		break;
+	case TUI_HI_MODTYPES:
+		/* The type's objects the module reaches. */
+		if (u == NULL)
+			u = &hi->mt[row];
+		if (u->key == HI_NONE) {
+			for (k = 0; k <= s->ntypes; k++)
+				tm[k] = k == s->ntypes || s->types[k].site;
+		} else
+			tm[u->key] = 1;
+		hi_pick_types(hi, tm);
+		for (b = 0; b < s->nblocks; b++)
+			n += hi->picked[b] &= hi->mt_only[b];
+		hi->pick_name = xasprintf("type %s reached from the module",
+		    u->key == HI_NONE ? "(none)" : s->types[u->key].name);
+		break;
+	case TUI_HI_FINAL:
+		/* The object itself, as a free block's row goes to it. */
+		memset(hi->picked, 0, s->nblocks);
+		hi->picked[hi->fin[row]] = 1;
+		n = 1;
+		hi->pick_name = xasprintf("%s at %#llx",
+		    s->types[s->type[hi->fin[row]]].name,
+		    (unsigned long long)s->addr[hi->fin[row]]);
+		break;
+	case TUI_HI_TYPEHIER:
+		for (b = 0; b < s->nblocks; b++)
+			n += hi->picked[b] = s->type[b] < s->ntypes &&
+			    s->type_class[s->type[b]] == hi->th_rows[row];
+		hi->pick_name = xasprintf("class %s",
+		    s->classes[hi->th_rows[row]]);
 		break;
 	case TUI_HI_BYTYPE:
 		/* The untyped row: the blocks of no type and of a site. */
@@ -1222,4 +1388,220 @@ tui_heapinfo_key(struct tui_heapinfo *hi, enum tui_heapinfo_table t,
 	tui_message("%s sorted by %s, %s", d->name, d->cols[tb->scol].name,
 	    tb->desc ? "descending" : "ascending");
 	return (TUI_R_DRAW);
+}
+
+/* Whether a type's or class's name is one: an anonymous one is not. */
+static int
+hi_named(const char *name)
+{
+	return (strstr(name, "(anonymous)") == NULL);
+}
+
+/* A table's rows changed: from the top, sorted as it was. */
+static void
+hi_renew(struct tui_heapinfo *hi, enum tui_heapinfo_table t)
+{
+	hi->t[t].list.cur = hi->t[t].list.top = 0;
+	free(hi->t[t].order);
+	hi->t[t].order = NULL;
+	tui_heapinfo_sort(hi, t, &hi->t[t].list);
+	/* A pick's row is gone from under it; its marks stay. */
+	if (hi->pick_table == (int)t)
+		hi->pick_row = SIZE_MAX;
+}
+
+/*
+ * TypeHierarchy, once the snapshot's classes are read
+ * (analyze_heapview_bases): every class, or the Named (not anonymous)
+ * or the Classes (with a vtable pointer: polymorphic).  -1 before the
+ * graph or without the classes; else the rows.
+ */
+int
+tui_heapinfo_classes(struct tui_heapinfo *hi, enum tui_heapinfo_filter f)
+{
+	const struct analyze_heapview	*s = hi->s;
+	size_t				 c, b, n = 0, k, nb = 0;
+	uint32_t			 tc;
+	char				*t;
+
+	if (!hi->made || s->classes == NULL)
+		return (-1);
+	hi_classes_free(hi);
+	hi->th_rows = xreallocarray(NULL, s->nclasses + 1,
+	    sizeof *hi->th_rows);
+	hi->th_objs = xcalloc(s->nclasses + 1, sizeof *hi->th_objs);
+	hi->th_bytes = xcalloc(s->nclasses + 1, sizeof *hi->th_bytes);
+	hi->th_derived = xcalloc(s->nclasses + 1, sizeof *hi->th_derived);
+	hi->th_bases = xcalloc(s->nclasses + 1, sizeof *hi->th_bases);
+	for (b = 0; b < s->nblocks; b++) {
+		if (s->type[b] >= s->ntypes ||
+		    (tc = s->type_class[s->type[b]]) == HI_NONE)
+			continue;
+		hi->th_objs[tc]++;
+		hi->th_bytes[tc] += s->size[b];
+	}
+	for (c = 0; c < s->nclasses; c++) {
+		hi->th_bases[c] = xstrdup("");
+		for (k = s->class_base_off[c]; k < s->class_base_off[c + 1];
+		    k++) {
+			hi->th_derived[s->class_base[k]]++;
+			t = xasprintf("%s%s%s", hi->th_bases[c],
+			    *hi->th_bases[c] != '\0' ? ", " : "",
+			    s->classes[s->class_base[k]]);
+			free(hi->th_bases[c]);
+			hi->th_bases[c] = t;
+			nb++;
+		}
+	}
+	for (c = 0; c < s->nclasses; c++) {
+		if ((f == TUI_HI_NAMED && !hi_named(s->classes[c])) ||
+		    (f == TUI_HI_CLASSES && !s->class_vptr[c]))
+			continue;
+		hi->th_rows[n++] = (uint32_t)c;
+	}
+	hi->th_what = xasprintf("%s C++ classes and C structs of the DWARF,"
+	    " %zu derivations; vtable: a _vptr member, its own or a base's;"
+	    " virtual: methods it declares virtual%s", f == TUI_HI_NAMED ?
+	    "named" : f == TUI_HI_CLASSES ? "polymorphic" : "all", nb,
+	    s->class_methods ? "" : " (?: ingested with no methods kept)");
+	hi->t[TUI_HI_TYPEHIER].n = n;
+	hi_renew(hi, TUI_HI_TYPEHIER);
+	return ((int)n);
+}
+
+/*
+ * ObjectsByType's Named (types with a name: no allocation site's, no
+ * anonymous struct) and Classes (of a class with a vtable pointer, so
+ * analyze_heapview_bases first), or every type again.  -1 before the
+ * graph (or Classes without the classes); else the rows.
+ */
+int
+tui_heapinfo_bytype(struct tui_heapinfo *hi, enum tui_heapinfo_filter f)
+{
+	const struct analyze_heapview	*s = hi->s;
+	struct analyze_heapview_sum	*all, *u;
+	size_t				 i, n = 0, nall;
+	uint32_t			 k, c;
+
+	if (!hi->made || (f == TUI_HI_CLASSES && s->classes == NULL))
+		return (-1);
+	if (hi->bt_all == NULL) {
+		hi->bt_all = hi->sums[ANALYZE_HEAPVIEW_BY_TYPE];
+		hi->nbt_all = hi->nsums[ANALYZE_HEAPVIEW_BY_TYPE];
+		hi->sums[ANALYZE_HEAPVIEW_BY_TYPE] = NULL;
+	}
+	all = hi->bt_all;
+	nall = hi->nbt_all;
+	free(hi->sums[ANALYZE_HEAPVIEW_BY_TYPE]);
+	u = xcalloc(nall + 1, sizeof *u);
+	for (i = 0; i < nall; i++) {
+		k = all[i].key;
+		if (f == TUI_HI_NAMED && (k == HI_NONE ||
+		    !hi_named(s->types[k].name)))
+			continue;
+		if (f == TUI_HI_CLASSES && (k == HI_NONE ||
+		    (c = s->type_class[k]) == HI_NONE || !s->class_vptr[c]))
+			continue;
+		u[n++] = all[i];
+	}
+	hi->sums[ANALYZE_HEAPVIEW_BY_TYPE] = u;
+	hi->nsums[ANALYZE_HEAPVIEW_BY_TYPE] = n;
+	free(hi->bt_what);
+	hi->bt_what = f == TUI_HI_ALL ? NULL : xasprintf("objects by type,"
+	    " %s only (%zu of %zu types); usable: with fragmentation",
+	    f == TUI_HI_NAMED ? "named" : "classes with a vtable", n, nall);
+	hi->t[TUI_HI_BYTYPE].n = n;
+	hi_renew(hi, TUI_HI_BYTYPE);
+	return ((int)n);
+}
+
+/*
+ * ModuleReachableTypes: by type, the objects module m's roots (its
+ * globals) reach, through any path.  -1 before the graph; else the rows.
+ */
+int
+tui_heapinfo_modtypes(struct tui_heapinfo *hi, uint32_t m)
+{
+	const struct analyze_heapview	*s = hi->s;
+	uint32_t			*roots, nr = 0, base;
+	uint8_t				*mark;
+	size_t				 k, b, n, nobj = 0;
+
+	if (!hi->made)
+		return (-1);
+	roots = xreallocarray(NULL, s->nroots + 1, sizeof *roots);
+	for (k = 0; k < s->nroots; k++) {
+		if (s->roots[k].module == m)
+			roots[nr++] = (uint32_t)(1 + k);
+	}
+	base = (uint32_t)(1 + s->nroots);
+	mark = xcalloc_populated(s->graph.nnodes + 1, 1);
+	analyze_heap_reach(&s->graph, roots, nr, 0, NULL, mark);
+	free(roots);
+	free(hi->mt_only);
+	hi->mt_only = xcalloc(s->nblocks + 1, 1);
+	for (b = 0; b < s->nblocks; b++)
+		nobj += hi->mt_only[b] = mark[base + b];
+	free(mark);
+	free(hi->mt);
+	n = analyze_heapview_sums_of(s, ANALYZE_HEAPVIEW_BY_TYPE,
+	    hi->mt_only, &hi->mt);
+	free(hi->mt_what);
+	hi->mt_what = xasprintf("%zu objects of %zu types reached from %s's"
+	    " %u roots (its globals); usable: with fragmentation", nobj, n,
+	    s->modules[m].name, nr);
+	hi->t[TUI_HI_MODTYPES].n = n;
+	hi_renew(hi, TUI_HI_MODTYPES);
+	return ((int)n);
+}
+
+/*
+ * Whether Tab shows table t: TypeHierarchy and ModuleReachableTypes only
+ * once their commands made them (the second needs a module named).
+ */
+int
+tui_heapinfo_asked(const struct tui_heapinfo *hi, enum tui_heapinfo_table t)
+{
+	if (t == TUI_HI_TYPEHIER)
+		return (hi->th_what != NULL);
+	if (t == TUI_HI_MODTYPES)
+		return (hi->mt_what != NULL);
+	if (t == TUI_HI_FINAL)
+		return (hi->fin_what != NULL);
+	return (1);
+}
+
+/*
+ * Finalizers: the objects whose type is a class with a destructor
+ * (declared in it, or a base's that its implicit one runs), from the
+ * DWARF; the mark is whether a root reaches it (a collector's mark
+ * bit).  -1 before the graph or without the classes; else the rows.
+ */
+int
+tui_heapinfo_finalizers(struct tui_heapinfo *hi)
+{
+	const struct analyze_heapview	*s = hi->s;
+	size_t				 b, n = 0, lost = 0;
+	uint32_t			 c;
+
+	if (!hi->made || s->classes == NULL)
+		return (-1);
+	free(hi->fin);
+	hi->fin = xreallocarray(NULL, s->nblocks + 1, sizeof *hi->fin);
+	for (b = 0; b < s->nblocks; b++) {
+		if (s->type[b] >= s->ntypes ||
+		    (c = s->type_class[s->type[b]]) == HI_NONE ||
+		    !s->class_dtor[c])
+			continue;
+		hi->fin[n++] = (uint32_t)b;
+		lost += s->graph.state[b] != ANALYZE_HEAP_REACHABLE;
+	}
+	free(hi->fin_what);
+	hi->fin_what = xasprintf("%zu objects of classes with a destructor,"
+	    " %zu no root reaches (no atexit or thread-key cleanup: a"
+	    " snapshot has not their lists)%s", n, lost, s->class_methods ?
+	    "" : "; ingested with no methods kept: ingest it again");
+	hi->t[TUI_HI_FINAL].n = n;
+	hi_renew(hi, TUI_HI_FINAL);
+	return ((int)n);
 }

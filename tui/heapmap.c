@@ -75,7 +75,8 @@ static const struct tui_key hm_bind[] = {
 	    "the info pane's next view: the object, Modules, "
 	    "ObjectsByModule, ObjectsByType, Imports, ModuleHierarchy, "
 	    "ObjectSizes, FreeBlocks, ReachedFrom, Leaks, LeaksBottomUp, "
-	    "LeaksTopDown, Live, none"),
+	    "LeaksTopDown, Live, TypeHierarchy, ModuleReachableTypes and"
+	    " Finalizers once their commands made them, none"),
 	TUI_KEY(HM_ACT_INFO_PREV, "S-Tab", "the info pane's view before"),
 	TUI_KEY(HM_ACT_FOCUS, "i",
 	    "the keys to the info pane's table (Modules if none shows)"),
@@ -742,7 +743,8 @@ hm_info_step(struct tui_view *tv, int dir)
 	do
 		hm->info = (enum hm_info)((hm->info + HM_NINFO + dir) %
 		    HM_NINFO);
-	while (focus && !HM_IS_TABLE(hm->info));
+	while ((focus && !HM_IS_TABLE(hm->info)) || (HM_IS_TABLE(hm->info) &&
+	    !tui_heapinfo_asked(hm->hi, HM_TABLE(hm->info))));
 	hm_focus(tv, focus);
 	tui_message("info: %s", hm_info_name(hm->info));
 }
