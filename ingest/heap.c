@@ -1463,20 +1463,26 @@ static int
 heap_pointers(struct ingest_ctx *ctx, const struct ingest_heap *h)
 {
 	struct store_heap_root		 r;
+	struct store_heap_refw		 w;
 	const struct ingest_heap_sec	*s = &h->edgs;
 	uint64_t			 i;
 
+	store_heap_refw_init(&w, ctx->st, ctx->session);
 	for (i = 0; i < s->count; i++) {
 		if ((i & 0xffff) == 0)
 			ingest_progress(ctx, (size_t)(s->off + i * s->size));
-		if (store_heap_ref_add(ctx->st, ctx->session,
+		if (store_heap_refw_add(&w,
 		    ingest_heap_u32(s, i, HF_EDGS_SRC),
 		    (uint64_t)ingest_heap_u32(s, i, HF_EDGS_SRC_WORD) * 8,
 		    ingest_heap_u32(s, i, HF_EDGS_DST),
 		    ingest_heap_u32(s, i, HF_EDGS_DST_OFF) &
-		    HEAPFMT_OFF_MASK) != 0)
-			return (ingest_store_fail(ctx, "heap_ref"));
+		    HEAPFMT_OFF_MASK) != 0) {
+			store_heap_refw_end(&w);
+			return (ingest_store_fail(ctx, "heap_refrun"));
+		}
 	}
+	if (store_heap_refw_end(&w) != 0)
+		return (ingest_store_fail(ctx, "heap_refrun"));
 	for (i = 0, s = &h->root; i < s->count; i++) {
 		r.idx = (int64_t)i;
 		r.region = ingest_heap_u32(s, i, HF_ROOT_REGION);

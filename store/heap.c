@@ -2,8 +2,9 @@
  * The heap kind's tables: a snapshot's header with its leak summary, its
  * modules and their imports, memory regions, types, allocation sites,
  * live blocks with memcheck's state, the pointers between blocks and from
- * the roots.  heap_ref is the big one (four per block is common): no
- * index, its rows are one run of rowids per session, kept in the header.
+ * the roots.  The pointers are the most (four per block is common): a
+ * heap_refrun row holds those of 4096 source blocks packed in a blob,
+ * and heap_ref is a view of them a row each (heap_ref_unpack, below).
  * A stack is a run of heap_stack rows naming heap_frame rows, as the file
  * has it: the text of a frame many sites share is stored once.
  */
@@ -11,6 +12,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include <sqlite3.h>
 
 #include "xmalloc.h"
 #include "store/store.h"
@@ -269,16 +272,35 @@ static const char *const store_heap_migrations[] = {
 	"  ON k0.session = s.session AND k0.idx = s.first_frame"
 	"  AND s.nframes > 0 LEFT JOIN heap_frame f"
 	"  ON f.session = k0.session AND f.idx = k0.frame;",
+	/*
+	 * 4 -> 5: pointers packed.  A row per pointer (20-30 bytes of
+	 * record, an insert each) was most of an ingest: 1M blocks with
+	 * 3M pointers took 1.5 s of it.  Each run of 4096 source blocks'
+	 * pointers is now one heap_refrun row, its blob the pointers in
+	 * order (store_heap_pack_ref); heap_ref is a view with the old
+	 * columns, unpacked by heap_ref_unpack, which store_heap_connect
+	 * gives every connection.  Stored sessions' rows are packed by
+	 * heap_ref_pack, which sorts each run's.
+	 */
+	"CREATE TABLE IF NOT EXISTS heap_refrun ("
+	"  session INTEGER NOT NULL REFERENCES session(id) ON DELETE CASCADE,"
+	"  run INTEGER NOT NULL,"
+	"  count INTEGER NOT NULL,"
+	"  refs BLOB NOT NULL,"
+	"  PRIMARY KEY (session, run));"
+	"INSERT INTO heap_refrun SELECT session, src >> 12, count(*),"
+	"  heap_ref_pack(src, src_off, dst, dst_off) FROM heap_ref"
+	"  GROUP BY session, src >> 12;"
+	"DROP TABLE heap_ref;"
+	"CREATE VIEW heap_ref AS SELECT r.session AS session, u.src AS src,"
+	"  u.src_off AS src_off, u.dst AS dst, u.dst_off AS dst_off"
+	"  FROM heap_refrun r, heap_ref_unpack(r.refs) u;",
 };
 
-/* The rowids of session ?1's pointers, or every rowid when unknown. */
-#define STORE_HEAP_REFS \
-	" rowid BETWEEN coalesce((SELECT ref_first FROM heap" \
-	" WHERE session = ?1), 0) AND coalesce((SELECT ref_last" \
-	" FROM heap WHERE session = ?1), 9223372036854775807)"
+static int	store_heap_connect(struct sqlite3 *);
 
 static const char *const store_heap_purge[] = {
-	"DELETE FROM heap_ref WHERE" STORE_HEAP_REFS " AND session = ?1",
+	"DELETE FROM heap_refrun WHERE session = ?1",
 	"DELETE FROM heap_root WHERE session = ?1",
 	"DELETE FROM heap_dvar WHERE session = ?1",
 	"DELETE FROM heap_dfield WHERE session = ?1",
@@ -304,7 +326,8 @@ const struct store_schema store_heap_schema = {
 	" h.possible_bytes, h.taken)"
 	" FROM heap h WHERE h.session = s.id",
 	store_heap_purge,
-	sizeof store_heap_purge / sizeof store_heap_purge[0]
+	sizeof store_heap_purge / sizeof store_heap_purge[0],
+	store_heap_connect
 };
 
 static const struct store_table store_t_heap = {
@@ -351,8 +374,8 @@ static const struct store_table store_t_heap_block = {
 	"heap_block", "idx, addr, size, usable, seq, site, type, tid, state,"
 	" leak, region, contents", NULL
 };
-static const struct store_table store_t_heap_ref = {
-	"heap_ref", "src, src_off, dst, dst_off", NULL
+static const struct store_table store_t_heap_refrun = {
+	"heap_refrun", "run, count, refs", NULL
 };
 static const struct store_table store_t_heap_root = {
 	"heap_root", "idx, region, addr, name, name_off, dst, dst_off", NULL
@@ -379,16 +402,15 @@ store_heap_text(struct store_row *r, const char *s)
 }
 
 /*
- * The header, after every pointer: the refs went in one after another,
- * so they end their table and the last nrefs rowids are the session's.
+ * The header.  ref_first and ref_last were the rowids of the session's
+ * heap_ref rows; the pointers are packed now, and they number them 1 to
+ * refs, so that ref_last - ref_first + 1 counts them as it did.
  */
 int
 store_heap_add(struct store *st, int64_t session, const struct store_heap *h)
 {
 	struct store_row	*r;
-	int64_t			 last;
 
-	last = store_int_query(st, "SELECT max(rowid) FROM heap_ref", 0, 0);
 	if ((r = store_row(st, &store_t_heap, session)) == NULL)
 		return (-1);
 	store_put_text(r, h->version);
@@ -417,8 +439,8 @@ store_heap_add(struct store *st, int64_t session, const struct store_heap *h)
 		store_put_null(r);
 		store_put_null(r);
 	} else {
-		store_put_int(r, last - h->refs + 1);
-		store_put_int(r, last);
+		store_put_int(r, 1);
+		store_put_int(r, h->refs);
 	}
 	if (h->started_ns == 0)
 		store_put_null(r);
@@ -798,61 +820,194 @@ store_heap_dvar_next(struct store_cursor *c, struct store_heap_dvar *v)
 	return (1);
 }
 
-#define STORE_HEAP_REF_COLUMNS(X) \
-	X(REF_SRC, "src") X(REF_SRC_OFF, "src_off") X(REF_DST, "dst") \
-	X(REF_DST_OFF, "dst_off")
-STORE_COLUMNS(store_heap_ref_columns, STORE_HEAP_REF_COLUMNS);
+/*
+ * The pointers packed: per pointer, as LEB128 varints, its source less
+ * the one before's (0 before the first), its offset less the one
+ * before's when the source is the same (else itself), its target as a
+ * zigzag difference from its source, and the target's offset.  Every
+ * difference wraps at 64 bits, so any rows pack; the file's order makes
+ * most of them one byte.
+ */
+static void
+store_heap_put(struct store_heap_pack *p, uint64_t v)
+{
+	if (p->cap - p->len < 10) {
+		p->cap = p->cap != 0 ? p->cap * 2 : 4096;
+		p->buf = xreallocarray(p->buf, p->cap, 1);
+	}
+	while (v >= 0x80) {
+		p->buf[p->len++] = (uint8_t)(v | 0x80);
+		v >>= 7;
+	}
+	p->buf[p->len++] = (uint8_t)v;
+}
 
-#define STORE_HEAP_RUN_COLUMNS(X) \
-	X(RUN_FIRST, "ref_first") X(RUN_LAST, "ref_last")
+void
+store_heap_pack_ref(struct store_heap_pack *p, const struct store_heap_ref *r)
+{
+	uint64_t	src = (uint64_t)r->src, off = (uint64_t)r->src_off;
+	uint64_t	d = (uint64_t)r->dst - src;
+
+	store_heap_put(p, src - p->src);
+	store_heap_put(p, p->n != 0 && src == p->src ? off - p->off : off);
+	store_heap_put(p, (d << 1) ^ (uint64_t)((int64_t)d >> 63));
+	store_heap_put(p, (uint64_t)r->dst_off);
+	p->src = src;
+	p->off = off;
+	p->n++;
+}
+
+void
+store_heap_unpack_init(struct store_heap_unpack *u, const void *p, size_t len)
+{
+	memset(u, 0, sizeof *u);
+	u->p = p;
+	u->end = u->p != NULL ? u->p + len : NULL;
+}
+
+static int
+store_heap_varint(struct store_heap_unpack *u, uint64_t *out)
+{
+	uint64_t	v = 0;
+	unsigned	sh = 0;
+	uint8_t		c;
+
+	do {
+		if (u->p >= u->end || sh > 63)
+			return (-1);
+		c = *u->p++;
+		v |= (uint64_t)(c & 0x7f) << sh;
+		sh += 7;
+	} while (c & 0x80);
+	*out = v;
+	return (0);
+}
+
+/* The next pointer: 1, 0 at the blob's end, -1 if it is cut short. */
+int
+store_heap_unpack_next(struct store_heap_unpack *u, struct store_heap_ref *r)
+{
+	uint64_t	ds, o, d, dst_off;
+
+	if (u->p >= u->end)
+		return (0);
+	if (store_heap_varint(u, &ds) != 0 || store_heap_varint(u, &o) != 0 ||
+	    store_heap_varint(u, &d) != 0 ||
+	    store_heap_varint(u, &dst_off) != 0)
+		return (-1);
+	if (u->n != 0 && ds == 0)
+		o += u->off;
+	u->src += ds;
+	u->off = o;
+	u->n++;
+	r->src = (int64_t)u->src;
+	r->src_off = (int64_t)o;
+	r->dst = (int64_t)(u->src + ((d >> 1) ^ (uint64_t)-(int64_t)(d & 1)));
+	r->dst_off = (int64_t)dst_off;
+	return (1);
+}
+
+void
+store_heap_refw_init(struct store_heap_refw *w, struct store *st,
+    int64_t session)
+{
+	memset(w, 0, sizeof *w);
+	w->st = st;
+	w->session = session;
+	w->run = -1;
+}
+
+static int
+store_heap_refw_flush(struct store_heap_refw *w)
+{
+	struct store_row	*r;
+
+	if (w->pack.n == 0)
+		return (0);
+	if ((r = store_row(w->st, &store_t_heap_refrun, w->session)) == NULL)
+		return (-1);
+	store_put_int(r, w->run);
+	store_put_int(r, w->pack.n);
+	store_put_blob(r, w->pack.buf, w->pack.len);
+	w->pack.len = 0;
+	w->pack.n = 0;
+	w->pack.src = w->pack.off = 0;
+	return (store_row_end(w->st, r));
+}
+
+/* A pointer, in the file's order (by source, then offset). */
+int
+store_heap_refw_add(struct store_heap_refw *w, uint32_t src, uint64_t src_off,
+    uint32_t dst, uint32_t dst_off)
+{
+	struct store_heap_ref	r;
+
+	if ((int64_t)(src >> STORE_HEAP_RUN_SHIFT) != w->run) {
+		if (store_heap_refw_flush(w) != 0)
+			return (-1);
+		w->run = src >> STORE_HEAP_RUN_SHIFT;
+	}
+	r.src = src;
+	r.src_off = (int64_t)src_off;
+	r.dst = dst;
+	r.dst_off = dst_off;
+	store_heap_pack_ref(&w->pack, &r);
+	w->total++;
+	return (0);
+}
+
+int
+store_heap_refw_end(struct store_heap_refw *w)
+{
+	int	rc;
+
+	rc = store_heap_refw_flush(w);
+	free(w->pack.buf);
+	memset(&w->pack, 0, sizeof w->pack);
+	return (rc);
+}
+
+#define STORE_HEAP_RUN_COLUMNS(X) X(RUN_REFS, "refs")
 STORE_COLUMNS(store_heap_run_columns, STORE_HEAP_RUN_COLUMNS);
 
 /*
  * The pointer from byte src_off of block src: 1 with *dst and *dst_off,
- * 0 if that word points to no block.  A session's heap_ref rows are one
- * run of rowids in the file's order, by source and offset, so a binary
- * search over the rowids finds it without an index.
+ * 0 if that word points to no block.  Its run is the one row to read.
  */
 int
 store_heap_ref_at(struct store *st, int64_t session, int64_t src,
     int64_t src_off, int64_t *dst, int64_t *dst_off)
 {
-	struct store_cursor	*c;
-	int64_t			 lo, hi, mid, s, o;
-	int			 rc, found = 0;
+	struct store_cursor		*c;
+	struct store_heap_unpack	 u;
+	struct store_heap_ref		 r;
+	const void			*p;
+	size_t				 len;
+	int				 rc, found = 0;
 
-	c = store_cursor_select(st, store_heap_run_columns, "FROM heap WHERE"
-	    " session = ?1 AND ref_first IS NOT NULL", session);
-	if ((rc = store_cursor_step(c)) != 1) {
-		store_cursor_close(c);
-		return (rc < 0 ? -1 : 0);
-	}
-	lo = store_cursor_int(c, RUN_FIRST);
-	hi = store_cursor_int(c, RUN_LAST) + 1;
-	store_cursor_close(c);
-	while (lo < hi && !found) {
-		mid = lo + (hi - lo) / 2;
-		c = store_cursor_select(st, store_heap_ref_columns,
-		    "FROM heap_ref WHERE rowid = ?1", mid);
-		if ((rc = store_cursor_step(c)) != 1) {
-			store_cursor_close(c);
-			return (-1);
+	if (src < 0)
+		return (0);
+	c = store_cursor_select(st, store_heap_run_columns, "FROM heap_refrun"
+	    " WHERE session = ?1 AND run = ?2", session);
+	if (c == NULL)
+		return (-1);
+	store_cursor_bind(c, 2, src >> STORE_HEAP_RUN_SHIFT);
+	if ((rc = store_cursor_step(c)) == 1) {
+		p = store_cursor_blob(c, RUN_REFS, &len);
+		store_heap_unpack_init(&u, p, len);
+		while ((rc = store_heap_unpack_next(&u, &r)) == 1 &&
+		    r.src <= src) {
+			if (r.src == src && r.src_off == src_off) {
+				*dst = r.dst;
+				*dst_off = r.dst_off;
+				found = 1;
+				break;
+			}
 		}
-		s = store_cursor_int(c, REF_SRC);
-		o = store_cursor_int(c, REF_SRC_OFF);
-		if (s == src && o == src_off) {
-			*dst = store_cursor_int(c, REF_DST);
-			*dst_off = store_cursor_int(c, REF_DST_OFF);
-			found = 1;
-		} else if (s < src || (s == src && o < src_off))
-			lo = mid + 1;
-		else
-			hi = mid;
-		store_cursor_close(c);
 	}
-	return (found);
+	store_cursor_close(c);
+	return (rc < 0 ? -1 : found);
 }
-
 /* A million of these per snapshot: scalars, static text. */
 int
 store_heap_block_add(struct store *st, int64_t session,
@@ -880,21 +1035,6 @@ store_heap_block_add(struct store *st, int64_t session,
 		store_put_blob(r, b->contents, b->ncontents);
 	else
 		store_put_null(r);
-	return (store_row_end(st, r));
-}
-
-int
-store_heap_ref_add(struct store *st, int64_t session, uint32_t src,
-    uint64_t src_off, uint32_t dst, uint32_t dst_off)
-{
-	struct store_row	*r;
-
-	if ((r = store_row(st, &store_t_heap_ref, session)) == NULL)
-		return (-1);
-	store_put_int(r, src);
-	store_put_int(r, (int64_t)src_off);
-	store_put_int(r, dst);
-	store_put_int(r, dst_off);
 	return (store_row_end(st, r));
 }
 
@@ -1118,28 +1258,51 @@ store_heap_contents_next(struct store_cursor *c, struct store_heap_block *b)
 	return (1);
 }
 
-struct store_cursor *
+struct store_heap_refs {
+	struct store_cursor		*c;
+	struct store_heap_unpack	 u;
+};
+
+/* A session's pointers in order, a run's blob at a time. */
+struct store_heap_refs *
 store_heap_refs(struct store *st, int64_t session)
 {
-	return (store_cursor_select(st, store_heap_ref_columns,
-	    "FROM heap_ref WHERE" STORE_HEAP_REFS " AND session = ?1",
-	    session));
+	struct store_heap_refs	*it;
+
+	it = xcalloc(1, sizeof *it);
+	it->c = store_cursor_select(st, store_heap_run_columns,
+	    "FROM heap_refrun WHERE session = ?1 ORDER BY run", session);
+	if (it->c == NULL) {
+		free(it);
+		return (NULL);
+	}
+	return (it);
 }
 
 int
-store_heap_ref_next(struct store_cursor *c, struct store_heap_ref *r)
+store_heap_ref_next(struct store_heap_refs *it, struct store_heap_ref *r)
 {
-	int	rc;
+	const void	*p;
+	size_t		 len;
+	int		 rc;
 
-	if ((rc = store_cursor_step(c)) != 1)
-		return (rc);
-	r->src = store_cursor_int(c, REF_SRC);
-	r->src_off = store_cursor_int(c, REF_SRC_OFF);
-	r->dst = store_cursor_int(c, REF_DST);
-	r->dst_off = store_cursor_int(c, REF_DST_OFF);
-	return (1);
+	while ((rc = store_heap_unpack_next(&it->u, r)) == 0) {
+		if ((rc = store_cursor_step(it->c)) != 1)
+			return (rc);
+		p = store_cursor_blob(it->c, RUN_REFS, &len);
+		store_heap_unpack_init(&it->u, p, len);
+	}
+	return (rc);
 }
 
+void
+store_heap_refs_close(struct store_heap_refs *it)
+{
+	if (it == NULL)
+		return;
+	store_cursor_close(it->c);
+	free(it);
+}
 #define STORE_HEAP_ROOT_COLUMNS(X) \
 	X(ROOT_IDX, "r.idx") X(ROOT_REGION, "r.region") \
 	X(ROOT_ADDR, "r.addr") X(ROOT_NAME, "r.name") \
@@ -1301,4 +1464,263 @@ store_heap_region_next(struct store_cursor *c, struct store_heap_region *r)
 	r->hi = (uint64_t)store_cursor_int(c, REGION_HI);
 	r->name = store_cursor_text(c, REGION_NAME);
 	return (1);
+}
+
+/*
+ * heap_ref_unpack(refs): a heap_refrun blob's pointers as rows (src,
+ * src_off, dst, dst_off), so that the heap_ref view has the columns the
+ * table had.  An eponymous virtual table, a table-valued function.
+ */
+struct store_heap_vcur {
+	sqlite3_vtab_cursor		 base;
+	uint8_t				*copy;
+	struct store_heap_unpack	 u;
+	struct store_heap_ref		 r;
+	sqlite3_int64			 row;
+	int				 eof;
+};
+
+enum { VREF_SRC, VREF_SRC_OFF, VREF_DST, VREF_DST_OFF, VREF_REFS };
+
+static int
+store_heap_vconnect(sqlite3 *db, void *aux, int argc, const char *const *argv,
+    sqlite3_vtab **out, char **err)
+{
+	sqlite3_vtab	*vt;
+	int		 rc;
+
+	(void)aux;
+	(void)argc;
+	(void)argv;
+	(void)err;
+	rc = sqlite3_declare_vtab(db, "CREATE TABLE x(src INTEGER,"
+	    " src_off INTEGER, dst INTEGER, dst_off INTEGER, refs HIDDEN)");
+	if (rc != SQLITE_OK)
+		return (rc);
+	/* It reads only its argument: a view in the schema may use it. */
+	sqlite3_vtab_config(db, SQLITE_VTAB_INNOCUOUS);
+	if ((vt = sqlite3_malloc(sizeof *vt)) == NULL)
+		return (SQLITE_NOMEM);
+	memset(vt, 0, sizeof *vt);
+	*out = vt;
+	return (SQLITE_OK);
+}
+
+static int
+store_heap_vdisconnect(sqlite3_vtab *vt)
+{
+	sqlite3_free(vt);
+	return (SQLITE_OK);
+}
+
+/* Only with its blob: refs = ?, which xFilter gets. */
+static int
+store_heap_vbest(sqlite3_vtab *vt, sqlite3_index_info *ii)
+{
+	int	i;
+
+	(void)vt;
+	for (i = 0; i < ii->nConstraint; i++) {
+		if (ii->aConstraint[i].iColumn == VREF_REFS &&
+		    ii->aConstraint[i].op == SQLITE_INDEX_CONSTRAINT_EQ &&
+		    ii->aConstraint[i].usable) {
+			ii->aConstraintUsage[i].argvIndex = 1;
+			ii->aConstraintUsage[i].omit = 1;
+			ii->estimatedCost = 1000;
+			ii->estimatedRows = 1000;
+			return (SQLITE_OK);
+		}
+	}
+	return (SQLITE_CONSTRAINT);
+}
+
+static int
+store_heap_vopen(sqlite3_vtab *vt, sqlite3_vtab_cursor **out)
+{
+	struct store_heap_vcur	*c;
+
+	(void)vt;
+	if ((c = sqlite3_malloc(sizeof *c)) == NULL)
+		return (SQLITE_NOMEM);
+	memset(c, 0, sizeof *c);
+	*out = &c->base;
+	return (SQLITE_OK);
+}
+
+static int
+store_heap_vclose(sqlite3_vtab_cursor *vc)
+{
+	struct store_heap_vcur	*c = (struct store_heap_vcur *)vc;
+
+	sqlite3_free(c->copy);
+	sqlite3_free(c);
+	return (SQLITE_OK);
+}
+
+static int
+store_heap_vnext(sqlite3_vtab_cursor *vc)
+{
+	struct store_heap_vcur	*c = (struct store_heap_vcur *)vc;
+	int			 rc;
+
+	if ((rc = store_heap_unpack_next(&c->u, &c->r)) < 0) {
+		c->base.pVtab->zErrMsg = sqlite3_mprintf("heap_ref_unpack:"
+		    " a blob cut short after %lld pointers", (long long)c->row);
+		return (SQLITE_CORRUPT);
+	}
+	c->eof = rc == 0;
+	c->row++;
+	return (SQLITE_OK);
+}
+
+/* The blob is copied: an argument lives only as long as this call. */
+static int
+store_heap_vfilter(sqlite3_vtab_cursor *vc, int idxnum, const char *idxstr,
+    int argc, sqlite3_value **argv)
+{
+	struct store_heap_vcur	*c = (struct store_heap_vcur *)vc;
+	int			 len = 0;
+
+	(void)idxnum;
+	(void)idxstr;
+	sqlite3_free(c->copy);
+	c->copy = NULL;
+	c->row = 0;
+	if (argc == 1 && sqlite3_value_type(argv[0]) == SQLITE_BLOB &&
+	    (len = sqlite3_value_bytes(argv[0])) > 0) {
+		if ((c->copy = sqlite3_malloc(len)) == NULL)
+			return (SQLITE_NOMEM);
+		memcpy(c->copy, sqlite3_value_blob(argv[0]), (size_t)len);
+	}
+	store_heap_unpack_init(&c->u, c->copy, (size_t)len);
+	return (store_heap_vnext(vc));
+}
+
+static int
+store_heap_veof(sqlite3_vtab_cursor *vc)
+{
+	return (((struct store_heap_vcur *)vc)->eof);
+}
+
+static int
+store_heap_vcolumn(sqlite3_vtab_cursor *vc, sqlite3_context *ctx, int col)
+{
+	struct store_heap_vcur	*c = (struct store_heap_vcur *)vc;
+
+	switch (col) {
+	case VREF_SRC:
+		sqlite3_result_int64(ctx, c->r.src);
+		break;
+	case VREF_SRC_OFF:
+		sqlite3_result_int64(ctx, c->r.src_off);
+		break;
+	case VREF_DST:
+		sqlite3_result_int64(ctx, c->r.dst);
+		break;
+	case VREF_DST_OFF:
+		sqlite3_result_int64(ctx, c->r.dst_off);
+		break;
+	default:
+		sqlite3_result_null(ctx);
+		break;
+	}
+	return (SQLITE_OK);
+}
+
+static int
+store_heap_vrowid(sqlite3_vtab_cursor *vc, sqlite3_int64 *row)
+{
+	*row = ((struct store_heap_vcur *)vc)->row;
+	return (SQLITE_OK);
+}
+
+static const sqlite3_module store_heap_unpack_module = {
+	.xConnect = store_heap_vconnect,
+	.xBestIndex = store_heap_vbest,
+	.xDisconnect = store_heap_vdisconnect,
+	.xOpen = store_heap_vopen,
+	.xClose = store_heap_vclose,
+	.xFilter = store_heap_vfilter,
+	.xNext = store_heap_vnext,
+	.xEof = store_heap_veof,
+	.xColumn = store_heap_vcolumn,
+	.xRowid = store_heap_vrowid,
+};
+
+/*
+ * heap_ref_pack(src, src_off, dst, dst_off): a group's pointers as a
+ * heap_refrun blob, for the migration that packed the rows.  Sorted
+ * here, by source and offset: an aggregate's rows come in no promised
+ * order.
+ */
+struct store_heap_agg {
+	struct store_heap_ref	*v;
+	size_t			 n, cap;
+};
+
+static void
+store_heap_agg_step(sqlite3_context *ctx, int argc, sqlite3_value **argv)
+{
+	struct store_heap_agg	*a;
+	struct store_heap_ref	*r;
+
+	(void)argc;
+	if ((a = sqlite3_aggregate_context(ctx, sizeof *a)) == NULL) {
+		sqlite3_result_error_nomem(ctx);
+		return;
+	}
+	if (a->n == a->cap) {
+		a->cap = a->cap != 0 ? a->cap * 2 : 1024;
+		a->v = xreallocarray(a->v, a->cap, sizeof *a->v);
+	}
+	r = &a->v[a->n++];
+	r->src = sqlite3_value_int64(argv[0]);
+	r->src_off = sqlite3_value_int64(argv[1]);
+	r->dst = sqlite3_value_int64(argv[2]);
+	r->dst_off = sqlite3_value_int64(argv[3]);
+}
+
+static int
+store_heap_agg_cmp(const void *a0, const void *b0)
+{
+	const struct store_heap_ref	*a = a0, *b = b0;
+
+	if (a->src != b->src)
+		return (a->src < b->src ? -1 : 1);
+	if (a->src_off != b->src_off)
+		return (a->src_off < b->src_off ? -1 : 1);
+	return (0);
+}
+
+static void
+store_heap_agg_final(sqlite3_context *ctx)
+{
+	struct store_heap_agg	*a;
+	struct store_heap_pack	 p;
+	size_t			 i;
+
+	memset(&p, 0, sizeof p);
+	if ((a = sqlite3_aggregate_context(ctx, 0)) != NULL && a->n != 0) {
+		qsort(a->v, a->n, sizeof *a->v, store_heap_agg_cmp);
+		for (i = 0; i < a->n; i++)
+			store_heap_pack_ref(&p, &a->v[i]);
+		free(a->v);
+	}
+	sqlite3_result_blob(ctx, p.buf != NULL ? (const void *)p.buf : "",
+	    (int)p.len, SQLITE_TRANSIENT);
+	free(p.buf);
+}
+
+static int
+store_heap_connect(struct sqlite3 *db)
+{
+	int	rc;
+
+	rc = sqlite3_create_module(db, "heap_ref_unpack",
+	    &store_heap_unpack_module, NULL);
+	if (rc != SQLITE_OK)
+		return (rc);
+	return (sqlite3_create_function(db, "heap_ref_pack", 4, SQLITE_UTF8 |
+	    SQLITE_DETERMINISTIC | SQLITE_INNOCUOUS, NULL, NULL,
+	    store_heap_agg_step, store_heap_agg_final));
 }

@@ -23,6 +23,28 @@ heap_setup()
 	trap 'exit 1' HUP INT TERM
 }
 
+# heap_store_v4 DB: turn DB's pointers back into what the heap tables'
+# version 4 had, a heap_ref row each (each session's last first, so that
+# a migration must sort them) with their rowids in the header, and say
+# the tables are version 4; the rest stays.  Needs the sqlite3 shell.
+heap_store_v4()
+{
+	"${PROFVIEW:-$build/profview}" --db "$1" sql --csv "SELECT session,
+	    src, src_off, dst, dst_off FROM heap_ref ORDER BY session,
+	    src DESC, src_off DESC" | sed 1d > "$1.refs" &&
+	sqlite3 "$1" "DROP VIEW heap_ref; DROP TABLE heap_refrun;
+	    CREATE TABLE heap_ref (session INTEGER NOT NULL
+	    REFERENCES session(id) ON DELETE CASCADE, src INTEGER NOT NULL,
+	    src_off INTEGER NOT NULL, dst INTEGER NOT NULL,
+	    dst_off INTEGER NOT NULL)" &&
+	sqlite3 -csv "$1" ".import '$1.refs' heap_ref" &&
+	sqlite3 "$1" "UPDATE heap SET ref_first = (SELECT min(rowid)
+	    FROM heap_ref r WHERE r.session = heap.session), ref_last =
+	    (SELECT max(rowid) FROM heap_ref r WHERE r.session =
+	    heap.session); UPDATE kind_schema SET version = 4
+	    WHERE kind = 'heap'"
+}
+
 # direct NAME PROG [ARGS]: run it as it is; W/NAME.direct, $direct_rc.
 direct()
 {
