@@ -141,6 +141,7 @@ analyze_heap_snap_load_watched(struct store *st, int64_t session,
 	struct store_heap_import	 im;
 	struct store_cursor		*c;
 	struct store_heap_refs		*refs;
+	struct store_heap_blocks	*blocks;
 	struct analyze_heap_edge	*e = NULL;
 	struct intern			 names;
 	uint64_t			*sizes;
@@ -165,15 +166,15 @@ analyze_heap_snap_load_watched(struct store *st, int64_t session,
 
 	/* Blocks, in index (address) order. */
 	cap = 0;
-	if ((c = store_heap_blocks(st, session)) == NULL)
+	if ((blocks = store_heap_blocks(st, session)) == NULL)
 		goto store;
-	while ((rc = store_heap_block_next(c, &b)) == 1) {
+	while ((rc = store_heap_block_next(blocks, &b)) == 1) {
 		if (snap_watch(w, &rows)) {
-			store_cursor_close(c);
+			store_heap_blocks_close(blocks);
 			goto stopped;
 		}
 		if (b.idx != m->nblocks) {
-			store_cursor_close(c);
+			store_heap_blocks_close(blocks);
 			*cause = xasprintf("session %lld: heap_block idx %lld"
 			    " where %u was due", (long long)session,
 			    (long long)b.idx, m->nblocks);
@@ -199,7 +200,7 @@ analyze_heap_snap_load_watched(struct store *st, int64_t session,
 		state[m->nblocks] = snap_state(b.state, b.leak);
 		m->nblocks++;
 	}
-	store_cursor_close(c);
+	store_heap_blocks_close(blocks);
 	if (rc < 0)
 		goto store;
 

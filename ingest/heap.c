@@ -1420,10 +1420,12 @@ heap_blocks(struct ingest_ctx *ctx, const struct ingest_heap *h,
 	static const char *const states[] = { "reachable", "reachable",
 	    "possible", "collectable", "collectable" };
 	struct store_heap_block		 b;
+	struct store_heap_blockw	 w;
 	const struct ingest_heap_sec	*s = &h->blks;
 	uint64_t			 i, data = 0;
 	uint32_t			 t;
 
+	store_heap_blockw_init(&w, ctx->st, ctx->session);
 	for (i = 0; i < s->count; i++) {
 		if ((i & 0xffff) == 0)
 			ingest_progress(ctx, (size_t)(s->off + i * s->size));
@@ -1453,9 +1455,13 @@ heap_blocks(struct ingest_ctx *ctx, const struct ingest_heap *h,
 			b.contents = h->data.p + data;
 			data += b.ncontents;
 		}
-		if (store_heap_block_add(ctx->st, ctx->session, &b) != 0)
-			return (ingest_store_fail(ctx, "heap_block"));
+		if (store_heap_blockw_add(&w, &b) != 0) {
+			store_heap_blockw_end(&w);
+			return (ingest_store_fail(ctx, "heap_blockrun"));
+		}
 	}
+	if (store_heap_blockw_end(&w) != 0)
+		return (ingest_store_fail(ctx, "heap_blockrun"));
 	return (0);
 }
 

@@ -118,11 +118,17 @@ struct store_heap_ref {
 #define STORE_HEAP_RUN_SHIFT	12
 #define STORE_HEAP_RUN		(1 << STORE_HEAP_RUN_SHIFT)
 
+/*
+ * Likewise a heap_blockrun row holds STORE_HEAP_RUN blocks by index as
+ * JSON text, their kept contents apart (heap_content), written through a
+ * store_heap_blockw.  A pack or unpack is of pointers or of blocks.
+ */
 struct store_heap_pack {
 	uint8_t		*buf;
 	size_t		 len, cap;
 	int64_t		 n;
-	uint64_t	 src, off;
+	uint64_t	 src, off;	/* pointers: the one before's */
+	uint64_t	 addr;		/* blocks: the run's first address */
 };
 
 struct store_heap_refw {
@@ -133,13 +139,22 @@ struct store_heap_refw {
 	struct store_heap_pack	 pack;
 };
 
+struct store_heap_blockw {
+	struct store		*st;
+	int64_t			 session;
+	int64_t			 run;
+	struct store_heap_pack	 pack;
+};
+
 struct store_heap_unpack {
 	const uint8_t	*p, *end;
 	int64_t		 n;
-	uint64_t	 src, off;
+	uint64_t	 src, off;	/* pointers: the one before's */
+	uint64_t	 idx, addr;	/* blocks: the run's first */
 };
 
 struct store_heap_refs;
+struct store_heap_blocks;
 
 struct store_heap_type {
 	int64_t		 idx;
@@ -179,8 +194,15 @@ int		 store_heap_frame_add(struct store *, int64_t,
 		     const struct store_heap_site *);
 int		 store_heap_stack_add(struct store *, int64_t, int64_t,
 		     int64_t);
-int		 store_heap_block_add(struct store *, int64_t,
+void		 store_heap_blockw_init(struct store_heap_blockw *,
+		     struct store *, int64_t);
+int		 store_heap_blockw_add(struct store_heap_blockw *,
 		     const struct store_heap_block *);
+int		 store_heap_blockw_end(struct store_heap_blockw *);
+void		 store_heap_pack_block(struct store_heap_pack *,
+		     const struct store_heap_block *);
+int		 store_heap_unpack_block(struct store_heap_unpack *,
+		     struct store_heap_block *);
 void		 store_heap_refw_init(struct store_heap_refw *,
 		     struct store *, int64_t);
 int		 store_heap_refw_add(struct store_heap_refw *, uint32_t,
@@ -230,9 +252,10 @@ enum { STORE_HEAP_SITE_RUN_COLUMNS(STORE_COLUMN_ENUM) };
 struct store_cursor *store_heap_frames(struct store *, int64_t);
 struct store_cursor *store_heap_stacks(struct store *, int64_t);
 struct store_cursor *store_heap_site_runs(struct store *, int64_t);
-struct store_cursor *store_heap_blocks(struct store *, int64_t);
-int		 store_heap_block_next(struct store_cursor *,
+struct store_heap_blocks *store_heap_blocks(struct store *, int64_t);
+int		 store_heap_block_next(struct store_heap_blocks *,
 		     struct store_heap_block *);
+void		 store_heap_blocks_close(struct store_heap_blocks *);
 struct store_cursor *store_heap_contents(struct store *, int64_t);
 int		 store_heap_contents_next(struct store_cursor *,
 		     struct store_heap_block *);
