@@ -140,6 +140,8 @@ analyze_heap_snap_load_watched(struct store *st, int64_t session,
 	struct store_heap_type		 ty;
 	struct store_heap_import	 im;
 	struct store_cursor		*c;
+	struct store_heap_refs		*refs;
+	struct store_heap_blocks	*blocks;
 	struct analyze_heap_edge	*e = NULL;
 	struct intern			 names;
 	uint64_t			*sizes;
@@ -164,15 +166,15 @@ analyze_heap_snap_load_watched(struct store *st, int64_t session,
 
 	/* Blocks, in index (address) order. */
 	cap = 0;
-	if ((c = store_heap_blocks(st, session)) == NULL)
+	if ((blocks = store_heap_blocks(st, session)) == NULL)
 		goto store;
-	while ((rc = store_heap_block_next(c, &b)) == 1) {
+	while ((rc = store_heap_block_next(blocks, &b)) == 1) {
 		if (snap_watch(w, &rows)) {
-			store_cursor_close(c);
+			store_heap_blocks_close(blocks);
 			goto stopped;
 		}
 		if (b.idx != m->nblocks) {
-			store_cursor_close(c);
+			store_heap_blocks_close(blocks);
 			*cause = xasprintf("session %lld: heap_block idx %lld"
 			    " where %u was due", (long long)session,
 			    (long long)b.idx, m->nblocks);
@@ -198,16 +200,16 @@ analyze_heap_snap_load_watched(struct store *st, int64_t session,
 		state[m->nblocks] = snap_state(b.state, b.leak);
 		m->nblocks++;
 	}
-	store_cursor_close(c);
+	store_heap_blocks_close(blocks);
 	if (rc < 0)
 		goto store;
 
 	/* Pointers between blocks. */
-	if ((c = store_heap_refs(st, session)) == NULL)
+	if ((refs = store_heap_refs(st, session)) == NULL)
 		goto store;
-	while ((rc = store_heap_ref_next(c, &r)) == 1) {
+	while ((rc = store_heap_ref_next(refs, &r)) == 1) {
 		if (snap_watch(w, &rows)) {
-			store_cursor_close(c);
+			store_heap_refs_close(refs);
 			goto stopped;
 		}
 		if (r.src < 0 || r.dst < 0 || r.src >= m->nblocks ||
@@ -218,7 +220,7 @@ analyze_heap_snap_load_watched(struct store *st, int64_t session,
 		e[ne].dst = (uint32_t)r.dst;
 		e[ne++].flags = r.dst_off != 0 ? ANALYZE_HEAP_E_INTERIOR : 0;
 	}
-	store_cursor_close(c);
+	store_heap_refs_close(refs);
 	if (rc < 0)
 		goto store;
 

@@ -469,9 +469,11 @@ heap_records(struct ingest_ctx *ctx, struct ingest_heap *h)
 			return (-1);
 	}
 	sum = 0;
+	h->bsize = xreallocarray(NULL, nblk + 1, sizeof *h->bsize);
 	for (i = 0, s = &h->blks; i < nblk; i++) {
 		addr = ingest_heap_u64(s, i, HF_BLKS_ADDR);
 		size = ingest_heap_u64(s, i, HF_BLKS_SIZE);
+		h->bsize[i] = size;
 		if (heap_u63(ctx, s, "BLKS", i, HF_BLKS_ADDR, "addr") ||
 		    heap_u63(ctx, s, "BLKS", i, HF_BLKS_SEQ, "seq"))
 			return (-1);
@@ -543,21 +545,20 @@ heap_records(struct ingest_ctx *ctx, struct ingest_heap *h)
 			    (unsigned long long)psrc,
 			    (unsigned long long)pword));
 		}
-		if (word * 8 + 8 > ingest_heap_u64(&h->blks, src,
-		    HF_BLKS_SIZE)) {
+		if (word * 8 + 8 > h->bsize[src]) {
 			return (heap_bad(ctx, s, "EDGS", i, HF_EDGS_SRC_WORD,
 			    "src_word", "word %llu is past the"
 			    " %llu bytes of block %llu",
 			    (unsigned long long)word,
-			    (unsigned long long)ingest_heap_u64(&h->blks, src,
-			    HF_BLKS_SIZE), (unsigned long long)src));
+			    (unsigned long long)h->bsize[src],
+			    (unsigned long long)src));
 		}
 		psrc = src;
 		pword = word;
 		dst = ingest_heap_u32(s, i, HF_EDGS_DST);
 		v = ingest_heap_u32(s, i, HF_EDGS_DST_OFF);
 		off = v & HEAPFMT_OFF_MASK;
-		size = ingest_heap_u64(&h->blks, dst, HF_BLKS_SIZE);
+		size = h->bsize[dst];
 		if (off != HEAPFMT_OFF_MASK && off >= size && !(size == 0 &&
 		    off == 0)) {
 			return (heap_bad(ctx, s, "EDGS", i, HF_EDGS_DST_OFF,
@@ -577,7 +578,7 @@ heap_records(struct ingest_ctx *ctx, struct ingest_heap *h)
 			return (-1);
 		dst = ingest_heap_u32(s, i, HF_ROOT_DST);
 		off = ingest_heap_u32(s, i, HF_ROOT_DST_OFF) & HEAPFMT_OFF_MASK;
-		size = ingest_heap_u64(&h->blks, dst, HF_BLKS_SIZE);
+		size = h->bsize[dst];
 		if (off != HEAPFMT_OFF_MASK && off >= size && !(size == 0 &&
 		    off == 0)) {
 			return (heap_bad(ctx, s, "ROOT", i, HF_ROOT_DST_OFF,
@@ -911,6 +912,7 @@ ingest_heap_parse(struct ingest_ctx *ctx, struct ingest_heap *h)
 	uint32_t	 nsec, hsize;
 	uint16_t	 major, minor;
 	size_t		 i;
+	int		 rc;
 
 	memset(h, 0, sizeof *h);
 	bytes_init(&b, ctx->buf, ctx->len);
@@ -980,7 +982,10 @@ ingest_heap_parse(struct ingest_ctx *ctx, struct ingest_heap *h)
 		    (unsigned long long)h->edgs.count,
 		    (unsigned long long)h->root.count, ANALYZE_HEAP_MAX - 1));
 	h->contents = ingest_heap_u64(&h->info, 0, HF_INFO_CONTENTS);
-	if (heap_records(ctx, h) != 0)
+	rc = heap_records(ctx, h);
+	free(h->bsize);
+	h->bsize = NULL;
+	if (rc != 0)
 		return (-1);
 	h->buf = ctx->buf;
 	h->len = ctx->len;
@@ -1420,10 +1425,12 @@ heap_blocks(struct ingest_ctx *ctx, const struct ingest_heap *h,
 	static const char *const states[] = { "reachable", "reachable",
 	    "possible", "collectable", "collectable" };
 	struct store_heap_block		 b;
+	struct store_heap_blockw	 w;
 	const struct ingest_heap_sec	*s = &h->blks;
 	uint64_t			 i, data = 0;
 	uint32_t			 t;
 
+	store_heap_blockw_init(&w, ctx->st, ctx->session);
 	for (i = 0; i < s->count; i++) {
 		if ((i & 0xffff) == 0)
 			ingest_progress(ctx, (size_t)(s->off + i * s->size));
@@ -1453,9 +1460,13 @@ heap_blocks(struct ingest_ctx *ctx, const struct ingest_heap *h,
 			b.contents = h->data.p + data;
 			data += b.ncontents;
 		}
-		if (store_heap_block_add(ctx->st, ctx->session, &b) != 0)
-			return (ingest_store_fail(ctx, "heap_block"));
+		if (store_heap_blockw_add(&w, &b) != 0) {
+			store_heap_blockw_end(&w);
+			return (ingest_store_fail(ctx, "heap_blockrun"));
+		}
 	}
+	if (store_heap_blockw_end(&w) != 0)
+		return (ingest_store_fail(ctx, "heap_blockrun"));
 	return (0);
 }
 
@@ -1463,20 +1474,26 @@ static int
 heap_pointers(struct ingest_ctx *ctx, const struct ingest_heap *h)
 {
 	struct store_heap_root		 r;
+	struct store_heap_refw		 w;
 	const struct ingest_heap_sec	*s = &h->edgs;
 	uint64_t			 i;
 
+	store_heap_refw_init(&w, ctx->st, ctx->session);
 	for (i = 0; i < s->count; i++) {
 		if ((i & 0xffff) == 0)
 			ingest_progress(ctx, (size_t)(s->off + i * s->size));
-		if (store_heap_ref_add(ctx->st, ctx->session,
+		if (store_heap_refw_add(&w,
 		    ingest_heap_u32(s, i, HF_EDGS_SRC),
 		    (uint64_t)ingest_heap_u32(s, i, HF_EDGS_SRC_WORD) * 8,
 		    ingest_heap_u32(s, i, HF_EDGS_DST),
 		    ingest_heap_u32(s, i, HF_EDGS_DST_OFF) &
-		    HEAPFMT_OFF_MASK) != 0)
-			return (ingest_store_fail(ctx, "heap_ref"));
+		    HEAPFMT_OFF_MASK) != 0) {
+			store_heap_refw_end(&w);
+			return (ingest_store_fail(ctx, "heap_refrun"));
+		}
 	}
+	if (store_heap_refw_end(&w) != 0)
+		return (ingest_store_fail(ctx, "heap_refrun"));
 	for (i = 0, s = &h->root; i < s->count; i++) {
 		r.idx = (int64_t)i;
 		r.region = ingest_heap_u32(s, i, HF_ROOT_REGION);

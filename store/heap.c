@@ -2,8 +2,11 @@
  * The heap kind's tables: a snapshot's header with its leak summary, its
  * modules and their imports, memory regions, types, allocation sites,
  * live blocks with memcheck's state, the pointers between blocks and from
- * the roots.  heap_ref is the big one (four per block is common): no
- * index, its rows are one run of rowids per session, kept in the header.
+ * the roots.  Blocks and pointers are the most (a million blocks, four
+ * pointers per block is common): a heap_blockrun row holds 4096 blocks
+ * as JSON text and a heap_refrun row the pointers of 4096 source blocks
+ * packed in a blob; heap_block and heap_ref are views of them a row each
+ * (SQLite's json_each, and heap_ref_unpack, below).
  * A stack is a run of heap_stack rows naming heap_frame rows, as the file
  * has it: the text of a frame many sites share is stored once.
  */
@@ -11,6 +14,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include <sqlite3.h>
 
 #include "xmalloc.h"
 #include "store/store.h"
@@ -269,21 +274,86 @@ static const char *const store_heap_migrations[] = {
 	"  ON k0.session = s.session AND k0.idx = s.first_frame"
 	"  AND s.nframes > 0 LEFT JOIN heap_frame f"
 	"  ON f.session = k0.session AND f.idx = k0.frame;",
+	/*
+	 * 4 -> 5: blocks and pointers packed.  A row per block and per
+	 * pointer (an insert each) was most of an ingest: 1M blocks with
+	 * 3M pointers took 1.5 s for the pointers, more for the blocks.
+	 * Each run of 4096 blocks is now one heap_blockrun row, JSON text
+	 * (their kept contents heap_content rows), and each run of 4096
+	 * source blocks' pointers one heap_refrun row, a blob of varints
+	 * (store_heap_pack_block, _ref).  heap_block and heap_ref are
+	 * views with the old columns: heap_block by json_each, so that it
+	 * reads in any SQLite (the sqlite3 shell, which tests and people
+	 * use on it, too); heap_ref by heap_ref_unpack, which
+	 * store_heap_connect gives every connection profview opens (the
+	 * pointers, three a block, stay varints: 6 bytes each, where a
+	 * block's JSON text takes 34).  Stored sessions' rows are packed
+	 * by heap_block_pack and heap_ref_pack, which sort each run's.
+	 */
+	"CREATE TABLE IF NOT EXISTS heap_blockrun ("
+	"  session INTEGER NOT NULL REFERENCES session(id) ON DELETE CASCADE,"
+	"  run INTEGER NOT NULL,"
+	"  count INTEGER NOT NULL,"
+	"  addr INTEGER NOT NULL,"
+	"  blocks TEXT NOT NULL,"
+	"  PRIMARY KEY (session, run));"
+	"CREATE TABLE IF NOT EXISTS heap_content ("
+	"  session INTEGER NOT NULL REFERENCES session(id) ON DELETE CASCADE,"
+	"  idx INTEGER NOT NULL,"
+	"  contents BLOB NOT NULL,"
+	"  PRIMARY KEY (session, idx));"
+	"INSERT INTO heap_blockrun SELECT g.session, g.run, g.n,"
+	"  (SELECT b.addr FROM heap_block b WHERE b.session = g.session"
+	"  AND b.idx = g.first), g.blocks FROM (SELECT session,"
+	"  idx >> 12 AS run, count(*) AS n, min(idx) AS first,"
+	"  heap_block_pack(idx, addr, size, usable, seq, site, type, tid,"
+	"  state, leak, region) AS blocks FROM heap_block"
+	"  GROUP BY session, idx >> 12) g;"
+	"INSERT INTO heap_content SELECT session, idx, contents FROM heap_block"
+	"  WHERE contents IS NOT NULL;"
+	"DROP TABLE heap_block;"
+	"CREATE VIEW heap_block AS SELECT r.session AS session,"
+	"  (r.run << 12) + j.key AS idx,"
+	"  r.addr + json_extract(j.value, '$[0]') AS addr,"
+	"  json_extract(j.value, '$[1]') AS size,"
+	"  json_extract(j.value, '$[1]') + json_extract(j.value, '$[2]')"
+	"  AS usable, json_extract(j.value, '$[3]') AS seq,"
+	"  json_extract(j.value, '$[4]') AS site,"
+	"  json_extract(j.value, '$[5]') AS type,"
+	"  json_extract(j.value, '$[6]') AS tid,"
+	"  CASE json_extract(j.value, '$[7]') / 3 WHEN 0 THEN 'reachable'"
+	"  WHEN 1 THEN 'possible' ELSE 'collectable' END AS state,"
+	"  CASE json_extract(j.value, '$[7]') % 3 WHEN 1 THEN 'definite'"
+	"  WHEN 2 THEN 'indirect' END AS leak,"
+	"  json_extract(j.value, '$[8]') AS region, c.contents AS contents"
+	"  FROM heap_blockrun r, json_each(r.blocks) j"
+	"  LEFT JOIN heap_content c ON c.session = r.session"
+	"  AND c.idx = (r.run << 12) + j.key;"
+	"CREATE TABLE IF NOT EXISTS heap_refrun ("
+	"  session INTEGER NOT NULL REFERENCES session(id) ON DELETE CASCADE,"
+	"  run INTEGER NOT NULL,"
+	"  count INTEGER NOT NULL,"
+	"  refs BLOB NOT NULL,"
+	"  PRIMARY KEY (session, run));"
+	"INSERT INTO heap_refrun SELECT session, src >> 12, count(*),"
+	"  heap_ref_pack(src, src_off, dst, dst_off) FROM heap_ref"
+	"  GROUP BY session, src >> 12;"
+	"DROP TABLE heap_ref;"
+	"CREATE VIEW heap_ref AS SELECT r.session AS session, u.src AS src,"
+	"  u.src_off AS src_off, u.dst AS dst, u.dst_off AS dst_off"
+	"  FROM heap_refrun r, heap_ref_unpack(r.refs) u;",
 };
 
-/* The rowids of session ?1's pointers, or every rowid when unknown. */
-#define STORE_HEAP_REFS \
-	" rowid BETWEEN coalesce((SELECT ref_first FROM heap" \
-	" WHERE session = ?1), 0) AND coalesce((SELECT ref_last" \
-	" FROM heap WHERE session = ?1), 9223372036854775807)"
+static int	store_heap_connect(struct sqlite3 *);
 
 static const char *const store_heap_purge[] = {
-	"DELETE FROM heap_ref WHERE" STORE_HEAP_REFS " AND session = ?1",
+	"DELETE FROM heap_refrun WHERE session = ?1",
 	"DELETE FROM heap_root WHERE session = ?1",
 	"DELETE FROM heap_dvar WHERE session = ?1",
 	"DELETE FROM heap_dfield WHERE session = ?1",
 	"DELETE FROM heap_dtype WHERE session = ?1",
-	"DELETE FROM heap_block WHERE session = ?1",
+	"DELETE FROM heap_content WHERE session = ?1",
+	"DELETE FROM heap_blockrun WHERE session = ?1",
 	"DELETE FROM heap_allocsite WHERE session = ?1",
 	"DELETE FROM heap_stack WHERE session = ?1",
 	"DELETE FROM heap_frame WHERE session = ?1",
@@ -304,7 +374,8 @@ const struct store_schema store_heap_schema = {
 	" h.possible_bytes, h.taken)"
 	" FROM heap h WHERE h.session = s.id",
 	store_heap_purge,
-	sizeof store_heap_purge / sizeof store_heap_purge[0]
+	sizeof store_heap_purge / sizeof store_heap_purge[0],
+	store_heap_connect
 };
 
 static const struct store_table store_t_heap = {
@@ -347,12 +418,14 @@ static const struct store_table store_t_heap_dfield = {
 static const struct store_table store_t_heap_dvar = {
 	"heap_dvar", "idx, module, name, addr, dtype", NULL
 };
-static const struct store_table store_t_heap_block = {
-	"heap_block", "idx, addr, size, usable, seq, site, type, tid, state,"
-	" leak, region, contents", NULL
+static const struct store_table store_t_heap_blockrun = {
+	"heap_blockrun", "run, count, addr, blocks", NULL
 };
-static const struct store_table store_t_heap_ref = {
-	"heap_ref", "src, src_off, dst, dst_off", NULL
+static const struct store_table store_t_heap_content = {
+	"heap_content", "idx, contents", NULL
+};
+static const struct store_table store_t_heap_refrun = {
+	"heap_refrun", "run, count, refs", NULL
 };
 static const struct store_table store_t_heap_root = {
 	"heap_root", "idx, region, addr, name, name_off, dst, dst_off", NULL
@@ -379,16 +452,15 @@ store_heap_text(struct store_row *r, const char *s)
 }
 
 /*
- * The header, after every pointer: the refs went in one after another,
- * so they end their table and the last nrefs rowids are the session's.
+ * The header.  ref_first and ref_last were the rowids of the session's
+ * heap_ref rows; the pointers are packed now, and they number them 1 to
+ * refs, so that ref_last - ref_first + 1 counts them as it did.
  */
 int
 store_heap_add(struct store *st, int64_t session, const struct store_heap *h)
 {
 	struct store_row	*r;
-	int64_t			 last;
 
-	last = store_int_query(st, "SELECT max(rowid) FROM heap_ref", 0, 0);
 	if ((r = store_row(st, &store_t_heap, session)) == NULL)
 		return (-1);
 	store_put_text(r, h->version);
@@ -417,8 +489,8 @@ store_heap_add(struct store *st, int64_t session, const struct store_heap *h)
 		store_put_null(r);
 		store_put_null(r);
 	} else {
-		store_put_int(r, last - h->refs + 1);
-		store_put_int(r, last);
+		store_put_int(r, 1);
+		store_put_int(r, h->refs);
 	}
 	if (h->started_ns == 0)
 		store_put_null(r);
@@ -798,104 +870,433 @@ store_heap_dvar_next(struct store_cursor *c, struct store_heap_dvar *v)
 	return (1);
 }
 
-#define STORE_HEAP_REF_COLUMNS(X) \
-	X(REF_SRC, "src") X(REF_SRC_OFF, "src_off") X(REF_DST, "dst") \
-	X(REF_DST_OFF, "dst_off")
-STORE_COLUMNS(store_heap_ref_columns, STORE_HEAP_REF_COLUMNS);
+/*
+ * The pointers packed: per pointer, as LEB128 varints, its source less
+ * the one before's (0 before the first), its offset less the one
+ * before's when the source is the same (else itself), its target as a
+ * zigzag difference from its source, and the target's offset.  Every
+ * difference wraps at 64 bits, so any rows pack; the file's order makes
+ * most of them one byte.
+ */
+static void
+store_heap_put(struct store_heap_pack *p, uint64_t v)
+{
+	if (p->cap - p->len < 10) {
+		p->cap = p->cap != 0 ? p->cap * 2 : 4096;
+		p->buf = xreallocarray(p->buf, p->cap, 1);
+	}
+	while (v >= 0x80) {
+		p->buf[p->len++] = (uint8_t)(v | 0x80);
+		v >>= 7;
+	}
+	p->buf[p->len++] = (uint8_t)v;
+}
 
-#define STORE_HEAP_RUN_COLUMNS(X) \
-	X(RUN_FIRST, "ref_first") X(RUN_LAST, "ref_last")
+static uint64_t
+store_heap_zz(uint64_t d)
+{
+	return ((d << 1) ^ (uint64_t)((int64_t)d >> 63));
+}
+
+static uint64_t
+store_heap_unzz(uint64_t z)
+{
+	return ((z >> 1) ^ (uint64_t)-(int64_t)(z & 1));
+}
+
+void
+store_heap_pack_ref(struct store_heap_pack *p, const struct store_heap_ref *r)
+{
+	uint64_t	src = (uint64_t)r->src, off = (uint64_t)r->src_off;
+	uint64_t	d = (uint64_t)r->dst - src;
+
+	store_heap_put(p, src - p->src);
+	store_heap_put(p, p->n != 0 && src == p->src ? off - p->off : off);
+	store_heap_put(p, store_heap_zz(d));
+	store_heap_put(p, (uint64_t)r->dst_off);
+	p->src = src;
+	p->off = off;
+	p->n++;
+}
+
+void
+store_heap_unpack_init(struct store_heap_unpack *u, const void *p, size_t len)
+{
+	memset(u, 0, sizeof *u);
+	u->p = p;
+	u->end = u->p != NULL ? u->p + len : NULL;
+}
+
+static int
+store_heap_varint(struct store_heap_unpack *u, uint64_t *out)
+{
+	uint64_t	v = 0;
+	unsigned	sh = 0;
+	uint8_t		c;
+
+	do {
+		if (u->p >= u->end || sh > 63)
+			return (-1);
+		c = *u->p++;
+		v |= (uint64_t)(c & 0x7f) << sh;
+		sh += 7;
+	} while (c & 0x80);
+	*out = v;
+	return (0);
+}
+
+/* The next pointer: 1, 0 at the blob's end, -1 if it is cut short. */
+int
+store_heap_unpack_next(struct store_heap_unpack *u, struct store_heap_ref *r)
+{
+	uint64_t	ds, o, d, dst_off;
+
+	if (u->p >= u->end)
+		return (0);
+	if (store_heap_varint(u, &ds) != 0 || store_heap_varint(u, &o) != 0 ||
+	    store_heap_varint(u, &d) != 0 ||
+	    store_heap_varint(u, &dst_off) != 0)
+		return (-1);
+	if (u->n != 0 && ds == 0)
+		o += u->off;
+	u->src += ds;
+	u->off = o;
+	u->n++;
+	r->src = (int64_t)u->src;
+	r->src_off = (int64_t)o;
+	r->dst = (int64_t)(u->src + store_heap_unzz(d));
+	r->dst_off = (int64_t)dst_off;
+	return (1);
+}
+
+void
+store_heap_refw_init(struct store_heap_refw *w, struct store *st,
+    int64_t session)
+{
+	memset(w, 0, sizeof *w);
+	w->st = st;
+	w->session = session;
+	w->run = -1;
+}
+
+static int
+store_heap_refw_flush(struct store_heap_refw *w)
+{
+	struct store_row	*r;
+
+	if (w->pack.n == 0)
+		return (0);
+	if ((r = store_row(w->st, &store_t_heap_refrun, w->session)) == NULL)
+		return (-1);
+	store_put_int(r, w->run);
+	store_put_int(r, w->pack.n);
+	store_put_blob(r, w->pack.buf, w->pack.len);
+	w->pack.len = 0;
+	w->pack.n = 0;
+	w->pack.src = w->pack.off = 0;
+	return (store_row_end(w->st, r));
+}
+
+/* A pointer, in the file's order (by source, then offset). */
+int
+store_heap_refw_add(struct store_heap_refw *w, uint32_t src, uint64_t src_off,
+    uint32_t dst, uint32_t dst_off)
+{
+	struct store_heap_ref	r;
+
+	if ((int64_t)(src >> STORE_HEAP_RUN_SHIFT) != w->run) {
+		if (store_heap_refw_flush(w) != 0)
+			return (-1);
+		w->run = src >> STORE_HEAP_RUN_SHIFT;
+	}
+	r.src = src;
+	r.src_off = (int64_t)src_off;
+	r.dst = dst;
+	r.dst_off = dst_off;
+	store_heap_pack_ref(&w->pack, &r);
+	w->total++;
+	return (0);
+}
+
+int
+store_heap_refw_end(struct store_heap_refw *w)
+{
+	int	rc;
+
+	rc = store_heap_refw_flush(w);
+	free(w->pack.buf);
+	memset(&w->pack, 0, sizeof w->pack);
+	return (rc);
+}
+
+#define STORE_HEAP_RUN_COLUMNS(X) X(RUN_REFS, "refs")
 STORE_COLUMNS(store_heap_run_columns, STORE_HEAP_RUN_COLUMNS);
 
 /*
  * The pointer from byte src_off of block src: 1 with *dst and *dst_off,
- * 0 if that word points to no block.  A session's heap_ref rows are one
- * run of rowids in the file's order, by source and offset, so a binary
- * search over the rowids finds it without an index.
+ * 0 if that word points to no block.  Its run is the one row to read.
  */
 int
 store_heap_ref_at(struct store *st, int64_t session, int64_t src,
     int64_t src_off, int64_t *dst, int64_t *dst_off)
 {
-	struct store_cursor	*c;
-	int64_t			 lo, hi, mid, s, o;
-	int			 rc, found = 0;
+	struct store_cursor		*c;
+	struct store_heap_unpack	 u;
+	struct store_heap_ref		 r;
+	const void			*p;
+	size_t				 len;
+	int				 rc, found = 0;
 
-	c = store_cursor_select(st, store_heap_run_columns, "FROM heap WHERE"
-	    " session = ?1 AND ref_first IS NOT NULL", session);
-	if ((rc = store_cursor_step(c)) != 1) {
-		store_cursor_close(c);
-		return (rc < 0 ? -1 : 0);
-	}
-	lo = store_cursor_int(c, RUN_FIRST);
-	hi = store_cursor_int(c, RUN_LAST) + 1;
-	store_cursor_close(c);
-	while (lo < hi && !found) {
-		mid = lo + (hi - lo) / 2;
-		c = store_cursor_select(st, store_heap_ref_columns,
-		    "FROM heap_ref WHERE rowid = ?1", mid);
-		if ((rc = store_cursor_step(c)) != 1) {
-			store_cursor_close(c);
-			return (-1);
+	if (src < 0)
+		return (0);
+	c = store_cursor_select(st, store_heap_run_columns, "FROM heap_refrun"
+	    " WHERE session = ?1 AND run = ?2", session);
+	if (c == NULL)
+		return (-1);
+	store_cursor_bind(c, 2, src >> STORE_HEAP_RUN_SHIFT);
+	if ((rc = store_cursor_step(c)) == 1) {
+		p = store_cursor_blob(c, RUN_REFS, &len);
+		store_heap_unpack_init(&u, p, len);
+		while ((rc = store_heap_unpack_next(&u, &r)) == 1 &&
+		    r.src <= src) {
+			if (r.src == src && r.src_off == src_off) {
+				*dst = r.dst;
+				*dst_off = r.dst_off;
+				found = 1;
+				break;
+			}
 		}
-		s = store_cursor_int(c, REF_SRC);
-		o = store_cursor_int(c, REF_SRC_OFF);
-		if (s == src && o == src_off) {
-			*dst = store_cursor_int(c, REF_DST);
-			*dst_off = store_cursor_int(c, REF_DST_OFF);
-			found = 1;
-		} else if (s < src || (s == src && o < src_off))
-			lo = mid + 1;
-		else
-			hi = mid;
-		store_cursor_close(c);
 	}
-	return (found);
+	store_cursor_close(c);
+	return (rc < 0 ? -1 : found);
+}
+/*
+ * The blocks packed, as JSON text that SQLite's own json_each reads, so
+ * that the heap_block view works in any SQLite (the sqlite3 shell too):
+ * an array of blocks by index, each an array of addr less the run's
+ * first address (heap_blockrun.addr), size, usable less size, seq,
+ * site, type, tid, state and leak as one number (state 0 reachable, 1
+ * possible, 2 collectable, times 3, plus leak 0 none, 1 definite, 2
+ * indirect) and region; null for no site, type or region.
+ */
+static const char *const store_heap_states[] = { "reachable", "possible",
+    "collectable" };
+static const char *const store_heap_leaks[] = { NULL, "definite",
+    "indirect" };
+
+static unsigned
+store_heap_code(const char *const *names, size_t n, const char *s)
+{
+	size_t	i;
+
+	for (i = 0; i < n; i++) {
+		if (names[i] == s || (names[i] != NULL && s != NULL &&
+		    strcmp(names[i], s) == 0))
+			return ((unsigned)i);
+	}
+	return (0);
 }
 
-/* A million of these per snapshot: scalars, static text. */
+/* A number (NULL as null) and the character after it. */
+static void
+store_heap_num(struct store_heap_pack *p, int64_t v, int null, char after)
+{
+	char		 tmp[24];
+	size_t		 n = 0;
+	uint64_t	 u;
+
+	if (p->cap - p->len < 32) {
+		p->cap = p->cap != 0 ? p->cap * 2 : 65536;
+		p->buf = xreallocarray(p->buf, p->cap, 1);
+	}
+	if (null) {
+		memcpy(p->buf + p->len, "null", 4);
+		p->len += 4;
+	} else {
+		if (v < 0)
+			p->buf[p->len++] = '-';
+		u = v < 0 ? -(uint64_t)v : (uint64_t)v;
+		do {
+			tmp[n++] = (char)('0' + u % 10);
+			u /= 10;
+		} while (u != 0);
+		while (n > 0)
+			p->buf[p->len++] = (uint8_t)tmp[--n];
+	}
+	p->buf[p->len++] = (uint8_t)after;
+}
+
+/* A block, the run's next; the run's text ends with store_heap_pack_end. */
+void
+store_heap_pack_block(struct store_heap_pack *p,
+    const struct store_heap_block *b)
+{
+	if (p->n == 0)
+		p->addr = b->addr;
+	if (p->cap - p->len < 2) {
+		p->cap = p->cap != 0 ? p->cap * 2 : 65536;
+		p->buf = xreallocarray(p->buf, p->cap, 1);
+	}
+	p->buf[p->len++] = p->n == 0 ? '[' : ',';
+	p->buf[p->len++] = '[';
+	store_heap_num(p, (int64_t)(b->addr - p->addr), 0, ',');
+	store_heap_num(p, (int64_t)b->size, 0, ',');
+	store_heap_num(p, (int64_t)(b->usable - b->size), 0, ',');
+	store_heap_num(p, (int64_t)b->seq, 0, ',');
+	store_heap_num(p, b->site, b->site < 0, ',');
+	store_heap_num(p, b->type, b->type < 0, ',');
+	store_heap_num(p, b->tid, 0, ',');
+	store_heap_num(p, store_heap_code(store_heap_states, 3, b->state) * 3 +
+	    store_heap_code(store_heap_leaks, 3, b->leak), 0, ',');
+	store_heap_num(p, b->region, b->region < 0, ']');
+	p->n++;
+}
+
+/* The run's closing bracket ("[]" for none), and a NUL after the text. */
+static void
+store_heap_pack_end(struct store_heap_pack *p)
+{
+	if (p->cap - p->len < 3) {
+		p->cap = p->cap != 0 ? p->cap * 2 : 65536;
+		p->buf = xreallocarray(p->buf, p->cap, 1);
+	}
+	if (p->n == 0)
+		p->buf[p->len++] = '[';
+	p->buf[p->len++] = ']';
+	p->buf[p->len] = '\0';
+}
+
+/* A JSON integer or null (-1), then the character after it. */
+static int
+store_heap_jnum(struct store_heap_unpack *u, int64_t *v, char after)
+{
+	uint64_t	x = 0;
+	int		neg = 0, digits = 0;
+
+	if (u->end - u->p >= 4 && memcmp(u->p, "null", 4) == 0) {
+		u->p += 4;
+		*v = -1;
+	} else {
+		if (u->p < u->end && *u->p == '-') {
+			neg = 1;
+			u->p++;
+		}
+		while (u->p < u->end && *u->p >= '0' && *u->p <= '9' &&
+		    digits++ < 19)
+			x = x * 10 + (uint64_t)(*u->p++ - '0');
+		if (digits == 0 || digits > 19)
+			return (-1);
+		*v = neg ? -(int64_t)x : (int64_t)x;
+	}
+	if (u->p >= u->end || *u->p != after)
+		return (-1);
+	u->p++;
+	return (0);
+}
+
+/*
+ * The next block of a run's text (no contents), base the run's first
+ * address and first its index: 1, 0 at the end, -1 if it is not what
+ * store_heap_pack_block writes.
+ */
 int
-store_heap_block_add(struct store *st, int64_t session,
+store_heap_unpack_block(struct store_heap_unpack *u, struct store_heap_block *b)
+{
+	int64_t	v[9];
+	size_t	i;
+
+	if (u->p >= u->end)
+		return (0);
+	if (*u->p != (u->n == 0 ? '[' : ',')) {
+		if (*u->p == ']' && ++u->p == u->end)
+			return (0);
+		return (-1);
+	}
+	u->p++;
+	if (u->n == 0 && u->p < u->end && *u->p == ']')
+		return (++u->p == u->end ? 0 : -1);
+	if (u->p >= u->end || *u->p++ != '[')
+		return (-1);
+	for (i = 0; i < 9; i++) {
+		if (store_heap_jnum(u, &v[i], i < 8 ? ',' : ']') != 0)
+			return (-1);
+	}
+	memset(b, 0, sizeof *b);
+	b->idx = (int64_t)(u->idx + (uint64_t)u->n);
+	b->addr = u->addr + (uint64_t)v[0];
+	b->size = (uint64_t)v[1];
+	b->usable = (uint64_t)v[1] + (uint64_t)v[2];
+	b->seq = (uint64_t)v[3];
+	b->site = v[4];
+	b->type = v[5];
+	b->tid = v[6];
+	b->state = store_heap_states[v[7] >= 0 ? v[7] / 3 % 3 : 0];
+	b->leak = store_heap_leaks[v[7] >= 0 ? v[7] % 3 : 0];
+	b->region = v[8];
+	u->n++;
+	return (1);
+}
+
+void
+store_heap_blockw_init(struct store_heap_blockw *w, struct store *st,
+    int64_t session)
+{
+	memset(w, 0, sizeof *w);
+	w->st = st;
+	w->session = session;
+	w->run = -1;
+}
+
+static int
+store_heap_blockw_flush(struct store_heap_blockw *w)
+{
+	struct store_row	*r;
+
+	if (w->pack.n == 0)
+		return (0);
+	if ((r = store_row(w->st, &store_t_heap_blockrun, w->session)) == NULL)
+		return (-1);
+	store_heap_pack_end(&w->pack);
+	store_put_int(r, w->run);
+	store_put_int(r, w->pack.n);
+	store_put_int(r, (int64_t)w->pack.addr);
+	store_put_text(r, (const char *)w->pack.buf);
+	w->pack.len = 0;
+	w->pack.n = 0;
+	return (store_row_end(w->st, r));
+}
+
+/* A block, by index; its contents, if kept, a heap_content row. */
+int
+store_heap_blockw_add(struct store_heap_blockw *w,
     const struct store_heap_block *b)
 {
 	struct store_row	*r;
 
-	if ((r = store_row(st, &store_t_heap_block, session)) == NULL)
+	if ((b->idx >> STORE_HEAP_RUN_SHIFT) != w->run) {
+		if (store_heap_blockw_flush(w) != 0)
+			return (-1);
+		w->run = b->idx >> STORE_HEAP_RUN_SHIFT;
+	}
+	store_heap_pack_block(&w->pack, b);
+	if (b->contents == NULL)
+		return (0);
+	if ((r = store_row(w->st, &store_t_heap_content, w->session)) == NULL)
 		return (-1);
 	store_put_int(r, b->idx);
-	store_put_int(r, (int64_t)b->addr);
-	store_put_int(r, (int64_t)b->size);
-	store_put_int(r, (int64_t)b->usable);
-	store_put_int(r, (int64_t)b->seq);
-	store_heap_idx(r, b->site);
-	store_heap_idx(r, b->type);
-	store_put_int(r, b->tid);
-	store_put_static(r, b->state);
-	if (b->leak != NULL)
-		store_put_static(r, b->leak);
-	else
-		store_put_null(r);
-	store_heap_idx(r, b->region);
-	if (b->contents != NULL)
-		store_put_blob(r, b->contents, b->ncontents);
-	else
-		store_put_null(r);
-	return (store_row_end(st, r));
+	store_put_blob(r, b->contents, b->ncontents);
+	return (store_row_end(w->st, r));
 }
 
 int
-store_heap_ref_add(struct store *st, int64_t session, uint32_t src,
-    uint64_t src_off, uint32_t dst, uint32_t dst_off)
+store_heap_blockw_end(struct store_heap_blockw *w)
 {
-	struct store_row	*r;
+	int	rc;
 
-	if ((r = store_row(st, &store_t_heap_ref, session)) == NULL)
-		return (-1);
-	store_put_int(r, src);
-	store_put_int(r, (int64_t)src_off);
-	store_put_int(r, dst);
-	store_put_int(r, dst_off);
-	return (store_row_end(st, r));
+	rc = store_heap_blockw_flush(w);
+	free(w->pack.buf);
+	memset(&w->pack, 0, sizeof w->pack);
+	return (rc);
 }
 
 int
@@ -1049,48 +1450,63 @@ store_heap_site_runs(struct store *st, int64_t session)
 	    "FROM heap_allocsite WHERE session = ?1 ORDER BY idx", session));
 }
 
-#define STORE_HEAP_BLOCK_COLUMNS(X) \
-	X(BLOCK_IDX, "idx") X(BLOCK_ADDR, "addr") X(BLOCK_SIZE, "size") \
-	X(BLOCK_USABLE, "usable") X(BLOCK_SEQ, "seq") \
-	X(BLOCK_SITE, "coalesce(site, -1)") \
-	X(BLOCK_TYPE, "coalesce(type, -1)") \
-	X(BLOCK_REGION, "coalesce(region, -1)") X(BLOCK_TID, "tid") \
-	X(BLOCK_STATE, "state") X(BLOCK_LEAK, "leak")
-STORE_COLUMNS(store_heap_block_columns, STORE_HEAP_BLOCK_COLUMNS);
+struct store_heap_blocks {
+	struct store_cursor		*c;
+	struct store_heap_unpack	 u;
+};
+
+#define STORE_HEAP_BLOCKRUN_COLUMNS(X) \
+	X(BLOCKRUN_RUN, "run") X(BLOCKRUN_ADDR, "addr") \
+	X(BLOCKRUN_BLOCKS, "blocks")
+STORE_COLUMNS(store_heap_blockrun_columns, STORE_HEAP_BLOCKRUN_COLUMNS);
 
 /*
  * What the heap graph's analyses load once (analyze/heapsnap.c): blocks
- * by index (their contents apart, with store_heap_contents), pointers,
- * roots with their region's module and thread, types, modules and
- * imports, each by a cursor and its _next.
+ * by index, a run's text at a time (their contents apart, with
+ * store_heap_contents), pointers, roots with their region's module and
+ * thread, types, modules and imports, each by a cursor and its _next.
  */
-struct store_cursor *
+struct store_heap_blocks *
 store_heap_blocks(struct store *st, int64_t session)
 {
-	return (store_cursor_select(st, store_heap_block_columns,
-	    "FROM heap_block WHERE session = ?1 ORDER BY idx", session));
+	struct store_heap_blocks	*it;
+
+	it = xcalloc(1, sizeof *it);
+	it->c = store_cursor_select(st, store_heap_blockrun_columns,
+	    "FROM heap_blockrun WHERE session = ?1 ORDER BY run", session);
+	if (it->c == NULL) {
+		free(it);
+		return (NULL);
+	}
+	return (it);
 }
 
 int
-store_heap_block_next(struct store_cursor *c, struct store_heap_block *b)
+store_heap_block_next(struct store_heap_blocks *it, struct store_heap_block *b)
 {
-	int	rc;
+	const void	*p;
+	size_t		 len;
+	int		 rc;
 
-	if ((rc = store_cursor_step(c)) != 1)
-		return (rc);
-	memset(b, 0, sizeof *b);
-	b->idx = store_cursor_int(c, BLOCK_IDX);
-	b->addr = (uint64_t)store_cursor_int(c, BLOCK_ADDR);
-	b->size = (uint64_t)store_cursor_int(c, BLOCK_SIZE);
-	b->usable = (uint64_t)store_cursor_int(c, BLOCK_USABLE);
-	b->seq = (uint64_t)store_cursor_int(c, BLOCK_SEQ);
-	b->site = store_cursor_int(c, BLOCK_SITE);
-	b->type = store_cursor_int(c, BLOCK_TYPE);
-	b->region = store_cursor_int(c, BLOCK_REGION);
-	b->tid = store_cursor_int(c, BLOCK_TID);
-	b->state = store_cursor_text(c, BLOCK_STATE);
-	b->leak = store_cursor_text(c, BLOCK_LEAK);
-	return (1);
+	while ((rc = store_heap_unpack_block(&it->u, b)) == 0) {
+		if ((rc = store_cursor_step(it->c)) != 1)
+			return (rc);
+		p = store_cursor_blob(it->c, BLOCKRUN_BLOCKS, &len);
+		store_heap_unpack_init(&it->u, p, len);
+		it->u.idx = (uint64_t)store_cursor_int(it->c, BLOCKRUN_RUN) <<
+		    STORE_HEAP_RUN_SHIFT;
+		it->u.addr = (uint64_t)store_cursor_int(it->c, BLOCKRUN_ADDR);
+	}
+	return (rc);
+}
+
+void
+store_heap_blocks_close(struct store_heap_blocks *it)
+{
+	if (it == NULL)
+		return;
+	store_cursor_close(it->c);
+	free(it);
 }
 
 #define STORE_HEAP_CONTENTS_COLUMNS(X) \
@@ -1102,8 +1518,7 @@ struct store_cursor *
 store_heap_contents(struct store *st, int64_t session)
 {
 	return (store_cursor_select(st, store_heap_contents_columns,
-	    "FROM heap_block WHERE session = ?1 AND contents IS NOT NULL"
-	    " ORDER BY idx", session));
+	    "FROM heap_content WHERE session = ?1 ORDER BY idx", session));
 }
 
 int
@@ -1118,28 +1533,51 @@ store_heap_contents_next(struct store_cursor *c, struct store_heap_block *b)
 	return (1);
 }
 
-struct store_cursor *
+struct store_heap_refs {
+	struct store_cursor		*c;
+	struct store_heap_unpack	 u;
+};
+
+/* A session's pointers in order, a run's blob at a time. */
+struct store_heap_refs *
 store_heap_refs(struct store *st, int64_t session)
 {
-	return (store_cursor_select(st, store_heap_ref_columns,
-	    "FROM heap_ref WHERE" STORE_HEAP_REFS " AND session = ?1",
-	    session));
+	struct store_heap_refs	*it;
+
+	it = xcalloc(1, sizeof *it);
+	it->c = store_cursor_select(st, store_heap_run_columns,
+	    "FROM heap_refrun WHERE session = ?1 ORDER BY run", session);
+	if (it->c == NULL) {
+		free(it);
+		return (NULL);
+	}
+	return (it);
 }
 
 int
-store_heap_ref_next(struct store_cursor *c, struct store_heap_ref *r)
+store_heap_ref_next(struct store_heap_refs *it, struct store_heap_ref *r)
 {
-	int	rc;
+	const void	*p;
+	size_t		 len;
+	int		 rc;
 
-	if ((rc = store_cursor_step(c)) != 1)
-		return (rc);
-	r->src = store_cursor_int(c, REF_SRC);
-	r->src_off = store_cursor_int(c, REF_SRC_OFF);
-	r->dst = store_cursor_int(c, REF_DST);
-	r->dst_off = store_cursor_int(c, REF_DST_OFF);
-	return (1);
+	while ((rc = store_heap_unpack_next(&it->u, r)) == 0) {
+		if ((rc = store_cursor_step(it->c)) != 1)
+			return (rc);
+		p = store_cursor_blob(it->c, RUN_REFS, &len);
+		store_heap_unpack_init(&it->u, p, len);
+	}
+	return (rc);
 }
 
+void
+store_heap_refs_close(struct store_heap_refs *it)
+{
+	if (it == NULL)
+		return;
+	store_cursor_close(it->c);
+	free(it);
+}
 #define STORE_HEAP_ROOT_COLUMNS(X) \
 	X(ROOT_IDX, "r.idx") X(ROOT_REGION, "r.region") \
 	X(ROOT_ADDR, "r.addr") X(ROOT_NAME, "r.name") \
@@ -1301,4 +1739,356 @@ store_heap_region_next(struct store_cursor *c, struct store_heap_region *r)
 	r->hi = (uint64_t)store_cursor_int(c, REGION_HI);
 	r->name = store_cursor_text(c, REGION_NAME);
 	return (1);
+}
+
+/*
+ * heap_ref_unpack(refs): a heap_refrun blob's pointers as rows, so that
+ * the heap_ref view has the columns the table had.  An eponymous virtual
+ * table, used as a table-valued function.
+ */
+struct store_heap_vkind {
+	const char	*decl;
+	int		 hidden;	/* the blob's column */
+};
+
+static const struct store_heap_vkind store_heap_vrefs = {
+	"CREATE TABLE x(src INTEGER, src_off INTEGER, dst INTEGER,"
+	" dst_off INTEGER, refs HIDDEN)",
+	4
+};
+
+struct store_heap_vtab {
+	sqlite3_vtab			 base;
+	const struct store_heap_vkind	*kind;
+};
+
+struct store_heap_vcur {
+	sqlite3_vtab_cursor		 base;
+	const struct store_heap_vkind	*kind;
+	uint8_t				*copy;
+	struct store_heap_unpack	 u;
+	struct store_heap_ref		 r;
+	sqlite3_int64			 row;
+	int				 eof;
+};
+
+static int
+store_heap_vconnect(sqlite3 *db, void *aux, int argc, const char *const *argv,
+    sqlite3_vtab **out, char **err)
+{
+	const struct store_heap_vkind	*kind = aux;
+	struct store_heap_vtab		*vt;
+	int				 rc;
+
+	(void)argc;
+	(void)argv;
+	(void)err;
+	if ((rc = sqlite3_declare_vtab(db, kind->decl)) != SQLITE_OK)
+		return (rc);
+	/* It reads only its argument: a view in the schema may use it. */
+	sqlite3_vtab_config(db, SQLITE_VTAB_INNOCUOUS);
+	if ((vt = sqlite3_malloc(sizeof *vt)) == NULL)
+		return (SQLITE_NOMEM);
+	memset(vt, 0, sizeof *vt);
+	vt->kind = kind;
+	*out = &vt->base;
+	return (SQLITE_OK);
+}
+
+static int
+store_heap_vdisconnect(sqlite3_vtab *vt)
+{
+	sqlite3_free(vt);
+	return (SQLITE_OK);
+}
+
+/* Only with its blob, "blobcolumn = ?", which xFilter gets. */
+static int
+store_heap_vbest(sqlite3_vtab *vt, sqlite3_index_info *ii)
+{
+	const struct store_heap_vkind	*kind;
+	int				 i;
+
+	kind = ((struct store_heap_vtab *)vt)->kind;
+	for (i = 0; i < ii->nConstraint; i++) {
+		if (ii->aConstraint[i].iColumn == kind->hidden &&
+		    ii->aConstraint[i].op == SQLITE_INDEX_CONSTRAINT_EQ &&
+		    ii->aConstraint[i].usable) {
+			ii->aConstraintUsage[i].argvIndex = 1;
+			ii->aConstraintUsage[i].omit = 1;
+			ii->estimatedCost = STORE_HEAP_RUN;
+			ii->estimatedRows = STORE_HEAP_RUN;
+			return (SQLITE_OK);
+		}
+	}
+	return (SQLITE_CONSTRAINT);
+}
+
+static int
+store_heap_vopen(sqlite3_vtab *vt, sqlite3_vtab_cursor **out)
+{
+	struct store_heap_vcur	*c;
+
+	if ((c = sqlite3_malloc(sizeof *c)) == NULL)
+		return (SQLITE_NOMEM);
+	memset(c, 0, sizeof *c);
+	c->kind = ((struct store_heap_vtab *)vt)->kind;
+	*out = &c->base;
+	return (SQLITE_OK);
+}
+
+static int
+store_heap_vclose(sqlite3_vtab_cursor *vc)
+{
+	struct store_heap_vcur	*c = (struct store_heap_vcur *)vc;
+
+	sqlite3_free(c->copy);
+	sqlite3_free(c);
+	return (SQLITE_OK);
+}
+
+static int
+store_heap_vnext(sqlite3_vtab_cursor *vc)
+{
+	struct store_heap_vcur	*c = (struct store_heap_vcur *)vc;
+	int			 rc;
+
+	if ((rc = store_heap_unpack_next(&c->u, &c->r)) < 0) {
+		sqlite3_free(c->base.pVtab->zErrMsg);
+		c->base.pVtab->zErrMsg = sqlite3_mprintf("a packed blob cut"
+		    " short after %lld rows", (long long)c->row);
+		return (SQLITE_CORRUPT);
+	}
+	c->eof = rc == 0;
+	c->row++;
+	return (SQLITE_OK);
+}
+
+/* The blob is copied: an argument lives only as long as this call. */
+static int
+store_heap_vfilter(sqlite3_vtab_cursor *vc, int idxnum, const char *idxstr,
+    int argc, sqlite3_value **argv)
+{
+	struct store_heap_vcur	*c = (struct store_heap_vcur *)vc;
+	int			 len = 0;
+
+	(void)idxnum;
+	(void)idxstr;
+	sqlite3_free(c->copy);
+	c->copy = NULL;
+	c->row = 0;
+	if (argc == 1 && sqlite3_value_type(argv[0]) == SQLITE_BLOB &&
+	    (len = sqlite3_value_bytes(argv[0])) > 0) {
+		if ((c->copy = sqlite3_malloc(len)) == NULL)
+			return (SQLITE_NOMEM);
+		memcpy(c->copy, sqlite3_value_blob(argv[0]), (size_t)len);
+	}
+	store_heap_unpack_init(&c->u, c->copy, (size_t)len);
+	return (store_heap_vnext(vc));
+}
+
+static int
+store_heap_veof(sqlite3_vtab_cursor *vc)
+{
+	return (((struct store_heap_vcur *)vc)->eof);
+}
+
+static int
+store_heap_vcolumn(sqlite3_vtab_cursor *vc, sqlite3_context *ctx, int col)
+{
+	struct store_heap_vcur	*c = (struct store_heap_vcur *)vc;
+	const int64_t		 ref[] = { c->r.src, c->r.src_off, c->r.dst,
+				    c->r.dst_off };
+
+	if (col >= 0 && col < 4)
+		sqlite3_result_int64(ctx, ref[col]);
+	else
+		sqlite3_result_null(ctx);
+	return (SQLITE_OK);
+}
+
+static int
+store_heap_vrowid(sqlite3_vtab_cursor *vc, sqlite3_int64 *row)
+{
+	*row = ((struct store_heap_vcur *)vc)->row;
+	return (SQLITE_OK);
+}
+
+static const sqlite3_module store_heap_unpack_module = {
+	.xConnect = store_heap_vconnect,
+	.xBestIndex = store_heap_vbest,
+	.xDisconnect = store_heap_vdisconnect,
+	.xOpen = store_heap_vopen,
+	.xClose = store_heap_vclose,
+	.xFilter = store_heap_vfilter,
+	.xNext = store_heap_vnext,
+	.xEof = store_heap_veof,
+	.xColumn = store_heap_vcolumn,
+	.xRowid = store_heap_vrowid,
+};
+
+/*
+ * heap_block_pack(idx, addr, size, usable, seq, site, type, tid, state,
+ * leak, region) and heap_ref_pack(src, src_off, dst, dst_off): a
+ * group's blocks or pointers as a heap_blockrun or heap_refrun blob, for
+ * the migration that packed the rows.  Sorted here, by index or by
+ * source and offset: an aggregate's rows come in no promised order.
+ */
+struct store_heap_agg {
+	struct store_heap_ref	*r;
+	struct store_heap_block	*b;
+	size_t			 n, cap;
+};
+
+static struct store_heap_agg *
+store_heap_agg_more(sqlite3_context *ctx)
+{
+	struct store_heap_agg	*a;
+
+	if ((a = sqlite3_aggregate_context(ctx, sizeof *a)) == NULL) {
+		sqlite3_result_error_nomem(ctx);
+		return (NULL);
+	}
+	if (a->n == a->cap) {
+		a->cap = a->cap != 0 ? a->cap * 2 : 1024;
+		a->r = xreallocarray(a->r, a->cap, sizeof *a->r);
+		a->b = xreallocarray(a->b, a->cap, sizeof *a->b);
+	}
+	return (a);
+}
+
+static void
+store_heap_agg_ref(sqlite3_context *ctx, int argc, sqlite3_value **argv)
+{
+	struct store_heap_agg	*a;
+	struct store_heap_ref	*r;
+
+	(void)argc;
+	if ((a = store_heap_agg_more(ctx)) == NULL)
+		return;
+	r = &a->r[a->n++];
+	r->src = sqlite3_value_int64(argv[0]);
+	r->src_off = sqlite3_value_int64(argv[1]);
+	r->dst = sqlite3_value_int64(argv[2]);
+	r->dst_off = sqlite3_value_int64(argv[3]);
+}
+
+/* A nullable index: -1 for NULL. */
+static int64_t
+store_heap_agg_idx(sqlite3_value *v)
+{
+	if (sqlite3_value_type(v) == SQLITE_NULL)
+		return (-1);
+	return (sqlite3_value_int64(v));
+}
+
+static void
+store_heap_agg_block(sqlite3_context *ctx, int argc, sqlite3_value **argv)
+{
+	struct store_heap_agg	*a;
+	struct store_heap_block	*b;
+
+	(void)argc;
+	if ((a = store_heap_agg_more(ctx)) == NULL)
+		return;
+	b = &a->b[a->n++];
+	memset(b, 0, sizeof *b);
+	b->idx = sqlite3_value_int64(argv[0]);
+	b->addr = (uint64_t)sqlite3_value_int64(argv[1]);
+	b->size = (uint64_t)sqlite3_value_int64(argv[2]);
+	b->usable = (uint64_t)sqlite3_value_int64(argv[3]);
+	b->seq = (uint64_t)sqlite3_value_int64(argv[4]);
+	b->site = store_heap_agg_idx(argv[5]);
+	b->type = store_heap_agg_idx(argv[6]);
+	b->tid = sqlite3_value_int64(argv[7]);
+	b->state = store_heap_states[store_heap_code(store_heap_states, 3,
+	    (const char *)sqlite3_value_text(argv[8]))];
+	b->leak = store_heap_leaks[store_heap_code(store_heap_leaks, 3,
+	    (const char *)sqlite3_value_text(argv[9]))];
+	b->region = store_heap_agg_idx(argv[10]);
+}
+
+static int
+store_heap_agg_refcmp(const void *a0, const void *b0)
+{
+	const struct store_heap_ref	*a = a0, *b = b0;
+
+	if (a->src != b->src)
+		return (a->src < b->src ? -1 : 1);
+	if (a->src_off != b->src_off)
+		return (a->src_off < b->src_off ? -1 : 1);
+	return (0);
+}
+
+static int
+store_heap_agg_blockcmp(const void *a0, const void *b0)
+{
+	const struct store_heap_block	*a = a0, *b = b0;
+
+	if (a->idx != b->idx)
+		return (a->idx < b->idx ? -1 : 1);
+	return (0);
+}
+
+static void
+store_heap_agg_final(sqlite3_context *ctx, int blocks)
+{
+	struct store_heap_agg	*a;
+	struct store_heap_pack	 p;
+	size_t			 i;
+
+	memset(&p, 0, sizeof p);
+	if ((a = sqlite3_aggregate_context(ctx, 0)) != NULL && a->n != 0) {
+		if (blocks) {
+			qsort(a->b, a->n, sizeof *a->b,
+			    store_heap_agg_blockcmp);
+			for (i = 0; i < a->n; i++)
+				store_heap_pack_block(&p, &a->b[i]);
+		} else {
+			qsort(a->r, a->n, sizeof *a->r, store_heap_agg_refcmp);
+			for (i = 0; i < a->n; i++)
+				store_heap_pack_ref(&p, &a->r[i]);
+		}
+	}
+	if (a != NULL) {
+		free(a->r);
+		free(a->b);
+	}
+	if (blocks) {
+		store_heap_pack_end(&p);
+		sqlite3_result_text(ctx, (const char *)p.buf, (int)p.len,
+		    SQLITE_TRANSIENT);
+	} else
+		sqlite3_result_blob(ctx, p.buf != NULL ? (const void *)p.buf :
+		    "", (int)p.len, SQLITE_TRANSIENT);
+	free(p.buf);
+}
+
+static void
+store_heap_agg_ref_final(sqlite3_context *ctx)
+{
+	store_heap_agg_final(ctx, 0);
+}
+
+static void
+store_heap_agg_block_final(sqlite3_context *ctx)
+{
+	store_heap_agg_final(ctx, 1);
+}
+
+static int
+store_heap_connect(struct sqlite3 *db)
+{
+	const int	fl = SQLITE_UTF8 | SQLITE_DETERMINISTIC |
+			    SQLITE_INNOCUOUS;
+	int		rc;
+
+	if ((rc = sqlite3_create_module(db, "heap_ref_unpack",
+	    &store_heap_unpack_module, (void *)&store_heap_vrefs)) != SQLITE_OK)
+		return (rc);
+	if ((rc = sqlite3_create_function(db, "heap_ref_pack", 4, fl, NULL,
+	    NULL, store_heap_agg_ref, store_heap_agg_ref_final)) != SQLITE_OK)
+		return (rc);
+	return (sqlite3_create_function(db, "heap_block_pack", 11, fl, NULL,
+	    NULL, store_heap_agg_block, store_heap_agg_block_final));
 }

@@ -26,7 +26,7 @@ struct store_heap {
 	int64_t		 possible_blocks, possible_bytes;
 	int64_t		 definite_blocks, definite_bytes;
 	int64_t		 indirect_blocks, indirect_bytes;
-	int64_t		 refs;		/* heap_ref rows the ingest wrote */
+	int64_t		 refs;		/* pointers the ingest wrote */
 	int64_t		 roots;		/* store_heap_get only */
 	int64_t		 started_ns;	/* the run's start; 0: not known */
 };
@@ -109,6 +109,53 @@ struct store_heap_ref {
 	int64_t		 src, src_off, dst, dst_off;
 };
 
+/*
+ * A session's pointers are heap_refrun rows, one per STORE_HEAP_RUN
+ * source blocks, each run's pointers packed in one blob: a row per
+ * pointer was most of an ingest.  The ingest adds them in the file's
+ * order (by source, then offset) through a store_heap_refw.
+ */
+#define STORE_HEAP_RUN_SHIFT	12
+#define STORE_HEAP_RUN		(1 << STORE_HEAP_RUN_SHIFT)
+
+/*
+ * Likewise a heap_blockrun row holds STORE_HEAP_RUN blocks by index as
+ * JSON text, their kept contents apart (heap_content), written through a
+ * store_heap_blockw.  A pack or unpack is of pointers or of blocks.
+ */
+struct store_heap_pack {
+	uint8_t		*buf;
+	size_t		 len, cap;
+	int64_t		 n;
+	uint64_t	 src, off;	/* pointers: the one before's */
+	uint64_t	 addr;		/* blocks: the run's first address */
+};
+
+struct store_heap_refw {
+	struct store		*st;
+	int64_t			 session;
+	int64_t			 run;
+	int64_t			 total;
+	struct store_heap_pack	 pack;
+};
+
+struct store_heap_blockw {
+	struct store		*st;
+	int64_t			 session;
+	int64_t			 run;
+	struct store_heap_pack	 pack;
+};
+
+struct store_heap_unpack {
+	const uint8_t	*p, *end;
+	int64_t		 n;
+	uint64_t	 src, off;	/* pointers: the one before's */
+	uint64_t	 idx, addr;	/* blocks: the run's first */
+};
+
+struct store_heap_refs;
+struct store_heap_blocks;
+
 struct store_heap_type {
 	int64_t		 idx;
 	const char	*name;
@@ -147,10 +194,26 @@ int		 store_heap_frame_add(struct store *, int64_t,
 		     const struct store_heap_site *);
 int		 store_heap_stack_add(struct store *, int64_t, int64_t,
 		     int64_t);
-int		 store_heap_block_add(struct store *, int64_t,
+void		 store_heap_blockw_init(struct store_heap_blockw *,
+		     struct store *, int64_t);
+int		 store_heap_blockw_add(struct store_heap_blockw *,
 		     const struct store_heap_block *);
-int		 store_heap_ref_add(struct store *, int64_t, uint32_t,
+int		 store_heap_blockw_end(struct store_heap_blockw *);
+void		 store_heap_pack_block(struct store_heap_pack *,
+		     const struct store_heap_block *);
+int		 store_heap_unpack_block(struct store_heap_unpack *,
+		     struct store_heap_block *);
+void		 store_heap_refw_init(struct store_heap_refw *,
+		     struct store *, int64_t);
+int		 store_heap_refw_add(struct store_heap_refw *, uint32_t,
 		     uint64_t, uint32_t, uint32_t);
+int		 store_heap_refw_end(struct store_heap_refw *);
+void		 store_heap_pack_ref(struct store_heap_pack *,
+		     const struct store_heap_ref *);
+void		 store_heap_unpack_init(struct store_heap_unpack *,
+		     const void *, size_t);
+int		 store_heap_unpack_next(struct store_heap_unpack *,
+		     struct store_heap_ref *);
 int		 store_heap_root_add(struct store *, int64_t,
 		     const struct store_heap_root *);
 int		 store_heap_dtype_add(struct store *, int64_t,
@@ -189,15 +252,17 @@ enum { STORE_HEAP_SITE_RUN_COLUMNS(STORE_COLUMN_ENUM) };
 struct store_cursor *store_heap_frames(struct store *, int64_t);
 struct store_cursor *store_heap_stacks(struct store *, int64_t);
 struct store_cursor *store_heap_site_runs(struct store *, int64_t);
-struct store_cursor *store_heap_blocks(struct store *, int64_t);
-int		 store_heap_block_next(struct store_cursor *,
+struct store_heap_blocks *store_heap_blocks(struct store *, int64_t);
+int		 store_heap_block_next(struct store_heap_blocks *,
 		     struct store_heap_block *);
+void		 store_heap_blocks_close(struct store_heap_blocks *);
 struct store_cursor *store_heap_contents(struct store *, int64_t);
 int		 store_heap_contents_next(struct store_cursor *,
 		     struct store_heap_block *);
-struct store_cursor *store_heap_refs(struct store *, int64_t);
-int		 store_heap_ref_next(struct store_cursor *,
+struct store_heap_refs *store_heap_refs(struct store *, int64_t);
+int		 store_heap_ref_next(struct store_heap_refs *,
 		     struct store_heap_ref *);
+void		 store_heap_refs_close(struct store_heap_refs *);
 struct store_cursor *store_heap_roots(struct store *, int64_t);
 int		 store_heap_root_next(struct store_cursor *,
 		     struct store_heap_root *);

@@ -127,7 +127,8 @@ const struct store_schema store_mon_schema = {
 	" p.session = s.id), m.runs, CASE m.runs WHEN 1 THEN '' ELSE 's'"
 	" END, m.real_ns / 1e9) FROM mon m WHERE m.session = s.id",
 	store_mon_purge,
-	sizeof store_mon_purge / sizeof store_mon_purge[0]
+	sizeof store_mon_purge / sizeof store_mon_purge[0],
+	NULL
 };
 
 static const struct store_table store_t_mon = {

@@ -81,7 +81,8 @@ const struct store_schema store_ovd_schema = {
 	" CASE o.truncated WHEN 0 THEN '' ELSE ', truncated' END)"
 	" FROM ovd o WHERE o.session = s.id",
 	store_ovd_purge,
-	sizeof store_ovd_purge / sizeof store_ovd_purge[0]
+	sizeof store_ovd_purge / sizeof store_ovd_purge[0],
+	NULL
 };
 
 static const struct store_table store_t_ovd = {

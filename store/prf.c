@@ -79,7 +79,8 @@ const struct store_schema store_prf_schema = {
 	" (SELECT coalesce(sum(hits), 0) FROM bucket b WHERE b.session = s.id),"
 	" p.clock_grain) FROM prf p WHERE p.session = s.id",
 	store_prf_purge,
-	sizeof store_prf_purge / sizeof store_prf_purge[0]
+	sizeof store_prf_purge / sizeof store_prf_purge[0],
+	NULL
 };
 
 static const struct store_table store_t_prf = {

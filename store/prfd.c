@@ -116,7 +116,8 @@ const struct store_schema store_prfd_schema = {
 	" 1 << p.shift)"
 	" FROM prfd p WHERE p.session = s.id",
 	store_prfd_purge,
-	sizeof store_prfd_purge / sizeof store_prfd_purge[0]
+	sizeof store_prfd_purge / sizeof store_prfd_purge[0],
+	NULL
 };
 
 static const struct store_table store_t_prfd = {

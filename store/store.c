@@ -418,7 +418,9 @@ store_frozen(const char *path)
 static int
 store_connect(struct store *st, const char *name, int flags, char **cause)
 {
-	int	oflags;
+	const struct store_schema	*sc;
+	size_t				 i;
+	int				 oflags;
 
 	if (flags & STORE_READONLY)
 		oflags = SQLITE_OPEN_READONLY;
@@ -435,6 +437,13 @@ store_connect(struct store *st, const char *name, int flags, char **cause)
 	}
 	sqlite3_extended_result_codes(st->db, 1);
 	sqlite3_busy_timeout(st->db, STORE_BUSY_MS);
+	for (i = 0; i < st->nkinds; i++) {
+		sc = st->kinds[i].schema;
+		if (sc->connect != NULL && sc->connect(st->db) != SQLITE_OK) {
+			store_cause(st, cause, "open");
+			return (-1);
+		}
+	}
 	/*
 	 * Reads through a mapping, not a pread per page: the browser's
 	 * first frame of a 65535-bucket session read its rows in half the

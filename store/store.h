@@ -47,6 +47,12 @@ struct store_schema {
 	 */
 	const char *const	 *purge;
 	size_t			  npurge;
+	/*
+	 * NULL, or what each connection needs before the kind's tables
+	 * are read (SQL functions and virtual tables its migrations and
+	 * views use): an SQLite result code.
+	 */
+	int			(*connect)(struct sqlite3 *);
 };
 
 /*

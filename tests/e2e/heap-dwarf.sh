@@ -170,6 +170,7 @@ check "... and trace says DWARF is missing" sh -c "'$PV' --db \
 sites="SELECT idx, function, pc, stack, allocs FROM heap_site
     WHERE session = 1 ORDER BY idx"
 sqlite3 "$W/old.db" "$sites" > "$W/old.sites"
+heap_store_v4 "$W/old.db" || echo "# could not make a version 4 store"
 sqlite3 "$W/old.db" "CREATE TABLE heap_site_3 AS SELECT * FROM heap_site;
     DROP VIEW heap_site; DROP TABLE heap_allocsite; DROP TABLE heap_frame;
     DROP TABLE heap_stack; ALTER TABLE heap_site_3 RENAME TO heap_site;

@@ -23,6 +23,53 @@ heap_setup()
 	trap 'exit 1' HUP INT TERM
 }
 
+# heap_store_v4 DB: turn DB's blocks and pointers back into what the heap
+# tables' version 4 had, a heap_block row a block and a heap_ref row a
+# pointer (each session's last first, so that a migration must sort
+# them) with the pointers' rowids in the header, and say the tables are
+# version 4; the rest stays.  Needs the sqlite3 shell.
+heap_store_v4()
+{
+	"${PROFVIEW:-$build/profview}" --db "$1" sql --csv "SELECT session,
+	    src, src_off, dst, dst_off FROM heap_ref ORDER BY session,
+	    src DESC, src_off DESC" | sed 1d > "$1.refs" &&
+	{
+		echo "BEGIN;"
+		"${PROFVIEW:-$build/profview}" --db "$1" sql --csv "SELECT
+		    'INSERT INTO heap_block VALUES (' || quote(session) || ','
+		    || quote(idx) || ',' || quote(addr) || ',' || quote(size)
+		    || ',' || quote(usable) || ',' || quote(seq) || ',' ||
+		    quote(site) || ',' || quote(type) || ',' || quote(tid) ||
+		    ',' || quote(state) || ',' || quote(leak) || ',' ||
+		    quote(region) || ',' || quote(contents) || ');' AS v FROM
+		    heap_block ORDER BY session, idx DESC" | sed '1d; s/^"//;
+		    s/"$//'
+		echo "COMMIT;"
+	} > "$1.blocks" &&
+	sqlite3 "$1" "DROP VIEW heap_ref; DROP TABLE heap_refrun;
+	    CREATE TABLE heap_ref (session INTEGER NOT NULL
+	    REFERENCES session(id) ON DELETE CASCADE, src INTEGER NOT NULL,
+	    src_off INTEGER NOT NULL, dst INTEGER NOT NULL,
+	    dst_off INTEGER NOT NULL); DROP VIEW heap_block;
+	    DROP TABLE heap_blockrun; DROP TABLE heap_content;
+	    CREATE TABLE heap_block (session INTEGER NOT NULL
+	    REFERENCES session(id) ON DELETE CASCADE, idx INTEGER NOT NULL,
+	    addr INTEGER NOT NULL, size INTEGER NOT NULL,
+	    usable INTEGER NOT NULL, seq INTEGER NOT NULL, site INTEGER,
+	    type INTEGER, tid INTEGER NOT NULL, state TEXT NOT NULL
+	    CHECK (state IN ('reachable', 'possible', 'collectable')),
+	    leak TEXT CHECK (leak IN ('definite', 'indirect')),
+	    region INTEGER, contents BLOB, PRIMARY KEY (session, idx))
+	    WITHOUT ROWID" &&
+	sqlite3 "$1" < "$1.blocks" &&
+	sqlite3 -csv "$1" ".import '$1.refs' heap_ref" &&
+	sqlite3 "$1" "UPDATE heap SET ref_first = (SELECT min(rowid)
+	    FROM heap_ref r WHERE r.session = heap.session), ref_last =
+	    (SELECT max(rowid) FROM heap_ref r WHERE r.session =
+	    heap.session); UPDATE kind_schema SET version = 4
+	    WHERE kind = 'heap'"
+}
+
 # direct NAME PROG [ARGS]: run it as it is; W/NAME.direct, $direct_rc.
 direct()
 {

@@ -34,7 +34,7 @@ static const char *const toy_purge[] = {
 static const struct store_schema toy_schema = {
 	toy_migrations, 1,
 	"SELECT printf('%d toys', count(*)) FROM toy t WHERE t.session = s.id",
-	toy_purge, 1
+	toy_purge, 1, NULL
 };
 
 /*
