@@ -484,6 +484,8 @@ struct analyze_heapinfo {
 	uint32_t	*gap_region;
 	size_t		 ngaps;
 	char		*gap_what;	/* their summary */
+	uint64_t	 gap_total;	/* their bytes */
+	uint64_t	 gap_small;	/* gaps too small for one: headers */
 };
 
 void		 analyze_heapinfo_make(struct analyze_heapinfo *,

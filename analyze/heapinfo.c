@@ -305,7 +305,9 @@ hi_make_free(struct analyze_heapinfo *hi)
 		for (b = mp->rfirst[r]; b <= mp->rfirst[r + 1]; b++) {
 			a = b < mp->rfirst[r + 1] ? s->addr[b] :
 			    mp->regions[r].hi;
-			if (a > end && a - end > HI_GAP_MIN) {
+			if (a > end && a - end <= HI_GAP_MIN)
+				hi->gap_small += a - end;
+			else if (a > end) {
 				if (n == cap) {
 					cap = cap != 0 ? cap * 2 : 1024;
 					hi->gap_addr = xreallocarray(
@@ -330,6 +332,7 @@ hi_make_free(struct analyze_heapinfo *hi)
 		}
 	}
 	hi->ngaps = n;
+	hi->gap_total = total;
 	/* HeapInspector's sizes summary: how many in each power of two. */
 	sum = xstrdup("");
 	for (k = 0; k < 65; k++) {

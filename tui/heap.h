@@ -88,6 +88,7 @@ enum tui_heapinfo_table {
 	TUI_HI_LEAKS_UP,	/* bottom-up over them */
 	TUI_HI_LEAKS_DOWN,	/* top-down */
 	TUI_HI_LIVE,		/* every live block by stack */
+	TUI_HI_STATUS,		/* HeapInspector.Status: the map's rows */
 	TUI_HI_COUNT
 };
 struct tui_heapinfo;
@@ -114,6 +115,9 @@ uint64_t	 tui_heapinfo_goto(struct tui_heapinfo *);
 int		 tui_heapinfo_freed(struct tui_heapinfo *, size_t, uint8_t *);
 void		 tui_heapinfo_unload(struct tui_heapinfo *, const uint8_t *,
 		    const uint8_t *);
+void		 tui_heapinfo_status(struct tui_heapinfo *, char **, char **,
+		    size_t);
+const struct analyze_heapinfo *tui_heapinfo_numbers(struct tui_heapinfo *);
 
 /*
  * The heap map's colours (heapdraw.c's table, made by draw.c after the
@@ -218,6 +222,7 @@ enum hm_info {
 	HM_INFO_SIZES = 1 + TUI_HI_SIZES,
 	HM_INFO_ROOTS = 1 + TUI_HI_ROOTS,
 	HM_INFO_ROOTMODS = 1 + TUI_HI_ROOTMODS,
+	HM_INFO_STATUS = 1 + TUI_HI_STATUS,
 	HM_INFO_OFF = 1 + TUI_HI_COUNT,
 	HM_NINFO
 };
@@ -380,6 +385,7 @@ void		 hm_bases(struct heapmap *, const char *);
 int		 hm_word(const char **, char *, size_t);
 int		 hm_command(struct tui_view *, const char *, const char *);
 char		*hm_complete(struct tui_view *, const char *, int);
+void		 hm_status_rows(struct heapmap *);
 
 /* heapupdate.c */
 void		 hm_live_arm(struct tui_view *);

@@ -4,6 +4,7 @@
  * Tab's candidates for their arguments; a live map's are heapupdate.c's.
  */
 #include <ctype.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -61,7 +62,8 @@ const struct tui_command hm_commands[] = {
 	    "heap map: the map in view as FILE.ppm, its numbers as"
 	    " FILE.json"),
 	TUI_COMMAND("status", NULL, "", NULL, NULL,
-	    "heap map: the map's settings in the status line"),
+	    "heap map: the Status table, the map's settings and the heap's"
+	    " bytes"),
 	{ NULL, NULL, NULL, NULL, NULL, NULL }
 };
 
@@ -791,23 +793,119 @@ hm_cmd_store(struct heapmap *hm, const char *args)
 	return (TUI_R_DRAW);
 }
 
+/* A Status row: its name and value, the value made by printf. */
+static void __attribute__((format(printf, 5, 6)))
+hm_status_add(char ***name, char ***value, size_t *n, const char *what,
+    const char *fmt, ...)
+{
+	va_list	ap;
+
+	*name = xreallocarray(*name, *n + 1, sizeof **name);
+	*value = xreallocarray(*value, *n + 1, sizeof **value);
+	(*name)[*n] = xstrdup(what);
+	va_start(ap, fmt);
+	(*value)[*n] = xvasprintf(fmt, ap);
+	va_end(ap);
+	(*n)++;
+}
+
+#define HM_ONOFF(x)	((x) ? "on" : "off")
+
+/*
+ * HeapInspector.Status: the map's settings and the heap's numbers, the
+ * Status table's rows.  The seed's Remain is a mode (only the objects
+ * there when it was turned on); beside it, what remains for new
+ * objects: the heap regions' bytes no object covers, which in glibc's
+ * heaps are its free chunks and top (the snapshot has no free lists,
+ * so "free" is this, chunk headers apart).
+ */
+void
+hm_status_rows(struct heapmap *hm)
+{
+	const struct analyze_heapview	*s = hm->s;
+	const struct analyze_heapinfo	*nb = tui_heapinfo_numbers(hm->hi);
+	char				**name = NULL, **value = NULL, *cell;
+	uint64_t			 rbytes = 0, asked = 0, usable = 0;
+	size_t				 i, n = 0, hidden = 0;
+	int				 k;
+
+	for (i = 0; i < s->map.nregions; i++)
+		rbytes += s->map.regions[i].hi - s->map.regions[i].lo;
+	for (i = 0; i < s->nblocks; i++) {
+		asked += s->size[i];
+		usable += s->usable[i];
+		hidden += hm->hidden != NULL && hm->hidden[i];
+	}
+	if (hm->live != NULL)
+		hm_status_add(&name, &value, &n, "snapshot", "live: pid %ld"
+		    " (%s)", (long)tui_heaplive_pid(hm->live), s->program);
+	else
+		hm_status_add(&name, &value, &n, "snapshot", "session %lld"
+		    " (%s)", (long long)hm->session, s->program);
+	hm_status_add(&name, &value, &n, "heap regions", "%zu, %llu bytes",
+	    s->map.nregions, (unsigned long long)rbytes);
+	hm_status_add(&name, &value, &n, "objects", "%zu, %llu bytes asked"
+	    " for, %llu usable", s->nblocks, (unsigned long long)asked,
+	    (unsigned long long)usable);
+	if (nb != NULL) {
+		hm_status_add(&name, &value, &n, "remain free", "%llu bytes"
+		    " in %zu gaps between objects: the allocator's free"
+		    " chunks and top", (unsigned long long)nb->gap_total,
+		    nb->ngaps);
+		hm_status_add(&name, &value, &n, "chunk headers", "%llu bytes"
+		    " in gaps of %d bytes or less", (unsigned long long)
+		    nb->gap_small, ANALYZE_HEAPMAP_GRANULE);
+	}
+	for (k = ANALYZE_HEAP_REACHABLE; s->graph_ready &&
+	    k < ANALYZE_HEAP_NSTATES; k++)
+		hm_status_add(&name, &value, &n, hm_state_name(k), "%llu"
+		    " objects, %llu bytes", (unsigned long long)
+		    s->graph.counts[k], (unsigned long long)s->graph.bytes[k]);
+	if (hm->remain)
+		hm_status_add(&name, &value, &n, "Remain", "on: %zu objects"
+		    " born since hidden", hidden);
+	else
+		hm_status_add(&name, &value, &n, "Remain", "off");
+	cell = hm_size(analyze_heapmap_cell_bytes(hm->v.zoom));
+	hm_status_add(&name, &value, &n, "zoom", "%s a cell, %s", cell,
+	    hm->halves ? "half blocks" : "a character a cell");
+	free(cell);
+	if (hm->maxh != 0)
+		hm_status_add(&name, &value, &n, "map height", "at most %u"
+		    " rows", hm->maxh);
+	else
+		hm_status_add(&name, &value, &n, "map height", "the screen's");
+	hm_status_add(&name, &value, &n, "Map", "%s", HM_ONOFF(hm->show_map));
+	hm_status_add(&name, &value, &n, "Collectable", "%s",
+	    HM_ONOFF(hm->collectable));
+	hm_status_add(&name, &value, &n, "NotCollectable", "%s",
+	    HM_ONOFF(hm->notcollectable));
+	hm_status_add(&name, &value, &n, "Reachable", "%s",
+	    HM_ONOFF(hm->reachable));
+	hm_status_add(&name, &value, &n, "ReachedFrom", "%s",
+	    HM_ONOFF(hm->reachedfrom));
+	hm_status_add(&name, &value, &n, "MarkedOnly", "%s",
+	    HM_ONOFF(hm->markedonly));
+	hm_status_add(&name, &value, &n, "FreezeMap", "%s",
+	    HM_ONOFF(hm->freeze));
+	hm_status_add(&name, &value, &n, "marks", "%zu specs", hm->nspecs);
+	hm_status_add(&name, &value, &n, "selection", "%s", hm->selwhat !=
+	    NULL ? hm->selwhat : "none");
+	hm_status_add(&name, &value, &n, "index", "%lld", hm->index);
+	hm_status_add(&name, &value, &n, "test unload", "%zu objects freed",
+	    hm->nlost);
+	tui_heapinfo_status(hm->hi, name, value, n);
+}
+
+/* Status: the table in the info pane (again: hidden). */
 static int
 hm_cmd_status(struct heapmap *hm)
 {
-	char	*cell = hm_size(analyze_heapmap_cell_bytes(hm->v.zoom));
-
-	tui_message("zoom %s a cell; map %s%s%s%s%s%s%s; marks %zu;"
-	    " selection %s; test unload %zu objects; %s", cell,
-	    hm->show_map ? "on" : "off", hm->collectable ? ", collectable" :
-	    "", hm->notcollectable ? ", notcollectable" : "", hm->reachable ?
-	    ", reachable" : "", hm->reachedfrom ? ", reachedfrom" : "",
-	    hm->markedonly ? ", markedonly" : "", hm->freeze ? ", frozen" : "",
-	    hm->nspecs, hm->selwhat != NULL ? hm->selwhat : "none", hm->nlost,
-	    hm->halves ? "half blocks" : "a character a cell");
-	free(cell);
+	hm->info = hm->info == HM_INFO_STATUS ? HM_INFO_OFF : HM_INFO_STATUS;
+	tui_message("Status %s", hm->info == HM_INFO_STATUS ? "shown" :
+	    "hidden");
 	return (TUI_R_DRAW);
 }
-
 
 static int
 hm_command_run(struct tui_view *tv, const char *name, const char *args)
@@ -1118,7 +1216,10 @@ const struct tui_topic hm_topics[] = {
 	    "[index] in a :select trace path is its value." },
 	{ "status", "HeapInspector.Status", ":status",
 	    "Listed HeapInspector's settings in a viewer.",
-	    "The map's settings on the message line." },
+	    "The Status table: the map's modes and Remain's, and the heap's"
+	    " bytes: its regions, the objects, and what remains free between"
+	    " them (glibc's free chunks and top; gaps of 16 bytes or less are"
+	    " chunk headers), which add up to the regions'." },
 	{ "remain", "HeapInspector.Remain", ":remain on|off",
 	    "Showed only the objects there when it was turned on.",
 	    "The same, across updates (an address freed and reused is a new"

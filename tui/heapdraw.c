@@ -434,6 +434,8 @@ hm_draw_info(struct tui_view *tv, int y, int h, int w)
 	}
 	if (!HM_IS_TABLE(hm->info))
 		return;
+	if (hm->info == HM_INFO_STATUS)
+		hm_status_rows(hm);
 	l = hm->focus ? &tv->list : tui_heapinfo_list(hm->hi,
 	    HM_TABLE(hm->info));
 	/* The roots table takes R's search, which may still be going on. */

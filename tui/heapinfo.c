@@ -103,6 +103,9 @@ static const struct hi_col hi_rootmods_cols[] = {
 	{ "roots", HI_NUM, 5 }, { "direct", HI_NUM, 6 },
 	{ "module", HI_TEXT, 16 }, { "its roots that reach it", HI_TEXT, 24 }
 };
+static const struct hi_col hi_status_cols[] = {
+	{ "n", HI_NUM, 3 }, { "what", HI_TEXT, 26 }, { "value", HI_TEXT, 24 }
+};
 
 #define HI_N(a)	((int)(sizeof (a) / sizeof (a)[0]))
 static const struct hi_def hi_defs[TUI_HI_COUNT] = {
@@ -137,6 +140,9 @@ static const struct hi_def hi_defs[TUI_HI_COUNT] = {
 	    HI_N(hi_leaks_cols), 0, 0 },
 	[TUI_HI_LIVE] = { "Live", NULL, hi_leaks_cols,
 	    HI_N(hi_leaks_cols), 0, 0 },
+	[TUI_HI_STATUS] = { "Status", "the map's settings and the heap's"
+	    " bytes, as HeapInspector.Status", hi_status_cols,
+	    HI_N(hi_status_cols), 0, 0 },
 };
 
 /* The tables of the roots reaching the selected object. */
@@ -197,6 +203,10 @@ struct tui_heapinfo {
 	struct hi_skey			*ssk, *ssu;	/* and by a text's */
 	uint32_t			*sgr;
 
+	/* Status: the map's rows (tui_heapinfo_status). */
+	char				**st_name, **st_value;
+	size_t				 nst;
+
 	uint8_t				*picked;	/* per block */
 	size_t				 npicked;
 	char				*pick_name;
@@ -240,6 +250,60 @@ hi_rmods_free(struct tui_heapinfo *hi)
 	hi->rm_names = NULL;
 	hi->rmods = hi->rm_roots = hi->rm_direct = NULL;
 	hi->rmods_what = NULL;
+}
+
+static void
+hi_status_free(struct tui_heapinfo *hi)
+{
+	size_t	i;
+
+	for (i = 0; i < hi->nst; i++) {
+		free(hi->st_name[i]);
+		free(hi->st_value[i]);
+	}
+	free(hi->st_name);
+	free(hi->st_value);
+	hi->st_name = hi->st_value = NULL;
+	hi->nst = 0;
+}
+
+/*
+ * The Status table's rows, names and values (taken, with the arrays):
+ * what the map says of itself, set before each frame that shows it, so
+ * it is sorted again only when a row changed.
+ */
+void
+tui_heapinfo_status(struct tui_heapinfo *hi, char **name, char **value,
+    size_t n)
+{
+	size_t	i;
+
+	for (i = 0; n == hi->nst && i < n; i++) {
+		if (strcmp(name[i], hi->st_name[i]) != 0 ||
+		    strcmp(value[i], hi->st_value[i]) != 0)
+			break;
+	}
+	if (n == hi->nst && i == n) {
+		for (i = 0; i < n; i++) {
+			free(name[i]);
+			free(value[i]);
+		}
+		free(name);
+		free(value);
+		return;
+	}
+	hi_status_free(hi);
+	hi->st_name = name;
+	hi->st_value = value;
+	hi->nst = hi->t[TUI_HI_STATUS].n = n;
+	hi->t[TUI_HI_STATUS].stale = 1;
+}
+
+/* The modules' and free blocks' numbers, once made; else NULL. */
+const struct analyze_heapinfo *
+tui_heapinfo_numbers(struct tui_heapinfo *hi)
+{
+	return (hi->made ? &hi->m : NULL);
 }
 
 struct tui_heapinfo *
@@ -289,6 +353,7 @@ tui_heapinfo_free(struct tui_heapinfo *hi)
 	free(hi->ssk);
 	free(hi->ssu);
 	free(hi->sgr);
+	hi_status_free(hi);
 	free(hi->picked);
 	free(hi->pick_name);
 	free(hi);
@@ -556,6 +621,18 @@ hi_cell(struct tui_heapinfo *hi, int t, size_t i, int c, uint64_t *key,
 		case 1: *key = hi->rm_direct[k]; break;
 		case 2: txt = s->modules[k].name; break;
 		default: txt = hi->rm_names[k]; break;
+		}
+		break;
+	case TUI_HI_STATUS:
+		switch (c) {
+		case 0:
+			*key = i;
+			if (buf == NULL)
+				return (NULL);
+			snprintf(buf, len, "%zu", i + 1);
+			return (buf);
+		case 1: txt = hi->st_name[i]; break;
+		default: txt = hi->st_value[i]; break;
 		}
 		break;
 	}

@@ -409,7 +409,8 @@ ok $? "test-unloaded blue, imported by them green, top still red"
 keys -l ':testunload app'
 keys Enter
 wait_long "test unload of 1 module" && keys i && wait_for "[heapinfo]" &&
-    keys Tab Tab Tab Tab Tab Tab Tab Tab Tab && wait_for "info: Modules" &&
+    keys Tab Tab Tab Tab Tab Tab Tab Tab Tab Tab &&
+    wait_for "info: Modules" &&
     keys '<' '<' '<' '<' '<' '<' '<' '<' &&
     wait_for "Modules sorted by objects" &&
     same "$(hi modules 0 1 0)" "$(rows "$MH" 5)"
@@ -469,8 +470,9 @@ keys Enter
 wait_for "$(hi legend modreached app 0)"
 ok $? "Enter on a module: what its variables reach"
 keys Tab Tab Tab Tab
-wait_for "info: Live" && keys Tab && wait_for "info: Modules"
-ok $? "Tab from the last table (Live): the first one, the keys kept"
+wait_for "info: Live" && keys Tab && wait_for "info: Status" &&
+    keys Tab && wait_for "info: Modules"
+ok $? "Tab from the last table (Status): the first one, the keys kept"
 
 # The mouse: a click on a table's row gives it the keys and the cursor.
 keys Escape
