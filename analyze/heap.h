@@ -465,7 +465,12 @@ struct analyze_heapinfo_module {
 	char		*through;	/* names, only indirect */
 	const char	*mark;		/* TestUnloadModules': "", ++ ... */
 	enum analyze_heapinfo_hier hier;
+	uint64_t	 refs;		/* pointers from its data into blocks */
+	uint64_t	 anchors;	/* blocks only its data reaches */
+	uint64_t	 anchored;	/* their usable bytes */
 };
+
+#define ANALYZE_HEAPINFO_SHARED	(UINT32_MAX - 1)
 
 struct analyze_heapinfo {
 	const struct analyze_heapview *s;
@@ -485,6 +490,12 @@ struct analyze_heapinfo {
 	size_t		 ngaps;
 	char		*gap_what;	/* their summary */
 	uint64_t	 gap_total;	/* their bytes */
+	/*
+	 * Per block, the one owner whose roots alone reach it: a module
+	 * (its index) or ANALYZE_HEAPINFO_SHARED (roots of two, or of no
+	 * module), ANALYZE_HEAPVIEW_NONE (none); NULL before the graph.
+	 */
+	uint32_t	*owner;
 	uint64_t	 gap_small;	/* gaps too small for one: headers */
 };
 

@@ -349,6 +349,84 @@ hi_make_free(struct analyze_heapinfo *hi)
 	free(sum);
 }
 
+/*
+ * Who anchors each block (hi->owner): the one owner whose roots alone
+ * reach it (root_owner[] per root: a module, or HI_SHARED for roots of
+ * none, as a thread's stack), else HI_SHARED, or HI_NONE if no root
+ * does.  Labels flow along the pointers, interior ones too, as the
+ * map's reachability: a node's label changes at most twice (none, one
+ * owner, shared), so it is walked at most twice, whatever the order.
+ */
+static void
+hi_owners(struct analyze_heapinfo *hi, const uint32_t *root_owner)
+{
+	const struct analyze_heap	*g = &hi->s->graph;
+	uint32_t			*lab, *stk, v, x, l, base;
+	size_t				 i, top = 0, r;
+
+	base = g->nroots + 1;
+	lab = xreallocarray(NULL, (size_t)g->nnodes + 1, sizeof *lab);
+	for (i = 0; i <= g->nnodes; i++)
+		lab[i] = HI_NONE;
+	stk = xreallocarray(NULL, 2 * (size_t)g->nnodes + 1, sizeof *stk);
+	for (r = 0; r < g->nroots; r++) {
+		lab[1 + r] = root_owner[r];
+		stk[top++] = (uint32_t)(1 + r);
+	}
+	while (top > 0) {
+		v = stk[--top];
+		for (i = g->out_off[v]; i < g->out_off[v + 1]; i++) {
+			x = g->out[i] & 0x7fffffffu;
+			if (x < base)
+				continue;
+			l = lab[x] == HI_NONE || lab[x] == lab[v] ? lab[v] :
+			    ANALYZE_HEAPINFO_SHARED;
+			if (l == lab[x])
+				continue;
+			lab[x] = l;
+			stk[top++] = x;
+		}
+	}
+	free(stk);
+	hi->owner = xreallocarray(NULL, hi->s->nblocks + 1,
+	    sizeof *hi->owner);
+	memcpy(hi->owner, lab + base, hi->s->nblocks * sizeof *hi->owner);
+	free(lab);
+}
+
+/*
+ * The Modules view's references and memory: the pointers from each
+ * module's data into blocks, and the blocks only its data reaches (those
+ * unloading it alone would free) with their usable bytes.
+ */
+static void
+hi_make_refs(struct analyze_heapinfo *hi)
+{
+	const struct analyze_heapview	*s = hi->s;
+	const struct analyze_heap	*g = &s->graph;
+	uint32_t			*own, m;
+	size_t				 r, b;
+
+	if (!s->graph_ready || g->nroots != s->nroots)
+		return;
+	own = xreallocarray(NULL, s->nroots + 1, sizeof *own);
+	for (r = 0; r < s->nroots; r++) {
+		m = s->roots[r].module;
+		own[r] = m == HI_NONE ? ANALYZE_HEAPINFO_SHARED : m;
+		if (m != HI_NONE)
+			hi->mod[m].refs += g->out_off[2 + r] - g->out_off[1 + r];
+	}
+	hi_owners(hi, own);
+	free(own);
+	for (b = 0; b < s->nblocks; b++) {
+		m = hi->owner[b];
+		if (m == HI_NONE || m == ANALYZE_HEAPINFO_SHARED)
+			continue;
+		hi->mod[m].anchors++;
+		hi->mod[m].anchored += s->usable[b];
+	}
+}
+
 /* Make the module and free-block tables of snapshot s. */
 void
 analyze_heapinfo_make(struct analyze_heapinfo *hi,
@@ -357,6 +435,7 @@ analyze_heapinfo_make(struct analyze_heapinfo *hi,
 	memset(hi, 0, sizeof *hi);
 	hi->s = s;
 	hi_make_modules(hi);
+	hi_make_refs(hi);
 	hi_make_free(hi);
 }
 
@@ -380,6 +459,7 @@ analyze_heapinfo_free(struct analyze_heapinfo *hi)
 	free(hi->gap_size);
 	free(hi->gap_region);
 	free(hi->gap_what);
+	free(hi->owner);
 	memset(hi, 0, sizeof *hi);
 }
 

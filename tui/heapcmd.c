@@ -1114,7 +1114,10 @@ const struct tui_topic hm_topics[] = {
 	    " not, with TestUnloadModules' marks.",
 	    "A module is a loaded ELF object: its objects and bytes, the bytes"
 	    " of its executable and writable segments, its types, DT_NEEDED"
-	    " imports and importers; ++ + * # as the seed's." },
+	    " imports and importers; ++ + * # as the seed's. References are"
+	    " the pointers from its data into blocks; total memory is its"
+	    " code, data and the usable bytes of the blocks only its data"
+	    " reaches (anchors)." },
 	{ "objectsbymodule", "HeapInspViewers.ObjectsByModule",
 	    "Tab: the ObjectsByModule table",
 	    "Listed each module's objects (those of its types) and their"

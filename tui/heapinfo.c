@@ -60,7 +60,9 @@ static const struct hi_col hi_modules_cols[] = {
 	{ "objects", HI_NUM, 8 }, { "bytes", HI_NUM, 10 },
 	{ "code", HI_NUM, 9 }, { "data", HI_NUM, 8 },
 	{ "types", HI_NUM, 5 }, { "imports", HI_PAIR, 9 },
-	{ "imported by", HI_PAIR, 11 }, { "module", HI_TEXT, 12 }
+	{ "imported by", HI_PAIR, 11 }, { "module", HI_TEXT, 20 },
+	{ "refs", HI_NUM, 6 }, { "anchors", HI_NUM, 7 },
+	{ "anchored", HI_NUM, 10 }, { "total", HI_NUM, 10 }
 };
 static const struct hi_col hi_sums_cols[] = {
 	{ "objects", HI_NUM, 8 }, { "bytes", HI_NUM, 11 },
@@ -110,7 +112,9 @@ static const struct hi_col hi_status_cols[] = {
 #define HI_N(a)	((int)(sizeof (a) / sizeof (a)[0]))
 static const struct hi_def hi_defs[TUI_HI_COUNT] = {
 	[TUI_HI_MODULES] = { "Modules", "modules: code, data, objects;"
-	    " imports and importers direct/indirect", hi_modules_cols,
+	    " imports and importers direct/indirect; refs: pointers from its"
+	    " data, anchors: blocks only they reach; total: code + data +"
+	    " anchored", hi_modules_cols,
 	    HI_N(hi_modules_cols), 1, 1 },
 	[TUI_HI_BYMODULE] = { "ObjectsByModule", "objects by the module of"
 	    " their type", hi_sums_cols, HI_N(hi_sums_cols), 1, 1 },
@@ -496,7 +500,14 @@ hi_cell(struct tui_heapinfo *hi, int t, size_t i, int c, uint64_t *key,
 			else if (buf != NULL)
 				snprintf(buf, len, "%u/%u", m->by, m->by_all);
 			return (buf);
-		default: txt = s->modules[i].name; break;
+		case 7: txt = s->modules[i].name; break;
+		case 8: *key = m->refs; break;
+		case 9: *key = m->anchors; break;
+		case 10: *key = m->anchored; break;
+		default:
+			*key = s->modules[i].code_size +
+			    s->modules[i].data_size + m->anchored;
+			break;
 		}
 		break;
 	case TUI_HI_BYMODULE:

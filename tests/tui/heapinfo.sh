@@ -561,7 +561,7 @@ if [ -x "$PVHEAP" ] && [ -x "$TREE" ] && (cd "$dir" && "$PVHEAP" -o tree.heap \
 	    replace(path, '/', '')), '') FROM heap_module WHERE session = 1
 	    ORDER BY 3, idx" | tr '|' ' ' > "$dir/mods" &&
 	    rows "$MH" "$(wc -l < "$dir/mods")" |
-	    awk '{ print $3, $4, $NF }' > "$dir/gotm" &&
+	    awk '{ print $3, $4, $8 }' > "$dir/gotm" &&
 	    diff "$dir/mods" "$dir/gotm" >&2
 	ok $? "Modules: each module's code and data as heap_module has them"
 	# The module with the most objects: the first row by objects.

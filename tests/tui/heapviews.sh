@@ -6,7 +6,7 @@
 # and :show moduleless, and the allocator's own blocks; each number
 # against the store's rows, summed in SQL apart from profview.
 . "${top_srcdir:-.}/tests/tui/lib.sh"
-plan 3
+plan 5
 build=$(cd "${top_builddir:-.}" && pwd)
 PVHEAP=$build/capture/pvheap/pvheap
 PROG=$build/tests/data/heap/threads
@@ -15,7 +15,7 @@ if ! [ -x "$PVHEAP" ] || ! [ -x "$PROG" ] || ! (cd "$dir" &&
     2>&1) || ! "$PROFVIEW" --db "$dir/db" ingest "$dir/threads.1.heap" \
     >/dev/null 2>&1
 then
-	for i in 1 2 3; do
+	for i in 1 2 3 4 5; do
 		skip "threads" "pvheap or the test program not built"
 	done
 	finish
@@ -67,5 +67,55 @@ keys -l "status"
 keys Enter
 wait_for "Status hidden" && wait_gone "remain free"
 ok $? ":status again hides it"
+keys q
+restored
+
+# The Modules table's references and memory, on typed.c's snapshot (its
+# globals and libc's point into the heap): each module's pointers from
+# its data (heap_root's rows in its regions), the blocks only its roots
+# reach (a recursive walk of heap_ref in SQL) with their usable bytes,
+# and code + data + those.
+if ! (cd "$dir" && "$PVHEAP" -q -o typed.heap -- "$build/tests/data/heap/typed" \
+    >/dev/null 2>&1) || ! "$PROFVIEW" --db "$dir/db" ingest "$dir/typed.heap" \
+    >/dev/null 2>&1; then
+	skip "typed" "pvheap or the test program not built"
+	skip "typed" "pvheap or the test program not built"
+	finish
+fi
+BASE="replace(m.path, rtrim(m.path, replace(m.path, '/', '')), '')"
+sql "WITH RECURSIVE reach(o, blk) AS (
+    SELECT coalesce(g.module, -1 - g.idx), r.dst FROM heap_root r
+      JOIN heap_region g ON g.session = 2 AND g.idx = r.region
+     WHERE r.session = 2
+    UNION SELECT reach.o, f.dst FROM reach
+      JOIN heap_ref f ON f.session = 2 AND f.src = reach.blk),
+  own AS (SELECT blk, min(o) AS o FROM reach GROUP BY blk
+    HAVING count(DISTINCT o) = 1),
+  anc AS (SELECT o, count(*) AS n, sum(b.usable) AS u FROM own
+      JOIN heap_block b ON b.session = 2 AND b.idx = own.blk GROUP BY o),
+  refs AS (SELECT g.module AS m, count(*) AS n FROM heap_root r
+      JOIN heap_region g ON g.session = 2 AND g.idx = r.region
+     WHERE r.session = 2 GROUP BY g.module)
+  SELECT $BASE, coalesce(refs.n, 0), coalesce(anc.n, 0),
+    coalesce(anc.u, 0), m.code_size + m.data_size + coalesce(anc.u, 0)
+    FROM heap_module m LEFT JOIN refs ON refs.m = m.idx
+    LEFT JOIN anc ON anc.o = m.idx WHERE m.session = 2 AND m.unloaded = 0
+   ORDER BY 1" | tr '|' ' ' > "$dir/refs"
+nm=$(wc -l < "$dir/refs")
+start -- "$dir/typed.heap"
+wait_for "loaded $(sql "SELECT count(*) FROM heap_block WHERE session = 2") objects" &&
+    keys Tab && wait_for "info: Modules" && keys i &&
+    wait_for "keys to Modules" &&
+    keys '<' '<' '>' '>' '>' '>' '>' '>' '>' &&
+    wait_for "Modules sorted by module, ascending" &&
+    screen | grep -A "$nm" -E 'objects.? +bytes.? +code' | tail -n "$nm" |
+    awk '{ print $8, $9, $10, $11, $12 }' > "$dir/gotrefs" &&
+    diff "$dir/refs" "$dir/gotrefs" >&2
+ok $? "Modules: refs, anchors, anchored bytes, total of $nm modules as heap_root and heap_ref have them"
+keys '>' '>' && wait_for "Modules sorted by anchors, descending" &&
+    top=$(sort -k3,3nr "$dir/refs" | head -1) &&
+    screen | grep -A 1 -E 'objects.? +bytes.? +code' | tail -n 1 |
+    awk '{ print $8, $9, $10, $11, $12 }' | grep -qx "$top"
+ok $? "sorted by anchors: $top first"
 keys q
 finish
