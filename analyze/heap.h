@@ -463,6 +463,7 @@ struct analyze_heapinfo_module {
 	int		 cycle;		/* in an import cycle */
 	char		*imports;	/* names, direct */
 	char		*through;	/* names, only indirect */
+	char		*importers;	/* names, importing it directly */
 	const char	*mark;		/* TestUnloadModules': "", ++ ... */
 	enum analyze_heapinfo_hier hier;
 	uint64_t	 refs;		/* pointers from its data into blocks */

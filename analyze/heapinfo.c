@@ -263,6 +263,8 @@ hi_make_modules(struct analyze_heapinfo *hi)
 		hi->mod[m].by = hi->rdep_off[m + 1] - hi->rdep_off[m];
 		hi->mod[m].imports = hi_names(hi, hi->dep + hi->dep_off[m],
 		    hi->mod[m].imp);
+		hi->mod[m].importers = hi_names(hi, hi->rdep +
+		    hi->rdep_off[m], hi->mod[m].by);
 		hi->mod[m].mark = "";
 	}
 	/* Transitive counts: a walk per module (modules are few). */
@@ -447,6 +449,7 @@ analyze_heapinfo_free(struct analyze_heapinfo *hi)
 	for (i = 0; hi->mod != NULL && i < hi->nmod; i++) {
 		free(hi->mod[i].imports);
 		free(hi->mod[i].through);
+		free(hi->mod[i].importers);
 	}
 	free(hi->mod);
 	free(hi->dep_off);

@@ -1134,7 +1134,8 @@ const struct tui_topic hm_topics[] = {
 	{ "imports", "HeapInspViewers.Imports", "Tab: the Imports table",
 	    "Listed each module's imports and the modules importing it.",
 	    "A module's DT_NEEDED entries, each once, directly and through"
-	    " those." },
+	    " those, and the modules whose DT_NEEDED entries resolved to it."
+	    },
 	{ "modulehierarchy", "HeapInspViewers.ModuleHierarchy",
 	    "Tab: the ModuleHierarchy table",
 	    "Gave each module a level, one more than its highest import's;"

@@ -75,8 +75,8 @@ static const struct hi_col hi_types_cols[] = {
 };
 static const struct hi_col hi_imports_cols[] = {
 	{ "direct", HI_NUM, 6 }, { "indirect", HI_NUM, 8 },
-	{ "module", HI_TEXT, 16 }, { "imports directly", HI_TEXT, 24 },
-	{ "and through them", HI_TEXT, 16 }
+	{ "module", HI_TEXT, 20 }, { "imports directly", HI_TEXT, 24 },
+	{ "and through them", HI_TEXT, 24 }, { "imported by", HI_TEXT, 16 }
 };
 static const struct hi_col hi_hier_cols[] = {
 	{ "level", HI_NUM, 5 }, { "objects", HI_NUM, 8 },
@@ -122,7 +122,8 @@ static const struct hi_def hi_defs[TUI_HI_COUNT] = {
 	    " with fragmentation", hi_types_cols, HI_N(hi_types_cols), 1,
 	    1 },
 	[TUI_HI_IMPORTS] = { "Imports", "what each module imports (DT_NEEDED),"
-	    " directly and through those", hi_imports_cols,
+	    " directly and through those, and the modules importing it",
+	    hi_imports_cols,
 	    HI_N(hi_imports_cols), 2, 0 },
 	[TUI_HI_HIERARCHY] = { "ModuleHierarchy", "levels: 0 imports nothing,"
 	    " else 1 + its imports' highest; a cycle's modules share one",
@@ -563,7 +564,8 @@ hi_cell(struct tui_heapinfo *hi, int t, size_t i, int c, uint64_t *key,
 			break;
 		case 2: txt = s->modules[i].name; break;
 		case 3: txt = m->imports; break;
-		default: txt = m->through != NULL ? m->through : "?"; break;
+		case 4: txt = m->through != NULL ? m->through : "?"; break;
+		default: txt = m->importers; break;
 		}
 		break;
 	case TUI_HI_HIERARCHY:

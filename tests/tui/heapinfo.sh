@@ -211,8 +211,8 @@ elif cmd == 'colour':
     print(col[[m[0] for m in modules].index(a[0])])
 elif cmd == 'imports':
     rows = [(len(deps(m)), len(closure(m)) - len(deps(m)), modules[m][0],
-        names(deps(m)), names(sorted(closure(m) - set(deps(m)) - {m})))
-        for m in range(n)]
+        names(deps(m)), names(sorted(closure(m) - set(deps(m)) - {m})),
+        names(importers(m))) for m in range(n)]
     show(order(rows, lambda r: r[2], False))
 elif cmd == 'bymodule':
     show(order([(c, b, u, '(no module)' if k is None else modules[k][0])
@@ -372,9 +372,13 @@ keys Enter
 wait_for "$(hi legend type bar_buf)"
 ok $? "Enter on a type: its objects"
 keys Tab
+$T resize-window -x 160 -y 24
 wait_for "info: Imports" &&
-    same "$(hi imports)" "$(rows 'direct.? +indirect.? +module' 5)"
-ok $? "Imports: direct and through them, a name imported twice once"
+    rows_are "$(hi imports)" 'direct.? +indirect.? +module' 5
+r=$?
+$T resize-window -x 80 -y 24
+[ $r = 0 ]
+ok $? "Imports: direct and through them, a name imported twice once, the importers"
 keys Tab
 wait_for "info: ModuleHierarchy" &&
     same "$(hi hier)" "$(rows 'level.? +objects.? +bytes' 5)"

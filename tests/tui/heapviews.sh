@@ -6,7 +6,7 @@
 # and :show moduleless, and the allocator's own blocks; each number
 # against the store's rows, summed in SQL apart from profview.
 . "${top_srcdir:-.}/tests/tui/lib.sh"
-plan 5
+plan 6
 build=$(cd "${top_builddir:-.}" && pwd)
 PVHEAP=$build/capture/pvheap/pvheap
 PROG=$build/tests/data/heap/threads
@@ -15,7 +15,7 @@ if ! [ -x "$PVHEAP" ] || ! [ -x "$PROG" ] || ! (cd "$dir" &&
     2>&1) || ! "$PROFVIEW" --db "$dir/db" ingest "$dir/threads.1.heap" \
     >/dev/null 2>&1
 then
-	for i in 1 2 3 4 5; do
+	for i in 1 2 3 4 5 6; do
 		skip "threads" "pvheap or the test program not built"
 	done
 	finish
@@ -117,5 +117,22 @@ keys '>' '>' && wait_for "Modules sorted by anchors, descending" &&
     screen | grep -A 1 -E 'objects.? +bytes.? +code' | tail -n 1 |
     awk '{ print $8, $9, $10, $11, $12 }' | grep -qx "$top"
 ok $? "sorted by anchors: $top first"
+
+# The Imports table's importers: the modules whose DT_NEEDED entries
+# heap_import resolved to each, each once, in the modules' order.
+BI="replace(i.path, rtrim(i.path, replace(i.path, '/', '')), '')"
+sql "SELECT $BASE, coalesce((SELECT group_concat(n, ', ') FROM
+    (SELECT DISTINCT i.idx, $BI AS n FROM heap_import x
+       JOIN heap_module i ON i.session = 2 AND i.idx = x.module
+      WHERE x.session = 2 AND x.target = m.idx AND x.module != m.idx
+      ORDER BY i.idx)), '') FROM heap_module m
+  WHERE m.session = 2 AND m.unloaded = 0 ORDER BY 1" > "$dir/importers"
+keys Tab Tab Tab
+wait_for "info: Imports" && wait_for "and through them" &&
+    screen | awk '/direct +indirect +module/ { c = index($0, "imported by")
+	next } c && $3 != "" { s = substr($0, c); sub(/ +$/, "", s)
+	print $3 "|" s }' | head -n "$(wc -l < "$dir/importers")" \
+	> "$dir/gotimp" && diff "$dir/importers" "$dir/gotimp" >&2
+ok $? "Imports: each module's importers as heap_import resolves them"
 keys q
 finish
