@@ -324,6 +324,13 @@ struct analyze_heapview_module {
 	uint64_t	 data_size;	/* segments' bytes */
 };
 
+/* A thread, as the snapshot's regions give it (NULL in a demo's). */
+struct analyze_heapview_thread {
+	int64_t		 tid;
+	uint64_t	 lo, hi;	/* its stack, from 128 B below sp */
+	int		 regs;		/* its registers were read */
+};
+
 struct analyze_heapview_frame {
 	char		*function;
 	char		*file;		/* NULL: not known */
@@ -380,6 +387,8 @@ struct analyze_heapview {
 	uint64_t	*data_off;	/* NULL, or block b's kept bytes:
 					   data[data_off[b] .. data_off[b+1]) */
 	uint8_t		*data;
+	struct analyze_heapview_thread *threads;
+	size_t		 nthreads;
 	/* Made by analyze_heapview_init (_map, then _graph). */
 	struct analyze_heapmap	 map;
 	struct analyze_heap	 graph;
@@ -473,6 +482,20 @@ struct analyze_heapinfo_module {
 
 #define ANALYZE_HEAPINFO_SHARED	(UINT32_MAX - 1)
 
+/*
+ * HeapInspector's Tasks: a thread, its stack (0, 0: no region known), its
+ * roots' pointers and the blocks only they reach.
+ */
+struct analyze_heapinfo_thread {
+	int64_t		 tid;
+	uint64_t	 lo, hi;
+	int		 regs;		/* registers read: 1, 0, -1 not known */
+	uint64_t	 stack_refs;
+	uint64_t	 regs_refs;
+	uint64_t	 anchors;
+	uint64_t	 anchored;	/* usable bytes */
+};
+
 struct analyze_heapinfo {
 	const struct analyze_heapview *s;
 	struct analyze_heapinfo_module *mod;	/* NULL until made */
@@ -493,10 +516,13 @@ struct analyze_heapinfo {
 	uint64_t	 gap_total;	/* their bytes */
 	/*
 	 * Per block, the one owner whose roots alone reach it: a module
-	 * (its index) or ANALYZE_HEAPINFO_SHARED (roots of two, or of no
+	 * (its index), a thread (nmod + its index in thr) or
+	 * ANALYZE_HEAPINFO_SHARED (roots of two, or of no
 	 * module), ANALYZE_HEAPVIEW_NONE (none); NULL before the graph.
 	 */
-	uint32_t	*owner;
+	uint32_t	*owner;	/* modules, then nmod + a thread */
+	struct analyze_heapinfo_thread *thr;
+	size_t		 nthr;
 	uint64_t	 gap_small;	/* gaps too small for one: headers */
 };
 

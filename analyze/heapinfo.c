@@ -401,22 +401,82 @@ hi_owners(struct analyze_heapinfo *hi, const uint32_t *root_owner)
  * module's data into blocks, and the blocks only its data reaches (those
  * unloading it alone would free) with their usable bytes.
  */
+/*
+ * The thread whose stack or registers root r is ("stack of thread N",
+ * as the loader names a thread's roots), added if the snapshot's regions
+ * did not have it; HI_NONE for a root of no thread.  *regs: of its
+ * registers.
+ */
+static uint32_t
+hi_root_thread(struct analyze_heapinfo *hi, size_t r, int *regs)
+{
+	const char			*name = hi->s->roots[r].name, *p;
+	struct analyze_heapinfo_thread	*t;
+	long long			 tid;
+	char				*end;
+	size_t				 i;
+
+	if (hi->s->roots[r].module != HI_NONE || name == NULL ||
+	    (p = strstr(name, " of thread ")) == NULL)
+		return (HI_NONE);
+	tid = strtoll(p + 11, &end, 10);
+	if (*end != '\0')
+		return (HI_NONE);
+	*regs = strncmp(name, "registers ", 10) == 0;
+	for (i = 0; i < hi->nthr; i++) {
+		if (hi->thr[i].tid == tid)
+			return ((uint32_t)i);
+	}
+	hi->thr = xreallocarray(hi->thr, hi->nthr + 1, sizeof *hi->thr);
+	t = &hi->thr[hi->nthr];
+	memset(t, 0, sizeof *t);
+	t->tid = tid;
+	t->regs = -1;
+	return ((uint32_t)hi->nthr++);
+}
+
+/*
+ * The Modules view's references and memory, and the Tasks': the pointers
+ * from each module's data and each thread's stack and registers into
+ * blocks, and the blocks only those reach (what unloading the module, or
+ * the thread's end, alone would free) with their usable bytes.
+ */
 static void
 hi_make_refs(struct analyze_heapinfo *hi)
 {
 	const struct analyze_heapview	*s = hi->s;
 	const struct analyze_heap	*g = &s->graph;
-	uint32_t			*own, m;
-	size_t				 r, b;
+	uint32_t			*own, m, t;
+	uint64_t			 n;
+	size_t				 r, b, nm = s->nmodules;
+	int				 regs;
 
+	hi->thr = xcalloc(s->nthreads + 1, sizeof *hi->thr);
+	for (hi->nthr = 0; hi->nthr < s->nthreads; hi->nthr++) {
+		hi->thr[hi->nthr].tid = s->threads[hi->nthr].tid;
+		hi->thr[hi->nthr].lo = s->threads[hi->nthr].lo;
+		hi->thr[hi->nthr].hi = s->threads[hi->nthr].hi;
+		hi->thr[hi->nthr].regs = s->threads[hi->nthr].regs;
+	}
 	if (!s->graph_ready || g->nroots != s->nroots)
 		return;
 	own = xreallocarray(NULL, s->nroots + 1, sizeof *own);
 	for (r = 0; r < s->nroots; r++) {
 		m = s->roots[r].module;
-		own[r] = m == HI_NONE ? ANALYZE_HEAPINFO_SHARED : m;
-		if (m != HI_NONE)
-			hi->mod[m].refs += g->out_off[2 + r] - g->out_off[1 + r];
+		n = g->out_off[2 + r] - g->out_off[1 + r];
+		own[r] = ANALYZE_HEAPINFO_SHARED;
+		if (m != HI_NONE) {
+			own[r] = m;
+			hi->mod[m].refs += n;
+		} else if ((t = hi_root_thread(hi, r, &regs)) != HI_NONE) {
+			own[r] = (uint32_t)(nm + t);
+			if (regs) {
+				hi->thr[t].regs_refs += n;
+				hi->thr[t].regs = 1;
+			}
+			else
+				hi->thr[t].stack_refs += n;
+		}
 	}
 	hi_owners(hi, own);
 	free(own);
@@ -424,8 +484,13 @@ hi_make_refs(struct analyze_heapinfo *hi)
 		m = hi->owner[b];
 		if (m == HI_NONE || m == ANALYZE_HEAPINFO_SHARED)
 			continue;
-		hi->mod[m].anchors++;
-		hi->mod[m].anchored += s->usable[b];
+		if (m < nm) {
+			hi->mod[m].anchors++;
+			hi->mod[m].anchored += s->usable[b];
+		} else {
+			hi->thr[m - nm].anchors++;
+			hi->thr[m - nm].anchored += s->usable[b];
+		}
 	}
 }
 
@@ -463,6 +528,7 @@ analyze_heapinfo_free(struct analyze_heapinfo *hi)
 	free(hi->gap_region);
 	free(hi->gap_what);
 	free(hi->owner);
+	free(hi->thr);
 	memset(hi, 0, sizeof *hi);
 }
 

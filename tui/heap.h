@@ -89,6 +89,7 @@ enum tui_heapinfo_table {
 	TUI_HI_LEAKS_DOWN,	/* top-down */
 	TUI_HI_LIVE,		/* every live block by stack */
 	TUI_HI_STATUS,		/* HeapInspector.Status: the map's rows */
+	TUI_HI_TASKS,		/* threads: stacks, roots, anchors */
 	TUI_HI_COUNT
 };
 struct tui_heapinfo;

@@ -1166,10 +1166,11 @@ const struct tui_topic hm_topics[] = {
 	{ "modulelessobjects", "HeapInspViewers.ModuleLessObjects", NULL,
 	    "Listed the objects whose type's module was unloaded.",
 	    "Not in profview yet (a dlclose'd object's blocks)." },
-	{ "tasks", "HeapInspViewers.Tasks", NULL,
+	{ "tasks", "HeapInspViewers.Tasks", "Tab: the Tasks table",
 	    "Listed the installed tasks.",
-	    "A task is a thread: not in profview yet (its stack's roots are"
-	    " in the ReachedFrom table, as thread N stack)." },
+	    "A task is a thread: its stack as scanned, the pointers from it"
+	    " and from its registers (when pvheap stopped it and read them),"
+	    " and the blocks only they reach; Enter marks those." },
 	{ "zoomout", "HeapInspector.ZoomOut", ":zoomout [N%]",
 	    "Zoomed out to the whole heap in the bitmap's height, or by N"
 	    " percent about the middle, stopping at the heap's start or end.",

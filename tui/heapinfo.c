@@ -108,6 +108,12 @@ static const struct hi_col hi_rootmods_cols[] = {
 static const struct hi_col hi_status_cols[] = {
 	{ "n", HI_NUM, 3 }, { "what", HI_TEXT, 26 }, { "value", HI_TEXT, 24 }
 };
+static const struct hi_col hi_tasks_cols[] = {
+	{ "thread", HI_NUM, 8 }, { "stack from", HI_HEX, 14 },
+	{ "to", HI_HEX, 14 }, { "bytes", HI_NUM, 8 },
+	{ "stack refs", HI_NUM, 10 }, { "register refs", HI_NUM, 13 },
+	{ "anchors", HI_NUM, 7 }, { "anchored", HI_NUM, 9 }
+};
 
 #define HI_N(a)	((int)(sizeof (a) / sizeof (a)[0]))
 static const struct hi_def hi_defs[TUI_HI_COUNT] = {
@@ -148,6 +154,9 @@ static const struct hi_def hi_defs[TUI_HI_COUNT] = {
 	[TUI_HI_STATUS] = { "Status", "the map's settings and the heap's"
 	    " bytes, as HeapInspector.Status", hi_status_cols,
 	    HI_N(hi_status_cols), 0, 0 },
+	[TUI_HI_TASKS] = { "Tasks", "threads: the stack scanned (from 128"
+	    " bytes below sp), pointers from it and the registers, the blocks"
+	    " only they reach", hi_tasks_cols, HI_N(hi_tasks_cols), 0, 0 },
 };
 
 /* The tables of the roots reaching the selected object. */
@@ -433,6 +442,7 @@ tui_heapinfo_make(struct tui_heapinfo *hi)
 	hi->t[TUI_HI_IMPORTS].n = hi->s->nmodules;
 	hi->t[TUI_HI_HIERARCHY].n = hi->s->nmodules;
 	hi->t[TUI_HI_FREE].n = hi->m.ngaps;
+	hi->t[TUI_HI_TASKS].n = hi->m.nthr;
 	hi->picked = xcalloc_populated(hi->s->nblocks + 1, 1);
 	hi->made = 1;
 	for (t = 0; t < TUI_HI_COUNT; t++) {
@@ -473,6 +483,7 @@ hi_cell(struct tui_heapinfo *hi, int t, size_t i, int c, uint64_t *key,
 	const struct analyze_heapview_sum *u;
 	const struct analyze_heapinfo_module *m;
 	const struct analyze_heapleak_row *lr;
+	const struct analyze_heapinfo_thread *th;
 	uint32_t			 k;
 	const char			*txt = NULL;
 
@@ -634,6 +645,31 @@ hi_cell(struct tui_heapinfo *hi, int t, size_t i, int c, uint64_t *key,
 		case 1: *key = hi->rm_direct[k]; break;
 		case 2: txt = s->modules[k].name; break;
 		default: txt = hi->rm_names[k]; break;
+		}
+		break;
+	case TUI_HI_TASKS:
+		th = &hi->m.thr[i];
+		switch (c) {
+		case 0: *key = (uint64_t)th->tid; break;
+		case 1:
+		case 2:
+			*key = c == 1 ? th->lo : th->hi;
+			if (th->hi == 0)
+				txt = "?";
+			break;
+		case 3:
+			*key = th->hi - th->lo;
+			if (th->hi == 0)
+				txt = "?";
+			break;
+		case 4: *key = th->stack_refs; break;
+		case 5:
+			*key = th->regs_refs;
+			if (th->regs <= 0)
+				txt = th->regs == 0 ? "not read" : "?";
+			break;
+		case 6: *key = th->anchors; break;
+		default: *key = th->anchored; break;
 		}
 		break;
 	case TUI_HI_STATUS:
@@ -1156,6 +1192,15 @@ hi_pick(struct tui_heapinfo *hi, int t, size_t row)
 		free(mark);
 		hi->pick_name = xasprintf("reached from %s's variables",
 		    s->modules[m].name);
+		break;
+	case TUI_HI_TASKS:
+		/* What only the thread's stack and registers reach. */
+		m = (uint32_t)(s->nmodules + row);
+		for (b = 0; b < s->nblocks; b++)
+			n += hi->picked[b] = hi->m.owner != NULL &&
+			    hi->m.owner[b] == m;
+		hi->pick_name = xasprintf("anchored by thread %lld",
+		    (long long)hi->m.thr[row].tid);
 		break;
 	case TUI_HI_LEAKS:
 	case TUI_HI_LEAKS_UP:

@@ -6,7 +6,7 @@
 # and :show moduleless, and the allocator's own blocks; each number
 # against the store's rows, summed in SQL apart from profview.
 . "${top_srcdir:-.}/tests/tui/lib.sh"
-plan 6
+plan 8
 build=$(cd "${top_builddir:-.}" && pwd)
 PVHEAP=$build/capture/pvheap/pvheap
 PROG=$build/tests/data/heap/threads
@@ -15,7 +15,7 @@ if ! [ -x "$PVHEAP" ] || ! [ -x "$PROG" ] || ! (cd "$dir" &&
     2>&1) || ! "$PROFVIEW" --db "$dir/db" ingest "$dir/threads.1.heap" \
     >/dev/null 2>&1
 then
-	for i in 1 2 3 4 5 6; do
+	for i in 1 2 3 4 5 6 7 8; do
 		skip "threads" "pvheap or the test program not built"
 	done
 	finish
@@ -67,6 +67,46 @@ keys -l "status"
 keys Enter
 wait_for "Status hidden" && wait_gone "remain free"
 ok $? ":status again hides it"
+
+# Tasks: each thread's stack region, the pointers from its stack and its
+# registers (heap_root's rows in those regions) and the blocks only they
+# reach: a recursive walk of heap_ref from each owner's roots in SQL (a
+# module's data, a thread's stack and registers, other memory).
+sql "WITH RECURSIVE reach(o, blk) AS (
+    SELECT CASE WHEN g.module IS NOT NULL THEN 'm' || g.module
+      WHEN g.kind IN ('stack', 'registers') THEN 't' || g.tid
+      ELSE 'r' || g.idx END, r.dst FROM heap_root r
+      JOIN heap_region g ON g.session = 1 AND g.idx = r.region
+     WHERE r.session = 1
+    UNION SELECT reach.o, f.dst FROM reach
+      JOIN heap_ref f ON f.session = 1 AND f.src = reach.blk),
+  own AS (SELECT blk, min(o) AS o FROM reach GROUP BY blk
+    HAVING count(DISTINCT o) = 1),
+  anc AS (SELECT o, count(*) AS n, sum(b.usable) AS u FROM own
+      JOIN heap_block b ON b.session = 1 AND b.idx = own.blk GROUP BY o)
+  SELECT t.tid, printf('%#x', t.lo), printf('%#x', t.hi), t.hi - t.lo,
+    (SELECT count(*) FROM heap_root r WHERE r.session = 1 AND
+      r.region = t.idx),
+    CASE WHEN x.idx IS NULL THEN 'not read' ELSE (SELECT count(*)
+      FROM heap_root r WHERE r.session = 1 AND r.region = x.idx) END,
+    coalesce(anc.n, 0), coalesce(anc.u, 0)
+    FROM heap_region t LEFT JOIN heap_region x ON x.session = 1 AND
+      x.kind = 'registers' AND x.tid = t.tid
+    LEFT JOIN anc ON anc.o = 't' || t.tid
+   WHERE t.session = 1 AND t.kind = 'stack' ORDER BY t.tid" |
+    tr '|' ' ' > "$dir/tasks"
+nt=$(wc -l < "$dir/tasks")
+keys BTab
+wait_for "info: Tasks" && keys i && wait_for "keys to Tasks" &&
+    screen | grep -A "$nt" -E 'thread.? +stack from' | tail -n "$nt" |
+    sed 's/^ *//; s/  */ /g; s/ *$//' > "$dir/gottasks" &&
+    diff "$dir/tasks" "$dir/gottasks" >&2
+ok $? "Tasks: $nt threads' stacks, stack and register pointers, anchors as SQL finds them"
+set -- $(sort -k7,7nr "$dir/tasks" | head -1)
+keys '>' '>' '>' '>' '>' '>'
+wait_for "Tasks sorted by anchors, descending" && keys Home Enter &&
+wait_for "marked $7 objects: anchored by thread $1"
+ok $? "Enter on thread $1: the $7 blocks ($8 bytes) only it anchors"
 keys q
 restored
 
