@@ -523,6 +523,16 @@ struct analyze_heapinfo {
 	uint32_t	*owner;	/* modules, then nmod + a thread */
 	struct analyze_heapinfo_thread *thr;
 	size_t		 nthr;
+	/*
+	 * ModuleLessObjects: the blocks no module's data reaches, by
+	 * address, each with whether any root reaches it (a thread's stack
+	 * or registers, other memory) or none; their count and bytes.
+	 */
+	uint32_t	*mless;
+	uint8_t		*mless_rooted;
+	size_t		 nmless;
+	uint64_t	 mless_bytes;
+	uint64_t	 mless_lost;	/* of them, reached from no root */
 	uint64_t	 gap_small;	/* gaps too small for one: headers */
 };
 

@@ -494,6 +494,52 @@ hi_make_refs(struct analyze_heapinfo *hi)
 	}
 }
 
+/*
+ * ModuleLessObjects.  HeapInspector listed the objects whose type's
+ * module was unloaded: alive, but held by no module any more.  In C a
+ * block's type or site names a module whether or not it is loaded, so
+ * the sense kept is "held by no module": the blocks no module's
+ * writable data reaches, by any pointer, which only a thread's stack or
+ * registers or other memory hold, or nothing (lost).
+ */
+static void
+hi_make_moduleless(struct analyze_heapinfo *hi)
+{
+	const struct analyze_heapview	*s = hi->s;
+	const struct analyze_heap	*g = &s->graph;
+	uint32_t			*from, base, nf = 0, na = 0;
+	uint8_t				*bymod, *byany;
+	size_t				 r, b;
+
+	if (!s->graph_ready || g->nroots != s->nroots)
+		return;
+	base = g->nroots + 1;
+	from = xreallocarray(NULL, s->nroots + 1, sizeof *from);
+	bymod = xcalloc_populated((size_t)g->nnodes + 1, 1);
+	byany = xcalloc_populated((size_t)g->nnodes + 1, 1);
+	for (r = 0; r < s->nroots; r++) {
+		if (s->roots[r].module != HI_NONE)
+			from[nf++] = (uint32_t)(1 + r);
+	}
+	analyze_heap_reach(g, from, nf, 0, NULL, bymod);
+	for (r = 0; r < s->nroots; r++)
+		from[na++] = (uint32_t)(1 + r);
+	analyze_heap_reach(g, from, na, 0, NULL, byany);
+	free(from);
+	hi->mless = xreallocarray(NULL, s->nblocks + 1, sizeof *hi->mless);
+	hi->mless_rooted = xcalloc(s->nblocks + 1, 1);
+	for (b = 0; b < s->nblocks; b++) {
+		if (bymod[base + b])
+			continue;
+		hi->mless_rooted[hi->nmless] = byany[base + b];
+		hi->mless[hi->nmless++] = (uint32_t)b;
+		hi->mless_bytes += s->usable[b];
+		hi->mless_lost += !byany[base + b];
+	}
+	free(bymod);
+	free(byany);
+}
+
 /* Make the module and free-block tables of snapshot s. */
 void
 analyze_heapinfo_make(struct analyze_heapinfo *hi,
@@ -503,6 +549,7 @@ analyze_heapinfo_make(struct analyze_heapinfo *hi,
 	hi->s = s;
 	hi_make_modules(hi);
 	hi_make_refs(hi);
+	hi_make_moduleless(hi);
 	hi_make_free(hi);
 }
 
@@ -529,6 +576,8 @@ analyze_heapinfo_free(struct analyze_heapinfo *hi)
 	free(hi->gap_what);
 	free(hi->owner);
 	free(hi->thr);
+	free(hi->mless);
+	free(hi->mless_rooted);
 	memset(hi, 0, sizeof *hi);
 }
 

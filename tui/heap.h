@@ -90,6 +90,7 @@ enum tui_heapinfo_table {
 	TUI_HI_LIVE,		/* every live block by stack */
 	TUI_HI_STATUS,		/* HeapInspector.Status: the map's rows */
 	TUI_HI_TASKS,		/* threads: stacks, roots, anchors */
+	TUI_HI_MODULELESS,	/* blocks no module's data reaches */
 	TUI_HI_COUNT
 };
 struct tui_heapinfo;
@@ -118,6 +119,7 @@ void		 tui_heapinfo_unload(struct tui_heapinfo *, const uint8_t *,
 		    const uint8_t *);
 void		 tui_heapinfo_status(struct tui_heapinfo *, char **, char **,
 		    size_t);
+size_t		 tui_heapinfo_moduleless(struct tui_heapinfo *);
 const struct analyze_heapinfo *tui_heapinfo_numbers(struct tui_heapinfo *);
 
 /*
@@ -224,6 +226,7 @@ enum hm_info {
 	HM_INFO_ROOTS = 1 + TUI_HI_ROOTS,
 	HM_INFO_ROOTMODS = 1 + TUI_HI_ROOTMODS,
 	HM_INFO_STATUS = 1 + TUI_HI_STATUS,
+	HM_INFO_MODULELESS = 1 + TUI_HI_MODULELESS,
 	HM_INFO_OFF = 1 + TUI_HI_COUNT,
 	HM_NINFO
 };

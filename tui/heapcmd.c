@@ -278,7 +278,33 @@ hm_cmd_resizemap(struct heapmap *hm, const char *args)
 
 static const char *hm_show_words = "map collectable notcollectable reachable"
     " reachedfrom reachedfrommodules reachedfromvariables markedonly"
-    " objectsizes freezemap";
+    " objectsizes freezemap moduleless";
+
+/*
+ * Show Moduleless: the blocks no module's data reaches marked on the map
+ * (the info tables' pick) and their table shown; again, neither.
+ */
+static void
+hm_show_moduleless(struct heapmap *hm)
+{
+	const char	*name;
+	size_t		 n;
+
+	if (tui_heapinfo_picked(hm->hi, &name) != NULL &&
+	    strcmp(name, "moduleless") == 0) {
+		tui_heapinfo_unpick(hm->hi);
+		if (hm->info == HM_INFO_MODULELESS)
+			hm->info = HM_INFO_OFF;
+		hm->dirty = 1;
+		tui_message("Moduleless off");
+		return;
+	}
+	n = tui_heapinfo_moduleless(hm->hi);
+	hm->info = HM_INFO_MODULELESS;
+	hm->dirty = 1;
+	tui_message("Moduleless on: %zu objects no module's data reaches,"
+	    " marked", n);
+}
 
 static int
 hm_cmd_show(struct heapmap *hm, const char *args)
@@ -320,8 +346,9 @@ hm_cmd_show(struct heapmap *hm, const char *args)
 			hm->dirty = 1;
 			tui_message("FreezeMap %s", hm->freeze ? "on" :
 			    "off");
-		} else if (strcasecmp(w, "moduleless") == 0 ||
-		    strcasecmp(w, "colorizedefaultblocks") == 0 ||
+		} else if (strcasecmp(w, "moduleless") == 0)
+			hm_show_moduleless(hm);
+		else if (strcasecmp(w, "colorizedefaultblocks") == 0 ||
 		    strcasecmp(w, "defaultblocks") == 0) {
 			/* The seed's, which a map here lacks: not unknown. */
 			tui_message("error: :show %s: HeapInspector's, not in"
@@ -1163,9 +1190,14 @@ const struct tui_topic hm_topics[] = {
 	    "Listed the free blocks by size and position.",
 	    "The gaps between objects in each region (16 bytes or less is"
 	    " malloc's chunk header), and how many in each power of two." },
-	{ "modulelessobjects", "HeapInspViewers.ModuleLessObjects", NULL,
+	{ "modulelessobjects", "HeapInspViewers.ModuleLessObjects",
+	    "Tab: the ModuleLessObjects table",
 	    "Listed the objects whose type's module was unloaded.",
-	    "Not in profview yet (a dlclose'd object's blocks)." },
+	    "The objects held by no module: those no module's writable data"
+	    " reaches, by any pointer, held only by a thread's stack or"
+	    " registers or other memory, or by nothing (lost). A block's type"
+	    " names its module loaded or not, so holding is what is kept of"
+	    " the seed's sense." },
 	{ "tasks", "HeapInspViewers.Tasks", "Tab: the Tasks table",
 	    "Listed the installed tasks.",
 	    "A task is a thread: its stack as scanned, the pointers from it"
@@ -1204,7 +1236,8 @@ const struct tui_topic hm_topics[] = {
 	    " are globals and thread stacks. ReachedFromModules and"
 	    " ReachedFromVariables are two tables: the modules whose globals"
 	    " reach the selected object, and the globals. FreezeMap keeps r"
-	    " and R on the object they were of. Moduleless,"
+	    " and R on the object they were of. Moduleless marks the objects"
+	    " no module's data reaches and shows their table."
 	    " ColorizeDefaultBlocks and DefaultBlocks are not in profview"
 	    " yet." },
 	{ "select", "HeapInspector.Select", ":select ...",

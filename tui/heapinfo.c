@@ -114,6 +114,11 @@ static const struct hi_col hi_tasks_cols[] = {
 	{ "stack refs", HI_NUM, 10 }, { "register refs", HI_NUM, 13 },
 	{ "anchors", HI_NUM, 7 }, { "anchored", HI_NUM, 9 }
 };
+static const struct hi_col hi_mless_cols[] = {
+	{ "address", HI_HEX, 14 }, { "usable", HI_NUM, 9 },
+	{ "thread", HI_NUM, 8 }, { "held by", HI_TEXT, 32 },
+	{ "type", HI_TEXT, 16 }
+};
 
 #define HI_N(a)	((int)(sizeof (a) / sizeof (a)[0]))
 static const struct hi_def hi_defs[TUI_HI_COUNT] = {
@@ -157,6 +162,8 @@ static const struct hi_def hi_defs[TUI_HI_COUNT] = {
 	[TUI_HI_TASKS] = { "Tasks", "threads: the stack scanned (from 128"
 	    " bytes below sp), pointers from it and the registers, the blocks"
 	    " only they reach", hi_tasks_cols, HI_N(hi_tasks_cols), 0, 0 },
+	[TUI_HI_MODULELESS] = { "ModuleLessObjects", NULL, hi_mless_cols,
+	    HI_N(hi_mless_cols), 0, 0 },
 };
 
 /* The tables of the roots reaching the selected object. */
@@ -217,6 +224,7 @@ struct tui_heapinfo {
 	struct hi_skey			*ssk, *ssu;	/* and by a text's */
 	uint32_t			*sgr;
 
+	char				*mless_what;
 	/* Status: the map's rows (tui_heapinfo_status). */
 	char				**st_name, **st_value;
 	size_t				 nst;
@@ -368,6 +376,7 @@ tui_heapinfo_free(struct tui_heapinfo *hi)
 	free(hi->ssu);
 	free(hi->sgr);
 	hi_status_free(hi);
+	free(hi->mless_what);
 	free(hi->picked);
 	free(hi->pick_name);
 	free(hi);
@@ -443,6 +452,13 @@ tui_heapinfo_make(struct tui_heapinfo *hi)
 	hi->t[TUI_HI_HIERARCHY].n = hi->s->nmodules;
 	hi->t[TUI_HI_FREE].n = hi->m.ngaps;
 	hi->t[TUI_HI_TASKS].n = hi->m.nthr;
+	hi->t[TUI_HI_MODULELESS].n = hi->m.nmless;
+	hi->mless_what = xasprintf("%zu objects, %llu bytes, no module's"
+	    " data reaches; %llu held by stacks or other memory, %llu by"
+	    " nothing (lost)", hi->m.nmless,
+	    (unsigned long long)hi->m.mless_bytes, (unsigned long long)
+	    (hi->m.nmless - hi->m.mless_lost), (unsigned long long)
+	    hi->m.mless_lost);
 	hi->picked = xcalloc_populated(hi->s->nblocks + 1, 1);
 	hi->made = 1;
 	for (t = 0; t < TUI_HI_COUNT; t++) {
@@ -484,7 +500,7 @@ hi_cell(struct tui_heapinfo *hi, int t, size_t i, int c, uint64_t *key,
 	const struct analyze_heapinfo_module *m;
 	const struct analyze_heapleak_row *lr;
 	const struct analyze_heapinfo_thread *th;
-	uint32_t			 k;
+	uint32_t			 k, m2;
 	const char			*txt = NULL;
 
 	*key = 0;
@@ -670,6 +686,33 @@ hi_cell(struct tui_heapinfo *hi, int t, size_t i, int c, uint64_t *key,
 			break;
 		case 6: *key = th->anchors; break;
 		default: *key = th->anchored; break;
+		}
+		break;
+	case TUI_HI_MODULELESS:
+		k = hi->m.mless[i];
+		switch (c) {
+		case 0: *key = s->addr[k]; break;
+		case 1: *key = s->usable[k]; break;
+		case 2:
+			m2 = hi->m.owner != NULL ? hi->m.owner[k] : HI_NONE;
+			if (m2 == HI_NONE || m2 == ANALYZE_HEAPINFO_SHARED ||
+			    m2 < s->nmodules) {
+				txt = "";
+				break;
+			}
+			*key = (uint64_t)hi->m.thr[m2 - s->nmodules].tid;
+			break;
+		case 3:
+			m2 = hi->m.owner != NULL ? hi->m.owner[k] : HI_NONE;
+			txt = !hi->m.mless_rooted[i] ? "nothing (lost)" :
+			    m2 != HI_NONE && m2 != ANALYZE_HEAPINFO_SHARED &&
+			    m2 >= s->nmodules ? "its thread's stack, registers" :
+			    "threads or other memory";
+			break;
+		default:
+			txt = s->type[k] == HI_NONE ? "(no type)" :
+			    s->types[s->type[k]].name;
+			break;
 		}
 		break;
 	case TUI_HI_STATUS:
@@ -1015,6 +1058,8 @@ tui_heapinfo_draw(struct tui_heapinfo *hi, enum tui_heapinfo_table t,
 		what = t == TUI_HI_ROOTS ? hi->roots_what : hi->rmods_what;
 	} else if (t == TUI_HI_FREE)
 		what = hi->m.gap_what;
+	else if (t == TUI_HI_MODULELESS)
+		what = hi->mless_what;
 	else if (HI_LEAKS(t))
 		what = hi->lk_what[t - TUI_HI_LEAKS];
 	else if (hi->m.direct_only && (t == TUI_HI_MODULES ||
@@ -1193,6 +1238,13 @@ hi_pick(struct tui_heapinfo *hi, int t, size_t row)
 		hi->pick_name = xasprintf("reached from %s's variables",
 		    s->modules[m].name);
 		break;
+	case TUI_HI_MODULELESS:
+		memset(hi->picked, 0, s->nblocks);
+		hi->picked[hi->m.mless[row]] = 1;
+		n = 1;
+		hi->pick_name = xasprintf("moduleless %#llx",
+		    (unsigned long long)s->addr[hi->m.mless[row]]);
+		break;
 	case TUI_HI_TASKS:
 		/* What only the thread's stack and registers reach. */
 		m = (uint32_t)(s->nmodules + row);
@@ -1218,6 +1270,28 @@ hi_pick(struct tui_heapinfo *hi, int t, size_t row)
 	hi->npicked = n;
 	hi->pick_table = t;
 	hi->pick_row = row;
+}
+
+/*
+ * :show moduleless: every ModuleLessObjects block picked for the map's
+ * mark (no row of the table: pick_row is none of its rows); the count.
+ */
+size_t
+tui_heapinfo_moduleless(struct tui_heapinfo *hi)
+{
+	size_t	i;
+
+	if (!hi->made)
+		return (0);
+	memset(hi->picked, 0, hi->s->nblocks);
+	for (i = 0; i < hi->m.nmless; i++)
+		hi->picked[hi->m.mless[i]] = 1;
+	free(hi->pick_name);
+	hi->pick_name = xstrdup("moduleless");
+	hi->npicked = hi->m.nmless;
+	hi->pick_table = TUI_HI_MODULELESS;
+	hi->pick_row = SIZE_MAX;
+	return (hi->m.nmless);
 }
 
 /* Take the pick off the map; whether there was one. */

@@ -413,7 +413,7 @@ ok $? "test-unloaded blue, imported by them green, top still red"
 keys -l ':testunload app'
 keys Enter
 wait_long "test unload of 1 module" && keys i && wait_for "[heapinfo]" &&
-    keys Tab Tab Tab Tab Tab Tab Tab Tab Tab Tab Tab &&
+    keys Tab Tab Tab Tab Tab Tab Tab Tab Tab Tab Tab Tab &&
     wait_for "info: Modules" &&
     keys '<' '<' '<' '<' '<' '<' '<' '<' &&
     wait_for "Modules sorted by objects" &&
@@ -476,8 +476,9 @@ ok $? "Enter on a module: what its variables reach"
 keys Tab Tab Tab Tab
 wait_for "info: Live" && keys Tab && wait_for "info: Status" &&
     keys Tab && wait_for "info: Tasks" && keys Tab &&
+    wait_for "info: ModuleLessObjects" && keys Tab &&
     wait_for "info: Modules"
-ok $? "Tab from the last table (Tasks): the first one, the keys kept"
+ok $? "Tab from the last table (ModuleLessObjects): the first one, the keys kept"
 
 # The mouse: a click on a table's row gives it the keys and the cursor.
 keys Escape

@@ -327,7 +327,7 @@ wait_for "info: ObjectsByType" && hm types > "$dir/types" &&
     sed 's/^ *//; s/  */ /g; s/ *$//' > "$dir/got" &&
     diff "$dir/types" "$dir/got" >&2
 ok $? "Tab: ObjectsByType, by bytes"
-keys Tab Tab Tab Tab Tab Tab Tab Tab Tab Tab Tab Tab Tab Tab
+keys Tab Tab Tab Tab Tab Tab Tab Tab Tab Tab Tab Tab Tab Tab Tab
 wait_for "info: object"
 ok $? "Tab cycles back to the object pane"
 

@@ -6,7 +6,7 @@
 # and :show moduleless, and the allocator's own blocks; each number
 # against the store's rows, summed in SQL apart from profview.
 . "${top_srcdir:-.}/tests/tui/lib.sh"
-plan 8
+plan 11
 build=$(cd "${top_builddir:-.}" && pwd)
 PVHEAP=$build/capture/pvheap/pvheap
 PROG=$build/tests/data/heap/threads
@@ -15,7 +15,7 @@ if ! [ -x "$PVHEAP" ] || ! [ -x "$PROG" ] || ! (cd "$dir" &&
     2>&1) || ! "$PROFVIEW" --db "$dir/db" ingest "$dir/threads.1.heap" \
     >/dev/null 2>&1
 then
-	for i in 1 2 3 4 5 6 7 8; do
+	for i in 1 2 3 4 5 6 7 8 9 10 11; do
 		skip "threads" "pvheap or the test program not built"
 	done
 	finish
@@ -96,7 +96,7 @@ sql "WITH RECURSIVE reach(o, blk) AS (
    WHERE t.session = 1 AND t.kind = 'stack' ORDER BY t.tid" |
     tr '|' ' ' > "$dir/tasks"
 nt=$(wc -l < "$dir/tasks")
-keys BTab
+keys BTab BTab
 wait_for "info: Tasks" && keys i && wait_for "keys to Tasks" &&
     screen | grep -A "$nt" -E 'thread.? +stack from' | tail -n "$nt" |
     sed 's/^ *//; s/  */ /g; s/ *$//' > "$dir/gottasks" &&
@@ -107,6 +107,46 @@ keys '>' '>' '>' '>' '>' '>'
 wait_for "Tasks sorted by anchors, descending" && keys Home Enter &&
 wait_for "marked $7 objects: anchored by thread $1"
 ok $? "Enter on thread $1: the $7 blocks ($8 bytes) only it anchors"
+
+# ModuleLessObjects: the blocks no module's data reaches (a recursive walk
+# from the roots in modules' regions), by address, and of them those no
+# root at all reaches.
+sql "WITH RECURSIVE m(blk) AS (SELECT r.dst FROM heap_root r
+      JOIN heap_region g ON g.session = 1 AND g.idx = r.region
+     WHERE r.session = 1 AND g.module IS NOT NULL
+    UNION SELECT f.dst FROM m JOIN heap_ref f ON f.session = 1 AND
+      f.src = m.blk),
+  a(blk) AS (SELECT dst FROM heap_root WHERE session = 1
+    UNION SELECT f.dst FROM a JOIN heap_ref f ON f.session = 1 AND
+      f.src = a.blk)
+  SELECT printf('%#x', addr), usable, idx NOT IN a FROM heap_block
+   WHERE session = 1 AND idx NOT IN m ORDER BY addr" | tr '|' ' ' \
+    > "$dir/mless"
+nl=$(wc -l < "$dir/mless")
+ml=$(awk '{ b += $2; l += $3 } END { print NR " objects, " b " bytes, no module'"'"'s data reaches; " NR - l " held by stacks or other memory, " l " by nothing (lost)" }' "$dir/mless")
+mb=$(awk '{ b += $2 } END { print b }' "$dir/mless")
+keys Escape
+wait_for "[heapmap]"
+keys :
+keys -l "show moduleless"
+keys Enter
+wait_for "Moduleless on: $nl objects no module's data reaches, marked" &&
+    wait_for "ModuleLessObjects [i: keys here] $nl: $ml" &&
+    wait_for -E "moduleless $nl \\($mb B\\) of $nl"
+ok $? ":show moduleless: $ml, marked on the map"
+keys i
+wait_for "keys to ModuleLessObjects" &&
+    screen | grep -A "$nl" -E 'address.? +usable +thread' | tail -n "$nl" |
+    awk '{ print $1, $2, ($0 ~ /nothing \(lost\)/) }' > "$dir/gotmless" &&
+    diff "$dir/mless" "$dir/gotmless" >&2
+ok $? "ModuleLessObjects: each block by address, the lost ones said so"
+keys Escape
+wait_for "[heapmap]"
+keys :
+keys -l "show moduleless"
+keys Enter
+wait_for "Moduleless off" && wait_gone "ModuleLessObjects"
+ok $? ":show moduleless again: unmarked, the table hidden"
 keys q
 restored
 
