@@ -112,6 +112,7 @@ size_t		 analyze_heap_unload(const struct analyze_heap *,
  */
 enum analyze_heapmap_mark {
 	ANALYZE_HEAPMAP_PLAIN,		/* a block nothing picks out */
+	ANALYZE_HEAPMAP_DEFAULT,	/* the C library's or loader's own */
 	ANALYZE_HEAPMAP_TYPE1,		/* :mark spec 1 .. 8 */
 	ANALYZE_HEAPMAP_TYPE2,
 	ANALYZE_HEAPMAP_TYPE3,

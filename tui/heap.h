@@ -146,6 +146,7 @@ enum hm_colour {
 	HM_C_HIER_TOP,		/* imported by no module */
 	HM_C_HIER_UNLOAD,	/* test-unloaded */
 	HM_C_HIER_NEEDED,	/* imported by a test-unloaded one */
+	HM_C_DEFAULT,		/* ColorizeDefaultBlocks */
 	HM_C_COUNT
 };
 extern struct tui_colours hm_colours;
@@ -346,6 +347,10 @@ struct heapmap {
 	struct analyze_heapdiff_remain	*remain_base;
 	uint8_t				*hidden;	/* per block */
 	uint64_t			 swapped;	/* an update's end */
+
+	/* ColorizeDefaultBlocks, and DefaultBlocks off (not drawn). */
+	int				 colorize_default;
+	int				 hide_default;
 };
 
 /*
@@ -363,6 +368,8 @@ void		 hm_walk_abort(struct heapmap *);
 void		 hm_walk_start(struct heapmap *, enum hm_walk, size_t);
 void		 hm_reach(struct heapmap *);
 void		 hm_make_marks(struct heapmap *);
+size_t		 hm_default_blocks(const struct heapmap *, uint8_t *,
+		    uint64_t *);
 int		 hm_store(struct heapmap *, const char *, char **);
 uint64_t	 hm_block_row(struct heapmap *, size_t, uint32_t *);
 void		 hm_follow(struct heapmap *);

@@ -278,7 +278,36 @@ hm_cmd_resizemap(struct heapmap *hm, const char *args)
 
 static const char *hm_show_words = "map collectable notcollectable reachable"
     " reachedfrom reachedfrommodules reachedfromvariables markedonly"
-    " objectsizes freezemap moduleless";
+    " objectsizes freezemap moduleless colorizedefaultblocks"
+    " defaultblocks";
+
+/*
+ * Show ColorizeDefaultBlocks (hide 0) and DefaultBlocks (1): the C
+ * library's and the loader's own blocks coloured apart, or not drawn.
+ */
+static void
+hm_show_default(struct heapmap *hm, int hide)
+{
+	uint8_t		*def = xcalloc_populated(hm->s->nblocks + 1, 1);
+	uint64_t	 bytes;
+	size_t		 n;
+
+	n = hm_default_blocks(hm, def, &bytes);
+	free(def);
+	if (hide) {
+		hm->hide_default = !hm->hide_default;
+		tui_message("DefaultBlocks %s: %zu objects, %llu bytes, that"
+		    " libc or ld.so allocated %s", hm->hide_default ? "off" :
+		    "on", n, (unsigned long long)bytes, hm->hide_default ?
+		    "not drawn" : "drawn");
+	} else {
+		hm->colorize_default = !hm->colorize_default;
+		tui_message("ColorizeDefaultBlocks %s: %zu objects, %llu"
+		    " bytes, that libc or ld.so allocated", hm->colorize_default
+		    ? "on" : "off", n, (unsigned long long)bytes);
+	}
+	hm->dirty = 1;
+}
 
 /*
  * Show Moduleless: the blocks no module's data reaches marked on the map
@@ -349,12 +378,10 @@ hm_cmd_show(struct heapmap *hm, const char *args)
 		} else if (strcasecmp(w, "moduleless") == 0)
 			hm_show_moduleless(hm);
 		else if (strcasecmp(w, "colorizedefaultblocks") == 0 ||
-		    strcasecmp(w, "defaultblocks") == 0) {
-			/* The seed's, which a map here lacks: not unknown. */
-			tui_message("error: :show %s: HeapInspector's, not in"
-			    " profview yet (:help show)", w);
-			return (TUI_R_DRAW);
-		} else {
+		    strcasecmp(w, "defaultblocks") == 0)
+			hm_show_default(hm, strcasecmp(w, "defaultblocks") ==
+			    0);
+		else {
 			tui_message("error: :show %s: not one of %s", w,
 			    hm_show_words);
 			return (TUI_R_DRAW);
@@ -1237,9 +1264,11 @@ const struct tui_topic hm_topics[] = {
 	    " ReachedFromVariables are two tables: the modules whose globals"
 	    " reach the selected object, and the globals. FreezeMap keeps r"
 	    " and R on the object they were of. Moduleless marks the objects"
-	    " no module's data reaches and shows their table."
-	    " ColorizeDefaultBlocks and DefaultBlocks are not in profview"
-	    " yet." },
+	    " no module's data reaches and shows their table. Default blocks"
+	    " are the C library's and the loader's own (allocated from libc.so"
+	    " or ld.so: stdio buffers, locale, TLS; not strdup's or"
+	    " getline's, which are the caller's): ColorizeDefaultBlocks"
+	    " colours them apart, DefaultBlocks off leaves them out." },
 	{ "select", "HeapInspector.Select", ":select ...",
 	    "Selected objects: by tracing a global through fields and"
 	    " indices, those only a pointer anchors, those holding a string,"

@@ -6,7 +6,7 @@
 # and :show moduleless, and the allocator's own blocks; each number
 # against the store's rows, summed in SQL apart from profview.
 . "${top_srcdir:-.}/tests/tui/lib.sh"
-plan 11
+plan 13
 build=$(cd "${top_builddir:-.}" && pwd)
 PVHEAP=$build/capture/pvheap/pvheap
 PROG=$build/tests/data/heap/threads
@@ -15,7 +15,7 @@ if ! [ -x "$PVHEAP" ] || ! [ -x "$PROG" ] || ! (cd "$dir" &&
     2>&1) || ! "$PROFVIEW" --db "$dir/db" ingest "$dir/threads.1.heap" \
     >/dev/null 2>&1
 then
-	for i in 1 2 3 4 5 6 7 8 9 10 11; do
+	for i in 1 2 3 4 5 6 7 8 9 10 11 12 13; do
 		skip "threads" "pvheap or the test program not built"
 	done
 	finish
@@ -158,8 +158,9 @@ restored
 if ! (cd "$dir" && "$PVHEAP" -q -o typed.heap -- "$build/tests/data/heap/typed" \
     >/dev/null 2>&1) || ! "$PROFVIEW" --db "$dir/db" ingest "$dir/typed.heap" \
     >/dev/null 2>&1; then
-	skip "typed" "pvheap or the test program not built"
-	skip "typed" "pvheap or the test program not built"
+	for i in 1 2 3 4 5; do
+		skip "typed" "pvheap or the test program not built"
+	done
 	finish
 fi
 BASE="replace(m.path, rtrim(m.path, replace(m.path, '/', '')), '')"
@@ -214,5 +215,39 @@ wait_for "info: Imports" && wait_for "and through them" &&
 	print $3 "|" s }' | head -n "$(wc -l < "$dir/importers")" \
 	> "$dir/gotimp" && diff "$dir/importers" "$dir/gotimp" >&2
 ok $? "Imports: each module's importers as heap_import resolves them"
+
+# Default blocks: those whose allocation site (the innermost function that
+# called the allocator: a site type) is in libc.so or ld.so, but for the
+# functions that allocate for their caller (typed.c's strdup'd strings).
+FOR_CALLER="'strdup', '__strdup', 'strndup', '__strndup', 'wcsdup',
+    'asprintf', 'vasprintf', '__vasprintf_internal', 'getline', 'getdelim',
+    '__getdelim', 'realpath', 'open_memstream', 'open_wmemstream',
+    'scandir', 'scandir64', 'backtrace_symbols', 'get_current_dir_name',
+    'getcwd', 'tempnam', 'canonicalize_file_name'"
+set -- $(sql "SELECT count(*), sum(b.usable) FROM heap_block b
+    JOIN heap_type t ON t.session = 2 AND t.idx = b.type
+    JOIN heap_module m ON m.session = 2 AND m.idx = t.module
+   WHERE b.session = 2 AND t.kind = 'site' AND ($BASE LIKE 'libc.so%' OR
+    $BASE LIKE 'ld-linux%' OR $BASE LIKE 'ld.so%') AND
+    t.name NOT IN ($FOR_CALLER)" | tr '|' ' ')
+nd=$1 db=$2
+sz=$(awk -v b="$db" 'BEGIN { if (b < 1024) printf "%d B", b;
+    else printf "%.1f KiB", b / 1024 }')
+all=$(sql "SELECT count(*) FROM heap_block WHERE session = 2")
+keys Escape
+wait_for "[heapmap]"
+keys :
+keys -l "show colorizedefaultblocks"
+keys Enter
+wait_for "ColorizeDefaultBlocks on: $nd objects, $db bytes, that libc or ld.so allocated" &&
+    wait_for "libc's own $nd ($sz) of $nd ($sz)" &&
+    wait_for "unmarked $((all - nd)) ("
+ok $? ":show colorizedefaultblocks: $nd blocks ($db bytes) libc or ld.so allocated, coloured apart"
+keys :
+keys -l "show defaultblocks"
+keys Enter
+wait_for "DefaultBlocks off: $nd objects, $db bytes, that libc or ld.so allocated not drawn" &&
+    wait_gone "libc's own" && wait_for "unmarked $((all - nd)) ("
+ok $? ":show defaultblocks: the $nd left out of the map"
 keys q
 finish
