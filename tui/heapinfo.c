@@ -486,6 +486,17 @@ hi_hier(const struct tui_heapinfo *hi, size_t m)
 	}
 }
 
+/* A row's place in a list's own order, from 1 (its key: from 0). */
+static const char *
+hi_rank(size_t i, uint64_t *key, char *buf, size_t len)
+{
+	*key = i;
+	if (buf == NULL)
+		return (NULL);
+	snprintf(buf, len, "%zu", i + 1);
+	return (buf);
+}
+
 /*
  * A cell of row i (in the table's own order) of table t: its sort key,
  * and its text in buf (or a string returned); with no buf (a sort by a
@@ -628,11 +639,7 @@ hi_cell(struct tui_heapinfo *hi, int t, size_t i, int c, uint64_t *key,
 		lr = &hi->lk[t - TUI_HI_LEAKS].rows[i];
 		switch (c) {
 		case 0:
-			*key = i;
-			if (buf == NULL)
-				return (NULL);
-			snprintf(buf, len, "%zu", i + 1);
-			return (buf);
+			return (hi_rank(i, key, buf, len));
 		case 1: txt = analyze_heapleaks_state(lr->state); break;
 		case 2: *key = lr->blocks; break;
 		case 3: *key = lr->bytes; break;
@@ -718,11 +725,7 @@ hi_cell(struct tui_heapinfo *hi, int t, size_t i, int c, uint64_t *key,
 	case TUI_HI_STATUS:
 		switch (c) {
 		case 0:
-			*key = i;
-			if (buf == NULL)
-				return (NULL);
-			snprintf(buf, len, "%zu", i + 1);
-			return (buf);
+			return (hi_rank(i, key, buf, len));
 		case 1: txt = hi->st_name[i]; break;
 		default: txt = hi->st_value[i]; break;
 		}
