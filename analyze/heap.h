@@ -112,6 +112,7 @@ size_t		 analyze_heap_unload(const struct analyze_heap *,
  */
 enum analyze_heapmap_mark {
 	ANALYZE_HEAPMAP_PLAIN,		/* a block nothing picks out */
+	ANALYZE_HEAPMAP_DEFAULT,	/* the C library's or loader's own */
 	ANALYZE_HEAPMAP_TYPE1,		/* :mark spec 1 .. 8 */
 	ANALYZE_HEAPMAP_TYPE2,
 	ANALYZE_HEAPMAP_TYPE3,
@@ -324,6 +325,13 @@ struct analyze_heapview_module {
 	uint64_t	 data_size;	/* segments' bytes */
 };
 
+/* A thread, as the snapshot's regions give it (NULL in a demo's). */
+struct analyze_heapview_thread {
+	int64_t		 tid;
+	uint64_t	 lo, hi;	/* its stack, from 128 B below sp */
+	int		 regs;		/* its registers were read */
+};
+
 struct analyze_heapview_frame {
 	char		*function;
 	char		*file;		/* NULL: not known */
@@ -397,6 +405,8 @@ struct analyze_heapview {
 	uint64_t	*data_off;	/* NULL, or block b's kept bytes:
 					   data[data_off[b] .. data_off[b+1]) */
 	uint8_t		*data;
+	struct analyze_heapview_thread *threads;
+	size_t		 nthreads;
 	/* Made by analyze_heapview_init (_map, then _graph). */
 	struct analyze_heapmap	 map;
 	struct analyze_heap	 graph;
@@ -482,8 +492,28 @@ struct analyze_heapinfo_module {
 	int		 cycle;		/* in an import cycle */
 	char		*imports;	/* names, direct */
 	char		*through;	/* names, only indirect */
+	char		*importers;	/* names, importing it directly */
 	const char	*mark;		/* TestUnloadModules': "", ++ ... */
 	enum analyze_heapinfo_hier hier;
+	uint64_t	 refs;		/* pointers from its data into blocks */
+	uint64_t	 anchors;	/* blocks only its data reaches */
+	uint64_t	 anchored;	/* their usable bytes */
+};
+
+#define ANALYZE_HEAPINFO_SHARED	(UINT32_MAX - 1)
+
+/*
+ * HeapInspector's Tasks: a thread, its stack (0, 0: no region known), its
+ * roots' pointers and the blocks only they reach.
+ */
+struct analyze_heapinfo_thread {
+	int64_t		 tid;
+	uint64_t	 lo, hi;
+	int		 regs;		/* registers read: 1, 0, -1 not known */
+	uint64_t	 stack_refs;
+	uint64_t	 regs_refs;
+	uint64_t	 anchors;
+	uint64_t	 anchored;	/* usable bytes */
 };
 
 struct analyze_heapinfo {
@@ -503,6 +533,27 @@ struct analyze_heapinfo {
 	uint32_t	*gap_region;
 	size_t		 ngaps;
 	char		*gap_what;	/* their summary */
+	uint64_t	 gap_total;	/* their bytes */
+	/*
+	 * Per block, the one owner whose roots alone reach it: a module
+	 * (its index), a thread (nmod + its index in thr) or
+	 * ANALYZE_HEAPINFO_SHARED (roots of two, or of no
+	 * module), ANALYZE_HEAPVIEW_NONE (none); NULL before the graph.
+	 */
+	uint32_t	*owner;	/* modules, then nmod + a thread */
+	struct analyze_heapinfo_thread *thr;
+	size_t		 nthr;
+	/*
+	 * ModuleLessObjects: the blocks no module's data reaches, by
+	 * address, each with whether any root reaches it (a thread's stack
+	 * or registers, other memory) or none; their count and bytes.
+	 */
+	uint32_t	*mless;
+	uint8_t		*mless_rooted;
+	size_t		 nmless;
+	uint64_t	 mless_bytes;
+	uint64_t	 mless_lost;	/* of them, reached from no root */
+	uint64_t	 gap_small;	/* gaps too small for one: headers */
 };
 
 void		 analyze_heapinfo_make(struct analyze_heapinfo *,

@@ -263,6 +263,8 @@ hi_make_modules(struct analyze_heapinfo *hi)
 		hi->mod[m].by = hi->rdep_off[m + 1] - hi->rdep_off[m];
 		hi->mod[m].imports = hi_names(hi, hi->dep + hi->dep_off[m],
 		    hi->mod[m].imp);
+		hi->mod[m].importers = hi_names(hi, hi->rdep +
+		    hi->rdep_off[m], hi->mod[m].by);
 		hi->mod[m].mark = "";
 	}
 	/* Transitive counts: a walk per module (modules are few). */
@@ -305,7 +307,9 @@ hi_make_free(struct analyze_heapinfo *hi)
 		for (b = mp->rfirst[r]; b <= mp->rfirst[r + 1]; b++) {
 			a = b < mp->rfirst[r + 1] ? s->addr[b] :
 			    mp->regions[r].hi;
-			if (a > end && a - end > HI_GAP_MIN) {
+			if (a > end && a - end <= HI_GAP_MIN)
+				hi->gap_small += a - end;
+			else if (a > end) {
 				if (n == cap) {
 					cap = cap != 0 ? cap * 2 : 1024;
 					hi->gap_addr = xreallocarray(
@@ -330,6 +334,7 @@ hi_make_free(struct analyze_heapinfo *hi)
 		}
 	}
 	hi->ngaps = n;
+	hi->gap_total = total;
 	/* HeapInspector's sizes summary: how many in each power of two. */
 	sum = xstrdup("");
 	for (k = 0; k < 65; k++) {
@@ -346,6 +351,195 @@ hi_make_free(struct analyze_heapinfo *hi)
 	free(sum);
 }
 
+/*
+ * Who anchors each block (hi->owner): the one owner whose roots alone
+ * reach it (root_owner[] per root: a module, or HI_SHARED for roots of
+ * none, as a thread's stack), else HI_SHARED, or HI_NONE if no root
+ * does.  Labels flow along the pointers, interior ones too, as the
+ * map's reachability: a node's label changes at most twice (none, one
+ * owner, shared), so it is walked at most twice, whatever the order.
+ */
+static void
+hi_owners(struct analyze_heapinfo *hi, const uint32_t *root_owner)
+{
+	const struct analyze_heap	*g = &hi->s->graph;
+	uint32_t			*lab, *stk, v, x, l, base;
+	size_t				 i, top = 0, r;
+
+	base = g->nroots + 1;
+	lab = xreallocarray(NULL, (size_t)g->nnodes + 1, sizeof *lab);
+	for (i = 0; i <= g->nnodes; i++)
+		lab[i] = HI_NONE;
+	stk = xreallocarray(NULL, 2 * (size_t)g->nnodes + 1, sizeof *stk);
+	for (r = 0; r < g->nroots; r++) {
+		lab[1 + r] = root_owner[r];
+		stk[top++] = (uint32_t)(1 + r);
+	}
+	while (top > 0) {
+		v = stk[--top];
+		for (i = g->out_off[v]; i < g->out_off[v + 1]; i++) {
+			x = g->out[i] & 0x7fffffffu;
+			if (x < base)
+				continue;
+			l = lab[x] == HI_NONE || lab[x] == lab[v] ? lab[v] :
+			    ANALYZE_HEAPINFO_SHARED;
+			if (l == lab[x])
+				continue;
+			lab[x] = l;
+			stk[top++] = x;
+		}
+	}
+	free(stk);
+	hi->owner = xreallocarray(NULL, hi->s->nblocks + 1,
+	    sizeof *hi->owner);
+	memcpy(hi->owner, lab + base, hi->s->nblocks * sizeof *hi->owner);
+	free(lab);
+}
+
+/*
+ * The Modules view's references and memory: the pointers from each
+ * module's data into blocks, and the blocks only its data reaches (those
+ * unloading it alone would free) with their usable bytes.
+ */
+/*
+ * The thread whose stack or registers root r is ("stack of thread N",
+ * as the loader names a thread's roots), added if the snapshot's regions
+ * did not have it; HI_NONE for a root of no thread.  *regs: of its
+ * registers.
+ */
+static uint32_t
+hi_root_thread(struct analyze_heapinfo *hi, size_t r, int *regs)
+{
+	const char			*name = hi->s->roots[r].name, *p;
+	struct analyze_heapinfo_thread	*t;
+	long long			 tid;
+	char				*end;
+	size_t				 i;
+
+	if (hi->s->roots[r].module != HI_NONE || name == NULL ||
+	    (p = strstr(name, " of thread ")) == NULL)
+		return (HI_NONE);
+	tid = strtoll(p + 11, &end, 10);
+	if (*end != '\0')
+		return (HI_NONE);
+	*regs = strncmp(name, "registers ", 10) == 0;
+	for (i = 0; i < hi->nthr; i++) {
+		if (hi->thr[i].tid == tid)
+			return ((uint32_t)i);
+	}
+	hi->thr = xreallocarray(hi->thr, hi->nthr + 1, sizeof *hi->thr);
+	t = &hi->thr[hi->nthr];
+	memset(t, 0, sizeof *t);
+	t->tid = tid;
+	t->regs = -1;
+	return ((uint32_t)hi->nthr++);
+}
+
+/*
+ * The Modules view's references and memory, and the Tasks': the pointers
+ * from each module's data and each thread's stack and registers into
+ * blocks, and the blocks only those reach (what unloading the module, or
+ * the thread's end, alone would free) with their usable bytes.
+ */
+static void
+hi_make_refs(struct analyze_heapinfo *hi)
+{
+	const struct analyze_heapview	*s = hi->s;
+	const struct analyze_heap	*g = &s->graph;
+	uint32_t			*own, m, t;
+	uint64_t			 n;
+	size_t				 r, b, nm = s->nmodules;
+	int				 regs;
+
+	hi->thr = xcalloc(s->nthreads + 1, sizeof *hi->thr);
+	for (hi->nthr = 0; hi->nthr < s->nthreads; hi->nthr++) {
+		hi->thr[hi->nthr].tid = s->threads[hi->nthr].tid;
+		hi->thr[hi->nthr].lo = s->threads[hi->nthr].lo;
+		hi->thr[hi->nthr].hi = s->threads[hi->nthr].hi;
+		hi->thr[hi->nthr].regs = s->threads[hi->nthr].regs;
+	}
+	if (!s->graph_ready || g->nroots != s->nroots)
+		return;
+	own = xreallocarray(NULL, s->nroots + 1, sizeof *own);
+	for (r = 0; r < s->nroots; r++) {
+		m = s->roots[r].module;
+		n = g->out_off[2 + r] - g->out_off[1 + r];
+		own[r] = ANALYZE_HEAPINFO_SHARED;
+		if (m != HI_NONE) {
+			own[r] = m;
+			hi->mod[m].refs += n;
+		} else if ((t = hi_root_thread(hi, r, &regs)) != HI_NONE) {
+			own[r] = (uint32_t)(nm + t);
+			if (regs) {
+				hi->thr[t].regs_refs += n;
+				hi->thr[t].regs = 1;
+			}
+			else
+				hi->thr[t].stack_refs += n;
+		}
+	}
+	hi_owners(hi, own);
+	free(own);
+	for (b = 0; b < s->nblocks; b++) {
+		m = hi->owner[b];
+		if (m == HI_NONE || m == ANALYZE_HEAPINFO_SHARED)
+			continue;
+		if (m < nm) {
+			hi->mod[m].anchors++;
+			hi->mod[m].anchored += s->usable[b];
+		} else {
+			hi->thr[m - nm].anchors++;
+			hi->thr[m - nm].anchored += s->usable[b];
+		}
+	}
+}
+
+/*
+ * ModuleLessObjects.  HeapInspector listed the objects whose type's
+ * module was unloaded: alive, but held by no module any more.  In C a
+ * block's type or site names a module whether or not it is loaded, so
+ * the sense kept is "held by no module": the blocks no module's
+ * writable data reaches, by any pointer, which only a thread's stack or
+ * registers or other memory hold, or nothing (lost).
+ */
+static void
+hi_make_moduleless(struct analyze_heapinfo *hi)
+{
+	const struct analyze_heapview	*s = hi->s;
+	const struct analyze_heap	*g = &s->graph;
+	uint32_t			*from, base, nf = 0, na = 0;
+	uint8_t				*bymod, *byany;
+	size_t				 r, b;
+
+	if (!s->graph_ready || g->nroots != s->nroots)
+		return;
+	base = g->nroots + 1;
+	from = xreallocarray(NULL, s->nroots + 1, sizeof *from);
+	bymod = xcalloc_populated((size_t)g->nnodes + 1, 1);
+	byany = xcalloc_populated((size_t)g->nnodes + 1, 1);
+	for (r = 0; r < s->nroots; r++) {
+		if (s->roots[r].module != HI_NONE)
+			from[nf++] = (uint32_t)(1 + r);
+	}
+	analyze_heap_reach(g, from, nf, 0, NULL, bymod);
+	for (r = 0; r < s->nroots; r++)
+		from[na++] = (uint32_t)(1 + r);
+	analyze_heap_reach(g, from, na, 0, NULL, byany);
+	free(from);
+	hi->mless = xreallocarray(NULL, s->nblocks + 1, sizeof *hi->mless);
+	hi->mless_rooted = xcalloc(s->nblocks + 1, 1);
+	for (b = 0; b < s->nblocks; b++) {
+		if (bymod[base + b])
+			continue;
+		hi->mless_rooted[hi->nmless] = byany[base + b];
+		hi->mless[hi->nmless++] = (uint32_t)b;
+		hi->mless_bytes += s->usable[b];
+		hi->mless_lost += !byany[base + b];
+	}
+	free(bymod);
+	free(byany);
+}
+
 /* Make the module and free-block tables of snapshot s. */
 void
 analyze_heapinfo_make(struct analyze_heapinfo *hi,
@@ -354,6 +548,8 @@ analyze_heapinfo_make(struct analyze_heapinfo *hi,
 	memset(hi, 0, sizeof *hi);
 	hi->s = s;
 	hi_make_modules(hi);
+	hi_make_refs(hi);
+	hi_make_moduleless(hi);
 	hi_make_free(hi);
 }
 
@@ -365,6 +561,7 @@ analyze_heapinfo_free(struct analyze_heapinfo *hi)
 	for (i = 0; hi->mod != NULL && i < hi->nmod; i++) {
 		free(hi->mod[i].imports);
 		free(hi->mod[i].through);
+		free(hi->mod[i].importers);
 	}
 	free(hi->mod);
 	free(hi->dep_off);
@@ -377,6 +574,10 @@ analyze_heapinfo_free(struct analyze_heapinfo *hi)
 	free(hi->gap_size);
 	free(hi->gap_region);
 	free(hi->gap_what);
+	free(hi->owner);
+	free(hi->thr);
+	free(hi->mless);
+	free(hi->mless_rooted);
 	memset(hi, 0, sizeof *hi);
 }
 

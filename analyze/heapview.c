@@ -68,6 +68,7 @@ analyze_heapview_free(struct analyze_heapview *s)
 	free(s->site_frame);
 	free(s->frames);
 	free(s->roots);
+	free(s->threads);
 	free(s->edges);
 	free(s->data_off);
 	free(s->data);
@@ -888,6 +889,34 @@ analyze_heapview_load_watched(struct store *st, int64_t session,
 				continue;
 			v->modules[mod.idx].code_size = mod.code_size;
 			v->modules[mod.idx].data_size = mod.data_size;
+		}
+		store_cursor_close(c);
+		if (rc < 0)
+			goto store;
+	}
+	/* Tasks: the threads' stacks and whether registers were read. */
+	{
+		struct store_heap_thread	th;
+		struct analyze_heapview_thread	*t;
+
+		if ((c = store_heap_threads(st, session)) == NULL)
+			goto store;
+		while ((rc = store_heap_thread_next(c, &th)) == 1) {
+			if (v->nthreads == 0 || v->threads[v->nthreads -
+			    1].tid != th.tid) {
+				v->threads = xreallocarray(v->threads,
+				    v->nthreads + 1, sizeof *v->threads);
+				t = &v->threads[v->nthreads++];
+				memset(t, 0, sizeof *t);
+				t->tid = th.tid;
+			}
+			t = &v->threads[v->nthreads - 1];
+			if (strcmp(th.kind, "registers") == 0)
+				t->regs = 1;
+			else {
+				t->lo = th.lo;
+				t->hi = th.hi;
+			}
 		}
 		store_cursor_close(c);
 		if (rc < 0)

@@ -2092,3 +2092,34 @@ store_heap_connect(struct sqlite3 *db)
 	return (sqlite3_create_function(db, "heap_block_pack", 11, fl, NULL,
 	    NULL, store_heap_agg_block, store_heap_agg_block_final));
 }
+
+#define STORE_HEAP_THREAD_COLUMNS(X) \
+	X(THREAD_TID, "tid") X(THREAD_KIND, "kind") X(THREAD_LO, "lo") \
+	X(THREAD_HI, "hi")
+STORE_COLUMNS(store_heap_thread_columns, STORE_HEAP_THREAD_COLUMNS);
+
+/*
+ * The threads' regions (HeapInspector's Tasks): each stack and registers
+ * region, by thread; read with store_heap_thread_next.
+ */
+struct store_cursor *
+store_heap_threads(struct store *st, int64_t session)
+{
+	return (store_cursor_select(st, store_heap_thread_columns,
+	    "FROM heap_region WHERE session = ?1 AND tid IS NOT NULL AND"
+	    " kind IN ('stack', 'registers') ORDER BY tid, kind", session));
+}
+
+int
+store_heap_thread_next(struct store_cursor *c, struct store_heap_thread *t)
+{
+	int	rc;
+
+	if ((rc = store_cursor_step(c)) != 1)
+		return (rc);
+	t->tid = store_cursor_int(c, THREAD_TID);
+	t->kind = store_cursor_text(c, THREAD_KIND);
+	t->lo = (uint64_t)store_cursor_int(c, THREAD_LO);
+	t->hi = (uint64_t)store_cursor_int(c, THREAD_HI);
+	return (1);
+}

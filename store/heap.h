@@ -278,5 +278,14 @@ int		 store_heap_import_next(struct store_cursor *,
 		     struct store_heap_import *);
 int		 store_heap_region_next(struct store_cursor *,
 		     struct store_heap_region *);
+/* A thread's stack or registers region (heap_region with a tid). */
+struct store_heap_thread {
+	int64_t		 tid;
+	const char	*kind;		/* stack, registers */
+	uint64_t	 lo, hi;
+};
+struct store_cursor *store_heap_threads(struct store *, int64_t);
+int		 store_heap_thread_next(struct store_cursor *,
+		     struct store_heap_thread *);
 
 #endif

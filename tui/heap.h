@@ -91,6 +91,9 @@ enum tui_heapinfo_table {
 	TUI_HI_TYPEHIER,	/* C++ classes: bases, size, pointers */
 	TUI_HI_MODTYPES,	/* ModuleReachableTypes */
 	TUI_HI_FINAL,		/* Finalizers: objects with a destructor */
+	TUI_HI_STATUS,		/* HeapInspector.Status: the map's rows */
+	TUI_HI_TASKS,		/* threads: stacks, roots, anchors */
+	TUI_HI_MODULELESS,	/* blocks no module's data reaches */
 	TUI_HI_COUNT
 };
 /* ObjectsByType's and TypeHierarchy's Named and Classes. */
@@ -131,6 +134,10 @@ int		 tui_heapinfo_modtypes(struct tui_heapinfo *, uint32_t);
 int		 tui_heapinfo_finalizers(struct tui_heapinfo *);
 int		 tui_heapinfo_asked(const struct tui_heapinfo *,
 		    enum tui_heapinfo_table);
+void		 tui_heapinfo_status(struct tui_heapinfo *, char **, char **,
+		    size_t);
+size_t		 tui_heapinfo_moduleless(struct tui_heapinfo *);
+const struct analyze_heapinfo *tui_heapinfo_numbers(struct tui_heapinfo *);
 
 /*
  * The heap map's colours (heapdraw.c's table, made by draw.c after the
@@ -156,6 +163,7 @@ enum hm_colour {
 	HM_C_HIER_TOP,		/* imported by no module */
 	HM_C_HIER_UNLOAD,	/* test-unloaded */
 	HM_C_HIER_NEEDED,	/* imported by a test-unloaded one */
+	HM_C_DEFAULT,		/* ColorizeDefaultBlocks */
 	HM_C_COUNT
 };
 extern struct tui_colours hm_colours;
@@ -235,6 +243,8 @@ enum hm_info {
 	HM_INFO_SIZES = 1 + TUI_HI_SIZES,
 	HM_INFO_ROOTS = 1 + TUI_HI_ROOTS,
 	HM_INFO_ROOTMODS = 1 + TUI_HI_ROOTMODS,
+	HM_INFO_STATUS = 1 + TUI_HI_STATUS,
+	HM_INFO_MODULELESS = 1 + TUI_HI_MODULELESS,
 	HM_INFO_OFF = 1 + TUI_HI_COUNT,
 	HM_NINFO
 };
@@ -354,6 +364,10 @@ struct heapmap {
 	struct analyze_heapdiff_remain	*remain_base;
 	uint8_t				*hidden;	/* per block */
 	uint64_t			 swapped;	/* an update's end */
+
+	/* ColorizeDefaultBlocks, and DefaultBlocks off (not drawn). */
+	int				 colorize_default;
+	int				 hide_default;
 };
 
 /*
@@ -371,6 +385,8 @@ void		 hm_walk_abort(struct heapmap *);
 void		 hm_walk_start(struct heapmap *, enum hm_walk, size_t);
 void		 hm_reach(struct heapmap *);
 void		 hm_make_marks(struct heapmap *);
+size_t		 hm_default_blocks(const struct heapmap *, uint8_t *,
+		    uint64_t *);
 int		 hm_store(struct heapmap *, const char *, char **);
 uint64_t	 hm_block_row(struct heapmap *, size_t, uint32_t *);
 void		 hm_follow(struct heapmap *);
@@ -397,6 +413,7 @@ void		 hm_bases(struct heapmap *, const char *);
 int		 hm_word(const char **, char *, size_t);
 int		 hm_command(struct tui_view *, const char *, const char *);
 char		*hm_complete(struct tui_view *, const char *, int);
+void		 hm_status_rows(struct heapmap *);
 
 /* heapupdate.c */
 void		 hm_live_arm(struct tui_view *);

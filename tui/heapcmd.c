@@ -4,6 +4,7 @@
  * Tab's candidates for their arguments; a live map's are heapupdate.c's.
  */
 #include <ctype.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -61,7 +62,8 @@ const struct tui_command hm_commands[] = {
 	    "heap map: the map in view as FILE.ppm, its numbers as"
 	    " FILE.json"),
 	TUI_COMMAND("status", NULL, "", NULL, NULL,
-	    "heap map: the map's settings in the status line"),
+	    "heap map: the Status table, the map's settings and the heap's"
+	    " bytes"),
 	TUI_COMMAND("typehierarchy", NULL, "[named|classes|all]", NULL, NULL,
 	    "heap map: the DWARF's classes with bases, size, pointers,"
 	    " vtable"),
@@ -285,7 +287,62 @@ hm_cmd_resizemap(struct heapmap *hm, const char *args)
 
 static const char *hm_show_words = "map collectable notcollectable reachable"
     " reachedfrom reachedfrommodules reachedfromvariables markedonly"
-    " objectsizes freezemap";
+    " objectsizes freezemap moduleless colorizedefaultblocks"
+    " defaultblocks";
+
+/*
+ * Show ColorizeDefaultBlocks (hide 0) and DefaultBlocks (1): the C
+ * library's and the loader's own blocks coloured apart, or not drawn.
+ */
+static void
+hm_show_default(struct heapmap *hm, int hide)
+{
+	uint8_t		*def = xcalloc_populated(hm->s->nblocks + 1, 1);
+	uint64_t	 bytes;
+	size_t		 n;
+
+	n = hm_default_blocks(hm, def, &bytes);
+	free(def);
+	if (hide) {
+		hm->hide_default = !hm->hide_default;
+		tui_message("DefaultBlocks %s: %zu objects, %llu bytes, that"
+		    " libc or ld.so allocated %s", hm->hide_default ? "off" :
+		    "on", n, (unsigned long long)bytes, hm->hide_default ?
+		    "not drawn" : "drawn");
+	} else {
+		hm->colorize_default = !hm->colorize_default;
+		tui_message("ColorizeDefaultBlocks %s: %zu objects, %llu"
+		    " bytes, that libc or ld.so allocated", hm->colorize_default
+		    ? "on" : "off", n, (unsigned long long)bytes);
+	}
+	hm->dirty = 1;
+}
+
+/*
+ * Show Moduleless: the blocks no module's data reaches marked on the map
+ * (the info tables' pick) and their table shown; again, neither.
+ */
+static void
+hm_show_moduleless(struct heapmap *hm)
+{
+	const char	*name;
+	size_t		 n;
+
+	if (tui_heapinfo_picked(hm->hi, &name) != NULL &&
+	    strcmp(name, "moduleless") == 0) {
+		tui_heapinfo_unpick(hm->hi);
+		if (hm->info == HM_INFO_MODULELESS)
+			hm->info = HM_INFO_OFF;
+		hm->dirty = 1;
+		tui_message("Moduleless off");
+		return;
+	}
+	n = tui_heapinfo_moduleless(hm->hi);
+	hm->info = HM_INFO_MODULELESS;
+	hm->dirty = 1;
+	tui_message("Moduleless on: %zu objects no module's data reaches,"
+	    " marked", n);
+}
 
 static int
 hm_cmd_show(struct heapmap *hm, const char *args)
@@ -327,14 +384,13 @@ hm_cmd_show(struct heapmap *hm, const char *args)
 			hm->dirty = 1;
 			tui_message("FreezeMap %s", hm->freeze ? "on" :
 			    "off");
-		} else if (strcasecmp(w, "moduleless") == 0 ||
-		    strcasecmp(w, "colorizedefaultblocks") == 0 ||
-		    strcasecmp(w, "defaultblocks") == 0) {
-			/* The seed's, which a map here lacks: not unknown. */
-			tui_message("error: :show %s: HeapInspector's, not in"
-			    " profview yet (:help show)", w);
-			return (TUI_R_DRAW);
-		} else {
+		} else if (strcasecmp(w, "moduleless") == 0)
+			hm_show_moduleless(hm);
+		else if (strcasecmp(w, "colorizedefaultblocks") == 0 ||
+		    strcasecmp(w, "defaultblocks") == 0)
+			hm_show_default(hm, strcasecmp(w, "defaultblocks") ==
+			    0);
+		else {
 			tui_message("error: :show %s: not one of %s", w,
 			    hm_show_words);
 			return (TUI_R_DRAW);
@@ -800,20 +856,117 @@ hm_cmd_store(struct heapmap *hm, const char *args)
 	return (TUI_R_DRAW);
 }
 
+/* A Status row: its name and value, the value made by printf. */
+static void __attribute__((format(printf, 5, 6)))
+hm_status_add(char ***name, char ***value, size_t *n, const char *what,
+    const char *fmt, ...)
+{
+	va_list	ap;
+
+	*name = xreallocarray(*name, *n + 1, sizeof **name);
+	*value = xreallocarray(*value, *n + 1, sizeof **value);
+	(*name)[*n] = xstrdup(what);
+	va_start(ap, fmt);
+	(*value)[*n] = xvasprintf(fmt, ap);
+	va_end(ap);
+	(*n)++;
+}
+
+#define HM_ONOFF(x)	((x) ? "on" : "off")
+
+/*
+ * HeapInspector.Status: the map's settings and the heap's numbers, the
+ * Status table's rows.  The seed's Remain is a mode (only the objects
+ * there when it was turned on); beside it, what remains for new
+ * objects: the heap regions' bytes no object covers, which in glibc's
+ * heaps are its free chunks and top (the snapshot has no free lists,
+ * so "free" is this, chunk headers apart).
+ */
+void
+hm_status_rows(struct heapmap *hm)
+{
+	const struct analyze_heapview	*s = hm->s;
+	const struct analyze_heapinfo	*nb = tui_heapinfo_numbers(hm->hi);
+	char				**name = NULL, **value = NULL, *cell;
+	uint64_t			 rbytes = 0, asked = 0, usable = 0;
+	size_t				 i, n = 0, hidden = 0;
+	int				 k;
+
+	for (i = 0; i < s->map.nregions; i++)
+		rbytes += s->map.regions[i].hi - s->map.regions[i].lo;
+	for (i = 0; i < s->nblocks; i++) {
+		asked += s->size[i];
+		usable += s->usable[i];
+		hidden += hm->hidden != NULL && hm->hidden[i];
+	}
+	if (hm->live != NULL)
+		hm_status_add(&name, &value, &n, "snapshot", "live: pid %ld"
+		    " (%s)", (long)tui_heaplive_pid(hm->live), s->program);
+	else
+		hm_status_add(&name, &value, &n, "snapshot", "session %lld"
+		    " (%s)", (long long)hm->session, s->program);
+	hm_status_add(&name, &value, &n, "heap regions", "%zu, %llu bytes",
+	    s->map.nregions, (unsigned long long)rbytes);
+	hm_status_add(&name, &value, &n, "objects", "%zu, %llu bytes asked"
+	    " for, %llu usable", s->nblocks, (unsigned long long)asked,
+	    (unsigned long long)usable);
+	if (nb != NULL) {
+		hm_status_add(&name, &value, &n, "remain free", "%llu bytes"
+		    " in %zu gaps between objects: the allocator's free"
+		    " chunks and top", (unsigned long long)nb->gap_total,
+		    nb->ngaps);
+		hm_status_add(&name, &value, &n, "chunk headers", "%llu bytes"
+		    " in gaps of %d bytes or less", (unsigned long long)
+		    nb->gap_small, ANALYZE_HEAPMAP_GRANULE);
+	}
+	for (k = ANALYZE_HEAP_REACHABLE; s->graph_ready &&
+	    k < ANALYZE_HEAP_NSTATES; k++)
+		hm_status_add(&name, &value, &n, hm_state_name(k), "%llu"
+		    " objects, %llu bytes", (unsigned long long)
+		    s->graph.counts[k], (unsigned long long)s->graph.bytes[k]);
+	if (hm->remain)
+		hm_status_add(&name, &value, &n, "Remain", "on: %zu objects"
+		    " born since hidden", hidden);
+	else
+		hm_status_add(&name, &value, &n, "Remain", "off");
+	cell = hm_size(analyze_heapmap_cell_bytes(hm->v.zoom));
+	hm_status_add(&name, &value, &n, "zoom", "%s a cell, %s", cell,
+	    hm->halves ? "half blocks" : "a character a cell");
+	free(cell);
+	if (hm->maxh != 0)
+		hm_status_add(&name, &value, &n, "map height", "at most %u"
+		    " rows", hm->maxh);
+	else
+		hm_status_add(&name, &value, &n, "map height", "the screen's");
+	hm_status_add(&name, &value, &n, "Map", "%s", HM_ONOFF(hm->show_map));
+	hm_status_add(&name, &value, &n, "Collectable", "%s",
+	    HM_ONOFF(hm->collectable));
+	hm_status_add(&name, &value, &n, "NotCollectable", "%s",
+	    HM_ONOFF(hm->notcollectable));
+	hm_status_add(&name, &value, &n, "Reachable", "%s",
+	    HM_ONOFF(hm->reachable));
+	hm_status_add(&name, &value, &n, "ReachedFrom", "%s",
+	    HM_ONOFF(hm->reachedfrom));
+	hm_status_add(&name, &value, &n, "MarkedOnly", "%s",
+	    HM_ONOFF(hm->markedonly));
+	hm_status_add(&name, &value, &n, "FreezeMap", "%s",
+	    HM_ONOFF(hm->freeze));
+	hm_status_add(&name, &value, &n, "marks", "%zu specs", hm->nspecs);
+	hm_status_add(&name, &value, &n, "selection", "%s", hm->selwhat !=
+	    NULL ? hm->selwhat : "none");
+	hm_status_add(&name, &value, &n, "index", "%lld", hm->index);
+	hm_status_add(&name, &value, &n, "test unload", "%zu objects freed",
+	    hm->nlost);
+	tui_heapinfo_status(hm->hi, name, value, n);
+}
+
+/* Status: the table in the info pane (again: hidden). */
 static int
 hm_cmd_status(struct heapmap *hm)
 {
-	char	*cell = hm_size(analyze_heapmap_cell_bytes(hm->v.zoom));
-
-	tui_message("zoom %s a cell; map %s%s%s%s%s%s%s; marks %zu;"
-	    " selection %s; test unload %zu objects; %s", cell,
-	    hm->show_map ? "on" : "off", hm->collectable ? ", collectable" :
-	    "", hm->notcollectable ? ", notcollectable" : "", hm->reachable ?
-	    ", reachable" : "", hm->reachedfrom ? ", reachedfrom" : "",
-	    hm->markedonly ? ", markedonly" : "", hm->freeze ? ", frozen" : "",
-	    hm->nspecs, hm->selwhat != NULL ? hm->selwhat : "none", hm->nlost,
-	    hm->halves ? "half blocks" : "a character a cell");
-	free(cell);
+	hm->info = hm->info == HM_INFO_STATUS ? HM_INFO_OFF : HM_INFO_STATUS;
+	tui_message("Status %s", hm->info == HM_INFO_STATUS ? "shown" :
+	    "hidden");
 	return (TUI_R_DRAW);
 }
 
@@ -1140,7 +1293,10 @@ const struct tui_topic hm_topics[] = {
 	    " not, with TestUnloadModules' marks.",
 	    "A module is a loaded ELF object: its objects and bytes, the bytes"
 	    " of its executable and writable segments, its types, DT_NEEDED"
-	    " imports and importers; ++ + * # as the seed's." },
+	    " imports and importers; ++ + * # as the seed's. References are"
+	    " the pointers from its data into blocks; total memory is its"
+	    " code, data and the usable bytes of the blocks only its data"
+	    " reaches (anchors)." },
 	{ "objectsbymodule", "HeapInspViewers.ObjectsByModule",
 	    "Tab: the ObjectsByModule table",
 	    "Listed each module's objects (those of its types) and their"
@@ -1159,7 +1315,8 @@ const struct tui_topic hm_topics[] = {
 	{ "imports", "HeapInspViewers.Imports", "Tab: the Imports table",
 	    "Listed each module's imports and the modules importing it.",
 	    "A module's DT_NEEDED entries, each once, directly and through"
-	    " those." },
+	    " those, and the modules whose DT_NEEDED entries resolved to it."
+	    },
 	{ "modulehierarchy", "HeapInspViewers.ModuleHierarchy",
 	    "Tab: the ModuleHierarchy table",
 	    "Gave each module a level, one more than its highest import's;"
@@ -1193,13 +1350,19 @@ const struct tui_topic hm_topics[] = {
 	    "Listed the free blocks by size and position.",
 	    "The gaps between objects in each region (16 bytes or less is"
 	    " malloc's chunk header), and how many in each power of two." },
-	{ "modulelessobjects", "HeapInspViewers.ModuleLessObjects", NULL,
+	{ "modulelessobjects", "HeapInspViewers.ModuleLessObjects",
+	    "Tab: the ModuleLessObjects table",
 	    "Listed the objects whose type's module was unloaded.",
-	    "Not in profview yet (a dlclose'd object's blocks)." },
-	{ "tasks", "HeapInspViewers.Tasks", NULL,
+	    "The objects held by no module: those no module's writable data"
+	    " reaches, by any pointer, held only by a thread's stack or"
+	    " registers or other memory, or by nothing (lost). A block's type"
+	    " names its module loaded or not, so holding is what is kept of"
+	    " the seed's sense." },
+	{ "tasks", "HeapInspViewers.Tasks", "Tab: the Tasks table",
 	    "Listed the installed tasks.",
-	    "A task is a thread: not in profview yet (its stack's roots are"
-	    " in the ReachedFrom table, as thread N stack)." },
+	    "A task is a thread: its stack as scanned, the pointers from it"
+	    " and from its registers (when pvheap stopped it and read them),"
+	    " and the blocks only they reach; Enter marks those." },
 	{ "zoomout", "HeapInspector.ZoomOut", ":zoomout [N%]",
 	    "Zoomed out to the whole heap in the bitmap's height, or by N"
 	    " percent about the middle, stopping at the heap's start or end.",
@@ -1233,9 +1396,12 @@ const struct tui_topic hm_topics[] = {
 	    " are globals and thread stacks. ReachedFromModules and"
 	    " ReachedFromVariables are two tables: the modules whose globals"
 	    " reach the selected object, and the globals. FreezeMap keeps r"
-	    " and R on the object they were of. Moduleless,"
-	    " ColorizeDefaultBlocks and DefaultBlocks are not in profview"
-	    " yet." },
+	    " and R on the object they were of. Moduleless marks the objects"
+	    " no module's data reaches and shows their table. Default blocks"
+	    " are the C library's and the loader's own (allocated from libc.so"
+	    " or ld.so: stdio buffers, locale, TLS; not strdup's or"
+	    " getline's, which are the caller's): ColorizeDefaultBlocks"
+	    " colours them apart, DefaultBlocks off leaves them out." },
 	{ "select", "HeapInspector.Select", ":select ...",
 	    "Selected objects: by tracing a global through fields and"
 	    " indices, those only a pointer anchors, those holding a string,"
@@ -1250,7 +1416,10 @@ const struct tui_topic hm_topics[] = {
 	    "[index] in a :select trace path is its value." },
 	{ "status", "HeapInspector.Status", ":status",
 	    "Listed HeapInspector's settings in a viewer.",
-	    "The map's settings on the message line." },
+	    "The Status table: the map's modes and Remain's, and the heap's"
+	    " bytes: its regions, the objects, and what remains free between"
+	    " them (glibc's free chunks and top; gaps of 16 bytes or less are"
+	    " chunk headers), which add up to the regions'." },
 	{ "remain", "HeapInspector.Remain", ":remain on|off",
 	    "Showed only the objects there when it was turned on.",
 	    "The same, across updates (an address freed and reused is a new"

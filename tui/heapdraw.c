@@ -98,6 +98,9 @@ static const struct tui_colour hm_colour[HM_C_COUNT] = {
 	    TUI_COLOUR_DEFAULT, A_BOLD, A_UNDERLINE },
 	[HM_C_HIER_NEEDED] = { 40, TUI_COLOUR_DEFAULT, COLOR_GREEN,
 	    TUI_COLOUR_DEFAULT, 0, A_DIM },
+	/* The allocator's own blocks: tan, apart from the program's grey. */
+	[HM_C_DEFAULT] = { COLOR_BLACK, 137, COLOR_BLACK, COLOR_YELLOW,
+	    0, A_DIM },
 };
 struct tui_colours hm_colours = { hm_colour, HM_C_COUNT, 0 };
 
@@ -108,6 +111,7 @@ static const struct {
 	const char	*name;
 } hm_marks[HM_NM] = {
 	[ANALYZE_HEAPMAP_PLAIN] = { HM_C_BLOCK, '#', "unmarked" },
+	[ANALYZE_HEAPMAP_DEFAULT] = { HM_C_DEFAULT, 'd', "libc's own" },
 	[ANALYZE_HEAPMAP_TYPE1] = { HM_C_TYPE1, '1', NULL },
 	[ANALYZE_HEAPMAP_TYPE2] = { HM_C_TYPE2, '2', NULL },
 	[ANALYZE_HEAPMAP_TYPE3] = { HM_C_TYPE3, '3', NULL },
@@ -434,6 +438,8 @@ hm_draw_info(struct tui_view *tv, int y, int h, int w)
 	}
 	if (!HM_IS_TABLE(hm->info))
 		return;
+	if (hm->info == HM_INFO_STATUS)
+		hm_status_rows(hm);
 	l = hm->focus ? &tv->list : tui_heapinfo_list(hm->hi,
 	    HM_TABLE(hm->info));
 	/* The roots table takes R's search, which may still be going on. */

@@ -64,7 +64,9 @@ static const struct hi_col hi_modules_cols[] = {
 	{ "objects", HI_NUM, 8 }, { "bytes", HI_NUM, 10 },
 	{ "code", HI_NUM, 9 }, { "data", HI_NUM, 8 },
 	{ "types", HI_NUM, 5 }, { "imports", HI_PAIR, 9 },
-	{ "imported by", HI_PAIR, 11 }, { "module", HI_TEXT, 12 }
+	{ "imported by", HI_PAIR, 11 }, { "module", HI_TEXT, 20 },
+	{ "refs", HI_NUM, 6 }, { "anchors", HI_NUM, 7 },
+	{ "anchored", HI_NUM, 10 }, { "total", HI_NUM, 10 }
 };
 static const struct hi_col hi_sums_cols[] = {
 	{ "objects", HI_NUM, 8 }, { "bytes", HI_NUM, 11 },
@@ -77,8 +79,8 @@ static const struct hi_col hi_types_cols[] = {
 };
 static const struct hi_col hi_imports_cols[] = {
 	{ "direct", HI_NUM, 6 }, { "indirect", HI_NUM, 8 },
-	{ "module", HI_TEXT, 16 }, { "imports directly", HI_TEXT, 24 },
-	{ "and through them", HI_TEXT, 16 }
+	{ "module", HI_TEXT, 20 }, { "imports directly", HI_TEXT, 24 },
+	{ "and through them", HI_TEXT, 24 }, { "imported by", HI_TEXT, 16 }
 };
 static const struct hi_col hi_hier_cols[] = {
 	{ "level", HI_NUM, 5 }, { "objects", HI_NUM, 8 },
@@ -107,6 +109,20 @@ static const struct hi_col hi_rootmods_cols[] = {
 	{ "roots", HI_NUM, 5 }, { "direct", HI_NUM, 6 },
 	{ "module", HI_TEXT, 16 }, { "its roots that reach it", HI_TEXT, 24 }
 };
+static const struct hi_col hi_status_cols[] = {
+	{ "n", HI_NUM, 3 }, { "what", HI_TEXT, 26 }, { "value", HI_TEXT, 24 }
+};
+static const struct hi_col hi_tasks_cols[] = {
+	{ "thread", HI_NUM, 8 }, { "stack from", HI_HEX, 14 },
+	{ "to", HI_HEX, 14 }, { "bytes", HI_NUM, 8 },
+	{ "stack refs", HI_NUM, 10 }, { "register refs", HI_NUM, 13 },
+	{ "anchors", HI_NUM, 7 }, { "anchored", HI_NUM, 9 }
+};
+static const struct hi_col hi_mless_cols[] = {
+	{ "address", HI_HEX, 14 }, { "usable", HI_NUM, 9 },
+	{ "thread", HI_NUM, 8 }, { "held by", HI_TEXT, 32 },
+	{ "type", HI_TEXT, 16 }
+};
 
 static const struct hi_col hi_classes_cols[] = {
 	{ "objects", HI_NUM, 8 }, { "bytes", HI_NUM, 10 },
@@ -124,7 +140,9 @@ static const struct hi_col hi_final_cols[] = {
 #define HI_N(a)	((int)(sizeof (a) / sizeof (a)[0]))
 static const struct hi_def hi_defs[TUI_HI_COUNT] = {
 	[TUI_HI_MODULES] = { "Modules", "modules: code, data, objects;"
-	    " imports and importers direct/indirect", hi_modules_cols,
+	    " imports and importers direct/indirect; refs: pointers from its"
+	    " data, anchors: blocks only they reach; total: code + data +"
+	    " anchored", hi_modules_cols,
 	    HI_N(hi_modules_cols), 1, 1 },
 	[TUI_HI_BYMODULE] = { "ObjectsByModule", "objects by the module of"
 	    " their type", hi_sums_cols, HI_N(hi_sums_cols), 1, 1 },
@@ -132,7 +150,8 @@ static const struct hi_def hi_defs[TUI_HI_COUNT] = {
 	    " with fragmentation", hi_types_cols, HI_N(hi_types_cols), 1,
 	    1 },
 	[TUI_HI_IMPORTS] = { "Imports", "what each module imports (DT_NEEDED),"
-	    " directly and through those", hi_imports_cols,
+	    " directly and through those, and the modules importing it",
+	    hi_imports_cols,
 	    HI_N(hi_imports_cols), 2, 0 },
 	[TUI_HI_HIERARCHY] = { "ModuleHierarchy", "levels: 0 imports nothing,"
 	    " else 1 + its imports' highest; a cycle's modules share one",
@@ -160,6 +179,14 @@ static const struct hi_def hi_defs[TUI_HI_COUNT] = {
 	    HI_N(hi_types_cols), 1, 1 },
 	[TUI_HI_FINAL] = { "Finalizers", NULL, hi_final_cols,
 	    HI_N(hi_final_cols), 0, 0 },
+	[TUI_HI_STATUS] = { "Status", "the map's settings and the heap's"
+	    " bytes, as HeapInspector.Status", hi_status_cols,
+	    HI_N(hi_status_cols), 0, 0 },
+	[TUI_HI_TASKS] = { "Tasks", "threads: the stack scanned (from 128"
+	    " bytes below sp), pointers from it and the registers, the blocks"
+	    " only they reach", hi_tasks_cols, HI_N(hi_tasks_cols), 0, 0 },
+	[TUI_HI_MODULELESS] = { "ModuleLessObjects", NULL, hi_mless_cols,
+	    HI_N(hi_mless_cols), 0, 0 },
 };
 
 /* The tables of the roots reaching the selected object. */
@@ -241,6 +268,10 @@ struct tui_heapinfo {
 	struct analyze_heapview_sum	*mt;
 	uint8_t				*mt_only;	/* per block */
 	char				*mt_what;
+	char				*mless_what;
+	/* Status: the map's rows (tui_heapinfo_status). */
+	char				**st_name, **st_value;
+	size_t				 nst;
 
 	uint8_t				*picked;	/* per block */
 	size_t				 npicked;
@@ -306,6 +337,60 @@ hi_classes_free(struct tui_heapinfo *hi)
 	hi->th_what = NULL;
 }
 
+static void
+hi_status_free(struct tui_heapinfo *hi)
+{
+	size_t	i;
+
+	for (i = 0; i < hi->nst; i++) {
+		free(hi->st_name[i]);
+		free(hi->st_value[i]);
+	}
+	free(hi->st_name);
+	free(hi->st_value);
+	hi->st_name = hi->st_value = NULL;
+	hi->nst = 0;
+}
+
+/*
+ * The Status table's rows, names and values (taken, with the arrays):
+ * what the map says of itself, set before each frame that shows it, so
+ * it is sorted again only when a row changed.
+ */
+void
+tui_heapinfo_status(struct tui_heapinfo *hi, char **name, char **value,
+    size_t n)
+{
+	size_t	i;
+
+	for (i = 0; n == hi->nst && i < n; i++) {
+		if (strcmp(name[i], hi->st_name[i]) != 0 ||
+		    strcmp(value[i], hi->st_value[i]) != 0)
+			break;
+	}
+	if (n == hi->nst && i == n) {
+		for (i = 0; i < n; i++) {
+			free(name[i]);
+			free(value[i]);
+		}
+		free(name);
+		free(value);
+		return;
+	}
+	hi_status_free(hi);
+	hi->st_name = name;
+	hi->st_value = value;
+	hi->nst = hi->t[TUI_HI_STATUS].n = n;
+	hi->t[TUI_HI_STATUS].stale = 1;
+}
+
+/* The modules' and free blocks' numbers, once made; else NULL. */
+const struct analyze_heapinfo *
+tui_heapinfo_numbers(struct tui_heapinfo *hi)
+{
+	return (hi->made ? &hi->m : NULL);
+}
+
 struct tui_heapinfo *
 tui_heapinfo_new(const struct analyze_heapview *s)
 {
@@ -353,6 +438,8 @@ tui_heapinfo_free(struct tui_heapinfo *hi)
 	free(hi->ssk);
 	free(hi->ssu);
 	free(hi->sgr);
+	hi_status_free(hi);
+	free(hi->mless_what);
 	free(hi->picked);
 	free(hi->pick_name);
 	hi_classes_free(hi);
@@ -435,6 +522,14 @@ tui_heapinfo_make(struct tui_heapinfo *hi)
 	hi->t[TUI_HI_IMPORTS].n = hi->s->nmodules;
 	hi->t[TUI_HI_HIERARCHY].n = hi->s->nmodules;
 	hi->t[TUI_HI_FREE].n = hi->m.ngaps;
+	hi->t[TUI_HI_TASKS].n = hi->m.nthr;
+	hi->t[TUI_HI_MODULELESS].n = hi->m.nmless;
+	hi->mless_what = xasprintf("%zu objects, %llu bytes, no module's"
+	    " data reaches; %llu held by stacks or other memory, %llu by"
+	    " nothing (lost)", hi->m.nmless,
+	    (unsigned long long)hi->m.mless_bytes, (unsigned long long)
+	    (hi->m.nmless - hi->m.mless_lost), (unsigned long long)
+	    hi->m.mless_lost);
 	hi->picked = xcalloc_populated(hi->s->nblocks + 1, 1);
 	hi->made = 1;
 	for (t = 0; t < TUI_HI_COUNT; t++) {
@@ -462,6 +557,17 @@ hi_hier(const struct tui_heapinfo *hi, size_t m)
 	}
 }
 
+/* A row's place in a list's own order, from 1 (its key: from 0). */
+static const char *
+hi_rank(size_t i, uint64_t *key, char *buf, size_t len)
+{
+	*key = i;
+	if (buf == NULL)
+		return (NULL);
+	snprintf(buf, len, "%zu", i + 1);
+	return (buf);
+}
+
 /*
  * A cell of row i (in the table's own order) of table t: its sort key,
  * and its text in buf (or a string returned); with no buf (a sort by a
@@ -475,7 +581,8 @@ hi_cell(struct tui_heapinfo *hi, int t, size_t i, int c, uint64_t *key,
 	const struct analyze_heapview_sum *u;
 	const struct analyze_heapinfo_module *m;
 	const struct analyze_heapleak_row *lr;
-	uint32_t			 k;
+	const struct analyze_heapinfo_thread *th;
+	uint32_t			 k, m2;
 	size_t				 b;
 	const char			*txt = NULL;
 
@@ -504,7 +611,14 @@ hi_cell(struct tui_heapinfo *hi, int t, size_t i, int c, uint64_t *key,
 			else if (buf != NULL)
 				snprintf(buf, len, "%u/%u", m->by, m->by_all);
 			return (buf);
-		default: txt = s->modules[i].name; break;
+		case 7: txt = s->modules[i].name; break;
+		case 8: *key = m->refs; break;
+		case 9: *key = m->anchors; break;
+		case 10: *key = m->anchored; break;
+		default:
+			*key = s->modules[i].code_size +
+			    s->modules[i].data_size + m->anchored;
+			break;
 		}
 		break;
 	case TUI_HI_BYMODULE:
@@ -566,7 +680,8 @@ hi_cell(struct tui_heapinfo *hi, int t, size_t i, int c, uint64_t *key,
 			break;
 		case 2: txt = s->modules[i].name; break;
 		case 3: txt = m->imports; break;
-		default: txt = m->through != NULL ? m->through : "?"; break;
+		case 4: txt = m->through != NULL ? m->through : "?"; break;
+		default: txt = m->importers; break;
 		}
 		break;
 	case TUI_HI_HIERARCHY:
@@ -602,11 +717,7 @@ hi_cell(struct tui_heapinfo *hi, int t, size_t i, int c, uint64_t *key,
 		lr = &hi->lk[t - TUI_HI_LEAKS].rows[i];
 		switch (c) {
 		case 0:
-			*key = i;
-			if (buf == NULL)
-				return (NULL);
-			snprintf(buf, len, "%zu", i + 1);
-			return (buf);
+			return (hi_rank(i, key, buf, len));
 		case 1: txt = analyze_heapleaks_state(lr->state); break;
 		case 2: *key = lr->blocks; break;
 		case 3: *key = lr->bytes; break;
@@ -672,6 +783,66 @@ hi_cell(struct tui_heapinfo *hi, int t, size_t i, int c, uint64_t *key,
 		case 6: *key = hi->th_derived[k]; break;
 		case 7: txt = s->classes[k]; break;
 		default: txt = hi->th_bases[k]; break;
+		}
+		break;
+	case TUI_HI_TASKS:
+		th = &hi->m.thr[i];
+		switch (c) {
+		case 0: *key = (uint64_t)th->tid; break;
+		case 1:
+		case 2:
+			*key = c == 1 ? th->lo : th->hi;
+			if (th->hi == 0)
+				txt = "?";
+			break;
+		case 3:
+			*key = th->hi - th->lo;
+			if (th->hi == 0)
+				txt = "?";
+			break;
+		case 4: *key = th->stack_refs; break;
+		case 5:
+			*key = th->regs_refs;
+			if (th->regs <= 0)
+				txt = th->regs == 0 ? "not read" : "?";
+			break;
+		case 6: *key = th->anchors; break;
+		default: *key = th->anchored; break;
+		}
+		break;
+	case TUI_HI_MODULELESS:
+		k = hi->m.mless[i];
+		switch (c) {
+		case 0: *key = s->addr[k]; break;
+		case 1: *key = s->usable[k]; break;
+		case 2:
+			m2 = hi->m.owner != NULL ? hi->m.owner[k] : HI_NONE;
+			if (m2 == HI_NONE || m2 == ANALYZE_HEAPINFO_SHARED ||
+			    m2 < s->nmodules) {
+				txt = "";
+				break;
+			}
+			*key = (uint64_t)hi->m.thr[m2 - s->nmodules].tid;
+			break;
+		case 3:
+			m2 = hi->m.owner != NULL ? hi->m.owner[k] : HI_NONE;
+			txt = !hi->m.mless_rooted[i] ? "nothing (lost)" :
+			    m2 != HI_NONE && m2 != ANALYZE_HEAPINFO_SHARED &&
+			    m2 >= s->nmodules ? "its thread's stack, registers" :
+			    "threads or other memory";
+			break;
+		default:
+			txt = s->type[k] == HI_NONE ? "(no type)" :
+			    s->types[s->type[k]].name;
+			break;
+		}
+		break;
+	case TUI_HI_STATUS:
+		switch (c) {
+		case 0:
+			return (hi_rank(i, key, buf, len));
+		case 1: txt = hi->st_name[i]; break;
+		default: txt = hi->st_value[i]; break;
 		}
 		break;
 	}
@@ -1016,6 +1187,8 @@ tui_heapinfo_draw(struct tui_heapinfo *hi, enum tui_heapinfo_table t,
 		what = t == TUI_HI_ROOTS ? hi->roots_what : hi->rmods_what;
 	} else if (t == TUI_HI_FREE)
 		what = hi->m.gap_what;
+	else if (t == TUI_HI_MODULELESS)
+		what = hi->mless_what;
 	else if (HI_LEAKS(t))
 		what = hi->lk_what[t - TUI_HI_LEAKS];
 	else if (t == TUI_HI_TYPEHIER)
@@ -1233,6 +1406,22 @@ hi_pick(struct tui_heapinfo *hi, int t, size_t row)
 		hi->pick_name = xasprintf("reached from %s's variables",
 		    s->modules[m].name);
 		break;
+	case TUI_HI_MODULELESS:
+		memset(hi->picked, 0, s->nblocks);
+		hi->picked[hi->m.mless[row]] = 1;
+		n = 1;
+		hi->pick_name = xasprintf("moduleless %#llx",
+		    (unsigned long long)s->addr[hi->m.mless[row]]);
+		break;
+	case TUI_HI_TASKS:
+		/* What only the thread's stack and registers reach. */
+		m = (uint32_t)(s->nmodules + row);
+		for (b = 0; b < s->nblocks; b++)
+			n += hi->picked[b] = hi->m.owner != NULL &&
+			    hi->m.owner[b] == m;
+		hi->pick_name = xasprintf("anchored by thread %lld",
+		    (long long)hi->m.thr[row].tid);
+		break;
 	case TUI_HI_LEAKS:
 	case TUI_HI_LEAKS_UP:
 	case TUI_HI_LEAKS_DOWN:
@@ -1249,6 +1438,28 @@ hi_pick(struct tui_heapinfo *hi, int t, size_t row)
 	hi->npicked = n;
 	hi->pick_table = t;
 	hi->pick_row = row;
+}
+
+/*
+ * :show moduleless: every ModuleLessObjects block picked for the map's
+ * mark (no row of the table: pick_row is none of its rows); the count.
+ */
+size_t
+tui_heapinfo_moduleless(struct tui_heapinfo *hi)
+{
+	size_t	i;
+
+	if (!hi->made)
+		return (0);
+	memset(hi->picked, 0, hi->s->nblocks);
+	for (i = 0; i < hi->m.nmless; i++)
+		hi->picked[hi->m.mless[i]] = 1;
+	free(hi->pick_name);
+	hi->pick_name = xstrdup("moduleless");
+	hi->npicked = hi->m.nmless;
+	hi->pick_table = TUI_HI_MODULELESS;
+	hi->pick_row = SIZE_MAX;
+	return (hi->m.nmless);
 }
 
 /* Take the pick off the map; whether there was one. */

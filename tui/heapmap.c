@@ -325,6 +325,67 @@ hm_reach(struct heapmap *hm)
  * the map is off or only marked objects show), then each overlay on, in
  * the order of their priority, the higher taking the block.
  */
+/*
+ * The C library's functions that allocate for their caller, not for
+ * themselves: their blocks are the program's.
+ */
+static const char *const hm_libc_for_caller[] = {
+	"strdup", "__strdup", "strndup", "__strndup", "wcsdup", "asprintf",
+	"vasprintf", "__vasprintf_internal", "getline", "getdelim",
+	"__getdelim", "realpath", "open_memstream", "open_wmemstream",
+	"scandir", "scandir64", "backtrace_symbols", "get_current_dir_name",
+	"getcwd", "tempnam", "canonicalize_file_name", NULL
+};
+
+/*
+ * HeapInspector's default blocks (its system blocks and descriptors) in a
+ * C heap: the blocks the C library or the dynamic loader allocated for
+ * themselves (stdio buffers, locale data, dlopen's and TLS's), told by
+ * their allocation site, the innermost function that called the
+ * allocator, being in libc.so or ld.so, and not one of those that
+ * allocate for their caller (strdup's string is the program's).  A
+ * block of a type (a vtable's or the DWARF's) is the program's.  def[]
+ * per block; the count.
+ */
+size_t
+hm_default_blocks(const struct heapmap *hm, uint8_t *def, uint64_t *bytes)
+{
+	const struct analyze_heapview	*s = hm->s;
+	const char			*m, *f;
+	uint8_t				*dt;
+	size_t				 len, i;
+	uint32_t			 t;
+	size_t				 b, n = 0;
+
+	dt = xcalloc(s->ntypes + 1, 1);
+	for (t = 0; t < s->ntypes; t++) {
+		if (!s->types[t].site || s->types[t].module == HM_SNONE)
+			continue;
+		m = s->modules[s->types[t].module].name;
+		dt[t] = strncmp(m, "libc.so", 7) == 0 ||
+		    strncmp(m, "ld-linux", 8) == 0 || strncmp(m, "ld.so", 5) ==
+		    0;
+		/* The site's function: the name after the site prefix. */
+		f = strstr(s->types[t].name, "site ");
+		f = f != NULL ? f + 5 : s->types[t].name;
+		len = strcspn(f, ")");
+		for (i = 0; dt[t] && hm_libc_for_caller[i] != NULL; i++) {
+			if (strlen(hm_libc_for_caller[i]) == len &&
+			    strncmp(f, hm_libc_for_caller[i], len) == 0)
+				dt[t] = 0;
+		}
+	}
+	*bytes = 0;
+	for (b = 0; b < s->nblocks; b++) {
+		t = s->type[b];
+		def[b] = t != HM_SNONE && dt[t];
+		n += def[b];
+		*bytes += def[b] ? s->usable[b] : 0;
+	}
+	free(dt);
+	return (n);
+}
+
 void
 hm_make_marks(struct heapmap *hm)
 {
@@ -334,6 +395,7 @@ hm_make_marks(struct heapmap *hm)
 	const uint8_t			*pick;
 	const char			*name;
 	uint8_t				*mk = hm->m->mark, k, st_mark[8];
+	uint8_t				*def;
 	uint8_t				 base[HM_MAX_SPECS + 1][8];
 	uint32_t			 t, b0 = 1 + (uint32_t)s->nroots;
 	size_t				 b, n = s->nblocks;
@@ -410,6 +472,19 @@ hm_make_marks(struct heapmap *hm)
 			    HM_NONE))
 				mk[b] = ANALYZE_HEAPMAP_SELECTED;
 		}
+	}
+	if (hm->colorize_default || hm->hide_default) {
+		def = xcalloc_populated(n + 1, 1);
+		hm_default_blocks(hm, def, &(uint64_t){ 0 });
+		for (b = 0; b < n; b++) {
+			if (!def[b])
+				continue;
+			if (hm->hide_default)
+				mk[b] = HM_NONE;
+			else if (mk[b] == ANALYZE_HEAPMAP_PLAIN)
+				mk[b] = ANALYZE_HEAPMAP_DEFAULT;
+		}
+		free(def);
 	}
 	if (hm->sel != SIZE_MAX && !(hm->markedonly && mk[hm->sel] == HM_NONE))
 		mk[hm->sel] = ANALYZE_HEAPMAP_SELECTED;

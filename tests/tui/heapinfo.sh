@@ -211,8 +211,8 @@ elif cmd == 'colour':
     print(col[[m[0] for m in modules].index(a[0])])
 elif cmd == 'imports':
     rows = [(len(deps(m)), len(closure(m)) - len(deps(m)), modules[m][0],
-        names(deps(m)), names(sorted(closure(m) - set(deps(m)) - {m})))
-        for m in range(n)]
+        names(deps(m)), names(sorted(closure(m) - set(deps(m)) - {m})),
+        names(importers(m))) for m in range(n)]
     show(order(rows, lambda r: r[2], False))
 elif cmd == 'bymodule':
     show(order([(c, b, u, '(no module)' if k is None else modules[k][0])
@@ -372,9 +372,13 @@ keys Enter
 wait_for "$(hi legend type bar_buf)"
 ok $? "Enter on a type: its objects"
 keys Tab
+$T resize-window -x 160 -y 24
 wait_for "info: Imports" &&
-    same "$(hi imports)" "$(rows 'direct.? +indirect.? +module' 5)"
-ok $? "Imports: direct and through them, a name imported twice once"
+    rows_are "$(hi imports)" 'direct.? +indirect.? +module' 5
+r=$?
+$T resize-window -x 80 -y 24
+[ $r = 0 ]
+ok $? "Imports: direct and through them, a name imported twice once, the importers"
 keys Tab
 wait_for "info: ModuleHierarchy" &&
     same "$(hi hier)" "$(rows 'level.? +objects.? +bytes' 5)"
@@ -409,7 +413,8 @@ ok $? "test-unloaded blue, imported by them green, top still red"
 keys -l ':testunload app'
 keys Enter
 wait_long "test unload of 1 module" && keys i && wait_for "[heapinfo]" &&
-    keys Tab Tab Tab Tab Tab Tab Tab Tab Tab && wait_for "info: Modules" &&
+    keys Tab Tab Tab Tab Tab Tab Tab Tab Tab Tab Tab Tab &&
+    wait_for "info: Modules" &&
     keys '<' '<' '<' '<' '<' '<' '<' '<' &&
     wait_for "Modules sorted by objects" &&
     same "$(hi modules 0 1 0)" "$(rows "$MH" 5)"
@@ -469,8 +474,11 @@ keys Enter
 wait_for "$(hi legend modreached app 0)"
 ok $? "Enter on a module: what its variables reach"
 keys Tab Tab Tab Tab
-wait_for "info: Live" && keys Tab && wait_for "info: Modules"
-ok $? "Tab from the last table (Live): the first one, the keys kept"
+wait_for "info: Live" && keys Tab && wait_for "info: Status" &&
+    keys Tab && wait_for "info: Tasks" && keys Tab &&
+    wait_for "info: ModuleLessObjects" && keys Tab &&
+    wait_for "info: Modules"
+ok $? "Tab from the last table (ModuleLessObjects): the first one, the keys kept"
 
 # The mouse: a click on a table's row gives it the keys and the cursor.
 keys Escape
@@ -559,7 +567,7 @@ if [ -x "$PVHEAP" ] && [ -x "$TREE" ] && (cd "$dir" && "$PVHEAP" -o tree.heap \
 	    replace(path, '/', '')), '') FROM heap_module WHERE session = 1
 	    ORDER BY 3, idx" | tr '|' ' ' > "$dir/mods" &&
 	    rows "$MH" "$(wc -l < "$dir/mods")" |
-	    awk '{ print $3, $4, $NF }' > "$dir/gotm" &&
+	    awk '{ print $3, $4, $8 }' > "$dir/gotm" &&
 	    diff "$dir/mods" "$dir/gotm" >&2
 	ok $? "Modules: each module's code and data as heap_module has them"
 	# The module with the most objects: the first row by objects.

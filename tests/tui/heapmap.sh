@@ -327,7 +327,7 @@ wait_for "info: ObjectsByType" && hm types > "$dir/types" &&
     sed 's/^ *//; s/  */ /g; s/ *$//' > "$dir/got" &&
     diff "$dir/types" "$dir/got" >&2
 ok $? "Tab: ObjectsByType, by bytes"
-keys Tab Tab Tab Tab Tab Tab Tab Tab Tab Tab Tab Tab
+keys Tab Tab Tab Tab Tab Tab Tab Tab Tab Tab Tab Tab Tab Tab Tab
 wait_for "info: object"
 ok $? "Tab cycles back to the object pane"
 
@@ -387,8 +387,9 @@ keys Enter
 wait_for "test unload off"
 keys -l ':show defaultblocks'
 keys Enter
-wait_for "error: :show defaultblocks: HeapInspector's, not in profview yet"
-ok $? ":show defaultblocks: the seed's name, said to be missing, not unknown"
+wait_for "DefaultBlocks off: " && keys -l ':show defaultblocks' &&
+    keys Enter && wait_for "DefaultBlocks on: "
+ok $? ":show defaultblocks: the seed's toggle, off and on"
 keys -l ':select showcommands'
 keys Enter
 wait_for ":select = off | showcommands | trace [MODULE:]VAR"

@@ -85,7 +85,7 @@ ok $? "the legend counts the $((N - 2)) blocks that reach it"
 
 # The roots tables (the last before the leak lists) take the same
 # search's answer.
-keys BTab BTab BTab BTab BTab BTab BTab
+keys BTab BTab BTab BTab BTab BTab BTab BTab BTab BTab
 wait_for "1 roots in 1 modules reach 0x555555560030: chain"
 ok $? "the roots pane: the one root, from the search made for R"
 
