@@ -69,10 +69,11 @@ code_build_id(Elf *elf)
 /*
  * The load bias of a module whose executable mapping is [map, map +
  * size): the PT_LOAD with PF_X whose pages are the mapping's, else the
- * first with PF_X, as the prfd reader names its symbols.
+ * first with PF_X; -1 when the file has none.  The prfd reader names a
+ * slot's symbols by it too.
  */
-static int
-code_bias(Elf *elf, uint64_t map, uint64_t size, uint64_t *bias)
+int
+ingest_elf_bias(struct Elf *elf, uint64_t map, uint64_t size, uint64_t *bias)
 {
 	GElf_Phdr	ph;
 	size_t		nph, i;
@@ -357,7 +358,7 @@ ingest_code_keep(struct store *st, int64_t session,
 		    id != NULL ? id : "none", q->build_id);
 		goto out;
 	}
-	if (!q->have_bias && code_bias(elf, q->map, q->map_size, &bias) !=
+	if (!q->have_bias && ingest_elf_bias(elf, q->map, q->map_size, &bias) !=
 	    0) {
 		*cause = xasprintf("%s has no executable segment",
 		    q->module);

@@ -130,6 +130,8 @@ int		 ingest_module_open(const struct ingest_ctx *, const char *,
 void		 ingest_progress(struct ingest_ctx *, size_t);
 int		 ingest_code_keep(struct store *, int64_t,
 		     const struct ingest_code_req *, char **);
+struct Elf;	/* libelf's */
+int		 ingest_elf_bias(struct Elf *, uint64_t, uint64_t, uint64_t *);
 
 /* Maps (map.c). */
 int		 ingest_map_parse(const char *, size_t, const char *,

@@ -722,37 +722,6 @@ prfd_ext(struct prfd_read *r, struct bytes *b, size_t start,
 	return (0);
 }
 
-/*
- * The executable segment's load bias for a slot at vaddr of size bytes:
- * the PT_LOAD with PF_X whose pages match the slot's, else the first
- * with PF_X.  -1 when the file has none.
- */
-static int
-prfd_elf_bias(Elf *elf, uint64_t vaddr, uint64_t size, uint64_t *bias)
-{
-	GElf_Phdr	ph;
-	size_t		nph, i;
-	uint64_t	lo, hi, page = 4096;
-	int		found = 0;
-
-	if (elf_getphdrnum(elf, &nph) != 0)
-		return (-1);
-	for (i = 0; i < nph; i++) {
-		if (gelf_getphdr(elf, (int)i, &ph) == NULL ||
-		    ph.p_type != PT_LOAD || !(ph.p_flags & PF_X))
-			continue;
-		lo = ph.p_vaddr & ~(page - 1);
-		hi = (ph.p_vaddr + ph.p_memsz + page - 1) & ~(page - 1);
-		if (!found || hi - lo == size) {
-			*bias = vaddr - lo;
-			found = 1;
-			if (hi - lo == size)
-				break;
-		}
-	}
-	return (found ? 0 : -1);
-}
-
 /* The GNU build-id note of elf, hex in out (NULL if it has none). */
 static char *
 prfd_elf_build_id(Elf *elf)
@@ -986,7 +955,7 @@ prfd_symbols(struct prfd_read *r, const char *path, const char *build_id,
 		    " profiled", file, id != NULL ? id : "(none)", build_id);
 		goto out;
 	}
-	if (!have_bias && prfd_elf_bias(elf, lo, size, &bias) != 0) {
+	if (!have_bias && ingest_elf_bias(elf, lo, size, &bias) != 0) {
 		*why = xasprintf("%s: no executable segment", file);
 		goto out;
 	}
