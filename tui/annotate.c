@@ -787,18 +787,39 @@ tui_annotate_new(struct tui_view *parent, uint64_t lo, uint64_t hi,
 }
 
 /*
- * Annotate function k of model h, which the view takes (a model no view
- * below it has: a call profile's code).  NULL with *cause, h freed.
+ * Push the annotate view of the function at addr (as the profile has it:
+ * h->base plus the symbol's offset) of model h, which the view takes (a
+ * model no view below it has: a call profile's code, a module's).  On
+ * failure the message says why and h is freed.
  */
-struct tui_view *
-tui_annotate_own(struct tui_view *parent, struct analyze_hist *h, size_t k,
-    char **cause)
+int
+tui_annotate_own(struct tui_view *parent, struct analyze_hist *h,
+    uint64_t addr)
 {
-	uint64_t	lo, hi;
+	struct tui_view	*v;
+	uint64_t	 lo, hi;
+	char		*cause = NULL;
+	size_t		 k;
 
+	for (k = 0; k < h->nsyms && h->syms[k].addr + h->base != addr; k++)
+		;
+	if (k == h->nsyms) {
+		tui_message("error: no function at %llx in %s",
+		    (unsigned long long)addr, h->module != NULL ? h->module :
+		    "the profile");
+		analyze_hist_free(h);
+		free(h);
+		return (TUI_R_DRAW);
+	}
 	analyze_annotate_sym_range(h, k, &lo, &hi);
-	return (annotate_open(parent, h, h, lo, hi, lo, hi, h->syms[k].name,
-	    cause));
+	if ((v = annotate_open(parent, h, h, lo, hi, lo, hi, h->syms[k].name,
+	    &cause)) == NULL) {
+		tui_message("error: %s", cause);
+		free(cause);
+		return (TUI_R_DRAW);
+	}
+	tui_push(v);
+	return (TUI_R_DRAW);
 }
 
 static struct tui_view *

@@ -446,9 +446,7 @@ static int
 calls_annotate(struct tui_view *tv, struct calls *cs, size_t fn)
 {
 	struct analyze_hist	*h = xcalloc(1, sizeof *h);
-	struct tui_view		*v;
 	char			*cause = NULL;
-	size_t			 k;
 
 	if (analyze_mon_code(tui_store(), tv->session, cs->m, fn, h,
 	    &cause) != 0) {
@@ -457,16 +455,7 @@ calls_annotate(struct tui_view *tv, struct calls *cs, size_t fn)
 		free(cause);
 		return (TUI_R_DRAW);
 	}
-	for (k = 0; k < h->nsyms && h->syms[k].addr != cs->m->fn[fn].addr;
-	    k++)
-		;
-	if ((v = tui_annotate_own(tv, h, k, &cause)) == NULL) {
-		tui_message("error: %s", cause);
-		free(cause);
-		return (TUI_R_DRAW);
-	}
-	tui_push(v);
-	return (TUI_R_DRAW);
+	return (tui_annotate_own(tv, h, cs->m->fn[fn].addr));
 }
 
 static int

@@ -13,7 +13,7 @@ struct tui_view	*tui_hist_open(struct analyze_hist *, int64_t, const char *,
 		    const char *, char *, char *, uint64_t);
 struct tui_view	*tui_annotate_new(struct tui_view *, uint64_t, uint64_t,
 		    uint64_t, uint64_t, const char *, char **);
-struct tui_view	*tui_annotate_own(struct tui_view *, struct analyze_hist *,
-		    size_t, char **);
+int		 tui_annotate_own(struct tui_view *, struct analyze_hist *,
+		    uint64_t);
 
 #endif

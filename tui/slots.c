@@ -512,9 +512,7 @@ hits_annotate(struct tui_view *tv, struct analyze_prfd *m,
     const struct analyze_prfd_flat *f)
 {
 	struct analyze_hist	*h = xcalloc(1, sizeof *h);
-	struct tui_view		*v;
 	char			*cause = NULL;
-	size_t			 k;
 
 	if (analyze_prfd_module_hist(tui_store(), m, f, h, &cause) != 0) {
 		free(h);
@@ -522,23 +520,7 @@ hits_annotate(struct tui_view *tv, struct analyze_prfd *m,
 		free(cause);
 		return (TUI_R_DRAW);
 	}
-	for (k = 0; k < h->nsyms && h->syms[k].addr + h->base != f->addr;
-	    k++)
-		;
-	if (k == h->nsyms) {
-		analyze_hist_free(h);
-		free(h);
-		tui_message("no function of %s at %012llX", m->mods[f->mod].path,
-		    (unsigned long long)f->addr);
-		return (TUI_R_DRAW);
-	}
-	if ((v = tui_annotate_own(tv, h, k, &cause)) == NULL) {
-		tui_message("error: %s", cause);
-		free(cause);
-		return (TUI_R_DRAW);
-	}
-	tui_push(v);
-	return (TUI_R_DRAW);
+	return (tui_annotate_own(tv, h, f->addr));
 }
 
 static int
