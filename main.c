@@ -515,70 +515,29 @@ main_sql(struct store *st, const char *sql, int format, int writable)
 	return (rc);
 }
 
-/*
- * Where export writes: a FIFO or a device as it is (a FIFO no process
- * reads fails at once rather than hang), else through outfile.c, as the
- * capture tools write: a file 0600 (a profile is the program's data),
- * named only once whole and renamed over out, so that a failed export
- * leaves out as it was and a symlink planted at out is replaced, never
- * written through.  Made before anything is ingested, so an out that
- * cannot be written costs nothing.
- */
-struct main_out {
-	FILE		*f;
-	int		 direct;	/* the FIFO or device itself */
-	struct outfile	 of;
-};
-
+/* Where export and diff write: report_file_open (report.c). */
 static int
-main_out_open(const char *path, struct main_out *o)
+main_out_open(const char *path, struct report_file *o)
 {
-	struct stat	 sb;
-	int		 fd, fl;
+	char	*cause = NULL;
 
-	memset(o, 0, sizeof *o);
-	if (stat(path, &sb) == 0 && !S_ISREG(sb.st_mode) &&
-	    !S_ISDIR(sb.st_mode)) {
-		o->direct = 1;
-		fd = open(path, O_WRONLY | O_NONBLOCK | O_CLOEXEC);
-		if (fd == -1 && errno == ENXIO) {
-			main_error("%s: a FIFO that no process reads", path);
-			return (-1);
-		}
-		if (fd != -1 && (fl = fcntl(fd, F_GETFL)) != -1)
-			fcntl(fd, F_SETFL, fl & ~O_NONBLOCK);
-		if (fd == -1 || (o->f = fdopen(fd, "w")) == NULL) {
-			main_error("%s: %s", path, strerror(errno));
-			if (fd != -1)
-				close(fd);
-			return (-1);
-		}
-		return (0);
-	}
-	if ((o->f = outfile_fopen(&o->of, path, "w")) == NULL) {
-		main_error("%s: %s", path, strerror(errno));
+	if (report_file_open(o, path, &cause) != 0) {
+		main_error("%s", cause);
+		free(cause);
 		return (-1);
 	}
 	return (0);
 }
 
-/* Finish the output: put it in place if rc is 0, else drop it. */
 static int
-main_out_close(const char *path, struct main_out *o, int rc)
+main_out_close(const char *path, struct report_file *o, int rc)
 {
-	if (o->direct) {
-		if (fclose(o->f) != 0 && rc == 0) {
-			main_error("%s: %s", path, strerror(errno));
-			rc = -1;
-		}
-		return (rc);
-	}
-	if (rc != 0) {
-		outfile_fabort(&o->of, o->f);
-		return (rc);
-	}
-	if (outfile_fclose(&o->of, o->f) != 0) {
-		main_error("%s: %s", path, strerror(errno));
+	char	*cause = NULL;
+
+	if (report_file_close(o, path, rc, &cause) != 0) {
+		if (cause != NULL)
+			main_error("%s", cause);
+		free(cause);
 		return (-1);
 	}
 	return (0);
@@ -587,7 +546,7 @@ main_out_close(const char *path, struct main_out *o, int rc)
 static int
 main_export(struct store *st, struct main_args *a, const char *what)
 {
-	struct main_out	 out;
+	struct report_file out;
 	char		*cause = NULL;
 	int64_t		 id;
 	size_t		 n = 0;
@@ -626,7 +585,7 @@ main_export(struct store *st, struct main_args *a, const char *what)
 static int
 main_diff(struct store *st, struct main_args *a, char **what)
 {
-	struct main_out	 out;
+	struct report_file out;
 	char		*cause = NULL;
 	int64_t		 id[2];
 	size_t		 n;

@@ -3,12 +3,16 @@
  * hand it to the kind's writer with the driver for the format; the
  * tables every kind shares; the helpers every driver shares.
  */
+#include <sys/stat.h>
+
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <unistd.h>
 
 #include "xmalloc.h"
 #include "kind.h"
@@ -745,4 +749,72 @@ report_put_name(FILE *f, const char *s, size_t len, int semi)
 	for (i = 0; i < len; i++)
 		fputc(s[i] == ';' && semi != 0 ? semi : s[i], f);
 	free(safe);
+}
+
+/*
+ * Where an export writes, from the command line or the browser: a FIFO
+ * or a device as it is (a FIFO no process reads fails at once rather
+ * than hang), else through outfile.c, as the capture tools write: a file
+ * 0600 (a profile is the program's data), named only once whole and
+ * renamed over path, so that a failed export leaves path as it was and
+ * a symlink planted at path is replaced, never written through.
+ */
+int
+report_file_open(struct report_file *o, const char *path, char **cause)
+{
+	struct stat	 sb;
+	int		 fd, fl;
+
+	memset(o, 0, sizeof *o);
+	if (stat(path, &sb) == 0 && !S_ISREG(sb.st_mode) &&
+	    !S_ISDIR(sb.st_mode)) {
+		o->direct = 1;
+		fd = open(path, O_WRONLY | O_NONBLOCK | O_CLOEXEC);
+		if (fd == -1 && errno == ENXIO) {
+			*cause = xasprintf("%s: a FIFO that no process reads",
+			    path);
+			return (-1);
+		}
+		if (fd != -1 && (fl = fcntl(fd, F_GETFL)) != -1)
+			fcntl(fd, F_SETFL, fl & ~O_NONBLOCK);
+		if (fd == -1 || (o->f = fdopen(fd, "w")) == NULL) {
+			*cause = xasprintf("%s: %s", path, strerror(errno));
+			if (fd != -1)
+				close(fd);
+			return (-1);
+		}
+		return (0);
+	}
+	if ((o->f = outfile_fopen(&o->of, path, "w")) == NULL) {
+		*cause = xasprintf("%s: %s", path, strerror(errno));
+		return (-1);
+	}
+	return (0);
+}
+
+/*
+ * Finish the output: put it in place if rc is 0, else drop it.  -1 if
+ * rc was not 0 (*cause untouched) or the file could not be finished
+ * (*cause says why).
+ */
+int
+report_file_close(struct report_file *o, const char *path, int rc,
+    char **cause)
+{
+	if (o->direct) {
+		if (fclose(o->f) != 0 && rc == 0) {
+			*cause = xasprintf("%s: %s", path, strerror(errno));
+			rc = -1;
+		}
+		return (rc);
+	}
+	if (rc != 0) {
+		outfile_fabort(&o->of, o->f);
+		return (rc);
+	}
+	if (outfile_fclose(&o->of, o->f) != 0) {
+		*cause = xasprintf("%s: %s", path, strerror(errno));
+		return (-1);
+	}
+	return (0);
 }

@@ -17,6 +17,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "outfile.h"
 #include "analyze/analyze.h"
 #include "store/store.h"
 
@@ -60,6 +61,16 @@ struct report_cell {
 	size_t		 len;	/* bytes of s */
 };
 
+/* An export's output file (report.c): 0600, whole or not at all. */
+struct report_file {
+	FILE		*f;
+	int		 direct;	/* the FIFO or device itself */
+	struct outfile	 of;
+};
+int		 report_file_open(struct report_file *, const char *,
+		     char **);
+int		 report_file_close(struct report_file *, const char *, int,
+		     char **);
 int		 report_format_parse(const char *);
 int		 report_tabular(int);
 int		 report_traced(int);

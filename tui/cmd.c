@@ -35,7 +35,8 @@ static const struct tui_command cmd_table[] = {
 	TUI_COMMAND("sql", NULL, "QUERY", cmd_sql, cmd_names,
 	    "run QUERY on the store and show the result as a table"),
 	TUI_COMMAND("export", NULL, "FORMAT FILE", cmd_export, cmd_formats,
-	    "write the current view's report to FILE"),
+	    "write the current view's report to FILE (0600, whole or not"
+	    " at all, as profview export -o)"),
 	TUI_COMMAND("open", NULL, "ID", cmd_open, NULL,
 	    "open session ID in its natural view"),
 	TUI_COMMAND("compare", "diff", "ID", cmd_compare, NULL,
@@ -182,38 +183,13 @@ cmd_names(struct tui_view *v, int arg)
 	return (out);
 }
 
-/*
- * FILE for :export: a FIFO that no process reads is an error at once
- * (ENXIO), not a browser that hangs; *regular says whether a failed
- * export may remove what it wrote (never a device or a FIFO).
- */
-static FILE *
-cmd_export_open(const char *path, int *regular)
-{
-	struct stat	 sb;
-	FILE		*f;
-	int		 fd, fl;
-
-	*regular = 0;
-	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_NONBLOCK | O_CLOEXEC,
-	    0666);
-	if (fd == -1)
-		return (NULL);
-	*regular = fstat(fd, &sb) == 0 && S_ISREG(sb.st_mode);
-	if ((fl = fcntl(fd, F_GETFL)) != -1)
-		fcntl(fd, F_SETFL, fl & ~O_NONBLOCK);
-	if ((f = fdopen(fd, "w")) == NULL)
-		close(fd);
-	return (f);
-}
-
 static int
 cmd_export(struct tui_view *v, const char *args)
 {
-	char		*fmt, *path, *cause = NULL, *valid;
-	size_t		 n;
-	FILE		*f;
-	int		 format, rc, regular;
+	struct report_file	 out;
+	char			*fmt, *path, *cause = NULL, *valid;
+	size_t			 n;
+	int			 format, rc;
 
 	n = strcspn(args, " ");
 	if (n == 0 || args[n] == '\0') {
@@ -236,21 +212,18 @@ cmd_export(struct tui_view *v, const char *args)
 		    v->keys->name);
 		return (TUI_R_DRAW);
 	}
+	/* As profview export writes: 0600, never through a symlink. */
 	path = cmd_path(args);
-	if ((f = cmd_export_open(path, &regular)) == NULL) {
-		tui_message("error: %s: %s", path, errno == ENXIO ?
-		    "a FIFO that no process reads" : strerror(errno));
+	if (report_file_open(&out, path, &cause) != 0) {
+		tui_message("error: %s", cause);
+		free(cause);
 		free(path);
 		return (TUI_R_DRAW);
 	}
-	rc = v->ops->export(v, format, f, &cause);
-	if (fclose(f) != 0 && rc == 0) {
-		cause = xasprintf("%s: %s", path, strerror(errno));
+	rc = v->ops->export(v, format, out.f, &cause);
+	if (report_file_close(&out, path, rc, &cause) != 0)
 		rc = -1;
-	}
 	if (rc != 0) {
-		if (regular)
-			unlink(path);
 		tui_message("error: export: %s", cause != NULL ? cause :
 		    "failed");
 		free(cause);

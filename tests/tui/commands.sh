@@ -3,7 +3,7 @@
 # takes are the session kind's (kind.h), as the man page's generated
 # COMMANDS section lists them: the expectations are read from there.
 . "${top_srcdir:-.}/tests/tui/lib.sh"
-plan 10
+plan 12
 src=${top_srcdir:-.}
 mkprf
 python3 "$src/tests/ovdsim/ovdsim.py" ovrdemo "$dir/OVRDEMO" &&
@@ -41,6 +41,16 @@ ok $? "Tab after :export c completes the prf format $c"
 keys "$dir/t.csv" Enter
 wait_for "wrote $dir/t.csv ($c)"
 ok $? "and the line it made runs"
+# As profview export writes: the file 0600 (a profile is the program's
+# data), a symlink planted at the name replaced, never written through.
+[ "$(stat -c %a "$dir/t.csv")" = 600 ]
+ok $? ":export's file is 0600 ($(stat -c %a "$dir/t.csv"))"
+: > "$dir/victim"
+ln -s "$dir/victim" "$dir/l.csv"
+keys : "export $c $dir/l.csv" Enter
+wait_for "wrote $dir/l.csv ($c)" && [ ! -s "$dir/victim" ] &&
+    [ ! -L "$dir/l.csv" ] && [ -s "$dir/l.csv" ]
+ok $? ":export to a planted symlink replaces it, the file it named untouched"
 
 keys : "open 2" Enter
 wait_for "[timeline] session 2" && wait_for "loaded "
