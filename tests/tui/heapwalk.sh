@@ -52,12 +52,16 @@ wait_for -E "cells on|in view"
 # second while the search runs): the count from that redraw on.
 wait_for -E "ReachedFrom: [0-9]+ objects so far|ReachedFrom 0x555555560010: $N objects in"
 before=$(screen | grep -o 'ReachedFrom: [0-9]*' | head -1)
-sleep 0.1
-after=$(screen | grep -o 'ReachedFrom: [0-9]*' | head -1)
-# Still going, further on; or (a fast machine) already done.
-{ [ -n "$before" ] && [ -n "$after" ] &&
-    [ "${before#*: }" -lt "${after#*: }" ]; } ||
-    screen | grep -q "ReachedFrom 0x555555560010: $N objects in"
+# Still going, further on; or (a fast machine) already done.  Waited
+# for, not slept for: on a loaded machine the next progress redraw may
+# be well over its tenth of a second away.
+further() {
+	after=$(screen | grep -o 'ReachedFrom: [0-9]*' | head -1)
+	{ [ -n "$before" ] && [ -n "$after" ] &&
+	    [ "${before#*: }" -lt "${after#*: }" ]; } ||
+	    screen | grep -q "ReachedFrom 0x555555560010: $N objects in"
+}
+wait_until further
 ok $? "it goes on between keys (${before:-?}, then ${after:-done})"
 # R again turns it off, the search dropped.  The next block selected,
 # R and Esc at once (Esc is read within termkey's wait, a few thousand
@@ -96,6 +100,9 @@ keys R
 wait_for "ReachedFrom off"
 b100=$(printf '%#x' $((0x555555560010 + 32 * 100)))
 keys : "select onlyanchoredby $b100" Enter
+# The signal once the search is under way, not before the browser has
+# read the command (a loaded machine may take a while to).
+wait_for -E "OnlyAnchoredBy: [0-9]+ objects so far"
 kill -INT "$(cat "$dir/pid")"
 wait_for "interrupted"
 ok $? "^C cancels it and the browser stays"
