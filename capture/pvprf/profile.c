@@ -63,6 +63,10 @@ struct mod {
 	char		*path;
 	int		 kernel;
 	uint64_t	 samples;
+	int		 ident;		/* bid and bias read from the mapping */
+	uint8_t		 bid[64];
+	size_t		 nbid;
+	uint64_t	 bias;
 };
 
 /* A sample address of a module and how many fell there (open hashing). */
@@ -426,6 +430,10 @@ mhit_add(struct prf *p, size_t k, uint64_t addr)
 	p->mods[k].samples++;
 }
 
+static int	map_ident(pid_t, const struct map *, uint8_t *, size_t *,
+		    uint64_t *);
+static void	slot_module(struct prf *, struct slot *);
+
 /*
  * The module of mapping e (NULL: the kernel), made the first time a
  * sample falls in it: a mapping is one as long as its address, size,
@@ -463,6 +471,8 @@ mod_get(struct prf *p, const struct map *e)
 		md->hi = e->hi;
 		md->pgoff = e->pgoff;
 		md->path = xstrdup(e->path);
+		md->ident = map_ident(p->pid, e, md->bid, &md->nbid,
+		    &md->bias) == 0;
 	}
 	return (p->lastmod = p->nmods++);
 }
@@ -1127,7 +1137,7 @@ prf_init(pid_t pid, int width, const struct prfd_init *in,
 		/* Each slot's module as it is now, for the dump. */
 		maps_read(&p->maps[0], pid);
 		for (i = 0; i < p->nslots; i++)
-			slot_path(p, &p->slots[i]);
+			slot_module(p, &p->slots[i]);
 		read_cmdline(p);
 		if ((p->flags & 3) == PRF_PROCESS_ST) {
 			thread_get(p, pid);
@@ -1381,24 +1391,25 @@ elf_ident(Elf *elf, uint64_t lo, uint64_t pgoff, uint8_t *bid, size_t *nbid,
 }
 
 /*
- * A module's file: its build-id and load bias (0 when the file cannot be
- * read, whose samples keep their addresses).  The vDSO is the kernel's,
- * the same image in every process: the daemon's own.
+ * A module's file, open on fd or else at path: its build-id and load
+ * bias (0 when the file cannot be read, whose samples keep their
+ * addresses).  The vDSO is the kernel's, the same image in every
+ * process: the daemon's own.
  */
 static int
-module_ident(const char *path, uint64_t lo, uint64_t pgoff, uint8_t *bid,
-    size_t *nbid, uint64_t *bias)
+module_ident(const char *path, int fd, uint64_t lo, uint64_t pgoff,
+    uint8_t *bid, size_t *nbid, uint64_t *bias)
 {
 	Elf		*elf = NULL;
 	const Elf64_Ehdr *eh;
 	unsigned long	 vdso;
 	size_t		 len;
-	int		 fd = -1, rc = -1;
+	int		 rc = -1;
 
 	*nbid = 0;
 	*bias = 0;
 	elf_version(EV_CURRENT);
-	if (strcmp(path, "[vdso]") == 0) {
+	if (fd < 0 && strcmp(path, "[vdso]") == 0) {
 		/* Its section headers end the image. */
 		if ((vdso = getauxval(AT_SYSINFO_EHDR)) == 0)
 			return (-1);
@@ -1408,7 +1419,8 @@ module_ident(const char *path, uint64_t lo, uint64_t pgoff, uint8_t *bid,
 			return (-1);
 		elf = elf_memory((char *)vdso, len);
 	} else {
-		if ((fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)) < 0)
+		if (fd < 0 && (fd = open(path, O_RDONLY | O_CLOEXEC |
+		    O_NONBLOCK)) < 0)
 			return (-1);
 		elf = elf_begin(fd, ELF_C_READ, NULL);
 	}
@@ -1421,6 +1433,32 @@ module_ident(const char *path, uint64_t lo, uint64_t pgoff, uint8_t *bid,
 	if (fd >= 0)
 		close(fd);
 	return (rc);
+}
+
+/*
+ * The file pid maps at e, through /proc/PID/map_files: the one mapped,
+ * where the path may name another by now (a library upgraded by a
+ * rename while the program runs), whose build-id a reader would check
+ * the path's file by and find it right.  Besides what reading pid's
+ * memory takes, the kernel opens these links only for CAP_SYS_ADMIN or
+ * CAP_CHECKPOINT_RESTORE: -1 without, and the dump reads the path.
+ */
+static int
+map_ident(pid_t pid, const struct map *e, uint8_t *bid, size_t *nbid,
+    uint64_t *bias)
+{
+	char	path[80];
+	int	fd;
+
+	*nbid = 0;
+	*bias = 0;
+	if (pid == 0 || e->path == NULL || e->path[0] != '/')
+		return (-1);
+	snprintf(path, sizeof path, "/proc/%d/map_files/%llx-%llx", (int)pid,
+	    (unsigned long long)e->lo, (unsigned long long)e->hi);
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)) < 0)
+		return (-1);
+	return (module_ident(e->path, fd, e->lo, e->pgoff, bid, nbid, bias));
 }
 
 /* The running kernel's build-id, from its notes (0 bytes: none). */
@@ -1447,11 +1485,15 @@ kernel_build_id(uint8_t *bid)
 	return (note_build_id(&d, bid, 64));
 }
 
-/* The module of a slot: its mapping's file and that file's build-id. */
+/*
+ * The module of a slot: its mapping's file and that file's build-id, the
+ * mapped file's while the process lives.
+ */
 static void
 slot_module(struct prf *p, struct slot *s)
 {
-	uint64_t	bias;
+	struct map	*e;
+	uint64_t	 bias;
 
 	if (s->bid_read)
 		return;
@@ -1459,7 +1501,9 @@ slot_module(struct prf *p, struct slot *s)
 	if (s->path == NULL)
 		return;
 	s->bid_read = 1;
-	module_ident(s->path, 0, 0, s->bid, &s->nbid, &bias);
+	if (p->pid == 0 || (e = maps_find(&p->maps[0], s->vaddr)) == NULL ||
+	    map_ident(p->pid, e, s->bid, &s->nbid, &bias) != 0)
+		module_ident(s->path, -1, 0, 0, s->bid, &s->nbid, &bias);
 }
 
 static void
@@ -1508,7 +1552,11 @@ dump_mods(struct prf *p, struct out *o)
 			flags |= PRFD_MAPPING_KERNEL;
 			nbid = kernel_build_id(bid);
 			bias = 0;
-		} else if (module_ident(md->path, md->lo, md->pgoff, bid,
+		} else if (md->ident) {
+			memcpy(bid, md->bid, md->nbid);
+			nbid = md->nbid;
+			bias = md->bias;
+		} else if (module_ident(md->path, -1, md->lo, md->pgoff, bid,
 		    &nbid, &bias) != 0)
 			flags |= PRFD_MAPPING_UNREAD;
 		for (k = j; k < n && v[k].mod == i + 1; k++)
