@@ -142,7 +142,7 @@ struct prf {
 	size_t		 nextmap;
 
 	struct mod	*mods;
-	size_t		 nmods, lastmod;
+	size_t		 nmods, modcap, lastmod;
 	struct mhit	*mhits;
 	size_t		 nmhits, mhcap;
 
@@ -460,7 +460,10 @@ mod_get(struct prf *p, const struct map *e)
 		    strcmp(md->path, e->path) == 0))
 			return (p->lastmod = i);
 	}
-	p->mods = xreallocarray(p->mods, p->nmods + 1, sizeof *p->mods);
+	if (p->nmods == p->modcap) {
+		p->modcap = p->modcap != 0 ? p->modcap * 2 : 16;
+		p->mods = xreallocarray(p->mods, p->modcap, sizeof *p->mods);
+	}
 	md = &p->mods[p->nmods];
 	memset(md, 0, sizeof *md);
 	if (e == NULL) {
@@ -877,10 +880,11 @@ prf_end(struct prf *p)
 /*
  * What the daemon polls for the profiles, appended to pfd[n...]: of each
  * process not known to have ended, its pidfd (its end) and its rings
- * (their wakeups).  The new count; prf_polled takes the same entries.
+ * (their wakeups), the array (of *cap) grown to hold them.  The new
+ * count; prf_polled takes the same entries.
  */
 size_t
-prf_pollfds(struct pollfd **pfd, size_t n)
+prf_pollfds(struct pollfd **pfd, size_t *cap, size_t n)
 {
 	struct prf	*p;
 	size_t		 i;
@@ -888,7 +892,7 @@ prf_pollfds(struct pollfd **pfd, size_t n)
 	for (p = profiles; p != NULL; p = p->next) {
 		if (p->ended)
 			continue;
-		*pfd = xreallocarray(*pfd, n + 1 + p->nrings, sizeof **pfd);
+		pollfd_room(pfd, cap, n + 1 + p->nrings);
 		if (p->pidfd >= 0) {
 			(*pfd)[n].fd = p->pidfd;
 			(*pfd)[n++].events = POLLIN;
@@ -1247,7 +1251,7 @@ prf_clear(struct prf *p)
 	free(p->mhits);
 	p->mods = NULL;
 	p->mhits = NULL;
-	p->nmods = p->nmhits = p->mhcap = p->lastmod = 0;
+	p->nmods = p->modcap = p->nmhits = p->mhcap = p->lastmod = 0;
 	p->lost = p->errors = 0;
 	p->flg = p->flg0;
 	p->wall_ns = 0;
