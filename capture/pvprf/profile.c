@@ -1490,6 +1490,61 @@ kernel_build_id(uint8_t *bid)
 }
 
 /*
+ * The kernel's text, _stext to _etext, from /proc/kallsyms: -1 when the
+ * file shows this daemon no addresses (kptr_restrict, perf_event_paranoid
+ * and CAP_SYSLOG decide; zeros then) or not these two.
+ */
+static int
+kernel_text(uint64_t *lo, uint64_t *hi)
+{
+	char			 line[1024], name[64];
+	unsigned long long	 a;
+	FILE			*f;
+	int			 got = 0;
+
+	*lo = *hi = 0;
+	if ((f = fopen("/proc/kallsyms", "re")) == NULL)
+		return (-1);
+	while (got != 3 && fgets(line, sizeof line, f) != NULL) {
+		if (sscanf(line, "%llx %*c %63s", &a, name) != 2)
+			continue;
+		if (strcmp(name, "_stext") == 0) {
+			*lo = a;
+			got |= 1;
+		} else if (strcmp(name, "_etext") == 0) {
+			*hi = a;
+			got |= 2;
+		}
+	}
+	fclose(f);
+	return (got == 3 && *lo != 0 && *hi > *lo ? 0 : -1);
+}
+
+/*
+ * The kernel's MAPPING range: its text where kallsyms shows it, widened
+ * to its n samples' lowest and highest address (a kernel module's code,
+ * BPF's, lie outside the text); the samples' alone where it does not.
+ */
+static void
+kernel_range(const struct mhit *v, size_t n, uint64_t *lo, uint64_t *hi)
+{
+	uint64_t	tlo, thi;
+
+	*lo = *hi = 0;
+	if (n > 0) {
+		*lo = v[0].addr;
+		*hi = v[n - 1].addr == UINT64_MAX ? UINT64_MAX :
+		    v[n - 1].addr + 1;
+	}
+	if (kernel_text(&tlo, &thi) != 0)
+		return;
+	if (n == 0 || tlo < *lo)
+		*lo = tlo;
+	if (n == 0 || thi > *hi)
+		*hi = thi;
+}
+
+/*
  * The module of a slot: its mapping's file and that file's build-id, the
  * mapped file's while the process lives.
  */
@@ -1540,7 +1595,7 @@ dump_mods(struct prf *p, struct out *o)
 	struct mod	*md;
 	uint8_t		 bid[64];
 	size_t		 nbid, i, j, k, n = 0, plen;
-	uint64_t	 bias;
+	uint64_t	 bias, lo, hi;
 	uint32_t	 flags;
 
 	v = xreallocarray(NULL, p->nmhits + 1, sizeof *v);
@@ -1552,10 +1607,15 @@ dump_mods(struct prf *p, struct out *o)
 	for (i = j = 0; i < p->nmods; i++) {
 		md = &p->mods[i];
 		flags = 0;
+		for (k = j; k < n && v[k].mod == i + 1; k++)
+			;
+		lo = md->lo;
+		hi = md->hi;
 		if (md->kernel) {
 			flags |= PRFD_MAPPING_KERNEL;
 			nbid = kernel_build_id(bid);
 			bias = 0;
+			kernel_range(v + j, k - j, &lo, &hi);
 		} else if (md->ident) {
 			memcpy(bid, md->bid, md->nbid);
 			nbid = md->nbid;
@@ -1563,13 +1623,11 @@ dump_mods(struct prf *p, struct out *o)
 		} else if (module_ident(md->path, -1, md->lo, md->pgoff, bid,
 		    &nbid, &bias) != 0)
 			flags |= PRFD_MAPPING_UNREAD;
-		for (k = j; k < n && v[k].mod == i + 1; k++)
-			;
 		plen = strlen(md->path);
 		ext_entry(o, PRFD_EXT_MAPPING, PRFD_MAPPING_FIXED + nbid +
 		    plen + 16 * (k - j));
-		out_le(o, md->lo, 8);
-		out_le(o, md->hi, 8);
+		out_le(o, lo, 8);
+		out_le(o, hi, 8);
 		out_le(o, md->pgoff, 8);
 		out_le(o, bias, 8);
 		out_le(o, flags, 4);

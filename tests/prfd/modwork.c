@@ -10,11 +10,15 @@
  *				(four calls) and 8 in own_two (four): the
  *				split 20:48:32 where the plain rounds' is
  *				50:30:20, for profview diff (diff.sh)
+ *	modwork sys CPU		getppid(2) in a loop, the kernel's, for CPU
+ *				seconds (pprof.sh's kernel mapping)
  *	modwork gate FIFO CPU	the plain rounds once it has written a
  *				line to FIFO and read it to its end: its
  *				library is mapped, and may be replaced on
  *				disk before it runs (modsyms.sh)
  */
+#include <sys/syscall.h>
+
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
@@ -80,6 +84,14 @@ main(int argc, char **argv)
 		while (cpu_ns() < end) {
 			for (i = 0; i < 100000; i++)
 				clock_gettime(CLOCK_MONOTONIC, &ts);
+		}
+		return (0);
+	}
+	if (argc == 3 && strcmp(argv[1], "sys") == 0) {
+		end = cpu_ns() + (long long)(atof(argv[2]) * 1e9);
+		while (cpu_ns() < end) {
+			for (i = 0; i < 10000; i++)
+				syscall(SYS_getppid);
 		}
 		return (0);
 	}
