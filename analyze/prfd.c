@@ -184,13 +184,16 @@ prfd_load_mods(struct store *st, struct analyze_prfd *m)
 {
 	struct store_cursor		*c;
 	struct store_prfd_module	 md;
+	size_t				 cap = 0;
 	int				 rc;
 
 	if ((c = store_prfd_modules(st, m->session)) == NULL)
 		return (-1);
 	while ((rc = store_prfd_module_next(c, &md)) == 1) {
-		m->mods = xreallocarray(m->mods, m->nmods + 1,
-		    sizeof *m->mods);
+		if (m->nmods == cap) {
+			cap = cap != 0 ? cap * 2 : 16;
+			m->mods = xreallocarray(m->mods, cap, sizeof *m->mods);
+		}
 		m->mods[m->nmods++] = md;
 		if (!md.kernel)
 			m->mods_total += md.samples;

@@ -102,7 +102,7 @@ struct prfd_read {
 	char			*command;
 	char			*argv0;
 	struct prfd_map		*maps;
-	size_t			 nmaps;
+	size_t			 nmaps, mapcap;
 	int			 have_kernel;
 };
 
@@ -547,7 +547,10 @@ prfd_mapping(struct prfd_read *r, struct bytes *e, size_t start)
 	if ((flags & PRFD_MAPPING_KERNEL) && r->have_kernel)
 		return (ingest_fail(ctx, at + 32, "flags", "a second MAPPING"
 		    " entry of the kernel"));
-	r->maps = xreallocarray(r->maps, r->nmaps + 1, sizeof *r->maps);
+	if (r->nmaps == r->mapcap) {
+		r->mapcap = r->mapcap != 0 ? r->mapcap * 2 : 16;
+		r->maps = xreallocarray(r->maps, r->mapcap, sizeof *r->maps);
+	}
 	mp = &r->maps[r->nmaps];
 	memset(mp, 0, sizeof *mp);
 	mp->off = start;

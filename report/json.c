@@ -62,7 +62,7 @@ report_json_string(FILE *f, const char *s, size_t len)
 	fputc('"', f);
 }
 
-/* A cell as a JSON value; col gives a real's precision. */
+/* A cell as a JSON value; col: a real's precision, a hex column unsigned. */
 void
 report_json_value(FILE *f, const struct report_col *col,
     const struct report_cell *c)
@@ -71,7 +71,9 @@ report_json_value(FILE *f, const struct report_col *col,
 
 	switch (c->type) {
 	case REPORT_INT:
-		fprintf(f, "%lld", (long long)c->i);
+		s = report_number(col, c, 0);
+		fputs(s, f);
+		free(s);
 		break;
 	case REPORT_REAL:
 		if (!isfinite(c->r)) {

@@ -616,7 +616,10 @@ report_trim(char *s)
 }
 
 /*
- * An integer or real cell as text.  Reals of a column with no precision
+ * An integer or real cell as text.  A hex column's integers are unsigned
+ * 64-bit values SQLite keeps as signed: an address of 2^63 or more (the
+ * kernel's) is negative there and is made unsigned again for machines
+ * too.  Reals of a column with no precision
  * (query results) keep every digit and always show a point or exponent,
  * so 1.0 stays distinguishable from 1.
  */
@@ -630,6 +633,8 @@ report_number(const struct report_col *col, const struct report_cell *c,
 		if (human && (col->flags & REPORT_HEX))
 			return (xasprintf("%0*llX", col->prec,
 			    (unsigned long long)c->i));
+		if (col->flags & REPORT_HEX)
+			return (xasprintf("%llu", (unsigned long long)c->i));
 		return (xasprintf("%lld", (long long)c->i));
 	}
 	if (isnan(c->r))

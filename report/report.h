@@ -100,7 +100,7 @@ char		*report_cell_brief(const struct report_cell *, size_t, size_t);
 /* Column and table flags. */
 #define REPORT_HUMAN	0x01	/* only in text and html */
 #define REPORT_MACHINE	0x02	/* only in csv and json */
-#define REPORT_HEX	0x04	/* integers in hex for humans */
+#define REPORT_HEX	0x04	/* unsigned (addresses): hex for humans */
 #define REPORT_NOHEAD	0x08	/* table: no heading line for humans */
 /* What a NULL cell says to humans (report_none); a dash by default. */
 #define REPORT_SQLNULL	0x10	/* NULL, as SQL says it: query results */

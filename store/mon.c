@@ -527,29 +527,26 @@ store_callpath_sample_next(struct store_cursor *c,
 }
 
 #define STORE_MON_MODULE_COLUMNS(X) \
-	X(MODULE_NAME, "name") X(MODULE_PATH, "path")
+	X(MODULE_PATH, "path")
 STORE_COLUMNS(store_mon_module_columns, STORE_MON_MODULE_COLUMNS);
 
-/* The path of module name of the session: 1 with *path to free, 0, -1. */
+/*
+ * The path of module name of the session: 1 with *path to free, 0, -1.
+ * One row of the table's key, not a walk over the session's modules.
+ */
 int
 store_mon_module_path(struct store *st, int64_t session, const char *name,
     char **path)
 {
 	struct store_cursor	*c;
-	const char		*n, *p;
 	int			 rc;
 
 	*path = NULL;
 	c = store_cursor_select(st, store_mon_module_columns,
-	    "FROM mon_module WHERE session = ?1", session);
-	while ((rc = store_cursor_step(c)) == 1) {
-		n = store_cursor_text(c, MODULE_NAME);
-		p = store_cursor_text(c, MODULE_PATH);
-		if (n != NULL && strcmp(n, name) == 0) {
-			*path = xstrdup(p != NULL ? p : "");
-			break;
-		}
-	}
+	    "FROM mon_module WHERE session = ?1 AND name = ?2", session);
+	store_cursor_bind_text(c, 2, name);
+	if ((rc = store_cursor_step(c)) == 1)
+		*path = xstrdup(store_cursor_text(c, MODULE_PATH));
 	store_cursor_close(c);
 	return (rc);
 }

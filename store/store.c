@@ -1120,6 +1120,14 @@ store_cursor_bind(struct store_cursor *c, int n, int64_t v)
 		sqlite3_bind_int64(c->s, n, v);
 }
 
+/* Bind ?n of an open cursor's query to text v (copied). */
+void
+store_cursor_bind_text(struct store_cursor *c, int n, const char *v)
+{
+	if (c != NULL)
+		sqlite3_bind_text(c->s, n, v, -1, SQLITE_TRANSIENT);
+}
+
 /* 1 a row, 0 done, -1 an error (store_error says which). */
 int
 store_cursor_step(struct store_cursor *c)

@@ -271,6 +271,8 @@ struct store_cursor *store_cursor_select(struct store *,
 struct store_cursor *store_cursor_open(struct store *, const char *,
 		     int64_t);
 void		 store_cursor_bind(struct store_cursor *, int, int64_t);
+void		 store_cursor_bind_text(struct store_cursor *, int,
+		     const char *);
 int		 store_cursor_step(struct store_cursor *);
 int64_t		 store_cursor_int(struct store_cursor *, int);
 const char	*store_cursor_text(struct store_cursor *, int);

@@ -63,6 +63,10 @@ struct mod {
 	char		*path;
 	int		 kernel;
 	uint64_t	 samples;
+	int		 ident;		/* bid and bias read from the mapping */
+	uint8_t		 bid[64];
+	size_t		 nbid;
+	uint64_t	 bias;
 };
 
 /* A sample address of a module and how many fell there (open hashing). */
@@ -138,7 +142,7 @@ struct prf {
 	size_t		 nextmap;
 
 	struct mod	*mods;
-	size_t		 nmods, lastmod;
+	size_t		 nmods, modcap, lastmod;
 	struct mhit	*mhits;
 	size_t		 nmhits, mhcap;
 
@@ -426,6 +430,10 @@ mhit_add(struct prf *p, size_t k, uint64_t addr)
 	p->mods[k].samples++;
 }
 
+static int	map_ident(pid_t, const struct map *, uint8_t *, size_t *,
+		    uint64_t *);
+static void	slot_module(struct prf *, struct slot *);
+
 /*
  * The module of mapping e (NULL: the kernel), made the first time a
  * sample falls in it: a mapping is one as long as its address, size,
@@ -452,7 +460,10 @@ mod_get(struct prf *p, const struct map *e)
 		    strcmp(md->path, e->path) == 0))
 			return (p->lastmod = i);
 	}
-	p->mods = xreallocarray(p->mods, p->nmods + 1, sizeof *p->mods);
+	if (p->nmods == p->modcap) {
+		p->modcap = p->modcap != 0 ? p->modcap * 2 : 16;
+		p->mods = xreallocarray(p->mods, p->modcap, sizeof *p->mods);
+	}
 	md = &p->mods[p->nmods];
 	memset(md, 0, sizeof *md);
 	if (e == NULL) {
@@ -463,6 +474,8 @@ mod_get(struct prf *p, const struct map *e)
 		md->hi = e->hi;
 		md->pgoff = e->pgoff;
 		md->path = xstrdup(e->path);
+		md->ident = map_ident(p->pid, e, md->bid, &md->nbid,
+		    &md->bias) == 0;
 	}
 	return (p->lastmod = p->nmods++);
 }
@@ -867,10 +880,11 @@ prf_end(struct prf *p)
 /*
  * What the daemon polls for the profiles, appended to pfd[n...]: of each
  * process not known to have ended, its pidfd (its end) and its rings
- * (their wakeups).  The new count; prf_polled takes the same entries.
+ * (their wakeups), the array (of *cap) grown to hold them.  The new
+ * count; prf_polled takes the same entries.
  */
 size_t
-prf_pollfds(struct pollfd **pfd, size_t n)
+prf_pollfds(struct pollfd **pfd, size_t *cap, size_t n)
 {
 	struct prf	*p;
 	size_t		 i;
@@ -878,7 +892,7 @@ prf_pollfds(struct pollfd **pfd, size_t n)
 	for (p = profiles; p != NULL; p = p->next) {
 		if (p->ended)
 			continue;
-		*pfd = xreallocarray(*pfd, n + 1 + p->nrings, sizeof **pfd);
+		pollfd_room(pfd, cap, n + 1 + p->nrings);
 		if (p->pidfd >= 0) {
 			(*pfd)[n].fd = p->pidfd;
 			(*pfd)[n++].events = POLLIN;
@@ -1127,7 +1141,7 @@ prf_init(pid_t pid, int width, const struct prfd_init *in,
 		/* Each slot's module as it is now, for the dump. */
 		maps_read(&p->maps[0], pid);
 		for (i = 0; i < p->nslots; i++)
-			slot_path(p, &p->slots[i]);
+			slot_module(p, &p->slots[i]);
 		read_cmdline(p);
 		if ((p->flags & 3) == PRF_PROCESS_ST) {
 			thread_get(p, pid);
@@ -1237,7 +1251,7 @@ prf_clear(struct prf *p)
 	free(p->mhits);
 	p->mods = NULL;
 	p->mhits = NULL;
-	p->nmods = p->nmhits = p->mhcap = p->lastmod = 0;
+	p->nmods = p->modcap = p->nmhits = p->mhcap = p->lastmod = 0;
 	p->lost = p->errors = 0;
 	p->flg = p->flg0;
 	p->wall_ns = 0;
@@ -1381,24 +1395,25 @@ elf_ident(Elf *elf, uint64_t lo, uint64_t pgoff, uint8_t *bid, size_t *nbid,
 }
 
 /*
- * A module's file: its build-id and load bias (0 when the file cannot be
- * read, whose samples keep their addresses).  The vDSO is the kernel's,
- * the same image in every process: the daemon's own.
+ * A module's file, open on fd or else at path: its build-id and load
+ * bias (0 when the file cannot be read, whose samples keep their
+ * addresses).  The vDSO is the kernel's, the same image in every
+ * process: the daemon's own.
  */
 static int
-module_ident(const char *path, uint64_t lo, uint64_t pgoff, uint8_t *bid,
-    size_t *nbid, uint64_t *bias)
+module_ident(const char *path, int fd, uint64_t lo, uint64_t pgoff,
+    uint8_t *bid, size_t *nbid, uint64_t *bias)
 {
 	Elf		*elf = NULL;
 	const Elf64_Ehdr *eh;
 	unsigned long	 vdso;
 	size_t		 len;
-	int		 fd = -1, rc = -1;
+	int		 rc = -1;
 
 	*nbid = 0;
 	*bias = 0;
 	elf_version(EV_CURRENT);
-	if (strcmp(path, "[vdso]") == 0) {
+	if (fd < 0 && strcmp(path, "[vdso]") == 0) {
 		/* Its section headers end the image. */
 		if ((vdso = getauxval(AT_SYSINFO_EHDR)) == 0)
 			return (-1);
@@ -1408,7 +1423,8 @@ module_ident(const char *path, uint64_t lo, uint64_t pgoff, uint8_t *bid,
 			return (-1);
 		elf = elf_memory((char *)vdso, len);
 	} else {
-		if ((fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)) < 0)
+		if (fd < 0 && (fd = open(path, O_RDONLY | O_CLOEXEC |
+		    O_NONBLOCK)) < 0)
 			return (-1);
 		elf = elf_begin(fd, ELF_C_READ, NULL);
 	}
@@ -1421,6 +1437,32 @@ module_ident(const char *path, uint64_t lo, uint64_t pgoff, uint8_t *bid,
 	if (fd >= 0)
 		close(fd);
 	return (rc);
+}
+
+/*
+ * The file pid maps at e, through /proc/PID/map_files: the one mapped,
+ * where the path may name another by now (a library upgraded by a
+ * rename while the program runs), whose build-id a reader would check
+ * the path's file by and find it right.  Besides what reading pid's
+ * memory takes, the kernel opens these links only for CAP_SYS_ADMIN or
+ * CAP_CHECKPOINT_RESTORE: -1 without, and the dump reads the path.
+ */
+static int
+map_ident(pid_t pid, const struct map *e, uint8_t *bid, size_t *nbid,
+    uint64_t *bias)
+{
+	char	path[80];
+	int	fd;
+
+	*nbid = 0;
+	*bias = 0;
+	if (pid == 0 || e->path == NULL || e->path[0] != '/')
+		return (-1);
+	snprintf(path, sizeof path, "/proc/%d/map_files/%llx-%llx", (int)pid,
+	    (unsigned long long)e->lo, (unsigned long long)e->hi);
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)) < 0)
+		return (-1);
+	return (module_ident(e->path, fd, e->lo, e->pgoff, bid, nbid, bias));
 }
 
 /* The running kernel's build-id, from its notes (0 bytes: none). */
@@ -1447,11 +1489,70 @@ kernel_build_id(uint8_t *bid)
 	return (note_build_id(&d, bid, 64));
 }
 
-/* The module of a slot: its mapping's file and that file's build-id. */
+/*
+ * The kernel's text, _stext to _etext, from /proc/kallsyms: -1 when the
+ * file shows this daemon no addresses (kptr_restrict, perf_event_paranoid
+ * and CAP_SYSLOG decide; zeros then) or not these two.
+ */
+static int
+kernel_text(uint64_t *lo, uint64_t *hi)
+{
+	char			 line[1024], name[64];
+	unsigned long long	 a;
+	FILE			*f;
+	int			 got = 0;
+
+	*lo = *hi = 0;
+	if ((f = fopen("/proc/kallsyms", "re")) == NULL)
+		return (-1);
+	while (got != 3 && fgets(line, sizeof line, f) != NULL) {
+		if (sscanf(line, "%llx %*c %63s", &a, name) != 2)
+			continue;
+		if (strcmp(name, "_stext") == 0) {
+			*lo = a;
+			got |= 1;
+		} else if (strcmp(name, "_etext") == 0) {
+			*hi = a;
+			got |= 2;
+		}
+	}
+	fclose(f);
+	return (got == 3 && *lo != 0 && *hi > *lo ? 0 : -1);
+}
+
+/*
+ * The kernel's MAPPING range: its text where kallsyms shows it, widened
+ * to its n samples' lowest and highest address (a kernel module's code,
+ * BPF's, lie outside the text); the samples' alone where it does not.
+ */
+static void
+kernel_range(const struct mhit *v, size_t n, uint64_t *lo, uint64_t *hi)
+{
+	uint64_t	tlo, thi;
+
+	*lo = *hi = 0;
+	if (n > 0) {
+		*lo = v[0].addr;
+		*hi = v[n - 1].addr == UINT64_MAX ? UINT64_MAX :
+		    v[n - 1].addr + 1;
+	}
+	if (kernel_text(&tlo, &thi) != 0)
+		return;
+	if (n == 0 || tlo < *lo)
+		*lo = tlo;
+	if (n == 0 || thi > *hi)
+		*hi = thi;
+}
+
+/*
+ * The module of a slot: its mapping's file and that file's build-id, the
+ * mapped file's while the process lives.
+ */
 static void
 slot_module(struct prf *p, struct slot *s)
 {
-	uint64_t	bias;
+	struct map	*e;
+	uint64_t	 bias;
 
 	if (s->bid_read)
 		return;
@@ -1459,7 +1560,9 @@ slot_module(struct prf *p, struct slot *s)
 	if (s->path == NULL)
 		return;
 	s->bid_read = 1;
-	module_ident(s->path, 0, 0, s->bid, &s->nbid, &bias);
+	if (p->pid == 0 || (e = maps_find(&p->maps[0], s->vaddr)) == NULL ||
+	    map_ident(p->pid, e, s->bid, &s->nbid, &bias) != 0)
+		module_ident(s->path, -1, 0, 0, s->bid, &s->nbid, &bias);
 }
 
 static void
@@ -1492,7 +1595,7 @@ dump_mods(struct prf *p, struct out *o)
 	struct mod	*md;
 	uint8_t		 bid[64];
 	size_t		 nbid, i, j, k, n = 0, plen;
-	uint64_t	 bias;
+	uint64_t	 bias, lo, hi;
 	uint32_t	 flags;
 
 	v = xreallocarray(NULL, p->nmhits + 1, sizeof *v);
@@ -1504,20 +1607,27 @@ dump_mods(struct prf *p, struct out *o)
 	for (i = j = 0; i < p->nmods; i++) {
 		md = &p->mods[i];
 		flags = 0;
+		for (k = j; k < n && v[k].mod == i + 1; k++)
+			;
+		lo = md->lo;
+		hi = md->hi;
 		if (md->kernel) {
 			flags |= PRFD_MAPPING_KERNEL;
 			nbid = kernel_build_id(bid);
 			bias = 0;
-		} else if (module_ident(md->path, md->lo, md->pgoff, bid,
+			kernel_range(v + j, k - j, &lo, &hi);
+		} else if (md->ident) {
+			memcpy(bid, md->bid, md->nbid);
+			nbid = md->nbid;
+			bias = md->bias;
+		} else if (module_ident(md->path, -1, md->lo, md->pgoff, bid,
 		    &nbid, &bias) != 0)
 			flags |= PRFD_MAPPING_UNREAD;
-		for (k = j; k < n && v[k].mod == i + 1; k++)
-			;
 		plen = strlen(md->path);
 		ext_entry(o, PRFD_EXT_MAPPING, PRFD_MAPPING_FIXED + nbid +
 		    plen + 16 * (k - j));
-		out_le(o, md->lo, 8);
-		out_le(o, md->hi, 8);
+		out_le(o, lo, 8);
+		out_le(o, hi, 8);
 		out_le(o, md->pgoff, 8);
 		out_le(o, bias, 8);
 		out_le(o, flags, 4);

@@ -118,6 +118,19 @@ log_msg(const char *fmt, ...)
 	fputc('\n', stderr);
 }
 
+/*
+ * Room for n entries in the poll array, of *cap: grown by half again,
+ * never shrunk, as the loop fills it on every wake.
+ */
+void
+pollfd_room(struct pollfd **pfd, size_t *cap, size_t n)
+{
+	if (n <= *cap)
+		return;
+	*cap = n < 16 ? 16 : n + n / 2;
+	*pfd = xreallocarray(*pfd, *cap, sizeof **pfd);
+}
+
 static void
 on_signal(int sig)
 {
@@ -502,7 +515,7 @@ main(int argc, char **argv)
 	struct client	*c;
 	char		 dir[PATH_MAX], lock[PATH_MAX + 16], *end;
 	int		 lfd, lsock, ch, i, n, r;
-	size_t		 np;
+	size_t		 np, pcap = 0;
 	long		 idle_s = 60;
 	uint64_t	 last, now;
 
@@ -586,7 +599,7 @@ main(int argc, char **argv)
 			    "reply taken" : "request", REQ_MS);
 			client_drop(i);
 		}
-		pfd = xreallocarray(pfd, 1 + nclients, sizeof *pfd);
+		pollfd_room(&pfd, &pcap, 1 + nclients);
 		/* A negative fd is not polled: no room, or backing off. */
 		pfd[0].fd = nclients < MAX_CLIENTS && now >= accept_at ?
 		    lsock : -1;
@@ -596,7 +609,7 @@ main(int argc, char **argv)
 			pfd[1 + i].events = clients[i].replying ? POLLOUT :
 			    POLLIN;
 		}
-		np = prf_pollfds(&pfd, 1 + nclients);
+		np = prf_pollfds(&pfd, &pcap, 1 + nclients);
 		n = poll(pfd, np, poll_ms(now, last, idle_s));
 		if (n < 0 && errno != EINTR)
 			break;

@@ -26,12 +26,13 @@ uint32_t	 prf_dump(struct prf *, const struct prfd_dump *, int,
 uint32_t	 prf_exit(struct prf *);
 void		 prf_drain(struct prf *);
 void		 prf_drain_all(void);
-size_t		 prf_pollfds(struct pollfd **, size_t);
+size_t		 prf_pollfds(struct pollfd **, size_t *, size_t);
 void		 prf_polled(const struct pollfd *, size_t);
 int		 prf_sampling(void);
 const char	*prf_why(void);
 
 void		 log_msg(const char *, ...)
 		    __attribute__((format(printf, 1, 2)));
+void		 pollfd_room(struct pollfd **, size_t *, size_t);
 
 #endif

@@ -31,7 +31,7 @@ HOME=$W GOCACHE=$W/gocache GOPATH=$W/go GOPROXY=off GOFLAGS= \
     GOTOOLCHAIN=local GOTELEMETRY=off
 export HOME GOCACHE GOPATH GOPROXY GOFLAGS GOTOOLCHAIN GOTELEMETRY
 pv() { "$build/profview" --db "$W/pv.db" "$@"; }
-plan 16
+plan 18
 
 # agree KIND NAME FILE: FILE's session (ingested if new) as pprof and as
 # profview's json report; pprof -top against the report.
@@ -111,6 +111,66 @@ else
 	sed 's/^/# /' "$W/mod.rec"
 	skip "prfd (version 2): pprof agrees" "pvprf record failed"
 	skip "... the library's functions" "pvprf record failed"
+fi
+
+# The kernel's mapping (modwork sys: getppid(2) in a loop): pvprf
+# records the kernel's text, _stext to _etext as /proc/kallsyms shows
+# them, widened to its samples (where kallsyms shows no address, the
+# samples' range alone), never 0-0: pprof's mapping has that range and
+# every kernel location is in it.
+if "$build/capture/pvprf/pvprf" record -o "$W/sys.prfd" -- \
+    "$build/tests/prfd/modwork" sys 0.3 >/dev/null 2>"$W/sys.rec" &&
+    sid=$(pv ingest "$W/sys.prfd" 2>/dev/null | cut -f1) &&
+    [ "$(pv sql --csv "SELECT samples FROM prfd_module WHERE kernel AND
+    session = ${sid:-0}" | tail -n +2)" -gt 0 ] 2>/dev/null; then
+	check "prfd (kernel mode, modwork sys): pprof agrees" \
+	    agree prfd sys "$W/sys.prfd"
+	go tool pprof -raw "$W/sys.pb.gz" >"$W/sys.raw" 2>&1
+	check "... the kernel's mapping is its text and samples, not 0-0" \
+	    python3 -c '
+import re, sys
+maps, locs, part = {}, [], None
+for line in open(sys.argv[1]):
+    line = line.rstrip("\n")
+    if line in ("Locations", "Mappings"):
+        part = line
+        continue
+    m = re.match(r"\s*(\d+): 0x([0-9a-f]+)/0x([0-9a-f]+)/0x[0-9a-f]+"
+        r" (\S*)", line)
+    if part == "Mappings" and m:
+        maps[m.group(4)] = (int(m.group(1)), int(m.group(2), 16),
+            int(m.group(3), 16))
+    m = re.match(r"\s*\d+: 0x([0-9a-f]+) M=(\d+) ", line)
+    if part == "Locations" and m:
+        locs.append((int(m.group(1), 16), int(m.group(2))))
+mid, lo, hi = maps.get("[kernel.kallsyms]", (0, 0, 0))
+text = {}
+try:
+    for line in open("/proc/kallsyms"):
+        a, _, name = line.split()[:3]
+        if name in ("_stext", "_etext"):
+            text[name] = int(a, 16)
+except OSError:
+    pass
+bad = []
+if not 1 << 63 <= lo < hi:
+    bad.append("the kernel mapped at %#x-%#x" % (lo, hi))
+if text.get("_stext") and text.get("_etext") and not (
+        lo <= text["_stext"] and hi >= text["_etext"]):
+    bad.append("%#x-%#x is not the text %#x-%#x" % (lo, hi,
+        text["_stext"], text["_etext"]))
+out = [a for a, m in locs if m == mid and not lo <= a < hi]
+n = sum(1 for a, m in locs if m == mid)
+if out or n == 0:
+    bad.append("%d of %d kernel locations outside" % (len(out), n))
+print("# kernel %#x-%#x, %d locations" % (lo, hi, n))
+for b in bad:
+    print(b, file=sys.stderr)
+sys.exit(bad != [])' "$W/sys.raw"
+else
+	sed 's/^/# /' "$W/sys.rec"
+	skip "prfd (kernel mode): pprof agrees" "no kernel samples (paranoid)"
+	skip "... the kernel's mapping" "no kernel samples"
 fi
 
 # OS/2's dump (tests/data/prfd/gen.py --no-ext): no extension record, so

@@ -58,6 +58,43 @@ u=$(sql "SELECT unresolved FROM prfd_module WHERE path LIKE
 check "a library changed since: no functions, said ($u)" sh -c \
     "test '$(syms)' = 0 && grep -q 'not the file profiled' '$W/changed.err'"
 
+# The library replaced while the program runs (another build renamed
+# over it, as an upgrade does), then put back: the dump has the build-id
+# of the file mapped, which pvprfd reads through /proc/PID/map_files,
+# not the path's, so the library is named.  modwork gate says on the
+# FIFO that its library is mapped and waits for the FIFO's end.
+# The kernel opens map_files links for CAP_SYS_ADMIN or
+# CAP_CHECKPOINT_RESTORE only: without, pvprfd reads the path (the
+# upgrade's build-id), as this user would.
+mapfiles() { sh -c 'f=$(ls /proc/$$/map_files | head -n 1) &&
+    head -c 1 "/proc/$$/map_files/$f" >/dev/null' 2>/dev/null; }
+cp "$LIB" "$W/lib/libprfdmod.so"
+cp "$LIB" "$W/lib/mapped.so"
+{ printf '\004\000\000\000\024\000\000\000\003\000\000\000GNU\000'
+  printf 'pvprf-other-build-id'; } >"$W/note"
+objcopy --update-section .note.gnu.build-id="$W/note" "$LIB" \
+    "$W/lib/upgrade.so"
+mkfifo "$W/gate"
+LD_LIBRARY_PATH=$W/lib "$PVPRF" record -o "$W/replaced.prfd" -- \
+    "$MODWORK" gate "$W/gate" 0.3 >/dev/null 2>&1 &
+rec=$!
+read -r started <"$W/gate"
+mv "$W/lib/upgrade.so" "$W/lib/libprfdmod.so"
+: >"$W/gate"
+wait "$rec"
+mv "$W/lib/mapped.so" "$W/lib/libprfdmod.so"
+rm -f "$W/pv.db"
+$PV ingest "$W/replaced.prfd" >/dev/null 2>"$W/replaced.err"
+r=$(syms)
+if mapfiles; then
+	check "a library replaced during the run ($started), put back: $r\
+ functions of $full, lib_five named" \
+	    test "${r:-0}" = "$full" -a "$(named)" = 1
+else
+	skip "a library replaced during the run" "/proc/PID/map_files" \
+	    "cannot be opened here"
+fi
+
 # The vDSO: modwork vdso loops on clock_gettime(CLOCK_MONOTONIC).
 "$PVPRF" record -o "$W/vdso.prfd" -- "$MODWORK" vdso 0.3 >/dev/null 2>&1
 rm -f "$W/pv.db"

@@ -10,10 +10,20 @@
  *				(four calls) and 8 in own_two (four): the
  *				split 20:48:32 where the plain rounds' is
  *				50:30:20, for profview diff (diff.sh)
+ *	modwork sys CPU		getppid(2) in a loop, the kernel's, for CPU
+ *				seconds (pprof.sh's kernel mapping)
+ *	modwork gate FIFO CPU	the plain rounds once it has written a
+ *				line to FIFO and read it to its end: its
+ *				library is mapped, and may be replaced on
+ *				disk before it runs (modsyms.sh)
  */
+#include <sys/syscall.h>
+
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "tests/prfd/modlib.h"
 
@@ -42,6 +52,26 @@ own_two(void)
 	} while (cpu_ns() < end);
 }
 
+/* Say it has started on the FIFO, then wait for the other side's end. */
+static int
+gate(const char *fifo)
+{
+	char	c;
+	ssize_t	n;
+	int	fd;
+
+	if ((fd = open(fifo, O_WRONLY)) < 0)
+		return (-1);
+	n = write(fd, "started\n", 8);
+	close(fd);
+	if (n != 8 || (fd = open(fifo, O_RDONLY)) < 0)
+		return (-1);
+	while ((n = read(fd, &c, 1)) > 0)
+		;
+	close(fd);
+	return (n == 0 ? 0 : -1);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -57,7 +87,19 @@ main(int argc, char **argv)
 		}
 		return (0);
 	}
-	if (argc == 3 && strcmp(argv[1], "swap") == 0)
+	if (argc == 3 && strcmp(argv[1], "sys") == 0) {
+		end = cpu_ns() + (long long)(atof(argv[2]) * 1e9);
+		while (cpu_ns() < end) {
+			for (i = 0; i < 10000; i++)
+				syscall(SYS_getppid);
+		}
+		return (0);
+	}
+	if (argc == 4 && strcmp(argv[1], "gate") == 0) {
+		if (gate(argv[2]) != 0)
+			return (1);
+		argv += 2;
+	} else if (argc == 3 && strcmp(argv[1], "swap") == 0)
 		swap = 1;
 	else if (argc < 2)
 		return (2);

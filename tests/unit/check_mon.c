@@ -18,6 +18,7 @@
 #include "ingest/mon.h"
 #include "report/report.h"
 #include "report/pprof.pb-c.h"
+#include "store/mon.h"
 #include "store/store.h"
 #include "tests/unit/testutil.h"
 
@@ -329,6 +330,37 @@ START_TEST(test_good)
 	    " coalesce(parent, '-') || ':' || depth, ' ') = '0:-:1 1:0:2"
 	    " 2:1:3 3:0:2 4:-:1' FROM (SELECT * FROM callpath ORDER BY id)"),
 	    1);
+}
+END_TEST
+
+/*
+ * A module's path by its name (annotate's way to the file): that name
+ * exactly, not one LIKE would take, and of that session only.
+ */
+START_TEST(test_module_path)
+{
+	char	*cause, *path;
+	int64_t	 id, other;
+
+	ck_assert_msg(ingest(good_text, sizeof good_text - 1, &id, &cause) ==
+	    0, "%s", cause);
+	ck_assert_int_eq(store_mon_module_add(st, id, "p_og", "patched",
+	    "/tmp/p_og"), 0);
+	ck_assert_int_eq(store_mon_module_path(st, id, "prog", &path), 1);
+	ck_assert_str_eq(path, "/tmp/prog");
+	free(path);
+	ck_assert_int_eq(store_mon_module_path(st, id, "p_og", &path), 1);
+	ck_assert_str_eq(path, "/tmp/p_og");
+	free(path);
+	ck_assert_int_eq(store_mon_module_path(st, id, "pro", &path), 0);
+	ck_assert_ptr_null(path);
+	ck_assert_int_eq(store_mon_module_path(st, id, "PROG", &path), 0);
+	ck_assert_ptr_null(path);
+	ck_assert_msg(ingest_mem(good_v1_text, sizeof good_v1_text - 1,
+	    &other, &cause) == 0, "%s", cause);
+	ck_assert_int_ne(other, id);
+	ck_assert_int_eq(store_mon_module_path(st, other, "p_og", &path), 0);
+	ck_assert_ptr_null(path);
 }
 END_TEST
 
@@ -894,6 +926,7 @@ mon_suite(void)
 	tcase_add_test(tc, test_detect);
 	tcase_add_test(tc, test_good);
 	tcase_add_test(tc, test_good_v1);
+	tcase_add_test(tc, test_module_path);
 	tcase_add_test(tc, test_no_cpu);
 	tcase_add_test(tc, test_bad_fields);
 	tcase_add_test(tc, test_bad_tree);

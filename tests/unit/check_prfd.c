@@ -971,8 +971,8 @@ mapping(struct tw *t, uint32_t flags, const char *path, uint64_t lo,
 
 /*
  * The good dump of width 8 without its extension, then one of a
- * library's MAPPING (its file not there) and the kernel's; *at is the
- * library entry's offset.
+ * library's MAPPING (its file not there) and the kernel's (mapped at
+ * its sample, above 2^63); *at is the library entry's offset.
  */
 static void
 good_mapped(struct good *g, size_t *at)
@@ -988,7 +988,7 @@ good_mapped(struct good *g, size_t *at)
 	r = tw_rec(&g->t, 0xf0, 0, 0);
 	*at = g->t.len;
 	mapping(&g->t, 0, "/nonexistent/libm.so", LIB, a, c, 2);
-	mapping(&g->t, 1, "[kernel.kallsyms]", 0, k, kc, 1);
+	mapping(&g->t, 1, "[kernel.kallsyms]", KADDR, k, kc, 1);
 	tw_end(&g->t, r);
 }
 
@@ -1283,6 +1283,37 @@ START_TEST(test_report)
 }
 END_TEST
 
+/*
+ * A kernel address is 2^63 or more, negative as SQLite keeps it: csv and
+ * json write it as the address it is, as the text's hex does.
+ */
+START_TEST(test_report_kernel)
+{
+	static const int fmts[] = { REPORT_CSV, REPORT_JSON };
+	struct good	 g;
+	char		*cause = NULL, *buf = NULL;
+	size_t		 at, len = 0, i;
+	FILE		*f;
+	int64_t		 id;
+
+	good_mapped(&g, &at);
+	id = expect_load(&g, 2, NULL);
+	for (i = 0; i < sizeof fmts / sizeof fmts[0]; i++) {
+		f = open_memstream(&buf, &len);
+		ck_assert_int_eq(report_session(st, id, fmts[i], f, &cause), 0);
+		fclose(f);
+		ck_assert_msg(strstr(buf, "18446744071578845184") != NULL,
+		    "%s: no kernel address 0xffffffff81000000 in\n%s",
+		    report_format_name(fmts[i]), buf);
+		ck_assert_msg(strstr(buf, "-2130706432") == NULL,
+		    "%s: the kernel address negative in\n%s",
+		    report_format_name(fmts[i]), buf);
+		free(buf);
+		buf = NULL;
+	}
+}
+END_TEST
+
 static Suite *
 prfd_suite(void)
 {
@@ -1311,6 +1342,7 @@ prfd_suite(void)
 	tcase_add_test(tc, test_model);
 	tcase_add_test(tc, test_model_modules);
 	tcase_add_test(tc, test_report);
+	tcase_add_test(tc, test_report_kernel);
 	suite_add_tcase(s, tc);
 	return (s);
 }
