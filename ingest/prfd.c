@@ -55,6 +55,7 @@
 #define PRFD_MAPPING_FIXED	43
 #define PRFD_MAPPING_KERNEL	0x1
 #define PRFD_MAPPING_UNREAD	0x2
+#define PRFD_MAPPING_REPLACED	0x4
 
 /* A slot as the reader collects it from PRFRET1, PRFRET3 and MODULE. */
 struct prfd_slot {
@@ -1135,9 +1136,15 @@ prfd_store_maps(struct prfd_read *r)
 				    " samples stay \"kernel\"", why);
 		} else if (mp->flags & PRFD_MAPPING_UNREAD) {
 			rc = 0;
-			why = xasprintf("%s: pvprfd could not read it when"
-			    " sampled, so its load bias is not known",
-			    mp->m.path);
+			if (mp->flags & PRFD_MAPPING_REPLACED)
+				why = xasprintf("%s: the file there is not the"
+				    " one the program mapped (replaced while"
+				    " it ran), so its symbols would be another"
+				    " build's", mp->m.path);
+			else
+				why = xasprintf("%s: pvprfd could not read it"
+				    " when sampled, so its load bias is not"
+				    " known", mp->m.path);
 			ingest_warn(ctx, mp->off, "%s: the module mapped at"
 			    " %#llx has addresses only", why,
 			    (unsigned long long)mp->m.lo);

@@ -109,6 +109,7 @@ int	prfd_flg_tick(struct prfd_flg *);
 #define PRFD_MAPPING_FIXED	43
 #define PRFD_MAPPING_KERNEL	0x1	/* the kernel counter's samples */
 #define PRFD_MAPPING_UNREAD	0x2	/* the file was not read: no bias */
+#define PRFD_MAPPING_REPLACED	0x4	/* the path's file is not the one mapped */
 /* LIMITS' bits: the kernel refused kernel-mode samples (paranoid). */
 #define PRFD_LIMIT_USER_ONLY	0x1
 

@@ -14,6 +14,8 @@
 #include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <sys/syscall.h>
 
 #include <ctype.h>
@@ -49,6 +51,8 @@
 
 struct map {
 	uint64_t	 lo, hi, pgoff;
+	dev_t		 dev;		/* the file's, as mapped (0: none) */
+	ino_t		 ino;
 	int		 file;		/* file-backed, or the vDSO */
 	char		*path;		/* the file's, or "[vdso]" */
 };
@@ -60,6 +64,8 @@ struct map {
  */
 struct mod {
 	uint64_t	 lo, hi, pgoff;
+	dev_t		 dev;		/* the file mapped, from the maps */
+	ino_t		 ino;
 	char		*path;
 	int		 kernel;
 	uint64_t	 samples;
@@ -294,7 +300,8 @@ static int
 maps_read(struct maps *m, pid_t pid)
 {
 	char		 path[64], line[PATH_MAX + 128], *p, *nl;
-	unsigned long	 lo, hi, pgoff;
+	unsigned long	 lo, hi, pgoff, ino;
+	unsigned int	 maj, min;
 	struct map	*v = NULL;
 	size_t		 n = 0, cap = 0;
 	int		 off;
@@ -305,8 +312,8 @@ maps_read(struct maps *m, pid_t pid)
 		return (-1);
 	while (fgets(line, sizeof line, f) != NULL) {
 		off = -1;
-		if (sscanf(line, "%lx-%lx %*s %lx %*s %*s %n", &lo, &hi,
-		    &pgoff, &off) < 3 || off < 0)
+		if (sscanf(line, "%lx-%lx %*s %lx %x:%x %lu %n", &lo, &hi,
+		    &pgoff, &maj, &min, &ino, &off) < 6 || off < 0)
 			continue;
 		p = line + off;
 		if ((nl = strchr(p, '\n')) != NULL)
@@ -318,6 +325,8 @@ maps_read(struct maps *m, pid_t pid)
 		v[n].lo = lo;
 		v[n].hi = hi;
 		v[n].pgoff = pgoff;
+		v[n].dev = makedev(maj, min);
+		v[n].ino = (ino_t)ino;
 		v[n].file = p[0] == '/' || strcmp(p, "[vdso]") == 0 ||
 		    strcmp(p, "[vsyscall]") == 0;
 		v[n].path = p[0] == '/' || strcmp(p, "[vdso]") == 0 ?
@@ -473,6 +482,8 @@ mod_get(struct prf *p, const struct map *e)
 		md->lo = e->lo;
 		md->hi = e->hi;
 		md->pgoff = e->pgoff;
+		md->dev = e->dev;
+		md->ino = e->ino;
 		md->path = xstrdup(e->path);
 		md->ident = map_ident(p->pid, e, md->bid, &md->nbid,
 		    &md->bias) == 0;
@@ -1465,6 +1476,25 @@ map_ident(pid_t pid, const struct map *e, uint8_t *bid, size_t *nbid,
 	return (module_ident(e->path, fd, e->lo, e->pgoff, bid, nbid, bias));
 }
 
+/*
+ * Whether the file at path is still the one mapped (device and inode as
+ * the maps gave them), for a daemon that cannot open map_files: a
+ * library upgraded by a rename while the program ran has a new inode at
+ * its old path, whose build-id and symbols are another build's.  One
+ * mapped from no known inode is taken as it is.
+ */
+static int
+path_is_mapped(const char *path, dev_t dev, ino_t ino)
+{
+	struct stat	st;
+
+	if (ino == 0 || path[0] != '/')
+		return (1);
+	if (stat(path, &st) != 0)
+		return (1);	/* unreadable: module_ident says so */
+	return (st.st_dev == dev && st.st_ino == ino);
+}
+
 /* The running kernel's build-id, from its notes (0 bytes: none). */
 static size_t
 kernel_build_id(uint8_t *bid)
@@ -1620,6 +1650,10 @@ dump_mods(struct prf *p, struct out *o)
 			memcpy(bid, md->bid, md->nbid);
 			nbid = md->nbid;
 			bias = md->bias;
+		} else if (!path_is_mapped(md->path, md->dev, md->ino)) {
+			flags |= PRFD_MAPPING_UNREAD | PRFD_MAPPING_REPLACED;
+			nbid = 0;
+			bias = 0;
 		} else if (module_ident(md->path, -1, md->lo, md->pgoff, bid,
 		    &nbid, &bias) != 0)
 			flags |= PRFD_MAPPING_UNREAD;
