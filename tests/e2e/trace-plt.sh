@@ -5,8 +5,8 @@
 # from main, a thread and a child process, each count equal to uftrace's
 # (a -pg build of the same source, its report of the PLT calls); the
 # same through -fno-plt's GOT slots alone; none with --no-lib; the
-# program's output unchanged; and the samples of a stretch in strlen
-# land in strlen.
+# program's output unchanged; the samples of a stretch in strlen land in
+# strlen; profview stores them as plt.
 . "${top_srcdir:-.}/tests/e2e/trace.sh"
 need_valgrind
 N=6000		# strlen's calls: ~0.1 s of samples in it
@@ -88,9 +88,9 @@ d="strlen has the most sampled self time ($top), $share % of the program's"
 check "$d" \
     sh -c "[ '${top#* }' = strlen ] && [ '${share:-0}' -ge 50 ]"
 
-# profview takes the library functions as jumps (their trampoline's).
+# profview keeps them apart from patched entries: how is plt.
 q=$(pvsql plt "SELECT how || ' ' || calls FROM func WHERE name = 'strcmp'")
-check "profview ingests them: strcmp $q" test "$q" = "jump 1150"
+check "profview ingests them as plt: strcmp $q" test "$q" = "plt 1150"
 
 # -fno-plt: the calls go through the GOT slots alone (R_X86_64_GLOB_DAT).
 trace noplt "$TD/plt-noplt" $N
