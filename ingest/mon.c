@@ -724,11 +724,6 @@ mon_functions(struct mon_rd *r, int64_t count)
 		memset(&f, 0, sizeof f);
 		if (mon_times(r, 0, "[functions]", &f.calls, t) != 0)
 			return (-1);
-		/*
-		 * A library function caught at its GOT slot ("plt") went
-		 * through a jump's trampoline: stored as jump, whose
-		 * overhead it has.
-		 */
 		if (!mon_is(&r->v[7], "jump") && !mon_is(&r->v[7], "trap") &&
 		    !mon_is(&r->v[7], "plt"))
 			return (ingest_fail(ctx, r->v[7].off, "how", "not jump,"
@@ -768,7 +763,12 @@ mon_functions(struct mon_rd *r, int64_t count)
 		f.module = module;
 		f.addr = addr;
 		f.size = (uint64_t)size;
-		f.trap = mon_is(&r->v[7], "trap");
+		if (mon_is(&r->v[7], "trap"))
+			f.how = STORE_HOW_TRAP;
+		else if (mon_is(&r->v[7], "plt"))
+			f.how = STORE_HOW_PLT;
+		else
+			f.how = STORE_HOW_JUMP;
 		f.self_ns = t[0];
 		f.total_ns = t[1];
 		f.self_cpu_ns = t[2];

@@ -248,7 +248,7 @@ mon_functions(struct report_out *out, const struct analyze_mon *m)
 		c[12] = mon_ms(f->total_err_ns);
 		c[13] = f->calls > 0 ? report_real(f->self_ns / 1e3 /
 		    (double)f->calls) : report_null();
-		c[14] = report_str(f->trap ? "trap" : "jump");
+		c[14] = report_str(store_func_how[f->how]);
 		c[15] = report_str(f->module);
 		c[16] = report_int((int64_t)f->addr);
 		c[17] = report_str(f->key);

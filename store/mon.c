@@ -105,7 +105,43 @@ static const char *const store_mon_migrations[] = {
 	"  real_samples INTEGER NOT NULL,"
 	"  real_ns INTEGER NOT NULL,"
 	"  PRIMARY KEY (session, id)) WITHOUT ROWID;",
+	/*
+	 * 2 -> 3: func.how may be 'plt', a library function caught at a
+	 * GOT slot, which was stored as 'jump' (the trampoline it goes
+	 * through) so that the user could not tell it from a patched
+	 * entry.  SQLite cannot alter a CHECK, so the table is made anew,
+	 * copied, dropped and the copy renamed, as core migration 4 does
+	 * session (nothing references func); columns, order and key as
+	 * before.  Rows stored before keep 'jump': what was a slot is not
+	 * in them (ingesting the .mon again gives 'plt').
+	 */
+	"CREATE TABLE func_3 ("
+	"  session INTEGER NOT NULL REFERENCES session(id) ON DELETE CASCADE,"
+	"  key TEXT NOT NULL,"
+	"  name TEXT NOT NULL,"
+	"  module TEXT NOT NULL,"
+	"  addr INTEGER NOT NULL,"
+	"  size INTEGER NOT NULL,"
+	"  how TEXT NOT NULL CHECK (how IN ('jump', 'trap', 'plt')),"
+	"  calls INTEGER NOT NULL,"
+	"  self_ns INTEGER NOT NULL,"
+	"  total_ns INTEGER NOT NULL,"
+	"  self_cpu_ns INTEGER,"
+	"  total_cpu_ns INTEGER,"
+	"  self_err_ns INTEGER NOT NULL,"
+	"  total_err_ns INTEGER NOT NULL,"
+	"  PRIMARY KEY (session, key)) WITHOUT ROWID;"
+	"INSERT INTO func_3 (session, key, name, module, addr, size, how,"
+	"  calls, self_ns, total_ns, self_cpu_ns, total_cpu_ns, self_err_ns,"
+	"  total_err_ns) SELECT session, key, name, module, addr, size, how,"
+	"  calls, self_ns, total_ns, self_cpu_ns, total_cpu_ns, self_err_ns,"
+	"  total_err_ns FROM func;"
+	"DROP TABLE func;"
+	"ALTER TABLE func_3 RENAME TO func;",
 };
+
+/* The names of enum store_how, as func.how holds them. */
+const char *const store_func_how[] = { "jump", "trap", "plt" };
 
 static const char *const store_mon_purge[] = {
 	"DELETE FROM callpath_sample WHERE session = ?1",
@@ -235,7 +271,7 @@ store_func_add(struct store *st, int64_t session, const struct store_func *f,
 	store_put_text(r, f->module);
 	store_put_int(r, (int64_t)f->addr);
 	store_put_int(r, (int64_t)f->size);
-	store_put_static(r, f->trap ? "trap" : "jump");
+	store_put_static(r, store_func_how[f->how]);
 	store_put_int(r, (int64_t)f->calls);
 	store_put_int(r, f->self_ns);
 	store_put_int(r, f->total_ns);
@@ -386,7 +422,8 @@ store_mon_next(struct store_cursor *c, struct store_mon *m)
 #define STORE_FUNC_COLUMNS(X) \
 	X(FUNC_KEY, "key") X(FUNC_NAME, "name") X(FUNC_MODULE, "module") \
 	X(FUNC_ADDR, "addr") X(FUNC_SIZE, "size") \
-	X(FUNC_TRAP, "how = 'trap'") X(FUNC_CALLS, "calls") \
+	X(FUNC_HOW, "CASE how WHEN 'trap' THEN 1 WHEN 'plt' THEN 2 ELSE 0" \
+	" END") X(FUNC_CALLS, "calls") \
 	X(FUNC_SELF_NS, "self_ns") X(FUNC_TOTAL_NS, "total_ns") \
 	X(FUNC_SELF_CPU_NS, "self_cpu_ns") \
 	X(FUNC_TOTAL_CPU_NS, "total_cpu_ns") \
@@ -415,7 +452,8 @@ store_func_next(struct store_cursor *c, struct store_func *f)
 	f->module = store_cursor_text(c, FUNC_MODULE);
 	f->addr = (uint64_t)store_cursor_int(c, FUNC_ADDR);
 	f->size = (uint64_t)store_cursor_int(c, FUNC_SIZE);
-	f->trap = (int)store_cursor_int(c, FUNC_TRAP);
+	/* The CASE above gives enum store_how's numbers. */
+	f->how = (enum store_how)store_cursor_int(c, FUNC_HOW);
 	f->calls = (uint64_t)store_cursor_int(c, FUNC_CALLS);
 	f->self_ns = store_cursor_int(c, FUNC_SELF_NS);
 	f->total_ns = store_cursor_int(c, FUNC_TOTAL_NS);

@@ -36,6 +36,16 @@ struct store_mon {
 	int64_t		 probe[STORE_SA_COUNT];	/* looks inside the agent */
 };
 
+/*
+ * How a function's entry was caught (func.how, store_func_how names them):
+ * a patched jump, an int3, or a library function's GOT slot pointed at a
+ * trampoline.
+ */
+enum store_how {
+	STORE_HOW_JUMP, STORE_HOW_TRAP, STORE_HOW_PLT
+};
+extern const char *const	store_func_how[];
+
 /* A function of a pvtrace profile (times in ns, overhead subtracted). */
 struct store_func {
 	const char	*key;		/* unique in the session */
@@ -43,7 +53,7 @@ struct store_func {
 	const char	*module;
 	uint64_t	 addr;
 	uint64_t	 size;
-	int		 trap;		/* entered by int3, else a jump */
+	enum store_how	 how;
 	uint64_t	 calls;
 	int64_t		 self_ns, total_ns;
 	int64_t		 self_cpu_ns, total_cpu_ns;

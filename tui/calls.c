@@ -373,7 +373,7 @@ calls_draw(struct tui_view *tv, int y, int h, int w)
 	double			 share;
 	size_t			 i, k;
 	int64_t			 n;
-	int			 row, attr, yy;
+	int			 row, attr, yy, used;
 
 	tui_putf(y, 0, w, tui_attr(TUI_C_HEADER), "%10s %10s %8s %6s %12s"
 	    " %10s %s", "calls", "self ms", "+/- ms", "self%",
@@ -414,8 +414,16 @@ calls_draw(struct tui_view *tv, int y, int h, int w)
 		tui_num_fit(pct, sizeof pct, 5, share, 1);
 		tui_putf(yy, 0, w, attr, "%10s %10s %8s %5s%% %12s %10s",
 		    calls, self, err, pct, total, avg);
-		tui_put_marks(yy, 62, w - 62, attr, f->key,
+		used = tui_put_marks(yy, 62, w - 62, attr, f->key,
 		    tui_search_marks(tv));
+		/*
+		 * How the entry was caught, the report's how column, after
+		 * the name where it is not a patched jump: a column of its
+		 * own would take the width of every name.
+		 */
+		if (f->how != STORE_HOW_JUMP && 62 + used < w)
+			tui_putf(yy, 62 + used, w - 62 - used, attr, " [%s]",
+			    store_func_how[f->how]);
 	}
 }
 

@@ -5,8 +5,10 @@
 # from main, a thread and a child process, each count equal to uftrace's
 # (a -pg build of the same source, its report of the PLT calls); the
 # same through -fno-plt's GOT slots alone; none with --no-lib; the
-# program's output unchanged; and the samples of a stretch in strlen
-# land in strlen.
+# program's output unchanged; the samples of a stretch in strlen land in
+# strlen; profview stores them as plt.  With --lib, the library's
+# functions the program calls through its PLT are one function each,
+# counted at their entries as callgrind counts them.
 . "${top_srcdir:-.}/tests/e2e/trace.sh"
 need_valgrind
 N=6000		# strlen's calls: ~0.1 s of samples in it
@@ -88,9 +90,36 @@ d="strlen has the most sampled self time ($top), $share % of the program's"
 check "$d" \
     sh -c "[ '${top#* }' = strlen ] && [ '${share:-0}' -ge 50 ]"
 
-# profview takes the library functions as jumps (their trampoline's).
+# profview keeps them apart from patched entries: how is plt.
 q=$(pvsql plt "SELECT how || ' ' || calls FROM func WHERE name = 'strcmp'")
-check "profview ingests them: strcmp $q" test "$q" = "jump 1150"
+check "profview ingests them as plt: strcmp $q" test "$q" = "plt 1150"
+
+# --lib: the functions of a library the program calls through its PLT
+# are traced at their own entries, whoever calls them: no GOT slot of
+# their names planned, one row each, whose calls (the program's through
+# the PLT and the library's own) equal callgrind's.  lib_again, another
+# name of lib_step's, has its slot planned (the plan names the function
+# lib_step), and the agent leaves that slot to the traced entry, so that
+# no call passes two probes: its calls are lib_step's.
+(cd "$W" && "$PVTRACE" plan --lib libpvtplt -o lib.pdt "$TD/plt-lib" \
+    >lib.plan 2>&1 && "$PVTRACE" -o lib.mon -p lib.pdt -- "$TD/plt-lib" \
+    100 >lib.out 2>lib.err)
+check "--lib: output unchanged" test "$(cat "$W/lib.out")" = 31665
+check "--lib: no GOT slot planned for lib_step or lib_work" sh -c \
+    "! grep -q ' g lib_\\(step\\|work\\)\$' '$W/lib.pdt'"
+check "--lib: lib_again's slot left to the traced lib_step" grep -q \
+    "^plt-lib 0x[0-9a-f]* 0 lib_again bound to the code of a traced module" \
+    "$W/lib.mon"
+rows=$(awk '/^\[/ { s = $1 } s == "[functions]" && $12 ~ /^lib_/ {
+    print $8, $9, $12 }' "$W/lib.mon" | sort | tr '\n' ' ')
+check "--lib: one row each, at the library's entries ($rows)" \
+    test "$rows" = "jump libpvtplt.so lib_step jump libpvtplt.so lib_work "
+callgrind lib "$TD/plt-lib" 100
+compare lib 1
+q=$(pvsql lib "SELECT how || ' ' || calls FROM func WHERE name LIKE 'lib_%'
+    ORDER BY name" | tr '\n' ' ')
+check "--lib: profview has one function each: $q" \
+    test "$q" = "jump 495 jump 100 "
 
 # -fno-plt: the calls go through the GOT slots alone (R_X86_64_GLOB_DAT).
 trace noplt "$TD/plt-noplt" $N

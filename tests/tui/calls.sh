@@ -4,7 +4,7 @@
 # calls work twice, which calls leaf 1000 times; two static helpers);
 # expected values come from the store, never from the screen.
 . "${top_srcdir:-.}/tests/tui/lib.sh"
-plan 41
+plan 42
 src=${top_srcdir:-.}
 cp "$src/tests/data/calls.mon" "$dir/calls.mon"
 "$PROFVIEW" --db "$dir/db" ingest "$dir/calls.mon" >/dev/null || exit 1
@@ -320,3 +320,17 @@ wait_for "call tree: 5 paths" && wait_for "(CPU, $sn samples" &&
     screen | grep -qE "^ +$row .* - main\$"
 ok $? "the tree's times from the samples too: main $row of the program's"
 keys q q q
+
+# How an entry was caught, after the name where not a patched jump: a
+# library function at its GOT slot (helper@prog+0x1210 made one here)
+# [plt], a trapped one [trap], main nothing.  A wider pane: at 80
+# columns the qualified names fill the name's width.
+sed 's/ jump prog 0x1210 / plt prog 0x1210 /' "$src/tests/data/calls.mon" \
+    >"$dir/plt.mon"
+pvsize="100 24" start -- "$dir/plt.mon"
+wait_for "profview: prog: $nf functions" &&
+    screen | grep -qE " helper@prog\+0x1210 \[plt\]\$" &&
+    screen | grep -qE " helper@prog\+0x1200 \[trap\]\$" &&
+    screen | grep -qE "[0-9] main\$"
+ok $? "the calls view marks helper@prog+0x1210 [plt] and the trap [trap]"
+keys q

@@ -4,6 +4,7 @@
  * every length; sections whose counts lie; and the report.
  */
 #include <check.h>
+#include <sqlite3.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -835,6 +836,131 @@ START_TEST(test_report)
 }
 END_TEST
 
+/*
+ * A library function caught at its GOT slot ("plt") stays plt: in the
+ * table, in what the model reads and in the report's how column, so that
+ * it is told from a patched entry.
+ */
+START_TEST(test_plt)
+{
+	struct store_session	 ss;
+	const struct kind	*k = kind_find("mon");
+	struct analyze_mon	*m;
+	char			*text, *cause, *buf = NULL;
+	size_t			 len = 0, i;
+	int64_t			 id;
+	FILE			*f;
+
+	text = edit("50 jump prog 0x1210 8", "50 plt prog 0x1210 8");
+	ck_assert_msg(ingest(text, strlen(text), &id, &cause) == 0, "%s",
+	    cause);
+	free(text);
+	ck_assert_int_eq(tu_count(st, "SELECT group_concat(key || ' ' || how,"
+	    " ', ') = 'helper@prog+0x1200 trap, helper@prog+0x1210 plt'"
+	    " FROM (SELECT * FROM func WHERE how <> 'jump' ORDER BY key)"), 1);
+	ck_assert_int_eq(store_session_get(st, id, &ss), 0);
+	m = k->model_load(st, id, &cause);
+	ck_assert_msg(m != NULL, "%s", cause);
+	for (i = 0; i < m->nfn; i++) {
+		if (strcmp(m->fn[i].key, "helper@prog+0x1210") == 0)
+			ck_assert_int_eq(m->fn[i].how, STORE_HOW_PLT);
+		else if (strcmp(m->fn[i].key, "helper@prog+0x1200") == 0)
+			ck_assert_int_eq(m->fn[i].how, STORE_HOW_TRAP);
+		else
+			ck_assert_int_eq(m->fn[i].how, STORE_HOW_JUMP);
+	}
+	f = open_memstream(&buf, &len);
+	ck_assert_msg(report_write(st, &ss, m, REPORT_CSV, f, &cause) == 0,
+	    "%s", cause);
+	fclose(f);
+	ck_assert_msg(strstr(buf, ",plt,prog,4624,helper@prog+0x1210,") !=
+	    NULL && strstr(buf, ",trap,prog,4608,helper@prog+0x1200,") !=
+	    NULL, "%s", buf);
+	free(buf);
+	k->model_free(m);
+	store_session_free(&ss);
+}
+END_TEST
+
+/* How the store defines func, as sqlite_master keeps it. */
+static char *
+func_sql(struct store *s)
+{
+	sqlite3_stmt	*q;
+	char		*sql;
+
+	ck_assert_int_eq(sqlite3_prepare_v2(store_db(s), "SELECT sql FROM"
+	    " sqlite_master WHERE name = 'func'", -1, &q, NULL), SQLITE_OK);
+	ck_assert_int_eq(sqlite3_step(q), SQLITE_ROW);
+	sql = xstrdup((const char *)sqlite3_column_text(q, 0));
+	sqlite3_finalize(q);
+	return (sql);
+}
+
+/*
+ * A store whose mon tables are at version 2 (func.how 'jump' or 'trap'
+ * only, the CHECK as migration 1 made it) is migrated: its rows kept as
+ * they were, the table's definition a new store's, and 'plt' taken.
+ */
+START_TEST(test_migrate_how)
+{
+	struct store	*fs;
+	char		*cause = NULL, *fresh, *old;
+	const char	*ins = "INSERT INTO func VALUES (1, 'f', 'f', 'prog', 1,"
+	    " 0, 'plt', 1, 0, 0, NULL, NULL, 0, 0)";
+
+	fresh = func_sql(st);
+	tu_tmpdb_setup();
+	fs = store_open(tu_tmpdb, 0, kind_store(), &cause);
+	ck_assert_msg(fs != NULL, "%s", cause);
+	ck_assert_int_eq(store_exec(fs, "DROP TABLE func;"
+	    "CREATE TABLE func ("
+	    "  session INTEGER NOT NULL REFERENCES session(id)"
+	    "   ON DELETE CASCADE,"
+	    "  key TEXT NOT NULL, name TEXT NOT NULL, module TEXT NOT NULL,"
+	    "  addr INTEGER NOT NULL, size INTEGER NOT NULL,"
+	    "  how TEXT NOT NULL CHECK (how IN ('jump', 'trap')),"
+	    "  calls INTEGER NOT NULL, self_ns INTEGER NOT NULL,"
+	    "  total_ns INTEGER NOT NULL, self_cpu_ns INTEGER,"
+	    "  total_cpu_ns INTEGER, self_err_ns INTEGER NOT NULL,"
+	    "  total_err_ns INTEGER NOT NULL,"
+	    "  PRIMARY KEY (session, key)) WITHOUT ROWID;"
+	    "INSERT INTO session (id, kind, source, sha256, bytes) VALUES"
+	    " (1, 'mon', 'a.mon', 'x', 1);"
+	    "INSERT INTO func VALUES (1, 'a', 'a', 'prog', 16, 5, 'jump', 7,"
+	    " 1, 2, 3, 4, 5, 6), (1, 'b', 'b', 'prog', 32, 3, 'trap', 8, 9,"
+	    " 10, NULL, NULL, 11, 12);"
+	    "UPDATE kind_schema SET version = 2 WHERE kind = 'mon'",
+	    &cause), 0);
+	ck_assert_int_ne(store_exec(fs, ins, &cause), 0);
+	free(cause);
+	store_close(fs);
+
+	fs = store_open(tu_tmpdb, 0, kind_store(), &cause);
+	ck_assert_msg(fs != NULL, "%s", cause);
+	ck_assert_int_eq(tu_count(fs, "SELECT version FROM kind_schema WHERE"
+	    " kind = 'mon'"), (int64_t)store_mon_schema.nmigrations);
+	old = func_sql(fs);
+	ck_assert_str_eq(old, fresh);
+	free(old);
+	ck_assert_int_eq(tu_count(fs, "SELECT group_concat(session || ':' ||"
+	    " key || ':' || name || ':' || module || ':' || addr || ':' ||"
+	    " size || ':' || how || ':' || calls || ':' || self_ns || ':' ||"
+	    " total_ns || ':' || coalesce(self_cpu_ns, '-') || ':' ||"
+	    " coalesce(total_cpu_ns, '-') || ':' || self_err_ns || ':' ||"
+	    " total_err_ns, ' ') = '1:a:a:prog:16:5:jump:7:1:2:3:4:5:6"
+	    " 1:b:b:prog:32:3:trap:8:9:10:-:-:11:12' FROM (SELECT * FROM func"
+	    " ORDER BY key)"), 1);
+	ck_assert_int_eq(store_exec(fs, ins, &cause), 0);
+	ck_assert_int_ne(store_exec(fs, "UPDATE func SET how = 'out'",
+	    &cause), 0);
+	free(cause);
+	store_close(fs);
+	tu_tmpdb_teardown();
+	free(fresh);
+}
+END_TEST
+
 /* Text with every from replaced by to. */
 static char *
 edit_all(const char *text, const char *from, const char *to)
@@ -939,6 +1065,8 @@ mon_suite(void)
 	tcase_add_test(tc, test_truncation_every_length_v1);
 	tcase_add_test(tc, test_report);
 	tcase_add_test(tc, test_report_hostile_names);
+	tcase_add_test(tc, test_plt);
+	tcase_add_test(tc, test_migrate_how);
 	suite_add_tcase(s, tc);
 	return (s);
 }

@@ -9,6 +9,7 @@ TRACE_PROGS = tests/data/trace/recurse tests/data/trace/recurse-nopie \
 	tests/data/trace/signals tests/data/trace/sqlite-driver \
 	tests/data/trace/deep tests/data/trace/truth tests/data/trace/quiet \
 	tests/data/trace/plt tests/data/trace/plt-noplt tests/data/trace/plt-pg \
+	tests/data/trace/libpvtplt.so tests/data/trace/plt-lib \
 	tests/data/trace/split
 TRACE_CC = $(CC) -O2 -g
 EXTRA_DIST += tests/data/trace/recurse.c tests/data/trace/tiny.c \
@@ -17,6 +18,7 @@ EXTRA_DIST += tests/data/trace/recurse.c tests/data/trace/tiny.c \
 	tests/data/trace/signals.c tests/data/trace/sqlite-driver.c \
 	tests/data/trace/deep.c tests/data/trace/truth.c \
 	tests/data/trace/quiet.c tests/data/trace/plt.c \
+	tests/data/trace/libplt.c tests/data/trace/plt-lib.c \
 	tests/data/trace/split.c
 CLEANFILES += $(TRACE_PROGS)
 
@@ -70,6 +72,19 @@ tests/data/trace/plt-noplt: tests/data/trace/plt.c
 tests/data/trace/plt-pg: tests/data/trace/plt.c
 	@$(MKDIR_P) tests/data/trace
 	$(AM_V_CC)$(PLT_CC) -pg -o $@ $(srcdir)/tests/data/trace/plt.c
+# A library traced with --lib whose functions the program calls through
+# its PLT; the program finds it beside itself ($$ORIGIN).  No start
+# files: the C runtime's code in a library (_init, frame_dummy...) is
+# what callgrind does not see (tracecmp.py) and this one needs none.
+tests/data/trace/libpvtplt.so: tests/data/trace/libplt.c
+	@$(MKDIR_P) tests/data/trace
+	$(AM_V_CC)$(TRACE_CC) -fPIC -shared -nostartfiles -o $@ \
+	    $(srcdir)/tests/data/trace/libplt.c
+tests/data/trace/plt-lib: tests/data/trace/plt-lib.c \
+    tests/data/trace/libpvtplt.so
+	@$(MKDIR_P) tests/data/trace
+	$(AM_V_CC)$(TRACE_CC) -o $@ $(srcdir)/tests/data/trace/plt-lib.c \
+	    -Ltests/data/trace -lpvtplt '-Wl,-rpath,$$ORIGIN'
 # SQLite's own code, from Debian's static library (libsqlite3-dev).
 tests/data/trace/sqlite-driver: tests/data/trace/sqlite-driver.c
 	@$(MKDIR_P) tests/data/trace
