@@ -54,6 +54,7 @@ analyze_heapview_free(struct analyze_heapview *s)
 	for (i = 0; s->class_dtor_name != NULL && i < s->nclasses; i++)
 		free(s->class_dtor_name[i]);
 	free(s->class_dtor_name);
+	free(s->descs);
 	free(s->program);
 	free(s->regions);
 	free(s->addr);
@@ -1549,5 +1550,64 @@ analyze_heapview_bases(struct store *st, int64_t session,
 	for (i = 0; i < v->ntypes; i++)
 		v->type_class[i] = v->types[i].site ? HS_NONE :
 		    hv_class(v, v->types[i].name);
+	return (0);
+}
+
+/*
+ * The snapshot's descriptors (vtables and modules' data), read from the
+ * store once; a vtable's refs are the live objects of its class.
+ */
+int
+analyze_heapview_descs(struct store *st, int64_t session,
+    struct analyze_heapview *v)
+{
+	struct store_cursor		*c;
+	struct store_heap_desc		 r;
+	struct analyze_heapview_desc	*d;
+	size_t				 cap = 0, n = 0, i;
+	uint64_t			*count;
+	int				 rc;
+
+	if (v->descs != NULL)
+		return (0);
+	if ((c = store_heap_descs(st, session)) == NULL)
+		return (-1);
+	while ((rc = store_heap_desc_next(c, &r)) == 1) {
+		if (!r.data && (r.idx < 0 || (uint64_t)r.idx >= v->ntypes))
+			continue;
+		if (n == cap) {
+			cap = cap != 0 ? 2 * cap : 64;
+			v->descs = xreallocarray(v->descs, cap,
+			    sizeof *v->descs);
+		}
+		d = &v->descs[n++];
+		d->data = r.data;
+		d->type = r.data ? ANALYZE_HEAPVIEW_NONE : (uint32_t)r.idx;
+		d->module = r.module >= 0 && (uint64_t)r.module < v->nmodules ?
+		    (uint32_t)r.module : ANALYZE_HEAPVIEW_NONE;
+		d->addr = r.addr;
+		d->size = r.size > 0 ? (uint64_t)r.size : 0;
+		d->refs = r.roots;
+	}
+	store_cursor_close(c);
+	if (rc != 0) {
+		free(v->descs);
+		v->descs = NULL;
+		return (-1);
+	}
+	/* An empty list, read: not NULL. */
+	if (v->descs == NULL)
+		v->descs = xcalloc(1, sizeof *v->descs);
+	v->ndescs = n;
+	count = xcalloc(v->ntypes + 1, sizeof *count);
+	for (i = 0; i < v->nblocks; i++) {
+		if (v->type[i] < v->ntypes)
+			count[v->type[i]]++;
+	}
+	for (i = 0; i < n; i++) {
+		if (!v->descs[i].data)
+			v->descs[i].refs = count[v->descs[i].type];
+	}
+	free(count);
 	return (0);
 }

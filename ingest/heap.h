@@ -139,6 +139,8 @@ struct ingest_heap_dwarf {
 	uint32_t		*loc_line;
 	char			**loc_text;	/* with inlined frames, or NULL */
 	uint32_t		*btype;		/* per block, or INGEST_DT_NONE */
+	uint64_t		*vtsize;	/* per TYPE: its vtable's bytes,
+						   0 if not known */
 	uint64_t		 conflicts;	/* typed pointers that disagreed */
 };
 

@@ -33,6 +33,7 @@
 #include <dwarf.h>
 #include <elfutils/libdw.h>
 #include <elfutils/libdwelf.h>
+#include <gelf.h>
 
 #include "bsearch.h"
 #include "intern.h"
@@ -738,6 +739,63 @@ dt_lines(struct ingest_heap_dwarf *d, const struct ingest_heap *h,
 	}
 }
 
+/*
+ * The size of each vtable the snapshot's classes were named by in module
+ * m (its _ZTV symbol's, which the agent found the address of): the
+ * type descriptor's bytes.  The symbol table, else the dynamic one of a
+ * stripped library.
+ */
+static void
+dt_vtables(struct ingest_heap_dwarf *d, const struct ingest_heap *h,
+    Elf *elf, uint32_t m, uint64_t base)
+{
+	Elf_Scn		*scn = NULL;
+	GElf_Shdr	 sh;
+	GElf_Sym	 sym;
+	Elf_Data	*data;
+	const char	*name;
+	uint64_t	 i, k, n;
+	int		 want = SHT_SYMTAB;
+
+	for (i = 0; i < h->type.count; i++) {
+		if (ingest_heap_u32(&h->type, i, HF_TYPE_MODULE) == m &&
+		    ingest_heap_u32(&h->type, i, HF_TYPE_KIND) ==
+		    HEAPFMT_TYPE_VTABLE)
+			break;
+	}
+	if (i == h->type.count)
+		return;
+again:
+	while ((scn = elf_nextscn(elf, scn)) != NULL) {
+		if (gelf_getshdr(scn, &sh) == NULL || sh.sh_type !=
+		    (unsigned)want || sh.sh_entsize == 0 ||
+		    (data = elf_getdata(scn, NULL)) == NULL)
+			continue;
+		n = sh.sh_size / sh.sh_entsize;
+		for (k = 0; k < n; k++) {
+			if (gelf_getsym(data, (int)k, &sym) == NULL ||
+			    sym.st_size == 0 || (name = elf_strptr(elf,
+			    sh.sh_link, sym.st_name)) == NULL ||
+			    strncmp(name, "_ZTV", 4) != 0)
+				continue;
+			for (i = 0; i < h->type.count; i++) {
+				if (ingest_heap_u32(&h->type, i,
+				    HF_TYPE_MODULE) == m &&
+				    ingest_heap_u32(&h->type, i,
+				    HF_TYPE_KIND) == HEAPFMT_TYPE_VTABLE &&
+				    ingest_heap_u64(&h->type, i,
+				    HF_TYPE_VTABLE) == base + sym.st_value)
+					d->vtsize[i] = sym.st_size;
+			}
+		}
+	}
+	if (want == SHT_SYMTAB) {
+		want = SHT_DYNSYM;
+		scn = NULL;
+		goto again;
+	}
+}
+
 /* Read module m's DWARF, if its file is the one the snapshot saw. */
 static void
 dt_module(struct ingest_ctx *ctx, struct dt_ctx *c, const struct ingest_heap *h,
@@ -791,6 +849,7 @@ dt_module(struct ingest_ctx *ctx, struct dt_ctx *c, const struct ingest_heap *h,
 		goto fail;
 	}
 	free(beside);
+	dt_vtables(c->d, h, elf, m, base);
 	/* No DWARF (a stripped file): untyped, and no warning. */
 	if ((c->dw = dwarf_begin_elf(elf, DWARF_C_READ, NULL)) == NULL) {
 		elf_end(elf);
@@ -1099,6 +1158,7 @@ ingest_heap_dwarf(struct ingest_ctx *ctx, const struct ingest_heap *h,
 	d->loc_line = xcalloc(h->locs.count + 1, sizeof *d->loc_line);
 	d->loc_text = xcalloc(h->locs.count + 1, sizeof *d->loc_text);
 	d->has = xcalloc(h->mods.count + 1, 1);
+	d->vtsize = xcalloc(h->type.count + 1, sizeof *d->vtsize);
 	elf_version(EV_CURRENT);
 	for (m = 0; m < h->mods.count; m++)
 		dt_module(ctx, &c, h, m);
@@ -1163,5 +1223,6 @@ ingest_heap_dwarf_free(struct ingest_heap_dwarf *d, uint64_t nlocs)
 	free(d->loc_line);
 	free(d->has);
 	free(d->btype);
+	free(d->vtsize);
 	memset(d, 0, sizeof *d);
 }

@@ -342,6 +342,13 @@ static const char *const store_heap_migrations[] = {
 	"CREATE VIEW heap_ref AS SELECT r.session AS session, u.src AS src,"
 	"  u.src_off AS src_off, u.dst AS dst, u.dst_off AS dst_off"
 	"  FROM heap_refrun r, heap_ref_unpack(r.refs) u;",
+	/*
+	 * 5 -> 6: each class's vtable size, its _ZTV symbol's in the
+	 * module's symbol table, read at ingest so that :select
+	 * typedescriptor counts the descriptor's bytes; NULL where the
+	 * module was gone or the session was ingested before.
+	 */
+	"ALTER TABLE heap_type ADD COLUMN vtable_size INTEGER;",
 };
 
 static int	store_heap_connect(struct sqlite3 *);
@@ -396,7 +403,8 @@ static const struct store_table store_t_heap_region = {
 	"heap_region", "idx, kind, lo, hi, name, module, tid", NULL
 };
 static const struct store_table store_t_heap_type = {
-	"heap_type", "idx, name, kind, module, site, vtable", NULL
+	"heap_type", "idx, name, kind, module, site, vtable, vtable_size",
+	NULL
 };
 static const struct store_table store_t_heap_allocsite = {
 	"heap_allocsite", "idx, type, first_frame, nframes, allocs, frees,"
@@ -646,7 +654,7 @@ store_heap_region_add(struct store *st, int64_t session, int64_t idx,
 int
 store_heap_type_add(struct store *st, int64_t session, int64_t idx,
     const char *name, const char *kind, int64_t module, int64_t site,
-    uint64_t vtable)
+    uint64_t vtable, uint64_t vtable_size)
 {
 	struct store_row	*r;
 
@@ -661,6 +669,10 @@ store_heap_type_add(struct store *st, int64_t session, int64_t idx,
 		store_put_null(r);
 	else
 		store_put_int(r, (int64_t)vtable);
+	if (vtable_size == 0)
+		store_put_null(r);
+	else
+		store_put_int(r, (int64_t)vtable_size);
 	return (store_row_end(st, r));
 }
 
@@ -1632,6 +1644,50 @@ store_heap_types(struct store *st, int64_t session)
 {
 	return (store_cursor_select(st, store_heap_type_columns,
 	    "FROM heap_type WHERE session = ?1 ORDER BY idx", session));
+}
+
+#define STORE_HEAP_DESC_COLUMNS(X) \
+	X(DESC_DATA, "data") X(DESC_IDX, "idx") X(DESC_NAME, "name") \
+	X(DESC_MODULE, "module") X(DESC_ADDR, "addr") X(DESC_SIZE, "size") \
+	X(DESC_ROOTS, "roots")
+STORE_COLUMNS(store_heap_desc_columns, STORE_HEAP_DESC_COLUMNS);
+
+/*
+ * HeapInspector's descriptors, the objects outside the heap that
+ * describe it: each class's vtable (a type of kind vtable; size -1 where
+ * unknown) and each module's data (its regions of kind data, with the
+ * roots in each), by kind and index; read with store_heap_desc_next.
+ */
+struct store_cursor *
+store_heap_descs(struct store *st, int64_t session)
+{
+	return (store_cursor_select(st, store_heap_desc_columns,
+	    "FROM (SELECT 0 AS data, idx, name, coalesce(module, -1) AS"
+	    " module, vtable AS addr, coalesce(vtable_size, -1) AS size,"
+	    " 0 AS roots FROM heap_type WHERE session = ?1"
+	    " AND kind = 'vtable' AND vtable IS NOT NULL UNION ALL"
+	    " SELECT 1, g.idx, g.name, coalesce(g.module, -1), g.lo,"
+	    " g.hi - g.lo, (SELECT count(*) FROM heap_root r"
+	    " WHERE r.session = ?1 AND r.region = g.idx) FROM heap_region g"
+	    " WHERE g.session = ?1 AND g.kind = 'data') ORDER BY data, idx",
+	    session));
+}
+
+int
+store_heap_desc_next(struct store_cursor *c, struct store_heap_desc *d)
+{
+	int	rc;
+
+	if ((rc = store_cursor_step(c)) != 1)
+		return (rc);
+	d->data = store_cursor_int(c, DESC_DATA) != 0;
+	d->idx = store_cursor_int(c, DESC_IDX);
+	d->name = store_cursor_text(c, DESC_NAME);
+	d->module = store_cursor_int(c, DESC_MODULE);
+	d->addr = (uint64_t)store_cursor_int(c, DESC_ADDR);
+	d->size = store_cursor_int(c, DESC_SIZE);
+	d->roots = (uint64_t)store_cursor_int(c, DESC_ROOTS);
+	return (1);
 }
 
 #define STORE_HEAP_REGION_COLUMNS(X) \

@@ -94,6 +94,7 @@ enum tui_heapinfo_table {
 	TUI_HI_STATUS,		/* HeapInspector.Status: the map's rows */
 	TUI_HI_TASKS,		/* threads: stacks, roots, anchors */
 	TUI_HI_MODULELESS,	/* blocks no module's data reaches */
+	TUI_HI_DESCS,		/* the vtables and data :select chose */
 	TUI_HI_COUNT
 };
 /* ObjectsByType's and TypeHierarchy's Named and Classes. */
@@ -132,6 +133,8 @@ int		 tui_heapinfo_bytype(struct tui_heapinfo *,
 		    enum tui_heapinfo_filter);
 int		 tui_heapinfo_modtypes(struct tui_heapinfo *, uint32_t);
 int		 tui_heapinfo_finalizers(struct tui_heapinfo *);
+void		 tui_heapinfo_descs(struct tui_heapinfo *, const uint8_t *,
+		    const char *);
 int		 tui_heapinfo_asked(const struct tui_heapinfo *,
 		    enum tui_heapinfo_table);
 void		 tui_heapinfo_status(struct tui_heapinfo *, char **, char **,

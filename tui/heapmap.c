@@ -75,8 +75,9 @@ static const struct tui_key hm_bind[] = {
 	    "the info pane's next view: the object, Modules, "
 	    "ObjectsByModule, ObjectsByType, Imports, ModuleHierarchy, "
 	    "ObjectSizes, FreeBlocks, ReachedFrom, Leaks, LeaksBottomUp, "
-	    "LeaksTopDown, Live, TypeHierarchy, ModuleReachableTypes and"
-	    " Finalizers once their commands made them, none"),
+	    "LeaksTopDown, Live, TypeHierarchy, ModuleReachableTypes,"
+	    " Finalizers and Descriptors once their commands made them,"
+	    " none"),
 	TUI_KEY(HM_ACT_INFO_PREV, "S-Tab", "the info pane's view before"),
 	TUI_KEY(HM_ACT_FOCUS, "i",
 	    "the keys to the info pane's table (Modules if none shows)"),
