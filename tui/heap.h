@@ -371,6 +371,19 @@ struct heapmap {
 	/* ColorizeDefaultBlocks, and DefaultBlocks off (not drawn). */
 	int				 colorize_default;
 	int				 hide_default;
+
+	/*
+	 * The descriptors :select chose, which are not on the heap: a map
+	 * of their own below the heap's rows (its regions the data regions
+	 * and runs of vtables holding them; its blocks every descriptor
+	 * there, the chosen ones selected), never in the heap's counts.
+	 */
+	struct analyze_heapmap		*dm;
+	struct analyze_heapmap_view	 dv;
+	uint64_t			*daddr, *dsize;
+	struct analyze_heapmap_cell	*dcells;
+	int				 desc_lines;	/* its label's too */
+	char				*desc_label;
 };
 
 /*
@@ -411,6 +424,7 @@ void		 hm_draw_loading(struct heapmap *, int64_t, int, int);
 
 /* heapcmd.c */
 extern const struct tui_command hm_commands[];
+void		 hm_desc_off(struct heapmap *);
 extern const struct tui_topic hm_topics[];
 void		 hm_bases(struct heapmap *, const char *);
 int		 hm_word(const char **, char *, size_t);

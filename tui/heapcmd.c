@@ -479,6 +479,109 @@ hm_spec_types(struct heapmap *hm, const char *args, uint8_t *tm)
 	}
 }
 
+/* The descriptors' map gone (another :select, a new snapshot). */
+void
+hm_desc_off(struct heapmap *hm)
+{
+	if (hm->dm != NULL)
+		analyze_heapmap_free(hm->dm);
+	free(hm->dm);
+	free(hm->daddr);
+	free(hm->dsize);
+	free(hm->dcells);
+	free(hm->desc_label);
+	hm->dm = NULL;
+	hm->daddr = hm->dsize = NULL;
+	hm->dcells = NULL;
+	hm->desc_label = NULL;
+}
+
+/* Descriptors by address, for the descriptors' map. */
+static int
+hm_desc_cmp(const void *a, const void *b, void *arg)
+{
+	const struct analyze_heapview_desc *d = arg;
+	uint64_t	 x = d[*(const uint32_t *)a].addr;
+	uint64_t	 y = d[*(const uint32_t *)b].addr;
+
+	return (x < y ? -1 : x > y);
+}
+
+/* Vtables this far apart or nearer share a region of the map. */
+#define HM_DESC_GAP	4096
+
+/*
+ * The descriptors' map: the regions holding a chosen descriptor (a data
+ * region, or a run of the module's vtables no more than HM_DESC_GAP
+ * apart) and every descriptor in them as a block, the chosen selected.
+ * The vtables of unknown size are left out (nothing to draw).
+ */
+static void
+hm_desc_map(struct heapmap *hm, const uint8_t *sel, const char *what)
+{
+	const struct analyze_heapview_desc *d = hm->s->descs;
+	struct analyze_heapmap_region	*rg;
+	uint32_t			*ord;
+	uint8_t				 want;
+	size_t				 i, k, n = 0, nr = 0, nb = 0;
+	uint64_t			 lo, hi;
+	char				*cause = NULL;
+
+	hm_desc_off(hm);
+	ord = xreallocarray(NULL, hm->s->ndescs + 1, sizeof *ord);
+	for (i = 0; i < hm->s->ndescs; i++) {
+		if (d[i].size != 0)
+			ord[n++] = (uint32_t)i;
+	}
+	qsort_r(ord, n, sizeof *ord, hm_desc_cmp, (void *)d);
+	rg = xreallocarray(NULL, n + 1, sizeof *rg);
+	hm->daddr = xreallocarray(NULL, n + 1, sizeof *hm->daddr);
+	hm->dsize = xreallocarray(NULL, n + 1, sizeof *hm->dsize);
+	hm->dm = xcalloc(1, sizeof *hm->dm);
+	/* A data region alone, or a run of one module's vtables. */
+	for (i = 0; i < n; i = k) {
+		lo = d[ord[i]].addr;
+		hi = lo + d[ord[i]].size;
+		want = sel[ord[i]];
+		for (k = i + 1; !d[ord[i]].data && k < n &&
+		    !d[ord[k]].data && d[ord[k]].module == d[ord[i]].module &&
+		    d[ord[k]].addr >= hi && d[ord[k]].addr - hi <=
+		    HM_DESC_GAP; k++) {
+			hi = d[ord[k]].addr + d[ord[k]].size;
+			want |= sel[ord[k]];
+		}
+		if (!want)
+			continue;
+		rg[nr].lo = lo & ~(uint64_t)(ANALYZE_HEAPMAP_GRANULE - 1);
+		rg[nr].hi = (hi + ANALYZE_HEAPMAP_GRANULE - 1) &
+		    ~(uint64_t)(ANALYZE_HEAPMAP_GRANULE - 1);
+		rg[nr].name = d[ord[i]].module == HM_SNONE ? NULL :
+		    hm->s->modules[d[ord[i]].module].name;
+		nr++;
+		/* ord's first nb become the blocks' descriptors. */
+		for (; i < k; i++) {
+			hm->daddr[nb] = d[ord[i]].addr;
+			hm->dsize[nb] = d[ord[i]].size;
+			ord[nb++] = ord[i];
+		}
+	}
+	if (nr == 0 || analyze_heapmap_build(hm->dm, rg, nr, hm->daddr,
+	    hm->dsize, nb, &cause) != 0) {
+		free(cause);
+		free(hm->dm);
+		hm->dm = NULL;
+		hm_desc_off(hm);
+	} else {
+		for (i = 0; i < nb; i++)
+			hm->dm->mark[i] = sel[ord[i]] ?
+			    ANALYZE_HEAPMAP_SELECTED : ANALYZE_HEAPMAP_PLAIN;
+		analyze_heapmap_marks_changed(hm->dm);
+		hm->desc_label = xstrdup(what);
+	}
+	free(rg);
+	free(ord);
+}
+
 /*
  * HeapInspector's SelectTypedesc and SelectModuleDesc: the descriptor
  * objects themselves, a class's vtable or a module's data, which are not
@@ -537,6 +640,7 @@ hm_select_descs(struct heapmap *hm, int data, const char *args)
 	    hm->s->modules[m].name : args);
 	free(b);
 	tui_heapinfo_descs(hm->hi, sel, what);
+	hm_desc_map(hm, sel, what);
 	free(sel);
 	hm->info = (enum hm_info)(1 + TUI_HI_DESCS);
 	if (n == 0 && !data)
@@ -594,6 +698,7 @@ hm_cmd_select(struct heapmap *hm, const char *args)
 	hm->selwhat = NULL;
 	hm->nselset = 0;
 	hm->dirty = 1;
+	hm_desc_off(hm);
 	if (strcasecmp(w, "off") == 0) {
 		tui_message("selection off");
 		return (TUI_R_DRAW);
@@ -1515,8 +1620,10 @@ const struct tui_topic hm_topics[] = {
 	    " module's symbol table at ingest) and module NAME (or"
 	    " moduledescriptor NAME) the module's writable data, with count"
 	    " and bytes, in the Descriptors table (address, bytes, the live"
-	    " objects of the class or the data's pointers to the heap); they"
-	    " are not on the heap map. A snapshot names the vtables of live"
+	    " objects of the class or the data's pointers to the heap),"
+	    " and drawn below the heap's map, labelled not heap, in a map"
+	    " of the data or vtables around them. A snapshot names the"
+	    " vtables of live"
 	    " objects' classes only. Instances typedescriptor SPEC and"
 	    " instances module NAME select the objects instead." },
 	{ "index", "HeapInspector.Index",

@@ -8,7 +8,7 @@
 # readelf's, both moved by the module's load address the snapshot
 # recorded.
 . "${top_srcdir:-.}/tests/tui/lib.sh"
-N=10
+N=11
 plan $N
 build=$(cd "${top_builddir:-.}" && pwd)
 PVHEAP=$build/capture/pvheap/pvheap
@@ -64,6 +64,23 @@ set -- $(vtable Circle)
 wait_for "selected 1 typedescriptors ($2 B): type vtables.Circle" &&
     wait_for -E "^ *$1 +$2 +$(objects Circle)  vtable for Circle +vtables"
 ok $? ":select typedescriptor vtables.Circle: its vtable, $2 bytes at $1 as nm's, its $(objects Circle) objects"
+# The descriptors' own map below the heap's, labelled apart: the run of
+# the module's vtables from Circle's (the lowest), Circle's 40 bytes
+# selected (white, 231: a half block's top or bottom each cell) among
+# the others (grey).
+wait_for "not heap ("
+strip=$(screen | awk '/^not heap / { print NR + 1; exit }')
+cb=$(screen | sed -n 's/^not heap (\([0-9]*\) B a cell).*/\1/p')
+sel=$(printf '%x' $(($1 & ~15)))
+# The cells the vtable has a byte in, from the region's start, sel.
+nc=$(( ($1 + $2 - 1 - ($1 & ~15)) / cb - ($1 - ($1 & ~15)) / cb + 1 ))
+[ -n "$strip" ] && [ -n "$cb" ] &&
+    screen | sed -n "${strip}p" | grep -q "^$sel " &&
+    [ "$(cells | awk -v r="$strip" '$1 == r {
+	n += ($3 == 231) + ($4 == 231) } END { print n + 0 }')" = "$nc" ] &&
+    cells | awk -v r="$strip" '$1 == r && $2 > 14 && $3 != 231 &&
+    $4 != 231 && $6 != " "' | grep -q .
+ok $? "the vtables' run drawn apart below the heap (not heap, from $sel), Circle's $2 bytes selected ($nc half cells of $cb B) among the others"
 keys i
 keys Enter
 wait_for "marked $(objects Circle) objects: the objects of Circle"
@@ -112,8 +129,9 @@ keys :
 keys -l "select module vtables"
 keys Enter
 wait_for "selected 1 moduledescriptors (4.0 KiB): module vtables" &&
-    wait_for -E "^ *$1 +$2 +$roots  data \(writable\) +vtables"
-ok $? ":select module vtables: its data, $2 bytes at $1 as readelf's, $roots pointers to the heap"
+    wait_for -E "^ *$1 +$2 +$roots  data \(writable\) +vtables" &&
+    screen | grep -A1 "^not heap " | grep -q "^${1#0x} "
+ok $? ":select module vtables: its data, $2 bytes at $1 as readelf's, $roots pointers to the heap, drawn below the heap"
 # What its globals reach: the blocks its data's roots point at, and on.
 reach=$("$PROFVIEW" --db "$dir/db" sql --csv "WITH RECURSIVE r(b) AS
     (SELECT dst FROM heap_root WHERE session = 1 AND region IN
