@@ -333,7 +333,9 @@ struct analyze_heapview_module {
  */
 struct analyze_heapview_desc {
 	int		 data;		/* 1: module data; 0: a vtable */
-	uint32_t	 type;		/* the vtable's class, as a type */
+	uint32_t	 type;		/* the vtable's class, as a type, if a
+					   live object has it */
+	char		*name;		/* the class, or the data's module */
 	uint32_t	 module;
 	uint64_t	 addr;
 	uint64_t	 size;		/* 0: not known (an older ingest) */
@@ -458,6 +460,8 @@ int		 analyze_heapview_bases(struct store *, int64_t,
 		    struct analyze_heapview *);
 int		 analyze_heapview_descs(struct store *, int64_t,
 		    struct analyze_heapview *);
+size_t		 analyze_heapview_vtables(const struct analyze_heapview *,
+		    const char *, uint8_t *);
 size_t		 analyze_heapview_types(const struct analyze_heapview *,
 		    const char *, uint8_t *);
 uint32_t	 analyze_heapview_class(uint64_t);

@@ -1312,6 +1312,12 @@ heap_regions_types(struct ingest_ctx *ctx, const struct ingest_heap *h,
 		    dw->vtsize != NULL ? dw->vtsize[i] : 0) != 0)
 			return (ingest_store_fail(ctx, "heap_type"));
 	}
+	for (i = 0; i < dw->nvt; i++) {
+		if (store_heap_vtable_add(ctx->st, ctx->session, (int64_t)i,
+		    dw->vt[i].module, dw->vt[i].name, dw->vt[i].addr,
+		    dw->vt[i].size) != 0)
+			return (ingest_store_fail(ctx, "heap_vtable"));
+	}
 	return (heap_dwarf_types(ctx, h, dw, dwtype));
 }
 

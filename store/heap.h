@@ -163,10 +163,10 @@ struct store_heap_type {
 	int		 site;		/* kind site: no type */
 };
 
-/* A vtable (data 0; its type's idx) or a module's data region (1). */
+/* A vtable (data 0) or a module's data region (1). */
 struct store_heap_desc {
 	int		 data;
-	int64_t		 idx;
+	int64_t		 type;		/* the vtable's, or -1 */
 	const char	*name;		/* the class, or the region's */
 	int64_t		 module;	/* -1: none */
 	uint64_t	 addr;
@@ -200,6 +200,8 @@ int		 store_heap_region_add(struct store *, int64_t, int64_t,
 int		 store_heap_type_add(struct store *, int64_t, int64_t,
 		     const char *, const char *, int64_t, int64_t, uint64_t,
 		     uint64_t);
+int		 store_heap_vtable_add(struct store *, int64_t, int64_t,
+		     int64_t, const char *, uint64_t, uint64_t);
 int		 store_heap_site_add(struct store *, int64_t,
 		     const struct store_heap_site *);
 int		 store_heap_frame_add(struct store *, int64_t,

@@ -592,7 +592,7 @@ static int
 hm_select_descs(struct heapmap *hm, int data, const char *args)
 {
 	const struct analyze_heapview_desc *d;
-	uint8_t		*tm, *sel;
+	uint8_t		*sel;
 	uint32_t	 m = HM_SNONE;
 	uint64_t	 bytes = 0;
 	size_t		 i, n = 0, unknown = 0;
@@ -617,20 +617,21 @@ hm_select_descs(struct heapmap *hm, int data, const char *args)
 		    store_error(tui_store()));
 		return (TUI_R_DRAW);
 	}
-	tm = xcalloc(hm->s->ntypes + 1, 1);
-	if (!data)
-		hm_spec_types(hm, args, tm);
 	sel = xcalloc(hm->s->ndescs + 1, 1);
+	if (!data) {
+		hm_bases(hm, args);
+		analyze_heapview_vtables(hm->s, args, sel);
+	}
 	for (i = 0; i < hm->s->ndescs; i++) {
 		d = &hm->s->descs[i];
-		if (d->data != data || (data ? d->module != m : !tm[d->type]))
+		if (data)
+			sel[i] = d->data && d->module == m;
+		if (!sel[i])
 			continue;
-		sel[i] = 1;
 		n++;
 		bytes += d->size;
 		unknown += d->size == 0;
 	}
-	free(tm);
 	b = hm_size(bytes);
 	what = xasprintf("%zu %s (%s%s%s): %s %s", n, data ?
 	    "moduledescriptors" : "typedescriptors", b, unknown == 0 ? "" :
@@ -644,8 +645,9 @@ hm_select_descs(struct heapmap *hm, int data, const char *args)
 	free(sel);
 	hm->info = (enum hm_info)(1 + TUI_HI_DESCS);
 	if (n == 0 && !data)
-		tui_message("selected no typedescriptor: %s (a snapshot names"
-		    " the vtables of live objects' classes only)", args);
+		tui_message("selected no typedescriptor: %s (the vtables are"
+		    " those of the modules' symbol tables ingest read, or of"
+		    " live objects' classes)", args);
 	else
 		tui_message("selected %s", what);
 	free(what);
@@ -1622,10 +1624,10 @@ const struct tui_topic hm_topics[] = {
 	    " and bytes, in the Descriptors table (address, bytes, the live"
 	    " objects of the class or the data's pointers to the heap),"
 	    " and drawn below the heap's map, labelled not heap, in a map"
-	    " of the data or vtables around them. A snapshot names the"
-	    " vtables of live"
-	    " objects' classes only. Instances typedescriptor SPEC and"
-	    " instances module NAME select the objects instead." },
+	    " of the data or vtables around them. The vtables are every"
+	    " _ZTV symbol of the modules ingest read, a live object's class"
+	    " or not. Instances typedescriptor SPEC and instances module"
+	    " NAME select the objects instead." },
 	{ "index", "HeapInspector.Index",
 	    ":index [N|show|next|previous|reset|using]",
 	    "Set an index variable a Trace could use, and traced again when"

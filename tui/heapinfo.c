@@ -138,7 +138,7 @@ static const struct hi_col hi_final_cols[] = {
 };
 static const struct hi_col hi_descs_cols[] = {
 	{ "address", HI_HEX, 14 }, { "bytes", HI_NUM, 7 },
-	{ "refs", HI_NUM, 7 }, { "descriptor", HI_TEXT, 24 },
+	{ "refs", HI_NUM, 7 }, { "descriptor", HI_TEXT, 32 },
 	{ "module", HI_TEXT, 16 }
 };
 
@@ -1441,10 +1441,11 @@ hi_pick(struct tui_heapinfo *hi, int t, size_t row)
 	case TUI_HI_DESCS:
 		/* A vtable's row: its class's objects. */
 		if (t == TUI_HI_DESCS && !s->descs[hi->ds[row]].data) {
-			tm[s->descs[hi->ds[row]].type] = 1;
+			if (s->descs[hi->ds[row]].type != HI_NONE)
+				tm[s->descs[hi->ds[row]].type] = 1;
 			n = hi_pick_types(hi, tm);
 			hi->pick_name = xasprintf("the objects of %s",
-			    s->types[s->descs[hi->ds[row]].type].name);
+			    s->descs[hi->ds[row]].name);
 			break;
 		}
 		/* What the module's variables (in its data) reach. */
@@ -1863,7 +1864,7 @@ tui_heapinfo_descs(struct tui_heapinfo *hi, const uint8_t *sel,
 			continue;
 		hi->ds_text[n] = s->descs[i].data ?
 		    xstrdup("data (writable)") : xasprintf("vtable for %s",
-		    s->types[s->descs[i].type].name);
+		    s->descs[i].name);
 		hi->ds[n++] = (uint32_t)i;
 	}
 	hi->ds_what = xstrdup(what);

@@ -26,7 +26,7 @@ heap_setup()
 # heap_store_v4 DB: turn DB's blocks and pointers back into what the heap
 # tables' version 4 had, a heap_block row a block and a heap_ref row a
 # pointer (each session's last first, so that a migration must sort
-# them) with the pointers' rowids in the header, no vtable sizes (version
+# them) with the pointers' rowids in the header, no vtables (version
 # 6's), and say the tables are version 4; the rest stays.  Needs the sqlite3 shell.
 heap_store_v4()
 {
@@ -67,6 +67,7 @@ heap_store_v4()
 	    FROM heap_ref r WHERE r.session = heap.session), ref_last =
 	    (SELECT max(rowid) FROM heap_ref r WHERE r.session =
 	    heap.session); ALTER TABLE heap_type DROP COLUMN vtable_size;
+	    DROP TABLE heap_vtable;
 	    UPDATE kind_schema SET version = 4 WHERE kind = 'heap'"
 }
 

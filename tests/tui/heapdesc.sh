@@ -8,7 +8,7 @@
 # readelf's, both moved by the module's load address the snapshot
 # recorded.
 . "${top_srcdir:-.}/tests/tui/lib.sh"
-N=11
+N=13
 plan $N
 build=$(cd "${top_builddir:-.}" && pwd)
 PVHEAP=$build/capture/pvheap/pvheap
@@ -114,6 +114,34 @@ wait_for "selected 1 typedescriptors ($2 B): type .Wide" &&
     wait_for -E "^ *$1 +$2 +$(objects Wide)  vtable for Wide"
 ok $? ":select typedescriptor .Wide: any module's, $2 bytes at $1"
 
+# Vtables no live object uses: every _ZTV symbol of the C++ library
+# (stripped: its dynamic symbols), defined and sized, once an address.
+lib=$(sql "SELECT path FROM heap_module WHERE session = 1 AND
+    path LIKE '%/libstdc++.so%'")
+libname=${lib##*/}
+libvt() {
+	readelf --dyn-syms -W "$lib" | awk '$8 ~ /^_ZTV/ && $7 != "UND" &&
+	    $3 > 0 { print $2, $3 }' | sort -u
+}
+nlib=$(libvt | wc -l)
+blib=$(libvt | awk '{ s += $2 } END { printf "%.1f KiB", s / 1024 }')
+keys :
+keys -l "select typedescriptor $libname."
+keys Enter
+wait_for "selected $nlib typedescriptors ($blib): type $libname."
+ok $? ":select typedescriptor $libname.: its $nlib vtables ($blib), as readelf's dynamic symbols"
+set -- $(readelf --dyn-syms -W "$lib" | awk '$8 ~ /^_ZTVSt9bad_alloc(@|$)/ {
+    print $2, $3; exit }')
+bad=$(printf '%#x' $(($(sql "SELECT base FROM heap_module WHERE session = 1
+    AND path = '$lib'") + 0x$1)))
+keys :
+keys -l "select typedescriptor .std::bad_alloc"
+keys Enter
+wait_for "selected 1 typedescriptors ($2 B): type .std::bad_alloc" &&
+    wait_for -E "^ *$bad +$2 +0  vtable for std::bad_alloc +$(echo "$libname" |
+    sed 's/[+.]/\\&/g')\$"
+ok $? ":select typedescriptor .std::bad_alloc: a vtable no object uses, $2 bytes at $bad, 0 objects"
+
 # The writable data: from the end of the relro part to the segment's,
 # in pages.
 set -- $(readelf -lW "$VT" | awk '$1 == "GNU_RELRO" { print $3, $6 }')
@@ -161,7 +189,8 @@ keys q
 wait_file "$dir/status"
 
 # A session ingested before vtable sizes were kept: said, not 0.
-sql "UPDATE heap_type SET vtable_size = NULL WHERE session = 1"
+sql "UPDATE heap_type SET vtable_size = NULL WHERE session = 1;
+    DELETE FROM heap_vtable WHERE session = 1"
 circle
 set -- $(vtable Circle)
 wait_for "selected 1 typedescriptors (0 B; sizes not known" &&
