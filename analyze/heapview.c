@@ -1691,6 +1691,12 @@ analyze_heapview_vtables(const struct analyze_heapview *s, const char *spec,
 		t = q;
 		whole = m != HS_NONE;
 	}
+	/* "." alone: both sides empty, every vtable. */
+	if (len == 0) {
+		for (i = 0; i < s->ndescs; i++)
+			count += sel[i] = !s->descs[i].data;
+		goto done;
+	}
 	if (whole && m == HS_NONE)
 		goto done;
 	if (whole)

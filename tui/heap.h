@@ -383,6 +383,7 @@ struct heapmap {
 	uint64_t			*daddr, *dsize;
 	struct analyze_heapmap_cell	*dcells;
 	int				 desc_lines;	/* its label's too */
+	int				 desc_more;	/* rows it has no room for */
 	char				*desc_label;
 };
 

@@ -368,7 +368,8 @@ hm_draw_map(struct heapmap *hm, int w)
 	/* Not the heap: said on a line of its own, and no cursor. */
 	y = hm->map_y + hm->map_lines;
 	b = hm_size(analyze_heapmap_cell_bytes(hm->dv.zoom));
-	tui_putf(y, 0, w, (int)A_BOLD, "not heap (%s a cell): %s", b,
+	tui_putf(y, 0, w, (int)A_BOLD, "not heap (%s a cell%s): %s", b,
+	    hm->desc_more ? ", its first rows: no room for more" : "",
 	    hm->desc_label);
 	free(b);
 	hm_draw_rows(hm, hm->dm, &hm->dv, hm->dcells, y + 1,
@@ -563,6 +564,7 @@ hm_desc_layout(struct heapmap *hm, int lines, int w, int per)
 	dl = (int)((nrows + (uint64_t)per - 1) / (uint64_t)per);
 	if (dl > HM_DESC_LINES - 1)
 		dl = HM_DESC_LINES - 1;
+	hm->desc_more = nrows > (uint64_t)dl * (uint64_t)per;
 	hm->dv.rows = (uint32_t)(dl * per);
 	hm->dcells = xreallocarray(hm->dcells, (size_t)hm->dv.rows *
 	    hm->dv.cols + 1, sizeof *hm->dcells);

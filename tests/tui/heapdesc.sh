@@ -8,7 +8,7 @@
 # readelf's, both moved by the module's load address the snapshot
 # recorded.
 . "${top_srcdir:-.}/tests/tui/lib.sh"
-N=13
+N=14
 plan $N
 build=$(cd "${top_builddir:-.}" && pwd)
 PVHEAP=$build/capture/pvheap/pvheap
@@ -130,6 +130,26 @@ keys -l "select typedescriptor $libname."
 keys Enter
 wait_for "selected $nlib typedescriptors ($blib): type $libname."
 ok $? ":select typedescriptor $libname.: its $nlib vtables ($blib), as readelf's dynamic symbols"
+# "." alone, both sides empty: every vtable of every module read (the
+# agent's and the vDSO's are not), each from its symbol table if it has
+# one, else its dynamic one.
+modvt() {
+	if readelf -SW "$1" | grep -q ' \.symtab '; then t=.symtab
+	else t=.dynsym; fi
+	readelf -sW "$1" | awk -v t="'$t'" '/^Symbol table/ { on = $3 == t }
+	    on && $8 ~ /^_ZTV/ && $7 != "UND" && $3 > 0 { print $2 }' |
+	    sort -u | wc -l
+}
+nall=0
+for m in $(sql "SELECT path FROM heap_module WHERE session = 1 AND
+    path LIKE '/%' AND path NOT LIKE '%/libpvheap.so'"); do
+	nall=$((nall + $(modvt "$m")))
+done
+keys :
+keys -l "select typedescriptor ."
+keys Enter
+wait_for "selected $nall typedescriptors ("
+ok $? ":select typedescriptor .: all $nall vtables of the modules, as readelf's"
 set -- $(readelf --dyn-syms -W "$lib" | awk '$8 ~ /^_ZTVSt9bad_alloc(@|$)/ {
     print $2, $3; exit }')
 bad=$(printf '%#x' $(($(sql "SELECT base FROM heap_module WHERE session = 1
