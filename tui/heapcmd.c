@@ -585,8 +585,9 @@ hm_desc_map(struct heapmap *hm, const uint8_t *sel, const char *what)
 /*
  * HeapInspector's SelectTypedesc and SelectModuleDesc: the descriptor
  * objects themselves, a class's vtable or a module's data, which are not
- * on the heap: the Descriptors table lists them, their count and bytes
- * the message.  The map keeps no selection.
+ * on the heap: the Descriptors table lists them, the message counts them
+ * and their bytes, and the descriptors' map below the heap's shows them
+ * (no heap object stays selected).
  */
 static int
 hm_select_descs(struct heapmap *hm, int data, const char *args)
