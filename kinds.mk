@@ -34,7 +34,7 @@ TUI_SOURCES += tui/heap.h tui/heapmap.c tui/heapdraw.c tui/heapcmd.c \
 TUI_TESTS += tests/tui/heapmap.sh tests/tui/heapmarks.sh \
 	tests/tui/heapinfo.sh tests/tui/heapleaks.sh tests/tui/heapwalk.sh \
 	tests/tui/heaplive.sh tests/tui/heapnames.sh tests/tui/heapseed.sh \
-	tests/tui/heaptypes.sh \
+	tests/tui/heaptypes.sh tests/tui/heapdesc.sh \
 	tests/tui/heapviews.sh
 include $(srcdir)/tests/unit/heap.mk
 include $(srcdir)/tests/e2e/heap.mk

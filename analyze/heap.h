@@ -325,6 +325,24 @@ struct analyze_heapview_module {
 	uint64_t	 data_size;	/* segments' bytes */
 };
 
+/*
+ * HeapInspector's descriptors, which are not on the heap: a class's
+ * vtable (its type descriptor, an object of the module's read-only data:
+ * the _ZTV symbol's address and size) or one of a module's writable data
+ * regions (its module descriptor, where its globals are).
+ */
+struct analyze_heapview_desc {
+	int		 data;		/* 1: module data; 0: a vtable */
+	uint32_t	 type;		/* the vtable's class, as a type, if a
+					   live object has it */
+	char		*name;		/* the class, or the data's module */
+	uint32_t	 module;
+	uint64_t	 addr;
+	uint64_t	 size;		/* 0: not known (an older ingest) */
+	uint64_t	 refs;		/* live objects of the class, or the
+					   data's pointers to the heap */
+};
+
 /* A thread, as the snapshot's regions give it (NULL in a demo's). */
 struct analyze_heapview_thread {
 	int64_t		 tid;
@@ -400,6 +418,9 @@ struct analyze_heapview {
 	uint8_t		*class_dtor;
 	char		**class_dtor_name;	/* 1: its name, else NULL */
 	int		 class_methods;	/* any stored (else an older ingest) */
+	/* Read by analyze_heapview_descs: NULL until then. */
+	struct analyze_heapview_desc *descs;
+	size_t		 ndescs;
 	struct analyze_heap_edge *edges;
 	size_t		 nedges;
 	uint64_t	*data_off;	/* NULL, or block b's kept bytes:
@@ -437,6 +458,10 @@ int		 analyze_heapview_graph(struct analyze_heapview *, char **);
 void		 analyze_heapview_free(struct analyze_heapview *);
 int		 analyze_heapview_bases(struct store *, int64_t,
 		    struct analyze_heapview *);
+int		 analyze_heapview_descs(struct store *, int64_t,
+		    struct analyze_heapview *);
+size_t		 analyze_heapview_vtables(const struct analyze_heapview *,
+		    const char *, uint8_t *);
 size_t		 analyze_heapview_types(const struct analyze_heapview *,
 		    const char *, uint8_t *);
 uint32_t	 analyze_heapview_class(uint64_t);

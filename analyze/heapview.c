@@ -19,6 +19,18 @@
 
 #define HS_NONE	ANALYZE_HEAPVIEW_NONE
 
+static void
+hs_descs_free(struct analyze_heapview *s)
+{
+	size_t	i;
+
+	for (i = 0; i < s->ndescs; i++)
+		free(s->descs[i].name);
+	free(s->descs);
+	s->descs = NULL;
+	s->ndescs = 0;
+}
+
 void
 analyze_heapview_free(struct analyze_heapview *s)
 {
@@ -54,6 +66,7 @@ analyze_heapview_free(struct analyze_heapview *s)
 	for (i = 0; s->class_dtor_name != NULL && i < s->nclasses; i++)
 		free(s->class_dtor_name[i]);
 	free(s->class_dtor_name);
+	hs_descs_free(s);
 	free(s->program);
 	free(s->regions);
 	free(s->addr);
@@ -295,19 +308,17 @@ hs_type_match(const char *t, const char *p, size_t n, int star)
  * function is not a type).  The types matched.
  */
 /*
- * The types derived from class t (n bytes), or from those match[] has
- * (a module's, for "Module*"), added to match[]; how many were added.
+ * A byte per class: class t (n bytes; none if NULL), the classes of the
+ * types match[] has, and the classes derived from them, directly or not.
  */
-static size_t
-hs_derived(const struct analyze_heapview *s, const char *t, size_t n,
-    uint8_t *match)
+static uint8_t *
+hs_derived_classes(const struct analyze_heapview *s, const char *t, size_t n,
+    const uint8_t *match)
 {
 	uint8_t		*c;
-	size_t		 i, k, count = 0;
+	size_t		 i, k;
 	int		 more = 1;
 
-	if (s->classes == NULL || s->nclasses == 0)
-		return (0);
 	c = xcalloc(s->nclasses, 1);
 	for (i = 0; i < s->nclasses; i++)
 		c[i] = t != NULL && hs_type_match(s->classes[i], t, n, 0);
@@ -326,6 +337,23 @@ hs_derived(const struct analyze_heapview *s, const char *t, size_t n,
 			}
 		}
 	}
+	return (c);
+}
+
+/*
+ * The types derived from class t (n bytes), or from those match[] has
+ * (a module's, for "Module*"), added to match[]; how many were added.
+ */
+static size_t
+hs_derived(const struct analyze_heapview *s, const char *t, size_t n,
+    uint8_t *match)
+{
+	uint8_t		*c;
+	size_t		 i, count = 0;
+
+	if (s->classes == NULL || s->nclasses == 0)
+		return (0);
+	c = hs_derived_classes(s, t, n, match);
 	for (i = 0; i < s->ntypes; i++) {
 		if (!match[i] && !s->types[i].site &&
 		    s->type_class[i] != HS_NONE && c[s->type_class[i]]) {
@@ -1550,4 +1578,154 @@ analyze_heapview_bases(struct store *st, int64_t session,
 		v->type_class[i] = v->types[i].site ? HS_NONE :
 		    hv_class(v, v->types[i].name);
 	return (0);
+}
+
+/*
+ * The snapshot's descriptors (vtables and modules' data), read from the
+ * store once; a vtable's refs are the live objects of its class.
+ */
+int
+analyze_heapview_descs(struct store *st, int64_t session,
+    struct analyze_heapview *v)
+{
+	struct store_cursor		*c;
+	struct store_heap_desc		 r;
+	struct analyze_heapview_desc	*d;
+	size_t				 cap = 0, n = 0, i;
+	uint64_t			*count;
+	int				 rc;
+
+	if (v->descs != NULL)
+		return (0);
+	if ((c = store_heap_descs(st, session)) == NULL)
+		return (-1);
+	while ((rc = store_heap_desc_next(c, &r)) == 1) {
+		if (n == cap) {
+			cap = cap != 0 ? 2 * cap : 64;
+			v->descs = xreallocarray(v->descs, cap,
+			    sizeof *v->descs);
+		}
+		d = &v->descs[n++];
+		d->data = r.data;
+		d->type = r.type >= 0 && (uint64_t)r.type < v->ntypes ?
+		    (uint32_t)r.type : ANALYZE_HEAPVIEW_NONE;
+		d->name = xstrdup(r.name != NULL ? r.name : "");
+		d->module = r.module >= 0 && (uint64_t)r.module < v->nmodules ?
+		    (uint32_t)r.module : ANALYZE_HEAPVIEW_NONE;
+		d->addr = r.addr;
+		d->size = r.size > 0 ? (uint64_t)r.size : 0;
+		d->refs = r.roots;
+	}
+	store_cursor_close(c);
+	v->ndescs = n;
+	if (rc != 0) {
+		hs_descs_free(v);
+		return (-1);
+	}
+	/* An empty list, read: not NULL. */
+	if (v->descs == NULL)
+		v->descs = xcalloc(1, sizeof *v->descs);
+	count = xcalloc(v->ntypes + 1, sizeof *count);
+	for (i = 0; i < v->nblocks; i++) {
+		if (v->type[i] < v->ntypes)
+			count[v->type[i]]++;
+	}
+	for (i = 0; i < n; i++) {
+		if (!v->descs[i].data)
+			v->descs[i].refs = v->descs[i].type ==
+			    ANALYZE_HEAPVIEW_NONE ? 0 : count[v->descs[i].type];
+	}
+	free(count);
+	return (0);
+}
+
+/*
+ * The vtables among the descriptors (analyze_heapview_descs) a type spec
+ * names, in sel[] (a byte per descriptor): [Module].[Type][*], as
+ * analyze_heapview_types takes it, "Module." every vtable of the module.
+ * A vtable a live object used is its type's; one no object uses matches
+ * by its class's name (and derivation, for *).  How many matched.
+ */
+size_t
+analyze_heapview_vtables(const struct analyze_heapview *s, const char *spec,
+    uint8_t *sel)
+{
+	const struct analyze_heapview_desc *d;
+	const char	*t;
+	uint8_t		*tm, *c = NULL;
+	char		*q;
+	uint32_t	 m = HS_NONE, k;
+	size_t		 i, n, len, best = 0, count = 0;
+	int		 star, whole = 0;
+
+	if (*spec == '.')
+		spec++;
+	q = xstrdup(spec);
+	len = strlen(q);
+	/* "Module.": the module's, all of them. */
+	if (len > 0 && q[len - 1] == '.') {
+		q[--len] = '\0';
+		whole = 1;
+	}
+	star = !whole && len > 0 && q[len - 1] == '*';
+	tm = xcalloc(s->ntypes + 1, 1);
+	if (!whole)
+		analyze_heapview_types(s, q, tm);
+	n = len - (size_t)star;
+	t = q;
+	for (k = 0; k < s->nmodules; k++) {
+		i = strlen(s->modules[k].name);
+		if (whole ? i == n && strncmp(q, s->modules[k].name, n) == 0 :
+		    i > best && i < n && strncmp(q, s->modules[k].name, i) ==
+		    0 && q[i] == '.') {
+			best = i;
+			m = k;
+			t = whole ? NULL : q + i + 1;
+		}
+	}
+	/* A module's name alone: its vtables, as its types. */
+	if (!whole && m == HS_NONE) {
+		t = xasprintf("%.*s", (int)n, q);
+		m = analyze_heapview_module(s, t);
+		free((char *)t);
+		t = q;
+		whole = m != HS_NONE;
+	}
+	/* "." alone: both sides empty, every vtable. */
+	if (len == 0) {
+		for (i = 0; i < s->ndescs; i++)
+			count += sel[i] = !s->descs[i].data;
+		goto done;
+	}
+	if (whole && m == HS_NONE)
+		goto done;
+	if (whole)
+		t = NULL;
+	if (t != NULL)
+		n -= (size_t)(t - q);
+	if (star && t != NULL && s->classes != NULL && s->nclasses != 0)
+		c = hs_derived_classes(s, t, n, tm);
+	for (i = 0; i < s->ndescs; i++) {
+		d = &s->descs[i];
+		if (d->data)
+			sel[i] = 0;
+		else if (whole)
+			sel[i] = d->module == m;
+		else if (d->type != HS_NONE)
+			sel[i] = tm[d->type];
+		else {
+			sel[i] = (m == HS_NONE || d->module == m) &&
+			    hs_type_match(d->name, t, n, 0);
+			for (k = 0; c != NULL && !sel[i] && k < s->nclasses;
+			    k++)
+				sel[i] = c[k] && strcmp(s->classes[k],
+				    d->name) == 0;
+		}
+		count += sel[i];
+	}
+done:
+	free(c);
+	free(tm);
+	free(q);
+	return (count);
 }

@@ -1238,7 +1238,7 @@ heap_dwarf_types(struct ingest_ctx *ctx, const struct ingest_heap *h,
 			continue;
 		dwtype[t->name_id] = (uint32_t)next;
 		if (store_heap_type_add(ctx->st, ctx->session, (int64_t)next++,
-		    t->name, "dwarf", t->module, -1, 0) != 0)
+		    t->name, "dwarf", t->module, -1, 0, 0) != 0)
 			return (ingest_store_fail(ctx, "heap_type"));
 	}
 	for (i = 0; i < dw->ntypes; i++) {
@@ -1308,8 +1308,15 @@ heap_regions_types(struct ingest_ctx *ctx, const struct ingest_heap *h,
 		    ingest_heap_str(h, ingest_heap_u32(s, i, HF_TYPE_NAME)),
 		    kinds[k < 4 ? k : 0], heap_ix(ingest_heap_u32(s, i,
 		    HF_TYPE_MODULE)), heap_ix(ingest_heap_u32(s, i,
-		    HF_TYPE_SITE)), ingest_heap_u64(s, i, HF_TYPE_VTABLE)) != 0)
+		    HF_TYPE_SITE)), ingest_heap_u64(s, i, HF_TYPE_VTABLE),
+		    dw->vtsize != NULL ? dw->vtsize[i] : 0) != 0)
 			return (ingest_store_fail(ctx, "heap_type"));
+	}
+	for (i = 0; i < dw->nvt; i++) {
+		if (store_heap_vtable_add(ctx->st, ctx->session, (int64_t)i,
+		    dw->vt[i].module, dw->vt[i].name, dw->vt[i].addr,
+		    dw->vt[i].size) != 0)
+			return (ingest_store_fail(ctx, "heap_vtable"));
 	}
 	return (heap_dwarf_types(ctx, h, dw, dwtype));
 }

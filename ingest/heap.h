@@ -126,6 +126,14 @@ struct ingest_dvar {
 	uint32_t	 type;
 };
 
+/* A module's _ZTV symbol: a class's vtable, in the process. */
+struct ingest_vtable {
+	uint32_t	 module;
+	char		*name;		/* the class, demangled */
+	uint64_t	 addr;
+	uint64_t	 size;
+};
+
 struct ingest_heap_dwarf {
 	struct ingest_dtype	*types;
 	size_t			 ntypes;
@@ -139,6 +147,10 @@ struct ingest_heap_dwarf {
 	uint32_t		*loc_line;
 	char			**loc_text;	/* with inlined frames, or NULL */
 	uint32_t		*btype;		/* per block, or INGEST_DT_NONE */
+	uint64_t		*vtsize;	/* per TYPE: its vtable's bytes,
+						   0 if not known */
+	struct ingest_vtable	*vt;		/* every module's read */
+	size_t			 nvt, vtcap;
 	uint64_t		 conflicts;	/* typed pointers that disagreed */
 };
 

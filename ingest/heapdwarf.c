@@ -33,8 +33,10 @@
 #include <dwarf.h>
 #include <elfutils/libdw.h>
 #include <elfutils/libdwelf.h>
+#include <gelf.h>
 
 #include "bsearch.h"
+#include "demangle.h"
 #include "intern.h"
 #include "xmalloc.h"
 #include "capture/pvheap/heapfmt.h"
@@ -738,6 +740,92 @@ dt_lines(struct ingest_heap_dwarf *d, const struct ingest_heap *h,
 	}
 }
 
+static int
+dt_vt_cmp(const void *a, const void *b)
+{
+	const struct ingest_vtable *x = a, *y = b;
+
+	return (x->addr < y->addr ? -1 : x->addr > y->addr);
+}
+
+/*
+ * Module m's vtables, its _ZTV symbols (the symbol table, else the
+ * dynamic one of a stripped library): HeapInspector's type descriptors,
+ * whether a live object uses one or not; and the size of each the
+ * snapshot's classes were named by (the agent found their addresses).
+ */
+static void
+dt_vtables(struct ingest_heap_dwarf *d, const struct ingest_heap *h,
+    Elf *elf, uint32_t m, uint64_t base)
+{
+	Elf_Scn			*scn;
+	GElf_Shdr		 sh;
+	GElf_Sym		 sym;
+	Elf_Data		*data;
+	struct ingest_vtable	*v;
+	const char		*name;
+	char			*dm;
+	uint64_t		 i, k, n;
+	size_t			 first = d->nvt;
+	int			 want, found = 0;
+
+	for (want = SHT_SYMTAB; !found && want != 0; want = want ==
+	    SHT_SYMTAB ? SHT_DYNSYM : 0) {
+		for (scn = NULL; (scn = elf_nextscn(elf, scn)) != NULL; ) {
+			if (gelf_getshdr(scn, &sh) == NULL || sh.sh_type !=
+			    (unsigned)want || sh.sh_entsize == 0 ||
+			    (data = elf_getdata(scn, NULL)) == NULL)
+				continue;
+			found = 1;
+			n = sh.sh_size / sh.sh_entsize;
+			for (k = 0; k < n; k++) {
+				if (gelf_getsym(data, (int)k, &sym) == NULL ||
+				    sym.st_size == 0 || sym.st_shndx ==
+				    SHN_UNDEF || (name = elf_strptr(elf,
+				    sh.sh_link, sym.st_name)) == NULL ||
+				    strncmp(name, "_ZTV", 4) != 0)
+					continue;
+				if (d->nvt == d->vtcap) {
+					d->vtcap = d->vtcap != 0 ?
+					    2 * d->vtcap : 64;
+					d->vt = xreallocarray(d->vt, d->vtcap,
+					    sizeof *d->vt);
+				}
+				v = &d->vt[d->nvt++];
+				v->module = m;
+				v->addr = base + sym.st_value;
+				v->size = sym.st_size;
+				dm = demangle(name);
+				v->name = xstrdup(dm == NULL ? name :
+				    strncmp(dm, "vtable for ", 11) == 0 ?
+				    dm + 11 : dm);
+				free(dm);
+				for (i = 0; i < h->type.count; i++) {
+					if (ingest_heap_u32(&h->type, i,
+					    HF_TYPE_MODULE) == m &&
+					    ingest_heap_u32(&h->type, i,
+					    HF_TYPE_KIND) ==
+					    HEAPFMT_TYPE_VTABLE &&
+					    ingest_heap_u64(&h->type, i,
+					    HF_TYPE_VTABLE) == v->addr)
+						d->vtsize[i] = v->size;
+				}
+			}
+		}
+	}
+	/* By address, once: aliases (versions) name one vtable. */
+	if (d->nvt - first > 1)
+		qsort(d->vt + first, d->nvt - first, sizeof *d->vt,
+		    dt_vt_cmp);
+	for (i = k = first; i < d->nvt; i++) {
+		if (k > first && d->vt[i].addr == d->vt[k - 1].addr)
+			free(d->vt[i].name);
+		else
+			d->vt[k++] = d->vt[i];
+	}
+	d->nvt = k;
+}
+
 /* Read module m's DWARF, if its file is the one the snapshot saw. */
 static void
 dt_module(struct ingest_ctx *ctx, struct dt_ctx *c, const struct ingest_heap *h,
@@ -791,6 +879,7 @@ dt_module(struct ingest_ctx *ctx, struct dt_ctx *c, const struct ingest_heap *h,
 		goto fail;
 	}
 	free(beside);
+	dt_vtables(c->d, h, elf, m, base);
 	/* No DWARF (a stripped file): untyped, and no warning. */
 	if ((c->dw = dwarf_begin_elf(elf, DWARF_C_READ, NULL)) == NULL) {
 		elf_end(elf);
@@ -1099,6 +1188,7 @@ ingest_heap_dwarf(struct ingest_ctx *ctx, const struct ingest_heap *h,
 	d->loc_line = xcalloc(h->locs.count + 1, sizeof *d->loc_line);
 	d->loc_text = xcalloc(h->locs.count + 1, sizeof *d->loc_text);
 	d->has = xcalloc(h->mods.count + 1, 1);
+	d->vtsize = xcalloc(h->type.count + 1, sizeof *d->vtsize);
 	elf_version(EV_CURRENT);
 	for (m = 0; m < h->mods.count; m++)
 		dt_module(ctx, &c, h, m);
@@ -1163,5 +1253,9 @@ ingest_heap_dwarf_free(struct ingest_heap_dwarf *d, uint64_t nlocs)
 	free(d->loc_line);
 	free(d->has);
 	free(d->btype);
+	free(d->vtsize);
+	for (i = 0; i < d->nvt; i++)
+		free(d->vt[i].name);
+	free(d->vt);
 	memset(d, 0, sizeof *d);
 }

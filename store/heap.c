@@ -342,6 +342,22 @@ static const char *const store_heap_migrations[] = {
 	"CREATE VIEW heap_ref AS SELECT r.session AS session, u.src AS src,"
 	"  u.src_off AS src_off, u.dst AS dst, u.dst_off AS dst_off"
 	"  FROM heap_refrun r, heap_ref_unpack(r.refs) u;",
+	/*
+	 * 5 -> 6: HeapInspector's type descriptors, read from the modules'
+	 * symbol tables at ingest: each class's vtable size, and every
+	 * _ZTV symbol of the modules read, used by a live object or not,
+	 * so that :select typedescriptor finds and counts them; NULL and
+	 * none where the module was gone or the session ingested before.
+	 */
+	"ALTER TABLE heap_type ADD COLUMN vtable_size INTEGER;"
+	"CREATE TABLE IF NOT EXISTS heap_vtable ("
+	"  session INTEGER NOT NULL REFERENCES session(id) ON DELETE CASCADE,"
+	"  idx INTEGER NOT NULL,"
+	"  module INTEGER NOT NULL,"
+	"  name TEXT NOT NULL,"
+	"  addr INTEGER NOT NULL,"
+	"  size INTEGER NOT NULL,"
+	"  PRIMARY KEY (session, idx)) WITHOUT ROWID;",
 };
 
 static int	store_heap_connect(struct sqlite3 *);
@@ -350,6 +366,7 @@ static const char *const store_heap_purge[] = {
 	"DELETE FROM heap_refrun WHERE session = ?1",
 	"DELETE FROM heap_root WHERE session = ?1",
 	"DELETE FROM heap_dvar WHERE session = ?1",
+	"DELETE FROM heap_vtable WHERE session = ?1",
 	"DELETE FROM heap_dfield WHERE session = ?1",
 	"DELETE FROM heap_dtype WHERE session = ?1",
 	"DELETE FROM heap_content WHERE session = ?1",
@@ -396,7 +413,8 @@ static const struct store_table store_t_heap_region = {
 	"heap_region", "idx, kind, lo, hi, name, module, tid", NULL
 };
 static const struct store_table store_t_heap_type = {
-	"heap_type", "idx, name, kind, module, site, vtable", NULL
+	"heap_type", "idx, name, kind, module, site, vtable, vtable_size",
+	NULL
 };
 static const struct store_table store_t_heap_allocsite = {
 	"heap_allocsite", "idx, type, first_frame, nframes, allocs, frees,"
@@ -414,6 +432,9 @@ static const struct store_table store_t_heap_dtype = {
 };
 static const struct store_table store_t_heap_dfield = {
 	"heap_dfield", "type, idx, name, offset, dtype, base", NULL
+};
+static const struct store_table store_t_heap_vtable = {
+	"heap_vtable", "idx, module, name, addr, size", NULL
 };
 static const struct store_table store_t_heap_dvar = {
 	"heap_dvar", "idx, module, name, addr, dtype", NULL
@@ -646,7 +667,7 @@ store_heap_region_add(struct store *st, int64_t session, int64_t idx,
 int
 store_heap_type_add(struct store *st, int64_t session, int64_t idx,
     const char *name, const char *kind, int64_t module, int64_t site,
-    uint64_t vtable)
+    uint64_t vtable, uint64_t vtable_size)
 {
 	struct store_row	*r;
 
@@ -661,6 +682,10 @@ store_heap_type_add(struct store *st, int64_t session, int64_t idx,
 		store_put_null(r);
 	else
 		store_put_int(r, (int64_t)vtable);
+	if (vtable_size == 0)
+		store_put_null(r);
+	else
+		store_put_int(r, (int64_t)vtable_size);
 	return (store_row_end(st, r));
 }
 
@@ -778,6 +803,22 @@ store_heap_dvar_add(struct store *st, int64_t session,
 	store_put_text(r, v->name);
 	store_put_int(r, (int64_t)v->addr);
 	store_heap_idx(r, v->dtype);
+	return (store_row_end(st, r));
+}
+
+int
+store_heap_vtable_add(struct store *st, int64_t session, int64_t idx,
+    int64_t module, const char *name, uint64_t addr, uint64_t size)
+{
+	struct store_row	*r;
+
+	if ((r = store_row(st, &store_t_heap_vtable, session)) == NULL)
+		return (-1);
+	store_put_int(r, idx);
+	store_put_int(r, module);
+	store_put_text(r, name);
+	store_put_int(r, (int64_t)addr);
+	store_put_int(r, (int64_t)size);
 	return (store_row_end(st, r));
 }
 
@@ -1632,6 +1673,57 @@ store_heap_types(struct store *st, int64_t session)
 {
 	return (store_cursor_select(st, store_heap_type_columns,
 	    "FROM heap_type WHERE session = ?1 ORDER BY idx", session));
+}
+
+#define STORE_HEAP_DESC_COLUMNS(X) \
+	X(DESC_DATA, "data") X(DESC_TYPE, "type") X(DESC_NAME, "name") \
+	X(DESC_MODULE, "module") X(DESC_ADDR, "addr") X(DESC_SIZE, "size") \
+	X(DESC_ROOTS, "roots")
+STORE_COLUMNS(store_heap_desc_columns, STORE_HEAP_DESC_COLUMNS);
+
+/*
+ * HeapInspector's descriptors, the objects outside the heap that
+ * describe it: the modules' vtables (heap_vtable, with the type a live
+ * object's vtable named, or -1; and, where ingest read no symbols, the
+ * types of kind vtable, size -1: unknown) and each module's data (its
+ * regions of kind data, with the roots in each), by kind and address;
+ * read with store_heap_desc_next.
+ */
+struct store_cursor *
+store_heap_descs(struct store *st, int64_t session)
+{
+	return (store_cursor_select(st, store_heap_desc_columns,
+	    "FROM (SELECT 0 AS data, coalesce((SELECT t.idx FROM heap_type t"
+	    " WHERE t.session = ?1 AND t.kind = 'vtable' AND t.vtable ="
+	    " v.addr), -1) AS type, v.name AS name, v.module AS module,"
+	    " v.addr AS addr, v.size AS size, 0 AS roots FROM heap_vtable v"
+	    " WHERE v.session = ?1 UNION ALL SELECT 0, t.idx, t.name,"
+	    " coalesce(t.module, -1), t.vtable, coalesce(t.vtable_size, -1),"
+	    " 0 FROM heap_type t WHERE t.session = ?1 AND t.kind = 'vtable'"
+	    " AND t.vtable IS NOT NULL AND NOT EXISTS (SELECT 1 FROM"
+	    " heap_vtable v WHERE v.session = ?1 AND v.addr = t.vtable)"
+	    " UNION ALL SELECT 1, -1, g.name, coalesce(g.module, -1), g.lo,"
+	    " g.hi - g.lo, (SELECT count(*) FROM heap_root r"
+	    " WHERE r.session = ?1 AND r.region = g.idx) FROM heap_region g"
+	    " WHERE g.session = ?1 AND g.kind = 'data') ORDER BY data, addr",
+	    session));
+}
+
+int
+store_heap_desc_next(struct store_cursor *c, struct store_heap_desc *d)
+{
+	int	rc;
+
+	if ((rc = store_cursor_step(c)) != 1)
+		return (rc);
+	d->data = store_cursor_int(c, DESC_DATA) != 0;
+	d->type = store_cursor_int(c, DESC_TYPE);
+	d->name = store_cursor_text(c, DESC_NAME);
+	d->module = store_cursor_int(c, DESC_MODULE);
+	d->addr = (uint64_t)store_cursor_int(c, DESC_ADDR);
+	d->size = store_cursor_int(c, DESC_SIZE);
+	d->roots = (uint64_t)store_cursor_int(c, DESC_ROOTS);
+	return (1);
 }
 
 #define STORE_HEAP_REGION_COLUMNS(X) \

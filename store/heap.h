@@ -163,6 +163,17 @@ struct store_heap_type {
 	int		 site;		/* kind site: no type */
 };
 
+/* A vtable (data 0) or a module's data region (1). */
+struct store_heap_desc {
+	int		 data;
+	int64_t		 type;		/* the vtable's, or -1 */
+	const char	*name;		/* the class, or the region's */
+	int64_t		 module;	/* -1: none */
+	uint64_t	 addr;
+	int64_t		 size;		/* -1: not known */
+	uint64_t	 roots;		/* data: its words to the heap */
+};
+
 struct store_heap_import {
 	int64_t		 module, target;
 };
@@ -187,7 +198,10 @@ int		 store_heap_region_add(struct store *, int64_t, int64_t,
 		     const char *, uint64_t, uint64_t, const char *, int64_t,
 		     int64_t);
 int		 store_heap_type_add(struct store *, int64_t, int64_t,
-		     const char *, const char *, int64_t, int64_t, uint64_t);
+		     const char *, const char *, int64_t, int64_t, uint64_t,
+		     uint64_t);
+int		 store_heap_vtable_add(struct store *, int64_t, int64_t,
+		     int64_t, const char *, uint64_t, uint64_t);
 int		 store_heap_site_add(struct store *, int64_t,
 		     const struct store_heap_site *);
 int		 store_heap_frame_add(struct store *, int64_t,
@@ -267,6 +281,9 @@ struct store_cursor *store_heap_roots(struct store *, int64_t);
 int		 store_heap_root_next(struct store_cursor *,
 		     struct store_heap_root *);
 struct store_cursor *store_heap_types(struct store *, int64_t);
+struct store_cursor *store_heap_descs(struct store *, int64_t);
+int		 store_heap_desc_next(struct store_cursor *,
+		     struct store_heap_desc *);
 struct store_cursor *store_heap_regions(struct store *, int64_t);
 struct store_cursor *store_heap_modules(struct store *, int64_t);
 int		 store_heap_module_next(struct store_cursor *,

@@ -94,6 +94,7 @@ enum tui_heapinfo_table {
 	TUI_HI_STATUS,		/* HeapInspector.Status: the map's rows */
 	TUI_HI_TASKS,		/* threads: stacks, roots, anchors */
 	TUI_HI_MODULELESS,	/* blocks no module's data reaches */
+	TUI_HI_DESCS,		/* the vtables and data :select chose */
 	TUI_HI_COUNT
 };
 /* ObjectsByType's and TypeHierarchy's Named and Classes. */
@@ -132,6 +133,8 @@ int		 tui_heapinfo_bytype(struct tui_heapinfo *,
 		    enum tui_heapinfo_filter);
 int		 tui_heapinfo_modtypes(struct tui_heapinfo *, uint32_t);
 int		 tui_heapinfo_finalizers(struct tui_heapinfo *);
+void		 tui_heapinfo_descs(struct tui_heapinfo *, const uint8_t *,
+		    const char *);
 int		 tui_heapinfo_asked(const struct tui_heapinfo *,
 		    enum tui_heapinfo_table);
 void		 tui_heapinfo_status(struct tui_heapinfo *, char **, char **,
@@ -368,6 +371,20 @@ struct heapmap {
 	/* ColorizeDefaultBlocks, and DefaultBlocks off (not drawn). */
 	int				 colorize_default;
 	int				 hide_default;
+
+	/*
+	 * The descriptors :select chose, which are not on the heap: a map
+	 * of their own below the heap's rows (its regions the data regions
+	 * and runs of vtables holding them; its blocks every descriptor
+	 * there, the chosen ones selected), never in the heap's counts.
+	 */
+	struct analyze_heapmap		*dm;
+	struct analyze_heapmap_view	 dv;
+	uint64_t			*daddr, *dsize;
+	struct analyze_heapmap_cell	*dcells;
+	int				 desc_lines;	/* its label's too */
+	int				 desc_more;	/* rows it has no room for */
+	char				*desc_label;
 };
 
 /*
@@ -408,6 +425,7 @@ void		 hm_draw_loading(struct heapmap *, int64_t, int, int);
 
 /* heapcmd.c */
 extern const struct tui_command hm_commands[];
+void		 hm_desc_off(struct heapmap *);
 extern const struct tui_topic hm_topics[];
 void		 hm_bases(struct heapmap *, const char *);
 int		 hm_word(const char **, char *, size_t);

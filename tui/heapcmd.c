@@ -37,7 +37,8 @@ const struct tui_command hm_commands[] = {
 	TUI_COMMAND("select", NULL,
 	    "off|trace|onlyanchoredby|object|typedescriptor|module ...",
 	    NULL, NULL,
-	    "heap map: select objects by root, string, type or module"),
+	    "heap map: select objects by root or string, a type's vtables or"
+	    " a module's data, or their instances"),
 	TUI_COMMAND("mark", NULL, "[SPEC...]", NULL, NULL,
 	    "heap map: colour the objects of up to 8 Module.Type* (or"
 	    " site:FUNCTION) specs"),
@@ -449,7 +450,210 @@ hm_path(struct heapmap *hm, const char *path, uint32_t *node)
 static const char *hm_select_grammar = ":select = off | showcommands |"
     " trace [MODULE:]VAR{.FIELD|[N|index]} | onlyanchoredby MODULE:VAR|ADDR"
     " | object \"STRING\" [POS] | typedescriptor [MODULE].[TYPE][*] |"
-    " module NAME";
+    " module NAME | instances (typedescriptor [MODULE].[TYPE][*] |"
+    " module NAME)";
+
+/*
+ * The types a typedescriptor spec names into tm[]: [MODULE].[TYPE][*],
+ * an empty side any.
+ */
+static void
+hm_spec_types(struct heapmap *hm, const char *args, uint8_t *tm)
+{
+	const char	*q = args;
+	char		*str;
+	uint32_t	 m;
+	size_t		 i;
+
+	if (*q == '.')
+		q++;
+	if (q[0] != '\0' && q[strlen(q) - 1] == '.') {
+		str = xasprintf("%.*s", (int)strlen(q) - 1, q);
+		m = analyze_heapview_module(hm->s, str);
+		free(str);
+		for (i = 0; i < hm->s->ntypes; i++)
+			tm[i] = m != HM_SNONE && hm->s->types[i].module == m;
+	} else {
+		hm_bases(hm, q);
+		analyze_heapview_types(hm->s, q, tm);
+	}
+}
+
+/* The descriptors' map gone (another :select, a new snapshot). */
+void
+hm_desc_off(struct heapmap *hm)
+{
+	if (hm->dm != NULL)
+		analyze_heapmap_free(hm->dm);
+	free(hm->dm);
+	free(hm->daddr);
+	free(hm->dsize);
+	free(hm->dcells);
+	free(hm->desc_label);
+	hm->dm = NULL;
+	hm->daddr = hm->dsize = NULL;
+	hm->dcells = NULL;
+	hm->desc_label = NULL;
+}
+
+/* Descriptors by address, for the descriptors' map. */
+static int
+hm_desc_cmp(const void *a, const void *b, void *arg)
+{
+	const struct analyze_heapview_desc *d = arg;
+	uint64_t	 x = d[*(const uint32_t *)a].addr;
+	uint64_t	 y = d[*(const uint32_t *)b].addr;
+
+	return (x < y ? -1 : x > y);
+}
+
+/* Vtables this far apart or nearer share a region of the map. */
+#define HM_DESC_GAP	4096
+
+/*
+ * The descriptors' map: the regions holding a chosen descriptor (a data
+ * region, or a run of the module's vtables no more than HM_DESC_GAP
+ * apart) and every descriptor in them as a block, the chosen selected.
+ * The vtables of unknown size are left out (nothing to draw).
+ */
+static void
+hm_desc_map(struct heapmap *hm, const uint8_t *sel, const char *what)
+{
+	const struct analyze_heapview_desc *d = hm->s->descs;
+	struct analyze_heapmap_region	*rg;
+	uint32_t			*ord;
+	uint8_t				 want;
+	size_t				 i, k, n = 0, nr = 0, nb = 0;
+	uint64_t			 lo, hi;
+	char				*cause = NULL;
+
+	hm_desc_off(hm);
+	ord = xreallocarray(NULL, hm->s->ndescs + 1, sizeof *ord);
+	for (i = 0; i < hm->s->ndescs; i++) {
+		if (d[i].size != 0)
+			ord[n++] = (uint32_t)i;
+	}
+	qsort_r(ord, n, sizeof *ord, hm_desc_cmp, (void *)d);
+	rg = xreallocarray(NULL, n + 1, sizeof *rg);
+	hm->daddr = xreallocarray(NULL, n + 1, sizeof *hm->daddr);
+	hm->dsize = xreallocarray(NULL, n + 1, sizeof *hm->dsize);
+	hm->dm = xcalloc(1, sizeof *hm->dm);
+	/* A data region alone, or a run of one module's vtables. */
+	for (i = 0; i < n; i = k) {
+		lo = d[ord[i]].addr;
+		hi = lo + d[ord[i]].size;
+		want = sel[ord[i]];
+		for (k = i + 1; !d[ord[i]].data && k < n &&
+		    !d[ord[k]].data && d[ord[k]].module == d[ord[i]].module &&
+		    d[ord[k]].addr >= hi && d[ord[k]].addr - hi <=
+		    HM_DESC_GAP; k++) {
+			hi = d[ord[k]].addr + d[ord[k]].size;
+			want |= sel[ord[k]];
+		}
+		if (!want)
+			continue;
+		rg[nr].lo = lo & ~(uint64_t)(ANALYZE_HEAPMAP_GRANULE - 1);
+		rg[nr].hi = (hi + ANALYZE_HEAPMAP_GRANULE - 1) &
+		    ~(uint64_t)(ANALYZE_HEAPMAP_GRANULE - 1);
+		rg[nr].name = d[ord[i]].module == HM_SNONE ? NULL :
+		    hm->s->modules[d[ord[i]].module].name;
+		nr++;
+		/* ord's first nb become the blocks' descriptors. */
+		for (; i < k; i++) {
+			hm->daddr[nb] = d[ord[i]].addr;
+			hm->dsize[nb] = d[ord[i]].size;
+			ord[nb++] = ord[i];
+		}
+	}
+	if (nr == 0 || analyze_heapmap_build(hm->dm, rg, nr, hm->daddr,
+	    hm->dsize, nb, &cause) != 0) {
+		free(cause);
+		free(hm->dm);
+		hm->dm = NULL;
+		hm_desc_off(hm);
+	} else {
+		for (i = 0; i < nb; i++)
+			hm->dm->mark[i] = sel[ord[i]] ?
+			    ANALYZE_HEAPMAP_SELECTED : ANALYZE_HEAPMAP_PLAIN;
+		analyze_heapmap_marks_changed(hm->dm);
+		hm->desc_label = xstrdup(what);
+	}
+	free(rg);
+	free(ord);
+}
+
+/*
+ * HeapInspector's SelectTypedesc and SelectModuleDesc: the descriptor
+ * objects themselves, a class's vtable or a module's data, which are not
+ * on the heap: the Descriptors table lists them, the message counts them
+ * and their bytes, and the descriptors' map below the heap's shows them
+ * (no heap object stays selected).
+ */
+static int
+hm_select_descs(struct heapmap *hm, int data, const char *args)
+{
+	const struct analyze_heapview_desc *d;
+	uint8_t		*sel;
+	uint32_t	 m = HM_SNONE;
+	uint64_t	 bytes = 0;
+	size_t		 i, n = 0, unknown = 0;
+	char		*what, *b;
+
+	if (*args == '\0') {
+		tui_message("error: :select %s", data ? "module NAME" :
+		    "typedescriptor [MODULE].[TYPE][*]");
+		return (TUI_R_DRAW);
+	}
+	if (data && (m = analyze_heapview_module(hm->s, args)) == HM_SNONE) {
+		tui_message("error: no module %s", args);
+		return (TUI_R_DRAW);
+	}
+	if (hm->session == 0) {
+		tui_message("error: the descriptors are not known: this map is"
+		    " not of a stored session");
+		return (TUI_R_DRAW);
+	}
+	if (analyze_heapview_descs(tui_store(), hm->session, hm->s) != 0) {
+		tui_message("error: the descriptors: %s",
+		    store_error(tui_store()));
+		return (TUI_R_DRAW);
+	}
+	sel = xcalloc(hm->s->ndescs + 1, 1);
+	if (!data) {
+		hm_bases(hm, args);
+		analyze_heapview_vtables(hm->s, args, sel);
+	}
+	for (i = 0; i < hm->s->ndescs; i++) {
+		d = &hm->s->descs[i];
+		if (data)
+			sel[i] = d->data && d->module == m;
+		if (!sel[i])
+			continue;
+		n++;
+		bytes += d->size;
+		unknown += d->size == 0;
+	}
+	b = hm_size(bytes);
+	what = xasprintf("%zu %s (%s%s%s): %s %s", n, data ?
+	    "moduledescriptors" : "typedescriptors", b, unknown == 0 ? "" :
+	    unknown == n ? "; sizes not known" : "; some sizes not known",
+	    unknown == 0 ? "" : ": ingested before vtable sizes were read,"
+	    " or the module is gone", data ? "module" : "type", data ?
+	    hm->s->modules[m].name : args);
+	free(b);
+	tui_heapinfo_descs(hm->hi, sel, what);
+	hm_desc_map(hm, sel, what);
+	free(sel);
+	hm->info = (enum hm_info)(1 + TUI_HI_DESCS);
+	if (n == 0 && !data)
+		tui_message("selected no typedescriptor: %s (the vtables are"
+		    " those of the modules' symbol tables ingest read, or of"
+		    " live objects' classes)", args);
+	else
+		tui_message("selected %s", what);
+	free(what);
+	return (TUI_R_DRAW);
+}
 
 static int
 hm_cmd_select(struct heapmap *hm, const char *args)
@@ -462,14 +666,29 @@ hm_cmd_select(struct heapmap *hm, const char *args)
 	char				 w[32], *str, *end, *what;
 	const char			*q;
 	long long			 pos = 0;
-	int				 rc = 1;
+	int				 rc = 1, instances = 0;
 
 	if (!hm_word(&args, w, sizeof w)) {
 		tui_message("error: usage: :select off|trace PATH|"
 		    "onlyanchoredby PATH|object \"STRING\" [POS]|"
-		    "typedescriptor [MODULE].[TYPE]|module NAME");
+		    "typedescriptor [MODULE].[TYPE]|module NAME|"
+		    "instances ...");
 		return (TUI_R_DRAW);
 	}
+	/* The descriptors' words alone; after instances, their objects. */
+	if (strcasecmp(w, "instances") == 0) {
+		instances = 1;
+		if (!hm_word(&args, w, sizeof w) ||
+		    (strcasecmp(w, "typedescriptor") != 0 &&
+		    strcasecmp(w, "module") != 0 &&
+		    strcasecmp(w, "moduledescriptor") != 0)) {
+			tui_message("error: :select instances typedescriptor"
+			    " SPEC|module NAME");
+			return (TUI_R_DRAW);
+		}
+	}
+	if (strcasecmp(w, "moduledescriptor") == 0)
+		snprintf(w, sizeof w, "module");
 	/* HeapInspector's Select ShowCommands: the grammar; nothing changes. */
 	if (strcasecmp(w, "showcommands") == 0) {
 		tui_message("%s", hm_select_grammar);
@@ -482,10 +701,15 @@ hm_cmd_select(struct heapmap *hm, const char *args)
 	hm->selwhat = NULL;
 	hm->nselset = 0;
 	hm->dirty = 1;
+	hm_desc_off(hm);
 	if (strcasecmp(w, "off") == 0) {
 		tui_message("selection off");
 		return (TUI_R_DRAW);
 	}
+	if (!instances && (strcasecmp(w, "typedescriptor") == 0 ||
+	    strcasecmp(w, "module") == 0))
+		return (hm_select_descs(hm, strcasecmp(w, "module") == 0,
+		    args));
 	/* A path through the snapshot's DWARF: where it ends points. */
 	if (strcasecmp(w, "trace") == 0 && *args != '\0' && hm->session != 0 &&
 	    (rc = analyze_heapview_trace(tui_store(), hm->session, hm->s,
@@ -567,21 +791,7 @@ hm_cmd_select(struct heapmap *hm, const char *args)
 		free(str);
 	} else if (strcasecmp(w, "typedescriptor") == 0) {
 		tm = xcalloc(hm->s->ntypes + 1, 1);
-		/* [MODULE].[TYPE]: an empty side is any. */
-		q = args;
-		if (*q == '.')
-			q++;
-		if (q[0] != '\0' && q[strlen(q) - 1] == '.') {
-			str = xasprintf("%.*s", (int)strlen(q) - 1, q);
-			m = analyze_heapview_module(hm->s, str);
-			free(str);
-			for (i = 0; i < hm->s->ntypes; i++)
-				tm[i] = m != HM_SNONE &&
-				    hm->s->types[i].module == m;
-		} else {
-			hm_bases(hm, q);
-			analyze_heapview_types(hm->s, q, tm);
-		}
+		hm_spec_types(hm, args, tm);
 		n = hm_select_types(hm, tm);
 		free(tm);
 		what = xasprintf("type %s", args);
@@ -598,7 +808,8 @@ hm_cmd_select(struct heapmap *hm, const char *args)
 		what = xasprintf("module %s", hm->s->modules[m].name);
 	} else {
 		tui_message("error: :select %s: not off, trace,"
-		    " onlyanchoredby, object, typedescriptor or module", w);
+		    " onlyanchoredby, object, typedescriptor, module or"
+		    " instances", w);
 		return (TUI_R_DRAW);
 	}
 	hm->nselset = n;
@@ -1222,7 +1433,8 @@ hm_complete(struct tui_view *tv, const char *name, int arg)
 		return (xstrdup(hm_show_words));
 	if (strcasecmp(name, "select") == 0)
 		return (arg == 0 ? xstrdup("off showcommands trace"
-		    " onlyanchoredby object typedescriptor module") :
+		    " onlyanchoredby object typedescriptor module"
+		    " moduledescriptor instances") :
 		    hm_names(hm, 1, 1, 1));
 	if (strcasecmp(name, "mark") == 0 || strcasecmp(name, "heapmap") == 0)
 		return (hm_names(hm, 1, 1, 0));
@@ -1406,9 +1618,17 @@ const struct tui_topic hm_topics[] = {
 	    "Selected objects: by tracing a global through fields and"
 	    " indices, those only a pointer anchors, those holding a string,"
 	    " a type's or module's descriptor; ShowCommands gave the grammar.",
-	    "Trace follows the program's DWARF; typedescriptor and module"
-	    " select the instances of a type or module (the vtable or data"
-	    " segment itself is not on the heap map)." },
+	    "Trace follows the program's DWARF. Typedescriptor selects"
+	    " the classes' vtables (their _ZTV symbols, sizes from the"
+	    " module's symbol table at ingest) and module NAME (or"
+	    " moduledescriptor NAME) the module's writable data, with count"
+	    " and bytes, in the Descriptors table (address, bytes, the live"
+	    " objects of the class or the data's pointers to the heap),"
+	    " and drawn below the heap's map, labelled not heap, in a map"
+	    " of the data or vtables around them. The vtables are every"
+	    " _ZTV symbol of the modules ingest read, a live object's class"
+	    " or not. Instances typedescriptor SPEC and instances module"
+	    " NAME select the objects instead." },
 	{ "index", "HeapInspector.Index",
 	    ":index [N|show|next|previous|reset|using]",
 	    "Set an index variable a Trace could use, and traced again when"

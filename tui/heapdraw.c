@@ -297,41 +297,44 @@ hm_color(const struct analyze_heapmap_cell *c)
 	    TUI_C_NONE);
 }
 
-/* The map: a label for each line, then its cells. */
+/*
+ * Lines of a map (the heap's, or the descriptors'): a label for each
+ * line, then its cells; the cursor's cell at cur_row, cur_col, the rows
+ * [lo, hi] marked if rows_on.
+ */
 static void
-hm_draw_map(struct heapmap *hm, int w)
+hm_draw_rows(struct heapmap *hm, struct analyze_heapmap *m,
+    const struct analyze_heapmap_view *v,
+    const struct analyze_heapmap_cell *cells, int y, int lines, int w,
+    uint64_t cur_row, uint32_t cur_col, int rows_on, uint64_t lo,
+    uint64_t hi)
 {
-	struct analyze_heapmap_cell	*c0, *c1;
-	uint64_t			 row, cur_row = UINT64_MAX, a, lo, hi;
-	uint32_t			 cur_col = 0, x;
+	const struct analyze_heapmap_cell *c0, *c1;
+	uint64_t			 row, a;
+	uint32_t			 x;
 	long				 r;
 	int				 i, per = hm->halves ? 2 : 1, attr, sel;
 	int				 top, bot;
 	char				 label[32];
 
-	if (hm->cur != SIZE_MAX)
-		cur_row = hm_block_row(hm, hm->cur, &cur_col);
-	lo = hm->rows_from < hm->rows_to ? hm->rows_from : hm->rows_to;
-	hi = hm->rows_from < hm->rows_to ? hm->rows_to : hm->rows_from;
-	for (i = 0; i < hm->map_lines; i++) {
-		row = hm->v.top + (uint64_t)i * (uint64_t)per;
-		c0 = hm->cells + (size_t)i * (size_t)per * hm->v.cols;
-		c1 = hm->halves ? c0 + hm->v.cols : NULL;
-		sel = hm->rows_on && row + (uint64_t)per - 1 >= lo &&
-		    row <= hi;
-		if (hm->gw > 0 && (r = analyze_heapmap_row_addr(hm->m, &hm->v,
-		    row, &a)) >= 0) {
+	for (i = 0; i < lines; i++) {
+		row = v->top + (uint64_t)i * (uint64_t)per;
+		c0 = cells + (size_t)i * (size_t)per * v->cols;
+		c1 = hm->halves ? c0 + v->cols : NULL;
+		sel = rows_on && row + (uint64_t)per - 1 >= lo && row <= hi;
+		if (hm->gw > 0 && (r = analyze_heapmap_row_addr(m, v, row,
+		    &a)) >= 0) {
 			snprintf(label, sizeof label, "%*llx", hm->gw - 1,
 			    (unsigned long long)a);
 			/* A region's first row: its start, in bold. */
 			attr = sel ? tui_attr(TUI_C_MATCH) :
-			    a == hm->m->regions[r].lo ? (int)A_BOLD :
+			    a == m->regions[r].lo ? (int)A_BOLD :
 			    TUI_PLAIN;
-			tui_put(hm->map_y + i, 0, hm->gw - 1, attr, label);
+			tui_put(y + i, 0, hm->gw - 1, attr, label);
 		}
-		for (x = 0; x < hm->v.cols && hm->gw + (int)x < w; x++) {
+		for (x = 0; x < v->cols && hm->gw + (int)x < w; x++) {
 			if (!hm->halves) {
-				mvaddch(hm->map_y + i, hm->gw + (int)x,
+				mvaddch(y + i, hm->gw + (int)x,
 				    hm_glyph(hm, &c0[x], row == cur_row &&
 				    x == cur_col));
 				continue;
@@ -340,10 +343,37 @@ hm_draw_map(struct heapmap *hm, int w)
 			    HM_COLOUR(HM_C_HEAP_CURSOR) : hm_color(&c0[x]);
 			bot = row + 1 == cur_row && x == cur_col ?
 			    HM_COLOUR(HM_C_HEAP_CURSOR) : hm_color(&c1[x]);
-			tui_put_halves(hm->map_y + i, hm->gw + (int)x, top,
-			    bot);
+			tui_put_halves(y + i, hm->gw + (int)x, top, bot);
 		}
 	}
+}
+
+/* The map: the heap's lines, then the descriptors' if any. */
+static void
+hm_draw_map(struct heapmap *hm, int w)
+{
+	uint64_t	cur_row = UINT64_MAX, lo, hi;
+	uint32_t	cur_col = 0;
+	int		y;
+	char		*b;
+
+	if (hm->cur != SIZE_MAX)
+		cur_row = hm_block_row(hm, hm->cur, &cur_col);
+	lo = hm->rows_from < hm->rows_to ? hm->rows_from : hm->rows_to;
+	hi = hm->rows_from < hm->rows_to ? hm->rows_to : hm->rows_from;
+	hm_draw_rows(hm, hm->m, &hm->v, hm->cells, hm->map_y, hm->map_lines,
+	    w, cur_row, cur_col, hm->rows_on, lo, hi);
+	if (hm->desc_lines == 0)
+		return;
+	/* Not the heap: said on a line of its own, and no cursor. */
+	y = hm->map_y + hm->map_lines;
+	b = hm_size(analyze_heapmap_cell_bytes(hm->dv.zoom));
+	tui_putf(y, 0, w, (int)A_BOLD, "not heap (%s a cell%s): %s", b,
+	    hm->desc_more ? ", its first rows: no room for more" : "",
+	    hm->desc_label);
+	free(b);
+	hm_draw_rows(hm, hm->dm, &hm->dv, hm->dcells, y + 1,
+	    hm->desc_lines - 1, w, UINT64_MAX, 0, 0, 0, 0);
 }
 
 /* The inspector: the selected object (or the cursor's). */
@@ -507,6 +537,42 @@ hm_draw_status(struct heapmap *hm, int y, int w)
 	free(sel);
 }
 
+/* The descriptors' map's lines at most, with its label. */
+#define HM_DESC_LINES	5
+
+/*
+ * The descriptors' map, below the heap's, from the lines the map has: a
+ * label and up to HM_DESC_LINES - 1 lines, zoomed to fit them, while the
+ * heap keeps at least as many; the lines it takes.
+ */
+static int
+hm_desc_layout(struct heapmap *hm, int lines, int w, int per)
+{
+	uint64_t	nrows;
+	int		dl;
+
+	hm->desc_lines = 0;
+	if (hm->dm == NULL || lines < 2 * HM_DESC_LINES)
+		return (0);
+	hm->dv.cols = (uint32_t)(w - hm->gw > 0 ? w - hm->gw : 1);
+	hm->dv.rows = (uint32_t)((HM_DESC_LINES - 1) * per);
+	hm->dv.align = (uint32_t)per;
+	hm->dv.phase = 0;
+	hm->dv.top = 0;
+	hm->dv.zoom = analyze_heapmap_fit(hm->dm, &hm->dv);
+	nrows = analyze_heapmap_nrows(hm->dm, &hm->dv);
+	dl = (int)((nrows + (uint64_t)per - 1) / (uint64_t)per);
+	if (dl > HM_DESC_LINES - 1)
+		dl = HM_DESC_LINES - 1;
+	hm->desc_more = nrows > (uint64_t)dl * (uint64_t)per;
+	hm->dv.rows = (uint32_t)(dl * per);
+	hm->dcells = xreallocarray(hm->dcells, (size_t)hm->dv.rows *
+	    hm->dv.cols + 1, sizeof *hm->dcells);
+	analyze_heapmap_frame(hm->dm, &hm->dv, hm->dcells);
+	hm->desc_lines = dl + 1;
+	return (hm->desc_lines);
+}
+
 /*
  * Where things go on a screen h lines by w: the map's lines (the legend,
  * the info pane and the status line below it), its gutter, its cells;
@@ -517,6 +583,7 @@ void
 hm_layout(struct heapmap *hm, int h, int w)
 {
 	int		 legend, info, status, lines, per, digits;
+	uint64_t	 top;
 
 	/* The legend's lines depend on the marks there are. */
 	if (hm->dirty)
@@ -535,6 +602,13 @@ hm_layout(struct heapmap *hm, int h, int w)
 		lines = 1;
 	if (hm->maxh != 0 && (uint32_t)lines * (uint32_t)per > hm->maxh)
 		lines = (int)((hm->maxh + (uint32_t)per - 1) / (uint32_t)per);
+	top = hm->m->regions[hm->m->nregions - 1].hi;
+	if (hm->dm != NULL && hm->dm->regions[hm->dm->nregions - 1].hi > top)
+		top = hm->dm->regions[hm->dm->nregions - 1].hi;
+	for (digits = 1; digits < 16 && (top >> (4 * digits)) != 0; digits++)
+		/* nothing */;
+	hm->gw = w >= 2 * (digits + 1) + 8 ? digits + 1 : 0;
+	lines -= hm_desc_layout(hm, lines, w, per);
 	hm->room = (uint32_t)(lines * per);
 	if (hm->zrows != 0 && hm->zrows < hm->room)
 		lines = (int)((hm->zrows + (uint32_t)per - 1) / (uint32_t)per);
@@ -542,10 +616,6 @@ hm_layout(struct heapmap *hm, int h, int w)
 	hm->legend_lines = legend;
 	hm->info_lines = info;
 	hm->status_line = status;
-	for (digits = 1; digits < 16 && (hm->m->regions[hm->m->nregions -
-	    1].hi >> (4 * digits)) != 0; digits++)
-		/* nothing */;
-	hm->gw = w >= 2 * (digits + 1) + 8 ? digits + 1 : 0;
 	hm->v.cols = (uint32_t)(w - hm->gw > 0 ? w - hm->gw : 1);
 	hm->v.rows = (uint32_t)(lines * per);
 	/* A region starts a line, so its start address labels it. */
@@ -763,13 +833,13 @@ hm_draw(struct tui_view *tv, int y, int h, int w)
 		tv->list.cur = hm->shown;
 	hm_frame(hm);
 	hm_draw_map(hm, w);
+	y += hm->map_lines + hm->desc_lines;
 	if (hm->legend_lines > 0)
-		hm_legend(hm, y + hm->map_lines, hm->legend_lines, w, 1);
+		hm_legend(hm, y, hm->legend_lines, w, 1);
 	if (hm->info_lines > 0)
-		hm_draw_info(tv, y + hm->map_lines + hm->legend_lines,
-		    hm->info_lines, w);
+		hm_draw_info(tv, y + hm->legend_lines, hm->info_lines, w);
 	if (hm->status_line)
-		hm_draw_status(hm, y + h - 1, w);
+		hm_draw_status(hm, hm->map_y + h - 1, w);
 	/* A search that did not finish at once goes on in the loop's slices. */
 	if (hm->walking != HM_WALK_NONE)
 		tv->busy = 1;

@@ -136,6 +136,11 @@ static const struct hi_col hi_final_cols[] = {
 	{ "mark", HI_TEXT, 15 }, { "type", HI_TEXT, 20 },
 	{ "finalized by", HI_TEXT, 24 }
 };
+static const struct hi_col hi_descs_cols[] = {
+	{ "address", HI_HEX, 14 }, { "bytes", HI_NUM, 7 },
+	{ "refs", HI_NUM, 7 }, { "descriptor", HI_TEXT, 32 },
+	{ "module", HI_TEXT, 16 }
+};
 
 #define HI_N(a)	((int)(sizeof (a) / sizeof (a)[0]))
 static const struct hi_def hi_defs[TUI_HI_COUNT] = {
@@ -187,6 +192,8 @@ static const struct hi_def hi_defs[TUI_HI_COUNT] = {
 	    " only they reach", hi_tasks_cols, HI_N(hi_tasks_cols), 0, 0 },
 	[TUI_HI_MODULELESS] = { "ModuleLessObjects", NULL, hi_mless_cols,
 	    HI_N(hi_mless_cols), 0, 0 },
+	[TUI_HI_DESCS] = { "Descriptors", NULL, hi_descs_cols,
+	    HI_N(hi_descs_cols), 0, 0 },
 };
 
 /* The tables of the roots reaching the selected object. */
@@ -269,6 +276,10 @@ struct tui_heapinfo {
 	uint8_t				*mt_only;	/* per block */
 	char				*mt_what;
 	char				*mless_what;
+	/* Descriptors: the vtables and modules' data :select chose. */
+	uint32_t			*ds;
+	char				**ds_text;	/* per row: what it is */
+	char				*ds_what;
 	/* Status: the map's rows (tui_heapinfo_status). */
 	char				**st_name, **st_value;
 	size_t				 nst;
@@ -335,6 +346,22 @@ hi_classes_free(struct tui_heapinfo *hi)
 	hi->th_rows = hi->th_derived = NULL;
 	hi->th_objs = hi->th_bytes = NULL;
 	hi->th_what = NULL;
+}
+
+static void
+hi_descs_free(struct tui_heapinfo *hi)
+{
+	size_t	i;
+
+	for (i = 0; i < hi->t[TUI_HI_DESCS].n; i++)
+		free(hi->ds_text[i]);
+	free(hi->ds_text);
+	free(hi->ds);
+	free(hi->ds_what);
+	hi->ds_text = NULL;
+	hi->ds = NULL;
+	hi->ds_what = NULL;
+	hi->t[TUI_HI_DESCS].n = 0;
 }
 
 static void
@@ -450,6 +477,7 @@ tui_heapinfo_free(struct tui_heapinfo *hi)
 	free(hi->mt_what);
 	free(hi->fin);
 	free(hi->fin_what);
+	hi_descs_free(hi);
 	free(hi);
 }
 
@@ -582,6 +610,7 @@ hi_cell(struct tui_heapinfo *hi, int t, size_t i, int c, uint64_t *key,
 	const struct analyze_heapinfo_module *m;
 	const struct analyze_heapleak_row *lr;
 	const struct analyze_heapinfo_thread *th;
+	const struct analyze_heapview_desc *d;
 	uint32_t			 k, m2;
 	size_t				 b;
 	const char			*txt = NULL;
@@ -834,6 +863,23 @@ hi_cell(struct tui_heapinfo *hi, int t, size_t i, int c, uint64_t *key,
 		default:
 			txt = s->type[k] == HI_NONE ? "(no type)" :
 			    s->types[s->type[k]].name;
+			break;
+		}
+		break;
+	case TUI_HI_DESCS:
+		d = &s->descs[hi->ds[i]];
+		switch (c) {
+		case 0: *key = d->addr; break;
+		case 1:
+			*key = d->size;
+			if (d->size == 0)
+				txt = "?";
+			break;
+		case 2: *key = d->refs; break;
+		case 3: txt = hi->ds_text[i]; break;
+		default:
+			txt = d->module == HI_NONE ? "" :
+			    s->modules[d->module].name;
 			break;
 		}
 		break;
@@ -1189,6 +1235,9 @@ tui_heapinfo_draw(struct tui_heapinfo *hi, enum tui_heapinfo_table t,
 		what = hi->m.gap_what;
 	else if (t == TUI_HI_MODULELESS)
 		what = hi->mless_what;
+	else if (t == TUI_HI_DESCS)
+		what = hi->ds_what != NULL ? hi->ds_what : ":select"
+		    " typedescriptor or module chooses them";
 	else if (HI_LEAKS(t))
 		what = hi->lk_what[t - TUI_HI_LEAKS];
 	else if (t == TUI_HI_TYPEHIER)
@@ -1389,8 +1438,19 @@ hi_pick(struct tui_heapinfo *hi, int t, size_t row)
 		    s->roots[hi->roots[row]].name);
 		break;
 	case TUI_HI_ROOTMODS:
-		/* What the module's variables reach, with others. */
-		m = hi->rmods[row];
+	case TUI_HI_DESCS:
+		/* A vtable's row: its class's objects. */
+		if (t == TUI_HI_DESCS && !s->descs[hi->ds[row]].data) {
+			if (s->descs[hi->ds[row]].type != HI_NONE)
+				tm[s->descs[hi->ds[row]].type] = 1;
+			n = hi_pick_types(hi, tm);
+			hi->pick_name = xasprintf("the objects of %s",
+			    s->descs[hi->ds[row]].name);
+			break;
+		}
+		/* What the module's variables (in its data) reach. */
+		m = t == TUI_HI_ROOTMODS ? hi->rmods[row] :
+		    s->descs[hi->ds[row]].module;
 		roots = xreallocarray(NULL, s->nroots + 1, sizeof *roots);
 		for (k = 0, node = 0; k < s->nroots; k++) {
 			if (s->roots[k].module == m)
@@ -1404,7 +1464,7 @@ hi_pick(struct tui_heapinfo *hi, int t, size_t row)
 			n += hi->picked[b] = mark[base + b];
 		free(mark);
 		hi->pick_name = xasprintf("reached from %s's variables",
-		    s->modules[m].name);
+		    m == HI_NONE ? "(none)" : s->modules[m].name);
 		break;
 	case TUI_HI_MODULELESS:
 		memset(hi->picked, 0, s->nblocks);
@@ -1779,7 +1839,37 @@ tui_heapinfo_asked(const struct tui_heapinfo *hi, enum tui_heapinfo_table t)
 		return (hi->mt_what != NULL);
 	if (t == TUI_HI_FINAL)
 		return (hi->fin_what != NULL);
+	if (t == TUI_HI_DESCS)
+		return (hi->ds_what != NULL);
 	return (1);
+}
+
+/*
+ * Descriptors: those sel[] has of the snapshot's (analyze_heapview_descs
+ * read them), and the pane's first line, what.
+ */
+void
+tui_heapinfo_descs(struct tui_heapinfo *hi, const uint8_t *sel,
+    const char *what)
+{
+	const struct analyze_heapview	*s = hi->s;
+	size_t				 i, n = 0;
+
+	hi_descs_free(hi);
+	hi->ds = xreallocarray(NULL, s->ndescs + 1, sizeof *hi->ds);
+	hi->ds_text = xreallocarray(NULL, s->ndescs + 1,
+	    sizeof *hi->ds_text);
+	for (i = 0; i < s->ndescs; i++) {
+		if (!sel[i])
+			continue;
+		hi->ds_text[n] = s->descs[i].data ?
+		    xstrdup("data (writable)") : xasprintf("vtable for %s",
+		    s->descs[i].name);
+		hi->ds[n++] = (uint32_t)i;
+	}
+	hi->ds_what = xstrdup(what);
+	hi->t[TUI_HI_DESCS].n = n;
+	hi_renew(hi, TUI_HI_DESCS);
 }
 
 /*

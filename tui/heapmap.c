@@ -75,8 +75,9 @@ static const struct tui_key hm_bind[] = {
 	    "the info pane's next view: the object, Modules, "
 	    "ObjectsByModule, ObjectsByType, Imports, ModuleHierarchy, "
 	    "ObjectSizes, FreeBlocks, ReachedFrom, Leaks, LeaksBottomUp, "
-	    "LeaksTopDown, Live, TypeHierarchy, ModuleReachableTypes and"
-	    " Finalizers once their commands made them, none"),
+	    "LeaksTopDown, Live, TypeHierarchy, ModuleReachableTypes,"
+	    " Finalizers and Descriptors once their commands made them,"
+	    " none"),
 	TUI_KEY(HM_ACT_INFO_PREV, "S-Tab", "the info pane's view before"),
 	TUI_KEY(HM_ACT_FOCUS, "i",
 	    "the keys to the info pane's table (Modules if none shows)"),
@@ -1041,7 +1042,7 @@ hm_mouse(struct tui_view *tv, int button, int y, int x)
 	 * to the row; the wheel moves its cursor.  On the map, a click
 	 * gives the keys back.
 	 */
-	iy = hm->map_y + hm->map_lines + hm->legend_lines;
+	iy = hm->map_y + hm->map_lines + hm->desc_lines + hm->legend_lines;
 	if (HM_IS_TABLE(hm->info) && y >= iy && y < iy + hm->info_lines &&
 	    !(button & (TUI_MOUSE_DRAG | TUI_MOUSE_RELEASE))) {
 		hm_focus(tv, 1);
@@ -1148,6 +1149,7 @@ hm_free(struct tui_view *tv)
 	analyze_heapdiff_cmp_free(hm->cmp);
 	analyze_heapdiff_remain_free(hm->remain_base);
 	free(hm->hidden);
+	hm_desc_off(hm);
 	analyze_heapview_free(hm->s);
 	free(hm->s);
 	free(hm);

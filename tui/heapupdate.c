@@ -131,6 +131,8 @@ hm_replace(struct tui_view *tv, struct analyze_heapview *ns, int64_t id,
 	hm_focus(tv, 0);
 	tui_heapinfo_free(hm->hi);
 	hm->hi = hi != NULL ? hi : tui_heapinfo_new(ns);
+	/* The descriptors chosen were the old snapshot's. */
+	hm_desc_off(hm);
 	hm->reach_of = hm->rfrom_of = SIZE_MAX;
 	free(ns->program);
 	ns->program = tui_session_name(id);

@@ -60,11 +60,11 @@ sqlite3 "$W/far.db" "UPDATE heap_ref SET src_off = 4096,
     dst_off = 2147483647 WHERE session = 2"
 refs > "$W/refs.old"
 blocks > "$W/blocks.old"
-check "opened, it is version 5: heap_block and heap_ref views of runs" test \
+check "opened, it is version 6 (5's runs, then vtable sizes): heap_block and heap_ref views of runs" test \
     "$(sql "SELECT (SELECT version FROM kind_schema WHERE kind = 'heap') ||
     (SELECT group_concat(type, ' ') FROM sqlite_master WHERE name IN
     ('heap_block', 'heap_ref')) || (SELECT count(*) > 0 FROM heap_refrun)
-    || (SELECT count(*) > 0 FROM heap_blockrun) AS v")" = "5view view11"
+    || (SELECT count(*) > 0 FROM heap_blockrun) AS v")" = "6view view11"
 check "heap_block has every block as the rows had it, contents too" \
     cmp "$W/blocks.new" "$W/blocks.old"
 check "heap_ref has every pointer as the rows had it" \

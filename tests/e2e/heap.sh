@@ -26,8 +26,8 @@ heap_setup()
 # heap_store_v4 DB: turn DB's blocks and pointers back into what the heap
 # tables' version 4 had, a heap_block row a block and a heap_ref row a
 # pointer (each session's last first, so that a migration must sort
-# them) with the pointers' rowids in the header, and say the tables are
-# version 4; the rest stays.  Needs the sqlite3 shell.
+# them) with the pointers' rowids in the header, no vtables (version
+# 6's), and say the tables are version 4; the rest stays.  Needs the sqlite3 shell.
 heap_store_v4()
 {
 	"${PROFVIEW:-$build/profview}" --db "$1" sql --csv "SELECT session,
@@ -66,8 +66,9 @@ heap_store_v4()
 	sqlite3 "$1" "UPDATE heap SET ref_first = (SELECT min(rowid)
 	    FROM heap_ref r WHERE r.session = heap.session), ref_last =
 	    (SELECT max(rowid) FROM heap_ref r WHERE r.session =
-	    heap.session); UPDATE kind_schema SET version = 4
-	    WHERE kind = 'heap'"
+	    heap.session); ALTER TABLE heap_type DROP COLUMN vtable_size;
+	    DROP TABLE heap_vtable;
+	    UPDATE kind_schema SET version = 4 WHERE kind = 'heap'"
 }
 
 # direct NAME PROG [ARGS]: run it as it is; W/NAME.direct, $direct_rc.

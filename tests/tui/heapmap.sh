@@ -356,9 +356,10 @@ wait_for "marks off" && ml=$(maplines) && [ "$ml" -gt 4 ] &&
     wait_for "profview: demo: heap map, 341 objects, $(hm bytes $(hm fit $COLS $((2 * ml)))) a cell"
 ok $? ":heapmap alone: the screen's rows again ($ml lines), no marks"
 
-keys : s e l e c t Space t y p e d e s c r i p t o r Space d e m o . N o d e L i s t Enter
+keys -l ':select instances typedescriptor demo.NodeList'
+keys Enter
 wait_for "selected $(hm count NodeList) objects: type demo.NodeList"
-ok $? ":select typedescriptor demo.NodeList"
+ok $? ":select instances typedescriptor demo.NodeList"
 keys -l ':select object "hello" 0'
 keys Enter
 wait_for "selected $(hm count hello) objects: \"hello\" at 0"

@@ -99,8 +99,9 @@ keys / o b j e c t s Space b y Space r o o t Enter
 wide() { screen | sed '$d' | sed 's/ *$//' | awk 'length > 80' | grep -q .; }
 wait_for "/objects by root: 1/1" &&
     screen | grep -A1 -E '^  :select off\|trace\|.*module \.\.\.$' |
-    grep -qE '^ {25}heap map: select objects by root, string, type or$' &&
-    screen | grep -qE '^ {25}module$' && ! wide
+    grep -qE '^ {25}heap map: select objects by root or string, a type.s$' &&
+    screen | grep -qE '^ {25}vtables or a module.s data, or their instances$' &&
+    ! wide
 ok $? "a long help entry wraps at 80 columns under its column"
 keys q Q
 finish
