@@ -1097,13 +1097,21 @@ store_heap_code(const char *const *names, size_t n, const char *s)
 	return (0);
 }
 
-/* A number (NULL as null) and the character after it. */
+/*
+ * A number (NULL as null) and the character after it.  Nine numbers a
+ * block, 9M for a million: written from the end, two digits a step.
+ */
 static void
 store_heap_num(struct store_heap_pack *p, int64_t v, int null, char after)
 {
-	char		 tmp[24];
-	size_t		 n = 0;
-	uint64_t	 u;
+	static const char	 pairs[] =
+	    "00010203040506070809101112131415161718192021222324252627282930"
+	    "31323334353637383940414243444546474849505152535455565758596061"
+	    "6263646566676869707172737475767778798081828384858687888990919293"
+	    "949596979899";
+	uint8_t			*d;
+	size_t			 n = 1;
+	uint64_t		 u, t;
 
 	if (p->cap - p->len < 32) {
 		p->cap = p->cap != 0 ? p->cap * 2 : 65536;
@@ -1116,12 +1124,21 @@ store_heap_num(struct store_heap_pack *p, int64_t v, int null, char after)
 		if (v < 0)
 			p->buf[p->len++] = '-';
 		u = v < 0 ? -(uint64_t)v : (uint64_t)v;
-		do {
-			tmp[n++] = (char)('0' + u % 10);
-			u /= 10;
-		} while (u != 0);
-		while (n > 0)
-			p->buf[p->len++] = (uint8_t)tmp[--n];
+		for (t = u; t >= 10; t /= 10)
+			n++;
+		p->len += n;
+		d = p->buf + p->len;
+		while (u >= 100) {
+			t = (u % 100) * 2;
+			u /= 100;
+			*--d = (uint8_t)pairs[t + 1];
+			*--d = (uint8_t)pairs[t];
+		}
+		if (u >= 10) {
+			*--d = (uint8_t)pairs[u * 2 + 1];
+			*--d = (uint8_t)pairs[u * 2];
+		} else
+			*--d = (uint8_t)('0' + u);
 	}
 	p->buf[p->len++] = (uint8_t)after;
 }
