@@ -876,15 +876,13 @@ store_heap_dvar_next(struct store_cursor *c, struct store_heap_dvar *v)
  * before's when the source is the same (else itself), its target as a
  * zigzag difference from its source, and the target's offset.  Every
  * difference wraps at 64 bits, so any rows pack; the file's order makes
- * most of them one byte.
+ * most of them one byte.  store_heap_pack_ref makes room for a pointer's
+ * four at once (40 bytes at most), not a check a varint: 12M of them for
+ * 3M pointers.
  */
-static void
+static inline void
 store_heap_put(struct store_heap_pack *p, uint64_t v)
 {
-	if (p->cap - p->len < 10) {
-		p->cap = p->cap != 0 ? p->cap * 2 : 4096;
-		p->buf = xreallocarray(p->buf, p->cap, 1);
-	}
 	while (v >= 0x80) {
 		p->buf[p->len++] = (uint8_t)(v | 0x80);
 		v >>= 7;
@@ -910,6 +908,10 @@ store_heap_pack_ref(struct store_heap_pack *p, const struct store_heap_ref *r)
 	uint64_t	src = (uint64_t)r->src, off = (uint64_t)r->src_off;
 	uint64_t	d = (uint64_t)r->dst - src;
 
+	if (p->cap - p->len < 40) {
+		p->cap = p->cap != 0 ? p->cap * 2 : 4096;
+		p->buf = xreallocarray(p->buf, p->cap, 1);
+	}
 	store_heap_put(p, src - p->src);
 	store_heap_put(p, p->n != 0 && src == p->src ? off - p->off : off);
 	store_heap_put(p, store_heap_zz(d));
