@@ -93,7 +93,15 @@ analyze_heap_build(struct analyze_heap *h, uint32_t nroots, uint32_t nblocks,
 	h->out_off[1] = nroots;
 	for (i = 0; i < nroots; i++)
 		h->in_off[2 + i]++;
+	/*
+	 * The targets are all over the heap: their counts and their in
+	 * edges, below, are asked for edges ahead.  On 1M blocks with 3M
+	 * pointers the misses were most of the build's time.
+	 */
 	for (i = 0; i < nedges; i++) {
+		if (i + 16 < nedges)
+			__builtin_prefetch(&h->in_off[1 + nroots +
+			    e[i + 16].dst + 1]);
 		src = (e[i].flags & ANALYZE_HEAP_E_ROOT) ? 1 + e[i].src :
 		    1 + nroots + e[i].src;
 		h->out_off[src + 1]++;
@@ -115,11 +123,16 @@ analyze_heap_build(struct analyze_heap *h, uint32_t nroots, uint32_t nblocks,
 		h->out[fill[src]++] = dst | w;
 	}
 	memcpy(fill, h->in_off, h->nnodes * sizeof *fill);
-	for (src = 0; src < h->nnodes; src++) {
-		for (i = h->out_off[src]; i < h->out_off[src + 1]; i++) {
-			dst = HG_NODE(h->out[i]);
-			h->in[fill[dst]++] = src | (h->out[i] & HG_WEAK);
-		}
+	for (i = 0, src = 0; i < m; i++) {
+		while (i >= h->out_off[src + 1])
+			src++;
+		if (i + 16 < m)
+			__builtin_prefetch(&fill[HG_NODE(h->out[i + 16])]);
+		if (i + 8 < m)
+			__builtin_prefetch(&h->in[fill[HG_NODE(h->out[i +
+			    8])]]);
+		dst = HG_NODE(h->out[i]);
+		h->in[fill[dst]++] = src | (h->out[i] & HG_WEAK);
 	}
 	free(fill);
 	return (0);

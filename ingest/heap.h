@@ -29,7 +29,8 @@ struct ingest_heap_sec {
 	uint64_t	 off;		/* in the file */
 	size_t		 at;		/* its section table entry */
 	const char	*tag;
-	const uint64_t	*rec_at;	/* unpacked: where each record was */
+	/* Unpacked: the BLKV section its records were read from. */
+	const struct ingest_heap_sec *packed;
 };
 
 struct ingest_heap {
@@ -42,7 +43,6 @@ struct ingest_heap {
 	struct ingest_heap_sec	 locs, frms, site, type, blks, edgs, root;
 	struct ingest_heap_sec	 data, blkv;
 	uint8_t			*unpacked;	/* version 2's BLKS and EDGS */
-	uint64_t		*unpacked_at;
 	/*
 	 * Each block's size by index, while the records are checked: the
 	 * pointers' checks read it at random, a cache miss a pointer in

@@ -917,15 +917,13 @@ store_heap_dvar_next(struct store_cursor *c, struct store_heap_dvar *v)
  * before's when the source is the same (else itself), its target as a
  * zigzag difference from its source, and the target's offset.  Every
  * difference wraps at 64 bits, so any rows pack; the file's order makes
- * most of them one byte.
+ * most of them one byte.  store_heap_pack_ref makes room for a pointer's
+ * four at once (40 bytes at most), not a check a varint: 12M of them for
+ * 3M pointers.
  */
-static void
+static inline void
 store_heap_put(struct store_heap_pack *p, uint64_t v)
 {
-	if (p->cap - p->len < 10) {
-		p->cap = p->cap != 0 ? p->cap * 2 : 4096;
-		p->buf = xreallocarray(p->buf, p->cap, 1);
-	}
 	while (v >= 0x80) {
 		p->buf[p->len++] = (uint8_t)(v | 0x80);
 		v >>= 7;
@@ -951,6 +949,10 @@ store_heap_pack_ref(struct store_heap_pack *p, const struct store_heap_ref *r)
 	uint64_t	src = (uint64_t)r->src, off = (uint64_t)r->src_off;
 	uint64_t	d = (uint64_t)r->dst - src;
 
+	if (p->cap - p->len < 40) {
+		p->cap = p->cap != 0 ? p->cap * 2 : 4096;
+		p->buf = xreallocarray(p->buf, p->cap, 1);
+	}
 	store_heap_put(p, src - p->src);
 	store_heap_put(p, p->n != 0 && src == p->src ? off - p->off : off);
 	store_heap_put(p, store_heap_zz(d));
@@ -1138,13 +1140,21 @@ store_heap_code(const char *const *names, size_t n, const char *s)
 	return (0);
 }
 
-/* A number (NULL as null) and the character after it. */
+/*
+ * A number (NULL as null) and the character after it.  Nine numbers a
+ * block, 9M for a million: written from the end, two digits a step.
+ */
 static void
 store_heap_num(struct store_heap_pack *p, int64_t v, int null, char after)
 {
-	char		 tmp[24];
-	size_t		 n = 0;
-	uint64_t	 u;
+	static const char	 pairs[] =
+	    "00010203040506070809101112131415161718192021222324252627282930"
+	    "31323334353637383940414243444546474849505152535455565758596061"
+	    "6263646566676869707172737475767778798081828384858687888990919293"
+	    "949596979899";
+	uint8_t			*d;
+	size_t			 n = 1;
+	uint64_t		 u, t;
 
 	if (p->cap - p->len < 32) {
 		p->cap = p->cap != 0 ? p->cap * 2 : 65536;
@@ -1157,12 +1167,21 @@ store_heap_num(struct store_heap_pack *p, int64_t v, int null, char after)
 		if (v < 0)
 			p->buf[p->len++] = '-';
 		u = v < 0 ? -(uint64_t)v : (uint64_t)v;
-		do {
-			tmp[n++] = (char)('0' + u % 10);
-			u /= 10;
-		} while (u != 0);
-		while (n > 0)
-			p->buf[p->len++] = (uint8_t)tmp[--n];
+		for (t = u; t >= 10; t /= 10)
+			n++;
+		p->len += n;
+		d = p->buf + p->len;
+		while (u >= 100) {
+			t = (u % 100) * 2;
+			u /= 100;
+			*--d = (uint8_t)pairs[t + 1];
+			*--d = (uint8_t)pairs[t];
+		}
+		if (u >= 10) {
+			*--d = (uint8_t)pairs[u * 2 + 1];
+			*--d = (uint8_t)pairs[u * 2];
+		} else
+			*--d = (uint8_t)('0' + u);
 	}
 	p->buf[p->len++] = (uint8_t)after;
 }
