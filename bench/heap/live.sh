@@ -74,7 +74,9 @@ ht=
 if command -v heaptrack >/dev/null 2>&1; then
 	ht=$(rss heaptrack -o "$W/ht" "$graph" "$N" "$E")
 fi
-echo "$N live blocks of 48 bytes, $E pointers (bench/heap/graph):"
+echo "$N live blocks of 48 bytes, $E pointers between them and $N more to"
+echo "them from one array (bench/heap/graph; with the array and stdio's buffer,"
+echo "the snapshot holds $((N + 2)) blocks and $((E + N)) pointers):"
 echo "  peak RSS, KiB, and bytes over the plain run per live block"
 printf '  %-34s %9s %9s\n' run "peak KiB" "B/block"
 printf '  %-34s %9s %9s\n' plain "$plain" -
