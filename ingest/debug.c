@@ -133,17 +133,15 @@ debug_link(Elf *elf, uint32_t *crc)
 static uint32_t
 debug_crc32(const uint8_t *p, size_t len)
 {
-	static uint32_t	 table[256];
-	uint32_t	 c;
+	uint32_t	 table[256], c;
 	size_t		 i, k;
 
-	if (table[1] == 0) {
-		for (i = 0; i < 256; i++) {
-			c = (uint32_t)i;
-			for (k = 0; k < 8; k++)
-				c = c & 1 ? 0xedb88320u ^ (c >> 1) : c >> 1;
-			table[i] = c;
-		}
+	/* Made per call, not kept: no state shared between threads. */
+	for (i = 0; i < 256; i++) {
+		c = (uint32_t)i;
+		for (k = 0; k < 8; k++)
+			c = c & 1 ? 0xedb88320u ^ (c >> 1) : c >> 1;
+		table[i] = c;
 	}
 	c = 0xffffffffu;
 	for (i = 0; i < len; i++)
