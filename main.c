@@ -226,6 +226,11 @@ main_usage_exit(int status)
 	    f);
 	for (i = 0; i < main_nkind_options; i++)
 		main_usage_option(f, main_kind_options[i]);
+	fputs(
+"  --debug-dir DIR[:DIR...]\n"
+"                    where stripped modules' debug files are looked for\n"
+"                    (default $PROFVIEW_DEBUG_DIR, else /usr/lib/debug)\n",
+	    f);
 	fprintf(f,
 "  --writable        let sql and :sql change the store\n"
 "  --attach PATH     take a snapshot over pvheap's socket PATH, store it,\n"
@@ -705,6 +710,7 @@ main(int argc, char **argv)
 		{ "attach", required_argument, NULL, 'A' },
 		{ "every", required_argument, NULL, 'E' },
 		{ "keep", required_argument, NULL, 'K' },
+		{ "debug-dir", required_argument, NULL, 'D' },
 	};
 	struct option		 longopts[sizeof options / sizeof options[0] +
 				    INGEST_OPTIONS_MAX + 1];
@@ -757,6 +763,9 @@ main(int argc, char **argv)
 			break;
 		case 'h':
 			main_usage_exit(EXIT_OK);
+			break;
+		case 'D':
+			ingest_debug_dirs_set(optarg);
 			break;
 		case 'A':
 			a.attach = optarg;

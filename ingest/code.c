@@ -23,7 +23,6 @@
 
 #include <dwarf.h>
 #include <elfutils/libdw.h>
-#include <elfutils/libdwelf.h>
 #include <gelf.h>
 #include <libelf.h>
 
@@ -48,23 +47,6 @@ struct code_srcs {
 	struct code_src	 f[CODE_SRCS];
 	size_t		 next;		/* the one to read over next */
 };
-
-/* The GNU build-id of elf in hex, or NULL if it has none. */
-static char *
-code_build_id(Elf *elf)
-{
-	const void	*id;
-	const uint8_t	*p;
-	ssize_t		 n, i;
-	char		*hex;
-
-	if ((n = dwelf_elf_gnu_build_id(elf, &id)) <= 0)
-		return (NULL);
-	hex = xmalloc(2 * (size_t)n + 1);
-	for (i = 0, p = id; i < n; i++)
-		snprintf(hex + 2 * i, 3, "%02x", p[i]);
-	return (hex);
-}
 
 /*
  * The load bias of a module whose executable mapping is [map, map +
@@ -350,7 +332,7 @@ ingest_code_keep(struct store *st, int64_t session,
 		*cause = xasprintf("%s: not an ELF file", q->module);
 		goto out;
 	}
-	id = code_build_id(elf);
+	id = ingest_elf_build_id(elf);
 	if (q->build_id != NULL && (id == NULL ||
 	    strcmp(id, q->build_id) != 0)) {
 		*cause = xasprintf("%s changed since the profile (build-id %s,"

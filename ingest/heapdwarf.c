@@ -460,11 +460,14 @@ dt_fill(struct dt_ctx *c, uint32_t i)
 		c->d->types[i].kind = INGEST_DT_POINTER;
 		if (c->d->types[i].size == 0)
 			c->d->types[i].size = 8;
-		c->d->types[i].target = dt_type_of(c, &die);
+		/* Not in one statement: dt_get may move the table. */
+		ft = dt_type_of(c, &die);
+		c->d->types[i].target = ft;
 		break;
 	case DW_TAG_array_type:
 		c->d->types[i].kind = INGEST_DT_ARRAY;
-		c->d->types[i].target = dt_type_of(c, &die);
+		ft = dt_type_of(c, &die);
+		c->d->types[i].target = ft;
 		/* int a[2][3]: the subranges multiply. */
 		count = 1;
 		rc = 0;

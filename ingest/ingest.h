@@ -133,6 +133,14 @@ int		 ingest_code_keep(struct store *, int64_t,
 struct Elf;	/* libelf's */
 int		 ingest_elf_bias(struct Elf *, uint64_t, uint64_t, uint64_t *);
 
+/* Separate debug files (debug.c): what the caller wants of one. */
+#define INGEST_DEBUG_SYMTAB	1
+#define INGEST_DEBUG_DWARF	2
+void		 ingest_debug_dirs_set(const char *);
+struct Elf	*ingest_debug_open(struct Elf *, const char *, const char *,
+		    int, int *, char **);
+char		*ingest_elf_build_id(struct Elf *);
+
 /* Maps (map.c). */
 int		 ingest_map_parse(const char *, size_t, const char *,
 		    struct ingest_map *, char **);

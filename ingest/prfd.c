@@ -815,74 +815,6 @@ prfd_elf_has(Elf *elf, unsigned type)
 	return (0);
 }
 
-/* The file name elf's .gnu_debuglink names, or NULL. */
-static const char *
-prfd_debuglink(Elf *elf)
-{
-	Elf_Scn		*scn = NULL;
-	GElf_Shdr	 sh;
-	Elf_Data	*d;
-	const char	*name;
-	size_t		 strndx;
-
-	if (elf_getshdrstrndx(elf, &strndx) != 0)
-		return (NULL);
-	while ((scn = elf_nextscn(elf, scn)) != NULL) {
-		if (gelf_getshdr(scn, &sh) == NULL ||
-		    (name = elf_strptr(elf, strndx, sh.sh_name)) == NULL ||
-		    strcmp(name, ".gnu_debuglink") != 0 ||
-		    (d = elf_getdata(scn, NULL)) == NULL || d->d_size == 0 ||
-		    memchr(d->d_buf, '\0', d->d_size) == NULL)
-			continue;
-		return (*(const char *)d->d_buf != '\0' ? d->d_buf : NULL);
-	}
-	return (NULL);
-}
-
-/*
- * The separate debug file of a module at path whose .symtab was
- * stripped, where gdb and perf look under /usr/lib/debug: by build-id,
- * then by the debuglink's name beside the file's own folder.  Its
- * symbols' values are the module's.  An Elf on *fd, or NULL.
- */
-static Elf *
-prfd_debug_file(Elf *elf, const char *path, const char *id, int *fd)
-{
-	const char	*link, *slash;
-	char		*cand[3];
-	Elf		*dbg;
-	size_t		 i, n = 0;
-
-	if (id != NULL && strlen(id) > 2)
-		cand[n++] = xasprintf("/usr/lib/debug/.build-id/%.2s/%s.debug",
-		    id, id + 2);
-	if ((link = prfd_debuglink(elf)) != NULL && strchr(link, '/') == NULL &&
-	    (slash = strrchr(path, '/')) != NULL) {
-		cand[n++] = xasprintf("/usr/lib/debug%.*s/%s",
-		    (int)(slash - path), path, link);
-		cand[n++] = xasprintf("%.*s/.debug/%s", (int)(slash - path),
-		    path, link);
-	}
-	dbg = NULL;
-	for (i = 0; i < n; i++) {
-		if (dbg == NULL && (*fd = open(cand[i], O_RDONLY | O_CLOEXEC |
-		    O_NONBLOCK)) != -1) {
-			dbg = elf_begin(*fd, ELF_C_READ_MMAP, NULL);
-			if (dbg != NULL && (elf_kind(dbg) != ELF_K_ELF ||
-			    !prfd_elf_has(dbg, SHT_SYMTAB))) {
-				elf_end(dbg);
-				dbg = NULL;
-			}
-			if (dbg == NULL)
-				close(*fd);
-		}
-		free(cand[i]);
-	}
-	if (dbg == NULL)
-		*fd = -1;
-	return (dbg);
-}
-
 /* The kernel's vDSO image in this process: the same in every process. */
 static int
 prfd_vdso(const uint8_t **p, size_t *len)
@@ -901,7 +833,7 @@ prfd_vdso(const uint8_t **p, size_t *len)
 /*
  * The symbols of a module, as perf finds them: the file at path (or one
  * beside the dump) with the dump's build-id, its .symtab, else that of
- * its debug file under /usr/lib/debug, else its .dynsym; its functions
+ * its debug file (ingest_debug_open), else its .dynsym; its functions
  * in [lo, lo + size) moved by the load bias (have_bias 0: the bias of
  * its executable segment, for a slot) into the shared symbol table.
  * A module that cannot be used is a warning naming what (the slot, the
@@ -918,7 +850,7 @@ prfd_symbols(struct prfd_read *r, const char *path, const char *build_id,
 	const char		*base, *file;
 	const uint8_t		*vdso;
 	char			*beside = NULL;
-	char			*id = NULL;
+	char			*id = NULL, *refused = NULL;
 	void			*map = MAP_FAILED;
 	size_t			 len = 0;
 	int			 fd = -1, dfd = -1, rc = 0;
@@ -967,8 +899,15 @@ prfd_symbols(struct prfd_read *r, const char *path, const char *build_id,
 	base = base != NULL ? base + 1 : path;
 	if (prfd_elf_has(elf, SHT_SYMTAB))
 		rc = prfd_elf_syms(r, elf, 0, base, lo, size, bias, count);
-	else if ((dbg = prfd_debug_file(elf, path, id, &dfd)) != NULL)
-		rc = prfd_elf_syms(r, dbg, 0, base, lo, size, bias, count);
+	else {
+		if ((dbg = ingest_debug_open(elf, file, id,
+		    INGEST_DEBUG_SYMTAB, &dfd, &refused)) != NULL)
+			rc = prfd_elf_syms(r, dbg, 0, base, lo, size, bias,
+			    count);
+		if (refused != NULL)
+			ingest_warn(ctx, off, "%s: debug file refused: %s",
+			    file, refused);
+	}
 	if (rc == 0 && *count == 0)
 		rc = prfd_elf_syms(r, elf, 1, base, lo, size, bias, count);
 out:
@@ -976,6 +915,7 @@ out:
 		ingest_warn(ctx, off, "%s: %s has addresses only", *why, what);
 	free(beside);
 	free(id);
+	free(refused);
 	if (dbg != NULL)
 		elf_end(dbg);
 	if (dfd != -1)

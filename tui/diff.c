@@ -5,7 +5,7 @@
  * those that moved most first, rows of one side only marked.  :compare
  * ID in a session's view opens it, ID the baseline.  Enter opens the
  * row's session (the new one, else the baseline; b the baseline) and
- * searches the row's name there.
+ * shows the row's item there (tui_find), once that view has loaded.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -239,27 +239,6 @@ diff_reorder(struct tui_view *tv, const char *keep)
 	}
 }
 
-/*
- * What to search for in a session's own view: the row's last name (a
- * call path's function, module!function's function, a stack's
- * innermost frame), which those views list.
- */
-static char *
-diff_short(const char *name)
-{
-	const char	*p;
-	size_t		 n;
-
-	if ((p = strrchr(name, ';')) != NULL)
-		name = p + 1;
-	if ((p = strrchr(name, '!')) != NULL)
-		name = p + 1;
-	n = strcspn(name, " ");
-	if (strncmp(name + n, " < ", 3) != 0)
-		n = strlen(name);
-	return (xasprintf("%.*s", (int)n, name));
-}
-
 static int
 diff_open(struct tui_view *tv, int base)
 {
@@ -267,7 +246,6 @@ diff_open(struct tui_view *tv, int base)
 	const struct analyze_diff_table	*t = diff_table(dv);
 	const struct analyze_diff_row	*r;
 	struct tui_view			*v;
-	char				*what;
 	int				 side;
 
 	if (tv->list.n == 0)
@@ -282,14 +260,11 @@ diff_open(struct tui_view *tv, int base)
 	if (tui_open_session(dv->d.session[side], 1) != 0)
 		return (TUI_R_DRAW);
 	v = tui_top();
-	what = diff_short(r->name);
-	if (v->ops->match != NULL && (v->ops->ready == NULL ||
-	    v->ops->ready(v)))
-		tui_search_start(v, what);
-	else
-		tui_message("opened session %lld",
-		    (long long)dv->d.session[side]);
-	free(what);
+	tui_message("opened session %lld", (long long)dv->d.session[side]);
+	tui_find(v, r->name);
+	if (v->find != NULL)
+		tui_message("opened session %lld: %s is shown once it has"
+		    " loaded", (long long)dv->d.session[side], r->name);
 	return (TUI_R_DRAW);
 }
 

@@ -140,6 +140,8 @@ int		 tui_heapinfo_asked(const struct tui_heapinfo *,
 void		 tui_heapinfo_status(struct tui_heapinfo *, char **, char **,
 		    size_t);
 size_t		 tui_heapinfo_moduleless(struct tui_heapinfo *);
+size_t		 tui_heapinfo_pick_stack(struct tui_heapinfo *, const char *,
+		    size_t *);
 const struct analyze_heapinfo *tui_heapinfo_numbers(struct tui_heapinfo *);
 
 /*

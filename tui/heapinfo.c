@@ -1522,6 +1522,83 @@ tui_heapinfo_moduleless(struct tui_heapinfo *hi)
 	return (hi->m.nmless);
 }
 
+/*
+ * Whether site k's frames' functions, innermost first and joined by
+ * " < ", are stack: the diff's name of an allocation stack
+ * (analyze/heapdiff.c), "(not known)" for a site with no frames.
+ */
+static int
+hi_stack_is(const struct analyze_heapview *s, size_t k, const char *stack)
+{
+	const char	*f;
+	uint32_t	 i;
+	size_t		 len;
+
+	if (k >= s->nsites || s->site_first[k] == s->site_first[k + 1])
+		return (strcmp(stack, "(not known)") == 0);
+	for (i = s->site_first[k]; i < s->site_first[k + 1]; i++) {
+		if (i != s->site_first[k]) {
+			if (strncmp(stack, " < ", 3) != 0)
+				return (0);
+			stack += 3;
+		}
+		f = s->frames[s->site_frame != NULL ? s->site_frame[i] :
+		    i].function;
+		len = strlen(f);
+		if (strncmp(stack, f, len) != 0)
+			return (0);
+		stack += len;
+	}
+	return (*stack == '\0');
+}
+
+/*
+ * The diff view's Enter on a heap row: every block allocated by the
+ * stack the row names (each site with those functions: the diff merges
+ * them) picked for the map's mark, and *row the Live table's first shown
+ * row of one of them, SIZE_MAX if none; the count, 0 when no block is.
+ */
+size_t
+tui_heapinfo_pick_stack(struct tui_heapinfo *hi, const char *stack,
+    size_t *row)
+{
+	const struct analyze_heapview	*s = hi->s;
+	const struct analyze_heapleaks	*l;
+	struct hi_table			*tb = &hi->t[TUI_HI_LIVE];
+	uint8_t				*is;
+	uint32_t			 k, rec;
+	size_t				 b, r, n = 0;
+
+	*row = SIZE_MAX;
+	if (!hi->made)
+		return (0);
+	/* The last for blocks of no known site. */
+	is = xcalloc(s->nsites + 1, 1);
+	for (k = 0; k <= s->nsites; k++)
+		is[k] = (uint8_t)hi_stack_is(s, k, stack);
+	for (b = 0; b < s->nblocks; b++)
+		n += hi->picked[b] = is[s->site[b] < s->nsites ? s->site[b] :
+		    s->nsites];
+	l = &hi->lk[TUI_HI_LIVE - TUI_HI_LEAKS];
+	for (r = 0; r < tb->n && *row == SIZE_MAX; r++) {
+		rec = l->rows[tb->order != NULL ? tb->order[r] : r].rec;
+		if (rec != HI_NONE && is[l->recs[rec].site < s->nsites ?
+		    l->recs[rec].site : s->nsites])
+			*row = r;
+	}
+	free(is);
+	if (n == 0) {
+		tui_heapinfo_unpick(hi);
+		return (0);
+	}
+	free(hi->pick_name);
+	hi->pick_name = xasprintf("stack %.60s", stack);
+	hi->npicked = n;
+	hi->pick_table = TUI_HI_LIVE;
+	hi->pick_row = SIZE_MAX;
+	return (n);
+}
+
 /* Take the pick off the map; whether there was one. */
 int
 tui_heapinfo_unpick(struct tui_heapinfo *hi)

@@ -1381,6 +1381,35 @@ hm_is_ready(struct tui_view *tv)
 	return (hm_shown(tv->data));
 }
 
+/*
+ * The diff view's Enter on a row, an allocation stack: once the graph
+ * has made the info tables, the stack's blocks marked on the map and the
+ * Live table, with the keys, on its row.
+ */
+static int
+hm_find(struct tui_view *tv, const char *stack)
+{
+	struct heapmap	*hm = tv->data;
+	size_t		 n, row;
+	uint64_t	 blocks, bytes;
+
+	if (!hm_shown(hm) || tui_heapinfo_leaks(hm->hi, &blocks, &bytes) != 0)
+		return (1);
+	hm_focus(tv, 0);
+	hm->info = (enum hm_info)(1 + TUI_HI_LIVE);
+	hm_focus(tv, 1);
+	n = tui_heapinfo_pick_stack(hm->hi, stack, &row);
+	if (row != SIZE_MAX)
+		tui_list_goto(&tv->list, row);
+	hm->dirty = 1;
+	if (n == 0)
+		tui_message("no live object of stack %s here", stack);
+	else
+		tui_message("marked %zu objects: stack %s (x unmarks)", n,
+		    stack);
+	return (0);
+}
+
 /* :export: the heap session's report (a snapshot from elsewhere: none). */
 static int
 hm_export(struct tui_view *tv, int format, FILE *f, char **cause)
@@ -1419,6 +1448,7 @@ static const struct tui_view_ops hm_ops = {
 	.title = hm_title,
 	.match = hm_match,
 	.ready = hm_is_ready,
+	.find = hm_find,
 	.mouse = hm_mouse,
 	.command = hm_command,
 	.complete = hm_complete,

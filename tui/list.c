@@ -157,6 +157,71 @@ tui_search_marks(const struct tui_view *v)
 	return (v->search.hidden ? NULL : v->search.pattern);
 }
 
+/*
+ * What to search for in a session's own view for a diff row: the row's
+ * last name (a call path's function, module!function's function, a
+ * stack's innermost frame), which those views list.
+ */
+static char *
+find_short(const char *name)
+{
+	const char	*p;
+	size_t		 n;
+
+	if ((p = strrchr(name, ';')) != NULL)
+		name = p + 1;
+	if ((p = strrchr(name, '!')) != NULL)
+		name = p + 1;
+	n = strcspn(name, " ");
+	if (strncmp(name + n, " < ", 3) != 0)
+		n = strlen(name);
+	return (xasprintf("%.*s", (int)n, name));
+}
+
+/* Show v's item of a diff row's name now, if it can; whether it did. */
+static int
+find_now(struct tui_view *v, const char *name)
+{
+	char	*what;
+
+	if (v->ops->find != NULL)
+		return (v->ops->find(v, name) == 0);
+	if (v->ops->ready != NULL && !v->ops->ready(v))
+		return (0);
+	if (v->ops->match == NULL)
+		return (1);
+	what = find_short(name);
+	tui_search_start(v, what);
+	free(what);
+	return (1);
+}
+
+/*
+ * Show the item of a diff row's name in v, a session's view the diff
+ * opened: now, else once v has loaded it (the loop asks after each slice
+ * of v's work, tui_find_pending), so a view that loads in the background
+ * finds it as one that loads at once.
+ */
+void
+tui_find(struct tui_view *v, const char *name)
+{
+	free(v->find);
+	v->find = NULL;
+	if (!find_now(v, name))
+		v->find = xstrdup(name);
+}
+
+/* v's find, if it has one waiting and can now; whether it ran. */
+int
+tui_find_pending(struct tui_view *v)
+{
+	if (v->find == NULL || !find_now(v, v->find))
+		return (0);
+	free(v->find);
+	v->find = NULL;
+	return (1);
+}
+
 /* Case-insensitive: does s contain pattern? */
 int
 tui_strcasestr(const char *s, const char *pattern)

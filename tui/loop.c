@@ -278,6 +278,7 @@ tui_view_free(struct tui_view *v)
 	if (v->ops->free != NULL)
 		v->ops->free(v);
 	tui_search_free(&v->search);
+	free(v->find);
 	free(v);
 }
 
@@ -949,6 +950,9 @@ loop_work(uint64_t *last_draw)
 			if (v == top)
 				top_done = 1;
 		}
+		/* A diff row's item, once the view has what shows it. */
+		if (tui_find_pending(v) && v == top)
+			top_done = 1;
 	}
 	now = tui_now_ns();
 	if (top_done || (top->busy && now - *last_draw > LOOP_PROGRESS_NS)) {

@@ -184,6 +184,13 @@ struct tui_view_ops {
 	int		(*match)(struct tui_view *, size_t, const char *);
 	/* Before a search: show the rows that match (a tree opens). */
 	void		(*reveal)(struct tui_view *, const char *);
+	/*
+	 * Show the item a diff row names (analyze/diff.h's row name): 0
+	 * done, 1 not yet (what it needs is still loading; asked again
+	 * after each slice of work).  Without it, once the view is ready,
+	 * a search for the name's last function (tui_find).
+	 */
+	int		(*find)(struct tui_view *, const char *);
 	int		(*export)(struct tui_view *, int, FILE *, char **);
 	/* Background work until the deadline (tui_now_ns); 0 when done.
 	   A deadline of 0 cancels. */
@@ -225,6 +232,7 @@ struct tui_view {
 	const struct kind		*kind;		/* the session's */
 	int				 busy;		/* work() pending */
 	uint64_t			 busy_since;
+	char				*find;	/* tui_find's, until loaded */
 	void				*data;
 };
 
@@ -312,6 +320,8 @@ int		 tui_search_addr(const char *, uint64_t *);
 int		 tui_search_in(const struct tui_search *, uint64_t,
 		    uint64_t);
 const char	*tui_search_marks(const struct tui_view *);
+void		 tui_find(struct tui_view *, const char *);
+int		 tui_find_pending(struct tui_view *);
 int		 tui_strcasestr(const char *, const char *);
 
 /*

@@ -29,24 +29,26 @@ struct elf_walk {
 	int		 first;
 };
 
+#define ELF_BUILD_ID_SIZE	sizeof ((struct elf_mod *)0)->build_id
+
 static void
-elf_build_id(struct elf_mod *m, const unsigned char *p, size_t len)
+elf_build_id(char *out, const unsigned char *p, size_t len)
 {
 	static const char	 hex[] = "0123456789abcdef";
 	size_t			 i;
 
-	if (len > (sizeof m->build_id - 1) / 2)
-		len = (sizeof m->build_id - 1) / 2;
+	if (len > (ELF_BUILD_ID_SIZE - 1) / 2)
+		len = (ELF_BUILD_ID_SIZE - 1) / 2;
 	for (i = 0; i < len; i++) {
-		m->build_id[2 * i] = hex[p[i] >> 4];
-		m->build_id[2 * i + 1] = hex[p[i] & 15];
+		out[2 * i] = hex[p[i] >> 4];
+		out[2 * i + 1] = hex[p[i] & 15];
 	}
-	m->build_id[2 * len] = '\0';
+	out[2 * len] = '\0';
 }
 
-/* The GNU build-id note among n bytes of notes at p. */
+/* The GNU build-id note among n bytes of notes at p, in hex into out. */
 static void
-elf_notes(struct elf_mod *m, const unsigned char *p, size_t n)
+elf_notes(char *out, const unsigned char *p, size_t n)
 {
 	const ElfW(Nhdr)	*nh;
 	size_t			 off = 0, nsz, dsz;
@@ -59,7 +61,7 @@ elf_notes(struct elf_mod *m, const unsigned char *p, size_t n)
 			return;
 		if (nh->n_type == NT_GNU_BUILD_ID && nh->n_namesz == 4 &&
 		    memcmp(p + off + sizeof *nh, "GNU", 4) == 0) {
-			elf_build_id(m, p + off + sizeof *nh + nsz,
+			elf_build_id(out, p + off + sizeof *nh + nsz,
 			    nh->n_descsz);
 			return;
 		}
@@ -96,7 +98,7 @@ elf_walk_one(struct dl_phdr_info *info, size_t size, void *arg)
 	for (i = 0; i < info->dlpi_phnum; i++) {
 		ph = &info->dlpi_phdr[i];
 		if (ph->p_type == PT_NOTE && m->build_id[0] == '\0')
-			elf_notes(m, (const unsigned char *)(m->base +
+			elf_notes(m->build_id, (const unsigned char *)(m->base +
 			    ph->p_vaddr), ph->p_memsz);
 		if (ph->p_type != PT_LOAD)
 			continue;
@@ -314,7 +316,7 @@ elf_range(struct elf_mod *m, const ElfW(Ehdr) *eh, size_t len)
 	for (i = 0; i < eh->e_phnum; i++) {
 		if (ph[i].p_type == PT_NOTE && m->build_id[0] == '\0' &&
 		    ph[i].p_offset + ph[i].p_filesz <= len)
-			elf_notes(m, (const unsigned char *)eh +
+			elf_notes(m->build_id, (const unsigned char *)eh +
 			    ph[i].p_offset, ph[i].p_filesz);
 		if (ph[i].p_type != PT_LOAD)
 			continue;
@@ -331,6 +333,26 @@ elf_range(struct elf_mod *m, const ElfW(Ehdr) *eh, size_t len)
 		m->lo = lo;
 		m->hi = hi;
 	}
+}
+
+/*
+ * Whether the debug file eh has m's build-id: another build's symbols
+ * would name m's roots wrongly.
+ */
+static int
+elf_same_build(const struct elf_mod *m, const ElfW(Ehdr) *eh, size_t len)
+{
+	const ElfW(Shdr)	*sh;
+	char			 id[ELF_BUILD_ID_SIZE] = "";
+	size_t			 i;
+
+	for (i = 0; i < eh->e_shnum && id[0] == '\0'; i++) {
+		if ((sh = elf_shdr(eh, len, i)) != NULL &&
+		    sh->sh_type == SHT_NOTE)
+			elf_notes(id, (const unsigned char *)eh +
+			    sh->sh_offset, sh->sh_size);
+	}
+	return (strcmp(id, m->build_id) == 0);
 }
 
 /* Read what m's file says: symbols, soname, imports. */
@@ -354,12 +376,16 @@ elf_mod_load(struct elf_mod *m)
 		elf_symbols(m, eh, len, sh);
 		return;
 	}
-	/* Stripped: Debian's -dbg packages keep .symtab by build-id. */
+	/*
+	 * Stripped: Debian's -dbg packages keep .symtab by build-id, and
+	 * the debug file's own note must say so.
+	 */
 	if (strlen(m->build_id) > 2) {
 		snprintf(dbg, sizeof dbg, "/usr/lib/debug/.build-id/%.2s/%s"
 		    ".debug", m->build_id, m->build_id + 2);
 		if ((dh = elf_open(dbg, &dlen)) != NULL) {
-			if ((sh = elf_section(dh, dlen, SHT_SYMTAB)) != NULL) {
+			if (elf_same_build(m, dh, dlen) &&
+			    (sh = elf_section(dh, dlen, SHT_SYMTAB)) != NULL) {
 				m->dmap = (void *)dh;
 				m->dmaplen = dlen;
 				elf_symbols(m, dh, dlen, sh);

@@ -3,12 +3,15 @@
 # record's dumps of modwork (tests/prfd/modwork, linked against its own
 # libprfdmod.so): the library's .symtab; a stripped copy's debug file
 # found by its .gnu_debuglink in .debug/ beside it, which names as many
-# functions; without it the .dynsym, fewer; a library changed since the
-# run, named by nothing and said so; the vDSO's by the reader's own
-# image; the kernel's samples from /proc/kallsyms when it shows
-# addresses.
+# functions; without it the .dynsym, fewer; one found by build-id under
+# --debug-dir's and $PROFVIEW_DEBUG_DIR's folders and in the debuginfod
+# cache, by debuglink under a debug folder, and one of another build
+# refused with a warning naming it; a library changed since the run,
+# named by nothing and said so; the vDSO's by the reader's own image; the
+# kernel's samples from /proc/kallsyms when it shows addresses.
 . "${top_srcdir:-.}/tests/prfd/prfd.sh"
-command -v objcopy >/dev/null 2>&1 || skip_all "objcopy (binutils) is needed"
+command -v objcopy >/dev/null 2>&1 && command -v readelf >/dev/null 2>&1 ||
+    skip_all "objcopy and readelf (binutils) are needed"
 MODWORK=$top_builddir/tests/prfd/modwork
 LIB=$top_builddir/tests/prfd/libprfdmod.so
 PV="$top_builddir/profview --db $W/pv.db"
@@ -46,6 +49,95 @@ $PV ingest "$W/debug.prfd" >/dev/null 2>"$W/debug.err"
 s=$(syms)
 check "without the debug file: the .dynsym's $s, fewer, lib_five named" \
     test "${s:-0}" -gt 0 -a "${s:-0}" -lt "$full" -a "$(named)" = 1
+
+# The debug directories (--debug-dir, else $PROFVIEW_DEBUG_DIR) and the
+# debuginfod client's cache, on the library stripped with no debuglink:
+# found by build-id alone.  again NAME CMD...: NAME's dump ingested by
+# CMD, again.err its warnings.
+again() {
+	d=$1
+	shift
+	rm -f "$W/pv.db"
+	"$@" ingest "$W/$d.prfd" >/dev/null 2>"$W/again.err"
+}
+id=$(readelf -n "$LIB" | awk '/Build ID:/ { print $3 }')
+objcopy --only-keep-debug "$LIB" "$W/lib.debug"
+objcopy --strip-all "$LIB" "$W/lib/libprfdmod.so"
+bid=$W/dd/.build-id/$(echo "$id" | cut -c1-2)/$(echo "$id" | cut -c3-).debug
+mkdir -p "${bid%/*}"
+cp "$W/lib.debug" "$bid"
+again debug $PV --debug-dir "$W/none:$W/dd"
+check "--debug-dir's second folder, by build-id: $(syms) functions of\
+ $full" test "$(syms)" = "$full"
+again debug env PROFVIEW_DEBUG_DIR="$W/dd" $PV
+check "\$PROFVIEW_DEBUG_DIR, by build-id: $(syms) functions of $full" \
+    test "$(syms)" = "$full"
+rm -r "$W/dd"
+for c in cache xdg/debuginfod_client home/.cache/debuginfod_client; do
+	mkdir -p "$W/$c/$id"
+	cp "$W/lib.debug" "$W/$c/$id/debuginfo"
+done
+again debug env PROFVIEW_DEBUG_DIR="$W/none" \
+    DEBUGINFOD_CACHE_PATH="$W/cache" XDG_CACHE_HOME="$W/none" $PV
+check "the debuginfod cache \$DEBUGINFOD_CACHE_PATH: $(syms) functions of\
+ $full" test "$(syms)" = "$full"
+again debug env -u DEBUGINFOD_CACHE_PATH PROFVIEW_DEBUG_DIR="$W/none" \
+    XDG_CACHE_HOME="$W/xdg" HOME="$W/none" $PV
+check "else \$XDG_CACHE_HOME/debuginfod_client: $(syms) functions of\
+ $full" test "$(syms)" = "$full"
+again debug env -u DEBUGINFOD_CACHE_PATH -u XDG_CACHE_HOME \
+    PROFVIEW_DEBUG_DIR="$W/none" HOME="$W/home" $PV
+check "else ~/.cache/debuginfod_client: $(syms) functions of $full" \
+    test "$(syms)" = "$full"
+rm -r "$W/cache" "$W/xdg" "$W/home"
+
+# By debuglink under a debug folder: DIR/the library's folder/LINK.
+objcopy --strip-all --add-gnu-debuglink="$W/lib.debug" "$LIB" \
+    "$W/lib/libprfdmod.so"
+mkdir -p "$W/dd$W/lib"
+cp "$W/lib.debug" "$W/dd$W/lib/lib.debug"
+again debug $PV --debug-dir "$W/dd"
+check "by debuglink under --debug-dir's folder: $(syms) functions of\
+ $full" test "$(syms)" = "$full"
+rm -r "$W/dd"
+
+# A debug file of another build where the module's should be: its own
+# build-id note is not the module's, so refused, named, and not read.
+nb=$(( ${#id} / 2 ))
+{
+	printf '\004\000\000\000'
+	printf "\\$(printf %03o "$nb")\\000\\000\\000"
+	printf '\003\000\000\000GNU\000'
+	k=0
+	while [ $k -lt $nb ]; do printf '\021'; k=$((k + 1)); done
+} >"$W/note"
+cp "$W/lib.debug" "$W/bad.debug"
+objcopy --update-section .note.gnu.build-id="$W/note" "$W/bad.debug"
+objcopy --strip-all "$LIB" "$W/lib/libprfdmod.so"
+mkdir -p "${bid%/*}"
+cp "$W/bad.debug" "$bid"
+again debug $PV --debug-dir "$W/dd"
+check "another build's debug file refused, named: the .dynsym's $(syms)" \
+    sh -c "test '$(syms)' -lt '$full' && grep -qF \
+    'debug file refused: $bid (build-id 1111' '$W/again.err'"
+rm -r "$W/dd"
+
+# A library with no build-id: its debuglink's CRC vouches for the file
+# it names (gdb's check), and a file of other bytes is refused.
+objcopy --remove-section .note.gnu.build-id "$LIB" "$W/nobid.so"
+objcopy --only-keep-debug "$W/nobid.so" "$W/lib/.debug/nobid.debug"
+objcopy --strip-all --add-gnu-debuglink="$W/lib/.debug/nobid.debug" \
+    "$W/nobid.so" "$W/lib/libprfdmod.so"
+dump nobid
+check "no build-id, the debug file its debuglink's CRC names: $(syms)\
+ functions of $full" test "$(syms)" = "$full"
+printf x >>"$W/lib/.debug/nobid.debug"
+again nobid $PV
+check "a debug file of other bytes refused, named: the .dynsym's $(syms)" \
+    sh -c "test '$(syms)' -lt '$full' && grep -qF \
+    '$W/lib/.debug/nobid.debug (not the CRC its debuglink records)' \
+    '$W/again.err'"
+rm "$W/lib/.debug/nobid.debug"
 
 # The library changed since the run: another build-id.
 objcopy --add-section .note.x=/dev/null "$LIB" "$W/lib/other.so"

@@ -3,10 +3,11 @@
 # on the examples' two simulated overlay logs (OVRDEMO, the baseline, and
 # TUNING, which adds UNIT3-5).  Expected numbers come from profview diff
 # -f csv of the same two sessions, never from the screen; the keys: sort,
-# measure, search, Enter into the new session and b into the baseline,
-# and :export.
+# measure, search, Enter into the new session (its timeline, once loaded,
+# searched for the unit) and b into the baseline, and :export; then Enter
+# on a heap snapshot's stack, which the heap map, once loaded, marks.
 . "${top_srcdir:-.}/tests/tui/lib.sh"
-plan 14
+plan 17
 src=${top_srcdir:-.}
 "$PROFVIEW" --db "$dir/db" ingest "$src/examples/OVRDEMO-simulated.OVD" \
     "$src/examples/TUNING-simulated.OVD" >/dev/null || exit 1
@@ -61,6 +62,11 @@ ok $? "/ searches the rows"
 keys Enter
 wait_for "profview: TUNING-simulated: overlay timeline"
 ok $? "Enter opens the row's session, the new one for a new unit"
+n4=$("$PROFVIEW" --db "$dir/db" sql --csv "SELECT count(*) FROM ovr_event e
+    JOIN ovr_unit u ON u.session = e.session AND u.stat_seg = e.ovr_seg
+    WHERE e.session = 2 AND u.name = 'UNIT4'" | tail -1)
+wait_for "/UNIT4: 1/$n4" && wait_for -E "^event [0-9]+: .* of UNIT4 "
+ok $? "the timeline, once loaded, searched for the unit: its $n4 events"
 keys q
 wait_for "profview: diff: Overlay units" && keys / UNIT1 Enter &&
     wait_for "/UNIT1: 1/1" && keys b
@@ -79,4 +85,37 @@ keys q
 wait_for "profview: TUNING-simulated: overlay timeline" &&
     keys ':diff 1' Enter && wait_for "profview: diff: Overlay units"
 ok $? ":diff is :compare's other name"
+
+# The heap map loads in the background too: Enter on a stack marks its
+# objects once the graph is made, as many as the diff's live blocks,
+# and puts the Live table's cursor on its row.
+"$PROFVIEW" --db "$dir/db" ingest "$src/examples/wordfreq.heap" >/dev/null ||
+    exit 1
+"$PROFVIEW" --db "$dir/db" diff -f csv 3 3 >"$dir/h.csv" || exit 1
+stack="wf_alloc < lookup < count_words < main"
+blocks=$(python3 - "$dir/h.csv" "$stack" <<'PY'
+import csv, sys
+for r in csv.DictReader(open(sys.argv[1])):
+    if r['section'] == 'stacks' and r['stack'].startswith(sys.argv[2] + ' '):
+        print(r['live_blocks_new'])
+PY
+)
+start -- browse 3
+wait_for "profview: wordfreq" && keys ':diff 3' Enter &&
+    wait_for "profview: diff: " && keys / "$stack" Enter &&
+    wait_for "/$stack: 1/1" && keys Enter
+wait_for "marked $blocks objects: stack $stack"
+ok $? "Enter on a heap stack marks its $blocks live objects once loaded"
+# The Live table's first record of the stack, as profview heap live lists
+# them: Enter there marks that record's objects.
+first=$("$PROFVIEW" --db "$dir/db" heap --csv 3 live | python3 -c '
+import csv, re, sys
+for r in csv.DictReader(sys.stdin):
+    if re.sub(r" \([^)]*:[0-9]+\)", "", r["stack"]).startswith(sys.argv[1] +
+        " "):
+        print(r["blocks"], r["state"])
+        break' "$stack")
+keys Enter
+wait_for "marked ${first%% *} objects: ${first#* } wf_alloc"
+ok $? "with the Live table's keys, its cursor on the stack's first row ($first)"
 finish
