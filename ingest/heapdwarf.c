@@ -768,8 +768,8 @@ dt_vtables(struct ingest_heap_dwarf *d, const struct ingest_heap *h,
 	struct ingest_vtable	*v;
 	const char		*name;
 	char			*dm;
-	uint64_t		 i, k, n;
-	size_t			 first = d->nvt;
+	uint64_t		 i, n, a;
+	size_t			 k, first = d->nvt;
 	int			 want, found = 0;
 
 	for (want = SHT_SYMTAB; !found && want != 0; want = want ==
@@ -803,16 +803,6 @@ dt_vtables(struct ingest_heap_dwarf *d, const struct ingest_heap *h,
 				    strncmp(dm, "vtable for ", 11) == 0 ?
 				    dm + 11 : dm);
 				free(dm);
-				for (i = 0; i < h->type.count; i++) {
-					if (ingest_heap_u32(&h->type, i,
-					    HF_TYPE_MODULE) == m &&
-					    ingest_heap_u32(&h->type, i,
-					    HF_TYPE_KIND) ==
-					    HEAPFMT_TYPE_VTABLE &&
-					    ingest_heap_u64(&h->type, i,
-					    HF_TYPE_VTABLE) == v->addr)
-						d->vtsize[i] = v->size;
-				}
 			}
 		}
 	}
@@ -827,6 +817,21 @@ dt_vtables(struct ingest_heap_dwarf *d, const struct ingest_heap *h,
 			d->vt[k++] = d->vt[i];
 	}
 	d->nvt = k;
+	/*
+	 * The snapshot's classes of m by their vtables' addresses, each
+	 * found by a search: a program of thousands of classes has as many
+	 * vtables, and a pass over the types per vtable is their product.
+	 */
+	for (i = 0; i < h->type.count; i++) {
+		if (ingest_heap_u32(&h->type, i, HF_TYPE_MODULE) != m ||
+		    ingest_heap_u32(&h->type, i, HF_TYPE_KIND) !=
+		    HEAPFMT_TYPE_VTABLE)
+			continue;
+		a = ingest_heap_u64(&h->type, i, HF_TYPE_VTABLE);
+		BSEARCH_FIRST(k, first, d->nvt, d->vt[k].addr < a);
+		if (k < d->nvt && d->vt[k].addr == a)
+			d->vtsize[i] = d->vt[k].size;
+	}
 }
 
 /* Read module m's DWARF, if its file is the one the snapshot saw. */
