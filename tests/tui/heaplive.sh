@@ -330,7 +330,9 @@ prog_start
 n0=$(sql "SELECT coalesce(max(id), 0) FROM session")
 start -- --attach "$dir/sock" --every 0.3 --keep 2
 i=0
-while [ $i -lt 300 ] && [ "$(sql "SELECT max(id) FROM session")" -lt \
+# Up to a minute: each session is a snapshot and its ingest, slow when
+# the machine is busy.
+while [ $i -lt 1200 ] && [ "$(sql "SELECT max(id) FROM session")" -lt \
     $((n0 + 5)) ]; do
 	i=$((i + 1))
 	sleep 0.05
@@ -345,7 +347,8 @@ last=$(sql "SELECT max(id) FROM session")
 kept() { sql "SELECT group_concat(id, ' ') FROM (SELECT id FROM session
     WHERE id > $n0 ORDER BY id)"; }
 kept_is() { [ "$(kept)" = "$1" ]; }
-[ "$last" -ge $((n0 + 5)) ] && wait_until kept_is "$((last - 1)) $last" &&
+[ "$last" -ge $((n0 + 5)) ] &&
+    wait_until_long kept_is "$((last - 1)) $last" &&
     wait_for -E "(\[heapmap\] |now )session $last( |\$)"
 ok $? "--keep 2: of $((last - n0)) sessions, the newest two stay ($(kept))"
 files() {
@@ -354,7 +357,7 @@ files() {
 files_are() { [ "$(files)" = "$1" ]; }
 want=$(sql "SELECT source FROM session WHERE id > $n0 ORDER BY source" |
     tr '\n' ' ')
-[ "$(echo $want | wc -w)" = 2 ] && wait_until files_are "$want"
+[ "$(echo $want | wc -w)" = 2 ] && wait_until_long files_are "$want"
 ok $? "--keep 2: their snapshot files stay, the others' are gone ($(files))"
 keys q q
 prog_end

@@ -156,6 +156,17 @@ wait_until() {
 	return 1
 }
 
+# wait_until_long COMMAND...: up to half a minute, for work on the
+# store or a snapshot rather than a key's answer (a loaded machine).
+wait_until_long() {
+	wul=0
+	while [ $wul -lt 6 ]; do
+		wait_until "$@" && return 0
+		wul=$((wul + 1))
+	done
+	return 1
+}
+
 # wait_line N TEXT: up to 5 s for screen line N to be TEXT exactly.  A
 # check of a line after wait_for of another text must wait too: the text
 # waited for may be on the screen before the key that changes the line
