@@ -1511,12 +1511,12 @@ heap_blocks(struct ingest_ctx *ctx, const struct ingest_heap *h,
 	static const char *const states[] = { "reachable", "reachable",
 	    "possible", "collectable", "collectable" };
 	struct store_heap_block		 b;
-	struct store_heap_blockw	 w;
+	struct store_heap_runw		 w;
 	const struct ingest_heap_sec	*s = &h->blks;
 	uint64_t			 i, data = 0;
 	uint32_t			 t;
 
-	store_heap_blockw_init(&w, ctx->st, ctx->session);
+	store_heap_runw_init(&w, ctx->st, ctx->session, 1);
 	for (i = 0; i < s->count; i++) {
 		if ((i & 0xffff) == 0)
 			ingest_progress(ctx, (size_t)(s->off + i * s->size));
@@ -1547,11 +1547,11 @@ heap_blocks(struct ingest_ctx *ctx, const struct ingest_heap *h,
 			data += b.ncontents;
 		}
 		if (store_heap_blockw_add(&w, &b) != 0) {
-			store_heap_blockw_end(&w);
+			store_heap_runw_end(&w);
 			return (ingest_store_fail(ctx, "heap_blockrun"));
 		}
 	}
-	if (store_heap_blockw_end(&w) != 0)
+	if (store_heap_runw_end(&w) != 0)
 		return (ingest_store_fail(ctx, "heap_blockrun"));
 	return (0);
 }
@@ -1560,11 +1560,11 @@ static int
 heap_pointers(struct ingest_ctx *ctx, const struct ingest_heap *h)
 {
 	struct store_heap_root		 r;
-	struct store_heap_refw		 w;
+	struct store_heap_runw		 w;
 	const struct ingest_heap_sec	*s = &h->edgs;
 	uint64_t			 i;
 
-	store_heap_refw_init(&w, ctx->st, ctx->session);
+	store_heap_runw_init(&w, ctx->st, ctx->session, 0);
 	for (i = 0; i < s->count; i++) {
 		if ((i & 0xffff) == 0)
 			ingest_progress(ctx, (size_t)(s->off + i * s->size));
@@ -1574,11 +1574,11 @@ heap_pointers(struct ingest_ctx *ctx, const struct ingest_heap *h)
 		    ingest_heap_u32(s, i, HF_EDGS_DST),
 		    ingest_heap_u32(s, i, HF_EDGS_DST_OFF) &
 		    HEAPFMT_OFF_MASK) != 0) {
-			store_heap_refw_end(&w);
+			store_heap_runw_end(&w);
 			return (ingest_store_fail(ctx, "heap_refrun"));
 		}
 	}
-	if (store_heap_refw_end(&w) != 0)
+	if (store_heap_runw_end(&w) != 0)
 		return (ingest_store_fail(ctx, "heap_refrun"));
 	for (i = 0, s = &h->root; i < s->count; i++) {
 		r.idx = (int64_t)i;

@@ -1012,66 +1012,6 @@ store_heap_unpack_next(struct store_heap_unpack *u, struct store_heap_ref *r)
 	return (1);
 }
 
-void
-store_heap_refw_init(struct store_heap_refw *w, struct store *st,
-    int64_t session)
-{
-	memset(w, 0, sizeof *w);
-	w->st = st;
-	w->session = session;
-	w->run = -1;
-}
-
-static int
-store_heap_refw_flush(struct store_heap_refw *w)
-{
-	struct store_row	*r;
-
-	if (w->pack.n == 0)
-		return (0);
-	if ((r = store_row(w->st, &store_t_heap_refrun, w->session)) == NULL)
-		return (-1);
-	store_put_int(r, w->run);
-	store_put_int(r, w->pack.n);
-	store_put_blob(r, w->pack.buf, w->pack.len);
-	w->pack.len = 0;
-	w->pack.n = 0;
-	w->pack.src = w->pack.off = 0;
-	return (store_row_end(w->st, r));
-}
-
-/* A pointer, in the file's order (by source, then offset). */
-int
-store_heap_refw_add(struct store_heap_refw *w, uint32_t src, uint64_t src_off,
-    uint32_t dst, uint32_t dst_off)
-{
-	struct store_heap_ref	r;
-
-	if ((int64_t)(src >> STORE_HEAP_RUN_SHIFT) != w->run) {
-		if (store_heap_refw_flush(w) != 0)
-			return (-1);
-		w->run = src >> STORE_HEAP_RUN_SHIFT;
-	}
-	r.src = src;
-	r.src_off = (int64_t)src_off;
-	r.dst = dst;
-	r.dst_off = dst_off;
-	store_heap_pack_ref(&w->pack, &r);
-	w->total++;
-	return (0);
-}
-
-int
-store_heap_refw_end(struct store_heap_refw *w)
-{
-	int	rc;
-
-	rc = store_heap_refw_flush(w);
-	free(w->pack.buf);
-	memset(&w->pack, 0, sizeof w->pack);
-	return (rc);
-}
-
 #define STORE_HEAP_RUN_COLUMNS(X) X(RUN_REFS, "refs")
 STORE_COLUMNS(store_heap_run_columns, STORE_HEAP_RUN_COLUMNS);
 
@@ -1298,46 +1238,73 @@ store_heap_unpack_block(struct store_heap_unpack *u, struct store_heap_block *b)
 }
 
 void
-store_heap_blockw_init(struct store_heap_blockw *w, struct store *st,
-    int64_t session)
+store_heap_runw_init(struct store_heap_runw *w, struct store *st,
+    int64_t session, int blocks)
 {
 	memset(w, 0, sizeof *w);
 	w->st = st;
 	w->session = session;
 	w->run = -1;
+	w->blocks = blocks;
 }
 
+/* The run packed so far as its row. */
 static int
-store_heap_blockw_flush(struct store_heap_blockw *w)
+store_heap_runw_flush(struct store_heap_runw *w)
 {
 	struct store_row	*r;
 
 	if (w->pack.n == 0)
 		return (0);
-	if ((r = store_row(w->st, &store_t_heap_blockrun, w->session)) == NULL)
+	if ((r = store_row(w->st, w->blocks ? &store_t_heap_blockrun :
+	    &store_t_heap_refrun, w->session)) == NULL)
 		return (-1);
-	store_heap_pack_end(&w->pack);
 	store_put_int(r, w->run);
 	store_put_int(r, w->pack.n);
-	store_put_int(r, (int64_t)w->pack.addr);
-	store_put_text(r, (const char *)w->pack.buf);
+	if (w->blocks) {
+		store_heap_pack_end(&w->pack);
+		store_put_int(r, (int64_t)w->pack.addr);
+		store_put_text(r, (const char *)w->pack.buf);
+	} else
+		store_put_blob(r, w->pack.buf, w->pack.len);
 	w->pack.len = 0;
 	w->pack.n = 0;
+	w->pack.src = w->pack.off = 0;
 	return (store_row_end(w->st, r));
+}
+
+/* Index idx (a block's, a pointer's source) in the run being packed. */
+static int
+store_heap_runw_at(struct store_heap_runw *w, uint64_t idx)
+{
+	if ((int64_t)(idx >> STORE_HEAP_RUN_SHIFT) == w->run)
+		return (0);
+	if (store_heap_runw_flush(w) != 0)
+		return (-1);
+	w->run = (int64_t)(idx >> STORE_HEAP_RUN_SHIFT);
+	return (0);
+}
+
+int
+store_heap_runw_end(struct store_heap_runw *w)
+{
+	int	rc;
+
+	rc = store_heap_runw_flush(w);
+	free(w->pack.buf);
+	memset(&w->pack, 0, sizeof w->pack);
+	return (rc);
 }
 
 /* A block, by index; its contents, if kept, a heap_content row. */
 int
-store_heap_blockw_add(struct store_heap_blockw *w,
+store_heap_blockw_add(struct store_heap_runw *w,
     const struct store_heap_block *b)
 {
 	struct store_row	*r;
 
-	if ((b->idx >> STORE_HEAP_RUN_SHIFT) != w->run) {
-		if (store_heap_blockw_flush(w) != 0)
-			return (-1);
-		w->run = b->idx >> STORE_HEAP_RUN_SHIFT;
-	}
+	if (store_heap_runw_at(w, (uint64_t)b->idx) != 0)
+		return (-1);
 	store_heap_pack_block(&w->pack, b);
 	if (b->contents == NULL)
 		return (0);
@@ -1348,15 +1315,21 @@ store_heap_blockw_add(struct store_heap_blockw *w,
 	return (store_row_end(w->st, r));
 }
 
+/* A pointer, in the file's order (by source, then offset). */
 int
-store_heap_blockw_end(struct store_heap_blockw *w)
+store_heap_refw_add(struct store_heap_runw *w, uint32_t src, uint64_t src_off,
+    uint32_t dst, uint32_t dst_off)
 {
-	int	rc;
+	struct store_heap_ref	r;
 
-	rc = store_heap_blockw_flush(w);
-	free(w->pack.buf);
-	memset(&w->pack, 0, sizeof w->pack);
-	return (rc);
+	if (store_heap_runw_at(w, src) != 0)
+		return (-1);
+	r.src = src;
+	r.src_off = (int64_t)src_off;
+	r.dst = dst;
+	r.dst_off = dst_off;
+	store_heap_pack_ref(&w->pack, &r);
+	return (0);
 }
 
 int

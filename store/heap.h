@@ -113,7 +113,7 @@ struct store_heap_ref {
  * A session's pointers are heap_refrun rows, one per STORE_HEAP_RUN
  * source blocks, each run's pointers packed in one blob: a row per
  * pointer was most of an ingest.  The ingest adds them in the file's
- * order (by source, then offset) through a store_heap_refw.
+ * order (by source, then offset) through a store_heap_runw.
  */
 #define STORE_HEAP_RUN_SHIFT	12
 #define STORE_HEAP_RUN		(1 << STORE_HEAP_RUN_SHIFT)
@@ -121,7 +121,7 @@ struct store_heap_ref {
 /*
  * Likewise a heap_blockrun row holds STORE_HEAP_RUN blocks by index as
  * JSON text, their kept contents apart (heap_content), written through a
- * store_heap_blockw.  A pack or unpack is of pointers or of blocks.
+ * store_heap_runw too.  A pack or unpack is of pointers or of blocks.
  */
 struct store_heap_pack {
 	uint8_t		*buf;
@@ -131,18 +131,12 @@ struct store_heap_pack {
 	uint64_t	 addr;		/* blocks: the run's first address */
 };
 
-struct store_heap_refw {
+/* A writer of a session's block runs or pointer runs, a row a run. */
+struct store_heap_runw {
 	struct store		*st;
 	int64_t			 session;
 	int64_t			 run;
-	int64_t			 total;
-	struct store_heap_pack	 pack;
-};
-
-struct store_heap_blockw {
-	struct store		*st;
-	int64_t			 session;
-	int64_t			 run;
+	int			 blocks;	/* heap_blockrun, else refrun */
 	struct store_heap_pack	 pack;
 };
 
@@ -208,20 +202,17 @@ int		 store_heap_frame_add(struct store *, int64_t,
 		     const struct store_heap_site *);
 int		 store_heap_stack_add(struct store *, int64_t, int64_t,
 		     int64_t);
-void		 store_heap_blockw_init(struct store_heap_blockw *,
-		     struct store *, int64_t);
-int		 store_heap_blockw_add(struct store_heap_blockw *,
+void		 store_heap_runw_init(struct store_heap_runw *,
+		     struct store *, int64_t, int);
+int		 store_heap_runw_end(struct store_heap_runw *);
+int		 store_heap_blockw_add(struct store_heap_runw *,
 		     const struct store_heap_block *);
-int		 store_heap_blockw_end(struct store_heap_blockw *);
 void		 store_heap_pack_block(struct store_heap_pack *,
 		     const struct store_heap_block *);
 int		 store_heap_unpack_block(struct store_heap_unpack *,
 		     struct store_heap_block *);
-void		 store_heap_refw_init(struct store_heap_refw *,
-		     struct store *, int64_t);
-int		 store_heap_refw_add(struct store_heap_refw *, uint32_t,
+int		 store_heap_refw_add(struct store_heap_runw *, uint32_t,
 		     uint64_t, uint32_t, uint32_t);
-int		 store_heap_refw_end(struct store_heap_refw *);
 void		 store_heap_pack_ref(struct store_heap_pack *,
 		     const struct store_heap_ref *);
 void		 store_heap_unpack_init(struct store_heap_unpack *,
