@@ -725,9 +725,9 @@ mon_functions(struct mon_rd *r, int64_t count)
 		if (mon_times(r, 0, "[functions]", &f.calls, t) != 0)
 			return (-1);
 		if (!mon_is(&r->v[7], "jump") && !mon_is(&r->v[7], "trap") &&
-		    !mon_is(&r->v[7], "plt"))
+		    !mon_is(&r->v[7], "plt") && !mon_is(&r->v[7], "leaf"))
 			return (ingest_fail(ctx, r->v[7].off, "how", "not jump,"
-			    " trap or plt"));
+			    " trap, plt or leaf"));
 		if (mon_hex(r, &r->v[9], "addr", &addr) != 0 ||
 		    mon_int(r, &r->v[10], "size", 0, 0, &size, NULL) != 0)
 			return (-1);
@@ -767,6 +767,8 @@ mon_functions(struct mon_rd *r, int64_t count)
 			f.how = STORE_HOW_TRAP;
 		else if (mon_is(&r->v[7], "plt"))
 			f.how = STORE_HOW_PLT;
+		else if (mon_is(&r->v[7], "leaf"))
+			f.how = STORE_HOW_LEAF;
 		else
 			f.how = STORE_HOW_JUMP;
 		f.self_ns = t[0];

@@ -227,7 +227,7 @@ mon_functions(struct report_out *out, const struct analyze_mon *m)
 {
 	const struct store_func	*f;
 	struct report_cell	 c[MON_FN_COLS];
-	size_t			 i;
+	size_t			 i, k;
 
 	report_table(out, &mon_t_functions);
 	for (i = 0; i < m->nfn; i++) {
@@ -248,6 +248,11 @@ mon_functions(struct report_out *out, const struct analyze_mon *m)
 		c[12] = mon_ms(f->total_err_ns);
 		c[13] = f->calls > 0 ? report_real(f->self_ns / 1e3 /
 		    (double)f->calls) : report_null();
+		if (f->how == STORE_HOW_LEAF) {
+			/* A leaf's probe measures no time (its caller has). */
+			for (k = 1; k <= 13; k++)
+				c[k] = report_null();
+		}
 		c[14] = report_str(store_func_how[f->how]);
 		c[15] = report_str(f->module);
 		c[16] = report_int((int64_t)f->addr);

@@ -138,10 +138,40 @@ static const char *const store_mon_migrations[] = {
 	"  total_err_ns FROM func;"
 	"DROP TABLE func;"
 	"ALTER TABLE func_3 RENAME TO func;",
+	/*
+	 * 3 -> 4: func.how may be 'leaf', a function that calls nothing,
+	 * given pvtrace's light probe while the sampler ran: its calls
+	 * are counted, its time comes from the samples only, and its
+	 * trap-measured times are 0 (they are in its caller's).  The
+	 * table made anew as in 2 -> 3.
+	 */
+	"CREATE TABLE func_4 ("
+	"  session INTEGER NOT NULL REFERENCES session(id) ON DELETE CASCADE,"
+	"  key TEXT NOT NULL,"
+	"  name TEXT NOT NULL,"
+	"  module TEXT NOT NULL,"
+	"  addr INTEGER NOT NULL,"
+	"  size INTEGER NOT NULL,"
+	"  how TEXT NOT NULL CHECK (how IN ('jump', 'trap', 'plt', 'leaf')),"
+	"  calls INTEGER NOT NULL,"
+	"  self_ns INTEGER NOT NULL,"
+	"  total_ns INTEGER NOT NULL,"
+	"  self_cpu_ns INTEGER,"
+	"  total_cpu_ns INTEGER,"
+	"  self_err_ns INTEGER NOT NULL,"
+	"  total_err_ns INTEGER NOT NULL,"
+	"  PRIMARY KEY (session, key)) WITHOUT ROWID;"
+	"INSERT INTO func_4 (session, key, name, module, addr, size, how,"
+	"  calls, self_ns, total_ns, self_cpu_ns, total_cpu_ns, self_err_ns,"
+	"  total_err_ns) SELECT session, key, name, module, addr, size, how,"
+	"  calls, self_ns, total_ns, self_cpu_ns, total_cpu_ns, self_err_ns,"
+	"  total_err_ns FROM func;"
+	"DROP TABLE func;"
+	"ALTER TABLE func_4 RENAME TO func;",
 };
 
 /* The names of enum store_how, as func.how holds them. */
-const char *const store_func_how[] = { "jump", "trap", "plt" };
+const char *const store_func_how[] = { "jump", "trap", "plt", "leaf" };
 
 static const char *const store_mon_purge[] = {
 	"DELETE FROM callpath_sample WHERE session = ?1",
@@ -422,7 +452,8 @@ store_mon_next(struct store_cursor *c, struct store_mon *m)
 #define STORE_FUNC_COLUMNS(X) \
 	X(FUNC_KEY, "key") X(FUNC_NAME, "name") X(FUNC_MODULE, "module") \
 	X(FUNC_ADDR, "addr") X(FUNC_SIZE, "size") \
-	X(FUNC_HOW, "CASE how WHEN 'trap' THEN 1 WHEN 'plt' THEN 2 ELSE 0" \
+	X(FUNC_HOW, "CASE how WHEN 'trap' THEN 1 WHEN 'plt' THEN 2" \
+	    " WHEN 'leaf' THEN 3 ELSE 0" \
 	" END") X(FUNC_CALLS, "calls") \
 	X(FUNC_SELF_NS, "self_ns") X(FUNC_TOTAL_NS, "total_ns") \
 	X(FUNC_SELF_CPU_NS, "self_cpu_ns") \

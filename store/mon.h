@@ -42,7 +42,7 @@ struct store_mon {
  * trampoline.
  */
 enum store_how {
-	STORE_HOW_JUMP, STORE_HOW_TRAP, STORE_HOW_PLT
+	STORE_HOW_JUMP, STORE_HOW_TRAP, STORE_HOW_PLT, STORE_HOW_LEAF
 };
 extern const char *const	store_func_how[];
 

@@ -405,7 +405,14 @@ calls_draw(struct tui_view *tv, int y, int h, int w)
 			    (long long)n, n == 1 ? "" : "s");
 			snprintf(err, sizeof err, "few");
 		}
-		if (!calls_known(cs->m, &cs->w) || n < ANALYZE_MON_FEW)
+		/* A leaf's probe measures no time: its trap times are 0. */
+		if (!cs->w.samp && f->how == STORE_HOW_LEAF) {
+			snprintf(self, sizeof self, "-");
+			snprintf(err, sizeof err, "-");
+			snprintf(total, sizeof total, "-");
+		}
+		if (!calls_known(cs->m, &cs->w) || n < ANALYZE_MON_FEW ||
+		    (!cs->w.samp && f->how == STORE_HOW_LEAF))
 			snprintf(avg, sizeof avg, "-");
 		else
 			tui_num_fit(avg, sizeof avg, 10, f->calls ?

@@ -296,6 +296,22 @@ agent_prefork(void)
 }
 
 /*
+ * A live leaf's mark, its path rebuilt in the child's slot (a fork in a
+ * signal handler that interrupted it).  With no node it stays live but
+ * its looks go to the path below: its landing is still to come.
+ */
+static uint64_t
+agent_child_leaf(struct pvt_thread *t, uint32_t parent,
+    const struct pvt_node *onodes, uint64_t leaf)
+{
+	uint32_t	node = 0;
+
+	if ((uint32_t)leaf != PVT_ROOT)
+		node = pvt_path_node(t, parent, onodes[(uint32_t)leaf].func);
+	return (PVT_LEAF_LIVE | node);
+}
+
+/*
  * In a forked child: the thread's slot is the parent's, so take a new
  * one and rebuild the open frames' paths in it (their calls were counted
  * in the parent; their time from now on is the child's).  The perf page
@@ -341,9 +357,14 @@ agent_child(void)
 			break;
 		t->fr[i] = ofr[i];
 		t->fr[i].node = node;
+		if (ofr[i].leaf != 0)
+			t->fr[i].leaf = agent_child_leaf(t, parent,
+			    onodes, ofr[i].leaf);
 		parent = node;
 		s->depth = i + 1;
 	}
+	if (t->leaf != 0)
+		t->leaf = agent_child_leaf(t, parent, onodes, t->leaf);
 	__atomic_store_n(&s->cur, s->depth > 0 ? t->fr[s->depth - 1].node :
 	    PVT_ROOT, __ATOMIC_RELAXED);
 	s->last_tsc = old->last_tsc;

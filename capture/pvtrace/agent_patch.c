@@ -32,7 +32,8 @@ agent_put32(uint8_t *p, uint32_t v)
 /* pvtrace.h's layout: a flag is 9 bytes, an indirect call or jump 6. */
 _Static_assert(PVT_TRAMP_RET == PVT_TRAMP_ENTRY + 9 + 6 &&
     PVT_TRAMP_LAND == PVT_TRAMP_RET + 5 &&
-    PVT_TRAMP_CODE == PVT_TRAMP_LAND + 9 + 6 + 5 + 9,
+    PVT_TRAMP_LANDSZ == 9 + 8 + 13 + 9 + 1 &&
+    PVT_TRAMP_CODE == PVT_TRAMP_LAND + PVT_TRAMP_LANDSZ + 5 + 3,
     "the trampoline's layout");
 
 /* movb $v, %fs:pvt_g.tls_inagent: the thread's "in the agent" flag. */
@@ -69,7 +70,9 @@ agent_tramp(uint8_t *t, uint8_t *area, const struct pvt_func *f,
 	uint8_t			*o;
 	uint64_t		 sva = fva, next, target = 0;
 	int32_t			 r, disp;
+	uint32_t		 lea;
 	size_t			 i;
+	int			 cleared, leaf;
 
 	/*
 	 * The index before the call, so that the call's return address is
@@ -80,7 +83,12 @@ agent_tramp(uint8_t *t, uint8_t *area, const struct pvt_func *f,
 	if (agent_rel32((uint64_t)t + PVT_TRAMP_RET, (uint64_t)area,
 	    &r) != 0)
 		return (-1);
-	agent_put32(t, idx);
+	/*
+	 * A leaf's light probe only when the sampler runs: it measures no
+	 * time of its own, so with --rate 0 a leaf gets the full probe.
+	 */
+	leaf = (f->flags & PVT_F_LEAF) && pvt_g.shm->samp_hz != 0;
+	agent_put32(t, leaf ? idx | PVT_TRAMP_LEAF : idx);
 	agent_flag(t + PVT_TRAMP_ENTRY, 1);
 	t[PVT_TRAMP_RET - 6] = 0xff;	/* call *area(%rip) */
 	t[PVT_TRAMP_RET - 5] = 0x15;
@@ -93,20 +101,64 @@ agent_tramp(uint8_t *t, uint8_t *area, const struct pvt_func *f,
 	 * the pipeline (~20 cycles), which the sampler sees as the
 	 * function's own time: a 3 ns function showed twice its share.
 	 */
+	lea = PVT_TRAMP_LAND + PVT_TRAMP_LANDSZ;
 	t[PVT_TRAMP_RET] = 0xe8;	/* call over the landing */
-	agent_put32(t + PVT_TRAMP_RET + 1, PVT_TRAMP_CODE - 14 -
-	    PVT_TRAMP_LAND);
-	agent_flag(t + PVT_TRAMP_LAND, 1);
-	if (agent_rel32((uint64_t)t + PVT_TRAMP_CODE - 14,
-	    (uint64_t)area + 8, &r) != 0)
-		return (-1);
-	t[PVT_TRAMP_CODE - 20] = 0xff;	/* jmp *area+8(%rip) */
-	t[PVT_TRAMP_CODE - 19] = 0x25;
-	agent_put32(t + PVT_TRAMP_CODE - 18, (uint32_t)r);
+	agent_put32(t + PVT_TRAMP_RET + 1, lea - PVT_TRAMP_LAND);
+	memset(t + PVT_TRAMP_LAND, 0xcc, PVT_TRAMP_LANDSZ);
+	if (leaf) {
+		/*
+		 * A leaf's landing, no call, "in the agent" all along
+		 * but its ret: the real return address pushed back
+		 * before "in a leaf" is cleared (a signal handler's leaf
+		 * may take leaf_ret after), and a ret where the leaf's
+		 * would have been, which pops the caller's own entry of
+		 * the return stack buffer.
+		 */
+		o = t + PVT_TRAMP_LAND;
+		agent_flag(o, 1);
+		o += 9;
+		memcpy(o, "\x64\xff\x34\x25", 4);	/* pushq %fs:leaf_ret */
+		agent_put32(o + 4, (uint32_t)(pvt_g.tls_inagent +
+		    PVT_THREAD_LEAF_RET));
+		memcpy(o + 8, "\x64\x48\xc7\x04\x25", 5); /* movq $0, %fs:leaf */
+		agent_put32(o + 13, (uint32_t)(pvt_g.tls_inagent +
+		    PVT_THREAD_LEAF));
+		agent_put32(o + 17, 0);
+		o += 21;
+		agent_flag(o, 0);
+		o[9] = 0xc3;
+	} else {
+		agent_flag(t + PVT_TRAMP_LAND, 1);
+		if (agent_rel32((uint64_t)t + PVT_TRAMP_LAND + 15,
+		    (uint64_t)area + 8, &r) != 0)
+			return (-1);
+		t[PVT_TRAMP_LAND + 9] = 0xff;	/* jmp *area+8(%rip) */
+		t[PVT_TRAMP_LAND + 10] = 0x25;
+		agent_put32(t + PVT_TRAMP_LAND + 11, (uint32_t)r);
+	}
 	/* lea 8(%rsp),%rsp, not add: the flags are the function's still */
-	memcpy(t + PVT_TRAMP_CODE - 14, "\x48\x8d\x64\x24\x08", 5);
-	agent_flag(t + PVT_TRAMP_CODE - 9, 0);
+	memcpy(t + lea, "\x48\x8d\x64\x24\x08", 5);
+	/*
+	 * lfence: the program's code after the trampoline starts once
+	 * the probe's instructions have all finished, not in their
+	 * shadow.  Without it a leaf of a few ns runs mostly while the
+	 * probe's last loads and stores are still in flight, "in the
+	 * agent" still set: the sampler gave a 3 ns leaf called 40
+	 * million times 13-27 % of the program where its truth was 23,
+	 * unstable from run to run.  With it the program's first
+	 * instructions pay for the emptied pipeline instead, so "in
+	 * the agent" is cleared after the displaced ones (but before a
+	 * branch among them, or a ret of a function they all are):
+	 * perf put 8 % of such a run on the first one alone.
+	 */
+	memcpy(t + lea + 5, "\x0f\xae\xe8", 3);
 	o = t + PVT_TRAMP_CODE;
+	cleared = 0;
+	if (f->how == PVT_PLT || (f->flags & PVT_F_PADDED)) {
+		agent_flag(o, 0);
+		o += 9;
+		cleared = 1;
+	}
 	if (f->how == PVT_PLT) {
 		/* jmp *0(%rip), the address right after it */
 		memcpy(o, "\xff\x25\x00\x00\x00\x00", 6);
@@ -116,6 +168,12 @@ agent_tramp(uint8_t *t, uint8_t *area, const struct pvt_func *f,
 	for (i = 0; i < f->ninsn; i++) {
 		in = &f->insn[i];
 		next = sva + in->len;
+		if (!cleared && in->kind != PVT_I_PLAIN &&
+		    in->kind != PVT_I_RIP) {
+			agent_flag(o, 0);
+			o += 9;
+			cleared = 1;
+		}
 		switch (in->kind) {
 		case PVT_I_PLAIN:
 			memcpy(o, src, in->len);
@@ -183,6 +241,10 @@ agent_tramp(uint8_t *t, uint8_t *area, const struct pvt_func *f,
 		}
 		src += in->len;
 		sva = next;
+	}
+	if (!cleared) {
+		agent_flag(o, 0);
+		o += 9;
 	}
 	if (o + 5 > t + PVT_TRAMP_SIZE ||
 	    agent_rel32((uint64_t)o + 5, fva + f->len, &r) != 0)

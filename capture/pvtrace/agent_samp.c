@@ -9,7 +9,8 @@
  * it needs no signal at all, so the program never sees an EINTR it would
  * not see untraced, and no handler runs on the program's stacks.  Every
  * 1/rate seconds it looks at each thread of the process: the path on top
- * of its shadow stack (a word rt.c publishes with relaxed stores), its
+ * of its shadow stack (a word rt.c publishes with relaxed stores), or
+ * the leaf it is in (a leaf's probe pushes no frame), its
  * "in the agent" flag (in the thread's TLS, set by the trampolines from
  * the first instruction of a probe to its last) and its CPU clock.  The thread's CPU time since the
  * last look goes to that path (its function's self), real time likewise;
@@ -143,7 +144,7 @@ samp_look(struct pvt_slot *s, int64_t dt)
 {
 	struct pvt_samp	*row;
 	int64_t		 now, cpu;
-	uint64_t	 flagp;
+	uint64_t	 flagp, leaf;
 	uint32_t	 node, in;
 	int		 tid = s->tid;
 
@@ -154,8 +155,12 @@ samp_look(struct pvt_slot *s, int64_t dt)
 		samp_go(s);
 	in = flagp != 0 ? (uint32_t)__atomic_load_n((int32_t *)flagp,
 	    __ATOMIC_RELAXED) : 1;
+	leaf = flagp != 0 ? __atomic_load_n((uint64_t *)(flagp +
+	    PVT_THREAD_LEAF - PVT_THREAD_INAGENT), __ATOMIC_RELAXED) : 0;
 	__atomic_store_n(&s->looking, 0, __ATOMIC_RELEASE);
-	node = __atomic_load_n(&s->cur, __ATOMIC_RELAXED);
+	/* A leaf runs above the path on top (it has no frame). */
+	node = (uint32_t)leaf != 0 ? (uint32_t)leaf :
+	    __atomic_load_n(&s->cur, __ATOMIC_RELAXED);
 	if ((now = samp_clock(samp_thread_clock(tid))) < 0)
 		return;		/* it has just ended */
 	if (s->samp_tid != tid) {

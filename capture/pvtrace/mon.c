@@ -35,7 +35,13 @@ static const char *const mon_stat_name[PVT_ST_COUNT] = {
 	"samples_lost"
 };
 
-static const char *const mon_how[] = { "jump", "trap", "out", "plt" };
+/*
+ * enum pvt_how's names, then a leaf's: jumped, with the light probe
+ * (the sampler ran), so its trap-measured times are its caller's.
+ */
+static const char *const mon_how[] = { "jump", "trap", "out", "plt",
+    "leaf" };
+#define MON_HOW_LEAF	4
 
 struct mon_fn {
 	char		*name;		/* raw */
@@ -756,6 +762,11 @@ pvt_mon_write(struct pvt_shm *shm, const struct pvt_plan *p,
 	memset(&m, 0, sizeof m);
 	m.ns_per_tsc = 1e9 / shm->tsc_hz;
 	mon_plan_fns(&m, p);
+	for (i = 0; i < p->nfn; i++) {
+		/* As agent_tramp() decides. */
+		if ((p->fn[i].flags & PVT_F_LEAF) && shm->samp_hz != 0)
+			m.fn[i].how = MON_HOW_LEAF;
+	}
 	mon_child(&m, UINT32_MAX, PVT_NOFUNC);	/* node 0: the root */
 	strftime(when, sizeof when, "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
 	if (run->accumulate && mon_read_old(&m, path, p, cause) != 0)
@@ -1103,8 +1114,13 @@ mon_read_old(struct mon *m, const char *path, const struct pvt_plan *p,
 			 */
 			if (n != 12)
 				goto bad;
-			if (mon_fn_find(m, v[11], &fi))
+			if (mon_fn_find(m, v[11], &fi)) {
+				/* A leaf in any run: its trap times are part. */
+				if (strcmp(v[7], "leaf") == 0 &&
+				    m->fn[fi].how == PVT_JUMP)
+					m->fn[fi].how = MON_HOW_LEAF;
 				continue;
+			}
 			m->fn = pvt_grow(m->fn, &m->capfn, m->nfn,
 			    sizeof *m->fn);
 			memset(&m->fn[m->nfn], 0, sizeof m->fn[0]);
@@ -1118,6 +1134,7 @@ mon_read_old(struct mon *m, const char *path, const struct pvt_plan *p,
 			m->fn[m->nfn].size = strtoull(v[10], NULL, 10);
 			m->fn[m->nfn].how = strcmp(v[7], "trap") == 0 ?
 			    PVT_TRAP : strcmp(v[7], "plt") == 0 ? PVT_PLT :
+			    strcmp(v[7], "leaf") == 0 ? MON_HOW_LEAF :
 			    PVT_JUMP;
 			mon_fn_index(m, (uint32_t)m->nfn++);
 		} else if (sect == 2) {

@@ -9,6 +9,7 @@
 #include <ctype.h>
 #include <errno.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -94,18 +95,23 @@ pvt_pdt_write(const struct pvt_plan *p, const char *path, char **cause)
 			fprintf(f, "%02x", fn->bytes[j]);
 		fputc(' ', f);
 		pdt_insns(f, fn);
-		fprintf(f, " %s%s%s%s%s ", fn->flags == 0 ? "-" : "",
+		fprintf(f, " %s%s%s%s%s%s ", fn->flags == 0 ? "-" : "",
 		    (fn->flags & PVT_F_DYNSYM) ? "d" : "",
 		    (fn->flags & PVT_F_SIZED) ? "s" : "",
 		    (fn->flags & PVT_F_PADDED) ? "p" : "",
-		    (fn->flags & PVT_F_GOT) ? "g" : "");
+		    (fn->flags & PVT_F_GOT) ? "g" : "",
+		    (fn->flags & PVT_F_LEAF) ? "l" : "");
 		monname_put(f, p->str + fn->name);
 		if (fn->reason != 0)
 			fprintf(f, " %s", p->str + fn->reason);
 		fputc('\n', f);
 	}
-	fprintf(f, "end %zu %zu %zu %zu\n", p->counts[PVT_JUMP],
+	fprintf(f, "end %zu %zu %zu %zu ", p->counts[PVT_JUMP],
 	    p->counts[PVT_TRAP], p->counts[PVT_OUT], p->counts[PVT_PLT]);
+	if (p->leaves < 0)
+		fputs("-\n", f);
+	else
+		fprintf(f, "%d\n", p->leaves);
 	return (pvt_commit(f, &o, path, cause));
 }
 
@@ -421,6 +427,8 @@ pdt_fn(struct pdt_in *in, struct pvt_plan *p, char **v, size_t n)
 				fn->flags |= PVT_F_PADDED;
 			else if (*s == 'g')
 				fn->flags |= PVT_F_GOT;
+			else if (*s == 'l')
+				fn->flags |= PVT_F_LEAF;
 			else
 				return (pdt_bad(in, "flags", "'%c' unknown",
 				    *s));
@@ -429,6 +437,9 @@ pdt_fn(struct pdt_in *in, struct pvt_plan *p, char **v, size_t n)
 	if ((s = pvt_name_get(v[9], strlen(v[9]))) == NULL) {
 		return (pdt_bad(in, "name", "malformed: %s", v[9]));
 	}
+	if ((fn->flags & PVT_F_LEAF) && how != PVT_JUMP)
+		return (pdt_bad(in, "flags", "l (a leaf) on a function not"
+		    " jumped"));
 	fn->name = pvt_plan_str(p, s);
 	free(s);
 	if (n > 10) {
@@ -438,6 +449,8 @@ pdt_fn(struct pdt_in *in, struct pvt_plan *p, char **v, size_t n)
 		return (pdt_bad(in, "reason", "a function left out needs"
 		    " one"));
 	p->counts[how]++;
+	if (fn->flags & PVT_F_LEAF)
+		p->nleaf++;
 	p->mod[mod].nfunc++;
 	p->nfn++;
 	return (0);
@@ -451,7 +464,7 @@ pvt_pdt_read(struct pvt_plan *p, const char *path, char **cause)
 	char		*line = NULL, *v[11];
 	size_t		 cap = 0, n;
 	ssize_t		 len;
-	uint64_t	 c[PVT_NHOW];
+	uint64_t	 c[PVT_NHOW], nl = 0;
 	int		 rv = -1, ended = 0, i;
 
 	memset(p, 0, sizeof *p);
@@ -496,15 +509,33 @@ pvt_pdt_read(struct pvt_plan *p, const char *path, char **cause)
 			if (pdt_fn(&in, p, v, n) != 0)
 				goto out;
 		} else if (strcmp(v[0], "end") == 0) {
-			/* A plan before GOT slots has three counts. */
+			/*
+			 * A plan before GOT slots has three counts, one
+			 * before leaves four: leaves unknown (-2).  The
+			 * fifth is the leaves, or - for --no-leaf.
+			 */
 			c[PVT_PLT] = 0;
-			if ((n != 4 && n != 5) ||
+			p->leaves = -2;
+			if ((n < 4 || n > 6) ||
 			    pdt_u64(v[1], &c[0], 0) != 0 ||
 			    pdt_u64(v[2], &c[1], 0) != 0 ||
 			    pdt_u64(v[3], &c[2], 0) != 0 ||
-			    (n == 5 && pdt_u64(v[4], &c[3], 0) != 0)) {
-				pdt_bad(&in, "end", "want three or four"
+			    (n >= 5 && pdt_u64(v[4], &c[3], 0) != 0) ||
+			    (n == 6 && strcmp(v[5], "-") != 0 &&
+			    (pdt_u64(v[5], &nl, 0) != 0 ||
+			    nl > INT_MAX))) {
+				pdt_bad(&in, "end", "want three to five"
 				    " counts");
+				goto out;
+			}
+			if (n == 6)
+				p->leaves = strcmp(v[5], "-") == 0 ? -1 :
+				    (int)nl;
+			if ((p->leaves < 0 ? 0 : (size_t)p->leaves) !=
+			    p->nleaf) {
+				pdt_bad(&in, "end", "says %d leaves, the file"
+				    " has %zu", p->leaves < 0 ? 0 :
+				    p->leaves, p->nleaf);
 				goto out;
 			}
 			for (i = 0; i < PVT_NHOW; i++) {

@@ -32,6 +32,7 @@ struct plan_sym {
 	const char	*name;
 	int		 prio;		/* lower names the function */
 	int		 ifunc;
+	int		 leaf;		/* no call, no jump out (plan_targets) */
 	size_t		 sec;		/* index into plan_elf.sec */
 	size_t		 order;		/* in the symbol table */
 };
@@ -156,15 +157,22 @@ plan_bytes(const struct plan_elf *e, const struct plan_sym *s)
 	return (e->map + off);
 }
 
-/* Every direct jump and call target of one function, for the module. */
-static void
+/*
+ * Every direct jump and call target of one function, for the module; 1
+ * if it is a leaf: every byte decodes, it makes no call and it jumps
+ * nowhere outside itself, directly or not (an indirect jump may be a
+ * tail call).  A leaf's probe only counts its entry and marks it while
+ * it runs (rt.c): nothing it runs can be a traced function's.
+ */
+static int
 plan_targets(struct plan_elf *e, csh cs, cs_insn *in, const uint8_t *code,
     uint64_t addr, uint64_t size)
 {
 	const uint8_t	*p = code;
 	size_t		 left = size;
-	uint64_t	 pc = addr;
+	uint64_t	 pc = addr, to;
 	cs_x86		*x;
+	int		 leaf = 1, call;
 
 	while (left > 0) {
 		if (!cs_disasm_iter(cs, &p, &left, &pc, in)) {
@@ -172,18 +180,25 @@ plan_targets(struct plan_elf *e, csh cs, cs_insn *in, const uint8_t *code,
 			p++;
 			left--;
 			pc++;
+			leaf = 0;
 			continue;
 		}
-		if (!cs_insn_group(cs, in, X86_GRP_JUMP) &&
-		    !cs_insn_group(cs, in, X86_GRP_CALL))
+		call = cs_insn_group(cs, in, X86_GRP_CALL);
+		if (!call && !cs_insn_group(cs, in, X86_GRP_JUMP))
 			continue;
 		x = &in->detail->x86;
-		if (x->op_count != 1 || x->operands[0].type != X86_OP_IMM)
+		if (x->op_count != 1 || x->operands[0].type != X86_OP_IMM) {
+			leaf = 0;
 			continue;
+		}
+		to = (uint64_t)x->operands[0].imm;
+		if (call || to < addr || to - addr >= size)
+			leaf = 0;
 		e->tgt = pvt_grow(e->tgt, &e->captgt, e->ntgt,
 		    sizeof *e->tgt);
-		e->tgt[e->ntgt++] = (uint64_t)x->operands[0].imm;
+		e->tgt[e->ntgt++] = to;
 	}
+	return (leaf);
 }
 
 /*
@@ -441,7 +456,7 @@ plan_func(struct pvt_plan *p, struct plan_elf *e, csh cs, cs_insn *in,
 		    " %llu of its first %zu", (unsigned long long)(where -
 		    s->addr), len);
 	if (trapwhy[0] == '\0' &&
-	    moved + PVT_JMP_LEN > PVT_TRAMP_SIZE - PVT_TRAMP_CODE)
+	    moved + 9 + PVT_JMP_LEN > PVT_TRAMP_SIZE - PVT_TRAMP_CODE)
 		snprintf(trapwhy, sizeof trapwhy, "its first instructions"
 		    " grow too much when moved");
 	if (trapwhy[0] == '\0') {
@@ -853,8 +868,8 @@ plan_module(struct pvt_plan *p, const char *path, int flags, char **cause)
 			;
 		if ((code = plan_bytes(&e, &sym[i])) != NULL &&
 		    sym[i].size > 0 && !sym[i].ifunc)
-			plan_targets(&e, cs, in, code, sym[i].addr,
-			    sym[i].size);
+			sym[i].leaf = plan_targets(&e, cs, in, code,
+			    sym[i].addr, sym[i].size);
 	}
 	if (e.ntgt > 0)
 		qsort(e.tgt, e.ntgt, sizeof *e.tgt, plan_cmp_u64);
@@ -914,6 +929,8 @@ plan_module(struct pvt_plan *p, const char *path, int flags, char **cause)
 			prev_end = s->addr + s->size;
 			prev_name = s->name;
 		}
+		if (f->how == PVT_JUMP && s->leaf && !(flags & PVT_PLAN_NOLEAF))
+			f->flags |= PVT_F_LEAF;
 		p->counts[f->how]++;
 	}
 	if (!(flags & PVT_PLAN_NOLIB) && plan_got(p, &e, cause) != 0)
@@ -1159,6 +1176,9 @@ pvt_plan_make(struct pvt_plan *p, const char *prog, const char **libs,
 			goto fail;
 	}
 	plan_got_prune(p);
+	for (i = 0; i < p->nfn; i++)
+		p->nleaf += (p->fn[i].flags & PVT_F_LEAF) != 0;
+	p->leaves = (flags & PVT_PLAN_NOLEAF) ? -1 : (int)p->nleaf;
 	return (0);
 fail:
 	pvt_plan_free(p);

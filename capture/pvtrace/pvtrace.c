@@ -73,10 +73,11 @@ pvt_die(const char *fmt, ...)
 #define PVT_SYNOPSIS \
 	"usage: pvtrace plan [-v] [-o FILE] [--lib NAME]... [--no-lib]" \
 	" [--no-padding]\n" \
-	"                    PROG\n" \
+	"                    [--no-leaf] PROG\n" \
 	"       pvtrace [-av] [-o FILE] [-p PLAN] [--lib NAME]... [--no-lib]" \
 	"\n" \
-	"               [--no-padding] [--rate HZ] -- PROG [ARG]...\n"
+	"               [--no-padding] [--no-leaf] [--rate HZ] -- PROG" \
+	" [ARG]...\n"
 
 /* A bad command line: the synopsis, on standard error. */
 static void __attribute__((noreturn))
@@ -116,6 +117,9 @@ pvt_help(void)
 	    "  --no-padding     trap functions shorter than a jump instead of"
 	    " covering\n"
 	    "                   the fill after them\n"
+	    "  --no-leaf        give leaf functions the full probe too (their"
+	    " trap\n"
+	    "                   times measured, their samples less true)\n"
 	    "  --rate HZ        run: sample each thread's path HZ times a"
 	    " second\n"
 	    "                   (default 1000; 0: no samples, trap times"
@@ -334,6 +338,7 @@ pvt_options(int argc, char **argv, const char *optstring,
 		{ "lib", required_argument, NULL, 'l' },
 		{ "no-lib", no_argument, NULL, 'N' },
 		{ "no-padding", no_argument, NULL, 'P' },
+		{ "no-leaf", no_argument, NULL, 'F' },
 		{ "rate", required_argument, NULL, 'R' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
@@ -369,6 +374,9 @@ pvt_options(int argc, char **argv, const char *optstring,
 			break;
 		case 'P':
 			pvt_plan_flags |= PVT_PLAN_NOPAD;
+			break;
+		case 'F':
+			pvt_plan_flags |= PVT_PLAN_NOLEAF;
 			break;
 		case 'R':
 			o->rate = strtol(optarg, &end, 10);
@@ -598,8 +606,12 @@ pvt_cmd_run(int argc, char **argv)
 			replan = 1;
 		} else if ((pvt_nlibs > 0 && pvt_nlibs + 1 != p.nmod) ||
 		    pvt_plan_libcalls(&p) != !(pvt_plan_flags &
-		    PVT_PLAN_NOLIB)) {
-			/* Other libraries, or library calls on or off. */
+		    PVT_PLAN_NOLIB) || p.leaves == -2 ||
+		    (p.leaves == -1) != !!(pvt_plan_flags & PVT_PLAN_NOLEAF)) {
+			/*
+			 * Other libraries, library calls or leaves on or
+			 * off, or a plan from before leaves.
+			 */
 			pvt_plan_free(&p);
 			replan = 1;
 		} else

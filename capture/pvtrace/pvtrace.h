@@ -59,18 +59,22 @@ enum pvt_ik {
 #define PVT_REGION_MAX	24	/* bytes displaced at most */
 #define PVT_INSN_MAX	8	/* instructions displaced at most */
 /*
- * One trampoline: the function's index; "in the agent" set and the call
- * of pvt_entry; a call over the landing, which leaves the landing's
- * address on top of the return stack buffer; the landing, where the
- * function returns to: "in the agent" set and a jump to pvt_exit_ret;
- * the call's stack copy dropped and "in the agent" cleared; the
- * displaced code; the jump back.  See agent_tramp() and stubs.S.
+ * One trampoline: the function's index (its top bit set for a leaf);
+ * "in the agent" set and the call of pvt_entry; a call over the landing,
+ * which leaves the landing's address on top of the return stack buffer;
+ * the landing, where the function returns to: for a function, "in the
+ * agent" set and a jump to pvt_exit_ret; for a leaf, its real return
+ * address pushed back, "in a leaf" cleared and a ret; the call's stack
+ * copy dropped, a fence, and "in the agent" cleared; the displaced code;
+ * the jump back.  See agent_tramp() and stubs.S.
  */
-#define PVT_TRAMP_SIZE	112
+#define PVT_TRAMP_SIZE	128
 #define PVT_TRAMP_ENTRY	4	/* where a patched function jumps to */
 #define PVT_TRAMP_RET	19	/* pvt_entry returns here: the push */
 #define PVT_TRAMP_LAND	24	/* where the function returns to */
-#define PVT_TRAMP_CODE	53	/* where the displaced code starts */
+#define PVT_TRAMP_LANDSZ 40	/* the longer landing, a leaf's */
+#define PVT_TRAMP_CODE	72	/* where the displaced code starts */
+#define PVT_TRAMP_LEAF	0x80000000u	/* in the index: a leaf's */
 #define PVT_JMP_LEN	5	/* e9 rel32 */
 
 struct pvt_insn {
@@ -95,12 +99,17 @@ struct pvt_func {
 };
 
 #define PVT_THREAD_INAGENT 0	/* offsetof(struct pvt_thread, inagent) */
+#define PVT_THREAD_LEAF	8	/* offsetof(struct pvt_thread, leaf) */
+#define PVT_THREAD_LEAF_RET 16	/* offsetof(struct pvt_thread, leaf_ret) */
+#define PVT_LEAF_LIVE	(1ULL << 32)	/* in pvt_thread.leaf */
 
 #define PVT_F_DYNSYM	0x01	/* named from .dynsym (no .symtab) */
 #define PVT_F_SIZED	0x02	/* size inferred: the symbol had none */
 #define PVT_F_PADDED	0x04	/* the jump runs into the fill after it */
 #define PVT_F_GOT	0x08	/* a GOT slot: a library function called
 				   from the module (planned PVT_PLT or out) */
+#define PVT_F_LEAF	0x10	/* jumped, and a leaf: it calls nothing and
+				   jumps nowhere outside itself */
 
 /* A module: the executable or a library named with --lib. */
 struct pvt_module {
@@ -123,6 +132,10 @@ struct pvt_plan {
 	char			*str;		/* string table */
 	size_t			 nstr, capstr;
 	size_t			 counts[PVT_NHOW]; /* by enum pvt_how */
+	size_t			 nleaf;		/* functions with PVT_F_LEAF */
+	int			 leaves;	/* the .pdt's count: -1 planned
+						   with --no-leaf, -2 before
+						   leaves were planned */
 };
 
 /*
@@ -240,6 +253,8 @@ struct pvt_frame {
 	uint32_t	node;		/* its call-tree node */
 	uint16_t	how;		/* enum pvt_how of the entry */
 	uint16_t	flags;		/* PVT_FR_* */
+	/* A leaf it interrupted (a signal handler's call): put back after. */
+	uint64_t	leaf, leaf_ret, leaf_slot;
 };
 
 #define PVT_FR_RESTORED	0x01	/* the original return address is back */
@@ -353,6 +368,17 @@ struct pvt_thread {
 	 * from %fs (pvt_g.tls_inagent), stubs.S through the GOT.
 	 */
 	int32_t			 inagent;
+	/*
+	 * The leaf running: its node, PVT_LEAF_LIVE set; or 0.  A leaf's
+	 * probe counts its entry and swaps its return address for the
+	 * landing, which puts leaf_ret back and clears this; it pushes no
+	 * frame.  The sampler charges a look to its node before the path
+	 * on top.  At fixed offsets too, for the landings.
+	 */
+	uint64_t		 leaf;
+	uint64_t		 leaf_ret;
+	uint64_t		 leaf_slot;	/* where its return address is */
+	int			 leaf_restored;	/* pvt_restore_all put it back */
 	struct pvt_slot		*slot;
 	struct pvt_frame	*fr;
 	struct pvt_node		*nodes;
@@ -413,6 +439,7 @@ int	 pvt_grow_frames(struct pvt_thread *);
 /* capture/pvtrace/plan.c: p1. */
 #define PVT_PLAN_NOPAD	0x01	/* never use the fill after a function */
 #define PVT_PLAN_NOLIB	0x02	/* no GOT slots: no library calls */
+#define PVT_PLAN_NOLEAF	0x04	/* every function gets the full probe */
 int	 pvt_plan_make(struct pvt_plan *, const char *, const char **,
 	     size_t, int, char **);
 void	 pvt_plan_free(struct pvt_plan *);

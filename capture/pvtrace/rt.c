@@ -27,6 +27,9 @@
 
 _Static_assert(offsetof(struct pvt_thread, inagent) == PVT_THREAD_INAGENT,
     "stubs.S writes inagent at PVT_THREAD_INAGENT");
+_Static_assert(offsetof(struct pvt_thread, leaf) == PVT_THREAD_LEAF &&
+    offsetof(struct pvt_thread, leaf_ret) == PVT_THREAD_LEAF_RET,
+    "a leaf's landing clears leaf and pushes leaf_ret there");
 
 struct pvt_agent	pvt_g;
 __thread struct pvt_thread pvt_t __attribute__((tls_model("initial-exec")));
@@ -184,6 +187,12 @@ rt_close(struct pvt_thread *t, uint32_t i, uint64_t tsc, uint64_t cpu)
 
 	pvt_close(t->fr, i, t->nodes, tsc, cpu, pvt_g.a, pvt_g.b, &back);
 	pvt_stat(PVT_ST_BACKWARDS, back);
+	if (t->fr[i].leaf != 0) {
+		/* Back in the leaf it interrupted (or dead: rt_leaf_dead). */
+		t->leaf_ret = t->fr[i].leaf_ret;
+		t->leaf_slot = t->fr[i].leaf_slot;
+		t->leaf = t->fr[i].leaf;
+	}
 	rt_barrier();
 	t->slot->depth = i;
 	rt_publish(t, i);
@@ -330,18 +339,53 @@ rt_exit_of(const struct pvt_thread *t, const struct pvt_frame *f)
 }
 
 /*
+ * Whether the live leaf has gone, the stack at sp now: at or above its
+ * return address, on its stack.  Only a signal handler's longjmp leaves
+ * a leaf but through its landing; a handler's calls, below it or on an
+ * alternate stack, find it live.
+ */
+static inline int
+rt_leaf_dead(const struct pvt_thread *t, uint64_t sp)
+{
+	return (t->leaf != 0 && t->leaf_slot <= sp &&
+	    rt_same_stack(t, t->leaf_slot, sp));
+}
+
+static inline void
+rt_leaf_clear(struct pvt_thread *t)
+{
+	__atomic_store_n(&t->leaf, 0, __ATOMIC_RELAXED);
+	t->leaf_slot = 0;
+}
+
+/* The clocks, read once an entry needs them (a leaf's seldom does). */
+static inline void
+rt_clocks(struct pvt_thread *t, uint64_t *tsc, uint64_t *cpu, int *have)
+{
+	if (!*have) {
+		*tsc = pvt_now();
+		*cpu = pvt_cpu_now(t, *tsc);
+		*have = 1;
+	}
+}
+
+/*
  * Entry of function idx, whose return address is at *slotp; how is the
  * way it was reached (a jump or a trap).  Called with the thread's own
- * register state saved by the stub or the signal frame.
+ * register state saved by the stub or the signal frame.  A leaf (it
+ * calls nothing) gets no frame: its call is counted on its path, and
+ * the thread marked as in it (pvt_thread.leaf) until its landing.
  */
-void
-pvt_enter(uint32_t idx, uint64_t *slotp, int how)
+static void
+rt_enter(uint32_t idx, uint64_t *slotp, int how, int leaf)
 {
 	struct pvt_thread	*t = &pvt_t;
 	struct pvt_slot		*s;
 	struct pvt_frame	*f;
-	uint64_t		 tsc, cpu, ra, orig, sp = (uint64_t)slotp;
+	uint64_t		 tsc = 0, cpu = 0, ra, orig, sp = (uint64_t)slotp;
+	uint64_t		 stash = 0;
 	uint32_t		 d, k, parent, node;
+	int			 clk = 0;
 
 	if (t->busy) {
 		pvt_stat(PVT_ST_MISSED, 1);
@@ -353,8 +397,36 @@ pvt_enter(uint32_t idx, uint64_t *slotp, int how)
 	if (t->slot == NULL && pvt_xcall(pvt_g.attach, t) != 0)
 		goto out;
 	s = t->slot;
-	tsc = pvt_now();
-	cpu = pvt_cpu_now(t, tsc);
+	if (t->leaf != 0) {
+		if (t->leaf_slot == sp && leaf &&
+		    t->nodes[(uint32_t)t->leaf].func == idx) {
+			/* A leaf's jump to its own entry: a loop. */
+			t->nodes[(uint32_t)t->leaf].calls++;
+			pvt_stat(PVT_ST_SELFJUMPS, 1);
+			goto out;
+		}
+		if (rt_leaf_dead(t, sp)) {
+			if (t->leaf_slot == sp && (uint32_t)t->leaf != 0 &&
+			    *slotp == pvt_g.tramp[t->nodes[(uint32_t)
+			    t->leaf].func] + PVT_TRAMP_LAND)
+				*slotp = t->leaf_ret;	/* never left */
+			rt_leaf_clear(t);
+		} else if (leaf) {
+			/*
+			 * A signal handler's leaf while a leaf runs: its
+			 * call counted, its time the interrupted one's
+			 * (leaf_ret is taken).
+			 */
+			d = s->depth;
+			parent = d > 0 ? t->fr[d - 1].node : PVT_ROOT;
+			if ((node = pvt_path_node(t, parent, idx)) != 0)
+				t->nodes[node].calls++;
+			goto out;
+		} else
+			stash = 1;
+	}
+	if (!leaf)
+		rt_clocks(t, &tsc, &cpu, &clk);
 	d = s->depth;
 	ra = *slotp;
 	for (k = d; k > 0 && t->fr[k - 1].slot != sp; k--)
@@ -366,6 +438,8 @@ pvt_enter(uint32_t idx, uint64_t *slotp, int how)
 	}
 	if (k > 0 && ra == rt_exit_of(t, &t->fr[k - 1])) {
 		/* Reached by a jump from a traced function. */
+		if (d > k)
+			rt_clocks(t, &tsc, &cpu, &clk);
 		while (d > k) {
 			rt_close(t, --d, tsc, cpu);
 			pvt_stat(PVT_ST_ABANDONED, 1);
@@ -394,12 +468,26 @@ pvt_enter(uint32_t idx, uint64_t *slotp, int how)
 		/* Frames at or below this one's return address are dead. */
 		while (d > 0 && t->fr[d - 1].slot <= sp &&
 		    rt_same_stack(t, t->fr[d - 1].slot, sp)) {
+			rt_clocks(t, &tsc, &cpu, &clk);
 			rt_close(t, --d, tsc, cpu);
 			pvt_stat(t->unwinding ? PVT_ST_UNWOUND :
 			    PVT_ST_ABANDONED, 1);
 		}
 		orig = ra;
 		parent = d > 0 ? t->fr[d - 1].node : PVT_ROOT;
+	}
+	if (leaf) {
+		if ((node = pvt_path_node(t, parent, idx)) == 0) {
+			pvt_stat(PVT_ST_NOMEM, 1);
+			goto clocks;
+		}
+		t->nodes[node].calls++;
+		t->leaf_ret = orig;
+		t->leaf_slot = sp;
+		*slotp = pvt_g.tramp[idx] + PVT_TRAMP_LAND;
+		__atomic_store_n(&t->leaf, PVT_LEAF_LIVE | node,
+		    __ATOMIC_RELAXED);
+		goto clocks;
 	}
 	if ((node = pvt_path_node(t, parent, idx)) == 0 ||
 	    (d == s->fcap && pvt_grow_frames(t) != 0)) {
@@ -416,15 +504,32 @@ pvt_enter(uint32_t idx, uint64_t *slotp, int how)
 	f->node = node;
 	f->how = (uint16_t)how;
 	f->flags = 0;
+	f->leaf = f->leaf_ret = f->leaf_slot = 0;
+	if (stash) {
+		/* A signal handler's call in a leaf: the leaf waits. */
+		f->leaf = t->leaf;
+		f->leaf_ret = t->leaf_ret;
+		f->leaf_slot = t->leaf_slot;
+		rt_leaf_clear(t);
+	}
 	t->nodes[node].calls++;
 	rt_barrier();
 	s->depth = d + 1;
 	rt_publish(t, d + 1);
 	*slotp = rt_exit_of(t, f);
-	s->last_tsc = tsc;
-	s->last_cpu = cpu;
+clocks:
+	if (clk) {
+		s->last_tsc = tsc;
+		s->last_cpu = cpu;
+	}
 out:
 	rt_busy(t, 0);
+}
+
+void
+pvt_enter(uint32_t idx, uint64_t *slotp, int how)
+{
+	rt_enter(idx, slotp, how, 0);
 }
 
 /* From the trampoline: its index is just before its call. */
@@ -433,7 +538,8 @@ pvt_enter_jump(uint64_t *tret)
 {
 	uint32_t	idx = *(const uint32_t *)(*tret - PVT_TRAMP_RET);
 
-	pvt_enter(idx, tret + 1, PVT_JUMP);
+	rt_enter(idx & ~PVT_TRAMP_LEAF, tret + 1, PVT_JUMP,
+	    (idx & PVT_TRAMP_LEAF) != 0);
 }
 
 /*
@@ -499,6 +605,9 @@ pvt_unwind_below(uint64_t sp)
 		rt_close(t, --d, tsc, cpu);
 		pvt_stat(PVT_ST_UNWOUND, 1);
 	}
+	if (t->leaf != 0 && t->leaf_slot < sp &&
+	    rt_same_stack(t, t->leaf_slot, sp))
+		rt_leaf_clear(t);
 	s->last_tsc = tsc;
 	s->last_cpu = cpu;
 	rt_busy(t, 0);
@@ -514,6 +623,12 @@ pvt_restore_all(void)
 
 	if (t->slot == NULL)
 		return;
+	if (t->leaf != 0 && (uint32_t)t->leaf != PVT_ROOT &&
+	    *(uint64_t *)t->leaf_slot == pvt_g.tramp[t->nodes[(uint32_t)
+	    t->leaf].func] + PVT_TRAMP_LAND) {
+		*(uint64_t *)t->leaf_slot = t->leaf_ret;
+		t->leaf_restored = 1;
+	}
 	/* From the top: tail calls share a slot, the last one's exit in it. */
 	for (i = t->slot->depth; i-- > 0; ) {
 		if (*(uint64_t *)t->fr[i].slot == rt_exit_of(t, &t->fr[i])) {
@@ -532,6 +647,11 @@ pvt_rearm(void)
 
 	if (t->slot == NULL)
 		return;
+	if (t->leaf_restored && t->leaf != 0 &&
+	    *(uint64_t *)t->leaf_slot == t->leaf_ret)
+		*(uint64_t *)t->leaf_slot = pvt_g.tramp[t->nodes[(uint32_t)
+		    t->leaf].func] + PVT_TRAMP_LAND;
+	t->leaf_restored = 0;
 	for (i = 0; i < t->slot->depth; i++) {
 		if ((t->fr[i].flags & PVT_FR_RESTORED) &&
 		    *(uint64_t *)t->fr[i].slot == t->fr[i].ret)
@@ -566,6 +686,7 @@ pvt_detach_all(int restore, int stat)
 		rt_close(t, d - 1, tsc, cpu);
 		pvt_stat(stat, 1);
 	}
+	rt_leaf_clear(t);	/* after the closes, which may put one back */
 	s->last_tsc = tsc;
 	s->last_cpu = cpu;
 	rt_busy(t, 0);

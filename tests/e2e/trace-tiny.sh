@@ -11,8 +11,8 @@ trace tiny "$TD/tiny"
 "$TD/tiny" >"$W/tiny.native"
 check "output unchanged" cmp -s "$W/tiny.native" "$W/tiny.out"
 for f in one two three; do
-	check "$f jumps over the fill after it" \
-	    grep -q "^fn 0 0x[0-9a-f]* [1-3] jump 5 .* p $f " "$W/tiny.pdt"
+	check "$f jumps over the fill after it, a leaf" \
+	    grep -q "^fn 0 0x[0-9a-f]* [1-3] jump 5 .* pl $f " "$W/tiny.pdt"
 done
 check "four (no fill after it) is trapped" \
     grep -q "^fn 0 0x[0-9a-f]* 4 trap .* four " "$W/tiny.pdt"

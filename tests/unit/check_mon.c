@@ -479,7 +479,7 @@ START_TEST(test_bad_fields)
 	    "        3e5          800000", "self_ns", "not a");
 	bad("400000        10000       10000 jump prog 0x1190",
 	    "400000        10000       10000 jmp prog 0x1190", "how",
-	    "jump, trap or plt");
+	    "jump, trap, plt or leaf");
 	bad("jump prog 0x1190 5 leaf", "jump prog 1190 5 leaf", "addr",
 	    "0x address");
 	bad("jump prog 0x1190 5 leaf", "jump prog 0x1190 five leaf", "size",
