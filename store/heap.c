@@ -4,9 +4,11 @@
  * live blocks with memcheck's state, the pointers between blocks and from
  * the roots.  Blocks and pointers are the most (a million blocks, four
  * pointers per block is common): a heap_blockrun row holds 4096 blocks
- * as JSON text and a heap_refrun row the pointers of 4096 source blocks
- * packed in a blob; heap_block and heap_ref are views of them a row each
- * (SQLite's json_each, and heap_ref_unpack, below).
+ * and a heap_refrun row the pointers of 4096 source blocks, each packed
+ * in a blob of varints; heap_block and heap_ref are views of them a row
+ * each, by heap_block_unpack and heap_ref_unpack (below), which
+ * store_heap_connect gives every connection profview opens: the sqlite3
+ * shell, without them, reads the runs but not the views.
  * A stack is a run of heap_stack rows naming heap_frame rows, as the file
  * has it: the text of a frame many sites share is stored once.
  */
@@ -358,6 +360,47 @@ static const char *const store_heap_migrations[] = {
 	"  addr INTEGER NOT NULL,"
 	"  size INTEGER NOT NULL,"
 	"  PRIMARY KEY (session, idx)) WITHOUT ROWID;",
+	/*
+	 * 6 -> 7: a run's blocks a blob of varints, as its pointers are
+	 * (store_heap_pack_block): the JSON text was two thirds of what an
+	 * ingest of 1M blocks wrote, and its digits a tenth of its CPU.
+	 * heap_block is a view by heap_block_unpack, which only profview's
+	 * connections have, as heap_ref's heap_ref_unpack.  Stored runs of
+	 * text are read by json_each and packed by heap_block_pack; runs
+	 * migration 5 has just packed (a version 4 store) already are blobs.
+	 */
+	"DROP VIEW heap_block;"
+	"CREATE TABLE heap_blockrun7 ("
+	"  session INTEGER NOT NULL REFERENCES session(id) ON DELETE CASCADE,"
+	"  run INTEGER NOT NULL,"
+	"  count INTEGER NOT NULL,"
+	"  addr INTEGER NOT NULL,"
+	"  blocks BLOB NOT NULL,"
+	"  PRIMARY KEY (session, run));"
+	"INSERT INTO heap_blockrun7 SELECT r.session, r.run, r.count, r.addr,"
+	"  heap_block_pack((r.run << 12) + j.key,"
+	"  r.addr + json_extract(j.value, '$[0]'),"
+	"  json_extract(j.value, '$[1]'),"
+	"  json_extract(j.value, '$[1]') + json_extract(j.value, '$[2]'),"
+	"  json_extract(j.value, '$[3]'), json_extract(j.value, '$[4]'),"
+	"  json_extract(j.value, '$[5]'), json_extract(j.value, '$[6]'),"
+	"  CASE json_extract(j.value, '$[7]') / 3 WHEN 0 THEN 'reachable'"
+	"  WHEN 1 THEN 'possible' ELSE 'collectable' END,"
+	"  CASE json_extract(j.value, '$[7]') % 3 WHEN 1 THEN 'definite'"
+	"  WHEN 2 THEN 'indirect' END, json_extract(j.value, '$[8]'))"
+	"  FROM heap_blockrun r, json_each(r.blocks) j"
+	"  WHERE typeof(r.blocks) = 'text' GROUP BY r.session, r.run;"
+	"INSERT INTO heap_blockrun7 SELECT session, run, count, addr, blocks"
+	"  FROM heap_blockrun WHERE typeof(blocks) = 'blob';"
+	"DROP TABLE heap_blockrun;"
+	"ALTER TABLE heap_blockrun7 RENAME TO heap_blockrun;"
+	"CREATE VIEW heap_block AS SELECT r.session AS session, u.idx AS idx,"
+	"  u.addr AS addr, u.size AS size, u.usable AS usable, u.seq AS seq,"
+	"  u.site AS site, u.type AS type, u.tid AS tid, u.state AS state,"
+	"  u.leak AS leak, u.region AS region, c.contents AS contents"
+	"  FROM heap_blockrun r, heap_block_unpack(r.blocks, r.addr, r.run) u"
+	"  LEFT JOIN heap_content c ON c.session = r.session"
+	"  AND c.idx = u.idx;",
 };
 
 static int	store_heap_connect(struct sqlite3 *);
@@ -1054,18 +1097,37 @@ store_heap_ref_at(struct store *st, int64_t session, int64_t src,
 	return (rc < 0 ? -1 : found);
 }
 /*
- * The blocks packed, as JSON text that SQLite's own json_each reads, so
- * that the heap_block view works in any SQLite (the sqlite3 shell too):
- * an array of blocks by index, each an array of addr less the run's
- * first address (heap_blockrun.addr), size, usable less size, seq,
- * site, type, tid, state and leak as one number (state 0 reachable, 1
- * possible, 2 collectable, times 3, plus leak 0 none, 1 definite, 2
- * indirect) and region; null for no site, type or region.
+ * The blocks packed, a blob of varints as the pointers are (JSON text,
+ * 34 bytes a block, was two thirds of what an ingest of 1M blocks
+ * wrote, and printing its digits a tenth of its CPU).  Per block, in
+ * index order, which the file's address order is: its address less the
+ * block before's (the first's less heap_blockrun.addr, its own), size,
+ * usable less size, seq as a zigzag difference from the block before's;
+ * then a byte: state (0 reachable, 1 possible, 2 collectable) times 3
+ * plus leak (0 none, 1 definite, 2 indirect) in its high four bits, and
+ * a bit each for site (1), type (2), tid (4) and region (8) the same as
+ * the block before's; then, of those four, each that is not: site + 1,
+ * type + 1, tid as a zigzag difference, region + 1 (0 for none; the
+ * first block's "before" is none and tid 0).  Differences wrap at 64
+ * bits, so any values pack.  Neighbours mostly share site, type, thread
+ * and region: the bench's 1M blocks (bench/heap/live.sh) take 5.0 bytes
+ * each and 600 blocks of eight test programs' snapshots 7.3, where nine
+ * varints, a byte a field at least, took 9.0 and 10.3 (8.0 and 9.3 with
+ * state folded into region): four comparisons a block, for 4 MB fewer
+ * that a 1M-block ingest writes.
  */
 static const char *const store_heap_states[] = { "reachable", "possible",
     "collectable" };
 static const char *const store_heap_leaks[] = { NULL, "definite",
     "indirect" };
+
+/* Room for one block: eight varints of 10 bytes at most, and its byte. */
+#define STORE_HEAP_BLOCK_MAX	81
+
+#define STORE_HEAP_SAME_SITE	0x1
+#define STORE_HEAP_SAME_TYPE	0x2
+#define STORE_HEAP_SAME_TID	0x4
+#define STORE_HEAP_SAME_REGION	0x8
 
 static unsigned
 store_heap_code(const char *const *names, size_t n, const char *s)
@@ -1080,159 +1142,108 @@ store_heap_code(const char *const *names, size_t n, const char *s)
 	return (0);
 }
 
-/*
- * A number (NULL as null) and the character after it.  Nine numbers a
- * block, 9M for a million: written from the end, two digits a step.
- */
-static void
-store_heap_num(struct store_heap_pack *p, int64_t v, int null, char after)
+/* An index as a varint: 0 for none, else itself + 1. */
+static inline uint64_t
+store_heap_idx1(int64_t v)
 {
-	static const char	 pairs[] =
-	    "00010203040506070809101112131415161718192021222324252627282930"
-	    "31323334353637383940414243444546474849505152535455565758596061"
-	    "6263646566676869707172737475767778798081828384858687888990919293"
-	    "949596979899";
-	uint8_t			*d;
-	size_t			 n = 1;
-	uint64_t		 u, t;
-
-	if (p->cap - p->len < 32) {
-		p->cap = p->cap != 0 ? p->cap * 2 : 65536;
-		p->buf = xreallocarray(p->buf, p->cap, 1);
-	}
-	if (null) {
-		memcpy(p->buf + p->len, "null", 4);
-		p->len += 4;
-	} else {
-		if (v < 0)
-			p->buf[p->len++] = '-';
-		u = v < 0 ? -(uint64_t)v : (uint64_t)v;
-		for (t = u; t >= 10; t /= 10)
-			n++;
-		p->len += n;
-		d = p->buf + p->len;
-		while (u >= 100) {
-			t = (u % 100) * 2;
-			u /= 100;
-			*--d = (uint8_t)pairs[t + 1];
-			*--d = (uint8_t)pairs[t];
-		}
-		if (u >= 10) {
-			*--d = (uint8_t)pairs[u * 2 + 1];
-			*--d = (uint8_t)pairs[u * 2];
-		} else
-			*--d = (uint8_t)('0' + u);
-	}
-	p->buf[p->len++] = (uint8_t)after;
+	return (v < 0 ? 0 : (uint64_t)v + 1);
 }
 
-/* A block, the run's next; the run's text ends with store_heap_pack_end. */
+/* A block, the run's next. */
 void
 store_heap_pack_block(struct store_heap_pack *p,
     const struct store_heap_block *b)
 {
+	uint64_t	site = store_heap_idx1(b->site);
+	uint64_t	type = store_heap_idx1(b->type);
+	uint64_t	region = store_heap_idx1(b->region);
+	uint64_t	tid = (uint64_t)b->tid;
+	unsigned	same;
+
 	if (p->n == 0)
-		p->addr = b->addr;
-	if (p->cap - p->len < 2) {
+		p->addr = p->last = b->addr;
+	if (p->cap - p->len < STORE_HEAP_BLOCK_MAX) {
 		p->cap = p->cap != 0 ? p->cap * 2 : 65536;
 		p->buf = xreallocarray(p->buf, p->cap, 1);
 	}
-	p->buf[p->len++] = p->n == 0 ? '[' : ',';
-	p->buf[p->len++] = '[';
-	store_heap_num(p, (int64_t)(b->addr - p->addr), 0, ',');
-	store_heap_num(p, (int64_t)b->size, 0, ',');
-	store_heap_num(p, (int64_t)(b->usable - b->size), 0, ',');
-	store_heap_num(p, (int64_t)b->seq, 0, ',');
-	store_heap_num(p, b->site, b->site < 0, ',');
-	store_heap_num(p, b->type, b->type < 0, ',');
-	store_heap_num(p, b->tid, 0, ',');
-	store_heap_num(p, store_heap_code(store_heap_states, 3, b->state) * 3 +
-	    store_heap_code(store_heap_leaks, 3, b->leak), 0, ',');
-	store_heap_num(p, b->region, b->region < 0, ']');
+	same = (store_heap_code(store_heap_states, 3, b->state) * 3 +
+	    store_heap_code(store_heap_leaks, 3, b->leak)) << 4;
+	if (site == p->site)
+		same |= STORE_HEAP_SAME_SITE;
+	if (type == p->type)
+		same |= STORE_HEAP_SAME_TYPE;
+	if (tid == p->tid)
+		same |= STORE_HEAP_SAME_TID;
+	if (region == p->region)
+		same |= STORE_HEAP_SAME_REGION;
+	store_heap_put(p, b->addr - p->last);
+	store_heap_put(p, b->size);
+	store_heap_put(p, b->usable - b->size);
+	store_heap_put(p, store_heap_zz(b->seq - p->seq));
+	p->buf[p->len++] = (uint8_t)same;
+	if (!(same & STORE_HEAP_SAME_SITE))
+		store_heap_put(p, site);
+	if (!(same & STORE_HEAP_SAME_TYPE))
+		store_heap_put(p, type);
+	if (!(same & STORE_HEAP_SAME_TID))
+		store_heap_put(p, store_heap_zz(tid - p->tid));
+	if (!(same & STORE_HEAP_SAME_REGION))
+		store_heap_put(p, region);
+	p->last = b->addr;
+	p->seq = b->seq;
+	p->tid = tid;
+	p->site = site;
+	p->type = type;
+	p->region = region;
 	p->n++;
 }
 
-/* The run's closing bracket ("[]" for none), and a NUL after the text. */
-static void
-store_heap_pack_end(struct store_heap_pack *p)
-{
-	if (p->cap - p->len < 3) {
-		p->cap = p->cap != 0 ? p->cap * 2 : 65536;
-		p->buf = xreallocarray(p->buf, p->cap, 1);
-	}
-	if (p->n == 0)
-		p->buf[p->len++] = '[';
-	p->buf[p->len++] = ']';
-	p->buf[p->len] = '\0';
-}
-
-/* A JSON integer or null (-1), then the character after it. */
-static int
-store_heap_jnum(struct store_heap_unpack *u, int64_t *v, char after)
-{
-	uint64_t	x = 0;
-	int		neg = 0, digits = 0;
-
-	if (u->end - u->p >= 4 && memcmp(u->p, "null", 4) == 0) {
-		u->p += 4;
-		*v = -1;
-	} else {
-		if (u->p < u->end && *u->p == '-') {
-			neg = 1;
-			u->p++;
-		}
-		while (u->p < u->end && *u->p >= '0' && *u->p <= '9' &&
-		    digits++ < 19)
-			x = x * 10 + (uint64_t)(*u->p++ - '0');
-		if (digits == 0 || digits > 19)
-			return (-1);
-		*v = neg ? -(int64_t)x : (int64_t)x;
-	}
-	if (u->p >= u->end || *u->p != after)
-		return (-1);
-	u->p++;
-	return (0);
-}
-
 /*
- * The next block of a run's text (no contents), base the run's first
- * address and first its index: 1, 0 at the end, -1 if it is not what
- * store_heap_pack_block writes.
+ * The next block of a run's blob (no contents), u->addr the run's first
+ * address and u->idx its first index: 1, 0 at the end, -1 if it is cut
+ * short or not what store_heap_pack_block writes.
  */
 int
 store_heap_unpack_block(struct store_heap_unpack *u, struct store_heap_block *b)
 {
-	int64_t	v[9];
-	size_t	i;
+	uint64_t	v[4], tid = 0;
+	unsigned	same;
+	size_t		i;
 
 	if (u->p >= u->end)
 		return (0);
-	if (*u->p != (u->n == 0 ? '[' : ',')) {
-		if (*u->p == ']' && ++u->p == u->end)
-			return (0);
-		return (-1);
-	}
-	u->p++;
-	if (u->n == 0 && u->p < u->end && *u->p == ']')
-		return (++u->p == u->end ? 0 : -1);
-	if (u->p >= u->end || *u->p++ != '[')
-		return (-1);
-	for (i = 0; i < 9; i++) {
-		if (store_heap_jnum(u, &v[i], i < 8 ? ',' : ']') != 0)
+	for (i = 0; i < 4; i++) {
+		if (store_heap_varint(u, &v[i]) != 0)
 			return (-1);
 	}
+	if (u->p >= u->end || (same = *u->p++) >> 4 > 8)
+		return (-1);
+	if ((!(same & STORE_HEAP_SAME_SITE) &&
+	    store_heap_varint(u, &u->site) != 0) ||
+	    (!(same & STORE_HEAP_SAME_TYPE) &&
+	    store_heap_varint(u, &u->type) != 0) ||
+	    (!(same & STORE_HEAP_SAME_TID) && store_heap_varint(u, &tid) != 0) ||
+	    (!(same & STORE_HEAP_SAME_REGION) &&
+	    store_heap_varint(u, &u->region) != 0))
+		return (-1);
+	if (!(same & STORE_HEAP_SAME_TID))
+		u->tid += store_heap_unzz(tid);
+	if (u->n == 0)
+		u->last = u->addr;
 	memset(b, 0, sizeof *b);
 	b->idx = (int64_t)(u->idx + (uint64_t)u->n);
-	b->addr = u->addr + (uint64_t)v[0];
-	b->size = (uint64_t)v[1];
-	b->usable = (uint64_t)v[1] + (uint64_t)v[2];
-	b->seq = (uint64_t)v[3];
-	b->site = v[4];
-	b->type = v[5];
-	b->tid = v[6];
-	b->state = store_heap_states[v[7] >= 0 ? v[7] / 3 % 3 : 0];
-	b->leak = store_heap_leaks[v[7] >= 0 ? v[7] % 3 : 0];
-	b->region = v[8];
+	b->addr = u->last + v[0];
+	b->size = v[1];
+	b->usable = v[1] + v[2];
+	b->seq = u->seq + store_heap_unzz(v[3]);
+	b->site = (int64_t)(u->site - 1);
+	b->type = (int64_t)(u->type - 1);
+	b->tid = (int64_t)u->tid;
+	b->state = store_heap_states[(same >> 4) / 3];
+	b->leak = store_heap_leaks[(same >> 4) % 3];
+	b->region = (int64_t)(u->region - 1);
+	u->last = b->addr;
+	u->seq = b->seq;
 	u->n++;
 	return (1);
 }
@@ -1252,24 +1263,22 @@ store_heap_runw_init(struct store_heap_runw *w, struct store *st,
 static int
 store_heap_runw_flush(struct store_heap_runw *w)
 {
+	struct store_heap_pack	 p = w->pack;
 	struct store_row	*r;
 
 	if (w->pack.n == 0)
 		return (0);
+	memset(&w->pack, 0, sizeof w->pack);
+	w->pack.buf = p.buf;
+	w->pack.cap = p.cap;
 	if ((r = store_row(w->st, w->blocks ? &store_t_heap_blockrun :
 	    &store_t_heap_refrun, w->session)) == NULL)
 		return (-1);
 	store_put_int(r, w->run);
-	store_put_int(r, w->pack.n);
-	if (w->blocks) {
-		store_heap_pack_end(&w->pack);
-		store_put_int(r, (int64_t)w->pack.addr);
-		store_put_text(r, (const char *)w->pack.buf);
-	} else
-		store_put_blob(r, w->pack.buf, w->pack.len);
-	w->pack.len = 0;
-	w->pack.n = 0;
-	w->pack.src = w->pack.off = 0;
+	store_put_int(r, p.n);
+	if (w->blocks)
+		store_put_int(r, (int64_t)p.addr);
+	store_put_blob(r, p.buf, p.len);
 	return (store_row_end(w->st, r));
 }
 
@@ -1826,19 +1835,30 @@ store_heap_region_next(struct store_cursor *c, struct store_heap_region *r)
 }
 
 /*
- * heap_ref_unpack(refs): a heap_refrun blob's pointers as rows, so that
- * the heap_ref view has the columns the table had.  An eponymous virtual
- * table, used as a table-valued function.
+ * heap_ref_unpack(refs) and heap_block_unpack(blocks, addr, run): a
+ * heap_refrun blob's pointers and a heap_blockrun row's blocks as rows,
+ * so that the heap_ref and heap_block views have the columns the tables
+ * had.  Eponymous virtual tables, used as table-valued functions.
  */
 struct store_heap_vkind {
 	const char	*decl;
-	int		 hidden;	/* the blob's column */
+	int		 hidden;	/* the blob's column, the first hidden */
+	int		 nhidden;	/* the arguments, all needed */
+	int		 blocks;
 };
 
 static const struct store_heap_vkind store_heap_vrefs = {
 	"CREATE TABLE x(src INTEGER, src_off INTEGER, dst INTEGER,"
 	" dst_off INTEGER, refs HIDDEN)",
-	4
+	4, 1, 0
+};
+
+static const struct store_heap_vkind store_heap_vblocks = {
+	"CREATE TABLE x(idx INTEGER, addr INTEGER, size INTEGER,"
+	" usable INTEGER, seq INTEGER, site INTEGER, type INTEGER,"
+	" tid INTEGER, state TEXT, leak TEXT, region INTEGER,"
+	" blocks HIDDEN, base HIDDEN, run HIDDEN)",
+	11, 3, 1
 };
 
 struct store_heap_vtab {
@@ -1852,6 +1872,7 @@ struct store_heap_vcur {
 	uint8_t				*copy;
 	struct store_heap_unpack	 u;
 	struct store_heap_ref		 r;
+	struct store_heap_block		 b;
 	sqlite3_int64			 row;
 	int				 eof;
 };
@@ -1886,26 +1907,33 @@ store_heap_vdisconnect(sqlite3_vtab *vt)
 	return (SQLITE_OK);
 }
 
-/* Only with its blob, "blobcolumn = ?", which xFilter gets. */
+/*
+ * Only with all its arguments, "hiddencolumn = ?" each, which xFilter
+ * gets in the columns' order.
+ */
 static int
 store_heap_vbest(sqlite3_vtab *vt, sqlite3_index_info *ii)
 {
 	const struct store_heap_vkind	*kind;
-	int				 i;
+	int				 i, col, found = 0;
 
 	kind = ((struct store_heap_vtab *)vt)->kind;
 	for (i = 0; i < ii->nConstraint; i++) {
-		if (ii->aConstraint[i].iColumn == kind->hidden &&
+		col = ii->aConstraint[i].iColumn - kind->hidden;
+		if (col >= 0 && col < kind->nhidden &&
 		    ii->aConstraint[i].op == SQLITE_INDEX_CONSTRAINT_EQ &&
-		    ii->aConstraint[i].usable) {
-			ii->aConstraintUsage[i].argvIndex = 1;
+		    ii->aConstraint[i].usable &&
+		    (found & (1 << col)) == 0) {
+			ii->aConstraintUsage[i].argvIndex = col + 1;
 			ii->aConstraintUsage[i].omit = 1;
-			ii->estimatedCost = STORE_HEAP_RUN;
-			ii->estimatedRows = STORE_HEAP_RUN;
-			return (SQLITE_OK);
+			found |= 1 << col;
 		}
 	}
-	return (SQLITE_CONSTRAINT);
+	if (found != (1 << kind->nhidden) - 1)
+		return (SQLITE_CONSTRAINT);
+	ii->estimatedCost = STORE_HEAP_RUN;
+	ii->estimatedRows = STORE_HEAP_RUN;
+	return (SQLITE_OK);
 }
 
 static int
@@ -1937,7 +1965,11 @@ store_heap_vnext(sqlite3_vtab_cursor *vc)
 	struct store_heap_vcur	*c = (struct store_heap_vcur *)vc;
 	int			 rc;
 
-	if ((rc = store_heap_unpack_next(&c->u, &c->r)) < 0) {
+	if (c->kind->blocks)
+		rc = store_heap_unpack_block(&c->u, &c->b);
+	else
+		rc = store_heap_unpack_next(&c->u, &c->r);
+	if (rc < 0) {
 		sqlite3_free(c->base.pVtab->zErrMsg);
 		c->base.pVtab->zErrMsg = sqlite3_mprintf("a packed blob cut"
 		    " short after %lld rows", (long long)c->row);
@@ -1961,13 +1993,18 @@ store_heap_vfilter(sqlite3_vtab_cursor *vc, int idxnum, const char *idxstr,
 	sqlite3_free(c->copy);
 	c->copy = NULL;
 	c->row = 0;
-	if (argc == 1 && sqlite3_value_type(argv[0]) == SQLITE_BLOB &&
+	if (argc >= 1 && sqlite3_value_type(argv[0]) == SQLITE_BLOB &&
 	    (len = sqlite3_value_bytes(argv[0])) > 0) {
 		if ((c->copy = sqlite3_malloc(len)) == NULL)
 			return (SQLITE_NOMEM);
 		memcpy(c->copy, sqlite3_value_blob(argv[0]), (size_t)len);
 	}
 	store_heap_unpack_init(&c->u, c->copy, (size_t)len);
+	if (c->kind->blocks && argc == 3) {
+		c->u.addr = (uint64_t)sqlite3_value_int64(argv[1]);
+		c->u.idx = (uint64_t)sqlite3_value_int64(argv[2]) <<
+		    STORE_HEAP_RUN_SHIFT;
+	}
 	return (store_heap_vnext(vc));
 }
 
@@ -1977,6 +2014,49 @@ store_heap_veof(sqlite3_vtab_cursor *vc)
 	return (((struct store_heap_vcur *)vc)->eof);
 }
 
+/* A block's column: NULL for no site, type, region or leak. */
+static void
+store_heap_vblock(struct store_heap_vcur *c, sqlite3_context *ctx, int col)
+{
+	const struct store_heap_block	*b = &c->b;
+	const int64_t			 v[] = { b->idx, (int64_t)b->addr,
+					    (int64_t)b->size,
+					    (int64_t)b->usable,
+					    (int64_t)b->seq, b->site, b->type,
+					    b->tid };
+	const char			*t;
+
+	switch (col) {
+	case 5:
+	case 6:
+		if (v[col] < 0)
+			sqlite3_result_null(ctx);
+		else
+			sqlite3_result_int64(ctx, v[col]);
+		break;
+	case 8:
+	case 9:
+		t = col == 8 ? b->state : b->leak;
+		if (t == NULL)
+			sqlite3_result_null(ctx);
+		else
+			sqlite3_result_text(ctx, t, -1, SQLITE_STATIC);
+		break;
+	case 10:
+		if (b->region < 0)
+			sqlite3_result_null(ctx);
+		else
+			sqlite3_result_int64(ctx, b->region);
+		break;
+	default:
+		if (col >= 0 && col < 8)
+			sqlite3_result_int64(ctx, v[col]);
+		else
+			sqlite3_result_null(ctx);
+		break;
+	}
+}
+
 static int
 store_heap_vcolumn(sqlite3_vtab_cursor *vc, sqlite3_context *ctx, int col)
 {
@@ -1984,7 +2064,9 @@ store_heap_vcolumn(sqlite3_vtab_cursor *vc, sqlite3_context *ctx, int col)
 	const int64_t		 ref[] = { c->r.src, c->r.src_off, c->r.dst,
 				    c->r.dst_off };
 
-	if (col >= 0 && col < 4)
+	if (c->kind->blocks)
+		store_heap_vblock(c, ctx, col);
+	else if (col >= 0 && col < 4)
 		sqlite3_result_int64(ctx, ref[col]);
 	else
 		sqlite3_result_null(ctx);
@@ -2138,13 +2220,8 @@ store_heap_agg_final(sqlite3_context *ctx, int blocks)
 		free(a->r);
 		free(a->b);
 	}
-	if (blocks) {
-		store_heap_pack_end(&p);
-		sqlite3_result_text(ctx, (const char *)p.buf, (int)p.len,
-		    SQLITE_TRANSIENT);
-	} else
-		sqlite3_result_blob(ctx, p.buf != NULL ? (const void *)p.buf :
-		    "", (int)p.len, SQLITE_TRANSIENT);
+	sqlite3_result_blob(ctx, p.buf != NULL ? (const void *)p.buf : "",
+	    (int)p.len, SQLITE_TRANSIENT);
 	free(p.buf);
 }
 
@@ -2169,6 +2246,10 @@ store_heap_connect(struct sqlite3 *db)
 
 	if ((rc = sqlite3_create_module(db, "heap_ref_unpack",
 	    &store_heap_unpack_module, (void *)&store_heap_vrefs)) != SQLITE_OK)
+		return (rc);
+	if ((rc = sqlite3_create_module(db, "heap_block_unpack",
+	    &store_heap_unpack_module, (void *)&store_heap_vblocks)) !=
+	    SQLITE_OK)
 		return (rc);
 	if ((rc = sqlite3_create_function(db, "heap_ref_pack", 4, fl, NULL,
 	    NULL, store_heap_agg_ref, store_heap_agg_ref_final)) != SQLITE_OK)

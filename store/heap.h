@@ -119,9 +119,10 @@ struct store_heap_ref {
 #define STORE_HEAP_RUN		(1 << STORE_HEAP_RUN_SHIFT)
 
 /*
- * Likewise a heap_blockrun row holds STORE_HEAP_RUN blocks by index as
- * JSON text, their kept contents apart (heap_content), written through a
- * store_heap_runw too.  A pack or unpack is of pointers or of blocks.
+ * Likewise a heap_blockrun row holds STORE_HEAP_RUN blocks by index in a
+ * blob of varints, their kept contents apart (heap_content), written
+ * through a store_heap_runw too.  A pack or unpack is of pointers or of
+ * blocks.
  */
 struct store_heap_pack {
 	uint8_t		*buf;
@@ -129,6 +130,8 @@ struct store_heap_pack {
 	int64_t		 n;
 	uint64_t	 src, off;	/* pointers: the one before's */
 	uint64_t	 addr;		/* blocks: the run's first address */
+	uint64_t	 last, seq, tid; /* blocks: the one before's, */
+	uint64_t	 site, type, region; /* these + 1 (0: none) */
 };
 
 /* A writer of a session's block runs or pointer runs, a row a run. */
@@ -145,6 +148,8 @@ struct store_heap_unpack {
 	int64_t		 n;
 	uint64_t	 src, off;	/* pointers: the one before's */
 	uint64_t	 idx, addr;	/* blocks: the run's first */
+	uint64_t	 last, seq, tid; /* blocks: the one before's, */
+	uint64_t	 site, type, region; /* these + 1 (0: none) */
 };
 
 struct store_heap_refs;

@@ -10,16 +10,7 @@
 # answers as before the migration.
 . "${top_srcdir:-.}/tests/e2e/heap.sh"
 
-heap_setup heap-store5
-PV=${PROFVIEW:-$build/profview}
-if ! command -v sqlite3 >/dev/null 2>&1; then
-	echo "1..0 # SKIP the sqlite3 shell is not installed"
-	exit 0
-fi
-echo "1..10"
-db="$W/pv.db"
-# sql QUERY [DB]: its rows, no header (a value's column is "v").
-sql() { "$PV" --db "${2:-$db}" sql --csv "$1" | sed 1d; }
+heap_store_test heap-store5 10
 refs() { sql "SELECT session, src, src_off, dst, dst_off FROM heap_ref
     ORDER BY session, src, src_off"; }
 blocks() { sql "SELECT session, idx, addr, size, usable, seq, site, type,
@@ -60,11 +51,11 @@ sqlite3 "$W/far.db" "UPDATE heap_ref SET src_off = 4096,
     dst_off = 2147483647 WHERE session = 2"
 refs > "$W/refs.old"
 blocks > "$W/blocks.old"
-check "opened, it is version 6 (5's runs, then vtable sizes): heap_block and heap_ref views of runs" test \
+check "opened, it is version 7 (5's runs, vtable sizes, blocks in blobs): heap_block and heap_ref views of runs" test \
     "$(sql "SELECT (SELECT version FROM kind_schema WHERE kind = 'heap') ||
     (SELECT group_concat(type, ' ') FROM sqlite_master WHERE name IN
     ('heap_block', 'heap_ref')) || (SELECT count(*) > 0 FROM heap_refrun)
-    || (SELECT count(*) > 0 FROM heap_blockrun) AS v")" = "6view view11"
+    || (SELECT count(*) > 0 FROM heap_blockrun) AS v")" = "7view view11"
 check "heap_block has every block as the rows had it, contents too" \
     cmp "$W/blocks.new" "$W/blocks.old"
 check "heap_ref has every pointer as the rows had it" \

@@ -23,6 +23,23 @@ heap_setup()
 	trap 'exit 1' HUP INT TERM
 }
 
+# heap_store_test NAME N: a store migration test's start: heap_setup,
+# PV, db (W/pv.db), sql QUERY [DB] (its rows, no header; a value's
+# column is "v") and the plan of N checks; all skipped without the
+# sqlite3 shell, which makes the older stores.
+heap_store_test()
+{
+	heap_setup "$1"
+	PV=${PROFVIEW:-$build/profview}
+	if ! command -v sqlite3 >/dev/null 2>&1; then
+		echo "1..0 # SKIP the sqlite3 shell is not installed"
+		exit 0
+	fi
+	echo "1..$2"
+	db="$W/pv.db"
+	sql() { "$PV" --db "${2:-$db}" sql --csv "$1" | sed 1d; }
+}
+
 # heap_store_v4 DB: turn DB's blocks and pointers back into what the heap
 # tables' version 4 had, a heap_block row a block and a heap_ref row a
 # pointer (each session's last first, so that a migration must sort
@@ -69,6 +86,64 @@ heap_store_v4()
 	    heap.session); ALTER TABLE heap_type DROP COLUMN vtable_size;
 	    DROP TABLE heap_vtable;
 	    UPDATE kind_schema SET version = 4 WHERE kind = 'heap'"
+}
+
+# heap_store_v6 DB: turn DB's block runs back into what the heap tables'
+# version 6 had, each run's blocks JSON text (an array of arrays: addr
+# less the run's first, size, usable less size, seq, site, type, tid,
+# state * 3 + leak, region) under a heap_block view by json_each, and
+# say the tables are version 6; the rest stays.  Needs the sqlite3 shell.
+heap_store_v6()
+{
+	{
+		echo "BEGIN; CREATE TABLE b6 (session, idx, addr, size,"
+		echo "    usable, seq, site, type, tid, state, leak, region,"
+		echo "    PRIMARY KEY (session, idx));"
+		"${PROFVIEW:-$build/profview}" --db "$1" sql --csv "SELECT
+		    'INSERT INTO b6 VALUES (' || quote(session) || ',' ||
+		    quote(idx) || ',' || quote(addr) || ',' || quote(size) ||
+		    ',' || quote(usable) || ',' || quote(seq) || ',' ||
+		    quote(site) || ',' || quote(type) || ',' || quote(tid) ||
+		    ',' || quote(state) || ',' || quote(leak) || ',' ||
+		    quote(region) || ');' AS v FROM heap_block
+		    ORDER BY session, idx" | sed '1d; s/^"//; s/"$//'
+		echo "COMMIT;"
+	} > "$1.blocks6" &&
+	sqlite3 "$1" < "$1.blocks6" &&
+	sqlite3 "$1" "DROP VIEW heap_block; DROP TABLE heap_blockrun;
+	    CREATE TABLE heap_blockrun (session INTEGER NOT NULL
+	    REFERENCES session(id) ON DELETE CASCADE, run INTEGER NOT NULL,
+	    count INTEGER NOT NULL, addr INTEGER NOT NULL,
+	    blocks TEXT NOT NULL, PRIMARY KEY (session, run));
+	    INSERT INTO heap_blockrun SELECT g.session, g.run, g.n,
+	    (SELECT addr FROM b6 WHERE b6.session = g.session AND
+	    b6.idx = g.first), g.blocks FROM (SELECT session, idx >> 12 AS run,
+	    count(*) AS n, min(idx) AS first, json_group_array(json_array(
+	    addr - (SELECT addr FROM b6 f WHERE f.session = o.session AND
+	    f.idx = (o.idx >> 12) << 12), size, usable - size, seq, site, type,
+	    tid, CASE state WHEN 'reachable' THEN 0 WHEN 'possible' THEN 3
+	    ELSE 6 END + CASE leak WHEN 'definite' THEN 1 WHEN 'indirect'
+	    THEN 2 ELSE 0 END, region)) AS blocks FROM (SELECT * FROM b6
+	    ORDER BY session, idx) o GROUP BY session, idx >> 12) g;
+	    DROP TABLE b6;
+	    CREATE VIEW heap_block AS SELECT r.session AS session,
+	    (r.run << 12) + j.key AS idx,
+	    r.addr + json_extract(j.value, '\$[0]') AS addr,
+	    json_extract(j.value, '\$[1]') AS size,
+	    json_extract(j.value, '\$[1]') + json_extract(j.value, '\$[2]')
+	    AS usable, json_extract(j.value, '\$[3]') AS seq,
+	    json_extract(j.value, '\$[4]') AS site,
+	    json_extract(j.value, '\$[5]') AS type,
+	    json_extract(j.value, '\$[6]') AS tid,
+	    CASE json_extract(j.value, '\$[7]') / 3 WHEN 0 THEN 'reachable'
+	    WHEN 1 THEN 'possible' ELSE 'collectable' END AS state,
+	    CASE json_extract(j.value, '\$[7]') % 3 WHEN 1 THEN 'definite'
+	    WHEN 2 THEN 'indirect' END AS leak,
+	    json_extract(j.value, '\$[8]') AS region, c.contents AS contents
+	    FROM heap_blockrun r, json_each(r.blocks) j
+	    LEFT JOIN heap_content c ON c.session = r.session
+	    AND c.idx = (r.run << 12) + j.key;
+	    UPDATE kind_schema SET version = 6 WHERE kind = 'heap'"
 }
 
 # direct NAME PROG [ARGS]: run it as it is; W/NAME.direct, $direct_rc.

@@ -35,7 +35,7 @@ vtable() {
 }
 # objects NAME: the snapshot's blocks of that type.
 objects() {
-	sql "SELECT count(*) FROM heap_block b JOIN heap_type t ON
+	pvsql "SELECT count(*) FROM heap_block b JOIN heap_type t ON
 	    t.session = b.session AND t.idx = b.type WHERE t.name = '$1'
 	    AND b.session = 1"
 }
@@ -58,7 +58,7 @@ circle() {
 	keys Enter
 }
 pvsize="160 40"
-nb=$(sql "SELECT count(*) FROM heap_block WHERE session = 1")
+nb=$(pvsql "SELECT count(*) FROM heap_block WHERE session = 1")
 circle
 set -- $(vtable Circle)
 wait_for "selected 1 typedescriptors ($2 B): type vtables.Circle" &&
@@ -200,7 +200,7 @@ ok $? ":select instances typedescriptor: the $(objects Circle) Circles, as befor
 keys :
 keys -l "select instances module vtables"
 keys Enter
-ni=$(sql "SELECT count(*) FROM heap_block b JOIN heap_type t ON
+ni=$(pvsql "SELECT count(*) FROM heap_block b JOIN heap_type t ON
     t.session = b.session AND t.idx = b.type WHERE t.module = 0
     AND b.session = 1")
 wait_for "selected $ni objects: module vtables"

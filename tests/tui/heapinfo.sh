@@ -571,7 +571,7 @@ if [ -x "$PVHEAP" ] && [ -x "$TREE" ] && (cd "$dir" && "$PVHEAP" -o tree.heap \
 	    diff "$dir/mods" "$dir/gotm" >&2
 	ok $? "Modules: each module's code and data as heap_module has them"
 	# The module with the most objects: the first row by objects.
-	set -- $(sql "SELECT count(*), sum(b.usable), replace(m.path,
+	set -- $(pvsql "SELECT count(*), sum(b.usable), replace(m.path,
 	    rtrim(m.path, replace(m.path, '/', '')), '') FROM heap_block b
 	    JOIN heap_type t ON t.session = 1 AND t.idx = b.type JOIN
 	    heap_module m ON m.session = 1 AND m.idx = t.module WHERE

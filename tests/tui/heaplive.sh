@@ -37,7 +37,7 @@ else:
 # Blocks of session $1 not in session $2 (same address and number):
 # "count bytes".
 only_in() {
-	sql "SELECT count(*), coalesce(sum(usable), 0) FROM heap_block n
+	pvsql "SELECT count(*), coalesce(sum(usable), 0) FROM heap_block n
 	    WHERE n.session = $1 AND NOT EXISTS (SELECT 1 FROM heap_block o
 	    WHERE o.session = $2 AND o.addr = n.addr AND o.seq = n.seq)" |
 	    tr '|' ' '
@@ -101,7 +101,7 @@ prog_start
 ok $? "the program runs under pvheap --socket"
 start -- --attach "$dir/sock"
 wait_for "live (pid"
-set -- $(sql "SELECT count(*), sum(usable) FROM heap_block WHERE
+set -- $(pvsql "SELECT count(*), sum(usable) FROM heap_block WHERE
     session = 1" | tr '|' ' ')
 wait_for "heaplive-prog: heap map, $1 objects" &&
     wait_for "unmarked $1 ($(size "$2")) of $1 ($(size "$2"))"
@@ -112,7 +112,7 @@ ok $? "attached: the map of session 1, its legend from the store ($1)"
 ok $? "session 1 was taken over the socket and names its run"
 
 # Select a make_a node that phase 2 keeps (an odd one by allocation order).
-keep=$(sql "SELECT printf('0x%x', b.addr) FROM heap_block b JOIN heap_type t
+keep=$(pvsql "SELECT printf('0x%x', b.addr) FROM heap_block b JOIN heap_type t
     ON t.session = 1 AND t.idx = b.type WHERE b.session = 1 AND t.name LIKE
     'make_a%' ORDER BY b.seq LIMIT 1 OFFSET 1")
 keys :
@@ -123,7 +123,7 @@ ok $? "an object selected ($keep)"
 keys :
 keys -l "mark site:make_a*"
 keys Enter
-na=$(sql "SELECT count(*) FROM heap_block b JOIN heap_type t ON t.session = 1
+na=$(pvsql "SELECT count(*) FROM heap_block b JOIN heap_type t ON t.session = 1
     AND t.idx = b.type WHERE b.session = 1 AND t.name LIKE 'make_a%'")
 wait_for -E "make_a\* [0-9]+ \(.*\) of $((na - 1)) "
 ok $? ":mark site:make_a*: its $((na - 1)) objects (and the selected one)"
@@ -150,7 +150,7 @@ ok $? "the legend: born and freed, their counts and bytes (all freed drawn)"
 ok $? "both sessions are of one run (pid, started_ns)"
 wait_for "selected $keep"
 ok $? "the selected object still selected after the update"
-na=$(sql "SELECT count(*) FROM heap_block b JOIN heap_type t ON t.session = 2
+na=$(pvsql "SELECT count(*) FROM heap_block b JOIN heap_type t ON t.session = 2
     AND t.idx = b.type WHERE b.session = 2 AND t.name LIKE 'make_a%'")
 wait_for -E "make_a\* [0-9]+ \(.*\) of $((na - 1)) "
 ok $? "the marks kept: site:make_a* is session 2's $((na - 1)) (and the selected)"
@@ -177,7 +177,7 @@ touch "$dir/go.3"
 wait_file "$dir/ready.3"
 keys u
 wait_for "since session 2: "
-set -- $(sql "SELECT count(*), coalesce(sum(usable), 0) FROM heap_block n
+set -- $(pvsql "SELECT count(*), coalesce(sum(usable), 0) FROM heap_block n
     WHERE n.session = 3 AND EXISTS (SELECT 1 FROM heap_block o WHERE
     o.session = 2 AND o.addr = n.addr AND o.seq = n.seq)" | tr '|' ' ')
 kept=$1
@@ -261,7 +261,7 @@ start -- --attach "$dir/sock"
 unset PROFVIEW_HEAPMAP_WALK PROFVIEW_WORK_SLOW
 wait_long "heap graph made"
 # The last of make_a's list: ReachedFrom walks back the whole list.
-last=$(sql "SELECT printf('0x%x', b.addr) FROM heap_block b JOIN heap_type t
+last=$(pvsql "SELECT printf('0x%x', b.addr) FROM heap_block b JOIN heap_type t
     ON t.session = b.session AND t.idx = b.type WHERE b.session = (SELECT
     max(session) FROM heap) AND t.name LIKE 'make_a%' ORDER BY b.seq DESC
     LIMIT 1")

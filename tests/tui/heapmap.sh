@@ -564,23 +564,23 @@ TREE=$build/tests/data/heap/tree
 if [ -x "$PVHEAP" ] && [ -x "$TREE" ] && (cd "$dir" && "$PVHEAP" -o tree.heap \
     -- "$TREE" >/dev/null 2>&1) &&
     "$PROFVIEW" --db "$dir/db" ingest "$dir/tree.heap" >/dev/null; then
-	nb=$(sql "SELECT count(*) FROM heap_block WHERE session = 1")
+	nb=$(pvsql "SELECT count(*) FROM heap_block WHERE session = 1")
 	start -- "$dir/tree.heap"
 	wait_for "profview: tree: heap map, $nb objects" &&
 	    wait_for "loaded $nb objects"
 	ok $? "a stored session opens in the map: its $nb objects"
-	set -- $(sql "SELECT count(*), sum(usable) FROM heap_block WHERE
+	set -- $(pvsql "SELECT count(*), sum(usable) FROM heap_block WHERE
 	    session = 1" | tr '|' ' ')
 	wait_for "unmarked $1 ($(hm size "$2")) of $1 ($(hm size "$2"))"
 	ok $? "its legend: every object and its usable bytes, from the store"
-	set -- $(sql "SELECT count(*), coalesce(sum(usable), 0) FROM heap_block
+	set -- $(pvsql "SELECT count(*), coalesce(sum(usable), 0) FROM heap_block
 	    WHERE session = 1 AND state = 'collectable'" | tr '|' ' ')
 	keys c
 	wait_for "collectable $1 ($(hm size "$2")) of $1 ($(hm size "$2"))"
 	ok $? "c: the ingest's collectable objects ($1)"
-	a=$(sql "SELECT printf('0x%x', addr) FROM heap_block WHERE session = 1
+	a=$(pvsql "SELECT printf('0x%x', addr) FROM heap_block WHERE session = 1
 	    AND idx = 0")
-	b=$(sql "SELECT coalesce(t.name, '(no type)') || ' (' ||
+	b=$(pvsql "SELECT coalesce(t.name, '(no type)') || ' (' ||
 	    replace(m.path, rtrim(m.path, replace(m.path, '/', '')), '') ||
 	    '), ' || b.size || ' bytes asked, ' || b.usable || ' usable, ' ||
 	    b.state FROM heap_block b LEFT JOIN heap_type t ON t.session = 1

@@ -23,7 +23,7 @@ anchored() {
 	"$PROFVIEW" --db "$dir/db" heap --csv 1 anchored-by "$1" | sed 1d |
 	    wc -l | tr -d ' '
 }
-nb=$(sql "SELECT count(*) FROM heap_block WHERE session = 1")
+nb=$(pvsql "SELECT count(*) FROM heap_block WHERE session = 1")
 pvsize="120 30"
 start -- "$dir/names.heap"
 wait_for "loaded $nb objects"
@@ -48,7 +48,7 @@ ok $? "focus, app::focus's and ui::focus's last name: neither, it says so"
 
 # HeapInspector's Shape*: the class and those derived from it, by the
 # program's DWARF (names.cc: Circle and geo::Square; no Shape of its own).
-nd=$(sql "SELECT count(*) FROM heap_block b JOIN heap_type t ON t.session = 1
+nd=$(pvsql "SELECT count(*) FROM heap_block b JOIN heap_type t ON t.session = 1
     AND t.idx = b.type WHERE b.session = 1 AND t.name IN ('Circle',
     'geo::Square')")
 nt=$(sql "SELECT count(*) FROM heap_type WHERE session = 1 AND name IN
@@ -58,7 +58,7 @@ wait_for "marked Shape* ($nt types)" && wait_for "Shape* $nd ("
 ok $? ":mark Shape*: Shape, Circle and geo::Square, $nd objects"
 
 # The cursor's first object, libstdc++'s exception pool: of no type.
-set -- $(sql "SELECT printf('0x%x', b.addr), t.name FROM heap_block b JOIN
+set -- $(pvsql "SELECT printf('0x%x', b.addr), t.name FROM heap_block b JOIN
     heap_type t ON t.session = 1 AND t.idx = b.type WHERE b.session = 1 AND
     b.idx = 0 AND t.kind = 'site'" | tr '|' ' ')
 wait_for "cursor $1: (no type; site $2) ("

@@ -23,7 +23,7 @@ trace() {
 	    sed 1d | cut -d, -f3)"
 }
 t3=$(sed -n 's/^trace typed:table\[3\] //p' "$dir/typed.out")
-nb=$(sql "SELECT count(*) FROM heap_block WHERE session = 1")
+nb=$(pvsql "SELECT count(*) FROM heap_block WHERE session = 1")
 nb2=
 pvsize="140 30"
 start -- "$dir/typed.heap"
@@ -121,7 +121,7 @@ keys :
 keys -l "update"
 keys Enter
 wait_for "update: session 2, another run of the program: not compared" &&
-    nb2=$(sql "SELECT count(*) FROM heap_block WHERE session = 2") &&
+    nb2=$(pvsql "SELECT count(*) FROM heap_block WHERE session = 2") &&
     wait_for "profview: typed: heap map, $nb2 objects" &&
     [ "$(sql "SELECT source FROM session WHERE id = 2")" = "$dir/typed.2.heap" ]
 ok $? ":update: typed.2.heap as session 2 ($nb2 objects), another run: no born or freed"

@@ -36,11 +36,11 @@ methods() {
 }
 # objects NAME [SESSION]: the snapshot's blocks of that type.
 objects() {
-	sql "SELECT count(*) FROM heap_block b JOIN heap_type t ON
+	pvsql "SELECT count(*) FROM heap_block b JOIN heap_type t ON
 	    t.session = b.session AND t.idx = b.type WHERE t.name = '$1'
 	    AND b.session = ${2:-1}"
 }
-nb=$(sql "SELECT count(*) FROM heap_block WHERE session = 1")
+nb=$(pvsql "SELECT count(*) FROM heap_block WHERE session = 1")
 ncls=$(sql "SELECT count(DISTINCT name) FROM heap_dtype WHERE session = 1
     AND kind = 'struct' AND name NOT LIKE '?%'")
 pvsize="160 40"
@@ -66,7 +66,7 @@ ok $? "Enter on Circle marks its $(objects Circle) objects"
 keys Escape
 wait_for "[heapmap]"
 
-ncl=$(sql "SELECT count(DISTINCT t.name) FROM heap_block b JOIN heap_type t
+ncl=$(pvsql "SELECT count(DISTINCT t.name) FROM heap_block b JOIN heap_type t
     ON t.session = b.session AND t.idx = b.type WHERE b.session = 1 AND
     t.name IN (SELECT name FROM heap_dtype WHERE session = 1 AND
     kind = 'struct')")
@@ -76,7 +76,7 @@ keys Enter
 wait_for "ObjectsByType: $ncl types of classes with a vtable" &&
     ! screen | grep -q "(no type)"
 ok $? ":objectsbytype classes: the $ncl types of polymorphic classes, no untyped blocks"
-nnamed=$(sql "SELECT count(DISTINCT t.idx) FROM heap_block b JOIN heap_type t
+nnamed=$(pvsql "SELECT count(DISTINCT t.idx) FROM heap_block b JOIN heap_type t
     ON t.session = b.session AND t.idx = b.type WHERE b.session = 1 AND
     t.kind != 'site'")
 keys :
@@ -108,11 +108,11 @@ keys Escape
 wait_for "[heapmap]"
 # Finalizers: every object of a class with a destructor (all of
 # vtables.cc's have a virtual one), its leak state the mark bit.
-nfin=$(sql "SELECT count(*) FROM heap_block b JOIN heap_type t ON
+nfin=$(pvsql "SELECT count(*) FROM heap_block b JOIN heap_type t ON
     t.session = b.session AND t.idx = b.type WHERE b.session = 1 AND
     t.name IN (SELECT name FROM heap_dtype WHERE session = 1 AND
     kind = 'struct')")
-nlost=$(sql "SELECT count(*) FROM heap_block b JOIN heap_type t ON
+nlost=$(pvsql "SELECT count(*) FROM heap_block b JOIN heap_type t ON
     t.session = b.session AND t.idx = b.type WHERE b.session = 1 AND
     b.state != 'reachable' AND t.name IN (SELECT name FROM heap_dtype
     WHERE session = 1 AND kind = 'struct')")
@@ -143,7 +143,7 @@ keys q q
 wait_for "profview exited"
 
 # typedcc: classes with no virtual function, so no vtable, and pointers.
-nb=$(sql "SELECT count(*) FROM heap_block WHERE session = 2")
+nb=$(pvsql "SELECT count(*) FROM heap_block WHERE session = 2")
 start -- browse 2
 wait_for "loaded $nb objects"
 keys :

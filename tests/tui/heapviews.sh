@@ -7,16 +7,6 @@
 # against the store's rows, summed in SQL apart from profview.
 . "${top_srcdir:-.}/tests/tui/lib.sh"
 plan 13
-# heap_ref is a view over pointers the store packs (heap_ref_unpack, a
-# function profview gives SQLite): the queries walking it go through
-# profview sql, in sqlite3's list form.
-pvsql() {
-	"$PROFVIEW" --db "$dir/db" sql --csv "$1" | python3 -c 'import csv, sys
-r = csv.reader(sys.stdin)
-next(r)
-for x in r:
-    print("|".join(x))'
-}
 build=$(cd "${top_builddir:-.}" && pwd)
 PVHEAP=$build/capture/pvheap/pvheap
 PROG=$build/tests/data/heap/threads
@@ -33,7 +23,7 @@ fi
 HEAPR="kind IN ('heap', 'arena', 'mmap')"
 # The gaps between blocks in each heap region, from its start to its end:
 # over 16 bytes free, 16 or less chunk headers.
-gaps=$(sql "WITH r AS (SELECT idx, lo, hi FROM heap_region
+gaps=$(pvsql "WITH r AS (SELECT idx, lo, hi FROM heap_region
     WHERE session = 1 AND $HEAPR),
   p AS (SELECT region, addr AS a, addr + usable AS e FROM heap_block
     WHERE session = 1 UNION ALL SELECT idx, hi, hi FROM r),
@@ -45,12 +35,12 @@ gaps=$(sql "WITH r AS (SELECT idx, lo, hi FROM heap_region
 free=${gaps%%|*}; ngaps=$(echo "$gaps" | cut -d'|' -f2); hdr=${gaps##*|}
 nr=$(sql "SELECT count(*) FROM heap_region WHERE session = 1 AND $HEAPR")
 rb=$(sql "SELECT sum(hi - lo) FROM heap_region WHERE session = 1 AND $HEAPR")
-blk=$(sql "SELECT count(*) || ', ' || sum(size) || ' bytes asked for, ' ||
+blk=$(pvsql "SELECT count(*) || ', ' || sum(size) || ' bytes asked for, ' ||
     sum(usable) || ' usable' FROM heap_block WHERE session = 1")
-us=$(sql "SELECT sum(usable) FROM heap_block WHERE session = 1")
+us=$(pvsql "SELECT sum(usable) FROM heap_block WHERE session = 1")
 pvsize="150 60"
 start -- "$dir/threads.1.heap"
-wait_for "loaded $(sql "SELECT count(*) FROM heap_block WHERE session = 1") objects"
+wait_for "loaded $(pvsql "SELECT count(*) FROM heap_block WHERE session = 1") objects"
 
 # Status: the heap's bytes, each as the rows sum, and the settings.
 keys :
@@ -194,7 +184,7 @@ pvsql "WITH RECURSIVE reach(o, blk) AS (
    ORDER BY 1" | tr '|' ' ' > "$dir/refs"
 nm=$(wc -l < "$dir/refs")
 start -- "$dir/typed.heap"
-wait_for "loaded $(sql "SELECT count(*) FROM heap_block WHERE session = 2") objects" &&
+wait_for "loaded $(pvsql "SELECT count(*) FROM heap_block WHERE session = 2") objects" &&
     keys Tab && wait_for "info: Modules" && keys i &&
     wait_for "keys to Modules" &&
     keys '<' '<' '>' '>' '>' '>' '>' '>' '>' &&
@@ -234,7 +224,7 @@ FOR_CALLER="'strdup', '__strdup', 'strndup', '__strndup', 'wcsdup',
     '__getdelim', 'realpath', 'open_memstream', 'open_wmemstream',
     'scandir', 'scandir64', 'backtrace_symbols', 'get_current_dir_name',
     'getcwd', 'tempnam', 'canonicalize_file_name'"
-set -- $(sql "SELECT count(*), sum(b.usable) FROM heap_block b
+set -- $(pvsql "SELECT count(*), sum(b.usable) FROM heap_block b
     JOIN heap_type t ON t.session = 2 AND t.idx = b.type
     JOIN heap_module m ON m.session = 2 AND m.idx = t.module
    WHERE b.session = 2 AND t.kind = 'site' AND ($BASE LIKE 'libc.so%' OR
@@ -243,7 +233,7 @@ set -- $(sql "SELECT count(*), sum(b.usable) FROM heap_block b
 nd=$1 db=$2
 sz=$(awk -v b="$db" 'BEGIN { if (b < 1024) printf "%d B", b;
     else printf "%.1f KiB", b / 1024 }')
-all=$(sql "SELECT count(*) FROM heap_block WHERE session = 2")
+all=$(pvsql "SELECT count(*) FROM heap_block WHERE session = 2")
 keys Escape
 wait_for "[heapmap]"
 keys :

@@ -220,6 +220,16 @@ sql() {
 	sqlite3 "$dir/db" "$1"
 }
 
+# pvsql QUERY: as sql, through profview sql, for the heap views over
+# packed runs (heap_block, heap_ref): their table-valued functions
+# (heap_block_unpack, heap_ref_unpack) are profview's, which the sqlite3
+# shell has not.  Its rows in sqlite3's list form.
+pvsql() {
+	"$PROFVIEW" --db "$dir/db" sql --csv "$1" | python3 -c 'import csv, sys
+for x in list(csv.reader(sys.stdin))[1:]:
+    print("|".join(x))'
+}
+
 # start [TERM] -- ARGS: profview ARGS in an 80x24 pane, from a wrapper
 # that records stty -g before and after, the exit status, and the pid.
 # pvsize="W H" and pvlocale=LOCALE, when set, change the pane's size and

@@ -18,6 +18,7 @@
 #include "ingest/ingest.h"
 #include "ingest/heap.h"
 #include "kind.h"
+#include "xmalloc.h"
 
 #define MAXSEC	20
 
@@ -1683,6 +1684,217 @@ START_TEST(test_dwarf_layout)
 }
 END_TEST
 
+/*
+ * Blocks packed as heap_blockrun keeps them: the extremes of each field
+ * (addresses and sizes at 0 and 2^64 - 1, a usable size below the size,
+ * seq and tid falling by the most there is, no site, type or region)
+ * come back as they went in, and a bench-like block (the next 64 bytes
+ * on, one seq on, site, type, thread and region as the block before's)
+ * takes five bytes.
+ */
+static const struct store_heap_block pack_blocks[] = {
+	{ .addr = 0, .size = 0, .usable = 0, .seq = 0, .site = -1,
+	    .type = -1, .region = -1, .tid = 0, .state = "reachable" },
+	{ .addr = UINT64_MAX, .size = UINT64_MAX, .usable = UINT64_MAX,
+	    .seq = UINT64_MAX, .site = INT64_MAX, .type = 0,
+	    .region = INT64_MAX, .tid = INT64_MAX, .state = "collectable",
+	    .leak = "definite" },
+	{ .addr = 1, .size = UINT64_MAX, .usable = 0, .seq = 0, .site = 0,
+	    .type = INT64_MAX, .region = 0, .tid = INT64_MIN,
+	    .state = "possible", .leak = "indirect" },
+	{ .addr = 0x7f0000001000, .size = 48, .usable = 56, .seq = 7,
+	    .site = 3, .type = -1, .region = 2, .tid = -5,
+	    .state = "collectable", .leak = "indirect" },
+	{ .addr = 0x7f0000001040, .size = 48, .usable = 56, .seq = 8,
+	    .site = 3, .type = -1, .region = 2, .tid = -5,
+	    .state = "reachable" },
+	{ .addr = 0x7f0000001080, .size = 48, .usable = 56, .seq = 6,
+	    .site = 3, .type = 1, .region = 2, .tid = -4,
+	    .state = "possible", .leak = "definite" },
+};
+#define NPACK	(sizeof pack_blocks / sizeof pack_blocks[0])
+
+/* pack_blocks packed; ends[i] the blob's length after block i. */
+static void
+pack_all(struct store_heap_pack *p, size_t *ends)
+{
+	size_t	i;
+
+	memset(p, 0, sizeof *p);
+	for (i = 0; i < NPACK; i++) {
+		store_heap_pack_block(p, &pack_blocks[i]);
+		ends[i] = p->len;
+	}
+}
+
+static void
+same_block(const struct store_heap_block *a, const struct store_heap_block *b,
+    int64_t idx)
+{
+	ck_assert_int_eq(b->idx, idx);
+	ck_assert_uint_eq(b->addr, a->addr);
+	ck_assert_uint_eq(b->size, a->size);
+	ck_assert_uint_eq(b->usable, a->usable);
+	ck_assert_uint_eq(b->seq, a->seq);
+	ck_assert_int_eq(b->site, a->site);
+	ck_assert_int_eq(b->type, a->type);
+	ck_assert_int_eq(b->region, a->region);
+	ck_assert_int_eq(b->tid, a->tid);
+	ck_assert_str_eq(b->state, a->state);
+	ck_assert_ptr_eq(b->contents, NULL);
+	if (a->leak == NULL)
+		ck_assert_ptr_eq(b->leak, NULL);
+	else
+		ck_assert_str_eq(b->leak, a->leak);
+}
+
+START_TEST(test_block_pack)
+{
+	struct store_heap_pack		 p;
+	struct store_heap_unpack	 u;
+	struct store_heap_block		 b;
+	size_t				 ends[NPACK], i;
+
+	pack_all(&p, ends);
+	ck_assert_uint_eq(p.addr, 0);
+	ck_assert_uint_eq(ends[NPACK - 2] - ends[NPACK - 3], 5);
+	store_heap_unpack_init(&u, p.buf, p.len);
+	u.addr = p.addr;
+	u.idx = 3 << STORE_HEAP_RUN_SHIFT;
+	for (i = 0; i < NPACK; i++) {
+		ck_assert_int_eq(store_heap_unpack_block(&u, &b), 1);
+		same_block(&pack_blocks[i], &b,
+		    (int64_t)((3 << STORE_HEAP_RUN_SHIFT) + i));
+	}
+	ck_assert_int_eq(store_heap_unpack_block(&u, &b), 0);
+	ck_assert_int_eq(store_heap_unpack_block(&u, &b), 0);
+	free(p.buf);
+}
+END_TEST
+
+/*
+ * Every cut of the blob, each a buffer of its own length (so that
+ * ASan sees a byte read past it): the blocks before the cut, then -1,
+ * or 0 where the cut falls between blocks.  A state past 8, and a
+ * varint longer than 64 bits, are -1 too.
+ */
+START_TEST(test_block_truncated)
+{
+	static const uint8_t		 bad_state[] = { 0, 1, 0, 0, 0x9f };
+	static const uint8_t		 long_varint[] = { 0xff, 0xff, 0xff,
+					    0xff, 0xff, 0xff, 0xff, 0xff,
+					    0xff, 0xff, 0x01, 0, 0, 0, 0, 0,
+					    0, 0, 0 };
+	struct store_heap_pack		 p;
+	struct store_heap_unpack	 u;
+	struct store_heap_block		 b;
+	size_t				 ends[NPACK], cut, i, whole;
+	uint8_t				*copy;
+	int				 rc, want;
+
+	pack_all(&p, ends);
+	for (cut = 1; cut < p.len; cut++) {
+		copy = xmalloc(cut);
+		memcpy(copy, p.buf, cut);
+		store_heap_unpack_init(&u, copy, cut);
+		u.addr = p.addr;
+		for (whole = 0; whole < NPACK && ends[whole] <= cut; whole++)
+			;
+		for (i = 0; i < whole; i++) {
+			ck_assert_int_eq(store_heap_unpack_block(&u, &b), 1);
+			same_block(&pack_blocks[i], &b, (int64_t)i);
+		}
+		want = whole > 0 && ends[whole - 1] == cut ? 0 : -1;
+		rc = store_heap_unpack_block(&u, &b);
+		ck_assert_msg(rc == want, "cut at %zu of %zu: %d", cut, p.len,
+		    rc);
+		free(copy);
+	}
+	store_heap_unpack_init(&u, bad_state, sizeof bad_state);
+	ck_assert_int_eq(store_heap_unpack_block(&u, &b), -1);
+	store_heap_unpack_init(&u, long_varint, sizeof long_varint);
+	ck_assert_int_eq(store_heap_unpack_block(&u, &b), -1);
+	free(p.buf);
+}
+END_TEST
+
+/*
+ * heap_block_unpack, the heap_block view's function, in SQL: the
+ * extremes as SQLite's integers (2^64 - 1 as -1, as the columns
+ * always kept them) with NULL for no site, type, leak or region; a
+ * blob cut short an error, never a row made up or a crash.
+ */
+START_TEST(test_block_unpack_sql)
+{
+	struct store_heap_pack	 p;
+	struct store		*st;
+	struct store_cursor	*c;
+	char			*cause = NULL, *hex, *sql;
+	size_t			 ends[NPACK], i;
+
+	pack_all(&p, ends);
+	hex = xcalloc(2 * p.len + 1, 1);
+	for (i = 0; i < p.len; i++)
+		snprintf(hex + 2 * i, 3, "%02x", p.buf[i]);
+	st = store_open(":memory:", 0, kind_store(), &cause);
+	ck_assert_msg(st != NULL, "%s", cause);
+	sql = xasprintf("SELECT idx, addr, size, usable, seq,"
+	    " coalesce(site, 'none'), coalesce(type, 'none'), tid, state,"
+	    " coalesce(leak, 'none'), coalesce(region, 'none')"
+	    " FROM heap_block_unpack(x'%s', 0, 2)", hex);
+	c = store_cursor_open(st, sql, 0);
+	ck_assert_int_eq(store_cursor_step(c), 1);
+	ck_assert_int_eq(store_cursor_int(c, 0), 2 << STORE_HEAP_RUN_SHIFT);
+	ck_assert_int_eq(store_cursor_int(c, 1), 0);
+	ck_assert_str_eq(store_cursor_text(c, 5), "none");
+	ck_assert_str_eq(store_cursor_text(c, 6), "none");
+	ck_assert_str_eq(store_cursor_text(c, 8), "reachable");
+	ck_assert_str_eq(store_cursor_text(c, 9), "none");
+	ck_assert_str_eq(store_cursor_text(c, 10), "none");
+	ck_assert_int_eq(store_cursor_step(c), 1);
+	ck_assert_int_eq(store_cursor_int(c, 1), -1);
+	ck_assert_int_eq(store_cursor_int(c, 2), -1);
+	ck_assert_int_eq(store_cursor_int(c, 3), -1);
+	ck_assert_int_eq(store_cursor_int(c, 4), -1);
+	ck_assert_int_eq(store_cursor_int(c, 5), INT64_MAX);
+	ck_assert_int_eq(store_cursor_int(c, 6), 0);
+	ck_assert_int_eq(store_cursor_int(c, 7), INT64_MAX);
+	ck_assert_str_eq(store_cursor_text(c, 8), "collectable");
+	ck_assert_str_eq(store_cursor_text(c, 9), "definite");
+	ck_assert_int_eq(store_cursor_int(c, 10), INT64_MAX);
+	ck_assert_int_eq(store_cursor_step(c), 1);
+	ck_assert_int_eq(store_cursor_int(c, 3), 0);
+	ck_assert_int_eq(store_cursor_int(c, 7), INT64_MIN);
+	ck_assert_str_eq(store_cursor_text(c, 9), "indirect");
+	ck_assert_int_eq(store_cursor_step(c), 1);
+	ck_assert_int_eq(store_cursor_int(c, 7), -5);
+	ck_assert_int_eq(store_cursor_step(c), 1);
+	ck_assert_int_eq(store_cursor_int(c, 0),
+	    (2 << STORE_HEAP_RUN_SHIFT) + 4);
+	ck_assert_int_eq(store_cursor_int(c, 1), 0x7f0000001040);
+	ck_assert_str_eq(store_cursor_text(c, 6), "none");
+	ck_assert_int_eq(store_cursor_step(c), 1);
+	ck_assert_int_eq(store_cursor_int(c, 4), 6);
+	ck_assert_int_eq(store_cursor_int(c, 6), 1);
+	ck_assert_int_eq(store_cursor_int(c, 7), -4);
+	ck_assert_str_eq(store_cursor_text(c, 9), "definite");
+	ck_assert_int_eq(store_cursor_step(c), 0);
+	store_cursor_close(c);
+	free(sql);
+	/* The last block's last byte gone. */
+	hex[2 * p.len - 2] = '\0';
+	sql = xasprintf("SELECT count(*) FROM heap_block_unpack(x'%s', 0, 0)",
+	    hex);
+	c = store_cursor_open(st, sql, 0);
+	ck_assert_int_eq(store_cursor_step(c), -1);
+	store_cursor_close(c);
+	free(sql);
+	store_close(st);
+	free(hex);
+	free(p.buf);
+}
+END_TEST
+
 static Suite *
 heap_suite(void)
 {
@@ -1710,6 +1922,9 @@ heap_suite(void)
 	tcase_add_test(tc, test_map_outside);
 	tcase_add_test(tc, test_map_far_apart);
 	tcase_add_test(tc, test_map_too_big);
+	tcase_add_test(tc, test_block_pack);
+	tcase_add_test(tc, test_block_truncated);
+	tcase_add_test(tc, test_block_unpack_sql);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("states");
 	tcase_add_test(tc, test_rules);
