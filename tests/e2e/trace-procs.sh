@@ -22,6 +22,9 @@ check "sleeper: CPU $c ns < 20 ms" le "$c" 20000000
 check "spinner is a leaf: its probe measured no time" awk '/^\[/ { s = $1 }
     s == "[functions]" && $12 == "spinner" { f = 1; ok = $8 == "leaf" &&
     $2 == 0 && $3 == 0 } END { exit !(f && ok) }' "$W/procs.mon"
+q=$(pvsql procs "SELECT how || ' ' || self_ns || ' ' || calls FROM func
+    WHERE name = 'spinner'")
+check "profview keeps it as a leaf: $q" test "$q" = "leaf 0 1"
 r=$(field procs main 3)
 c=$(python3 "$top_srcdir/tests/e2e/tracesamp.py" "$W/procs.mon" |
     awk '$1 == "spinner" { print $2 }')
