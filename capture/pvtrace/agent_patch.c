@@ -33,7 +33,8 @@ agent_put32(uint8_t *p, uint32_t v)
 _Static_assert(PVT_TRAMP_RET == PVT_TRAMP_ENTRY + 9 + 6 &&
     PVT_TRAMP_LAND == PVT_TRAMP_RET + 5 &&
     PVT_TRAMP_LANDSZ == 9 + 8 + 13 + 9 + 1 &&
-    PVT_TRAMP_CODE == PVT_TRAMP_LAND + PVT_TRAMP_LANDSZ + 5 + 3,
+    PVT_TRAMP_CODE == PVT_TRAMP_LAND + PVT_TRAMP_LANDSZ + 5 + 3 +
+    PVT_TRAMP_PAD,
     "the trampoline's layout");
 
 /* movb $v, %fs:pvt_g.tls_inagent: the thread's "in the agent" flag. */
@@ -152,6 +153,13 @@ agent_tramp(uint8_t *t, uint8_t *area, const struct pvt_func *f,
 	 * perf put 8 % of such a run on the first one alone.
 	 */
 	memcpy(t + lea + 5, "\x0f\xae\xe8", 3);
+	/*
+	 * Nops, "in the agent" still: a timer interrupt pending while
+	 * the fence waits is taken some instructions after it, as a
+	 * group of them retires at once; perf put the wait on the first
+	 * instruction after the fence, which must not be the program's.
+	 */
+	memset(t + lea + 8, 0x90, PVT_TRAMP_PAD);
 	o = t + PVT_TRAMP_CODE;
 	cleared = 0;
 	if (f->how == PVT_PLT || (f->flags & PVT_F_PADDED)) {

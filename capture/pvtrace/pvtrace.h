@@ -73,7 +73,8 @@ enum pvt_ik {
 #define PVT_TRAMP_RET	19	/* pvt_entry returns here: the push */
 #define PVT_TRAMP_LAND	24	/* where the function returns to */
 #define PVT_TRAMP_LANDSZ 40	/* the longer landing, a leaf's */
-#define PVT_TRAMP_CODE	72	/* where the displaced code starts */
+#define PVT_TRAMP_PAD	8	/* nops after the fence */
+#define PVT_TRAMP_CODE	80	/* where the displaced code starts */
 #define PVT_TRAMP_LEAF	0x80000000u	/* in the index: a leaf's */
 #define PVT_JMP_LEN	5	/* e9 rel32 */
 
