@@ -10,10 +10,11 @@
  * not see untraced, and no handler runs on the program's stacks.  Every
  * 1/rate seconds it looks at each thread of the process: the path on top
  * of its shadow stack (a word rt.c publishes with relaxed stores), or
- * the leaf it is in (a leaf's probe pushes no frame), its
- * "in the agent" flag (in the thread's TLS, set by the trampolines from
- * the first instruction of a probe to its last) and its CPU clock.  The thread's CPU time since the
- * last look goes to that path (its function's self), real time likewise;
+ * the leaf it is in (a leaf's probe pushes no frame), its "in the agent"
+ * flag (in the thread's TLS, set by the trampolines from the first
+ * instruction of a probe to its last) and its CPU clock.  The thread's
+ * CPU time since the last look goes to that path (its function's self),
+ * real time likewise;
  * a look that finds the thread in the agent goes to the probe instead,
  * never to the program.  Each path's counts are written by this thread
  * alone, into its own array in the shared memory.

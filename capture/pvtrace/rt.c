@@ -383,9 +383,8 @@ rt_enter(uint32_t idx, uint64_t *slotp, int how, int leaf)
 	struct pvt_slot		*s;
 	struct pvt_frame	*f;
 	uint64_t		 tsc = 0, cpu = 0, ra, orig, sp = (uint64_t)slotp;
-	uint64_t		 stash = 0;
 	uint32_t		 d, k, parent, node;
-	int			 clk = 0;
+	int			 clk = 0, stash = 0;
 
 	if (t->busy) {
 		pvt_stat(PVT_ST_MISSED, 1);
