@@ -419,7 +419,11 @@ calls_draw(struct tui_view *tv, int y, int h, int w)
 			    calls_self(cs, k) / 1e3 / (double)f->calls : 0, 3);
 		share = cs->all > 0 ? 100.0 * calls_self(cs, k) / cs->all : 0;
 		tui_num_fit(pct, sizeof pct, 5, share, 1);
-		tui_putf(yy, 0, w, attr, "%10s %10s %8s %5s%% %12s %10s",
+		if (strlen(pct) + 1 < sizeof pct)
+			strcat(pct, "%");
+		if (!cs->w.samp && f->how == STORE_HOW_LEAF)
+			snprintf(pct, sizeof pct, "-");
+		tui_putf(yy, 0, w, attr, "%10s %10s %8s %6s %12s %10s",
 		    calls, self, err, pct, total, avg);
 		used = tui_put_marks(yy, 62, w - 62, attr, f->key,
 		    tui_search_marks(tv));

@@ -334,3 +334,17 @@ wait_for "profview: prog: $nf functions" &&
     screen | grep -qE "[0-9] main\$"
 ok $? "the calls view marks helper@prog+0x1210 [plt] and the trap [trap]"
 keys q
+
+# A leaf given pvtrace's light probe: its probes' times were not
+# measured, so p shows "-" for them, where the samples give its time.
+sed 's/ jump prog 0x1190 5 leaf$/ leaf prog 0x1190 5 leaf/' \
+    "$src/tests/data/calls3.mon" >"$dir/leaf.mon"
+pvsize="100 24" start -- "$dir/leaf.mon"
+wait_for "by self (CPU, $sn samples" &&
+    screen | grep -qE "^ +1000 +[0-9.]+ .* leaf \[leaf\]\$"
+ok $? "a leaf's row: its sampled time, marked [leaf]"
+keys p
+wait_for "by self (CPU, probes)" &&
+    screen | grep -qE "^ +1000 +- +- +- +- +- leaf \[leaf\]\$"
+ok $? "p: a leaf's probe times are -, not 0"
+keys q
