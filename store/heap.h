@@ -128,7 +128,7 @@ struct store_heap_pack {
 	uint8_t		*buf;
 	size_t		 len, cap;
 	int64_t		 n;
-	uint64_t	 src, off;	/* pointers: the one before's */
+	uint64_t	 src, off, dst;	/* pointers: the one before's */
 	uint64_t	 addr;		/* blocks: the run's first address */
 	uint64_t	 last, seq, tid; /* blocks: the one before's, */
 	uint64_t	 site, type, region; /* these + 1 (0: none) */
@@ -146,7 +146,8 @@ struct store_heap_runw {
 struct store_heap_unpack {
 	const uint8_t	*p, *end;
 	int64_t		 n;
-	uint64_t	 src, off;	/* pointers: the one before's */
+	int		 form;		/* pointers: heap_refrun.form */
+	uint64_t	 src, off, dst;	/* pointers: the one before's */
 	uint64_t	 idx, addr;	/* blocks: the run's first */
 	uint64_t	 last, seq, tid; /* blocks: the one before's, */
 	uint64_t	 site, type, region; /* these + 1 (0: none) */
@@ -218,6 +219,8 @@ int		 store_heap_unpack_block(struct store_heap_unpack *,
 		     struct store_heap_block *);
 int		 store_heap_refw_add(struct store_heap_runw *, uint32_t,
 		     uint64_t, uint32_t, uint32_t);
+void		 store_heap_pack_ref2(struct store_heap_pack *,
+		     const struct store_heap_ref *);
 void		 store_heap_pack_ref(struct store_heap_pack *,
 		     const struct store_heap_ref *);
 void		 store_heap_unpack_init(struct store_heap_unpack *,

@@ -51,11 +51,11 @@ sqlite3 "$W/far.db" "UPDATE heap_ref SET src_off = 4096,
     dst_off = 2147483647 WHERE session = 2"
 refs > "$W/refs.old"
 blocks > "$W/blocks.old"
-check "opened, it is version 7 (5's runs, vtable sizes, blocks in blobs): heap_block and heap_ref views of runs" test \
+check "opened, it is version 8 (5's runs, vtable sizes, blocks in blobs, pointers' forms): heap_block and heap_ref views of runs" test \
     "$(sql "SELECT (SELECT version FROM kind_schema WHERE kind = 'heap') ||
     (SELECT group_concat(type, ' ') FROM sqlite_master WHERE name IN
     ('heap_block', 'heap_ref')) || (SELECT count(*) > 0 FROM heap_refrun)
-    || (SELECT count(*) > 0 FROM heap_blockrun) AS v")" = "7view view11"
+    || (SELECT count(*) > 0 FROM heap_blockrun) AS v")" = "8view view11"
 check "heap_block has every block as the rows had it, contents too" \
     cmp "$W/blocks.new" "$W/blocks.old"
 check "heap_ref has every pointer as the rows had it" \

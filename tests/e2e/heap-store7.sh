@@ -44,11 +44,11 @@ check "a version 6 store: every block in JSON text, heap_block read by the sqlit
     ' ' || (SELECT max(length(contents)) FROM heap_block)")" = \
     "6 text $(wc -l < "$W/blocks.new") 16"
 blocks > "$W/blocks.old"
-check "opened, it is version 7: each run a blob, heap_block a view" test \
+check "opened, it is version 8: each run a blob, heap_block a view" test \
     "$(sql "SELECT (SELECT version FROM kind_schema WHERE kind = 'heap') ||
     ' ' || (SELECT group_concat(DISTINCT typeof(blocks)) FROM heap_blockrun)
     || ' ' || (SELECT type FROM sqlite_master WHERE name = 'heap_block')
-    AS v")" = "7 blob view"
+    AS v")" = "8 blob view"
 check "heap_block has every block as the text had it, contents too" \
     cmp "$W/blocks.new" "$W/blocks.old"
 answers 3 > "$W/answers.old" 2>&1

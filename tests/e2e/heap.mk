@@ -94,7 +94,7 @@ HEAP_E2E = tests/e2e/heap-memcheck.sh tests/e2e/heap-signal.sh \
 	tests/e2e/heap-files.sh tests/e2e/heap-trigger.sh \
 	tests/e2e/heap-refuse.sh tests/e2e/heap-names.sh tests/e2e/heap-leaks.sh \
 	tests/e2e/heap-diff.sh tests/e2e/heap-v1.sh tests/e2e/heap-store5.sh \
-	tests/e2e/heap-store7.sh
+	tests/e2e/heap-store7.sh tests/e2e/heap-store8.sh
 TESTS += $(HEAP_E2E)
 EXTRA_DIST += $(HEAP_E2E) tests/e2e/heap.sh tests/e2e/heap-lossrec.py \
 	tests/data/heap-list-v1.heap

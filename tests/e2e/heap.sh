@@ -88,8 +88,39 @@ heap_store_v4()
 	    UPDATE kind_schema SET version = 4 WHERE kind = 'heap'"
 }
 
+# heap_store_v7 DB: turn DB's pointer runs back into what the heap
+# tables' version 7 had, every run's blob of form 1 (four varints a
+# pointer, as heap_ref_pack packs them) and no form column, and say the
+# tables are version 7; the rest stays.  Needs the sqlite3 shell.
+heap_store_v7()
+{
+	{
+		echo "BEGIN; CREATE TABLE r7 (session INTEGER NOT NULL"
+		echo "    REFERENCES session(id) ON DELETE CASCADE,"
+		echo "    run INTEGER NOT NULL, count INTEGER NOT NULL,"
+		echo "    refs BLOB NOT NULL, PRIMARY KEY (session, run));"
+		"${PROFVIEW:-$build/profview}" --db "$1" sql --csv "SELECT
+		    'INSERT INTO r7 VALUES (' || session || ',' || (src >> 12)
+		    || ',' || count(*) || ',' || quote(heap_ref_pack(src,
+		    src_off, dst, dst_off)) || ');' AS v FROM heap_ref
+		    GROUP BY session, src >> 12" | sed '1d; s/^"//; s/"$//'
+		echo "DROP VIEW heap_ref; DROP TABLE heap_refrun;"
+		# The rename must not check the views: the shell lacks
+		# heap_block_unpack.
+		echo "PRAGMA legacy_alter_table = ON;"
+		echo "ALTER TABLE r7 RENAME TO heap_refrun;"
+		echo "CREATE VIEW heap_ref AS SELECT r.session AS session,"
+		echo "    u.src AS src, u.src_off AS src_off, u.dst AS dst,"
+		echo "    u.dst_off AS dst_off FROM heap_refrun r,"
+		echo "    heap_ref_unpack(r.refs) u;"
+		echo "UPDATE kind_schema SET version = 7 WHERE kind = 'heap';"
+		echo "COMMIT;"
+	} > "$1.refs7" &&
+	sqlite3 "$1" < "$1.refs7"
+}
+
 # heap_store_v6 DB: turn DB's block runs back into what the heap tables'
-# version 6 had, each run's blocks JSON text (an array of arrays: addr
+# version 6 had (its pointers as version 7 had them, heap_store_v7), each run's blocks JSON text (an array of arrays: addr
 # less the run's first, size, usable less size, seq, site, type, tid,
 # state * 3 + leak, region) under a heap_block view by json_each, and
 # say the tables are version 6; the rest stays.  Needs the sqlite3 shell.
@@ -109,6 +140,7 @@ heap_store_v6()
 		    ORDER BY session, idx" | sed '1d; s/^"//; s/"$//'
 		echo "COMMIT;"
 	} > "$1.blocks6" &&
+	heap_store_v7 "$1" &&
 	sqlite3 "$1" < "$1.blocks6" &&
 	sqlite3 "$1" "DROP VIEW heap_block; DROP TABLE heap_blockrun;
 	    CREATE TABLE heap_blockrun (session INTEGER NOT NULL

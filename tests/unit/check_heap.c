@@ -1895,6 +1895,144 @@ START_TEST(test_block_unpack_sql)
 }
 END_TEST
 
+/*
+ * Pointers in order, as a run's: the same source (offset differences
+ * small, one not a multiple of 8, one far), a target near the one
+ * before's and one nearer its source, an interior target, the
+ * extremes (differences wrap at 64 bits).
+ */
+static const struct store_heap_ref pack_refs[] = {
+	{ .src = 5, .src_off = 0, .dst = 900000, .dst_off = 0 },
+	{ .src = 5, .src_off = 8, .dst = 900001, .dst_off = 0 },
+	{ .src = 5, .src_off = 13, .dst = 6, .dst_off = 16 },
+	{ .src = 5, .src_off = 4096, .dst = 7, .dst_off = 2147483647 },
+	{ .src = 9, .src_off = 240, .dst = 0, .dst_off = 0 },
+	{ .src = 9, .src_off = 248, .dst = INT64_MAX, .dst_off = 0 },
+	{ .src = INT64_MAX, .src_off = INT64_MAX, .dst = 0, .dst_off = 1 },
+};
+#define NREFS	(sizeof pack_refs / sizeof pack_refs[0])
+
+/* pack_refs packed in form (1 or 2); ends[i] the length after ref i. */
+static void
+pack_refs_all(struct store_heap_pack *p, int form, size_t *ends)
+{
+	size_t	i;
+
+	memset(p, 0, sizeof *p);
+	for (i = 0; i < NREFS; i++) {
+		if (form == 2)
+			store_heap_pack_ref2(p, &pack_refs[i]);
+		else
+			store_heap_pack_ref(p, &pack_refs[i]);
+		ends[i] = p->len;
+	}
+}
+
+static void
+same_ref(const struct store_heap_ref *a, const struct store_heap_ref *b)
+{
+	ck_assert_int_eq(b->src, a->src);
+	ck_assert_int_eq(b->src_off, a->src_off);
+	ck_assert_int_eq(b->dst, a->dst);
+	ck_assert_int_eq(b->dst_off, a->dst_off);
+}
+
+/*
+ * Both forms round-trip; form 2 takes two bytes for a pointer of the
+ * same source to the block after the target before's, and every cut of
+ * either, each in a buffer of its own length (ASan sees a read past
+ * it), gives the pointers before the cut and then -1, or 0 between
+ * pointers.  Form 2's first pointer cannot say "the same source".
+ */
+START_TEST(test_ref_pack)
+{
+	static const uint8_t		 same_first[] = { 0x05, 0x02 };
+	struct store_heap_pack		 p;
+	struct store_heap_unpack	 u;
+	struct store_heap_ref		 r;
+	size_t				 ends[NREFS], cut, i, whole;
+	uint8_t				*copy;
+	int				 form, rc, want;
+
+	for (form = 1; form <= 2; form++) {
+		pack_refs_all(&p, form, ends);
+		if (form == 2)
+			ck_assert_uint_eq(ends[1] - ends[0], 2);
+		for (cut = 1; cut <= p.len; cut++) {
+			copy = xmalloc(cut);
+			memcpy(copy, p.buf, cut);
+			store_heap_unpack_init(&u, copy, cut);
+			u.form = form;
+			for (whole = 0; whole < NREFS && ends[whole] <= cut;
+			    whole++)
+				;
+			for (i = 0; i < whole; i++) {
+				ck_assert_int_eq(store_heap_unpack_next(&u,
+				    &r), 1);
+				same_ref(&pack_refs[i], &r);
+			}
+			want = whole > 0 && ends[whole - 1] == cut ? 0 : -1;
+			rc = store_heap_unpack_next(&u, &r);
+			ck_assert_msg(rc == want, "form %d, cut at %zu of %zu:"
+			    " %d", form, cut, p.len, rc);
+			free(copy);
+		}
+		free(p.buf);
+	}
+	store_heap_unpack_init(&u, same_first, sizeof same_first);
+	u.form = 2;
+	ck_assert_int_eq(store_heap_unpack_next(&u, &r), -1);
+}
+END_TEST
+
+/*
+ * heap_ref_unpack in SQL: the form its second argument, 1 without it;
+ * the same rows from either form's blob.
+ */
+START_TEST(test_ref_unpack_sql)
+{
+	struct store_heap_pack	 p;
+	struct store		*st;
+	struct store_cursor	*c;
+	char			*cause = NULL, *hex, *sql;
+	size_t			 ends[NREFS], i;
+	int			 form, call;
+
+	st = store_open(":memory:", 0, kind_store(), &cause);
+	ck_assert_msg(st != NULL, "%s", cause);
+	for (form = 1; form <= 2; form++) {
+		pack_refs_all(&p, form, ends);
+		hex = xcalloc(2 * p.len + 1, 1);
+		for (i = 0; i < p.len; i++)
+			snprintf(hex + 2 * i, 3, "%02x", p.buf[i]);
+		for (call = 0; call < (form == 1 ? 2 : 1); call++) {
+			sql = call == 1 ? xasprintf("SELECT src, src_off, dst,"
+			    " dst_off FROM heap_ref_unpack(x'%s')", hex) :
+			    xasprintf("SELECT src, src_off, dst, dst_off"
+			    " FROM heap_ref_unpack(x'%s', %d)", hex, form);
+			c = store_cursor_open(st, sql, 0);
+			for (i = 0; i < NREFS; i++) {
+				ck_assert_int_eq(store_cursor_step(c), 1);
+				ck_assert_int_eq(store_cursor_int(c, 0),
+				    pack_refs[i].src);
+				ck_assert_int_eq(store_cursor_int(c, 1),
+				    pack_refs[i].src_off);
+				ck_assert_int_eq(store_cursor_int(c, 2),
+				    pack_refs[i].dst);
+				ck_assert_int_eq(store_cursor_int(c, 3),
+				    pack_refs[i].dst_off);
+			}
+			ck_assert_int_eq(store_cursor_step(c), 0);
+			store_cursor_close(c);
+			free(sql);
+		}
+		free(hex);
+		free(p.buf);
+	}
+	store_close(st);
+}
+END_TEST
+
 static Suite *
 heap_suite(void)
 {
@@ -1925,6 +2063,8 @@ heap_suite(void)
 	tcase_add_test(tc, test_block_pack);
 	tcase_add_test(tc, test_block_truncated);
 	tcase_add_test(tc, test_block_unpack_sql);
+	tcase_add_test(tc, test_ref_pack);
+	tcase_add_test(tc, test_ref_unpack_sql);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("states");
 	tcase_add_test(tc, test_rules);
