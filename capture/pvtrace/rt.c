@@ -476,6 +476,15 @@ rt_enter(uint32_t idx, uint64_t *slotp, int how, int leaf)
 		orig = ra;
 		parent = d > 0 ? t->fr[d - 1].node : PVT_ROOT;
 	}
+	/*
+	 * A frame closed here puts back the leaf it interrupted (rt_close):
+	 * left with it by a way out the agent does not hear of (a handler's
+	 * setcontext), that leaf is as dead as the frame.  Kept, its mark
+	 * had the sampler charge what ran next to it, and this function's
+	 * entry at its slot taken for its jump to its own entry.
+	 */
+	if (rt_leaf_dead(t, sp))
+		rt_leaf_clear(t);
 	if (leaf) {
 		if ((node = pvt_path_node(t, parent, idx)) == 0) {
 			pvt_stat(PVT_ST_NOMEM, 1);
