@@ -582,6 +582,15 @@ pvt_leave(uint64_t *sp)
 	}
 	ret = t->fr[d - 1].ret;
 	rt_close(t, --d, tsc, cpu);
+	/*
+	 * A frame closed above this one put back the leaf it interrupted,
+	 * which went with it (a handler's setcontext, rt_enter's case):
+	 * kept, it had the sampler charge the caller's time to it until
+	 * the next entry.  This frame's own leaf, if it stashed one, runs
+	 * above its slot and stays.
+	 */
+	if (rt_leaf_dead(t, slot))
+		rt_leaf_clear(t);
 	s->last_tsc = tsc;
 	s->last_cpu = cpu;
 	rt_busy(t, busy);

@@ -4,7 +4,8 @@
 # while a leaf runs (its leaf is stashed in the handler's frame), a
 # second timer's handler, itself a leaf, comes while a leaf runs, a
 # handler siglongjmps out of a leaf, one leaves it by setcontext (which
-# the agent does not hear of) and one forks in it.  Every count is
+# the agent does not hear of: to main, or to a function that then
+# returns) and one forks in it.  Every count is
 # the program's own, with and without leaves (--no-leaf, --rate 0), and
 # under a fast sampler, which reads the leaf's mark while it changes.
 . "${top_srcdir:-.}/tests/e2e/trace.sh"
@@ -31,9 +32,9 @@ hows() {
 
 "$P" >"$W/native.out"
 sed 's/[0-9][0-9]*/N/g' "$W/native.out" >"$W/native.shape"
-check "untraced: 50 jumps, 50 contexts, a fork, 2050 spins" \
+check "untraced: 50 jumps, 60 contexts, a fork, 2050 spins" \
     test "$(got native jumps) $(got native contexts) $(got native forks) \
-$(got native spin)" = "50 50 1 2050"
+$(got native spin)" = "50 60 1 2050"
 
 (cd "$W" && "$PVTRACE" plan -o plan.pdt "$P" >plan.log 2>&1)
 bad=
@@ -62,11 +63,12 @@ run() {
 	    cmp -s '$W/native.shape' '$W/$name.shape'"
 	m="$(calls "$name" spin) $(calls "$name" park)"
 	m="$m $(calls "$name" forkwait) $(calls "$name" hop)"
+	m="$m $(calls "$name" nest)"
 	p="$(got "$name" spin) $(got "$name" park) $(got "$name" forkwait)"
-	p="$p $(got "$name" hop)"
+	p="$p $(got "$name" hop) $(got "$name" nest)"
 	check "$name: main's calls counted ($m), as it made them ($p)" \
 	    test "$m $(got "$name" jumps) $(got "$name" contexts) \
-$(got "$name" forks)" = "2050 100 1 50 50 50 1"
+$(got "$name" forks)" = "2050 110 1 50 10 50 60 1"
 	# An entry while the agent's C code runs (a handler that came in
 	# the middle of main's entry of a leaf) is missed, and the stat
 	# says so: a missed handler run misses its five entries, a missed
@@ -81,19 +83,29 @@ $t missed)" sh -c "[ $k -ge 0 ] && [ $t -ge 0 ] &&
 	    [ '$m' = '$p $((5 * k + t))' ]"
 	# Each siglongjmp closes the handler's frame, and park's when it
 	# has one (a missed handler run has none); each setcontext leaves
-	# them to the next entry, main's of hop, which closes them as
-	# abandoned.  A leaf so left is no frame, and a call of park after
-	# it no jump to its own entry.
+	# them to the next entry (main's of hop) or exit (nest's), which
+	# closes them as abandoned.  A leaf so left is no frame, and a call
+	# of park after it no jump to its own entry.
 	u=$(stat "$name" unwound)
 	a=$(stat "$name" abandoned)
 	j=$(stat "$name" self_jumps)
 	u=${u:--1} a=${a:--1} j=${j:--1}
 	per=1
 	[ "$want" = leaf ] || per=2
-	check "$name: unwound $u, abandoned $a frames (50 jumps, 50 contexts,\
+	check "$name: unwound $u, abandoned $a frames (50 jumps, 60 contexts,\
  $per each), self_jumps $j" sh -c "[ $u -le $((50 * per)) ] &&
-	    [ $u -ge $((50 * per - k)) ] && [ $a -le $((50 * per)) ] &&
-	    [ $a -ge $((50 * per - k)) ] && [ $j = 0 ]"
+	    [ $u -ge $((50 * per - k)) ] && [ $a -le $((60 * per)) ] &&
+	    [ $a -ge $((60 * per - k)) ] && [ $j = 0 ]"
+	# After each nest, main's loop of no call is main's own time, not
+	# that of the park the setcontext left: the sampler's CPU time of
+	# main's self is at least half its ten loops' (measured as burn).
+	if [ "$name" != rate0 ]; then
+		b=$(got "$name" burn)
+		c=$(python3 "$top_srcdir/tests/e2e/tracesamp.py" \
+		    "$W/$name.mon" | awk '$1 == "main" { print $2 }')
+		check "$name: main's sampled self CPU ${c:-0} ns >= 5 x burn \
+$b ns" le "$((5 * b))" "${c:-0}"
+	fi
 	h=$(hows "$name" "$want")
 	check "$name: $LEAVES are how $want (${h:-all})" test -z "$h"
 }

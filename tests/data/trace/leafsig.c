@@ -14,12 +14,16 @@
  *	phase 4: main calls hop, which calls spin, then park, which the
  *		 handler leaves by a setcontext (no siglongjmp, which
  *		 pvtrace hears of), CTXS times
+ *	phase 5: main calls nest, which calls park, which the handler
+ *		 leaves by a setcontext back into nest, which returns; then
+ *		 main loops BURN times (no call), NESTS times
  *
  * All along a second timer's handler, tick, itself a leaf, interrupts
  * them and the first handler (a leaf's entry while a leaf runs).
  *
  * It prints what it counted itself: the handler's runs, its callees'
- * calls, main's calls, the jumps, the contexts and the forks.  Those of
+ * calls, main's calls, the jumps, the contexts and the forks, and the
+ * CPU time of one more of main's loops of BURN (burn, in ns).  Those of
  * main are the same in every run; the handler's are the timer's.
  */
 #include <sys/time.h>
@@ -30,17 +34,20 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <ucontext.h>
 #include <unistd.h>
 
 #define SPINS	2000
 #define PARKS	50
 #define CTXS	50
+#define NESTS	10
+#define BURN	5000000UL
 
-static volatile sig_atomic_t phase, inpark, forked;
+static volatile sig_atomic_t phase, inpark, forked, left;
 static volatile unsigned long sink;
 static volatile unsigned long nsig, nleaf, nnode, nspin, npark, nwait;
-static volatile unsigned long njump, ntick, nhop, nctx;
+static volatile unsigned long njump, ntick, nhop, nctx, nnest;
 static sigjmp_buf jb;
 static ucontext_t uc;
 
@@ -77,6 +84,18 @@ static unsigned long __attribute__((noipa))
 hop(void)
 {
 	return (spin(10) + 1);
+}
+
+/* Not a leaf: a call of park, which the handler leaves back to here. */
+static void __attribute__((noipa))
+nest(void)
+{
+	left = 0;
+	getcontext(&uc);
+	if (!left) {
+		npark++;
+		park();
+	}
 }
 
 /* The handler's leaf. */
@@ -136,8 +155,9 @@ handler(int sig)
 		}
 		forked = 1;
 	}
-	if (phase == 4 && inpark) {
+	if ((phase == 4 || phase == 5) && inpark) {
 		inpark = 0;
+		left = 1;
 		nctx++;
 		setcontext(&uc);
 	}
@@ -159,7 +179,9 @@ main(void)
 {
 	struct itimerval	it = { { 0, 300 }, { 0, 300 } };
 	struct itimerval	vt = { { 0, 1000 }, { 0, 1000 } };
+	struct timespec		t0, t1;
 	sigset_t		alrm;
+	unsigned long		j, x;
 	int			i;
 
 	if (catch(SIGALRM, handler) != 0 || catch(SIGVTALRM, tick) != 0 ||
@@ -192,6 +214,19 @@ main(void)
 		npark++;
 		park();
 	}
+	phase = 5;
+	for (i = 0; i < NESTS; i++) {
+		nnest++;
+		nest();
+		for (j = 0, x = 1; j < BURN; j++)
+			x = x * 6364136223846793005UL + j;
+		sink += x;
+	}
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t0);
+	for (j = 0, x = 1; j < BURN; j++)
+		x = x * 6364136223846793005UL + j;
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t1);
+	sink += x;
 
 	/* No handler after the counts are read. */
 	sigemptyset(&alrm);
@@ -204,8 +239,10 @@ main(void)
 	printf("handler %lu\nleaf %lu\nnode %lu\ntick %lu\n", nsig, nleaf,
 	    nnode, ntick);
 	printf("spin %lu\npark %lu\nforkwait %lu\n", nspin, npark, nwait);
-	printf("hop %lu\n", nhop);
+	printf("hop %lu\nnest %lu\n", nhop, nnest);
 	printf("jumps %lu\ncontexts %lu\nforks %d\n", njump, nctx,
 	    (int)forked);
+	printf("burn %lld\n", (t1.tv_sec - t0.tv_sec) * 1000000000LL +
+	    t1.tv_nsec - t0.tv_nsec);
 	return (0);
 }
