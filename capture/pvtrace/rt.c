@@ -398,9 +398,15 @@ rt_enter(uint32_t idx, uint64_t *slotp, int how, int leaf)
 		goto out;
 	s = t->slot;
 	if (t->leaf != 0) {
+		/*
+		 * A leaf's jump to its own entry: a loop, its landing
+		 * still in the slot.  A new call of it puts a return
+		 * address there: it was left without its landing (an
+		 * untraced handler's setcontext), and the mark is dead.
+		 */
 		if (t->leaf_slot == sp && leaf &&
-		    t->nodes[(uint32_t)t->leaf].func == idx) {
-			/* A leaf's jump to its own entry: a loop. */
+		    t->nodes[(uint32_t)t->leaf].func == idx &&
+		    *slotp == pvt_g.tramp[idx] + PVT_TRAMP_LAND) {
 			t->nodes[(uint32_t)t->leaf].calls++;
 			pvt_stat(PVT_ST_SELFJUMPS, 1);
 			goto out;

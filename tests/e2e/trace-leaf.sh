@@ -5,7 +5,8 @@
 # second timer's handler, itself a leaf, comes while a leaf runs, a
 # handler siglongjmps out of a leaf, one leaves it by setcontext (which
 # the agent does not hear of: to main, or to a function that then
-# returns) and one forks in it.  Every count is
+# returns), one the plan does not trace leaves it by setcontext too, and
+# one forks in it.  Every count is
 # the program's own, with and without leaves (--no-leaf, --rate 0), and
 # under a fast sampler, which reads the leaf's mark while it changes.
 . "${top_srcdir:-.}/tests/e2e/trace.sh"
@@ -32,9 +33,9 @@ hows() {
 
 "$P" >"$W/native.out"
 sed 's/[0-9][0-9]*/N/g' "$W/native.out" >"$W/native.shape"
-check "untraced: 50 jumps, 60 contexts, a fork, 2050 spins" \
-    test "$(got native jumps) $(got native contexts) $(got native forks) \
-$(got native spin)" = "50 60 1 2050"
+check "untraced: 50 jumps, 60 + 20 contexts, a fork, 2050 spins" \
+    test "$(got native jumps) $(got native contexts) $(got native raw) \
+$(got native forks) $(got native spin)" = "50 60 20 1 2050"
 
 (cd "$W" && "$PVTRACE" plan -o plan.pdt "$P" >plan.log 2>&1)
 bad=
@@ -68,7 +69,7 @@ run() {
 	p="$p $(got "$name" hop) $(got "$name" nest)"
 	check "$name: main's calls counted ($m), as it made them ($p)" \
 	    test "$m $(got "$name" jumps) $(got "$name" contexts) \
-$(got "$name" forks)" = "2050 110 1 50 10 50 60 1"
+$(got "$name" raw) $(got "$name" forks)" = "2050 130 1 50 10 50 60 20 1"
 	# An entry while the agent's C code runs (a handler that came in
 	# the middle of main's entry of a leaf) is missed, and the stat
 	# says so: a missed handler run misses its five entries, a missed
@@ -83,19 +84,21 @@ $t missed)" sh -c "[ $k -ge 0 ] && [ $t -ge 0 ] &&
 	    [ '$m' = '$p $((5 * k + t))' ]"
 	# Each siglongjmp closes the handler's frame, and park's when it
 	# has one (a missed handler run has none); each setcontext leaves
-	# them to the next entry (main's of hop) or exit (nest's), which
-	# closes them as abandoned.  A leaf so left is no frame, and a call
-	# of park after it no jump to its own entry.
+	# them to the next entry (main's of hop or park) or exit (nest's),
+	# which closes them as abandoned (the untraced handler has none).
+	# A leaf so left is no frame, and a call of park after it no jump
+	# to its own entry.
 	u=$(stat "$name" unwound)
 	a=$(stat "$name" abandoned)
 	j=$(stat "$name" self_jumps)
 	u=${u:--1} a=${a:--1} j=${j:--1}
 	per=1
 	[ "$want" = leaf ] || per=2
-	check "$name: unwound $u, abandoned $a frames (50 jumps, 60 contexts,\
- $per each), self_jumps $j" sh -c "[ $u -le $((50 * per)) ] &&
-	    [ $u -ge $((50 * per - k)) ] && [ $a -le $((60 * per)) ] &&
-	    [ $a -ge $((60 * per - k)) ] && [ $j = 0 ]"
+	x=$((60 * per + 20 * (per - 1)))
+	check "$name: unwound $u, abandoned $a frames (50 jumps, 60 + 20\
+ contexts, $per each, the last 20 one less), self_jumps $j" \
+	    sh -c "[ $u -le $((50 * per)) ] && [ $u -ge $((50 * per - k)) ] &&
+	    [ $a -le $x ] && [ $a -ge $((x - k)) ] && [ $j = 0 ]"
 	# After each nest, main's loop of no call is main's own time, not
 	# that of the park the setcontext left: the sampler's CPU time of
 	# main's self is at least half its ten loops' (measured as burn).
