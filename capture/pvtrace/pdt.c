@@ -531,11 +531,21 @@ pvt_pdt_read(struct pvt_plan *p, const char *path, char **cause)
 			if (n == 6)
 				p->leaves = strcmp(v[5], "-") == 0 ? -1 :
 				    (int)nl;
-			if ((p->leaves < 0 ? 0 : (size_t)p->leaves) !=
-			    p->nleaf) {
+			if (p->leaves >= 0 && (size_t)p->leaves != p->nleaf) {
 				pdt_bad(&in, "end", "says %d leaves, the file"
-				    " has %zu", p->leaves < 0 ? 0 :
-				    p->leaves, p->nleaf);
+				    " has %zu", p->leaves, p->nleaf);
+				goto out;
+			}
+			/*
+			 * A - (--no-leaf) or no fifth count (a plan from
+			 * before leaves or GOT slots) means none: said
+			 * so, not as a 0 the line does not have.
+			 */
+			if (p->leaves < 0 && p->nleaf != 0) {
+				pdt_bad(&in, "end", "says no leaves (%s), the"
+				    " file has %zu", p->leaves == -1 ? "-" :
+				    n == 4 ? "three counts" : "four counts",
+				    p->nleaf);
 				goto out;
 			}
 			for (i = 0; i < PVT_NHOW; i++) {

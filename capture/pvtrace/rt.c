@@ -397,9 +397,15 @@ rt_enter(uint32_t idx, uint64_t *slotp, int how, int leaf)
 		goto out;
 	s = t->slot;
 	if (t->leaf != 0) {
+		/*
+		 * A leaf's jump to its own entry: a loop, its landing
+		 * still in the slot.  A new call of it puts a return
+		 * address there: it was left without its landing (an
+		 * untraced handler's setcontext), and the mark is dead.
+		 */
 		if (t->leaf_slot == sp && leaf &&
-		    t->nodes[(uint32_t)t->leaf].func == idx) {
-			/* A leaf's jump to its own entry: a loop. */
+		    t->nodes[(uint32_t)t->leaf].func == idx &&
+		    *slotp == pvt_g.tramp[idx] + PVT_TRAMP_LAND) {
 			t->nodes[(uint32_t)t->leaf].calls++;
 			pvt_stat(PVT_ST_SELFJUMPS, 1);
 			goto out;
@@ -475,6 +481,15 @@ rt_enter(uint32_t idx, uint64_t *slotp, int how, int leaf)
 		orig = ra;
 		parent = d > 0 ? t->fr[d - 1].node : PVT_ROOT;
 	}
+	/*
+	 * A frame closed here puts back the leaf it interrupted (rt_close):
+	 * left with it by a way out the agent does not hear of (a handler's
+	 * setcontext), that leaf is as dead as the frame.  Kept, its mark
+	 * had the sampler charge what ran next to it, and this function's
+	 * entry at its slot taken for its jump to its own entry.
+	 */
+	if (rt_leaf_dead(t, sp))
+		rt_leaf_clear(t);
 	if (leaf) {
 		if ((node = pvt_path_node(t, parent, idx)) == 0) {
 			pvt_stat(PVT_ST_NOMEM, 1);
@@ -572,6 +587,15 @@ pvt_leave(uint64_t *sp)
 	}
 	ret = t->fr[d - 1].ret;
 	rt_close(t, --d, tsc, cpu);
+	/*
+	 * A frame closed above this one put back the leaf it interrupted,
+	 * which went with it (a handler's setcontext, rt_enter's case):
+	 * kept, it had the sampler charge the caller's time to it until
+	 * the next entry.  This frame's own leaf, if it stashed one, runs
+	 * above its slot and stays.
+	 */
+	if (rt_leaf_dead(t, slot))
+		rt_leaf_clear(t);
 	s->last_tsc = tsc;
 	s->last_cpu = cpu;
 	rt_busy(t, busy);

@@ -25,7 +25,8 @@ TRACE_E2E = tests/e2e/trace-recurse.sh tests/e2e/trace-tiny.sh \
 	tests/e2e/trace-deep.sh tests/e2e/trace-setuid.sh \
 	tests/e2e/trace-output.sh tests/e2e/trace-stripped.sh \
 	tests/e2e/trace-truth.sh tests/e2e/trace-plt.sh \
-	tests/e2e/trace-top.sh tests/e2e/trace-diff.sh
+	tests/e2e/trace-top.sh tests/e2e/trace-diff.sh \
+	tests/e2e/trace-leaf.sh tests/e2e/trace-pdt.sh
 TESTS += $(TRACE_E2E)
 EXTRA_DIST += $(TRACE_E2E) tests/e2e/trace.sh tests/e2e/tracecmp.py \
 	tests/e2e/tracesamp.py

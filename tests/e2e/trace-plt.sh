@@ -112,6 +112,7 @@ check "--lib: lib_again's slot left to the traced lib_step" grep -q \
     "$W/lib.mon"
 rows=$(awk '/^\[/ { s = $1 } s == "[functions]" && $12 ~ /^lib_/ {
     print $8, $9, $12 }' "$W/lib.mon" | sort | tr '\n' ' ')
+# lib_step calls nothing: a leaf, with the light probe (the sampler runs).
 check "--lib: one row each, at the library's entries ($rows)" \
     test "$rows" = "jump libpvtplt.so lib_work leaf libpvtplt.so lib_step "
 callgrind lib "$TD/plt-lib" 100
