@@ -4,7 +4,7 @@
 # calls work twice, which calls leaf 1000 times; two static helpers);
 # expected values come from the store, never from the screen.
 . "${top_srcdir:-.}/tests/tui/lib.sh"
-plan 42
+plan 44
 src=${top_srcdir:-.}
 cp "$src/tests/data/calls.mon" "$dir/calls.mon"
 "$PROFVIEW" --db "$dir/db" ingest "$dir/calls.mon" >/dev/null || exit 1
