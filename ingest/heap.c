@@ -1576,19 +1576,23 @@ heap_sites(struct ingest_ctx *ctx, const struct ingest_heap *h,
 
 /*
  * How far through the file block i's (ptrs 0) or its pointers' (1)
- * rows are: version 1's records, or version 2's BLKV by share of blocks.
+ * rows are: version 1's records; in version 2's BLKV, where the two are
+ * one, the blocks' rows its first half and the pointers' its second.
  */
 static size_t
 heap_progress(const struct ingest_heap *h, uint64_t i, int ptrs)
 {
-	const struct ingest_heap_sec	*s = ptrs ? &h->edgs : &h->blks;
+	const struct ingest_heap_sec	*s = &h->blks;
 
 	if (s->packed != NULL)
-		return ((size_t)(h->blkv.off + h->blkv.count * i /
-		    (h->b.count + 1)));
-	if (ptrs)
-		i = h->e.first[i];
-	return ((size_t)(s->off + i * s->size));
+		return ((size_t)(h->blkv.off + h->blkv.count * (uint64_t)ptrs /
+		    2 + h->blkv.count * i / (2 * h->b.count + 1)));
+	if (!ptrs)
+		return ((size_t)(s->off + i * s->size));
+	/* No EDGS section: past the blocks. */
+	if (h->edgs.p == NULL)
+		return ((size_t)(s->off + s->count * s->size));
+	return ((size_t)(h->edgs.off + h->e.first[i] * h->edgs.size));
 }
 
 static int
