@@ -814,8 +814,11 @@ heap_v_where(const struct ingest_heap_sec *blkv, int edges, uint64_t i)
 /*
  * The arrays of nb blocks and ne pointers, in one allocation written
  * once, all of it: its pages made in one system call, not a page fault
- * a page.  nb and ne are bounded by the bytes of the section they come
- * from (a block takes at least 10 of them, a pointer 3).
+ * a page.  Words 0 and 1 apart, and left to the page faults: version 2
+ * gives few (the bench graph's are all pointers, never written), and 16
+ * bytes a block of 101 was that much more made for nothing.  nb and ne
+ * are bounded by the bytes of the section they come from (a block takes
+ * at least 10 of them, a pointer 3).
  */
 static void
 heap_arrays(struct ingest_heap *h, uint64_t nb, uint64_t ne)
@@ -825,15 +828,16 @@ heap_arrays(struct ingest_heap *h, uint64_t nb, uint64_t ne)
 	uint64_t			*p64;
 	uint32_t			*p32;
 
-	h->arrays = xcalloc_populated((size_t)(nb * 5 * sizeof *p64 +
+	h->arrays = xcalloc_populated((size_t)(nb * 3 * sizeof *p64 +
 	    (nb * 7 + 1 + ne * 3) * sizeof *p32 + nb + 1), 1);
+	h->words = xcalloc((size_t)(2 * nb + 1), sizeof *p64);
+	bk->word0 = h->words;
+	bk->word1 = bk->word0 + nb;
 	p64 = h->arrays;
 	bk->count = nb;
 	bk->addr = p64;
 	bk->size = p64 += nb;
 	bk->seq = p64 += nb;
-	bk->word0 = p64 += nb;
-	bk->word1 = p64 += nb;
 	p32 = (uint32_t *)(p64 + nb);
 	bk->slack = p32;
 	bk->site = p32 += nb;
@@ -1033,6 +1037,8 @@ ingest_heap_free(struct ingest_heap *h)
 {
 	free(h->arrays);
 	h->arrays = NULL;
+	free(h->words);
+	h->words = NULL;
 	free(h->esrc);
 	h->esrc = NULL;
 	memset(&h->b, 0, sizeof h->b);

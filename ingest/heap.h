@@ -78,6 +78,7 @@ struct ingest_heap {
 	struct ingest_heap_blocks b;
 	struct ingest_heap_ptrs	 e;
 	void			*arrays;	/* b's and e's, one allocation */
+	uint64_t		*words;		/* but b's word0 and word1 */
 	uint32_t		*esrc;	/* version 1, while checked: EDGS.src */
 };
 
