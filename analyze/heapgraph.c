@@ -20,7 +20,7 @@
 
 #define HG_NONE		UINT32_MAX
 /* In out[]/in[]: the pointer is interior and no heuristic excuses it. */
-#define HG_WEAK		ANALYZE_HEAP_MAX
+#define HG_WEAK		ANALYZE_HEAP_T_WEAK
 #define HG_NODE(x)	((x) & ~HG_WEAK)
 
 /* Free everything; h is all zeros after. */
@@ -42,86 +42,28 @@ analyze_heap_free(struct analyze_heap *h)
 }
 
 /*
- * The graph of nroots roots and nblocks blocks of the given sizes, and
- * nedges edges, each from a root or a block to a block.  An index out of
- * range is the caller's data being wrong: -1 and cause says which edge.
+ * The edges in, from the edges out: a counting sort by target.  The
+ * targets are all over the heap: their counts and their in edges are
+ * asked for edges ahead.  On 1M blocks with 3M pointers the misses were
+ * most of the build's time.
  */
-int
-analyze_heap_build(struct analyze_heap *h, uint32_t nroots, uint32_t nblocks,
-    const uint64_t *sizes, const struct analyze_heap_edge *e, size_t nedges,
-    char **cause)
+static void
+hg_inverse(struct analyze_heap *h)
 {
-	uint32_t	*fill, src, dst, w;
-	size_t		 i, m;
-	uint64_t	 n;
+	uint32_t	*fill, src, dst;
+	size_t		 i, m = h->nedges;
 
-	memset(h, 0, sizeof *h);
-	n = 1 + (uint64_t)nroots + nblocks;
-	/* HG_WEAK takes the top bit; a node count must leave it free. */
-	if (n >= ANALYZE_HEAP_MAX || nedges + nroots >= ANALYZE_HEAP_MAX) {
-		*cause = xasprintf("heap graph: %llu nodes, %zu edges: too many",
-		    (unsigned long long)n, nedges);
-		return (-1);
-	}
-	h->nroots = nroots;
-	h->nblocks = nblocks;
-	h->nnodes = (uint32_t)n;
-	for (i = 0; i < nedges; i++) {
-		if (e[i].dst >= nblocks || ((e[i].flags & ANALYZE_HEAP_E_ROOT) ?
-		    e[i].src >= nroots : e[i].src >= nblocks)) {
-			*cause = xasprintf("heap graph: edge %zu: %s %u to block"
-			    " %u: no such %s (%u roots, %u blocks)", i,
-			    (e[i].flags & ANALYZE_HEAP_E_ROOT) ? "root" :
-			    "block", e[i].src, e[i].dst,
-			    e[i].dst >= nblocks ? "block" : "source", nroots,
-			    nblocks);
-			return (-1);
-		}
-	}
-	m = nedges + nroots;
-	h->nedges = m;
-	h->size = xcalloc(h->nnodes, sizeof *h->size);
-	if (nblocks != 0)
-		memcpy(h->size + 1 + nroots, sizes, nblocks * sizeof *sizes);
-	h->out_off = xcalloc((size_t)h->nnodes + 1, sizeof *h->out_off);
 	h->in_off = xcalloc((size_t)h->nnodes + 1, sizeof *h->in_off);
-	h->out = xreallocarray(NULL, m + 1, sizeof *h->out);
 	h->in = xreallocarray(NULL, m + 1, sizeof *h->in);
-	fill = xreallocarray(NULL, (size_t)h->nnodes + 1, sizeof *fill);
-
-	/* Counts, then offsets, then the edges in place: node 0 first. */
-	h->out_off[1] = nroots;
-	for (i = 0; i < nroots; i++)
-		h->in_off[2 + i]++;
-	/*
-	 * The targets are all over the heap: their counts and their in
-	 * edges, below, are asked for edges ahead.  On 1M blocks with 3M
-	 * pointers the misses were most of the build's time.
-	 */
-	for (i = 0; i < nedges; i++) {
-		if (i + 16 < nedges)
-			__builtin_prefetch(&h->in_off[1 + nroots +
-			    e[i + 16].dst + 1]);
-		src = (e[i].flags & ANALYZE_HEAP_E_ROOT) ? 1 + e[i].src :
-		    1 + nroots + e[i].src;
-		h->out_off[src + 1]++;
-		h->in_off[1 + nroots + e[i].dst + 1]++;
+	for (i = 0; i < m; i++) {
+		if (i + 16 < m)
+			__builtin_prefetch(&h->in_off[HG_NODE(h->out[i + 16]) +
+			    1]);
+		h->in_off[HG_NODE(h->out[i]) + 1]++;
 	}
-	for (i = 1; i <= h->nnodes; i++) {
-		h->out_off[i] += h->out_off[i - 1];
+	for (i = 1; i <= h->nnodes; i++)
 		h->in_off[i] += h->in_off[i - 1];
-	}
-	memcpy(fill, h->out_off, h->nnodes * sizeof *fill);
-	for (i = 0; i < nroots; i++)
-		h->out[fill[0]++] = 1 + (uint32_t)i;
-	for (i = 0; i < nedges; i++) {
-		src = (e[i].flags & ANALYZE_HEAP_E_ROOT) ? 1 + e[i].src :
-		    1 + nroots + e[i].src;
-		dst = 1 + nroots + e[i].dst;
-		w = (e[i].flags & ANALYZE_HEAP_E_INTERIOR) &&
-		    !(e[i].flags & ANALYZE_HEAP_E_EXCUSED) ? HG_WEAK : 0;
-		h->out[fill[src]++] = dst | w;
-	}
+	fill = xreallocarray(NULL, (size_t)h->nnodes + 1, sizeof *fill);
 	memcpy(fill, h->in_off, h->nnodes * sizeof *fill);
 	for (i = 0, src = 0; i < m; i++) {
 		while (i >= h->out_off[src + 1])
@@ -135,6 +77,136 @@ analyze_heap_build(struct analyze_heap *h, uint32_t nroots, uint32_t nblocks,
 		h->in[fill[dst]++] = src | (h->out[i] & HG_WEAK);
 	}
 	free(fill);
+}
+
+/*
+ * A graph of nroots roots, nblocks blocks of the given sizes and nedges
+ * edges besides node 0's, its arrays made and node 0's edges in place;
+ * -1 and cause if it is more than a graph holds.
+ */
+static int
+hg_alloc(struct analyze_heap *h, uint32_t nroots, uint32_t nblocks,
+    const uint64_t *sizes, size_t nedges, char **cause)
+{
+	uint64_t	n = 1 + (uint64_t)nroots + nblocks;
+	uint32_t	i;
+
+	memset(h, 0, sizeof *h);
+	/* HG_WEAK takes the top bit; a node count must leave it free. */
+	if (n >= ANALYZE_HEAP_MAX || nedges + nroots >= ANALYZE_HEAP_MAX) {
+		*cause = xasprintf("heap graph: %llu nodes, %zu edges: too many",
+		    (unsigned long long)n, nedges);
+		return (-1);
+	}
+	h->nroots = nroots;
+	h->nblocks = nblocks;
+	h->nnodes = (uint32_t)n;
+	h->nedges = nedges + nroots;
+	h->size = xcalloc(h->nnodes, sizeof *h->size);
+	if (nblocks != 0)
+		memcpy(h->size + 1 + nroots, sizes, nblocks * sizeof *sizes);
+	h->out_off = xcalloc((size_t)h->nnodes + 1, sizeof *h->out_off);
+	h->out = xreallocarray(NULL, h->nedges + 1, sizeof *h->out);
+	h->out_off[1] = nroots;
+	for (i = 0; i < nroots; i++)
+		h->out[i] = 1 + i;
+	return (0);
+}
+
+/*
+ * The graph of nroots roots and nblocks blocks of the given sizes, and
+ * nedges edges, each from a root or a block to a block.  An index out of
+ * range is the caller's data being wrong: -1 and cause says which edge.
+ */
+int
+analyze_heap_build(struct analyze_heap *h, uint32_t nroots, uint32_t nblocks,
+    const uint64_t *sizes, const struct analyze_heap_edge *e, size_t nedges,
+    char **cause)
+{
+	uint32_t	*fill, src, dst, w;
+	size_t		 i;
+
+	if (hg_alloc(h, nroots, nblocks, sizes, nedges, cause) != 0)
+		return (-1);
+	for (i = 0; i < nedges; i++) {
+		if (e[i].dst >= nblocks || ((e[i].flags & ANALYZE_HEAP_E_ROOT) ?
+		    e[i].src >= nroots : e[i].src >= nblocks)) {
+			*cause = xasprintf("heap graph: edge %zu: %s %u to block"
+			    " %u: no such %s (%u roots, %u blocks)", i,
+			    (e[i].flags & ANALYZE_HEAP_E_ROOT) ? "root" :
+			    "block", e[i].src, e[i].dst,
+			    e[i].dst >= nblocks ? "block" : "source", nroots,
+			    nblocks);
+			analyze_heap_free(h);
+			return (-1);
+		}
+	}
+
+	/* Counts, then offsets, then the edges in place, after node 0's. */
+	for (i = 0; i < nedges; i++) {
+		src = (e[i].flags & ANALYZE_HEAP_E_ROOT) ? 1 + e[i].src :
+		    1 + nroots + e[i].src;
+		h->out_off[src + 1]++;
+	}
+	for (i = 2; i <= h->nnodes; i++)
+		h->out_off[i] += h->out_off[i - 1];
+	fill = xreallocarray(NULL, (size_t)h->nnodes + 1, sizeof *fill);
+	memcpy(fill, h->out_off, h->nnodes * sizeof *fill);
+	for (i = 0; i < nedges; i++) {
+		src = (e[i].flags & ANALYZE_HEAP_E_ROOT) ? 1 + e[i].src :
+		    1 + nroots + e[i].src;
+		dst = 1 + nroots + e[i].dst;
+		w = (e[i].flags & ANALYZE_HEAP_E_INTERIOR) &&
+		    !(e[i].flags & ANALYZE_HEAP_E_EXCUSED) ? HG_WEAK : 0;
+		h->out[fill[src]++] = dst | w;
+	}
+	free(fill);
+	hg_inverse(h);
+	return (0);
+}
+
+/*
+ * The graph from edges that come by source already, as a snapshot's do:
+ * no sort and no edge records.  Source s (roots, then blocks) has the
+ * edges first[s] to first[s + 1] of to[], each a block's index,
+ * ANALYZE_HEAP_T_WEAK or'd in for an interior pointer no heuristic
+ * excuses.  Only the edges out are made (in and in_off stay NULL): a
+ * graph for analyze_heap_states, which reads no more, for the ingest,
+ * whose one question it is; the edges in were a third of the graph's
+ * memory and most of its time.  Wrong offsets or targets are the
+ * caller's data being wrong: -1 and cause says where.
+ */
+int
+analyze_heap_build_csr(struct analyze_heap *h, uint32_t nroots,
+    uint32_t nblocks, const uint64_t *sizes, const uint32_t *first,
+    const uint32_t *to, size_t nedges, char **cause)
+{
+	uint32_t	 base = 1 + nroots, t;
+	size_t		 i, nsrc = (size_t)nroots + nblocks;
+
+	if (hg_alloc(h, nroots, nblocks, sizes, nedges, cause) != 0)
+		return (-1);
+	for (i = 0; i <= nsrc; i++) {
+		if (i == 0 ? first[0] != 0 : first[i] < first[i - 1] ||
+		    (i == nsrc && first[i] != nedges)) {
+			*cause = xasprintf("heap graph: source %zu: its edges"
+			    " start at %u of %zu, out of order", i, first[i],
+			    nedges);
+			analyze_heap_free(h);
+			return (-1);
+		}
+		h->out_off[1 + i] = nroots + first[i];
+	}
+	for (i = 0; i < nedges; i++) {
+		t = to[i] & ~ANALYZE_HEAP_T_WEAK;
+		if (t >= nblocks) {
+			*cause = xasprintf("heap graph: edge %zu: to block %u:"
+			    " no such block (%u blocks)", i, t, nblocks);
+			analyze_heap_free(h);
+			return (-1);
+		}
+		h->out[nroots + i] = (base + t) | (to[i] & HG_WEAK);
+	}
 	return (0);
 }
 

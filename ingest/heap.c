@@ -5,11 +5,12 @@
  * The parse checks everything once: the header, the section table, each
  * section's place and size, and then every index and string offset in
  * every record and the order of the blocks and edges.  What it gives
- * back are views into the file's bytes, so the loader and the analyses
- * read a million blocks and four million edges in place; only version
- * 2's packed blocks and pointers (BLKV) are unpacked, into the records
- * of version 1, once.  A bad file gets one error that names the file,
- * the byte offset and the field.
+ * back are views into the file's bytes, but for the blocks and their
+ * pointers: those are read out once into an array per field and the
+ * pointers by source block (ingest/heap.h), from version 2's packed
+ * BLKV or version 1's BLKS and EDGS records alike, so each consumer has
+ * one path and reads only the fields it needs.  A bad file gets one
+ * error that names the file, the byte offset and the field.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -67,27 +68,11 @@ rd64(const uint8_t *p)
 	return ((uint64_t)rd32(p) | (uint64_t)rd32(p + 4) << 32);
 }
 
-static void
-wr32(uint8_t *p, uint32_t v)
-{
-	p[0] = (uint8_t)v;
-	p[1] = (uint8_t)(v >> 8);
-	p[2] = (uint8_t)(v >> 16);
-	p[3] = (uint8_t)(v >> 24);
-}
-
-static void
-wr64(uint8_t *p, uint64_t v)
-{
-	wr32(p, (uint32_t)v);
-	wr32(p + 4, (uint32_t)(v >> 32));
-}
-
 static size_t	heap_v_where(const struct ingest_heap_sec *, int, uint64_t);
 
 /*
- * The file offset of field off of record i of section s; of an unpacked
- * record, where its packed bytes start.
+ * The file offset of field off of record i of section s; of version 2's
+ * blocks and pointers, where block or pointer i's packed bytes start.
  */
 static size_t
 heap_at(const struct ingest_heap_sec *s, uint64_t i, unsigned off)
@@ -170,18 +155,38 @@ heap_str(struct ingest_ctx *ctx, struct ingest_heap *h,
 	    (unsigned long long)h->strs.count));
 }
 
-/* An index into section t (n records); none allows HEAPFMT_NONE. */
+static int __attribute__((cold, noinline))
+heap_idx_bad(struct ingest_ctx *ctx, const struct ingest_heap_sec *s,
+    const char *tag, uint64_t i, unsigned off, const char *name, uint32_t v,
+    const char *ttag, uint64_t n)
+{
+	return (heap_bad(ctx, s, tag, i, off, name, "%u is not a record of"
+	    " %s (%llu records)", v, ttag, (unsigned long long)n));
+}
+
+/*
+ * Index v, field off of record i of s, into section t (n records); none
+ * allows HEAPFMT_NONE.  The test inline (gcc would not: a call with ten
+ * arguments) and the error apart: it is asked five million times of 1M
+ * blocks with 3M pointers, and the calls were 2 % of the ingest.
+ */
+static inline int __attribute__((always_inline))
+heap_idx_is(struct ingest_ctx *ctx, const struct ingest_heap_sec *s,
+    const char *tag, uint64_t i, unsigned off, const char *name, uint32_t v,
+    const char *ttag, uint64_t n, int none)
+{
+	if (v < n || (none && v == HEAPFMT_NONE))
+		return (0);
+	return (heap_idx_bad(ctx, s, tag, i, off, name, v, ttag, n));
+}
+
 static int
 heap_idx(struct ingest_ctx *ctx, const struct ingest_heap_sec *s,
     const char *tag, uint64_t i, unsigned off, const char *name,
     const char *ttag, uint64_t n, int none)
 {
-	uint32_t	v = ingest_heap_u32(s, i, off);
-
-	if (v < n || (none && v == HEAPFMT_NONE))
-		return (0);
-	return (heap_bad(ctx, s, tag, i, off, name, "%u is not a record of"
-	    " %s (%llu records)", v, ttag, (unsigned long long)n));
+	return (heap_idx_is(ctx, s, tag, i, off, name, ingest_heap_u32(s, i,
+	    off), ttag, n, none));
 }
 
 /*
@@ -189,16 +194,22 @@ heap_idx(struct ingest_ctx *ctx, const struct ingest_heap_sec *s,
  * integers are signed, so 2^63 and more would come back negative.  No
  * process has an address or a count that large; such a field is damage.
  */
-static int
-heap_u63(struct ingest_ctx *ctx, const struct ingest_heap_sec *s,
-    const char *tag, uint64_t i, unsigned off, const char *name)
+static inline int
+heap_u63_is(struct ingest_ctx *ctx, const struct ingest_heap_sec *s,
+    const char *tag, uint64_t i, unsigned off, const char *name, uint64_t v)
 {
-	uint64_t	v = ingest_heap_u64(s, i, off);
-
 	if (v <= INT64_MAX)
 		return (0);
 	return (heap_bad(ctx, s, tag, i, off, name, "%llu is 2^63 or more,"
 	    " past what the store's integers hold", (unsigned long long)v));
+}
+
+static int
+heap_u63(struct ingest_ctx *ctx, const struct ingest_heap_sec *s,
+    const char *tag, uint64_t i, unsigned off, const char *name)
+{
+	return (heap_u63_is(ctx, s, tag, i, off, name, ingest_heap_u64(s, i,
+	    off)));
 }
 
 /*
@@ -317,8 +328,10 @@ static int
 heap_records(struct ingest_ctx *ctx, struct ingest_heap *h)
 {
 	const struct ingest_heap_sec *s;
+	const struct ingest_heap_blocks *bk = &h->b;
+	struct ingest_heap_ptrs *ep = &h->e;
 	uint64_t	 i, prev = 0, addr, size, end, off, sum, nimp = 0;
-	uint64_t	 nblk = h->blks.count, src, word, psrc = 0, pword = 0;
+	uint64_t	 nblk = bk->count, src, word, psrc = 0, pword = 0, b;
 	uint32_t	 v, dst;
 	const char	*fn;
 	char		 field[48];
@@ -472,13 +485,12 @@ heap_records(struct ingest_ctx *ctx, struct ingest_heap *h)
 			return (-1);
 	}
 	sum = 0;
-	h->bsize = xreallocarray(NULL, nblk + 1, sizeof *h->bsize);
 	for (i = 0, s = &h->blks; i < nblk; i++) {
-		addr = ingest_heap_u64(s, i, HF_BLKS_ADDR);
-		size = ingest_heap_u64(s, i, HF_BLKS_SIZE);
-		h->bsize[i] = size;
-		if (heap_u63(ctx, s, "BLKS", i, HF_BLKS_ADDR, "addr") ||
-		    heap_u63(ctx, s, "BLKS", i, HF_BLKS_SEQ, "seq"))
+		addr = bk->addr[i];
+		size = bk->size[i];
+		if (heap_u63_is(ctx, s, "BLKS", i, HF_BLKS_ADDR, "addr", addr) ||
+		    heap_u63_is(ctx, s, "BLKS", i, HF_BLKS_SEQ, "seq",
+		    bk->seq[i]))
 			return (-1);
 		if (i != 0 && addr <= prev) {
 			return (heap_bad(ctx, s, "BLKS", i, HF_BLKS_ADDR,
@@ -488,7 +500,7 @@ heap_records(struct ingest_ctx *ctx, struct ingest_heap *h)
 			    (unsigned long long)prev));
 		}
 		if (size > UINT64_MAX - addr || (i + 1 < nblk &&
-		    addr + size > ingest_heap_u64(s, i + 1, HF_BLKS_ADDR))) {
+		    addr + size > bk->addr[i + 1])) {
 			return (heap_bad(ctx, s, "BLKS", i, HF_BLKS_SIZE,
 			    "size", "%llu bytes at %#llx run into the next"
 			    " block", (unsigned long long)size,
@@ -505,40 +517,51 @@ heap_records(struct ingest_ctx *ctx, struct ingest_heap *h)
 			    (unsigned long long)size,
 			    (unsigned long long)addr));
 		}
-		if (ingest_heap_u32(s, i, HF_BLKS_SLACK) > INT64_MAX - size) {
+		if (bk->slack[i] > INT64_MAX - size) {
 			return (heap_bad(ctx, s, "BLKS", i, HF_BLKS_SLACK,
 			    "slack", "%u bytes past the %llu asked for make"
-			    " 2^63 or more", ingest_heap_u32(s, i,
-			    HF_BLKS_SLACK), (unsigned long long)size));
+			    " 2^63 or more", bk->slack[i],
+			    (unsigned long long)size));
 		}
 		/* The heap map draws usable sizes: they must not overlap. */
-		if (i + 1 < nblk && addr + size + ingest_heap_u32(s, i,
-		    HF_BLKS_SLACK) > ingest_heap_u64(s, i + 1, HF_BLKS_ADDR)) {
+		if (i + 1 < nblk && addr + size + bk->slack[i] >
+		    bk->addr[i + 1]) {
 			return (heap_bad(ctx, s, "BLKS", i, HF_BLKS_SLACK,
 			    "slack",
 			    "%llu usable bytes at %#llx run into the next"
 			    " block",
-			    (unsigned long long)(size + ingest_heap_u32(s, i,
-			    HF_BLKS_SLACK)), (unsigned long long)addr));
+			    (unsigned long long)(size + bk->slack[i]),
+			    (unsigned long long)addr));
 		}
-		if (heap_idx(ctx, s, "BLKS", i, HF_BLKS_SITE, "site", "SITE",
-		    h->site.count, 1) ||
-		    heap_idx(ctx, s, "BLKS", i, HF_BLKS_TYPE, "type", "TYPE",
-		    h->type.count, 1) ||
-		    heap_idx(ctx, s, "BLKS", i, HF_BLKS_REGION, "region",
-		    "REGN", h->regn.count, 1))
+		if (heap_idx_is(ctx, s, "BLKS", i, HF_BLKS_SITE, "site",
+		    bk->site[i], "SITE", h->site.count, 1) ||
+		    heap_idx_is(ctx, s, "BLKS", i, HF_BLKS_TYPE, "type",
+		    bk->type[i], "TYPE", h->type.count, 1) ||
+		    heap_idx_is(ctx, s, "BLKS", i, HF_BLKS_REGION, "region",
+		    bk->region[i], "REGN", h->regn.count, 1))
 			return (-1);
 		prev = addr;
 		if (h->contents != 0)
 			sum += size < h->contents ? size : h->contents;
 	}
-	for (i = 0, s = &h->edgs; i < s->count; i++) {
-		src = ingest_heap_u32(s, i, HF_EDGS_SRC);
-		word = ingest_heap_u32(s, i, HF_EDGS_SRC_WORD);
-		if (heap_idx(ctx, s, "EDGS", i, HF_EDGS_SRC, "src", "BLKS",
-		    nblk, 0) ||
-		    heap_idx(ctx, s, "EDGS", i, HF_EDGS_DST, "dst", "BLKS",
-		    nblk, 0))
+	/*
+	 * Version 2's pointers come by block; version 1's name theirs,
+	 * which the CSR's offsets are made of once they are checked.
+	 */
+	for (i = 0, b = 0, s = &h->edgs; i < ep->count; i++) {
+		if (h->esrc != NULL)
+			src = h->esrc[i];
+		else {
+			while (i >= ep->first[b + 1])
+				b++;
+			src = b;
+		}
+		word = ep->word[i];
+		dst = ep->dst[i];
+		if (heap_idx_is(ctx, s, "EDGS", i, HF_EDGS_SRC, "src",
+		    (uint32_t)src, "BLKS", nblk, 0) ||
+		    heap_idx_is(ctx, s, "EDGS", i, HF_EDGS_DST, "dst", dst,
+		    "BLKS", nblk, 0))
 			return (-1);
 		if (i != 0 && (src < psrc || (src == psrc && word <= pword))) {
 			return (heap_bad(ctx, s, "EDGS", i, HF_EDGS_SRC, "src",
@@ -548,19 +571,17 @@ heap_records(struct ingest_ctx *ctx, struct ingest_heap *h)
 			    (unsigned long long)psrc,
 			    (unsigned long long)pword));
 		}
-		if (word * 8 + 8 > h->bsize[src]) {
+		if (word * 8 + 8 > bk->size[src]) {
 			return (heap_bad(ctx, s, "EDGS", i, HF_EDGS_SRC_WORD,
 			    "src_word", "word %llu is past the"
 			    " %llu bytes of block %llu",
 			    (unsigned long long)word,
-			    (unsigned long long)h->bsize[src],
+			    (unsigned long long)bk->size[src],
 			    (unsigned long long)src));
 		}
 		psrc = src;
 		pword = word;
-		dst = ingest_heap_u32(s, i, HF_EDGS_DST);
-		v = ingest_heap_u32(s, i, HF_EDGS_DST_OFF);
-		off = v & HEAPFMT_OFF_MASK;
+		off = ep->dst_off[i] & HEAPFMT_OFF_MASK;
 		/*
 		 * Offset 0 is inside any block (a block of 0 bytes too):
 		 * the random read of the target's size, a cache miss a
@@ -568,7 +589,7 @@ heap_records(struct ingest_ctx *ctx, struct ingest_heap *h)
 		 */
 		if (off == 0 || off == HEAPFMT_OFF_MASK)
 			continue;
-		size = h->bsize[dst];
+		size = bk->size[dst];
 		if (off >= size) {
 			return (heap_bad(ctx, s, "EDGS", i, HF_EDGS_DST_OFF,
 			    "dst_off", "offset %llu is outside"
@@ -576,6 +597,14 @@ heap_records(struct ingest_ctx *ctx, struct ingest_heap *h)
 			    (unsigned long long)off, (unsigned long long)size,
 			    dst));
 		}
+	}
+	if (h->esrc != NULL) {
+		for (i = 0; i < ep->count; i++)
+			ep->first[h->esrc[i] + 1]++;
+		for (i = 0; i < nblk; i++)
+			ep->first[i + 1] += ep->first[i];
+		free(h->esrc);
+		h->esrc = NULL;
 	}
 	for (i = 0, s = &h->root; i < s->count; i++) {
 		if (heap_idx(ctx, s, "ROOT", i, HF_ROOT_REGION, "region",
@@ -587,7 +616,7 @@ heap_records(struct ingest_ctx *ctx, struct ingest_heap *h)
 			return (-1);
 		dst = ingest_heap_u32(s, i, HF_ROOT_DST);
 		off = ingest_heap_u32(s, i, HF_ROOT_DST_OFF) & HEAPFMT_OFF_MASK;
-		size = h->bsize[dst];
+		size = bk->size[dst];
 		if (off != HEAPFMT_OFF_MASK && off >= size && !(size == 0 &&
 		    off == 0)) {
 			return (heap_bad(ctx, s, "ROOT", i, HF_ROOT_DST_OFF,
@@ -607,7 +636,7 @@ heap_records(struct ingest_ctx *ctx, struct ingest_heap *h)
 	return (0);
 }
 
-/* ---- version 2: BLKV unpacked --------------------------------------- */
+/* ---- the blocks and pointers: BLKV, or BLKS and EDGS ------------------ */
 
 struct heap_v {
 	struct ingest_ctx	*ctx;
@@ -677,7 +706,7 @@ heap_v_get(struct heap_v *v, const char *name, uint64_t *out)
 }
 
 /* A varint that must fit 32 bits (max: the most it may be). */
-static int
+static inline int
 heap_v_get32(struct heap_v *v, const char *name, uint64_t max, uint64_t *out)
 {
 	size_t	start = v->at;
@@ -691,7 +720,7 @@ heap_v_get32(struct heap_v *v, const char *name, uint64_t max, uint64_t *out)
 }
 
 /* A zigzag difference from base, wrapped to 64 bits. */
-static int
+static inline int
 heap_v_delta(struct heap_v *v, const char *name, uint64_t base, uint64_t *out)
 {
 	uint64_t	z;
@@ -703,7 +732,7 @@ heap_v_delta(struct heap_v *v, const char *name, uint64_t base, uint64_t *out)
 }
 
 /* Index plus one, 0 for none: the index. */
-static int
+static inline int
 heap_v_index(struct heap_v *v, const char *name, uint32_t *out)
 {
 	uint64_t	x;
@@ -715,7 +744,7 @@ heap_v_index(struct heap_v *v, const char *name, uint32_t *out)
 }
 
 /* A zigzag difference from base that must land in 32 bits. */
-static int
+static inline int
 heap_v_delta32(struct heap_v *v, const char *name, uint32_t base,
     uint32_t *out)
 {
@@ -782,14 +811,59 @@ heap_v_where(const struct ingest_heap_sec *blkv, int edges, uint64_t i)
 	return ((size_t)(blkv->off + (uint64_t)(p - blkv->p)));
 }
 
-/* Section s as n unpacked records of size bytes, from BLKV. */
+/*
+ * The arrays of nb blocks and ne pointers, in one allocation written
+ * once, all of it: its pages made in one system call, not a page fault
+ * a page.  Words 0 and 1 apart, and left to the page faults: version 2
+ * gives few (the bench graph's are all pointers, never written), and 16
+ * bytes a block of 101 was that much more made for nothing.  nb and ne
+ * are bounded by the bytes of the section they come from (a block takes
+ * at least 10 of them, a pointer 3).
+ */
+static void
+heap_arrays(struct ingest_heap *h, uint64_t nb, uint64_t ne)
+{
+	struct ingest_heap_blocks	*bk = &h->b;
+	struct ingest_heap_ptrs		*ep = &h->e;
+	uint64_t			*p64;
+	uint32_t			*p32;
+
+	h->arrays = xcalloc_populated((size_t)(nb * 3 * sizeof *p64 +
+	    (nb * 7 + 1 + ne * 3) * sizeof *p32 + nb + 1), 1);
+	h->words = xcalloc((size_t)(2 * nb + 1), sizeof *p64);
+	bk->word0 = h->words;
+	bk->word1 = bk->word0 + nb;
+	p64 = h->arrays;
+	bk->count = nb;
+	bk->addr = p64;
+	bk->size = p64 += nb;
+	bk->seq = p64 += nb;
+	p32 = (uint32_t *)(p64 + nb);
+	bk->slack = p32;
+	bk->site = p32 += nb;
+	bk->type = p32 += nb;
+	bk->region = p32 += nb;
+	bk->tid = p32 += nb;
+	bk->flags = p32 += nb;
+	ep->count = ne;
+	ep->first = p32 += nb;
+	ep->dst = p32 += nb + 1;
+	ep->word = p32 += ne;
+	ep->dst_off = p32 += ne;
+	bk->wptr = (uint8_t *)(p32 + ne);
+}
+
+/*
+ * Version 2's blocks and pointers as version 1's sections for the
+ * checks' errors, which name BLKS[i] and EDGS[i] at where block or
+ * pointer i's bytes are in BLKV.
+ */
 static void
 heap_unpacked(const struct ingest_heap *h, struct ingest_heap_sec *s,
-    const char *tag, const uint8_t *p, uint64_t n, uint32_t size)
+    const char *tag, uint64_t n)
 {
-	s->p = p;
+	s->p = NULL;
 	s->count = n;
-	s->size = size;
 	s->off = h->blkv.off;
 	s->at = h->blkv.at;
 	s->tag = tag;
@@ -797,19 +871,56 @@ heap_unpacked(const struct ingest_heap *h, struct ingest_heap_sec *s,
 }
 
 /*
- * Version 2's BLKV into BLKS and EDGS records of version 1 (heapfmt.h
- * has the layout), each with where its bytes were: the checks after
- * read them as they read a version 1 file, and name those places.
+ * Version 1's BLKS and EDGS records into the arrays: a pointer's source
+ * kept apart until the checks have seen the pointers go by source.
+ */
+static void
+heap_v1_read(struct ingest_heap *h)
+{
+	const struct ingest_heap_sec	*s = &h->blks, *es = &h->edgs;
+	struct ingest_heap_blocks	*bk = &h->b;
+	struct ingest_heap_ptrs		*ep = &h->e;
+	uint64_t			 i;
+
+	heap_arrays(h, s->count, es->count);
+	for (i = 0; i < s->count; i++) {
+		bk->addr[i] = ingest_heap_u64(s, i, HF_BLKS_ADDR);
+		bk->size[i] = ingest_heap_u64(s, i, HF_BLKS_SIZE);
+		bk->seq[i] = ingest_heap_u64(s, i, HF_BLKS_SEQ);
+		bk->word0[i] = ingest_heap_u64(s, i, HF_BLKS_WORD0);
+		bk->word1[i] = ingest_heap_u64(s, i, HF_BLKS_WORD1);
+		bk->slack[i] = ingest_heap_u32(s, i, HF_BLKS_SLACK);
+		bk->site[i] = ingest_heap_u32(s, i, HF_BLKS_SITE);
+		bk->type[i] = ingest_heap_u32(s, i, HF_BLKS_TYPE);
+		bk->region[i] = ingest_heap_u32(s, i, HF_BLKS_REGION);
+		bk->tid[i] = ingest_heap_u32(s, i, HF_BLKS_TID);
+		bk->flags[i] = ingest_heap_u32(s, i, HF_BLKS_FLAGS);
+	}
+	h->esrc = xreallocarray(NULL, es->count + 1, sizeof *h->esrc);
+	for (i = 0; i < es->count; i++) {
+		h->esrc[i] = ingest_heap_u32(es, i, HF_EDGS_SRC);
+		ep->dst[i] = ingest_heap_u32(es, i, HF_EDGS_DST);
+		ep->word[i] = ingest_heap_u32(es, i, HF_EDGS_SRC_WORD);
+		ep->dst_off[i] = ingest_heap_u32(es, i, HF_EDGS_DST_OFF);
+	}
+}
+
+/*
+ * Version 2's BLKV into the arrays (heapfmt.h has the layout): what the
+ * varints themselves may get wrong is refused here, naming where they
+ * are; the checks after read the arrays as they read version 1's.
  */
 static int
 heap_unpack(struct ingest_ctx *ctx, struct ingest_heap *h)
 {
-	struct heap_v	 v;
-	uint64_t	 nb, ne, head, x, addr = 0, seq = 0, w, n, k, e = 0;
-	uint64_t	*baddr;
-	uint32_t	 tid = 0, word, dst, u;
-	uint8_t		*r, *er, *pend;
-	size_t		 start;
+	struct ingest_heap_blocks	*bk = &h->b;
+	struct ingest_heap_ptrs		*ep = &h->e;
+	struct heap_v			 v;
+	uint64_t			 nb, ne, head, x, addr = 0, seq = 0, w;
+	uint64_t			 n, k, e = 0, bad = UINT64_MAX;
+	uint32_t			 tid = 0, word, dst;
+	uint8_t				 pend, badpend = 0;
+	size_t				 start;
 
 	v.ctx = ctx;
 	v.at = (size_t)h->blkv.off;
@@ -833,76 +944,54 @@ heap_unpack(struct ingest_ctx *ctx, struct ingest_heap *h)
 		    " pointers", (unsigned long long)nb,
 		    (unsigned long long)ne, (unsigned long long)h->root.count,
 		    ANALYZE_HEAP_MAX - 1));
-	/*
-	 * Written once, all of it: the pages made in one system call each,
-	 * not a page fault a page (112 MB for 1M blocks and 3M pointers).
-	 */
-	h->unpacked = xcalloc_populated(nb * HEAPFMT_BLKS_SIZE +
-	    ne * HEAPFMT_EDGS_SIZE + 1, 1);
-	er = h->unpacked + nb * HEAPFMT_BLKS_SIZE;
-	pend = xcalloc(nb + 1, 1);
-	baddr = xreallocarray(NULL, nb + 1, sizeof *baddr);
+	heap_arrays(h, nb, ne);
 	for (v.i = 0; v.i < nb; v.i++) {
-		r = h->unpacked + v.i * HEAPFMT_BLKS_SIZE;
 		start = v.at;
 		if (heap_v_get(&v, "head", &head) != 0)
-			goto fail;
+			return (-1);
 		if ((head >> HEAPFMT_V_FLAGS_SHIFT) > UINT32_MAX ||
 		    ((head & HEAPFMT_V_W0) && (head & HEAPFMT_V_W0_EDGE)) ||
 		    ((head & HEAPFMT_V_W1) && (head & HEAPFMT_V_W1_EDGE))) {
-			heap_v_bad(&v, start, "head", "%#llx: flags past 32"
-			    " bits, or a word both given and a pointer's",
-			    (unsigned long long)head);
-			goto fail;
+			return (heap_v_bad(&v, start, "head", "%#llx: flags"
+			    " past 32 bits, or a word both given and a"
+			    " pointer's", (unsigned long long)head));
 		}
-		wr32(r + HF_BLKS_FLAGS, (uint32_t)(head >>
-		    HEAPFMT_V_FLAGS_SHIFT));
-		pend[v.i] = (uint8_t)(head & (HEAPFMT_V_W0_EDGE |
+		bk->flags[v.i] = (uint32_t)(head >> HEAPFMT_V_FLAGS_SHIFT);
+		pend = (uint8_t)(head & (HEAPFMT_V_W0_EDGE |
 		    HEAPFMT_V_W1_EDGE));
+		bk->wptr[v.i] = pend;
 		start = v.at;
 		if (heap_v_get(&v, "addr", &x) != 0)
-			goto fail;
+			return (-1);
 		if (x > UINT64_MAX - addr) {
-			heap_v_bad(&v, start, "addr", "%llu past %#llx is past"
-			    " 2^64", (unsigned long long)x,
-			    (unsigned long long)addr);
-			goto fail;
+			return (heap_v_bad(&v, start, "addr", "%llu past %#llx"
+			    " is past 2^64", (unsigned long long)x,
+			    (unsigned long long)addr));
 		}
 		addr += x;
-		wr64(r + HF_BLKS_ADDR, addr);
-		baddr[v.i] = addr;
-		if (heap_v_get(&v, "size", &x) != 0 ||
+		bk->addr[v.i] = addr;
+		if (heap_v_get(&v, "size", &bk->size[v.i]) != 0 ||
 		    heap_v_delta(&v, "seq", seq, &seq) != 0)
-			goto fail;
-		wr64(r + HF_BLKS_SIZE, x);
-		wr64(r + HF_BLKS_SEQ, seq);
-		if (head & HEAPFMT_V_W0) {
-			if (heap_v_delta(&v, "word0", addr, &w) != 0)
-				goto fail;
-			wr64(r + HF_BLKS_WORD0, w);
-		}
-		if (head & HEAPFMT_V_W1) {
-			if (heap_v_delta(&v, "word1", addr, &w) != 0)
-				goto fail;
-			wr64(r + HF_BLKS_WORD1, w);
-		}
+			return (-1);
+		bk->seq[v.i] = seq;
+		if ((head & HEAPFMT_V_W0) &&
+		    heap_v_delta(&v, "word0", addr, &bk->word0[v.i]) != 0)
+			return (-1);
+		if ((head & HEAPFMT_V_W1) &&
+		    heap_v_delta(&v, "word1", addr, &bk->word1[v.i]) != 0)
+			return (-1);
 		if (heap_v_get32(&v, "slack", UINT32_MAX, &x) != 0)
-			goto fail;
-		wr32(r + HF_BLKS_SLACK, (uint32_t)x);
-		if (heap_v_index(&v, "site", &u) != 0)
-			goto fail;
-		wr32(r + HF_BLKS_SITE, u);
-		if (heap_v_delta32(&v, "tid", tid, &tid) != 0)
-			goto fail;
-		wr32(r + HF_BLKS_TID, tid);
-		if (heap_v_index(&v, "type", &u) != 0)
-			goto fail;
-		wr32(r + HF_BLKS_TYPE, u);
-		if (heap_v_index(&v, "region", &u) != 0)
-			goto fail;
-		wr32(r + HF_BLKS_REGION, u);
-		if (heap_v_get32(&v, "npointers", ne - e, &n) != 0)
-			goto fail;
+			return (-1);
+		bk->slack[v.i] = (uint32_t)x;
+		if (heap_v_index(&v, "site", &bk->site[v.i]) != 0 ||
+		    heap_v_delta32(&v, "tid", tid, &tid) != 0)
+			return (-1);
+		bk->tid[v.i] = tid;
+		if (heap_v_index(&v, "type", &bk->type[v.i]) != 0 ||
+		    heap_v_index(&v, "region", &bk->region[v.i]) != 0 ||
+		    heap_v_get32(&v, "npointers", ne - e, &n) != 0)
+			return (-1);
+		ep->first[v.i] = (uint32_t)e;
 		word = 0;
 		dst = (uint32_t)v.i;
 		for (k = 0; k < n; k++, e++) {
@@ -910,78 +999,56 @@ heap_unpack(struct ingest_ctx *ctx, struct ingest_heap *h)
 			    &x) != 0 ||
 			    heap_v_delta32(&v, "dst", dst, &dst) != 0 ||
 			    heap_v_get32(&v, "dst_off", UINT32_MAX, &w) != 0)
-				goto fail;
+				return (-1);
 			word += (uint32_t)x;
-			wr32(er + e * HEAPFMT_EDGS_SIZE + HF_EDGS_SRC,
-			    (uint32_t)v.i);
-			wr32(er + e * HEAPFMT_EDGS_SIZE + HF_EDGS_SRC_WORD, word);
-			wr32(er + e * HEAPFMT_EDGS_SIZE + HF_EDGS_DST, dst);
-			wr32(er + e * HEAPFMT_EDGS_SIZE + HF_EDGS_DST_OFF,
-			    (uint32_t)(w >> 1) | (uint32_t)(w & 1) << 31);
+			ep->word[e] = word;
+			ep->dst[e] = dst;
+			ep->dst_off[e] = (uint32_t)(w >> 1) |
+			    (uint32_t)(w & 1) << 31;
+			if (word <= 1 && dst < nb)
+				pend &= (uint8_t)~(HEAPFMT_V_W0_EDGE << word);
+		}
+		/* Refused after the count's check, as that comes first. */
+		if (pend != 0 && bad == UINT64_MAX) {
+			bad = v.i;
+			badpend = pend;
 		}
 	}
-	if (e != ne || v.at != v.end) {
-		ingest_fail(ctx, v.at, "BLKV.nedges", "%llu pointers of %llu,"
-		    " and %zu bytes after the last block",
+	ep->first[nb] = (uint32_t)e;
+	if (e != ne || v.at != v.end)
+		return (ingest_fail(ctx, v.at, "BLKV.nedges", "%llu pointers of"
+		    " %llu, and %zu bytes after the last block",
 		    (unsigned long long)e, (unsigned long long)ne,
-		    v.end - v.at);
-		goto fail;
+		    v.end - v.at));
+	if (bad != UINT64_MAX) {
+		v.i = bad;
+		return (heap_v_bad(&v, heap_v_where(&h->blkv, 0, bad), "head",
+		    "word %d is its pointer's, and it has no pointer there"
+		    " that leads to a block", badpend & HEAPFMT_V_W0_EDGE ?
+		    0 : 1));
 	}
-	/*
-	 * Words 0 and 1 that are their pointers': the targets' addresses,
-	 * read at random, from an array of their own (a cache miss a
-	 * pointer in the 64-byte records, a third of this step's time),
-	 * asked for pointers ahead.
-	 */
-	for (e = 0; e < ne; e++) {
-		if (e + 16 < ne && (dst = rd32(er + (e + 16) *
-		    HEAPFMT_EDGS_SIZE + HF_EDGS_DST)) < nb)
-			__builtin_prefetch(&baddr[dst]);
-		r = er + e * HEAPFMT_EDGS_SIZE;
-		x = rd32(r + HF_EDGS_SRC);
-		word = rd32(r + HF_EDGS_SRC_WORD);
-		dst = rd32(r + HF_EDGS_DST);
-		if (word > 1 || !(pend[x] & (HEAPFMT_V_W0_EDGE << word)) ||
-		    dst >= nb)
-			continue;
-		pend[x] &= (uint8_t)~(HEAPFMT_V_W0_EDGE << word);
-		wr64(h->unpacked + x * HEAPFMT_BLKS_SIZE + HF_BLKS_WORD0 +
-		    8 * word, baddr[dst] + (rd32(r + HF_EDGS_DST_OFF) &
-		    HEAPFMT_OFF_MASK));
-	}
-	for (x = 0; x < nb; x++) {
-		if (pend[x] != 0) {
-			v.i = x;
-			heap_v_bad(&v, heap_v_where(&h->blkv, 0, x), "head",
-			    "word %d is its pointer's, and it has no pointer"
-			    " there that leads to a block",
-			    pend[x] & HEAPFMT_V_W0_EDGE ? 0 : 1);
-			goto fail;
-		}
-	}
-	free(pend);
-	free(baddr);
-	heap_unpacked(h, &h->blks, HEAPFMT_BLKS, h->unpacked, nb,
-	    HEAPFMT_BLKS_SIZE);
-	heap_unpacked(h, &h->edgs, HEAPFMT_EDGS, er, ne, HEAPFMT_EDGS_SIZE);
+	heap_unpacked(h, &h->blks, HEAPFMT_BLKS, nb);
+	heap_unpacked(h, &h->edgs, HEAPFMT_EDGS, ne);
 	return (0);
-fail:
-	free(pend);
-	free(baddr);
-	return (-1);
 }
 
 void
 ingest_heap_free(struct ingest_heap *h)
 {
-	free(h->unpacked);
-	h->unpacked = NULL;
+	free(h->arrays);
+	h->arrays = NULL;
+	free(h->words);
+	h->words = NULL;
+	free(h->esrc);
+	h->esrc = NULL;
+	memset(&h->b, 0, sizeof h->b);
+	memset(&h->e, 0, sizeof h->e);
 }
 
 /*
  * Check ctx's bytes as a snapshot and describe it in *h: views into the
- * bytes, and version 2's blocks and pointers unpacked (ingest_heap_free
- * frees them, as after a fault).  -1 with ctx->cause on any fault.
+ * bytes, and the blocks and pointers as arrays (ingest_heap_free frees
+ * them; after a fault there are none).  -1 with ctx->cause on any fault.
  */
 int
 ingest_heap_parse(struct ingest_ctx *ctx, struct ingest_heap *h)
@@ -991,7 +1058,6 @@ ingest_heap_parse(struct ingest_ctx *ctx, struct ingest_heap *h)
 	uint32_t	 nsec, hsize;
 	uint16_t	 major, minor;
 	size_t		 i;
-	int		 rc;
 
 	memset(h, 0, sizeof *h);
 	bytes_init(&b, ctx->buf, ctx->len);
@@ -1050,22 +1116,27 @@ ingest_heap_parse(struct ingest_ctx *ctx, struct ingest_heap *h)
 	    h->strs.p[h->strs.count - 1] != '\0')
 		return (ingest_fail(ctx, h->strs.off, "STRS", "the string"
 		    " table must start and end with a NUL byte"));
-	if (major >= 2 && heap_unpack(ctx, h) != 0)
+	if (major >= 2 && heap_unpack(ctx, h) != 0) {
+		ingest_heap_free(h);
 		return (-1);
+	}
 	/* What the heap graph (analyze_heap_build) can hold. */
 	if (h->blks.count + h->root.count + 1 >= ANALYZE_HEAP_MAX ||
-	    h->edgs.count + h->root.count >= ANALYZE_HEAP_MAX)
+	    h->edgs.count + h->root.count >= ANALYZE_HEAP_MAX) {
+		ingest_heap_free(h);
 		return (ingest_fail(ctx, h->blks.at + 16, "BLKS.count",
 		    "%llu blocks, %llu pointers and %llu roots; at most %u"
 		    " nodes or pointers", (unsigned long long)h->blks.count,
 		    (unsigned long long)h->edgs.count,
 		    (unsigned long long)h->root.count, ANALYZE_HEAP_MAX - 1));
+	}
 	h->contents = ingest_heap_u64(&h->info, 0, HF_INFO_CONTENTS);
-	rc = heap_records(ctx, h);
-	free(h->bsize);
-	h->bsize = NULL;
-	if (rc != 0)
+	if (major < 2)
+		heap_v1_read(h);
+	if (heap_records(ctx, h) != 0) {
+		ingest_heap_free(h);
 		return (-1);
+	}
 	h->buf = ctx->buf;
 	h->len = ctx->len;
 	return (0);
@@ -1085,13 +1156,32 @@ ingest_heap_str(const struct ingest_heap *h, uint32_t s)
 uint64_t
 ingest_heap_data_at(const struct ingest_heap *h, uint64_t i)
 {
-	uint64_t	k, sum = 0, size;
+	uint64_t	k, sum = 0;
 
-	for (k = 0; k < i; k++) {
-		size = ingest_heap_u64(&h->blks, k, HF_BLKS_SIZE);
-		sum += size < h->contents ? size : h->contents;
-	}
+	for (k = 0; k < i; k++)
+		sum += h->b.size[k] < h->contents ? h->b.size[k] : h->contents;
 	return (sum);
+}
+
+/*
+ * Word w (0 or 1) of block b, as memcheck's heuristics read it.  Version
+ * 2 keeps a word that is its pointer's as the pointer alone, so it is
+ * made here, for the blocks a heuristic asks of: made for every block at
+ * the parse, a random read of the target's address each, it was a tenth
+ * of the parse of 1M blocks whose first words point at others.
+ */
+uint64_t
+ingest_heap_word(const struct ingest_heap *h, uint64_t b, unsigned w)
+{
+	const struct ingest_heap_ptrs	*ep = &h->e;
+	uint32_t			 e;
+
+	if (!(h->b.wptr[b] & (HEAPFMT_V_W0_EDGE << w)))
+		return (w == 0 ? h->b.word0[b] : h->b.word1[b]);
+	/* The parse found it, and every pointer leads to a block. */
+	for (e = ep->first[b]; ep->word[e] != w; e++)
+		;
+	return (h->b.addr[ep->dst[e]] + (ep->dst_off[e] & HEAPFMT_OFF_MASK));
 }
 
 /* ---- memcheck's leak rules --------------------------------------------- */
@@ -1107,23 +1197,26 @@ heap_heuristic(const struct ingest_heap *h, uint64_t b, uint32_t field)
 
 	if (off == 0)
 		return (1);
-	size = ingest_heap_u64(&h->blks, b, HF_BLKS_SIZE);
-	w0 = ingest_heap_u64(&h->blks, b, HF_BLKS_WORD0);
-	w1 = ingest_heap_u64(&h->blks, b, HF_BLKS_WORD1);
+	size = h->b.size[b];
 	/* stdstring: length, capacity, refcount, then the characters. */
-	if (off == 24 && size >= 16 && w1 <= UINT64_MAX - 25 &&
-	    24 + w1 + 1 == size && w0 <= w1)
-		return (1);
-	/* length64: the remaining size in word 0 (sqlite's malloc). */
-	if (off == 8 && size >= 8 && w0 > 0 && size - 8 == w0)
-		return (1);
-	/* newarray: an element count in word 0 (new[] with destructors). */
-	if (off == 8 && size >= 8 && w0 > 0 && (size - 8) % w0 == 0)
-		return (1);
+	if (off == 24 && size >= 16) {
+		w0 = ingest_heap_word(h, b, 0);
+		w1 = ingest_heap_word(h, b, 1);
+		if (w1 <= UINT64_MAX - 25 && 24 + w1 + 1 == size && w0 <= w1)
+			return (1);
+	}
+	if (off == 8 && size >= 8) {
+		w0 = ingest_heap_word(h, b, 0);
+		/* length64: the remaining size in word 0 (sqlite's malloc). */
+		if (w0 > 0 && size - 8 == w0)
+			return (1);
+		/* newarray: an element count in word 0 (new[], destructors). */
+		if (w0 > 0 && (size - 8) % w0 == 0)
+			return (1);
+	}
 	/* multipleinheritance: vtable pointers at the start and at p. */
 	if (off % 8 == 0 && (field & HEAPFMT_OFF_VTLIKE) &&
-	    (ingest_heap_u32(&h->blks, b, HF_BLKS_FLAGS) &
-	    HEAPFMT_BLK_VTLIKE))
+	    (h->b.flags[b] & HEAPFMT_BLK_VTLIKE))
 		return (1);
 	return (0);
 }
@@ -1134,65 +1227,59 @@ _Static_assert(INGEST_HEAP_REACHABLE == ANALYZE_HEAP_REACHABLE &&
     INGEST_HEAP_INDIRECT == ANALYZE_HEAP_INDIRECT,
     "ingest's states are the heap graph's");
 
-/* An edge's flags for the heap graph: interior, and excused if so. */
+/* A pointer as the heap graph's target: weak if interior and unexcused. */
 static uint32_t
-heap_edge_flags(const struct ingest_heap *h, uint64_t dst, uint32_t field)
+heap_target(const struct ingest_heap *h, uint32_t dst, uint32_t field)
 {
-	if ((field & HEAPFMT_OFF_MASK) == 0)
-		return (0);
-	return (ANALYZE_HEAP_E_INTERIOR | (heap_heuristic(h, dst, field) ?
-	    ANALYZE_HEAP_E_EXCUSED : 0));
+	if ((field & HEAPFMT_OFF_MASK) == 0 || heap_heuristic(h, dst, field))
+		return (dst);
+	return (dst | ANALYZE_HEAP_T_WEAK);
 }
 
 /*
  * Each block's state by memcheck's rules (mc_leakcheck.c), as the heap
  * graph computes them (analyze_heap_states, tested against memcheck):
  * here only the heuristics, which need the blocks' first words, are
- * decided, as the edges' flags.  state[] gets INGEST_HEAP_*, which are
- * ANALYZE_HEAP_*'s numbers.
+ * decided, on the targets.  The graph is made from the pointers' CSR
+ * as it stands, each root a source with one edge.  state[] gets
+ * INGEST_HEAP_*, which are ANALYZE_HEAP_*'s numbers.
  */
 void
 ingest_heap_states(const struct ingest_heap *h, uint8_t *state)
 {
-	struct analyze_heap_edge	*e;
-	struct analyze_heap		 g;
-	uint64_t			*sizes, n = h->blks.count, k, ne = 0;
-	uint32_t			 dst, field;
-	char				*cause = NULL;
+	struct analyze_heap	 g;
+	uint64_t		 n = h->b.count, nr = h->root.count, k;
+	uint64_t		 ne = h->e.count;
+	uint32_t		*first, *to;
+	char			*cause = NULL;
 
 	memset(state, 0, n);
 	if (n == 0)
 		return;
-	e = xreallocarray(NULL, h->edgs.count + h->root.count + 1,
-	    sizeof *e);
-	for (k = 0; k < h->root.count; k++) {
-		dst = ingest_heap_u32(&h->root, k, HF_ROOT_DST);
-		field = ingest_heap_u32(&h->root, k, HF_ROOT_DST_OFF);
-		e[ne].src = (uint32_t)k;
-		e[ne].dst = dst;
-		e[ne++].flags = ANALYZE_HEAP_E_ROOT | heap_edge_flags(h, dst,
-		    field);
+	first = xreallocarray(NULL, nr + n + 1, sizeof *first);
+	to = xreallocarray(NULL, nr + ne + 1, sizeof *to);
+	for (k = 0; k < nr; k++) {
+		first[k] = (uint32_t)k;
+		to[k] = heap_target(h, ingest_heap_u32(&h->root, k,
+		    HF_ROOT_DST), ingest_heap_u32(&h->root, k,
+		    HF_ROOT_DST_OFF));
 	}
-	for (k = 0; k < h->edgs.count; k++) {
-		dst = ingest_heap_u32(&h->edgs, k, HF_EDGS_DST);
-		field = ingest_heap_u32(&h->edgs, k, HF_EDGS_DST_OFF);
-		e[ne].src = ingest_heap_u32(&h->edgs, k, HF_EDGS_SRC);
-		e[ne].dst = dst;
-		e[ne++].flags = heap_edge_flags(h, dst, field);
+	for (k = 0; k <= n; k++)
+		first[nr + k] = (uint32_t)nr + h->e.first[k];
+	for (k = 0; k < ne; k++) {
+		to[nr + k] = (h->e.dst_off[k] & HEAPFMT_OFF_MASK) == 0 ?
+		    h->e.dst[k] : heap_target(h, h->e.dst[k], h->e.dst_off[k]);
 	}
-	sizes = xreallocarray(NULL, n, sizeof *sizes);
-	for (k = 0; k < n; k++)
-		sizes[k] = ingest_heap_u64(&h->blks, k, HF_BLKS_SIZE);
 	/* The parse checked every index and the counts the graph holds. */
-	if (analyze_heap_build(&g, (uint32_t)h->root.count, (uint32_t)n,
-	    sizes, e, ne, &cause) == 0) {
+	if (analyze_heap_build_csr(&g, (uint32_t)nr, (uint32_t)n, h->b.size,
+	    first, to, (size_t)(nr + ne), &cause) == 0) {
 		analyze_heap_states(&g);
 		memcpy(state, g.state, n);
 		analyze_heap_free(&g);
 	} else
 		free(cause);
-	free(sizes);
-	free(e);
+	free(first);
+	free(to);
 }
 
 /* ---- into the store ------------------------------------------------ */
@@ -1309,7 +1396,7 @@ heap_dwarf_types(struct ingest_ctx *ctx, const struct ingest_heap *h,
 	uint64_t			 i, next = h->type.count;
 	uint32_t			 k, u;
 
-	for (i = 0; i < h->blks.count && dw->btype != NULL; i++) {
+	for (i = 0; i < h->b.count && dw->btype != NULL; i++) {
 		if ((u = dw->btype[i]) == INGEST_DT_NONE)
 			continue;
 		t = &dw->types[u];
@@ -1503,6 +1590,27 @@ heap_sites(struct ingest_ctx *ctx, const struct ingest_heap *h,
 	return (0);
 }
 
+/*
+ * How far through the file block i's (ptrs 0) or its pointers' (1)
+ * rows are: version 1's records; in version 2's BLKV, where the two are
+ * one, the blocks' rows its first half and the pointers' its second.
+ */
+static size_t
+heap_progress(const struct ingest_heap *h, uint64_t i, int ptrs)
+{
+	const struct ingest_heap_sec	*s = &h->blks;
+
+	if (s->packed != NULL)
+		return ((size_t)(h->blkv.off + h->blkv.count * (uint64_t)ptrs /
+		    2 + h->blkv.count * i / (2 * h->b.count + 1)));
+	if (!ptrs)
+		return ((size_t)(s->off + i * s->size));
+	/* No EDGS section: past the blocks. */
+	if (h->edgs.p == NULL)
+		return ((size_t)(s->off + s->count * s->size));
+	return ((size_t)(h->edgs.off + h->e.first[i] * h->edgs.size));
+}
+
 static int
 heap_blocks(struct ingest_ctx *ctx, const struct ingest_heap *h,
     const uint8_t *state, const struct ingest_heap_dwarf *dw,
@@ -1512,29 +1620,29 @@ heap_blocks(struct ingest_ctx *ctx, const struct ingest_heap *h,
 	    "possible", "collectable", "collectable" };
 	struct store_heap_block		 b;
 	struct store_heap_runw		 w;
-	const struct ingest_heap_sec	*s = &h->blks;
+	const struct ingest_heap_blocks	*bk = &h->b;
 	uint64_t			 i, data = 0;
 	uint32_t			 t;
 
 	store_heap_runw_init(&w, ctx->st, ctx->session, 1);
-	for (i = 0; i < s->count; i++) {
+	for (i = 0; i < bk->count; i++) {
 		if ((i & 0xffff) == 0)
-			ingest_progress(ctx, (size_t)(s->off + i * s->size));
+			ingest_progress(ctx, heap_progress(h, i, 0));
 		b.idx = (int64_t)i;
-		b.addr = ingest_heap_u64(s, i, HF_BLKS_ADDR);
-		b.size = ingest_heap_u64(s, i, HF_BLKS_SIZE);
-		b.usable = b.size + ingest_heap_u32(s, i, HF_BLKS_SLACK);
-		b.seq = ingest_heap_u64(s, i, HF_BLKS_SEQ);
-		b.site = heap_ix(ingest_heap_u32(s, i, HF_BLKS_SITE));
+		b.addr = bk->addr[i];
+		b.size = bk->size[i];
+		b.usable = b.size + bk->slack[i];
+		b.seq = bk->seq[i];
+		b.site = heap_ix(bk->site[i]);
 		/* A vtable's class is exact; a typed pointer beats a site. */
-		t = ingest_heap_u32(s, i, HF_BLKS_TYPE);
+		t = bk->type[i];
 		if (dw->btype[i] != INGEST_DT_NONE && (t == HEAPFMT_NONE ||
 		    ingest_heap_u32(&h->type, t, HF_TYPE_KIND) !=
 		    HEAPFMT_TYPE_VTABLE))
 			t = dwtype[dw->types[dw->btype[i]].name_id];
 		b.type = heap_ix(t);
-		b.region = heap_ix(ingest_heap_u32(s, i, HF_BLKS_REGION));
-		b.tid = ingest_heap_u32(s, i, HF_BLKS_TID);
+		b.region = heap_ix(bk->region[i]);
+		b.tid = bk->tid[i];
 		b.state = states[state[i] <= 4 ? state[i] : 0];
 		b.leak = state[i] == INGEST_HEAP_DEFINITE ? "definite" :
 		    state[i] == INGEST_HEAP_INDIRECT ? "indirect" : NULL;
@@ -1561,21 +1669,21 @@ heap_pointers(struct ingest_ctx *ctx, const struct ingest_heap *h)
 {
 	struct store_heap_root		 r;
 	struct store_heap_runw		 w;
-	const struct ingest_heap_sec	*s = &h->edgs;
-	uint64_t			 i;
+	const struct ingest_heap_ptrs	*ep = &h->e;
+	const struct ingest_heap_sec	*s;
+	uint64_t			 i, b;
 
 	store_heap_runw_init(&w, ctx->st, ctx->session, 0);
-	for (i = 0; i < s->count; i++) {
-		if ((i & 0xffff) == 0)
-			ingest_progress(ctx, (size_t)(s->off + i * s->size));
-		if (store_heap_refw_add(&w,
-		    ingest_heap_u32(s, i, HF_EDGS_SRC),
-		    (uint64_t)ingest_heap_u32(s, i, HF_EDGS_SRC_WORD) * 8,
-		    ingest_heap_u32(s, i, HF_EDGS_DST),
-		    ingest_heap_u32(s, i, HF_EDGS_DST_OFF) &
-		    HEAPFMT_OFF_MASK) != 0) {
-			store_heap_runw_end(&w);
-			return (ingest_store_fail(ctx, "heap_refrun"));
+	for (b = 0; b < h->b.count; b++) {
+		if ((b & 0xffff) == 0)
+			ingest_progress(ctx, heap_progress(h, b, 1));
+		for (i = ep->first[b]; i < ep->first[b + 1]; i++) {
+			if (store_heap_refw_add(&w, (uint32_t)b,
+			    (uint64_t)ep->word[i] * 8, ep->dst[i],
+			    ep->dst_off[i] & HEAPFMT_OFF_MASK) != 0) {
+				store_heap_runw_end(&w);
+				return (ingest_store_fail(ctx, "heap_refrun"));
+			}
 		}
 	}
 	if (store_heap_runw_end(&w) != 0)
@@ -1627,7 +1735,7 @@ heap_map_check(struct ingest_ctx *ctx, const struct ingest_heap *h)
 	const struct ingest_heap_sec	*s = &h->regn;
 	struct analyze_heapmap_region	*rg, *out;
 	struct analyze_heapmap		 map;
-	uint64_t			*addr, *usable, i;
+	uint64_t			*usable, i;
 	size_t				 nrg = 0, n;
 	uint32_t			 k;
 	char				*cause = NULL;
@@ -1644,17 +1752,13 @@ heap_map_check(struct ingest_ctx *ctx, const struct ingest_heap *h)
 		rg[nrg++].name = (char *)(k == HEAPFMT_RGN_HEAP ? "main heap" :
 		    heap_region_kind(k));
 	}
-	addr = xreallocarray(NULL, h->blks.count + 1, sizeof *addr);
-	usable = xreallocarray(NULL, h->blks.count + 1, sizeof *usable);
-	for (i = 0; i < h->blks.count; i++) {
-		addr[i] = ingest_heap_u64(&h->blks, i, HF_BLKS_ADDR);
-		usable[i] = ingest_heap_u64(&h->blks, i, HF_BLKS_SIZE) +
-		    ingest_heap_u32(&h->blks, i, HF_BLKS_SLACK);
-	}
-	n = analyze_heapview_regions(rg, nrg, addr, usable,
-	    (size_t)h->blks.count, &out);
-	if (analyze_heapmap_build(&map, out, n, addr, usable,
-	    (size_t)h->blks.count, &cause) != 0) {
+	usable = xreallocarray(NULL, h->b.count + 1, sizeof *usable);
+	for (i = 0; i < h->b.count; i++)
+		usable[i] = h->b.size[i] + h->b.slack[i];
+	n = analyze_heapview_regions(rg, nrg, h->b.addr, usable,
+	    (size_t)h->b.count, &out);
+	if (analyze_heapmap_build(&map, out, n, h->b.addr, usable,
+	    (size_t)h->b.count, &cause) != 0) {
 		rc = ingest_fail(ctx, s->p != NULL ? s->at : h->blks.at,
 		    s->p != NULL ? "REGN" : "BLKS", "%s", cause);
 		free(cause);
@@ -1664,7 +1768,6 @@ heap_map_check(struct ingest_ctx *ctx, const struct ingest_heap *h)
 		free(out[i].name);
 	free(out);
 	free(rg);
-	free(addr);
 	free(usable);
 	return (rc);
 }
@@ -1687,7 +1790,7 @@ heap_load(struct ingest_ctx *ctx)
 		ingest_heap_free(&h);
 		return (-1);
 	}
-	state = xmalloc(h.blks.count + 1);
+	state = xmalloc(h.b.count + 1);
 	ingest_heap_states(&h, state);
 	ingest_heap_dwarf(ctx, &h, &dw);
 	if (dw.conflicts != 0)
@@ -1699,8 +1802,8 @@ heap_load(struct ingest_ctx *ctx)
 	memset(&sh, 0, sizeof sh);
 	cbytes = xcalloc(h.site.count + 1, sizeof *cbytes);
 	cblocks = xcalloc(h.site.count + 1, sizeof *cblocks);
-	for (i = 0; i < h.blks.count; i++) {
-		size = ingest_heap_u64(&h.blks, i, HF_BLKS_SIZE);
+	for (i = 0; i < h.b.count; i++) {
+		size = h.b.size[i];
 		sh.blocks++;
 		sh.bytes += (int64_t)size;
 		switch (state[i]) {
@@ -1721,7 +1824,7 @@ heap_load(struct ingest_ctx *ctx)
 			sh.indirect_bytes += (int64_t)size;
 			break;
 		}
-		site = ingest_heap_u32(&h.blks, i, HF_BLKS_SITE);
+		site = h.b.site[i];
 		if (site < h.site.count && state[i] >= INGEST_HEAP_DEFINITE) {
 			cbytes[site] += size;
 			cblocks[site]++;
@@ -1761,7 +1864,7 @@ heap_load(struct ingest_ctx *ctx)
 	    HF_INFO_CMDLINE));
 	sh.cwd = ingest_heap_str(&h, ingest_heap_u32(&h.info, 0,
 	    HF_INFO_CWD));
-	sh.refs = (int64_t)h.edgs.count;
+	sh.refs = (int64_t)h.e.count;
 	if (store_heap_add(ctx->st, ctx->session, &sh) != 0) {
 		ingest_store_fail(ctx, "heap");
 		goto out;

@@ -19,8 +19,10 @@ extern const struct ingest_reader ingest_heap_reader;
  * A section's records are count records of size bytes (size may exceed
  * this version's: fields it does not know are ignored); read them with
  * ingest_heap_u32/u64 at the HF_* offsets of capture/pvheap/heapfmt.h.
- * A version 2 file's blocks and pointers are unpacked into BLKS and EDGS
- * records of version 1, which ingest_heap_free frees.
+ * The blocks and their pointers, most of a snapshot, are read out into
+ * the arrays below, from version 1's BLKS and EDGS or version 2's BLKV
+ * alike, so that each reader of a field reads that field alone;
+ * ingest_heap_free frees them.
  */
 struct ingest_heap_sec {
 	const uint8_t	*p;		/* NULL: the file has no such section */
@@ -29,8 +31,39 @@ struct ingest_heap_sec {
 	uint64_t	 off;		/* in the file */
 	size_t		 at;		/* its section table entry */
 	const char	*tag;
-	/* Unpacked: the BLKV section its records were read from. */
+	/* Version 2's BLKS and EDGS (p NULL): the BLKV they are read from. */
 	const struct ingest_heap_sec *packed;
+};
+
+/* The blocks by index, which is address order. */
+struct ingest_heap_blocks {
+	uint64_t	 count;
+	uint64_t	*addr;
+	uint64_t	*size;		/* bytes asked for */
+	uint64_t	*seq;
+	uint64_t	*word0, *word1;	/* ingest_heap_word's */
+	uint32_t	*slack;		/* usable size - size */
+	uint32_t	*site, *type, *region;	/* or HEAPFMT_NONE */
+	uint32_t	*tid;
+	uint32_t	*flags;		/* HEAPFMT_BLK_* */
+	/*
+	 * HEAPFMT_V_W0_EDGE, _W1_EDGE: word 0 or 1 is its pointer's there,
+	 * and not in word0 or word1 (version 2).
+	 */
+	uint8_t		*wptr;
+};
+
+/*
+ * The pointers between blocks by source block, then word, as a CSR:
+ * block b's are first[b] to first[b + 1], the order the store's runs and
+ * the heap graph keep them in.
+ */
+struct ingest_heap_ptrs {
+	uint64_t	 count;
+	uint32_t	*first;		/* per block, and one past the last */
+	uint32_t	*dst;		/* a block */
+	uint32_t	*word;		/* which 8-byte word of the source */
+	uint32_t	*dst_off;	/* HEAPFMT_OFF_* */
 };
 
 struct ingest_heap {
@@ -42,13 +75,11 @@ struct ingest_heap {
 	struct ingest_heap_sec	 info, strs, cntr, mods, imps, thrs, regn;
 	struct ingest_heap_sec	 locs, frms, site, type, blks, edgs, root;
 	struct ingest_heap_sec	 data, blkv;
-	uint8_t			*unpacked;	/* version 2's BLKS and EDGS */
-	/*
-	 * Each block's size by index, while the records are checked: the
-	 * pointers' checks read it at random, a cache miss a pointer in
-	 * BLKS's 64-byte records and an eighth as many here.
-	 */
-	uint64_t		*bsize;
+	struct ingest_heap_blocks b;
+	struct ingest_heap_ptrs	 e;
+	void			*arrays;	/* b's and e's, one allocation */
+	uint64_t		*words;		/* but b's word0 and word1 */
+	uint32_t		*esrc;	/* version 1, while checked: EDGS.src */
 };
 
 /* Block states by memcheck's rules (ingest_heap_states). */
@@ -77,6 +108,8 @@ int		 ingest_heap_parse(struct ingest_ctx *, struct ingest_heap *);
 void		 ingest_heap_free(struct ingest_heap *);
 const char	*ingest_heap_str(const struct ingest_heap *, uint32_t);
 uint64_t	 ingest_heap_data_at(const struct ingest_heap *, uint64_t);
+uint64_t	 ingest_heap_word(const struct ingest_heap *, uint64_t,
+		    unsigned);
 void		 ingest_heap_states(const struct ingest_heap *, uint8_t *);
 
 /*

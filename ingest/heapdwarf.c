@@ -1098,16 +1098,45 @@ dt_type_block(struct ingest_heap_dwarf *d, const uint64_t *bsize, uint32_t b,
 	queue[(*nq)++] = b;
 }
 
+/*
+ * What a pointer at byte off of a type t types, remembered: a heap of a
+ * million blocks is mostly a few types, and the walk asked again for
+ * every pointer (a twentieth of the ingest of 1M nodes).
+ */
+#define DT_PTRMEMO	256
+struct dt_ptrmemo {
+	uint32_t	 t;		/* DT_NONE: empty */
+	uint32_t	 u;
+	uint64_t	 off;
+};
+
+static uint32_t
+dt_ptr_types(const struct ingest_heap_dwarf *d, struct dt_ptrmemo *memo,
+    uint32_t t, uint64_t off)
+{
+	struct dt_ptrmemo	*m = &memo[(t * 7 + off / 8) % DT_PTRMEMO];
+
+	if (m->t != t || m->off != off) {
+		m->t = t;
+		m->off = off;
+		m->u = dt_types(d, ingest_dtype_pointer_at(d, t, off));
+	}
+	return (m->u);
+}
+
 /* The breadth-first typing of the blocks from the module variables. */
 static void
 dt_walk(struct ingest_heap_dwarf *d, const struct ingest_heap *h)
 {
 	const struct ingest_dvar	*v;
-	uint64_t			 nblk = h->blks.count, k, e, size, tsize;
+	const struct ingest_heap_ptrs	*ep = &h->e;
+	const uint64_t			*bsize = h->b.size;
+	const uint32_t			*first = ep->first;
+	uint64_t			 nblk = h->b.count, k, e, size, tsize;
 	uint64_t			 off, lo, hi;
-	uint64_t			*bsize;
-	uint32_t			*queue, *first, b, u, reg, m, t, dst;
+	uint32_t			*queue, b, u, reg, m, t, dst;
 	size_t				 nq = 0, qi;
+	struct dt_ptrmemo			 memo[DT_PTRMEMO];
 
 	d->btype = xreallocarray(NULL, nblk + 1, sizeof *d->btype);
 	for (k = 0; k < nblk; k++)
@@ -1115,14 +1144,6 @@ dt_walk(struct ingest_heap_dwarf *d, const struct ingest_heap *h)
 	if (d->nvars == 0)
 		return;
 	queue = xreallocarray(NULL, nblk + 1, sizeof *queue);
-	/*
-	 * The sizes apart, read in order once: the walk reads them at
-	 * random, a cache miss a block in BLKS's 64-byte records and an
-	 * eighth as many here.
-	 */
-	bsize = xreallocarray(NULL, nblk + 1, sizeof *bsize);
-	for (k = 0; k < nblk; k++)
-		bsize[k] = ingest_heap_u64(&h->blks, k, HF_BLKS_SIZE);
 	for (k = 0; k < h->root.count; k++) {
 		if ((ingest_heap_u32(&h->root, k, HF_ROOT_DST_OFF) &
 		    HEAPFMT_OFF_MASK) != 0)
@@ -1144,16 +1165,11 @@ dt_walk(struct ingest_heap_dwarf *d, const struct ingest_heap *h)
 			    HF_ROOT_DST), u, queue, &nq);
 	}
 	if (nq == 0) {
-		free(bsize);
 		free(queue);
 		return;
 	}
-	/* Each block's first edge: they go by source block. */
-	first = xcalloc(nblk + 1, sizeof *first);
-	for (e = 0; e < h->edgs.count; e++)
-		first[ingest_heap_u32(&h->edgs, e, HF_EDGS_SRC) + 1]++;
-	for (k = 0; k < nblk; k++)
-		first[k + 1] += first[k];
+	for (k = 0; k < DT_PTRMEMO; k++)
+		memo[k].t = DT_NONE;
 	for (qi = 0; qi < nq; qi++) {
 		/*
 		 * The queue goes through the heap at random: each block's
@@ -1163,14 +1179,16 @@ dt_walk(struct ingest_heap_dwarf *d, const struct ingest_heap *h)
 		 */
 		if (qi + 16 < nq)
 			__builtin_prefetch(&first[queue[qi + 16]]);
-		if (qi + 8 < nq && h->edgs.p != NULL)
-			__builtin_prefetch(h->edgs.p +
-			    (uint64_t)first[queue[qi + 8]] * h->edgs.size);
+		if (qi + 8 < nq) {
+			b = queue[qi + 8];
+			__builtin_prefetch(&ep->dst[first[b]]);
+			__builtin_prefetch(&ep->dst_off[first[b]]);
+			__builtin_prefetch(&ep->word[first[b]]);
+		}
 		if (qi + 4 < nq) {
 			b = queue[qi + 4];
 			for (e = first[b]; e < first[b + 1]; e++)
-				__builtin_prefetch(&d->btype[ingest_heap_u32(
-				    &h->edgs, e, HF_EDGS_DST)]);
+				__builtin_prefetch(&d->btype[ep->dst[e]]);
 		}
 		b = queue[qi];
 		t = d->btype[b];
@@ -1179,11 +1197,9 @@ dt_walk(struct ingest_heap_dwarf *d, const struct ingest_heap *h)
 		lo = first[b];
 		hi = first[b + 1];
 		for (e = lo; e < hi; e++) {
-			if ((ingest_heap_u32(&h->edgs, e, HF_EDGS_DST_OFF) &
-			    HEAPFMT_OFF_MASK) != 0)
+			if ((ep->dst_off[e] & HEAPFMT_OFF_MASK) != 0)
 				continue;
-			off = (uint64_t)ingest_heap_u32(&h->edgs, e,
-			    HF_EDGS_SRC_WORD) * 8;
+			off = (uint64_t)ep->word[e] * 8;
 			/*
 			 * A block of several T: an array of them; unless T is
 			 * a base class, when the block is a derived object
@@ -1194,15 +1210,12 @@ dt_walk(struct ingest_heap_dwarf *d, const struct ingest_heap *h)
 					continue;
 				off %= tsize;
 			}
-			u = dt_types(d, ingest_dtype_pointer_at(d, t, off));
-			if (u == DT_NONE)
+			if ((u = dt_ptr_types(d, memo, t, off)) == DT_NONE)
 				continue;
-			dst = ingest_heap_u32(&h->edgs, e, HF_EDGS_DST);
+			dst = ep->dst[e];
 			dt_type_block(d, bsize, dst, u, queue, &nq);
 		}
 	}
-	free(first);
-	free(bsize);
 	free(queue);
 }
 

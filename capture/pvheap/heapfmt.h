@@ -16,8 +16,9 @@
  * into one section of bytes, BLKV, in place of BLKS and EDGS: a block's
  * fields as varints, most of them differences from the block before
  * (a million 48-byte blocks with three million pointers: 112 bytes a
- * block as BLKS and EDGS, 23 packed).  A reader unpacks it into the
- * records of version 1 and reads those.
+ * block as BLKS and EDGS, 23 packed).  A reader reads it, and version
+ * 1's BLKS and EDGS alike, into an array per field with the pointers by
+ * source block (ingest/heap.h), never into version 1's records.
  */
 #ifndef HEAPFMT_H
 #define HEAPFMT_H

@@ -77,24 +77,23 @@ main(int argc, char **argv)
 		    ingest_heap_u32(&h.cntr, i, HF_CNTR_NAME)),
 		    (unsigned long long)ingest_heap_u64(&h.cntr, i,
 		    HF_CNTR_VALUE));
-	state = malloc(h.blks.count + 1);
+	state = malloc(h.b.count + 1);
 	ingest_heap_states(&h, state);
-	for (i = 0; i < h.blks.count; i++) {
-		size = ingest_heap_u64(&h.blks, i, HF_BLKS_SIZE);
+	for (i = 0; i < h.b.count; i++) {
+		size = h.b.size[i];
 		n[state[i]]++;
 		bytes[state[i]] += size;
 		n[0]++;
 		bytes[0] += size;
 		if (!verbose)
 			continue;
-		t = ingest_heap_u32(&h.blks, i, HF_BLKS_TYPE);
+		t = h.b.type[i];
 		printf("block %llu %s %#llx %llu type=%s site=%s\n",
 		    (unsigned long long)i, state_name[state[i]],
-		    (unsigned long long)ingest_heap_u64(&h.blks, i,
-		    HF_BLKS_ADDR), (unsigned long long)size,
+		    (unsigned long long)h.b.addr[i], (unsigned long long)size,
 		    t < h.type.count ? ingest_heap_str(&h,
 		    ingest_heap_u32(&h.type, t, HF_TYPE_NAME)) : "?",
-		    site_func(&h, ingest_heap_u32(&h.blks, i, HF_BLKS_SITE)));
+		    site_func(&h, h.b.site[i]));
 	}
 	for (i = 0; verbose && i < h.root.count; i++) {
 		r = ingest_heap_u32(&h.root, i, HF_ROOT_REGION);

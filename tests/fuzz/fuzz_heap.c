@@ -40,17 +40,17 @@ fuzz_walk(const struct ingest_heap *h)
 			    &h->locs, loc, HF_LOCS_FUNCTION)));
 		}
 	}
-	for (i = 0; i < h->blks.count; i++) {
-		size = ingest_heap_u64(&h->blks, i, HF_BLKS_SIZE);
+	for (i = 0; i < h->b.count; i++) {
+		size = h->b.size[i];
 		if (h->contents != 0)
 			sum += size < h->contents ? size : h->contents;
 	}
 	if (h->contents != 0 && sum != h->data.count)
 		abort();
-	if ((st = malloc(h->blks.count + 1)) == NULL)
+	if ((st = malloc(h->b.count + 1)) == NULL)
 		abort();
 	ingest_heap_states(h, st);
-	for (i = 0; i < h->blks.count; i++) {
+	for (i = 0; i < h->b.count; i++) {
 		if (st[i] < INGEST_HEAP_REACHABLE ||
 		    st[i] > INGEST_HEAP_INDIRECT)
 			abort();

@@ -380,8 +380,8 @@ START_TEST(test_good)
 	good(&b);
 	ck_assert_int_eq(parse(b.buf, b.len, &h, &cause), 0);
 	ck_assert_int_eq(h.major, 1);
-	ck_assert_uint_eq(h.blks.count, 6);
-	ck_assert_uint_eq(h.edgs.count, 4);
+	ck_assert_uint_eq(h.b.count, 6);
+	ck_assert_uint_eq(h.e.count, 4);
 	ck_assert_uint_eq(h.root.count, 2);
 	ck_assert_uint_eq(h.mods.count, 2);
 	ck_assert_uint_eq(h.contents, 16);
@@ -390,10 +390,19 @@ START_TEST(test_good)
 	    HF_INFO_PROGRAM)), "/bin/prog");
 	ck_assert_str_eq(ingest_heap_str(&h, ingest_heap_u32(&h.type, 0,
 	    HF_TYPE_NAME)), "Circle");
-	ck_assert_uint_eq(ingest_heap_u64(&h.blks, 3, HF_BLKS_ADDR), 0x1080);
-	ck_assert_uint_eq(ingest_heap_u32(&h.edgs, 1, HF_EDGS_DST_OFF), 8);
+	ck_assert_uint_eq(h.b.addr[3], 0x1080);
+	ck_assert_uint_eq(h.e.dst_off[1], 8);
+	/* By source block: 0's two, then 4's and 5's. */
+	ck_assert_uint_eq(h.e.first[0], 0);
+	ck_assert_uint_eq(h.e.first[1], 2);
+	ck_assert_uint_eq(h.e.first[4], 2);
+	ck_assert_uint_eq(h.e.first[5], 3);
+	ck_assert_uint_eq(h.e.first[6], 4);
+	ck_assert_uint_eq(h.e.word[1], 1);
+	ck_assert_uint_eq(h.e.dst[1], 3);
 	ck_assert_uint_eq(ingest_heap_data_at(&h, 3), 32);
 	ck_assert_uint_eq(h.data.p[ingest_heap_data_at(&h, 3)], 32);
+	ingest_heap_free(&h);
 	hb_free(&b);
 }
 END_TEST
@@ -612,6 +621,7 @@ START_TEST(test_past_2_63)
 	p64(b.buf + at(&b, HEAPFMT_SITE, 0, HF_SITE_ALLOCS), INT64_MAX);
 	p64(b.buf + at(&b, HEAPFMT_BLKS, 5, HF_BLKS_SIZE), INT64_MAX - 0x1100);
 	ck_assert_msg(parse(b.buf, b.len, &h, &cause) == 0, "%s", cause);
+	ingest_heap_free(&h);
 	bad32(&b, at(&b, HEAPFMT_BLKS, 5, HF_BLKS_SLACK), 0xffffffff,
 	    "BLKS[5].slack");
 	hb_free(&b);
@@ -644,7 +654,8 @@ START_TEST(test_later_minor)
 	ck_assert_int_eq(parse(b.buf, b.len, &h, &cause), 0);
 	ck_assert_uint_eq(h.minor, 7);
 	ck_assert_uint_eq(h.blks.size, HEAPFMT_BLKS_SIZE + 8);
-	ck_assert_uint_eq(ingest_heap_u64(&h.blks, 5, HF_BLKS_ADDR), 0x1100);
+	ck_assert_uint_eq(h.b.addr[5], 0x1100);
+	ingest_heap_free(&h);
 	hb_free(&b);
 }
 END_TEST
@@ -828,40 +839,72 @@ good_words(struct hb *b)
 	build(b);
 }
 
-/* Version 2 reads back to the records version 1 holds. */
+/* Whether two parses' arrays hold the same blocks and pointers. */
+static void
+same_arrays(const struct ingest_heap *x, const struct ingest_heap *y)
+{
+	const struct ingest_heap_blocks	*a = &x->b, *b = &y->b;
+	size_t				 n = (size_t)a->count;
+	size_t				 ne = (size_t)x->e.count, i;
+	unsigned			 w;
+
+	ck_assert_uint_eq(a->count, b->count);
+	ck_assert_uint_eq(x->e.count, y->e.count);
+#define SAME(f, k)	ck_assert_msg(memcmp(a->f, b->f, (k) * sizeof *a->f) \
+			    == 0, #f " differ")
+	SAME(addr, n);
+	SAME(size, n);
+	SAME(seq, n);
+	SAME(slack, n);
+	SAME(site, n);
+	SAME(type, n);
+	SAME(region, n);
+	SAME(tid, n);
+	SAME(flags, n);
+#undef SAME
+	/* Words that are their pointers' are made from them. */
+	for (i = 0; i < n; i++) {
+		for (w = 0; w < 2; w++)
+			ck_assert_msg(ingest_heap_word(x, i, w) ==
+			    ingest_heap_word(y, i, w), "block %zu word %u", i,
+			    w);
+	}
+#define SAME(f, k)	ck_assert_msg(memcmp(x->e.f, y->e.f, \
+			    (k) * sizeof *x->e.f) == 0, #f " differ")
+	SAME(first, n + 1);
+	SAME(dst, ne);
+	SAME(word, ne);
+	SAME(dst_off, ne);
+#undef SAME
+}
+
+/* Version 2 reads back to the blocks and pointers version 1 holds. */
 START_TEST(test_v2_same)
 {
 	struct hb		 b;
-	struct ingest_heap	 h;
-	uint8_t			*blks, *edgs;
+	struct ingest_heap	 h, h1;
 	char			*cause;
-	size_t			 nb, ne;
 
 	good_words(&b);
-	ck_assert_int_eq(parse(b.buf, b.len, &h, &cause), 0);
-	ck_assert_int_eq(h.major, 1);
-	nb = h.blks.count * HEAPFMT_BLKS_SIZE;
-	ne = h.edgs.count * HEAPFMT_EDGS_SIZE;
-	blks = malloc(nb);
-	edgs = malloc(ne);
-	memcpy(blks, h.blks.p, nb);
-	memcpy(edgs, h.edgs.p, ne);
+	ck_assert_int_eq(parse(b.buf, b.len, &h1, &cause), 0);
+	ck_assert_int_eq(h1.major, 1);
 	pack(&b, NULL);
 	ck_assert_msg(parse(b.buf, b.len, &h, &cause) == 0, "%s", cause);
 	ck_assert_int_eq(h.major, 2);
-	ck_assert_uint_eq(h.blks.count, 6);
-	ck_assert_uint_eq(h.edgs.count, 4);
-	ck_assert_uint_eq(h.blks.size, HEAPFMT_BLKS_SIZE);
-	ck_assert_uint_eq(h.edgs.size, HEAPFMT_EDGS_SIZE);
-	ck_assert_msg(memcmp(blks, h.blks.p, nb) == 0, "BLKS differ");
-	ck_assert_msg(memcmp(edgs, h.edgs.p, ne) == 0, "EDGS differ");
-	ck_assert_uint_eq(ingest_heap_u64(&h.blks, 0, HF_BLKS_WORD1), 0x1088);
+	ck_assert_uint_eq(h.b.count, 6);
+	ck_assert_uint_eq(h.e.count, 4);
+	same_arrays(&h1, &h);
+	ck_assert_uint_eq(h.b.wptr[0], HEAPFMT_V_W0_EDGE | HEAPFMT_V_W1_EDGE);
+	ck_assert_uint_eq(ingest_heap_word(&h, 0, 0), 0x1040);
+	ck_assert_uint_eq(ingest_heap_word(&h, 0, 1), 0x1088);
+	ck_assert_uint_eq(h.b.wptr[4], 0);
+	ck_assert_uint_eq(ingest_heap_word(&h, 4, 0), 0x1234567);
+	ck_assert_uint_eq(ingest_heap_word(&h, 5, 1), 5);
 	ck_assert_uint_eq(ingest_heap_data_at(&h, 3), 32);
 	/* 17 bytes of BLKV the six blocks, 3 each pointer: 96 each. */
 	ck_assert_uint_lt(sec(&b, HEAPFMT_BLKV)->n, 6 * 20 + 4 * 4 + 2);
 	ingest_heap_free(&h);
-	free(blks);
-	free(edgs);
+	ingest_heap_free(&h1);
 	hb_free(&b);
 
 	/* Blocks with no words and no pointers: 10 bytes each, no more. */
@@ -870,7 +913,8 @@ START_TEST(test_v2_same)
 	pack(&b, NULL);
 	ck_assert_uint_eq(sec(&b, HEAPFMT_BLKV)->n, 2 + 6 * 10 + 1);
 	ck_assert_msg(parse(b.buf, b.len, &h, &cause) == 0, "%s", cause);
-	ck_assert_uint_eq(h.blks.count, 6);
+	ck_assert_uint_eq(h.b.count, 6);
+	ck_assert_uint_eq(h.e.first[6], 0);
 	ingest_heap_free(&h);
 	hb_free(&b);
 }
@@ -1525,6 +1569,7 @@ states(const struct g *g, uint8_t *st)
 	build(&b);
 	ck_assert_msg(parse(b.buf, b.len, &h, &cause) == 0, "%s", cause);
 	ingest_heap_states(&h, st);
+	ingest_heap_free(&h);
 	hb_free(&b);
 }
 

@@ -146,6 +146,87 @@ START_TEST(test_bad_edges)
 }
 END_TEST
 
+/*
+ * The edges by source, roots then blocks, as a snapshot has them: the
+ * graph analyze_heap_build_csr makes of them has the edges out and the
+ * states of h's.
+ */
+static void
+csr_same(const struct analyze_heap *h, const struct analyze_heap_edge *e,
+    size_t ne)
+{
+	struct analyze_heap	 c;
+	uint32_t		 first[64], to[128], src, k;
+	size_t			 i;
+	char			*cause = NULL;
+
+	memset(first, 0, sizeof first);
+	for (i = 0; i < ne; i++) {
+		src = (e[i].flags & ANALYZE_HEAP_E_ROOT) ? e[i].src :
+		    h->nroots + e[i].src;
+		first[src + 1]++;
+	}
+	for (k = 0; k < h->nroots + h->nblocks; k++)
+		first[k + 1] += first[k];
+	/* Each source's edges in their order: place them one source a pass. */
+	for (k = 0; k < h->nroots + h->nblocks; k++) {
+		src = first[k];
+		for (i = 0; i < ne; i++) {
+			if (((e[i].flags & ANALYZE_HEAP_E_ROOT) ? e[i].src :
+			    h->nroots + e[i].src) != k)
+				continue;
+			to[src++] = e[i].dst | ((e[i].flags &
+			    ANALYZE_HEAP_E_INTERIOR) && !(e[i].flags &
+			    ANALYZE_HEAP_E_EXCUSED) ? ANALYZE_HEAP_T_WEAK : 0);
+		}
+	}
+	ck_assert_int_eq(analyze_heap_build_csr(&c, h->nroots, h->nblocks,
+	    h->size + 1 + h->nroots, first, to, ne, &cause), 0);
+	ck_assert_ptr_null(c.in);
+	ck_assert_uint_eq(c.nedges, h->nedges);
+	ck_assert_mem_eq(c.out_off, h->out_off, (h->nnodes + 1) *
+	    sizeof *c.out_off);
+	ck_assert_mem_eq(c.out, h->out, h->nedges * sizeof *c.out);
+	analyze_heap_states(&c);
+	ck_assert_mem_eq(c.state, h->state, h->nblocks);
+	analyze_heap_free(&c);
+}
+
+/* Offsets out of order and targets past the blocks are refused. */
+START_TEST(test_bad_csr)
+{
+	static const uint32_t	 first[][4] = {
+		{ 0, 1, 1, 2 }, { 1, 1, 1, 2 }, { 0, 2, 1, 2 }, { 0, 1, 1, 3 }
+	};
+	struct analyze_heap	 h;
+	uint64_t		 sizes[2] = { 1, 2 };
+	uint32_t		 to[2] = { 0, 1 }, bad[2] = { 0, 2 };
+	char			*cause;
+	size_t			 i;
+
+	for (i = 0; i < 4; i++) {
+		cause = NULL;
+		ck_assert_int_eq(analyze_heap_build_csr(&h, 1, 2, sizes,
+		    first[i], to, 2, &cause), i == 0 ? 0 : -1);
+		if (i != 0) {
+			ck_assert_ptr_nonnull(strstr(cause, "source"));
+			free(cause);
+		}
+		analyze_heap_free(&h);
+	}
+	ck_assert_int_eq(analyze_heap_build_csr(&h, 1, 2, sizes, first[0],
+	    bad, 2, &cause), -1);
+	ck_assert_ptr_nonnull(strstr(cause, "edge 1: to block 2"));
+	free(cause);
+	/* The weak bit is no part of the index. */
+	bad[1] = 1 | ANALYZE_HEAP_T_WEAK;
+	ck_assert_int_eq(analyze_heap_build_csr(&h, 1, 2, sizes, first[0],
+	    bad, 2, &cause), 0);
+	ck_assert_uint_eq(h.out[h.out_off[3]], 3 | ANALYZE_HEAP_T_WEAK);
+	analyze_heap_free(&h);
+}
+END_TEST
+
 /* A small xorshift, so a failure is the same on every run. */
 static uint32_t
 rnd(uint64_t *s)
@@ -234,6 +315,7 @@ START_TEST(test_random_graphs)
 			ck_assert(st == ANALYZE_HEAP_DEFINITE ||
 			    st == ANALYZE_HEAP_INDIRECT);
 	}
+	csr_same(&h, e, ne);
 
 	/* Forward and backward reach agree. */
 	for (x = 0; x < nn; x += 3) {
@@ -349,6 +431,7 @@ main(void)
 	tcase_add_test(tc, test_upgrade_rescans);
 	tcase_add_test(tc, test_lost_groups);
 	tcase_add_test(tc, test_bad_edges);
+	tcase_add_test(tc, test_bad_csr);
 	tcase_add_loop_test(tc, test_random_graphs, 0, 300);
 	tcase_add_test(tc, test_long_chain);
 	suite_add_tcase(s, tc);
