@@ -1037,46 +1037,71 @@ store_heap_pack_ref(struct store_heap_pack *p, const struct store_heap_ref *r)
 #define STORE_HEAP_R_WSHIFT	3
 #define STORE_HEAP_R_WFAR	31	/* the offset follows as a varint */
 
-void
-store_heap_pack_ref2(struct store_heap_pack *p, const struct store_heap_ref *r)
+/* A varint at q; the byte after it. */
+static inline uint8_t *
+store_heap_putq(uint8_t *q, uint64_t v)
 {
-	uint64_t	src = (uint64_t)r->src, off = (uint64_t)r->src_off;
-	uint64_t	dst = (uint64_t)r->dst, o = off, ds, dp;
-	size_t		head;
+	while (v >= 0x80) {
+		*q++ = (uint8_t)(v | 0x80);
+		v >>= 7;
+	}
+	*q++ = (uint8_t)v;
+	return (q);
+}
+
+/*
+ * Inlined into store_heap_refw_add, the ingest's 3M calls: the state in
+ * registers, the buffer through one pointer.
+ */
+static inline void
+store_heap_ref2(struct store_heap_pack *p, uint64_t src, uint64_t off,
+    uint64_t dst, uint64_t dst_off)
+{
+	uint64_t	o = off, ds, dp;
+	uint8_t		*q, *head;
 	unsigned	h = 0;
 
 	if (p->cap - p->len < 41) {
 		p->cap = p->cap != 0 ? p->cap * 2 : 4096;
 		p->buf = xreallocarray(p->buf, p->cap, 1);
 	}
-	head = p->len++;
+	head = p->buf + p->len;
+	q = head + 1;
 	if (p->n != 0 && src == p->src) {
 		h |= STORE_HEAP_R_SAME;
 		o = off - p->off;
 	} else
-		store_heap_put(p, src - p->src);
+		q = store_heap_putq(q, src - p->src);
 	if ((o & 7) == 0 && (o >> 3) < STORE_HEAP_R_WFAR)
 		h |= (unsigned)(o >> 3) << STORE_HEAP_R_WSHIFT;
 	else {
 		h |= STORE_HEAP_R_WFAR << STORE_HEAP_R_WSHIFT;
-		store_heap_put(p, o);
+		q = store_heap_putq(q, o);
 	}
 	ds = store_heap_zz(dst - src);
 	dp = store_heap_zz(dst - p->dst);
 	if (dp < ds) {
 		h |= STORE_HEAP_R_NEAR;
-		store_heap_put(p, dp);
+		q = store_heap_putq(q, dp);
 	} else
-		store_heap_put(p, ds);
-	if (r->dst_off == 0)
+		q = store_heap_putq(q, ds);
+	if (dst_off == 0)
 		h |= STORE_HEAP_R_OFF0;
 	else
-		store_heap_put(p, (uint64_t)r->dst_off);
-	p->buf[head] = (uint8_t)h;
+		q = store_heap_putq(q, dst_off);
+	*head = (uint8_t)h;
+	p->len = (size_t)(q - p->buf);
 	p->src = src;
 	p->off = off;
 	p->dst = dst;
 	p->n++;
+}
+
+void
+store_heap_pack_ref2(struct store_heap_pack *p, const struct store_heap_ref *r)
+{
+	store_heap_ref2(p, (uint64_t)r->src, (uint64_t)r->src_off,
+	    (uint64_t)r->dst, (uint64_t)r->dst_off);
 }
 
 void
@@ -1444,15 +1469,10 @@ int
 store_heap_refw_add(struct store_heap_runw *w, uint32_t src, uint64_t src_off,
     uint32_t dst, uint32_t dst_off)
 {
-	struct store_heap_ref	r;
-
-	if (store_heap_runw_at(w, src) != 0)
+	if ((int64_t)(src >> STORE_HEAP_RUN_SHIFT) != w->run &&
+	    store_heap_runw_at(w, src) != 0)
 		return (-1);
-	r.src = src;
-	r.src_off = (int64_t)src_off;
-	r.dst = dst;
-	r.dst_off = dst_off;
-	store_heap_pack_ref2(&w->pack, &r);
+	store_heap_ref2(&w->pack, src, src_off, dst, dst_off);
 	return (0);
 }
 
