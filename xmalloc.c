@@ -78,6 +78,68 @@ xcalloc_populated(size_t n, size_t size)
 	return (p);
 }
 
+/*
+ * Zeroed memory for an array of many megabytes that is written whole at
+ * once (a heap snapshot's blocks and pointers): its own mapping, aligned
+ * to 2 MB and asked for huge pages, made in one system call.  With 4 KB
+ * pages, 96 MB took 65-80 ms to make and 18-23 ms to unmap on this
+ * project's machines, with 2 MB pages 13-33 ms and under 1 ms: a fifth
+ * of a million-block ingest was pages.  Where the kernel gives no huge
+ * pages (transparent_hugepage "never", before 5.14 no populate) it is
+ * ordinary pages, as calloc's.  Under 4 MB it is calloc's memory: a
+ * small snapshot would pay 2 MB of zeroes for it.  A header before the
+ * array keeps the mapping's length (0 for calloc's) for xfree_big.
+ */
+#define XBIG_ALIGN	((size_t)2 << 20)
+#define XBIG_HEAD	((size_t)64)
+
+void *
+xcalloc_big(size_t n, size_t size)
+{
+	size_t	 len, map;
+	char	*p, *q;
+
+	if (size != 0 && n > (SIZE_MAX - 2 * XBIG_ALIGN) / size)
+		fatal("allocation of %zu * %zu bytes overflows", n, size);
+	if (n * size < 2 * XBIG_ALIGN) {
+		q = xcalloc(1, n * size + XBIG_HEAD);
+		*(size_t *)q = 0;
+		return (q + XBIG_HEAD);
+	}
+	len = (n * size + XBIG_HEAD + XBIG_ALIGN - 1) & ~(XBIG_ALIGN - 1);
+	map = len + XBIG_ALIGN;
+	p = mmap(NULL, map, PROT_READ | PROT_WRITE, MAP_PRIVATE |
+	    MAP_ANONYMOUS, -1, 0);
+	if (p == MAP_FAILED)
+		fatal("out of memory allocating %zu * %zu bytes", n, size);
+	/* The aligned part kept, the rest given back. */
+	q = (char *)(((uintptr_t)p + XBIG_ALIGN - 1) & ~(XBIG_ALIGN - 1));
+	if (q != p)
+		munmap(p, (size_t)(q - p));
+	if (q + len != p + map)
+		munmap(q + len, (size_t)(p + map - (q + len)));
+#ifdef MADV_HUGEPAGE
+	madvise(q, len, MADV_HUGEPAGE);
+#endif
+	madvise(q, len, MADV_POPULATE_WRITE);
+	*(size_t *)q = len;
+	return (q + XBIG_HEAD);
+}
+
+void
+xfree_big(void *p)
+{
+	char	*q;
+
+	if (p == NULL)
+		return;
+	q = (char *)p - XBIG_HEAD;
+	if (*(size_t *)q == 0)
+		free(q);
+	else
+		munmap(q, *(size_t *)q);
+}
+
 void *
 xreallocarray(void *p, size_t n, size_t size)
 {

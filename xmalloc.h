@@ -12,6 +12,8 @@
 void	*xmalloc(size_t);
 void	*xcalloc(size_t, size_t);
 void	*xcalloc_populated(size_t, size_t);
+void	*xcalloc_big(size_t, size_t);
+void	 xfree_big(void *);
 void	*xreallocarray(void *, size_t, size_t);
 char	*xstrdup(const char *);
 char	*xasprintf(const char *, ...) __attribute__((format(printf, 1, 2)));

@@ -20,7 +20,7 @@
 #define ANALYZE_HEAP_E_EXCUSED	0x4	/* ... as a memcheck heuristic allows */
 /* Nodes and edges a graph may have: below the top bit, which marks. */
 #define ANALYZE_HEAP_MAX	0x80000000u
-/* analyze_heap_build_csr's targets: interior, and no heuristic excuses it. */
+/* analyze_heap_states_csr's targets: interior, and no heuristic excuses it. */
 #define ANALYZE_HEAP_T_WEAK	ANALYZE_HEAP_MAX
 
 struct analyze_heap_edge {
@@ -46,7 +46,7 @@ struct analyze_heap {
 	size_t		 nedges;
 	uint32_t	*out_off;	/* CSR: nnodes + 1 offsets */
 	uint32_t	*out;		/* targets (top bit: interior) */
-	uint32_t	*in_off;	/* NULL: analyze_heap_build_csr's */
+	uint32_t	*in_off;
 	uint32_t	*in;
 	uint64_t	*size;		/* per node; roots 0 */
 	/* analyze_heap_states */
@@ -65,11 +65,10 @@ struct analyze_heap {
 int		 analyze_heap_build(struct analyze_heap *, uint32_t, uint32_t,
 		    const uint64_t *, const struct analyze_heap_edge *, size_t,
 		    char **);
-int		 analyze_heap_build_csr(struct analyze_heap *, uint32_t,
-		    uint32_t, const uint64_t *, const uint32_t *,
-		    const uint32_t *, size_t, char **);
 void		 analyze_heap_free(struct analyze_heap *);
 void		 analyze_heap_states(struct analyze_heap *);
+int		 analyze_heap_states_csr(uint8_t *, uint32_t, uint32_t,
+		    const uint32_t *, const uint32_t *, size_t, char **);
 size_t		 analyze_heap_reach(const struct analyze_heap *,
 		    const uint32_t *, size_t, int, const uint8_t *, uint8_t *);
 
@@ -242,6 +241,9 @@ enum analyze_heapmap_move {
 int		 analyze_heapmap_build(struct analyze_heapmap *,
 		    const struct analyze_heapmap_region *, size_t,
 		    const uint64_t *, const uint64_t *, size_t, char **);
+int		 analyze_heapmap_check(const struct analyze_heapmap_region *,
+		    size_t, const uint64_t *, const uint64_t *, size_t,
+		    char **);
 void		 analyze_heapmap_free(struct analyze_heapmap *);
 void		 analyze_heapmap_marks_changed(struct analyze_heapmap *);
 uint64_t	 analyze_heapmap_level_build(struct analyze_heapmap *, int);

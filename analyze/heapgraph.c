@@ -166,51 +166,6 @@ analyze_heap_build(struct analyze_heap *h, uint32_t nroots, uint32_t nblocks,
 }
 
 /*
- * The graph from edges that come by source already, as a snapshot's do:
- * no sort and no edge records.  Source s (roots, then blocks) has the
- * edges first[s] to first[s + 1] of to[], each a block's index,
- * ANALYZE_HEAP_T_WEAK or'd in for an interior pointer no heuristic
- * excuses.  Only the edges out are made (in and in_off stay NULL): a
- * graph for analyze_heap_states, which reads no more, for the ingest,
- * whose one question it is; the edges in were a third of the graph's
- * memory and most of its time.  Wrong offsets or targets are the
- * caller's data being wrong: -1 and cause says where.
- */
-int
-analyze_heap_build_csr(struct analyze_heap *h, uint32_t nroots,
-    uint32_t nblocks, const uint64_t *sizes, const uint32_t *first,
-    const uint32_t *to, size_t nedges, char **cause)
-{
-	uint32_t	 base = 1 + nroots, t;
-	size_t		 i, nsrc = (size_t)nroots + nblocks;
-
-	if (hg_alloc(h, nroots, nblocks, sizes, nedges, cause) != 0)
-		return (-1);
-	for (i = 0; i <= nsrc; i++) {
-		if (i == 0 ? first[0] != 0 : first[i] < first[i - 1] ||
-		    (i == nsrc && first[i] != nedges)) {
-			*cause = xasprintf("heap graph: source %zu: its edges"
-			    " start at %u of %zu, out of order", i, first[i],
-			    nedges);
-			analyze_heap_free(h);
-			return (-1);
-		}
-		h->out_off[1 + i] = nroots + first[i];
-	}
-	for (i = 0; i < nedges; i++) {
-		t = to[i] & ~ANALYZE_HEAP_T_WEAK;
-		if (t >= nblocks) {
-			*cause = xasprintf("heap graph: edge %zu: to block %u:"
-			    " no such block (%u blocks)", i, t, nblocks);
-			analyze_heap_free(h);
-			return (-1);
-		}
-		h->out[nroots + i] = (base + t) | (to[i] & HG_WEAK);
-	}
-	return (0);
-}
-
-/*
  * memcheck's leak kinds.  From a root, or a block already reachable, a
  * pointer to a block's start makes it reachable and an interior one
  * possible; from a possible block any pointer makes it possible (a block
@@ -218,36 +173,38 @@ analyze_heap_build_csr(struct analyze_heap *h, uint32_t nroots,
  * one block of each group that no other lost block reaches is definitely
  * lost (the first by index, as memcheck takes the first by address), the
  * rest indirectly.
+ *
+ * Over any CSR of sources: the roots are sources r0 to bsrc - 1, block
+ * b is source bsrc + b, and a target names block HG_NODE(adj[i]) - tbase.
+ * The graph's nodes are one such (roots from 1, targets nodes), a
+ * snapshot's pointers by source another (roots from 0, targets blocks).
+ * s has nblocks bytes, all ANALYZE_HEAP_UNREACHED.
  */
-void
-analyze_heap_states(struct analyze_heap *h)
+static void
+hg_states(uint8_t *s, uint32_t nblocks, const uint32_t *off,
+    const uint32_t *adj, uint32_t r0, uint32_t bsrc, uint32_t tbase)
 {
-	uint32_t	*stack, *st, top = 0, v, w, b, base = 1 + h->nroots;
-	uint8_t		*s;
+	uint32_t	*stack, top = 0, v, b, tb;
 	size_t		 i;
 	int		 definite;
 
-	free(h->state);
-	h->state = s = xcalloc((size_t)h->nblocks + 1, 1);
-	memset(h->counts, 0, sizeof h->counts);
-	memset(h->bytes, 0, sizeof h->bytes);
 	/* A block goes on the stack at most twice: possible, reachable. */
-	stack = xreallocarray(NULL, 2 * (size_t)h->nnodes + 1, sizeof *stack);
-	for (v = 1; v < base; v++)
+	stack = xreallocarray(NULL, 2 * ((size_t)bsrc + nblocks) + 1,
+	    sizeof *stack);
+	for (v = r0; v < bsrc; v++)
 		stack[top++] = v;
 	while (top > 0) {
 		v = stack[--top];
-		definite = v < base || s[v - base] == ANALYZE_HEAP_REACHABLE;
-		for (i = h->out_off[v]; i < h->out_off[v + 1]; i++) {
-			w = HG_NODE(h->out[i]);
-			b = w - base;
-			if (definite && !(h->out[i] & HG_WEAK) &&
-			    s[b] != ANALYZE_HEAP_REACHABLE) {
-				s[b] = ANALYZE_HEAP_REACHABLE;
-				stack[top++] = w;
-			} else if (s[b] == ANALYZE_HEAP_UNREACHED) {
-				s[b] = ANALYZE_HEAP_POSSIBLE;
-				stack[top++] = w;
+		definite = v < bsrc || s[v - bsrc] == ANALYZE_HEAP_REACHABLE;
+		for (i = off[v]; i < off[v + 1]; i++) {
+			tb = HG_NODE(adj[i]) - tbase;
+			if (definite && !(adj[i] & HG_WEAK) &&
+			    s[tb] != ANALYZE_HEAP_REACHABLE) {
+				s[tb] = ANALYZE_HEAP_REACHABLE;
+				stack[top++] = bsrc + tb;
+			} else if (s[tb] == ANALYZE_HEAP_UNREACHED) {
+				s[tb] = ANALYZE_HEAP_POSSIBLE;
+				stack[top++] = bsrc + tb;
 			}
 		}
 	}
@@ -256,31 +213,87 @@ analyze_heap_states(struct analyze_heap *h)
 	 * The lost ones, leaders in index order: whatever a leader reaches
 	 * through lost blocks is indirectly lost, an earlier leader too.
 	 */
-	st = stack;
-	for (b = 0; b < h->nblocks; b++) {
+	for (b = 0; b < nblocks; b++) {
 		if (s[b] != ANALYZE_HEAP_UNREACHED)
 			continue;
 		s[b] = ANALYZE_HEAP_DEFINITE;
 		top = 0;
-		st[top++] = base + b;
+		stack[top++] = bsrc + b;
 		while (top > 0) {
-			v = st[--top];
-			for (i = h->out_off[v]; i < h->out_off[v + 1]; i++) {
-				w = HG_NODE(h->out[i]);
-				if (w == base + b || (s[w - base] !=
-				    ANALYZE_HEAP_UNREACHED && s[w - base] !=
-				    ANALYZE_HEAP_DEFINITE))
+			v = stack[--top];
+			for (i = off[v]; i < off[v + 1]; i++) {
+				tb = HG_NODE(adj[i]) - tbase;
+				if (tb == b || (s[tb] != ANALYZE_HEAP_UNREACHED &&
+				    s[tb] != ANALYZE_HEAP_DEFINITE))
 					continue;
-				s[w - base] = ANALYZE_HEAP_INDIRECT;
-				st[top++] = w;
+				s[tb] = ANALYZE_HEAP_INDIRECT;
+				stack[top++] = bsrc + tb;
 			}
 		}
 	}
 	free(stack);
+}
+
+/* The graph's leak kinds, with their counts and bytes. */
+void
+analyze_heap_states(struct analyze_heap *h)
+{
+	uint32_t	b, base = 1 + h->nroots;
+
+	free(h->state);
+	h->state = xcalloc((size_t)h->nblocks + 1, 1);
+	memset(h->counts, 0, sizeof h->counts);
+	memset(h->bytes, 0, sizeof h->bytes);
+	hg_states(h->state, h->nblocks, h->out_off, h->out, 1, base, base);
 	for (b = 0; b < h->nblocks; b++) {
-		h->counts[s[b]]++;
-		h->bytes[s[b]] += h->size[base + b];
+		h->counts[h->state[b]]++;
+		h->bytes[h->state[b]] += h->size[base + b];
 	}
+}
+
+/*
+ * The leak kinds (state[], nblocks bytes) straight from pointers that
+ * come by source, as a snapshot's do, with no graph made: the ingest's
+ * one question of the graph.  Source s (roots, then blocks) has the
+ * edges first[s] to first[s + 1] of to[], each a block's index,
+ * ANALYZE_HEAP_T_WEAK or'd in for an interior pointer no heuristic
+ * excuses.  A graph made of them (out edges, in edges, sizes) was more
+ * fresh memory than the pointers themselves, and its making a tenth of
+ * a million-block ingest.  Wrong offsets or targets are the caller's
+ * data being wrong: -1 and cause says where.
+ */
+int
+analyze_heap_states_csr(uint8_t *state, uint32_t nroots, uint32_t nblocks,
+    const uint32_t *first, const uint32_t *to, size_t nedges, char **cause)
+{
+	size_t	i, nsrc = (size_t)nroots + nblocks;
+
+	if ((uint64_t)nsrc + 1 >= ANALYZE_HEAP_MAX ||
+	    nedges >= ANALYZE_HEAP_MAX) {
+		*cause = xasprintf("heap graph: %zu sources, %zu edges: too"
+		    " many", nsrc, nedges);
+		return (-1);
+	}
+	for (i = 0; i <= nsrc; i++) {
+		if (i == 0 ? first[0] != 0 : first[i] < first[i - 1] ||
+		    (i == nsrc && first[i] != nedges)) {
+			*cause = xasprintf("heap graph: source %zu: its edges"
+			    " start at %u of %zu, out of order", i, first[i],
+			    nedges);
+			return (-1);
+		}
+	}
+	for (i = 0; i < nedges; i++) {
+		if (HG_NODE(to[i]) >= nblocks) {
+			*cause = xasprintf("heap graph: edge %zu: to block %u:"
+			    " no such block (%u blocks)", i, HG_NODE(to[i]),
+			    nblocks);
+			return (-1);
+		}
+	}
+	memset(state, ANALYZE_HEAP_UNREACHED, nblocks);
+	hg_states(state, nblocks, first, to, 0, nroots, 0);
+	return (0);
 }
 
 /*

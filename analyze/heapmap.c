@@ -151,14 +151,12 @@ analyze_heapmap_free(struct analyze_heapmap *m)
 }
 
 /*
- * A map of the regions (any order, none overlapping) and the blocks, by
- * address, each inside a region and none overlapping another: their
- * start and usable size, arrays the map borrows (they must outlive it).
- * Every mark starts as ANALYZE_HEAPMAP_PLAIN.
- * Data that breaks these rules is the caller's error: -1 and a cause.
+ * The map's regions, sorted, and its blocks placed in them: everything
+ * analyze_heapmap_build refuses is refused here, before the marks and
+ * their counts are made.
  */
-int
-analyze_heapmap_build(struct analyze_heapmap *m,
+static int
+hm_place(struct analyze_heapmap *m,
     const struct analyze_heapmap_region *regions, size_t nregions,
     const uint64_t *addr, const uint64_t *size, size_t nblocks, char **cause)
 {
@@ -219,7 +217,6 @@ analyze_heapmap_build(struct analyze_heapmap *m,
 	m->addr = addr;
 	m->size = size;
 	m->nblocks = nblocks;
-	m->mark = xcalloc_populated(nblocks + 1, 1);
 	m->rfirst = xcalloc(nregions + 1, sizeof *m->rfirst);
 	m->rbytes = xcalloc(nregions + 1, sizeof *m->rbytes);
 	r = 0;
@@ -249,6 +246,28 @@ analyze_heapmap_build(struct analyze_heapmap *m,
 		m->rbytes[r + 1] = m->rbytes[r] + (m->regions[r].hi -
 		    m->regions[r].lo);
 	m->heap_bytes = m->rbytes[nregions];
+	return (0);
+
+fail:
+	analyze_heapmap_free(m);
+	return (-1);
+}
+
+/*
+ * A map of the regions (any order, none overlapping) and the blocks, by
+ * address, each inside a region and none overlapping another: their
+ * start and usable size, arrays the map borrows (they must outlive it).
+ * Every mark starts as ANALYZE_HEAPMAP_PLAIN.
+ * Data that breaks these rules is the caller's error: -1 and a cause.
+ */
+int
+analyze_heapmap_build(struct analyze_heapmap *m,
+    const struct analyze_heapmap_region *regions, size_t nregions,
+    const uint64_t *addr, const uint64_t *size, size_t nblocks, char **cause)
+{
+	if (hm_place(m, regions, nregions, addr, size, nblocks, cause) != 0)
+		return (-1);
+	m->mark = xcalloc_populated(nblocks + 1, 1);
 	m->l_row = xcalloc(nregions + 1, sizeof *m->l_row);
 	m->l_cell = xcalloc(nregions + 1, sizeof *m->l_cell);
 	m->ck_count = xreallocarray(NULL, (nblocks / HM_CK + 1) * HM_NM,
@@ -260,10 +279,24 @@ analyze_heapmap_build(struct analyze_heapmap *m,
 	m->gen = 0;
 	analyze_heapmap_marks_changed(m);
 	return (0);
+}
 
-fail:
-	analyze_heapmap_free(m);
-	return (-1);
+/*
+ * Whether analyze_heapmap_build would make a map of these, without
+ * making it: the ingest's check that a snapshot's map opens, which
+ * made the map's marks and counts of a million blocks for nothing.
+ */
+int
+analyze_heapmap_check(const struct analyze_heapmap_region *regions,
+    size_t nregions, const uint64_t *addr, const uint64_t *size,
+    size_t nblocks, char **cause)
+{
+	struct analyze_heapmap	m;
+
+	if (hm_place(&m, regions, nregions, addr, size, nblocks, cause) != 0)
+		return (-1);
+	analyze_heapmap_free(&m);
+	return (0);
 }
 
 /*

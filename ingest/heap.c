@@ -828,7 +828,7 @@ heap_arrays(struct ingest_heap *h, uint64_t nb, uint64_t ne)
 	uint64_t			*p64;
 	uint32_t			*p32;
 
-	h->arrays = xcalloc_populated((size_t)(nb * 3 * sizeof *p64 +
+	h->arrays = xcalloc_big((size_t)(nb * 3 * sizeof *p64 +
 	    (nb * 7 + 1 + ne * 3) * sizeof *p32 + nb + 1), 1);
 	h->words = xcalloc((size_t)(2 * nb + 1), sizeof *p64);
 	bk->word0 = h->words;
@@ -1035,7 +1035,7 @@ heap_unpack(struct ingest_ctx *ctx, struct ingest_heap *h)
 void
 ingest_heap_free(struct ingest_heap *h)
 {
-	free(h->arrays);
+	xfree_big(h->arrays);
 	h->arrays = NULL;
 	free(h->words);
 	h->words = NULL;
@@ -1240,14 +1240,13 @@ heap_target(const struct ingest_heap *h, uint32_t dst, uint32_t field)
  * Each block's state by memcheck's rules (mc_leakcheck.c), as the heap
  * graph computes them (analyze_heap_states, tested against memcheck):
  * here only the heuristics, which need the blocks' first words, are
- * decided, on the targets.  The graph is made from the pointers' CSR
- * as it stands, each root a source with one edge.  state[] gets
+ * decided, on the targets.  The states come from the pointers' CSR as
+ * it stands, each root a source with one edge.  state[] gets
  * INGEST_HEAP_*, which are ANALYZE_HEAP_*'s numbers.
  */
 void
 ingest_heap_states(const struct ingest_heap *h, uint8_t *state)
 {
-	struct analyze_heap	 g;
 	uint64_t		 n = h->b.count, nr = h->root.count, k;
 	uint64_t		 ne = h->e.count;
 	uint32_t		*first, *to;
@@ -1256,8 +1255,8 @@ ingest_heap_states(const struct ingest_heap *h, uint8_t *state)
 	memset(state, 0, n);
 	if (n == 0)
 		return;
-	first = xreallocarray(NULL, nr + n + 1, sizeof *first);
-	to = xreallocarray(NULL, nr + ne + 1, sizeof *to);
+	first = xcalloc_big(nr + n + 1, sizeof *first);
+	to = xcalloc_big(nr + ne + 1, sizeof *to);
 	for (k = 0; k < nr; k++) {
 		first[k] = (uint32_t)k;
 		to[k] = heap_target(h, ingest_heap_u32(&h->root, k,
@@ -1271,15 +1270,11 @@ ingest_heap_states(const struct ingest_heap *h, uint8_t *state)
 		    h->e.dst[k] : heap_target(h, h->e.dst[k], h->e.dst_off[k]);
 	}
 	/* The parse checked every index and the counts the graph holds. */
-	if (analyze_heap_build_csr(&g, (uint32_t)nr, (uint32_t)n, h->b.size,
-	    first, to, (size_t)(nr + ne), &cause) == 0) {
-		analyze_heap_states(&g);
-		memcpy(state, g.state, n);
-		analyze_heap_free(&g);
-	} else
+	if (analyze_heap_states_csr(state, (uint32_t)nr, (uint32_t)n, first,
+	    to, (size_t)(nr + ne), &cause) != 0)
 		free(cause);
-	free(first);
-	free(to);
+	xfree_big(first);
+	xfree_big(to);
 }
 
 /* ---- into the store ------------------------------------------------ */
@@ -1734,7 +1729,6 @@ heap_map_check(struct ingest_ctx *ctx, const struct ingest_heap *h)
 {
 	const struct ingest_heap_sec	*s = &h->regn;
 	struct analyze_heapmap_region	*rg, *out;
-	struct analyze_heapmap		 map;
 	uint64_t			*usable, i;
 	size_t				 nrg = 0, n;
 	uint32_t			 k;
@@ -1752,23 +1746,22 @@ heap_map_check(struct ingest_ctx *ctx, const struct ingest_heap *h)
 		rg[nrg++].name = (char *)(k == HEAPFMT_RGN_HEAP ? "main heap" :
 		    heap_region_kind(k));
 	}
-	usable = xreallocarray(NULL, h->b.count + 1, sizeof *usable);
+	usable = xcalloc_big(h->b.count + 1, sizeof *usable);
 	for (i = 0; i < h->b.count; i++)
 		usable[i] = h->b.size[i] + h->b.slack[i];
 	n = analyze_heapview_regions(rg, nrg, h->b.addr, usable,
 	    (size_t)h->b.count, &out);
-	if (analyze_heapmap_build(&map, out, n, h->b.addr, usable,
+	if (analyze_heapmap_check(out, n, h->b.addr, usable,
 	    (size_t)h->b.count, &cause) != 0) {
 		rc = ingest_fail(ctx, s->p != NULL ? s->at : h->blks.at,
 		    s->p != NULL ? "REGN" : "BLKS", "%s", cause);
 		free(cause);
-	} else
-		analyze_heapmap_free(&map);
+	}
 	for (i = 0; i < n; i++)
 		free(out[i].name);
 	free(out);
 	free(rg);
-	free(usable);
+	xfree_big(usable);
 	return (rc);
 }
 

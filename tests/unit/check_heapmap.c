@@ -721,10 +721,20 @@ START_TEST(test_big_region)
 	ck_assert_int_eq(analyze_heapmap_fit(&m, &v), 19);
 	analyze_heapmap_free(&m);
 
-	/* Bad data: overlapping regions, a block outside, overlapping. */
+	/*
+	 * Bad data: overlapping regions, a block outside, overlapping;
+	 * analyze_heapmap_check refuses each as the map does, in its words.
+	 */
+	ck_assert_int_eq(analyze_heapmap_check(reg, 2, addr, size, 3,
+	    &cause), 0);
 	reg[1].lo = 0x10000000 + (1ULL << 30) - 8;
 	ck_assert_int_eq(analyze_heapmap_build(&m, reg, 2, addr, size, 1,
 	    &cause), -1);
+	ck_assert(strstr(cause, "overlap at") != NULL);
+	free(cause);
+	ck_assert_int_eq(analyze_heapmap_check(reg, 2, addr, size, 1,
+	    &cause), -1);
+	ck_assert(strstr(cause, "overlap at") != NULL);
 	free(cause);
 	reg[1].lo = 0x60000000;
 	addr[1] = 0x5ffffff0;
@@ -732,10 +742,18 @@ START_TEST(test_big_region)
 	    &cause), -1);
 	ck_assert(strstr(cause, "block 1") != NULL);
 	free(cause);
+	ck_assert_int_eq(analyze_heapmap_check(reg, 2, addr, size, 3,
+	    &cause), -1);
+	ck_assert(strstr(cause, "block 1 at 0x5ffffff0") != NULL);
+	free(cause);
 	addr[1] = 0x10000020;
 	ck_assert_int_eq(analyze_heapmap_build(&m, reg, 2, addr, size, 2,
 	    &cause), -1);
 	ck_assert(strstr(cause, "overlaps") != NULL);
+	free(cause);
+	ck_assert_int_eq(analyze_heapmap_check(reg, 2, addr, size, 2,
+	    &cause), -1);
+	ck_assert(strstr(cause, "block 1 at 0x10000020 overlaps") != NULL);
 	free(cause);
 	/* No region at all: a map of nothing. */
 	ck_assert_int_eq(analyze_heapmap_build(&m, reg, 0, addr, size, 0,
