@@ -67,8 +67,8 @@ int		 analyze_heap_build(struct analyze_heap *, uint32_t, uint32_t,
 		    char **);
 void		 analyze_heap_free(struct analyze_heap *);
 void		 analyze_heap_states(struct analyze_heap *);
-int		 analyze_heap_states_csr(uint8_t *, uint32_t, uint32_t,
-		    const uint32_t *, const uint32_t *, size_t, char **);
+int		 analyze_heap_states_csr(uint8_t *, const uint32_t *, size_t,
+		    uint32_t, const uint32_t *, const uint32_t *, char **);
 size_t		 analyze_heap_reach(const struct analyze_heap *,
 		    const uint32_t *, size_t, int, const uint8_t *, uint8_t *);
 

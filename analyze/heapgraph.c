@@ -174,37 +174,44 @@ analyze_heap_build(struct analyze_heap *h, uint32_t nroots, uint32_t nblocks,
  * lost (the first by index, as memcheck takes the first by address), the
  * rest indirectly.
  *
- * Over any CSR of sources: the roots are sources r0 to bsrc - 1, block
- * b is source bsrc + b, and a target names block HG_NODE(adj[i]) - tbase.
- * The graph's nodes are one such (roots from 1, targets nodes), a
- * snapshot's pointers by source another (roots from 0, targets blocks).
- * s has nblocks bytes, all ANALYZE_HEAP_UNREACHED.
+ * The roots' pointers are rto[0..nrto), block b's adj[off[b]] up to
+ * adj[off[b + 1]], and a target names block HG_NODE(x) - tbase: the
+ * graph's (targets are nodes) and a snapshot's (targets are blocks,
+ * with no graph made) both.  s has nblocks bytes, all UNREACHED.
  */
 static void
-hg_states(uint8_t *s, uint32_t nblocks, const uint32_t *off,
-    const uint32_t *adj, uint32_t r0, uint32_t bsrc, uint32_t tbase)
+hg_states(uint8_t *s, const uint32_t *rto, size_t nrto, uint32_t nblocks,
+    const uint32_t *off, const uint32_t *adj, uint32_t tbase)
 {
 	uint32_t	*stack, top = 0, v, b, tb;
-	size_t		 i;
+	size_t		 r, i;
 	int		 definite;
 
 	/* A block goes on the stack at most twice: possible, reachable. */
-	stack = xreallocarray(NULL, 2 * ((size_t)bsrc + nblocks) + 1,
-	    sizeof *stack);
-	for (v = r0; v < bsrc; v++)
-		stack[top++] = v;
-	while (top > 0) {
-		v = stack[--top];
-		definite = v < bsrc || s[v - bsrc] == ANALYZE_HEAP_REACHABLE;
-		for (i = off[v]; i < off[v + 1]; i++) {
-			tb = HG_NODE(adj[i]) - tbase;
-			if (definite && !(adj[i] & HG_WEAK) &&
-			    s[tb] != ANALYZE_HEAP_REACHABLE) {
-				s[tb] = ANALYZE_HEAP_REACHABLE;
-				stack[top++] = bsrc + tb;
-			} else if (s[tb] == ANALYZE_HEAP_UNREACHED) {
-				s[tb] = ANALYZE_HEAP_POSSIBLE;
-				stack[top++] = bsrc + tb;
+	stack = xreallocarray(NULL, 2 * (size_t)nblocks + 1, sizeof *stack);
+	for (r = 0; r < nrto; r++) {
+		tb = HG_NODE(rto[r]) - tbase;
+		if (!(rto[r] & HG_WEAK) && s[tb] != ANALYZE_HEAP_REACHABLE) {
+			s[tb] = ANALYZE_HEAP_REACHABLE;
+			stack[top++] = tb;
+		} else if (s[tb] == ANALYZE_HEAP_UNREACHED) {
+			s[tb] = ANALYZE_HEAP_POSSIBLE;
+			stack[top++] = tb;
+		}
+		/* Each root's search to its end: the stack's bound holds. */
+		while (top > 0) {
+			v = stack[--top];
+			definite = s[v] == ANALYZE_HEAP_REACHABLE;
+			for (i = off[v]; i < off[v + 1]; i++) {
+				tb = HG_NODE(adj[i]) - tbase;
+				if (definite && !(adj[i] & HG_WEAK) &&
+				    s[tb] != ANALYZE_HEAP_REACHABLE) {
+					s[tb] = ANALYZE_HEAP_REACHABLE;
+					stack[top++] = tb;
+				} else if (s[tb] == ANALYZE_HEAP_UNREACHED) {
+					s[tb] = ANALYZE_HEAP_POSSIBLE;
+					stack[top++] = tb;
+				}
 			}
 		}
 	}
@@ -218,7 +225,7 @@ hg_states(uint8_t *s, uint32_t nblocks, const uint32_t *off,
 			continue;
 		s[b] = ANALYZE_HEAP_DEFINITE;
 		top = 0;
-		stack[top++] = bsrc + b;
+		stack[top++] = b;
 		while (top > 0) {
 			v = stack[--top];
 			for (i = off[v]; i < off[v + 1]; i++) {
@@ -227,7 +234,7 @@ hg_states(uint8_t *s, uint32_t nblocks, const uint32_t *off,
 				    s[tb] != ANALYZE_HEAP_DEFINITE))
 					continue;
 				s[tb] = ANALYZE_HEAP_INDIRECT;
-				stack[top++] = bsrc + tb;
+				stack[top++] = tb;
 			}
 		}
 	}
@@ -244,7 +251,9 @@ analyze_heap_states(struct analyze_heap *h)
 	h->state = xcalloc((size_t)h->nblocks + 1, 1);
 	memset(h->counts, 0, sizeof h->counts);
 	memset(h->bytes, 0, sizeof h->bytes);
-	hg_states(h->state, h->nblocks, h->out_off, h->out, 1, base, base);
+	/* Node 0's edges are the roots; the roots' edges come next. */
+	hg_states(h->state, h->out + h->out_off[1], h->out_off[base] -
+	    h->out_off[1], h->nblocks, h->out_off + base, h->out, base);
 	for (b = 0; b < h->nblocks; b++) {
 		h->counts[h->state[b]]++;
 		h->bytes[h->state[b]] += h->size[base + b];
@@ -252,47 +261,48 @@ analyze_heap_states(struct analyze_heap *h)
 }
 
 /*
- * The leak kinds (state[], nblocks bytes) straight from pointers that
- * come by source, as a snapshot's do, with no graph made: the ingest's
- * one question of the graph.  Source s (roots, then blocks) has the
- * edges first[s] to first[s + 1] of to[], each a block's index,
+ * The leak kinds (state[], nblocks bytes) straight from a snapshot's
+ * pointers, as it has them, with no graph made: the ingest's one
+ * question of the graph.  The roots' pointers are roots[0..nroots),
+ * block b's to[first[b]] up to to[first[b + 1]], each a block's index,
  * ANALYZE_HEAP_T_WEAK or'd in for an interior pointer no heuristic
- * excuses.  A graph made of them (out edges, in edges, sizes) was more
- * fresh memory than the pointers themselves, and its making a tenth of
- * a million-block ingest.  Wrong offsets or targets are the caller's
- * data being wrong: -1 and cause says where.
+ * excuses.  A graph made of them (the edges again, out and in, offsets,
+ * sizes) was more fresh memory than the pointers themselves, and its
+ * making a tenth of a million-block ingest.  Wrong offsets or targets
+ * are the caller's data being wrong: -1 and cause says where.
  */
 int
-analyze_heap_states_csr(uint8_t *state, uint32_t nroots, uint32_t nblocks,
-    const uint32_t *first, const uint32_t *to, size_t nedges, char **cause)
+analyze_heap_states_csr(uint8_t *state, const uint32_t *roots,
+    size_t nroots, uint32_t nblocks, const uint32_t *first,
+    const uint32_t *to, char **cause)
 {
-	size_t	i, nsrc = (size_t)nroots + nblocks;
+	size_t	i;
 
-	if ((uint64_t)nsrc + 1 >= ANALYZE_HEAP_MAX ||
-	    nedges >= ANALYZE_HEAP_MAX) {
-		*cause = xasprintf("heap graph: %zu sources, %zu edges: too"
-		    " many", nsrc, nedges);
+	if (nblocks >= ANALYZE_HEAP_MAX) {
+		*cause = xasprintf("heap graph: %u blocks: too many", nblocks);
 		return (-1);
 	}
-	for (i = 0; i <= nsrc; i++) {
-		if (i == 0 ? first[0] != 0 : first[i] < first[i - 1] ||
-		    (i == nsrc && first[i] != nedges)) {
-			*cause = xasprintf("heap graph: source %zu: its edges"
-			    " start at %u of %zu, out of order", i, first[i],
-			    nedges);
+	for (i = 0; i <= nblocks; i++) {
+		if (i == 0 ? first[0] != 0 : first[i] < first[i - 1]) {
+			*cause = xasprintf("heap graph: block %zu: its edges"
+			    " start at %u, before block %zu's", i, first[i],
+			    i == 0 ? i : i - 1);
 			return (-1);
 		}
 	}
-	for (i = 0; i < nedges; i++) {
-		if (HG_NODE(to[i]) >= nblocks) {
-			*cause = xasprintf("heap graph: edge %zu: to block %u:"
-			    " no such block (%u blocks)", i, HG_NODE(to[i]),
+	for (i = 0; i < nroots + first[nblocks]; i++) {
+		if (HG_NODE(i < nroots ? roots[i] : to[i - nroots]) >=
+		    nblocks) {
+			*cause = xasprintf("heap graph: %s %zu: to block %u:"
+			    " no such block (%u blocks)", i < nroots ? "root" :
+			    "edge", i < nroots ? i : i - nroots,
+			    HG_NODE(i < nroots ? roots[i] : to[i - nroots]),
 			    nblocks);
 			return (-1);
 		}
 	}
 	memset(state, ANALYZE_HEAP_UNREACHED, nblocks);
-	hg_states(state, nblocks, first, to, 0, nroots, 0);
+	hg_states(state, roots, nroots, nblocks, first, to, 0);
 	return (0);
 }
 

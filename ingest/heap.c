@@ -1241,40 +1241,50 @@ heap_target(const struct ingest_heap *h, uint32_t dst, uint32_t field)
  * graph computes them (analyze_heap_states, tested against memcheck):
  * here only the heuristics, which need the blocks' first words, are
  * decided, on the targets.  The states come from the pointers' CSR as
- * it stands, each root a source with one edge.  state[] gets
+ * it stands: the weak bit is set in the targets for the search and
+ * taken off after, rather than the 12 bytes a pointer of a copy (a
+ * million-block ingest's pages were a fifth of it).  state[] gets
  * INGEST_HEAP_*, which are ANALYZE_HEAP_*'s numbers.
  */
 void
-ingest_heap_states(const struct ingest_heap *h, uint8_t *state)
+ingest_heap_states(struct ingest_heap *h, uint8_t *state)
 {
-	uint64_t		 n = h->b.count, nr = h->root.count, k;
-	uint64_t		 ne = h->e.count;
-	uint32_t		*first, *to;
-	char			*cause = NULL;
+	uint64_t	 n = h->b.count, nr = h->root.count, ne = h->e.count, k;
+	uint32_t	*roots, *dst = h->e.dst;
+	uint64_t	*weak;
+	char		*cause = NULL;
 
 	memset(state, 0, n);
 	if (n == 0)
 		return;
-	first = xcalloc_big(nr + n + 1, sizeof *first);
-	to = xcalloc_big(nr + ne + 1, sizeof *to);
+	roots = xreallocarray(NULL, nr + 1, sizeof *roots);
 	for (k = 0; k < nr; k++) {
-		first[k] = (uint32_t)k;
-		to[k] = heap_target(h, ingest_heap_u32(&h->root, k,
+		roots[k] = heap_target(h, ingest_heap_u32(&h->root, k,
 		    HF_ROOT_DST), ingest_heap_u32(&h->root, k,
 		    HF_ROOT_DST_OFF));
 	}
-	for (k = 0; k <= n; k++)
-		first[nr + k] = (uint32_t)nr + h->e.first[k];
+	/*
+	 * Which are weak, all decided before any is marked: a heuristic
+	 * reads its block's first words, which may be pointers.
+	 */
+	weak = xcalloc(ne / 64 + 1, sizeof *weak);
 	for (k = 0; k < ne; k++) {
-		to[nr + k] = (h->e.dst_off[k] & HEAPFMT_OFF_MASK) == 0 ?
-		    h->e.dst[k] : heap_target(h, h->e.dst[k], h->e.dst_off[k]);
+		if ((h->e.dst_off[k] & HEAPFMT_OFF_MASK) != 0 &&
+		    heap_target(h, dst[k], h->e.dst_off[k]) != dst[k])
+			weak[k / 64] |= (uint64_t)1 << (k % 64);
+	}
+	for (k = 0; k < ne; k++) {
+		if (weak[k / 64] & ((uint64_t)1 << (k % 64)))
+			dst[k] |= ANALYZE_HEAP_T_WEAK;
 	}
 	/* The parse checked every index and the counts the graph holds. */
-	if (analyze_heap_states_csr(state, (uint32_t)nr, (uint32_t)n, first,
-	    to, (size_t)(nr + ne), &cause) != 0)
+	if (analyze_heap_states_csr(state, roots, (size_t)nr, (uint32_t)n,
+	    h->e.first, dst, &cause) != 0)
 		free(cause);
-	xfree_big(first);
-	xfree_big(to);
+	for (k = 0; k < ne; k++)
+		dst[k] &= ~ANALYZE_HEAP_T_WEAK;
+	free(weak);
+	free(roots);
 }
 
 /* ---- into the store ------------------------------------------------ */

@@ -110,7 +110,7 @@ const char	*ingest_heap_str(const struct ingest_heap *, uint32_t);
 uint64_t	 ingest_heap_data_at(const struct ingest_heap *, uint64_t);
 uint64_t	 ingest_heap_word(const struct ingest_heap *, uint64_t,
 		    unsigned);
-void		 ingest_heap_states(const struct ingest_heap *, uint8_t *);
+void		 ingest_heap_states(struct ingest_heap *, uint8_t *);
 
 /*
  * What the modules' debug information says of a snapshot (heapdwarf.c):

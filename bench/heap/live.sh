@@ -7,8 +7,9 @@
 # heaptrack.  Printed: each run's peak RSS (/usr/bin/time's maximum
 # resident set, the largest process of the run) and what it adds to
 # the plain run's per live block; the snapshot's bytes per block; the
-# median of BENCH_LIVE_RUNS (3) ingests of the snapshot beside the
-# median of as many heaptrack_print reports on heaptrack's own capture;
+# median of BENCH_LIVE_RUNS (7) ingests of the snapshot beside the
+# median of as many heaptrack_print reports on heaptrack's own capture,
+# taken in turns;
 # the map's first frame and its load on the stored session, from
 # PROFVIEW_TRACE under tmux.  Budgets (issue 25): table <= 64 B/block,
 # snapshot <= 32 B/block, ingest <= 3x heaptrack_print.  Exit status 1
@@ -21,7 +22,7 @@ pvheap=$b/capture/pvheap/pvheap
 PROFVIEW=${PROFVIEW:-$b/profview}
 N=${BENCH_LIVE_BLOCKS:-1000000}
 E=$((2 * N))
-RUNS=${BENCH_LIVE_RUNS:-3}
+RUNS=${BENCH_LIVE_RUNS:-7}
 W=$(mktemp -d "${TMPDIR:-/tmp}/bench-live.XXXXXX")
 sock=pvlive$$
 export TMUX_TMPDIR="$W"
@@ -43,22 +44,16 @@ rss()
 	cat "$W/rss"
 }
 
-# secs CMD...: the median of RUNS runs' wall seconds; W/cpu the median
-# CPU (user + system) seconds.  W/pre runs before each (a clean store).
-secs()
+# run NAME CMD...: one run of CMD, its wall and CPU (user + system)
+# seconds appended to W/NAME.wall and W/NAME.cpu; a clean store first.
+run()
 {
-	: > "$W/wall"
-	: > "$W/cpus"
-	i=0
-	while [ $i -lt "$RUNS" ]; do
-		rm -f "$W/i.db" "$W/i.db-wal" "$W/i.db-shm"
-		/usr/bin/time -f '%e %U %S' -o "$W/t" "$@" >/dev/null 2>&1
-		awk '{ print $1 }' "$W/t" >> "$W/wall"
-		awk '{ print $2 + $3 }' "$W/t" >> "$W/cpus"
-		i=$((i + 1))
-	done
-	median < "$W/cpus" > "$W/cpu"
-	median < "$W/wall"
+	n=$1
+	shift
+	rm -f "$W/i.db" "$W/i.db-wal" "$W/i.db-shm"
+	/usr/bin/time -f '%e %U %S' -o "$W/t" "$@" >/dev/null 2>&1
+	awk '{ print $1 }' "$W/t" >> "$W/$n.wall"
+	awk '{ print $2 + $3 }' "$W/t" >> "$W/$n.cpu"
 }
 
 per_block()	# per_block KIB: bytes over the plain run, per block
@@ -92,16 +87,26 @@ echo "snapshot: $bytes bytes, $(echo "scale=1; $bytes / $N" | bc)" \
     "bytes a block (budget 32)"
 [ "$(echo "$bytes / $N <= 32" | bc)" = 1 ] || status=1
 
-pv=$(secs "$PROFVIEW" --db "$W/i.db" ingest "$W/g.heap")
-pvc=$(cat "$W/cpu")
-echo "ingest, median of $RUNS: wall (CPU) seconds"
-printf '  %-34s %6.2f (%5.2f)\n' "profview ingest" "$pv" "$pvc"
+# The ingests and heaptrack_print's reports taken in turns: this
+# machine's speed drifts by a third over seconds (a virtual machine's
+# neighbours), and runs of one then runs of the other compared two
+# speeds as often as two programs.
 htf=$(ls "$W"/ht.* 2>/dev/null | head -1 || true)
+: > "$W/pv.wall"; : > "$W/pv.cpu"; : > "$W/hp.wall"; : > "$W/hp.cpu"
+i=0
+while [ $i -lt "$RUNS" ]; do
+	run pv "$PROFVIEW" --db "$W/i.db" ingest "$W/g.heap"
+	[ -n "$htf" ] && run hp heaptrack_print "$htf"
+	i=$((i + 1))
+done
+echo "ingest, median of $RUNS taken in turns: wall (CPU) seconds"
+pvc=$(median < "$W/pv.cpu")
+printf '  %-34s %6.2f (%5.2f)\n' "profview ingest" \
+    "$(median < "$W/pv.wall")" "$pvc"
 if [ -n "$htf" ]; then
-	hp=$(secs heaptrack_print "$htf")
-	hpc=$(cat "$W/cpu")
+	hpc=$(median < "$W/hp.cpu")
 	printf '  %-34s %6.2f (%5.2f)\n' "heaptrack_print, its capture" \
-	    "$hp" "$hpc"
+	    "$(median < "$W/hp.wall")" "$hpc"
 	ratio=$(echo "scale=2; $pvc / $hpc" | bc)
 	echo "  ingest / heaptrack_print, CPU: $ratio (budget 3)"
 	[ "$(echo "$pvc <= 3 * $hpc" | bc)" = 1 ] || status=1

@@ -1507,9 +1507,11 @@ END_TEST
 
 /*
  * A graph of n blocks of the given sizes (at 0x1000 + 0x100 * i) and
- * the edges "src.word->dst+off" in e[], roots "->dst+off" in r[].
+ * the edges "src.word->dst+off" in e[], roots "->dst+off" in r[]; as
+ * version 2 writes it with v2, words 0 and 1 their pointers' when equal.
  */
 struct g {
+	int		 v2;
 	size_t		 n;
 	uint64_t	 size[16];
 	uint64_t	 w0[16], w1[16];
@@ -1567,6 +1569,8 @@ states(const struct g *g, uint8_t *st)
 		p32(r + HF_ROOT_DST_OFF, g->r[i].off);
 	}
 	build(&b);
+	if (g->v2)
+		pack(&b, NULL);
 	ck_assert_msg(parse(b.buf, b.len, &h, &cause) == 0, "%s", cause);
 	ingest_heap_states(&h, st);
 	ingest_heap_free(&h);
@@ -1660,6 +1664,25 @@ START_TEST(test_heuristics)
 	g.r[g.nr++] = (typeof(g.r[0])){ 6, 16 };
 	/* A 0-byte block pointed at exactly. */
 	g.r[g.nr++] = (typeof(g.r[0])){ 7, 0 };
+	expect(&g, want);
+}
+END_TEST
+
+/*
+ * A heuristic reads its block's word 0, in version 2 a pointer's, that
+ * is itself weak (1 into 0 at 16): the states decide every pointer
+ * before marking one weak, or 2's pointer into 1 at 8 read 1's marked
+ * word past the blocks.
+ */
+START_TEST(test_heuristic_reads_a_pointer)
+{
+	struct g	g = { .v2 = 1, .n = 3, .size = { 32, 32, 32 },
+	    .w0 = { 0, 0x1000 + 16, 0x1100 + 8 } };
+	static const uint8_t want[] = { P, P, R };
+
+	g.e[g.ne++] = (typeof(g.e[0])){ 1, 0, 0, 16 };
+	g.e[g.ne++] = (typeof(g.e[0])){ 2, 0, 1, 8 };
+	g.r[g.nr++] = (typeof(g.r[0])){ 2, 0 };
 	expect(&g, want);
 }
 END_TEST
@@ -2115,6 +2138,7 @@ heap_suite(void)
 	tcase_add_test(tc, test_rules);
 	tcase_add_test(tc, test_upgrade);
 	tcase_add_test(tc, test_heuristics);
+	tcase_add_test(tc, test_heuristic_reads_a_pointer);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("dwarf");
 	tcase_add_test(tc, test_dwarf_layout);

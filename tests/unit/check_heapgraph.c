@@ -147,78 +147,95 @@ START_TEST(test_bad_edges)
 END_TEST
 
 /*
- * The edges by source, roots then blocks, as a snapshot has them:
- * analyze_heap_states_csr finds h's states in them, with no graph.
+ * The edges as a snapshot has them, the roots' and then each block's by
+ * source: analyze_heap_states_csr finds h's states in them, no graph.
  */
 static void
 csr_same(const struct analyze_heap *h, const struct analyze_heap_edge *e,
     size_t ne)
 {
-	uint32_t		 first[64], to[128], src, k;
-	uint8_t			 state[64];
-	size_t			 i;
-	char			*cause = NULL;
+	uint32_t	 roots[128], first[64], to[128], nr = 0, b, k, w;
+	uint8_t		 state[64];
+	size_t		 i;
+	char		*cause = NULL;
 
 	memset(first, 0, sizeof first);
 	for (i = 0; i < ne; i++) {
-		src = (e[i].flags & ANALYZE_HEAP_E_ROOT) ? e[i].src :
-		    h->nroots + e[i].src;
-		first[src + 1]++;
+		w = (e[i].flags & ANALYZE_HEAP_E_INTERIOR) && !(e[i].flags &
+		    ANALYZE_HEAP_E_EXCUSED) ? ANALYZE_HEAP_T_WEAK : 0;
+		if (e[i].flags & ANALYZE_HEAP_E_ROOT)
+			roots[nr++] = e[i].dst | w;
+		else
+			first[e[i].src + 1]++;
 	}
-	for (k = 0; k < h->nroots + h->nblocks; k++)
-		first[k + 1] += first[k];
-	/* Each source's edges in their order: place them one source a pass. */
-	for (k = 0; k < h->nroots + h->nblocks; k++) {
-		src = first[k];
+	for (b = 0; b < h->nblocks; b++)
+		first[b + 1] += first[b];
+	/* Each block's edges in their order: place them a block a pass. */
+	for (b = 0; b < h->nblocks; b++) {
+		k = first[b];
 		for (i = 0; i < ne; i++) {
-			if (((e[i].flags & ANALYZE_HEAP_E_ROOT) ? e[i].src :
-			    h->nroots + e[i].src) != k)
+			if ((e[i].flags & ANALYZE_HEAP_E_ROOT) ||
+			    e[i].src != b)
 				continue;
-			to[src++] = e[i].dst | ((e[i].flags &
+			to[k++] = e[i].dst | ((e[i].flags &
 			    ANALYZE_HEAP_E_INTERIOR) && !(e[i].flags &
 			    ANALYZE_HEAP_E_EXCUSED) ? ANALYZE_HEAP_T_WEAK : 0);
 		}
 	}
 	memset(state, 0xff, sizeof state);
-	ck_assert_int_eq(analyze_heap_states_csr(state, h->nroots,
-	    h->nblocks, first, to, ne, &cause), 0);
+	ck_assert_int_eq(analyze_heap_states_csr(state, roots, nr,
+	    h->nblocks, first, to, &cause), 0);
 	ck_assert_mem_eq(state, h->state, h->nblocks);
 }
 
 /* Offsets out of order and targets past the blocks are refused. */
 START_TEST(test_bad_csr)
 {
-	static const uint32_t	 first[][4] = {
-		{ 0, 1, 1, 2 }, { 1, 1, 1, 2 }, { 0, 2, 1, 2 }, { 0, 1, 1, 3 }
+	static const uint32_t	 first[][3] = {
+		{ 0, 1, 1 }, { 1, 1, 1 }, { 0, 1, 0 }
 	};
-	static const uint32_t	 weak[4] = { 0, 1, 2, 2 };
-	uint32_t		 to[2] = { 0, 1 }, bad[2] = { 0, 2 };
+	uint32_t		 roots[1] = { 0 }, to[1] = { 1 };
 	uint8_t			 state[2];
 	char			*cause;
 	size_t			 i;
 
-	for (i = 0; i < 4; i++) {
+	for (i = 0; i < 3; i++) {
 		cause = NULL;
-		ck_assert_int_eq(analyze_heap_states_csr(state, 1, 2,
-		    first[i], to, 2, &cause), i == 0 ? 0 : -1);
+		ck_assert_int_eq(analyze_heap_states_csr(state, roots, 1, 2,
+		    first[i], to, &cause), i == 0 ? 0 : -1);
 		if (i != 0) {
-			ck_assert_ptr_nonnull(strstr(cause, "source"));
+			ck_assert_ptr_nonnull(strstr(cause, i == 1 ?
+			    "block 0: its edges start at 1" :
+			    "block 2: its edges start at 0, before block 1"));
 			free(cause);
 		}
 	}
-	ck_assert_int_eq(analyze_heap_states_csr(state, 1, 2, first[0], bad,
-	    2, &cause), -1);
-	ck_assert_ptr_nonnull(strstr(cause, "edge 1: to block 2"));
+	to[0] = 2;
+	ck_assert_int_eq(analyze_heap_states_csr(state, roots, 1, 2, first[0],
+	    to, &cause), -1);
+	ck_assert_ptr_nonnull(strstr(cause, "edge 0: to block 2"));
+	free(cause);
+	roots[0] = 2;
+	to[0] = 1;
+	ck_assert_int_eq(analyze_heap_states_csr(state, roots, 1, 2, first[0],
+	    to, &cause), -1);
+	ck_assert_ptr_nonnull(strstr(cause, "root 0: to block 2"));
 	free(cause);
 	/*
 	 * The weak bit is no part of the index: the root reaches block 0,
 	 * whose interior pointer makes block 1 possibly lost.
 	 */
-	bad[1] = 1 | ANALYZE_HEAP_T_WEAK;
-	ck_assert_int_eq(analyze_heap_states_csr(state, 1, 2, weak, bad, 2,
-	    &cause), 0);
+	roots[0] = 0;
+	to[0] = 1 | ANALYZE_HEAP_T_WEAK;
+	ck_assert_int_eq(analyze_heap_states_csr(state, roots, 1, 2, first[0],
+	    to, &cause), 0);
 	ck_assert_int_eq(state[0], ANALYZE_HEAP_REACHABLE);
 	ck_assert_int_eq(state[1], ANALYZE_HEAP_POSSIBLE);
+	/* The same pointer, not interior: reachable. */
+	to[0] = 1;
+	ck_assert_int_eq(analyze_heap_states_csr(state, roots, 1, 2, first[0],
+	    to, &cause), 0);
+	ck_assert_int_eq(state[1], ANALYZE_HEAP_REACHABLE);
 }
 END_TEST
 
