@@ -87,11 +87,18 @@ xcalloc_populated(size_t n, size_t size)
  * of a million-block ingest was pages.  Where the kernel gives no huge
  * pages (transparent_hugepage "never", before 5.14 no populate) it is
  * ordinary pages, as calloc's.  Under 4 MB it is calloc's memory: a
- * small snapshot would pay 2 MB of zeroes for it.  A header before the
- * array keeps the mapping's length (0 for calloc's) for xfree_big.
+ * small snapshot would pay 2 MB of zeroes for it.  So it is under
+ * AddressSanitizer, whose red zones a mapping of our own would not
+ * have.  A header before the array keeps the mapping's length (0 for
+ * calloc's) for xfree_big.
  */
 #define XBIG_ALIGN	((size_t)2 << 20)
 #define XBIG_HEAD	((size_t)64)
+#if defined(__SANITIZE_ADDRESS__)
+#define XBIG_MIN	SIZE_MAX
+#else
+#define XBIG_MIN	(2 * XBIG_ALIGN)
+#endif
 
 void *
 xcalloc_big(size_t n, size_t size)
@@ -101,7 +108,7 @@ xcalloc_big(size_t n, size_t size)
 
 	if (size != 0 && n > (SIZE_MAX - 2 * XBIG_ALIGN) / size)
 		fatal("allocation of %zu * %zu bytes overflows", n, size);
-	if (n * size < 2 * XBIG_ALIGN) {
+	if (n * size < XBIG_MIN) {
 		q = xcalloc(1, n * size + XBIG_HEAD);
 		*(size_t *)q = 0;
 		return (q + XBIG_HEAD);
