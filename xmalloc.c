@@ -82,9 +82,11 @@ xcalloc_populated(size_t n, size_t size)
  * Zeroed memory for an array of many megabytes that is written whole at
  * once (a heap snapshot's blocks and pointers): its own mapping, aligned
  * to 2 MB and asked for huge pages, made in one system call.  With 4 KB
- * pages, 96 MB took 65-80 ms to make and 18-23 ms to unmap on this
- * project's machines, with 2 MB pages 13-33 ms and under 1 ms: a fifth
- * of a million-block ingest was pages.  Where the kernel gives no huge
+ * pages, 96 MB took 57-80 ms to make and 15-23 ms to unmap on this
+ * project's virtual machine, with 2 MB pages 13-33 ms (77-108 ms after
+ * the machine idled two seconds: its host had taken the free memory
+ * back) and under 1 ms: a fifth of a million-block ingest was pages,
+ * and a tenth its unmapping at exit.  Where the kernel gives no huge
  * pages (transparent_hugepage "never", before 5.14 no populate) it is
  * ordinary pages, as calloc's.  Under 4 MB it is calloc's memory: a
  * small snapshot would pay 2 MB of zeroes for it.  So it is under
