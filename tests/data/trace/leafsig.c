@@ -21,6 +21,13 @@
  *		 trace (no function symbol: the plan has no entry of it),
  *		 leaves by a setcontext, RAWS times: nothing tells the
  *		 agent the leaf has gone but the next entry
+ *	phase 7: main calls poke, a leaf pvtrace runs whole in its
+ *		 trampoline (straight-line, its ret last), which faults;
+ *		 segv, which calls leaf and node, siglongjmps out of it,
+ *		 FAULTS times
+ *	phase 8: main calls trip, a whole-copy leaf too, whose ud2
+ *		 raises SIGILL; ill calls leaf and node and returns into
+ *		 it past the ud2, TRIPS times
  *
  * All along a second timer's handler, tick, itself a leaf, interrupts
  * them and the first handler (a leaf's entry while a leaf runs).
@@ -30,6 +37,7 @@
  * CPU time of one more of main's loops of BURN (burn, in ns).  Those of
  * main are the same in every run; the handler's are the timer's.
  */
+#define _GNU_SOURCE	/* REG_RIP */
 #include <sys/time.h>
 #include <sys/wait.h>
 
@@ -47,13 +55,16 @@
 #define CTXS	50
 #define NESTS	10
 #define RAWS	20
+#define FAULTS	30
+#define TRIPS	30
 #define BURN	5000000UL
 
 static volatile sig_atomic_t phase, forked, left;
 static volatile unsigned long sink;
 static volatile unsigned long nsig, nleaf, nnode, nspin, npark, nwait;
 static volatile unsigned long njump, ntick, nhop, nctx, nnest;
-static sigjmp_buf jb;
+static volatile unsigned long nfault, npoke, ntrip, ntripped;
+static sigjmp_buf jb, jbf;
 /* Not static: raw names them. */
 volatile sig_atomic_t inpark;
 volatile unsigned long nraw;
@@ -77,6 +88,30 @@ __asm__(
 	"\tcall setcontext@PLT\n"
 	"\taddq $8, %rsp\n"
 	"1:\tret\n");
+
+/*
+ * Leaves of a few straight-line instructions and a ret, which pvtrace
+ * copies whole into their trampolines (flag c): poke stores to where
+ * its argument points (NULL: SIGSEGV in the copy), trip returns 4 past
+ * a ud2 (SIGILL in the copy, which ill steps over).
+ */
+int	poke(int *) __attribute__((visibility("hidden")));
+int	trip(void) __attribute__((visibility("hidden")));
+__asm__(
+	".text\n"
+	".globl poke\n.hidden poke\n.type poke, @function\n.p2align 4\n"
+	"poke:\n"
+	"\tmovl $1, (%rdi)\n"
+	"\tmovl $2, %eax\n"
+	"\tret\n"
+	".size poke, .-poke\n"
+	".globl trip\n.hidden trip\n.type trip, @function\n.p2align 4\n"
+	"trip:\n"
+	"\tmovl $3, %eax\n"
+	"\tud2\n"
+	"\taddl $1, %eax\n"
+	"\tret\n"
+	".size trip, .-trip\n");
 
 /* A leaf: no call, a loop of arithmetic the compiler cannot fold. */
 static unsigned long __attribute__((noipa))
@@ -190,6 +225,31 @@ handler(int sig)
 	}
 }
 
+/* poke's fault: out of it (and its trampoline) by a siglongjmp. */
+static void
+segv(int sig)
+{
+	(void)sig;
+	nfault++;
+	sink += leaf(nfault);
+	sink += node(nfault);
+	siglongjmp(jbf, 1);
+}
+
+/* trip's ud2: stepped over, back into it. */
+static void
+ill(int sig, siginfo_t *si, void *ucv)
+{
+	ucontext_t	*u = ucv;
+
+	(void)sig;
+	(void)si;
+	ntripped++;
+	sink += leaf(ntripped);
+	sink += node(ntripped);
+	u->uc_mcontext.gregs[REG_RIP] += 2;
+}
+
 /* Handle sig with fn, block (if not 0) blocked while fn runs. */
 static int
 catch(int sig, void (*fn)(int), int block)
@@ -210,6 +270,7 @@ main(void)
 	struct itimerval	it = { { 0, 300 }, { 0, 300 } };
 	struct itimerval	vt = { { 0, 1000 }, { 0, 1000 } };
 	struct timespec		t0, t1;
+	struct sigaction	sa;
 	sigset_t		alrm;
 	unsigned long		j, x;
 	int			i;
@@ -270,6 +331,30 @@ main(void)
 		npark++;
 		park();
 	}
+	phase = 7;
+	if (catch(SIGSEGV, segv, 0) != 0) {
+		perror("leafsig");
+		return (1);
+	}
+	while (npoke < FAULTS) {
+		if (sigsetjmp(jbf, 1) == 0) {
+			npoke++;
+			sink += (unsigned long)poke(NULL);
+		}
+	}
+	phase = 8;
+	memset(&sa, 0, sizeof sa);
+	sa.sa_sigaction = ill;
+	sigemptyset(&sa.sa_mask);
+	sa.sa_flags = SA_SIGINFO | SA_RESTART;
+	if (sigaction(SIGILL, &sa, NULL) != 0) {
+		perror("leafsig");
+		return (1);
+	}
+	for (i = 0; i < TRIPS; i++) {
+		if (trip() == 4)
+			ntrip++;
+	}
 	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t0);
 	for (j = 0, x = 1; j < BURN; j++)
 		x = x * 6364136223846793005UL + j;
@@ -290,6 +375,8 @@ main(void)
 	printf("hop %lu\nnest %lu\n", nhop, nnest);
 	printf("jumps %lu\ncontexts %lu\nraw %lu\nforks %d\n", njump, nctx,
 	    nraw, (int)forked);
+	printf("poke %lu\nfaults %lu\ntrip %lu\ntripped %lu\n", npoke,
+	    nfault, ntrip, ntripped);
 	printf("burn %lld\n", (t1.tv_sec - t0.tv_sec) * 1000000000LL +
 	    t1.tv_nsec - t0.tv_nsec);
 	return (0);
