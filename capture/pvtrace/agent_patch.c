@@ -35,7 +35,9 @@ _Static_assert(PVT_TRAMP_RET == PVT_TRAMP_ENTRY + 9 + 6 &&
     PVT_TRAMP_LANDSZ == 9 + 8 + 13 + 9 + 1 &&
     PVT_TRAMP_CODE == PVT_TRAMP_LAND + PVT_TRAMP_LANDSZ + 5 + 3 +
     PVT_TRAMP_PAD &&
-    PVT_TRAMP_CBODY == PVT_TRAMP_RET + 3 + PVT_TRAMP_PAD + 9,
+    PVT_TRAMP_CBODY == PVT_TRAMP_RET + 3 + PVT_TRAMP_PAD + 9 &&
+    PVT_TRAMP_CBODY + PVT_REGION_MAX + 13 <= PVT_TRAMP_CODE &&
+    PVT_TRAMP_CODE + 9 + PVT_REGION_MAX <= PVT_TRAMP_SIZE,
     "the trampoline's layout");
 
 /* movb $v, %fs:pvt_g.tls_inagent: the thread's "in the agent" flag. */
