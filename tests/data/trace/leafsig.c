@@ -25,7 +25,11 @@
  *		 trampoline (straight-line, its ret last), which faults;
  *		 segv, which calls leaf and node, siglongjmps out of it,
  *		 FAULTS times
- *	phase 8: main calls trip, a whole-copy leaf too, whose ud2
+ *	phase 8: main calls poke(NULL) again, whose SIGSEGV rawsegv,
+ *		 untraced like raw, leaves by a setcontext, RAWFAULTS
+ *		 times: the copy's mark is left for the next entry to find
+ *		 dead, at the same return address
+ *	phase 9: main calls trip, a whole-copy leaf too, whose ud2
  *		 raises SIGILL; ill calls leaf and node and returns into
  *		 it past the ud2, TRIPS times
  *
@@ -57,6 +61,7 @@
 #define RAWS	20
 #define FAULTS	30
 #define TRIPS	30
+#define RAWFAULTS 20
 #define BURN	5000000UL
 
 static volatile sig_atomic_t phase, forked, left;
@@ -67,8 +72,8 @@ static volatile unsigned long nfault, npoke, ntrip, ntripped;
 static sigjmp_buf jb, jbf;
 /* Not static: raw names them. */
 volatile sig_atomic_t inpark;
-volatile unsigned long nraw;
-ucontext_t uc;
+volatile unsigned long nraw, nrawsegv;
+ucontext_t uc, ucf;
 
 /*
  * The untraced handler: if park runs, count and setcontext to uc.  An
@@ -88,6 +93,19 @@ __asm__(
 	"\tcall setcontext@PLT\n"
 	"\taddq $8, %rsp\n"
 	"1:\tret\n");
+
+/* The untraced SIGSEGV handler of phase 8: count and setcontext to ucf. */
+void	leafsig_rawsegv(int) __attribute__((visibility("hidden")));
+__asm__(
+	".text\n"
+	".globl leafsig_rawsegv\n.hidden leafsig_rawsegv\n.p2align 4\n"
+	"leafsig_rawsegv:\n"
+	"\taddq $1, nrawsegv(%rip)\n"
+	"\tsubq $8, %rsp\n"
+	"\tleaq ucf(%rip), %rdi\n"
+	"\tcall setcontext@PLT\n"
+	"\taddq $8, %rsp\n"
+	"\tret\n");
 
 /*
  * Leaves of a few straight-line instructions and a ret, which pvtrace
@@ -343,6 +361,16 @@ main(void)
 		}
 	}
 	phase = 8;
+	if (catch(SIGSEGV, leafsig_rawsegv, 0) != 0) {
+		perror("leafsig");
+		return (1);
+	}
+	getcontext(&ucf);
+	while (npoke < FAULTS + RAWFAULTS) {
+		npoke++;
+		sink += (unsigned long)poke(NULL);
+	}
+	phase = 9;
 	memset(&sa, 0, sizeof sa);
 	sa.sa_sigaction = ill;
 	sigemptyset(&sa.sa_mask);
@@ -375,8 +403,8 @@ main(void)
 	printf("hop %lu\nnest %lu\n", nhop, nnest);
 	printf("jumps %lu\ncontexts %lu\nraw %lu\nforks %d\n", njump, nctx,
 	    nraw, (int)forked);
-	printf("poke %lu\nfaults %lu\ntrip %lu\ntripped %lu\n", npoke,
-	    nfault, ntrip, ntripped);
+	printf("poke %lu\nfaults %lu\nrawfaults %lu\ntrip %lu\n"
+	    "tripped %lu\n", npoke, nfault, nrawsegv, ntrip, ntripped);
 	printf("burn %lld\n", (t1.tv_sec - t0.tv_sec) * 1000000000LL +
 	    t1.tv_nsec - t0.tv_nsec);
 	return (0);
