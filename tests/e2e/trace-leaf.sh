@@ -17,11 +17,11 @@
 need_valgrind
 
 P="$TD/leafsig"
-LEAVES="spin park forkwait leaf tick poke trip"
+LEAVES="spin park forkwait leaf tick poke trip hleaf"
 # Of them, those run whole in their trampolines.
 COPIES="leaf tick poke trip"
 # Called by the handlers: their counts are the timers' (and the faults').
-HANDLED="handler node leaf tick segv ill"
+HANDLED="handler node leaf tick segv ill hleaf"
 
 # got NAME KEY: what the program printed for KEY (0 if nothing).
 got() { awk -v k="$2" '$1 == k { v = $2 } END { print v + 0 }' "$W/$1.out"; }
@@ -55,6 +55,10 @@ done
 for f in $COPIES; do
 	grep -q "^fn 0 0x[0-9a-f]* [0-9]* jump .* [a-z]*lc[a-z]* $f\$" \
 	    "$W/plan.pdt" || bad="$bad $f:c"
+done
+for f in spin park forkwait hleaf; do
+	grep -q "^fn 0 0x[0-9a-f]* [0-9]* jump .* [a-bd-z]*l[a-bd-z]* $f\$" \
+	    "$W/plan.pdt" || bad="$bad $f:landing"
 done
 for f in main handler node hop segv ill; do
 	grep -q "^fn 0 0x[0-9a-f]* [0-9]* jump .* [a-km-z-]* $f\$" \
@@ -90,16 +94,18 @@ $(got "$name" rawfaults) $(got "$name" tripped)" = \
 	    "2050 130 1 50 10 50 30 50 60 20 1 30 20 30"
 	# An entry while the agent's C code runs (a handler that came in
 	# the middle of main's entry of a leaf) is missed, and the stat
-	# says so: a missed handler run misses its five entries, a missed
+	# says so: a missed handler run misses its six entries, a missed
 	# tick one.
 	k=$(($(got "$name" handler) - $(calls "$name" handler)))
 	t=$(($(got "$name" tick) - $(calls "$name" tick)))
-	m="$(calls "$name" node) $(calls "$name" leaf) $(stat "$name" missed)"
+	m="$(calls "$name" node) $(calls "$name" leaf) $(calls "$name" hleaf)"
+	m="$m $(stat "$name" missed)"
 	p="$(($(got "$name" node) - k)) $(($(got "$name" leaf) - 3 * k))"
-	check "$name: the handlers' calls counted: node, leaf, missed $m \
+	p="$p $(($(got "$name" hleaf) - k))"
+	check "$name: the handlers' calls counted: node, leaf, hleaf, missed $m \
 (handler $(got "$name" handler) runs, $k missed; tick $(got "$name" tick), \
 $t missed)" sh -c "[ $k -ge 0 ] && [ $t -ge 0 ] &&
-	    [ '$m' = '$p $((5 * k + t))' ]"
+	    [ '$m' = '$p $((6 * k + t))' ]"
 	# Each siglongjmp closes the handler's frame, and park's or poke's
 	# when it has one (a missed handler run has none); each setcontext leaves
 	# them to the next entry (main's of hop or park) or exit (nest's),

@@ -68,7 +68,7 @@ static volatile sig_atomic_t phase, forked, left;
 static volatile unsigned long sink;
 static volatile unsigned long nsig, nleaf, nnode, nspin, npark, nwait;
 static volatile unsigned long njump, ntick, nhop, nctx, nnest;
-static volatile unsigned long nfault, npoke, ntrip, ntripped;
+static volatile unsigned long nfault, npoke, ntrip, ntripped, nhleaf;
 static sigjmp_buf jb, jbf;
 /* Not static: raw names them. */
 volatile sig_atomic_t inpark;
@@ -186,6 +186,23 @@ leaf(unsigned long x)
 	return (x * 3 + 1);
 }
 
+/*
+ * The handler's leaf with a loop, which gets the landing, called after
+ * leaf: when they interrupt a leaf, leaf's copy must leave that leaf's
+ * mark, and this one then takes no return address of its own (else the
+ * interrupted leaf returns to this one's).
+ */
+static unsigned long __attribute__((noipa))
+hleaf(unsigned long x)
+{
+	unsigned long	i, n = (x & 3) + 1;
+
+	nhleaf++;
+	for (i = 0; i < n; i++)
+		x = x * 5 + i;
+	return (x);
+}
+
 /* The handler's function that calls a leaf (twice, never a tail call). */
 static unsigned long __attribute__((noipa))
 node(unsigned long x)
@@ -212,6 +229,7 @@ handler(int sig)
 	(void)sig;
 	nsig++;
 	sink += leaf(nsig);
+	sink += hleaf(nsig);
 	sink += node(nsig);
 	if (phase == 2 && inpark) {
 		inpark = 0;
@@ -397,8 +415,8 @@ main(void)
 	memset(&it, 0, sizeof it);
 	setitimer(ITIMER_REAL, &it, NULL);
 	setitimer(ITIMER_VIRTUAL, &it, NULL);
-	printf("handler %lu\nleaf %lu\nnode %lu\ntick %lu\n", nsig, nleaf,
-	    nnode, ntick);
+	printf("handler %lu\nleaf %lu\nnode %lu\ntick %lu\nhleaf %lu\n", nsig,
+	    nleaf, nnode, ntick, nhleaf);
 	printf("spin %lu\npark %lu\nforkwait %lu\n", nspin, npark, nwait);
 	printf("hop %lu\nnest %lu\n", nhop, nnest);
 	printf("jumps %lu\ncontexts %lu\nraw %lu\nforks %d\n", njump, nctx,
