@@ -982,7 +982,8 @@ plan_module(struct pvt_plan *p, const char *path, int flags, char **cause)
 			prev_end = s->addr + s->size;
 			prev_name = s->name;
 		}
-		if (f->how == PVT_JUMP && s->leaf && !(flags & PVT_PLAN_NOLEAF)) {
+		if (f->how == PVT_JUMP && s->leaf &&
+		    !(flags & PVT_PLAN_NOLEAF)) {
 			f->flags |= PVT_F_LEAF;
 			plan_copy(&e, cs, in, s, code, f);
 		}
