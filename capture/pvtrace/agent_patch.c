@@ -34,7 +34,10 @@ _Static_assert(PVT_TRAMP_RET == PVT_TRAMP_ENTRY + 9 + 6 &&
     PVT_TRAMP_LAND == PVT_TRAMP_RET + 5 &&
     PVT_TRAMP_LANDSZ == 9 + 8 + 13 + 9 + 1 &&
     PVT_TRAMP_CODE == PVT_TRAMP_LAND + PVT_TRAMP_LANDSZ + 5 + 3 +
-    PVT_TRAMP_PAD,
+    PVT_TRAMP_PAD &&
+    PVT_TRAMP_CBODY == PVT_TRAMP_RET + 3 + PVT_TRAMP_PAD + 9 &&
+    PVT_TRAMP_CBODY + PVT_REGION_MAX + 13 <= PVT_TRAMP_CODE &&
+    PVT_TRAMP_CODE + 9 + PVT_REGION_MAX <= PVT_TRAMP_SIZE,
     "the trampoline's layout");
 
 /* movb $v, %fs:pvt_g.tls_inagent: the thread's "in the agent" flag. */
@@ -54,6 +57,107 @@ agent_rel32(uint64_t from, uint64_t to, int32_t *out)
 	if (d < INT32_MIN || d > INT32_MAX)
 		return (-1);
 	*out = (int32_t)d;
+	return (0);
+}
+
+/*
+ * Whether f can run whole in its trampoline (PVT_F_COPY): every
+ * instruction copied as is or RIP-relative, no branch among them, the
+ * last its one ret (c3, or f3 c3), the whole function displaced.  The
+ * plan says so; the agent checks what it relies on.
+ */
+static int
+agent_copyable(const struct pvt_func *f)
+{
+	const struct pvt_insn	*last;
+	size_t			 i;
+
+	if (!(f->flags & PVT_F_COPY) || !(f->flags & PVT_F_LEAF) ||
+	    f->how != PVT_JUMP || f->ninsn == 0 || f->len != f->size)
+		return (0);
+	for (i = 0; i < f->ninsn; i++) {
+		if (f->insn[i].kind != PVT_I_PLAIN &&
+		    f->insn[i].kind != PVT_I_RIP)
+			return (0);
+	}
+	last = &f->insn[f->ninsn - 1];
+	if (last->kind != PVT_I_PLAIN || !((last->len == 1 &&
+	    f->bytes[f->len - 1] == 0xc3) || (last->len == 2 &&
+	    f->bytes[f->len - 2] == 0xf3 && f->bytes[f->len - 1] == 0xc3)))
+		return (0);
+	return (PVT_TRAMP_CBODY + f->len + 13 <= PVT_TRAMP_CODE &&
+	    PVT_TRAMP_CODE + 9 + f->len <= PVT_TRAMP_SIZE);
+}
+
+/*
+ * f's body but its ret at o, run from there: RIP-relative operands
+ * moved to reach what they did from fva.  The end of the copy, or NULL.
+ */
+static uint8_t *
+agent_copy_body(uint8_t *o, const struct pvt_func *f, uint64_t fva)
+{
+	const struct pvt_insn	*in;
+	const uint8_t		*src = f->bytes;
+	uint64_t		 sva = fva;
+	int32_t			 r, disp;
+	size_t			 i;
+
+	for (i = 0; i + 1 < f->ninsn; i++) {
+		in = &f->insn[i];
+		memcpy(o, src, in->len);
+		if (in->kind == PVT_I_RIP) {
+			memcpy(&disp, src + in->field, 4);
+			if (agent_rel32((uint64_t)o + in->len, sva + in->len +
+			    (int64_t)disp, &r) != 0)
+				return (NULL);
+			agent_put32(o + in->field, (uint32_t)r);
+		}
+		o += in->len;
+		src += in->len;
+		sva += in->len;
+	}
+	return (o);
+}
+
+/*
+ * A whole-copy leaf's trampoline (pvtrace.h): no return address swapped
+ * and no landing, so nothing of the probe runs after "in the agent" is
+ * cleared but the store that clears "in a leaf"; the function's ret,
+ * copied, pops the caller's own entry of the return stack buffer, and
+ * pvt_entry's, the trampoline's (no call over a landing: its entry
+ * would never be popped, and every return above it mispredicted).
+ */
+static int
+agent_tramp_copy(uint8_t *t, uint8_t *area, const struct pvt_func *f,
+    uint64_t fva, uint32_t idx)
+{
+	uint8_t	*o;
+	int32_t	 r;
+
+	if (agent_rel32((uint64_t)t + PVT_TRAMP_RET, (uint64_t)area,
+	    &r) != 0)
+		return (-1);
+	memset(t, 0xcc, PVT_TRAMP_SIZE);
+	agent_put32(t, idx | PVT_TRAMP_LEAF | PVT_TRAMP_COPY);
+	agent_flag(t + PVT_TRAMP_ENTRY, 1);
+	t[PVT_TRAMP_RET - 6] = 0xff;	/* call *area(%rip) */
+	t[PVT_TRAMP_RET - 5] = 0x15;
+	agent_put32(t + PVT_TRAMP_RET - 4, (uint32_t)r);
+	/* The fence and the nops "in the agent": see agent_tramp(). */
+	memcpy(t + PVT_TRAMP_RET, "\x0f\xae\xe8", 3);
+	memset(t + PVT_TRAMP_RET + 3, 0x90, PVT_TRAMP_PAD);
+	agent_flag(t + PVT_TRAMP_CBODY - 9, 0);
+	if ((o = agent_copy_body(t + PVT_TRAMP_CBODY, f, fva)) == NULL)
+		return (-1);
+	memcpy(o, "\x64\x48\xc7\x04\x25", 5);	/* movq $0, %fs:leaf */
+	agent_put32(o + 5, (uint32_t)(pvt_g.tls_inagent + PVT_THREAD_LEAF));
+	agent_put32(o + 9, 0);
+	o[13] = 0xc3;
+	/* The copy for an entry that made no mark: it leaves the mark be. */
+	agent_flag(t + PVT_TRAMP_CODE, 0);
+	if ((o = agent_copy_body(t + PVT_TRAMP_CODE + 9, f, fva)) == NULL)
+		return (-1);
+	o[0] = 0xc3;
 	return (0);
 }
 
@@ -89,6 +193,8 @@ agent_tramp(uint8_t *t, uint8_t *area, const struct pvt_func *f,
 	 * time of its own, so with --rate 0 a leaf gets the full probe.
 	 */
 	leaf = (f->flags & PVT_F_LEAF) && pvt_g.shm->samp_hz != 0;
+	if (leaf && agent_copyable(f))
+		return (agent_tramp_copy(t, area, f, fva, idx));
 	agent_put32(t, leaf ? idx | PVT_TRAMP_LEAF : idx);
 	agent_flag(t + PVT_TRAMP_ENTRY, 1);
 	t[PVT_TRAMP_RET - 6] = 0xff;	/* call *area(%rip) */

@@ -95,12 +95,13 @@ pvt_pdt_write(const struct pvt_plan *p, const char *path, char **cause)
 			fprintf(f, "%02x", fn->bytes[j]);
 		fputc(' ', f);
 		pdt_insns(f, fn);
-		fprintf(f, " %s%s%s%s%s%s ", fn->flags == 0 ? "-" : "",
+		fprintf(f, " %s%s%s%s%s%s%s ", fn->flags == 0 ? "-" : "",
 		    (fn->flags & PVT_F_DYNSYM) ? "d" : "",
 		    (fn->flags & PVT_F_SIZED) ? "s" : "",
 		    (fn->flags & PVT_F_PADDED) ? "p" : "",
 		    (fn->flags & PVT_F_GOT) ? "g" : "",
-		    (fn->flags & PVT_F_LEAF) ? "l" : "");
+		    (fn->flags & PVT_F_LEAF) ? "l" : "",
+		    (fn->flags & PVT_F_COPY) ? "c" : "");
 		monname_put(f, p->str + fn->name);
 		if (fn->reason != 0)
 			fprintf(f, " %s", p->str + fn->reason);
@@ -429,6 +430,8 @@ pdt_fn(struct pdt_in *in, struct pvt_plan *p, char **v, size_t n)
 				fn->flags |= PVT_F_GOT;
 			else if (*s == 'l')
 				fn->flags |= PVT_F_LEAF;
+			else if (*s == 'c')
+				fn->flags |= PVT_F_COPY;
 			else
 				return (pdt_bad(in, "flags", "'%c' unknown",
 				    *s));
@@ -440,6 +443,11 @@ pdt_fn(struct pdt_in *in, struct pvt_plan *p, char **v, size_t n)
 	if ((fn->flags & PVT_F_LEAF) && how != PVT_JUMP)
 		return (pdt_bad(in, "flags", "l (a leaf) on a function not"
 		    " jumped"));
+	/* The agent checks the instructions; the whole must be displaced. */
+	if ((fn->flags & PVT_F_COPY) && (!(fn->flags & PVT_F_LEAF) ||
+	    fn->len != fn->size))
+		return (pdt_bad(in, "flags", "c (a whole copy) on a function"
+		    " not a leaf displaced whole"));
 	fn->name = pvt_plan_str(p, s);
 	free(s);
 	if (n > 10) {

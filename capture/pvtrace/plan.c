@@ -382,6 +382,59 @@ plan_padded(struct plan_elf *e, csh cs, cs_insn *in, const struct plan_sym *s,
 	return (len + fill);
 }
 
+/*
+ * A leaf that can run whole in its trampoline (PVT_F_COPY): at most
+ * PVT_REGION_MAX bytes and PVT_INSN_MAX instructions, each copied as is
+ * or RIP-relative (no branch, no call), the last its one ret, nothing
+ * branching into it but at its entry.  Its probe then has no jump back
+ * into it and no return address to swap (agent_tramp_copy): the
+ * landing's costs, which the sampler could only give the program, go.
+ * f, jumped, gets the whole function as its displaced code.
+ */
+static void
+plan_copy(struct plan_elf *e, csh cs, cs_insn *in, const struct plan_sym *s,
+    const uint8_t *code, struct pvt_func *f)
+{
+	struct pvt_insn	 ins[PVT_INSN_MAX];
+	uint64_t	 tgt, pc = s->addr, where;
+	const uint8_t	*q = code;
+	size_t		 left = s->size, n = 0;
+	char		 why[256];
+	int		 ret = 0;
+
+	if (f->how != PVT_JUMP || (f->flags & PVT_F_PADDED) ||
+	    s->size < PVT_JMP_LEN || s->size > PVT_REGION_MAX)
+		return;
+	while (left > 0) {
+		if (n == PVT_INSN_MAX || ret ||
+		    !cs_disasm_iter(cs, &q, &left, &pc, in) ||
+		    plan_insn(cs, in, &ins[n], &tgt, why, sizeof why) != 0 ||
+		    (ins[n].kind != PVT_I_PLAIN && ins[n].kind != PVT_I_RIP))
+			return;
+		if (in->id == X86_INS_RET) {
+			if (!(in->size == 1 && in->bytes[0] == 0xc3) &&
+			    !(in->size == 2 && in->bytes[0] == 0xf3 &&
+			    in->bytes[1] == 0xc3))
+				return;
+			ret = 1;
+		} else if (cs_insn_group(cs, in, X86_GRP_JUMP) ||
+		    cs_insn_group(cs, in, X86_GRP_CALL) ||
+		    cs_insn_group(cs, in, X86_GRP_RET) ||
+		    cs_insn_group(cs, in, X86_GRP_INT) ||
+		    cs_insn_group(cs, in, X86_GRP_IRET))
+			return;
+		n++;
+	}
+	if (!ret || plan_target_inside(e, s->addr, s->addr + s->size,
+	    &where))
+		return;
+	f->len = (uint8_t)s->size;
+	f->ninsn = (uint8_t)n;
+	memcpy(f->insn, ins, n * sizeof ins[0]);
+	memcpy(f->bytes, code, s->size);
+	f->flags |= PVT_F_COPY;
+}
+
 /* Plan one function: fill f (how, len, insns, bytes, reason). */
 static void
 plan_func(struct pvt_plan *p, struct plan_elf *e, csh cs, cs_insn *in,
@@ -929,8 +982,11 @@ plan_module(struct pvt_plan *p, const char *path, int flags, char **cause)
 			prev_end = s->addr + s->size;
 			prev_name = s->name;
 		}
-		if (f->how == PVT_JUMP && s->leaf && !(flags & PVT_PLAN_NOLEAF))
+		if (f->how == PVT_JUMP && s->leaf &&
+		    !(flags & PVT_PLAN_NOLEAF)) {
 			f->flags |= PVT_F_LEAF;
+			plan_copy(&e, cs, in, s, code, f);
+		}
 		p->counts[f->how]++;
 	}
 	if (!(flags & PVT_PLAN_NOLIB) && plan_got(p, &e, cause) != 0)

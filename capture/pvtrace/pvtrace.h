@@ -76,6 +76,16 @@ enum pvt_ik {
 #define PVT_TRAMP_PAD	8	/* nops after the fence */
 #define PVT_TRAMP_CODE	80	/* where the displaced code starts */
 #define PVT_TRAMP_LEAF	0x80000000u	/* in the index: a leaf's */
+/*
+ * A whole-copy leaf's trampoline (PVT_F_COPY) instead: the index, with
+ * PVT_TRAMP_LEAF and PVT_TRAMP_COPY; "in the agent" set and the call of
+ * pvt_entry as above; a fence and the nops; "in the agent" cleared; the
+ * function's body without its ret; "in a leaf" cleared and a ret.  At
+ * PVT_TRAMP_CODE, where pvt_entry returns when it did not mark the leaf
+ * (a handler's leaf inside another's), the body again and a bare ret.
+ */
+#define PVT_TRAMP_COPY	0x40000000u	/* in the index: a whole copy's */
+#define PVT_TRAMP_CBODY	39	/* where a whole copy's body starts */
 #define PVT_JMP_LEN	5	/* e9 rel32 */
 
 struct pvt_insn {
@@ -111,6 +121,9 @@ struct pvt_func {
 				   from the module (planned PVT_PLT or out) */
 #define PVT_F_LEAF	0x10	/* jumped, and a leaf: it calls nothing and
 				   jumps nowhere outside itself */
+#define PVT_F_COPY	0x20	/* a leaf displaced whole: straight-line,
+				   ending in its one ret; it runs in a copy
+				   in its trampoline */
 
 /* A module: the executable or a library named with --lib. */
 struct pvt_module {
@@ -374,7 +387,10 @@ struct pvt_thread {
 	 * probe counts its entry and swaps its return address for the
 	 * landing, which puts leaf_ret back and clears this; it pushes no
 	 * frame.  The sampler charges a look to its node before the path
-	 * on top.  At fixed offsets too, for the landings.
+	 * on top.  At fixed offsets too, for the landings.  A whole-copy
+	 * leaf (PVT_F_COPY) runs in its trampoline and returns from there:
+	 * its return address stays, leaf_ret is not its, and the copy's
+	 * end clears this.
 	 */
 	uint64_t		 leaf;
 	uint64_t		 leaf_ret;

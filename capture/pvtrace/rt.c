@@ -369,14 +369,20 @@ rt_clocks(struct pvt_thread *t, uint64_t *tsc, uint64_t *cpu, int *have)
 	}
 }
 
+/* rt_enter's kinds of leaf: none, one with a landing, a whole copy. */
+#define RT_LEAF_LAND	1
+#define RT_LEAF_COPY	2
+
 /*
  * Entry of function idx, whose return address is at *slotp; how is the
  * way it was reached (a jump or a trap).  Called with the thread's own
  * register state saved by the stub or the signal frame.  A leaf (it
  * calls nothing) gets no frame: its call is counted on its path, and
- * the thread marked as in it (pvt_thread.leaf) until its landing.
+ * the thread marked as in it (pvt_thread.leaf) until its landing, or
+ * for a whole copy until the copy's end, its return address left alone.
+ * Returns 1 when it marked the thread in the leaf.
  */
-static void
+static int
 rt_enter(uint32_t idx, uint64_t *slotp, int how, int leaf)
 {
 	struct pvt_thread	*t = &pvt_t;
@@ -384,14 +390,14 @@ rt_enter(uint32_t idx, uint64_t *slotp, int how, int leaf)
 	struct pvt_frame	*f;
 	uint64_t		 tsc = 0, cpu = 0, ra, orig, sp = (uint64_t)slotp;
 	uint32_t		 d, k, parent, node;
-	int			 clk = 0, stash = 0;
+	int			 clk = 0, stash = 0, marked = 0;
 
 	if (t->busy) {
 		pvt_stat(PVT_ST_MISSED, 1);
-		return;
+		return (0);
 	}
 	if (!pvt_g.on)
-		return;
+		return (0);
 	rt_busy(t, 1);
 	if (t->slot == NULL && pvt_xcall(pvt_g.attach, t) != 0)
 		goto out;
@@ -496,11 +502,19 @@ rt_enter(uint32_t idx, uint64_t *slotp, int how, int leaf)
 			goto clocks;
 		}
 		t->nodes[node].calls++;
-		t->leaf_ret = orig;
+		/*
+		 * The slot, a copy's too: an entry at or above it finds
+		 * the mark dead (rt_leaf_dead) if the leaf was left by
+		 * a handler's longjmp.
+		 */
 		t->leaf_slot = sp;
-		*slotp = pvt_g.tramp[idx] + PVT_TRAMP_LAND;
+		if (leaf == RT_LEAF_LAND) {
+			t->leaf_ret = orig;
+			*slotp = pvt_g.tramp[idx] + PVT_TRAMP_LAND;
+		}
 		__atomic_store_n(&t->leaf, PVT_LEAF_LIVE | node,
 		    __ATOMIC_RELAXED);
+		marked = 1;
 		goto clocks;
 	}
 	if ((node = pvt_path_node(t, parent, idx)) == 0 ||
@@ -538,6 +552,7 @@ clocks:
 	}
 out:
 	rt_busy(t, 0);
+	return (marked);
 }
 
 void
@@ -551,9 +566,20 @@ void
 pvt_enter_jump(uint64_t *tret)
 {
 	uint32_t	idx = *(const uint32_t *)(*tret - PVT_TRAMP_RET);
+	int		leaf = 0;
 
-	rt_enter(idx & ~PVT_TRAMP_LEAF, tret + 1, PVT_JUMP,
-	    (idx & PVT_TRAMP_LEAF) != 0);
+	if (idx & PVT_TRAMP_COPY)
+		leaf = RT_LEAF_COPY;
+	else if (idx & PVT_TRAMP_LEAF)
+		leaf = RT_LEAF_LAND;
+	/*
+	 * A whole copy's end clears the mark, which is another's when
+	 * this entry made none (a handler's leaf inside a leaf, an entry
+	 * from the agent): the copy that leaves it alone runs instead.
+	 */
+	if (rt_enter(idx & ~(PVT_TRAMP_LEAF | PVT_TRAMP_COPY), tret + 1,
+	    PVT_JUMP, leaf) == 0 && leaf == RT_LEAF_COPY)
+		*tret += PVT_TRAMP_CODE - PVT_TRAMP_RET;
 }
 
 /*

@@ -31,6 +31,13 @@ for how in trap out; do
 	refused "l$how" "$line" flags "l (a leaf) on a function not jumped"
 done
 
+# Flag c on a leaf displaced in part: the whole copy needs it all.
+line=$(awk '$1 == "fn" && $9 ~ /l/ && $9 !~ /c/ && $4 != $6 { print NR;
+    exit }' good.pdt)
+awk -v l="$line" 'NR == l { $9 = $9 "c" } { print }' good.pdt >cpart.pdt
+refused cpart "$line" flags \
+    "c (a whole copy) on a function not a leaf displaced whole"
+
 e=$(grep -n '^end ' good.pdt)
 e=${e%%:*}
 sed "s/^end \(.*\) $leaves\$/end \1 $((leaves + 1))/" good.pdt >more.pdt
@@ -49,9 +56,9 @@ refused three "${e3%%:*}" end \
 sed 's/^end .*/& 0/' good.pdt >six.pdt
 refused six "$e" end "want three to five counts"
 
-# A plan from before leaves: no flag l, four counts.  pvtrace plans
+# A plan from before leaves: no flag l (nor c), four counts.  pvtrace plans
 # again (in the file it was given) and traces the leaves.
-awk '$1 == "fn" { sub(/l/, "", $9); if ($9 == "") $9 = "-" }
+awk '$1 == "fn" { gsub(/[lc]/, "", $9); if ($9 == "") $9 = "-" }
     $1 == "end" { NF = 5 } { print }' good.pdt >old.pdt
 "$PVTRACE" -o old.mon -p old.pdt -- "$P" >old.out 2>old.err
 rc=$?
