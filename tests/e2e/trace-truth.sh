@@ -52,10 +52,10 @@ near() { [ -n "$1" ] && [ -n "$2" ] && awk -v a="$1" -v b="$2" 'BEGIN {
 # predicted, the sampler looks from the thread's CPU), and tiny, a leaf
 # of 17 straight-line bytes, runs whole in a copy in its trampoline
 # behind a fence (pvtrace(1), CAVEATS), but on a busy machine run_tiny
-# comes out at 25 to 29 % where its truth is 20 to 25, 4 points over
-# on average (29 to 34 with the landing's probe): the copy runs after
-# the fence, not overlapped with run_tiny's loop.  A TODO point behind a green run would be no
-# check.
+# comes out at 25 to 29 % where its truth is 20 to 25, 3 to 4 points
+# over on average (29 to 34 with the landing's probe): the copy runs
+# after the fence, not overlapped with run_tiny's loop.  A TODO point
+# behind a green run would be no check.
 for p in long_a long_b run_tiny; do
 	t=$(share "$W/native.out" 2 $p)
 	s=$(share "$W/truth.samp" 3 $p)
