@@ -150,6 +150,19 @@ mon_is(const struct mon_tok *t, const char *s)
 	return (t->len == strlen(s) && memcmp(t->p, s, t->len) == 0);
 }
 
+/* func.how for a .mon function's how (store_func_how's names), or -1. */
+static int
+mon_how(const struct mon_tok *t)
+{
+	int	h;
+
+	for (h = STORE_HOW_JUMP; h <= STORE_HOW_LEAF; h++) {
+		if (mon_is(t, store_func_how[h]))
+			return (h);
+	}
+	return (-1);
+}
+
 static char *
 mon_str(const struct mon_tok *t)
 {
@@ -716,7 +729,7 @@ mon_functions(struct mon_rd *r, int64_t count)
 	char			*key, *name, *module;
 	int64_t			 t[6], size, i;
 	uint64_t		 addr;
-	int			 rc;
+	int			 rc, how;
 
 	for (i = 0; i < count; i++) {
 		if (mon_row(r, "[functions]", i, count, 12, 12) != 0)
@@ -724,8 +737,7 @@ mon_functions(struct mon_rd *r, int64_t count)
 		memset(&f, 0, sizeof f);
 		if (mon_times(r, 0, "[functions]", &f.calls, t) != 0)
 			return (-1);
-		if (!mon_is(&r->v[7], "jump") && !mon_is(&r->v[7], "trap") &&
-		    !mon_is(&r->v[7], "plt") && !mon_is(&r->v[7], "leaf"))
+		if ((how = mon_how(&r->v[7])) < 0)
 			return (ingest_fail(ctx, r->v[7].off, "how", "not jump,"
 			    " trap, plt or leaf"));
 		if (mon_hex(r, &r->v[9], "addr", &addr) != 0 ||
@@ -763,14 +775,7 @@ mon_functions(struct mon_rd *r, int64_t count)
 		f.module = module;
 		f.addr = addr;
 		f.size = (uint64_t)size;
-		if (mon_is(&r->v[7], "trap"))
-			f.how = STORE_HOW_TRAP;
-		else if (mon_is(&r->v[7], "plt"))
-			f.how = STORE_HOW_PLT;
-		else if (mon_is(&r->v[7], "leaf"))
-			f.how = STORE_HOW_LEAF;
-		else
-			f.how = STORE_HOW_JUMP;
+		f.how = how;
 		f.self_ns = t[0];
 		f.total_ns = t[1];
 		f.self_cpu_ns = t[2];

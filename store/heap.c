@@ -979,14 +979,33 @@ store_heap_dvar_next(struct store_cursor *c, struct store_heap_dvar *v)
  * four at once (40 bytes at most), not a check a varint: 12M of them for
  * 3M pointers.
  */
+
+/* A varint at q; the byte after it. */
+static inline uint8_t *
+store_heap_putq(uint8_t *q, uint64_t v)
+{
+	while (v >= 0x80) {
+		*q++ = (uint8_t)(v | 0x80);
+		v >>= 7;
+	}
+	*q++ = (uint8_t)v;
+	return (q);
+}
+
 static inline void
 store_heap_put(struct store_heap_pack *p, uint64_t v)
 {
-	while (v >= 0x80) {
-		p->buf[p->len++] = (uint8_t)(v | 0x80);
-		v >>= 7;
+	p->len = (size_t)(store_heap_putq(p->buf + p->len, v) - p->buf);
+}
+
+/* Room for need bytes more; a buffer of first bytes to begin with. */
+static inline void
+store_heap_room(struct store_heap_pack *p, size_t need, size_t first)
+{
+	if (p->cap - p->len < need) {
+		p->cap = p->cap != 0 ? p->cap * 2 : first;
+		p->buf = xreallocarray(p->buf, p->cap, 1);
 	}
-	p->buf[p->len++] = (uint8_t)v;
 }
 
 static uint64_t
@@ -1007,10 +1026,7 @@ store_heap_pack_ref(struct store_heap_pack *p, const struct store_heap_ref *r)
 	uint64_t	src = (uint64_t)r->src, off = (uint64_t)r->src_off;
 	uint64_t	d = (uint64_t)r->dst - src;
 
-	if (p->cap - p->len < 40) {
-		p->cap = p->cap != 0 ? p->cap * 2 : 4096;
-		p->buf = xreallocarray(p->buf, p->cap, 1);
-	}
+	store_heap_room(p, 40, 4096);
 	store_heap_put(p, src - p->src);
 	store_heap_put(p, p->n != 0 && src == p->src ? off - p->off : off);
 	store_heap_put(p, store_heap_zz(d));
@@ -1037,18 +1053,6 @@ store_heap_pack_ref(struct store_heap_pack *p, const struct store_heap_ref *r)
 #define STORE_HEAP_R_WSHIFT	3
 #define STORE_HEAP_R_WFAR	31	/* the offset follows as a varint */
 
-/* A varint at q; the byte after it. */
-static inline uint8_t *
-store_heap_putq(uint8_t *q, uint64_t v)
-{
-	while (v >= 0x80) {
-		*q++ = (uint8_t)(v | 0x80);
-		v >>= 7;
-	}
-	*q++ = (uint8_t)v;
-	return (q);
-}
-
 /*
  * Inlined into store_heap_refw_add, the ingest's 3M calls: the state in
  * registers, the buffer through one pointer.
@@ -1061,10 +1065,7 @@ store_heap_ref2(struct store_heap_pack *p, uint64_t src, uint64_t off,
 	uint8_t		*q, *head;
 	unsigned	h = 0;
 
-	if (p->cap - p->len < 41) {
-		p->cap = p->cap != 0 ? p->cap * 2 : 4096;
-		p->buf = xreallocarray(p->buf, p->cap, 1);
-	}
+	store_heap_room(p, 41, 4096);
 	head = p->buf + p->len;
 	q = head + 1;
 	if (p->n != 0 && src == p->src) {
@@ -1300,10 +1301,7 @@ store_heap_pack_block(struct store_heap_pack *p,
 
 	if (p->n == 0)
 		p->addr = p->last = b->addr;
-	if (p->cap - p->len < STORE_HEAP_BLOCK_MAX) {
-		p->cap = p->cap != 0 ? p->cap * 2 : 65536;
-		p->buf = xreallocarray(p->buf, p->cap, 1);
-	}
+	store_heap_room(p, STORE_HEAP_BLOCK_MAX, 65536);
 	same = (store_heap_code(store_heap_states, 3, b->state) * 3 +
 	    store_heap_code(store_heap_leaks, 3, b->leak)) << 4;
 	if (site == p->site)

@@ -373,7 +373,7 @@ calls_draw(struct tui_view *tv, int y, int h, int w)
 	double			 share;
 	size_t			 i, k;
 	int64_t			 n;
-	int			 row, attr, yy, used;
+	int			 row, attr, yy, used, untimed;
 
 	tui_putf(y, 0, w, tui_attr(TUI_C_HEADER), "%10s %10s %8s %6s %12s"
 	    " %10s %s", "calls", "self ms", "+/- ms", "self%",
@@ -406,13 +406,14 @@ calls_draw(struct tui_view *tv, int y, int h, int w)
 			snprintf(err, sizeof err, "few");
 		}
 		/* A leaf's probe measures no time: its trap times are 0. */
-		if (!cs->w.samp && f->how == STORE_HOW_LEAF) {
+		untimed = !cs->w.samp && f->how == STORE_HOW_LEAF;
+		if (untimed) {
 			snprintf(self, sizeof self, "-");
 			snprintf(err, sizeof err, "-");
 			snprintf(total, sizeof total, "-");
 		}
 		if (!calls_known(cs->m, &cs->w) || n < ANALYZE_MON_FEW ||
-		    (!cs->w.samp && f->how == STORE_HOW_LEAF))
+		    untimed)
 			snprintf(avg, sizeof avg, "-");
 		else
 			tui_num_fit(avg, sizeof avg, 10, f->calls ?
@@ -421,7 +422,7 @@ calls_draw(struct tui_view *tv, int y, int h, int w)
 		tui_num_fit(pct, sizeof pct, 5, share, 1);
 		if (strlen(pct) + 1 < sizeof pct)
 			strcat(pct, "%");
-		if (!cs->w.samp && f->how == STORE_HOW_LEAF)
+		if (untimed)
 			snprintf(pct, sizeof pct, "-");
 		tui_putf(yy, 0, w, attr, "%10s %10s %8s %6s %12s %10s",
 		    calls, self, err, pct, total, avg);

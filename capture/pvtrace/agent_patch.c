@@ -61,6 +61,27 @@ agent_rel32(uint64_t from, uint64_t to, int32_t *out)
 }
 
 /*
+ * A plain or RIP-relative instruction at src, next the address after it
+ * where it was, copied to o: a RIP-relative operand moved to reach what
+ * it did.  -1 when that is out of a rel32's reach from o.
+ */
+static int
+agent_copy_insn(uint8_t *o, const uint8_t *src, const struct pvt_insn *in,
+    uint64_t next)
+{
+	int32_t	r, disp;
+
+	memcpy(o, src, in->len);
+	if (in->kind != PVT_I_RIP)
+		return (0);
+	memcpy(&disp, src + in->field, 4);
+	if (agent_rel32((uint64_t)o + in->len, next + (int64_t)disp, &r) != 0)
+		return (-1);
+	agent_put32(o + in->field, (uint32_t)r);
+	return (0);
+}
+
+/*
  * Whether f can run whole in its trampoline (PVT_F_COPY): every
  * instruction copied as is or RIP-relative, no branch among them, the
  * last its one ret (c3, or f3 c3), the whole function displaced.  The
@@ -99,19 +120,12 @@ agent_copy_body(uint8_t *o, const struct pvt_func *f, uint64_t fva)
 	const struct pvt_insn	*in;
 	const uint8_t		*src = f->bytes;
 	uint64_t		 sva = fva;
-	int32_t			 r, disp;
 	size_t			 i;
 
 	for (i = 0; i + 1 < f->ninsn; i++) {
 		in = &f->insn[i];
-		memcpy(o, src, in->len);
-		if (in->kind == PVT_I_RIP) {
-			memcpy(&disp, src + in->field, 4);
-			if (agent_rel32((uint64_t)o + in->len, sva + in->len +
-			    (int64_t)disp, &r) != 0)
-				return (NULL);
-			agent_put32(o + in->field, (uint32_t)r);
-		}
+		if (agent_copy_insn(o, src, in, sva + in->len) != 0)
+			return (NULL);
 		o += in->len;
 		src += in->len;
 		sva += in->len;
@@ -290,21 +304,13 @@ agent_tramp(uint8_t *t, uint8_t *area, const struct pvt_func *f,
 		}
 		switch (in->kind) {
 		case PVT_I_PLAIN:
-			memcpy(o, src, in->len);
+		case PVT_I_RIP:
+			if (agent_copy_insn(o, src, in, next) != 0)
+				return (-1);
 			o += in->len;
 			break;
 		case PVT_I_PAD:
 			break;		/* the function returned before it */
-		case PVT_I_RIP:
-			memcpy(o, src, in->len);
-			memcpy(&disp, src + in->field, 4);
-			target = next + (int64_t)disp;
-			if (agent_rel32((uint64_t)o + in->len, target,
-			    &r) != 0)
-				return (-1);
-			agent_put32(o + in->field, (uint32_t)r);
-			o += in->len;
-			break;
 		case PVT_I_JMP8:
 		case PVT_I_JMP32:
 			if (in->kind == PVT_I_JMP8)

@@ -325,6 +325,20 @@ rt_lost(void)
 		    RT_SIGABRT, 0);
 }
 
+/* Function idx's landing, where its trampoline has it return. */
+static inline uint64_t
+rt_land(uint32_t idx)
+{
+	return (pvt_g.tramp[idx] + PVT_TRAMP_LAND);
+}
+
+/* The live leaf's landing (its mark names a node, not the root). */
+static inline uint64_t
+rt_leaf_land(const struct pvt_thread *t)
+{
+	return (rt_land(t->nodes[(uint32_t)t->leaf].func));
+}
+
 /*
  * What the agent put in frame f's return address: its trampoline's
  * landing when entered by a jump (the trampoline put that on the return
@@ -334,7 +348,7 @@ static uint64_t
 rt_exit_of(const struct pvt_thread *t, const struct pvt_frame *f)
 {
 	if (f->how == PVT_JUMP)
-		return (pvt_g.tramp[t->nodes[f->node].func] + PVT_TRAMP_LAND);
+		return (rt_land(t->nodes[f->node].func));
 	return ((uint64_t)pvt_exit);
 }
 
@@ -411,15 +425,14 @@ rt_enter(uint32_t idx, uint64_t *slotp, int how, int leaf)
 		 */
 		if (t->leaf_slot == sp && leaf &&
 		    t->nodes[(uint32_t)t->leaf].func == idx &&
-		    *slotp == pvt_g.tramp[idx] + PVT_TRAMP_LAND) {
+		    *slotp == rt_land(idx)) {
 			t->nodes[(uint32_t)t->leaf].calls++;
 			pvt_stat(PVT_ST_SELFJUMPS, 1);
 			goto out;
 		}
 		if (rt_leaf_dead(t, sp)) {
 			if (t->leaf_slot == sp && (uint32_t)t->leaf != 0 &&
-			    *slotp == pvt_g.tramp[t->nodes[(uint32_t)
-			    t->leaf].func] + PVT_TRAMP_LAND)
+			    *slotp == rt_leaf_land(t))
 				*slotp = t->leaf_ret;	/* never left */
 			rt_leaf_clear(t);
 		} else if (leaf) {
@@ -510,7 +523,7 @@ rt_enter(uint32_t idx, uint64_t *slotp, int how, int leaf)
 		t->leaf_slot = sp;
 		if (leaf == RT_LEAF_LAND) {
 			t->leaf_ret = orig;
-			*slotp = pvt_g.tramp[idx] + PVT_TRAMP_LAND;
+			*slotp = rt_land(idx);
 		}
 		__atomic_store_n(&t->leaf, PVT_LEAF_LIVE | node,
 		    __ATOMIC_RELAXED);
@@ -673,8 +686,7 @@ pvt_restore_all(void)
 	if (t->slot == NULL)
 		return;
 	if (t->leaf != 0 && (uint32_t)t->leaf != PVT_ROOT &&
-	    *(uint64_t *)t->leaf_slot == pvt_g.tramp[t->nodes[(uint32_t)
-	    t->leaf].func] + PVT_TRAMP_LAND) {
+	    *(uint64_t *)t->leaf_slot == rt_leaf_land(t)) {
 		*(uint64_t *)t->leaf_slot = t->leaf_ret;
 		t->leaf_restored = 1;
 	}
@@ -698,8 +710,7 @@ pvt_rearm(void)
 		return;
 	if (t->leaf_restored && t->leaf != 0 &&
 	    *(uint64_t *)t->leaf_slot == t->leaf_ret)
-		*(uint64_t *)t->leaf_slot = pvt_g.tramp[t->nodes[(uint32_t)
-		    t->leaf].func] + PVT_TRAMP_LAND;
+		*(uint64_t *)t->leaf_slot = rt_leaf_land(t);
 	t->leaf_restored = 0;
 	for (i = 0; i < t->slot->depth; i++) {
 		if ((t->fr[i].flags & PVT_FR_RESTORED) &&

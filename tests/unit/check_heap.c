@@ -1886,6 +1886,18 @@ START_TEST(test_block_truncated)
 }
 END_TEST
 
+/* p's blob as SQL's hex digits, for x'...'. */
+static char *
+pack_hex(const struct store_heap_pack *p)
+{
+	char	*hex = xcalloc(2 * p->len + 1, 1);
+	size_t	 i;
+
+	for (i = 0; i < p->len; i++)
+		snprintf(hex + 2 * i, 3, "%02x", p->buf[i]);
+	return (hex);
+}
+
 /*
  * heap_block_unpack, the heap_block view's function, in SQL: the
  * extremes as SQLite's integers (2^64 - 1 as -1, as the columns
@@ -1898,12 +1910,10 @@ START_TEST(test_block_unpack_sql)
 	struct store		*st;
 	struct store_cursor	*c;
 	char			*cause = NULL, *hex, *sql;
-	size_t			 ends[NPACK], i;
+	size_t			 ends[NPACK];
 
 	pack_all(&p, ends);
-	hex = xcalloc(2 * p.len + 1, 1);
-	for (i = 0; i < p.len; i++)
-		snprintf(hex + 2 * i, 3, "%02x", p.buf[i]);
+	hex = pack_hex(&p);
 	st = store_open(":memory:", 0, kind_store(), &cause);
 	ck_assert_msg(st != NULL, "%s", cause);
 	sql = xasprintf("SELECT idx, addr, size, usable, seq,"
@@ -2070,9 +2080,7 @@ START_TEST(test_ref_unpack_sql)
 	ck_assert_msg(st != NULL, "%s", cause);
 	for (form = 1; form <= 2; form++) {
 		pack_refs_all(&p, form, ends);
-		hex = xcalloc(2 * p.len + 1, 1);
-		for (i = 0; i < p.len; i++)
-			snprintf(hex + 2 * i, 3, "%02x", p.buf[i]);
+		hex = pack_hex(&p);
 		for (call = 0; call < (form == 1 ? 2 : 1); call++) {
 			sql = call == 1 ? xasprintf("SELECT src, src_off, dst,"
 			    " dst_off FROM heap_ref_unpack(x'%s')", hex) :
