@@ -99,6 +99,15 @@ pvt_entry:
 	RESTORE
 	popq	%rbp
 	pushq	%rax
+	/*
+	 * The caller's code after the return starts once the exit has
+	 * finished, not in its shadow, where a look would find the
+	 * thread still in the probe: without it a caller of many traced
+	 * functions (SQLite's sqlite3VdbeExec) lost a point or two of the
+	 * program to the probe.  The flag's store waits for the load of
+	 * its address, so the pipeline's restart is the probe's too.
+	 */
+	lfence
 	INAGENT	0, %rax
 	popq	%rax
 	.endm
