@@ -32,7 +32,7 @@ agent_put32(uint8_t *p, uint32_t v)
 /* pvtrace.h's layout: a flag is 9 bytes, an indirect call or jump 6. */
 _Static_assert(PVT_TRAMP_RET == PVT_TRAMP_ENTRY + 9 + 6 &&
     PVT_TRAMP_LAND == PVT_TRAMP_RET + 5 &&
-    PVT_TRAMP_LANDSZ == 9 + 8 + 13 + 9 + 1 &&
+    PVT_TRAMP_LANDSZ == 9 + 8 + 13 + 7 + 9 + 1 &&
     PVT_TRAMP_CODE == PVT_TRAMP_LAND + PVT_TRAMP_LANDSZ + 5 + 3 +
     PVT_TRAMP_PAD &&
     PVT_TRAMP_CBODY == PVT_TRAMP_RET + 3 + PVT_TRAMP_PAD + 9 &&
@@ -47,6 +47,25 @@ agent_flag(uint8_t *p, uint8_t v)
 	memcpy(p, "\x64\xc6\x04\x25", 4);
 	agent_put32(p + 4, (uint32_t)pvt_g.tls_inagent);
 	p[8] = v;
+}
+
+/*
+ * lfence, then lea 0(%r11),%r11, at p, before a store that marks the
+ * thread out of the agent; the end of it.  The fence: the program's
+ * code after it starts once the probe's instructions have finished, not
+ * in their shadow.  The lea changes nothing (not the flags, nor r11 for
+ * a caller that keeps a value there across a call it knows leaves r11
+ * alone) but must execute before it retires, and so the store after it:
+ * nops retire without executing, and with nops alone the pipeline's
+ * restart after the fence went to the program.  A 3 ns leaf copied
+ * whole, called 40 million times, showed 27-30 % of the program where
+ * its truth was 23-25; with the lea, 22-24 (trace-truth.sh).
+ */
+static uint8_t *
+agent_fence(uint8_t *p)
+{
+	memcpy(p, "\x0f\xae\xe8\x4d\x8d\x5b\x00", 7);
+	return (p + 7);
 }
 
 static int
@@ -158,19 +177,11 @@ agent_tramp_copy(uint8_t *t, uint8_t *area, const struct pvt_func *f,
 	t[PVT_TRAMP_RET - 5] = 0x15;
 	agent_put32(t + PVT_TRAMP_RET - 4, (uint32_t)r);
 	/*
-	 * The fence as in agent_tramp(), then lea 0(%r11),%r11, which
-	 * changes nothing (not the flags, nor r11 for a caller that keeps
-	 * a value there across a call it knows leaves r11 alone) but must
-	 * execute before it retires, then nops, all "in the agent".  Nops
-	 * retire without executing: with nops alone the store that clears
-	 * "in the agent" retired before the pipeline had restarted after
-	 * the fence, and the restart went to the body, which has no
-	 * displaced code to absorb it as a full probe's does.  A 3 ns leaf
-	 * called 40 million times showed 27-30 % of the program where its
-	 * truth was 23-25; with the lea, 22-24 (trace-truth.sh).
+	 * The fence, its lea (the body has no displaced code to absorb
+	 * the restart as a full probe's does) and the nops of
+	 * agent_tramp(), all "in the agent".
 	 */
-	memcpy(t + PVT_TRAMP_RET, "\x0f\xae\xe8\x4d\x8d\x5b\x00", 7);
-	memset(t + PVT_TRAMP_RET + 7, 0x90, PVT_TRAMP_PAD - 4);
+	memset(agent_fence(t + PVT_TRAMP_RET), 0x90, PVT_TRAMP_PAD - 4);
 	agent_flag(t + PVT_TRAMP_CBODY - 9, 0);
 	if ((o = agent_copy_body(t + PVT_TRAMP_CBODY, f, fva)) == NULL)
 		return (-1);
@@ -256,7 +267,14 @@ agent_tramp(uint8_t *t, uint8_t *area, const struct pvt_func *f,
 		agent_put32(o + 13, (uint32_t)(pvt_g.tls_inagent +
 		    PVT_THREAD_LEAF));
 		agent_put32(o + 17, 0);
-		o += 21;
+		/*
+		 * The caller's code after the ret starts once the
+		 * landing has finished: without the fence it ran in the
+		 * landing's shadow, a look finding the thread in the
+		 * probe, and a caller of many leaves (SQLite's
+		 * sqlite3VdbeExec) lost time to the probe.
+		 */
+		o = agent_fence(o + 21);
 		agent_flag(o, 0);
 		o[9] = 0xc3;
 	} else {

@@ -64,17 +64,19 @@ enum pvt_ik {
  * which leaves the landing's address on top of the return stack buffer;
  * the landing, where the function returns to: for a function, "in the
  * agent" set and a jump to pvt_exit_ret; for a leaf, its real return
- * address pushed back, "in a leaf" cleared and a ret; the call's stack
- * copy dropped, a fence, and "in the agent" cleared; the displaced code;
- * the jump back.  See agent_tramp() and stubs.S.
+ * address pushed back, "in a leaf" cleared, a fence, "in the agent"
+ * cleared and a ret; the call's stack copy dropped, a fence, and "in
+ * the agent" cleared; the displaced code; the jump back.  144 bytes,
+ * a multiple of 16, with room for the displaced code's growth when
+ * moved.  See agent_tramp() and stubs.S.
  */
-#define PVT_TRAMP_SIZE	128
+#define PVT_TRAMP_SIZE	144
 #define PVT_TRAMP_ENTRY	4	/* where a patched function jumps to */
 #define PVT_TRAMP_RET	19	/* pvt_entry returns here: the push */
 #define PVT_TRAMP_LAND	24	/* where the function returns to */
-#define PVT_TRAMP_LANDSZ 40	/* the longer landing, a leaf's */
+#define PVT_TRAMP_LANDSZ 47	/* the longer landing, a leaf's */
 #define PVT_TRAMP_PAD	8	/* nops after the fence */
-#define PVT_TRAMP_CODE	80	/* where the displaced code starts */
+#define PVT_TRAMP_CODE	87	/* where the displaced code starts */
 #define PVT_TRAMP_LEAF	0x80000000u	/* in the index: a leaf's */
 /*
  * A whole-copy leaf's trampoline (PVT_F_COPY) instead: the index, with
