@@ -58,8 +58,9 @@ agent_flag(uint8_t *p, uint8_t v)
  * alone) but must execute before it retires, and so the store after it:
  * nops retire without executing, and with nops alone the pipeline's
  * restart after the fence went to the program.  A 3 ns leaf copied
- * whole, called 40 million times, showed 27-30 % of the program where
- * its truth was 23-25; with the lea, 22-24 (trace-truth.sh).
+ * whole, called 40 million times, showed 25-30 % of the program where
+ * its truth was 20-25, 3 to 5 points over; with the lea, 21-24 against
+ * 22-25, a point under (trace-truth.sh, pvtrace(1)).
  */
 static uint8_t *
 agent_fence(uint8_t *p)
