@@ -992,6 +992,7 @@ store_heap_putq(uint8_t *q, uint64_t v)
 	return (q);
 }
 
+/* A varint at the pack's end, its room made (store_heap_room). */
 static inline void
 store_heap_put(struct store_heap_pack *p, uint64_t v)
 {

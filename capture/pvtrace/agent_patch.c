@@ -40,6 +40,8 @@ _Static_assert(PVT_TRAMP_RET == PVT_TRAMP_ENTRY + 9 + 6 &&
     PVT_TRAMP_CODE + 9 + PVT_REGION_MAX <= PVT_TRAMP_SIZE,
     "the trampoline's layout");
 
+#define AGENT_LFENCE	"\x0f\xae\xe8"
+
 /* movb $v, %fs:pvt_g.tls_inagent: the thread's "in the agent" flag. */
 static void
 agent_flag(uint8_t *p, uint8_t v)
@@ -65,7 +67,7 @@ agent_flag(uint8_t *p, uint8_t v)
 static uint8_t *
 agent_fence(uint8_t *p)
 {
-	memcpy(p, "\x0f\xae\xe8\x4d\x8d\x5b\x00", 7);
+	memcpy(p, AGENT_LFENCE "\x4d\x8d\x5b\x00", 7);
 	return (p + 7);
 }
 
@@ -126,8 +128,8 @@ agent_copyable(const struct pvt_func *f)
 	    f->bytes[f->len - 1] == 0xc3) || (last->len == 2 &&
 	    f->bytes[f->len - 2] == 0xf3 && f->bytes[f->len - 1] == 0xc3)))
 		return (0);
-	return (PVT_TRAMP_CBODY + f->len + 13 <= PVT_TRAMP_CODE &&
-	    PVT_TRAMP_CODE + 9 + f->len <= PVT_TRAMP_SIZE);
+	/* Its room: f->len <= PVT_REGION_MAX and the layout's assertion. */
+	return (1);
 }
 
 /*
@@ -302,7 +304,7 @@ agent_tramp(uint8_t *t, uint8_t *area, const struct pvt_func *f,
 	 * branch among them, or a ret of a function they all are):
 	 * perf put 8 % of such a run on the first one alone.
 	 */
-	memcpy(t + lea + 5, "\x0f\xae\xe8", 3);
+	memcpy(t + lea + 5, AGENT_LFENCE, 3);
 	/*
 	 * Nops, "in the agent" still: a timer interrupt pending while
 	 * the fence waits is taken some instructions after it, as a
