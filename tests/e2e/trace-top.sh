@@ -15,12 +15,12 @@
 # own code (its module and the C library's; the agent, its trampolines
 # and the kernel left out on perf's side; a leaf copied whole runs in its
 # trampoline, where perf cannot name it, and none is among SQLite's
-# hottest).  Its five in order is a
-# check: it holds whatever the probes do to the program's speed, and
-# fails where pvtrace charges a look to the wrong function.  Between the
-# two views lies the probe's effect on how the program's code runs
-# (pvtrace(1), CAVEATS): perf of the traced run puts pcache1Fetch at
-# 1.6 times its untraced share of the program's own code.
+# hottest).  Its five in order is a check: it holds whatever the probes
+# do to the program's speed, and fails where pvtrace charges a look to
+# the wrong function.  Between the two views lies the probe's effect on
+# how the program's code runs (pvtrace(1), CAVEATS): perf of the traced
+# run puts pcache1Fetch at 1.6 times its untraced share of the
+# program's own code.
 #
 # Noise: both tools sample.  perf's counts a >= b of two functions
 # differ beyond chance when a - b > 1.96 sqrt(a + b) (the 95 % bound of
