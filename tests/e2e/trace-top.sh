@@ -130,8 +130,8 @@ with open(sys.argv[2]) as f:
             if traced:
                 sample()
 sample()
-if total == 0:
-    print('perf recorded no samples')
+if total == 0 or not pv:
+    print('no samples: perf %d, pvtrace %d functions' % (total, len(pv)))
     sys.exit(0)
 def share(d, f):
     return 100.0 * d.get(f, 0) / total
@@ -187,7 +187,7 @@ grep '^#' "$W/top.cmp"
 # top_same NAME: perf's NAME view agrees; what differs on standard error.
 top_same() {
 	grep -qx "$1 same" "$W/top.cmp" && return 0
-	grep "^$1 \|^perf " "$W/top.cmp" >&2
+	grep "^$1 \|^perf \|^no samples" "$W/top.cmp" >&2
 	return 1
 }
 # Against the untraced run only the hottest function is a check (issue
