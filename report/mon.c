@@ -423,15 +423,56 @@ report_mon(struct store *st, const struct store_session *ss,
 }
 
 /*
- * Call profiles.  Each is written from the call paths (real time, ns):
- * a time below zero, a function that did less than the overhead's
- * uncertainty, is written as 0, since these formats take no negative
- * cost.
+ * Call profiles.  Each is written from the call paths (ns): with samples,
+ * the sampler's CPU time, the times the calls view and the report show
+ * (the probe's excluded, and the samples in no traced function a frame
+ * of their own); without, the real time the traps measured, a time below
+ * zero (a function that did less than the overhead's uncertainty)
+ * written as 0, since these formats take no negative cost.
  */
+#define MON_OUTSIDE	"[outside traced functions]"
+
+/* A profile taken with the sampler off (--rate 0) has no samples. */
+static int
+mon_sampled(const struct analyze_mon *m)
+{
+	return (m->sampled && m->hdr.sample_rate > 0);
+}
+
 static uint64_t
 mon_cost(int64_t ns)
 {
 	return (ns > 0 ? (uint64_t)ns : 0);
+}
+
+/* Path i's self time, function i's, call edge i's self+children. */
+static uint64_t
+mon_path_cost(const struct analyze_mon *m, size_t i)
+{
+	return (mon_cost(mon_sampled(m) ?
+	    m->psamp[i].self_ns[ANALYZE_MON_CPU] : m->paths[i].self_ns));
+}
+
+static uint64_t
+mon_fn_cost(const struct analyze_mon *m, size_t i)
+{
+	return (mon_cost(mon_sampled(m) ?
+	    m->fsamp[i].self_ns[ANALYZE_MON_CPU] : m->fn[i].self_ns));
+}
+
+static uint64_t
+mon_edge_cost(const struct analyze_mon *m, size_t i)
+{
+	return (mon_cost(mon_sampled(m) ?
+	    m->esamp[i].total_ns[ANALYZE_MON_CPU] : m->calls_[i].total_ns));
+}
+
+/* The samples in no traced function: 0 without samples. */
+static uint64_t
+mon_outside_cost(const struct analyze_mon *m)
+{
+	return (mon_sampled(m) ?
+	    mon_cost(m->outside.self_ns[ANALYZE_MON_CPU]) : 0);
 }
 
 /* A name for a format that splits on ';' (and, for folded stacks, ' '). */
@@ -502,7 +543,7 @@ mon_callgrind(const struct store_session *ss, const struct analyze_mon *m,
 {
 	const struct store_func	*fn;
 	const struct store_call	*e;
-	uint64_t		 sum = 0;
+	uint64_t		 sum;
 	size_t			 i, j, *first, *edge;
 	long			*caller;
 
@@ -528,15 +569,22 @@ mon_callgrind(const struct store_session *ss, const struct analyze_mon *m,
 	}
 	free(caller);
 
+	sum = mon_outside_cost(m);
 	for (i = 0; i < m->nfn; i++)
-		sum += mon_cost(m->fn[i].self_ns);
+		sum += mon_fn_cost(m, i);
 	fputs("# callgrind format\nversion: 1\ncreator: profview (a pvtrace"
 	    " profile)\n", f);
 	mon_put_text(f, "cmd: ", m->hdr.command);
 	fprintf(f, "desc: Session %lld: ", (long long)ss->id);
 	mon_put_text(f, "", ss->source);
-	fputs("positions: line\nevents: ns\n", f);
+	fputs("positions: line\n", f);
+	if (mon_sampled(m))
+		fputs("event: ns : CPU time from samples\n", f);
+	fputs("events: ns\n", f);
 	fprintf(f, "summary: %llu\n\n", (unsigned long long)sum);
+	if (mon_outside_cost(m) != 0)
+		fprintf(f, "fn=%s\n0 %llu\n\n", MON_OUTSIDE,
+		    (unsigned long long)mon_outside_cost(m));
 	for (i = 0; i < m->nfn; i++) {
 		fn = &m->fn[i];
 		/* No source files: the module stands for one. */
@@ -545,14 +593,14 @@ mon_callgrind(const struct store_session *ss, const struct analyze_mon *m,
 		fputs("fn=", f);
 		mon_put_frame(f, fn->key);
 		fprintf(f, "\n0 %llu\n", (unsigned long long)
-		    mon_cost(fn->self_ns));
+		    mon_fn_cost(m, i));
 		for (j = first[i]; j < first[i + 1]; j++) {
 			e = &m->calls_[edge[j]];
 			fputs("cfn=", f);
 			mon_put_frame(f, e->callee);
 			fprintf(f, "\ncalls=%llu 0\n0 %llu\n",
 			    (unsigned long long)e->calls,
-			    (unsigned long long)mon_cost(e->total_ns));
+			    (unsigned long long)mon_edge_cost(m, edge[j]));
 		}
 		fputc('\n', f);
 	}
@@ -568,7 +616,7 @@ mon_collapsed(const struct analyze_mon *m, const long *fnof, long *stack,
 	size_t	i, n, j;
 
 	for (i = 0; i < m->npaths; i++) {
-		if (mon_cost(m->paths[i].self_ns) == 0)
+		if (mon_path_cost(m, i) == 0)
 			continue;
 		n = mon_stack(m, fnof, i, stack, cap);
 		for (j = 0; j < n; j++) {
@@ -578,8 +626,11 @@ mon_collapsed(const struct analyze_mon *m, const long *fnof, long *stack,
 			    m->fn[stack[j]].key : "?");
 		}
 		fprintf(f, " %llu\n", (unsigned long long)
-		    mon_cost(m->paths[i].self_ns));
+		    mon_path_cost(m, i));
 	}
+	if (mon_outside_cost(m) != 0)
+		fprintf(f, "%s %llu\n", MON_OUTSIDE,
+		    (unsigned long long)mon_outside_cost(m));
 }
 
 /* speedscope's file format: one sampled profile, a stack per path. */
@@ -588,7 +639,7 @@ mon_speedscope(const struct store_session *ss, const struct analyze_mon *m,
     const long *fnof, long *stack, size_t cap, FILE *f)
 {
 	const char	*name = ss->program != NULL ? ss->program : "profile";
-	uint64_t	 end = 0;
+	uint64_t	 end;
 	size_t		 i, n, j;
 
 	fputs("{\"$schema\":\"https://www.speedscope.app/file-format-schema"
@@ -600,8 +651,13 @@ mon_speedscope(const struct store_session *ss, const struct analyze_mon *m,
 		report_json_string(f, m->fn[i].key, strlen(m->fn[i].key));
 		fputc('}', f);
 	}
+	/* The samples in no traced function: a last frame, a last stack. */
+	if (mon_outside_cost(m) != 0)
+		fprintf(f, "%s{\"name\":\"%s\"}", m->nfn > 0 ? "," : "",
+		    MON_OUTSIDE);
+	end = mon_outside_cost(m);
 	for (i = 0; i < m->npaths; i++)
-		end += mon_cost(m->paths[i].self_ns);
+		end += mon_path_cost(m, i);
 	fputs("]},\"profiles\":[{\"type\":\"sampled\",\"name\":", f);
 	report_json_string(f, name, strlen(name));
 	fprintf(f, ",\"unit\":\"nanoseconds\",\"startValue\":0,"
@@ -614,10 +670,15 @@ mon_speedscope(const struct store_session *ss, const struct analyze_mon *m,
 			    stack[j] : 0);
 		fputc(']', f);
 	}
+	if (mon_outside_cost(m) != 0)
+		fprintf(f, "%s[%zu]", m->npaths > 0 ? "," : "", m->nfn);
 	fputs("],\"weights\":[", f);
 	for (i = 0; i < m->npaths; i++)
 		fprintf(f, "%s%llu", i > 0 ? "," : "", (unsigned long long)
-		    mon_cost(m->paths[i].self_ns));
+		    mon_path_cost(m, i));
+	if (mon_outside_cost(m) != 0)
+		fprintf(f, "%s%llu", m->npaths > 0 ? "," : "",
+		    (unsigned long long)mon_outside_cost(m));
 	fputs("]}]}\n", f);
 }
 
@@ -642,9 +703,7 @@ mon_pprof(const struct analyze_mon *m, const long *fnof, long *stack,
 	uint64_t			*loc, *mapof, *stk, lo, hi;
 	int64_t				 v[4];
 	size_t				 i, j, k, n, nv;
-	/* A profile taken with the sampler off (--rate 0) has none. */
-	int				 sampled = m->sampled &&
-					    m->hdr.sample_rate > 0;
+	int				 sampled = mon_sampled(m);
 
 	if (sampled) {
 		report_pprof_type(p, "samples", "count");
@@ -725,8 +784,7 @@ mon_pprof(const struct analyze_mon *m, const long *fnof, long *stack,
 	sa = &m->outside;
 	if (sampled && (sa->self_n[ANALYZE_MON_CPU] != 0 ||
 	    sa->self_ns[ANALYZE_MON_REAL] != 0)) {
-		stk[0] = report_pprof_location(p, 0, 0,
-		    "[outside traced functions]", NULL, 0);
+		stk[0] = report_pprof_location(p, 0, 0, MON_OUTSIDE, NULL, 0);
 		v[0] = sa->self_n[ANALYZE_MON_CPU];
 		v[1] = sa->self_ns[ANALYZE_MON_CPU];
 		v[2] = sa->self_ns[ANALYZE_MON_REAL];

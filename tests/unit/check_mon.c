@@ -1042,6 +1042,80 @@ START_TEST(test_report_hostile_names)
 }
 END_TEST
 
+/*
+ * With samples the call profiles are the sampler's CPU times, as the
+ * calls view and the report show them, not the traps' (issue 21): here
+ * the samples put work above leaf, the traps leaf above work; and the
+ * samples in no traced function are a frame of their own, so that every
+ * format's total is the program's time.
+ */
+START_TEST(test_report_sampled)
+{
+	struct store_session	 ss;
+	const struct kind	*k = kind_find("mon");
+	static const struct {
+		int		 fmt;
+		const char	*want[3];
+	} cases[] = {
+		{ REPORT_COLLAPSED, { "\nmain;work 500000000\n",
+		    "\nmain;work;leaf 200000000\n",
+		    "\n[outside traced functions] 6000000\n" } },
+		{ REPORT_CALLGRIND, { "event: ns : CPU time from samples\n"
+		    "events: ns\nsummary: 740000000\n",
+		    "\nfn=work\n0 500000000\ncfn=leaf\ncalls=1000 0\n"
+		    "0 200000000\n",
+		    "\nfn=[outside traced functions]\n0 6000000\n" } },
+		{ REPORT_SPEEDSCOPE, { "\"endValue\":740000000,",
+		    "\"weights\":[30000000,500000000,200000000,4000000,0,"
+		    "6000000]",
+		    ",{\"name\":\"[outside traced functions]\"}]" } },
+	};
+	void			*model;
+	char			*t1, *t2, *text, *cause, *buf = NULL;
+	size_t			 len = 0, i, j;
+	int64_t			 id;
+	FILE			*f;
+
+	t1 = edit_all(good_text, "pvtrace-mon 2\n", "pvtrace-mon 3\n");
+	t2 = edit_all(t1, "module prog patched /tmp/prog\n",
+	    "module prog patched /tmp/prog\nsample_rate 1000\n"
+	    "samples probe 1000 900000000 1000 950000000\n"
+	    "samples outside 6 6000000 6 6000000\n");
+	text = edit_all(t2, "\n[left out] 2\n", "\n[samples] 4\n"
+	    "0 30 30000000 40 40000000\n"
+	    "1 500 500000000 520 520000000\n"
+	    "2 200 200000000 210 210000000\n"
+	    "3 4 4000000 4 4000000\n"
+	    "\n[left out] 2\n");
+	free(t1);
+	free(t2);
+	ck_assert_msg(ingest(text, strlen(text), &id, &cause) == 0, "%s",
+	    cause);
+	ck_assert_int_eq(store_session_get(st, id, &ss), 0);
+	model = k->model_load(st, id, &cause);
+	ck_assert_msg(model != NULL, "%s", cause);
+	ck_assert(((struct analyze_mon *)model)->sampled);
+	for (i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		f = open_memstream(&buf, &len);
+		ck_assert_msg(report_write(st, &ss, model, cases[i].fmt, f,
+		    &cause) == 0, "%s", cause);
+		fclose(f);
+		for (j = 0; j < 3; j++)
+			ck_assert_msg(strstr(buf, cases[i].want[j]) != NULL,
+			    "format %d: no %s in %s", cases[i].fmt,
+			    cases[i].want[j], buf);
+		/* leaf's time at the traps, 500 us, is nowhere. */
+		ck_assert_msg(strstr(buf, "500000\n") == NULL &&
+		    strstr(buf, "500000,") == NULL, "%s", buf);
+		free(buf);
+		buf = NULL;
+	}
+	k->model_free(model);
+	store_session_free(&ss);
+	free(text);
+}
+END_TEST
+
 static Suite *
 mon_suite(void)
 {
@@ -1065,6 +1139,7 @@ mon_suite(void)
 	tcase_add_test(tc, test_truncation_every_length_v1);
 	tcase_add_test(tc, test_report);
 	tcase_add_test(tc, test_report_hostile_names);
+	tcase_add_test(tc, test_report_sampled);
 	tcase_add_test(tc, test_plt);
 	tcase_add_test(tc, test_migrate_how);
 	suite_add_tcase(s, tc);
