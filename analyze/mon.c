@@ -379,6 +379,16 @@ mon_sym_cmp(const void *a, const void *b)
 }
 
 /*
+ * Whether the sampler looked: a profile with samples taken at a rate
+ * (one from pvtrace --rate 0 has the section, and nothing in it).
+ */
+int
+analyze_mon_looked(const struct analyze_mon *m)
+{
+	return (m->sampled && m->hdr.sample_rate > 0);
+}
+
+/*
  * The code of function fn as a model the annotate view shows
  * (analyze/annotate.c): a linear histogram of no samples at the module's
  * addresses as linked (bias 0: pvtrace records them so), named by the

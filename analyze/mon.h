@@ -58,6 +58,7 @@ struct analyze_mon {
 };
 
 void		*analyze_mon_model(struct store *, int64_t, char **);
+int		 analyze_mon_looked(const struct analyze_mon *);
 void		 analyze_mon_model_free(void *);
 struct analyze_hist;
 int		 analyze_mon_code(struct store *, int64_t,

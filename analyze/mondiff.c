@@ -138,7 +138,7 @@ analyze_mon_diff(struct store *st, void *a, void *b, struct analyze_diff *d,
 
 	(void)st;
 	(void)cause;
-	if (m[0]->sampled && m[1]->sampled)
+	if (analyze_mon_looked(m[0]) && analyze_mon_looked(m[1]))
 		sp = analyze_diff_table(d, "samples", "Functions by samples",
 		    "function", mon_diff_sm, MON_DIFF_SM);
 	nm = m[0]->cpu && m[1]->cpu ? MON_DIFF_M : MON_DIFF_REAL;

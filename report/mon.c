@@ -432,13 +432,6 @@ report_mon(struct store *st, const struct store_session *ss,
  */
 #define MON_OUTSIDE	"[outside traced functions]"
 
-/* A profile taken with the sampler off (--rate 0) has no samples. */
-static int
-mon_sampled(const struct analyze_mon *m)
-{
-	return (m->sampled && m->hdr.sample_rate > 0);
-}
-
 static uint64_t
 mon_cost(int64_t ns)
 {
@@ -449,21 +442,21 @@ mon_cost(int64_t ns)
 static uint64_t
 mon_path_cost(const struct analyze_mon *m, size_t i)
 {
-	return (mon_cost(mon_sampled(m) ?
+	return (mon_cost(analyze_mon_looked(m) ?
 	    m->psamp[i].self_ns[ANALYZE_MON_CPU] : m->paths[i].self_ns));
 }
 
 static uint64_t
 mon_fn_cost(const struct analyze_mon *m, size_t i)
 {
-	return (mon_cost(mon_sampled(m) ?
+	return (mon_cost(analyze_mon_looked(m) ?
 	    m->fsamp[i].self_ns[ANALYZE_MON_CPU] : m->fn[i].self_ns));
 }
 
 static uint64_t
 mon_edge_cost(const struct analyze_mon *m, size_t i)
 {
-	return (mon_cost(mon_sampled(m) ?
+	return (mon_cost(analyze_mon_looked(m) ?
 	    m->esamp[i].total_ns[ANALYZE_MON_CPU] : m->calls_[i].total_ns));
 }
 
@@ -471,7 +464,7 @@ mon_edge_cost(const struct analyze_mon *m, size_t i)
 static uint64_t
 mon_outside_cost(const struct analyze_mon *m)
 {
-	return (mon_sampled(m) ?
+	return (analyze_mon_looked(m) ?
 	    mon_cost(m->outside.self_ns[ANALYZE_MON_CPU]) : 0);
 }
 
@@ -578,7 +571,7 @@ mon_callgrind(const struct store_session *ss, const struct analyze_mon *m,
 	fprintf(f, "desc: Session %lld: ", (long long)ss->id);
 	mon_put_text(f, "", ss->source);
 	fputs("positions: line\n", f);
-	if (mon_sampled(m))
+	if (analyze_mon_looked(m))
 		fputs("event: ns : CPU time from samples\n", f);
 	fputs("events: ns\n", f);
 	fprintf(f, "summary: %llu\n\n", (unsigned long long)sum);
@@ -703,7 +696,7 @@ mon_pprof(const struct analyze_mon *m, const long *fnof, long *stack,
 	uint64_t			*loc, *mapof, *stk, lo, hi;
 	int64_t				 v[4];
 	size_t				 i, j, k, n, nv;
-	int				 sampled = mon_sampled(m);
+	int				 sampled = analyze_mon_looked(m);
 
 	if (sampled) {
 		report_pprof_type(p, "samples", "count");

@@ -1047,7 +1047,8 @@ END_TEST
  * calls view and the report show them, not the traps' (issue 21): here
  * the samples put work above leaf, the traps leaf above work; and the
  * samples in no traced function are a frame of their own, so that every
- * format's total is the program's time.
+ * format's total is the program's time.  A profile taken with the
+ * sampler off has the traps' times still.
  */
 START_TEST(test_report_sampled)
 {
@@ -1112,6 +1113,23 @@ START_TEST(test_report_sampled)
 	}
 	k->model_free(model);
 	store_session_free(&ss);
+	/* Taken with the sampler off (--rate 0): the traps' times. */
+	t1 = edit_all(text, "sample_rate 1000\n", "sample_rate 0\n");
+	ck_assert_msg(ingest(t1, strlen(t1), &id, &cause) == 0, "%s",
+	    cause);
+	ck_assert_int_eq(store_session_get(st, id, &ss), 0);
+	model = k->model_load(st, id, &cause);
+	ck_assert_msg(model != NULL, "%s", cause);
+	f = open_memstream(&buf, &len);
+	ck_assert_msg(report_write(st, &ss, model, REPORT_COLLAPSED, f,
+	    &cause) == 0, "%s", cause);
+	fclose(f);
+	ck_assert_msg(strstr(buf, "\nmain;work;leaf 500000\n") != NULL &&
+	    strstr(buf, "outside") == NULL, "%s", buf);
+	free(buf);
+	k->model_free(model);
+	store_session_free(&ss);
+	free(t1);
 	free(text);
 }
 END_TEST
