@@ -773,6 +773,24 @@ pprof_check(const char *buf, size_t len)
 	perftools__profiles__profile__free_unpacked(p, NULL);
 }
 
+/* The mon model of a profile's text, ingested; its session in *ss. */
+static void *
+model_of(const char *text, struct store_session *ss)
+{
+	const struct kind	*k = kind_find("mon");
+	void			*model;
+	char			*cause;
+	int64_t			 id;
+
+	ck_assert_ptr_nonnull(k);
+	ck_assert_msg(ingest(text, strlen(text), &id, &cause) == 0, "%s",
+	    cause);
+	ck_assert_int_eq(store_session_get(st, id, ss), 0);
+	model = k->model_load(st, id, &cause);
+	ck_assert_msg(model != NULL, "%s", cause);
+	return (model);
+}
+
 START_TEST(test_report)
 {
 	struct store_session	 ss;
@@ -780,16 +798,10 @@ START_TEST(test_report)
 	void			*model;
 	char			*cause, *buf = NULL;
 	size_t			 len = 0;
-	int64_t			 id;
 	int			 fmt;
 	FILE			*f;
 
-	ck_assert_ptr_nonnull(k);
-	ck_assert_msg(ingest(good_text, sizeof good_text - 1, &id,
-	    &cause) == 0, "%s", cause);
-	ck_assert_int_eq(store_session_get(st, id, &ss), 0);
-	model = k->model_load(st, id, &cause);
-	ck_assert_msg(model != NULL, "%s", cause);
+	model = model_of(good_text, &ss);
 	ck_assert_uint_eq(((struct analyze_mon *)model)->nfn, 5);
 	ck_assert_uint_eq(((struct analyze_mon *)model)->npaths, 5);
 	for (fmt = 0; fmt < REPORT_FORMATS; fmt++) {
@@ -1006,18 +1018,13 @@ START_TEST(test_report_hostile_names)
 	void			*model;
 	char			*text, *t2, *cause, *buf = NULL;
 	size_t			 len = 0, i;
-	int64_t			 id;
 	FILE			*f;
 
 	t2 = edit_all(good_text, "leaf", "le%1B]0%3Bowned%07%0Aaf%7F");
 	text = edit_all(t2, "command ./prog a%20b\n",
 	    "command ./prog %1Bc%0D\n");
 	free(t2);
-	ck_assert_msg(ingest(text, strlen(text), &id, &cause) == 0, "%s",
-	    cause);
-	ck_assert_int_eq(store_session_get(st, id, &ss), 0);
-	model = k->model_load(st, id, &cause);
-	ck_assert_msg(model != NULL, "%s", cause);
+	model = model_of(text, &ss);
 	for (i = 0; i < sizeof fmts / sizeof fmts[0]; i++) {
 		f = open_memstream(&buf, &len);
 		ck_assert_msg(report_write(st, &ss, model, fmts[i], f,
@@ -1074,7 +1081,6 @@ START_TEST(test_report_sampled)
 	void			*model;
 	char			*t1, *t2, *text, *cause, *buf = NULL;
 	size_t			 len = 0, i, j;
-	int64_t			 id;
 	FILE			*f;
 
 	t1 = edit_all(good_text, "pvtrace-mon 2\n", "pvtrace-mon 3\n");
@@ -1090,11 +1096,7 @@ START_TEST(test_report_sampled)
 	    "\n[left out] 2\n");
 	free(t1);
 	free(t2);
-	ck_assert_msg(ingest(text, strlen(text), &id, &cause) == 0, "%s",
-	    cause);
-	ck_assert_int_eq(store_session_get(st, id, &ss), 0);
-	model = k->model_load(st, id, &cause);
-	ck_assert_msg(model != NULL, "%s", cause);
+	model = model_of(text, &ss);
 	ck_assert(((struct analyze_mon *)model)->sampled);
 	for (i = 0; i < sizeof cases / sizeof cases[0]; i++) {
 		f = open_memstream(&buf, &len);
@@ -1115,11 +1117,7 @@ START_TEST(test_report_sampled)
 	store_session_free(&ss);
 	/* Taken with the sampler off (--rate 0): the traps' times. */
 	t1 = edit_all(text, "sample_rate 1000\n", "sample_rate 0\n");
-	ck_assert_msg(ingest(t1, strlen(t1), &id, &cause) == 0, "%s",
-	    cause);
-	ck_assert_int_eq(store_session_get(st, id, &ss), 0);
-	model = k->model_load(st, id, &cause);
-	ck_assert_msg(model != NULL, "%s", cause);
+	model = model_of(t1, &ss);
 	f = open_memstream(&buf, &len);
 	ck_assert_msg(report_write(st, &ss, model, REPORT_COLLAPSED, f,
 	    &cause) == 0, "%s", cause);
