@@ -31,11 +31,14 @@ cd "$(dirname "$0")/.."
 # protoc-c (protobuf-c-compiler) checks the C kept in the tree against
 # report/pprof.proto, and golang-go's "go tool pprof" reads the exports
 # in tests/e2e/pprof.sh (some 465 MB installed: the largest test tool).
+# liblzma-dev: Debian's static xz library, linked into a program
+# pvtrace traces (tests/e2e/trace-top.sh), as libsqlite3-dev's is.
 PKGS="build-essential autoconf automake pkg-config libncurses-dev
 libtermkey-dev libsqlite3-dev libcapstone-dev libunwind-dev libelf-dev libdw-dev sqlite3
 check nasm dosbox tmux clang uftrace
 libclang-rt-${CLANG_MAJOR:-14}-dev valgrind heaptrack python3 groff-base time
 linux-perf strace man-db libprotobuf-c-dev zlib1g-dev protobuf-c-compiler
+liblzma-dev
 golang-go"
 
 say() { echo "setup: $*" >&2; }

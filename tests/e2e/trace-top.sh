@@ -1,86 +1,106 @@
 #!/bin/sh
-# Where the time goes on a real program, as a user reads it: SQLite from
-# Debian's static library (tests/data/trace/sqlite-driver at 250,000
-# rows, about a second untraced) traced with the sampler, ingested into
+# Where the time goes on real programs, as a user reads it: code from
+# Debian's static libraries traced with the sampler, ingested into
 # profview and exported (the samples table of `profview export -f csv`,
-# the table the text report shows), against `perf record -e
-# cpu-clock` of the untraced program: the hottest of the program's own
-# functions by self CPU time must be perf's hottest; whether perf's top
-# five (perf report --no-children --sort sym: a sample's own function,
-# when that is the program's) are pvtrace's, in order within noise, is
-# printed (see below).
+# the table the text report shows), against `perf record -e cpu-clock`.
+# Each view compares the program's own functions by self CPU time:
+# perf's top five (a sample's own function, when that is the program's)
+# must be pvtrace's, in order within noise.
 #
-# The second view is perf's of a traced run: perf record of pvtrace and
-# the program, each sampling the same run, compared over the program's
-# own code (its module and the C library's; the agent, its trampolines
-# and the kernel left out on perf's side; a leaf copied whole runs in its
-# trampoline, where perf cannot name it, and none is among SQLite's
-# hottest).  Its five in order is a check: it holds whatever the probes
-# do to the program's speed, and fails where pvtrace charges a look to
-# the wrong function.  Between the two views lies the probe's effect on
-# how the program's code runs (pvtrace(1), CAVEATS): perf of the traced
-# run puts pcache1Fetch at 1.6 times its untraced share of the
-# program's own code.
+# xz (tests/data/trace/xz-driver, liblzma.a), code that computes:
+# against perf of the untraced program.
+#
+# SQLite (tests/data/trace/sqlite-driver at 250,000 rows, libsqlite3.a),
+# code that waits on memory: the hottest function must be perf's of the
+# untraced program, and the five in order must be perf's of the traced
+# run itself (perf record of pvtrace and the program, each sampling the
+# same run, over the program's own code: its module and the C
+# library's; a leaf copied whole runs in its trampoline, where perf
+# cannot name it, and none is among SQLite's hottest).  That check
+# holds whatever the probes do to the program's speed, and fails where
+# pvtrace charges a look to the wrong function.  Against the untraced
+# run the five are printed, not counted: the probes slow SQLite's
+# functions that wait on memory several times over and its others less
+# (pvtrace(1), CAVEATS), which no placement of a sample can undo.
 #
 # Noise: both tools sample.  perf's counts a >= b of two functions
-# differ beyond chance when a - b > 1.96 sqrt(a + b) (the 95 % bound of
+# differ beyond chance when a - b > 2.58 sqrt(a + b) (the 99 % bound of
 # the difference of two counts from one run's samples); pvtrace's self
-# times when they differ by more than their 95 % errors (profview's
-# +/-) added in quadrature.  Over every pair of functions in either top
-# five, pvtrace must never put beyond its noise above the other a
-# function that perf puts below it beyond perf's: so the five are the
-# same and in the same order, but for pairs within noise.  (Printed, not
-# counted: see the end.)
+# times when they differ by more than their errors (profview's +/-, at
+# 95 %, widened to 99 %) added in quadrature.  Over every pair of
+# functions in either top five, pvtrace must never put beyond its noise
+# above the other a function that perf puts below it beyond perf's: so
+# the five are the same and in the same order, but for pairs within
+# noise.  99 %, not 95: some twenty pairs are compared a view, and at 95
+# % a pair at the edge of both bounds failed the same run's view once in
+# some seventeen runs (SQLite's balance_nonroot and pageFindSlot, 3.1
+# and 2.6 % in perf's samples of that run), where an agent that charges
+# its own time to the program fails it by several points.
 #
 # pvtrace counts the calls into the C library (memcmp, malloc) as
 # functions of their own (how "plt" in the .mon), which perf names by
 # their implementation in libc.so.6 (__memcmp_avx2_movbe): the ranking is
 # of the program's own functions on both sides, and the time in the
 # library is a figure of its own, pvtrace's library calls' self against
-# perf's samples in libc.so.6 (printed, as the five).
+# perf's samples in libc.so.6 (printed).
 # Both cores are kept busy (yes > /dev/null, twice) all along.
 . "${top_srcdir:-.}/tests/e2e/trace.sh"
 command -v python3 >/dev/null 2>&1 || skip_all "python3 is needed"
 command -v perf >/dev/null 2>&1 || skip_all "perf is not installed"
 perf record -q -e cpu-clock -o "$W/probe.data" true >"$W/probe.out" 2>&1 ||
     skip_all "perf cannot record here: $(head -1 "$W/probe.out")"
-PROG=$TD/sqlite-driver
-ROWS=250000
-# 5 kHz: the traced program's own time (about 2 s of CPU, the probe's
+PV=${PROFVIEW:-$top_builddir/profview}
+# 5 kHz: SQLite's own time traced (about 2 s of CPU, the probe's
 # excluded) is some 10,000 looks; perf's second about 5,000 samples, a
 # 95 % error near half a point on a share of 4 %.
 RATE=5000
 
 busy_cores
 
-"$PROG" $ROWS >"$W/native.out"
-(cd "$W" && "$PVTRACE" --rate $RATE -o top.mon -p top.pdt -- "$PROG" \
-    $ROWS >top.out 2>top.err)
-check "traced: output unchanged" cmp -s "$W/native.out" "$W/top.out"
-PV=${PROFVIEW:-$top_builddir/profview}
-"$PV" --db "$W/pv.db" ingest "$W/top.mon" >"$W/top.id" 2>"$W/top.ingest"
-"$PV" --db "$W/pv.db" export -f csv "$(cut -f1 "$W/top.id")" \
-    >"$W/top.csv" 2>>"$W/top.ingest"
-check "profview shows the sampled table" grep -q '^samples,' "$W/top.csv"
+# traced NAME PROG [ARG]...: pvtrace PROG in $W as NAME (NAME.mon, its
+# plan NAME.pdt, the samples table NAME.csv), and perf of the untraced
+# program (NAME.perf, a line a sample); fails if the traced program's
+# output is not the untraced one's.
+traced() {
+	_n=$1
+	shift
+	"$@" >"$W/$_n.native" || return 1
+	(cd "$W" && "$PVTRACE" --rate $RATE -o "$_n.mon" -p "$_n.pdt" -- \
+	    "$@" >"$_n.out" 2>"$_n.err") || return 1
+	"$PV" --db "$W/pv.db" ingest "$W/$_n.mon" >"$W/$_n.id" \
+	    2>>"$W/ingest.err" || return 1
+	"$PV" --db "$W/pv.db" export -f csv "$(cut -f1 "$W/$_n.id")" \
+	    >"$W/$_n.csv" 2>>"$W/ingest.err" || return 1
+	perf record -q -e cpu-clock -F $RATE -o "$W/$_n.data" "$@" \
+	    >/dev/null 2>"$W/$_n.perr" || { cat "$W/$_n.perr" >&2; return 1; }
+	perf script -i "$W/$_n.data" -F ip,sym,dso --no-inline \
+	    >"$W/$_n.perf" 2>/dev/null
+	cmp -s "$W/$_n.native" "$W/$_n.out"
+}
 
-perf record -q -e cpu-clock -F $RATE --call-graph dwarf,4096 \
-    -o "$W/perf.data" "$PROG" $ROWS >/dev/null 2>"$W/perf.err"
-perf script -i "$W/perf.data" -F ip,sym,dso --no-inline >"$W/perf.txt" \
-    2>/dev/null
+PROG=$TD/sqlite-driver
+check "SQLite traced: output unchanged" traced top "$PROG" 250000
+check "SQLite: profview shows the sampled table" \
+    grep -q '^samples,' "$W/top.csv"
 (cd "$W" && perf record -q -e cpu-clock -F $RATE -o same.data \
-    "$PVTRACE" --rate $RATE -o same.mon -p top.pdt -- "$PROG" $ROWS \
+    "$PVTRACE" --rate $RATE -o same.mon -p top.pdt -- "$PROG" 250000 \
     >/dev/null 2>same.err)
-"$PV" --db "$W/pv.db" ingest "$W/same.mon" >"$W/same.id" 2>>"$W/top.ingest"
+"$PV" --db "$W/pv.db" ingest "$W/same.mon" >"$W/same.id" 2>>"$W/ingest.err"
 "$PV" --db "$W/pv.db" export -f csv "$(cut -f1 "$W/same.id")" \
-    >"$W/same.csv" 2>>"$W/top.ingest"
-perf script -i "$W/same.data" -F ip,sym,dso --no-inline >"$W/same.txt" \
+    >"$W/same.csv" 2>>"$W/ingest.err"
+perf script -i "$W/same.data" -F ip,sym,dso --no-inline >"$W/same.perf" \
     2>/dev/null
 
-# compare CSV PERF MON VIEW: the figures as comments, then the verdicts
-# of perf's VIEW, "untraced" (samples with their chains, every sample
-# counted) or "traced" (a line a sample, the program's code counted).
+# compare NAME VIEW: NAME's figures as comments, then the verdicts of
+# perf's VIEW, "untraced" (NAME.perf, every sample counted) or "traced"
+# (same.perf, the program's code counted).
 compare() {
-python3 - "$1" "$2" "$PROG" "$3" "$4" <<'EOF'
+	if [ "$2" = traced ]; then
+		set -- same.csv same.perf same.mon traced
+	else
+		set -- "$1.csv" "$1.perf" "$1.mon" untraced
+	fi
+python3 - "$W/$1" "$W/$2" "$PROG" "$W/$3" "$4" <<'EOF'
 import csv, math, sys
 
 # The library calls: the .mon's functions whose how is plt.
@@ -104,32 +124,23 @@ with open(sys.argv[1]) as f:
         pv.append((r['function'], int(r['self_cpu_ns']),
             float(r['self_percent'] or 0), r['few'],
             int(r['self_cpu_err_ns'])))
-# perf script: a sample's header line, then its chain, leaf first; or
-# (traced) a line a sample, which counts when in the program's code.
+# perf script: a line a sample, "ip symbol (module)"; traced, it counts
+# when in the program's code or the C library's.
 traced = sys.argv[5] == 'traced'
-own, total, inlib, chain = {}, 0, 0, []
-def sample():
-    global total, inlib
-    if not chain:
-        return
-    lib = chain[0][1].split('/')[-1].startswith('libc.so')
-    if not traced or lib or chain[0][1] == sys.argv[3]:
-        total += 1
-    if chain[0][1] == sys.argv[3]:
-        own[chain[0][0]] = own.get(chain[0][0], 0) + 1
-    elif lib:
-        inlib += 1
-    chain.clear()
+own, total, inlib = {}, 0, 0
 with open(sys.argv[2]) as f:
     for line in f:
         w = line.split()
-        if not w or (line[0] not in ' \t' and not traced):
-            sample()
-        elif len(w) >= 3:
-            chain.append((' '.join(w[1:-1]), w[-1].strip('()')))
-            if traced:
-                sample()
-sample()
+        if len(w) < 3:
+            continue
+        sym, mod = ' '.join(w[1:-1]), w[-1].strip('()')
+        lib = mod.split('/')[-1].startswith('libc.so')
+        if not traced or lib or mod == sys.argv[3]:
+            total += 1
+        if mod == sys.argv[3]:
+            own[sym] = own.get(sym, 0) + 1
+        elif lib:
+            inlib += 1
 if total == 0 or not pv:
     print('no samples: perf %d, pvtrace %d functions' % (total, len(pv)))
     sys.exit(0)
@@ -145,10 +156,10 @@ print('# perf%s (%d samples%s): %s' % (' of the traced run' if traced
 print('# pvtrace (profview%s): %s' % (', that run' if traced else '',
     ', '.join('%s %.1f %%%s' % (f, p, ' (' + w + ')' if w else '')
     for f, _, p, w, _ in pv[:7])))
-# apart F G: pvtrace puts G above F beyond its own 95 % errors.
+# apart F G: pvtrace puts G above F beyond its own errors at 99 %.
 def apart(f, g):
     (a, ea), (b, eb) = pvns.get(f, (0, 0)), pvns.get(g, (0, 0))
-    return b - a > math.sqrt(ea * ea + eb * eb)
+    return b - a > 2.58 / 1.96 * math.sqrt(ea * ea + eb * eb)
 # verdict NAME D: "NAME same", or a line "NAME pvtrace puts ..." a pair
 # perf's counts D put apart beyond noise and pvtrace the other way.
 def verdict(name, d):
@@ -158,7 +169,7 @@ def verdict(name, d):
     for f in fs:
         for g in fs:
             a, b = d.get(f, 0), d.get(g, 0)
-            if a - b > 1.96 * math.sqrt(a + b) and apart(f, g):
+            if a - b > 2.58 * math.sqrt(a + b) and apart(f, g):
                 bad += 1
                 print('%s pvtrace puts %s (perf %.1f %%, pvtrace %.1f %%)'
                     ' above %s (perf %.1f %%, pvtrace %.1f %%)' % (name,
@@ -181,39 +192,48 @@ print('lib %s' % ('same' if abs(pvlib - 100.0 * inlib / total) <= 3 else
     'differs'))
 EOF
 }
-compare "$W/top.csv" "$W/perf.txt" "$W/top.mon" untraced >"$W/top.cmp"
-compare "$W/same.csv" "$W/same.txt" "$W/same.mon" traced >>"$W/top.cmp"
+compare top untraced >"$W/top.cmp"
+compare top traced >>"$W/top.cmp"
 grep '^#' "$W/top.cmp"
-# top_same NAME: perf's NAME view agrees; what differs on standard error.
+# top_same NAME VIEW: perf's VIEW of NAME agrees; what differs on
+# standard error.
 top_same() {
-	grep -qx "$1 same" "$W/top.cmp" && return 0
-	grep "^$1 \|^perf \|^no samples" "$W/top.cmp" >&2
+	grep -qx "$2 same" "$W/$1.cmp" && return 0
+	grep "^$2 \|^perf \|^no samples" "$W/$1.cmp" >&2
 	return 1
 }
-# Against the untraced run only the hottest function is a check (issue
-# 21 stays open).  The five in order, perf's five among pvtrace's seven
-# and the C library's time within 3 points held here until the evening
-# of 2026-11-28, when on the same machine (and with the code of that
-# morning) the callers of small functions called most often came out 5
-# to 10 points above perf's (sqlite3BtreeIndexMoveto 24-30 % against
-# 17-21) and their callees below (vdbeRecordCompareString 2.4 % against
-# 3.3-4.0): the probe's shadow, which moves with the machine.  Since
-# then the five in order fail most runs by pcache1Fetch above
-# sqlite3VdbeExec, which perf of the traced run shows too: the probe's
-# effect on the run, not on the samples.  A point that holds on a good
-# day only is no check: they are printed.  The same run's five in order
-# is one.
+# SQLite against the untraced run: only the hottest function is a
+# check.  The five in order fail most runs by pcache1Fetch above
+# sqlite3VdbeExec, which perf of the traced run shows too: the probes'
+# effect on the run, not on the samples.  It grows with how much runs in
+# and around the probes: with trampolines that only jump in and back
+# sqlite3BtreeIndexMoveto's own code takes 1.4 to 1.7 times its
+# untraced time, with a probe of two stores and a call 1.9 to 2.9, with
+# pvtrace's 4.6 to 6 (pvtrace(1)).  The same run's five in order is the
+# check of pvtrace's part.
 if grep -qx "own same" "$W/top.cmp"; then
-	echo "# the five in perf's order, within noise"
+	echo "# SQLite: the five in perf's order, within noise"
 else
-	sed -n 's/^own /# not in perf'"'"'s order: /p' "$W/top.cmp"
+	sed -n 's/^own /# SQLite, not in perf'"'"'s order: /p' "$W/top.cmp"
 fi
 for v in five lib; do
 	grep -qx "$v same" "$W/top.cmp" ||
-	    echo "# $v differs (perf's five among pvtrace's seven; the C" \
-	    "library within 3 points)"
+	    echo "# SQLite: $v differs (perf's five among pvtrace's seven;" \
+	    "the C library within 3 points)"
 done
-check "the hottest function by self CPU time is perf's" top_same first
-check "the five in the order perf sees in the same traced run" \
-    top_same same
+check "SQLite: the hottest function by self CPU time is perf's" \
+    top_same top first
+check "SQLite: the five in the order perf sees in the same traced run" \
+    top_same top same
+
+# xz_top: xz traced and untraced (about a second and a half: perf's
+# 7,500 samples); pvtrace's five in the order perf sees untraced.
+xz_top() {
+	traced xz "$PROG" 3 || return 1
+	compare xz untraced >"$W/xz.cmp"
+	grep '^#' "$W/xz.cmp"
+	top_same xz own
+}
+PROG=$TD/xz-driver
+check "xz (liblzma.a): the five by self CPU time in perf's order" xz_top
 finish

@@ -10,7 +10,8 @@ TRACE_PROGS = tests/data/trace/recurse tests/data/trace/recurse-nopie \
 	tests/data/trace/deep tests/data/trace/truth tests/data/trace/quiet \
 	tests/data/trace/plt tests/data/trace/plt-noplt tests/data/trace/plt-pg \
 	tests/data/trace/libpvtplt.so tests/data/trace/plt-lib \
-	tests/data/trace/split tests/data/trace/leafsig
+	tests/data/trace/split tests/data/trace/leafsig \
+	tests/data/trace/xz-driver
 TRACE_CC = $(CC) -O2 -g
 EXTRA_DIST += tests/data/trace/recurse.c tests/data/trace/tiny.c \
 	tests/data/trace/jump.c tests/data/trace/except.cc \
@@ -19,7 +20,8 @@ EXTRA_DIST += tests/data/trace/recurse.c tests/data/trace/tiny.c \
 	tests/data/trace/deep.c tests/data/trace/truth.c \
 	tests/data/trace/quiet.c tests/data/trace/plt.c \
 	tests/data/trace/libplt.c tests/data/trace/plt-lib.c \
-	tests/data/trace/split.c tests/data/trace/leafsig.c
+	tests/data/trace/split.c tests/data/trace/leafsig.c \
+	tests/data/trace/xz-driver.c
 CLEANFILES += $(TRACE_PROGS)
 
 tests/data/trace/recurse: tests/data/trace/recurse.c
@@ -94,3 +96,9 @@ tests/data/trace/sqlite-driver: tests/data/trace/sqlite-driver.c
 	$(AM_V_CC)$(TRACE_CC) $(SQLITE_CFLAGS) -o $@ \
 	    $(srcdir)/tests/data/trace/sqlite-driver.c -l:libsqlite3.a -lm \
 	    -lpthread -ldl
+# xz's, from Debian's static library (liblzma-dev): code that computes,
+# beside SQLite's that waits on memory.
+tests/data/trace/xz-driver: tests/data/trace/xz-driver.c
+	@$(MKDIR_P) tests/data/trace
+	$(AM_V_CC)$(TRACE_CC) -o $@ $(srcdir)/tests/data/trace/xz-driver.c \
+	    -l:liblzma.a -lpthread
