@@ -4,7 +4,7 @@
 # calls work twice, which calls leaf 1000 times; two static helpers);
 # expected values come from the store, never from the screen.
 . "${top_srcdir:-.}/tests/tui/lib.sh"
-plan 44
+plan 46
 src=${top_srcdir:-.}
 cp "$src/tests/data/calls.mon" "$dir/calls.mon"
 "$PROFVIEW" --db "$dir/db" ingest "$dir/calls.mon" >/dev/null || exit 1
@@ -286,6 +286,8 @@ EOF_
 pp=$(awk -v p="$pns" -v a="$ns" 'BEGIN { printf "%.0f", 100 * p / (p + a) }')
 wait_for "by self (CPU, $sn samples, probe $pp%)"
 ok $? "a sampled profile opens on its samples: $sn, the probe's $pp% apart"
+! screen | tail -1 | grep -q "probe $pp%:"
+ok $? "the probe at $pp% of the run: no word on the program's slower code"
 read sk kns <<EOF_
 $(sql "SELECT s.cpu_samples, s.cpu_ns FROM callpath_sample s JOIN callpath p
     ON p.session = s.session AND p.id = s.id WHERE s.session = $s AND
@@ -347,4 +349,18 @@ keys p
 wait_for "by self (CPU, probes)" &&
     screen | grep -qE "^ +1000 +- +- +- +- +- leaf \[leaf\]\$"
 ok $? "p: a leaf's probe times are -, not 0"
+keys q
+
+# A run the probe took most of: opening says the program's own code ran
+# slower than untraced, where it waits on memory most (pvtrace(1)).
+sed 's/^samples probe 1000 900000000 1000 950000000$/samples probe 1000'\
+' 9000000000 1000 9500000000/' "$src/tests/data/calls3.mon" \
+    >"$dir/probe.mon"
+pvsize="100 24" start -- "$dir/probe.mon"
+s=$(sql "SELECT max(id) FROM session")
+pp=$(sql "SELECT CAST(round(100.0 * probe_cpu_ns / (probe_cpu_ns +
+    (SELECT sum(cpu_ns) FROM callpath_sample WHERE session = $s))) AS
+    INTEGER) FROM mon WHERE session = $s")
+wait_for "probe $pp%: code waiting on memory ran slower than untraced (man"
+ok $? "the probe at $pp% of the run: opening says the code ran slower"
 keys q
