@@ -129,7 +129,7 @@ struct calls {
 /*
  * The probe's share of the sampled CPU time from which opening the view
  * warns that the program's own code ran slower than untraced: code that
- * waits on memory most (on SQLite, 4 to 6 times its untraced time with
+ * waits on memory most (on SQLite, 4 to 5 times its untraced time with
  * the probe at 87 %; on xz, at 30 %, the five hottest are perf's in its
  * order).  pvtrace(1), CAVEATS, has the measures.
  */

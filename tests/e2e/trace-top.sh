@@ -206,11 +206,11 @@ top_same() {
 # check.  The five in order fail most runs by pcache1Fetch above
 # sqlite3VdbeExec, which perf of the traced run shows too: the probes'
 # effect on the run, not on the samples.  It grows with how much runs in
-# and around the probes: with trampolines that only jump in and back
-# sqlite3BtreeIndexMoveto's own code takes 1.4 to 1.7 times its
-# untraced time, with a probe of two stores and a call 1.9 to 2.9, with
-# pvtrace's 4.6 to 6 (pvtrace(1)).  The same run's five in order is the
-# check of pvtrace's part.
+# the probes: with trampolines that only jump in and back
+# sqlite3BtreeIndexMoveto's own code takes 1.4 times its untraced time,
+# with a probe of two stores and a call 1.5, with the whole entry but no
+# exits 3.2, with pvtrace's 4.0 to 4.2 (pvtrace(1)).  The same run's
+# five in order is the check of pvtrace's part.
 if grep -qx "own same" "$W/top.cmp"; then
 	echo "# SQLite: the five in perf's order, within noise"
 else
