@@ -362,17 +362,6 @@ calls_how(const struct analyze_mon *m, const struct calls_when *w)
 	    calls_probe_share(m, w)));
 }
 
-/* The probe's share of the sampled CPU time, %; 0 without samples. */
-static int
-calls_probe_pct(const struct analyze_mon *m)
-{
-	struct calls_when	w = { .samp = 1, .cpu = 1 };
-
-	if (!m->sampled)
-		return (0);
-	return ((int)(calls_probe_share(m, &w) + 0.5));
-}
-
 static char *
 calls_title(struct tui_view *tv)
 {
@@ -597,9 +586,10 @@ static const struct tui_view_ops calls_ops = {
 static struct tui_view *
 calls_open(int64_t id, char **cause)
 {
-	struct calls	*cs = xcalloc(1, sizeof *cs);
-	struct tui_view	*tv;
-	int		 pct;
+	struct calls		*cs = xcalloc(1, sizeof *cs);
+	struct calls_when	 looks = { .samp = 1, .cpu = 1 };
+	struct tui_view		*tv;
+	double			 probe;
 
 	if ((cs->m = analyze_mon_model(tui_store(), id, cause)) == NULL) {
 		free(cs);
@@ -611,9 +601,10 @@ calls_open(int64_t id, char **cause)
 	cs->w.samp = cs->m->sampled;
 	cs->w.cpu = cs->busy >= CALLS_RAN_PCT;
 	calls_sort(cs);
-	if ((pct = calls_probe_pct(cs->m)) >= CALLS_PROBE_WARN_PCT)
-		tui_message("probe %d%%: code waiting on memory ran slower than"
-		    " untraced (man pvtrace)", pct);
+	if (analyze_mon_looked(cs->m) && (probe = calls_probe_share(cs->m,
+	    &looks)) >= CALLS_PROBE_WARN_PCT)
+		tui_message("probe %.0f%%: code waiting on memory ran slower"
+		    " than untraced (man pvtrace)", probe);
 	tv = tui_view_new(&calls_ops, cs);
 	tv->session = id;
 	tv->list.n = cs->m->nfn;
