@@ -209,7 +209,7 @@ top_same() {
 # the probes: with trampolines that only jump in and back
 # sqlite3BtreeIndexMoveto's own code takes 1.4 times its untraced time,
 # with a probe of two stores and a call 1.5, with the whole entry but no
-# exits 3.2, with pvtrace's 4.0 to 4.2 (pvtrace(1)).  The same run's
+# exits 3.2, with pvtrace's 4.1 (pvtrace(1)).  The same run's
 # five in order is the check of pvtrace's part.
 if grep -qx "own same" "$W/top.cmp"; then
 	echo "# SQLite: the five in perf's order, within noise"
