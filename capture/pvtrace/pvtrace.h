@@ -75,13 +75,13 @@ enum pvt_ik {
 #define PVT_TRAMP_RET	19	/* pvt_entry returns here: the push */
 #define PVT_TRAMP_LAND	24	/* where the function returns to */
 #define PVT_TRAMP_LANDSZ 47	/* the longer landing, a leaf's */
-#define PVT_TRAMP_PAD	8	/* after the fence: nops, or a lea and nops */
+#define PVT_TRAMP_PAD	8	/* after the fence: nops, or two leas */
 #define PVT_TRAMP_CODE	87	/* where the displaced code starts */
 #define PVT_TRAMP_LEAF	0x80000000u	/* in the index: a leaf's */
 /*
  * A whole-copy leaf's trampoline (PVT_F_COPY) instead: the index, with
  * PVT_TRAMP_LEAF and PVT_TRAMP_COPY; "in the agent" set and the call of
- * pvt_entry as above; a fence, a lea and nops; "in the agent" cleared; the
+ * pvt_entry as above; a fence and two leas; "in the agent" cleared; the
  * function's body without its ret; "in a leaf" cleared and a ret.  At
  * PVT_TRAMP_CODE, where pvt_entry returns when it did not mark the leaf
  * (a handler's leaf inside another's), the body again and a bare ret.
