@@ -220,7 +220,7 @@ fi
 # vDSO names only what it exports: on a machine whose clock is kvm-clock
 # most samples fall in its paravirtual clock's reader, which it does not
 # name ("[vdso], outside symbols"), and the rest in
-# __vdso_clock_gettime; with the TSC, mostly in the latter.
+# __vdso_clock_gettime, which led on the machines before 2026-11-29.
 "$PVPRF" record -o "$W/vdso.prfd" -- "$MODWORK" vdso 0.3 >/dev/null 2>&1
 rm -f "$W/pv.db"
 $PV ingest "$W/vdso.prfd" >/dev/null 2>"$W/vdso.err"
