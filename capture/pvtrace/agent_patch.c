@@ -188,10 +188,10 @@ agent_tramp_copy(uint8_t *t, uint8_t *area, const struct pvt_func *f,
 	 * first's result where agent_tramp() has nops, all "in the
 	 * agent".  On the machine of 2026-11-29 (AMD family 26, virtual)
 	 * the one lea and four nops left the restart's end to the leaf:
-	 * the truth test's 3 ns leaf showed 19 to 27 % where its truth
-	 * was 15.5 to 16.8, 3.5 to 10 points over; with the second lea,
-	 * 14.6 to 18.3 against 15.2 to 16.1.  A second fence instead put
-	 * it at 26.9.
+	 * the truth test's 3 ns leaf showed 19.1 to 27 % where its truth
+	 * was 15.1 to 16.8, 3.5 to 12 points over; with the second lea,
+	 * 14.6 to 18.7 against 15.2 to 16.8, -0.6 to +2.4.  A second fence
+	 * instead put it at 26.9.
 	 */
 	memcpy(agent_fence(t + PVT_TRAMP_RET), AGENT_LEA_R11,
 	    PVT_TRAMP_PAD - 4);
