@@ -24,15 +24,24 @@ busy_cores
 # when perf works here, every oracle's runs added: the machine's speed
 # for each part moves by a tenth from minute to minute (what the other
 # hardware thread runs), and in turns every oracle sees the same
-# machines.
+# machines.  Every run is held to one CPU, the first this test may use:
+# a virtual machine's CPUs need not be alike (on 2026-11-29 one ran
+# these loops twice as slowly as the other), and a part that ran on the
+# other CPU in one run than in the next moved its share by 3 points.
 PERF=
 perf record -q -e cpu-clock -o "$W/probe.data" true >/dev/null 2>&1 && PERF=1
+PIN=
+if command -v taskset >/dev/null 2>&1; then
+	cpu=$(taskset -pc $$ | sed 's/.*: *//; s/[-,].*//')
+	[ -n "$cpu" ] && PIN="taskset -c $cpu"
+fi
+echo "# held to: ${PIN:-any CPU (no taskset)}"
 for i in 1 2 3; do
-	"$TD/truth" all >>"$W/native.all"
-	(cd "$W" && "$PVTRACE" --rate $RATE -o truth$i.mon -p truth$i.pdt -- \
-	    "$TD/truth" all >truth$i.out 2>truth$i.err)
-	"$TD/truth" all >>"$W/native.all"
-	[ -z "$PERF" ] || perf record -q -e cpu-clock -F $RATE \
+	$PIN "$TD/truth" all >>"$W/native.all"
+	(cd "$W" && $PIN "$PVTRACE" --rate $RATE -o truth$i.mon \
+	    -p truth$i.pdt -- "$TD/truth" all >truth$i.out 2>truth$i.err)
+	$PIN "$TD/truth" all >>"$W/native.all"
+	[ -z "$PERF" ] || $PIN perf record -q -e cpu-clock -F $RATE \
 	    -o "$W/perf$i.data" "$TD/truth" all >/dev/null 2>&1
 	python3 "$SAMP" "$W/truth$i.mon" >"$W/truth$i.samp"
 done
