@@ -357,6 +357,8 @@ sed 's/^samples probe 1000 900000000 1000 950000000$/samples probe 1000'\
 ' 9000000000 1000 9500000000/' "$src/tests/data/calls3.mon" \
     >"$dir/probe.mon"
 pvsize="100 24" start -- "$dir/probe.mon"
+# Its session is in the store once the view has opened on it.
+wait_for "code waiting on memory ran slower than untraced"
 s=$(sql "SELECT max(id) FROM session")
 pp=$(sql "SELECT CAST(round(100.0 * probe_cpu_ns / (probe_cpu_ns +
     (SELECT sum(cpu_ns) FROM callpath_sample WHERE session = $s))) AS
