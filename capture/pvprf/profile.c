@@ -338,12 +338,62 @@ maps_read(struct maps *m, pid_t pid)
 		n++;
 	}
 	fclose(f);
+	if (n == 0 && m->pid == pid && m->n != 0) {
+		/*
+		 * A zombie's maps are empty: what is known of its mappings
+		 * (the records' too) stays, to name its late samples.
+		 */
+		m->read_ns = now_ns();
+		return (-1);
+	}
 	maps_free(m);
 	m->pid = pid;
 	m->v = v;
 	m->n = n;
 	m->read_ns = now_ns();
 	return (0);
+}
+
+/*
+ * Mapping e (its path taken), put in the maps in place of what it
+ * overlaps: what the kernel reported mapped (PERF_RECORD_MMAP2), in order
+ * with the samples however late they are drained.  A library mapped after
+ * the maps were read is known so even once the process has ended, when
+ * /proc/PID/maps has nothing left to read.
+ */
+static void
+maps_add(struct maps *m, struct map *e)
+{
+	struct map	*v, *o;
+	size_t		 i, n = 0;
+
+	v = xreallocarray(NULL, m->n + 2, sizeof *v);
+	for (i = 0; i < m->n; i++) {
+		o = &m->v[i];
+		if (o->hi <= e->lo || o->lo >= e->hi) {
+			v[n++] = *o;
+			continue;
+		}
+		/* What is left of it either side (a hole punched). */
+		if (o->lo < e->lo) {
+			v[n] = *o;
+			v[n].hi = e->lo;
+			v[n++].path = o->path != NULL ? xstrdup(o->path) : NULL;
+		}
+		if (o->hi > e->hi) {
+			v[n] = *o;
+			v[n].pgoff += e->hi - o->lo;
+			v[n].lo = e->hi;
+			v[n++].path = o->path != NULL ? xstrdup(o->path) : NULL;
+		}
+		free(o->path);
+	}
+	for (i = n; i > 0 && v[i - 1].lo >= e->hi; i--)
+		v[i] = v[i - 1];
+	v[i] = *e;
+	free(m->v);
+	m->v = v;
+	m->n = n + 1;
 }
 
 static struct map *
@@ -626,6 +676,48 @@ task_exit(struct prf *p, pid_t pid, pid_t tid, uint64_t time)
 		p->end_ns = time != 0 ? time : now_ns();
 }
 
+/*
+ * An executable mapping of the process (PERF_RECORD_MMAP2: pid, tid,
+ * addr, len, pgoff, maj, min, ino, ino_generation, prot, flags, then the
+ * file's name), into its maps.  Anonymous code ("//anon", a JIT's) is
+ * left unknown, as the maps leave it.
+ */
+static void
+mmap_record(struct prf *p, const unsigned char *b, size_t len,
+    uint16_t misc)
+{
+	struct map	e;
+	uint64_t	mlen, ino;
+	uint32_t	pt[2], dev[2];
+	const char	*name = (const char *)b + 64;
+
+	if (len <= 64 || p->pid == 0 || memchr(name, '\0', len - 64) == NULL)
+		return;
+	memcpy(pt, b, 8);
+	if ((pid_t)pt[0] != p->pid || name[0] != '/')
+		return;
+	memset(&e, 0, sizeof e);
+	memcpy(&e.lo, b + 8, 8);
+	memcpy(&mlen, b + 16, 8);
+	memcpy(&e.pgoff, b + 24, 8);
+	if (mlen == 0 || e.lo + mlen < e.lo)
+		return;
+	e.hi = e.lo + mlen;
+	/* With a build-id in their place, no device and inode. */
+	if (!(misc & PERF_RECORD_MISC_MMAP_BUILD_ID)) {
+		memcpy(dev, b + 32, 8);
+		memcpy(&ino, b + 40, 8);
+		e.dev = makedev(dev[0], dev[1]);
+		e.ino = (ino_t)ino;
+	}
+	e.file = 1;
+	e.path = xstrdup(name);
+	if ((name = strstr(e.path, " (deleted)")) != NULL && name[10] == '\0')
+		e.path[name - e.path] = '\0';
+	p->maps[0].pid = p->pid;
+	maps_add(&p->maps[0], &e);
+}
+
 static void
 record(struct prf *p, const struct perf_event_header *h)
 {
@@ -658,6 +750,9 @@ record(struct prf *p, const struct perf_event_header *h)
 		if ((pid_t)pt[0] == p->pid)
 			thread_get(p, pt[2]);
 		break;
+	case PERF_RECORD_MMAP2:
+		mmap_record(p, b, len, h->misc);
+		break;
 	case PERF_RECORD_EXIT:
 		if (len < 24)
 			break;
@@ -668,11 +763,16 @@ record(struct prf *p, const struct perf_event_header *h)
 	}
 }
 
+/*
+ * Ring r's records to the profile; with mmaps, only its mappings, the
+ * records left in the ring.  (A mapping's record (a path's length) can
+ * be 4 KiB; a larger record is none pvprfd asked for.)
+ */
 static void
-ring_drain(struct prf *p, struct ring *r)
+ring_drain(struct prf *p, struct ring *r, int mmaps)
 {
 	struct perf_event_mmap_page	*mp = r->base;
-	unsigned char			*data, tmp[512];
+	unsigned char			*data, tmp[PATH_MAX + 256];
 	uint64_t			 head, tail, size = mp->data_size;
 	struct perf_event_header	 h;
 	size_t				 off, first;
@@ -691,7 +791,8 @@ ring_drain(struct prf *p, struct ring *r)
 		}
 		if (h.size < sizeof h || tail + h.size > head)
 			break;
-		if (h.size <= sizeof tmp) {
+		if (h.size <= sizeof tmp && (!mmaps ||
+		    h.type == PERF_RECORD_MMAP2)) {
 			if (first >= h.size)
 				memcpy(tmp, data + off, h.size);
 			else {
@@ -702,18 +803,26 @@ ring_drain(struct prf *p, struct ring *r)
 		}
 		tail += h.size;
 	}
-	__atomic_store_n(&mp->data_tail, tail, __ATOMIC_RELEASE);
+	if (!mmaps)
+		__atomic_store_n(&mp->data_tail, tail, __ATOMIC_RELEASE);
 }
 
 void
 prf_drain(struct prf *p)
 {
 	size_t	i;
+	int	pass;
 
-	for (i = 0; i < p->nrings; i++) {
-		/* An offline CPU has none. */
-		if (p->rings[i].base != NULL)
-			ring_drain(p, &p->rings[i]);
+	/*
+	 * Every ring's mappings first: a library mapped on one CPU may
+	 * have its first samples on another, in a ring drained earlier.
+	 */
+	for (pass = 1; pass >= 0; pass--) {
+		for (i = 0; i < p->nrings; i++) {
+			/* An offline CPU has none. */
+			if (p->rings[i].base != NULL)
+				ring_drain(p, &p->rings[i], pass);
+		}
 	}
 }
 
@@ -741,6 +850,8 @@ event_open(struct prf *p, pid_t tid, int cpu)
 	a.disabled = 1;
 	a.inherit = p->pid != 0 && (p->flags & 3) == PRF_PROCESS_MT;
 	a.task = p->pid != 0;
+	/* The process's executable mappings, as they are made. */
+	a.mmap = a.mmap2 = p->pid != 0;
 	a.exclude_hv = 1;
 	a.exclude_kernel = p->user_only;
 	a.use_clockid = 1;

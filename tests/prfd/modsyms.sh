@@ -235,6 +235,41 @@ check "the vDSO: its samples and functions ($v), the first row $top" \
     test '${v#* }' -gt 0 && echo '$top' | grep -q '^\[vdso\]:' &&
     grep -q '^\[vdso\]:.*clock_gettime' '$W/vdso.flat'"
 
+# A daemon that reads its rings late (starved on a busy machine): stopped
+# once the library is mapped until modwork has ended, when its
+# /proc/PID/maps has nothing left to say.  The kernel's records of the
+# mappings still put the library's samples in the library.
+"$PVPRF" record -o "$W/late.prfd" -- "$MODWORK" 0.5 >/dev/null 2>&1 &
+rec=$!
+d=$(cat "$W/run/pvprfd.lock")
+i=0
+while [ $i -lt 1000 ]; do
+	m=$(pgrep -P $rec | head -1)
+	[ -n "$m" ] && grep -q libprfdmod "/proc/$m/maps" 2>/dev/null &&
+	    kill -STOP "$d" && break
+	i=$((i + 1))
+	sleep 0.005
+done
+while [ -n "$m" ] && [ -d "/proc/$m" ] &&
+    ! grep -q '^State:.*Z' "/proc/$m/status" 2>/dev/null; do
+	sleep 0.02
+done
+kill -CONT "$d"
+wait $rec
+rm -f "$W/pv.db"
+$PV ingest "$W/late.prfd" >/dev/null 2>"$W/late.err"
+# hits FUNCTION: its samples in the flat profile.
+hits() {
+	$PV export -f csv 1 | awk -F, -v f="$1" 'NR == 1 { for (i = 1;
+	    i <= NF; i++) c[$i] = i } $1 == "flat" && $c["symbol"] == f {
+	    print $c["hits"] }'
+}
+five=$(hits lib_five)
+two=$(hits own_two)
+check "the daemon stopped from the library's mapping to modwork's end:\
+ lib_five's ${five:-no} samples, own_two's ${two:-no}" \
+    test "${five:-0}" -gt "${two:-0}" -a "${two:-0}" -gt 0
+
 # The kernel: named when /proc/kallsyms shows addresses.
 k=$(awk '{ print $1; exit }' /proc/kallsyms 2>/dev/null)
 ks=$(sql "SELECT samples FROM prfd_module WHERE kernel" | head -1)

@@ -1,7 +1,7 @@
 # Helpers for the Dos32Profile tests (tests/prfd/*.sh), sourced.  Each
 # test has a runtime folder of its own, so its pvprfd is its own (started
 # on demand by the first call, as for a user) and is ended at the end by
-# the pid in its lock file.
+# the pid in its lock file (those in $W/run*/, so a test's second).
 : "${top_builddir:=.}" "${top_srcdir:=.}"
 top_builddir=$(cd "$top_builddir" && pwd)
 PVPRF=$top_builddir/capture/pvprf/pvprf
@@ -13,9 +13,10 @@ mkdir -m 700 "$W/run"
 XDG_RUNTIME_DIR=$W/run
 export XDG_RUNTIME_DIR
 cleanup() {
-	if [ -s "$W/run/pvprfd.lock" ]; then
-		kill "$(cat "$W/run/pvprfd.lock")" 2>/dev/null
-	fi
+	# Its own, and any a test started under another runtime folder.
+	for l in "$W"/run*/pvprfd.lock; do
+		[ ! -s "$l" ] || kill "$(cat "$l")" 2>/dev/null
+	done
 	[ -n "${KEEP:-}" ] || rm -rf "$W"
 }
 trap cleanup EXIT
