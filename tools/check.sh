@@ -96,7 +96,15 @@ sum() {
 }
 # The failing points again, by name, just above the counts: CI keeps
 # only the tail of this output, and a count alone does not say which
-# test to look at.
+# test to look at.  First what each failing point printed after its
+# "not ok" (its diagnostics, from the logs VERBOSE printed), a few
+# lines each, so that a failure seen once in CI says why.
+for r in $runs; do
+	awk -v r="$r" '/^(ok|not ok) [0-9]/ || /^=+$/ ||
+	    /^(PASS|FAIL|ERROR|SKIP|XFAIL|XPASS): / { on = 0 }
+	    /^not ok [0-9]/ { on = 1; k = 0; print "check: " r ": " $0; next }
+	    on && k < 15 { k++; print "check: " r ":   " $0 }' "$log/$r"
+done
 for r in $runs; do
 	grep -E '^(FAIL|ERROR|XPASS): ' "$log/$r" | sort -u |
 	    sed "s/^/check: $r: /"
