@@ -32,7 +32,10 @@
 # The sampler's cost is the default rate's over --rate 0 (both pay the
 # same start-up and calibration), perf's over the plain run, and beside
 # it perf's CPU time recording true (its start-up and finish, paid once
-# a run).
+# a run).  Beside them spin with a 1000 Hz timer signal and an empty
+# handler, over plain: what the machine charges for interrupting the
+# program's CPU that often, which any look from that CPU pays (a
+# virtual machine's timer interrupts can cost tens of microseconds).
 #
 # Budgets (issue 12): pvtrace's overhead a call at most half uftrace's,
 # at the default rate; the plan of a 10000-function program in under
@@ -139,8 +142,10 @@ fi
 
 # The sampler's cost, beside perf record's, on spin (see above).
 cat >"$W/spin.c" <<'EOF'
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <time.h>
 
 static volatile unsigned long sink;
 
@@ -155,12 +160,32 @@ spin(unsigned long x, long n)
 	return (x);
 }
 
+#ifdef TICK
+static void
+tick(int sig)
+{
+	(void)sig;
+}
+#endif
+
 int
 main(int argc, char **argv)
 {
 	long		n = argc > 1 ? atol(argv[1]) : 1000000, i;
 	unsigned long	s = 1;
+#ifdef TICK
+	struct sigaction	sa = { .sa_handler = tick,
+				    .sa_flags = SA_RESTART };
+	struct sigevent		ev = { .sigev_notify = SIGEV_SIGNAL,
+				    .sigev_signo = SIGALRM };
+	struct itimerspec	it = { { 0, 1000000 }, { 0, 1000000 } };
+	timer_t			t;
 
+	if (sigaction(SIGALRM, &sa, NULL) != 0 ||
+	    timer_create(CLOCK_MONOTONIC, &ev, &t) != 0 ||
+	    timer_settime(t, 0, &it, NULL) != 0)
+		return (1);
+#endif
 	for (i = 0; i < 100; i++)
 		s = spin(s, n / 100);
 	sink = s;
@@ -169,6 +194,7 @@ main(int argc, char **argv)
 }
 EOF
 $cc -O2 -o "$W/spin" "$W/spin.c"
+$cc -O2 -DTICK -o "$W/spin-tick" "$W/spin.c"
 (cd "$W" && "$PV" plan ./spin >/dev/null)
 perf=
 if command -v perf >/dev/null 2>&1 &&
@@ -193,6 +219,7 @@ cpu() {
 i=0
 while [ "$i" -lt "$ROUNDS" ]; do
 	cpu plain ./spin
+	cpu tick ./spin-tick
 	cpu off "$PV" --rate 0 -o s0.mon -- ./spin
 	cpu on "$PV" -o s1.mon -- ./spin
 	for e in $perf; do
@@ -232,6 +259,9 @@ echo "  pvtrace --rate 0:          $(inms "$(med off)"), $(show off plain)" \
     "over plain"
 echo "  pvtrace at ${rate:-?} Hz:        $(inms "$(med on)"), $(show on off)" \
     "over --rate 0 (the last run $looks looks)"
+echo "  a 1000 Hz timer signal:    $(inms "$(med tick)"), $(show tick plain)" \
+    "over plain (an empty handler: what interrupting the program's CPU" \
+    "costs here, the floor of any look from it)"
 for e in $perf; do
 	echo "  perf record -F 1000 ($e): $(inms "$(med "perf-$e")")," \
 	    "$(show "perf-$e" plain) over plain (recording true:" \
