@@ -57,6 +57,14 @@ RATE=5000
 
 busy_cores
 
+# samples_csv NAME: NAME.mon ingested, its session exported (NAME.csv).
+samples_csv() {
+	"$PV" --db "$W/pv.db" ingest "$W/$1.mon" >"$W/$1.id" \
+	    2>>"$W/ingest.err" &&
+	    "$PV" --db "$W/pv.db" export -f csv "$(cut -f1 "$W/$1.id")" \
+	    >"$W/$1.csv" 2>>"$W/ingest.err"
+}
+
 # traced NAME PROG [ARG]...: pvtrace PROG in $W as NAME (NAME.mon, its
 # plan NAME.pdt, the samples table NAME.csv), and perf of the untraced
 # program (NAME.perf, a line a sample); fails if the traced program's
@@ -67,10 +75,7 @@ traced() {
 	"$@" >"$W/$_n.native" || return 1
 	(cd "$W" && "$PVTRACE" --rate $RATE -o "$_n.mon" -p "$_n.pdt" -- \
 	    "$@" >"$_n.out" 2>"$_n.err") || return 1
-	"$PV" --db "$W/pv.db" ingest "$W/$_n.mon" >"$W/$_n.id" \
-	    2>>"$W/ingest.err" || return 1
-	"$PV" --db "$W/pv.db" export -f csv "$(cut -f1 "$W/$_n.id")" \
-	    >"$W/$_n.csv" 2>>"$W/ingest.err" || return 1
+	samples_csv "$_n" || return 1
 	perf record -q -e cpu-clock -F $RATE -o "$W/$_n.data" "$@" \
 	    >/dev/null 2>"$W/$_n.perr" || { cat "$W/$_n.perr" >&2; return 1; }
 	perf script -i "$W/$_n.data" -F ip,sym,dso --no-inline \
@@ -85,9 +90,7 @@ check "SQLite: profview shows the sampled table" \
 (cd "$W" && perf record -q -e cpu-clock -F $RATE -o same.data \
     "$PVTRACE" --rate $RATE -o same.mon -p top.pdt -- "$PROG" 250000 \
     >/dev/null 2>same.err)
-"$PV" --db "$W/pv.db" ingest "$W/same.mon" >"$W/same.id" 2>>"$W/ingest.err"
-"$PV" --db "$W/pv.db" export -f csv "$(cut -f1 "$W/same.id")" \
-    >"$W/same.csv" 2>>"$W/ingest.err"
+samples_csv same
 perf script -i "$W/same.data" -F ip,sym,dso --no-inline >"$W/same.perf" \
     2>/dev/null
 
