@@ -679,8 +679,8 @@ task_exit(struct prf *p, pid_t pid, pid_t tid, uint64_t time)
 /*
  * An executable mapping of the process (PERF_RECORD_MMAP2: pid, tid,
  * addr, len, pgoff, maj, min, ino, ino_generation, prot, flags, then the
- * file's name), into its maps.  Anonymous code ("//anon", a JIT's) is
- * left unknown, as the maps leave it.
+ * file's name), into its maps.  Anonymous code (named "//anon", a JIT's)
+ * is left unknown, as the maps leave it.
  */
 static void
 mmap_record(struct prf *p, const unsigned char *b, size_t len,
@@ -694,7 +694,7 @@ mmap_record(struct prf *p, const unsigned char *b, size_t len,
 	if (len <= 64 || p->pid == 0 || memchr(name, '\0', len - 64) == NULL)
 		return;
 	memcpy(pt, b, 8);
-	if ((pid_t)pt[0] != p->pid || name[0] != '/')
+	if ((pid_t)pt[0] != p->pid || name[0] != '/' || name[1] == '/')
 		return;
 	memset(&e, 0, sizeof e);
 	memcpy(&e.lo, b + 8, 8);
