@@ -7,8 +7,10 @@
 # --debug-dir's and $PROFVIEW_DEBUG_DIR's folders and in the debuginfod
 # cache, by debuglink under a debug folder, and one of another build
 # refused with a warning naming it; a library changed since the run,
-# named by nothing and said so; the vDSO's by the reader's own image; the
-# kernel's samples from /proc/kallsyms when it shows addresses.
+# named by nothing and said so; the vDSO's by the reader's own image; a
+# library mapped while the daemon was stopped, by the kernel's records;
+# a JIT's code by none; the kernel's samples from /proc/kallsyms when it
+# shows addresses.
 . "${top_srcdir:-.}/tests/prfd/prfd.sh"
 command -v objcopy >/dev/null 2>&1 && command -v readelf >/dev/null 2>&1 ||
     skip_all "objcopy and readelf (binutils) are needed"
@@ -269,6 +271,19 @@ two=$(hits own_two)
 check "the daemon stopped from the library's mapping to modwork's end:\
  lib_five's ${five:-no} samples, own_two's ${two:-no}" \
     test "${five:-0}" -gt "${two:-0}" -a "${two:-0}" -gt 0
+
+# Code in anonymous memory (a JIT's): the kernel reports its mapping too,
+# as "//anon", which is no file: its samples are unknown, as the maps
+# leave them, and no module is made of it.
+"$PVPRF" record -o "$W/jit.prfd" -- "$MODWORK" jit 0.3 >/dev/null 2>&1
+rm -f "$W/pv.db"
+$PV ingest "$W/jit.prfd" >/dev/null 2>"$W/jit.err"
+unk=$($PV export -f csv 1 | awk -F, '$1 == "global" && $4 == "unknown" {
+    print $6 }')
+mods=$(sql "SELECT group_concat(path, ' ') FROM prfd_module")
+check "code in anonymous memory: unknown, ${unk:-no} % of the samples; no\
+ module of it ($mods)" sh -c "awk -v u='${unk:-0}' \
+    'BEGIN { exit !(u >= 80) }' && ! echo '$mods' | grep -q anon"
 
 # The kernel: named when /proc/kallsyms shows addresses.
 k=$(awk '{ print $1; exit }' /proc/kallsyms 2>/dev/null)

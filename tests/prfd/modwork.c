@@ -12,11 +12,14 @@
  *				50:30:20, for profview diff (diff.sh)
  *	modwork sys CPU		getppid(2) in a loop, the kernel's, for CPU
  *				seconds (pprof.sh's kernel mapping)
+ *	modwork jit CPU		a loop in anonymous memory made executable
+ *				(a JIT's code, no file's), for CPU seconds
  *	modwork gate FIFO CPU	the plain rounds once it has written a
  *				line to FIFO and read it to its end: its
  *				library is mapped, and may be replaced on
  *				disk before it runs (modsyms.sh)
  */
+#include <sys/mman.h>
 #include <sys/syscall.h>
 
 #include <fcntl.h>
@@ -50,6 +53,35 @@ own_two(void)
 		for (i = 0; i < 200000; i++)
 			sink += i;
 	} while (cpu_ns() < end);
+}
+
+/*
+ * Code written at run time, as a JIT writes it: mov $1000000, %ecx; 1:
+ * dec %ecx; jnz 1b; ret, in an anonymous page made executable once
+ * written.  Called until CPU seconds have gone.
+ */
+static int
+jit(double cpu)
+{
+	static const unsigned char	 code[] = { 0xb9, 0x40, 0x42, 0x0f,
+					    0x00, 0xff, 0xc9, 0x75, 0xfc,
+					    0xc3 };
+	void				(*fn)(void);
+	long long			 end;
+	void				*p;
+
+	p = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_PRIVATE |
+	    MAP_ANONYMOUS, -1, 0);
+	if (p == MAP_FAILED)
+		return (1);
+	memcpy(p, code, sizeof code);
+	if (mprotect(p, 4096, PROT_READ | PROT_EXEC) != 0)
+		return (1);
+	fn = (void (*)(void))p;
+	end = cpu_ns() + (long long)(cpu * 1e9);
+	while (cpu_ns() < end)
+		fn();
+	return (0);
 }
 
 /* Say it has started on the FIFO, then wait for the other side's end. */
@@ -95,6 +127,8 @@ main(int argc, char **argv)
 		}
 		return (0);
 	}
+	if (argc == 3 && strcmp(argv[1], "jit") == 0)
+		return (jit(atof(argv[2])));
 	if (argc == 4 && strcmp(argv[1], "gate") == 0) {
 		if (gate(argv[2]) != 0)
 			return (1);
