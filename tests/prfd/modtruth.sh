@@ -7,8 +7,8 @@
 # standard deviation over 2.5 s, so 2 points is three of them).
 #   1. modwork, linked against its own libprfdmod.so (both -g): rounds of
 #      5 and 3 ms of CPU in the library's lib_five and lib_three and 2 in
-#      the program's own_two.  Each within 2 points of perf's share and 3
-#      of the truth (50, 30, 20; the rest is startup and the kernel).
+#      the program's own_two.  Each within 2 points of perf's share, and
+#      its share of the three's within 3 of the truth (50, 30, 20).
 #   2. Debian's sqlite3 shell, dynamically linked against libsqlite3.so,
 #      on a heavy query: every function perf or profview gives 2 % of the
 #      samples, of the library, libc or the shell, within 2 points of
@@ -55,8 +55,14 @@ differ() { awk -F '\t' -v m="$2" '($3 >= m || $4 >= m) &&
 same_near() { [ "$1" = "$2" ] && [ -n "$3" ] && [ -n "$4" ] &&
     near "$3" "$4" 2; }
 
-# 1. A library of the test's own.
+# 1. A library of the test's own.  The truth is the split of the three
+# functions' time: a round's CPU time also holds the interrupts taken
+# while it ran, which both samplers put in the kernel (3.7 % of the
+# samples on the virtual machine of 2026-11-29, where lib_five had 46.7
+# % of all and 49.6 of the three's).
 run mod "$MODWORK" 2.5
+three=$(awk -F '\t' '$1 == "lib_five" || $1 == "lib_three" ||
+    $1 == "own_two" { s += $4 } END { print s + 0 }' "$W/mod.cmp")
 for f in lib_five:50:libprfdmod.so lib_three:30:libprfdmod.so \
     own_two:20:modwork; do
 	IFS=: read -r fn truth mod <<-EOF2
@@ -67,7 +73,10 @@ for f in lib_five:50:libprfdmod.so lib_three:30:libprfdmod.so \
 	m=$(awk -F '\t' -v f="$fn" '$1 == f { print $2 }' "$W/mod.cmp")
 	check "$fn ($m): profview $pv% vs perf $pf%" \
 	    same_near "$m" "$mod" "$pv" "$pf"
-	check "$fn: profview $pv% vs truth $truth%" near "${pv:-0}" "$truth" 3
+	of3=$(awk -v v="${pv:-0}" -v s="$three" 'BEGIN {
+	    printf "%.2f", (s > 0 ? 100 * v / s : 0) }')
+	check "$fn: profview $of3% of the three's vs truth $truth%" \
+	    near "$of3" "$truth" 3
 done
 check "the library named by its .symtab, no module unresolved" \
     sh -c "! grep -q 'has addresses only' '$W/mod.ingest'"
