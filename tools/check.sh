@@ -96,14 +96,19 @@ sum() {
 }
 # The failing points again, by name, just above the counts: CI keeps
 # only the tail of this output, and a count alone does not say which
-# test to look at.  First what each failing point printed after its
-# "not ok" (its diagnostics, from the logs VERBOSE printed), a few
-# lines each, so that a failure seen once in CI says why.
+# test to look at.  First each failing point with what it printed (from
+# the logs VERBOSE printed): the TAP comments just before its "not ok"
+# (a check's command runs first) and the lines after it (a screen
+# test's screen), a few each, so that a failure seen once in CI says
+# why.
 for r in $runs; do
-	awk -v r="$r" '/^(ok|not ok) [0-9]/ || /^=+$/ ||
-	    /^(PASS|FAIL|ERROR|SKIP|XFAIL|XPASS): / { on = 0 }
-	    /^not ok [0-9]/ { on = 1; k = 0; print "check: " r ": " $0; next }
-	    on && k < 15 { k++; print "check: " r ":   " $0 }' "$log/$r"
+	awk -v r="$r" 'function out(s) { print "check: " r ": " s }
+	    /^not ok [0-9]/ { out($0); for (i = 1; i <= nb; i++)
+	    out("  " b[i]); nb = 0; on = 1; k = 0; next }
+	    /^(ok [0-9]|=+$|(PASS|FAIL|ERROR|SKIP|XFAIL|XPASS): )/ {
+	    on = 0; nb = 0; next }
+	    on { if (k++ < 15) out("  " $0); next }
+	    /^#/ && nb < 8 { b[++nb] = $0 }' "$log/$r"
 done
 for r in $runs; do
 	grep -E '^(FAIL|ERROR|XPASS): ' "$log/$r" | sort -u |

@@ -198,11 +198,11 @@ EOF
 compare top untraced >"$W/top.cmp"
 compare top traced >>"$W/top.cmp"
 grep '^#' "$W/top.cmp"
-# top_same NAME VIEW: perf's VIEW of NAME agrees; what differs on
-# standard error.
+# top_same NAME VIEW: perf's VIEW of NAME agrees; what differs as TAP
+# comments.
 top_same() {
 	grep -qx "$2 same" "$W/$1.cmp" && return 0
-	grep "^$2 \|^perf \|^no samples" "$W/$1.cmp" >&2
+	grep "^$2 \|^perf \|^no samples" "$W/$1.cmp" | sed 's/^/# /'
 	return 1
 }
 # SQLite against the untraced run: only the hottest function is a
