@@ -295,6 +295,27 @@ maps_free(struct maps *m)
 	m->n = 0;
 }
 
+/*
+ * Mapping e's file, or what else it is, by the name the kernel gives it
+ * (p): a path, "[vdso]" and "[vsyscall]", or none for anonymous memory
+ * (the maps' empty name, the mmap records' "//anon").
+ */
+static void
+map_name(struct map *e, const char *p)
+{
+	char	*d;
+
+	if (p[0] == '/' && p[1] == '/')
+		p = "";
+	e->file = p[0] == '/' || strcmp(p, "[vdso]") == 0 ||
+	    strcmp(p, "[vsyscall]") == 0;
+	e->path = p[0] == '/' || strcmp(p, "[vdso]") == 0 ? xstrdup(p) : NULL;
+	/* A file replaced since it was mapped: its name as it was. */
+	if (e->path != NULL && (d = strstr(e->path, " (deleted)")) != NULL &&
+	    d[10] == '\0')
+		*d = '\0';
+}
+
 /* The process's mappings, from /proc/PID/maps (sorted by the kernel). */
 static int
 maps_read(struct maps *m, pid_t pid)
@@ -327,14 +348,7 @@ maps_read(struct maps *m, pid_t pid)
 		v[n].pgoff = pgoff;
 		v[n].dev = makedev(maj, min);
 		v[n].ino = (ino_t)ino;
-		v[n].file = p[0] == '/' || strcmp(p, "[vdso]") == 0 ||
-		    strcmp(p, "[vsyscall]") == 0;
-		v[n].path = p[0] == '/' || strcmp(p, "[vdso]") == 0 ?
-		    xstrdup(p) : NULL;
-		/* A file replaced since it was mapped: its name as it was. */
-		if (v[n].path != NULL && (nl = strstr(v[n].path,
-		    " (deleted)")) != NULL && nl[10] == '\0')
-			*nl = '\0';
+		map_name(&v[n], p);
 		n++;
 	}
 	fclose(f);
@@ -679,8 +693,8 @@ task_exit(struct prf *p, pid_t pid, pid_t tid, uint64_t time)
 /*
  * An executable mapping of the process (PERF_RECORD_MMAP2: pid, tid,
  * addr, len, pgoff, maj, min, ino, ino_generation, prot, flags, then the
- * file's name), into its maps.  Anonymous code (named "//anon", a JIT's)
- * is left unknown, as the maps leave it.
+ * file's name), into its maps.  Anonymous code (a JIT's) replaces what
+ * was there as anonymous, its samples unknown, as the maps leave them.
  */
 static void
 mmap_record(struct prf *p, const unsigned char *b, size_t len,
@@ -694,7 +708,7 @@ mmap_record(struct prf *p, const unsigned char *b, size_t len,
 	if (len <= 64 || p->pid == 0 || memchr(name, '\0', len - 64) == NULL)
 		return;
 	memcpy(pt, b, 8);
-	if ((pid_t)pt[0] != p->pid || name[0] != '/' || name[1] == '/')
+	if ((pid_t)pt[0] != p->pid)
 		return;
 	memset(&e, 0, sizeof e);
 	memcpy(&e.lo, b + 8, 8);
@@ -710,10 +724,7 @@ mmap_record(struct prf *p, const unsigned char *b, size_t len,
 		e.dev = makedev(dev[0], dev[1]);
 		e.ino = (ino_t)ino;
 	}
-	e.file = 1;
-	e.path = xstrdup(name);
-	if ((name = strstr(e.path, " (deleted)")) != NULL && name[10] == '\0')
-		e.path[name - e.path] = '\0';
+	map_name(&e, name);
 	p->maps[0].pid = p->pid;
 	maps_add(&p->maps[0], &e);
 }

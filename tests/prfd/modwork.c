@@ -13,7 +13,8 @@
  *	modwork sys CPU		getppid(2) in a loop, the kernel's, for CPU
  *				seconds (pprof.sh's kernel mapping)
  *	modwork jit CPU		a loop in anonymous memory made executable
- *				(a JIT's code, no file's), for CPU seconds
+ *				(a JIT's code, no file's) where its own
+ *				file was mapped, for CPU seconds
  *	modwork gate FIFO CPU	the plain rounds once it has written a
  *				line to FIFO and read it to its end: its
  *				library is mapped, and may be replaced on
@@ -58,7 +59,9 @@ own_two(void)
 /*
  * Code written at run time, as a JIT writes it: mov $1000000, %ecx; 1:
  * dec %ecx; jnz 1b; ret, in an anonymous page made executable once
- * written.  Called until CPU seconds have gone.
+ * written, at an address where the program's own file was mapped
+ * executable and unmapped (the kernel says nothing of an unmapping).
+ * Called until CPU seconds have gone.
  */
 static int
 jit(double cpu)
@@ -69,9 +72,16 @@ jit(double cpu)
 	void				(*fn)(void);
 	long long			 end;
 	void				*p;
+	int				 fd;
 
-	p = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_PRIVATE |
-	    MAP_ANONYMOUS, -1, 0);
+	if ((fd = open("/proc/self/exe", O_RDONLY)) < 0)
+		return (1);
+	p = mmap(NULL, 4096, PROT_READ | PROT_EXEC, MAP_PRIVATE, fd, 0);
+	close(fd);
+	if (p == MAP_FAILED || munmap(p, 4096) != 0)
+		return (1);
+	p = mmap(p, 4096, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS |
+	    MAP_FIXED_NOREPLACE, -1, 0);
 	if (p == MAP_FAILED)
 		return (1);
 	memcpy(p, code, sizeof code);
