@@ -19,7 +19,7 @@ SAMP="$top_srcdir/tests/e2e/tracesamp.py"
 # run's own split moves by up to 4 points from the next's (run_tiny 15.0
 # and 21.1 % in runs on 2026-11-29, its truth 16.8 and 18.0), and three
 # runs' sum failed one CI run of three that day.  (Five still missed in
-# one test of seven there, run_tiny 21.1 against 17.2: pvtrace(1).)
+# one test of five there, run_tiny 21.1 against 17.2: pvtrace(1).)
 RATE=5000
 
 busy_cores
