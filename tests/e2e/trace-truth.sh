@@ -13,14 +13,17 @@
 . "${top_srcdir:-.}/tests/e2e/trace.sh"
 command -v python3 >/dev/null 2>&1 || skip_all "python3 is needed"
 SAMP="$top_srcdir/tests/e2e/tracesamp.py"
-# 5 kHz: the program runs about 0.6 s, 3,000 looks a run, 15,000 in all,
-# a binomial error of less than half a point on a quarter; the default
-# 1 kHz would leave one.  Five runs, not three: beside the busy cores a
-# run's own split moves by up to 4 points from the next's (run_tiny 15.0
-# and 21.1 % in runs on 2026-11-29, its truth 16.8 and 18.0), and three
-# runs' sum failed one CI run of three that day.  (Five still missed in
-# one test of five there, run_tiny 21.1 against 17.2: pvtrace(1).)
-RATE=5000
+# 2 kHz: the program runs about 0.6 s of CPU, some 3,500 looks a run
+# beside the busy cores, 17,000 in all, a binomial error under half a
+# point on a quarter.  Not 5 kHz: each look costs the program's CPU tens
+# of microseconds on a virtual machine (a quarter of its time at 5 kHz
+# on 2026-11-29), and that cost lands more in the probe-heavy run_tiny
+# than in the long loops, so a run's split moved by up to 4 points from
+# the next's (run_tiny 15.0 to 21.1 % where its truth was 16.8 to 18.0)
+# and five runs' sum failed two CI runs in a row (20.8 against 17.2).
+# At 2 kHz, beside four busy processes: 14.3 against 15.2, 17.8 against
+# 16.3.  Five runs, not three: their sum halves the sampling noise.
+RATE=2000
 
 busy_cores
 
