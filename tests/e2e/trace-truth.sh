@@ -20,7 +20,8 @@ SAMP="$top_srcdir/tests/e2e/tracesamp.py"
 # on 2026-11-29), and that cost lands more in the probe-heavy run_tiny
 # than in the long loops, so a run's split moved by up to 4 points from
 # the next's (run_tiny 15.0 to 21.1 % where its truth was 16.8 to 18.0)
-# and five runs' sum failed two CI runs in a row (20.8 against 17.2).
+# and the sum of three runs, then of five, failed two CI runs in a row
+# (20.0 and 20.8 % against 17.7 and 17.2).
 # At 2 kHz, beside four busy processes: 14.3 against 15.2, 17.8 against
 # 16.3.  Five runs, not three: their sum halves the sampling noise.
 RATE=2000
