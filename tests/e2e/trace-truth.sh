@@ -23,7 +23,7 @@ SAMP="$top_srcdir/tests/e2e/tracesamp.py"
 # and the sum of three runs, then of five, failed two CI runs in a row
 # (20.0 and 20.8 % against 17.7 and 17.2).
 # At 2 kHz, beside four busy processes: 14.3 against 15.2, 17.8 against
-# 16.3.  Five runs, not three: their sum halves the sampling noise.
+# 16.3.  Five runs, not three: a fifth less sampling noise in their sum.
 RATE=2000
 
 busy_cores
