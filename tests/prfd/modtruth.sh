@@ -101,9 +101,12 @@ run sq sqlite3 :memory: "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL
 top=$(awk -F '\t' '$3 >= 2 || $4 >= 2 { printf "%s ", $1 }' "$W/sq.cmp")
 mods=$(awk -F '\t' '$3 >= 1 { print $2 }' "$W/sq.cmp" | sort -u |
     tr '\n' ' ')
-check "sqlite3: $(echo $top | wc -w) functions of 2% or more ($top), of\
- $mods" sh -c "echo '$mods' | grep -q libsqlite3 &&
-    echo '$mods' | grep -q libc && [ $(echo $top | wc -w) -ge 5 ]"
+# Enough functions compared, of both: counted at 1 %, not 2, where
+# libc's _int_free and malloc sit (1.94 to 2.21 % from run to run).
+n1=$(awk -F '\t' '$3 >= 1 || $4 >= 1' "$W/sq.cmp" | wc -l)
+check "sqlite3: $n1 functions of 1% or more, $(echo $top | wc -w) of 2%\
+ ($top), of $mods" sh -c "echo '$mods' | grep -q libsqlite3 &&
+    echo '$mods' | grep -q libc && [ $n1 -ge 10 ]"
 d=$(differ sq 2)
 check "sqlite3: each within 2 points of perf's${d:+ (not: $d)}" test -z "$d"
 finish
