@@ -827,8 +827,9 @@ prf_drain(struct prf *p)
 	/*
 	 * Every ring's mappings first: a library mapped on one CPU may
 	 * have its first samples on another, in a ring drained earlier.
+	 * A profile of the whole system asks for none: one pass.
 	 */
-	for (pass = 1; pass >= 0; pass--) {
+	for (pass = p->pid != 0; pass >= 0; pass--) {
 		for (i = 0; i < p->nrings; i++) {
 			/* An offline CPU has none. */
 			if (p->rings[i].base != NULL)
