@@ -36,6 +36,9 @@
 # handler, over plain: what the machine charges for interrupting the
 # program's CPU that often, which any look from that CPU pays (a
 # virtual machine's timer interrupts can cost tens of microseconds).
+# spin makes almost no calls, so the sampler looks at it from another
+# CPU when there is an idle one (pvtrace(1)): the last run's count of
+# such looks is printed beside its count of looks.
 #
 # Budgets (issue 12): pvtrace's overhead a call at most half uftrace's,
 # at the default rate; the plan of a 10000-function program in under
@@ -248,6 +251,7 @@ show() { set -- $(over "$1" "$2"); echo "$1 % (rounds $2 to $3 %)"; }
 inms() { awk -v v="$1" 'BEGIN { printf "%.0f", v / 1e6 }'; }
 rate=$(awk '$1 == "sample_rate" { print $2 }' "$W/s1.mon")
 # A look at a thread counts once, as real time (CPU only while it ran).
+remote=$(awk '$1 == "stat" && $2 == "remote_looks" { print $3 }' "$W/s1.mon")
 looks=$(awk '$1 == "samples" && NF == 6 { n += $5 }
     /^\[/ { s = ($1 == "[samples]"); next }
     s && $1 !~ /^#/ { n += $4 } END { print n + 0 }' "$W/s1.mon")
@@ -258,7 +262,8 @@ echo "  plain:                     $(inms "$(med plain)")"
 echo "  pvtrace --rate 0:          $(inms "$(med off)"), $(show off plain)" \
     "over plain"
 echo "  pvtrace at ${rate:-?} Hz:        $(inms "$(med on)"), $(show on off)" \
-    "over --rate 0 (the last run $looks looks)"
+    "over --rate 0 (the last run $looks looks, ${remote:-0} from another" \
+    "CPU)"
 echo "  a 1000 Hz timer signal:    $(inms "$(med tick)"), $(show tick plain)" \
     "over plain (an empty handler: what interrupting the program's CPU" \
     "costs here, the floor of any look from it)"

@@ -90,10 +90,11 @@ agent_unlock(void)
 
 /*
  * The calling thread's struct rseq, which the C library registers and
- * the kernel keeps its CPU number in: the sampler reads it to look at
- * the thread from its CPU (agent_samp.c).  0 when there is none.
+ * the kernel keeps its CPU number in: the sampler reads a thread's and
+ * its own to know whether it looks from the thread's CPU (agent_samp.c).
+ * 0 when there is none.
  */
-static uint64_t
+uint64_t
 agent_rseq(void)
 {
 	char	*tp;

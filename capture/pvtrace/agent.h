@@ -67,6 +67,7 @@ void		 agent_error(const char *, ...)
 void		 agent_prefork(void);
 void		 agent_child(void);
 void		 agent_others_end(void);
+uint64_t	 agent_rseq(void);
 
 /* agent_patch.c */
 int		 agent_tramp(uint8_t *, uint8_t *, const struct pvt_func *,

@@ -8,11 +8,13 @@
  * One thread per traced process, rather than a timer signal per thread:
  * it needs no signal at all, so the program never sees an EINTR it would
  * not see untraced, and no handler runs on the program's stacks.  Every
- * 1/rate seconds it looks at each thread of the process: the path on top
- * of its shadow stack (a word rt.c publishes with relaxed stores), or
- * the leaf it is in (a leaf's probe pushes no frame), its "in the agent"
- * flag (in the thread's TLS, set by the trampolines from the first
- * instruction of a probe to its last) and its CPU clock.  The thread's
+ * 1/rate seconds it looks at each thread of the process (from another
+ * CPU while the thread holds still, else from the thread's: samp_read):
+ * the path on top of its shadow stack (a word rt.c publishes with
+ * relaxed stores), or the leaf it is in (a leaf's probe pushes no
+ * frame), its "in the agent" flag (in the thread's TLS, set by the
+ * trampolines from the first instruction of a probe to its last) and
+ * its CPU clock.  The thread's
  * CPU time since the last look goes to that path (its function's self),
  * real time likewise;
  * a look that finds the thread in the agent goes to the probe instead,
@@ -23,6 +25,7 @@
  * C library's functions are traced, and this thread must not enter them.
  */
 #include <signal.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <string.h>
 #include <time.h>
@@ -65,40 +68,136 @@ samp_thread_clock(int tid)
 	return ((long)((~(unsigned long)(unsigned)tid) << 3) | 6);
 }
 
+#define SAMP_NR_SCHED_GETAFFINITY 204
+
 /*
- * Move to the CPU the thread of slot s is on (its struct rseq says,
- * read by its own TLS, safe while looking).  From there the look finds
- * it stopped, its flag and path as its last instruction left them.  A
- * look from another CPU while it runs sees its stores late, in an order
+ * Where a look is taken from.  A look from another CPU while the thread
+ * runs costs its CPU nothing, but sees its stores late and in an order
  * of their own: "in the agent" stays visible past the probe's end (the
  * store that clears it waits behind the probe's stores), and a function
- * of a few ns shows a tenth of its time.  The thread may have moved on
- * meanwhile (a busy machine balances its queues): then again, a few
- * times.  When the move fails (a cpuset without that CPU) the look is
- * from here.
+ * of a few ns showed a tenth of its time.  A look from the thread's own
+ * CPU finds it stopped, its flag and path as its last instruction left
+ * them, but stopping it costs that CPU an interrupt and two switches
+ * (some 50 us on a virtual machine: 5 % of it at 1000 looks a second).
+ * So a look is first taken from another CPU twice, SAMP_STILL_NS apart
+ * (longer than any store waits to be seen), and kept when the thread
+ * held still between (the same flag, leaf, path and count of entries):
+ * what was seen first was then what ran.  Otherwise the sampler moves
+ * to the thread's CPU, and stays there while the thread keeps calling
+ * faster than SAMP_CALM_NS a call, so that the next look is from there
+ * at once.
  */
+#define SAMP_STILL_NS	2000
+#define SAMP_CALM_NS	20000
+
+static uint64_t	samp_allowed[16];	/* the CPUs the sampler may use */
+static int	samp_here = -1;		/* the one it is held to, or -1 */
+static uint64_t	samp_rseq;		/* its own struct rseq, or 0 */
+static int64_t	samp_period;		/* ns between looks */
+
+/* What a look reads of a thread. */
+struct samp_view {
+	uint32_t	in;
+	uint32_t	node;
+	uint64_t	leaf;
+};
+
 static void
+samp_view(const struct pvt_slot *s, uint64_t flagp, struct samp_view *v)
+{
+	const struct pvt_thread	*t = (const struct pvt_thread *)(flagp -
+				    offsetof(struct pvt_thread, inagent));
+
+	v->in = (uint32_t)__atomic_load_n(&t->inagent, __ATOMIC_ACQUIRE);
+	v->leaf = __atomic_load_n(&t->leaf, __ATOMIC_ACQUIRE);
+	v->node = __atomic_load_n(&s->cur, __ATOMIC_ACQUIRE);
+}
+
+static uint32_t
+samp_entries(uint64_t flagp)
+{
+	const struct pvt_thread	*t = (const struct pvt_thread *)(flagp -
+				    offsetof(struct pvt_thread, inagent));
+
+	return (__atomic_load_n(&t->entries, __ATOMIC_ACQUIRE));
+}
+
+/* The CPU a thread is on, as its struct rseq at r says; or -1. */
+static int
+samp_cpu_of(uint64_t r)
+{
+	int32_t	cpu;
+
+	if (r == 0)
+		return (-1);
+	cpu = __atomic_load_n((const int32_t *)(r + 4),
+	    __ATOMIC_RELAXED);		/* struct rseq's cpu_id */
+	return (cpu >= 0 && cpu < 1024 ? cpu : -1);
+}
+
+static int
+samp_its_cpu(const struct pvt_slot *s)
+{
+	return (samp_cpu_of(s->rseqp));
+}
+
+static int
+samp_affinity(const uint64_t *mask)
+{
+	return (samp_syscall4(SAMP_NR_SCHED_SETAFFINITY, 0,
+	    sizeof samp_allowed, (long)mask, 0) == 0 ? 0 : -1);
+}
+
+/*
+ * Move to the thread's CPU; 1 when there.  It may have moved on
+ * meanwhile (a busy machine balances its queues): then again, a few
+ * times.  A move that fails (a cpuset without that CPU) leaves the look
+ * to be taken from here.
+ */
+static int
 samp_go(const struct pvt_slot *s)
 {
-	static int	 here = -1;
 	uint64_t	 mask[16];
-	int32_t		 cpu;
-	int		 tries;
+	int		 cpu, tries;
 
-	if (s->rseqp == 0)
-		return;
 	for (tries = 0; tries < 3; tries++) {
-		cpu = __atomic_load_n((const int32_t *)(s->rseqp + 4),
-		    __ATOMIC_RELAXED);		/* struct rseq's cpu_id */
-		if (cpu < 0 || cpu >= 1024 || cpu == here)
-			return;
+		if ((cpu = samp_its_cpu(s)) < 0)
+			return (0);
+		if (cpu == samp_here)
+			return (1);
 		memset(mask, 0, sizeof mask);
 		mask[cpu / 64] = 1ULL << (cpu % 64);
-		if (samp_syscall4(SAMP_NR_SCHED_SETAFFINITY, 0, sizeof mask,
-		    (long)mask, 0) != 0)
-			return;
-		here = cpu;
+		if (samp_affinity(mask) != 0)
+			return (0);
+		samp_here = cpu;
 	}
+	return (samp_its_cpu(s) == samp_here);
+}
+
+/*
+ * Let go of the CPU the sampler was held to.  Not by a move elsewhere:
+ * a running thread moved to a busy CPU waits there for its next tick (4
+ * ms at 250 Hz), and a look after such a wait charges the thread's time
+ * meanwhile to what it then finds, which was another function's often
+ * enough to move two points between the truth test's parts.  Allowed
+ * every CPU, it stays until its next wake-up, which the scheduler sends
+ * to an idle CPU if there is one, at once.
+ */
+static void
+samp_leave(void)
+{
+	if (samp_here >= 0 && samp_affinity(samp_allowed) == 0)
+		samp_here = -1;
+}
+
+/* Spin until SAMP_STILL_NS after t0 (pvt_now()'s units). */
+static void
+samp_wait(uint64_t t0)
+{
+	uint64_t	d = (SAMP_STILL_NS * pvt_g.shm->tsc_per_ns_q32) >> 32;
+
+	while (pvt_now() - t0 < d)
+		__asm__ __volatile__("pause");
 }
 
 /* The slot's array, grown (by this thread, its only writer) to node. */
@@ -139,44 +238,99 @@ samp_add(uint64_t *v, int64_t cpu, int64_t real, int atomic)
 	}
 }
 
-/* One look at the thread of slot s; dt is the real time since the last. */
-static void
-samp_look(struct pvt_slot *s, int64_t dt)
+/*
+ * Read what the thread of slot s runs into *v, its CPU clock into *now.
+ * 1 when read from the thread's CPU, the thread calling too often for a
+ * look from elsewhere to find it still: the sampler stays on that CPU.
+ */
+static int
+samp_read(struct pvt_slot *s, struct samp_view *v, int64_t *now)
 {
-	struct pvt_samp	*row;
-	int64_t		 now, cpu;
-	uint64_t	 flagp, leaf;
-	uint32_t	 node, in;
-	int		 tid = s->tid;
+	struct samp_view	 b;
+	uint64_t		 flagp, t0;
+	int64_t			 ran;
+	uint32_t		 e0, e1;
+	int			 tid = s->tid, here = 0, cpu;
 
 	/* Paired with agent_thread_end(): its TLS is there while we look. */
 	__atomic_store_n(&s->looking, 1, __ATOMIC_SEQ_CST);
-	flagp = __atomic_load_n(&s->flagp, __ATOMIC_SEQ_CST);
-	if (flagp != 0)
-		samp_go(s);
-	in = flagp != 0 ? (uint32_t)__atomic_load_n((int32_t *)flagp,
-	    __ATOMIC_RELAXED) : 1;
-	leaf = flagp != 0 ? __atomic_load_n((uint64_t *)(flagp +
-	    PVT_THREAD_LEAF - PVT_THREAD_INAGENT), __ATOMIC_RELAXED) : 0;
+	if ((flagp = __atomic_load_n(&s->flagp, __ATOMIC_SEQ_CST)) == 0) {
+		__atomic_store_n(&s->looking, 0, __ATOMIC_RELEASE);
+		/* It is ending, in the agent. */
+		v->in = 1;
+		v->leaf = 0;
+		v->node = PVT_ROOT;
+		*now = samp_clock(samp_thread_clock(tid));
+		return (0);
+	}
+	if ((cpu = samp_its_cpu(s)) >= 0 && cpu == samp_cpu_of(samp_rseq)) {
+		/* Running here, it is stopped: its state as it left it. */
+		here = cpu == samp_here;
+		e1 = samp_entries(flagp);
+		samp_view(s, flagp, v);
+		*now = samp_clock(samp_thread_clock(tid));
+	} else {
+		t0 = pvt_now();
+		e0 = samp_entries(flagp);
+		samp_view(s, flagp, v);
+		*now = samp_clock(samp_thread_clock(tid));
+		samp_wait(t0);
+		samp_view(s, flagp, &b);
+		e1 = samp_entries(flagp);
+		if (e0 == e1 && v->in == b.in && v->leaf == b.leaf &&
+		    v->node == b.node)
+			pvt_stat(PVT_ST_REMOTE, 1);
+		else if ((here = samp_go(s)) != 0) {
+			e1 = samp_entries(flagp);
+			samp_view(s, flagp, v);
+			*now = samp_clock(samp_thread_clock(tid));
+		}
+	}
 	__atomic_store_n(&s->looking, 0, __ATOMIC_RELEASE);
+	/*
+	 * Calm: fewer calls than one per SAMP_CALM_NS of the thread's CPU
+	 * time, judged over half a period of it at least (not on a look
+	 * that follows the last at once, a late round's).
+	 */
+	ran = *now - (int64_t)s->samp_cpu;
+	if (here && ran * 2 >= samp_period &&
+	    (int64_t)(e1 - s->samp_entries) * SAMP_CALM_NS <= ran)
+		here = 0;
+	s->samp_entries = e1;
+	return (here);
+}
+
+/*
+ * One look at the thread of slot s; dt is the real time since the last.
+ * 1 as samp_read().
+ */
+static int
+samp_look(struct pvt_slot *s, int64_t dt)
+{
+	struct pvt_samp		*row;
+	struct samp_view	 v;
+	int64_t			 now, cpu;
+	uint32_t		 node;
+	int			 tid = s->tid, stay;
+
+	stay = samp_read(s, &v, &now);
+	if (now < 0)
+		return (stay);		/* it has just ended */
 	/* A leaf runs above the path on top (it has no frame). */
-	node = (uint32_t)leaf != 0 ? (uint32_t)leaf :
-	    __atomic_load_n(&s->cur, __ATOMIC_RELAXED);
-	if ((now = samp_clock(samp_thread_clock(tid))) < 0)
-		return;		/* it has just ended */
+	node = (uint32_t)v.leaf != 0 ? (uint32_t)v.leaf : v.node;
 	if (s->samp_tid != tid) {
 		/* A new thread in the slot: from its next look on. */
 		s->samp_tid = tid;
 		s->samp_cpu = (uint64_t)now;
-		return;
+		return (stay);
 	}
 	cpu = now - (int64_t)s->samp_cpu;
 	s->samp_cpu = (uint64_t)now;
 	if (cpu < 0)
 		cpu = 0;
-	if (in) {
+	if (v.in) {
 		samp_add(pvt_g.shm->probe, cpu, dt, 1);
-		return;
+		return (stay);
 	}
 	if (node >= __atomic_load_n(&s->nnode, __ATOMIC_ACQUIRE))
 		node = PVT_ROOT;
@@ -184,6 +338,7 @@ samp_look(struct pvt_slot *s, int64_t dt)
 		samp_add(row->v, cpu, dt, 0);
 	else
 		pvt_stat(PVT_ST_SAMPLOST, 1);	/* said, not hidden */
+	return (stay);
 }
 
 static void *
@@ -193,14 +348,21 @@ samp_main(void *arg)
 	struct pvt_slot	*s;
 	int64_t		 period, last, now, t;
 	uint64_t	 off;
-	int		 pid;
+	int		 pid, stay;
 
 	(void)arg;
 	pvt_t.busy = 1;		/* never traced, whatever it calls */
 	pid = (int)samp_syscall4(SAMP_NR_GETPID, 0, 0, 0, 0);
+	/* A forked child's copy of these is its parent sampler's. */
+	samp_here = -1;
+	samp_rseq = agent_rseq();
+	if (samp_syscall4(SAMP_NR_SCHED_GETAFFINITY, 0, sizeof samp_allowed,
+	    (long)samp_allowed, 0) <= 0)
+		memset(samp_allowed, 0xff, sizeof samp_allowed);
 	period = 1000000000 / pvt_g.shm->samp_hz;
 	if (period < 10000)
 		period = 10000;
+	samp_period = period;
 	last = t = samp_clock(CLOCK_MONOTONIC);
 	for (;;) {
 		t += period;
@@ -214,13 +376,16 @@ samp_main(void *arg)
 			t = now;	/* late (a loaded machine): no burst */
 		if (!pvt_g.on)
 			continue;
+		stay = 0;
 		for (off = __atomic_load_n(&pvt_g.shm->slot_first,
 		    __ATOMIC_ACQUIRE); off != 0; off = s->next) {
 			s = (struct pvt_slot *)(pvt_g.base + off);
 			if (s->state == PVT_SLOT_OWNED && s->pid == pid &&
 			    s->image == pvt_g.image)
-				samp_look(s, now - last);
+				stay |= samp_look(s, now - last);
 		}
+		if (!stay)
+			samp_leave();
 		last = now;
 	}
 	return (NULL);

@@ -32,7 +32,7 @@ static const char *const mon_stat_name[PVT_ST_COUNT] = {
 	"processes", "inert_processes", "threads", "traps", "tail_calls",
 	"self_jumps", "unwound", "abandoned", "exit_closed", "kill_closed",
 	"missed", "no_memory", "clock_backwards", "cpu_resyncs", "unreachable",
-	"samples_lost"
+	"samples_lost", "remote_looks"
 };
 
 /*

@@ -185,6 +185,7 @@ enum pvt_stat {
 	PVT_ST_RESYNC,		/* CPU clock reads after a context switch */
 	PVT_ST_UNREACH,		/* functions a trampoline could not reach */
 	PVT_ST_SAMPLOST,	/* looks lost: shared memory full */
+	PVT_ST_REMOTE,		/* looks from another CPU (agent_samp.c) */
 	PVT_ST_COUNT
 };
 
@@ -317,6 +318,7 @@ struct pvt_slot {
 	uint32_t	scap;
 	int32_t		samp_tid;	/* the thread samp_cpu is of */
 	uint64_t	samp_cpu;	/* its CPU clock at the last look, ns */
+	uint32_t	samp_entries;	/* its entries at the last look */
 
 	uint64_t	last_tsc __attribute__((aligned(64)));
 	uint64_t	last_cpu;	/* at the last event */
@@ -384,6 +386,12 @@ struct pvt_thread {
 	 * from %fs (pvt_g.tls_inagent), stubs.S through the GOT.
 	 */
 	int32_t			 inagent;
+	/*
+	 * Entries so far, bumped by each (rt_enter): with the flag, the
+	 * leaf and the path on top, what the sampler compares to see the
+	 * thread hold still between two looks from another CPU.
+	 */
+	uint32_t		 entries;
 	/*
 	 * The leaf running: its node, PVT_LEAF_LIVE set; or 0.  A leaf's
 	 * probe counts its entry and swaps its return address for the

@@ -413,6 +413,13 @@ rt_enter(uint32_t idx, uint64_t *slotp, int how, int leaf)
 	if (!pvt_g.on)
 		return (0);
 	rt_busy(t, 1);
+	/*
+	 * Before any store of the entry's: a look from another CPU that
+	 * sees the thread's flag, leaf and path as they were need not
+	 * have seen it hold still (agent_samp.c), but a look that also
+	 * finds this count unchanged has.
+	 */
+	__atomic_store_n(&t->entries, t->entries + 1, __ATOMIC_RELAXED);
 	if (t->slot == NULL && pvt_xcall(pvt_g.attach, t) != 0)
 		goto out;
 	s = t->slot;
