@@ -38,6 +38,7 @@
 #define SAMP_NR_CLOCK_NANOSLEEP	230
 #define SAMP_NR_GETPID		39
 #define SAMP_NR_SCHED_SETAFFINITY 203
+#define SAMP_NR_SCHED_GETAFFINITY 204
 
 static long
 samp_syscall4(long n, long a, long b, long c, long d)
@@ -68,8 +69,6 @@ samp_thread_clock(int tid)
 	return ((long)((~(unsigned long)(unsigned)tid) << 3) | 6);
 }
 
-#define SAMP_NR_SCHED_GETAFFINITY 204
-
 /*
  * Where a look is taken from.  A look from another CPU while the thread
  * runs costs its CPU nothing, but sees its stores late and in an order
@@ -85,7 +84,9 @@ samp_thread_clock(int tid)
  * what was seen first was then what ran.  Otherwise the sampler moves
  * to the thread's CPU, and stays there while the thread keeps calling
  * faster than SAMP_CALM_NS a call, so that the next look is from there
- * at once.
+ * at once.  (A call and its return are two changes: at that rate a
+ * look from elsewhere finds the thread still about four times in five,
+ * and the fifth's move costs less than a stop at every look.)
  */
 #define SAMP_STILL_NS	2000
 #define SAMP_CALM_NS	20000
@@ -239,12 +240,13 @@ samp_add(uint64_t *v, int64_t cpu, int64_t real, int atomic)
 }
 
 /*
- * Read what the thread of slot s runs into *v, its CPU clock into *now.
- * 1 when read from the thread's CPU, the thread calling too often for a
- * look from elsewhere to find it still: the sampler stays on that CPU.
+ * Read what the thread of slot s runs into *v, its CPU clock into *now,
+ * and whether from another CPU into *far.  1 when read from the thread's
+ * CPU, the thread calling too often for a look from elsewhere to find it
+ * still: the sampler stays on that CPU.
  */
 static int
-samp_read(struct pvt_slot *s, struct samp_view *v, int64_t *now)
+samp_read(struct pvt_slot *s, struct samp_view *v, int64_t *now, int *far)
 {
 	struct samp_view	 b;
 	uint64_t		 flagp, t0;
@@ -252,6 +254,7 @@ samp_read(struct pvt_slot *s, struct samp_view *v, int64_t *now)
 	uint32_t		 e0, e1;
 	int			 tid = s->tid, here = 0, cpu;
 
+	*far = 0;
 	/* Paired with agent_thread_end(): its TLS is there while we look. */
 	__atomic_store_n(&s->looking, 1, __ATOMIC_SEQ_CST);
 	if ((flagp = __atomic_load_n(&s->flagp, __ATOMIC_SEQ_CST)) == 0) {
@@ -279,7 +282,7 @@ samp_read(struct pvt_slot *s, struct samp_view *v, int64_t *now)
 		e1 = samp_entries(flagp);
 		if (e0 == e1 && v->in == b.in && v->leaf == b.leaf &&
 		    v->node == b.node)
-			pvt_stat(PVT_ST_REMOTE, 1);
+			*far = 1;
 		else if ((here = samp_go(s)) != 0) {
 			e1 = samp_entries(flagp);
 			samp_view(s, flagp, v);
@@ -311,9 +314,9 @@ samp_look(struct pvt_slot *s, int64_t dt)
 	struct samp_view	 v;
 	int64_t			 now, cpu;
 	uint32_t		 node;
-	int			 tid = s->tid, stay;
+	int			 tid = s->tid, stay, far;
 
-	stay = samp_read(s, &v, &now);
+	stay = samp_read(s, &v, &now, &far);
 	if (now < 0)
 		return (stay);		/* it has just ended */
 	/* A leaf runs above the path on top (it has no frame). */
@@ -328,6 +331,8 @@ samp_look(struct pvt_slot *s, int64_t dt)
 	s->samp_cpu = (uint64_t)now;
 	if (cpu < 0)
 		cpu = 0;
+	if (far)
+		pvt_stat(PVT_ST_REMOTE, 1);
 	if (v.in) {
 		samp_add(pvt_g.shm->probe, cpu, dt, 1);
 		return (stay);
