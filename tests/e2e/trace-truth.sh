@@ -99,9 +99,9 @@ two() {
 	    if (a + b > 0) printf "%.1f\n", 100 * a / (a + b) }' "$1"
 }
 # truths NAME [WHEN]: each part's share of the rounds NAME's samples
-# within 3 points of its untraced share, and long_a's of the long parts
+# within 3 points of its untraced share, long_a's of the long parts
 # within 3 of what the traced runs printed (no probe runs inside them:
-# the same runs' truth).
+# the same runs' truth), and each part's within 3 of perf's share.
 #
 # The probe's own cost stays out of the program's time: the flag covers
 # every instruction of it and the pipeline's restart after its fence,
@@ -110,18 +110,44 @@ two() {
 # straight-line bytes, runs whole in a copy in its trampoline, its ret
 # its own (pvtrace(1), CAVEATS).
 truths() {
-	for p in run_tiny long_a long_b; do
-		t=$(share "$W/$1.nat" 2 $p)
-		s=$(share "$W/$1.sum" 3 $p)
-		check "$p${2:-}: pvtrace's share, $s %, is within 3 points of its truth, $t %" \
-		    near "$t" "$s"
-	done
+	agree "$W/$1.nat" "$W/$1.sum" "its truth" "${2:-}"
 	awk '{ v[$1] += $2 } END { for (p in v) print p, v[p] }' \
 	    "$W/$1"?.out >"$W/$1.printed"
 	t=$(two "$W/$1.printed" 2)
 	s=$(two "$W/$1.sum" 3)
 	check "long_a's share of the two long parts${2:-}, $s %, is within 3 points of $t %" \
 	    near "$t" "$s"
+	perfs "$1" "${2:-}"
+}
+# agree ORACLE SUMS WHOSE [WHEN]: each part's share of SUMS (the sampler's
+# self+children) within 3 points of its share of ORACLE's second column.
+agree() {
+	for p in run_tiny long_a long_b; do
+		t=$(share "$1" 2 $p)
+		s=$(share "$2" 3 $p)
+		check "$p${4:-}: pvtrace's share, $s %, is within 3 points of $3, $t %" \
+		    near "$t" "$s"
+	done
+}
+# perfs NAME [WHEN]: perf's shares, the second oracle, from the rounds
+# NAME: the program's own functions' self.
+perfs() {
+	if [ -z "$PERF" ]; then
+		for p in run_tiny long_a long_b; do
+			skip "$p${2:-}: pvtrace's share against perf's" \
+			    "perf cannot record here"
+		done
+		return
+	fi
+	for f in "$W/perf$1"?.data; do
+		perf report -i "$f" --stdio --no-children --sort sym \
+		    -F sample,sym 2>/dev/null
+	done | awk '$1 ~ /^[0-9]+$/ { f = $NF; if (f == "tiny") f = "run_tiny"
+	    s[f] += $1 } END { for (f in s) print f, s[f] }' \
+	    >"$W/$1.perf"
+	echo "# perf (samples): $(grep -E '^(run_tiny|long_a|long_b) ' \
+	    "$W/$1.perf" | tr '\n' ' ')"
+	agree "$W/$1.perf" "$W/$1.sum" "perf's" "${2:-}"
 }
 
 rounds truth 5
@@ -135,29 +161,6 @@ check "no time from samples is negative" awk '$1 != "probe" &&
 echo "# looks from another CPU: $(looks truth)"
 sums truth
 truths truth
-
-# perf's shares, the second oracle: the program's own functions' self.
-if [ -n "$PERF" ]; then
-	for i in 1 2 3 4 5; do
-		perf report -i "$W/perftruth$i.data" --stdio --no-children \
-		    --sort sym -F sample,sym 2>/dev/null
-	done | awk '$1 ~ /^[0-9]+$/ { f = $NF; if (f == "tiny") f = "run_tiny"
-	    s[f] += $1 } END { for (f in s) print f, s[f], s[f] }' \
-	    >"$W/perf.share"
-	echo "# perf (samples): $(grep -E '^(run_tiny|long_a|long_b) ' \
-	    "$W/perf.share" | tr '\n' ' ')"
-	for p in run_tiny long_a long_b; do
-		t=$(share "$W/perf.share" 2 $p)
-		s=$(share "$W/truth.sum" 3 $p)
-		check "$p: pvtrace's share, $s %, is within 3 points of perf's, $t %" \
-		    near "$t" "$s"
-	done
-else
-	for p in run_tiny long_a long_b; do
-		skip "$p: pvtrace's share against perf's" \
-		    "perf cannot record here"
-	done
-fi
 
 # The same with the other CPUs idle (the busy processes stopped), as on
 # a user's machine with a CPU to spare: the sampler then looks at the
