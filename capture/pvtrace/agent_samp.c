@@ -267,7 +267,7 @@ samp_read(struct pvt_slot *s, struct samp_view *v, int64_t *now, int *far)
 		return (0);
 	}
 	if ((cpu = samp_its_cpu(s)) >= 0 && cpu == samp_cpu_of(samp_rseq)) {
-		/* Running here, it is stopped: its state as it left it. */
+		/* The sampler runs on its CPU: it is stopped, as it left. */
 		here = cpu == samp_here;
 		e1 = samp_entries(flagp);
 		samp_view(s, flagp, v);

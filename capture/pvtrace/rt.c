@@ -414,10 +414,11 @@ rt_enter(uint32_t idx, uint64_t *slotp, int how, int leaf)
 		return (0);
 	rt_busy(t, 1);
 	/*
-	 * Before any store of the entry's: a look from another CPU that
-	 * sees the thread's flag, leaf and path as they were need not
-	 * have seen it hold still (agent_samp.c), but a look that also
-	 * finds this count unchanged has.
+	 * Before any other store of the entry's.  A look from another CPU
+	 * that reads this count, the flag, the leaf and the path twice and
+	 * finds all four unchanged knows the thread held still between
+	 * (agent_samp.c); the last three alone come back to their values
+	 * after a return and a call of the same function.
 	 */
 	__atomic_store_n(&t->entries, t->entries + 1, __ATOMIC_RELAXED);
 	if (t->slot == NULL && pvt_xcall(pvt_g.attach, t) != 0)
