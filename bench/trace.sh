@@ -134,7 +134,11 @@ else
 	echo "  uftrace: not installed (Debian package uftrace): no peer figure"
 fi
 if command -v valgrind >/dev/null 2>&1; then
-	set -- $(per 3 valgrind --tool=callgrind \
+	# At 11 N, not 3 N, and the median of three pairs: valgrind's own
+	# start-up moves by tenths of a second from run to run, as much as
+	# 6 N calls take under it, and one pair at 3 N gave 4x where the
+	# next run's gave 39x (at 11 N: about 75x).
+	set -- $(per3 11 valgrind --tool=callgrind \
 	    --callgrind-out-file=/dev/null "$W/work")
 	echo "  callgrind:                 $(ns "$1") wall, $(ns "$2") CPU:" \
 	    "$(awk -v a="$2" -v b="$pc" 'BEGIN { printf "%.0f", a / b }')x" \
