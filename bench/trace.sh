@@ -254,8 +254,8 @@ over() {
 show() { set -- $(over "$1" "$2"); echo "$1 % (rounds $2 to $3 %)"; }
 inms() { awk -v v="$1" 'BEGIN { printf "%.0f", v / 1e6 }'; }
 rate=$(awk '$1 == "sample_rate" { print $2 }' "$W/s1.mon")
-# A look at a thread counts once, as real time (CPU only while it ran).
 remote=$(awk '$1 == "stat" && $2 == "remote_looks" { print $3 }' "$W/s1.mon")
+# A look at a thread counts once, as real time (CPU only while it ran).
 looks=$(awk '$1 == "samples" && NF == 6 { n += $5 }
     /^\[/ { s = ($1 == "[samples]"); next }
     s && $1 !~ /^#/ { n += $4 } END { print n + 0 }' "$W/s1.mon")

@@ -103,11 +103,18 @@ struct samp_view {
 	uint64_t	leaf;
 };
 
+/* The thread whose "in the agent" flag is at flagp. */
+static const struct pvt_thread *
+samp_thread(uint64_t flagp)
+{
+	return ((const struct pvt_thread *)(flagp -
+	    offsetof(struct pvt_thread, inagent)));
+}
+
 static void
 samp_view(const struct pvt_slot *s, uint64_t flagp, struct samp_view *v)
 {
-	const struct pvt_thread	*t = (const struct pvt_thread *)(flagp -
-				    offsetof(struct pvt_thread, inagent));
+	const struct pvt_thread	*t = samp_thread(flagp);
 
 	v->in = (uint32_t)__atomic_load_n(&t->inagent, __ATOMIC_ACQUIRE);
 	v->leaf = __atomic_load_n(&t->leaf, __ATOMIC_ACQUIRE);
@@ -117,10 +124,8 @@ samp_view(const struct pvt_slot *s, uint64_t flagp, struct samp_view *v)
 static uint32_t
 samp_entries(uint64_t flagp)
 {
-	const struct pvt_thread	*t = (const struct pvt_thread *)(flagp -
-				    offsetof(struct pvt_thread, inagent));
-
-	return (__atomic_load_n(&t->entries, __ATOMIC_ACQUIRE));
+	return (__atomic_load_n(&samp_thread(flagp)->entries,
+	    __ATOMIC_ACQUIRE));
 }
 
 /* The CPU a thread is on, as its struct rseq at r says; or -1. */

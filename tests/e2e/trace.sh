@@ -16,7 +16,10 @@ busy_cores() {
 	Y1=$!
 	yes >/dev/null &
 	Y2=$!
-	trap 'kill $Y1 $Y2 2>/dev/null; [ -n "${KEEP:-}" ] || rm -rf "$W"' EXIT
+	# CONT too: a test may have stopped them, and a stopped process
+	# keeps a SIGTERM pending until it runs again.
+	trap 'kill $Y1 $Y2 2>/dev/null; kill -CONT $Y1 $Y2 2>/dev/null
+	    [ -n "${KEEP:-}" ] || rm -rf "$W"' EXIT
 }
 . "$top_srcdir/tests/tap.sh"
 
